@@ -1,0 +1,35 @@
+package io.hops.dal.sql;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import java.sql.SQLException;
+
+/**
+ * What differs between the SQL engines: the DDL file, how a locking read is spelled, and how errors
+ * are classified into retryable and not. Everything else is shared by {@link SqlStorage}.
+ */
+interface SqlDialect {
+
+  /** The engine name, the value of {@code hops.metadata.engine}. */
+  String engine();
+
+  /** The DDL file under {@code schema/} on the classpath. */
+  String ddlFile();
+
+  /**
+   * Whether row locks come from the in-process lock manager (the embedded engine) rather than the
+   * database's own {@code LOCK IN SHARE MODE} / {@code FOR UPDATE}.
+   */
+  boolean locksInProcess();
+
+  /** The clause appended to a SELECT to lock what it reads; empty for none. */
+  String lockClause(LockMode mode);
+
+  /** The one mapping from a database error to the DAL's retryable or permanent exception. */
+  StorageException classify(String what, SQLException e);
+
+  /** Whether a failed DDL statement may be ignored because what it creates already exists. */
+  default boolean ignorableDdlError(String statement, SQLException e) {
+    return false;
+  }
+}

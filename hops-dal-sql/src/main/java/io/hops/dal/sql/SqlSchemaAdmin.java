@@ -1,0 +1,148 @@
+package io.hops.dal.sql;
+
+import io.hops.dal.SchemaAdmin;
+import io.hops.dal.StorageException;
+import io.hops.dal.schema.Table;
+import io.hops.dal.schema.Tables;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Creates the schema from the engine's DDL file and upgrades an older one by adding the columns it
+ * lacks, with their definitions from the same file. Never drops data unless asked to.
+ */
+final class SqlSchemaAdmin implements SchemaAdmin {
+  private final SqlStorage storage;
+
+  SqlSchemaAdmin(SqlStorage storage) {
+    this.storage = storage;
+  }
+
+  @Override
+  public List<String> existingTables() throws StorageException {
+    try (Connection c = storage.connection()) {
+      Set<String> present = tablesIn(c);
+      List<String> out = new ArrayList<>();
+      for (Table<?> t : Tables.ALL) {
+        if (present.contains(t.name())) {
+          out.add(t.name());
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw storage.dialect().classify("listing tables", e);
+    }
+  }
+
+  @Override
+  public boolean hasData() throws StorageException {
+    List<String> tables = existingTables();
+    try (Connection c = storage.connection();
+        Statement s = c.createStatement()) {
+      for (String t : tables) {
+        try (ResultSet rs = s.executeQuery("SELECT 1 FROM " + t + " LIMIT 1")) {
+          if (rs.next()) {
+            return true;
+          }
+        }
+      }
+      c.rollback();
+      return false;
+    } catch (SQLException e) {
+      throw storage.dialect().classify("looking for data", e);
+    }
+  }
+
+  @Override
+  public List<String> createOrUpgrade() throws StorageException {
+    DdlFile ddl = DdlFile.load(storage.dialect().ddlFile());
+    List<String> before = existingTables();
+    try (Connection c = storage.connection();
+        Statement s = c.createStatement()) {
+      for (String statement : ddl.statements()) {
+        try {
+          s.execute(statement);
+        } catch (SQLException e) {
+          if (!storage.dialect().ignorableDdlError(statement, e)) {
+            throw e;
+          }
+        }
+      }
+      addMissingColumns(c, s, ddl);
+      c.commit();
+    } catch (SQLException e) {
+      throw storage.dialect().classify("creating the schema", e);
+    }
+    List<String> created = new ArrayList<>(existingTables());
+    created.removeAll(before);
+    return created;
+  }
+
+  private void addMissingColumns(Connection c, Statement s, DdlFile ddl) throws SQLException {
+    for (DdlFile.TableDef def : ddl.tables().values()) {
+      Set<String> present = columnsOf(c, def.name());
+      for (Map.Entry<String, String> col : def.columns().entrySet()) {
+        if (!present.contains(col.getKey())) {
+          s.execute("ALTER TABLE " + def.name() + " ADD COLUMN " + col.getValue());
+        }
+      }
+    }
+  }
+
+  @Override
+  public void clearAll() throws StorageException {
+    runOnEach("DELETE FROM ");
+  }
+
+  @Override
+  public void dropAll() throws StorageException {
+    runOnEach("DROP TABLE IF EXISTS ");
+  }
+
+  private void runOnEach(String prefix) throws StorageException {
+    List<String> tables = existingTables();
+    try (Connection c = storage.connection();
+        Statement s = c.createStatement()) {
+      for (String t : tables) {
+        s.execute(prefix + t);
+      }
+      c.commit();
+    } catch (SQLException e) {
+      throw storage.dialect().classify(prefix.trim().toLowerCase(Locale.ROOT) + " tables", e);
+    }
+  }
+
+  private static Set<String> tablesIn(Connection c) throws SQLException {
+    DatabaseMetaData meta = c.getMetaData();
+    Set<String> names = new HashSet<>();
+    try (ResultSet rs =
+        meta.getTables(c.getCatalog(), c.getSchema(), "%", new String[] {"TABLE"})) {
+      while (rs.next()) {
+        names.add(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT));
+      }
+    }
+    return names;
+  }
+
+  private static Set<String> columnsOf(Connection c, String table) throws SQLException {
+    DatabaseMetaData meta = c.getMetaData();
+    Set<String> names = new HashSet<>();
+    for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
+      try (ResultSet rs = meta.getColumns(c.getCatalog(), c.getSchema(), name, "%")) {
+        while (rs.next()) {
+          names.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,121 @@
+package io.hops.dal.sql;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import io.hops.dal.AccessCounter;
+import io.hops.dal.AccessCounts;
+import io.hops.dal.IdAllocator;
+import io.hops.dal.IdRange;
+import io.hops.dal.SchemaAdmin;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.schema.Table;
+import io.hops.dal.sql.embedded.LockManager;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The JDBC storage: one connection pool, one dialect, and the shared SQL of every table. */
+final class SqlStorage implements Storage {
+  private static final Logger LOG = LoggerFactory.getLogger(SqlStorage.class);
+
+  private final SqlDialect dialect;
+  private final HikariDataSource pool;
+  private final LockManager lockManager;
+  private final Runnable onClose;
+  private final AccessCounter totals = new AccessCounter();
+  private final Map<Table<?>, TableSql<?>> sql = new ConcurrentHashMap<>();
+  private final SqlSchemaAdmin schema;
+
+  /**
+   * @param lockManager the in-process lock manager, for dialects that lock in process
+   * @param onClose run once when the storage closes, after the pool
+   */
+  SqlStorage(SqlDialect dialect, HikariConfig config, LockManager lockManager, Runnable onClose)
+      throws StorageException {
+    this.dialect = dialect;
+    this.lockManager = lockManager;
+    this.onClose = onClose;
+    config.setAutoCommit(false);
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    config.setPoolName("hops-" + dialect.engine());
+    try {
+      this.pool = new HikariDataSource(config);
+    } catch (HikariPool.PoolInitializationException e) {
+      onClose.run();
+      Throwable cause = e.getCause();
+      throw cause instanceof SQLException sqlError
+          ? dialect.classify("opening the " + dialect.engine() + " store", sqlError)
+          : new StorageException("opening the " + dialect.engine() + " store failed", e);
+    }
+    this.schema = new SqlSchemaAdmin(this);
+  }
+
+  @Override
+  public String engine() {
+    return dialect.engine();
+  }
+
+  @Override
+  public Transaction begin(Object partitionHint) throws StorageException {
+    return new SqlTransaction(this, connection());
+  }
+
+  @Override
+  public IdRange allocateIds(String counter, int count) throws StorageException {
+    return IdAllocator.allocate(this, counter, count);
+  }
+
+  @Override
+  public SchemaAdmin schema() {
+    return schema;
+  }
+
+  @Override
+  public AccessCounts accessCounts() {
+    return totals.snapshot();
+  }
+
+  @Override
+  public void close() {
+    try {
+      pool.close();
+    } finally {
+      onClose.run();
+    }
+  }
+
+  Connection connection() throws StorageException {
+    try {
+      return pool.getConnection();
+    } catch (SQLException e) {
+      throw dialect.classify("getting a database connection", e);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  <R extends Record> TableSql<R> sql(Table<R> table) {
+    return (TableSql<R>) sql.computeIfAbsent(table, TableSql::new);
+  }
+
+  SqlDialect dialect() {
+    return dialect;
+  }
+
+  LockManager lockManager() {
+    return lockManager;
+  }
+
+  AccessCounter totals() {
+    return totals;
+  }
+
+  Logger log() {
+    return LOG;
+  }
+}

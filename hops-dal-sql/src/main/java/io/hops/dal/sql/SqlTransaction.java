@@ -1,0 +1,233 @@
+package io.hops.dal.sql;
+
+import io.hops.dal.AbstractTransaction;
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.WriteOp;
+import io.hops.dal.schema.Column;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import io.hops.dal.sql.embedded.LockManager;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A transaction on one pooled JDBC connection at READ COMMITTED. Locking reads either use the
+ * database's lock clause or, on the embedded engine, take the row locks from the in-process lock
+ * manager before reading, so a locked read always sees the latest committed row.
+ */
+final class SqlTransaction extends AbstractTransaction {
+  /** How often a locked scan re-reads to cover rows that appeared while it was locking. */
+  private static final int MAX_SCAN_ROUNDS = 5;
+
+  private final SqlStorage storage;
+  private final SqlDialect dialect;
+  private final LockManager locks;
+  private final Connection connection;
+
+  SqlTransaction(SqlStorage storage, Connection connection) {
+    super(storage.totals());
+    this.storage = storage;
+    this.dialect = storage.dialect();
+    this.locks = storage.lockManager();
+    this.connection = connection;
+  }
+
+  @Override
+  protected <R extends Record> R doFind(Table<R> table, Key key, LockMode mode)
+      throws StorageException {
+    lock(key, mode);
+    TableSql<R> sql = storage.sql(table);
+    try (PreparedStatement ps = connection.prepareStatement(sql.findByKey(lockClause(mode)))) {
+      sql.bindKey(ps, 1, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? sql.read(rs) : null;
+      }
+    } catch (SQLException e) {
+      throw dialect.classify("read " + key, e);
+    }
+  }
+
+  @Override
+  protected <R extends Record> List<R> doFindBatch(Table<R> table, List<Key> keys, LockMode mode)
+      throws StorageException {
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    for (Key k : keys) {
+      lock(k, mode);
+    }
+    TableSql<R> sql = storage.sql(table);
+    Map<Key, R> found = new HashMap<>();
+    try (PreparedStatement ps =
+        connection.prepareStatement(sql.findBatch(keys.size(), lockClause(mode)))) {
+      int next = 1;
+      for (Key k : keys) {
+        next = sql.bindKey(ps, next, k);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          R row = sql.read(rs);
+          found.put(table.keyOf(row), row);
+        }
+      }
+    } catch (SQLException e) {
+      throw dialect.classify("batched read of " + keys.size() + " rows of " + table, e);
+    }
+    List<R> aligned = new ArrayList<>(keys.size());
+    for (Key k : keys) {
+      aligned.add(found.get(k));
+    }
+    return aligned;
+  }
+
+  @Override
+  protected <R extends Record> List<R> doScan(
+      Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
+      throws StorageException {
+    if (locks == null || mode == LockMode.READ_COMMITTED) {
+      return query(table, columns, values, mode);
+    }
+    // In-process locks: read, lock what was read, and read again until nothing new appears.
+    Set<Key> locked = new HashSet<>();
+    for (int round = 0; ; round++) {
+      List<R> rows = query(table, columns, values, mode);
+      boolean fresh = false;
+      for (R row : rows) {
+        Key k = table.keyOf(row);
+        if (locked.add(k)) {
+          lock(k, mode);
+          fresh = true;
+        }
+      }
+      if (!fresh || round == MAX_SCAN_ROUNDS) {
+        return fresh ? query(table, columns, values, mode) : rows;
+      }
+    }
+  }
+
+  private <R extends Record> List<R> query(
+      Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
+      throws StorageException {
+    TableSql<R> sql = storage.sql(table);
+    try (PreparedStatement ps = connection.prepareStatement(sql.scan(columns, lockClause(mode)))) {
+      for (int i = 0; i < columns.size(); i++) {
+        TableSql.bind(ps, i + 1, columns.get(i), values.get(i));
+      }
+      List<R> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(sql.read(rs));
+        }
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw dialect.classify("scan of " + table + " by " + columns, e);
+    }
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  protected void doFlush(List<WriteOp> ops) throws StorageException {
+    if (locks != null) {
+      for (WriteOp op : ops) {
+        lock(op.key(), LockMode.EXCLUSIVE);
+      }
+    }
+    int i = 0;
+    try {
+      while (i < ops.size()) {
+        // One JDBC batch per run of writes of the same kind to the same table.
+        int j = i;
+        while (j < ops.size()
+            && ops.get(j).kind() == ops.get(i).kind()
+            && ops.get(j).table() == ops.get(i).table()) {
+          j++;
+        }
+        flushRun((TableSql<Record>) storage.sql(ops.get(i).table()), ops.subList(i, j));
+        i = j;
+      }
+    } catch (SQLException e) {
+      throw dialect.classify("write of " + ops.get(Math.min(i, ops.size() - 1)).key(), e);
+    }
+  }
+
+  private void flushRun(TableSql<Record> sql, List<WriteOp> run) throws SQLException {
+    WriteOp.Kind kind = run.get(0).kind();
+    String statement =
+        switch (kind) {
+          case DELETE -> sql.delete;
+          case UPDATE -> sql.update;
+          case INSERT -> sql.insert;
+        };
+    if (statement == null) {
+      return; // an update of a table whose columns are all key columns changes nothing
+    }
+    try (PreparedStatement ps = connection.prepareStatement(statement)) {
+      for (WriteOp op : run) {
+        switch (kind) {
+          case DELETE -> sql.bindKey(ps, 1, op.key());
+          case UPDATE -> sql.bindUpdate(ps, op.row());
+          case INSERT -> sql.bindInsert(ps, op.row());
+        }
+        if (run.size() > 1) {
+          ps.addBatch();
+        }
+      }
+      if (run.size() > 1) {
+        ps.executeBatch();
+      } else {
+        ps.executeUpdate();
+      }
+    }
+  }
+
+  @Override
+  protected void doCommit() throws StorageException {
+    try {
+      connection.commit();
+    } catch (SQLException e) {
+      throw dialect.classify("commit", e);
+    }
+    release();
+  }
+
+  @Override
+  protected void doRollback() {
+    try {
+      connection.rollback();
+    } catch (SQLException e) {
+      storage.log().debug("rollback failed; the pool discards the connection", e);
+    }
+    release();
+  }
+
+  private void release() {
+    if (locks != null) {
+      locks.releaseAll(this);
+    }
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      storage.log().debug("closing a connection failed", e);
+    }
+  }
+
+  private void lock(Key key, LockMode mode) throws StorageException {
+    if (locks != null && mode != LockMode.READ_COMMITTED) {
+      locks.acquire(this, key, mode);
+    }
+  }
+
+  private String lockClause(LockMode mode) {
+    return dialect.lockClause(mode);
+  }
+}

@@ -1,0 +1,185 @@
+package io.hops.dal.sql;
+
+import io.hops.dal.schema.Column;
+import io.hops.dal.schema.ColumnType;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * The SQL of one table, built once from its {@link Table} description, and the binding of its
+ * values. Strings travel as UTF-8 bytes (the columns are VARBINARY) so comparison is exact.
+ */
+final class TableSql<R extends Record> {
+  private final Table<R> table;
+  private final String select;
+  private final String byKey;
+  private final String keyTuple;
+  private final String orderBy;
+  final String insert;
+  final String update;
+  final String delete;
+  private final Map<Integer, String> batchSql = new ConcurrentHashMap<>();
+
+  TableSql(Table<R> table) {
+    this.table = table;
+    List<Column> cols = table.columns();
+    List<Column> keys = table.keyColumns();
+    this.select =
+        "SELECT "
+            + cols.stream().map(Column::name).collect(Collectors.joining(", "))
+            + " FROM "
+            + table.name();
+    this.byKey = keys.stream().map(c -> c.name() + " = ?").collect(Collectors.joining(" AND "));
+    this.keyTuple = keys.stream().map(Column::name).collect(Collectors.joining(", "));
+    this.orderBy = " ORDER BY " + keyTuple;
+    this.insert =
+        "INSERT INTO "
+            + table.name()
+            + " ("
+            + cols.stream().map(Column::name).collect(Collectors.joining(", "))
+            + ") VALUES ("
+            + cols.stream().map(c -> "?").collect(Collectors.joining(", "))
+            + ")";
+    List<Column> nonKey = cols.stream().filter(c -> !c.primaryKey()).toList();
+    this.update =
+        nonKey.isEmpty()
+            ? null
+            : "UPDATE "
+                + table.name()
+                + " SET "
+                + nonKey.stream().map(c -> c.name() + " = ?").collect(Collectors.joining(", "))
+                + " WHERE "
+                + byKey;
+    this.delete = "DELETE FROM " + table.name() + " WHERE " + byKey;
+  }
+
+  Table<R> table() {
+    return table;
+  }
+
+  String findByKey(String lockClause) {
+    return select + " WHERE " + byKey + lockClause;
+  }
+
+  /** One statement for {@code n} keys: a row-value IN list, one round trip. */
+  String findBatch(int n, String lockClause) {
+    String base =
+        batchSql.computeIfAbsent(
+            n,
+            size -> {
+              String one =
+                  table.keyColumns().size() == 1
+                      ? "?"
+                      : "("
+                          + table.keyColumns().stream()
+                              .map(c -> "?")
+                              .collect(Collectors.joining(", "))
+                          + ")";
+              String tuple = table.keyColumns().size() == 1 ? keyTuple : "(" + keyTuple + ")";
+              return select
+                  + " WHERE "
+                  + tuple
+                  + " IN ("
+                  + String.join(", ", java.util.Collections.nCopies(size, one))
+                  + ")";
+            });
+    return base + lockClause;
+  }
+
+  String scan(List<Column> columns, String lockClause) {
+    String where =
+        columns.isEmpty()
+            ? ""
+            : " WHERE "
+                + columns.stream().map(c -> c.name() + " = ?").collect(Collectors.joining(" AND "));
+    return select + where + orderBy + lockClause;
+  }
+
+  /** Binds a key's values from parameter {@code first}; returns the next parameter index. */
+  int bindKey(PreparedStatement ps, int first, Key key) throws SQLException {
+    List<Column> keys = table.keyColumns();
+    for (int i = 0; i < keys.size(); i++) {
+      bind(ps, first + i, keys.get(i), key.value(i));
+    }
+    return first + keys.size();
+  }
+
+  void bindInsert(PreparedStatement ps, R row) throws SQLException {
+    int i = 1;
+    for (Column c : table.columns()) {
+      bind(ps, i++, c, table.get(row, c.position()));
+    }
+  }
+
+  void bindUpdate(PreparedStatement ps, R row) throws SQLException {
+    int i = 1;
+    for (Column c : table.columns()) {
+      if (!c.primaryKey()) {
+        bind(ps, i++, c, table.get(row, c.position()));
+      }
+    }
+    bindKey(ps, i, table.keyOf(row));
+  }
+
+  R read(ResultSet rs) throws SQLException {
+    List<Column> cols = table.columns();
+    Object[] values = new Object[cols.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = get(rs, i + 1, cols.get(i));
+    }
+    return table.newRow(values);
+  }
+
+  static void bind(PreparedStatement ps, int index, Column c, Object v) throws SQLException {
+    if (v == null) {
+      ps.setNull(index, sqlType(c.type()));
+      return;
+    }
+    switch (c.type()) {
+      case BIGINT -> ps.setLong(index, (Long) v);
+      case INT -> ps.setInt(index, (Integer) v);
+      case SMALLINT -> ps.setShort(index, (Short) v);
+      case TINYINT -> ps.setByte(index, (Byte) v);
+      case BOOLEAN -> ps.setBoolean(index, (Boolean) v);
+      case STRING -> ps.setBytes(index, ((String) v).getBytes(StandardCharsets.UTF_8));
+      case BYTES -> ps.setBytes(index, (byte[]) v);
+    }
+  }
+
+  private static Object get(ResultSet rs, int index, Column c) throws SQLException {
+    Object v =
+        switch (c.type()) {
+          case BIGINT -> rs.getLong(index);
+          case INT -> rs.getInt(index);
+          case SMALLINT -> rs.getShort(index);
+          case TINYINT -> rs.getByte(index);
+          case BOOLEAN -> rs.getBoolean(index);
+          case STRING -> {
+            byte[] b = rs.getBytes(index);
+            yield b == null ? null : new String(b, StandardCharsets.UTF_8);
+          }
+          case BYTES -> rs.getBytes(index);
+        };
+    return rs.wasNull() ? null : v;
+  }
+
+  private static int sqlType(ColumnType t) {
+    return switch (t) {
+      case BIGINT -> Types.BIGINT;
+      case INT -> Types.INTEGER;
+      case SMALLINT -> Types.SMALLINT;
+      case TINYINT -> Types.TINYINT;
+      case BOOLEAN -> Types.BOOLEAN;
+      case STRING, BYTES -> Types.VARBINARY;
+    };
+  }
+}

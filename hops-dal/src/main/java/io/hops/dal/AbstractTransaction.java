@@ -1,0 +1,201 @@
+package io.hops.dal;
+
+import io.hops.dal.schema.Column;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import java.util.List;
+
+/**
+ * What every driver's transactions share: the write buffer, column-limit checks, access counting
+ * and the rule that a failed transaction is rolled back. A driver implements only the {@code do*}
+ * primitives.
+ */
+public abstract class AbstractTransaction implements Transaction {
+  private final AccessCounter counter;
+  private final WriteBuffer writes = new WriteBuffer();
+  private boolean finished;
+
+  protected AbstractTransaction(AccessCounter storageTotals) {
+    this.counter = new AccessCounter(storageTotals);
+  }
+
+  protected abstract <R extends Record> R doFind(Table<R> table, Key key, LockMode mode)
+      throws StorageException;
+
+  protected abstract <R extends Record> List<R> doFindBatch(
+      Table<R> table, List<Key> keys, LockMode mode) throws StorageException;
+
+  /** Rows whose {@code columns} equal {@code values} (none: every row), in primary-key order. */
+  protected abstract <R extends Record> List<R> doScan(
+      Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
+      throws StorageException;
+
+  /** Sends the writes, in the order given, inside the transaction. */
+  protected abstract void doFlush(List<WriteOp> ops) throws StorageException;
+
+  protected abstract void doCommit() throws StorageException;
+
+  /** Rolls back and releases everything; must not throw. */
+  protected abstract void doRollback();
+
+  @Override
+  public final <R extends Record> R find(Table<R> table, Key key, LockMode mode)
+      throws StorageException {
+    checkKey(table, key);
+    R row = guard(() -> doFind(table, key, mode));
+    counter.count(AccessKind.PK, mode);
+    return row;
+  }
+
+  @Override
+  public final <R extends Record> List<R> findBatch(Table<R> table, List<Key> keys, LockMode mode)
+      throws StorageException {
+    keys.forEach(k -> checkKey(table, k));
+    List<R> rows = guard(() -> doFindBatch(table, keys, mode));
+    counter.count(AccessKind.BATCH, mode);
+    return rows;
+  }
+
+  @Override
+  public final <R extends Record> List<R> findByPartition(
+      Table<R> table, Object partitionValue, LockMode mode) throws StorageException {
+    Column p = partitionColumn(table);
+    return scan(AccessKind.PPIS, table, List.of(p), List.of(partitionValue), mode);
+  }
+
+  @Override
+  public final <R extends Record> List<R> findByPartition(
+      Table<R> table, Object partitionValue, String column, Object value, LockMode mode)
+      throws StorageException {
+    Column p = partitionColumn(table);
+    return scan(
+        AccessKind.PPIS,
+        table,
+        List.of(p, table.column(column)),
+        List.of(partitionValue, value),
+        mode);
+  }
+
+  @Override
+  public final <R extends Record> List<R> findByIndex(
+      Table<R> table, String column, Object value, LockMode mode) throws StorageException {
+    Column c = table.column(column);
+    if (!c.indexed()) {
+      throw new IllegalArgumentException(table + "." + column + " has no index");
+    }
+    return scan(AccessKind.IS, table, List.of(c), List.of(value), mode);
+  }
+
+  @Override
+  public final <R extends Record> List<R> scanAll(Table<R> table, LockMode mode)
+      throws StorageException {
+    return scan(AccessKind.FTS, table, List.of(), List.of(), mode);
+  }
+
+  private <R extends Record> List<R> scan(
+      AccessKind kind, Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
+      throws StorageException {
+    checkOpen();
+    List<R> rows = guard(() -> doScan(table, columns, values, mode));
+    counter.count(kind, mode);
+    return rows;
+  }
+
+  @Override
+  public final <R extends Record> void insert(Table<R> table, R row) throws StorageException {
+    checkOpen();
+    table.validate(row);
+    writes.insert(table.keyOf(row), row);
+  }
+
+  @Override
+  public final <R extends Record> void update(Table<R> table, R row) throws StorageException {
+    checkOpen();
+    table.validate(row);
+    writes.update(table.keyOf(row), row);
+  }
+
+  @Override
+  public final void delete(Table<?> table, Key key) throws StorageException {
+    checkKey(table, key);
+    writes.delete(key);
+  }
+
+  @Override
+  public final void commit() throws StorageException {
+    checkOpen();
+    if (!writes.isEmpty()) {
+      List<WriteOp> ops = writes.inFlushOrder();
+      guard(
+          () -> {
+            doFlush(ops);
+            return null;
+          });
+      counter.count(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE);
+    }
+    guard(
+        () -> {
+          doCommit();
+          return null;
+        });
+    finished = true;
+  }
+
+  @Override
+  public final void rollback() {
+    if (!finished) {
+      finished = true;
+      doRollback();
+    }
+  }
+
+  @Override
+  public final void close() {
+    rollback();
+  }
+
+  @Override
+  public final AccessCounts accessCounts() {
+    return counter.snapshot();
+  }
+
+  /** Whether commit or rollback has happened. */
+  protected final boolean finished() {
+    return finished;
+  }
+
+  private void checkOpen() {
+    if (finished) {
+      throw new IllegalStateException("transaction already committed or rolled back");
+    }
+  }
+
+  private void checkKey(Table<?> table, Key key) {
+    checkOpen();
+    if (key.table() != table) {
+      throw new IllegalArgumentException("key " + key + " is not a key of " + table);
+    }
+  }
+
+  private static Column partitionColumn(Table<?> table) {
+    return table
+        .partitionColumn()
+        .orElseThrow(() -> new IllegalArgumentException(table + " is not partitioned"));
+  }
+
+  /** A database call that may fail. */
+  @FunctionalInterface
+  private interface Call<T> {
+    T run() throws StorageException;
+  }
+
+  /** Runs a call; on any failure the transaction is rolled back before the error propagates. */
+  private <T> T guard(Call<T> call) throws StorageException {
+    try {
+      return call.run();
+    } catch (StorageException | RuntimeException | Error e) {
+      rollback();
+      throw e;
+    }
+  }
+}

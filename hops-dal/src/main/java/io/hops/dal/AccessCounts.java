@@ -1,0 +1,86 @@
+package io.hops.dal;
+
+import java.util.Arrays;
+
+/**
+ * Counts of database accesses by kind and lock mode: one transaction's, or a storage's totals.
+ * Immutable; {@link #toString()} reads like the design's cost table, e.g. {@code B + PK(EXCLUSIVE)
+ * x2 + W}.
+ */
+public final class AccessCounts {
+  private static final int MODES = LockMode.values().length;
+  public static final AccessCounts NONE =
+      new AccessCounts(new long[AccessKind.values().length * MODES]);
+
+  private final long[] counts;
+
+  AccessCounts(long[] counts) {
+    this.counts = counts;
+  }
+
+  static int slot(AccessKind kind, LockMode mode) {
+    return kind.ordinal() * MODES + mode.ordinal();
+  }
+
+  /** Accesses of this kind, whatever their lock mode. */
+  public long get(AccessKind kind) {
+    long sum = 0;
+    for (LockMode m : LockMode.values()) {
+      sum += counts[slot(kind, m)];
+    }
+    return sum;
+  }
+
+  /** Accesses of this kind at this lock mode (write batches count as {@code EXCLUSIVE}). */
+  public long get(AccessKind kind, LockMode mode) {
+    return counts[slot(kind, mode)];
+  }
+
+  /** All accesses of every kind. */
+  public long total() {
+    return Arrays.stream(counts).sum();
+  }
+
+  /** What happened between {@code earlier} and this snapshot. */
+  public AccessCounts minus(AccessCounts earlier) {
+    long[] d = new long[counts.length];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = counts[i] - earlier.counts[i];
+    }
+    return new AccessCounts(d);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof AccessCounts a && Arrays.equals(a.counts, counts);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(counts);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder out = new StringBuilder();
+    for (AccessKind k : AccessKind.values()) {
+      for (LockMode m : LockMode.values()) {
+        long n = counts[slot(k, m)];
+        if (n == 0) {
+          continue;
+        }
+        if (out.length() > 0) {
+          out.append(" + ");
+        }
+        out.append(k.label());
+        if (k != AccessKind.WRITE_BATCH && m != LockMode.READ_COMMITTED) {
+          out.append('(').append(m).append(')');
+        }
+        if (n > 1) {
+          out.append(" x").append(n);
+        }
+      }
+    }
+    return out.length() == 0 ? "none" : out.toString();
+  }
+}

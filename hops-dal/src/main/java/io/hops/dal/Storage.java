@@ -1,0 +1,37 @@
+package io.hops.dal;
+
+/**
+ * A connection to the metadata database through one driver. Thread-safe: each thread runs its own
+ * transactions.
+ */
+public interface Storage extends AutoCloseable {
+
+  /** The engine's name: {@code embedded}, {@code mysql} or {@code ndb}. */
+  String engine();
+
+  /** Begins a transaction with no partition hint. */
+  default Transaction begin() throws StorageException {
+    return begin(null);
+  }
+
+  /**
+   * Begins a transaction. {@code partitionHint} names the partition that holds most of what it will
+   * read, so engines that can (NDB) start the transaction coordinator there; others ignore it.
+   */
+  Transaction begin(Object partitionHint) throws StorageException;
+
+  /**
+   * Takes {@code count} ids from the named counter in one short transaction of its own. Ranges
+   * never overlap, whatever the concurrency; the first id of a new counter is 1.
+   */
+  IdRange allocateIds(String counter, int count) throws StorageException;
+
+  /** Creating, upgrading and inspecting the schema. */
+  SchemaAdmin schema();
+
+  /** Every access of every transaction since this storage was opened. */
+  AccessCounts accessCounts();
+
+  @Override
+  void close();
+}

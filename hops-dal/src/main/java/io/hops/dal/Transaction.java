@@ -1,0 +1,77 @@
+package io.hops.dal;
+
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import java.util.List;
+
+/**
+ * One database transaction. Reads go to the database at once, each at the lock mode it names; locks
+ * are held until commit or rollback. Writes are buffered and flushed in one batch at commit, in the
+ * table order of {@link io.hops.dal.schema.Tables}: deletes, then updates, then inserts. Reads do
+ * not see this transaction's buffered writes. Closing a transaction that was not committed rolls it
+ * back.
+ *
+ * <p>After any {@link StorageException} the transaction is rolled back and unusable.
+ */
+public interface Transaction extends AutoCloseable {
+
+  /** Primary-key read of one row, or null. Counted as {@link AccessKind#PK}. */
+  <R extends Record> R find(Table<R> table, Key key, LockMode mode) throws StorageException;
+
+  /**
+   * Batched primary-key read in one round trip. The result is aligned with {@code keys}: element i
+   * is the row of key i, or null. Locks are taken in the order of {@code keys}. Counted as one
+   * {@link AccessKind#BATCH}.
+   */
+  <R extends Record> List<R> findBatch(Table<R> table, List<Key> keys, LockMode mode)
+      throws StorageException;
+
+  /**
+   * Partition-pruned index scan: the rows whose partition column equals {@code partitionValue}, in
+   * primary-key order. Counted as {@link AccessKind#PPIS}.
+   */
+  <R extends Record> List<R> findByPartition(Table<R> table, Object partitionValue, LockMode mode)
+      throws StorageException;
+
+  /** As {@link #findByPartition(Table, Object, LockMode)}, with one more equality. */
+  <R extends Record> List<R> findByPartition(
+      Table<R> table, Object partitionValue, String column, Object value, LockMode mode)
+      throws StorageException;
+
+  /**
+   * Index scan over all partitions: the rows whose indexed {@code column} equals {@code value}, in
+   * primary-key order. Counted as {@link AccessKind#IS}.
+   */
+  <R extends Record> List<R> findByIndex(Table<R> table, String column, Object value, LockMode mode)
+      throws StorageException;
+
+  /** Every row of the table, in primary-key order. Counted as {@link AccessKind#FTS}. */
+  <R extends Record> List<R> scanAll(Table<R> table, LockMode mode) throws StorageException;
+
+  /** Buffers an insert. Refuses a row over a column limit at once, naming the column. */
+  <R extends Record> void insert(Table<R> table, R row) throws StorageException;
+
+  /** Buffers an update of the row with the same key. Refuses a row over a column limit at once. */
+  <R extends Record> void update(Table<R> table, R row) throws StorageException;
+
+  /** Buffers the delete of the row with this key. */
+  void delete(Table<?> table, Key key) throws StorageException;
+
+  /** Buffers the delete of this row. */
+  default <R extends Record> void delete(Table<R> table, R row) throws StorageException {
+    delete(table, table.keyOf(row));
+  }
+
+  /** Flushes the buffered writes (one {@link AccessKind#WRITE_BATCH} if any) and commits. */
+  void commit() throws StorageException;
+
+  /** Discards the buffered writes and releases every lock. Idempotent. */
+  void rollback();
+
+  /** This transaction's accesses so far. */
+  AccessCounts accessCounts();
+
+  /** Rolls back unless committed. */
+  @Override
+  void close();
+}

@@ -1,0 +1,41 @@
+package io.hops.dal.rows;
+
+import io.hops.dal.schema.Indexed;
+import io.hops.dal.schema.MaxBytes;
+import io.hops.dal.schema.PartitionKey;
+import io.hops.dal.schema.Pk;
+import io.hops.dal.schema.Table;
+import io.hops.dal.schema.TableName;
+
+/**
+ * A file, directory or symlink. Partitioned by {@code partitionId}: the parent's id, or for
+ * children of the root a hash of the name, so top-level directories spread over shards (DESIGN.md
+ * §4).
+ */
+@TableName("inodes")
+public record InodeRow(
+    @Pk @PartitionKey long partitionId,
+    @Pk long parentId,
+    @Pk @MaxBytes(255) String name,
+    @Indexed long id,
+    boolean isDir,
+    short permission,
+    int userId,
+    int groupId,
+    long modificationTime,
+    long accessTime,
+    long size,
+    short replication,
+    long preferredBlockSize,
+    boolean underConstruction,
+    @MaxBytes(255) String clientName,
+    @MaxBytes(255) String clientMachine,
+    boolean subtreeLocked,
+    long subtreeLockOwner,
+    boolean fileStoredInDb,
+    byte storagePolicy,
+    int childrenCount,
+    boolean hasQuota,
+    @MaxBytes(8000) String symlink) {
+  public static final Table<InodeRow> TABLE = Table.of(InodeRow.class);
+}

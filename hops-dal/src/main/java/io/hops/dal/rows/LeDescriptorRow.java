@@ -1,0 +1,18 @@
+package io.hops.dal.rows;
+
+import io.hops.dal.schema.MaxBytes;
+import io.hops.dal.schema.PartitionKey;
+import io.hops.dal.schema.Pk;
+import io.hops.dal.schema.Table;
+import io.hops.dal.schema.TableName;
+
+/** A namenode's heartbeat row in the leader election (DESIGN.md §9). */
+@TableName("le_descriptors")
+public record LeDescriptorRow(
+    @Pk @PartitionKey long id,
+    long counter,
+    @MaxBytes(255) String hostname,
+    @MaxBytes(255) String rpcAddress,
+    @MaxBytes(255) String httpAddress) {
+  public static final Table<LeDescriptorRow> TABLE = Table.of(LeDescriptorRow.class);
+}

@@ -1,0 +1,19 @@
+package io.hops.dal.rows;
+
+import io.hops.dal.schema.Indexed;
+import io.hops.dal.schema.MaxBytes;
+import io.hops.dal.schema.PartitionKey;
+import io.hops.dal.schema.Pk;
+import io.hops.dal.schema.Table;
+import io.hops.dal.schema.TableName;
+
+/** The outcome of a non-idempotent call, so a client retrying on another namenode gets it again. */
+@TableName("retry_cache")
+public record RetryCacheRow(
+    @Pk @PartitionKey @MaxBytes(16) byte[] clientId,
+    @Pk int callId,
+    byte state,
+    @Indexed long expirationTime,
+    @MaxBytes(4000) byte[] payload) {
+  public static final Table<RetryCacheRow> TABLE = Table.of(RetryCacheRow.class);
+}

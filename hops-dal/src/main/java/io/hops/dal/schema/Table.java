@@ -1,0 +1,200 @@
+package io.hops.dal.schema;
+
+import io.hops.dal.StorageException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A table's description, derived once from its row record: name, columns, primary key, partition
+ * key and indexes. It converts rows to column values and back, builds keys, and checks column
+ * limits. Drivers are generic over it, so a new table is a new record and a line in the DDL.
+ */
+public final class Table<R extends Record> {
+  private final Class<R> rowType;
+  private final String name;
+  private final List<Column> columns;
+  private final List<Column> keyColumns;
+  private final Column partitionColumn;
+  private final Method[] accessors;
+  private final Constructor<R> constructor;
+  private final int[] keyPositions;
+
+  private Table(Class<R> rowType) {
+    this.rowType = rowType;
+    TableName tableName = rowType.getAnnotation(TableName.class);
+    if (tableName == null) {
+      throw new IllegalArgumentException(rowType + " has no @TableName");
+    }
+    this.name = tableName.value();
+    RecordComponent[] components = rowType.getRecordComponents();
+    List<Column> cols = new ArrayList<>();
+    List<Column> keys = new ArrayList<>();
+    Column partition = null;
+    accessors = new Method[components.length];
+    Class<?>[] types = new Class<?>[components.length];
+    for (int i = 0; i < components.length; i++) {
+      Column c = Column.of(components[i], i);
+      cols.add(c);
+      if (c.primaryKey()) {
+        keys.add(c);
+      }
+      if (c.partitionKey()) {
+        partition = c;
+      }
+      accessors[i] = components[i].getAccessor();
+      accessors[i].setAccessible(true);
+      types[i] = components[i].getType();
+    }
+    if (keys.isEmpty()) {
+      throw new IllegalArgumentException(rowType + " has no @Pk column");
+    }
+    this.columns = List.copyOf(cols);
+    this.keyColumns = List.copyOf(keys);
+    this.partitionColumn = partition;
+    this.keyPositions = keys.stream().mapToInt(Column::position).toArray();
+    try {
+      this.constructor = rowType.getDeclaredConstructor(types);
+      this.constructor.setAccessible(true);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException(rowType + " has no canonical constructor", e);
+    }
+  }
+
+  /** Describes the table of a row record annotated with {@link TableName}. */
+  public static <R extends Record> Table<R> of(Class<R> rowType) {
+    return new Table<>(rowType);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Class<R> rowType() {
+    return rowType;
+  }
+
+  public List<Column> columns() {
+    return columns;
+  }
+
+  public List<Column> keyColumns() {
+    return keyColumns;
+  }
+
+  /** The partition column, if the table is partitioned (DESIGN.md §4). */
+  public Optional<Column> partitionColumn() {
+    return Optional.ofNullable(partitionColumn);
+  }
+
+  public Column column(String columnName) {
+    for (Column c : columns) {
+      if (c.name().equals(columnName)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("table " + name + " has no column " + columnName);
+  }
+
+  /** A key of this table from its key columns' values, in key order. */
+  public Key key(Object... values) {
+    if (values.length != keyColumns.size()) {
+      throw new IllegalArgumentException(
+          name + " has " + keyColumns.size() + " key columns, got " + values.length + " values");
+    }
+    Object[] normalized = new Object[values.length];
+    for (int i = 0; i < values.length; i++) {
+      normalized[i] = normalize(keyColumns.get(i), values[i]);
+    }
+    return new Key(this, normalized);
+  }
+
+  /** The primary key of a row. */
+  public Key keyOf(R row) {
+    Object[] values = new Object[keyPositions.length];
+    for (int i = 0; i < keyPositions.length; i++) {
+      values[i] = get(row, keyPositions[i]);
+    }
+    return new Key(this, values);
+  }
+
+  /** The value of column {@code position} of a row. */
+  public Object get(R row, int position) {
+    try {
+      return accessors[position].invoke(row);
+    } catch (IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot read " + name + "." + columns.get(position), e);
+    }
+  }
+
+  /** A row from its column values in column order. */
+  public R newRow(Object[] values) {
+    try {
+      return constructor.newInstance(values);
+    } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {
+      throw new IllegalStateException("cannot build a " + name + " row", e);
+    }
+  }
+
+  /**
+   * Refuses a row that a database would reject or truncate: a null in a NOT NULL column, or a
+   * string or byte array over its column's limit. Called before anything is sent.
+   */
+  public void validate(R row) throws StorageException {
+    for (Column c : columns) {
+      Object v = get(row, c.position());
+      if (v == null) {
+        if (!c.nullable()) {
+          throw new StorageException(
+              "column " + name + "." + c.name() + " is NOT NULL but the row has null");
+        }
+        continue;
+      }
+      int length =
+          switch (c.type()) {
+            case STRING -> utf8Length((String) v, c.maxBytes());
+            case BYTES -> ((byte[]) v).length;
+            default -> 0;
+          };
+      if (length > c.maxBytes()) {
+        throw new StorageException(
+            "column "
+                + name
+                + "."
+                + c.name()
+                + " holds at most "
+                + c.maxBytes()
+                + " bytes, the row has "
+                + length);
+      }
+    }
+  }
+
+  private static int utf8Length(String s, int limit) {
+    // A char encodes to at most 3 bytes: a string that surely fits needs no encoding.
+    return s.length() * 3 <= limit ? s.length() : s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  private static Object normalize(Column c, Object v) {
+    if (v instanceof Number n && !c.type().javaClass().isInstance(v)) {
+      return switch (c.type()) {
+        case BIGINT -> n.longValue();
+        case INT -> n.intValue();
+        case SMALLINT -> n.shortValue();
+        case TINYINT -> n.byteValue();
+        default -> throw new IllegalArgumentException(c.name() + " is not numeric: " + v);
+      };
+    }
+    return v;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

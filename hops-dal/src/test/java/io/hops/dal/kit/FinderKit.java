@@ -1,0 +1,348 @@
+package io.hops.dal.kit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.rows.StorageRow;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The finders return exactly the rows they name: batched reads agree with single reads, scans
+ * return their partition or index value and nothing else, in primary-key order, and strings
+ * compare exactly.
+ */
+public abstract class FinderKit extends DalKit {
+  private static final long[] PARTITIONS = {-7, 3, 1_000_000_007L, Long.MAX_VALUE};
+
+  /** Strings a case-insensitive, padding or normalizing collation would confuse. */
+  private static final List<String> LOOKALIKES =
+      List.of("a", "A", "a ", "a  ", " a", "á", "a\u0301", "b", "B", "€", "\uD83D\uDE00", "");
+
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void batchedReadReturnsWhatSingleReadsReturnAlignedWithTheKeys(LockMode mode)
+      throws Exception {
+    Storage s = storage();
+    Table<InodeRow> t = InodeRow.TABLE;
+    List<InodeRow> rows = inodesInPartitions();
+    insertCommitted(s, t, rows);
+    List<Key> keys = new ArrayList<>();
+    keys.add(t.keyOf(rows.get(5)));
+    keys.add(t.key(PARTITIONS[0], 1L, "missing"));
+    keys.add(t.keyOf(rows.get(0)));
+    keys.add(t.keyOf(rows.get(5)));
+    keys.add(t.keyOf(rows.get(rows.size() - 1)));
+    keys.add(t.key(42L, 42L, "also missing"));
+    try (Transaction tx = s.begin()) {
+      List<InodeRow> batch = tx.findBatch(t, keys, mode);
+      List<InodeRow> singles = new ArrayList<>();
+      for (Key k : keys) {
+        singles.add(tx.find(t, k, mode));
+      }
+      assertThat(Cells.of(t, batch)).isEqualTo(Cells.of(t, singles));
+      assertThat(Cells.of(t, batch))
+          .containsExactly(
+              cells(t, rows.get(5)),
+              null,
+              cells(t, rows.get(0)),
+              cells(t, rows.get(5)),
+              cells(t, rows.get(rows.size() - 1)),
+              null);
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void batchedReadOfMissingKeysReturnsNullsAndOfOneKeyReturnsOneRow() throws Exception {
+    Storage s = storage();
+    Table<BlockInfoRow> t = BlockInfoRow.TABLE;
+    BlockInfoRow row = SampleRows.typical(t, 1);
+    insertCommitted(s, t, row);
+    try (Transaction tx = s.begin()) {
+      assertThat(tx.findBatch(t, List.of(t.key(1L, 2L), t.key(3L, 4L)), LockMode.READ_COMMITTED))
+          .containsExactly(null, null);
+      assertThat(Cells.of(t, tx.findBatch(t, List.of(t.keyOf(row)), LockMode.SHARED)))
+          .containsExactly(cells(t, row));
+      tx.commit();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void partitionScanReturnsExactlyThatPartitionInPrimaryKeyOrder(LockMode mode)
+      throws Exception {
+    Storage s = storage();
+    List<InodeRow> inodes = inodesInPartitions();
+    List<BlockInfoRow> blocks = blocksInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    insertCommitted(s, BlockInfoRow.TABLE, blocks);
+    try (Transaction tx = s.begin()) {
+      for (long p : PARTITIONS) {
+        assertThat(Cells.of(InodeRow.TABLE, tx.findByPartition(InodeRow.TABLE, p, mode)))
+            .as("inodes of partition %s", p)
+            .isEqualTo(expected(InodeRow.TABLE, inodes, r -> r.partitionId() == p));
+        assertThat(Cells.of(BlockInfoRow.TABLE, tx.findByPartition(BlockInfoRow.TABLE, p, mode)))
+            .as("blocks of file %s", p)
+            .isEqualTo(expected(BlockInfoRow.TABLE, blocks, r -> r.inodeId() == p));
+      }
+      assertThat(tx.findByPartition(InodeRow.TABLE, 12345L, mode)).isEmpty();
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void partitionScanOverStringAndByteArrayPartitionsReturnsExactlyThatPartition()
+      throws Exception {
+    Storage s = storage();
+    Table<RetryCacheRow> t = RetryCacheRow.TABLE;
+    List<RetryCacheRow> rows = new ArrayList<>();
+    byte[][] clients = {{1, 2, 3}, {1, 2, 3, 0}, {1, 2}, {(byte) 0xff}, {}};
+    int seed = 0;
+    for (byte[] client : clients) {
+      for (int call : new int[] {5, -1, Integer.MAX_VALUE, 0}) {
+        RetryCacheRow r = SampleRows.inPartition(t, SampleRows.typical(t, ++seed), client);
+        rows.add(SampleRows.with(t, r, "call_id", call));
+      }
+    }
+    Collections.shuffle(rows, new Random(1));
+    insertCommitted(s, t, rows);
+    try (Transaction tx = s.begin()) {
+      for (byte[] client : clients) {
+        assertThat(Cells.of(t, tx.findByPartition(t, client, LockMode.READ_COMMITTED)))
+            .as("retry cache of client %s", new Cells.Bytes(client))
+            .isEqualTo(
+                expected(t, rows, r -> java.util.Arrays.equals(r.clientId(), client)));
+      }
+      tx.commit();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void partitionScanWithAnExtraEqualityReturnsOnlyMatchingRowsOfThatPartition(
+      LockMode mode) throws Exception {
+    Storage s = storage();
+    Table<ReplicaRow> t = ReplicaRow.TABLE;
+    List<ReplicaRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long file : PARTITIONS) {
+      for (long block : new long[] {-3, 8, 9}) {
+        for (int storage : new int[] {2, 1, -4}) {
+          ReplicaRow r = new ReplicaRow(file, block, storage, ++seed);
+          rows.add(r);
+        }
+      }
+    }
+    Collections.shuffle(rows, new Random(2));
+    insertCommitted(s, t, rows);
+    Table<InodeRow> inodes = InodeRow.TABLE;
+    List<InodeRow> inodeRows = inodesInPartitions();
+    insertCommitted(s, inodes, inodeRows);
+    try (Transaction tx = s.begin()) {
+      for (long file : PARTITIONS) {
+        assertThat(Cells.of(t, tx.findByPartition(t, file, "block_id", 8L, mode)))
+            .as("replicas of block 8 of file %s", file)
+            .isEqualTo(expected(t, rows, r -> r.inodeId() == file && r.blockId() == 8));
+        assertThat(Cells.of(t, tx.findByPartition(t, file, "block_id", 10L, mode))).isEmpty();
+        assertThat(Cells.of(inodes, tx.findByPartition(inodes, file, "name", "A", mode)))
+            .as("inodes named A in partition %s", file)
+            .isEqualTo(
+                expected(
+                    inodes, inodeRows, r -> r.partitionId() == file && r.name().equals("A")));
+      }
+      tx.commit();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void indexScanReturnsExactlyTheMatchingRowsAcrossPartitionsInPrimaryKeyOrder(
+      LockMode mode) throws Exception {
+    Storage s = storage();
+    Table<ReplicaRow> t = ReplicaRow.TABLE;
+    List<ReplicaRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long file : PARTITIONS) {
+      for (long block : new long[] {4, -4}) {
+        for (int storage : new int[] {7, 70, -7}) {
+          rows.add(new ReplicaRow(file, block, storage, ++seed));
+        }
+      }
+    }
+    Collections.shuffle(rows, new Random(3));
+    insertCommitted(s, t, rows);
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    try (Transaction tx = s.begin()) {
+      for (int storage : new int[] {7, 70, -7}) {
+        assertThat(Cells.of(t, tx.findByIndex(t, "storage_id", storage, mode)))
+            .as("replicas on storage %s", storage)
+            .isEqualTo(expected(t, rows, r -> r.storageId() == storage));
+      }
+      assertThat(tx.findByIndex(t, "storage_id", 8, mode)).isEmpty();
+      InodeRow one = inodes.get(3);
+      assertThat(Cells.of(InodeRow.TABLE, tx.findByIndex(InodeRow.TABLE, "id", one.id(), mode)))
+          .containsExactly(cells(InodeRow.TABLE, one));
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void indexScanOnAStringColumnMatchesExactly() throws Exception {
+    Storage s = storage();
+    Table<LeasePathRow> t = LeasePathRow.TABLE;
+    List<LeasePathRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (String holder : LOOKALIKES) {
+      for (int i = 0; i < 2; i++) {
+        rows.add(SampleRows.with(t, SampleRows.typical(t, ++seed), "holder", holder));
+      }
+    }
+    Collections.shuffle(rows, new Random(4));
+    insertCommitted(s, t, rows);
+    Table<StorageRow> st = StorageRow.TABLE;
+    List<StorageRow> storages = new ArrayList<>();
+    for (String dn : LOOKALIKES) {
+      storages.add(SampleRows.with(st, SampleRows.typical(st, ++seed), "datanode_uuid", dn));
+    }
+    insertCommitted(s, st, storages);
+    try (Transaction tx = s.begin()) {
+      for (String holder : LOOKALIKES) {
+        assertThat(Cells.of(t, tx.findByIndex(t, "holder", holder, LockMode.READ_COMMITTED)))
+            .as("lease paths of holder '%s'", holder)
+            .isEqualTo(expected(t, rows, r -> r.holder().equals(holder)));
+        assertThat(Cells.of(st, tx.findByIndex(st, "datanode_uuid", holder, LockMode.SHARED)))
+            .as("storages of datanode '%s'", holder)
+            .isEqualTo(expected(st, storages, r -> r.datanodeUuid().equals(holder)));
+      }
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void indexScanOnAColumnWithoutAnIndexIsRefused() throws Exception {
+    try (Transaction tx = storage().begin()) {
+      assertThatThrownBy(
+              () -> tx.findByIndex(ReplicaRow.TABLE, "replica_index", 1, LockMode.READ_COMMITTED))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("replica_index");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void scanAllReturnsEveryRowInPrimaryKeyOrder(LockMode mode) throws Exception {
+    Storage s = storage();
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    List<BlockInfoRow> blocks = blocksInPartitions();
+    insertCommitted(s, BlockInfoRow.TABLE, blocks);
+    try (Transaction tx = s.begin()) {
+      assertThat(Cells.of(InodeRow.TABLE, tx.scanAll(InodeRow.TABLE, mode)))
+          .isEqualTo(Cells.inKeyOrder(InodeRow.TABLE, inodes));
+      assertThat(Cells.of(BlockInfoRow.TABLE, tx.scanAll(BlockInfoRow.TABLE, mode)))
+          .isEqualTo(Cells.inKeyOrder(BlockInfoRow.TABLE, blocks));
+      assertThat(tx.scanAll(ReplicaRow.TABLE, mode)).isEmpty();
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void stringKeysCompareExactlyByCaseTrailingSpacesAndAccents() throws Exception {
+    Storage s = storage();
+    Table<LeaseRow> t = LeaseRow.TABLE;
+    List<LeaseRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (String holder : LOOKALIKES) {
+      rows.add(SampleRows.with(t, SampleRows.typical(t, ++seed), "holder", holder));
+    }
+    insertCommitted(s, t, rows);
+    try (Transaction tx = s.begin()) {
+      for (LeaseRow r : rows) {
+        assertThat(cells(t, tx.find(t, t.keyOf(r), LockMode.READ_COMMITTED)))
+            .as("lease of '%s'", r.holder())
+            .isEqualTo(cells(t, r));
+        assertThat(Cells.of(t, tx.findByPartition(t, r.holder(), LockMode.READ_COMMITTED)))
+            .containsExactly(cells(t, r));
+      }
+      assertThat(tx.find(t, t.key("c"), LockMode.READ_COMMITTED)).isNull();
+      assertThat(tx.find(t, t.key("a   "), LockMode.READ_COMMITTED)).isNull();
+      assertThat(Cells.of(t, tx.scanAll(t, LockMode.READ_COMMITTED)))
+          .isEqualTo(Cells.inKeyOrder(t, rows));
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void namesInOneDirectoryScanInByteOrder() throws Exception {
+    Storage s = storage();
+    Table<InodeRow> t = InodeRow.TABLE;
+    List<InodeRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (String name : LOOKALIKES) {
+      rows.add(SampleRows.with(t, inode(9, ++seed), "name", name));
+    }
+    insertCommitted(s, t, rows);
+    try (Transaction tx = s.begin()) {
+      assertThat(Cells.of(t, tx.findByPartition(t, 9L, LockMode.READ_COMMITTED)))
+          .isEqualTo(Cells.inKeyOrder(t, rows));
+      tx.commit();
+    }
+  }
+
+  /** Rows of several partitions with signed ids and case-distinct names, in no useful order. */
+  private static List<InodeRow> inodesInPartitions() {
+    List<InodeRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long p : PARTITIONS) {
+      for (String name : new String[] {"b", "A", "a", "é", "Z"}) {
+        rows.add(SampleRows.with(InodeRow.TABLE, inode(p, ++seed), "name", name));
+      }
+      InodeRow other = SampleRows.with(InodeRow.TABLE, inode(p, ++seed), "parent_id", -p);
+      rows.add(SampleRows.with(InodeRow.TABLE, other, "name", "A"));
+    }
+    Collections.shuffle(rows, new Random(5));
+    return rows;
+  }
+
+  private static InodeRow inode(long partition, int seed) {
+    InodeRow r = SampleRows.inPartition(InodeRow.TABLE, SampleRows.typical(InodeRow.TABLE, seed), partition);
+    return SampleRows.with(InodeRow.TABLE, r, "parent_id", partition);
+  }
+
+  private static List<BlockInfoRow> blocksInPartitions() {
+    List<BlockInfoRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long p : PARTITIONS) {
+      for (long block : new long[] {Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE, 300, -300}) {
+        BlockInfoRow r = SampleRows.inPartition(BlockInfoRow.TABLE, SampleRows.typical(BlockInfoRow.TABLE, ++seed), p);
+        rows.add(SampleRows.with(BlockInfoRow.TABLE, r, "block_id", block));
+      }
+    }
+    Collections.shuffle(rows, new Random(6));
+    return rows;
+  }
+
+  private static <R extends Record> List<List<Object>> expected(
+      Table<R> t, List<R> rows, Predicate<R> filter) {
+    return Cells.inKeyOrder(t, rows.stream().filter(filter).toList());
+  }
+}

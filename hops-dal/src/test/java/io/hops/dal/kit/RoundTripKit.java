@@ -1,0 +1,326 @@
+package io.hops.dal.kit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.DuplicateKeyException;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Column;
+import io.hops.dal.schema.ColumnType;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import io.hops.dal.schema.Tables;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every row type is written and read back unchanged, at the edges of every column type; rows over
+ * a limit are refused before anything is sent; update, delete and duplicate inserts touch exactly
+ * what they should.
+ */
+public abstract class RoundTripKit extends DalKit {
+
+  @Test
+  public void everyRowTypeRoundTripsTypicalValuesAtEveryLockMode() {
+    forEveryTable(t -> roundTrip(t, List.of(SampleRows.typical(t, 1), SampleRows.typical(t, 2))));
+  }
+
+  @Test
+  public void everyRowTypeRoundTripsANullInEveryNullableColumn() {
+    assertThat(Tables.ALL.stream().flatMap(t -> t.columns().stream()).filter(Column::nullable))
+        .as("the schema has nullable columns to test")
+        .isNotEmpty();
+    forEveryTable(t -> roundTrip(t, List.of(SampleRows.withNulls(t, 3))));
+  }
+
+  @Test
+  public void everyRowTypeRoundTripsMinimumValuesFalseEmptyStringsAndEmptyByteArrays() {
+    forEveryTable(t -> roundTrip(t, List.of(SampleRows.minimum(t))));
+  }
+
+  @Test
+  public void everyRowTypeRoundTripsMaximumValuesTrueAndValuesOfExactlyTheMaximumLength() {
+    forEveryTable(
+        t -> {
+          assertMaximumLengths(t);
+          roundTrip(t, List.of(SampleRows.maximum(t)));
+        });
+  }
+
+  @Test
+  public void extremeKeysCoexistAndScanInPrimaryKeyOrder() {
+    forEveryTable(this::extremesInKeyOrder);
+  }
+
+  @Test
+  public void aStringOneByteOverItsLimitIsRefusedAtInsertNamingTheColumnAndNothingIsWritten() {
+    assertOverLimitInsertsRefused(ColumnType.STRING);
+  }
+
+  @Test
+  public void aByteArrayOneByteOverItsLimitIsRefusedAtInsertNamingTheColumnAndNothingIsWritten() {
+    assertOverLimitInsertsRefused(ColumnType.BYTES);
+  }
+
+  @Test
+  public void aNullKeyIsRefusedAtInsertNamingTheColumnAndNothingIsWritten() {
+    List<String> checked = new ArrayList<>();
+    forEveryTable(
+        t -> {
+          for (Column c : t.keyColumns()) {
+            if (SampleRows.sized(c)) {
+              checked.add(t.name() + "." + c.name());
+              assertInsertRefused(t, SampleRows.with(t, SampleRows.typical(t, 1), c.name(), null), c);
+            }
+          }
+        });
+    assertThat(checked).as("key columns of reference type").contains("inodes.name");
+  }
+
+  @Test
+  public void anUpdateOverALimitIsRefusedNamingTheColumnAndTheRowKeepsItsValues() {
+    forEveryTable(this::overLimitUpdateRefused);
+  }
+
+  @Test
+  public void updateChangesExactlyOneRow() {
+    forEveryTable(this::updateChangesOneRow);
+  }
+
+  @Test
+  public void deleteRemovesExactlyThatRow() {
+    forEveryTable(this::deleteRemovesOneRow);
+  }
+
+  @Test
+  public void insertOfAnExistingKeyFailsAtCommitWithDuplicateKeyAndLeavesNothingOfTheTransaction() {
+    forEveryTable(this::duplicateInsertFails);
+  }
+
+  @Test
+  public void netChangesOfOneTransactionReachTheDatabase() throws Exception {
+    Storage s = storage();
+    Table<InodeRow> t = InodeRow.TABLE;
+    InodeRow replaced = SampleRows.typical(t, 1);
+    InodeRow updatedThenDeleted = SampleRows.typical(t, 2);
+    insertCommitted(s, t, replaced, updatedThenDeleted);
+    InodeRow replacement = SampleRows.withKeyOf(t, SampleRows.typical(t, 11), replaced);
+    InodeRow insertedThenUpdated = SampleRows.typical(t, 3);
+    InodeRow update = SampleRows.withKeyOf(t, SampleRows.typical(t, 13), insertedThenUpdated);
+    InodeRow insertedThenDeleted = SampleRows.typical(t, 4);
+    try (Transaction tx = s.begin()) {
+      tx.delete(t, replaced);
+      tx.insert(t, replacement);
+      tx.insert(t, insertedThenUpdated);
+      tx.update(t, update);
+      tx.insert(t, insertedThenDeleted);
+      tx.delete(t, insertedThenDeleted);
+      tx.update(t, SampleRows.withKeyOf(t, SampleRows.typical(t, 12), updatedThenDeleted));
+      tx.delete(t, t.keyOf(updatedThenDeleted));
+      tx.commit();
+    }
+    assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, List.of(replacement, update)));
+  }
+
+  @Test
+  public void aRowMovedToANewKeyInOneTransactionKeepsItsIndexedId() throws Exception {
+    Storage s = storage();
+    Table<InodeRow> t = InodeRow.TABLE;
+    InodeRow before = SampleRows.typical(t, 1);
+    insertCommitted(s, t, before);
+    InodeRow after =
+        SampleRows.with(t, SampleRows.with(t, before, "name", "renamed"), "parent_id", 77L);
+    after = SampleRows.inPartition(t, after, 77L);
+    try (Transaction tx = s.begin()) {
+      tx.delete(t, before);
+      tx.insert(t, after);
+      tx.commit();
+    }
+    try (Transaction tx = s.begin()) {
+      assertThat(Cells.of(t, tx.findByIndex(t, "id", before.id(), LockMode.READ_COMMITTED)))
+          .containsExactly(cells(t, after));
+      assertThat(tx.find(t, t.keyOf(before), LockMode.READ_COMMITTED)).isNull();
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void readsDoNotSeeTheTransactionsOwnBufferedWrites() throws Exception {
+    Storage s = storage();
+    Table<InodeRow> t = InodeRow.TABLE;
+    InodeRow committed = SampleRows.typical(t, 1);
+    insertCommitted(s, t, committed);
+    InodeRow buffered = SampleRows.inPartition(t, SampleRows.typical(t, 2), committed.partitionId());
+    try (Transaction tx = s.begin()) {
+      tx.insert(t, buffered);
+      tx.update(t, SampleRows.withKeyOf(t, SampleRows.typical(t, 3), committed));
+      assertThat(tx.find(t, t.keyOf(buffered), LockMode.READ_COMMITTED)).isNull();
+      assertThat(cells(t, tx.find(t, t.keyOf(committed), LockMode.READ_COMMITTED)))
+          .isEqualTo(cells(t, committed));
+      assertThat(Cells.of(t, tx.findByPartition(t, committed.partitionId(), LockMode.SHARED)))
+          .containsExactly(cells(t, committed));
+      tx.rollback();
+    }
+  }
+
+  private <R extends Record> void roundTrip(Table<R> t, List<R> rows) throws Exception {
+    Storage s = storage();
+    insertCommitted(s, t, rows);
+    for (LockMode mode : LockMode.values()) {
+      try (Transaction tx = s.begin()) {
+        for (R row : rows) {
+          assertThat(cells(t, tx.find(t, t.keyOf(row), mode)))
+              .as("%s read back at %s", t, mode)
+              .isEqualTo(cells(t, row));
+        }
+        tx.commit();
+      }
+    }
+    assertThat(readAll(s, t)).as("scan of %s", t).isEqualTo(Cells.inKeyOrder(t, rows));
+  }
+
+  private static <R extends Record> void assertMaximumLengths(Table<R> t) {
+    R row = SampleRows.maximum(t);
+    for (Column c : t.columns()) {
+      Object v = t.get(row, c.position());
+      if (c.type() == ColumnType.STRING) {
+        String s = (String) v;
+        assertThat(s.getBytes(StandardCharsets.UTF_8)).hasSize(c.maxBytes());
+        if (c.maxBytes() >= 10) {
+          assertThat(s).contains("é", "€", "\uD83D\uDE00");
+        }
+      } else if (c.type() == ColumnType.BYTES) {
+        assertThat((byte[]) v).hasSize(c.maxBytes()).contains(Byte.MIN_VALUE, Byte.MAX_VALUE, 0);
+      }
+    }
+  }
+
+  private <R extends Record> void extremesInKeyOrder(Table<R> t) throws Exception {
+    Storage s = storage();
+    List<R> rows =
+        List.of(SampleRows.maximum(t), SampleRows.typical(t, 5), SampleRows.minimum(t));
+    insertCommitted(s, t, rows);
+    assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, rows));
+  }
+
+  private void assertOverLimitInsertsRefused(ColumnType type) {
+    List<String> checked = new ArrayList<>();
+    forEveryTable(
+        t -> {
+          for (Column c : t.columns()) {
+            if (c.type() == type) {
+              checked.add(t.name() + "." + c.name());
+              assertInsertRefused(t, SampleRows.oneByteOver(t, c), c);
+            }
+          }
+        });
+    assertThat(checked).as("columns of type %s", type).isNotEmpty();
+  }
+
+  /** The insert is refused at once naming the column; committing what is left writes nothing. */
+  private <R extends Record> void assertInsertRefused(Table<R> t, R row, Column c)
+      throws Exception {
+    Storage s = storage();
+    try (Transaction tx = s.begin()) {
+      assertThatThrownBy(() -> tx.insert(t, row))
+          .as("insert into %s with a bad %s", t, c.name())
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining(t.name() + "." + c.name());
+      commitIfStillOpen(tx);
+    }
+    assertThat(readAll(s, t)).as("rows of %s after the refused insert", t).isEmpty();
+  }
+
+  private <R extends Record> void overLimitUpdateRefused(Table<R> t) throws Exception {
+    Storage s = storage();
+    R row = SampleRows.typical(t, 1);
+    insertCommitted(s, t, row);
+    for (Column c : t.columns()) {
+      if (!SampleRows.sized(c) || c.primaryKey()) {
+        continue;
+      }
+      R over = SampleRows.withKeyOf(t, SampleRows.oneByteOver(t, c), row);
+      try (Transaction tx = s.begin()) {
+        assertThatThrownBy(() -> tx.update(t, over))
+            .as("update of %s with %s over its limit", t, c.name())
+            .isInstanceOf(StorageException.class)
+            .hasMessageContaining(t.name() + "." + c.name());
+        commitIfStillOpen(tx);
+      }
+      assertThat(readAll(s, t)).containsExactly(cells(t, row));
+    }
+  }
+
+  private static void commitIfStillOpen(Transaction tx) throws StorageException {
+    try {
+      tx.commit();
+    } catch (IllegalStateException alreadyRolledBack) {
+      // A driver may roll back on the refusal; then there is nothing to commit.
+    }
+  }
+
+  /** Three rows, two of them in one partition when the key has room for that. */
+  private static <R extends Record> List<R> threeRows(Table<R> t) {
+    R a = SampleRows.typical(t, 1);
+    R b = SampleRows.typical(t, 2);
+    R c = SampleRows.typical(t, 3);
+    if (t.keyColumns().size() > 1) {
+      Object partition = t.get(b, t.partitionColumn().orElseThrow().position());
+      c = SampleRows.inPartition(t, c, partition);
+    }
+    return List.of(a, b, c);
+  }
+
+  private <R extends Record> void updateChangesOneRow(Table<R> t) throws Exception {
+    Storage s = storage();
+    List<R> rows = threeRows(t);
+    insertCommitted(s, t, rows);
+    R changed = SampleRows.withKeyOf(t, SampleRows.typical(t, 102), rows.get(1));
+    updateCommitted(s, t, changed);
+    assertThat(readAll(s, t))
+        .isEqualTo(Cells.inKeyOrder(t, List.of(rows.get(0), changed, rows.get(2))));
+  }
+
+  private <R extends Record> void deleteRemovesOneRow(Table<R> t) throws Exception {
+    Storage s = storage();
+    List<R> rows = threeRows(t);
+    insertCommitted(s, t, rows);
+    try (Transaction tx = s.begin()) {
+      tx.delete(t, t.keyOf(rows.get(1)));
+      tx.commit();
+    }
+    assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, List.of(rows.get(0), rows.get(2))));
+    assertThat(readCommitted(s, t, t.keyOf(rows.get(1)))).isNull();
+    try (Transaction tx = s.begin()) {
+      tx.delete(t, rows.get(2));
+      tx.commit();
+    }
+    assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, List.of(rows.get(0))));
+  }
+
+  private <R extends Record> void duplicateInsertFails(Table<R> t) throws Exception {
+    Storage s = storage();
+    R existing = SampleRows.typical(t, 1);
+    insertCommitted(s, t, existing);
+    R fresh = SampleRows.typical(t, 5);
+    R clash = SampleRows.withKeyOf(t, SampleRows.typical(t, 6), existing);
+    Key freshKey = t.keyOf(fresh);
+    try (Transaction tx = s.begin()) {
+      tx.insert(t, fresh);
+      tx.insert(t, clash);
+      assertThatThrownBy(tx::commit)
+          .as("commit of an insert of an existing key of %s", t)
+          .isInstanceOf(DuplicateKeyException.class);
+      assertThatThrownBy(() -> tx.find(t, freshKey, LockMode.READ_COMMITTED))
+          .as("a failed transaction is unusable")
+          .isInstanceOf(IllegalStateException.class);
+    }
+    assertThat(readAll(s, t)).containsExactly(cells(t, existing));
+  }
+}

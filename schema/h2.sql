@@ -1,0 +1,275 @@
+-- Schema of the embedded engine (H2). One of three DDL files, one per engine (h2.sql, mysql.sql,
+-- ndb.sql), kept in step with each other and with the DAL row types (io.hops.dal.rows) by
+-- SchemaFilesAgreeTest: same tables in the same order, same columns, keys and indexes.
+--
+-- Tables come in the global lock order of Tables.ALL (DESIGN.md §6).
+-- Strings are VARBINARY holding UTF-8, so comparison is byte-exact and case-sensitive with no
+-- trailing-space padding, as HDFS path components need.
+-- H2 does not partition tables: the partition columns appear in mysql.sql and ndb.sql only.
+-- Every statement is idempotent (IF NOT EXISTS), so running the file again is harmless.
+
+-- Files, directories and symlinks. partition_id is the parent's id, or a hash of the name
+-- for children of the root, so top-level directories spread over shards (DESIGN.md §4).
+CREATE TABLE IF NOT EXISTS inodes (
+  partition_id BIGINT NOT NULL,
+  parent_id BIGINT NOT NULL,
+  name VARBINARY(255) NOT NULL,
+  id BIGINT NOT NULL,
+  is_dir BOOLEAN NOT NULL,
+  permission SMALLINT NOT NULL,
+  user_id INT NOT NULL,
+  group_id INT NOT NULL,
+  modification_time BIGINT NOT NULL,
+  access_time BIGINT NOT NULL,
+  size BIGINT NOT NULL,
+  replication SMALLINT NOT NULL,
+  preferred_block_size BIGINT NOT NULL,
+  under_construction BOOLEAN NOT NULL,
+  client_name VARBINARY(255),
+  client_machine VARBINARY(255),
+  subtree_locked BOOLEAN NOT NULL,
+  subtree_lock_owner BIGINT NOT NULL,
+  file_stored_in_db BOOLEAN NOT NULL,
+  storage_policy TINYINT NOT NULL,
+  children_count INT NOT NULL,
+  has_quota BOOLEAN NOT NULL,
+  symlink VARBINARY(8000),
+  PRIMARY KEY (partition_id, parent_id, name)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS inodes_id_idx ON inodes(id);
+
+-- A client's write lease.
+CREATE TABLE IF NOT EXISTS leases (
+  holder VARBINARY(255) NOT NULL,
+  last_update BIGINT NOT NULL,
+  count INT NOT NULL,
+  PRIMARY KEY (holder)
+);
+CREATE INDEX IF NOT EXISTS leases_last_update_idx ON leases(last_update);
+
+-- The files under construction each lease covers.
+CREATE TABLE IF NOT EXISTS lease_paths (
+  inode_id BIGINT NOT NULL,
+  holder VARBINARY(255),
+  path VARBINARY(8000),
+  last_block_id BIGINT NOT NULL,
+  penultimate_block_id BIGINT NOT NULL,
+  PRIMARY KEY (inode_id)
+);
+CREATE INDEX IF NOT EXISTS lease_paths_holder_idx ON lease_paths(holder);
+
+-- The file-related tables from here on are partitioned by the file's inode id, so one file's
+-- blocks and replicas share a shard.
+CREATE TABLE IF NOT EXISTS block_infos (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  block_index INT NOT NULL,
+  num_bytes BIGINT NOT NULL,
+  generation_stamp BIGINT NOT NULL,
+  under_construction_state TINYINT NOT NULL,
+  timestamp BIGINT NOT NULL,
+  primary_node_index INT NOT NULL,
+  block_recovery_id BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, block_id)
+);
+
+-- Block id to file, for datanode reports that name only the block.
+CREATE TABLE IF NOT EXISTS block_lookup (
+  block_id BIGINT NOT NULL,
+  inode_id BIGINT NOT NULL,
+  PRIMARY KEY (block_id)
+);
+
+-- Finalized replicas, by datanode storage.
+CREATE TABLE IF NOT EXISTS replicas (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  storage_id INT NOT NULL,
+  replica_index INT NOT NULL,
+  PRIMARY KEY (inode_id, block_id, storage_id)
+);
+CREATE INDEX IF NOT EXISTS replicas_storage_id_idx ON replicas(storage_id);
+
+CREATE TABLE IF NOT EXISTS corrupt_replicas (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  storage_id INT NOT NULL,
+  timestamp BIGINT NOT NULL,
+  reason VARBINARY(255),
+  PRIMARY KEY (inode_id, block_id, storage_id)
+);
+
+CREATE TABLE IF NOT EXISTS excess_replicas (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  storage_id INT NOT NULL,
+  timestamp BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, block_id, storage_id)
+);
+
+CREATE TABLE IF NOT EXISTS replica_under_constructions (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  storage_id INT NOT NULL,
+  state TINYINT NOT NULL,
+  replica_index INT NOT NULL,
+  generation_stamp BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, block_id, storage_id)
+);
+
+CREATE TABLE IF NOT EXISTS invalidated_blocks (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  storage_id INT NOT NULL,
+  generation_stamp BIGINT NOT NULL,
+  num_bytes BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, block_id, storage_id)
+);
+CREATE INDEX IF NOT EXISTS invalidated_blocks_storage_id_idx ON invalidated_blocks(storage_id);
+
+CREATE TABLE IF NOT EXISTS under_replicated_blocks (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  level INT NOT NULL,
+  timestamp BIGINT NOT NULL,
+  expected_replicas INT NOT NULL,
+  PRIMARY KEY (inode_id, block_id)
+);
+CREATE INDEX IF NOT EXISTS under_replicated_blocks_level_idx ON under_replicated_blocks(level);
+
+CREATE TABLE IF NOT EXISTS pending_blocks (
+  inode_id BIGINT NOT NULL,
+  block_id BIGINT NOT NULL,
+  timestamp BIGINT NOT NULL,
+  num_replicas_in_progress INT NOT NULL,
+  targets VARBINARY(2000),
+  PRIMARY KEY (inode_id, block_id)
+);
+
+-- Quota and usage of directories that have a quota, and the usage changes not yet applied to them.
+CREATE TABLE IF NOT EXISTS quota (
+  inode_id BIGINT NOT NULL,
+  ns_quota BIGINT NOT NULL,
+  ds_quota BIGINT NOT NULL,
+  ns_count BIGINT NOT NULL,
+  ds_count BIGINT NOT NULL,
+  PRIMARY KEY (inode_id)
+);
+
+CREATE TABLE IF NOT EXISTS quota_updates (
+  inode_id BIGINT NOT NULL,
+  update_id BIGINT NOT NULL,
+  ns_delta BIGINT NOT NULL,
+  ds_delta BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, update_id)
+);
+
+-- Outcomes of non-idempotent calls by (client_id, call_id), so a client retrying on another
+-- namenode gets the original outcome.
+CREATE TABLE IF NOT EXISTS retry_cache (
+  client_id VARBINARY(16) NOT NULL,
+  call_id INT NOT NULL,
+  state TINYINT NOT NULL,
+  expiration_time BIGINT NOT NULL,
+  payload VARBINARY(4000),
+  PRIMARY KEY (client_id, call_id)
+);
+CREATE INDEX IF NOT EXISTS retry_cache_expiration_time_idx ON retry_cache(expiration_time);
+
+-- Subtree operations in progress (DESIGN.md §8), all in one partition.
+CREATE TABLE IF NOT EXISTS on_going_subtree_ops (
+  partition_id INT NOT NULL,
+  inode_id BIGINT NOT NULL,
+  path VARBINARY(8000),
+  namenode_id BIGINT NOT NULL,
+  op_type TINYINT NOT NULL,
+  start_time BIGINT NOT NULL,
+  user_name VARBINARY(255),
+  client_name VARBINARY(255),
+  PRIMARY KEY (partition_id, inode_id)
+);
+
+-- Small-file data tiers (DESIGN.md §10): <= 1 KB, <= 2 KB, <= 4 KB, and 8 KB pieces up to 64 KB.
+CREATE TABLE IF NOT EXISTS inmemory_file_data (
+  inode_id BIGINT NOT NULL,
+  data VARBINARY(1024),
+  PRIMARY KEY (inode_id)
+);
+
+CREATE TABLE IF NOT EXISTS ondisk_small_file_data (
+  inode_id BIGINT NOT NULL,
+  data VARBINARY(2048),
+  PRIMARY KEY (inode_id)
+);
+
+CREATE TABLE IF NOT EXISTS ondisk_medium_file_data (
+  inode_id BIGINT NOT NULL,
+  data VARBINARY(4096),
+  PRIMARY KEY (inode_id)
+);
+
+CREATE TABLE IF NOT EXISTS ondisk_large_file_data (
+  inode_id BIGINT NOT NULL,
+  piece_index INT NOT NULL,
+  data VARBINARY(8192),
+  PRIMARY KEY (inode_id, piece_index)
+);
+
+-- User and group names, stored once and referenced by id.
+CREATE TABLE IF NOT EXISTS hdfs_users (
+  id INT NOT NULL,
+  name VARBINARY(255),
+  PRIMARY KEY (id)
+);
+CREATE INDEX IF NOT EXISTS hdfs_users_name_idx ON hdfs_users(name);
+
+CREATE TABLE IF NOT EXISTS hdfs_groups (
+  id INT NOT NULL,
+  name VARBINARY(255),
+  PRIMARY KEY (id)
+);
+CREATE INDEX IF NOT EXISTS hdfs_groups_name_idx ON hdfs_groups(name);
+
+-- Registered datanodes and their storages.
+CREATE TABLE IF NOT EXISTS datanodes (
+  datanode_uuid VARBINARY(64) NOT NULL,
+  hostname VARBINARY(255),
+  ip_address VARBINARY(64),
+  xfer_port INT NOT NULL,
+  info_port INT NOT NULL,
+  info_secure_port INT NOT NULL,
+  ipc_port INT NOT NULL,
+  network_location VARBINARY(255),
+  admin_state TINYINT NOT NULL,
+  registered_at BIGINT NOT NULL,
+  PRIMARY KEY (datanode_uuid)
+);
+
+CREATE TABLE IF NOT EXISTS storages (
+  storage_id INT NOT NULL,
+  storage_uuid VARBINARY(64),
+  datanode_uuid VARBINARY(64),
+  storage_type TINYINT NOT NULL,
+  state TINYINT NOT NULL,
+  PRIMARY KEY (storage_id)
+);
+CREATE INDEX IF NOT EXISTS storages_storage_uuid_idx ON storages(storage_uuid);
+CREATE INDEX IF NOT EXISTS storages_datanode_uuid_idx ON storages(datanode_uuid);
+
+-- Leader election heartbeats, one row per namenode (DESIGN.md §9).
+CREATE TABLE IF NOT EXISTS le_descriptors (
+  id BIGINT NOT NULL,
+  counter BIGINT NOT NULL,
+  hostname VARBINARY(255),
+  rpc_address VARBINARY(255),
+  http_address VARBINARY(255),
+  PRIMARY KEY (id)
+);
+
+-- Named values: id counters handed out in ranges, namespace ids, settings.
+CREATE TABLE IF NOT EXISTS variables (
+  name VARBINARY(64) NOT NULL,
+  long_value BIGINT NOT NULL,
+  bytes_value VARBINARY(4000),
+  PRIMARY KEY (name)
+);
