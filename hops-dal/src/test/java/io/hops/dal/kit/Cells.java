@@ -57,7 +57,7 @@ public final class Cells {
   }
 
   /** {@link #of} of each row, nulls kept. */
-  public static <R extends Record> List<List<Object>> of(Table<R> table, List<R> rows) {
+  public static <R extends Record> List<List<Object>> ofAll(Table<R> table, List<R> rows) {
     List<List<Object>> out = new ArrayList<>(rows.size());
     for (R row : rows) {
       out.add(of(table, row));
@@ -85,7 +85,7 @@ public final class Cells {
   public static <R extends Record> List<List<Object>> inKeyOrder(Table<R> table, List<R> rows) {
     List<R> sorted = new ArrayList<>(rows);
     sorted.sort(keyOrder(table));
-    return of(table, sorted);
+    return ofAll(table, sorted);
   }
 
   static int compareValues(Object a, Object b) {

@@ -162,7 +162,7 @@ public abstract class DalKit implements StorageFixture {
     try (Transaction tx = s.begin()) {
       List<R> rows = tx.scanAll(table, LockMode.READ_COMMITTED);
       tx.commit();
-      return Cells.of(table, rows);
+      return Cells.ofAll(table, rows);
     }
   }
 
@@ -180,7 +180,7 @@ public abstract class DalKit implements StorageFixture {
 
   private static <R extends Record> List<List<Object>> scanAll(Transaction tx, Table<R> t)
       throws Exception {
-    return Cells.of(t, tx.scanAll(t, LockMode.READ_COMMITTED));
+    return Cells.ofAll(t, tx.scanAll(t, LockMode.READ_COMMITTED));
   }
 
   /** The row as cells (byte arrays compared by content). */

@@ -16,6 +16,7 @@ import io.hops.dal.rows.StorageRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -57,8 +58,8 @@ public abstract class FinderKit extends DalKit {
       for (Key k : keys) {
         singles.add(tx.find(t, k, mode));
       }
-      assertThat(Cells.of(t, batch)).isEqualTo(Cells.of(t, singles));
-      assertThat(Cells.of(t, batch))
+      assertThat(Cells.ofAll(t, batch)).isEqualTo(Cells.ofAll(t, singles));
+      assertThat(Cells.ofAll(t, batch))
           .containsExactly(
               cells(t, rows.get(5)),
               null,
@@ -79,7 +80,7 @@ public abstract class FinderKit extends DalKit {
     try (Transaction tx = s.begin()) {
       assertThat(tx.findBatch(t, List.of(t.key(1L, 2L), t.key(3L, 4L)), LockMode.READ_COMMITTED))
           .containsExactly(null, null);
-      assertThat(Cells.of(t, tx.findBatch(t, List.of(t.keyOf(row)), LockMode.SHARED)))
+      assertThat(Cells.ofAll(t, tx.findBatch(t, List.of(t.keyOf(row)), LockMode.SHARED)))
           .containsExactly(cells(t, row));
       tx.commit();
     }
@@ -96,10 +97,10 @@ public abstract class FinderKit extends DalKit {
     insertCommitted(s, BlockInfoRow.TABLE, blocks);
     try (Transaction tx = s.begin()) {
       for (long p : PARTITIONS) {
-        assertThat(Cells.of(InodeRow.TABLE, tx.findByPartition(InodeRow.TABLE, p, mode)))
+        assertThat(Cells.ofAll(InodeRow.TABLE, tx.findByPartition(InodeRow.TABLE, p, mode)))
             .as("inodes of partition %s", p)
             .isEqualTo(expected(InodeRow.TABLE, inodes, r -> r.partitionId() == p));
-        assertThat(Cells.of(BlockInfoRow.TABLE, tx.findByPartition(BlockInfoRow.TABLE, p, mode)))
+        assertThat(Cells.ofAll(BlockInfoRow.TABLE, tx.findByPartition(BlockInfoRow.TABLE, p, mode)))
             .as("blocks of file %s", p)
             .isEqualTo(expected(BlockInfoRow.TABLE, blocks, r -> r.inodeId() == p));
       }
@@ -126,10 +127,10 @@ public abstract class FinderKit extends DalKit {
     insertCommitted(s, t, rows);
     try (Transaction tx = s.begin()) {
       for (byte[] client : clients) {
-        assertThat(Cells.of(t, tx.findByPartition(t, client, LockMode.READ_COMMITTED)))
+        assertThat(Cells.ofAll(t, tx.findByPartition(t, client, LockMode.READ_COMMITTED)))
             .as("retry cache of client %s", new Cells.Bytes(client))
             .isEqualTo(
-                expected(t, rows, r -> java.util.Arrays.equals(r.clientId(), client)));
+                expected(t, rows, r -> Arrays.equals(r.clientId(), client)));
       }
       tx.commit();
     }
@@ -158,11 +159,11 @@ public abstract class FinderKit extends DalKit {
     insertCommitted(s, inodes, inodeRows);
     try (Transaction tx = s.begin()) {
       for (long file : PARTITIONS) {
-        assertThat(Cells.of(t, tx.findByPartition(t, file, "block_id", 8L, mode)))
+        assertThat(Cells.ofAll(t, tx.findByPartition(t, file, "block_id", 8L, mode)))
             .as("replicas of block 8 of file %s", file)
             .isEqualTo(expected(t, rows, r -> r.inodeId() == file && r.blockId() == 8));
-        assertThat(Cells.of(t, tx.findByPartition(t, file, "block_id", 10L, mode))).isEmpty();
-        assertThat(Cells.of(inodes, tx.findByPartition(inodes, file, "name", "A", mode)))
+        assertThat(Cells.ofAll(t, tx.findByPartition(t, file, "block_id", 10L, mode))).isEmpty();
+        assertThat(Cells.ofAll(inodes, tx.findByPartition(inodes, file, "name", "A", mode)))
             .as("inodes named A in partition %s", file)
             .isEqualTo(
                 expected(
@@ -193,13 +194,13 @@ public abstract class FinderKit extends DalKit {
     insertCommitted(s, InodeRow.TABLE, inodes);
     try (Transaction tx = s.begin()) {
       for (int storage : new int[] {7, 70, -7}) {
-        assertThat(Cells.of(t, tx.findByIndex(t, "storage_id", storage, mode)))
+        assertThat(Cells.ofAll(t, tx.findByIndex(t, "storage_id", storage, mode)))
             .as("replicas on storage %s", storage)
             .isEqualTo(expected(t, rows, r -> r.storageId() == storage));
       }
       assertThat(tx.findByIndex(t, "storage_id", 8, mode)).isEmpty();
       InodeRow one = inodes.get(3);
-      assertThat(Cells.of(InodeRow.TABLE, tx.findByIndex(InodeRow.TABLE, "id", one.id(), mode)))
+      assertThat(Cells.ofAll(InodeRow.TABLE, tx.findByIndex(InodeRow.TABLE, "id", one.id(), mode)))
           .containsExactly(cells(InodeRow.TABLE, one));
       tx.commit();
     }
@@ -226,10 +227,10 @@ public abstract class FinderKit extends DalKit {
     insertCommitted(s, st, storages);
     try (Transaction tx = s.begin()) {
       for (String holder : LOOKALIKES) {
-        assertThat(Cells.of(t, tx.findByIndex(t, "holder", holder, LockMode.READ_COMMITTED)))
+        assertThat(Cells.ofAll(t, tx.findByIndex(t, "holder", holder, LockMode.READ_COMMITTED)))
             .as("lease paths of holder '%s'", holder)
             .isEqualTo(expected(t, rows, r -> r.holder().equals(holder)));
-        assertThat(Cells.of(st, tx.findByIndex(st, "datanode_uuid", holder, LockMode.SHARED)))
+        assertThat(Cells.ofAll(st, tx.findByIndex(st, "datanode_uuid", holder, LockMode.SHARED)))
             .as("storages of datanode '%s'", holder)
             .isEqualTo(expected(st, storages, r -> r.datanodeUuid().equals(holder)));
       }
@@ -256,9 +257,9 @@ public abstract class FinderKit extends DalKit {
     List<BlockInfoRow> blocks = blocksInPartitions();
     insertCommitted(s, BlockInfoRow.TABLE, blocks);
     try (Transaction tx = s.begin()) {
-      assertThat(Cells.of(InodeRow.TABLE, tx.scanAll(InodeRow.TABLE, mode)))
+      assertThat(Cells.ofAll(InodeRow.TABLE, tx.scanAll(InodeRow.TABLE, mode)))
           .isEqualTo(Cells.inKeyOrder(InodeRow.TABLE, inodes));
-      assertThat(Cells.of(BlockInfoRow.TABLE, tx.scanAll(BlockInfoRow.TABLE, mode)))
+      assertThat(Cells.ofAll(BlockInfoRow.TABLE, tx.scanAll(BlockInfoRow.TABLE, mode)))
           .isEqualTo(Cells.inKeyOrder(BlockInfoRow.TABLE, blocks));
       assertThat(tx.scanAll(ReplicaRow.TABLE, mode)).isEmpty();
       tx.commit();
@@ -280,12 +281,12 @@ public abstract class FinderKit extends DalKit {
         assertThat(cells(t, tx.find(t, t.keyOf(r), LockMode.READ_COMMITTED)))
             .as("lease of '%s'", r.holder())
             .isEqualTo(cells(t, r));
-        assertThat(Cells.of(t, tx.findByPartition(t, r.holder(), LockMode.READ_COMMITTED)))
+        assertThat(Cells.ofAll(t, tx.findByPartition(t, r.holder(), LockMode.READ_COMMITTED)))
             .containsExactly(cells(t, r));
       }
       assertThat(tx.find(t, t.key("c"), LockMode.READ_COMMITTED)).isNull();
       assertThat(tx.find(t, t.key("a   "), LockMode.READ_COMMITTED)).isNull();
-      assertThat(Cells.of(t, tx.scanAll(t, LockMode.READ_COMMITTED)))
+      assertThat(Cells.ofAll(t, tx.scanAll(t, LockMode.READ_COMMITTED)))
           .isEqualTo(Cells.inKeyOrder(t, rows));
       tx.commit();
     }
@@ -302,7 +303,7 @@ public abstract class FinderKit extends DalKit {
     }
     insertCommitted(s, t, rows);
     try (Transaction tx = s.begin()) {
-      assertThat(Cells.of(t, tx.findByPartition(t, 9L, LockMode.READ_COMMITTED)))
+      assertThat(Cells.ofAll(t, tx.findByPartition(t, 9L, LockMode.READ_COMMITTED)))
           .isEqualTo(Cells.inKeyOrder(t, rows));
       tx.commit();
     }

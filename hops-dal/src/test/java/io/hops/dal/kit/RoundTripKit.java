@@ -17,6 +17,7 @@ import io.hops.dal.schema.Tables;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +29,7 @@ public abstract class RoundTripKit extends DalKit {
 
   @Test
   public void everyRowTypeRoundTripsTypicalValuesAtEveryLockMode() {
-    forEveryTable(t -> roundTrip(t, List.of(SampleRows.typical(t, 1), SampleRows.typical(t, 2))));
+    forEveryTable(this::roundTripTypical);
   }
 
   @Test
@@ -36,21 +37,17 @@ public abstract class RoundTripKit extends DalKit {
     assertThat(Tables.ALL.stream().flatMap(t -> t.columns().stream()).filter(Column::nullable))
         .as("the schema has nullable columns to test")
         .isNotEmpty();
-    forEveryTable(t -> roundTrip(t, List.of(SampleRows.withNulls(t, 3))));
+    forEveryTable(this::roundTripNulls);
   }
 
   @Test
   public void everyRowTypeRoundTripsMinimumValuesFalseEmptyStringsAndEmptyByteArrays() {
-    forEveryTable(t -> roundTrip(t, List.of(SampleRows.minimum(t))));
+    forEveryTable(this::roundTripMinimum);
   }
 
   @Test
   public void everyRowTypeRoundTripsMaximumValuesTrueAndValuesOfExactlyTheMaximumLength() {
-    forEveryTable(
-        t -> {
-          assertMaximumLengths(t);
-          roundTrip(t, List.of(SampleRows.maximum(t)));
-        });
+    forEveryTable(this::roundTripMaximum);
   }
 
   @Test
@@ -71,15 +68,7 @@ public abstract class RoundTripKit extends DalKit {
   @Test
   public void aNullKeyIsRefusedAtInsertNamingTheColumnAndNothingIsWritten() {
     List<String> checked = new ArrayList<>();
-    forEveryTable(
-        t -> {
-          for (Column c : t.keyColumns()) {
-            if (SampleRows.sized(c)) {
-              checked.add(t.name() + "." + c.name());
-              assertInsertRefused(t, SampleRows.with(t, SampleRows.typical(t, 1), c.name(), null), c);
-            }
-          }
-        });
+    forEveryTable(t -> checked.addAll(nullKeysRefused(t)));
     assertThat(checked).as("key columns of reference type").contains("inodes.name");
   }
 
@@ -143,7 +132,7 @@ public abstract class RoundTripKit extends DalKit {
       tx.commit();
     }
     try (Transaction tx = s.begin()) {
-      assertThat(Cells.of(t, tx.findByIndex(t, "id", before.id(), LockMode.READ_COMMITTED)))
+      assertThat(Cells.ofAll(t, tx.findByIndex(t, "id", before.id(), LockMode.READ_COMMITTED)))
           .containsExactly(cells(t, after));
       assertThat(tx.find(t, t.keyOf(before), LockMode.READ_COMMITTED)).isNull();
       tx.commit();
@@ -163,10 +152,50 @@ public abstract class RoundTripKit extends DalKit {
       assertThat(tx.find(t, t.keyOf(buffered), LockMode.READ_COMMITTED)).isNull();
       assertThat(cells(t, tx.find(t, t.keyOf(committed), LockMode.READ_COMMITTED)))
           .isEqualTo(cells(t, committed));
-      assertThat(Cells.of(t, tx.findByPartition(t, committed.partitionId(), LockMode.SHARED)))
+      assertThat(Cells.ofAll(t, tx.findByPartition(t, committed.partitionId(), LockMode.SHARED)))
           .containsExactly(cells(t, committed));
       tx.rollback();
     }
+  }
+
+  private <R extends Record> void roundTripTypical(Table<R> t) throws Exception {
+    roundTrip(t, List.of(SampleRows.typical(t, 1), SampleRows.typical(t, 2)));
+  }
+
+  private <R extends Record> void roundTripNulls(Table<R> t) throws Exception {
+    roundTrip(t, List.of(SampleRows.withNulls(t, 3)));
+  }
+
+  private <R extends Record> void roundTripMinimum(Table<R> t) throws Exception {
+    roundTrip(t, List.of(SampleRows.minimum(t)));
+  }
+
+  private <R extends Record> void roundTripMaximum(Table<R> t) throws Exception {
+    assertMaximumLengths(t);
+    roundTrip(t, List.of(SampleRows.maximum(t)));
+  }
+
+  private <R extends Record> List<String> nullKeysRefused(Table<R> t) throws Exception {
+    List<String> checked = new ArrayList<>();
+    for (Column c : t.keyColumns()) {
+      if (SampleRows.sized(c)) {
+        checked.add(t.name() + "." + c.name());
+        assertInsertRefused(t, SampleRows.with(t, SampleRows.typical(t, 1), c.name(), null), c);
+      }
+    }
+    return checked;
+  }
+
+  private <R extends Record> List<String> overLimitInsertsRefused(Table<R> t, ColumnType type)
+      throws Exception {
+    List<String> checked = new ArrayList<>();
+    for (Column c : t.columns()) {
+      if (c.type() == type) {
+        checked.add(t.name() + "." + c.name());
+        assertInsertRefused(t, SampleRows.oneByteOver(t, c), c);
+      }
+    }
+    return checked;
   }
 
   private <R extends Record> void roundTrip(Table<R> t, List<R> rows) throws Exception {
@@ -196,7 +225,13 @@ public abstract class RoundTripKit extends DalKit {
           assertThat(s).contains("é", "€", "\uD83D\uDE00");
         }
       } else if (c.type() == ColumnType.BYTES) {
-        assertThat((byte[]) v).hasSize(c.maxBytes()).contains(Byte.MIN_VALUE, Byte.MAX_VALUE, 0);
+        byte[] bytes = (byte[]) v;
+        assertThat(bytes).hasSize(c.maxBytes()).contains(Byte.MIN_VALUE, Byte.MAX_VALUE);
+        if (bytes.length >= 256) {
+          assertThat(IntStream.range(0, bytes.length).map(i -> bytes[i]).distinct().count())
+              .as("distinct byte values in %s.%s", t, c.name())
+              .isEqualTo(256);
+        }
       }
     }
   }
@@ -211,15 +246,7 @@ public abstract class RoundTripKit extends DalKit {
 
   private void assertOverLimitInsertsRefused(ColumnType type) {
     List<String> checked = new ArrayList<>();
-    forEveryTable(
-        t -> {
-          for (Column c : t.columns()) {
-            if (c.type() == type) {
-              checked.add(t.name() + "." + c.name());
-              assertInsertRefused(t, SampleRows.oneByteOver(t, c), c);
-            }
-          }
-        });
+    forEveryTable(t -> checked.addAll(overLimitInsertsRefused(t, type)));
     assertThat(checked).as("columns of type %s", type).isNotEmpty();
   }
 

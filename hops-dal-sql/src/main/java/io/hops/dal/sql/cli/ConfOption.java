@@ -18,8 +18,8 @@ final class ConfOption {
       names = "--conf",
       paramLabel = "DIR",
       description =
-          "Configuration directory holding hdfs-site.xml (default: ./conf; without the file every"
-              + " setting has its default).")
+          "Configuration directory holding hdfs-site.xml; default: conf in the current"
+              + " directory, where a missing file means every setting has its default.")
   private Path confDir;
 
   /** The {@code hops.metadata.*} settings; an explicitly named directory must exist. */

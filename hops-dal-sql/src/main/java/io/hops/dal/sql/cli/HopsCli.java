@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
@@ -13,16 +14,11 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "hops",
     description = "HDFS-compatible file system whose metadata lives in a database.",
-    subcommands = {
-      FormatCommand.class,
-      DbInfoCommand.class,
-      DalDemoCommand.class,
-      CommandLine.HelpCommand.class
-    },
+    subcommands = {FormatCommand.class, DbInfoCommand.class, DalDemoCommand.class},
     footerHeading = "%nExit status:%n",
     footer = {
       "  0  done",
-      "  " + HopsCli.EXIT_KEPT_DATA + "  format found data and kept it (see 'hops help format')",
+      "  " + HopsCli.EXIT_KEPT_DATA + "  format found data and kept it (see 'hops format --help')",
       "  " + HopsCli.EXIT_ERROR + "  error or bad usage"
     })
 public final class HopsCli implements Callable<Integer> {
@@ -56,6 +52,7 @@ public final class HopsCli implements Callable<Integer> {
     HopsCli cli = new HopsCli();
     CommandLine cmd = new CommandLine(cli);
     cmd.setExecutionExceptionHandler(cli::report);
+    cmd.setParameterExceptionHandler(HopsCli::reportUsageError);
     return cmd;
   }
 
@@ -74,6 +71,15 @@ public final class HopsCli implements Callable<Integer> {
       e.printStackTrace(err);
     }
     err.flush();
+    return EXIT_ERROR;
+  }
+
+  /** A usage error is one line too, pointing at the help. */
+  private static int reportUsageError(ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    String name = cmd.getCommandSpec().qualifiedName();
+    cmd.getErr().println(name + ": " + oneLine(e) + " (see '" + name + " --help')");
+    cmd.getErr().flush();
     return EXIT_ERROR;
   }
 

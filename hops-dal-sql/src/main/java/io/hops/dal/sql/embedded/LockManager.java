@@ -84,15 +84,18 @@ public final class LockManager {
       if (state == null) {
         return;
       }
-      for (LockEntry entry : state.held) {
+      // By index: if this owner also waits in another thread, a grant below may append to held.
+      List<LockEntry> held = state.held;
+      int released = held.size();
+      for (int i = 0; i < released; i++) {
+        LockEntry entry = held.get(i);
         entry.removeHolder(owner);
         grantWaiters(entry);
         removeIfUnused(entry);
       }
-      state.held.clear();
-      // A request of this owner still waiting in another thread is not cancelled, so its state
-      // (the edge it adds to the waits-for graph) must stay.
-      if (state.waiting == null) {
+      held.subList(0, released).clear();
+      // Such a waiting request is not cancelled: its state stays for deadlock detection.
+      if (held.isEmpty() && state.waiting == null) {
         owners.remove(owner);
       }
     } finally {
@@ -132,7 +135,7 @@ public final class LockManager {
       if (closesCycle(request)) {
         abandon(request);
         throw new TransientStorageException(
-            "deadlock: waiting for a "
+            "deadlock: waiting for "
                 + request.mode
                 + " lock on "
                 + entry.key

@@ -322,6 +322,25 @@ class LockManagerTest {
   }
 
   @Test
+  void releaseAllLeavesAPendingRequestOfTheOwnerWaiting() throws Exception {
+    Object a = owner("a");
+    Object b = owner("b");
+    locks.acquire(a, "k1", SHARED);
+    locks.acquire(b, "k2", EXCLUSIVE);
+    Attempt aWaits = start(a, "k2", SHARED).awaitBlocked();
+
+    locks.releaseAll(a);
+    assertThat(locks.heldCount(a)).isZero();
+    assertThat(aWaits.isDone()).isFalse();
+
+    locks.releaseAll(b);
+    aWaits.awaitGranted();
+    assertThat(locks.heldCount(a)).isEqualTo(1);
+    locks.releaseAll(a);
+    assertThat(locks.lockedKeyCount()).isZero();
+  }
+
+  @Test
   void ownersAreComparedByIdentity() throws Exception {
     Transaction a = new Transaction("tx");
     Transaction b = new Transaction("tx");
