@@ -6,31 +6,43 @@ import org.junit.jupiter.api.Test;
 
 class AccessCountsTest {
 
-  private static AccessCounts counts(Object... kindModeTimes) {
-    AccessCounter c = new AccessCounter();
-    for (int i = 0; i < kindModeTimes.length; i += 3) {
-      for (int n = 0; n < (Integer) kindModeTimes[i + 2]; n++) {
-        c.count((AccessKind) kindModeTimes[i], (LockMode) kindModeTimes[i + 1]);
+  /** Counts built by hand. */
+  private static final class Expected {
+    private final AccessCounter counter = new AccessCounter();
+
+    Expected add(AccessKind kind, LockMode mode, int times) {
+      for (int i = 0; i < times; i++) {
+        counter.count(kind, mode);
       }
+      return this;
     }
-    return c.snapshot();
+
+    AccessCounts counts() {
+      return counter.snapshot();
+    }
+  }
+
+  private static Expected counts() {
+    return new Expected();
   }
 
   @Test
   void readsLikeTheDesignsCostTable() {
     assertThat(
-            counts(
-                AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE, 1,
-                AccessKind.PK, LockMode.SHARED, 1,
-                AccessKind.BATCH, LockMode.READ_COMMITTED, 1))
+            counts()
+                .add(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE, 1)
+                .add(AccessKind.PK, LockMode.SHARED, 1)
+                .add(AccessKind.BATCH, LockMode.READ_COMMITTED, 1)
+                .counts())
         .hasToString("PK(SHARED) + B + W");
     assertThat(
-            counts(
-                AccessKind.BATCH, LockMode.READ_COMMITTED, 1,
-                AccessKind.PK, LockMode.EXCLUSIVE, 2,
-                AccessKind.PPIS, LockMode.SHARED, 3,
-                AccessKind.IS, LockMode.READ_COMMITTED, 1,
-                AccessKind.FTS, LockMode.READ_COMMITTED, 1))
+            counts()
+                .add(AccessKind.BATCH, LockMode.READ_COMMITTED, 1)
+                .add(AccessKind.PK, LockMode.EXCLUSIVE, 2)
+                .add(AccessKind.PPIS, LockMode.SHARED, 3)
+                .add(AccessKind.IS, LockMode.READ_COMMITTED, 1)
+                .add(AccessKind.FTS, LockMode.READ_COMMITTED, 1)
+                .counts())
         .hasToString("PK(EXCLUSIVE) x2 + B + PPIS(SHARED) x3 + IS + FTS");
     assertThat(AccessCounts.NONE).hasToString("none");
   }
@@ -38,10 +50,11 @@ class AccessCountsTest {
   @Test
   void countsByKindAndByMode() {
     AccessCounts c =
-        counts(
-            AccessKind.PK, LockMode.SHARED, 2,
-            AccessKind.PK, LockMode.EXCLUSIVE, 1,
-            AccessKind.BATCH, LockMode.READ_COMMITTED, 4);
+        counts()
+            .add(AccessKind.PK, LockMode.SHARED, 2)
+            .add(AccessKind.PK, LockMode.EXCLUSIVE, 1)
+            .add(AccessKind.BATCH, LockMode.READ_COMMITTED, 4)
+            .counts();
     assertThat(c.get(AccessKind.PK)).isEqualTo(3);
     assertThat(c.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(2);
     assertThat(c.get(AccessKind.PK, LockMode.READ_COMMITTED)).isZero();
@@ -58,8 +71,18 @@ class AccessCountsTest {
     c.count(AccessKind.PK, LockMode.SHARED);
     c.count(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE);
     AccessCounts delta = c.snapshot().minus(before);
-    assertThat(delta).isEqualTo(counts(AccessKind.PK, LockMode.SHARED, 1, AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE, 1));
-    assertThat(delta).hasSameHashCodeAs(counts(AccessKind.PK, LockMode.SHARED, 1, AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE, 1));
+    assertThat(delta)
+        .isEqualTo(
+            counts()
+                .add(AccessKind.PK, LockMode.SHARED, 1)
+                .add(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE, 1)
+                .counts());
+    assertThat(delta)
+        .hasSameHashCodeAs(
+            counts()
+                .add(AccessKind.PK, LockMode.SHARED, 1)
+                .add(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE, 1)
+                .counts());
     assertThat(before.minus(before)).isEqualTo(AccessCounts.NONE);
     assertThat(delta).isNotEqualTo(AccessCounts.NONE);
   }

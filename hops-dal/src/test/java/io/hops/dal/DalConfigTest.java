@@ -34,13 +34,16 @@ class DalConfigTest {
     assertThatThrownBy(() -> c.require(HopsConfig.JDBC_URL))
         .isInstanceOf(StorageException.class)
         .hasMessageContaining(HopsConfig.JDBC_URL);
-    assertThatThrownBy(() -> c.require(HopsConfig.JDBC_USER)).hasMessageContaining(HopsConfig.JDBC_USER);
-    assertThat(c.with(HopsConfig.JDBC_URL, "jdbc:x").require(HopsConfig.JDBC_URL)).isEqualTo("jdbc:x");
+    assertThatThrownBy(() -> c.require(HopsConfig.JDBC_USER))
+        .hasMessageContaining(HopsConfig.JDBC_USER);
+    assertThat(c.with(HopsConfig.JDBC_URL, "jdbc:x").require(HopsConfig.JDBC_URL))
+        .isEqualTo("jdbc:x");
   }
 
   @Test
   void toStringHidesThePassword() {
-    DalConfig c = DalConfig.of(Map.of(HopsConfig.JDBC_PASSWORD, "secret", HopsConfig.JDBC_USER, "u"));
+    DalConfig c =
+        DalConfig.of(Map.of(HopsConfig.JDBC_PASSWORD, "secret", HopsConfig.JDBC_USER, "u"));
     assertThat(c.toString()).doesNotContain("secret").contains("***").contains("u");
   }
 

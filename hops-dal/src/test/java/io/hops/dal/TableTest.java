@@ -97,7 +97,10 @@ class TableTest {
   void keysAreValuesNormalizedToTheColumnType() {
     SampleRow row = new SampleRow(7, "ab", 3, null, null, false);
     Key k = T.keyOf(row);
-    assertThat(k).isEqualTo(T.key(7L, "ab")).isEqualTo(T.key(7, "ab")).hasSameHashCodeAs(T.key(7, "ab"));
+    assertThat(k)
+        .isEqualTo(T.key(7L, "ab"))
+        .isEqualTo(T.key(7, "ab"))
+        .hasSameHashCodeAs(T.key(7, "ab"));
     assertThat(k.value(0)).isEqualTo(7L);
     assertThat(k.size()).isEqualTo(2);
     assertThat(k.table()).isSameAs(T);

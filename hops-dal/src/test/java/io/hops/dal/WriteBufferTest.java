@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.dal.WriteOp.Kind;
+import io.hops.dal.kit.SampleRows;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.VariableRow;
-import io.hops.dal.kit.SampleRows;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.List;
@@ -103,7 +103,8 @@ class WriteBufferTest {
     InodeRow r = inode(1);
     buffer.update(T.keyOf(r), changed(r, 2));
     buffer.delete(T.keyOf(r));
-    assertThat(buffer.inFlushOrder()).containsExactly(new WriteOp(Kind.DELETE, T, T.keyOf(r), null));
+    assertThat(buffer.inFlushOrder())
+        .containsExactly(new WriteOp(Kind.DELETE, T, T.keyOf(r), null));
   }
 
   @Test

@@ -111,7 +111,8 @@ public abstract class AccessCountKit extends DalKit {
 
   @Test
   public void aReadOnlyCommitCountsNoWriteBatch() throws Exception {
-    assertCounts(tx -> tx.find(T, T.keyOf(x), LockMode.SHARED), expect(AccessKind.PK, LockMode.SHARED, 1));
+    assertCounts(
+        tx -> tx.find(T, T.keyOf(x), LockMode.SHARED), expect(AccessKind.PK, LockMode.SHARED, 1));
     assertCounts(tx -> {}, AccessCounts.NONE);
   }
 

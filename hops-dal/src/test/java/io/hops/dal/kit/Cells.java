@@ -11,9 +11,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Rows as lists of column values that compare by content: records compare {@code byte[]}
- * components by identity, so the kit compares {@link #of cells} instead (byte arrays deeply, as
- * {@link java.util.Arrays#deepEquals} would).
+ * Rows as lists of column values that compare by content: records compare {@code byte[]} components
+ * by identity, so the kit compares {@link #of cells} instead (byte arrays deeply, as {@link
+ * java.util.Arrays#deepEquals} would).
  */
 public final class Cells {
   private Cells() {}

@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The finders return exactly the rows they name: batched reads agree with single reads, scans
- * return their partition or index value and nothing else, in primary-key order, and strings
- * compare exactly.
+ * return their partition or index value and nothing else, in primary-key order, and strings compare
+ * exactly.
  */
 public abstract class FinderKit extends DalKit {
   private static final long[] PARTITIONS = {-7, 3, 1_000_000_007L, Long.MAX_VALUE};
@@ -129,8 +129,7 @@ public abstract class FinderKit extends DalKit {
       for (byte[] client : clients) {
         assertThat(Cells.ofAll(t, tx.findByPartition(t, client, LockMode.READ_COMMITTED)))
             .as("retry cache of client %s", new Cells.Bytes(client))
-            .isEqualTo(
-                expected(t, rows, r -> Arrays.equals(r.clientId(), client)));
+            .isEqualTo(expected(t, rows, r -> Arrays.equals(r.clientId(), client)));
       }
       tx.commit();
     }
@@ -138,8 +137,8 @@ public abstract class FinderKit extends DalKit {
 
   @ParameterizedTest
   @EnumSource(LockMode.class)
-  public void partitionScanWithAnExtraEqualityReturnsOnlyMatchingRowsOfThatPartition(
-      LockMode mode) throws Exception {
+  public void partitionScanWithAnExtraEqualityReturnsOnlyMatchingRowsOfThatPartition(LockMode mode)
+      throws Exception {
     Storage s = storage();
     Table<ReplicaRow> t = ReplicaRow.TABLE;
     List<ReplicaRow> rows = new ArrayList<>();
@@ -166,8 +165,7 @@ public abstract class FinderKit extends DalKit {
         assertThat(Cells.ofAll(inodes, tx.findByPartition(inodes, file, "name", "A", mode)))
             .as("inodes named A in partition %s", file)
             .isEqualTo(
-                expected(
-                    inodes, inodeRows, r -> r.partitionId() == file && r.name().equals("A")));
+                expected(inodes, inodeRows, r -> r.partitionId() == file && r.name().equals("A")));
       }
       tx.commit();
     }
@@ -175,8 +173,8 @@ public abstract class FinderKit extends DalKit {
 
   @ParameterizedTest
   @EnumSource(LockMode.class)
-  public void indexScanReturnsExactlyTheMatchingRowsAcrossPartitionsInPrimaryKeyOrder(
-      LockMode mode) throws Exception {
+  public void indexScanReturnsExactlyTheMatchingRowsAcrossPartitionsInPrimaryKeyOrder(LockMode mode)
+      throws Exception {
     Storage s = storage();
     Table<ReplicaRow> t = ReplicaRow.TABLE;
     List<ReplicaRow> rows = new ArrayList<>();
@@ -325,7 +323,8 @@ public abstract class FinderKit extends DalKit {
   }
 
   private static InodeRow inode(long partition, int seed) {
-    InodeRow r = SampleRows.inPartition(InodeRow.TABLE, SampleRows.typical(InodeRow.TABLE, seed), partition);
+    InodeRow r =
+        SampleRows.inPartition(InodeRow.TABLE, SampleRows.typical(InodeRow.TABLE, seed), partition);
     return SampleRows.with(InodeRow.TABLE, r, "parent_id", partition);
   }
 
@@ -334,7 +333,9 @@ public abstract class FinderKit extends DalKit {
     int seed = 0;
     for (long p : PARTITIONS) {
       for (long block : new long[] {Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE, 300, -300}) {
-        BlockInfoRow r = SampleRows.inPartition(BlockInfoRow.TABLE, SampleRows.typical(BlockInfoRow.TABLE, ++seed), p);
+        BlockInfoRow r =
+            SampleRows.inPartition(
+                BlockInfoRow.TABLE, SampleRows.typical(BlockInfoRow.TABLE, ++seed), p);
         rows.add(SampleRows.with(BlockInfoRow.TABLE, r, "block_id", block));
       }
     }

@@ -106,8 +106,7 @@ public abstract class LockFailureKit extends DalKit {
   }
 
   @Test
-  public void deadlockIsDetectedQuicklyAndExactlyOneOfTheTwoTransactionsCommits()
-      throws Exception {
+  public void deadlockIsDetectedQuicklyAndExactlyOneOfTheTwoTransactionsCommits() throws Exception {
     Storage s = openStorageWithLockWaitTimeout(20_000);
     InodeRow a = inode(1);
     InodeRow b = inode(2);

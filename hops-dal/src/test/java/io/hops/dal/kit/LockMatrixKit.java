@@ -48,7 +48,9 @@ public abstract class LockMatrixKit extends DalKit {
     t1.call(tx -> tx.find(T, key(x), LockMode.SHARED));
     t1.call(tx -> tx.findByPartition(T, P, LockMode.SHARED));
     assertThat(cells(T, t2.call(tx -> tx.find(T, key(x), LockMode.SHARED)))).isEqualTo(cells(T, x));
-    assertThat(Cells.ofAll(T, t2.call(tx -> tx.findBatch(T, List.of(key(x), key(y)), LockMode.SHARED))))
+    assertThat(
+            Cells.ofAll(
+                T, t2.call(tx -> tx.findBatch(T, List.of(key(x), key(y)), LockMode.SHARED))))
         .containsExactly(cells(T, x), cells(T, y));
     assertThat(Cells.ofAll(T, t2.call(tx -> tx.findByPartition(T, P, LockMode.SHARED))))
         .containsExactly(cells(T, x), cells(T, y));
@@ -90,8 +92,8 @@ public abstract class LockMatrixKit extends DalKit {
   @EnumSource(
       value = LockMode.class,
       names = {"SHARED", "EXCLUSIVE"})
-  public void exclusiveLockBlocksALockingReaderUntilCommitThenItSeesTheCommittedValue(
-      LockMode mode) throws Exception {
+  public void exclusiveLockBlocksALockingReaderUntilCommitThenItSeesTheCommittedValue(LockMode mode)
+      throws Exception {
     TxThread t1 = onThread("T1", s);
     TxThread t2 = onThread("T2", s);
     t1.call(tx -> tx.find(T, key(x), LockMode.EXCLUSIVE));
@@ -145,7 +147,8 @@ public abstract class LockMatrixKit extends DalKit {
     CompletableFuture<List<InodeRow>> scan = t2.start(tx -> tx.findByPartition(T, P, mode));
     assertStillWaiting(scan, "T2's " + mode + " scan of a partition with a row T1 holds");
     t1.commit();
-    assertThat(Cells.ofAll(T, awaitPromptly(scan))).containsExactly(cells(T, x), cells(T, changed(y)));
+    assertThat(Cells.ofAll(T, awaitPromptly(scan)))
+        .containsExactly(cells(T, x), cells(T, changed(y)));
     t2.commit();
   }
 
@@ -172,7 +175,9 @@ public abstract class LockMatrixKit extends DalKit {
     t2.run(tx -> tx.update(T, changed(x)));
     CompletableFuture<Void> commit = t2.startAction(Transaction::commit);
     assertStillWaiting(commit, "T2's commit of an update of a row T1 holds shared");
-    assertThat(cells(T, readCommitted(s, T, key(x)))).as("not yet committed").isEqualTo(cells(T, x));
+    assertThat(cells(T, readCommitted(s, T, key(x))))
+        .as("not yet committed")
+        .isEqualTo(cells(T, x));
     t1.commit();
     awaitPromptly(commit);
     assertThat(cells(T, readCommitted(s, T, key(x)))).isEqualTo(cells(T, changed(x)));

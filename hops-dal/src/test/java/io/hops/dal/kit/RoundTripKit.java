@@ -21,8 +21,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every row type is written and read back unchanged, at the edges of every column type; rows over
- * a limit are refused before anything is sent; update, delete and duplicate inserts touch exactly
+ * Every row type is written and read back unchanged, at the edges of every column type; rows over a
+ * limit are refused before anything is sent; update, delete and duplicate inserts touch exactly
  * what they should.
  */
 public abstract class RoundTripKit extends DalKit {
@@ -145,7 +145,8 @@ public abstract class RoundTripKit extends DalKit {
     Table<InodeRow> t = InodeRow.TABLE;
     InodeRow committed = SampleRows.typical(t, 1);
     insertCommitted(s, t, committed);
-    InodeRow buffered = SampleRows.inPartition(t, SampleRows.typical(t, 2), committed.partitionId());
+    InodeRow buffered =
+        SampleRows.inPartition(t, SampleRows.typical(t, 2), committed.partitionId());
     try (Transaction tx = s.begin()) {
       tx.insert(t, buffered);
       tx.update(t, SampleRows.withKeyOf(t, SampleRows.typical(t, 3), committed));
@@ -238,8 +239,7 @@ public abstract class RoundTripKit extends DalKit {
 
   private <R extends Record> void extremesInKeyOrder(Table<R> t) throws Exception {
     Storage s = storage();
-    List<R> rows =
-        List.of(SampleRows.maximum(t), SampleRows.typical(t, 5), SampleRows.minimum(t));
+    List<R> rows = List.of(SampleRows.maximum(t), SampleRows.typical(t, 5), SampleRows.minimum(t));
     insertCommitted(s, t, rows);
     assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, rows));
   }

@@ -127,33 +127,73 @@ public class DalBenchmark {
 
   private static InodeRow inode(int i, long time) {
     return new InodeRow(
-        PARENT, PARENT, "child-" + i, 1000 + i, false, (short) 0644, 1, 1, time, time, 0,
-        (short) 3, 128L << 20, false, null, null, false, 0, false, (byte) 0, 0, false, null);
+        PARENT,
+        PARENT,
+        "child-" + i,
+        1000 + i,
+        false,
+        (short) 0644,
+        1,
+        1,
+        time,
+        time,
+        0,
+        (short) 3,
+        128L << 20,
+        false,
+        null,
+        null,
+        false,
+        0,
+        false,
+        (byte) 0,
+        0,
+        false,
+        null);
   }
 
   private static InodeRow withTime(InodeRow r, long time) {
     return new InodeRow(
-        r.partitionId(), r.parentId(), r.name(), r.id(), r.isDir(), r.permission(), r.userId(),
-        r.groupId(), time, time, r.size(), r.replication(), r.preferredBlockSize(),
-        r.underConstruction(), r.clientName(), r.clientMachine(), r.subtreeLocked(),
-        r.subtreeLockOwner(), r.fileStoredInDb(), r.storagePolicy(), r.childrenCount(),
-        r.hasQuota(), r.symlink());
+        r.partitionId(),
+        r.parentId(),
+        r.name(),
+        r.id(),
+        r.isDir(),
+        r.permission(),
+        r.userId(),
+        r.groupId(),
+        time,
+        time,
+        r.size(),
+        r.replication(),
+        r.preferredBlockSize(),
+        r.underConstruction(),
+        r.clientName(),
+        r.clientMachine(),
+        r.subtreeLocked(),
+        r.subtreeLockOwner(),
+        r.fileStoredInDb(),
+        r.storagePolicy(),
+        r.childrenCount(),
+        r.hasQuota(),
+        r.symlink());
   }
 
   static DalConfig config(String engine) throws Exception {
     return switch (engine) {
       case "mem" -> DalConfig.embeddedInMemory("bench");
-      case "file" -> DalConfig.of(
-          Map.of(
-              HopsConfig.EMBEDDED_DIR,
-              Files.createTempDirectory("hops-bench").toString()));
-      case "mariadb" -> DalConfig.of(
-          Map.of(
-              HopsConfig.METADATA_ENGINE, "mysql",
-              HopsConfig.JDBC_URL, System.getenv("HOPS_TEST_MYSQL_URL"),
-              HopsConfig.JDBC_USER, System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"),
-              HopsConfig.JDBC_PASSWORD,
-                  System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops")));
+      case "file" ->
+          DalConfig.of(
+              Map.of(HopsConfig.EMBEDDED_DIR, Files.createTempDirectory("hops-bench").toString()));
+      case "mariadb" ->
+          DalConfig.of(
+              Map.of(
+                  HopsConfig.METADATA_ENGINE, "mysql",
+                  HopsConfig.JDBC_URL, System.getenv("HOPS_TEST_MYSQL_URL"),
+                  HopsConfig.JDBC_USER,
+                      System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"),
+                  HopsConfig.JDBC_PASSWORD,
+                      System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops")));
       default -> throw new IllegalArgumentException("unknown engine " + engine);
     };
   }

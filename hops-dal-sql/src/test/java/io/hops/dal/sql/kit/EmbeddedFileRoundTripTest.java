@@ -25,15 +25,18 @@ class EmbeddedFileRoundTripTest extends RoundTripKit implements EmbeddedFileFixt
   @Test
   void committedRowsSurviveClosingAndReopeningTheStore() throws Exception {
     Path store = dir.resolve("reopened");
-    List<InodeRow> inodes = List.of(SampleRows.maximum(InodeRow.TABLE), SampleRows.typical(InodeRow.TABLE, 1));
+    List<InodeRow> inodes =
+        List.of(SampleRows.maximum(InodeRow.TABLE), SampleRows.typical(InodeRow.TABLE, 1));
     RetryCacheRow call = SampleRows.maximum(RetryCacheRow.TABLE);
     try (Storage first = EmbeddedFileFixture.openStore(store, Map.of())) {
       insertCommitted(first, InodeRow.TABLE, inodes);
       insertCommitted(first, RetryCacheRow.TABLE, call);
     }
     try (Storage second = EmbeddedFileFixture.openStore(store, Map.of())) {
-      assertThat(readAll(second, InodeRow.TABLE)).isEqualTo(Cells.inKeyOrder(InodeRow.TABLE, inodes));
-      assertThat(readAll(second, RetryCacheRow.TABLE)).containsExactly(cells(RetryCacheRow.TABLE, call));
+      assertThat(readAll(second, InodeRow.TABLE))
+          .isEqualTo(Cells.inKeyOrder(InodeRow.TABLE, inodes));
+      assertThat(readAll(second, RetryCacheRow.TABLE))
+          .containsExactly(cells(RetryCacheRow.TABLE, call));
     }
   }
 }

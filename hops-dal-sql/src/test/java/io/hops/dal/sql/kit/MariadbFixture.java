@@ -13,8 +13,8 @@ import java.util.Map;
  * The {@code mysql} engine against the MariaDB (or MySQL) named by {@code HOPS_TEST_MYSQL_URL},
  * {@code _USER} and {@code _PASSWORD}, or the system properties {@code hops.test.mysql.url}, {@code
  * .user} and {@code .password}. Without a URL the tests are skipped; with one that cannot be
- * reached they fail. The schema is created once per JVM and every table emptied before each
- * storage is handed out, so a test sees an empty database.
+ * reached they fail. The schema is created once per JVM and every table emptied before each storage
+ * is handed out, so a test sees an empty database.
  */
 interface MariadbFixture extends StorageFixture {
 
@@ -28,11 +28,20 @@ interface MariadbFixture extends StorageFixture {
             + " `bash .ci/run` starts a private MariaDB and sets them");
     DalConfig config =
         DalConfig.of(
-                Map.of(HopsConfig.METADATA_ENGINE, "mysql", HopsConfig.JDBC_URL, url, HopsConfig.POOL_SIZE, "16"))
-            .with(HopsConfig.JDBC_USER, orElse(Fixtures.setting("HOPS_TEST_MYSQL_USER", "hops.test.mysql.user"), "hops"))
+                Map.of(
+                    HopsConfig.METADATA_ENGINE,
+                    "mysql",
+                    HopsConfig.JDBC_URL,
+                    url,
+                    HopsConfig.POOL_SIZE,
+                    "16"))
+            .with(
+                HopsConfig.JDBC_USER,
+                orElse(Fixtures.setting("HOPS_TEST_MYSQL_USER", "hops.test.mysql.user"), "hops"))
             .with(
                 HopsConfig.JDBC_PASSWORD,
-                orElse(Fixtures.setting("HOPS_TEST_MYSQL_PASSWORD", "hops.test.mysql.password"), ""));
+                orElse(
+                    Fixtures.setting("HOPS_TEST_MYSQL_PASSWORD", "hops.test.mysql.password"), ""));
     for (Map.Entry<String, String> e : settings.entrySet()) {
       config = config.with(e.getKey(), e.getValue());
     }
