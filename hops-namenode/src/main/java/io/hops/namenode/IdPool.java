@@ -1,0 +1,44 @@
+package io.hops.namenode;
+
+import io.hops.dal.IdRange;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+
+/**
+ * Ids taken from a database counter a range at a time, so a namenode does not touch the database
+ * for every new id (DESIGN.md §4). Ranges are unique across namenodes; an unused rest of a range is
+ * simply never used.
+ */
+public final class IdPool {
+  private final Storage storage;
+  private final String counter;
+  private final int rangeSize;
+  private long next;
+  private long end;
+
+  public IdPool(Storage storage, String counter, int rangeSize) {
+    this.storage = storage;
+    this.counter = counter;
+    this.rangeSize = rangeSize;
+  }
+
+  public synchronized long next() throws StorageException {
+    if (next == end) {
+      IdRange r = storage.allocateIds(counter, rangeSize);
+      next = r.first();
+      end = r.end();
+    }
+    return next++;
+  }
+
+  /** Makes sure ids up to {@code id} are never handed out by this counter. */
+  public synchronized void reserveUpTo(long id) throws StorageException {
+    while (true) {
+      long n = next();
+      if (n > id) {
+        next = n; // give it back: it is still unused
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.hops.namenode;
+
+/**
+ * The namenode's own configuration keys; HDFS keys ({@code dfs.*}) keep their Hadoop names and
+ * defaults from {@link org.apache.hadoop.hdfs.DFSConfigKeys}. Documented in docs/configuration.md.
+ */
+public final class NamenodeConfig {
+  private NamenodeConfig() {}
+
+  /** The RPC port clients and datanodes connect to; 0 picks a free one. */
+  public static final String RPC_PORT = "hops.namenode.rpc.port";
+
+  public static final int RPC_PORT_DEFAULT = 8020;
+
+  /** Entries in the inode hint cache before it starts over. */
+  public static final String HINT_CACHE_SIZE = "hops.namenode.hint-cache.size";
+
+  /**
+   * Attempts of a transaction that keeps failing transiently before the error reaches the client.
+   */
+  public static final String TX_MAX_ATTEMPTS = "hops.namenode.tx.max-attempts";
+
+  /** First backoff between attempts; doubles each time, with jitter. */
+  public static final String TX_BACKOFF_BASE_MS = "hops.namenode.tx.backoff-base.ms";
+
+  public static final String TX_BACKOFF_MAX_MS = "hops.namenode.tx.backoff-max.ms";
+
+  /** Most inodes a delete or content summary handles in one transaction. */
+  public static final String MAX_SUBTREE_INODES = "hops.namenode.subtree.max-inodes-in-one-tx";
+
+  public static final int MAX_SUBTREE_INODES_DEFAULT = 1000;
+}

@@ -1,0 +1,148 @@
+package io.hops.namenode;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.resolve.InodeHintCache;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.security.Caller;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.tx.Operation;
+import io.hops.namenode.tx.TransactionRunner;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.security.UserGroupInformation;
+
+/**
+ * What every operation of one namenode shares: the transaction runner, the settings, users and
+ * groups, inode ids and the conversion of rows to the statuses clients see. It holds no namespace
+ * state: everything authoritative is in the database.
+ */
+public final class Namesystem {
+  private final Storage storage;
+  private final TransactionRunner runner;
+  private final UsersAndGroups users;
+  private final IdPool inodeIds;
+  private final Configuration conf;
+  private final String fsOwner;
+  private final String supergroup;
+  private final boolean permissionsEnabled;
+
+  public Namesystem(Storage storage, Configuration conf) throws IOException {
+    this.storage = storage;
+    this.conf = conf;
+    this.runner =
+        new TransactionRunner(
+            storage,
+            new InodeHintCache(conf.getInt(NamenodeConfig.HINT_CACHE_SIZE, 1 << 20)),
+            conf.getInt(NamenodeConfig.TX_MAX_ATTEMPTS, 20),
+            conf.getLong(NamenodeConfig.TX_BACKOFF_BASE_MS, 2),
+            conf.getLong(NamenodeConfig.TX_BACKOFF_MAX_MS, 500));
+    this.users = new UsersAndGroups(storage);
+    this.inodeIds = new IdPool(storage, "inode_id", 1000);
+    this.fsOwner = UserGroupInformation.getCurrentUser().getShortUserName();
+    this.supergroup =
+        conf.get(
+            DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_KEY,
+            DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_DEFAULT);
+    this.permissionsEnabled =
+        conf.getBoolean(
+            DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
+            DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT);
+  }
+
+  /** Creates the root directory if the namespace has none (idempotent, safe to race). */
+  public void ensureRoot() throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      if (tx.find(InodeRow.TABLE, Inodes.rootKey(), LockMode.READ_COMMITTED) != null) {
+        return;
+      }
+    }
+    // Ids below the first range are never handed out: the root takes 1.
+    inodeIds.reserveUpTo(Inodes.ROOT_ID);
+    MutableInode root = new MutableInode();
+    root.parentId = Inodes.NO_PARENT;
+    root.name = "";
+    root.id = Inodes.ROOT_ID;
+    root.isDir = true;
+    root.permission = (short) 0755;
+    root.userId = users.userId(fsOwner);
+    root.groupId = users.groupId(supergroup);
+    root.modificationTime = System.currentTimeMillis();
+    root.accessTime = root.modificationTime;
+    try (Transaction tx = storage.begin()) {
+      tx.insert(InodeRow.TABLE, root.toRow());
+      tx.commit();
+    } catch (io.hops.dal.DuplicateKeyException e) {
+      // Another namenode created it first.
+    }
+  }
+
+  /** Runs an operation as a transaction, retrying transient failures. */
+  public <T> T run(Supplier<? extends Operation<T>> op) throws IOException {
+    return runner.run(op);
+  }
+
+  /** The permission checker of the current RPC's caller. */
+  public PermissionChecker checker() throws IOException {
+    return new PermissionChecker(Caller.current(), users, fsOwner, supergroup, permissionsEnabled);
+  }
+
+  /** A new inode id, unique across namenodes. */
+  public long newInodeId() throws StorageException {
+    return inodeIds.next();
+  }
+
+  /** The status a client sees of an inode; {@code localName} is empty for getFileInfo. */
+  public HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
+    return new HdfsFileStatus.Builder()
+        .isdir(inode.isDir())
+        .length(inode.isDir() ? 0 : inode.size())
+        .replication(inode.isDir() ? 0 : inode.replication())
+        .blocksize(inode.isDir() ? 0 : inode.preferredBlockSize())
+        .mtime(inode.modificationTime())
+        .atime(inode.accessTime())
+        .perm(new FsPermission(inode.permission()))
+        .owner(users.userName(inode.userId()))
+        .group(users.groupName(inode.groupId()))
+        .symlink(inode.symlink() == null ? null : inode.symlink().getBytes(StandardCharsets.UTF_8))
+        .path(localName)
+        .fileId(inode.id())
+        .children(inode.isDir() ? inode.childrenCount() : 0)
+        .storagePolicy(inode.storagePolicy())
+        .build();
+  }
+
+  public Configuration conf() {
+    return conf;
+  }
+
+  public UsersAndGroups users() {
+    return users;
+  }
+
+  public TransactionRunner runner() {
+    return runner;
+  }
+
+  public Storage storage() {
+    return storage;
+  }
+
+  public String fsOwner() {
+    return fsOwner;
+  }
+
+  public String supergroup() {
+    return supergroup;
+  }
+}

@@ -1,0 +1,66 @@
+package io.hops.namenode.ops;
+
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.FSLimitException.MaxDirectoryItemsExceededException;
+import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
+
+/** HDFS's limits and checks on new names, with HDFS's exception types and messages. */
+final class Checks {
+  private Checks() {}
+
+  /** A component at index {@code i} of the path is a file but the path goes on below it. */
+  static ParentNotDirectoryException notADirectory(ResolvedPath p, int i) {
+    return new ParentNotDirectoryException(
+        PathNames.prefix(p.components(), i) + " (is not a directory)");
+  }
+
+  /** dfs.namenode.fs-limits.max-component-length, in bytes of UTF-8. */
+  static void componentLength(Namesystem ns, String name, String parentPath)
+      throws PathComponentTooLongException {
+    int limit =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY,
+                DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_DEFAULT);
+    int length = name.getBytes(StandardCharsets.UTF_8).length;
+    if (limit > 0 && length > limit) {
+      throw new PathComponentTooLongException(limit, length, parentPath, name);
+    }
+  }
+
+  /** dfs.namenode.fs-limits.max-directory-items. */
+  static void directoryItems(Namesystem ns, MutableInode parent, String parentPath)
+      throws MaxDirectoryItemsExceededException {
+    int limit =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_KEY,
+                DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_DEFAULT);
+    if (parent.childrenCount >= limit) {
+      throw new MaxDirectoryItemsExceededException(parentPath, limit, parent.childrenCount + 1);
+    }
+  }
+
+  /** HDFS's limit on the length and depth of a path that is created or renamed to. */
+  static void pathLength(String op, String src) throws IOException {
+    int depth = PathNames.components(src).length;
+    if (src.length() > HdfsServerConstants.MAX_PATH_LENGTH
+        || depth > HdfsServerConstants.MAX_PATH_DEPTH) {
+      throw new IOException(
+          op
+              + ": Pathname too long.  Limit "
+              + HdfsServerConstants.MAX_PATH_LENGTH
+              + " characters, "
+              + HdfsServerConstants.MAX_PATH_DEPTH
+              + " levels.");
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+
+/**
+ * {@code getFileInfo} (stat): the ancestors in one batch read-committed, the target with a shared
+ * lock: B + PK(SHARED). Null when the path does not exist, as HDFS returns.
+ */
+public final class GetFileInfo extends Operation<HdfsFileStatus> {
+  private final Namesystem ns;
+  private final PermissionChecker pc;
+  private final String path;
+  private final String opName;
+  private ResolvedPath resolved;
+
+  public GetFileInfo(Namesystem ns, PermissionChecker pc, String path, String opName) {
+    this.ns = ns;
+    this.pc = pc;
+    this.path = path;
+    this.opName = opName;
+  }
+
+  @Override
+  public String name() {
+    return opName;
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
+  }
+
+  @Override
+  protected HdfsFileStatus execute(ExecutePhase tx) throws IOException {
+    pc.checkTraverse(resolved);
+    return resolved.exists() ? ns.status(resolved.target(), HdfsFileStatus.EMPTY_NAME) : null;
+  }
+}

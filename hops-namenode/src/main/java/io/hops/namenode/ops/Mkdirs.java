@@ -1,0 +1,116 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.TransientStorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+
+/**
+ * {@code mkdirs}: the deepest existing directory and the new name are locked exclusively (B + 2
+ * PK(EXCLUSIVE) + W when the parent exists); missing parents are created with an implicit u+wx, as
+ * HDFS does.
+ */
+public final class Mkdirs extends Operation<Boolean> {
+  private final Namesystem ns;
+  private final String path;
+  private final FsPermission masked;
+  private final boolean createParent;
+  private final PermissionChecker pc;
+  private ResolvedPath resolved;
+  private InodeRow anchor;
+
+  public Mkdirs(
+      Namesystem ns, PermissionChecker pc, String path, FsPermission masked, boolean createParent) {
+    this.ns = ns;
+    this.pc = pc;
+    this.path = path;
+    this.masked = masked;
+    this.createParent = createParent;
+  }
+
+  @Override
+  public String name() {
+    return "mkdirs";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    resolved = tx.resolve(path, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE);
+    anchor = resolved.lastExisting();
+    int existing = resolved.inodes().size();
+    if (!resolved.exists() && existing < resolved.depth() && anchor.isDir()) {
+      // The deepest existing directory was read without a lock: lock it now, and make sure the
+      // first missing name is still missing.
+      anchor = Locks.relock(tx, resolved, existing - 1, LockMode.EXCLUSIVE);
+      String next = resolved.components()[existing - 1];
+      if (tx.find(InodeRow.TABLE, Inodes.key(anchor.id(), next), LockMode.EXCLUSIVE) != null) {
+        throw new TransientStorageException("mkdirs raced with a create of " + next);
+      }
+    }
+  }
+
+  @Override
+  protected Boolean execute(ExecutePhase tx) throws IOException {
+    pc.checkTraverse(resolved);
+    InodeRow target = resolved.target();
+    if (target != null) {
+      if (!target.isDir()) {
+        throw new FileAlreadyExistsException("Path is not a directory: " + path);
+      }
+      return true;
+    }
+    int existing = resolved.inodes().size();
+    if (!anchor.isDir()) {
+      throw Checks.notADirectory(resolved, existing - 1);
+    }
+    pc.check(anchor, PathNames.prefix(resolved.components(), existing - 1), FsAction.WRITE);
+    if (!createParent && existing < resolved.depth()) {
+      throw new FileNotFoundException(
+          "Parent directory doesn't exist: "
+              + PathNames.prefix(resolved.components(), resolved.depth() - 1));
+    }
+    FsPermission parents =
+        new FsPermission(
+            masked.getUserAction().or(FsAction.WRITE_EXECUTE),
+            masked.getGroupAction(),
+            masked.getOtherAction());
+    long now = System.currentTimeMillis();
+    MutableInode parent = MutableInode.of(anchor);
+    for (int i = existing; i <= resolved.depth(); i++) {
+      String name = resolved.components()[i - 1];
+      Checks.componentLength(ns, name, PathNames.prefix(resolved.components(), i - 1));
+      Checks.directoryItems(ns, parent, PathNames.prefix(resolved.components(), i - 1));
+      MutableInode dir = new MutableInode();
+      dir.parentId = parent.id;
+      dir.name = name;
+      dir.id = ns.newInodeId();
+      dir.isDir = true;
+      dir.permission = (i == resolved.depth() ? masked : parents).toShort();
+      dir.userId = pc.userId();
+      dir.groupId = parent.groupId;
+      dir.modificationTime = now;
+      dir.accessTime = now;
+      parent.childrenCount++;
+      parent.modificationTime = now;
+      // For a directory made in this loop, the update folds into its buffered insert.
+      tx.update(InodeRow.TABLE, parent.toRow());
+      tx.insert(InodeRow.TABLE, dir.toRow());
+      tx.hintAdded(dir.parentId, dir.name, dir.id);
+      parent = dir;
+    }
+    return true;
+  }
+}

@@ -1,0 +1,38 @@
+package io.hops.namenode.resolve;
+
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Key;
+
+/** Where inodes live: the root's fixed identity and the partitioning rule of DESIGN.md §4. */
+public final class Inodes {
+  /** The root directory's id; its parent id is {@link #NO_PARENT} and its name is empty. */
+  public static final long ROOT_ID = 1;
+
+  public static final long NO_PARENT = 0;
+
+  /** Top-level directories spread over this many pseudo-random partitions. */
+  private static final int ROOT_CHILD_PARTITIONS = 1 << 16;
+
+  private Inodes() {}
+
+  /**
+   * The partition of a child: its parent's id, except under the root, where a hash of the name
+   * spreads top-level directories over shards. Negative, so it never equals an inode id.
+   */
+  public static long partitionOf(long parentId, String name) {
+    if (parentId != ROOT_ID) {
+      return parentId;
+    }
+    // String.hashCode is specified by the JLS: every namenode computes the same partition.
+    return -1L - Math.floorMod(name.hashCode(), ROOT_CHILD_PARTITIONS);
+  }
+
+  /** The primary key of {@code name} under {@code parentId}. */
+  public static Key key(long parentId, String name) {
+    return InodeRow.TABLE.key(partitionOf(parentId, name), parentId, name);
+  }
+
+  public static Key rootKey() {
+    return InodeRow.TABLE.key(NO_PARENT, NO_PARENT, "");
+  }
+}

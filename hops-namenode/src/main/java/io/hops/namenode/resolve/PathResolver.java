@@ -1,0 +1,133 @@
+package io.hops.namenode.resolve;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Key;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Resolves a path in a lock phase (DESIGN.md §5). With warm hints, the root and every ancestor that
+ * needs no lock come in one batched read at READ COMMITTED; the parent and the target are then read
+ * by primary key at the lock the operation asked for, top-down, so locks are taken in the global
+ * order. A row that contradicts its hint ends the batch's validity from there on: the rest is read
+ * one component at a time, and the hints are repaired.
+ */
+public final class PathResolver {
+  private final InodeHintCache hints;
+
+  public PathResolver(InodeHintCache hints) {
+    this.hints = hints;
+  }
+
+  /**
+   * Resolves {@code path}, locking its parent with {@code parentMode} and its target with {@code
+   * targetMode}; every other component is read at READ COMMITTED.
+   */
+  public ResolvedPath resolve(Transaction tx, String path, LockMode parentMode, LockMode targetMode)
+      throws StorageException {
+    String[] names = PathNames.components(path);
+    int n = names.length;
+    List<InodeRow> inodes = new ArrayList<>(n + 1);
+    // Components [0, unlocked) need no lock: all but the target, and the parent too if it needs
+    // none. The root is component 0.
+    int unlocked = parentMode == LockMode.READ_COMMITTED || n == 0 ? n : n - 1;
+    if (unlocked > 0 && !readUnlocked(tx, names, unlocked, inodes)) {
+      return new ResolvedPath(path, names, List.copyOf(inodes));
+    }
+    for (int i = inodes.size(); i <= n; i++) {
+      if (i > 0 && !inodes.get(i - 1).isDir()) {
+        break; // the path goes on below a file
+      }
+      LockMode mode = i == n ? targetMode : i == n - 1 ? parentMode : LockMode.READ_COMMITTED;
+      InodeRow row = readOne(tx, names, i, inodes, mode);
+      if (row == null) {
+        break;
+      }
+      inodes.add(row);
+    }
+    return new ResolvedPath(path, names, List.copyOf(inodes));
+  }
+
+  /**
+   * Reads components [0, count) at READ COMMITTED: one batch as far as hints reach. Returns false
+   * if the path ended before (a missing component, or one below a file).
+   */
+  private boolean readUnlocked(Transaction tx, String[] names, int count, List<InodeRow> inodes)
+      throws StorageException {
+    List<Key> keys = new ArrayList<>(count);
+    keys.add(Inodes.rootKey());
+    // used[i]: the id the batch assumed for component i (the hint at the time the key was built).
+    long[] used = new long[count];
+    used[0] = Inodes.ROOT_ID;
+    for (int i = 1; i < count; i++) {
+      keys.add(Inodes.key(used[i - 1], names[i - 1]));
+      used[i] = hints.get(used[i - 1], names[i - 1]);
+      if (used[i] < 0) {
+        break;
+      }
+    }
+    List<InodeRow> rows =
+        keys.size() == 1
+            ? List.of(nonNull(tx.find(InodeRow.TABLE, keys.get(0), LockMode.READ_COMMITTED)))
+            : tx.findBatch(InodeRow.TABLE, keys, LockMode.READ_COMMITTED);
+    for (int i = 0; i < rows.size(); i++) {
+      InodeRow row = rows.get(i);
+      if (row == null) {
+        if (i == 0) {
+          nonNull(null);
+        }
+        // Key i was built from the verified id of component i - 1: the component is missing.
+        hints.remove(inodes.get(i - 1).id(), names[i - 1]);
+        return false;
+      }
+      inodes.add(row);
+      if (i > 0) {
+        hints.put(row.parentId(), row.name(), row.id());
+        if (i + 1 < keys.size() && used[i] != row.id()) {
+          break; // a stale hint: the keys after this one named the wrong parent
+        }
+      }
+      if (!row.isDir()) {
+        return false;
+      }
+    }
+    // Whatever the batch did not cover, one component at a time.
+    while (inodes.size() < count) {
+      InodeRow row = readOne(tx, names, inodes.size(), inodes, LockMode.READ_COMMITTED);
+      if (row == null) {
+        return false;
+      }
+      inodes.add(row);
+      if (!row.isDir()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private InodeRow readOne(
+      Transaction tx, String[] names, int i, List<InodeRow> inodes, LockMode mode)
+      throws StorageException {
+    if (i == 0) {
+      return nonNull(tx.find(InodeRow.TABLE, Inodes.rootKey(), mode));
+    }
+    long parentId = inodes.get(i - 1).id();
+    InodeRow row = tx.find(InodeRow.TABLE, Inodes.key(parentId, names[i - 1]), mode);
+    if (row == null) {
+      hints.remove(parentId, names[i - 1]);
+    } else {
+      hints.put(parentId, row.name(), row.id());
+    }
+    return row;
+  }
+
+  private static InodeRow nonNull(InodeRow root) throws StorageException {
+    if (root == null) {
+      throw new StorageException("the namespace has no root inode: run 'hops format'");
+    }
+    return root;
+  }
+}

@@ -1,0 +1,150 @@
+package io.hops.namenode.security;
+
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.security.AccessControlException;
+
+/**
+ * HDFS's permission rules over inode rows: owner, group and other bits, traversal of ancestors, the
+ * sticky bit and the superuser (the namenode's own user, or a member of the supergroup). Names are
+ * compared through their ids, which never change.
+ */
+public final class PermissionChecker {
+  private final Caller caller;
+  private final boolean superuser;
+  private final boolean enabled;
+  private final UsersAndGroups names;
+  private final int userId;
+  private final Set<Integer> groupIds = new HashSet<>();
+
+  public PermissionChecker(
+      Caller caller, UsersAndGroups names, String fsOwner, String supergroup, boolean enabled)
+      throws StorageException {
+    this.caller = caller;
+    this.names = names;
+    this.enabled = enabled;
+    this.superuser = caller.user().equals(fsOwner) || caller.groups().contains(supergroup);
+    this.userId = names.userId(caller.user());
+    for (String g : caller.groups()) {
+      int id = names.existingGroupId(g);
+      if (id >= 0) {
+        groupIds.add(id);
+      }
+    }
+  }
+
+  public boolean isSuperuser() {
+    return superuser;
+  }
+
+  public Caller caller() {
+    return caller;
+  }
+
+  public int userId() {
+    return userId;
+  }
+
+  /**
+   * Execute permission on every existing directory above the target, top-down; a file above the
+   * target is a {@link ParentNotDirectoryException}, whoever asks (as in HDFS).
+   */
+  public void checkTraverse(ResolvedPath p)
+      throws AccessControlException, ParentNotDirectoryException, StorageException {
+    int last = Math.min(p.inodes().size(), p.depth());
+    for (int i = 0; i < last; i++) {
+      InodeRow dir = p.inodes().get(i);
+      String path = PathNames.prefix(p.components(), i);
+      if (!dir.isDir()) {
+        throw new ParentNotDirectoryException(path + " (is not a directory)");
+      }
+      check(dir, path, FsAction.EXECUTE);
+    }
+  }
+
+  /** {@code access} on one inode at {@code path}. */
+  public void check(InodeRow inode, String path, FsAction access)
+      throws AccessControlException, StorageException {
+    if (!enabled || superuser || access == FsAction.NONE) {
+      return;
+    }
+    FsPermission mode = new FsPermission(inode.permission());
+    FsAction granted;
+    if (inode.userId() == userId) {
+      granted = mode.getUserAction();
+    } else if (groupIds.contains(inode.groupId())) {
+      granted = mode.getGroupAction();
+    } else {
+      granted = mode.getOtherAction();
+    }
+    if (!granted.implies(access)) {
+      throw new AccessControlException(denied(inode, path, access));
+    }
+  }
+
+  /** Only the owner (or the superuser) may do this. */
+  public void checkOwner(InodeRow inode, String path)
+      throws AccessControlException, StorageException {
+    if (enabled && !superuser && inode.userId() != userId) {
+      throw new AccessControlException(
+          "Permission denied. user=" + caller.user() + " is not the owner of inode=" + path);
+    }
+  }
+
+  /**
+   * In a directory with the sticky bit, only the owner of an entry or of the directory (or the
+   * superuser) may delete or rename the entry.
+   */
+  public void checkStickyBit(InodeRow parent, String parentPath, InodeRow target, String path)
+      throws AccessControlException, StorageException {
+    if (!enabled || superuser || !new FsPermission(parent.permission()).getStickyBit()) {
+      return;
+    }
+    if (parent.userId() == userId || target.userId() == userId) {
+      return;
+    }
+    throw new AccessControlException(
+        "Permission denied by sticky bit: user="
+            + caller.user()
+            + ", path=\""
+            + path
+            + "\":"
+            + names.userName(target.userId())
+            + ":"
+            + names.groupName(target.groupId())
+            + ":"
+            + (target.isDir() ? 'd' : '-')
+            + new FsPermission(target.permission())
+            + ", parent=\""
+            + parentPath
+            + "\":"
+            + names.userName(parent.userId())
+            + ":"
+            + names.groupName(parent.groupId())
+            + ":d"
+            + new FsPermission(parent.permission()));
+  }
+
+  private String denied(InodeRow inode, String path, FsAction access) throws StorageException {
+    return "Permission denied: user="
+        + caller.user()
+        + ", access="
+        + access
+        + ", inode=\""
+        + path
+        + "\":"
+        + names.userName(inode.userId())
+        + ":"
+        + names.groupName(inode.groupId())
+        + ":"
+        + (inode.isDir() ? 'd' : '-')
+        + new FsPermission(inode.permission());
+  }
+}

@@ -1,0 +1,122 @@
+package io.hops.namenode.security;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.GroupRow;
+import io.hops.dal.rows.UserRow;
+import io.hops.dal.schema.Table;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * User and group names, stored once in {@code hdfs_users} / {@code hdfs_groups} and referenced by
+ * id from inodes. The mapping never changes once written, so caching it is safe on every namenode;
+ * a miss costs one short transaction of its own, outside any operation.
+ */
+public final class UsersAndGroups {
+  private final Storage storage;
+  private final Names users = new Names();
+  private final Names groups = new Names();
+
+  private static final class Names {
+    final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<Integer, String> names = new ConcurrentHashMap<>();
+
+    void learn(int id, String name) {
+      ids.put(name, id);
+      names.put(id, name);
+    }
+  }
+
+  public UsersAndGroups(Storage storage) {
+    this.storage = storage;
+  }
+
+  /** The id of a user, created if new. */
+  public int userId(String name) throws StorageException {
+    Integer id = users.ids.get(name);
+    return id != null ? id : create(UserRow.TABLE, "user_id", name, users);
+  }
+
+  /** The id of a group, created if new. */
+  public int groupId(String name) throws StorageException {
+    Integer id = groups.ids.get(name);
+    return id != null ? id : create(GroupRow.TABLE, "group_id", name, groups);
+  }
+
+  /** The id of an existing group, or -1 without creating it. */
+  public int existingGroupId(String name) throws StorageException {
+    Integer id = groups.ids.get(name);
+    if (id != null) {
+      return id;
+    }
+    Integer found = lookupByName(GroupRow.TABLE, name, groups);
+    return found == null ? -1 : found;
+  }
+
+  public String userName(int id) throws StorageException {
+    String n = users.names.get(id);
+    return n != null ? n : lookupById(UserRow.TABLE, id, users);
+  }
+
+  public String groupName(int id) throws StorageException {
+    String n = groups.names.get(id);
+    return n != null ? n : lookupById(GroupRow.TABLE, id, groups);
+  }
+
+  private <R extends Record> int create(Table<R> table, String counter, String name, Names cache)
+      throws StorageException {
+    for (int attempt = 0; attempt < 5; attempt++) {
+      Integer existing = lookupByName(table, name, cache);
+      if (existing != null) {
+        return existing;
+      }
+      int id = (int) storage.allocateIds(counter, 1).first();
+      try (Transaction tx = storage.begin()) {
+        tx.insert(table, newRow(table, id, name));
+        tx.commit();
+        cache.learn(id, name);
+        return id;
+      } catch (io.hops.dal.DuplicateKeyException e) {
+        // Another namenode created it at the same moment: read theirs.
+      }
+    }
+    throw new StorageException("could not register the name " + name + " in " + table);
+  }
+
+  private <R extends Record> Integer lookupByName(Table<R> table, String name, Names cache)
+      throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      List<R> rows = tx.findByIndex(table, "name", name, LockMode.READ_COMMITTED);
+      tx.commit();
+      if (rows.isEmpty()) {
+        return null;
+      }
+      // Two namenodes may have raced to create the name: the lowest id wins everywhere.
+      int id = rows.stream().mapToInt(r -> (Integer) table.get(r, 0)).min().getAsInt();
+      cache.learn(id, name);
+      return id;
+    }
+  }
+
+  private <R extends Record> String lookupById(Table<R> table, int id, Names cache)
+      throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      R row = tx.find(table, table.key(id), LockMode.READ_COMMITTED);
+      tx.commit();
+      if (row == null) {
+        return String.valueOf(id);
+      }
+      String name = (String) table.get(row, 1);
+      cache.learn(id, name);
+      return name;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <R extends Record> R newRow(Table<R> table, int id, String name) {
+    return (R) (table == (Table<?>) UserRow.TABLE ? new UserRow(id, name) : new GroupRow(id, name));
+  }
+}

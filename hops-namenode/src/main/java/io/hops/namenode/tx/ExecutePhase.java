@@ -1,0 +1,54 @@
+package io.hops.namenode.tx;
+
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import io.hops.namenode.resolve.InodeHintCache;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What an operation may do in its execute phase: buffer writes (they reach the database only at
+ * commit) and say how the hint cache changes once the commit succeeds. There is no way to read.
+ */
+public final class ExecutePhase {
+  private final Transaction tx;
+  private final InodeHintCache hints;
+  private final List<Runnable> afterCommit = new ArrayList<>();
+
+  ExecutePhase(Transaction tx, InodeHintCache hints) {
+    this.tx = tx;
+    this.hints = hints;
+  }
+
+  public <R extends Record> void insert(Table<R> table, R row) throws StorageException {
+    tx.insert(table, row);
+  }
+
+  public <R extends Record> void update(Table<R> table, R row) throws StorageException {
+    tx.update(table, row);
+  }
+
+  public <R extends Record> void delete(Table<R> table, R row) throws StorageException {
+    tx.delete(table, row);
+  }
+
+  public void delete(Table<?> table, Key key) throws StorageException {
+    tx.delete(table, key);
+  }
+
+  /** Records that {@code name} under {@code parentId} now has id {@code id} (after commit). */
+  public void hintAdded(long parentId, String name, long id) {
+    afterCommit.add(() -> hints.put(parentId, name, id));
+  }
+
+  /** Records that {@code name} under {@code parentId} is gone (after commit). */
+  public void hintRemoved(long parentId, String name) {
+    afterCommit.add(() -> hints.remove(parentId, name));
+  }
+
+  void committed() {
+    afterCommit.forEach(Runnable::run);
+  }
+}

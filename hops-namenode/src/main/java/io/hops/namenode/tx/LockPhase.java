@@ -1,0 +1,67 @@
+package io.hops.namenode.tx;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import io.hops.namenode.resolve.PathResolver;
+import io.hops.namenode.resolve.ResolvedPath;
+import java.util.List;
+
+/**
+ * What an operation may do in its lock phase: resolve paths and read rows, each at a lock mode, in
+ * the global lock order of DESIGN.md §6 (which the operation is responsible for following).
+ */
+public final class LockPhase {
+  private final Transaction tx;
+  private final PathResolver resolver;
+  private String closedBy;
+
+  LockPhase(Transaction tx, PathResolver resolver) {
+    this.tx = tx;
+    this.resolver = resolver;
+  }
+
+  /** Ends the lock phase: from now on every read throws, naming the operation. */
+  void close(String operation) {
+    closedBy = operation;
+  }
+
+  private void checkOpen() {
+    if (closedBy != null) {
+      throw new IllegalStateException(
+          "database read in the execute phase of " + closedBy + ": read it in lock()");
+    }
+  }
+
+  /** Resolves a path: ancestors read-committed, the parent and target at the given modes. */
+  public ResolvedPath resolve(String path, LockMode parentMode, LockMode targetMode)
+      throws StorageException {
+    checkOpen();
+    return resolver.resolve(tx, path, parentMode, targetMode);
+  }
+
+  public <R extends Record> R find(Table<R> table, Key key, LockMode mode) throws StorageException {
+    checkOpen();
+    return tx.find(table, key, mode);
+  }
+
+  public <R extends Record> List<R> findBatch(Table<R> table, List<Key> keys, LockMode mode)
+      throws StorageException {
+    checkOpen();
+    return tx.findBatch(table, keys, mode);
+  }
+
+  public <R extends Record> List<R> findByPartition(Table<R> table, Object partition, LockMode mode)
+      throws StorageException {
+    checkOpen();
+    return tx.findByPartition(table, partition, mode);
+  }
+
+  public <R extends Record> List<R> findByIndex(
+      Table<R> table, String column, Object value, LockMode mode) throws StorageException {
+    checkOpen();
+    return tx.findByIndex(table, column, value, mode);
+  }
+}

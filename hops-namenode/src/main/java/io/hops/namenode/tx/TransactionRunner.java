@@ -1,0 +1,104 @@
+package io.hops.namenode.tx;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.TransientStorageException;
+import io.hops.namenode.resolve.InodeHintCache;
+import io.hops.namenode.resolve.PathResolver;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs operations as transactions: lock, execute, flush and commit (DESIGN.md §5). A transient
+ * failure (deadlock, lock-wait timeout, lost connection) rolls back and retries the whole operation
+ * with jittered exponential backoff, a bounded number of times.
+ */
+public final class TransactionRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
+
+  private final Storage storage;
+  private final InodeHintCache hints;
+  private final PathResolver resolver;
+  private final OperationMetrics metrics = new OperationMetrics();
+  private final int maxAttempts;
+  private final long baseBackoffMillis;
+  private final long maxBackoffMillis;
+
+  public TransactionRunner(
+      Storage storage,
+      InodeHintCache hints,
+      int maxAttempts,
+      long baseBackoffMillis,
+      long maxBackoffMillis) {
+    this.storage = storage;
+    this.hints = hints;
+    this.resolver = new PathResolver(hints);
+    this.maxAttempts = maxAttempts;
+    this.baseBackoffMillis = baseBackoffMillis;
+    this.maxBackoffMillis = maxBackoffMillis;
+  }
+
+  /** Runs a fresh operation from {@code attempt} until it commits or fails for good. */
+  public <T> T run(Supplier<? extends Operation<T>> attempt) throws IOException {
+    long start = System.nanoTime();
+    AccessCounts accesses = AccessCounts.NONE;
+    String name = "unknown";
+    for (int retry = 0; ; retry++) {
+      Operation<T> op = attempt.get();
+      name = op.name();
+      Transaction tx = storage.begin(op.partitionHint());
+      try {
+        LockPhase lock = new LockPhase(tx, resolver);
+        op.lock(lock);
+        lock.close(name);
+        ExecutePhase exec = new ExecutePhase(tx, hints);
+        T result = op.execute(exec);
+        tx.commit();
+        exec.committed();
+        accesses = tx.accessCounts();
+        metrics.record(name, System.nanoTime() - start, accesses, retry, false);
+        return result;
+      } catch (TransientStorageException e) {
+        if (retry + 1 >= maxAttempts) {
+          metrics.record(name, System.nanoTime() - start, tx.accessCounts(), retry, true);
+          throw e;
+        }
+        LOG.debug(
+            "{} attempt {} failed transiently, retrying: {}", name, retry + 1, e.getMessage());
+        backOff(retry);
+      } catch (IOException | RuntimeException e) {
+        metrics.record(name, System.nanoTime() - start, tx.accessCounts(), retry, true);
+        throw e;
+      } finally {
+        tx.close();
+      }
+    }
+  }
+
+  private void backOff(int retry) throws InterruptedIOException {
+    long cap = Math.min(maxBackoffMillis, baseBackoffMillis << Math.min(retry, 16));
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while backing off a retry");
+    }
+  }
+
+  public OperationMetrics metrics() {
+    return metrics;
+  }
+
+  public Storage storage() {
+    return storage;
+  }
+
+  public InodeHintCache hints() {
+    return hints;
+  }
+}
