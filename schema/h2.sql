@@ -36,6 +36,8 @@ CREATE TABLE IF NOT EXISTS inodes (
   symlink VARBINARY(8000),
   PRIMARY KEY (partition_id, parent_id, name)
 );
+-- Listing the root scans by parent id: its children are spread over hash partitions.
+CREATE INDEX IF NOT EXISTS inodes_parent_id_idx ON inodes(parent_id);
 CREATE UNIQUE INDEX IF NOT EXISTS inodes_id_idx ON inodes(id);
 
 -- A client's write lease.

@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS inodes (
   has_quota BOOLEAN NOT NULL,
   symlink VARBINARY(8000),
   PRIMARY KEY (partition_id, parent_id, name),
+  KEY inodes_parent_id_idx (parent_id),
   KEY inodes_id_idx (id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (partition_id) PARTITIONS 8;

@@ -15,7 +15,7 @@ import io.hops.dal.schema.TableName;
 @TableName("inodes")
 public record InodeRow(
     @Pk @PartitionKey long partitionId,
-    @Pk long parentId,
+    @Pk @Indexed long parentId,
     @Pk @MaxBytes(255) String name,
     @Indexed long id,
     boolean isDir,

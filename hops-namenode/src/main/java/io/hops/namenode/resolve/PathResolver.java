@@ -69,10 +69,10 @@ public final class PathResolver {
         break;
       }
     }
-    List<InodeRow> rows =
-        keys.size() == 1
-            ? List.of(nonNull(tx.find(InodeRow.TABLE, keys.get(0), LockMode.READ_COMMITTED)))
-            : tx.findBatch(InodeRow.TABLE, keys, LockMode.READ_COMMITTED);
+    // The root rides in the same round trip as the other ancestors rather than being cached:
+    // a cached root would be an unvalidated authority for traversal checks (chmod / on another
+    // namenode), and reading it costs no extra round trip.
+    List<InodeRow> rows = tx.findBatch(InodeRow.TABLE, keys, LockMode.READ_COMMITTED);
     for (int i = 0; i < rows.size(); i++) {
       InodeRow row = rows.get(i);
       if (row == null) {

@@ -9,6 +9,7 @@ import io.hops.namenode.resolve.PathResolver;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,7 @@ public final class TransactionRunner {
   private final int maxAttempts;
   private final long baseBackoffMillis;
   private final long maxBackoffMillis;
+  private volatile BiConsumer<String, AccessCounts> observer = (op, counts) -> {};
 
   public TransactionRunner(
       Storage storage,
@@ -62,6 +64,7 @@ public final class TransactionRunner {
         exec.committed();
         accesses = tx.accessCounts();
         metrics.record(name, System.nanoTime() - start, accesses, retry, false);
+        observer.accept(name, accesses);
         return result;
       } catch (TransientStorageException e) {
         if (retry + 1 >= maxAttempts) {
@@ -88,6 +91,11 @@ public final class TransactionRunner {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while backing off a retry");
     }
+  }
+
+  /** Sees the database accesses of every committed operation (tests of DESIGN.md §7). */
+  public void observe(BiConsumer<String, AccessCounts> observer) {
+    this.observer = observer;
   }
 
   public OperationMetrics metrics() {

@@ -1,0 +1,93 @@
+package io.hops.namenode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
+import io.hops.dal.LockMode;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The database accesses of each operation, through the stock client, match DESIGN.md §7 (the
+ * paper's Table I) exactly, with the hint cache warm and cold, at depths 1, 2 and 7.
+ */
+class DatabaseCostTest {
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new HopsTestCluster();
+    fs = cluster.client();
+    cluster.namenode().namesystem().runner().observe(LAST::put);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  private static String path(String prefix, int depth) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 1; i <= depth; i++) {
+      b.append('/').append(prefix).append(i);
+    }
+    return b.toString();
+  }
+
+  private static void coldHints() {
+    cluster.namenode().namesystem().runner().hints().clear();
+  }
+
+  @ParameterizedTest(name = "depth {0}")
+  @ValueSource(ints = {1, 2, 7})
+  void statIsOneBatchAndOneSharedRead(int depth) throws Exception {
+    String p = path("stat" + depth + "-", depth);
+    fs.mkdirs(new Path(p));
+    fs.getFileStatus(new Path(p));
+    AccessCounts warm = LAST.get("getFileInfo");
+    assertThat(warm.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
+    assertThat(warm.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
+    assertThat(warm.total()).as(warm.toString()).isEqualTo(2);
+
+    coldHints();
+    fs.getFileStatus(new Path(p));
+    AccessCounts cold = LAST.get("getFileInfo");
+    // Without hints: the batch reaches the root and the first component; the rest one by one.
+    assertThat(cold.get(AccessKind.BATCH)).isEqualTo(1);
+    assertThat(cold.get(AccessKind.PK, LockMode.READ_COMMITTED)).isEqualTo(Math.max(0, depth - 2));
+    assertThat(cold.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
+  }
+
+  @ParameterizedTest(name = "depth {0}")
+  @ValueSource(ints = {1, 2, 7})
+  void mkdirsLocksParentAndNameAndWritesOneBatch(int depth) throws Exception {
+    String parent = path("mk" + depth + "-", depth - 1);
+    if (depth > 1) {
+      fs.mkdirs(new Path(parent));
+      fs.getFileStatus(new Path(parent)); // warms the hints of every ancestor
+    }
+    fs.mkdirs(new Path(parent + "/new"));
+    AccessCounts warm = LAST.get("mkdirs");
+    assertThat(warm.get(AccessKind.BATCH)).isEqualTo(depth == 1 ? 0 : 1);
+    assertThat(warm.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(2);
+    assertThat(warm.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
+    assertThat(warm.total()).as(warm.toString()).isEqualTo(depth == 1 ? 3 : 4);
+
+    coldHints();
+    fs.mkdirs(new Path(parent + "/new2"));
+    AccessCounts cold = LAST.get("mkdirs");
+    assertThat(cold.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(2);
+    assertThat(cold.get(AccessKind.PK, LockMode.READ_COMMITTED)).isEqualTo(Math.max(0, depth - 3));
+    assertThat(cold.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
+  }
+}
