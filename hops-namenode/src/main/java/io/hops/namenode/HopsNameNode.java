@@ -81,7 +81,7 @@ public final class HopsNameNode implements AutoCloseable {
     }
   }
 
-  static DalConfig dalConfig(Configuration conf) {
+  public static DalConfig dalConfig(Configuration conf) {
     Map<String, String> values = new HashMap<>(conf.getPropsWithPrefix("hops.metadata."));
     Map<String, String> keys = new HashMap<>();
     values.forEach((k, v) -> keys.put("hops.metadata." + k, v));

@@ -49,6 +49,33 @@ final class Checks {
     }
   }
 
+  /**
+   * Traversal for an operation that creates nothing: there HDFS reports a file in the middle of the
+   * path as an {@code AccessControlException}, not a {@code ParentNotDirectoryException}
+   * (FSDirectory.resolvePath).
+   */
+  static void traverseNotCreating(io.hops.namenode.security.PermissionChecker pc, ResolvedPath p)
+      throws org.apache.hadoop.security.AccessControlException, io.hops.dal.StorageException {
+    try {
+      pc.checkTraverse(p);
+    } catch (ParentNotDirectoryException e) {
+      throw new org.apache.hadoop.security.AccessControlException(e.getMessage());
+    }
+  }
+
+  /** The target must be a file, with HDFS's messages (INodeFile.valueOf). */
+  static io.hops.dal.rows.InodeRow file(ResolvedPath p, String path)
+      throws java.io.FileNotFoundException {
+    io.hops.dal.rows.InodeRow target = p.target();
+    if (target == null) {
+      throw new java.io.FileNotFoundException("File does not exist: " + path);
+    }
+    if (target.isDir()) {
+      throw new java.io.FileNotFoundException("Path is not a file: " + path);
+    }
+    return target;
+  }
+
   /** HDFS's limit on the length and depth of a path that is created or renamed to. */
   static void pathLength(String op, String src) throws IOException {
     int depth = PathNames.components(src).length;

@@ -9,6 +9,7 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.security.AccessControlException;
 
 /**
  * {@code getFileInfo} (stat): the ancestors in one batch read-committed, the target with a shared
@@ -40,7 +41,15 @@ public final class GetFileInfo extends Operation<HdfsFileStatus> {
 
   @Override
   protected HdfsFileStatus execute(ExecutePhase tx) throws IOException {
-    pc.checkTraverse(resolved);
+    try {
+      Checks.traverseNotCreating(pc, resolved);
+    } catch (AccessControlException e) {
+      // HDFS: the superuser gets null rather than an error for a file in the middle of the path.
+      if (pc.isSuperuser()) {
+        return null;
+      }
+      throw e;
+    }
     return resolved.exists() ? ns.status(resolved.target(), HdfsFileStatus.EMPTY_NAME) : null;
   }
 }

@@ -570,7 +570,7 @@ public abstract class UnsupportedClientProtocol
 
   @Override
   public void rename2(
-      java.lang.String a0, java.lang.String a1, org.apache.hadoop.fs.Options.Rename[] a2)
+      java.lang.String a0, java.lang.String a1, org.apache.hadoop.fs.Options.Rename... a2)
       throws java.io.IOException {
     throw unsupported("rename2");
   }

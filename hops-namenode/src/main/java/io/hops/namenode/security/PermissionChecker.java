@@ -89,10 +89,13 @@ public final class PermissionChecker {
     }
   }
 
-  /** Only the owner (or the superuser) may do this. */
+  /**
+   * Only the owner (or the superuser) may do this; HDFS enforces it even with permissions disabled
+   * (FSDirectory.checkOwner).
+   */
   public void checkOwner(InodeRow inode, String path)
       throws AccessControlException, StorageException {
-    if (enabled && !superuser && inode.userId() != userId) {
+    if (!superuser && inode.userId() != userId) {
       throw new AccessControlException(
           "Permission denied. user=" + caller.user() + " is not the owner of inode=" + path);
     }

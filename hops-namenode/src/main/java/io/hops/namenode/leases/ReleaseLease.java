@@ -1,0 +1,93 @@
+package io.hops.namenode.leases;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.TransientStorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Housekeeping: releases one file of a lease past its hard limit. The file is found by its inode id
+ * (its lease path's key), so a rename while it was open does not matter: an index lookup read
+ * committed, then the inode by primary key, exclusively, then the lease row and the lease path
+ * (DESIGN.md §6). Everything is checked again under the locks: a holder that renewed in the
+ * meantime keeps its file. With {@link #NO_FILE}, drops the holder's lease if it has no files.
+ */
+final class ReleaseLease extends Operation<Boolean> {
+  static final long NO_FILE = -1;
+
+  private final LeaseManager manager;
+  private final String holder;
+  private final long inodeId;
+  private InodeRow file;
+  private LeasePathRow leasePath;
+  private LeaseChanges leases;
+  private LeaseRecovery.Release release;
+
+  ReleaseLease(LeaseManager manager, String holder, long inodeId) {
+    this.manager = manager;
+    this.holder = holder;
+    this.inodeId = inodeId;
+  }
+
+  @Override
+  public String name() {
+    return "releaseLease";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    if (inodeId != NO_FILE) {
+      List<InodeRow> seen = tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED);
+      if (!seen.isEmpty()) {
+        InodeRow s = seen.get(0);
+        file = tx.find(InodeRow.TABLE, Inodes.key(s.parentId(), s.name()), LockMode.EXCLUSIVE);
+        if (file == null || file.id() != inodeId) {
+          throw new TransientStorageException("inode " + inodeId + " moved while being locked");
+        }
+      }
+    }
+    leases = LeaseChanges.lock(tx, Set.of(holder));
+    if (inodeId != NO_FILE) {
+      leasePath = tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(inodeId), LockMode.EXCLUSIVE);
+      if (heldByHolder()) {
+        release = manager.recovery().prepare(tx, file);
+      }
+    }
+  }
+
+  private boolean heldByHolder() {
+    return file != null && file.underConstruction() && holder.equals(file.clientName());
+  }
+
+  @Override
+  protected Boolean execute(ExecutePhase tx) throws IOException {
+    LeaseRow lease = leases.read(holder);
+    if (lease == null || !manager.expiredHardLimit(lease, System.currentTimeMillis())) {
+      return false; // gone or renewed since the scan
+    }
+    if (inodeId == NO_FILE) {
+      if (lease.count() == 0) {
+        tx.delete(LeaseRow.TABLE, lease);
+      }
+      return false;
+    }
+    boolean closed = false;
+    if (heldByHolder()) {
+      closed = release.release(tx, MutableInode.of(file), leases, System.currentTimeMillis());
+    } else if (leasePath != null && holder.equals(leasePath.holder())) {
+      // A lease path whose file is gone or no longer written by the holder.
+      leases.removeFile(tx, holder, inodeId);
+    }
+    leases.flush(tx);
+    return closed;
+  }
+}

@@ -1,0 +1,132 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.QuotaRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.permission.FsAction;
+
+/**
+ * {@code getContentSummary} (what {@code hdfs dfs -count} and {@code -du -s} print): length, file
+ * and directory counts (the directory itself included), space consumed (length times replication)
+ * and the quotas (-1 unless the directory has a quota row). The target is read as stat does (B +
+ * PK(SHARED)), then its subtree level by level, one pruned scan per non-empty directory, bounded as
+ * delete is; past the bound it needs the subtree protocol.
+ *
+ * <p>The subtree is read with SHARED locks, not read-committed: a directory's children change only
+ * under an exclusive lock on it, so with every directory of the subtree locked shared the counts
+ * are those of one moment, not a mix of before and after a concurrent rename that moves an entry
+ * from a part not yet read into one already counted. The bound keeps the lock set small; the locks
+ * block writers of this subtree only for one short transaction.
+ *
+ * <p>As HDFS (FSDirStatAndListingOp, INodeDirectory.computeContentSummary): a missing path is a
+ * {@link FileNotFoundException}; the caller needs READ_EXECUTE on every directory of the subtree,
+ * checked in HDFS's depth-first order.
+ */
+public final class ContentSummaryOp extends Operation<ContentSummary> {
+  /** HDFS's name for the policy of files that are replicated, not erasure-coded. */
+  private static final String REPLICATED = "Replicated";
+
+  private final PermissionChecker pc;
+  private final String src;
+  private final int bound;
+  private ResolvedPath resolved;
+  private SubtreeScan subtree;
+  private QuotaRow quota;
+
+  public ContentSummaryOp(Namesystem ns, PermissionChecker pc, String src) {
+    this.pc = pc;
+    this.src = src;
+    this.bound = SubtreeScan.bound(ns);
+  }
+
+  @Override
+  public String name() {
+    return "getContentSummary";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED);
+    InodeRow target = resolved.target();
+    if (target == null) {
+      return;
+    }
+    subtree = SubtreeScan.read(tx, target, path(), LockMode.SHARED, bound);
+    if (target.isDir() && target.hasQuota()) {
+      quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.READ_COMMITTED);
+    }
+  }
+
+  private String path() {
+    return PathNames.prefix(resolved.components(), resolved.depth());
+  }
+
+  @Override
+  protected ContentSummary execute(ExecutePhase tx) throws IOException {
+    Checks.traverseNotCreating(pc, resolved);
+    InodeRow target = resolved.target();
+    if (target == null) {
+      throw new FileNotFoundException("File does not exist: " + path());
+    }
+    if (subtree.exceeded()) {
+      throw SubtreeScan.tooBig("getContentSummary", path(), bound);
+    }
+    checkAccess();
+    long length = 0;
+    long files = 0;
+    long dirs = 0;
+    long space = 0;
+    for (SubtreeScan.Node n : subtree.nodes()) {
+      InodeRow r = n.row();
+      if (r.isDir()) {
+        dirs++;
+      } else {
+        files++;
+        length += r.size();
+        space += r.size() * r.replication();
+      }
+    }
+    return new ContentSummary.Builder()
+        .length(length)
+        .fileCount(files)
+        .directoryCount(dirs)
+        .quota(quota == null ? -1 : quota.nsQuota())
+        .spaceConsumed(space)
+        .spaceQuota(quota == null ? -1 : quota.dsQuota())
+        .erasureCodingPolicy(target.isDir() ? "" : REPLICATED)
+        .build();
+  }
+
+  /** READ_EXECUTE on each directory, depth-first with children in name order, as HDFS. */
+  private void checkAccess() throws IOException {
+    if (pc.isSuperuser()) {
+      return;
+    }
+    Deque<SubtreeScan.Node> stack = new ArrayDeque<>();
+    stack.push(subtree.top());
+    while (!stack.isEmpty()) {
+      SubtreeScan.Node n = stack.pop();
+      if (!n.row().isDir()) {
+        continue;
+      }
+      pc.check(n.row(), n.path(), FsAction.READ_EXECUTE);
+      List<SubtreeScan.Node> children = subtree.childrenOf(n);
+      for (int i = children.size() - 1; i >= 0; i--) {
+        stack.push(children.get(i));
+      }
+    }
+  }
+}

@@ -1,0 +1,432 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.TransientStorageException;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.leases.LeaseRecovery;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.InvalidPathException;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
+import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
+
+/**
+ * {@code create}: a new file under construction, leased to its client (HDFS FSNamesystem.startFile
+ * and FSDirWriteFileOp). Locks, in order: the parent and the new name exclusively (the deepest
+ * existing directory instead when parents are created), then the lease rows (the caller's, and the
+ * current writer's when the file exists under construction), then the old file's blocks when it is
+ * overwritten. A new file in an existing directory costs B + 3 PK + W.
+ *
+ * <p>As in HDFS: an existing file is replaced only with {@code OVERWRITE} (even one another client
+ * is writing); without it, a file another client is writing is {@link AlreadyBeingCreatedException}
+ * unless that client's lease is past the soft limit, in which case the file is closed (committed)
+ * and the caller still gets {@link FileAlreadyExistsException}. {@code APPEND} is not special here,
+ * as in HDFS's namenode: the stock client sends it only for a missing file, and appending to an
+ * existing one goes through {@code append}, which hops does not support yet. Encryption zones and
+ * erasure coding are not supported: {@code supportedVersions} is ignored and an erasure coding
+ * policy other than {@code replication} is refused.
+ */
+public final class Create extends Operation<Create.Outcome> {
+  private static final BlockStoragePolicySuite POLICIES =
+      BlockStoragePolicySuite.createDefaultSuite();
+
+  /**
+   * The new file's status, or the error to raise once the transaction has committed: HDFS closes an
+   * abandoned file on the way to refusing the create, and that close must stay.
+   */
+  public record Outcome(HdfsFileStatus status, IOException error) {
+    public HdfsFileStatus get() throws IOException {
+      if (error != null) {
+        throw error;
+      }
+      return status;
+    }
+  }
+
+  private final Namesystem ns;
+  private final PermissionChecker pc;
+  private final LeaseManager leaseManager;
+  private final String src;
+  private final FsPermission masked;
+  private final String clientName;
+  private final String clientMachine;
+  private final EnumSet<CreateFlag> flags;
+  private final boolean createParent;
+  private final short replication;
+  private final long blockSize;
+  private final String ecPolicyName;
+  private final String storagePolicy;
+  private long now;
+  private ResolvedPath resolved;
+  private InodeRow anchor;
+  private LeaseChanges leases;
+  private List<BlockInfoRow> oldBlocks;
+  private LeaseRecovery.Release takeover;
+
+  @SuppressWarnings("TooManyParameters") // ClientProtocol.create's own parameters
+  public Create(
+      Namesystem ns,
+      PermissionChecker pc,
+      LeaseManager leaseManager,
+      String src,
+      FsPermission masked,
+      String clientName,
+      EnumSet<CreateFlag> flags,
+      boolean createParent,
+      short replication,
+      long blockSize,
+      String ecPolicyName,
+      String storagePolicy) {
+    this.ns = ns;
+    this.pc = pc;
+    this.leaseManager = leaseManager;
+    this.src = src;
+    this.masked = masked;
+    this.clientName = clientName;
+    this.clientMachine = pc.caller().clientMachine();
+    this.flags = flags;
+    this.createParent = createParent;
+    this.replication = replication;
+    this.blockSize = blockSize;
+    this.ecPolicyName = ecPolicyName;
+    this.storagePolicy = storagePolicy;
+  }
+
+  @Override
+  public String name() {
+    return "create";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    Checks.pathLength("create", src);
+    if (src.equals("/.reserved") || src.startsWith("/.reserved/")) {
+      throw new InvalidPathException(src); // no raw or inode-id paths in hops yet
+    }
+    if (flags.contains(CreateFlag.SHOULD_REPLICATE)
+        && ecPolicyName != null
+        && !ecPolicyName.isEmpty()) {
+      throw new HadoopIllegalArgumentException(
+          "SHOULD_REPLICATE flag and ecPolicyName are exclusive parameters. Set both is not"
+              + " allowed!");
+    }
+    now = System.currentTimeMillis();
+    resolved = tx.resolve(src, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE);
+    anchor = resolved.lastExisting();
+    int existing = resolved.inodes().size();
+    if (createParent && !resolved.exists() && existing < resolved.depth() && anchor.isDir()) {
+      // Parents will be created under the deepest existing directory, which resolution read
+      // without a lock: lock it, and make sure the first missing name is still missing.
+      anchor = Locks.relock(tx, resolved, existing - 1, LockMode.EXCLUSIVE);
+      String next = resolved.components()[existing - 1];
+      if (tx.find(InodeRow.TABLE, Inodes.key(anchor.id(), next), LockMode.EXCLUSIVE) != null) {
+        throw new TransientStorageException("create raced with a create of " + next);
+      }
+    }
+    InodeRow target = resolved.target();
+    boolean oldFile = target != null && !target.isDir();
+    Set<String> holders = new HashSet<>();
+    holders.add(clientName);
+    if (oldFile && target.underConstruction()) {
+      holders.add(target.clientName());
+    }
+    leases = LeaseChanges.lock(tx, holders);
+    if (oldFile && flags.contains(CreateFlag.OVERWRITE)) {
+      oldBlocks = tx.findByPartition(BlockInfoRow.TABLE, target.id(), LockMode.READ_COMMITTED);
+    } else if (oldFile && target.underConstruction() && !clientName.equals(target.clientName())) {
+      LeaseRow writer = leases.read(target.clientName());
+      if (writer != null && leaseManager.expiredSoftLimit(writer, now)) {
+        takeover = leaseManager.recovery().prepare(tx, target);
+      }
+    }
+  }
+
+  @Override
+  protected Outcome execute(ExecutePhase tx) throws IOException {
+    String[] names = resolved.components();
+    int depth = resolved.depth();
+    String path = PathNames.prefix(names, depth);
+    boolean overwrite = flags.contains(CreateFlag.OVERWRITE);
+    pc.checkTraverse(resolved);
+    InodeRow target = resolved.target();
+    int existing = resolved.inodes().size();
+    // WRITE on the deepest existing ancestor, before anything else is looked at (HDFS order).
+    if (target == null) {
+      pc.check(anchor, PathNames.prefix(names, existing - 1), FsAction.WRITE);
+    } else if (depth > 0) {
+      pc.check(
+          resolved.inodes().get(depth - 1), PathNames.prefix(names, depth - 1), FsAction.WRITE);
+    }
+    if (target != null) {
+      if (target.isDir()) {
+        throw new FileAlreadyExistsException(path + " already exists as a directory");
+      }
+      if (overwrite) {
+        pc.check(target, path, FsAction.WRITE);
+      }
+    } else {
+      if (!createParent && existing < depth) {
+        throw new FileNotFoundException(
+            "Parent directory doesn't exist: " + PathNames.prefix(names, depth - 1));
+      }
+      if (!flags.contains(CreateFlag.CREATE)) {
+        throw new FileNotFoundException("Can't overwrite non-existent " + src);
+      }
+    }
+    checkBlockSize();
+    if (!flags.contains(CreateFlag.SHOULD_REPLICATE)) {
+      checkErasureCoding();
+    }
+    checkReplication();
+
+    MutableInode parent;
+    int firstMissing;
+    if (target != null) {
+      if (!overwrite) {
+        return refuseExisting(tx, target, path);
+      }
+      parent = MutableInode.of(resolved.inodes().get(depth - 1));
+      replace(tx, target, parent, path);
+      firstMissing = depth;
+    } else {
+      parent = MutableInode.of(anchor);
+      firstMissing = existing;
+    }
+    FsPermission ancestors = implicitUwx(new FsPermission(anchor.permission()));
+    for (int i = firstMissing; i < depth; i++) {
+      parent = addDirectory(tx, parent, names, i, ancestors);
+    }
+    MutableInode file = addFile(tx, parent, names);
+    leases.addFile(tx, clientName, file.id, path, now);
+    leases.flush(tx);
+    return new Outcome(ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME), null);
+  }
+
+  /**
+   * An existing file without OVERWRITE: refused, after taking over an abandoned file (HDFS
+   * FSNamesystem.recoverLeaseInternal for CREATE_FILE).
+   */
+  private Outcome refuseExisting(ExecutePhase tx, InodeRow target, String path) throws IOException {
+    FileAlreadyExistsException exists =
+        new FileAlreadyExistsException(path + " for client " + clientMachine + " already exists");
+    if (!target.underConstruction()) {
+      throw exists;
+    }
+    String writer = target.clientName();
+    if (clientName.equals(writer) && leases.read(clientName) != null) {
+      throw new AlreadyBeingCreatedException(
+          failure(path, clientName + " is already the current lease holder."));
+    }
+    if (leases.read(writer) == null) {
+      throw new AlreadyBeingCreatedException(
+          failure(path, "the file is under construction but no leases found."));
+    }
+    if (takeover == null) {
+      throw new AlreadyBeingCreatedException(
+          failure(
+              path,
+              "this file lease is currently owned by " + writer + " on " + target.clientMachine()));
+    }
+    if (!takeover.release(tx, MutableInode.of(target), leases, now)) {
+      throw new RecoveryInProgressException(
+          failure(path, "lease recovery is in progress. Try again later."));
+    }
+    leases.flush(tx);
+    return new Outcome(null, exists);
+  }
+
+  private String failure(String path, String reason) {
+    return "Failed to CREATE_FILE "
+        + path
+        + " for "
+        + clientName
+        + " on "
+        + clientMachine
+        + " because "
+        + reason;
+  }
+
+  /** OVERWRITE: the old file goes, with its lease path if it was being written. */
+  private void replace(ExecutePhase tx, InodeRow old, MutableInode parent, String path)
+      throws IOException {
+    if (!oldBlocks.isEmpty()) {
+      throw new IOException(
+          "cannot overwrite "
+              + path
+              + ": it has "
+              + oldBlocks.size()
+              + " block(s), and deleting blocks needs the data path, which hops does not support"
+              + " yet");
+    }
+    tx.delete(InodeRow.TABLE, old);
+    if (old.underConstruction()) {
+      leases.removeFile(tx, old.clientName(), old.id());
+    }
+    parent.childrenCount--;
+    parent.modificationTime = now;
+  }
+
+  private MutableInode addDirectory(
+      ExecutePhase tx, MutableInode parent, String[] names, int i, FsPermission permission)
+      throws IOException {
+    String parentPath = PathNames.prefix(names, i - 1);
+    String name = names[i - 1];
+    Checks.componentLength(ns, name, parentPath);
+    Checks.directoryItems(ns, parent, parentPath);
+    MutableInode dir = new MutableInode();
+    dir.parentId = parent.id;
+    dir.name = name;
+    dir.id = ns.newInodeId();
+    dir.isDir = true;
+    dir.permission = permission.toShort();
+    dir.userId = pc.userId();
+    dir.groupId = parent.groupId;
+    dir.modificationTime = now;
+    dir.accessTime = now;
+    link(tx, parent, dir);
+    return dir;
+  }
+
+  private MutableInode addFile(ExecutePhase tx, MutableInode parent, String[] names)
+      throws IOException {
+    byte policy = HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED;
+    if (storagePolicy != null && !storagePolicy.isEmpty()) {
+      BlockStoragePolicy p = POLICIES.getPolicy(storagePolicy);
+      if (p == null) {
+        throw new HadoopIllegalArgumentException(
+            "Cannot find a block policy with the name " + storagePolicy);
+      }
+      policy = p.getId();
+    }
+    int depth = names.length;
+    String parentPath = PathNames.prefix(names, depth - 1);
+    String name = names[depth - 1];
+    Checks.componentLength(ns, name, parentPath);
+    Checks.directoryItems(ns, parent, parentPath);
+    MutableInode file = new MutableInode();
+    file.parentId = parent.id;
+    file.name = name;
+    file.id = ns.newInodeId();
+    file.permission = masked.toShort();
+    file.userId = pc.userId();
+    file.groupId = parent.groupId;
+    file.modificationTime = now;
+    file.accessTime = now;
+    file.replication = replication;
+    file.preferredBlockSize = blockSize;
+    file.underConstruction = true;
+    file.clientName = clientName;
+    file.clientMachine = clientMachine;
+    file.storagePolicy = policy;
+    link(tx, parent, file);
+    return file;
+  }
+
+  /** Adds {@code child} under {@code parent}: count and modification time of the parent. */
+  private void link(ExecutePhase tx, MutableInode parent, MutableInode child) throws IOException {
+    parent.childrenCount++;
+    parent.modificationTime = now;
+    // For a directory made in this operation, the update folds into its buffered insert.
+    tx.update(InodeRow.TABLE, parent.toRow());
+    tx.insert(InodeRow.TABLE, child.toRow());
+    tx.hintAdded(child.parentId, child.name, child.id);
+  }
+
+  /**
+   * Directories a create makes on the way get the permission of the deepest existing one plus u+wx,
+   * so the creator can go on through them (HDFS FSDirMkdirOp.addImplicitUwx).
+   */
+  private static FsPermission implicitUwx(FsPermission p) {
+    return new FsPermission(
+        p.getUserAction().or(FsAction.WRITE_EXECUTE), p.getGroupAction(), p.getOtherAction());
+  }
+
+  private void checkBlockSize() throws IOException {
+    long min =
+        ns.conf()
+            .getLongBytes(
+                DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY,
+                DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_DEFAULT);
+    if (blockSize < min) {
+      throw new IOException(
+          "Specified block size "
+              + blockSize
+              + " is less than configured minimum value "
+              + DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY
+              + "="
+              + min);
+    }
+  }
+
+  /** hops stores replicated files only: no erasure coding policy is enabled but replication. */
+  private void checkErasureCoding() {
+    if (ecPolicyName == null
+        || ecPolicyName.isEmpty()
+        || ecPolicyName.equals(SystemErasureCodingPolicies.getReplicationPolicy().getName())) {
+      return;
+    }
+    throw new HadoopIllegalArgumentException(
+        String.format(
+            "Policy '%s' does not match any enabled erasure coding policies: [%s]. An erasure"
+                + " coding policy can be enabled by enableErasureCodingPolicy API. (hops does not"
+                + " support erasure coding.)",
+            ecPolicyName, SystemErasureCodingPolicies.getReplicationPolicy().getName()));
+  }
+
+  /** dfs.namenode.replication.min and dfs.replication.max (HDFS BlockManager.verifyReplication). */
+  private void checkReplication() throws IOException {
+    int min =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
+    int max =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_REPLICATION_MAX_KEY, DFSConfigKeys.DFS_REPLICATION_MAX_DEFAULT);
+    String err = null;
+    if (replication > max) {
+      err = " exceeds maximum of " + max;
+    } else if (replication < min) {
+      err = " is less than the required minimum of " + min;
+    }
+    if (err != null) {
+      throw new IOException(
+          "Requested replication factor of "
+              + replication
+              + err
+              + " for "
+              + src
+              + ", clientName="
+              + clientMachine);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.permission.FsAction;
+
+/**
+ * {@code delete}: a file, an empty directory, or a directory and everything below it, in one
+ * transaction. The parent and the target are locked exclusively (B + 2 PK(EXCLUSIVE) + W for a
+ * closed empty file); a directory's subtree is then read level by level with exclusive locks, one
+ * pruned scan per non-empty directory, up to {@link SubtreeScan#bound}; past it the delete is
+ * refused, as it needs the subtree protocol. Then the leases, blocks and other rows that go with
+ * the deleted files ({@link DeletedInodes}).
+ *
+ * <p>HDFS semantics (FSDirDeleteOp): the root is never deleted (false); a missing path gives false;
+ * a non-empty directory without {@code recursive} is a {@link PathIsNotEmptyDirectoryException}.
+ * Permissions: traverse, the sticky bit and WRITE on the parent, and ALL on every non-empty
+ * directory of the subtree (with the sticky bit on their children).
+ */
+public final class Delete extends Operation<Boolean> {
+  private final PermissionChecker pc;
+  private final String src;
+  private final boolean recursive;
+  private final int bound;
+  private ResolvedPath resolved;
+  private SubtreeScan subtree;
+  private DeletedInodes related;
+
+  public Delete(Namesystem ns, PermissionChecker pc, String src, boolean recursive) {
+    this.pc = pc;
+    this.src = src;
+    this.recursive = recursive;
+    this.bound = SubtreeScan.bound(ns);
+  }
+
+  @Override
+  public String name() {
+    return "delete";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    if (PathNames.components(src).length == 0) {
+      // The root is never deleted: nothing to lock.
+      resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
+      return;
+    }
+    resolved = tx.resolve(src, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE);
+    InodeRow target = resolved.target();
+    if (target == null) {
+      return;
+    }
+    if (!target.isDir() || target.childrenCount() == 0) {
+      related = DeletedInodes.read(tx, List.of(target));
+    } else if (recursive) {
+      subtree = SubtreeScan.read(tx, target, path(), LockMode.EXCLUSIVE, bound);
+      if (!subtree.exceeded()) {
+        related = DeletedInodes.read(tx, subtree.rows());
+      }
+    }
+  }
+
+  private String path() {
+    return PathNames.prefix(resolved.components(), resolved.depth());
+  }
+
+  @Override
+  protected Boolean execute(ExecutePhase tx) throws IOException {
+    Checks.traverseNotCreating(pc, resolved);
+    InodeRow target = resolved.target();
+    if (resolved.depth() == 0) {
+      return deleteRoot(target);
+    }
+    String path = path();
+    InodeRow parent = resolved.parent();
+    String parentPath = PathNames.prefix(resolved.components(), resolved.depth() - 1);
+    if (target != null && parent != null) {
+      pc.checkStickyBit(parent, parentPath, target, path);
+    }
+    if (parent != null) {
+      pc.check(parent, parentPath, FsAction.WRITE);
+    }
+    if (target == null) {
+      return false;
+    }
+    boolean nonEmpty = target.isDir() && target.childrenCount() > 0;
+    if (nonEmpty) {
+      if (subtree == null || subtree.exceeded()) {
+        // Not read (non-recursive) or not fully: only the top of HDFS's subtree check is possible.
+        pc.check(target, path, FsAction.ALL);
+        if (subtree == null) {
+          throw new PathIsNotEmptyDirectoryException(path + " is non empty");
+        }
+        throw SubtreeScan.tooBig("delete", path, bound);
+      }
+      checkSubtreeAccess();
+    }
+    List<InodeRow> doomed = subtree == null ? List.of(target) : subtree.rows();
+    for (InodeRow r : doomed) {
+      tx.delete(InodeRow.TABLE, r);
+      tx.hintRemoved(r.parentId(), r.name());
+    }
+    MutableInode p = MutableInode.of(parent);
+    p.childrenCount--;
+    p.modificationTime = System.currentTimeMillis();
+    tx.update(InodeRow.TABLE, p.toRow());
+    related.delete(tx);
+    return true;
+  }
+
+  /** HDFS: ALL on the root's subtree, then not empty, then refused (never deleted). */
+  private boolean deleteRoot(InodeRow root) throws IOException {
+    if (root.childrenCount() > 0) {
+      pc.check(root, "/", FsAction.ALL);
+      if (!recursive) {
+        throw new PathIsNotEmptyDirectoryException("/ is non empty");
+      }
+    }
+    return false;
+  }
+
+  /**
+   * HDFS's sub-access check with empty directories ignored: ALL on every non-empty directory, and
+   * the sticky bit of each on its children. Visited in HDFS's order (a stack: the last child
+   * first), so the first refusal names the same inode as HDFS would.
+   */
+  private void checkSubtreeAccess() throws IOException {
+    if (pc.isSuperuser()) {
+      return;
+    }
+    Deque<SubtreeScan.Node> stack = new ArrayDeque<>();
+    stack.push(subtree.top());
+    while (!stack.isEmpty()) {
+      SubtreeScan.Node dir = stack.pop();
+      List<SubtreeScan.Node> children = subtree.childrenOf(dir);
+      if (!children.isEmpty()) {
+        pc.check(dir.row(), dir.path(), FsAction.ALL);
+        for (SubtreeScan.Node child : children) {
+          pc.checkStickyBit(dir.row(), dir.path(), child.row(), child.path());
+        }
+      }
+      for (SubtreeScan.Node child : children) {
+        if (child.row().isDir()) {
+          stack.push(child);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,210 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.ExcessReplicaRow;
+import io.hops.dal.rows.InMemoryFileDataRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.rows.OnDiskLargeFileDataRow;
+import io.hops.dal.rows.OnDiskMediumFileDataRow;
+import io.hops.dal.rows.OnDiskSmallFileDataRow;
+import io.hops.dal.rows.PendingBlockRow;
+import io.hops.dal.rows.QuotaRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * What goes with inodes that are deleted, besides their own rows (HDFS's removeLeasesAndINodes and
+ * block collection): the lease paths of files under construction, and a lease left with no file;
+ * the blocks of files that have any, each replica becoming an invalidation for the datanode that
+ * holds it; small-file data kept in the database; the quota rows of directories.
+ *
+ * <p>Read in the lock phase after the inodes, in the table order of DESIGN.md §6. All of it is
+ * read-committed and protected by the exclusive locks on the inodes (hierarchical locking), except
+ * the leases: a lease is shared by every file its client writes, so it is locked exclusively
+ * ({@link LeaseChanges}). A file that is closed and empty has none of these rows, so deleting it
+ * reads nothing more.
+ */
+final class DeletedInodes {
+  private static final Comparator<InodeRow> BY_ID = Comparator.comparingLong(InodeRow::id);
+
+  private final List<Key> doomed = new ArrayList<>();
+
+  /** Files under construction: inode id to the lease holder. */
+  private final Map<Long, String> openFiles = new TreeMap<>();
+
+  private LeaseChanges leases;
+  private final List<InvalidatedBlockRow> invalidations = new ArrayList<>();
+
+  private DeletedInodes() {}
+
+  /** Reads what goes with {@code inodes} (files and directories), which the caller has locked. */
+  static DeletedInodes read(LockPhase tx, Collection<InodeRow> inodes) throws StorageException {
+    DeletedInodes d = new DeletedInodes();
+    List<InodeRow> files = new ArrayList<>();
+    List<InodeRow> quotaDirs = new ArrayList<>();
+    for (InodeRow r : inodes) {
+      if (!r.isDir()) {
+        files.add(r);
+      } else if (r.hasQuota()) {
+        quotaDirs.add(r);
+      }
+    }
+    files.sort(BY_ID);
+    quotaDirs.sort(BY_ID);
+    d.readLeases(tx, files);
+    d.readBlocks(tx, files);
+    d.readAll(tx, QuotaRow.TABLE, ids(quotaDirs));
+    List<Long> inDb = ids(files.stream().filter(InodeRow::fileStoredInDb).toList());
+    d.readAll(tx, InMemoryFileDataRow.TABLE, inDb);
+    d.readAll(tx, OnDiskSmallFileDataRow.TABLE, inDb);
+    d.readAll(tx, OnDiskMediumFileDataRow.TABLE, inDb);
+    d.scanAll(tx, OnDiskLargeFileDataRow.TABLE, inDb);
+    return d;
+  }
+
+  /**
+   * The leases of the files' writers, locked exclusively in holder order. The lease paths need no
+   * read: they are keyed by the file's inode id and deleted by key.
+   */
+  private void readLeases(LockPhase tx, List<InodeRow> files) throws StorageException {
+    for (InodeRow f : files) {
+      if (f.underConstruction() && f.clientName() != null) {
+        openFiles.put(f.id(), f.clientName());
+      }
+    }
+    leases = openFiles.isEmpty() ? null : LeaseChanges.lock(tx, openFiles.values());
+  }
+
+  /**
+   * Blocks of files that may have some (a length, or still being written): one pruned scan per
+   * table and file, and only the block table for a file that turns out to have none.
+   */
+  private void readBlocks(LockPhase tx, List<InodeRow> files) throws StorageException {
+    List<Long> withBlocks = new ArrayList<>();
+    Map<Long, BlockInfoRow> blocks = new HashMap<>();
+    for (InodeRow f : files) {
+      if (f.size() > 0 || f.underConstruction()) {
+        List<BlockInfoRow> rows =
+            tx.findByPartition(BlockInfoRow.TABLE, f.id(), LockMode.READ_COMMITTED);
+        if (!rows.isEmpty()) {
+          withBlocks.add(f.id());
+          for (BlockInfoRow b : rows) {
+            blocks.put(b.blockId(), b);
+            doomed.add(BlockInfoRow.TABLE.keyOf(b));
+          }
+        }
+      }
+    }
+    if (withBlocks.isEmpty()) {
+      return;
+    }
+    readAll(tx, BlockLookupRow.TABLE, new ArrayList<>(new TreeMap<>(blocks).keySet()));
+    List<ReplicaRow> replicas = scanAll(tx, ReplicaRow.TABLE, withBlocks);
+    scanAll(tx, CorruptReplicaRow.TABLE, withBlocks);
+    scanAll(tx, ExcessReplicaRow.TABLE, withBlocks);
+    List<ReplicaUnderConstructionRow> writing =
+        scanAll(tx, ReplicaUnderConstructionRow.TABLE, withBlocks);
+    // Invalidations already pending stay: the datanodes still have to be told.
+    Set<Key> pending = new HashSet<>();
+    for (long id : withBlocks) {
+      for (InvalidatedBlockRow r :
+          tx.findByPartition(InvalidatedBlockRow.TABLE, id, LockMode.READ_COMMITTED)) {
+        pending.add(InvalidatedBlockRow.TABLE.keyOf(r));
+      }
+    }
+    scanAll(tx, UnderReplicatedBlockRow.TABLE, withBlocks);
+    scanAll(tx, PendingBlockRow.TABLE, withBlocks);
+    for (ReplicaRow r : replicas) {
+      BlockInfoRow b = blocks.get(r.blockId());
+      invalidate(pending, r.inodeId(), r.blockId(), r.storageId(), b);
+    }
+    for (ReplicaUnderConstructionRow r : writing) {
+      BlockInfoRow b = blocks.get(r.blockId());
+      invalidate(pending, r.inodeId(), r.blockId(), r.storageId(), b);
+    }
+  }
+
+  private void invalidate(
+      Set<Key> pending, long inodeId, long blockId, int storageId, BlockInfoRow b) {
+    InvalidatedBlockRow row =
+        new InvalidatedBlockRow(
+            inodeId,
+            blockId,
+            storageId,
+            b == null ? 0 : b.generationStamp(),
+            b == null ? 0 : b.numBytes());
+    if (pending.add(InvalidatedBlockRow.TABLE.keyOf(row))) {
+      invalidations.add(row);
+    }
+  }
+
+  /** Batched primary-key read of the rows keyed by {@code ids}; those that exist are doomed. */
+  private <R extends Record> List<R> readAll(LockPhase tx, Table<R> table, List<Long> ids)
+      throws StorageException {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    List<Key> keys = ids.stream().map(id -> table.key(id)).toList();
+    List<R> rows =
+        keys.size() == 1
+            ? Collections.singletonList(tx.find(table, keys.get(0), LockMode.READ_COMMITTED))
+            : tx.findBatch(table, keys, LockMode.READ_COMMITTED);
+    List<R> found = rows.stream().filter(Objects::nonNull).toList();
+    found.forEach(r -> doomed.add(table.keyOf(r)));
+    return found;
+  }
+
+  /** One pruned scan per file; every row found is doomed. */
+  private <R extends Record> List<R> scanAll(LockPhase tx, Table<R> table, List<Long> fileIds)
+      throws StorageException {
+    List<R> found = new ArrayList<>();
+    for (long id : fileIds) {
+      found.addAll(tx.findByPartition(table, id, LockMode.READ_COMMITTED));
+    }
+    found.forEach(r -> doomed.add(table.keyOf(r)));
+    return found;
+  }
+
+  private static List<Long> ids(List<InodeRow> rows) {
+    return rows.stream().map(InodeRow::id).toList();
+  }
+
+  /** Buffers the deletes, the lease updates and the invalidations. */
+  void delete(ExecutePhase tx) throws StorageException {
+    for (Key k : doomed) {
+      tx.delete(k.table(), k);
+    }
+    if (leases != null) {
+      // A lease without files goes, as in HDFS.
+      for (Map.Entry<Long, String> f : openFiles.entrySet()) {
+        leases.removeFile(tx, f.getValue(), f.getKey());
+      }
+      leases.flush(tx);
+    }
+    for (InvalidatedBlockRow r : invalidations) {
+      tx.insert(InvalidatedBlockRow.TABLE, r);
+    }
+  }
+}

@@ -1,0 +1,259 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.LeasePathRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.permission.FsAction;
+
+/**
+ * {@code rename} (the old API: false instead of most errors, and a destination that is a directory
+ * receives the source inside it) and {@code rename2} (POSIX-like, with OVERWRITE), with the checks,
+ * exceptions and messages of HDFS's FSDirRenameOp, in its order.
+ *
+ * <p>Locks ({@link RenameLocks}): both paths are resolved read-committed, then the parents and
+ * targets are locked exclusively in one batch, in the global top-down order. The moved inode's row
+ * changes its primary key (new parent, name and partition): its old row is deleted and a new one
+ * inserted with the same id. A directory's children reference it by id, so they do not change. An
+ * overwritten destination (a file or an empty directory) is deleted with what goes with it.
+ */
+public final class Rename extends Operation<Boolean> {
+  private final Namesystem ns;
+  private final PermissionChecker pc;
+  private final String src;
+  private final String dst;
+  private final boolean oldApi;
+  private final boolean overwrite;
+  private final boolean toTrash;
+  private RenameLocks locks;
+  private LeasePathRow leasePath;
+  private DeletedInodes overwritten;
+
+  private Rename(
+      Namesystem ns,
+      PermissionChecker pc,
+      String src,
+      String dst,
+      boolean oldApi,
+      Options.Rename... options) {
+    this.ns = ns;
+    this.pc = pc;
+    this.src = src;
+    this.dst = dst;
+    this.oldApi = oldApi;
+    List<Options.Rename> opts = options == null ? List.of() : Arrays.asList(options);
+    this.overwrite = opts.contains(Options.Rename.OVERWRITE);
+    this.toTrash = opts.contains(Options.Rename.TO_TRASH);
+  }
+
+  /** The old {@code rename}: returns false where rename2 throws. */
+  public static Rename oldApi(Namesystem ns, PermissionChecker pc, String src, String dst) {
+    return new Rename(ns, pc, src, dst, true);
+  }
+
+  /** {@code rename2}. */
+  public static Rename withOptions(
+      Namesystem ns, PermissionChecker pc, String src, String dst, Options.Rename... options) {
+    return new Rename(ns, pc, src, dst, false, options);
+  }
+
+  @Override
+  public String name() {
+    return oldApi ? "rename" : "rename2";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    // As the RPC server: the destination's length is checked before anything is read.
+    Checks.pathLength("rename", dst);
+    locks = RenameLocks.acquire(tx, src, dst, oldApi);
+    InodeRow s = locks.src();
+    InodeRow d = locks.dst();
+    if (s != null && !s.isDir() && s.underConstruction()) {
+      leasePath =
+          tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(s.id()), LockMode.READ_COMMITTED);
+    }
+    if (!oldApi && overwrite && s != null && d != null && s.id() != d.id()) {
+      if (d.isDir() == s.isDir() && (!d.isDir() || d.childrenCount() == 0)) {
+        overwritten = DeletedInodes.read(tx, List.of(d));
+      }
+    }
+  }
+
+  @Override
+  protected Boolean execute(ExecutePhase tx) throws IOException {
+    ResolvedPath srcPath = locks.srcPath();
+    Checks.traverseNotCreating(pc, srcPath);
+    pc.checkTraverse(locks.dstPath());
+    checkPermissions();
+    return oldApi ? renameOld(tx) : renameNew(tx);
+  }
+
+  /** HDFS: the sticky bit and WRITE on the source's parent; WRITE on the destination's ancestor. */
+  private void checkPermissions() throws IOException {
+    InodeRow s = locks.src();
+    InodeRow sp = locks.srcParent();
+    String[] sc = locks.srcComponents();
+    if (sp != null) {
+      String parentPath = PathNames.prefix(sc, sc.length - 1);
+      if (s != null) {
+        pc.checkStickyBit(sp, parentPath, s, PathNames.prefix(sc, sc.length));
+      }
+      pc.check(sp, parentPath, FsAction.WRITE);
+    }
+    if (toTrash && s != null && s.isDir() && s.childrenCount() > 0) {
+      // Moving to the trash is a delete too; only the top of HDFS's subtree check is done here.
+      pc.check(s, PathNames.prefix(sc, sc.length), FsAction.ALL);
+    }
+    String[] tc = locks.targetComponents();
+    if (tc.length > 0) {
+      int i = locks.deepestExistingAncestorOfTarget();
+      pc.check(locks.targetAncestor(i), PathNames.prefix(tc, i), FsAction.WRITE);
+    }
+  }
+
+  private boolean renameOld(ExecutePhase tx) throws IOException {
+    String from = PathNames.prefix(locks.srcComponents(), locks.srcComponents().length);
+    String to = PathNames.prefix(locks.targetComponents(), locks.targetComponents().length);
+    if (locks.src() == null || locks.srcComponents().length == 0) {
+      return false;
+    }
+    if (to.equals(from)) {
+      return true;
+    }
+    if (isUnder(to, from) || locks.dst() != null || locks.dstParent() == null) {
+      return false;
+    }
+    if (!locks.dstParent().isDir()) {
+      throw new ParentNotDirectoryException(
+          PathNames.prefix(locks.targetComponents(), locks.targetComponents().length - 1)
+              + " (is not a directory)");
+    }
+    checkLimits();
+    move(tx, to);
+    return true;
+  }
+
+  private boolean renameNew(ExecutePhase tx) throws IOException {
+    String from = PathNames.prefix(locks.srcComponents(), locks.srcComponents().length);
+    String to = PathNames.prefix(locks.targetComponents(), locks.targetComponents().length);
+    InodeRow s = locks.src();
+    InodeRow d = locks.dst();
+    if (s == null) {
+      throw new FileNotFoundException("rename source " + from + " is not found.");
+    }
+    if (locks.srcComponents().length == 0) {
+      throw new IOException("rename source cannot be the root");
+    }
+    if (to.equals(from)) {
+      throw new FileAlreadyExistsException(
+          "The source " + from + " and destination " + to + " are the same");
+    }
+    if (isUnder(to, from)) {
+      throw new IOException(
+          "Rename destination " + to + " is a directory or file under source " + from);
+    }
+    if (locks.targetComponents().length == 0) {
+      throw new IOException("rename destination cannot be the root");
+    }
+    if (d != null) {
+      if (d.isDir() != s.isDir()) {
+        throw new IOException(
+            "Source " + from + " and destination " + to + " must both be directories");
+      }
+      if (!overwrite) {
+        throw new FileAlreadyExistsException("rename destination " + to + " already exists");
+      }
+      if (d.isDir() && d.childrenCount() > 0) {
+        throw new IOException("rename destination directory is not empty: " + to);
+      }
+    }
+    if (locks.dstParent() == null) {
+      throw new FileNotFoundException("rename destination parent " + to + " not found.");
+    }
+    if (!locks.dstParent().isDir()) {
+      throw new ParentNotDirectoryException("rename destination parent " + to + " is a file.");
+    }
+    checkLimits();
+    move(tx, to);
+    return true;
+  }
+
+  /** As HDFS: a path strictly below another, by the strings. */
+  private static boolean isUnder(String path, String dir) {
+    return path.startsWith(dir) && path.length() > dir.length() && path.charAt(dir.length()) == '/';
+  }
+
+  /** The new name's length; the destination directory's size if the entry changes directory. */
+  private void checkLimits() throws IOException {
+    String[] tc = locks.targetComponents();
+    String parentPath = PathNames.prefix(tc, tc.length - 1);
+    Checks.componentLength(ns, tc[tc.length - 1], parentPath);
+    if (locks.srcParent().id() != locks.dstParent().id()) {
+      Checks.directoryItems(ns, MutableInode.of(locks.dstParent()), parentPath);
+    }
+  }
+
+  private void move(ExecutePhase tx, String to) throws StorageException {
+    InodeRow s = locks.src();
+    InodeRow d = locks.dst();
+    InodeRow sp = locks.srcParent();
+    InodeRow dp = locks.dstParent();
+    String[] tc = locks.targetComponents();
+    String newName = tc[tc.length - 1];
+    long now = System.currentTimeMillis();
+    if (d != null) {
+      tx.delete(InodeRow.TABLE, d);
+      overwritten.delete(tx);
+    }
+    // The row's key changes: delete the old one, insert the new (deletes are flushed first).
+    MutableInode moved = MutableInode.of(s);
+    tx.delete(InodeRow.TABLE, s);
+    moved.parentId = dp.id();
+    moved.name = newName;
+    tx.insert(InodeRow.TABLE, moved.toRow());
+    int gone = d == null ? 0 : 1;
+    if (sp.id() == dp.id()) {
+      MutableInode p = MutableInode.of(sp);
+      p.childrenCount -= gone;
+      p.modificationTime = now;
+      tx.update(InodeRow.TABLE, p.toRow());
+    } else {
+      MutableInode from = MutableInode.of(sp);
+      from.childrenCount--;
+      from.modificationTime = now;
+      tx.update(InodeRow.TABLE, from.toRow());
+      MutableInode into = MutableInode.of(dp);
+      into.childrenCount += 1 - gone;
+      into.modificationTime = now;
+      tx.update(InodeRow.TABLE, into.toRow());
+    }
+    if (leasePath != null) {
+      tx.update(
+          LeasePathRow.TABLE,
+          new LeasePathRow(
+              leasePath.inodeId(),
+              leasePath.holder(),
+              to,
+              leasePath.lastBlockId(),
+              leasePath.penultimateBlockId()));
+    }
+    tx.hintRemoved(sp.id(), s.name());
+    tx.hintAdded(dp.id(), newName, s.id());
+  }
+}

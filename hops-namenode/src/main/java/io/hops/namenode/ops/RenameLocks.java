@@ -1,0 +1,260 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.TransientStorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Key;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.tx.LockPhase;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The lock phase of a rename: two paths locked in one global order.
+ *
+ * <p>Both paths are first resolved read-committed (no lock, so their order does not matter). Then
+ * the rows the rename changes are locked exclusively: the source's parent, the source, the
+ * destination's parent and the destination's name (whether or not it exists: the destination's
+ * parent is locked first, and every create or rename into a directory locks it too, so what the
+ * locked read finds is final). They are locked in one order for every transaction, by depth and
+ * then by path: this order agrees with the top-down order of every single-path operation, so a
+ * rename never holds a deep row while waiting for a shallow one. Rows shared by the two paths (same
+ * parent, or one path inside the other) are locked once. Runs of rows with the same mode go in one
+ * batched read: a file rename is B (source) + B (destination) + B (locks) plus the two targets'
+ * read-committed primary-key reads.
+ *
+ * <p>A directory moved into another directory could close a cycle (a directory inside its own
+ * subtree) if a concurrent rename moved an ancestor of the destination into the source. The
+ * destination's ancestors below the deepest ancestor it shares with the source are therefore locked
+ * shared: moving any of them takes an exclusive lock, so such renames serialize and the second sees
+ * the first's result. A file has no subtree, so a file rename skips these locks.
+ *
+ * <p>A row that changed between the read-committed resolution and its lock (moved, deleted,
+ * replaced) fails the attempt with a {@link TransientStorageException}, and the runner retries.
+ */
+final class RenameLocks {
+  private static final long ANY = -1;
+  private static final long MISSING = -2;
+
+  /** A row to lock: its key, position in the lock order, mode and the id it must have. */
+  private record Want(Key key, List<String> path, LockMode mode, long expectedId) {}
+
+  private static final Comparator<Want> LOCK_ORDER =
+      Comparator.<Want>comparingInt(w -> w.path().size()).thenComparing(RenameLocks::byPath);
+
+  private ResolvedPath srcPath;
+  private ResolvedPath dstPath;
+  private String[] targetComponents;
+  private List<InodeRow> targetRows;
+  private InodeRow srcParent;
+  private InodeRow src;
+  private InodeRow dstParent;
+  private InodeRow dst;
+
+  private RenameLocks() {}
+
+  /**
+   * Resolves and locks. With the old API, a destination that is a directory means its child named
+   * as the source (the target).
+   */
+  static RenameLocks acquire(LockPhase tx, String src, String dst, boolean oldApi)
+      throws StorageException {
+    RenameLocks l = new RenameLocks();
+    l.srcPath = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
+    l.dstPath = tx.resolve(dst, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
+    String[] sc = l.srcPath.components();
+    String[] dc = l.dstPath.components();
+    boolean into = oldApi && sc.length > 0 && l.dstPath.exists() && l.dstPath.target().isDir();
+    l.targetComponents = into ? append(dc, sc[sc.length - 1]) : dc;
+    l.targetRows = l.dstPath.inodes();
+    int tn = l.targetComponents.length;
+    l.srcParent = l.srcPath.parent();
+    l.src = l.srcPath.target();
+    l.dstParent = tn > 0 && l.targetRows.size() >= tn ? l.targetRows.get(tn - 1) : null;
+    l.dst = l.targetRows.size() > tn ? l.targetRows.get(tn) : null;
+    l.lock(tx);
+    return l;
+  }
+
+  private void lock(LockPhase tx) throws StorageException {
+    String[] sc = srcPath.components();
+    String[] tc = targetComponents;
+    Map<Key, Want> wants = new LinkedHashMap<>();
+    Key srcParentKey = null;
+    Key srcKey = null;
+    if (sc.length > 0 && srcParent != null && srcParent.isDir()) {
+      srcParentKey = keyOf(srcParent);
+      srcKey = Inodes.key(srcParent.id(), sc[sc.length - 1]);
+      want(wants, srcParentKey, sc, sc.length - 1, LockMode.EXCLUSIVE, srcParent.id());
+      // The source's kind decided the locks below, so it must not change meanwhile.
+      want(wants, srcKey, sc, sc.length, LockMode.EXCLUSIVE, src == null ? MISSING : src.id());
+    }
+    Key dstParentKey = null;
+    Key dstKey = null;
+    if (tc.length > 0 && dstParent != null && dstParent.isDir()) {
+      dstParentKey = keyOf(dstParent);
+      dstKey = Inodes.key(dstParent.id(), tc[tc.length - 1]);
+      want(wants, dstParentKey, tc, tc.length - 1, LockMode.EXCLUSIVE, dstParent.id());
+      want(wants, dstKey, tc, tc.length, LockMode.EXCLUSIVE, ANY);
+      if (src != null && src.isDir()) {
+        for (int d = commonPrefix(sc, tc) + 1; d <= tc.length - 2; d++) {
+          InodeRow ancestor = targetRows.get(d);
+          want(wants, keyOf(ancestor), tc, d, LockMode.SHARED, ancestor.id());
+        }
+      }
+    }
+    Map<Key, InodeRow> locked = read(tx, wants);
+    for (Want w : wants.values()) {
+      InodeRow row = locked.get(w.key());
+      boolean ok =
+          w.expectedId() == ANY
+              || (w.expectedId() == MISSING
+                  ? row == null
+                  : row != null && row.id() == w.expectedId());
+      if (!ok) {
+        throw new TransientStorageException(
+            "rename: "
+                + PathNames.prefix(w.path().toArray(new String[0]), w.path().size())
+                + " changed while resolved");
+      }
+    }
+    if (srcParentKey != null) {
+      srcParent = locked.get(srcParentKey);
+      src = locked.get(srcKey);
+    }
+    if (dstParentKey != null) {
+      dstParent = locked.get(dstParentKey);
+      dst = locked.get(dstKey);
+    }
+  }
+
+  /** Locks the wanted rows in the global order, one batched read per run of one mode. */
+  private static Map<Key, InodeRow> read(LockPhase tx, Map<Key, Want> wants)
+      throws StorageException {
+    List<Want> order = new ArrayList<>(wants.values());
+    order.sort(LOCK_ORDER);
+    Map<Key, InodeRow> rows = new HashMap<>();
+    int i = 0;
+    while (i < order.size()) {
+      int j = i;
+      while (j < order.size() && order.get(j).mode() == order.get(i).mode()) {
+        j++;
+      }
+      List<Key> keys = order.subList(i, j).stream().map(Want::key).toList();
+      LockMode mode = order.get(i).mode();
+      if (keys.size() == 1) {
+        rows.put(keys.get(0), tx.find(InodeRow.TABLE, keys.get(0), mode));
+      } else {
+        List<InodeRow> found = tx.findBatch(InodeRow.TABLE, keys, mode);
+        for (int k = 0; k < keys.size(); k++) {
+          rows.put(keys.get(k), found.get(k));
+        }
+      }
+      i = j;
+    }
+    return rows;
+  }
+
+  /** Adds a row to lock; a row wanted twice is locked once, in the stronger mode. */
+  private static void want(
+      Map<Key, Want> wants, Key key, String[] path, int depth, LockMode mode, long expectedId)
+      throws TransientStorageException {
+    Want w = new Want(key, List.of(path).subList(0, depth), mode, expectedId);
+    Want seen = wants.get(key);
+    if (seen != null) {
+      long expected = seen.expectedId() == ANY ? expectedId : seen.expectedId();
+      if (expectedId != ANY && expectedId != expected) {
+        // The two resolutions saw different rows under one name: something moved in between.
+        throw new TransientStorageException("rename: the two paths disagree on " + key);
+      }
+      LockMode strongest = seen.mode().compareTo(mode) >= 0 ? seen.mode() : mode;
+      w = new Want(key, seen.path(), strongest, expected);
+    }
+    wants.put(key, w);
+  }
+
+  private static int byPath(Want a, Want b) {
+    for (int i = 0; i < a.path().size() && i < b.path().size(); i++) {
+      int c = a.path().get(i).compareTo(b.path().get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.path().size(), b.path().size());
+  }
+
+  private static Key keyOf(InodeRow row) {
+    return row.id() == Inodes.ROOT_ID ? Inodes.rootKey() : Inodes.key(row.parentId(), row.name());
+  }
+
+  private static int commonPrefix(String[] a, String[] b) {
+    int n = 0;
+    while (n < a.length && n < b.length && a[n].equals(b[n])) {
+      n++;
+    }
+    return n;
+  }
+
+  private static String[] append(String[] a, String last) {
+    String[] out = Arrays.copyOf(a, a.length + 1);
+    out[a.length] = last;
+    return out;
+  }
+
+  ResolvedPath srcPath() {
+    return srcPath;
+  }
+
+  /** The destination as the client named it (its traversal is checked on this path). */
+  ResolvedPath dstPath() {
+    return dstPath;
+  }
+
+  String[] srcComponents() {
+    return srcPath.components();
+  }
+
+  /** Where the source goes: the destination, or with the old API maybe a child of it. */
+  String[] targetComponents() {
+    return targetComponents;
+  }
+
+  /** The source's parent, locked if it exists and is a directory. */
+  InodeRow srcParent() {
+    return srcParent;
+  }
+
+  InodeRow src() {
+    return src;
+  }
+
+  /** The target's parent, locked if it exists and is a directory. */
+  InodeRow dstParent() {
+    return dstParent;
+  }
+
+  /** What the target names now, or null. */
+  InodeRow dst() {
+    return dst;
+  }
+
+  /** The depth of the deepest existing ancestor of the target (HDFS's ancestor access). */
+  int deepestExistingAncestorOfTarget() {
+    return Math.min(targetRows.size() - 1, targetComponents.length - 1);
+  }
+
+  /** The row at {@code depth} on the target's path, {@code depth} at most the parent's. */
+  InodeRow targetAncestor(int depth) {
+    return depth == targetComponents.length - 1 && dstParent != null
+        ? dstParent
+        : targetRows.get(depth);
+  }
+}

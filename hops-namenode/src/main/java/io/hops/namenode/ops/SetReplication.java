@@ -1,0 +1,89 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+
+/**
+ * {@code setReplication}: the target locked exclusively (B + PK(EXCLUSIVE) + W). As HDFS: the
+ * factor is checked against {@code dfs.namenode.replication.min} and {@code dfs.replication.max}
+ * before anything else; write permission on the target is required; a file stores the new factor
+ * and gives true, a directory or a missing path gives false. Only the stored factor changes here:
+ * re-replicating existing blocks belongs to the block manager.
+ */
+public final class SetReplication extends Operation<Boolean> {
+  private final Namesystem ns;
+  private final PermissionChecker pc;
+  private final String path;
+  private final short replication;
+  private ResolvedPath resolved;
+
+  public SetReplication(Namesystem ns, PermissionChecker pc, String path, short replication) {
+    this.ns = ns;
+    this.pc = pc;
+    this.path = path;
+    this.replication = replication;
+  }
+
+  @Override
+  public String name() {
+    return "setReplication";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    verifyReplication();
+    resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+  }
+
+  private void verifyReplication() throws IOException {
+    int min =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
+    int max =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_REPLICATION_MAX_KEY, DFSConfigKeys.DFS_REPLICATION_MAX_DEFAULT);
+    String error = null;
+    if (replication > max) {
+      error = " exceeds maximum of " + max;
+    } else if (replication < min) {
+      error = " is less than the required minimum of " + min;
+    }
+    if (error != null) {
+      throw new IOException(
+          "Requested replication factor of " + replication + error + " for " + path);
+    }
+  }
+
+  @Override
+  protected Boolean execute(ExecutePhase tx) throws IOException {
+    Checks.traverseNotCreating(pc, resolved);
+    InodeRow target = resolved.target();
+    if (target == null) {
+      return false;
+    }
+    pc.check(target, PathNames.prefix(resolved.components(), resolved.depth()), FsAction.WRITE);
+    if (target.isDir() || target.symlink() != null) {
+      return false;
+    }
+    if (target.replication() != replication) {
+      MutableInode file = MutableInode.of(target);
+      file.replication = replication;
+      tx.update(InodeRow.TABLE, file.toRow());
+    }
+    return true;
+  }
+}

@@ -1,0 +1,149 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.tx.LockPhase;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+
+/**
+ * The inodes of a subtree, read in a lock phase level by level (top-down, as the lock order wants)
+ * with one partition-pruned scan per non-empty directory: the children of a directory share its id
+ * as their partition. The root's children are hash-partitioned, so they come from an index scan on
+ * {@code parent_id} instead.
+ *
+ * <p>Bounded: a directory's {@code children_count} announces its children before they are read, so
+ * the scan stops as soon as the subtree is known to hold more inodes than the bound, without
+ * reading them. A bigger subtree needs the subtree protocol (DESIGN.md §8), which runs over many
+ * transactions.
+ */
+final class SubtreeScan {
+  /** An inode of the subtree and its path. */
+  record Node(InodeRow row, String path) {}
+
+  private static final Comparator<Node> BY_NAME =
+      (a, b) ->
+          DFSUtilClient.compareBytes(
+              a.row().name().getBytes(StandardCharsets.UTF_8),
+              b.row().name().getBytes(StandardCharsets.UTF_8));
+
+  private final List<Node> nodes;
+  private final boolean exceeded;
+  private Map<Long, List<Node>> children;
+
+  private SubtreeScan(List<Node> nodes, boolean exceeded) {
+    this.nodes = nodes;
+    this.exceeded = exceeded;
+  }
+
+  /** The bound on inodes one transaction handles, from the configuration. */
+  static int bound(io.hops.namenode.Namesystem ns) {
+    return ns.conf()
+        .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
+  }
+
+  /**
+   * Reads {@code top} (already read by the caller) and everything below it, each row locked with
+   * {@code mode}, unless there are more than {@code bound} inodes in all.
+   */
+  static SubtreeScan read(LockPhase tx, InodeRow top, String topPath, LockMode mode, int bound)
+      throws StorageException {
+    List<Node> nodes = new ArrayList<>();
+    nodes.add(new Node(top, topPath));
+    // Inodes read so far plus those announced by children counts and not read yet.
+    long known = 1 + announced(top);
+    if (known > bound) {
+      return new SubtreeScan(nodes, true);
+    }
+    List<Node> level = announced(top) > 0 ? List.of(nodes.get(0)) : List.of();
+    while (!level.isEmpty()) {
+      List<Node> next = new ArrayList<>();
+      for (Node dir : level) {
+        List<InodeRow> rows = childrenOf(tx, dir.row().id(), mode);
+        known += rows.size() - announced(dir.row());
+        for (InodeRow row : rows) {
+          Node child = new Node(row, childPath(dir.path(), row.name()));
+          nodes.add(child);
+          if (announced(row) > 0) {
+            next.add(child);
+            known += announced(row);
+          }
+        }
+        if (known > bound) {
+          return new SubtreeScan(nodes, true);
+        }
+      }
+      level = next;
+    }
+    return new SubtreeScan(nodes, false);
+  }
+
+  private static long announced(InodeRow row) {
+    return row.isDir() ? row.childrenCount() : 0;
+  }
+
+  private static List<InodeRow> childrenOf(LockPhase tx, long dirId, LockMode mode)
+      throws StorageException {
+    return dirId == Inodes.ROOT_ID
+        ? tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, mode)
+        : tx.findByPartition(InodeRow.TABLE, dirId, mode);
+  }
+
+  static String childPath(String dir, String name) {
+    return dir.endsWith("/") ? dir + name : dir + "/" + name;
+  }
+
+  /** Whether the subtree holds more inodes than the bound (then only part of it was read). */
+  boolean exceeded() {
+    return exceeded;
+  }
+
+  /** The inodes read, the top first, then level by level. */
+  List<Node> nodes() {
+    return nodes;
+  }
+
+  List<InodeRow> rows() {
+    List<InodeRow> rows = new ArrayList<>(nodes.size());
+    nodes.forEach(n -> rows.add(n.row()));
+    return rows;
+  }
+
+  Node top() {
+    return nodes.get(0);
+  }
+
+  /** The children of a directory of the subtree, in HDFS's order (byte-wise by name). */
+  List<Node> childrenOf(Node dir) {
+    if (children == null) {
+      children = new HashMap<>();
+      for (Node n : nodes.subList(1, nodes.size())) {
+        children.computeIfAbsent(n.row().parentId(), k -> new ArrayList<>()).add(n);
+      }
+      children.values().forEach(list -> list.sort(BY_NAME));
+    }
+    return children.getOrDefault(dir.row().id(), List.of());
+  }
+
+  /** What an operation says when its subtree is over the bound. */
+  static IOException tooBig(String op, String path, int bound) {
+    return new IOException(
+        op
+            + " "
+            + path
+            + ": the subtree has more than "
+            + bound
+            + " inodes, the most one transaction handles ("
+            + NamenodeConfig.MAX_SUBTREE_INODES
+            + "); it needs the subtree protocol, which hops does not implement yet");
+  }
+}

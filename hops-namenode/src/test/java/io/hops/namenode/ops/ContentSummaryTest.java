@@ -1,0 +1,183 @@
+package io.hops.namenode.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.QuotaRow;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.resolve.MutableInode;
+import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FsShell;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code getContentSummary} (FsShell -count) through the stock client; bound 20 inodes. */
+class ContentSummaryTest {
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static Storage storage;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(NamenodeConfig.MAX_SUBTREE_INODES, 20);
+    cluster = new HopsTestCluster(conf);
+    fs = cluster.client();
+    storage = cluster.namenode().namesystem().storage();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  /** A closed file of {@code length} bytes (written straight to the store: no datanodes here). */
+  private static void file(String path, long length, short replication) throws IOException {
+    fs.create(p(path), replication).close();
+    long id = fs.getClient().getFileInfo(path).getFileId();
+    try (Transaction tx = storage.begin()) {
+      MutableInode m =
+          MutableInode.of(tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.EXCLUSIVE).get(0));
+      m.size = length;
+      tx.update(InodeRow.TABLE, m.toRow());
+      tx.commit();
+    }
+  }
+
+  @Test
+  void summaryCountsLengthFilesDirectoriesAndSpace() throws Exception {
+    fs.mkdirs(p("/cs/t/a/b"));
+    fs.mkdirs(p("/cs/t/empty"));
+    file("/cs/t/f1", 100, (short) 3);
+    file("/cs/t/a/f2", 10, (short) 2);
+    file("/cs/t/a/b/f3", 0, (short) 1);
+
+    ContentSummary cs = fs.getContentSummary(p("/cs/t"));
+    assertThat(cs.getLength()).isEqualTo(110);
+    assertThat(cs.getFileCount()).isEqualTo(3);
+    assertThat(cs.getDirectoryCount()).as("t, a, b, empty").isEqualTo(4);
+    assertThat(cs.getSpaceConsumed()).isEqualTo(100 * 3 + 10 * 2);
+    assertThat(cs.getQuota()).isEqualTo(-1);
+    assertThat(cs.getSpaceQuota()).isEqualTo(-1);
+    assertThat(cs.getErasureCodingPolicy()).isEmpty();
+
+    ContentSummary file = fs.getContentSummary(p("/cs/t/f1"));
+    assertThat(file.getLength()).isEqualTo(100);
+    assertThat(file.getFileCount()).isEqualTo(1);
+    assertThat(file.getDirectoryCount()).isZero();
+    assertThat(file.getErasureCodingPolicy()).isEqualTo("Replicated");
+
+    ContentSummary empty = fs.getContentSummary(p("/cs/t/empty"));
+    assertThat(empty.getDirectoryCount()).isEqualTo(1);
+    assertThat(empty.getFileCount()).isZero();
+  }
+
+  @Test
+  void summaryOfTheRootCountsEverythingThroughTheParentIndex() throws Exception {
+    try (HopsTestCluster own = new HopsTestCluster();
+        DistributedFileSystem c = own.client()) {
+      c.mkdirs(p("/r1/a"));
+      c.mkdirs(p("/r2"));
+      c.create(p("/r2/f")).close();
+      c.create(p("/top")).close();
+      ContentSummary cs = c.getContentSummary(p("/"));
+      assertThat(cs.getDirectoryCount()).as("/, r1, r1/a, r2").isEqualTo(4);
+      assertThat(cs.getFileCount()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void quotasComeFromTheQuotaRow() throws Exception {
+    fs.mkdirs(p("/csq"));
+    long id = fs.getClient().getFileInfo("/csq").getFileId();
+    try (Transaction tx = storage.begin()) {
+      MutableInode m =
+          MutableInode.of(tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.EXCLUSIVE).get(0));
+      m.hasQuota = true;
+      tx.update(InodeRow.TABLE, m.toRow());
+      tx.insert(QuotaRow.TABLE, new QuotaRow(id, 100, 1 << 30, 1, 0));
+      tx.commit();
+    }
+    ContentSummary cs = fs.getContentSummary(p("/csq"));
+    assertThat(cs.getQuota()).isEqualTo(100);
+    assertThat(cs.getSpaceQuota()).isEqualTo(1 << 30);
+  }
+
+  @Test
+  void summaryOfAMissingPathIsFileNotFound() {
+    assertThatThrownBy(() -> fs.getContentSummary(p("/cs-missing")))
+        .isInstanceOf(FileNotFoundException.class)
+        .hasMessageContaining("File does not exist: /cs-missing");
+  }
+
+  @Test
+  void summaryOverTheBoundNamesTheSubtreeProtocol() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      fs.mkdirs(p("/csbig/d" + i));
+    }
+    assertThatThrownBy(() -> fs.getContentSummary(p("/csbig")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("subtree protocol");
+  }
+
+  @Test
+  void everyDirectoryNeedsReadAndExecute() throws Exception {
+    fs.mkdirs(p("/csperm/open/closed"));
+    fs.setPermission(p("/csperm/open/closed"), new FsPermission((short) 0700));
+    UserGroupInformation alice =
+        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
+    try (FileSystem afs =
+        alice.doAs(
+            (java.security.PrivilegedExceptionAction<FileSystem>)
+                () -> FileSystem.get(cluster.uri(), cluster.clientConf()))) {
+      assertThatThrownBy(() -> afs.getContentSummary(p("/csperm/open")))
+          .isInstanceOf(AccessControlException.class)
+          .hasMessageContaining("access=READ_EXECUTE")
+          .hasMessageContaining("/csperm/open/closed");
+    }
+  }
+
+  @Test
+  void fsShellCountPrintsTheSummary() throws Exception {
+    fs.mkdirs(p("/cscount/d"));
+    file("/cscount/d/f", 42, (short) 1);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream old = System.out;
+    int rc;
+    FsShell shell = new FsShell(cluster.clientConf());
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      rc = shell.run(new String[] {"-count", "/cscount"});
+    } finally {
+      System.setOut(old);
+      shell.close();
+    }
+    assertThat(rc).isZero();
+    // DIR_COUNT FILE_COUNT CONTENT_SIZE PATHNAME
+    assertThat(out.toString(StandardCharsets.UTF_8).trim().split("\\s+"))
+        .containsExactly("2", "1", "42", "/cscount");
+  }
+}

@@ -1,0 +1,475 @@
+package io.hops.namenode.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.namenode.HopsTestCluster;
+import java.io.File;
+import java.io.IOException;
+import java.security.PrivilegedExceptionAction;
+import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The same create, complete, lease and open calls against hops and against Apache HDFS (a
+ * MiniDFSCluster without datanodes) in the same run: the outcome must be the same. Each call works
+ * in its own directory; two clients per side stand for two writers. Exceptions compare by class and
+ * message, with client names and inode ids blanked.
+ */
+class CreateLikeHdfsTest {
+  private static final long MB = 1024 * 1024;
+
+  /**
+   * One side: two independent clients of the superuser (different client names), and alice's (group
+   * staff).
+   */
+  private record Side(
+      String name, DistributedFileSystem a, DistributedFileSystem b, DistributedFileSystem alice) {
+    ClientProtocol nn() {
+      return a.getClient().getNamenode();
+    }
+
+    String clientA() {
+      return a.getClient().getClientName();
+    }
+  }
+
+  @FunctionalInterface
+  private interface Call {
+    Object run(Side s, String dir) throws Exception;
+  }
+
+  private static HopsTestCluster hops;
+  private static MiniDFSCluster hdfs;
+  private static Side hopsSide;
+  private static Side hdfsSide;
+
+  @BeforeAll
+  static void start() throws Exception {
+    hops = new HopsTestCluster();
+    Configuration conf = new Configuration();
+    conf.set(
+        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
+        new File("target/minidfs-create-" + System.nanoTime()).getAbsolutePath());
+    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
+    hdfs.waitActive();
+    Configuration hdfsClient = new Configuration(hdfs.getConfiguration(0));
+    hdfsClient.setBoolean("fs.hdfs.impl.disable.cache", true);
+    // MiniDFSCluster sets the default replication to its number of datanodes, 0 here.
+    hdfsClient.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+    // After both namenodes started: starting one resets the JVM's group mapping.
+    UserGroupInformation alice =
+        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
+    hopsSide =
+        new Side(
+            "hops",
+            hops.client(),
+            hops.client(),
+            (DistributedFileSystem)
+                alice.doAs(
+                    (PrivilegedExceptionAction<FileSystem>)
+                        () -> FileSystem.get(hops.uri(), hops.clientConf())));
+    hdfsSide =
+        new Side(
+            "hdfs",
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
+            (DistributedFileSystem)
+                alice.doAs(
+                    (PrivilegedExceptionAction<FileSystem>)
+                        () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (Side s : new Side[] {hopsSide, hdfsSide}) {
+      if (s != null) {
+        s.a.close();
+        s.b.close();
+        s.alice.close();
+      }
+    }
+    if (hops != null) {
+      hops.close();
+    }
+    if (hdfs != null) {
+      hdfs.shutdown();
+    }
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  /** Opens {@code path} for writing through the raw protocol, as client a; leaves it open. */
+  private static HdfsFileStatus open(Side s, String path, EnumSet<CreateFlag> flags)
+      throws IOException {
+    return s.nn()
+        .create(
+            path,
+            FsPermission.getFileDefault(),
+            s.clientA(),
+            new EnumSetWritable<>(flags),
+            true,
+            (short) 1,
+            MB,
+            CryptoProtocolVersion.supported(),
+            null,
+            null);
+  }
+
+  /** A directory owned by the superuser with this mode; returns its path. */
+  private static String dir(Side s, String path, int mode) throws IOException {
+    s.a.mkdirs(p(path));
+    s.a.setPermission(p(path), new FsPermission((short) mode));
+    return path;
+  }
+
+  /** A closed empty file owned by the superuser with this mode; returns its path. */
+  private static String file(Side s, String path, int mode) throws IOException {
+    s.a.create(p(path)).close();
+    s.a.setPermission(p(path), new FsPermission((short) mode));
+    return path;
+  }
+
+  private static String stat(Side s, String path) throws IOException {
+    FileStatus st = s.a.getFileStatus(p(path));
+    return (st.isFile() ? "file" : "dir")
+        + " len="
+        + st.getLen()
+        + " repl="
+        + st.getReplication()
+        + " bs="
+        + st.getBlockSize()
+        + " "
+        + st.getPermission()
+        + " closed="
+        + (!st.isFile() || s.a.isFileClosed(p(path)));
+  }
+
+  private static Arguments call(String name, Call call) {
+    return Arguments.of(name, call);
+  }
+
+  static Stream<Arguments> calls() {
+    return Stream.of(
+        call(
+            "touchz then stat",
+            (s, d) -> {
+              s.a.create(p(d + "/f"), false, 4096, (short) 2, 2 * MB).close();
+              return stat(s, d + "/f");
+            }),
+        call(
+            "create without overwrite over a closed file",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              s.a.create(p(d + "/f"), false).close();
+              return "created";
+            }),
+        call(
+            "create with overwrite over a closed file",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              s.a.create(p(d + "/f"), true, 4096, (short) 3, 4 * MB).close();
+              return stat(s, d + "/f") + " children=" + s.a.listStatus(p(d)).length;
+            }),
+        call(
+            "createNonRecursive in a missing directory",
+            (s, d) -> s.a.createNonRecursive(p(d + "/x/f"), false, 4096, (short) 1, MB, null)),
+        call(
+            "create makes missing parents",
+            (s, d) -> {
+              s.a.mkdirs(p(d));
+              s.a.setPermission(p(d), new FsPermission((short) 0555));
+              s.a.create(p(d + "/x/y/f")).close();
+              return stat(s, d + "/x") + " / " + stat(s, d + "/x/y/f");
+            }),
+        call(
+            "create over a directory",
+            (s, d) -> {
+              s.a.mkdirs(p(d + "/sub"));
+              return s.a.create(p(d + "/sub"), true);
+            }),
+        call(
+            "create below a file",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              return s.a.create(p(d + "/f/g"));
+            }),
+        call(
+            "create with replication above the maximum",
+            (s, d) -> s.a.create(p(d + "/f"), true, 4096, (short) 600, MB)),
+        call(
+            "create with replication 0",
+            (s, d) -> s.a.create(p(d + "/f"), true, 4096, (short) 0, MB)),
+        call(
+            "create with a block size below the minimum",
+            (s, d) -> s.a.create(p(d + "/f"), true, 4096, (short) 1, 1024)),
+        call(
+            "create without CREATE of a missing file",
+            (s, d) -> open(s, d + "/f", EnumSet.of(CreateFlag.OVERWRITE))),
+        call(
+            "create with CREATE and APPEND of a missing file",
+            (s, d) -> {
+              HdfsFileStatus st =
+                  open(s, d + "/f", EnumSet.of(CreateFlag.CREATE, CreateFlag.APPEND));
+              return s.nn().complete(d + "/f", s.clientA(), null, st.getFileId());
+            }),
+        call(
+            "second client creates a file being written",
+            (s, d) -> {
+              open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              return s.b.create(p(d + "/f"), false);
+            }),
+        call(
+            "the writer creates its own open file again",
+            (s, d) -> {
+              open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              return open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+            }),
+        call(
+            "second client overwrites a file being written",
+            (s, d) -> {
+              open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              s.b.create(p(d + "/f"), true).close();
+              return stat(s, d + "/f");
+            }),
+        call(
+            "complete by another client",
+            (s, d) -> {
+              HdfsFileStatus st = open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              return s.nn().complete(d + "/f", "DFSClient_intruder", null, st.getFileId());
+            }),
+        call(
+            "complete twice",
+            (s, d) -> {
+              HdfsFileStatus st = open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              return s.nn().complete(d + "/f", s.clientA(), null, st.getFileId())
+                  + " "
+                  + s.nn().complete(d + "/f", s.clientA(), null, st.getFileId());
+            }),
+        call(
+            "complete of a missing file",
+            (s, d) -> s.nn().complete(d + "/none", s.clientA(), null, 0)),
+        call(
+            "complete of a directory",
+            (s, d) -> {
+              s.a.mkdirs(p(d));
+              return s.nn().complete(d, s.clientA(), null, 0);
+            }),
+        call(
+            "recoverLease of a file being written",
+            (s, d) -> {
+              open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              return s.b.recoverLease(p(d + "/f")) + " " + stat(s, d + "/f");
+            }),
+        call(
+            "recoverLease of a closed file",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              return s.b.recoverLease(p(d + "/f"));
+            }),
+        call("recoverLease of a missing file", (s, d) -> s.b.recoverLease(p(d + "/none"))),
+        call(
+            "recoverLease of a directory",
+            (s, d) -> {
+              s.a.mkdirs(p(d));
+              return s.b.recoverLease(p(d));
+            }),
+        call(
+            "recoverLease below a file",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              return s.b.recoverLease(p(d + "/f/g"));
+            }),
+        call(
+            "open and read an empty file",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              try (FSDataInputStream in = s.b.open(p(d + "/f"))) {
+                return in.read();
+              }
+            }),
+        call(
+            "block locations of a file being written",
+            (s, d) -> {
+              open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              LocatedBlocks lb = s.nn().getBlockLocations(d + "/f", 0, 10);
+              return lb.getFileLength()
+                  + " uc="
+                  + lb.isUnderConstruction()
+                  + " blocks="
+                  + lb.locatedBlockCount()
+                  + " last="
+                  + lb.getLastLocatedBlock()
+                  + " lastComplete="
+                  + lb.isLastBlockComplete();
+            }),
+        call(
+            "open of a directory",
+            (s, d) -> {
+              s.a.mkdirs(p(d));
+              return s.a.open(p(d));
+            }),
+        call("open of a missing file", (s, d) -> s.a.open(p(d + "/none"))),
+        call(
+            "open below a file",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              return s.a.open(p(d + "/f/g"));
+            }),
+        call(
+            "block locations with a negative offset",
+            (s, d) -> {
+              s.a.create(p(d + "/f")).close();
+              return s.nn().getBlockLocations(d + "/f", -1, 10);
+            }),
+        call("isFileClosed of a missing file", (s, d) -> s.a.isFileClosed(p(d + "/none"))),
+        call(
+            "isFileClosed of a directory",
+            (s, d) -> {
+              s.a.mkdirs(p(d));
+              return s.a.isFileClosed(p(d));
+            }),
+        call(
+            "preferred block size of a directory",
+            (s, d) -> {
+              s.a.mkdirs(p(d));
+              return s.nn().getPreferredBlockSize(d);
+            }),
+        call(
+            "create without write permission on the parent",
+            (s, d) -> s.alice.create(p(dir(s, d, 0755) + "/f"))),
+        call(
+            "create with parents below a directory without write permission",
+            (s, d) -> s.alice.create(p(dir(s, d, 0755) + "/x/y/f"))),
+        call(
+            "create through a directory without traverse permission",
+            (s, d) -> s.alice.create(p(dir(s, d, 0700) + "/f"))),
+        call(
+            "overwrite of a file without write permission on it",
+            (s, d) -> {
+              dir(s, d, 0777);
+              return s.alice.create(p(file(s, d + "/f", 0644)), true);
+            }),
+        call(
+            "create without overwrite over a file without write permission on it",
+            (s, d) -> {
+              dir(s, d, 0777);
+              return s.alice.create(p(file(s, d + "/f", 0644)), false);
+            }),
+        call(
+            "create by alice in her writable directory",
+            (s, d) -> {
+              dir(s, d, 0777);
+              s.alice.create(p(d + "/f")).close();
+              FileStatus st = s.a.getFileStatus(p(d + "/f"));
+              return st.getOwner() + ":" + st.getGroup() + " " + st.getPermission();
+            }),
+        call(
+            "recoverLease without write permission on the file",
+            (s, d) -> {
+              dir(s, d, 0777);
+              open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
+              return s.alice.recoverLease(p(d + "/f"));
+            }),
+        call(
+            "open without read permission",
+            (s, d) -> {
+              dir(s, d, 0777);
+              return s.alice.open(p(file(s, d + "/f", 0600)));
+            }),
+        call(
+            "isFileClosed through a directory without traverse permission",
+            (s, d) -> {
+              dir(s, d, 0777);
+              file(s, d + "/f", 0600);
+              s.a.setPermission(p(d), new FsPermission((short) 0700));
+              return s.alice.isFileClosed(p(d + "/f"));
+            }),
+        call(
+            "the writer overwrites its own open file, then closes both streams",
+            (s, d) -> {
+              FSDataOutputStream first = s.a.create(p(d + "/f"));
+              s.a.create(p(d + "/f"), true).close();
+              first.close();
+              return stat(s, d + "/f");
+            }),
+        call(
+            "stream closed after its file was recovered by another client",
+            (s, d) -> {
+              FSDataOutputStream out = s.a.create(p(d + "/f"));
+              s.b.recoverLease(p(d + "/f"));
+              out.close();
+              return stat(s, d + "/f");
+            }));
+  }
+
+  private static String outcome(Call call, Side s, String dir) {
+    try {
+      Object r = call.run(s, dir);
+      if (r instanceof FSDataOutputStream out) {
+        out.close();
+        return "ok: a stream";
+      }
+      if (r instanceof FSDataInputStream in) {
+        in.close();
+        return "ok: a stream";
+      }
+      if (r instanceof HdfsFileStatus) {
+        return "ok: a status";
+      }
+      return "ok: " + r;
+    } catch (RemoteException e) {
+      return e.getClassName() + ": " + normalize(e.getMessage());
+    } catch (Exception e) {
+      return e.getClass().getName() + ": " + normalize(e.getMessage());
+    }
+  }
+
+  /** Blanks what differs between runs: client names, inode ids, hosts; keeps the first line. */
+  private static String normalize(String message) {
+    if (message == null) {
+      return null;
+    }
+    String first = message.split("\n", 2)[0];
+    return first
+        .replaceAll("DFSClient_[A-Za-z0-9_-]+", "DFSClient_*")
+        .replaceAll("inode \\d+", "inode *")
+        .replaceAll("pending creates: \\d+", "pending creates: *");
+  }
+
+  private static final AtomicInteger DIRS = new AtomicInteger();
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
+    String dir = "/c" + DIRS.incrementAndGet();
+    String expected = outcome(call, hdfsSide, dir);
+    String actual = outcome(call, hopsSide, dir);
+    assertThat(actual).as(name).isEqualTo(expected);
+  }
+}

@@ -1,0 +1,292 @@
+package io.hops.namenode.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
+import io.hops.dal.LockMode;
+import io.hops.namenode.HopsTestCluster;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code create} of zero-length files through the stock client, with HDFS's checks. */
+class CreateTest {
+  private static final long MB = 1024 * 1024;
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+
+  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new HopsTestCluster();
+    fs = cluster.client();
+    cluster.namenode().namesystem().runner().observe(LAST::put);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  @Test
+  void touchzCreatesAClosedEmptyFileWithTheRequestedAttributes() throws Exception {
+    fs.mkdirs(new Path("/touch"));
+    fs.setOwner(new Path("/touch"), null, "staff");
+    Path f = new Path("/touch/empty");
+    fs.create(f, false, 4096, (short) 2, 2 * MB).close();
+
+    FileStatus st = fs.getFileStatus(f);
+    assertThat(st.isFile()).isTrue();
+    assertThat(st.getLen()).isZero();
+    assertThat(st.getOwner()).isEqualTo(UserGroupInformation.getCurrentUser().getShortUserName());
+    assertThat(st.getGroup()).as("group of the parent").isEqualTo("staff");
+    assertThat(st.getReplication()).isEqualTo((short) 2);
+    assertThat(st.getBlockSize()).isEqualTo(2 * MB);
+    assertThat(st.getPermission()).isEqualTo(new FsPermission((short) 0644));
+    assertThat(fs.isFileClosed(f)).isTrue();
+    assertThat(fs.getClient().getNamenode().getPreferredBlockSize("/touch/empty"))
+        .isEqualTo(2 * MB);
+    assertThat(fs.getFileStatus(new Path("/touch")).getModificationTime())
+        .as("the parent changed at create, the file again at close")
+        .isLessThanOrEqualTo(st.getModificationTime());
+  }
+
+  @Test
+  void createWithoutOverwriteOfAnExistingFileIsFileAlreadyExists() throws Exception {
+    Path f = new Path("/nooverwrite/f");
+    fs.create(f).close();
+    assertThatThrownBy(() -> fs.create(f, false))
+        .isInstanceOf(FileAlreadyExistsException.class)
+        .hasMessageContaining("/nooverwrite/f for client")
+        .hasMessageContaining("already exists");
+  }
+
+  @Test
+  void overwriteReplacesTheFileWithANewInode() throws Exception {
+    Path f = new Path("/overwrite/f");
+    fs.create(f, false, 4096, (short) 1, MB).close();
+    long oldId = fs.getClient().getFileInfo("/overwrite/f").getFileId();
+    fs.create(f, true, 4096, (short) 3, 4 * MB).close();
+
+    HdfsFileStatus st = fs.getClient().getFileInfo("/overwrite/f");
+    assertThat(st.getFileId()).isNotEqualTo(oldId);
+    assertThat(st.getReplication()).isEqualTo((short) 3);
+    assertThat(st.getBlockSize()).isEqualTo(4 * MB);
+    assertThat(fs.listStatus(new Path("/overwrite"))).hasSize(1);
+    assertThat(fs.getClient().getFileInfo("/overwrite").getChildrenNum()).isEqualTo(1);
+  }
+
+  @Test
+  void createNonRecursiveInAMissingDirectoryIsFileNotFound() {
+    assertThatThrownBy(
+            () ->
+                fs.createNonRecursive(
+                    new Path("/nonrec/missing/f"), false, 4096, (short) 1, MB, null))
+        .isInstanceOf(FileNotFoundException.class)
+        .hasMessageStartingWith("Parent directory doesn't exist: /nonrec/missing");
+  }
+
+  @Test
+  void createMakesMissingParentsWithTheDeepestDirectorysPermissionPlusUwx() throws Exception {
+    fs.mkdirs(new Path("/parents"));
+    fs.setPermission(new Path("/parents"), new FsPermission((short) 0555));
+    fs.create(new Path("/parents/a/b/f")).close();
+
+    assertThat(fs.getFileStatus(new Path("/parents/a")).getPermission())
+        .isEqualTo(new FsPermission((short) 0755));
+    assertThat(fs.getFileStatus(new Path("/parents/a/b")).isDirectory()).isTrue();
+    assertThat(fs.getFileStatus(new Path("/parents/a/b/f")).isFile()).isTrue();
+    assertThat(fs.getClient().getFileInfo("/parents/a").getChildrenNum()).isEqualTo(1);
+    assertThat(fs.getClient().getFileInfo("/parents").getChildrenNum()).isEqualTo(1);
+  }
+
+  @Test
+  void createOverADirectoryIsFileAlreadyExists() throws Exception {
+    fs.mkdirs(new Path("/overdir/d"));
+    assertThatThrownBy(() -> fs.create(new Path("/overdir/d"), true))
+        .isInstanceOf(FileAlreadyExistsException.class)
+        .hasMessageStartingWith("/overdir/d already exists as a directory");
+  }
+
+  @Test
+  void createBelowAFileIsParentNotDirectory() throws Exception {
+    fs.create(new Path("/belowfile/f")).close();
+    assertThatThrownBy(() -> fs.create(new Path("/belowfile/f/g")))
+        .isInstanceOf(ParentNotDirectoryException.class)
+        .hasMessageContaining("/belowfile/f (is not a directory)");
+  }
+
+  @Test
+  void replicationAboveTheMaximumIsRefusedWithHdfsMessage() {
+    assertThatThrownBy(() -> fs.create(new Path("/repl/f"), true, 4096, (short) 600, MB))
+        .isInstanceOf(RemoteException.class)
+        .hasMessageContaining("Requested replication factor of 600 exceeds maximum of 512");
+  }
+
+  @Test
+  void blockSizeBelowTheMinimumIsRefusedWithHdfsMessage() {
+    assertThatThrownBy(() -> fs.create(new Path("/bs/f"), true, 4096, (short) 1, 1024))
+        .isInstanceOf(RemoteException.class)
+        .hasMessageContaining(
+            "Specified block size 1024 is less than configured minimum value"
+                + " dfs.namenode.fs-limits.min-block-size=1048576");
+  }
+
+  @Test
+  void createWithoutWritePermissionOnTheParentIsAccessControl() throws Exception {
+    fs.mkdirs(new Path("/locked"));
+    fs.setPermission(new Path("/locked"), new FsPermission((short) 0755));
+    UserGroupInformation alice =
+        UserGroupInformation.createUserForTesting("alice", new String[] {"users"});
+    try (FileSystem afs =
+        alice.doAs(
+            (java.security.PrivilegedExceptionAction<FileSystem>)
+                () -> FileSystem.get(cluster.uri(), cluster.clientConf()))) {
+      assertThatThrownBy(() -> afs.create(new Path("/locked/f")))
+          .isInstanceOf(AccessControlException.class)
+          .hasMessageContaining("access=WRITE");
+    }
+  }
+
+  @Test
+  void createWithoutTheCreateFlagOfAMissingFileIsFileNotFound() throws Exception {
+    assertThatThrownBy(
+            () ->
+                fs.getClient()
+                    .getNamenode()
+                    .create(
+                        "/noflag/f",
+                        FsPermission.getFileDefault(),
+                        fs.getClient().getClientName(),
+                        new EnumSetWritable<>(EnumSet.of(CreateFlag.OVERWRITE)),
+                        true,
+                        (short) 1,
+                        MB,
+                        CryptoProtocolVersion.supported(),
+                        null,
+                        null))
+        .isInstanceOf(RemoteException.class)
+        .satisfies(
+            e ->
+                assertThat(((RemoteException) e).unwrapRemoteException())
+                    .isInstanceOf(FileNotFoundException.class)
+                    .hasMessageStartingWith("Can't overwrite non-existent /noflag/f"));
+  }
+
+  @Test
+  void anUnknownStoragePolicyIsRefusedAndAKnownOneIsStored() throws Exception {
+    var nn = fs.getClient().getNamenode();
+    String client = fs.getClient().getClientName();
+    var flags = new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
+    assertThatThrownBy(
+            () ->
+                nn.create(
+                    "/policy/bad",
+                    FsPermission.getFileDefault(),
+                    client,
+                    flags,
+                    true,
+                    (short) 1,
+                    MB,
+                    CryptoProtocolVersion.supported(),
+                    null,
+                    "NO_SUCH_POLICY"))
+        .hasMessageContaining("Cannot find a block policy with the name NO_SUCH_POLICY");
+    HdfsFileStatus st =
+        nn.create(
+            "/policy/cold",
+            FsPermission.getFileDefault(),
+            client,
+            flags,
+            true,
+            (short) 1,
+            MB,
+            CryptoProtocolVersion.supported(),
+            null,
+            "COLD");
+    assertThat(st.getStoragePolicy()).isEqualTo((byte) 2);
+    assertThat(nn.complete("/policy/cold", client, null, st.getFileId())).isTrue();
+  }
+
+  @Test
+  void erasureCodingPoliciesAreRefusedClearly() {
+    var nn = fs.getClient().getNamenode();
+    assertThatThrownBy(
+            () ->
+                nn.create(
+                    "/ec/f",
+                    FsPermission.getFileDefault(),
+                    fs.getClient().getClientName(),
+                    new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+                    true,
+                    (short) 1,
+                    MB,
+                    CryptoProtocolVersion.supported(),
+                    "RS-6-3-1024k",
+                    null))
+        .hasMessageContaining("hops does not support erasure coding");
+  }
+
+  @Test
+  void writingDataIsRefusedNamingTheMissingDataPath() throws Exception {
+    FSDataOutputStream out = fs.create(new Path("/data/f"));
+    out.write(1);
+    assertThatThrownBy(out::close).isInstanceOf(IOException.class).hasMessageContaining("addBlock");
+  }
+
+  @Test
+  void createCompleteRenewAndOpenOfAnEmptyFileCostWhatTheDesignSays() throws Exception {
+    fs.mkdirs(new Path("/cost/a"));
+    fs.getFileStatus(new Path("/cost/a")); // warms the hints of every ancestor
+    FSDataOutputStream out = fs.create(new Path("/cost/a/f"));
+    AccessCounts create = LAST.get("create");
+    // The ancestors in one batch; parent, new name and lease locked; one write batch.
+    assertThat(create.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
+    assertThat(create.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(3);
+    assertThat(create.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
+    assertThat(create.total()).as(create.toString()).isEqualTo(5);
+
+    fs.getClient().getNamenode().renewLease(fs.getClient().getClientName(), null);
+    AccessCounts renew = LAST.get("renewLease");
+    assertThat(renew.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(1);
+    assertThat(renew.total()).as(renew.toString()).isEqualTo(2);
+
+    out.close();
+    AccessCounts complete = LAST.get("complete");
+    // The file (its parent does not change) and the lease locked.
+    assertThat(complete.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
+    assertThat(complete.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(2);
+    assertThat(complete.total()).as(complete.toString()).isEqualTo(4);
+
+    fs.open(new Path("/cost/a/f")).close();
+    AccessCounts read = LAST.get("getBlockLocations");
+    // An empty closed file: like a stat, no block tables.
+    assertThat(read.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
+    assertThat(read.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
+    assertThat(read.total()).as(read.toString()).isEqualTo(2);
+  }
+}

@@ -1,0 +1,328 @@
+package io.hops.namenode.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.schema.Table;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.resolve.MutableInode;
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code delete} through the stock client, over a namenode whose subtree bound is 10 inodes. */
+class DeleteTest {
+  private static final int BOUND = 10;
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static Storage storage;
+  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(NamenodeConfig.MAX_SUBTREE_INODES, BOUND);
+    cluster = new HopsTestCluster(conf);
+    fs = cluster.client();
+    storage = cluster.namenode().namesystem().storage();
+    cluster.namenode().namesystem().runner().observe(LAST::put);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  private static <R extends Record> List<R> all(Table<R> table) throws IOException {
+    try (Transaction tx = storage.begin()) {
+      return tx.scanAll(table, LockMode.READ_COMMITTED);
+    }
+  }
+
+  private static Set<Long> inodeIds() throws IOException {
+    Set<Long> ids = new HashSet<>();
+    for (InodeRow r : all(InodeRow.TABLE)) {
+      ids.add(r.id());
+    }
+    return ids;
+  }
+
+  private static void touch(String path) throws IOException {
+    fs.create(new Path(path)).close();
+  }
+
+  @Test
+  void deleteOfAFileRemovesItAndUpdatesItsParent() throws Exception {
+    touch("/df/f");
+    long id = fileId("/df/f");
+    long before = fs.getFileStatus(new Path("/df")).getModificationTime();
+    Thread.sleep(5);
+
+    assertThat(fs.delete(new Path("/df/f"), false)).isTrue();
+
+    assertThat(fs.exists(new Path("/df/f"))).isFalse();
+    assertThat(inodeIds()).doesNotContain(id);
+    FileStatus parent = fs.getFileStatus(new Path("/df"));
+    assertThat(parent.getModificationTime()).isGreaterThan(before);
+    assertThat(fs.getClient().getFileInfo("/df").getChildrenNum()).isZero();
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void deleteOfAClosedEmptyFileIsOneBatchTwoExclusiveReadsAndTheWrites() throws Exception {
+    touch("/dcost/a/f");
+    fs.getFileStatus(new Path("/dcost/a/f")); // warms the hints
+    assertThat(fs.delete(new Path("/dcost/a/f"), false)).isTrue();
+    AccessCounts c = LAST.get("delete");
+    assertThat(c.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).as(c.toString()).isEqualTo(1);
+    assertThat(c.get(AccessKind.PK, LockMode.EXCLUSIVE)).as(c.toString()).isEqualTo(2);
+    assertThat(c.get(AccessKind.WRITE_BATCH)).as(c.toString()).isEqualTo(1);
+    assertThat(c.total()).as(c.toString()).isEqualTo(4);
+  }
+
+  @Test
+  void deleteOfAnEmptyDirectoryWithoutRecursiveSucceeds() throws Exception {
+    fs.mkdirs(new Path("/de/empty"));
+    assertThat(fs.delete(new Path("/de/empty"), false)).isTrue();
+    assertThat(fs.exists(new Path("/de/empty"))).isFalse();
+    assertThat(fs.listStatus(new Path("/de"))).isEmpty();
+  }
+
+  @Test
+  void recursiveDeleteOfASmallTreeLeavesNoOrphans() throws Exception {
+    fs.mkdirs(new Path("/dr/t/a/b"));
+    fs.mkdirs(new Path("/dr/t/c"));
+    touch("/dr/t/f1");
+    touch("/dr/t/a/f2");
+    touch("/dr/t/a/b/f3");
+    fs.mkdirs(new Path("/dr/keep"));
+    Set<Long> before = inodeIds();
+
+    assertThat(fs.delete(new Path("/dr/t"), true)).isTrue();
+
+    Set<Long> gone = new HashSet<>(before);
+    gone.removeAll(inodeIds());
+    assertThat(gone).as("t, a, b, c and three files").hasSize(7);
+    assertThat(fs.listStatus(new Path("/dr")))
+        .extracting(s -> s.getPath().getName())
+        .containsExactly("keep");
+    assertThat(fs.exists(new Path("/dr/t/a/b/f3"))).isFalse();
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    // The names can be used again: no stale hint or row is left behind.
+    fs.mkdirs(new Path("/dr/t/a/b"));
+    assertThat(fs.getFileStatus(new Path("/dr/t/a/b")).isDirectory()).isTrue();
+  }
+
+  @Test
+  void nonRecursiveDeleteOfANonEmptyDirectoryIsPathIsNotEmptyDirectory() throws Exception {
+    touch("/dn/d/f");
+    assertThatThrownBy(() -> fs.delete(new Path("/dn/d"), false))
+        .isInstanceOf(PathIsNotEmptyDirectoryException.class)
+        .hasMessageContaining("/dn/d is non empty");
+    assertThat(fs.exists(new Path("/dn/d/f"))).isTrue();
+  }
+
+  @Test
+  void deleteOfAMissingPathReturnsFalse() throws Exception {
+    assertThat(fs.delete(new Path("/missing-x"), true)).isFalse();
+    assertThat(fs.delete(new Path("/missing-y/z"), false)).isFalse();
+  }
+
+  @Test
+  void deleteOfTheRootReturnsFalseAndNonRecursiveIsNotEmpty() throws Exception {
+    fs.mkdirs(new Path("/droot"));
+    assertThat(fs.getClient().delete("/", true)).isFalse();
+    assertThatThrownBy(() -> fs.getClient().delete("/", false))
+        .isInstanceOf(PathIsNotEmptyDirectoryException.class);
+    assertThat(fs.exists(new Path("/droot"))).isTrue();
+  }
+
+  @Test
+  void aTreeOverTheBoundIsRefusedNamingTheSubtreeProtocolAndNothingIsDeleted() throws Exception {
+    // t, a, b and 8 files: 11 inodes, one over the bound.
+    fs.mkdirs(new Path("/big/t/a"));
+    fs.mkdirs(new Path("/big/t/b"));
+    for (int i = 0; i < 8; i++) {
+      touch("/big/t/" + (i % 2 == 0 ? "a" : "b") + "/f" + i);
+    }
+    Set<Long> before = inodeIds();
+    assertThatThrownBy(() -> fs.delete(new Path("/big/t"), true))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("subtree protocol")
+        .hasMessageContaining(NamenodeConfig.MAX_SUBTREE_INODES);
+    assertThat(inodeIds()).isEqualTo(before);
+
+    // At the bound exactly it goes in one transaction.
+    assertThat(fs.delete(new Path("/big/t/b/f1"), false)).isTrue();
+    assertThat(fs.delete(new Path("/big/t"), true)).isTrue();
+    assertThat(fs.exists(new Path("/big/t"))).isFalse();
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void aDirectoryWithMoreChildrenThanTheBoundIsRefusedBeforeItsChildrenAreRead() throws Exception {
+    for (int i = 0; i < BOUND; i++) {
+      touch("/wide/t/f" + i);
+    }
+    assertThatThrownBy(() -> fs.delete(new Path("/wide/t"), true))
+        .hasMessageContaining("subtree protocol");
+    AccessCounts c = LAST.get("delete");
+    assertThat(c.get(AccessKind.PPIS)).as("no scan of an oversized directory").isZero();
+  }
+
+  @Test
+  void deleteOfAnOpenFileRemovesItsLeasePathAndTheLeaseWithItsLastFile() throws Exception {
+    var nn = fs.getClient().getNamenode();
+    String holder = "DFSClient_delete_test";
+    var flags = new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
+    FsPermission perm = FsPermission.getFileDefault();
+    nn.create(
+        "/dopen/a",
+        perm,
+        holder,
+        flags,
+        true,
+        (short) 1,
+        1 << 20,
+        CryptoProtocolVersion.supported(),
+        null,
+        null);
+    nn.create(
+        "/dopen/d/b",
+        perm,
+        holder,
+        flags,
+        true,
+        (short) 1,
+        1 << 20,
+        CryptoProtocolVersion.supported(),
+        null,
+        null);
+    assertThat(lease(holder).count()).isEqualTo(2);
+
+    assertThat(fs.delete(new Path("/dopen/a"), false)).isTrue();
+    assertThat(lease(holder).count()).isEqualTo(1);
+    assertThat(fs.delete(new Path("/dopen/d"), true)).isTrue();
+    assertThat(lease(holder)).isNull();
+    assertThat(all(LeasePathRow.TABLE)).noneMatch(p -> p.holder().equals(holder));
+  }
+
+  @Test
+  void deleteOfAFileWithBlocksDropsThemAndQueuesTheirReplicasForInvalidation() throws Exception {
+    touch("/dblocks/f");
+    long id = fileId("/dblocks/f");
+    // Blocks as the data path will write them: two blocks, replicas on storages 7 and 8.
+    try (Transaction tx = storage.begin()) {
+      InodeRow row = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.EXCLUSIVE).get(0);
+      MutableInode m = MutableInode.of(row);
+      m.size = 300;
+      tx.update(InodeRow.TABLE, m.toRow());
+      for (long b = 1; b <= 2; b++) {
+        tx.insert(
+            BlockInfoRow.TABLE,
+            new BlockInfoRow(id, 1000 + b, (int) b - 1, 150, 5, (byte) 0, 0, -1, 0));
+        tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(1000 + b, id));
+        tx.insert(ReplicaRow.TABLE, new ReplicaRow(id, 1000 + b, 7, 0));
+        tx.insert(ReplicaRow.TABLE, new ReplicaRow(id, 1000 + b, 8, 1));
+      }
+      tx.commit();
+    }
+
+    assertThat(fs.delete(new Path("/dblocks/f"), false)).isTrue();
+
+    assertThat(all(BlockInfoRow.TABLE)).noneMatch(b -> b.inodeId() == id);
+    assertThat(all(BlockLookupRow.TABLE)).noneMatch(b -> b.inodeId() == id);
+    assertThat(all(ReplicaRow.TABLE)).noneMatch(r -> r.inodeId() == id);
+    assertThat(all(InvalidatedBlockRow.TABLE))
+        .filteredOn(r -> r.inodeId() == id)
+        .extracting(
+            r ->
+                r.blockId()
+                    + "@"
+                    + r.storageId()
+                    + " gs"
+                    + r.generationStamp()
+                    + " "
+                    + r.numBytes())
+        .containsExactlyInAnyOrder(
+            "1001@7 gs5 150", "1001@8 gs5 150", "1002@7 gs5 150", "1002@8 gs5 150");
+  }
+
+  @Test
+  void permissionsFollowHdfsWriteOnTheParentStickyBitAndAllOnTheSubtree() throws Exception {
+    fs.mkdirs(new Path("/dperm/locked"));
+    touch("/dperm/locked/f");
+    fs.mkdirs(new Path("/dperm/tmp"));
+    fs.setPermission(new Path("/dperm/tmp"), new FsPermission((short) 01777));
+    touch("/dperm/tmp/admins");
+    fs.setPermission(new Path("/dperm/tmp/admins"), new FsPermission((short) 0666));
+    fs.mkdirs(new Path("/dperm/alice/inner"));
+    touch("/dperm/alice/inner/f");
+    fs.setOwner(new Path("/dperm/alice"), "alice", "staff");
+    fs.setPermission(new Path("/dperm/alice"), new FsPermission((short) 0777));
+    fs.setPermission(new Path("/dperm"), new FsPermission((short) 0777));
+    UserGroupInformation alice =
+        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
+    try (FileSystem afs =
+        alice.doAs(
+            (java.security.PrivilegedExceptionAction<FileSystem>)
+                () -> FileSystem.get(cluster.uri(), cluster.clientConf()))) {
+      assertThatThrownBy(() -> afs.delete(new Path("/dperm/locked/f"), false))
+          .isInstanceOf(AccessControlException.class)
+          .hasMessageContaining("access=WRITE");
+      assertThatThrownBy(() -> afs.delete(new Path("/dperm/tmp/admins"), false))
+          .isInstanceOf(AccessControlException.class)
+          .hasMessageContaining("sticky bit");
+      // alice owns /dperm/alice, but not the non-empty directory inside it.
+      assertThatThrownBy(() -> afs.delete(new Path("/dperm/alice"), true))
+          .isInstanceOf(AccessControlException.class)
+          .hasMessageContaining("access=ALL")
+          .hasMessageContaining("/dperm/alice/inner");
+    }
+    assertThat(fs.exists(new Path("/dperm/alice/inner/f"))).isTrue();
+  }
+
+  private static long fileId(String path) throws IOException {
+    return fs.getClient().getFileInfo(path).getFileId();
+  }
+
+  private static LeaseRow lease(String holder) throws IOException {
+    try (Transaction tx = storage.begin()) {
+      return tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.READ_COMMITTED);
+    }
+  }
+}

@@ -1,0 +1,302 @@
+package io.hops.namenode.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamespaceChecker;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code rename} and {@code rename2} through the stock client. */
+class RenameTest {
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static Storage storage;
+  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new HopsTestCluster();
+    fs = cluster.client();
+    storage = cluster.namenode().namesystem().storage();
+    cluster.namenode().namesystem().runner().observe(LAST::put);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  private static void touch(String path) throws IOException {
+    fs.create(p(path)).close();
+  }
+
+  private static long id(String path) throws IOException {
+    return fs.getClient().getFileInfo(path).getFileId();
+  }
+
+  @Test
+  void renameOfAFileAcrossDirectoriesKeepsItsInodeAndUpdatesBothParents() throws Exception {
+    touch("/rf/a/f");
+    fs.mkdirs(p("/rf/b"));
+    long id = id("/rf/a/f");
+    long aBefore = fs.getFileStatus(p("/rf/a")).getModificationTime();
+    Thread.sleep(5);
+
+    assertThat(fs.rename(p("/rf/a/f"), p("/rf/b/g"))).isTrue();
+
+    assertThat(fs.exists(p("/rf/a/f"))).isFalse();
+    assertThat(id("/rf/b/g")).isEqualTo(id);
+    assertThat(fs.getClient().getFileInfo("/rf/a").getChildrenNum()).isZero();
+    assertThat(fs.getClient().getFileInfo("/rf/b").getChildrenNum()).isEqualTo(1);
+    assertThat(fs.getFileStatus(p("/rf/a")).getModificationTime()).isGreaterThan(aBefore);
+    assertThat(fs.getFileStatus(p("/rf/b")).getModificationTime()).isGreaterThan(aBefore);
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void renameOfAFileIsThreeBatchesAndTheWrites() throws Exception {
+    touch("/rcost/a/f");
+    fs.mkdirs(p("/rcost/b"));
+    fs.getFileStatus(p("/rcost/a/f"));
+    fs.getFileStatus(p("/rcost/b")); // hints warm for both paths
+    assertThat(fs.rename(p("/rcost/a/f"), p("/rcost/b/f"))).isTrue();
+    AccessCounts c = LAST.get("rename");
+    // Two read-committed resolutions (a batch and the target each), then one locking batch.
+    assertThat(c.get(AccessKind.BATCH)).as(c.toString()).isEqualTo(3);
+    assertThat(c.get(AccessKind.BATCH, LockMode.EXCLUSIVE)).as(c.toString()).isEqualTo(1);
+    assertThat(c.get(AccessKind.PK)).as(c.toString()).isLessThanOrEqualTo(4);
+    assertThat(c.get(AccessKind.PPIS) + c.get(AccessKind.IS) + c.get(AccessKind.FTS)).isZero();
+    assertThat(c.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
+  }
+
+  @Test
+  void renameOfADirectoryMovesItsChildrenWithIt() throws Exception {
+    touch("/rd/src/x/f1");
+    touch("/rd/src/f2");
+    fs.mkdirs(p("/rd/other"));
+
+    assertThat(fs.rename(p("/rd/src"), p("/rd/other/moved"))).isTrue();
+
+    assertThat(fs.exists(p("/rd/src"))).isFalse();
+    assertThat(fs.getFileStatus(p("/rd/other/moved/x/f1")).isFile()).isTrue();
+    assertThat(fs.getFileStatus(p("/rd/other/moved/f2")).isFile()).isTrue();
+    assertThat(fs.listStatus(p("/rd/other/moved")))
+        .extracting(s -> s.getPath().getName())
+        .containsExactly("f2", "x");
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void renameOfATopLevelDirectoryChangesItsPartition() throws Exception {
+    touch("/rtop1/f");
+    assertThat(fs.rename(p("/rtop1"), p("/rtop2"))).isTrue();
+    assertThat(fs.getFileStatus(p("/rtop2/f")).isFile()).isTrue();
+    assertThat(fs.rename(p("/rtop2"), p("/rtopdeep/under"))).isFalse(); // parent missing
+    fs.mkdirs(p("/rtopdeep"));
+    assertThat(fs.rename(p("/rtop2"), p("/rtopdeep/under"))).isTrue();
+    assertThat(fs.rename(p("/rtopdeep/under"), p("/rtop3"))).isTrue();
+    assertThat(fs.getFileStatus(p("/rtop3/f")).isFile()).isTrue();
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void renameOntoAnExistingFileFailsUnlessOverwrite() throws Exception {
+    touch("/ro/a");
+    touch("/ro/b");
+    long a = id("/ro/a");
+
+    assertThat(fs.rename(p("/ro/a"), p("/ro/b"))).as("old API").isFalse();
+    assertThatThrownBy(() -> fs.rename(p("/ro/a"), p("/ro/b"), Options.Rename.NONE))
+        .isInstanceOf(FileAlreadyExistsException.class)
+        .hasMessageStartingWith("rename destination /ro/b already exists");
+
+    fs.rename(p("/ro/a"), p("/ro/b"), Options.Rename.OVERWRITE);
+    assertThat(fs.exists(p("/ro/a"))).isFalse();
+    assertThat(id("/ro/b")).isEqualTo(a);
+    assertThat(fs.getClient().getFileInfo("/ro").getChildrenNum()).isEqualTo(1);
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void overwriteOfAnOpenFileDropsItsLease() throws Exception {
+    String holder = "DFSClient_rename_test";
+    fs.getClient()
+        .getNamenode()
+        .create(
+            "/rlease/open",
+            FsPermission.getFileDefault(),
+            holder,
+            new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+            true,
+            (short) 1,
+            1 << 20,
+            CryptoProtocolVersion.supported(),
+            null,
+            null);
+    touch("/rlease/closed");
+    fs.rename(p("/rlease/closed"), p("/rlease/open"), Options.Rename.OVERWRITE);
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.READ_COMMITTED))
+          .isNull();
+      assertThat(tx.scanAll(LeasePathRow.TABLE, LockMode.READ_COMMITTED))
+          .noneMatch(r -> r.holder().equals(holder));
+    }
+  }
+
+  @Test
+  void renameOfAnOpenFileKeepsItsLeaseAndRecordsTheNewPath() throws Exception {
+    String holder = "DFSClient_rename_open";
+    fs.getClient()
+        .getNamenode()
+        .create(
+            "/ropen/a",
+            FsPermission.getFileDefault(),
+            holder,
+            new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+            true,
+            (short) 1,
+            1 << 20,
+            CryptoProtocolVersion.supported(),
+            null,
+            null);
+    long id = id("/ropen/a");
+    assertThat(fs.rename(p("/ropen/a"), p("/ropen/b"))).isTrue();
+    try (Transaction tx = storage.begin()) {
+      LeasePathRow lp =
+          tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(id), LockMode.READ_COMMITTED);
+      assertThat(lp.holder()).isEqualTo(holder);
+      assertThat(lp.path()).isEqualTo("/ropen/b");
+    }
+    assertThat(fs.isFileClosed(p("/ropen/b"))).isFalse();
+  }
+
+  @Test
+  void renameIntoItsOwnSubtreeIsRefused() throws Exception {
+    fs.mkdirs(p("/rs/a/b"));
+    assertThat(fs.rename(p("/rs/a"), p("/rs/a/b/c"))).isFalse();
+    assertThatThrownBy(() -> fs.rename(p("/rs/a"), p("/rs/a/b/c"), Options.Rename.NONE))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(
+            "Rename destination /rs/a/b/c is a directory or file under source /rs/a");
+    assertThat(fs.getFileStatus(p("/rs/a/b")).isDirectory()).isTrue();
+  }
+
+  @Test
+  @SuppressWarnings("deprecation") // the old rename, called with a path the client would refuse
+  void renameOfTheRootIsRefused() throws Exception {
+    fs.mkdirs(p("/rroot"));
+    assertThat(fs.getClient().rename("/", "/rroot/x")).isFalse();
+    assertThatThrownBy(() -> fs.getClient().rename("/", "/rroot/x", Options.Rename.NONE))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("rename source cannot be the root");
+  }
+
+  @Test
+  void oldRenameOntoAnExistingDirectoryMovesTheSourceIntoIt() throws Exception {
+    touch("/rin/f");
+    fs.mkdirs(p("/rin/dir"));
+    fs.mkdirs(p("/rin/sub/x"));
+    assertThat(fs.rename(p("/rin/f"), p("/rin/dir"))).isTrue();
+    assertThat(fs.rename(p("/rin/sub"), p("/rin/dir"))).isTrue();
+    assertThat(fs.listStatus(p("/rin/dir")))
+        .extracting(s -> s.getPath().getName())
+        .containsExactly("f", "sub");
+    assertThat(fs.getFileStatus(p("/rin/dir/sub/x")).isDirectory()).isTrue();
+    // rename2 takes the destination literally.
+    touch("/rin/g");
+    assertThatThrownBy(() -> fs.rename(p("/rin/g"), p("/rin/dir"), Options.Rename.NONE))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("must both be directories");
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void overwriteReplacesAnEmptyDirectoryButNotANonEmptyOne() throws Exception {
+    fs.mkdirs(p("/rw/src/inner"));
+    fs.mkdirs(p("/rw/empty"));
+    fs.mkdirs(p("/rw/full/x"));
+    assertThatThrownBy(() -> fs.rename(p("/rw/src"), p("/rw/full"), Options.Rename.OVERWRITE))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("rename destination directory is not empty: /rw/full");
+    fs.rename(p("/rw/src"), p("/rw/empty"), Options.Rename.OVERWRITE);
+    assertThat(fs.getFileStatus(p("/rw/empty/inner")).isDirectory()).isTrue();
+    assertThat(fs.listStatus(p("/rw")))
+        .extracting(s -> s.getPath().getName())
+        .containsExactly("empty", "full");
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  /**
+   * Two directories swapped into each other's subtrees at once: one must lose, or a cycle would cut
+   * both off from the root.
+   */
+  @Test
+  void crossedDirectoryRenamesNeverCloseACycle() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 20; round++) {
+        String base = "/rx" + round;
+        fs.mkdirs(p(base + "/a/x/p"));
+        fs.mkdirs(p(base + "/b/y/q"));
+        List<Future<Boolean>> results = new ArrayList<>();
+        results.add(pool.submit(() -> fs.rename(p(base + "/a/x"), p(base + "/b/y/q/x"))));
+        results.add(pool.submit(() -> fs.rename(p(base + "/b/y"), p(base + "/a/x/p/y"))));
+        int won = 0;
+        for (Future<Boolean> f : results) {
+          won += f.get(60, TimeUnit.SECONDS) ? 1 : 0;
+        }
+        assertThat(won).as("round " + round).isEqualTo(1);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  @Test
+  void renameToTheSamePath() throws Exception {
+    touch("/rsame/f");
+    fs.mkdirs(p("/rsame/d"));
+    assertThat(fs.rename(p("/rsame/f"), p("/rsame/f"))).isTrue();
+    assertThat(fs.rename(p("/rsame/d"), p("/rsame/d"))).as("old API: d/d is under d").isFalse();
+    assertThatThrownBy(() -> fs.rename(p("/rsame/f"), p("/rsame/f"), Options.Rename.NONE))
+        .isInstanceOf(FileAlreadyExistsException.class)
+        .hasMessageStartingWith("The source /rsame/f and destination /rsame/f are the same");
+    FileStatus st = fs.getFileStatus(p("/rsame/f"));
+    assertThat(st.isFile()).isTrue();
+  }
+}
