@@ -21,6 +21,7 @@ public final class HopsMain {
     CommandLine cmd = HopsCli.commandLine();
     cmd.addSubcommand("namenode", new NamenodeCommand());
     cmd.addSubcommand("cluster", new ClusterCommand());
+    cmd.addSubcommand("demo", new DemoCommand());
     System.exit(cmd.execute(args));
   }
 

@@ -48,6 +48,7 @@ public final class Mkdirs extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
+    Checks.pathLength("mkdirs", path);
     resolved = tx.resolve(path, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE);
     anchor = resolved.lastExisting();
     int existing = resolved.inodes().size();
