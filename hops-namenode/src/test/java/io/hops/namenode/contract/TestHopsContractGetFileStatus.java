@@ -1,0 +1,41 @@
+package io.hops.namenode.contract;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractGetFileStatusTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Hadoop's GetFileStatus contract against a hops namenode. */
+public class TestHopsContractGetFileStatus extends AbstractContractGetFileStatusTest {
+  @BeforeAll
+  public static void createCluster() throws IOException {
+    HopsContract.createCluster();
+  }
+
+  @AfterAll
+  public static void teardownCluster() throws IOException {
+    HopsContract.destroyCluster();
+  }
+
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new HopsContract(conf);
+  }
+
+  @Test
+  @Override
+  public void testComplexDirActions() throws Throwable {
+    HopsContract.assumeDatanodes("the tree's files are written with data");
+    super.testComplexDirActions();
+  }
+
+  @Test
+  @Override
+  public void testListStatusIteratorFile() throws Throwable {
+    HopsContract.assumeHadoopCompatibleAssertJ();
+    super.testListStatusIteratorFile();
+  }
+}
