@@ -1,0 +1,99 @@
+package io.hops.namenode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.AccessCounts;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The exact database accesses of create, read of an empty file, ls, rename and delete of a file at
+ * depths 1, 2 and 7, hint cache warm and cold, through the stock client. Every warm count is within
+ * the paper's (DESIGN.md §7): read B + PK; ls B + PK(SHARED) + PPIS (the root: IS); create 2B +
+ * ≤5PK + PPIS + W; delete 2B + 2PK(X) + W; rename 3B + ≤4PK(X) + W. At depth 1 the parent is the
+ * root, locked directly, so no batch is needed; a cold cache adds one read-committed PK per
+ * ancestor the batch could not reach.
+ */
+class OperationCostTest {
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new HopsTestCluster();
+    fs = cluster.client();
+    cluster.namenode().namesystem().runner().observe(LAST::put);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  @ParameterizedTest(name = "file depth {0}, cold {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "1|false|PK(EXCLUSIVE) x3 + W|PK(SHARED) + B|PK(SHARED) + IS"
+            + "|PK x2 + B x2 + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x2 + W",
+        "1|true|PK(EXCLUSIVE) x3 + W|PK(SHARED) + B|PK(SHARED) + IS"
+            + "|PK x2 + B x2 + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x2 + W",
+        "2|false|PK(EXCLUSIVE) x3 + B + W|PK(SHARED) + B|PK(SHARED) + B + PPIS"
+            + "|PK x2 + B x2 + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x2 + B + W",
+        "2|true|PK(EXCLUSIVE) x3 + B + W|PK(SHARED) + B|PK(SHARED) + B + PPIS"
+            + "|PK x2 + B x2 + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x2 + B + W",
+        "7|false|PK(EXCLUSIVE) x3 + B + W|PK(SHARED) + B|PK(SHARED) + B + PPIS"
+            + "|PK x2 + B x2 + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x2 + B + W",
+        "7|true|PK x4 + PK(EXCLUSIVE) x3 + B + W|PK x5 + PK(SHARED) + B"
+            + "|PK x4 + PK(SHARED) + B + PPIS|PK x7 + B x2 + B(EXCLUSIVE) + W"
+            + "|PK x4 + PK(EXCLUSIVE) x2 + B + W",
+      })
+  void fileOperationsCostWhatTheDesignSays(
+      int depth, boolean cold, String create, String read, String ls, String rename, String delete)
+      throws Exception {
+    StringBuilder b = new StringBuilder();
+    for (int i = 1; i < depth; i++) {
+      b.append("/c").append(depth).append(cold ? "c" : "w").append(i);
+    }
+    String dir = b.length() == 0 ? "/" : b.toString();
+    fs.mkdirs(new Path(dir));
+    fs.getFileStatus(new Path(dir)); // warms the hints of every ancestor
+    Path file = new Path(dir, "f");
+
+    hints(cold);
+    fs.create(file).close();
+    assertThat(LAST.get("create")).hasToString(create);
+    assertThat(LAST.get("complete")).hasToString("PK(EXCLUSIVE) x2 + B + W");
+
+    hints(cold);
+    fs.open(file).close();
+    assertThat(LAST.get("getBlockLocations")).hasToString(read);
+
+    hints(cold);
+    fs.listStatus(new Path(dir));
+    assertThat(LAST.get("getListing")).hasToString(ls);
+
+    hints(cold);
+    Path moved = new Path(dir, "g");
+    assertThat(fs.rename(file, moved)).isTrue();
+    assertThat(LAST.get("rename")).hasToString(rename);
+
+    hints(cold);
+    assertThat(fs.delete(moved, false)).isTrue();
+    assertThat(LAST.get("delete")).hasToString(delete);
+  }
+
+  private static void hints(boolean cold) {
+    if (cold) {
+      cluster.namenode().namesystem().runner().hints().clear();
+    }
+  }
+}
