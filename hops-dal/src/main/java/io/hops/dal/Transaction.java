@@ -20,8 +20,10 @@ public interface Transaction extends AutoCloseable {
 
   /**
    * Batched primary-key read in one round trip. The result is aligned with {@code keys}: element i
-   * is the row of key i, or null. Locks are taken in the order of {@code keys}. Counted as one
-   * {@link AccessKind#BATCH}.
+   * is the row of key i, or null. The embedded engine takes locks in the order of {@code keys}; a
+   * database that locks per statement takes them in index order and then re-reads the keys it found
+   * missing, so a row created under a lock the batch waited for is seen. Counted as one {@link
+   * AccessKind#BATCH}.
    */
   <R extends Record> List<R> findBatch(Table<R> table, List<Key> keys, LockMode mode)
       throws StorageException;

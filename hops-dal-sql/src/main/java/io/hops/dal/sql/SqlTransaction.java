@@ -65,8 +65,34 @@ final class SqlTransaction extends AbstractTransaction {
     for (Key k : keys) {
       lock(k, mode);
     }
-    TableSql<R> sql = storage.sql(table);
     Map<Key, R> found = new HashMap<>();
+    readBatch(table, keys, mode, found);
+    if (locks == null && mode != LockMode.READ_COMMITTED) {
+      // One locking statement locks its rows in index order, not in the order of the keys: it
+      // may have looked for a missing key before it waited for the lock of another key (say the
+      // key's parent directory), while the lock holder created that key. Once the statement holds
+      // its locks, whoever created rows under them has committed: one more read of the keys that
+      // were missing finds them.
+      List<Key> missing = new ArrayList<>();
+      for (Key k : keys) {
+        if (!found.containsKey(k) && !missing.contains(k)) {
+          missing.add(k);
+        }
+      }
+      if (!missing.isEmpty() && missing.size() < keys.size()) {
+        readBatch(table, missing, mode, found);
+      }
+    }
+    List<R> aligned = new ArrayList<>(keys.size());
+    for (Key k : keys) {
+      aligned.add(found.get(k));
+    }
+    return aligned;
+  }
+
+  private <R extends Record> void readBatch(
+      Table<R> table, List<Key> keys, LockMode mode, Map<Key, R> found) throws StorageException {
+    TableSql<R> sql = storage.sql(table);
     try (PreparedStatement ps =
         connection.prepareStatement(sql.findBatch(keys.size(), lockClause(mode)))) {
       int next = 1;
@@ -82,11 +108,6 @@ final class SqlTransaction extends AbstractTransaction {
     } catch (SQLException e) {
       throw dialect.classify("batched read of " + keys.size() + " rows of " + table, e);
     }
-    List<R> aligned = new ArrayList<>(keys.size());
-    for (Key k : keys) {
-      aligned.add(found.get(k));
-    }
-    return aligned;
   }
 
   @Override

@@ -123,6 +123,27 @@ public abstract class LockMatrixKit extends DalKit {
     t2.commit();
   }
 
+  /**
+   * The namenode's create rule: whoever adds a row under a directory holds the directory's lock. A
+   * locked batch of [directory, new name] that waited for that lock must see the new row, even
+   * where the database looked for the name (which sorts first) before it waited.
+   */
+  @Test
+  public void aLockedBatchSeesARowCreatedUnderALockItWaitedFor() throws Exception {
+    TxThread t1 = onThread("T1", s);
+    TxThread t2 = onThread("T2", s);
+    InodeRow created = inode(P, "a", 4);
+    t1.call(tx -> tx.find(T, key(y), LockMode.EXCLUSIVE));
+    t1.run(tx -> tx.insert(T, created));
+    CompletableFuture<List<InodeRow>> batch =
+        t2.start(tx -> tx.findBatch(T, List.of(key(y), key(created)), LockMode.EXCLUSIVE));
+    assertStillWaiting(batch, "T2's locked batch including the row T1 holds");
+    t1.commit();
+    assertThat(Cells.ofAll(T, awaitPromptly(batch)))
+        .containsExactly(cells(T, y), cells(T, created));
+    t2.commit();
+  }
+
   @Test
   public void exclusiveBatchedReadBlocksASharedPrimaryKeyReader() throws Exception {
     TxThread t1 = onThread("T1", s);
