@@ -4,8 +4,10 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
+import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.GroupRow;
 import io.hops.dal.rows.UserRow;
+import io.hops.dal.rows.VariableRow;
 import io.hops.dal.schema.Table;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,24 +68,35 @@ public final class UsersAndGroups {
     return n != null ? n : lookupById(GroupRow.TABLE, id, groups);
   }
 
+  /**
+   * Registers a name. Creators of one kind serialize on the row of its id counter, and look for the
+   * name again under that lock, so two namenodes never give one name two ids.
+   */
   private <R extends Record> int create(Table<R> table, String counter, String name, Names cache)
       throws StorageException {
-    for (int attempt = 0; attempt < 5; attempt++) {
-      Integer existing = lookupByName(table, name, cache);
-      if (existing != null) {
-        return existing;
-      }
-      int id = (int) storage.allocateIds(counter, 1).first();
+    Integer existing = lookupByName(table, name, cache);
+    if (existing != null) {
+      return existing;
+    }
+    int id = (int) storage.allocateIds(counter, 1).first(); // also makes sure the row exists
+    for (int attempt = 0; ; attempt++) {
       try (Transaction tx = storage.begin()) {
-        tx.insert(table, newRow(table, id, name));
+        tx.find(VariableRow.TABLE, VariableRow.TABLE.key(counter), LockMode.EXCLUSIVE);
+        List<R> rows = tx.findByIndex(table, "name", name, LockMode.READ_COMMITTED);
+        if (rows.isEmpty()) {
+          tx.insert(table, newRow(table, id, name));
+        } else {
+          id = (Integer) table.get(rows.get(0), 0);
+        }
         tx.commit();
         cache.learn(id, name);
         return id;
-      } catch (io.hops.dal.DuplicateKeyException e) {
-        // Another namenode created it at the same moment: read theirs.
+      } catch (TransientStorageException e) {
+        if (attempt >= 10) {
+          throw e;
+        }
       }
     }
-    throw new StorageException("could not register the name " + name + " in " + table);
   }
 
   private <R extends Record> Integer lookupByName(Table<R> table, String name, Names cache)
@@ -94,8 +107,7 @@ public final class UsersAndGroups {
       if (rows.isEmpty()) {
         return null;
       }
-      // Two namenodes may have raced to create the name: the lowest id wins everywhere.
-      int id = rows.stream().mapToInt(r -> (Integer) table.get(r, 0)).min().getAsInt();
+      int id = (Integer) table.get(rows.get(0), 0);
       cache.learn(id, name);
       return id;
     }
