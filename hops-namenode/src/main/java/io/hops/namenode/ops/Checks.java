@@ -90,4 +90,30 @@ final class Checks {
               + " levels.");
     }
   }
+
+  /**
+   * dfs.namenode.replication.min and dfs.replication.max, with HDFS's message
+   * (BlockManager.verifyReplication); {@code where} ends it.
+   */
+  static void replication(Namesystem ns, int replication, String where) throws IOException {
+    int min =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
+    int max =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_REPLICATION_MAX_KEY, DFSConfigKeys.DFS_REPLICATION_MAX_DEFAULT);
+    String error = null;
+    if (replication > max) {
+      error = " exceeds maximum of " + max;
+    } else if (replication < min) {
+      error = " is less than the required minimum of " + min;
+    }
+    if (error != null) {
+      throw new IOException(
+          "Requested replication factor of " + replication + error + " for " + where);
+    }
+  }
 }

@@ -205,7 +205,8 @@ public final class Create extends Operation<Create.Outcome> {
     if (!flags.contains(CreateFlag.SHOULD_REPLICATE)) {
       checkErasureCoding();
     }
-    checkReplication();
+    // HDFS's message names the client machine after "clientName=" (BlockManager.verifyReplication).
+    Checks.replication(ns, replication, src + ", clientName=" + clientMachine);
 
     MutableInode parent;
     int firstMissing;
@@ -399,34 +400,5 @@ public final class Create extends Operation<Create.Outcome> {
                 + " coding policy can be enabled by enableErasureCodingPolicy API. (hops does not"
                 + " support erasure coding.)",
             ecPolicyName, SystemErasureCodingPolicies.getReplicationPolicy().getName()));
-  }
-
-  /** dfs.namenode.replication.min and dfs.replication.max (HDFS BlockManager.verifyReplication). */
-  private void checkReplication() throws IOException {
-    int min =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
-                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
-    int max =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_REPLICATION_MAX_KEY, DFSConfigKeys.DFS_REPLICATION_MAX_DEFAULT);
-    String err = null;
-    if (replication > max) {
-      err = " exceeds maximum of " + max;
-    } else if (replication < min) {
-      err = " is less than the required minimum of " + min;
-    }
-    if (err != null) {
-      throw new IOException(
-          "Requested replication factor of "
-              + replication
-              + err
-              + " for "
-              + src
-              + ", clientName="
-              + clientMachine);
-    }
   }
 }

@@ -12,7 +12,6 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import org.apache.hadoop.fs.permission.FsAction;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 
 /**
  * {@code setReplication}: the target locked exclusively (B + PK(EXCLUSIVE) + W). As HDFS: the
@@ -42,30 +41,8 @@ public final class SetReplication extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    verifyReplication();
+    Checks.replication(ns, replication, path);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
-  }
-
-  private void verifyReplication() throws IOException {
-    int min =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
-                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
-    int max =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_REPLICATION_MAX_KEY, DFSConfigKeys.DFS_REPLICATION_MAX_DEFAULT);
-    String error = null;
-    if (replication > max) {
-      error = " exceeds maximum of " + max;
-    } else if (replication < min) {
-      error = " is less than the required minimum of " + min;
-    }
-    if (error != null) {
-      throw new IOException(
-          "Requested replication factor of " + replication + error + " for " + path);
-    }
   }
 
   @Override
