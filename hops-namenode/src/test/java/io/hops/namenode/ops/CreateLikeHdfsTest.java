@@ -2,8 +2,8 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import java.io.File;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.util.EnumSet;
@@ -70,16 +70,8 @@ class CreateLikeHdfsTest {
   @BeforeAll
   static void start() throws Exception {
     hops = new HopsTestCluster();
-    Configuration conf = new Configuration();
-    conf.set(
-        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
-        new File("target/minidfs-create-" + System.nanoTime()).getAbsolutePath());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
-    hdfs.waitActive();
-    Configuration hdfsClient = new Configuration(hdfs.getConfiguration(0));
-    hdfsClient.setBoolean("fs.hdfs.impl.disable.cache", true);
-    // MiniDFSCluster sets the default replication to its number of datanodes, 0 here.
-    hdfsClient.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+    hdfs = ApacheHdfs.start("create");
+    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
     // After both namenodes started: starting one resets the JVM's group mapping.
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});

@@ -2,8 +2,8 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import java.io.File;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,19 +48,11 @@ class RenameDeleteLikeHdfsTest {
   @BeforeAll
   static void start() throws Exception {
     hops = new HopsTestCluster();
-    Configuration conf = new Configuration();
-    conf.set(
-        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
-        new File("target/minidfs-tree-" + System.nanoTime()).getAbsolutePath());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
-    hdfs.waitActive();
+    hdfs = ApacheHdfs.start("tree");
     // After both namenodes started: starting one resets the JVM's group mapping.
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = new Configuration(hdfs.getConfiguration(0));
-    hdfsClient.setBoolean("fs.hdfs.impl.disable.cache", true);
-    // MiniDFSCluster sets replication to its datanode count, 0 here: files get the usual 1.
-    hdfsClient.setInt("dfs.replication", 1);
+    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, 1);
     hopsSide =
         new Side(hops.client(), as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())));
     hdfsSide =

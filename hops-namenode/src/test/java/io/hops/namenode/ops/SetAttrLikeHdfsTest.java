@@ -2,8 +2,8 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import java.io.File;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,19 +51,11 @@ class SetAttrLikeHdfsTest {
   @BeforeAll
   static void start() throws Exception {
     hops = new HopsTestCluster();
-    Configuration conf = new Configuration();
-    conf.set(
-        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
-        new File("target/minidfs-setattr-" + System.nanoTime()).getAbsolutePath());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
-    hdfs.waitActive();
+    hdfs = ApacheHdfs.start("setattr");
     // After both namenodes started: starting one resets the JVM's group mapping.
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = new Configuration(hdfs.getConfiguration(0));
-    hdfsClient.setBoolean("fs.hdfs.impl.disable.cache", true);
-    // MiniDFSCluster sets dfs.replication to its number of datanodes (0): use the client default.
-    hdfsClient.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
     hopsSide =
         new Side(hops.client(), as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())));
     hdfsSide =
