@@ -3,8 +3,13 @@ package io.hops.namenode;
 import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
+import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.rpc.ClientRpc;
+import io.hops.namenode.rpc.DatanodeRpc;
+import io.hops.namenode.rpc.NamenodeRpc;
 import io.hops.namenode.rpc.RpcServer;
+import io.hops.namenode.rpc.SafeModeGuard;
+import io.hops.namenode.web.WebServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
@@ -26,6 +31,8 @@ public final class HopsNameNode implements AutoCloseable {
   private final boolean ownsStorage;
   private final Namesystem namesystem;
   private final RpcServer rpc;
+  private final WebServer web;
+  private final Housekeeping housekeeping;
 
   /** Starts a namenode over its own storage, opened from the {@code hops.metadata.*} keys. */
   public static HopsNameNode start(Configuration conf) throws IOException {
@@ -54,10 +61,42 @@ public final class HopsNameNode implements AutoCloseable {
         NetUtils.createSocketAddr(
             conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"),
             conf.getInt(NamenodeConfig.RPC_PORT, NamenodeConfig.RPC_PORT_DEFAULT));
-    this.rpc = new RpcServer(conf, new ClientRpc(namesystem), bind.getHostString(), bind.getPort());
+    ClientRpc client = new ClientRpc(namesystem);
+    this.rpc =
+        new RpcServer(
+            conf,
+            SafeModeGuard.wrap(client, client.safeMode()),
+            new DatanodeRpc(namesystem),
+            new NamenodeRpc(namesystem, client.safeMode()),
+            bind.getHostString(),
+            bind.getPort());
     rpc.start();
+    try {
+      this.web =
+          WebServer.startOrNull(
+              httpConf(conf), namesystem, client.safeMode(), bind.getHostString(), uri());
+    } catch (IOException | RuntimeException e) {
+      rpc.close();
+      throw e;
+    }
+    housekeeping = new Housekeeping(namesystem);
+    housekeeping.start();
     LOG.info(
-        "namenode serving ClientProtocol at {} over the {} store", address(), storage.engine());
+        "namenode serving ClientProtocol at {} over the {} store; web UI {}",
+        address(),
+        storage.engine(),
+        web == null ? "off" : web.uri());
+  }
+
+  /** With the RPC port picked by the system (tests, demo), the HTTP port is too, unless set. */
+  private static Configuration httpConf(Configuration conf) {
+    if (conf.get(NamenodeConfig.HTTP_PORT) == null
+        && conf.getInt(NamenodeConfig.RPC_PORT, -1) == 0) {
+      Configuration c = new Configuration(conf);
+      c.setInt(NamenodeConfig.HTTP_PORT, 0);
+      return c;
+    }
+    return conf;
   }
 
   /** The RPC address clients use: {@code hdfs://host:port}. */
@@ -69,12 +108,31 @@ public final class HopsNameNode implements AutoCloseable {
     return "hdfs://" + address().getHostString() + ":" + address().getPort();
   }
 
+  /** The web UI and {@code /fsck}: {@code http://host:port}, or null if HTTP is off. */
+  public String httpUri() {
+    return web == null ? null : web.uri();
+  }
+
+  /** The HTTP address, or null if HTTP is off. */
+  public InetSocketAddress httpAddress() {
+    return web == null ? null : web.address();
+  }
+
   public Namesystem namesystem() {
     return namesystem;
   }
 
+  /** The leader's housekeeping (it does nothing on other namenodes). */
+  public Housekeeping housekeeping() {
+    return housekeeping;
+  }
+
   @Override
   public void close() {
+    housekeeping.close();
+    if (web != null) {
+      web.close();
+    }
     rpc.close();
     if (ownsStorage) {
       storage.close();

@@ -31,14 +31,19 @@ public final class IdPool {
     return next++;
   }
 
-  /** Makes sure ids up to {@code id} are never handed out by this counter. */
+  /**
+   * Makes sure ids up to {@code id} are never handed out by this counter: one allocation jumps the
+   * counter past {@code id} (the counter only grows, so no later range is below it).
+   */
   public synchronized void reserveUpTo(long id) throws StorageException {
-    while (true) {
-      long n = next();
-      if (n > id) {
-        next = n; // give it back: it is still unused
-        return;
-      }
+    long n = next();
+    if (n > id) {
+      next = n; // give it back: it is still unused
+      return;
     }
+    for (long from = n; from <= id; ) {
+      from = storage.allocateIds(counter, (int) Math.min(Integer.MAX_VALUE, id - from + 1)).end();
+    }
+    next = end; // this range is below id too: the next id comes from a new range
   }
 }

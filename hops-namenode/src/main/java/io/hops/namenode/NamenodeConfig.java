@@ -29,4 +29,20 @@ public final class NamenodeConfig {
   public static final String MAX_SUBTREE_INODES = "hops.namenode.subtree.max-inodes-in-one-tx";
 
   public static final int MAX_SUBTREE_INODES_DEFAULT = 1000;
+
+  /**
+   * Whether this namenode is the leader: it reports ACTIVE to datanodes, sends them commands and
+   * runs housekeeping. Until leader election lands, exactly one namenode of a cluster sets it.
+   */
+  public static final String LEADER = "hops.namenode.leader";
+
+  /** How often the leader's housekeeping runs (re-replication, invalidation, dead datanodes). */
+  public static final String HOUSEKEEPING_INTERVAL_MS = "hops.namenode.housekeeping.interval.ms";
+
+  public static final long HOUSEKEEPING_INTERVAL_MS_DEFAULT = 3000;
+
+  /** The namenode's HTTP port (web UI, {@code /fsck}); 0 picks a free one, -1 disables it. */
+  public static final String HTTP_PORT = "hops.namenode.http.port";
+
+  public static final int HTTP_PORT_DEFAULT = 9870;
 }

@@ -5,6 +5,8 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
@@ -36,6 +38,7 @@ public final class Namesystem {
   private final String fsOwner;
   private final String supergroup;
   private final boolean permissionsEnabled;
+  private final BlockManager blocks;
 
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
@@ -58,6 +61,7 @@ public final class Namesystem {
         conf.getBoolean(
             DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
             DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT);
+    this.blocks = new BlockManager(storage, conf);
   }
 
   /** Creates the root directory if the namespace has none (idempotent, safe to race). */
@@ -120,6 +124,23 @@ public final class Namesystem {
         .children(inode.isDir() ? inode.childrenCount() : 0)
         .storagePolicy(inode.storagePolicy())
         .build();
+  }
+
+  private volatile LeaseManager leaseManager;
+
+  /** Write leases; their expiry releases files through the lease recovery hook. */
+  public LeaseManager leases() {
+    LeaseManager m = leaseManager;
+    if (m == null) {
+      m = new LeaseManager(this); // made on first use: it only reads settings, racing is harmless
+      leaseManager = m;
+    }
+    return m;
+  }
+
+  /** Blocks, datanodes and replica locations. */
+  public BlockManager blocks() {
+    return blocks;
   }
 
   public Configuration conf() {

@@ -1,12 +1,20 @@
 package io.hops.namenode;
 
 import io.hops.common.HopsConfig;
+import io.hops.datanode.DatanodeLauncher;
+import java.io.File;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
 
 /** A namenode over a fresh in-memory embedded store, and clients for it, for tests. */
 public final class HopsTestCluster implements AutoCloseable {
@@ -14,6 +22,8 @@ public final class HopsTestCluster implements AutoCloseable {
 
   private final HopsNameNode namenode;
   private final Configuration conf;
+  private final List<DataNode> datanodes = new ArrayList<>();
+  private Path dataRoot;
 
   public HopsTestCluster() throws IOException {
     this(new Configuration(false));
@@ -53,9 +63,105 @@ public final class HopsTestCluster implements AutoCloseable {
     return new HopsTestCluster(c);
   }
 
-  /** Another namenode over the same metadata store, with its own caches. */
+  /** Another namenode over the same metadata store, with its own caches; not the leader. */
   public HopsNameNode startAnotherNamenode() throws IOException {
-    return HopsNameNode.start(conf);
+    Configuration c = new Configuration(conf);
+    c.setBoolean(NamenodeConfig.LEADER, false);
+    return HopsNameNode.start(c);
+  }
+
+  /**
+   * Starts {@code n} stock DataNodes in this JVM, each with its own data directory, serving this
+   * cluster's namenode (and {@code others}), and waits until the namenode has heard from them all.
+   * Heartbeats every second; {@code extra} settings apply to every datanode.
+   */
+  public List<DataNode> startDatanodes(int n, Configuration extra, HopsNameNode... others)
+      throws IOException {
+    if (dataRoot == null) {
+      dataRoot = Files.createTempDirectory("hops-dn-");
+    }
+    List<InetSocketAddress> nns = new ArrayList<>();
+    nns.add(namenode.address());
+    for (HopsNameNode o : others) {
+      nns.add(o.address());
+    }
+    List<DataNode> started = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Configuration base = new Configuration(extra);
+      base.setIfUnset("dfs.heartbeat.interval", "1");
+      base.setIfUnset("dfs.blockreport.initialDelay", "0");
+      File dir = dataRoot.resolve("dn" + datanodes.size()).toFile();
+      DataNode dn = DatanodeLauncher.start(DatanodeLauncher.configure(base, nns, dir, "127.0.0.1"));
+      datanodes.add(dn);
+      started.add(dn);
+    }
+    waitForLive(datanodes.size());
+    return started;
+  }
+
+  /** Starts {@code n} datanodes with default settings. */
+  public List<DataNode> startDatanodes(int n) throws IOException {
+    return startDatanodes(n, new Configuration(false));
+  }
+
+  /**
+   * Waits (up to 30 s) until every block of {@code p} has {@code n} reported replicas: a file is
+   * closed once the minimum replication is reported, and the other replicas follow, as in HDFS.
+   */
+  public static void awaitReplicas(
+      org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path p, int n) throws IOException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      var locations = fs.getFileBlockLocations(p, 0, Long.MAX_VALUE);
+      boolean all = true;
+      for (var l : locations) {
+        all &= l.getHosts().length == n;
+      }
+      if (all) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            p
+                + " does not have "
+                + n
+                + " replicas of every block: "
+                + java.util.Arrays.toString(locations));
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException();
+      }
+    }
+  }
+
+  public List<DataNode> datanodes() {
+    return datanodes;
+  }
+
+  /** Waits (up to 60 s) until the namenode counts {@code n} live datanodes with storages. */
+  public void waitForLive(int n) throws IOException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      long live =
+          namenode.namesystem().blocks().datanodes().live().stream()
+              .filter(d -> d.heardFrom() && d.bestStorage() != null)
+              .count();
+      if (live >= n) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("only " + live + " of " + n + " datanodes came up");
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException();
+      }
+    }
   }
 
   /** A stock client of a given namenode. */
@@ -89,6 +195,12 @@ public final class HopsTestCluster implements AutoCloseable {
 
   @Override
   public void close() {
+    for (DataNode dn : datanodes) {
+      dn.shutdown();
+    }
     namenode.close();
+    if (dataRoot != null) {
+      org.apache.hadoop.fs.FileUtil.fullyDelete(dataRoot.toFile());
+    }
   }
 }

@@ -71,7 +71,7 @@ class OperationCostTest {
     hints(cold);
     fs.create(file).close();
     assertThat(LAST.get("create")).hasToString(create);
-    assertThat(LAST.get("complete")).hasToString("PK(EXCLUSIVE) x2 + B + W");
+    assertThat(LAST.get("complete")).hasToString("PK(EXCLUSIVE) x2 + B + PPIS(EXCLUSIVE) + W");
 
     hints(cold);
     fs.open(file).close();

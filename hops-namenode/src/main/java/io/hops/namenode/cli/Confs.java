@@ -1,10 +1,12 @@
 package io.hops.namenode.cli;
 
 import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.NamenodeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 
 /** Loads {@code DIR/core-site.xml} and {@code DIR/hdfs-site.xml}; missing files mean defaults. */
@@ -24,6 +26,46 @@ final class Confs {
                   stopped.countDown();
                 }));
     stopped.await();
+  }
+
+  /**
+   * A client's configuration: {@link #load}, plus the namenode's web address for {@code fsck} from
+   * {@code hops.namenode.http.port} unless {@code dfs.namenode.http-address} is set (the wildcard
+   * host stands for the namenode's own host, as in HDFS).
+   */
+  static Configuration clientConf(String dir) {
+    Configuration conf = load(dir);
+    if (conf.get(NamenodeConfig.HTTP_PORT) != null
+        && isDefault(conf, DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY)) {
+      conf.set(
+          DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY,
+          "0.0.0.0:" + conf.getInt(NamenodeConfig.HTTP_PORT, NamenodeConfig.HTTP_PORT_DEFAULT));
+    }
+    return conf;
+  }
+
+  /** Whether {@code key} has its Hadoop default: no site file of the operator's sets it. */
+  static boolean isDefault(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    return sources == null || sources.length == 0 || sources[0].endsWith("-default.xml");
+  }
+
+  /**
+   * The datanode's three addresses on {@code host}: with {@code anyPorts}, ports the system picks
+   * (several datanodes on one host), else HDFS's (9866, 9864, 9867). Addresses the site files set
+   * are kept.
+   */
+  static void datanodeAddresses(Configuration conf, String host, boolean anyPorts) {
+    String[][] keys = {
+      {"dfs.datanode.address", "9866"},
+      {"dfs.datanode.http.address", "9864"},
+      {"dfs.datanode.ipc.address", "9867"}
+    };
+    for (String[] k : keys) {
+      if (isDefault(conf, k[0])) {
+        conf.set(k[0], host + ":" + (anyPorts ? "0" : k[1]));
+      }
+    }
   }
 
   static Configuration load(String dir) {

@@ -17,6 +17,7 @@ final class NamenodeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     HopsNameNode nn = HopsNameNode.start(Confs.load(confDir));
     System.out.println("namenode serving at " + nn.uri());
+    System.out.println("web UI at " + (nn.httpUri() == null ? "(off)" : nn.httpUri()));
     Confs.serveUntilKilled(nn);
     return 0;
   }

@@ -100,6 +100,42 @@ public final class LeaseChanges {
     tx.delete(LeasePathRow.TABLE, LeasePathRow.TABLE.key(inodeId));
   }
 
+  /**
+   * The file {@code inodeId} passes from {@code from}, a holder of this set, to {@code to}, a
+   * holder of {@code target} (which may be this set): both counts change, the new holder is
+   * renewed, and the lease path names the new holder ({@code path} is its old row, or null if it
+   * had none).
+   */
+  public void reassign(
+      ExecutePhase tx,
+      LeaseChanges target,
+      String from,
+      String to,
+      long inodeId,
+      LeasePathRow path,
+      String fallbackPath,
+      long now)
+      throws StorageException {
+    Lease old = lease(from);
+    if (old.count > 0) {
+      old.count--;
+      old.changed = true;
+    }
+    Lease next = target.lease(to);
+    next.count++;
+    next.lastUpdate = now;
+    next.changed = true;
+    if (path == null) {
+      tx.insert(
+          LeasePathRow.TABLE, new LeasePathRow(inodeId, to, fallbackPath, NO_BLOCK, NO_BLOCK));
+    } else {
+      tx.update(
+          LeasePathRow.TABLE,
+          new LeasePathRow(
+              inodeId, to, path.path(), path.lastBlockId(), path.penultimateBlockId()));
+    }
+  }
+
   /** The holder checked in: its lease (if it has one) is fresh again. */
   public void renew(String holder, long now) {
     Lease l = lease(holder);

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
+import org.apache.hadoop.util.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +19,14 @@ import org.slf4j.LoggerFactory;
  * Write leases, kept in the {@code leases} and {@code lease_paths} tables so that any namenode can
  * serve any client. A lease is renewed by its holder (the client's {@code renewLease}); past the
  * soft limit another client may take its files over, past the hard limit {@link
- * #releaseExpiredLeases} releases them through the {@link LeaseRecovery} hook. Times are wall-clock
- * milliseconds, comparable across namenodes.
+ * #releaseExpiredLeases} releases them through the {@link LeaseRecovery} hook (by default {@link
+ * BlockRecovery}). Times are wall-clock milliseconds, comparable across namenodes.
+ *
+ * <p>A file whose last block is being recovered belongs to the namenode's recovery holder ({@code
+ * HDFS_NameNode-<start time>}, one per namenode, as HDFS names it). {@link #releaseExpiredLeases}
+ * looks at every file of every recovery holder each round, so that the leader sends the recoveries
+ * other namenodes started and starts again those that did not finish within {@link
+ * #BLOCK_RECOVERY_TIMEOUT_MS}.
  *
  * <p>It starts no thread: the leader's housekeeping calls {@link #releaseExpiredLeases}
  * periodically.
@@ -32,26 +40,81 @@ public final class LeaseManager {
    */
   public static final String SOFT_LIMIT_MS = "hops.namenode.lease.soft-limit.ms";
 
+  /**
+   * How long a block recovery may take before it is started again with a new recovery id and the
+   * next primary. HDFS: 30 heartbeat intervals.
+   */
+  public static final String BLOCK_RECOVERY_TIMEOUT_MS = "hops.namenode.block-recovery.timeout.ms";
+
+  private static final int BLOCK_RECOVERY_TIMEOUT_HEARTBEATS = 30;
+
   private final Namesystem ns;
   private final LeaseRecovery recovery;
   private final long softLimitMillis;
   private final long hardLimitMillis;
+  private final long recoveryTimeoutMillis;
+  private final String recoveryHolder =
+      HdfsServerConstants.NAMENODE_LEASE_HOLDER + "-" + Time.formatTime(Time.now());
 
-  /** Leases whose expired files are released by {@link ZeroLengthFileRecovery}. */
+  /** Leases whose expired files are released by {@link BlockRecovery}. */
   public LeaseManager(Namesystem ns) {
-    this(ns, new ZeroLengthFileRecovery());
+    this.ns = ns;
+    this.recovery = new BlockRecovery(ns.blocks(), this);
+    this.softLimitMillis = softLimit(ns);
+    this.hardLimitMillis = hardLimit(ns);
+    this.recoveryTimeoutMillis = recoveryTimeout(ns);
   }
 
   public LeaseManager(Namesystem ns, LeaseRecovery recovery) {
     this.ns = ns;
     this.recovery = recovery;
-    this.softLimitMillis = ns.conf().getLong(SOFT_LIMIT_MS, HdfsConstants.LEASE_SOFTLIMIT_PERIOD);
-    this.hardLimitMillis =
+    this.softLimitMillis = softLimit(ns);
+    this.hardLimitMillis = hardLimit(ns);
+    this.recoveryTimeoutMillis = recoveryTimeout(ns);
+  }
+
+  private static long softLimit(Namesystem ns) {
+    return ns.conf().getLong(SOFT_LIMIT_MS, HdfsConstants.LEASE_SOFTLIMIT_PERIOD);
+  }
+
+  private static long hardLimit(Namesystem ns) {
+    return ns.conf()
+            .getLong(
+                DFSConfigKeys.DFS_LEASE_HARDLIMIT_KEY, DFSConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT)
+        * 1000;
+  }
+
+  private static long recoveryTimeout(Namesystem ns) {
+    long heartbeat =
         ns.conf()
-                .getLong(
-                    DFSConfigKeys.DFS_LEASE_HARDLIMIT_KEY,
-                    DFSConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT)
-            * 1000;
+            .getTimeDuration(
+                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+                java.util.concurrent.TimeUnit.SECONDS);
+    return ns.conf()
+        .getLong(BLOCK_RECOVERY_TIMEOUT_MS, heartbeat * 1000 * BLOCK_RECOVERY_TIMEOUT_HEARTBEATS);
+  }
+
+  /** The holder of the files whose blocks this namenode recovers. */
+  public String recoveryHolder() {
+    return recoveryHolder;
+  }
+
+  /** Whether {@code holder} is a namenode's recovery holder (this one's or another's). */
+  public static boolean isRecoveryHolder(String holder) {
+    return holder != null && holder.startsWith(HdfsServerConstants.NAMENODE_LEASE_HOLDER);
+  }
+
+  public long recoveryTimeoutMillis() {
+    return recoveryTimeoutMillis;
+  }
+
+  /**
+   * Whether {@link #releaseExpiredLeases} looks at the lease's files: it is past its hard limit, or
+   * it is a recovery holder's.
+   */
+  boolean needsRelease(LeaseRow lease, long now) {
+    return isRecoveryHolder(lease.holder()) || expiredHardLimit(lease, now);
   }
 
   public LeaseRecovery recovery() {
@@ -70,9 +133,10 @@ public final class LeaseManager {
 
   /**
    * Releases the files of every lease past its hard limit, one transaction per file, and drops
-   * leases left without files. Housekeeping: finding the expired leases is a full table scan and
-   * finding their files an index scan, both read committed; each release then locks and checks
-   * again. Returns the number of files closed.
+   * leases left without files; looks at the files of recovery holders the same way (their
+   * recoveries are sent or started again when due). Housekeeping: finding the leases is a full
+   * table scan and finding their files an index scan, both read committed; each release then locks
+   * and checks again. Returns the number of files closed.
    */
   public int releaseExpiredLeases() throws IOException {
     long now = System.currentTimeMillis();
@@ -80,7 +144,7 @@ public final class LeaseManager {
     List<List<LeasePathRow>> files = new ArrayList<>();
     try (Transaction tx = ns.storage().begin()) {
       for (LeaseRow lease : tx.scanAll(LeaseRow.TABLE, LockMode.READ_COMMITTED)) {
-        if (expiredHardLimit(lease, now)) {
+        if (needsRelease(lease, now)) {
           expired.add(lease);
           files.add(
               tx.findByIndex(
@@ -91,16 +155,25 @@ public final class LeaseManager {
     int closed = 0;
     for (int i = 0; i < expired.size(); i++) {
       String holder = expired.get(i).holder();
-      LOG.info(
-          "lease of {} has expired its hard limit: releasing {} file(s)",
-          holder,
-          files.get(i).size());
+      if (isRecoveryHolder(holder)) {
+        LOG.debug("recovery holder {} has {} file(s) under recovery", holder, files.get(i).size());
+      } else {
+        LOG.info(
+            "lease of {} has expired its hard limit: releasing {} file(s)",
+            holder,
+            files.get(i).size());
+      }
       if (files.get(i).isEmpty()) {
         ns.run(() -> new ReleaseLease(this, holder, ReleaseLease.NO_FILE));
       }
       for (LeasePathRow file : files.get(i)) {
-        if (ns.run(() -> new ReleaseLease(this, holder, file.inodeId()))) {
-          closed++;
+        try {
+          if (ns.run(() -> new ReleaseLease(this, holder, file.inodeId()))) {
+            closed++;
+          }
+        } catch (IOException e) {
+          // As HDFS: this file is tried again next round; the others go on.
+          LOG.warn("cannot release inode {} of lease {}; retried later", file.inodeId(), holder, e);
         }
       }
     }

@@ -10,8 +10,8 @@ import java.io.IOException;
  * The lease-expiry hook: what releasing a file's lease does to the file, when its holder's lease
  * expired (housekeeping), another client's create meets an abandoned file, or a client calls {@code
  * recoverLease}. HDFS closes a file whose blocks are all complete at once and otherwise starts
- * block recovery on a datanode (FSNamesystem.internalReleaseLease). {@link ZeroLengthFileRecovery}
- * handles files without blocks; the data path implements block recovery behind this interface.
+ * block recovery on a datanode (FSNamesystem.internalReleaseLease): {@link BlockRecovery}, the
+ * default. {@link ZeroLengthFileRecovery} handles files without blocks only.
  */
 public interface LeaseRecovery {
 

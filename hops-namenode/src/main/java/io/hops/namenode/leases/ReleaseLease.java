@@ -15,11 +15,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Housekeeping: releases one file of a lease past its hard limit. The file is found by its inode id
- * (its lease path's key), so a rename while it was open does not matter: an index lookup read
- * committed, then the inode by primary key, exclusively, then the lease row and the lease path
- * (DESIGN.md §6). Everything is checked again under the locks: a holder that renewed in the
- * meantime keeps its file. With {@link #NO_FILE}, drops the holder's lease if it has no files.
+ * Housekeeping: releases one file of a lease past its hard limit, or looks at one file of a
+ * recovery holder (whose block recovery may be due to be sent or started again). The file is found
+ * by its inode id (its lease path's key), so a rename while it was open does not matter: an index
+ * lookup read committed, then the inode by primary key, exclusively, then the lease row and the
+ * lease path (DESIGN.md §6). Everything is checked again under the locks: a holder that renewed in
+ * the meantime keeps its file. With {@link #NO_FILE}, drops the holder's lease if it has no files.
  */
 final class ReleaseLease extends Operation<Boolean> {
   static final long NO_FILE = -1;
@@ -71,7 +72,7 @@ final class ReleaseLease extends Operation<Boolean> {
   @Override
   protected Boolean execute(ExecutePhase tx) throws IOException {
     LeaseRow lease = leases.read(holder);
-    if (lease == null || !manager.expiredHardLimit(lease, System.currentTimeMillis())) {
+    if (lease == null || !manager.needsRelease(lease, System.currentTimeMillis())) {
       return false; // gone or renewed since the scan
     }
     if (inodeId == NO_FILE) {

@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * Lease recovery of files without blocks: they are closed at once, as HDFS closes a file whose
- * blocks are all complete. A file with blocks is refused with an error naming the data path, never
- * closed silently: the data path replaces this hook with one that recovers blocks.
+ * blocks are all complete. A file with blocks is refused, never closed silently. The default hook
+ * is {@link BlockRecovery}; this one stays for its {@link #close} (closing a file, which every
+ * recovery and {@code complete} share) and for tests of the lease machinery alone.
  */
 public final class ZeroLengthFileRecovery implements LeaseRecovery {
 

@@ -2,7 +2,6 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
-import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.namenode.Namesystem;
@@ -42,8 +41,9 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
  * {@code create}: a new file under construction, leased to its client (HDFS FSNamesystem.startFile
  * and FSDirWriteFileOp). Locks, in order: the parent and the new name exclusively (the deepest
  * existing directory instead when parents are created), then the lease rows (the caller's, and the
- * current writer's when the file exists under construction), then the old file's blocks when it is
- * overwritten. A new file in an existing directory costs B + 3 PK + W.
+ * current writer's when the file exists under construction), then, when it is overwritten, the old
+ * file's blocks (exclusively) and the rows that go with them, as a delete reads them. A new file in
+ * an existing directory costs B + 3 PK + W.
  *
  * <p>As in HDFS: an existing file is replaced only with {@code OVERWRITE} (even one another client
  * is writing); without it, a file another client is writing is {@link AlreadyBeingCreatedException}
@@ -88,7 +88,7 @@ public final class Create extends Operation<Create.Outcome> {
   private ResolvedPath resolved;
   private InodeRow anchor;
   private LeaseChanges leases;
-  private List<BlockInfoRow> oldBlocks;
+  private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
 
   @SuppressWarnings("TooManyParameters") // ClientProtocol.create's own parameters
@@ -160,7 +160,7 @@ public final class Create extends Operation<Create.Outcome> {
     }
     leases = LeaseChanges.lock(tx, holders);
     if (oldFile && flags.contains(CreateFlag.OVERWRITE)) {
-      oldBlocks = tx.findByPartition(BlockInfoRow.TABLE, target.id(), LockMode.READ_COMMITTED);
+      replaced = DeletedInodes.readWithoutLeases(tx, List.of(target));
     } else if (oldFile && target.underConstruction() && !clientName.equals(target.clientName())) {
       LeaseRow writer = leases.read(target.clientName());
       if (writer != null && leaseManager.expiredSoftLimit(writer, now)) {
@@ -215,7 +215,7 @@ public final class Create extends Operation<Create.Outcome> {
         return refuseExisting(tx, target, path);
       }
       parent = MutableInode.of(resolved.inodes().get(depth - 1));
-      replace(tx, target, parent, path);
+      replace(tx, target, parent);
       firstMissing = depth;
     } else {
       parent = MutableInode.of(anchor);
@@ -256,11 +256,15 @@ public final class Create extends Operation<Create.Outcome> {
               path,
               "this file lease is currently owned by " + writer + " on " + target.clientMachine()));
     }
-    if (!takeover.release(tx, MutableInode.of(target), leases, now)) {
-      throw new RecoveryInProgressException(
-          failure(path, "lease recovery is in progress. Try again later."));
-    }
+    boolean closed = takeover.release(tx, MutableInode.of(target), leases, now);
     leases.flush(tx);
+    if (!closed) {
+      // The block recovery that was just started must commit: the error comes after it.
+      return new Outcome(
+          null,
+          new RecoveryInProgressException(
+              failure(path, "lease recovery is in progress. Try again later.")));
+    }
     return new Outcome(null, exists);
   }
 
@@ -275,19 +279,13 @@ public final class Create extends Operation<Create.Outcome> {
         + reason;
   }
 
-  /** OVERWRITE: the old file goes, with its lease path if it was being written. */
-  private void replace(ExecutePhase tx, InodeRow old, MutableInode parent, String path)
-      throws IOException {
-    if (!oldBlocks.isEmpty()) {
-      throw new IOException(
-          "cannot overwrite "
-              + path
-              + ": it has "
-              + oldBlocks.size()
-              + " block(s), and deleting blocks needs the data path, which hops does not support"
-              + " yet");
-    }
+  /**
+   * OVERWRITE: the old file goes, with its lease path if it was being written, and its blocks,
+   * whose replicas become invalidations (as a delete: {@link DeletedInodes}).
+   */
+  private void replace(ExecutePhase tx, InodeRow old, MutableInode parent) throws IOException {
     tx.delete(InodeRow.TABLE, old);
+    replaced.delete(tx);
     if (old.underConstruction()) {
       leases.removeFile(tx, old.clientName(), old.id());
     }

@@ -43,8 +43,10 @@ import java.util.TreeMap;
  * <p>Read in the lock phase after the inodes, in the table order of DESIGN.md §6. All of it is
  * read-committed and protected by the exclusive locks on the inodes (hierarchical locking), except
  * the leases: a lease is shared by every file its client writes, so it is locked exclusively
- * ({@link LeaseChanges}). A file that is closed and empty has none of these rows, so deleting it
- * reads nothing more.
+ * ({@link LeaseChanges}); and the block rows, also locked exclusively: datanode reports and the
+ * leader's housekeeping change replica rows under the block row's lock without locking the inode,
+ * so a replica reported while the file is deleted waits, then finds no block and is invalidated. A
+ * file that is closed and empty has none of these rows, so deleting it reads nothing more.
  */
 final class DeletedInodes {
   private static final Comparator<InodeRow> BY_ID = Comparator.comparingLong(InodeRow::id);
@@ -61,6 +63,20 @@ final class DeletedInodes {
 
   /** Reads what goes with {@code inodes} (files and directories), which the caller has locked. */
   static DeletedInodes read(LockPhase tx, Collection<InodeRow> inodes) throws StorageException {
+    return read(tx, inodes, true);
+  }
+
+  /**
+   * As {@link #read(LockPhase, Collection)}, but the caller has locked the writers' leases itself
+   * and takes the files off them (create with overwrite).
+   */
+  static DeletedInodes readWithoutLeases(LockPhase tx, Collection<InodeRow> inodes)
+      throws StorageException {
+    return read(tx, inodes, false);
+  }
+
+  private static DeletedInodes read(LockPhase tx, Collection<InodeRow> inodes, boolean withLeases)
+      throws StorageException {
     DeletedInodes d = new DeletedInodes();
     List<InodeRow> files = new ArrayList<>();
     List<InodeRow> quotaDirs = new ArrayList<>();
@@ -73,7 +89,9 @@ final class DeletedInodes {
     }
     files.sort(BY_ID);
     quotaDirs.sort(BY_ID);
-    d.readLeases(tx, files);
+    if (withLeases) {
+      d.readLeases(tx, files);
+    }
     d.readBlocks(tx, files);
     d.readAll(tx, QuotaRow.TABLE, ids(quotaDirs));
     List<Long> inDb = ids(files.stream().filter(InodeRow::fileStoredInDb).toList());
@@ -99,7 +117,9 @@ final class DeletedInodes {
 
   /**
    * Blocks of files that may have some (a length, or still being written): one pruned scan per
-   * table and file, and only the block table for a file that turns out to have none.
+   * table and file, and only the block table for a file that turns out to have none. (A closed file
+   * of length 0 is taken to have none: one whose writer added a block and wrote nothing to it would
+   * keep that empty block's rows.)
    */
   private void readBlocks(LockPhase tx, List<InodeRow> files) throws StorageException {
     List<Long> withBlocks = new ArrayList<>();
@@ -107,7 +127,7 @@ final class DeletedInodes {
     for (InodeRow f : files) {
       if (f.size() > 0 || f.underConstruction()) {
         List<BlockInfoRow> rows =
-            tx.findByPartition(BlockInfoRow.TABLE, f.id(), LockMode.READ_COMMITTED);
+            tx.findByPartition(BlockInfoRow.TABLE, f.id(), LockMode.EXCLUSIVE);
         if (!rows.isEmpty()) {
           withBlocks.add(f.id());
           for (BlockInfoRow b : rows) {
@@ -138,23 +158,21 @@ final class DeletedInodes {
     scanAll(tx, PendingBlockRow.TABLE, withBlocks);
     for (ReplicaRow r : replicas) {
       BlockInfoRow b = blocks.get(r.blockId());
-      invalidate(pending, r.inodeId(), r.blockId(), r.storageId(), b);
+      long stamp = b == null ? 0 : b.generationStamp();
+      invalidate(pending, r.inodeId(), r.blockId(), r.storageId(), b, stamp);
     }
+    // A pipeline location may hold the block at the stamp of its pipeline, which a datanode needs
+    // to match to delete it.
     for (ReplicaUnderConstructionRow r : writing) {
       BlockInfoRow b = blocks.get(r.blockId());
-      invalidate(pending, r.inodeId(), r.blockId(), r.storageId(), b);
+      invalidate(pending, r.inodeId(), r.blockId(), r.storageId(), b, r.generationStamp());
     }
   }
 
   private void invalidate(
-      Set<Key> pending, long inodeId, long blockId, int storageId, BlockInfoRow b) {
+      Set<Key> pending, long inodeId, long blockId, int storageId, BlockInfoRow b, long stamp) {
     InvalidatedBlockRow row =
-        new InvalidatedBlockRow(
-            inodeId,
-            blockId,
-            storageId,
-            b == null ? 0 : b.generationStamp(),
-            b == null ? 0 : b.numBytes());
+        new InvalidatedBlockRow(inodeId, blockId, storageId, stamp, b == null ? 0 : b.numBytes());
     if (pending.add(InvalidatedBlockRow.TABLE.keyOf(row))) {
       invalidations.add(row);
     }

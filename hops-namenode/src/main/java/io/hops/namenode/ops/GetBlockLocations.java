@@ -1,8 +1,9 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
-import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -16,13 +17,13 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.security.AccessControlException;
 
 /**
- * {@code getBlockLocations} (open) of a file without blocks: read like a stat, B + PK(SHARED); a
- * file that may have blocks (non-empty, or being written) also reads them, one pruned scan. The
- * answer is what HDFS's BlockManager.createLocatedBlocks gives a file without blocks: length 0, no
- * blocks, no last block, "last block complete" false.
+ * {@code getBlockLocations} (open): read like a stat, B + PK(SHARED); a file that may have blocks
+ * (non-empty, or being written) also reads its blocks and where their replicas are, up to 5 pruned
+ * scans of its partition (DESIGN.md §7). The answer is what HDFS's BlockManager.createLocatedBlocks
+ * gives, replicas sorted for the reader.
  *
  * <p>The access time is not updated (HDFS does it when dfs.namenode.accesstime.precision has
- * passed): that would turn every read into a write. Files with blocks need the data path.
+ * passed): that would turn every read into a write.
  */
 public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final PermissionChecker pc;
@@ -30,9 +31,12 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final long offset;
   private final long length;
   private ResolvedPath resolved;
-  private List<BlockInfoRow> blocks = List.of();
+  private FileBlocks blocks;
+  private final BlockManager bm;
 
-  public GetBlockLocations(PermissionChecker pc, String src, long offset, long length) {
+  public GetBlockLocations(
+      BlockManager bm, PermissionChecker pc, String src, long offset, long length) {
+    this.bm = bm;
     this.pc = pc;
     this.src = src;
     this.offset = offset;
@@ -55,7 +59,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED);
     InodeRow file = resolved.target();
     if (file != null && !file.isDir() && (file.size() > 0 || file.underConstruction())) {
-      blocks = tx.findByPartition(BlockInfoRow.TABLE, file.id(), LockMode.READ_COMMITTED);
+      blocks = FileBlocks.lock(tx, file.id(), LockMode.READ_COMMITTED, bm.datanodes());
     }
   }
 
@@ -73,12 +77,10 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     InodeRow file = Checks.file(resolved, path);
     pc.checkTraverse(resolved);
     pc.check(file, path, FsAction.READ);
-    if (!blocks.isEmpty() || file.size() > 0) {
-      throw new IOException(
-          "block locations of "
-              + path
-              + ": files with blocks need the data path, which hops does not support yet");
+    if (blocks == null) {
+      return new LocatedBlocks(0, file.underConstruction(), List.of(), null, false, null, null);
     }
-    return new LocatedBlocks(0, file.underConstruction(), List.of(), null, false, null, null);
+    return bm.locatedBlocks(
+        blocks, file.underConstruction(), offset, length, pc.caller().clientMachine());
   }
 }

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -16,7 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSUtilClient;
@@ -36,8 +39,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
  * DFSUtilClient#compareBytes}), those strictly after {@code startAfter}, at most {@code
  * dfs.ls.limit}; a file lists itself with an empty name; a missing path gives null (the client
  * turns it into a FileNotFoundException). With {@code needLocation}, files carry their block
- * locations; files have no blocks yet, so that is an empty list (the stock client's located listing
- * casts every entry to a located status and needs one).
+ * locations (the stock client's located listing casts every entry to a located status and needs
+ * one), read for the page's files only.
  */
 public final class GetListing extends Operation<DirectoryListing> {
   private static final Comparator<byte[]> BY_NAME = DFSUtilClient::compareBytes;
@@ -49,6 +52,11 @@ public final class GetListing extends Operation<DirectoryListing> {
   private final boolean needLocation;
   private ResolvedPath resolved;
   private List<InodeRow> children = List.of();
+  private byte[][] names;
+  private Integer[] order;
+  private int first;
+  private int count;
+  private final Map<Long, FileBlocks> blocks = new HashMap<>();
 
   public GetListing(
       Namesystem ns, PermissionChecker pc, String path, byte[] startAfter, boolean needLocation) {
@@ -68,13 +76,63 @@ public final class GetListing extends Operation<DirectoryListing> {
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
     InodeRow dir = resolved.target();
-    if (dir == null || !dir.isDir()) {
+    if (dir == null) {
+      return;
+    }
+    if (!dir.isDir()) {
+      readBlocks(tx, dir);
       return;
     }
     children =
         dir.id() == Inodes.ROOT_ID
             ? tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, LockMode.READ_COMMITTED)
             : tx.findByPartition(InodeRow.TABLE, dir.id(), LockMode.READ_COMMITTED);
+    names = new byte[children.size()][];
+    order = new Integer[children.size()];
+    for (int i = 0; i < order.length; i++) {
+      names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> BY_NAME.compare(names[a], names[b]));
+    first = 0;
+    if (startAfter.length > 0) {
+      while (first < order.length && BY_NAME.compare(names[order[first]], startAfter) <= 0) {
+        first++;
+      }
+    }
+    count = Math.min(order.length - first, lsLimit());
+    if (needLocation) {
+      // As HDFS: the page also ends when the located blocks reach the listing limit (each block
+      // counts once per replica), after at least one entry. The blocks of each listed file that
+      // may have some are read here, one set of pruned scans of its own partition per file.
+      int budget = lsLimit();
+      for (int i = 0; i < count; i++) {
+        if (i > 0 && budget <= 0) {
+          count = i;
+          break;
+        }
+        FileBlocks f = readBlocks(tx, children.get(order[first + i]));
+        if (f != null) {
+          for (var b : f.blocks()) {
+            budget -= Math.max(1, f.replicas(b.blockId()).size());
+          }
+        }
+      }
+    }
+  }
+
+  /** The blocks of a file that may have some (with {@code needLocation}), or null. */
+  private FileBlocks readBlocks(LockPhase tx, InodeRow inode) throws IOException {
+    if (!needLocation
+        || inode.isDir()
+        || inode.symlink() != null
+        || (inode.size() == 0 && !inode.underConstruction())) {
+      return null;
+    }
+    FileBlocks f =
+        FileBlocks.lock(tx, inode.id(), LockMode.READ_COMMITTED, ns.blocks().datanodes());
+    blocks.put(inode.id(), f);
+    return f;
   }
 
   @Override
@@ -90,20 +148,6 @@ public final class GetListing extends Operation<DirectoryListing> {
     }
     pc.check(
         target, PathNames.prefix(resolved.components(), resolved.depth()), FsAction.READ_EXECUTE);
-    byte[][] names = new byte[children.size()][];
-    Integer[] order = new Integer[children.size()];
-    for (int i = 0; i < order.length; i++) {
-      names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> BY_NAME.compare(names[a], names[b]));
-    int first = 0;
-    if (startAfter.length > 0) {
-      while (first < order.length && BY_NAME.compare(names[order[first]], startAfter) <= 0) {
-        first++;
-      }
-    }
-    int count = Math.min(order.length - first, lsLimit());
     HdfsFileStatus[] listing = new HdfsFileStatus[count];
     for (int i = 0; i < count; i++) {
       int child = order[first + i];
@@ -123,15 +167,20 @@ public final class GetListing extends Operation<DirectoryListing> {
     if (!needLocation || inode.isDir() || inode.symlink() != null) {
       return s;
     }
-    LocatedBlocks none =
-        new LocatedBlocks(
-            0,
-            inode.underConstruction(),
-            Collections.<LocatedBlock>emptyList(),
-            null,
-            false,
-            null,
-            null);
+    FileBlocks f = blocks.get(inode.id());
+    LocatedBlocks located =
+        f == null
+            ? new LocatedBlocks(
+                0,
+                inode.underConstruction(),
+                Collections.<LocatedBlock>emptyList(),
+                null,
+                false,
+                null,
+                null)
+            : ns.blocks()
+                .locatedBlocks(
+                    f, inode.underConstruction(), 0, Long.MAX_VALUE, pc.caller().clientMachine());
     return new HdfsFileStatus.Builder()
         .isdir(false)
         .length(s.getLen())
@@ -146,7 +195,7 @@ public final class GetListing extends Operation<DirectoryListing> {
         .fileId(s.getFileId())
         .children(s.getChildrenNum())
         .storagePolicy(s.getStoragePolicy())
-        .locations(none)
+        .locations(located)
         .build();
   }
 }

@@ -1,17 +1,152 @@
 package io.hops.namenode.ops;
 
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.rows.PendingBlockRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.StorageRef;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
+import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
 
 /**
- * {@code getStats} ({@code hdfs dfs -df}, {@code FileSystem.getStatus}): the array indexed by
- * {@code ClientProtocol.GET_STATS_*}. No datanode has registered and no block exists before the
- * data path, so capacity, use and every block count are zero, as an HDFS namenode without datanodes
- * reports. The block manager fills these in once there are datanodes.
+ * {@code getStats} ({@code hdfs dfs -df}, {@code hdfs dfsadmin -report}) and {@code
+ * getReplicatedBlockStats}: capacity, use and room from the live datanodes' last heartbeats to this
+ * namenode (soft state, as in HDFS), and block health from the tables.
+ *
+ * <p>The candidates are the blocks some table says need attention: marked for a replication check
+ * ({@code under_replicated_blocks}), being re-replicated ({@code pending_blocks}), or with a
+ * corrupt replica ({@code corrupt_replicas}). Each is counted from what is true now: its live,
+ * uncorrupted replicas against its file's replication. As in HDFS, a block with no live replica is
+ * missing and not low-redundancy; blocks under construction are not counted. These tables hold only
+ * blocks in trouble, so their full scans are small; a datanode that just died counts once
+ * housekeeping has marked its blocks.
  */
 public final class GetStats {
+  /** Block health, HDFS's LowRedundancyBlocks and CorruptReplicasMap counts. */
+  public record BlockCounts(
+      long lowRedundancy, long corrupt, long missing, long missingReplicationOne, long pending) {}
+
   private GetStats() {}
 
-  public static long[] stats() {
-    return new long[ClientProtocol.STATS_ARRAY_LENGTH];
+  /** The array indexed by {@code ClientProtocol.GET_STATS_*}. */
+  public static long[] stats(Namesystem ns) throws StorageException {
+    long[] stats = new long[ClientProtocol.STATS_ARRAY_LENGTH];
+    for (DatanodeManager.Node n : ns.blocks().datanodes().live()) {
+      stats[ClientProtocol.GET_STATS_CAPACITY_IDX] += n.capacity();
+      stats[ClientProtocol.GET_STATS_USED_IDX] += n.dfsUsed();
+      stats[ClientProtocol.GET_STATS_REMAINING_IDX] += n.remaining();
+    }
+    BlockCounts c = blockCounts(ns);
+    stats[ClientProtocol.GET_STATS_LOW_REDUNDANCY_IDX] = c.lowRedundancy();
+    stats[ClientProtocol.GET_STATS_CORRUPT_BLOCKS_IDX] = c.corrupt();
+    stats[ClientProtocol.GET_STATS_MISSING_BLOCKS_IDX] = c.missing();
+    stats[ClientProtocol.GET_STATS_MISSING_REPL_ONE_BLOCKS_IDX] = c.missingReplicationOne();
+    stats[ClientProtocol.GET_STATS_PENDING_DELETION_BLOCKS_IDX] = c.pending();
+    return stats;
+  }
+
+  public static ReplicatedBlockStats replicated(Namesystem ns) throws StorageException {
+    BlockCounts c = blockCounts(ns);
+    return new ReplicatedBlockStats(
+        c.lowRedundancy(), c.corrupt(), c.missing(), c.missingReplicationOne(), 0, c.pending());
+  }
+
+  /** hops has no erasure coding. */
+  public static ECBlockGroupStats erasureCoded() {
+    return new ECBlockGroupStats(0, 0, 0, 0, 0);
+  }
+
+  public static BlockCounts blockCounts(Namesystem ns) throws StorageException {
+    DatanodeManager datanodes = ns.blocks().datanodes();
+    try (Transaction tx = ns.storage().begin()) {
+      Set<List<Long>> candidates = new LinkedHashSet<>(); // (inode id, block id)
+      for (UnderReplicatedBlockRow r :
+          tx.scanAll(UnderReplicatedBlockRow.TABLE, LockMode.READ_COMMITTED)) {
+        candidates.add(List.of(r.inodeId(), r.blockId()));
+      }
+      for (PendingBlockRow r : tx.scanAll(PendingBlockRow.TABLE, LockMode.READ_COMMITTED)) {
+        candidates.add(List.of(r.inodeId(), r.blockId()));
+      }
+      Map<List<Long>, Set<Integer>> corrupt = new HashMap<>();
+      for (CorruptReplicaRow r : tx.scanAll(CorruptReplicaRow.TABLE, LockMode.READ_COMMITTED)) {
+        List<Long> block = List.of(r.inodeId(), r.blockId());
+        corrupt.computeIfAbsent(block, b -> new HashSet<>()).add(r.storageId());
+        candidates.add(block);
+      }
+      long pending = tx.scanAll(InvalidatedBlockRow.TABLE, LockMode.READ_COMMITTED).size();
+      Map<Long, Short> replication = new HashMap<>();
+      long low = 0;
+      long missing = 0;
+      long missingOne = 0;
+      long corruptBlocks = 0;
+      for (List<Long> candidate : candidates) {
+        long inodeId = candidate.get(0);
+        long blockId = candidate.get(1);
+        BlockInfoRow b =
+            tx.find(
+                BlockInfoRow.TABLE,
+                BlockInfoRow.TABLE.key(inodeId, blockId),
+                LockMode.READ_COMMITTED);
+        if (b == null || b.underConstructionState() != BlockState.COMPLETE) {
+          continue; // a stale mark, or a block still being written
+        }
+        // The file's replication now (a mark's own expectation may predate a setReplication).
+        int expected = replication(tx, inodeId, replication);
+        Set<Integer> bad = corrupt.getOrDefault(candidate, Set.of());
+        if (!bad.isEmpty()) {
+          corruptBlocks++;
+        }
+        int live = 0;
+        for (ReplicaRow r :
+            tx.findByPartition(
+                ReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED)) {
+          StorageRef s = datanodes.storage(r.storageId());
+          if (!bad.contains(r.storageId()) && datanodes.isLive(s)) {
+            live++;
+          }
+        }
+        if (expected <= 0) {
+          continue; // the file is gone
+        }
+        if (live == 0) {
+          missing++;
+          if (expected == 1) {
+            missingOne++;
+          }
+        } else if (live < expected) {
+          low++;
+        }
+      }
+      return new BlockCounts(low, corruptBlocks, missing, missingOne, pending);
+    }
+  }
+
+  private static int replication(Transaction tx, long inodeId, Map<Long, Short> cache)
+      throws StorageException {
+    Short r = cache.get(inodeId);
+    if (r == null) {
+      r = 0;
+      for (InodeRow f : tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED)) {
+        r = f.replication();
+      }
+      cache.put(inodeId, r);
+    }
+    return r;
   }
 }

@@ -20,8 +20,11 @@ import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 /**
  * {@code recoverLease}: takes a file away from its writer at once, whatever the age of the writer's
  * lease (HDFS FSNamesystem.recoverLease, forced). A closed file answers true. The file is released
- * through the {@link LeaseRecovery} hook: a file without blocks is closed and the answer is true.
- * Locks the file exclusively, then its writer's lease row, then what the hook reads.
+ * through the {@link LeaseRecovery} hook ({@link io.hops.namenode.leases.BlockRecovery}): a file
+ * whose blocks are complete closes and the answer is true; otherwise its last block's recovery
+ * starts (or goes on, or starts again once timed out), the file passes to the namenode's recovery
+ * holder, and the answer is false until the primary datanode's commitBlockSynchronization closes
+ * it. Locks the file exclusively, then its writer's lease row, then what the hook reads.
  */
 public final class RecoverLease extends Operation<Boolean> {
   private final PermissionChecker pc;

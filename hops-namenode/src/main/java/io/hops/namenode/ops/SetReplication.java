@@ -1,7 +1,9 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -11,14 +13,20 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * {@code setReplication}: the target locked exclusively (B + PK(EXCLUSIVE) + W). As HDFS: the
  * factor is checked against {@code dfs.namenode.replication.min} and {@code dfs.replication.max}
  * before anything else; write permission on the target is required; a file stores the new factor
- * and gives true, a directory or a missing path gives false. Only the stored factor changes here:
- * re-replicating existing blocks belongs to the block manager.
+ * and gives true, a directory or a missing path gives false. When the factor of a file with blocks
+ * changes, each block is queued for a replication check, and the leader's re-replication adds or
+ * removes replicas (HDFS BlockManager.setReplication). The blocks are locked exclusively after the
+ * inode, which orders this against that check (it reads the factor only once it holds the block
+ * rows): B + PK(EXCLUSIVE) + W for an empty file, plus 2 PPIS for one with blocks.
  */
 public final class SetReplication extends Operation<Boolean> {
   private final Namesystem ns;
@@ -26,6 +34,8 @@ public final class SetReplication extends Operation<Boolean> {
   private final String path;
   private final short replication;
   private ResolvedPath resolved;
+  private List<BlockInfoRow> blocks = List.of();
+  private final Set<Long> queued = new HashSet<>();
 
   public SetReplication(Namesystem ns, PermissionChecker pc, String path, short replication) {
     this.ns = ns;
@@ -43,6 +53,17 @@ public final class SetReplication extends Operation<Boolean> {
   protected void lock(LockPhase tx) throws IOException {
     Checks.replication(ns, replication, path);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    InodeRow target = resolved.target();
+    if (target != null
+        && !target.isDir()
+        && target.replication() != replication
+        && (target.size() > 0 || target.underConstruction())) {
+      blocks = tx.findByPartition(BlockInfoRow.TABLE, target.id(), LockMode.EXCLUSIVE);
+      if (!blocks.isEmpty()) {
+        tx.findByPartition(UnderReplicatedBlockRow.TABLE, target.id(), LockMode.READ_COMMITTED)
+            .forEach(r -> queued.add(r.blockId()));
+      }
+    }
   }
 
   @Override
@@ -60,6 +81,14 @@ public final class SetReplication extends Operation<Boolean> {
       MutableInode file = MutableInode.of(target);
       file.replication = replication;
       tx.update(InodeRow.TABLE, file.toRow());
+      long now = System.currentTimeMillis();
+      for (BlockInfoRow b : blocks) {
+        if (queued.add(b.blockId())) {
+          tx.insert(
+              UnderReplicatedBlockRow.TABLE,
+              new UnderReplicatedBlockRow(b.inodeId(), b.blockId(), 0, now, -1));
+        }
+      }
     }
     return true;
   }

@@ -2,6 +2,7 @@ package io.hops.namenode.rpc;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.ops.AddBlock;
 import io.hops.namenode.ops.Complete;
 import io.hops.namenode.ops.ContentSummaryOp;
 import io.hops.namenode.ops.Create;
@@ -21,6 +22,7 @@ import io.hops.namenode.ops.SetPermission;
 import io.hops.namenode.ops.SetReplication;
 import io.hops.namenode.ops.SetTimes;
 import java.io.IOException;
+import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -30,12 +32,15 @@ import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.ha.HAServiceProtocol;
+import org.apache.hadoop.hdfs.AddBlockFlag;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.util.DataChecksum;
@@ -80,18 +85,11 @@ public class ClientRpc extends UnsupportedClientProtocol {
     return HAServiceProtocol.HAServiceState.ACTIVE;
   }
 
-  // ---- files: create, complete, leases, block locations (helper "files" adds below) ----
-
-  private volatile LeaseManager leaseManager;
+  // ---- files: create, complete, leases, block locations ----
 
   /** The lease manager, made on first use (it only reads settings; racing makers are harmless). */
   private LeaseManager leases() {
-    LeaseManager m = leaseManager;
-    if (m == null) {
-      m = new LeaseManager(ns);
-      leaseManager = m;
-    }
-    return m;
+    return ns.leases();
   }
 
   @Override
@@ -132,13 +130,30 @@ public class ClientRpc extends UnsupportedClientProtocol {
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId)
       throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new Complete(pc, src, clientName, last, fileId));
+    return ns.run(() -> new Complete(ns.blocks(), pc, src, clientName, last, fileId));
+  }
+
+  @Override
+  public LocatedBlock addBlock(
+      String src,
+      String clientName,
+      ExtendedBlock previous,
+      DatanodeInfo[] excludeNodes,
+      long fileId,
+      String[] favoredNodes,
+      EnumSet<AddBlockFlag> addBlockFlags)
+      throws IOException {
+    String writer = ns.checker().caller().clientMachine();
+    return ns.run(
+        () ->
+            new AddBlock(
+                ns, writer, src, fileId, clientName, previous, excludeNodes, favoredNodes));
   }
 
   @Override
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetBlockLocations(pc, src, offset, length));
+    return ns.run(() -> new GetBlockLocations(ns.blocks(), pc, src, offset, length));
   }
 
   @Override
@@ -206,7 +221,7 @@ public class ClientRpc extends UnsupportedClientProtocol {
         false);
   }
 
-  // ---- tree: delete, rename, content summary (helper "tree" adds below) ----
+  // ---- tree: delete, rename, content summary ----
 
   @Override
   public boolean delete(String src, boolean recursive) throws IOException {
@@ -232,7 +247,7 @@ public class ClientRpc extends UnsupportedClientProtocol {
     return ns.run(() -> new ContentSummaryOp(ns, pc, path));
   }
 
-  // ---- attributes and listing (helper "attrs" adds below) ----
+  // ---- attributes and listing ----
 
   @Override
   public DirectoryListing getListing(String src, byte[] startAfter, boolean needLocation)
@@ -268,8 +283,190 @@ public class ClientRpc extends UnsupportedClientProtocol {
     return ns.run(() -> new SetReplication(ns, pc, src, replication));
   }
 
+  // ---- operators: dfsadmin, datanode reports, safe mode ----
+
+  private volatile SafeMode safeMode;
+
+  /** The cluster's safe mode as this namenode sees it; the RPC server gates writes with it. */
+  public SafeMode safeMode() {
+    SafeMode m = safeMode;
+    if (m == null) {
+      synchronized (this) {
+        if (safeMode == null) {
+          safeMode =
+              new SafeMode(
+                  ns.storage(),
+                  ns.conf().getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"));
+        }
+        m = safeMode;
+      }
+    }
+    return m;
+  }
+
   @Override
-  public long[] getStats() {
-    return GetStats.stats();
+  public long[] getStats() throws IOException {
+    return GetStats.stats(ns);
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats getReplicatedBlockStats()
+      throws IOException {
+    return GetStats.replicated(ns);
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.ECBlockGroupStats getECBlockGroupStats() {
+    return GetStats.erasureCoded();
+  }
+
+  @Override
+  public DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type)
+      throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "datanodeReport");
+    return DatanodeReports.nodes(ns.blocks().datanodes(), type);
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport[] getDatanodeStorageReport(
+      HdfsConstants.DatanodeReportType type) throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "getDatanodeStorageReport");
+    return DatanodeReports.storages(ns.blocks().datanodes(), type);
+  }
+
+  /** hops tracks no slow peers or disks (HDFS's answer with that tracking off). */
+  @Override
+  public DatanodeInfo[] getSlowDatanodeReport() {
+    return new DatanodeInfo[0];
+  }
+
+  /**
+   * Manual safe mode for the whole cluster ({@link SafeMode}); there is no startup safe mode, so
+   * leave and forceExit are the same and immediate.
+   */
+  @Override
+  public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked)
+      throws IOException {
+    if (action == HdfsConstants.SafeModeAction.SAFEMODE_GET) {
+      return safeMode().get();
+    }
+    NamenodeRpc.checkSuperuser(ns, action.toString().toLowerCase(java.util.Locale.ROOT));
+    return switch (action) {
+      case SAFEMODE_ENTER -> safeMode().set(true);
+      case SAFEMODE_LEAVE, SAFEMODE_FORCE_EXIT -> safeMode().set(false);
+      default -> safeMode().get();
+    };
+  }
+
+  /** No rolling upgrade is ever in progress: a schema upgrade happens as a namenode starts. */
+  @Override
+  public org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo rollingUpgrade(
+      HdfsConstants.RollingUpgradeAction action) throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "queryRollingUpgrade");
+    if (action == HdfsConstants.RollingUpgradeAction.QUERY) {
+      return null;
+    }
+    throw new UnsupportedOperationException(
+        "ClientProtocol.rollingUpgrade "
+            + action
+            + " is not supported by hops: the metadata schema is upgraded when a namenode starts");
+  }
+
+  // ---- replication and bad blocks ----
+
+  @Override
+  public void reportBadBlocks(LocatedBlock[] blocks) throws IOException {
+    io.hops.namenode.blocks.BadBlockReports.report(ns, blocks);
+  }
+
+  // ---- write path: append, pipeline, fsync, concat, truncate ----
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.LastBlockWithStatus append(
+      String src, String clientName, EnumSetWritable<CreateFlag> flag) throws IOException {
+    var pc = ns.checker();
+    var flags = flag == null ? null : flag.get();
+    var leases = ns.leases();
+    return ns.run(() -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags))
+        .get();
+  }
+
+  @Override
+  public void fsync(String src, long fileId, String clientName, long lastBlockLength)
+      throws IOException {
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.ops.Fsync(pc, src, fileId, clientName, lastBlockLength));
+  }
+
+  @Override
+  public void abandonBlock(ExtendedBlock b, long fileId, String src, String holder)
+      throws IOException {
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.ops.AbandonBlock(pc, ns.blocks(), b, fileId, src, holder));
+  }
+
+  @Override
+  public LocatedBlock getAdditionalDatanode(
+      String src,
+      long fileId,
+      ExtendedBlock blk,
+      DatanodeInfo[] existings,
+      String[] existingStorageIDs,
+      DatanodeInfo[] excludes,
+      int numAdditionalNodes,
+      String clientName)
+      throws IOException {
+    var pc = ns.checker();
+    return ns.run(
+        () ->
+            new io.hops.namenode.ops.GetAdditionalDatanode(
+                pc,
+                ns.blocks(),
+                src,
+                fileId,
+                blk,
+                existings,
+                existingStorageIDs,
+                excludes,
+                numAdditionalNodes,
+                clientName));
+  }
+
+  @Override
+  public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName)
+      throws IOException {
+    return ns.run(
+        () -> new io.hops.namenode.ops.UpdateBlockForPipeline(ns.blocks(), block, clientName));
+  }
+
+  @Override
+  public void updatePipeline(
+      String clientName,
+      ExtendedBlock oldBlock,
+      ExtendedBlock newBlock,
+      org.apache.hadoop.hdfs.protocol.DatanodeID[] newNodes,
+      String[] newStorageIDs)
+      throws IOException {
+    ns.run(
+        () ->
+            new io.hops.namenode.ops.UpdatePipeline(
+                ns.blocks(), clientName, oldBlock, newBlock, newNodes, newStorageIDs));
+  }
+
+  @Override
+  public void concat(String trg, String[] srcs) throws IOException {
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs));
+  }
+
+  @Override
+  public boolean truncate(String src, long newLength, String clientName) throws IOException {
+    var pc = ns.checker();
+    var leases = ns.leases();
+    return ns.run(
+            () ->
+                new io.hops.namenode.ops.Truncate(
+                    ns.blocks(), pc, leases, src, newLength, clientName))
+        .get();
   }
 }

@@ -6,20 +6,35 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
+import org.apache.hadoop.hdfs.protocol.proto.DatanodeProtocolProtos.DatanodeProtocolService;
+import org.apache.hadoop.hdfs.protocol.proto.NamenodeProtocolProtos.NamenodeProtocolService;
 import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolPB;
 import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolServerSideTranslatorPB;
+import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolPB;
+import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolServerSideTranslatorPB;
+import org.apache.hadoop.hdfs.protocolPB.NamenodeProtocolPB;
+import org.apache.hadoop.hdfs.protocolPB.NamenodeProtocolServerSideTranslatorPB;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
+import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocol;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 
 /**
- * The namenode's Hadoop IPC server: Hadoop's own protobuf translators speak the wire, hops supplies
- * the semantics. Exceptions reach the client with their class intact.
+ * The namenode's Hadoop IPC server for ClientProtocol, DatanodeProtocol and NamenodeProtocol:
+ * Hadoop's own protobuf translators speak the wire, hops supplies the semantics. Exceptions reach
+ * the client with their class intact.
  */
 public final class RpcServer implements AutoCloseable {
   private final RPC.Server server;
 
-  public RpcServer(Configuration conf, ClientProtocol client, String bindHost, int port)
+  public RpcServer(
+      Configuration conf,
+      ClientProtocol client,
+      DatanodeProtocol datanode,
+      NamenodeProtocol namenode,
+      String bindHost,
+      int port)
       throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     BlockingService service =
@@ -37,6 +52,19 @@ public final class RpcServer implements AutoCloseable {
                     DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT))
             .setVerbose(false)
             .build();
+    RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
+    server.addProtocol(
+        RPC.RpcKind.RPC_PROTOCOL_BUFFER,
+        DatanodeProtocolPB.class,
+        DatanodeProtocolService.newReflectiveBlockingService(
+            new DatanodeProtocolServerSideTranslatorPB(datanode, 1000)));
+    // The Balancer and other stock tools.
+    RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
+    server.addProtocol(
+        RPC.RpcKind.RPC_PROTOCOL_BUFFER,
+        NamenodeProtocolPB.class,
+        NamenodeProtocolService.newReflectiveBlockingService(
+            new NamenodeProtocolServerSideTranslatorPB(namenode)));
   }
 
   public void start() {

@@ -48,6 +48,14 @@ public final class ExecutePhase {
     afterCommit.add(() -> hints.remove(parentId, name));
   }
 
+  /**
+   * Runs {@code action} once the transaction has committed (e.g. a command for a datanode about
+   * what the transaction wrote); never if it rolls back.
+   */
+  public void afterCommit(Runnable action) {
+    afterCommit.add(action);
+  }
+
   void committed() {
     afterCommit.forEach(Runnable::run);
   }

@@ -59,6 +59,13 @@ public final class LockPhase {
     return tx.findByPartition(table, partition, mode);
   }
 
+  public <R extends Record> List<R> findByPartition(
+      Table<R> table, Object partition, String column, Object value, LockMode mode)
+      throws StorageException {
+    checkOpen();
+    return tx.findByPartition(table, partition, column, value, mode);
+  }
+
   public <R extends Record> List<R> findByIndex(
       Table<R> table, String column, Object value, LockMode mode) throws StorageException {
     checkOpen();

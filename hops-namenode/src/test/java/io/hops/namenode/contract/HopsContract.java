@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * Hadoop's file system contract for hops, modelled on HDFS's {@code HDFSContract}: the HDFS options
  * ({@code contract/hdfs.xml}) plus hops' own deviations ({@code contract/hops.xml}), and one
- * namenode per test class, started and stopped by the class. There are no datanodes.
+ * namenode with three stock datanodes per test class, started and stopped by the class.
  */
 public class HopsContract extends AbstractFSContract {
   public static final String CONTRACT_HDFS_XML = "contract/hdfs.xml";
@@ -26,11 +26,8 @@ public class HopsContract extends AbstractFSContract {
   /** The block size HDFSContract runs with. */
   public static final int BLOCK_SIZE = 1024;
 
-  /**
-   * Whether the cluster has datanodes. It has none yet: contract tests that write bytes (and so ask
-   * for a block) are skipped; they fail the same way on HDFS with no datanodes.
-   */
-  public static final boolean HAS_DATANODES = false;
+  /** Datanodes of the contract cluster (HDFS's contract cluster has two). */
+  public static final int DATANODES = 3;
 
   private static final boolean HADOOP_COMPATIBLE_ASSERTJ = hasOldDescribedAs();
 
@@ -48,7 +45,9 @@ public class HopsContract extends AbstractFSContract {
     conf.setInt(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK_SIZE);
     // Hadoop's own test hdfs-site.xml lifts the minimum so that tiny blocks are allowed.
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 0);
+    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
     cluster = new HopsTestCluster(conf);
+    cluster.startDatanodes(DATANODES);
     Configuration client = cluster.clientConf();
     client.setInt(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK_SIZE);
     fs = (DistributedFileSystem) FileSystem.get(cluster.uri(), client);
@@ -63,13 +62,6 @@ public class HopsContract extends AbstractFSContract {
       cluster.close();
       cluster = null;
     }
-  }
-
-  /**
-   * Skips a contract test that writes data, naming what it writes, while there are no datanodes.
-   */
-  public static void assumeDatanodes(String reason) {
-    Assumptions.assumeTrue(HAS_DATANODES, () -> "needs datanodes: " + reason);
   }
 
   /**

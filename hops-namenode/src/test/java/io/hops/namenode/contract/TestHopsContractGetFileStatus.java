@@ -27,13 +27,6 @@ public class TestHopsContractGetFileStatus extends AbstractContractGetFileStatus
 
   @Test
   @Override
-  public void testComplexDirActions() throws Throwable {
-    HopsContract.assumeDatanodes("the tree's files are written with data");
-    super.testComplexDirActions();
-  }
-
-  @Test
-  @Override
   public void testListStatusIteratorFile() throws Throwable {
     HopsContract.assumeHadoopCompatibleAssertJ();
     super.testListStatusIteratorFile();

@@ -160,14 +160,14 @@ class ZeroLengthFileTest {
   }
 
   @Test
-  void completeWithALastBlockIsRefusedNamingTheDataPath() throws Exception {
+  void completeWithABlockOfAnotherBlockPoolIsRefusedLikeHdfs() throws Exception {
     HdfsFileStatus st = fs.getClient().getFileInfo(create("/complete/block"));
     ExtendedBlock last = new ExtendedBlock("pool", 1L, 0L, 1L);
     assertThatThrownBy(
             () ->
                 nn.complete(
                     "/complete/block", fs.getClient().getClientName(), last, st.getFileId()))
-        .hasMessageContaining("data path");
+        .hasMessageContaining("Unexpected BlockPoolId pool - expected BP-");
   }
 
   @Test

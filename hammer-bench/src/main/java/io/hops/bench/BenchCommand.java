@@ -1,0 +1,486 @@
+package io.hops.bench;
+
+import io.hops.bench.client.ClientSpec;
+import io.hops.bench.client.Phase;
+import io.hops.bench.cluster.ClusterSettings;
+import io.hops.bench.cluster.ExternalTarget;
+import io.hops.bench.cluster.HdfsLauncher;
+import io.hops.bench.cluster.HopsLauncher;
+import io.hops.bench.cluster.TargetLauncher;
+import io.hops.bench.namespace.NamespaceSpec;
+import io.hops.bench.report.BenchReport;
+import io.hops.bench.report.CsvReport;
+import io.hops.bench.report.Json;
+import io.hops.bench.report.MachineInfo;
+import io.hops.bench.report.Summary;
+import io.hops.bench.report.SystemRun;
+import io.hops.bench.report.Tables;
+import io.hops.bench.report.ThroughputChart;
+import io.hops.bench.workload.Mix;
+import io.hops.bench.workload.Op;
+import io.hops.bench.workload.Workload;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code hops bench}: the metadata benchmark (see docs/benchmarks.md). */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "The metadata benchmark: builds a namespace shaped like Spotify's, then runs a MIXED"
+          + " workload (operations drawn by percentage) or RAW ones (one operation flat out) with"
+          + " client threads in one or more client JVMs, a warm-up and a fixed duration.",
+      "By default it starts a hops namenode and measures it; --compare hdfs also starts an Apache"
+          + " HDFS NameNode and DataNode, runs the identical workload on them and prints hops/HDFS"
+          + " ratios. Writes summary.json, results.csv and throughput.png to --out."
+    })
+final class BenchCommand implements Callable<Integer> {
+  private final PrintStream out;
+
+  BenchCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Option(
+      names = "--compare",
+      paramLabel = "hdfs",
+      description = "Also run Apache HDFS (NameNode + DataNode processes) and compare.")
+  String compare;
+
+  @Option(
+      names = "--system",
+      paramLabel = "hops|hdfs",
+      description = "The system to start when not comparing (default: ${DEFAULT-VALUE}).")
+  String system = "hops";
+
+  @Option(
+      names = "--fs",
+      paramLabel = "URI",
+      description = "Measure a file system that is already running instead (no cluster started).")
+  String fsUri;
+
+  @Option(names = "--fs-name", description = "Its name in reports (default: fs).")
+  String fsName = "fs";
+
+  @Option(
+      names = "--namenode-pid",
+      paramLabel = "PID",
+      description = "With --fs: namenode process(es) whose CPU to report (repeatable).")
+  List<Long> namenodePids = new ArrayList<>();
+
+  @Option(
+      names = "--conf",
+      paramLabel = "DIR",
+      description = "With --fs: Hadoop client configuration (core-site.xml, hdfs-site.xml).")
+  Path confDir;
+
+  @Option(
+      names = {"-w", "--workload"},
+      paramLabel = "NAME",
+      description =
+          "spotify (default), write-heavy, a mix file (op=percent lines), raw:OP[,OP...] or"
+              + " raw:all. Operations: ${sys:line.separator}  "
+              + "read_file stat_file stat_dir ls_file ls_dir content_summary chmod_file chmod_dir"
+              + " chown_file chown_dir set_replication rename_file create_file append_file mkdirs"
+              + " delete_file")
+  String workload = "spotify";
+
+  @Option(
+      names = {"-d", "--duration"},
+      paramLabel = "SECONDS",
+      description = "Measured seconds of each phase (default: ${DEFAULT-VALUE}).")
+  int duration = 60;
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "SECONDS",
+      description = "Unmeasured seconds before each phase (default: ${DEFAULT-VALUE}).")
+  int warmup = 10;
+
+  @Option(
+      names = "--op-duration",
+      paramLabel = "SECONDS",
+      description =
+          "After a MIXED phase, run each of its operations RAW for this long, for per-operation"
+              + " namenode CPU and RAW throughput; 0 skips the sweep (default: ${DEFAULT-VALUE}).")
+  int opDuration = 5;
+
+  @Option(
+      names = "--op-warmup",
+      paramLabel = "SECONDS",
+      description = "Warm-up of each sweep phase (default: ${DEFAULT-VALUE}).")
+  int opWarmup = 2;
+
+  @Option(
+      names = {"-t", "--threads"},
+      description = "Client threads per client process (default: ${DEFAULT-VALUE}).")
+  int threads = 16;
+
+  @Option(
+      names = {"--client-processes", "--clients-processes"},
+      paramLabel = "N",
+      description = "Client JVMs, results merged; 0 runs the clients in this JVM (default: 1).")
+  int clientProcesses = 1;
+
+  @Option(
+      names = "--client-heap",
+      description = "-Xmx of each client JVM (default: ${DEFAULT-VALUE}).")
+  String clientHeap = "1g";
+
+  @Option(
+      names = "--heap",
+      description = "-Xmx of every namenode, hops and HDFS alike (default: ${DEFAULT-VALUE}).")
+  String heap = "4g";
+
+  @Option(
+      names = "--handlers",
+      description = "dfs.namenode.handler.count of every namenode (default: ${DEFAULT-VALUE}).")
+  int handlers = 32;
+
+  @Option(
+      names = "--db",
+      paramLabel = "embedded|mariadb",
+      description = "The hops metadata store (default: ${DEFAULT-VALUE}).")
+  String db = "embedded";
+
+  @Option(
+      names = "--jdbc-url",
+      description = "With --db mariadb: e.g. jdbc:mariadb://host:3306/hops")
+  String jdbcUrl;
+
+  @Option(names = "--jdbc-user", description = "With --db mariadb (default: ${DEFAULT-VALUE}).")
+  String jdbcUser = "hops";
+
+  @Option(names = "--jdbc-password", description = "With --db mariadb (default: ${DEFAULT-VALUE}).")
+  String jdbcPassword = "hops";
+
+  @Option(names = "--no-datanode", description = "Start no DataNodes.")
+  boolean noDatanode;
+
+  @Option(names = "--depth", description = "Average depth of a file (default: 7).")
+  Double depth;
+
+  @Option(names = "--subdirs-per-dir", description = "Subdirectories per directory (default: 2).")
+  Integer subdirsPerDir;
+
+  @Option(names = "--files-per-dir", description = "Files per directory (default: 16).")
+  Integer filesPerDir;
+
+  @Option(names = "--name-length", description = "Average name length (default: 34).")
+  Integer nameLength;
+
+  @Option(
+      names = "--dirs-per-thread",
+      description = "Directories in each client thread's tree (default: 31).")
+  Integer dirsPerThread;
+
+  @Option(
+      names = "--file-size",
+      paramLabel = "BYTES",
+      description = "Bytes per created or appended file (default: 0, metadata only).")
+  Long fileSize;
+
+  @Option(
+      names = {"-D", "--set"},
+      paramLabel = "KEY=VALUE",
+      description = "A namespace.* key (as in the workload files), or a Hadoop client setting.")
+  Map<String, String> settings = new LinkedHashMap<>();
+
+  @Option(names = "--user", description = "Run the clients as this user (simple authentication).")
+  String user;
+
+  @Option(
+      names = "--base-dir",
+      description = "The run's directory in the file system (default: /hammer/<run id>).")
+  String baseDir;
+
+  @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
+  long seed = 42;
+
+  @Option(
+      names = "--grace",
+      paramLabel = "SECONDS",
+      description =
+          "How long an operation may still run after a phase ends before its thread is given up"
+              + " (default: ${DEFAULT-VALUE}).")
+  int grace = 10;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Where results and logs go (default: target/bench-results/<date-time>).")
+  Path outDir;
+
+  @Option(
+      names = "--work-dir",
+      paramLabel = "DIR",
+      description = "Metadata and block data of the started systems (default: DIR/work).")
+  Path workDir;
+
+  @Override
+  public Integer call() throws Exception {
+    LocalDateTime now = LocalDateTime.now();
+    String started = now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path out =
+        (outDir != null ? outDir : Path.of("target", "bench-results", started)).toAbsolutePath();
+    Files.createDirectories(out);
+    Path work = (workDir != null ? workDir : out.resolve("work")).toAbsolutePath();
+
+    Mix mix = null;
+    List<Op> rawOps = new ArrayList<>();
+    Properties fileKeys = new Properties();
+    if (workload.startsWith("raw:")) {
+      String list = workload.substring(4);
+      rawOps.addAll(
+          list.equals("all")
+              ? List.of(Op.values())
+              : Arrays.stream(list.split(",")).map(Op::byKey).toList());
+    } else {
+      mix = Mix.load(workload);
+      fileKeys = mix.source();
+    }
+    NamespaceSpec ns = namespace(fileKeys);
+    List<Phase> phases = phases(mix, rawOps);
+
+    Map<String, String> hadoopConf = new LinkedHashMap<>();
+    settings.forEach(
+        (k, v) -> {
+          if (!k.startsWith("namespace.")) {
+            hadoopConf.put(k, v);
+          }
+        });
+    List<TargetLauncher> launchers = launchers(work, out, hadoopConf);
+    String runId = "r" + started + "-" + Long.toHexString(System.nanoTime() & 0xffff);
+    ClientSpec client =
+        new ClientSpec(
+            "",
+            Map.of(),
+            threads,
+            0,
+            baseDir != null ? baseDir : "/hammer/" + runId,
+            ns,
+            seed,
+            user,
+            grace * 1000L,
+            30 * 60 * 1000L);
+    BenchRunner.Plan plan =
+        new BenchRunner.Plan(
+            client,
+            clientProcesses,
+            List.of("-Xmx" + clientHeap, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+            hadoopConf,
+            phases,
+            out);
+    printPlan(mix, rawOps, ns, out);
+
+    BenchRunner runner = new BenchRunner(plan, this.out);
+    List<SystemRun> runs = new ArrayList<>();
+    for (TargetLauncher l : launchers) {
+      runs.add(runner.run(l));
+    }
+    BenchReport report =
+        new BenchReport(
+            now.toString(),
+            mix != null ? mix.name() : workload,
+            mix,
+            settingsMap(ns, launchers),
+            MachineInfo.describe(),
+            runs);
+    return finish(report, out, work);
+  }
+
+  private NamespaceSpec namespace(Properties fileKeys) {
+    Properties p = new Properties();
+    p.putAll(fileKeys);
+    settings.forEach(
+        (k, v) -> {
+          if (k.startsWith("namespace.")) {
+            p.setProperty(k, v);
+          }
+        });
+    putIf(p, "namespace.depth", depth);
+    putIf(p, "namespace.subdirs-per-dir", subdirsPerDir);
+    putIf(p, "namespace.files-per-dir", filesPerDir);
+    putIf(p, "namespace.name-length", nameLength);
+    putIf(p, "namespace.dirs-per-thread", dirsPerThread);
+    putIf(p, "namespace.file-size", fileSize);
+    return NamespaceSpec.SPOTIFY.with(p);
+  }
+
+  private static void putIf(Properties p, String key, Object value) {
+    if (value != null) {
+      p.setProperty(key, value.toString());
+    }
+  }
+
+  private List<Phase> phases(Mix mix, List<Op> rawOps) {
+    List<Phase> phases = new ArrayList<>();
+    if (mix != null) {
+      phases.add(
+          new Phase(BenchReport.MIX_PHASE, Workload.mixed(mix), warmup * 1000L, duration * 1000L));
+      if (opDuration > 0) {
+        for (Op op : mix.ops()) {
+          phases.add(
+              new Phase("raw:" + op.key(), Workload.raw(op), opWarmup * 1000L, opDuration * 1000L));
+        }
+      }
+    } else {
+      for (Op op : rawOps) {
+        phases.add(
+            new Phase("raw:" + op.key(), Workload.raw(op), warmup * 1000L, duration * 1000L));
+      }
+    }
+    return phases;
+  }
+
+  private List<TargetLauncher> launchers(Path work, Path out, Map<String, String> hadoopConf)
+      throws IOException {
+    if (fsUri != null) {
+      Map<String, String> conf = new LinkedHashMap<>();
+      if (confDir != null) {
+        Configuration c = new Configuration(false);
+        for (String name : new String[] {"core-site.xml", "hdfs-site.xml"}) {
+          Path f = confDir.resolve(name);
+          if (Files.isRegularFile(f)) {
+            c.addResource(new org.apache.hadoop.fs.Path(f.toAbsolutePath().toUri()));
+          }
+        }
+        c.forEach(e -> conf.put(e.getKey(), e.getValue()));
+      }
+      conf.putAll(hadoopConf);
+      return List.of(TargetLauncher.of(new ExternalTarget(fsName, fsUri, conf, namenodePids)));
+    }
+    if (!db.equals("embedded") && !db.equals("mariadb")) {
+      throw new IllegalArgumentException("--db is embedded or mariadb, not " + db);
+    }
+    if (db.equals("mariadb") && jdbcUrl == null) {
+      throw new IllegalArgumentException("--db mariadb needs --jdbc-url");
+    }
+    ClusterSettings s =
+        new ClusterSettings(
+            heap,
+            handlers,
+            work,
+            out.resolve("logs"),
+            System.getProperty("java.class.path"),
+            db,
+            jdbcUrl,
+            jdbcUser,
+            jdbcPassword,
+            !noDatanode);
+    if (compare != null) {
+      if (!compare.equalsIgnoreCase("hdfs")) {
+        throw new IllegalArgumentException("--compare takes hdfs, not " + compare);
+      }
+      return List.of(new HopsLauncher(s), new HdfsLauncher(s));
+    }
+    return switch (system.toLowerCase(Locale.ROOT)) {
+      case "hops" -> List.of(new HopsLauncher(s));
+      case "hdfs" -> List.of(new HdfsLauncher(s));
+      default -> throw new IllegalArgumentException("--system is hops or hdfs, not " + system);
+    };
+  }
+
+  private void printPlan(Mix mix, List<Op> rawOps, NamespaceSpec ns, Path outDir) {
+    out.println("hammer-bench: results in " + outDir);
+    if (mix != null) {
+      out.printf(
+          "workload: MIXED %s, %d s warm-up + %d s measured%s%n",
+          mix.name(),
+          warmup,
+          duration,
+          opDuration > 0
+              ? ", then each of its "
+                  + mix.ops().size()
+                  + " operations RAW for "
+                  + opDuration
+                  + " s"
+              : "");
+    } else {
+      out.printf(
+          "workload: RAW %s, %d s warm-up + %d s measured each%n",
+          rawOps.stream().map(Op::key).toList(), warmup, duration);
+    }
+    out.printf(
+        "clients: %d thread(s) in each of %d client process(es)%n",
+        threads, Math.max(1, clientProcesses));
+    out.printf(
+        "namespace per thread: %d directories (%d subdirectories each, files at depth %.1f on"
+            + " average), %d files per directory, names of %d characters, files of %d bytes%n",
+        ns.dirsPerThread(),
+        ns.subdirsPerDir(),
+        ns.depth(),
+        ns.filesPerDir(),
+        ns.nameLength(),
+        ns.fileSize());
+  }
+
+  private Map<String, Object> settingsMap(NamespaceSpec ns, List<TargetLauncher> launchers) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("systems", launchers.stream().map(TargetLauncher::system).toList());
+    m.put("threadsPerProcess", threads);
+    m.put("clientProcesses", Math.max(1, clientProcesses));
+    m.put("warmupSeconds", warmup);
+    m.put("durationSeconds", duration);
+    m.put("opSweepSeconds", opDuration);
+    m.put("namenodeHeap", heap);
+    m.put("namenodeHandlers", handlers);
+    m.put("hopsStore", db);
+    Map<String, Object> namespace = new LinkedHashMap<>();
+    ns.toProperties()
+        .forEach((k, v) -> namespace.put(k.substring("namespace.".length()), Double.valueOf(v)));
+    m.put("namespace", namespace);
+    m.put("seed", seed);
+    return m;
+  }
+
+  private int finish(BenchReport report, Path out, Path work) throws IOException {
+    Path json = out.resolve("summary.json");
+    Path csv = out.resolve("results.csv");
+    Path png = out.resolve("throughput.png");
+    Files.writeString(json, Json.write(Summary.of(report)), StandardCharsets.UTF_8);
+    Files.writeString(csv, CsvReport.of(report), StandardCharsets.UTF_8);
+    ThroughputChart.write(report, png);
+    if (report.systems().size() == 2) {
+      this.out.println();
+      this.out.print(Tables.comparison(report, report.systems().get(0), report.systems().get(1)));
+    }
+    this.out.println();
+    this.out.println("summary: " + json);
+    this.out.println("csv:     " + csv);
+    this.out.println("chart:   " + png);
+    this.out.println("logs:    " + out.resolve("logs"));
+    if (workDir == null && Files.isDirectory(work)) {
+      deleteTree(work);
+    }
+    boolean complete =
+        report.systems().stream().allMatch(s -> s.problems().isEmpty() && !s.phases().isEmpty());
+    return complete ? 0 : 1;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+    }
+  }
+}

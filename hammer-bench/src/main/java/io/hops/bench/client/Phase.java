@@ -1,0 +1,48 @@
+package io.hops.bench.client;
+
+import io.hops.bench.workload.Mix;
+import io.hops.bench.workload.Op;
+import io.hops.bench.workload.Workload;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+/** One measured run of a workload: an unmeasured warm-up, then a fixed measured duration. */
+public record Phase(String name, Workload workload, long warmupMillis, long durationMillis) {
+
+  /** One line, for the command a client process reads on its standard input. */
+  public String encode() {
+    String w =
+        workload.isRaw()
+            ? "raw:" + workload.rawOp().key()
+            : "mix:"
+                + workload.mix().percents().entrySet().stream()
+                    .map(e -> e.getKey().key() + "=" + e.getValue())
+                    .collect(Collectors.joining(","));
+    String mixName = workload.isRaw() ? "-" : workload.mix().name();
+    return String.join(
+        "\t", name, mixName, w, String.valueOf(warmupMillis), String.valueOf(durationMillis));
+  }
+
+  public static Phase decode(String line) {
+    String[] f = line.split("\t", -1);
+    if (f.length != 5) {
+      throw new IllegalArgumentException("not a phase: " + line);
+    }
+    Workload w;
+    if (f[2].startsWith("raw:")) {
+      w = Workload.raw(Op.byKey(f[2].substring(4)));
+    } else if (f[2].startsWith("mix:")) {
+      Map<Op, Double> percents = new EnumMap<>(Op.class);
+      for (String kv : f[2].substring(4).split(",")) {
+        String[] p = kv.split("=", 2);
+        percents.put(Op.byKey(p[0]), Double.parseDouble(p[1]));
+      }
+      w = Workload.mixed(new Mix(f[1], percents, new Properties()));
+    } else {
+      throw new IllegalArgumentException("not a workload: " + f[2]);
+    }
+    return new Phase(f[0], w, Long.parseLong(f[3]), Long.parseLong(f[4]));
+  }
+}

@@ -1,0 +1,99 @@
+package io.hops.bench.cluster;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An Apache HDFS NameNode process (formatted first) and a DataNode process, both from the
+ * hadoop-hdfs jar, with the same heap and handler count as the hops namenode.
+ */
+public final class HdfsLauncher implements TargetLauncher {
+  private static final String NAMENODE = "org.apache.hadoop.hdfs.server.namenode.NameNode";
+
+  private final ClusterSettings s;
+
+  public HdfsLauncher(ClusterSettings settings) {
+    this.s = settings;
+  }
+
+  @Override
+  public String system() {
+    return "hdfs";
+  }
+
+  @Override
+  public Target start() throws IOException, InterruptedException {
+    Path dir = Files.createDirectories(s.workDir().resolve("hdfs"));
+    int rpc = SiteFiles.freePort();
+    int http = SiteFiles.freePort();
+    String uri = "hdfs://127.0.0.1:" + rpc;
+    Map<String, String> hdfs = new LinkedHashMap<>();
+    hdfs.put("dfs.namenode.rpc-address", SiteFiles.loopback(rpc));
+    hdfs.put("dfs.namenode.http-address", SiteFiles.loopback(http));
+    hdfs.put("dfs.namenode.secondary.http-address", SiteFiles.loopback(0));
+    hdfs.put("dfs.namenode.name.dir", dir.resolve("name").toUri().toString());
+    hdfs.put("dfs.namenode.handler.count", String.valueOf(s.handlers()));
+    hdfs.put("dfs.namenode.safemode.extension", "0");
+    hdfs.put("dfs.namenode.safemode.min.datanodes", "0");
+    hdfs.put("dfs.namenode.datanode.registration.ip-hostname-check", "false");
+    hdfs.put("dfs.replication", "1");
+    Path conf =
+        SiteFiles.write(
+            s.logDir().resolve("hdfs-namenode-conf"),
+            Map.of("fs.defaultFS", uri, "hadoop.tmp.dir", dir.resolve("tmp").toString()),
+            hdfs);
+    String classpath = conf + File.pathSeparator + s.classpath();
+    List<String> jvm = List.of("-Xmx" + s.heap(), SiteFiles.QUIET_LOGGING);
+    try (JavaProcess format =
+        JavaProcess.start(
+            "hdfs format",
+            jvm,
+            classpath,
+            NAMENODE,
+            List.of("-format", "-nonInteractive"),
+            s.logDir().resolve("hdfs-format.log"))) {
+      int rc = format.waitFor(ClusterSettings.STARTUP_SECONDS, TimeUnit.SECONDS);
+      if (rc != 0) {
+        throw new IOException("formatting the HDFS NameNode failed:\n" + format.logTail(15));
+      }
+    }
+    JavaProcess nn =
+        JavaProcess.start(
+            "hdfs namenode",
+            jvm,
+            classpath,
+            NAMENODE,
+            List.of(),
+            s.logDir().resolve("hdfs-namenode.log"));
+    Map<String, String> facts = new LinkedHashMap<>();
+    facts.put("store", "Apache HDFS NameNode: in memory, edit log in " + dir.resolve("name"));
+    facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", -Xmx" + s.heap());
+    facts.put("handlers", String.valueOf(s.handlers()));
+    facts.put("namenode log", nn.log().toString());
+    List<JavaProcess> others = new ArrayList<>();
+    try {
+      Processes.awaitServing(uri, nn, "/hammer");
+      if (s.datanode()) {
+        JavaProcess dn = Processes.startDatanode("hdfs", uri, s, dir.resolve("data"), facts);
+        if (dn != null) {
+          others.add(dn);
+        }
+      } else {
+        facts.put("datanode", "none (--no-datanode)");
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      others.forEach(JavaProcess::close);
+      nn.close();
+      throw e;
+    }
+    return new ProcessTarget(
+        system(), uri, Map.of("dfs.replication", "1"), List.of(nn), others, facts);
+  }
+}

@@ -1,0 +1,85 @@
+package io.hops.bench.cluster;
+
+import io.hops.common.HopsConfig;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.cli.HopsMain;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A hops namenode process ({@code HopsMain namenode --conf DIR}) over a fresh metadata store (the
+ * embedded one by default, or a MariaDB), plus a stock DataNode when one can register.
+ */
+public final class HopsLauncher implements TargetLauncher {
+  private final ClusterSettings s;
+
+  public HopsLauncher(ClusterSettings settings) {
+    this.s = settings;
+  }
+
+  @Override
+  public String system() {
+    return "hops";
+  }
+
+  @Override
+  public Target start() throws IOException, InterruptedException {
+    Path dir = Files.createDirectories(s.workDir().resolve("hops"));
+    int port = SiteFiles.freePort();
+    String uri = "hdfs://127.0.0.1:" + port;
+    Map<String, String> hdfs = new LinkedHashMap<>();
+    hdfs.put(NamenodeConfig.RPC_PORT, String.valueOf(port));
+    hdfs.put("dfs.namenode.rpc-bind-host", "127.0.0.1");
+    hdfs.put("dfs.namenode.handler.count", String.valueOf(s.handlers()));
+    Map<String, String> facts = new LinkedHashMap<>();
+    if (s.store().equals("mariadb")) {
+      hdfs.put(HopsConfig.METADATA_ENGINE, "mysql");
+      hdfs.put(HopsConfig.JDBC_URL, s.jdbcUrl());
+      hdfs.put(HopsConfig.JDBC_USER, s.jdbcUser());
+      hdfs.put(HopsConfig.JDBC_PASSWORD, s.jdbcPassword());
+      facts.put("store", "mariadb " + s.jdbcUrl());
+    } else {
+      hdfs.put(HopsConfig.METADATA_ENGINE, "embedded");
+      hdfs.put(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
+      facts.put("store", "embedded (in the namenode process), " + dir.resolve("metadata"));
+    }
+    Path conf =
+        SiteFiles.write(
+            s.logDir().resolve("hops-namenode-conf"), Map.of("fs.defaultFS", uri), hdfs);
+    JavaProcess nn =
+        JavaProcess.start(
+            "hops namenode",
+            List.of("-Xmx" + s.heap(), SiteFiles.QUIET_LOGGING),
+            conf + File.pathSeparator + s.classpath(),
+            HopsMain.class.getName(),
+            List.of("namenode", "--conf", conf.toString()),
+            s.logDir().resolve("hops-namenode.log"));
+    facts.put("namenode", "1 hops namenode, pid " + nn.pid() + ", -Xmx" + s.heap());
+    facts.put("handlers", String.valueOf(s.handlers()));
+    facts.put("namenode log", nn.log().toString());
+    List<JavaProcess> others = new ArrayList<>();
+    try {
+      Processes.awaitServing(uri, nn, "/hammer");
+      if (s.datanode()) {
+        JavaProcess dn = Processes.startDatanode("hops", uri, s, dir.resolve("data"), facts);
+        if (dn != null) {
+          others.add(dn);
+        }
+      } else {
+        facts.put("datanode", "none (--no-datanode)");
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      others.forEach(JavaProcess::close);
+      nn.close();
+      throw e;
+    }
+    return new ProcessTarget(
+        system(), uri, Map.of("dfs.replication", "1"), List.of(nn), others, facts);
+  }
+}

@@ -1,0 +1,128 @@
+package io.hops.bench.cluster;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Starting namenodes and datanodes as processes and waiting until they work. */
+final class Processes {
+  private static final Logger LOG = LoggerFactory.getLogger(Processes.class);
+
+  private Processes() {}
+
+  /** A client that gives up at once when nobody listens (the caller retries). */
+  static Configuration probeConf(String uri) {
+    Configuration c = new Configuration();
+    c.set("fs.defaultFS", uri);
+    c.setInt("ipc.client.connect.max.retries", 0);
+    c.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
+    c.setInt("ipc.client.connect.timeout", 2000);
+    return c;
+  }
+
+  /**
+   * Waits until the namenode at {@code uri} creates a directory (so it is out of safe mode, too).
+   */
+  static void awaitServing(String uri, JavaProcess nn, String probeDir)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ClusterSettings.STARTUP_SECONDS);
+    IOException last = null;
+    while (System.nanoTime() - deadline < 0) {
+      if (!nn.isAlive()) {
+        throw new IOException(
+            nn.name()
+                + " exited while starting; its log ("
+                + nn.log()
+                + ") ends:\n"
+                + nn.logTail(15));
+      }
+      try (FileSystem fs = FileSystem.newInstance(URI.create(uri), probeConf(uri))) {
+        if (fs.mkdirs(new org.apache.hadoop.fs.Path(probeDir))) {
+          return;
+        }
+      } catch (IOException e) {
+        last = e;
+      }
+      Thread.sleep(300);
+    }
+    throw new IOException(
+        nn.name() + " did not serve within " + ClusterSettings.STARTUP_SECONDS + " s", last);
+  }
+
+  /**
+   * Starts a stock DataNode for the namenode at {@code uri} and waits for it to register. Returns
+   * null, having stopped it, if it does not (hops may not speak the datanode protocol yet).
+   */
+  static JavaProcess startDatanode(
+      String system, String uri, ClusterSettings s, Path dataDir, Map<String, String> facts)
+      throws IOException, InterruptedException {
+    int xfer = SiteFiles.freePort();
+    int http = SiteFiles.freePort();
+    int ipc = SiteFiles.freePort();
+    String nnAddress = URI.create(uri).getAuthority();
+    Path conf =
+        SiteFiles.write(
+            s.logDir().resolve(system + "-datanode-conf"),
+            Map.of("fs.defaultFS", uri),
+            Map.of(
+                "dfs.namenode.rpc-address", nnAddress,
+                "dfs.datanode.data.dir", dataDir.toUri().toString(),
+                "dfs.datanode.address", SiteFiles.loopback(xfer),
+                "dfs.datanode.http.address", SiteFiles.loopback(http),
+                "dfs.datanode.ipc.address", SiteFiles.loopback(ipc),
+                "dfs.datanode.hostname", "127.0.0.1",
+                "dfs.replication", "1"));
+    JavaProcess dn =
+        JavaProcess.start(
+            system + " datanode",
+            List.of("-Xmx1g"),
+            conf + java.io.File.pathSeparator + s.classpath(),
+            "org.apache.hadoop.hdfs.server.datanode.DataNode",
+            List.of(),
+            s.logDir().resolve(system + "-datanode.log"));
+    facts.put("datanode log", dn.log().toString());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ClusterSettings.DATANODE_SECONDS);
+    String why = "it did not register within " + ClusterSettings.DATANODE_SECONDS + " s";
+    while (System.nanoTime() - deadline < 0) {
+      if (!dn.isAlive()) {
+        why = "it exited: " + dn.logTail(1);
+        break;
+      }
+      if (registered(uri, dn)) {
+        facts.put("datanode", "1 stock DataNode, registered");
+        return dn;
+      }
+      // It retries every 5 s for ever; three failures in a row mean the namenode refuses it.
+      if (dn.logCount("Problem connecting to server") >= 3) {
+        why = "it could not connect to the namenode three times";
+        break;
+      }
+      Thread.sleep(500);
+    }
+    LOG.debug("{}: running without a datanode: {}", system, why);
+    facts.put("datanode", "none (" + why + ")");
+    dn.close();
+    return null;
+  }
+
+  private static boolean registered(String uri, JavaProcess dn) {
+    try (FileSystem fs = FileSystem.newInstance(URI.create(uri), probeConf(uri))) {
+      if (fs instanceof DistributedFileSystem dfs
+          && dfs.getDataNodeStats(DatanodeReportType.LIVE).length > 0) {
+        return true;
+      }
+    } catch (IOException | RuntimeException e) {
+      // a namenode without datanode reports: the datanode's own log says whether it registered
+    }
+    return dn.logContains("successfully registered with NN");
+  }
+}

@@ -1,0 +1,65 @@
+package io.hops.bench.cluster;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Hadoop configuration directories for the processes the benchmark starts, and free ports. */
+final class SiteFiles {
+  /**
+   * The processes' own logging: warnings and errors only (slf4j-simple reads its settings from
+   * system properties; Hadoop's log4j from {@code log4j.properties} in the configuration directory,
+   * which is first on the classpath). Per-operation audit logging is therefore off in both systems.
+   */
+  static final String QUIET_LOGGING = "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn";
+
+  private SiteFiles() {}
+
+  /** A configuration directory with {@code core-site.xml}, {@code hdfs-site.xml} and logging. */
+  static Path write(Path dir, Map<String, String> core, Map<String, String> hdfs)
+      throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("core-site.xml"), xml(core), StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve("hdfs-site.xml"), xml(hdfs), StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("log4j.properties"),
+        "log4j.rootLogger=WARN,console\n"
+            + "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
+            + "log4j.appender.console.target=System.err\n"
+            + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
+            + "log4j.appender.console.layout.ConversionPattern=%d %p %c: %m%n\n",
+        StandardCharsets.UTF_8);
+    return dir;
+  }
+
+  private static String xml(Map<String, String> properties) {
+    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    properties.forEach(
+        (k, v) ->
+            b.append("  <property><name>")
+                .append(escape(k))
+                .append("</name><value>")
+                .append(escape(v))
+                .append("</value></property>\n"));
+    return b.append("</configuration>\n").toString();
+  }
+
+  private static String escape(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
+  /** A port nobody listens on now, on the loopback address. */
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  static String loopback(int port) {
+    return "127.0.0.1:" + port;
+  }
+}

@@ -1,0 +1,184 @@
+package io.hops.bench.report;
+
+import io.hops.bench.client.OpStats;
+import io.hops.bench.client.PhaseResult;
+import io.hops.bench.workload.Op;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The text tables the benchmark prints: one per phase, and the side-by-side ratios. */
+public final class Tables {
+  private Tables() {}
+
+  public static String phase(String system, MeasuredPhase p) {
+    PhaseResult r = p.result();
+    StringBuilder b = new StringBuilder();
+    Double cpu = p.cpuMillisPer1000Ops();
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "%s | %s | %.0f s, %d threads | %s ops/s | %d failures | namenode CPU %s%n",
+            system,
+            p.phase().name().equals(BenchReport.MIX_PHASE)
+                ? "MIXED " + p.phase().workload().name()
+                : "RAW " + p.phase().workload().rawOp().key(),
+            r.measuredMillis() / 1000.0,
+            r.threads(),
+            num(p.totalOpsPerSec()),
+            r.failures(),
+            cpu == null ? "n/a" : num(cpu) + " ms per 1,000 ops"));
+    String fmt = "  %-16s %10s %10s %9s %8s %8s %8s %9s %8s%n";
+    b.append(
+        String.format(
+            Locale.ROOT,
+            fmt,
+            "operation",
+            "ops/s",
+            "successes",
+            "failures",
+            "p50 ms",
+            "p90 ms",
+            "p99 ms",
+            "p99.9 ms",
+            "max ms"));
+    for (Map.Entry<Op, OpStats> e : r.ops().entrySet()) {
+      b.append(row(fmt, e.getKey().key(), p, e.getKey(), e.getValue()));
+    }
+    if (r.ops().size() > 1) {
+      b.append(row(fmt, "all", p, null, r.total()));
+    }
+    for (Map.Entry<Op, OpStats> e : r.ops().entrySet()) {
+      e.getValue()
+          .errors()
+          .forEach(
+              (message, count) ->
+                  b.append(
+                      String.format(
+                          Locale.ROOT,
+                          "  ! %s failed %d times: %s%n",
+                          e.getKey().key(),
+                          count,
+                          message)));
+    }
+    r.problems().forEach(x -> b.append("  ! ").append(x).append('\n'));
+    if (r.stuckThreads() > 0) {
+      b.append("  ! ").append(r.stuckThreads()).append(" thread(s) stuck and left out\n");
+    }
+    return b.toString();
+  }
+
+  private static String row(String fmt, String label, MeasuredPhase p, Op op, OpStats s) {
+    return String.format(
+        Locale.ROOT,
+        fmt,
+        label,
+        num(op == null ? p.totalOpsPerSec() : p.opsPerSec(op)),
+        String.format(Locale.ROOT, "%,d", s.successes()),
+        String.format(Locale.ROOT, "%,d", s.failures()),
+        num(p.latencyMillis(op, 50)),
+        num(p.latencyMillis(op, 90)),
+        num(p.latencyMillis(op, 99)),
+        num(p.latencyMillis(op, 99.9)),
+        num(p.latencyMillis(op, 100)));
+  }
+
+  /** The ratio table of two systems. */
+  public static String comparison(BenchReport report, SystemRun a, SystemRun b) {
+    List<Comparison.Row> rows = Comparison.rows(report, a, b);
+    boolean sweep = rows.stream().anyMatch(r -> r.rawOpsPerSec().a() != null);
+    String x = a.system();
+    String y = b.system();
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%s / %s: ratio = %s value / %s value (ops/s: above 1 means %s is faster; p99 and CPU"
+                + " per op: below 1 means %s is faster or cheaper)%n",
+            x,
+            y,
+            x,
+            y,
+            x,
+            x));
+    String fmt =
+        "%-20s %7s | %9s %9s %6s | %8s %8s %6s | %8s %8s %6s"
+            + (sweep ? " | %9s %9s %6s" : "%s%s%s")
+            + "%n";
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%-28s | %-26s | %-24s | %-24s%s%n",
+            "",
+            "ops/s",
+            "p99 latency, ms",
+            "namenode CPU ms / 1k ops",
+            sweep ? " | RAW ops/s (sweep)" : ""));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            fmt,
+            "operation",
+            "share",
+            x,
+            y,
+            "ratio",
+            x,
+            y,
+            "ratio",
+            x,
+            y,
+            "ratio",
+            sweep ? x : "",
+            sweep ? y : "",
+            sweep ? "ratio" : ""));
+    for (Comparison.Row r : rows) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              fmt,
+              r.label(),
+              r.sharePercent() == null
+                  ? ""
+                  : String.format(Locale.ROOT, "%.2f%%", r.sharePercent()),
+              num(r.opsPerSec().a()),
+              num(r.opsPerSec().b()),
+              ratio(r.opsPerSec()),
+              num(r.p99Millis().a()),
+              num(r.p99Millis().b()),
+              ratio(r.p99Millis()),
+              num(r.cpuPer1000Ops().a()),
+              num(r.cpuPer1000Ops().b()),
+              ratio(r.cpuPer1000Ops()),
+              sweep ? num(r.rawOpsPerSec().a()) : "",
+              sweep ? num(r.rawOpsPerSec().b()) : "",
+              sweep ? ratio(r.rawOpsPerSec()) : ""));
+    }
+    if (sweep) {
+      out.append(
+          "(in the mix rows, ops/s and p99 are the operation's within the mix; CPU per op and RAW"
+              + " ops/s come from the RAW sweep of that operation alone)\n");
+    }
+    return out.toString();
+  }
+
+  private static String ratio(Comparison.Metric m) {
+    Double r = m.ratio();
+    return r == null ? "-" : String.format(Locale.ROOT, "%.2f", r);
+  }
+
+  /** A number for a table: thousands grouped, fewer decimals the larger it is. */
+  public static String num(Double v) {
+    if (v == null || v.isNaN() || v.isInfinite()) {
+      return "-";
+    }
+    double a = Math.abs(v);
+    if (a >= 100) {
+      return String.format(Locale.ROOT, "%,.0f", v);
+    }
+    if (a >= 10) {
+      return String.format(Locale.ROOT, "%.1f", v);
+    }
+    return String.format(Locale.ROOT, "%.2f", v);
+  }
+}

@@ -1,0 +1,74 @@
+package io.hops.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code hops bench --compare hdfs}, smallest: a hops namenode process and a formatted Apache HDFS
+ * NameNode process, one after the other, the same RAW phase on each, CPU read from /proc, and the
+ * ratio table.
+ */
+class SideBySideProcessesTest {
+  @TempDir Path dir;
+
+  @Test
+  void comparesAHopsNamenodeProcessWithAnApacheHdfsNamenodeProcess() {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    String[] args = {
+      "--compare",
+      "hdfs",
+      "--no-datanode",
+      "--heap",
+      "512m",
+      "--handlers",
+      "8",
+      "--workload",
+      "raw:stat_file,create_file",
+      "--duration",
+      "1",
+      "--warmup",
+      "0",
+      "--client-processes",
+      "0",
+      "--threads",
+      "2",
+      "--dirs-per-thread",
+      "1",
+      "--files-per-dir",
+      "4",
+      "--out",
+      dir.toString()
+    };
+
+    int rc =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(240),
+            () ->
+                new CommandLine(
+                        new BenchCommand(new PrintStream(printed, true, StandardCharsets.UTF_8)))
+                    .execute(args));
+
+    String out = printed.toString(StandardCharsets.UTF_8);
+    assertThat(rc).as(out).isZero();
+    assertThat(out)
+        .contains("== hops: serving at hdfs://127.0.0.1:")
+        .contains("== hdfs: serving at hdfs://127.0.0.1:")
+        .contains("hops / hdfs: ratio")
+        .containsPattern("hops \\| RAW stat_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
+        .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms");
+    assertThat(dir.resolve("logs/hdfs-namenode.log")).exists();
+    assertThat(dir.resolve("work")).doesNotExist();
+    assertThat(dir.resolve("throughput.png")).isNotEmptyFile();
+    assertThat(Files.exists(dir.resolve("summary.json"))).isTrue();
+  }
+}

@@ -1,0 +1,363 @@
+package io.hops.namenode.blocks;
+
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.ExcessReplicaRow;
+import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.rows.PendingBlockRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.namenode.IdPool;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.tx.ExecutePhase;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
+
+/**
+ * The block side of one namenode: the datanodes it knows, where new replicas go, block ids and
+ * generation stamps, and how block rows become the {@link LocatedBlock}s clients read. It keeps no
+ * authoritative state: blocks and replica locations are rows of DESIGN.md §4.
+ */
+public final class BlockManager {
+  /** Block ids below this are reserved, as in HDFS (LAST_RESERVED_BLOCK_ID). */
+  private static final long FIRST_BLOCK_ID = 1L << 30;
+
+  /** Generation stamps below this are reserved, as in HDFS (GRANDFATHER_GENERATION_STAMP...). */
+  private static final long FIRST_GENERATION_STAMP = 1001;
+
+  private static final DatanodeInfo[] NO_LOCATIONS = {};
+
+  private final DatanodeManager datanodes;
+  private final BlockPlacement placement;
+  private final NamespaceIds ids;
+  private final IdPool blockIds;
+  private final IdPool generationStamps;
+  private final int minReplication;
+  private final boolean leader;
+
+  public BlockManager(Storage storage, Configuration conf) throws StorageException {
+    this.datanodes = new DatanodeManager(storage, conf);
+    this.placement = new BlockPlacement(datanodes);
+    this.ids = NamespaceIds.loadOrCreate(storage);
+    this.blockIds = new IdPool(storage, "block_id", 1000);
+    this.blockIds.reserveUpTo(FIRST_BLOCK_ID);
+    this.generationStamps = new IdPool(storage, "generation_stamp", 1000);
+    this.generationStamps.reserveUpTo(FIRST_GENERATION_STAMP);
+    this.minReplication =
+        conf.getInt(
+            DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
+            DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
+    this.leader = conf.getBoolean(NamenodeConfig.LEADER, true);
+  }
+
+  public DatanodeManager datanodes() {
+    return datanodes;
+  }
+
+  public BlockPlacement placement() {
+    return placement;
+  }
+
+  public NamespaceIds ids() {
+    return ids;
+  }
+
+  public String blockPoolId() {
+    return ids.blockPoolId();
+  }
+
+  public int minReplication() {
+    return minReplication;
+  }
+
+  /** Whether this namenode does housekeeping and commands datanodes (DESIGN.md §3). */
+  public boolean isLeader() {
+    return leader;
+  }
+
+  public long newBlockId() throws StorageException {
+    return blockIds.next();
+  }
+
+  /**
+   * A generation stamp above {@code current}. Stamps come from ranges per namenode, so one from
+   * another namenode's older range may be lower: then the block's own stamp plus one is used.
+   */
+  public long newGenerationStamp(long current) throws StorageException {
+    return Math.max(generationStamps.next(), current + 1);
+  }
+
+  /** The block as the wire names it. */
+  public ExtendedBlock extended(BlockInfoRow b) {
+    return new ExtendedBlock(ids.blockPoolId(), b.blockId(), b.numBytes(), b.generationStamp());
+  }
+
+  /** Inserts a new block under construction, expected on {@code targets}. */
+  public BlockInfoRow addBlock(
+      ExecutePhase tx, long inodeId, int index, long genStamp, List<StorageStat> targets)
+      throws IOException {
+    long now = System.currentTimeMillis();
+    BlockInfoRow b =
+        new BlockInfoRow(
+            inodeId, newBlockId(), index, 0, genStamp, BlockState.UNDER_CONSTRUCTION, now, -1, 0);
+    tx.insert(BlockInfoRow.TABLE, b);
+    tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(b.blockId(), inodeId));
+    setExpected(tx, b, List.of(), targets.stream().map(s -> s.ref.id()).toList());
+    return b;
+  }
+
+  /** Replaces a block's expected locations (its pipeline) with {@code storageIds}. */
+  public void setExpected(
+      ExecutePhase tx,
+      BlockInfoRow b,
+      List<ReplicaUnderConstructionRow> old,
+      List<Integer> storageIds)
+      throws StorageException {
+    Set<Integer> keep = new HashSet<>(storageIds);
+    for (ReplicaUnderConstructionRow r : old) {
+      if (!keep.contains(r.storageId())) {
+        tx.delete(ReplicaUnderConstructionRow.TABLE, r);
+      }
+    }
+    int i = 0;
+    for (int s : storageIds) {
+      ReplicaUnderConstructionRow row =
+          new ReplicaUnderConstructionRow(
+              b.inodeId(),
+              b.blockId(),
+              s,
+              (byte) ReplicaState.RBW.getValue(),
+              i++,
+              b.generationStamp());
+      if (old.stream().anyMatch(r -> r.storageId() == s)) {
+        tx.update(ReplicaUnderConstructionRow.TABLE, row);
+      } else {
+        tx.insert(ReplicaUnderConstructionRow.TABLE, row);
+      }
+    }
+  }
+
+  /** Finalized replicas on live, uncorrupted storages. */
+  public int liveReplicas(FileBlocks f, long blockId) {
+    Set<Integer> bad = new HashSet<>();
+    f.corrupt(blockId).forEach(c -> bad.add(c.storageId()));
+    int n = 0;
+    for (ReplicaRow r : f.replicas(blockId)) {
+      if (!bad.contains(r.storageId())
+          && datanodes.isLive(datanodes.cachedStorage(r.storageId()))) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The located blocks of a file for a reader (HDFS BlockManager.createLocatedBlocks). */
+  public LocatedBlocks locatedBlocks(
+      FileBlocks f, boolean underConstruction, long offset, long length, String reader) {
+    List<BlockInfoRow> blocks = f.blocks();
+    if (blocks.isEmpty()) {
+      return new LocatedBlocks(0, underConstruction, List.of(), null, false, null, null);
+    }
+    BlockInfoRow last = f.last();
+    boolean lastComplete = last.underConstructionState() == BlockState.COMPLETE;
+    long fileLength = f.length() - (lastComplete ? 0 : last.numBytes());
+    List<LocatedBlock> located = new ArrayList<>();
+    long pos = 0;
+    long end = offset + length;
+    int count = blocks.get(0).numBytes() == 0 ? 0 : blocks.size();
+    int i = 0;
+    while (i < count && pos + blocks.get(i).numBytes() <= offset) {
+      pos += blocks.get(i).numBytes();
+      i++;
+    }
+    if (count == 0 || i < count) {
+      do {
+        located.add(locatedBlock(f, blocks.get(i), pos, reader));
+        pos += blocks.get(i).numBytes();
+        i++;
+      } while (pos < end && i < blocks.size());
+    }
+    long lastPos = lastComplete ? fileLength - last.numBytes() : fileLength;
+    return new LocatedBlocks(
+        fileLength,
+        underConstruction,
+        located,
+        locatedBlock(f, last, lastPos, reader),
+        lastComplete,
+        null,
+        null);
+  }
+
+  /**
+   * One located block: a block not yet complete is where its pipeline is; a complete one is where
+   * live replicas were reported, corrupt ones last (or only those, flagged, if all are corrupt).
+   */
+  public LocatedBlock locatedBlock(FileBlocks f, BlockInfoRow b, long offset, String reader) {
+    List<StorageRef> good = new ArrayList<>();
+    List<StorageRef> bad = new ArrayList<>();
+    if (b.underConstructionState() != BlockState.COMPLETE) {
+      for (ReplicaUnderConstructionRow r : f.expected(b.blockId())) {
+        addKnown(good, r.storageId());
+      }
+    }
+    if (good.isEmpty()) {
+      Set<Integer> corrupt = new HashSet<>();
+      f.corrupt(b.blockId()).forEach(c -> corrupt.add(c.storageId()));
+      for (ReplicaRow r : f.replicas(b.blockId())) {
+        addKnown(corrupt.contains(r.storageId()) ? bad : good, r.storageId());
+      }
+    }
+    boolean allCorrupt = good.isEmpty() && !bad.isEmpty();
+    List<StorageRef> shown = allCorrupt ? bad : good;
+    shown = new ArrayList<>(shown);
+    shown.removeIf(s -> datanodes.node(s.datanodeUuid()) == null);
+    placement.sortForReader(shown, s -> datanodes.node(s.datanodeUuid()), reader);
+    DatanodeInfoWithStorage[] locs = new DatanodeInfoWithStorage[shown.size()];
+    String[] storageIds = new String[shown.size()];
+    StorageType[] types = new StorageType[shown.size()];
+    for (int i = 0; i < locs.length; i++) {
+      StorageRef s = shown.get(i);
+      DatanodeInfo info = datanodes.node(s.datanodeUuid()).info();
+      locs[i] = new DatanodeInfoWithStorage(info, s.storageUuid(), s.type());
+      storageIds[i] = s.storageUuid();
+      types[i] = s.type();
+    }
+    return new LocatedBlock(extended(b), locs, storageIds, types, offset, allCorrupt, NO_LOCATIONS);
+  }
+
+  /** A new block's pipeline as the client gets it from addBlock. */
+  public LocatedBlock locatedNewBlock(BlockInfoRow b, List<StorageStat> targets, long offset) {
+    DatanodeInfoWithStorage[] locs = new DatanodeInfoWithStorage[targets.size()];
+    String[] storageIds = new String[targets.size()];
+    StorageType[] types = new StorageType[targets.size()];
+    for (int i = 0; i < locs.length; i++) {
+      StorageStat s = targets.get(i);
+      Node n = datanodes.node(s.ref.datanodeUuid());
+      locs[i] = new DatanodeInfoWithStorage(n.info(), s.ref.storageUuid(), s.ref.type());
+      storageIds[i] = s.ref.storageUuid();
+      types[i] = s.ref.type();
+    }
+    return new LocatedBlock(extended(b), locs, storageIds, types, offset, false, NO_LOCATIONS);
+  }
+
+  private void addKnown(List<StorageRef> out, int storageId) {
+    StorageRef s = datanodes.cachedStorage(storageId);
+    if (s != null && !out.contains(s)) {
+      out.add(s);
+    }
+  }
+
+  /** Whether a corrupt-replica row names this storage for this block. */
+  static boolean isCorrupt(List<CorruptReplicaRow> corrupt, int storageId) {
+    return corrupt.stream().anyMatch(c -> c.storageId() == storageId);
+  }
+
+  /**
+   * Removes a block from its file (HDFS BlockManager.removeBlock): its rows go, and every storage
+   * that holds a replica or was writing one is told to delete it through an invalidation. Call
+   * {@link FileBlocks#withRemovalRows} in the lock phase when the block may be complete.
+   */
+  public void removeBlock(ExecutePhase tx, FileBlocks f, BlockInfoRow b) throws StorageException {
+    long id = b.blockId();
+    tx.delete(BlockInfoRow.TABLE, b);
+    tx.delete(BlockLookupRow.TABLE, BlockLookupRow.TABLE.key(id));
+    Set<Integer> holders = new TreeSet<>();
+    for (ReplicaRow r : f.replicas(id)) {
+      tx.delete(ReplicaRow.TABLE, r);
+      holders.add(r.storageId());
+    }
+    for (ReplicaUnderConstructionRow r : f.expected(id)) {
+      tx.delete(ReplicaUnderConstructionRow.TABLE, r);
+      holders.add(r.storageId());
+    }
+    for (CorruptReplicaRow r : f.corrupt(id)) {
+      tx.delete(CorruptReplicaRow.TABLE, r);
+    }
+    for (ExcessReplicaRow r : f.excess(id)) {
+      tx.delete(ExcessReplicaRow.TABLE, r);
+    }
+    PendingBlockRow pending = f.pending(id);
+    if (pending != null) {
+      tx.delete(PendingBlockRow.TABLE, pending);
+    }
+    if (f.queuedForCheck(id)) {
+      tx.delete(UnderReplicatedBlockRow.TABLE, UnderReplicatedBlockRow.TABLE.key(b.inodeId(), id));
+    }
+    for (int storage : holders) {
+      InvalidatedBlockRow r =
+          new InvalidatedBlockRow(b.inodeId(), id, storage, b.generationStamp(), b.numBytes());
+      if (f.noteInvalidation(r)) {
+        tx.insert(InvalidatedBlockRow.TABLE, r);
+      }
+    }
+    f.remove(id);
+    f.setReplicas(id, List.of());
+    f.setExpected(id, List.of());
+  }
+
+  /**
+   * A file just closed: its blocks with a live replica count other than {@code replication} are
+   * queued for re-replication's check (HDFS checkRedundancy), once.
+   */
+  public void queueReplicationChecks(ExecutePhase tx, FileBlocks f, short replication)
+      throws StorageException {
+    for (BlockInfoRow b : f.blocks()) {
+      if (liveReplicas(f, b.blockId()) != replication && !f.queuedForCheck(b.blockId())) {
+        f.markQueued(b.blockId());
+        tx.insert(
+            UnderReplicatedBlockRow.TABLE,
+            new UnderReplicatedBlockRow(
+                b.inodeId(), b.blockId(), 0, System.currentTimeMillis(), replication));
+      }
+    }
+  }
+
+  /**
+   * A block just completed: the pipeline's replicas not reported yet are counted as replications in
+   * flight (HDFS addExpectedReplicasToPending), so re-replication does not copy a block whose
+   * replicas are still being reported. {@code reporting} is a storage reporting right now (or -1).
+   */
+  public static void expectedToPending(
+      ExecutePhase tx,
+      BlockInfoRow b,
+      List<ReplicaUnderConstructionRow> expected,
+      List<ReplicaRow> reported,
+      int reporting)
+      throws StorageException {
+    StringBuilder targets = new StringBuilder();
+    int count = 0;
+    for (ReplicaUnderConstructionRow r : expected) {
+      int s = r.storageId();
+      if (s == reporting || reported.stream().anyMatch(x -> x.storageId() == s)) {
+        continue;
+      }
+      targets.append(targets.length() == 0 ? "" : ",").append(s);
+      count++;
+    }
+    if (count > 0) {
+      tx.insert(
+          PendingBlockRow.TABLE,
+          new PendingBlockRow(
+              b.inodeId(), b.blockId(), System.currentTimeMillis(), count, targets.toString()));
+    }
+  }
+}

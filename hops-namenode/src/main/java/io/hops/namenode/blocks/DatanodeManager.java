@@ -1,0 +1,469 @@
+package io.hops.namenode.blocks;
+
+import io.hops.dal.DuplicateKeyException;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.DatanodeRow;
+import io.hops.dal.rows.StorageRow;
+import io.hops.namenode.IdPool;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.util.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one namenode knows of the datanodes. Their registrations and storages are persisted ({@code
+ * datanodes}, {@code storages}), so any namenode can name the holder of a replica; their capacity,
+ * usage and liveness are soft state, kept per namenode from the heartbeats that every datanode
+ * sends every namenode (as in HDFS). A datanode persisted but not yet heard from counts as live
+ * until the expiry interval has passed since this namenode started, so a restarted namenode serves
+ * replica locations at once.
+ */
+public final class DatanodeManager {
+  private static final Logger LOG = LoggerFactory.getLogger(DatanodeManager.class);
+  public static final String DEFAULT_RACK = "/default-rack";
+
+  /** One storage of a datanode, as its last heartbeat reported it. */
+  public static final class StorageStat {
+    public final StorageRef ref;
+    public volatile long capacity;
+    public volatile long dfsUsed;
+    public volatile long remaining;
+    public volatile long blockPoolUsed;
+    public volatile boolean failed;
+
+    StorageStat(StorageRef ref) {
+      this.ref = ref;
+    }
+  }
+
+  /** One datanode: its id and the soft state of its heartbeats. */
+  public static final class Node {
+    private volatile DatanodeID id;
+
+    /** Monotonic time of the last heartbeat, or of this namenode's start if none yet. */
+    private volatile long lastHeartbeat;
+
+    private volatile long lastHeartbeatWallclock;
+    private volatile boolean heardFrom;
+    private volatile boolean dead;
+    private volatile int xceivers;
+    private final Map<String, StorageStat> storages = new ConcurrentHashMap<>();
+    private final Deque<DatanodeCommand> commands = new ArrayDeque<>();
+
+    Node(DatanodeID id, long lastHeartbeat) {
+      this.id = id;
+      this.lastHeartbeat = lastHeartbeat;
+    }
+
+    public DatanodeID id() {
+      return id;
+    }
+
+    public String uuid() {
+      return id.getDatanodeUuid();
+    }
+
+    public boolean isDead() {
+      return dead;
+    }
+
+    public boolean heardFrom() {
+      return heardFrom;
+    }
+
+    public int xceivers() {
+      return xceivers;
+    }
+
+    public Collection<StorageStat> storages() {
+      return storages.values();
+    }
+
+    public long remaining() {
+      return storages.values().stream().filter(s -> !s.failed).mapToLong(s -> s.remaining).sum();
+    }
+
+    public long capacity() {
+      return storages.values().stream().mapToLong(s -> s.capacity).sum();
+    }
+
+    public long dfsUsed() {
+      return storages.values().stream().mapToLong(s -> s.dfsUsed).sum();
+    }
+
+    public long blockPoolUsed() {
+      return storages.values().stream().mapToLong(s -> s.blockPoolUsed).sum();
+    }
+
+    /** The storage with the most room, for a new replica. */
+    public StorageStat bestStorage() {
+      StorageStat best = null;
+      for (StorageStat s : storages.values()) {
+        if (!s.failed && (best == null || s.remaining > best.remaining)) {
+          best = s;
+        }
+      }
+      return best;
+    }
+
+    /** Queues a command for the next heartbeat (leader only). */
+    public void addCommand(DatanodeCommand c) {
+      synchronized (commands) {
+        commands.add(c);
+      }
+    }
+
+    List<DatanodeCommand> drainCommands(int max) {
+      List<DatanodeCommand> out = new ArrayList<>();
+      synchronized (commands) {
+        while (!commands.isEmpty() && out.size() < max) {
+          out.add(commands.poll());
+        }
+      }
+      return out;
+    }
+
+    public int pendingCommands() {
+      synchronized (commands) {
+        return commands.size();
+      }
+    }
+
+    /** Drops the queued commands (a datanode declared dead gets none of them), returning them. */
+    public List<DatanodeCommand> clearCommands() {
+      synchronized (commands) {
+        List<DatanodeCommand> dropped = new ArrayList<>(commands);
+        commands.clear();
+        return dropped;
+      }
+    }
+
+    /** Monotonic time of the last heartbeat (or of this namenode's start if none yet). */
+    public long lastHeartbeat() {
+      return lastHeartbeat;
+    }
+
+    /** What a client or an operator sees of this datanode. */
+    public DatanodeInfo info() {
+      return new DatanodeInfo.DatanodeInfoBuilder()
+          .setNodeID(id)
+          .setCapacity(capacity())
+          .setDfsUsed(dfsUsed())
+          .setRemaining(remaining())
+          .setBlockPoolUsed(blockPoolUsed())
+          .setNonDfsUsed(Math.max(0, capacity() - dfsUsed() - remaining()))
+          .setLastUpdate(lastHeartbeatWallclock)
+          .setLastUpdateMonotonic(lastHeartbeat)
+          .setXceiverCount(xceivers)
+          .setNetworkLocation(DEFAULT_RACK)
+          .setAdminState(DatanodeInfo.AdminStates.NORMAL)
+          .build();
+    }
+  }
+
+  private final Storage storage;
+  private final IdPool storageIds;
+  private final long expiryMillis;
+  private final Map<String, Node> nodes = new ConcurrentHashMap<>();
+  private final Map<Integer, StorageRef> byId = new ConcurrentHashMap<>();
+  private final Map<String, StorageRef> byUuid = new ConcurrentHashMap<>();
+
+  public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
+    this.storage = storage;
+    this.storageIds = new IdPool(storage, "storage_id", 16);
+    long recheck =
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY,
+            DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_DEFAULT,
+            java.util.concurrent.TimeUnit.MILLISECONDS);
+    long heartbeat =
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+            java.util.concurrent.TimeUnit.SECONDS);
+    this.expiryMillis = 2 * recheck + 10 * 1000 * heartbeat; // as HDFS's DatanodeManager
+    loadPersisted();
+  }
+
+  /** The datanodes and storages in the store: known (not yet heard from) from the start. */
+  private void loadPersisted() throws StorageException {
+    long now = Time.monotonicNow();
+    try (Transaction tx = storage.begin()) {
+      for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.READ_COMMITTED)) {
+        nodes.put(row.datanodeUuid(), new Node(toId(row), now));
+      }
+      for (StorageRow row : tx.scanAll(StorageRow.TABLE, LockMode.READ_COMMITTED)) {
+        remember(toRef(row));
+      }
+    }
+  }
+
+  public long expiryMillis() {
+    return expiryMillis;
+  }
+
+  /** Registers (or re-registers) a datanode: persists it; its storages come with heartbeats. */
+  public void register(DatanodeID reg) throws StorageException {
+    DatanodeRow row =
+        new DatanodeRow(
+            reg.getDatanodeUuid(),
+            reg.getHostName(),
+            reg.getIpAddr(),
+            reg.getXferPort(),
+            reg.getInfoPort(),
+            reg.getInfoSecurePort(),
+            reg.getIpcPort(),
+            DEFAULT_RACK,
+            (byte) 0,
+            System.currentTimeMillis());
+    try (Transaction tx = storage.begin()) {
+      DatanodeRow old =
+          tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.keyOf(row), LockMode.EXCLUSIVE);
+      if (old == null) {
+        tx.insert(DatanodeRow.TABLE, row);
+      } else {
+        tx.update(DatanodeRow.TABLE, row);
+      }
+      tx.commit();
+    }
+    Node n = nodes.computeIfAbsent(reg.getDatanodeUuid(), u -> new Node(reg, Time.monotonicNow()));
+    n.id = new DatanodeID(reg);
+    touch(n);
+    LOG.info("registered datanode {} ({})", reg.getXferAddr(), reg.getDatanodeUuid());
+  }
+
+  /**
+   * A heartbeat: refreshes the datanode's soft state and gives each storage its id. A datanode this
+   * namenode has never seen is taken as registered from the registration it sends (it is persisted
+   * by whichever namenode it registered with).
+   */
+  public Node heartbeat(DatanodeID reg, StorageReport[] reports, int xceiverCount)
+      throws StorageException {
+    Node n = nodes.get(reg.getDatanodeUuid());
+    if (n == null || !n.heardFrom) {
+      register(reg);
+      n = nodes.get(reg.getDatanodeUuid());
+    }
+    for (StorageReport r : reports) {
+      StorageStat s = storageStat(n, r.getStorage());
+      s.capacity = r.getCapacity();
+      s.dfsUsed = r.getDfsUsed();
+      s.remaining = r.getRemaining();
+      s.blockPoolUsed = r.getBlockPoolUsed();
+      s.failed = r.isFailed();
+    }
+    n.xceivers = xceiverCount;
+    touch(n);
+    return n;
+  }
+
+  private void touch(Node n) {
+    n.lastHeartbeat = Time.monotonicNow();
+    n.lastHeartbeatWallclock = Time.now();
+    n.heardFrom = true;
+    if (n.dead) {
+      LOG.info("datanode {} is back", n.id.getXferAddr());
+      n.dead = false;
+    }
+  }
+
+  /** The stat of a reported storage, giving it an id the first time any namenode sees it. */
+  public StorageStat storageStat(Node n, DatanodeStorage reported) throws StorageException {
+    StorageStat s = n.storages.get(reported.getStorageID());
+    if (s == null) {
+      StorageRef ref = storageRef(reported.getStorageID(), n.uuid(), reported.getStorageType());
+      s = n.storages.computeIfAbsent(reported.getStorageID(), u -> new StorageStat(ref));
+    }
+    return s;
+  }
+
+  /** The id of a storage uuid, made and persisted on first sight. */
+  public StorageRef storageRef(String storageUuid, String datanodeUuid, StorageType type)
+      throws StorageException {
+    StorageRef ref = byUuid.get(storageUuid);
+    if (ref != null) {
+      return ref;
+    }
+    try (Transaction tx = storage.begin()) {
+      List<StorageRow> rows =
+          tx.findByIndex(StorageRow.TABLE, "storage_uuid", storageUuid, LockMode.READ_COMMITTED);
+      if (!rows.isEmpty()) {
+        return remember(toRef(rows.get(0)));
+      }
+    }
+    int id = (int) storageIds.next();
+    StorageRow row = new StorageRow(id, storageUuid, datanodeUuid, (byte) type.ordinal(), (byte) 0);
+    try (Transaction tx = storage.begin()) {
+      tx.insert(StorageRow.TABLE, row);
+      tx.commit();
+    } catch (DuplicateKeyException e) {
+      throw new IllegalStateException("storage id " + id + " handed out twice", e);
+    }
+    // Two namenodes may give one uuid two ids at once; the lowest id wins everywhere.
+    try (Transaction tx = storage.begin()) {
+      List<StorageRow> rows =
+          tx.findByIndex(StorageRow.TABLE, "storage_uuid", storageUuid, LockMode.READ_COMMITTED);
+      return remember(toRef(rows.get(0)));
+    }
+  }
+
+  /** The storage with this id, or null if the store has none. */
+  public StorageRef storage(int id) throws StorageException {
+    StorageRef ref = byId.get(id);
+    if (ref != null) {
+      return ref;
+    }
+    try (Transaction tx = storage.begin()) {
+      StorageRow row = tx.find(StorageRow.TABLE, StorageRow.TABLE.key(id), LockMode.READ_COMMITTED);
+      return row == null ? null : remember(toRef(row));
+    }
+  }
+
+  /** The storage ref of an id already known to this namenode (no database access), or null. */
+  public StorageRef cachedStorage(int id) {
+    return byId.get(id);
+  }
+
+  private StorageRef remember(StorageRef ref) {
+    StorageRef prev = byUuid.putIfAbsent(ref.storageUuid(), ref);
+    if (prev != null && prev.id() < ref.id()) {
+      ref = prev;
+    } else {
+      byUuid.put(ref.storageUuid(), ref);
+    }
+    byId.put(ref.id(), ref);
+    return ref;
+  }
+
+  public Node node(String uuid) {
+    return nodes.get(uuid);
+  }
+
+  public Collection<Node> all() {
+    return nodes.values();
+  }
+
+  /** The datanodes that have heartbeated recently enough (or may yet: see the class comment). */
+  public List<Node> live() {
+    List<Node> out = new ArrayList<>();
+    for (Node n : nodes.values()) {
+      if (isLive(n)) {
+        out.add(n);
+      }
+    }
+    return out;
+  }
+
+  public boolean isLive(Node n) {
+    return !n.dead && Time.monotonicNow() - n.lastHeartbeat <= expiryMillis;
+  }
+
+  /** Whether the storage's datanode is live here. */
+  public boolean isLive(StorageRef ref) {
+    Node n = ref == null ? null : nodes.get(ref.datanodeUuid());
+    return n != null && isLive(n);
+  }
+
+  /** Nodes whose heartbeats expired and that are not yet declared dead; declares them. */
+  public List<Node> takeNewlyDead() {
+    List<Node> out = new ArrayList<>();
+    for (Node n : nodes.values()) {
+      if (!n.dead && Time.monotonicNow() - n.lastHeartbeat > expiryMillis) {
+        n.dead = true;
+        out.add(n);
+        LOG.info(
+            "datanode {} ({}) is dead: no heartbeat for over {} ms",
+            n.id.getXferAddr(),
+            n.uuid(),
+            expiryMillis);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The storages a datanode has, as persisted by any namenode, plus those this namenode heard of:
+   * one index scan. A datanode not heard from since this namenode started has only the former.
+   */
+  public List<StorageRef> storagesOf(String datanodeUuid) throws StorageException {
+    List<StorageRef> out = new ArrayList<>();
+    try (Transaction tx = storage.begin()) {
+      for (StorageRow row :
+          tx.findByIndex(
+              StorageRow.TABLE, "datanode_uuid", datanodeUuid, LockMode.READ_COMMITTED)) {
+        StorageRef ref = toRef(row);
+        remember(ref);
+        out.add(ref);
+      }
+    }
+    Node n = nodes.get(datanodeUuid);
+    if (n != null) {
+      for (StorageStat s : n.storages()) {
+        if (!out.contains(s.ref)) {
+          out.add(s.ref);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The storage of a storage uuid if any namenode gave it an id, else null (never makes one). */
+  public StorageRef findStorage(String storageUuid) throws StorageException {
+    StorageRef ref = byUuid.get(storageUuid);
+    if (ref != null) {
+      return ref;
+    }
+    try (Transaction tx = storage.begin()) {
+      List<StorageRow> rows =
+          tx.findByIndex(StorageRow.TABLE, "storage_uuid", storageUuid, LockMode.READ_COMMITTED);
+      return rows.isEmpty() ? null : remember(toRef(rows.get(0)));
+    }
+  }
+
+  /** The heartbeat figures of a storage, or null if its datanode has not reported it here. */
+  public StorageStat stat(StorageRef ref) {
+    Node n = ref == null ? null : nodes.get(ref.datanodeUuid());
+    return n == null ? null : n.storages.get(ref.storageUuid());
+  }
+
+  /** A datanode's commands for its next heartbeat. */
+  public List<DatanodeCommand> commandsFor(Node n, int max) {
+    return n.drainCommands(max);
+  }
+
+  private static DatanodeID toId(DatanodeRow row) {
+    return new DatanodeID(
+        row.ipAddress(),
+        row.hostname(),
+        row.datanodeUuid(),
+        row.xferPort(),
+        row.infoPort(),
+        row.infoSecurePort(),
+        row.ipcPort());
+  }
+
+  private static StorageRef toRef(StorageRow row) {
+    return new StorageRef(
+        row.storageId(),
+        row.storageUuid(),
+        row.datanodeUuid(),
+        StorageType.values()[row.storageType()]);
+  }
+}

@@ -1,0 +1,88 @@
+package io.hops.namenode.housekeeping;
+
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.Namesystem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's housekeeping (DESIGN.md §3): one daemon thread that runs every task each interval
+ * while this namenode is the leader. Tasks are driven by the tables of DESIGN.md §4, so a new
+ * leader picks up where the old one stopped.
+ */
+public final class Housekeeping implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
+
+  private final Namesystem ns;
+  private final List<HousekeepingTask> tasks;
+  private final ScheduledExecutorService thread;
+  private ScheduledFuture<?> rounds;
+
+  public Housekeeping(Namesystem ns) {
+    this.ns = ns;
+    this.tasks = tasks(ns);
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "housekeeping");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * The chores, in the order they run each round: dead datanodes first (their replicas stop
+   * counting), then copies that timed out, then re-replication, then the deletions it and the
+   * others queued, so that one round sends them.
+   */
+  private static List<HousekeepingTask> tasks(Namesystem ns) {
+    List<HousekeepingTask> t = new ArrayList<>();
+    t.add(new LeaseExpiry(ns));
+    t.add(new DeadDatanodeMonitor(ns));
+    t.add(new PendingReplicationMonitor(ns));
+    t.add(new ReplicationMonitor(ns));
+    t.add(new InvalidationMonitor(ns));
+    return t;
+  }
+
+  public void start() {
+    long interval =
+        ns.conf()
+            .getLong(
+                NamenodeConfig.HOUSEKEEPING_INTERVAL_MS,
+                NamenodeConfig.HOUSEKEEPING_INTERVAL_MS_DEFAULT);
+    rounds =
+        thread.scheduleWithFixedDelay(this::runOnce, interval, interval, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * One round of every task (tests call it directly to avoid waiting). Rounds never overlap: the
+   * tasks keep a little state between rounds.
+   */
+  public synchronized void runOnce() {
+    if (!ns.blocks().isLeader()) {
+      return;
+    }
+    for (HousekeepingTask task : tasks) {
+      try {
+        task.runOnce();
+      } catch (Exception e) {
+        LOG.warn("housekeeping task {} failed; it runs again next round", task.name(), e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (rounds != null) {
+      rounds.cancel(false);
+    }
+    thread.shutdownNow();
+  }
+}

@@ -1,0 +1,70 @@
+package io.hops.namenode.housekeeping;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.PendingBlockRow;
+import io.hops.namenode.Namesystem;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Scheduled copies that did not arrive within {@code
+ * dfs.namenode.reconstruction.pending.timeout-sec} (HDFS
+ * PendingReconstructionBlocks.PendingReconstructionMonitor): the blocks go back to the
+ * re-replication queue ({@link PendingTimeout}, one transaction per file). {@code pending_blocks}
+ * has no index on its timestamp, so each round reads the table (FTS): it holds only the copies in
+ * flight.
+ */
+final class PendingReplicationMonitor implements HousekeepingTask {
+  private static final Logger LOG = LoggerFactory.getLogger(PendingReplicationMonitor.class);
+
+  private final Namesystem ns;
+  private final long timeoutMillis;
+
+  PendingReplicationMonitor(Namesystem ns) {
+    this.ns = ns;
+    this.timeoutMillis =
+        ns.conf()
+            .getTimeDuration(
+                DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY,
+                DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_DEFAULT,
+                TimeUnit.SECONDS,
+                TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public String name() {
+    return "pending-replication";
+  }
+
+  @Override
+  public void runOnce() throws IOException {
+    long cutoff = System.currentTimeMillis() - timeoutMillis;
+    Map<Long, List<Long>> byFile = new TreeMap<>();
+    try (Transaction tx = ns.storage().begin()) {
+      for (PendingBlockRow p : tx.scanAll(PendingBlockRow.TABLE, LockMode.READ_COMMITTED)) {
+        if (p.timestamp() < cutoff) {
+          byFile.computeIfAbsent(p.inodeId(), k -> new ArrayList<>()).add(p.blockId());
+        }
+      }
+    }
+    int timedOut = 0;
+    for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
+      List<Long> ids = f.getValue().stream().sorted().toList();
+      for (int i = 0; i < ids.size(); i += DeadDatanodeMonitor.BATCH) {
+        List<Long> batch = ids.subList(i, Math.min(ids.size(), i + DeadDatanodeMonitor.BATCH));
+        timedOut += ns.run(() -> new PendingTimeout(f.getKey(), batch, cutoff));
+      }
+    }
+    if (timedOut > 0) {
+      LOG.info("{} scheduled block copies timed out; their blocks are queued again", timedOut);
+    }
+  }
+}

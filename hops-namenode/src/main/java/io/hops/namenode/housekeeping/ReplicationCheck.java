@@ -1,0 +1,404 @@
+package io.hops.namenode.housekeeping;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.ExcessReplicaRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.rows.PendingBlockRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.schema.Key;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+
+/**
+ * The replication check of some blocks of one file (HDFS BlockManager.scheduleReconstruction,
+ * processExtraRedundancyBlock and markBlockAsCorrupt's second half), one transaction: the block
+ * rows locked exclusively (they protect the replica rows), then the file's inode read committed by
+ * its id (an index scan), then the file's replica-related rows read committed, one pruned scan per
+ * table: B + IS + 6 PPIS + W.
+ *
+ * <p>The file's replication is read after the block rows are locked, so a setReplication, which
+ * locks them too before it queues its blocks, is either seen here or queues them again afterwards.
+ *
+ * <p>Per block, with the replicas counted as HDFS counts them (live: on a live datanode, not
+ * corrupt, not being deleted): a block no file has any more, or that is not complete, leaves the
+ * queue; corrupt replicas are deleted once there are enough good ones; a block with too many live
+ * replicas has the surplus deleted (the datanode with the least room first); one with too few is
+ * copied from a live replica to new datanodes and the copies become pending; a block that is
+ * satisfied, counting pending copies, leaves the queue; one that cannot be helped now stays, at
+ * HDFS's priority level. Deleting a replica keeps its row until the datanode reports it gone, and
+ * adds an excess-replica row (the replica is no longer counted) and an invalidation.
+ */
+final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
+  /** HDFS LowRedundancyBlocks' priority levels. */
+  static final int HIGHEST_PRIORITY = 0;
+
+  static final int VERY_LOW_REDUNDANCY = 1;
+  static final int LOW_REDUNDANCY = 2;
+  static final int BADLY_DISTRIBUTED = 3;
+  static final int CORRUPT_OR_MISSING = 4;
+
+  /** A copy to make: the source datanode sends the block to the targets. */
+  record Transfer(Node source, BlockInfoRow block, List<StorageStat> targets) {}
+
+  /** What one check did, to be acted on once it committed. */
+  static final class Outcome {
+    final List<Transfer> transfers = new ArrayList<>();
+    int satisfied;
+    int waiting;
+
+    /** Rows of blocks the datanodes as they are cannot help, as this check left them. */
+    final List<UnderReplicatedBlockRow> parked = new ArrayList<>();
+
+    int excessDeleted;
+    int corruptDeleted;
+    int dropped;
+  }
+
+  /** What the round allows: copies left to schedule, copies each source already sends. */
+  static final class Budget {
+    int transfersLeft;
+    final Map<String, Integer> perSource = new HashMap<>();
+
+    Budget(int transfersLeft) {
+      this.transfersLeft = transfersLeft;
+    }
+
+    Budget copy() {
+      Budget b = new Budget(transfersLeft);
+      b.perSource.putAll(perSource);
+      return b;
+    }
+
+    void take(Outcome o) {
+      for (Transfer t : o.transfers) {
+        transfersLeft--;
+        perSource.merge(t.source().uuid(), 1, Integer::sum);
+      }
+    }
+  }
+
+  /** Settings of the replication monitor. */
+  record Limits(int maxStreams, int maxStreamsHard, long staleMillis) {}
+
+  private final BlockManager bm;
+  private final DatanodeManager dm;
+  private final long inodeId;
+  private final List<Long> blockIds;
+  private final Budget budget;
+  private final Limits limits;
+  private final Map<Long, BlockInfoRow> blocks = new HashMap<>();
+  private InodeRow inode;
+  private Map<Long, List<ReplicaRow>> replicas = Map.of();
+  private Map<Long, List<CorruptReplicaRow>> corrupt = Map.of();
+  private Map<Long, List<ExcessReplicaRow>> excess = Map.of();
+  private final Set<Key> invalidated = new HashSet<>();
+  private final Map<Long, UnderReplicatedBlockRow> marks = new HashMap<>();
+  private final Map<Long, PendingBlockRow> pending = new HashMap<>();
+  private boolean hopeless;
+
+  /** {@code blockIds} sorted; {@code budget} is this attempt's own copy. */
+  ReplicationCheck(
+      BlockManager bm, long inodeId, List<Long> blockIds, Budget budget, Limits limits) {
+    this.bm = bm;
+    this.dm = bm.datanodes();
+    this.inodeId = inodeId;
+    this.blockIds = blockIds;
+    this.budget = budget;
+    this.limits = limits;
+  }
+
+  @Override
+  public String name() {
+    return "replicationCheck";
+  }
+
+  @Override
+  public Object partitionHint() {
+    return inodeId;
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    List<Key> keys = blockIds.stream().map(b -> BlockInfoRow.TABLE.key(inodeId, b)).toList();
+    List<BlockInfoRow> rows =
+        keys.size() == 1
+            ? Collections.singletonList(
+                tx.find(BlockInfoRow.TABLE, keys.get(0), LockMode.EXCLUSIVE))
+            : tx.findBatch(BlockInfoRow.TABLE, keys, LockMode.EXCLUSIVE);
+    rows.stream().filter(r -> r != null).forEach(r -> blocks.put(r.blockId(), r));
+    if (!blocks.isEmpty()) {
+      List<InodeRow> found = tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED);
+      inode = found.isEmpty() ? null : found.get(0);
+      replicas = byBlock(tx.findByPartition(ReplicaRow.TABLE, inodeId, rc()), ReplicaRow::blockId);
+      for (List<ReplicaRow> rs : replicas.values()) {
+        for (ReplicaRow r : rs) {
+          dm.storage(r.storageId());
+        }
+      }
+      corrupt =
+          byBlock(
+              tx.findByPartition(CorruptReplicaRow.TABLE, inodeId, rc()),
+              CorruptReplicaRow::blockId);
+      excess =
+          byBlock(
+              tx.findByPartition(ExcessReplicaRow.TABLE, inodeId, rc()), ExcessReplicaRow::blockId);
+      for (InvalidatedBlockRow r : tx.findByPartition(InvalidatedBlockRow.TABLE, inodeId, rc())) {
+        invalidated.add(InvalidatedBlockRow.TABLE.keyOf(r));
+      }
+    }
+    for (UnderReplicatedBlockRow r :
+        tx.findByPartition(UnderReplicatedBlockRow.TABLE, inodeId, rc())) {
+      marks.put(r.blockId(), r);
+    }
+    for (PendingBlockRow r : tx.findByPartition(PendingBlockRow.TABLE, inodeId, rc())) {
+      pending.put(r.blockId(), r);
+    }
+  }
+
+  private static LockMode rc() {
+    return LockMode.READ_COMMITTED;
+  }
+
+  private static <R> Map<Long, List<R>> byBlock(List<R> rows, Function<R, Long> blockId) {
+    Map<Long, List<R>> out = new HashMap<>();
+    for (R r : rows) {
+      out.computeIfAbsent(blockId.apply(r), k -> new ArrayList<>()).add(r);
+    }
+    return out;
+  }
+
+  @Override
+  protected Outcome execute(ExecutePhase tx) throws IOException {
+    Outcome out = new Outcome();
+    for (long blockId : blockIds) {
+      UnderReplicatedBlockRow mark = marks.get(blockId);
+      if (mark == null) {
+        continue; // checked meanwhile (by a previous leader, say)
+      }
+      BlockInfoRow b = blocks.get(blockId);
+      if (b == null || inode == null || inode.isDir()) {
+        // The file is gone: nothing to replicate (its delete removed the rest).
+        tx.delete(UnderReplicatedBlockRow.TABLE, mark);
+        PendingBlockRow p = pending.get(blockId);
+        if (p != null) {
+          tx.delete(PendingBlockRow.TABLE, p);
+        }
+        out.dropped++;
+      } else if (b.underConstructionState() != BlockState.COMPLETE) {
+        // Being written or recovered: closing the file queues it again if it needs it (HDFS
+        // skips blocks that are not complete or committed and drops them from the queue).
+        tx.delete(UnderReplicatedBlockRow.TABLE, mark);
+        out.dropped++;
+      } else {
+        check(tx, b, mark, out);
+      }
+    }
+    return out;
+  }
+
+  private void check(ExecutePhase tx, BlockInfoRow b, UnderReplicatedBlockRow mark, Outcome out)
+      throws IOException {
+    long blockId = b.blockId();
+    int expected = inode.replication();
+    List<ReplicaRow> held = replicas.getOrDefault(blockId, List.of());
+    Set<Integer> heldIds = new HashSet<>();
+    held.forEach(r -> heldIds.add(r.storageId()));
+    Set<Integer> beingDeleted = new HashSet<>();
+    for (ExcessReplicaRow e : excess.getOrDefault(blockId, List.of())) {
+      if (heldIds.contains(e.storageId())) {
+        beingDeleted.add(e.storageId());
+      } else {
+        tx.delete(ExcessReplicaRow.TABLE, e); // its datanode deleted it: done
+      }
+    }
+    Set<Integer> corruptIds = new HashSet<>();
+    for (CorruptReplicaRow c : corrupt.getOrDefault(blockId, List.of())) {
+      if (heldIds.contains(c.storageId())) {
+        corruptIds.add(c.storageId());
+      } else {
+        tx.delete(CorruptReplicaRow.TABLE, c);
+      }
+    }
+    List<StorageRef> live = new ArrayList<>();
+    List<StorageRef> corruptHeld = new ArrayList<>();
+    Set<String> containing = new HashSet<>();
+    for (ReplicaRow r : held) {
+      StorageRef s = dm.cachedStorage(r.storageId());
+      if (s == null) {
+        continue;
+      }
+      containing.add(s.datanodeUuid());
+      if (beingDeleted.contains(s.id())) {
+        continue;
+      }
+      if (corruptIds.contains(s.id())) {
+        corruptHeld.add(s);
+      } else if (dm.isLive(s)) {
+        live.add(s);
+      }
+    }
+    PendingBlockRow p = pending.get(blockId);
+    int pendingNum = p == null ? 0 : Math.max(0, p.numReplicasInProgress());
+
+    // Corrupt replicas go once enough good ones exist (HDFS markBlockAsCorrupt, cases 1 and 2).
+    if (!corruptHeld.isEmpty()
+        && (live.size() >= expected
+            || (live.size() >= bm.minReplication()
+                && live.size() + corruptHeld.size() > expected))) {
+      for (StorageRef c : corruptHeld) {
+        delete(tx, b, c);
+        out.corruptDeleted++;
+      }
+      corruptHeld.clear();
+    }
+    if (live.size() > expected) {
+      for (StorageRef s :
+          bm.placement().chooseExcess(live, live.size() - expected, limits.staleMillis())) {
+        delete(tx, b, s);
+        out.excessDeleted++;
+      }
+      tx.delete(UnderReplicatedBlockRow.TABLE, mark);
+      return;
+    }
+    if (live.size() + pendingNum >= expected) {
+      tx.delete(UnderReplicatedBlockRow.TABLE, mark);
+      out.satisfied++;
+      return;
+    }
+    int priority = priority(live.size(), expected);
+    Transfer t = schedule(b, live, containing, p, expected - live.size() - pendingNum, priority);
+    if (t == null) {
+      UnderReplicatedBlockRow kept = keep(tx, mark, b, priority, expected);
+      out.waiting++;
+      if (hopeless) {
+        out.parked.add(kept);
+      }
+      return;
+    }
+    out.transfers.add(t);
+    budget.transfersLeft--;
+    budget.perSource.merge(t.source().uuid(), 1, Integer::sum);
+    long now = System.currentTimeMillis();
+    StringBuilder targets = new StringBuilder(p == null ? "" : p.targets());
+    for (StorageStat s : t.targets()) {
+      targets.append(targets.length() == 0 ? "" : ",").append(s.ref.id());
+    }
+    PendingBlockRow next =
+        new PendingBlockRow(
+            inodeId, blockId, now, pendingNum + t.targets().size(), targets.toString());
+    if (p == null) {
+      tx.insert(PendingBlockRow.TABLE, next);
+    } else {
+      tx.update(PendingBlockRow.TABLE, next);
+    }
+    if (live.size() + pendingNum + t.targets().size() >= expected) {
+      tx.delete(UnderReplicatedBlockRow.TABLE, mark);
+    } else {
+      keep(tx, mark, b, priority, expected);
+    }
+  }
+
+  /**
+   * A copy of the block from a live replica (chosen at random among the datanodes not already
+   * sending their share this round) to up to {@code needed} new datanodes, or null if none can be
+   * made now; then {@link #hopeless} says whether the datanodes as they are cannot help (no live
+   * replica, or no datanode to copy to), rather than this round's limits.
+   */
+  private Transfer schedule(
+      BlockInfoRow b,
+      List<StorageRef> live,
+      Set<String> containing,
+      PendingBlockRow p,
+      int needed,
+      int priority) {
+    hopeless = live.isEmpty();
+    if (budget.transfersLeft <= 0 || live.isEmpty()) {
+      return null;
+    }
+    int limit = priority == HIGHEST_PRIORITY ? limits.maxStreamsHard() : limits.maxStreams();
+    List<Node> sources = new ArrayList<>();
+    for (StorageRef s : live) {
+      Node n = dm.node(s.datanodeUuid());
+      if (n != null && budget.perSource.getOrDefault(n.uuid(), 0) < limit) {
+        sources.add(n);
+      }
+    }
+    if (sources.isEmpty()) {
+      return null;
+    }
+    Node source = sources.get(ThreadLocalRandom.current().nextInt(sources.size()));
+    Set<String> excluded = new HashSet<>(containing);
+    if (p != null) {
+      for (String id : p.targets().split(",", -1)) {
+        if (id.isBlank()) {
+          continue;
+        }
+        StorageRef s = dm.cachedStorage(Integer.parseInt(id.trim()));
+        if (s != null) {
+          excluded.add(s.datanodeUuid());
+        }
+      }
+    }
+    List<StorageStat> targets =
+        bm.placement().chooseTargets(needed, null, excluded, null, b.numBytes());
+    hopeless = targets.isEmpty();
+    return hopeless ? null : new Transfer(source, b, targets);
+  }
+
+  /** The replica on {@code s} is to be deleted: no longer counted, and its datanode told. */
+  private void delete(ExecutePhase tx, BlockInfoRow b, StorageRef s) throws IOException {
+    long now = System.currentTimeMillis();
+    tx.insert(ExcessReplicaRow.TABLE, new ExcessReplicaRow(inodeId, b.blockId(), s.id(), now));
+    InvalidatedBlockRow inv =
+        new InvalidatedBlockRow(inodeId, b.blockId(), s.id(), b.generationStamp(), b.numBytes());
+    if (invalidated.add(InvalidatedBlockRow.TABLE.keyOf(inv))) {
+      tx.insert(InvalidatedBlockRow.TABLE, inv);
+    }
+  }
+
+  /** The block stays queued, at its priority, behind the others of its level. */
+  private static UnderReplicatedBlockRow keep(
+      ExecutePhase tx, UnderReplicatedBlockRow mark, BlockInfoRow b, int priority, int expected)
+      throws IOException {
+    UnderReplicatedBlockRow kept =
+        new UnderReplicatedBlockRow(
+            mark.inodeId(), b.blockId(), priority, System.currentTimeMillis(), expected);
+    tx.update(UnderReplicatedBlockRow.TABLE, kept);
+    return kept;
+  }
+
+  /** HDFS LowRedundancyBlocks.getPriority for a replicated block without decommissioning. */
+  static int priority(int live, int expected) {
+    if (live >= expected) {
+      return BADLY_DISTRIBUTED;
+    }
+    if (live == 0) {
+      return CORRUPT_OR_MISSING;
+    }
+    if (live == 1) {
+      return HIGHEST_PRIORITY;
+    }
+    return live * 3 < expected ? VERY_LOW_REDUNDANCY : LOW_REDUNDANCY;
+  }
+}

@@ -1,0 +1,238 @@
+package io.hops.namenode.housekeeping;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.housekeeping.ReplicationCheck.Budget;
+import io.hops.namenode.housekeeping.ReplicationCheck.Limits;
+import io.hops.namenode.housekeeping.ReplicationCheck.Outcome;
+import io.hops.namenode.housekeeping.ReplicationCheck.Transfer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.Block;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.protocol.BlockCommand;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Re-replication (HDFS BlockManager.RedundancyMonitor): works through {@code
+ * under_replicated_blocks}, the blocks whose replication needs a check. A row is queued by whoever
+ * sees a block's replicas change (a replica reported or lost, a dead datanode, a corrupt replica, a
+ * closed file, setReplication, a copy that timed out) as level 0 with expected replication -1; a
+ * check that cannot help a block now leaves it at HDFS's priority level (0 = one live replica left,
+ * 1 = fewer than a third, 2 = fewer than wanted, 4 = none live: corrupt or missing) with the file's
+ * replication, behind the others of its level.
+ *
+ * <p>Each round reads the queue level by level (an index scan on {@code level} each) and checks, by
+ * level then age, up to {@link #MAX_CHECKS_PER_ROUND} blocks queued or changed since their last
+ * check, and a few of those the datanodes could not help last time ({@link #parked}), one
+ * transaction per file ({@link ReplicationCheck}); at most {@code
+ * dfs.namenode.replication.work.multiplier.per.iteration} copies per live datanode are scheduled
+ * per round, and a source sends at most {@code dfs.namenode.replication.max-streams} of them (the
+ * hard limit for the highest priority). Copies go to the sources as {@code DNA_TRANSFER} commands
+ * once the check has committed. A queued block waits one heartbeat interval before its check, so
+ * that the replicas of a block just written, whose reports are in flight, are not copied again.
+ */
+final class ReplicationMonitor implements HousekeepingTask {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicationMonitor.class);
+  static final int MAX_CHECKS_PER_ROUND = 1000;
+  private static final int MAX_BLOCKS_PER_CHECK = 100;
+
+  private record FileBlock(long inodeId, long blockId) {}
+
+  private final Namesystem ns;
+  private final BlockManager bm;
+  private final int workMultiplier;
+  private final Limits limits;
+  private final long graceMillis;
+
+  /**
+   * Blocks the datanodes could not help at their last check (no live replica, or nowhere to copy
+   * to), with the row's timestamp as that check wrote it. Soft state of this leader: they are
+   * checked again at HDFS's pace (a few per live datanode and round), at once if the row changed or
+   * a datanode came or went. A new leader starts without it and checks them all once.
+   */
+  private final Map<FileBlock, Long> parked = new HashMap<>();
+
+  private Set<String> lastLive = Set.of();
+
+  ReplicationMonitor(Namesystem ns) {
+    this.ns = ns;
+    this.bm = ns.blocks();
+    Configuration conf = ns.conf();
+    this.workMultiplier =
+        conf.getInt(
+            DFSConfigKeys.DFS_NAMENODE_REPLICATION_WORK_MULTIPLIER_PER_ITERATION,
+            DFSConfigKeys.DFS_NAMENODE_REPLICATION_WORK_MULTIPLIER_PER_ITERATION_DEFAULT);
+    long heartbeatMillis =
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+            TimeUnit.SECONDS,
+            TimeUnit.MILLISECONDS);
+    this.graceMillis = heartbeatMillis;
+    this.limits =
+        new Limits(
+            conf.getInt(
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY,
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_DEFAULT),
+            conf.getInt(
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY,
+                DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_DEFAULT),
+            heartbeatMillis
+                * conf.getInt(
+                    DFSConfigKeys.DFS_NAMENODE_TOLERATE_HEARTBEAT_MULTIPLIER_KEY,
+                    DFSConfigKeys.DFS_NAMENODE_TOLERATE_HEARTBEAT_MULTIPLIER_DEFAULT));
+  }
+
+  @Override
+  public String name() {
+    return "replication";
+  }
+
+  @Override
+  public void runOnce() throws IOException {
+    int live = bm.datanodes().live().size();
+    if (live == 0) {
+      return; // nothing to copy from or to; and no way to tell a lost block from a slow start
+    }
+    Map<Long, List<Long>> byFile = due(live * workMultiplier);
+    if (byFile.isEmpty()) {
+      return;
+    }
+    Budget round = new Budget(live * workMultiplier);
+    Outcome total = new Outcome();
+    for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
+      List<Long> ids = f.getValue().stream().sorted().toList();
+      for (int i = 0; i < ids.size(); i += MAX_BLOCKS_PER_CHECK) {
+        List<Long> batch = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
+        Outcome o = ns.run(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
+        round.take(o);
+        send(o.transfers);
+        o.parked.forEach(r -> parked.put(new FileBlock(r.inodeId(), r.blockId()), r.timestamp()));
+        total.transfers.addAll(o.transfers);
+        total.satisfied += o.satisfied;
+        total.waiting += o.waiting;
+        total.excessDeleted += o.excessDeleted;
+        total.corruptDeleted += o.corruptDeleted;
+        total.dropped += o.dropped;
+      }
+    }
+    if (!total.transfers.isEmpty() || total.excessDeleted > 0 || total.corruptDeleted > 0) {
+      LOG.info(
+          "replication: {} copies scheduled, {} excess and {} corrupt replicas to delete, {}"
+              + " blocks satisfied, {} waiting, {} dropped from the queue",
+          total.transfers.size(),
+          total.excessDeleted,
+          total.corruptDeleted,
+          total.satisfied,
+          total.waiting,
+          total.dropped);
+    }
+  }
+
+  /**
+   * The queued blocks due for a check this round, by file, in priority then age order: every block
+   * queued or changed since its last check (up to {@link #MAX_CHECKS_PER_ROUND}), then as many
+   * parked blocks as HDFS would look at in a round ({@code recheck}).
+   */
+  private Map<Long, List<Long>> due(int recheck) throws IOException {
+    Set<String> liveNow = new HashSet<>();
+    bm.datanodes().live().forEach(n -> liveNow.add(n.uuid()));
+    if (!liveNow.equals(lastLive)) {
+      parked.clear(); // a datanode came or went: every block may be helped now
+      lastLive = liveNow;
+    }
+    long before = System.currentTimeMillis() - graceMillis;
+    List<UnderReplicatedBlockRow> fresh = new ArrayList<>();
+    List<UnderReplicatedBlockRow> stale = new ArrayList<>();
+    Map<FileBlock, Long> stillParked = new HashMap<>();
+    try (Transaction tx = ns.storage().begin()) {
+      for (int level = 0; level <= ReplicationCheck.CORRUPT_OR_MISSING; level++) {
+        List<UnderReplicatedBlockRow> atLevel =
+            tx.findByIndex(UnderReplicatedBlockRow.TABLE, "level", level, LockMode.READ_COMMITTED);
+        atLevel.sort(Comparator.comparingLong(UnderReplicatedBlockRow::timestamp));
+        for (UnderReplicatedBlockRow r : atLevel) {
+          FileBlock k = new FileBlock(r.inodeId(), r.blockId());
+          Long parkedAt = parked.get(k);
+          if (parkedAt != null && parkedAt == r.timestamp()) {
+            stillParked.put(k, parkedAt);
+            stale.add(r);
+          } else if (r.timestamp() <= before) {
+            fresh.add(r);
+          }
+        }
+      }
+    }
+    parked.keySet().retainAll(stillParked.keySet());
+    Map<Long, List<Long>> byFile = new LinkedHashMap<>();
+    List<UnderReplicatedBlockRow> chosen = new ArrayList<>();
+    chosen.addAll(fresh.subList(0, Math.min(fresh.size(), MAX_CHECKS_PER_ROUND)));
+    chosen.addAll(stale.subList(0, Math.min(stale.size(), recheck)));
+    for (UnderReplicatedBlockRow r : chosen) {
+      byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());
+    }
+    return byFile;
+  }
+
+  /** One {@code DNA_TRANSFER} command per source datanode. */
+  private void send(List<Transfer> transfers) {
+    Map<Node, List<Transfer>> bySource = new LinkedHashMap<>();
+    for (Transfer t : transfers) {
+      bySource.computeIfAbsent(t.source(), k -> new ArrayList<>()).add(t);
+    }
+    for (Map.Entry<Node, List<Transfer>> e : bySource.entrySet()) {
+      List<Transfer> ts = e.getValue();
+      Block[] blocks = new Block[ts.size()];
+      DatanodeInfo[][] targets = new DatanodeInfo[ts.size()][];
+      StorageType[][] types = new StorageType[ts.size()][];
+      String[][] storageIds = new String[ts.size()][];
+      for (int i = 0; i < ts.size(); i++) {
+        Transfer t = ts.get(i);
+        blocks[i] =
+            new Block(t.block().blockId(), t.block().numBytes(), t.block().generationStamp());
+        int n = t.targets().size();
+        targets[i] = new DatanodeInfo[n];
+        types[i] = new StorageType[n];
+        storageIds[i] = new String[n];
+        for (int j = 0; j < n; j++) {
+          StorageStat s = t.targets().get(j);
+          targets[i][j] = bm.datanodes().node(s.ref.datanodeUuid()).info();
+          types[i][j] = s.ref.type();
+          storageIds[i][j] = s.ref.storageUuid();
+        }
+        LOG.debug(
+            "ask {} to replicate blk_{} to {}",
+            e.getKey().id().getXferAddr(),
+            t.block().blockId(),
+            List.of(targets[i]));
+      }
+      e.getKey()
+          .addCommand(
+              new BlockCommand(
+                  DatanodeProtocol.DNA_TRANSFER,
+                  bm.blockPoolId(),
+                  blocks,
+                  targets,
+                  types,
+                  storageIds));
+    }
+  }
+}

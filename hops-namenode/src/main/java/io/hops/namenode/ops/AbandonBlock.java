@@ -1,0 +1,86 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.Set;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+
+/**
+ * {@code abandonBlock}: the writer gives up the block it could not set a pipeline up for (HDFS
+ * FSDirWriteFileOp.abandonBlock). The block goes if it is the file's last one; datanodes that may
+ * have started a replica are told to delete it. Anything else (a retry, another block) is a no-op,
+ * as in HDFS. Locks the file, the writer's lease, then the blocks with the rows a removal touches.
+ */
+public final class AbandonBlock extends Operation<Void> {
+  private final PermissionChecker pc;
+  private final BlockManager bm;
+  private final ExtendedBlock block;
+  private final long fileId;
+  private final String src;
+  private final String holder;
+  private ResolvedPath resolved;
+  private InodeRow file;
+  private LeaseChanges leases;
+  private FileBlocks blocks;
+
+  public AbandonBlock(
+      PermissionChecker pc,
+      BlockManager bm,
+      ExtendedBlock block,
+      long fileId,
+      String src,
+      String holder) {
+    this.pc = pc;
+    this.bm = bm;
+    this.block = block;
+    this.fileId = fileId;
+    this.src = src;
+    this.holder = holder;
+  }
+
+  @Override
+  public String name() {
+    return "abandonBlock";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    OpenFiles.checkPool(bm.blockPoolId(), block);
+    resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    file = OpenFiles.lock(tx, resolved, fileId);
+    leases = LeaseChanges.lock(tx, Set.of(holder));
+    if (file != null && !file.isDir()) {
+      blocks =
+          FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes()).withRemovalRows(tx);
+    }
+  }
+
+  @Override
+  protected Void execute(ExecutePhase tx) throws IOException {
+    if (fileId == HdfsConstants.GRANDFATHER_INODE_ID) {
+      Checks.traverseNotCreating(pc, resolved);
+    }
+    OpenFiles.checkLease(file, src, fileId, holder, leases);
+    BlockInfoRow last = blocks.last();
+    if (last == null || last.blockId() != block.getBlockId()) {
+      return null;
+    }
+    bm.removeBlock(tx, blocks, last);
+    MutableInode inode = MutableInode.of(file);
+    inode.size = blocks.length();
+    tx.update(InodeRow.TABLE, inode.toRow());
+    return null;
+  }
+}

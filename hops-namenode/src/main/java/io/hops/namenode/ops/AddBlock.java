@@ -1,0 +1,160 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
+
+/**
+ * {@code addBlock}: the writer of a file gets a new block and the datanodes to write it to (HDFS
+ * FSDirWriteFileOp.getAdditionalBlock). Commits the writer's {@code previous} block on the way
+ * (completing it if enough replicas reported it); refuses with {@link NotReplicatedYetException},
+ * which the client retries, while the block before it is not complete; recognizes a retried call
+ * and returns the block it allocated before. Locks the file, the writer's lease and the file's
+ * blocks: B + 2 PK + 4 PPIS + W.
+ */
+public final class AddBlock extends Operation<LocatedBlock> {
+  private final Namesystem ns;
+  private final BlockManager bm;
+  private final String src;
+  private final long fileId;
+  private final String clientName;
+  private final ExtendedBlock previous;
+  private final Set<String> excluded = new HashSet<>();
+  private final List<String> favored;
+  private final String writer;
+  private ResolvedPath resolved;
+  private InodeRow file;
+  private LeaseChanges leases;
+  private FileBlocks blocks;
+
+  public AddBlock(
+      Namesystem ns,
+      String writer,
+      String src,
+      long fileId,
+      String clientName,
+      ExtendedBlock previous,
+      DatanodeInfo[] excludedNodes,
+      String[] favoredNodes) {
+    this.ns = ns;
+    this.bm = ns.blocks();
+    this.writer = writer;
+    this.src = src;
+    this.fileId = fileId;
+    this.clientName = clientName;
+    this.previous = previous;
+    if (excludedNodes != null) {
+      for (DatanodeInfo d : excludedNodes) {
+        excluded.add(d.getDatanodeUuid());
+      }
+    }
+    this.favored = favoredNodes == null ? List.of() : List.of(favoredNodes);
+  }
+
+  @Override
+  public String name() {
+    return "addBlock";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    OpenFiles.checkPool(bm.blockPoolId(), previous);
+    resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    file = OpenFiles.lock(tx, resolved, fileId);
+    Set<String> holders = new HashSet<>();
+    holders.add(clientName);
+    leases = LeaseChanges.lock(tx, holders);
+    if (file != null && !file.isDir()) {
+      blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes());
+    }
+  }
+
+  @Override
+  protected LocatedBlock execute(ExecutePhase tx) throws IOException {
+    OpenFiles.checkLease(file, src, fileId, clientName, leases);
+    BlockInfoRow last = blocks.last();
+    BlockInfoRow penultimate = blocks.penultimate();
+    if (!sameBlock(previous, last)) {
+      boolean fullComplete =
+          previous == null
+              && last != null
+              && last.numBytes() >= file.preferredBlockSize()
+              && last.underConstructionState() == BlockState.COMPLETE;
+      if (!fullComplete) {
+        if (sameBlock(previous, penultimate)) {
+          if (last.numBytes() != 0) {
+            throw new IOException(
+                "Request looked like a retry to allocate block "
+                    + bm.extended(last).getLocalBlock()
+                    + " but it already contains "
+                    + last.numBytes()
+                    + " bytes");
+          }
+          // A retry: the block allocated before, where it was expected.
+          return bm.locatedBlock(blocks, last, blocks.length() - last.numBytes(), writer);
+        }
+        throw new IOException(
+            "Cannot allocate block in "
+                + src
+                + ": passed 'previous' block "
+                + previous
+                + " does not match actual last block in file "
+                + (last == null ? null : bm.extended(last).getLocalBlock()));
+      }
+    }
+    // The block before the previous one must be complete (HDFS checkFileProgress).
+    if (penultimate != null && penultimate.underConstructionState() != BlockState.COMPLETE) {
+      throw new NotReplicatedYetException("Not replicated yet: " + src);
+    }
+    MutableInode inode = MutableInode.of(file);
+    if (previous != null) {
+      Completion.commit(tx, bm, blocks, last, previous, src);
+    }
+    List<StorageStat> targets =
+        bm.placement()
+            .chooseTargets(inode.replication, writer, excluded, favored, inode.preferredBlockSize);
+    if (targets.size() < bm.minReplication()) {
+      int running = bm.datanodes().live().size();
+      throw new IOException(
+          String.format(
+              "File %s could only be written to %d of the %d minReplication nodes. There are %d"
+                  + " datanode(s) running and %d node(s) are excluded in this operation.",
+              src, targets.size(), bm.minReplication(), running, excluded.size()));
+    }
+    BlockInfoRow added =
+        bm.addBlock(tx, inode.id, blocks.blocks().size(), bm.newGenerationStamp(0), targets);
+    long offset = blocks.length();
+    blocks.replace(added);
+    inode.size = blocks.length();
+    tx.update(InodeRow.TABLE, inode.toRow());
+    leases.renew(clientName, System.currentTimeMillis());
+    leases.flush(tx);
+    return bm.locatedNewBlock(added, targets, offset);
+  }
+
+  static boolean sameBlock(ExtendedBlock a, BlockInfoRow b) {
+    if (a == null || b == null) {
+      return a == null && b == null;
+    }
+    return a.getBlockId() == b.blockId() && a.getGenerationStamp() == b.generationStamp();
+  }
+}

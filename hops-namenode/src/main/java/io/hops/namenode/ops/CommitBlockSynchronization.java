@@ -1,0 +1,210 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.leases.ZeroLengthFileRecovery;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code commitBlockSynchronization}: the primary datanode of a block recovery reports its outcome
+ * (HDFS FSNamesystem.commitBlockSynchronization). The recovery id must be the block's current one.
+ * The block takes the new generation stamp and length, and its replicas become exactly the
+ * datanodes that took part (others hold a stale copy and are told to delete it); or, with {@code
+ * deleteblock}, the block goes (no datanode had any of its bytes). With {@code closeFile} the last
+ * block is committed (complete, since its replicas are known) and the file closes, leaving the
+ * recovery holder's lease. A retry after success finds the file closed, or the block gone, and
+ * changes nothing. Locks the file found from the block, its holder's lease, then its blocks.
+ */
+public final class CommitBlockSynchronization extends Operation<Void> {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitBlockSynchronization.class);
+
+  private final BlockManager bm;
+  private final ExtendedBlock oldBlock;
+  private final long newGenerationStamp;
+  private final long newLength;
+  private final boolean closeFile;
+  private final boolean deleteBlock;
+  private final DatanodeID[] newTargets;
+  private final String[] newTargetStorages;
+  private InodeRow file;
+  private LeaseChanges leases;
+  private FileBlocks blocks;
+  private List<Integer> targets;
+
+  @SuppressWarnings("TooManyParameters") // DatanodeProtocol.commitBlockSynchronization's own
+  public CommitBlockSynchronization(
+      BlockManager bm,
+      ExtendedBlock oldBlock,
+      long newGenerationStamp,
+      long newLength,
+      boolean closeFile,
+      boolean deleteBlock,
+      DatanodeID[] newTargets,
+      String[] newTargetStorages) {
+    this.bm = bm;
+    this.oldBlock = oldBlock;
+    this.newGenerationStamp = newGenerationStamp;
+    this.newLength = newLength;
+    this.closeFile = closeFile;
+    this.deleteBlock = deleteBlock;
+    this.newTargets = newTargets == null ? new DatanodeID[0] : newTargets;
+    this.newTargetStorages = newTargetStorages;
+  }
+
+  @Override
+  public String name() {
+    return "commitBlockSynchronization";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    OpenFiles.checkPool(bm.blockPoolId(), oldBlock);
+    file = FileOfBlock.lock(tx, oldBlock);
+    if (file == null || file.isDir()) {
+      return;
+    }
+    Set<String> holders = new HashSet<>();
+    if (file.underConstruction()) {
+      holders.add(file.clientName());
+    }
+    leases = LeaseChanges.lock(tx, holders);
+    blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes()).withRemovalRows(tx);
+    targets = UpdatePipeline.storageIds(bm.datanodes(), newTargets, newTargetStorages);
+  }
+
+  @Override
+  protected Void execute(ExecutePhase tx) throws IOException {
+    BlockInfoRow stored = blocks == null ? null : blocks.block(oldBlock.getBlockId());
+    if (stored == null) {
+      if (deleteBlock) {
+        LOG.debug("block {} not found: a retried delete", oldBlock);
+        return null;
+      }
+      throw new IOException("Block (=" + oldBlock + ") not found");
+    }
+    BlockInfoRow last = blocks.last();
+    if ((!file.underConstruction() || stored.underConstructionState() == BlockState.COMPLETE)
+        && last.underConstructionState() == BlockState.COMPLETE) {
+      LOG.debug("block {} of closed file {}: nothing to do (a retry)", oldBlock, file.name());
+      return null;
+    }
+    if (last.blockId() != stored.blockId()
+        || last.underConstructionState() != BlockState.UNDER_RECOVERY
+        || last.blockRecoveryId() != newGenerationStamp) {
+      throw new IOException(
+          "The recovery id "
+              + newGenerationStamp
+              + " does not match current recovery id "
+              + (last.underConstructionState() == BlockState.UNDER_RECOVERY
+                  ? last.blockRecoveryId()
+                  : 0)
+              + " for block "
+              + oldBlock);
+    }
+    if (closeFile && !file.underConstruction()) {
+      throw new IOException(
+          "Cannot finalize file " + file.name() + " because it is not under construction");
+    }
+    MutableInode inode = MutableInode.of(file);
+    if (deleteBlock) {
+      bm.removeBlock(tx, blocks, stored);
+    } else {
+      synchronize(tx, stored);
+    }
+    inode.size = blocks.length();
+    if (closeFile) {
+      ZeroLengthFileRecovery.close(tx, inode, leases, System.currentTimeMillis());
+      leases.flush(tx);
+      bm.queueReplicationChecks(tx, blocks, inode.replication);
+    } else {
+      tx.update(InodeRow.TABLE, inode.toRow());
+    }
+    LOG.info(
+        "commitBlockSynchronization(oldBlock={}, file={}, newgenerationstamp={}, newlength={},"
+            + " newtargets={}, closeFile={}, deleteBlock={}) successful",
+        oldBlock,
+        file.name(),
+        newGenerationStamp,
+        newLength,
+        targets,
+        closeFile,
+        deleteBlock);
+    return null;
+  }
+
+  /**
+   * The recovered block: new stamp and length; the participating storages become its replicas when
+   * the file closes (the others are invalidated), and its expected locations otherwise.
+   */
+  private void synchronize(ExecutePhase tx, BlockInfoRow stored) throws IOException {
+    long id = stored.blockId();
+    byte state = BlockState.UNDER_RECOVERY;
+    if (closeFile) {
+      List<ReplicaRow> kept = new ArrayList<>();
+      for (ReplicaRow r : blocks.replicas(id)) {
+        if (targets.contains(r.storageId())) {
+          kept.add(r);
+        } else {
+          tx.delete(ReplicaRow.TABLE, r);
+          InvalidatedBlockRow stale =
+              new InvalidatedBlockRow(
+                  stored.inodeId(), id, r.storageId(), stored.generationStamp(), stored.numBytes());
+          if (blocks.noteInvalidation(stale)) {
+            tx.insert(InvalidatedBlockRow.TABLE, stale);
+          }
+        }
+      }
+      for (int s : targets) {
+        if (kept.stream().noneMatch(r -> r.storageId() == s)) {
+          ReplicaRow added = new ReplicaRow(stored.inodeId(), id, s, kept.size());
+          tx.insert(ReplicaRow.TABLE, added);
+          kept.add(added);
+        }
+      }
+      blocks.setReplicas(id, kept);
+      boolean complete = bm.liveReplicas(blocks, id) >= bm.minReplication();
+      state = complete ? BlockState.COMPLETE : BlockState.COMMITTED;
+    }
+    BlockInfoRow updated =
+        new BlockInfoRow(
+            stored.inodeId(),
+            id,
+            stored.blockIndex(),
+            newLength,
+            newGenerationStamp,
+            state,
+            stored.timestamp(),
+            stored.primaryNodeIndex(),
+            stored.blockRecoveryId());
+    tx.update(BlockInfoRow.TABLE, updated);
+    if (state == BlockState.COMPLETE) {
+      for (ReplicaUnderConstructionRow r : blocks.expected(id)) {
+        tx.delete(ReplicaUnderConstructionRow.TABLE, r);
+      }
+      blocks.setExpected(id, List.of());
+    } else {
+      bm.setExpected(tx, updated, blocks.expected(id), targets);
+    }
+    blocks.replace(updated);
+  }
+}

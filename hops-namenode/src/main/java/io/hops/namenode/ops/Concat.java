@@ -1,0 +1,231 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.ExcessReplicaRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.PendingBlockRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.permission.FsAction;
+
+/**
+ * {@code concat}: the blocks of the source files move, in order, to the end of the target file, and
+ * the sources go (HDFS FSDirConcatOp). Same rules and messages as HDFS: every file in one
+ * directory, the target closed, each source closed, non-empty, distinct, not the target, with a
+ * preferred block size no larger than the target's.
+ *
+ * <p>The block-related rows of a file live in its partition (DESIGN.md §4), so moving a block moves
+ * its rows: block, replicas, corrupt and excess replicas are re-inserted under the target, its
+ * lookup row points to the target, and a replication check is queued when the replication differs
+ * (pending copies are dropped: re-replication decides again). Locks the directory and every file
+ * exclusively, in path order, then each file's blocks.
+ */
+public final class Concat extends Operation<Void> {
+  private final BlockManager bm;
+  private final PermissionChecker pc;
+  private final String target;
+  private final String[] srcs;
+  private final Map<String, ResolvedPath> resolved = new HashMap<>();
+  private final Map<Long, FileBlocks> blocks = new HashMap<>();
+  private final Map<Long, List<ExcessReplicaRow>> excess = new HashMap<>();
+  private final Map<Long, List<PendingBlockRow>> pending = new HashMap<>();
+
+  public Concat(BlockManager bm, PermissionChecker pc, String target, String[] srcs) {
+    this.bm = bm;
+    this.pc = pc;
+    this.target = target;
+    this.srcs = srcs;
+  }
+
+  @Override
+  public String name() {
+    return "concat";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    if (target.isEmpty()) {
+      throw new IllegalArgumentException("Target file name is empty");
+    }
+    if (srcs == null || srcs.length == 0) {
+      throw new IllegalArgumentException("No sources given");
+    }
+    for (String p : allPaths()) {
+      if (p.equals("/.reserved") || p.startsWith("/.reserved/")) {
+        throw new IOException("Concat operation doesn't support .reserved relative path : " + p);
+      }
+    }
+    // One global order: the paths sorted; each locks the shared parent, then itself.
+    for (String p : new TreeSet<>(allPaths())) {
+      resolved.put(p, tx.resolve(p, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE));
+    }
+    for (String p : new TreeSet<>(allPaths())) {
+      InodeRow f = resolved.get(p).target();
+      if (f != null && !f.isDir() && !blocks.containsKey(f.id())) {
+        blocks.put(f.id(), FileBlocks.lock(tx, f.id(), LockMode.EXCLUSIVE, bm.datanodes()));
+        excess.put(
+            f.id(), tx.findByPartition(ExcessReplicaRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+        pending.put(
+            f.id(), tx.findByPartition(PendingBlockRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+      }
+    }
+  }
+
+  private List<String> allPaths() {
+    List<String> all = new ArrayList<>();
+    all.add(target);
+    all.addAll(List.of(srcs));
+    return all;
+  }
+
+  @Override
+  protected Void execute(ExecutePhase tx) throws IOException {
+    ResolvedPath t = resolved.get(target);
+    String targetPath = PathNames.prefix(t.components(), t.depth());
+    Checks.traverseNotCreating(pc, t);
+    InodeRow trg = t.target();
+    if (trg != null) {
+      pc.check(trg, targetPath, FsAction.WRITE);
+    }
+    trg = Checks.file(t, targetPath);
+    if (trg.underConstruction()) {
+      throw new HadoopIllegalArgumentException(
+          "concat: target file " + target + " is under construction");
+    }
+    List<InodeRow> sources = new ArrayList<>();
+    Set<Long> seen = new HashSet<>();
+    for (String src : srcs) {
+      ResolvedPath s = resolved.get(src);
+      String path = PathNames.prefix(s.components(), s.depth());
+      Checks.traverseNotCreating(pc, s);
+      if (s.target() != null) {
+        pc.check(s.target(), path, FsAction.READ);
+      }
+      if (s.parent() != null) {
+        pc.check(s.parent(), PathNames.prefix(s.components(), s.depth() - 1), FsAction.WRITE);
+      }
+      InodeRow f = Checks.file(s, path);
+      if (f.parentId() != trg.parentId()) {
+        throw new HadoopIllegalArgumentException(
+            "Source file " + src + " is not in the same directory with the target " + targetPath);
+      }
+      if (f.id() == trg.id()) {
+        throw new HadoopIllegalArgumentException(
+            "concat: the src file " + src + " is the same with the target file " + targetPath);
+      }
+      if (f.underConstruction() || blocks.get(f.id()).isEmpty()) {
+        throw new HadoopIllegalArgumentException(
+            "concat: source file " + src + " is invalid or empty or underConstruction");
+      }
+      if (f.preferredBlockSize() > trg.preferredBlockSize()) {
+        throw new HadoopIllegalArgumentException(
+            "concat: source file "
+                + src
+                + " has preferred block size "
+                + f.preferredBlockSize()
+                + " which is greater than the target file's preferred block size "
+                + trg.preferredBlockSize());
+      }
+      if (seen.add(f.id())) {
+        sources.add(f);
+      }
+    }
+    if (sources.size() < srcs.length) {
+      throw new HadoopIllegalArgumentException(
+          "concat: at least two of the source files are the same");
+    }
+
+    long now = System.currentTimeMillis();
+    MutableInode file = MutableInode.of(trg);
+    FileBlocks into = blocks.get(trg.id());
+    int index = into.blocks().size();
+    for (InodeRow src : sources) {
+      for (BlockInfoRow b : blocks.get(src.id()).blocks()) {
+        move(tx, blocks.get(src.id()), b, file, index++);
+      }
+      file.size += src.size();
+      tx.delete(InodeRow.TABLE, src);
+      tx.hintRemoved(src.parentId(), src.name());
+    }
+    file.modificationTime = now;
+    tx.update(InodeRow.TABLE, file.toRow());
+    MutableInode parent = MutableInode.of(t.parent());
+    parent.childrenCount -= sources.size();
+    parent.modificationTime = now;
+    tx.update(InodeRow.TABLE, parent.toRow());
+    return null;
+  }
+
+  /** One block of a source becomes block {@code index} of the target, with its rows. */
+  private void move(ExecutePhase tx, FileBlocks from, BlockInfoRow b, MutableInode to, int index)
+      throws IOException {
+    long id = b.blockId();
+    long source = b.inodeId();
+    tx.delete(BlockInfoRow.TABLE, b);
+    tx.insert(
+        BlockInfoRow.TABLE,
+        new BlockInfoRow(
+            to.id,
+            id,
+            index,
+            b.numBytes(),
+            b.generationStamp(),
+            b.underConstructionState(),
+            b.timestamp(),
+            b.primaryNodeIndex(),
+            b.blockRecoveryId()));
+    tx.update(BlockLookupRow.TABLE, new BlockLookupRow(id, to.id));
+    for (ReplicaRow r : from.replicas(id)) {
+      tx.delete(ReplicaRow.TABLE, r);
+      tx.insert(ReplicaRow.TABLE, new ReplicaRow(to.id, id, r.storageId(), r.replicaIndex()));
+    }
+    for (CorruptReplicaRow r : from.corrupt(id)) {
+      tx.delete(CorruptReplicaRow.TABLE, r);
+      tx.insert(
+          CorruptReplicaRow.TABLE,
+          new CorruptReplicaRow(to.id, id, r.storageId(), r.timestamp(), r.reason()));
+    }
+    for (ExcessReplicaRow r : excess.get(source)) {
+      if (r.blockId() == id) {
+        tx.delete(ExcessReplicaRow.TABLE, r);
+        tx.insert(
+            ExcessReplicaRow.TABLE, new ExcessReplicaRow(to.id, id, r.storageId(), r.timestamp()));
+      }
+    }
+    for (PendingBlockRow r : pending.get(source)) {
+      if (r.blockId() == id) {
+        tx.delete(PendingBlockRow.TABLE, r);
+      }
+    }
+    boolean queued = from.queuedForCheck(id);
+    if (queued) {
+      tx.delete(UnderReplicatedBlockRow.TABLE, UnderReplicatedBlockRow.TABLE.key(source, id));
+    }
+    if (queued || bm.liveReplicas(from, id) != to.replication) {
+      tx.insert(
+          UnderReplicatedBlockRow.TABLE,
+          new UnderReplicatedBlockRow(to.id, id, 0, System.currentTimeMillis(), to.replication));
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.tx.LockPhase;
+import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
+
+/**
+ * The file of a block named only by its id (a pipeline update, a datanode's block recovery): the
+ * block's lookup row read committed, then the file's inode found by id and locked exclusively, as
+ * every operation that changes a file's blocks locks the file first (DESIGN.md §6). PK + IS + PK:
+ * the inode is keyed by its parent and name, and only its id is known.
+ */
+final class FileOfBlock {
+  private FileOfBlock() {}
+
+  /** The locked inode of the file that owns {@code block}, or null if the block or file is gone. */
+  static InodeRow lock(LockPhase tx, ExtendedBlock block) throws IOException {
+    BlockLookupRow lookup =
+        tx.find(
+            BlockLookupRow.TABLE,
+            BlockLookupRow.TABLE.key(block.getBlockId()),
+            LockMode.READ_COMMITTED);
+    return lookup == null ? null : OpenFiles.byId(tx, lookup.inodeId());
+  }
+
+  /**
+   * HDFS FSNamesystem.checkUCBlock: the block exists, is under construction, in a file being
+   * written by {@code clientName}. Its messages.
+   */
+  static void checkUnderConstruction(
+      ExtendedBlock block, BlockInfoRow stored, InodeRow file, String clientName)
+      throws IOException {
+    if (stored == null) {
+      throw new IOException(block + " does not exist.");
+    }
+    if (stored.underConstructionState() != BlockState.UNDER_CONSTRUCTION) {
+      throw new IOException(
+          "Unexpected BlockUCState: "
+              + block
+              + " is "
+              + BlockState.name(stored.underConstructionState())
+              + " but not "
+              + BlockState.name(BlockState.UNDER_CONSTRUCTION));
+    }
+    if (file == null || file.isDir() || !file.underConstruction()) {
+      throw new IOException(
+          "The file "
+              + stored.blockId()
+              + " belonged to does not exist or it is not under construction.");
+    }
+    if (clientName == null || !clientName.equals(file.clientName())) {
+      throw new LeaseExpiredException(
+          "Lease mismatch: " + block + " is accessed by a non lease holder " + clientName);
+    }
+  }
+}

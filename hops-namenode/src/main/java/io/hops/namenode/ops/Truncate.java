@@ -1,0 +1,240 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.leases.BlockRecovery;
+import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
+
+/**
+ * {@code truncate} (HDFS FSDirTruncateOp): whole blocks past the new length go at once (their
+ * replicas are invalidated). On a block boundary that is all: the answer is true. Inside a block,
+ * the file is reopened and the block's replicas are cut by block recovery in place (HDFS's in-place
+ * truncate; hops has no snapshots, so no copy-on-truncate): the file shows the new length at once,
+ * the answer is false, and the file closes when the primary datanode commits the recovery. The file
+ * passes to the namenode's recovery holder meanwhile, so that the leader re-sends the recovery if
+ * needed (HDFS leaves it with the truncating client).
+ *
+ * <p>Lease rules as for append (recoverLeaseInternal for TRUNCATE_FILE). Locks the file
+ * exclusively, the lease rows (the caller's, the current writer's), the recovery holder's lease and
+ * the file's lease path, then the blocks with the rows a removal touches.
+ */
+public final class Truncate extends Operation<Truncate.Outcome> {
+
+  /**
+   * The answer, or the error to raise once the transaction (which may start a recovery) commits.
+   */
+  public record Outcome(boolean result, IOException error) {
+    public boolean get() throws IOException {
+      if (error != null) {
+        throw error;
+      }
+      return result;
+    }
+  }
+
+  private final BlockManager bm;
+  private final PermissionChecker pc;
+  private final LeaseManager leaseManager;
+  private final String src;
+  private final long newLength;
+  private final String clientName;
+  private final String clientMachine;
+  private ResolvedPath resolved;
+  private LeaseChanges leases;
+  private BlockRecovery.Prepared release;
+  private FileBlocks blocks;
+
+  public Truncate(
+      BlockManager bm,
+      PermissionChecker pc,
+      LeaseManager leaseManager,
+      String src,
+      long newLength,
+      String clientName) {
+    this.bm = bm;
+    this.pc = pc;
+    this.leaseManager = leaseManager;
+    this.src = src;
+    this.newLength = newLength;
+    this.clientName = clientName;
+    this.clientMachine = pc.caller().clientMachine();
+  }
+
+  @Override
+  public String name() {
+    return "truncate";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    if (newLength < 0) {
+      throw new HadoopIllegalArgumentException(
+          "Cannot truncate to a negative file size: " + newLength + ".");
+    }
+    resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    InodeRow target = resolved.target();
+    if (target == null || target.isDir()) {
+      return;
+    }
+    Set<String> holders = new HashSet<>();
+    holders.add(clientName);
+    if (target.underConstruction()) {
+      holders.add(target.clientName());
+    }
+    leases = LeaseChanges.lock(tx, holders);
+    // The recovery a mid-block truncate starts hands the file over like a lease recovery does.
+    if (!(leaseManager.recovery().prepare(tx, target) instanceof BlockRecovery.Prepared p)) {
+      throw new IOException("truncate needs block recovery as the lease recovery hook");
+    }
+    release = p;
+    blocks = p.blocks().withRemovalRows(tx);
+  }
+
+  @Override
+  protected Outcome execute(ExecutePhase tx) throws IOException {
+    String path = PathNames.prefix(resolved.components(), resolved.depth());
+    Checks.traverseNotCreating(pc, resolved);
+    if (resolved.target() != null) {
+      pc.check(resolved.target(), path, FsAction.WRITE);
+    }
+    InodeRow target = Checks.file(resolved, path);
+    if (target.storagePolicy() == HdfsConstants.MEMORY_STORAGE_POLICY_ID) {
+      throw new UnsupportedOperationException("Cannot truncate lazy persist file " + path);
+    }
+    MutableInode file = MutableInode.of(target);
+    BlockInfoRow last = blocks.last();
+    if (last != null
+        && last.underConstructionState() == BlockState.UNDER_RECOVERY
+        && BlockRecovery.truncateTarget(blocks, file, last) >= 0) {
+      if (newLength == file.size) {
+        return new Outcome(false, null); // the same truncate again
+      }
+      throw new AlreadyBeingCreatedException(failure(path, path + " is being truncated."));
+    }
+    long now = System.currentTimeMillis();
+    if (file.underConstruction) {
+      IOException refused = recoverLease(tx, file, path, now);
+      if (refused != null) {
+        return new Outcome(false, refused);
+      }
+    }
+    long oldLength = blocks.length();
+    if (oldLength == newLength) {
+      return new Outcome(true, null);
+    }
+    if (oldLength < newLength) {
+      throw new HadoopIllegalArgumentException(
+          "Cannot truncate to a larger file size. Current size: "
+              + oldLength
+              + ", truncate size: "
+              + newLength
+              + ".");
+    }
+    // Whole blocks past the new length go (HDFS collectBlocksBeyondMax).
+    long kept = 0;
+    for (BlockInfoRow b : List.copyOf(blocks.blocks())) {
+      if (kept >= newLength) {
+        bm.removeBlock(tx, blocks, b);
+      } else {
+        kept += b.numBytes();
+      }
+    }
+    file.modificationTime = now;
+    file.size = newLength;
+    if (kept == newLength) {
+      tx.update(InodeRow.TABLE, file.toRow());
+      return new Outcome(true, null);
+    }
+    // Inside the last block: reopen the file and cut the block's replicas by recovery.
+    last = blocks.last();
+    file.clientMachine = clientMachine;
+    release.adopt(tx, file, leases, path, now);
+    BlockInfoRow reopened =
+        new BlockInfoRow(
+            last.inodeId(),
+            last.blockId(),
+            last.blockIndex(),
+            last.numBytes(),
+            last.generationStamp(),
+            BlockState.UNDER_CONSTRUCTION,
+            last.timestamp(),
+            -1,
+            0);
+    tx.update(BlockInfoRow.TABLE, reopened);
+    blocks.replace(reopened);
+    BlockRecovery.expectedOrReported(tx, blocks, reopened);
+    tx.update(InodeRow.TABLE, file.toRow());
+    if (release.release(tx, file, leases, now)) {
+      throw new IllegalStateException("a truncated block closed without recovery: " + path);
+    }
+    leases.flush(tx);
+    return new Outcome(false, null);
+  }
+
+  /** As {@link Append}: HDFS recoverLeaseInternal(TRUNCATE_FILE) for a file being written. */
+  private IOException recoverLease(ExecutePhase tx, MutableInode file, String path, long now)
+      throws IOException {
+    String writer = file.clientName;
+    if (clientName.equals(writer) && leases.read(clientName) != null) {
+      throw new AlreadyBeingCreatedException(
+          failure(path, clientName + " is already the current lease holder."));
+    }
+    LeaseRow lease = leases.read(writer);
+    if (lease == null) {
+      throw new AlreadyBeingCreatedException(
+          failure(path, "the file is under construction but no leases found."));
+    }
+    if (!leaseManager.expiredSoftLimit(lease, now)) {
+      BlockInfoRow last = blocks.last();
+      if (last != null && last.underConstructionState() == BlockState.UNDER_RECOVERY) {
+        throw new RecoveryInProgressException(
+            failure(
+                path,
+                "another recovery is in progress by " + writer + " on " + file.clientMachine));
+      }
+      throw new AlreadyBeingCreatedException(
+          failure(
+              path,
+              "this file lease is currently owned by " + writer + " on " + file.clientMachine));
+    }
+    if (!release.release(tx, file, leases, now)) {
+      leases.flush(tx);
+      return new RecoveryInProgressException(
+          failure(path, "lease recovery is in progress. Try again later."));
+    }
+    return null;
+  }
+
+  private String failure(String path, String reason) {
+    return "Failed to TRUNCATE_FILE "
+        + path
+        + " for "
+        + clientName
+        + " on "
+        + clientMachine
+        + " because "
+        + reason;
+  }
+}

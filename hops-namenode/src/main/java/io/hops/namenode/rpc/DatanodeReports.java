@@ -1,0 +1,66 @@
+package io.hops.namenode.rpc;
+
+import io.hops.namenode.blocks.DatanodeManager;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+
+/**
+ * What {@code hdfs dfsadmin -report} and the Balancer see of the datanodes: this namenode's view
+ * (heartbeats are soft state per namenode, as in HDFS). Live means heard from within the expiry
+ * interval; hops has no decommissioning or maintenance, so those reports are empty.
+ */
+final class DatanodeReports {
+  private DatanodeReports() {}
+
+  static List<DatanodeManager.Node> select(DatanodeManager dm, DatanodeReportType type) {
+    List<DatanodeManager.Node> out = new ArrayList<>();
+    for (DatanodeManager.Node n : dm.all()) {
+      boolean live = dm.isLive(n);
+      boolean wanted =
+          switch (type) {
+            case ALL -> true;
+            case LIVE -> live;
+            case DEAD -> !live;
+            default -> false; // DECOMMISSIONING, ENTERING_MAINTENANCE, IN_MAINTENANCE
+          };
+      if (wanted) {
+        out.add(n);
+      }
+    }
+    out.sort(Comparator.comparing(n -> n.id().getXferAddr()));
+    return out;
+  }
+
+  static DatanodeInfo[] nodes(DatanodeManager dm, DatanodeReportType type) {
+    return select(dm, type).stream().map(DatanodeManager.Node::info).toArray(DatanodeInfo[]::new);
+  }
+
+  static DatanodeStorageReport[] storages(DatanodeManager dm, DatanodeReportType type) {
+    List<DatanodeStorageReport> out = new ArrayList<>();
+    for (DatanodeManager.Node n : select(dm, type)) {
+      List<StorageReport> reports = new ArrayList<>();
+      for (DatanodeManager.StorageStat s : n.storages()) {
+        reports.add(
+            new StorageReport(
+                new DatanodeStorage(
+                    s.ref.storageUuid(),
+                    s.failed ? DatanodeStorage.State.FAILED : DatanodeStorage.State.NORMAL,
+                    s.ref.type()),
+                s.failed,
+                s.capacity,
+                s.dfsUsed,
+                s.remaining,
+                s.blockPoolUsed,
+                Math.max(0, s.capacity - s.dfsUsed - s.remaining)));
+      }
+      out.add(new DatanodeStorageReport(n.info(), reports.toArray(new StorageReport[0])));
+    }
+    return out.toArray(new DatanodeStorageReport[0]);
+  }
+}

@@ -1,0 +1,257 @@
+package io.hops.namenode.rpc;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BadBlockReports;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.ReplicaChange;
+import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.ops.CommitBlockSynchronization;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.UnregisteredNodeException;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
+import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.HeartbeatResponse;
+import org.apache.hadoop.hdfs.server.protocol.NNHAStatusHeartbeat;
+import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
+import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
+import org.apache.hadoop.hdfs.server.protocol.SlowDiskReports;
+import org.apache.hadoop.hdfs.server.protocol.SlowPeerReports;
+import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
+import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
+import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
+import org.apache.hadoop.ipc.Server;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code DatanodeProtocol}: the stock DataNode registers, heartbeats and reports its replicas. The
+ * leader answers ACTIVE (with a strictly increasing txid) and hands out commands; the others answer
+ * STANDBY, so a datanode obeys only the leader (DESIGN.md §3). Reports are processed by the leader,
+ * idempotently, into the replica tables every namenode reads.
+ */
+public final class DatanodeRpc implements DatanodeProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);
+  private static final int MAX_COMMANDS_PER_HEARTBEAT = 32;
+
+  private final Namesystem ns;
+  private final BlockManager bm;
+  private final DatanodeManager datanodes;
+  private final AtomicLong txid = new AtomicLong(System.currentTimeMillis());
+
+  public DatanodeRpc(Namesystem ns) {
+    this.ns = ns;
+    this.bm = ns.blocks();
+    this.datanodes = bm.datanodes();
+  }
+
+  @Override
+  public NamespaceInfo versionRequest() {
+    NamespaceInfo info = bm.ids().namespaceInfo();
+    info.setState(bm.isLeader() ? HAServiceState.ACTIVE : HAServiceState.STANDBY);
+    return info;
+  }
+
+  @Override
+  public DatanodeRegistration registerDatanode(DatanodeRegistration reg) throws IOException {
+    String remote = Server.getRemoteAddress();
+    if (remote != null) {
+      reg.setIpAddr(remote); // as HDFS: the address the namenode sees, not the one claimed
+    }
+    datanodes.register(reg);
+    return reg;
+  }
+
+  @Override
+  public HeartbeatResponse sendHeartbeat(
+      DatanodeRegistration reg,
+      StorageReport[] reports,
+      long dnCacheCapacity,
+      long dnCacheUsed,
+      int xmitsInProgress,
+      int xceiverCount,
+      int failedVolumes,
+      VolumeFailureSummary volumeFailureSummary,
+      boolean requestFullBlockReportLease,
+      SlowPeerReports slowPeers,
+      SlowDiskReports slowDisks)
+      throws IOException {
+    DatanodeManager.Node node = datanodes.heartbeat(withRemoteIp(reg), reports, xceiverCount);
+    boolean leader = bm.isLeader();
+    List<DatanodeCommand> commands =
+        leader ? datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT) : List.of();
+    long lease =
+        requestFullBlockReportLease ? ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE) : 0;
+    return new HeartbeatResponse(
+        commands.toArray(new DatanodeCommand[0]),
+        new NNHAStatusHeartbeat(
+            leader ? HAServiceState.ACTIVE : HAServiceState.STANDBY, nextTxid()),
+        null,
+        lease);
+  }
+
+  /** Strictly increasing, and above any earlier leader's (wall-clock based). */
+  private long nextTxid() {
+    return txid.updateAndGet(t -> Math.max(t + 1, System.currentTimeMillis()));
+  }
+
+  private DatanodeID withRemoteIp(DatanodeRegistration reg) {
+    String remote = Server.getRemoteAddress();
+    if (remote != null && !remote.equals(reg.getIpAddr())) {
+      reg.setIpAddr(remote);
+    }
+    return reg;
+  }
+
+  @Override
+  public DatanodeCommand blockReport(
+      DatanodeRegistration reg, String poolId, StorageBlockReport[] reports, BlockReportContext ctx)
+      throws IOException {
+    checkPool(poolId);
+    DatanodeManager.Node node = known(reg);
+    if (!bm.isLeader()) {
+      return null;
+    }
+    for (StorageBlockReport report : reports) {
+      StorageRef storage = datanodes.storageStat(node, report.getStorage()).ref;
+      Map<Long, ReplicaRow> stored = new HashMap<>();
+      try (Transaction tx = ns.storage().begin()) {
+        for (ReplicaRow r :
+            tx.findByIndex(ReplicaRow.TABLE, "storage_id", storage.id(), LockMode.READ_COMMITTED)) {
+          stored.put(r.blockId(), r);
+        }
+      }
+      int added = 0;
+      for (BlockReportReplica replica : report.getBlocks()) {
+        if (stored.remove(replica.getBlockId()) == null
+            && replica.getState() == ReplicaState.FINALIZED) {
+          change(
+              storage,
+              replica.getBlockId(),
+              replica.getGenerationStamp(),
+              replica.getNumBytes(),
+              true);
+          added++;
+        }
+      }
+      for (ReplicaRow gone : stored.values()) {
+        change(storage, gone.blockId(), 0, 0, false);
+      }
+      LOG.info(
+          "full block report of {} storage {}: {} replicas, {} new, {} gone",
+          reg.getXferAddr(),
+          storage.storageUuid(),
+          report.getBlocks().getNumberOfBlocks(),
+          added,
+          stored.size());
+    }
+    return null;
+  }
+
+  @Override
+  public void blockReceivedAndDeleted(
+      DatanodeRegistration reg, String poolId, StorageReceivedDeletedBlocks[] blocks)
+      throws IOException {
+    checkPool(poolId);
+    DatanodeManager.Node node = known(reg);
+    if (!bm.isLeader()) {
+      return;
+    }
+    for (StorageReceivedDeletedBlocks s : blocks) {
+      StorageRef storage = datanodes.storageStat(node, s.getStorage()).ref;
+      for (ReceivedDeletedBlockInfo b : s.getBlocks()) {
+        switch (b.getStatus()) {
+          case RECEIVED_BLOCK ->
+              change(
+                  storage,
+                  b.getBlock().getBlockId(),
+                  b.getBlock().getGenerationStamp(),
+                  b.getBlock().getNumBytes(),
+                  true);
+          case DELETED_BLOCK -> change(storage, b.getBlock().getBlockId(), 0, 0, false);
+          case RECEIVING_BLOCK -> {
+            // The pipeline already names this storage as an expected location.
+          }
+        }
+      }
+    }
+  }
+
+  private void change(StorageRef storage, long blockId, long gs, long bytes, boolean added)
+      throws IOException {
+    ns.run(() -> new ReplicaChange(bm, storage, blockId, gs, bytes, added));
+  }
+
+  private DatanodeManager.Node known(DatanodeRegistration reg) throws IOException {
+    DatanodeManager.Node node = datanodes.node(reg.getDatanodeUuid());
+    if (node == null) {
+      throw new UnregisteredNodeException(reg);
+    }
+    return node;
+  }
+
+  private void checkPool(String poolId) throws IOException {
+    if (!bm.blockPoolId().equals(poolId)) {
+      throw new IOException(
+          "block pool " + poolId + " is not this namespace's (" + bm.blockPoolId() + ")");
+    }
+  }
+
+  @Override
+  public DatanodeCommand cacheReport(DatanodeRegistration reg, String poolId, List<Long> blockIds) {
+    return null; // hops does not cache blocks
+  }
+
+  @Override
+  public void errorReport(DatanodeRegistration reg, int errorCode, String msg) {
+    LOG.warn("error report from datanode {} (code {}): {}", reg.getXferAddr(), errorCode, msg);
+  }
+
+  @Override
+  public void reportBadBlocks(LocatedBlock[] blocks) throws IOException {
+    // Every datanode reports to every namenode; as with block reports, the leader records it.
+    if (bm.isLeader()) {
+      BadBlockReports.report(ns, blocks);
+    }
+  }
+
+  @Override
+  public void commitBlockSynchronization(
+      ExtendedBlock block,
+      long newgenerationstamp,
+      long newlength,
+      boolean closeFile,
+      boolean deleteblock,
+      DatanodeID[] newtargets,
+      String[] newtargetstorages)
+      throws IOException {
+    ns.run(
+        () ->
+            new CommitBlockSynchronization(
+                bm,
+                block,
+                newgenerationstamp,
+                newlength,
+                closeFile,
+                deleteblock,
+                newtargets,
+                newtargetstorages));
+  }
+}

@@ -1,0 +1,549 @@
+package io.hops.namenode.web;
+
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.ops.Delete;
+import io.hops.namenode.ops.GetBlockLocations;
+import io.hops.namenode.ops.GetFileInfo;
+import io.hops.namenode.ops.GetListing;
+import io.hops.namenode.rpc.SafeMode;
+import io.hops.namenode.security.PermissionChecker;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.util.Time;
+
+/**
+ * {@code hdfs fsck PATH}: walks the namespace below a path with the caller's permissions (paged
+ * listings, then each file's block locations, one short transaction each) and prints HDFS's
+ * NamenodeFsck report, whose last line the stock {@code DFSck} client reads for its exit code ("...
+ * is HEALTHY", "... is CORRUPT", "... does not exist", "... FAILED").
+ *
+ * <p>A replica counts as live when its datanode is live here and it is not marked corrupt; a block
+ * with none is missing. hops has one rack, no decommissioning or maintenance, no erasure coding and
+ * no snapshots, so those counts are zero and placement is always satisfied. Supported options:
+ * -files -blocks -locations -racks -replicaDetails -openforwrite -list-corruptfileblocks -delete
+ * (-showprogress, -includeSnapshots and -maintenance change nothing); the others are refused.
+ */
+final class Fsck {
+  static final String HEALTHY_STATUS = "is HEALTHY";
+  static final String CORRUPT_STATUS = "is CORRUPT";
+  static final String NONEXISTENT_STATUS = "does not exist";
+  static final String FAILURE_STATUS = "FAILED";
+
+  private static final Set<String> REFUSED =
+      Set.of("move", "blockId", "replicate", "storagepolicies", "upgradedomains");
+
+  /** One kind of block's totals (NamenodeFsck.Result). */
+  static final class Result {
+    final List<String> missingIds = new ArrayList<>();
+    long missingSize;
+    long corruptFiles;
+    long corruptBlocks;
+    long corruptSize;
+    long excessiveReplicas;
+    long missingReplicas;
+    long numUnderMinReplicatedBlocks;
+    long numOverReplicatedBlocks;
+    long numUnderReplicatedBlocks;
+    long numMinReplicatedBlocks;
+    long totalBlocks;
+    long numExpectedReplicas;
+    long totalOpenFilesBlocks;
+    long totalFiles;
+    long totalOpenFiles;
+    long totalSize;
+    long totalOpenFilesSize;
+    long totalReplicas;
+
+    boolean isHealthy() {
+      return missingIds.isEmpty() && corruptBlocks == 0;
+    }
+
+    float replicationFactor() {
+      return totalBlocks == 0 ? 0.0f : (float) totalReplicas / (float) totalBlocks;
+    }
+
+    private String percentOfBlocks(long n) {
+      return totalBlocks > 0 ? " (" + ((float) (n * 100) / (float) totalBlocks) + " %)" : "";
+    }
+
+    /** The "Replicated Blocks:" section. */
+    String replicated(short defaultReplication, int minReplication) {
+      StringBuilder r = new StringBuilder();
+      r.append(" Total size:\t").append(totalSize).append(" B");
+      if (totalOpenFilesSize != 0) {
+        r.append(" (Total open files size: ").append(totalOpenFilesSize).append(" B)");
+      }
+      r.append("\n Total files:\t").append(totalFiles);
+      if (totalOpenFiles != 0) {
+        r.append(" (Files currently being written: ").append(totalOpenFiles).append(")");
+      }
+      r.append("\n Total blocks (validated):\t").append(totalBlocks);
+      if (totalBlocks > 0) {
+        r.append(" (avg. block size ").append(totalSize / totalBlocks).append(" B)");
+      }
+      if (totalOpenFilesBlocks != 0) {
+        r.append(" (Total open file blocks (not validated): ")
+            .append(totalOpenFilesBlocks)
+            .append(")");
+      }
+      if (corruptFiles > 0 || numUnderMinReplicatedBlocks > 0) {
+        r.append("\n  ********************************");
+        if (numUnderMinReplicatedBlocks > 0) {
+          r.append("\n  UNDER MIN REPL'D BLOCKS:\t").append(numUnderMinReplicatedBlocks);
+          r.append(percentOfBlocks(numUnderMinReplicatedBlocks));
+          r.append("\n  MINIMAL BLOCK REPLICATION:\t").append(minReplication);
+        }
+        if (corruptFiles > 0) {
+          r.append("\n  CORRUPT FILES:\t").append(corruptFiles);
+          if (missingSize > 0) {
+            r.append("\n  MISSING BLOCKS:\t").append(missingIds.size());
+            r.append("\n  MISSING SIZE:\t\t").append(missingSize).append(" B");
+          }
+          if (corruptBlocks > 0) {
+            r.append("\n  CORRUPT BLOCKS: \t").append(corruptBlocks);
+            r.append("\n  CORRUPT SIZE:\t\t").append(corruptSize).append(" B");
+          }
+        }
+        r.append("\n  ********************************");
+      }
+      r.append("\n Minimally replicated blocks:\t").append(numMinReplicatedBlocks);
+      r.append(percentOfBlocks(numMinReplicatedBlocks));
+      r.append("\n Over-replicated blocks:\t").append(numOverReplicatedBlocks);
+      r.append(percentOfBlocks(numOverReplicatedBlocks));
+      r.append("\n Under-replicated blocks:\t").append(numUnderReplicatedBlocks);
+      r.append(percentOfBlocks(numUnderReplicatedBlocks));
+      r.append("\n Mis-replicated blocks:\t\t").append(0);
+      r.append(percentOfBlocks(0));
+      r.append("\n Default replication factor:\t").append(defaultReplication);
+      r.append("\n Average block replication:\t").append(replicationFactor());
+      r.append("\n Missing blocks:\t\t").append(missingIds.size());
+      r.append("\n Corrupt blocks:\t\t").append(corruptBlocks);
+      r.append("\n Missing replicas:\t\t").append(missingReplicas);
+      if (totalReplicas > 0) {
+        r.append(" (")
+            .append((float) (missingReplicas * 100) / (float) numExpectedReplicas)
+            .append(" %)");
+      }
+      r.append("\n Blocks queued for replication:\t").append(0);
+      return r.toString();
+    }
+
+    /** The "Erasure Coded Block Groups:" section, always empty in hops. */
+    static String erasureCoded() {
+      return " Total size:\t0 B\n Total files:\t0\n Total block groups (validated):\t0\n"
+          + " Minimally erasure-coded block groups:\t0\n Over-erasure-coded block groups:\t0\n"
+          + " Under-erasure-coded block groups:\t0\n"
+          + " Unsatisfactory placement block groups:\t0\n Average block group size:\t0.0\n"
+          + " Missing block groups:\t\t0\n Corrupt block groups:\t\t0\n"
+          + " Missing internal blocks:\t0\n Blocks queued for replication:\t0";
+    }
+  }
+
+  private final Namesystem ns;
+  private final SafeMode safeMode;
+  private final PermissionChecker pc;
+  private PrintWriter out;
+  private final String caller;
+  private final String remoteAddress;
+  private final Map<String, String[]> params;
+  private final String path;
+  private final boolean showFiles;
+  private final boolean showBlocks;
+  private final boolean showLocations;
+  private final boolean showRacks;
+  private final boolean showReplicaDetails;
+  private final boolean showOpenFiles;
+  private final boolean doDelete;
+  private final DatanodeManager datanodes;
+  private long totalDirs;
+  private long totalSymlinks;
+  private final Result res = new Result();
+  private final List<String> corruptFileBlocks = new ArrayList<>();
+
+  /**
+   * @param pc the caller's permissions
+   * @param caller how the report names the caller, e.g. {@code alice (auth:SIMPLE)}
+   * @param params the request's parameters, as DFSck sends them
+   */
+  Fsck(
+      Namesystem ns,
+      SafeMode safeMode,
+      PermissionChecker pc,
+      String caller,
+      String remoteAddress,
+      Map<String, String[]> params,
+      PrintWriter out) {
+    this.ns = ns;
+    this.safeMode = safeMode;
+    this.pc = pc;
+    this.caller = caller;
+    this.remoteAddress = remoteAddress;
+    this.params = params;
+    this.out = out;
+    String[] p = params.get("path");
+    this.path = p == null || p.length == 0 || p[0].isEmpty() ? "/" : p[0];
+    this.showFiles = params.containsKey("files");
+    this.showBlocks = params.containsKey("blocks");
+    this.showLocations = params.containsKey("locations");
+    this.showRacks = params.containsKey("racks");
+    this.showReplicaDetails = params.containsKey("replicadetails");
+    this.showOpenFiles = params.containsKey("openforwrite");
+    this.doDelete = params.containsKey("delete");
+    this.datanodes = ns.blocks().datanodes();
+  }
+
+  void run() {
+    long start = Time.monotonicNow();
+    try {
+      out.println(
+          "FSCK started by "
+              + caller
+              + " from "
+              + remoteAddress
+              + " for path "
+              + path
+              + " at "
+              + new Date());
+      for (String option : REFUSED) {
+        if (params.containsKey(option)) {
+          throw new UnsupportedOperationException(
+              "fsck option '" + option + "' is not supported by hops");
+        }
+      }
+      HdfsFileStatus file = ns.run(() -> new GetFileInfo(ns, pc, path, "getFileInfo"));
+      if (file == null) {
+        out.print("\n\nPath '" + path + "' " + NONEXISTENT_STATUS);
+        return;
+      }
+      if (params.containsKey("listcorruptfileblocks")) {
+        listCorruptFileBlocks(file);
+        return;
+      }
+      check(path, file);
+      long live = datanodes.live().size();
+      out.print("\nStatus: ");
+      out.println(res.isHealthy() ? "HEALTHY" : "CORRUPT");
+      out.println(" Number of data-nodes:\t" + live);
+      out.println(" Number of racks:\t\t" + (live > 0 ? 1 : 0));
+      out.println(" Total dirs:\t\t\t" + totalDirs);
+      out.println(" Total symlinks:\t\t" + totalSymlinks);
+      out.println("\nReplicated Blocks:");
+      out.println(res.replicated(defaultReplication(), ns.blocks().minReplication()));
+      out.println("\nErasure Coded Block Groups:");
+      out.println(Result.erasureCoded());
+      out.println(
+          "FSCK ended at " + new Date() + " in " + (Time.monotonicNow() - start) + " milliseconds");
+      // DFSck reads the status from the last line.
+      out.print(
+          "\n\nThe filesystem under path '"
+              + path
+              + "' "
+              + (res.isHealthy() ? HEALTHY_STATUS : CORRUPT_STATUS));
+    } catch (Exception e) {
+      out.println(
+          "FSCK ended at " + new Date() + " in " + (Time.monotonicNow() - start) + " milliseconds");
+      out.println(e.getMessage());
+      out.print("\n\nFsck on path '" + path + "' " + FAILURE_STATUS);
+    } finally {
+      out.flush();
+    }
+  }
+
+  private short defaultReplication() {
+    return (short)
+        ns.conf().getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+  }
+
+  private void check(String parent, HdfsFileStatus file) throws IOException {
+    String p = file.getFullName(parent);
+    if ((totalDirs + totalSymlinks + res.totalFiles) % 1000 == 0) {
+      out.println();
+      out.flush();
+    }
+    if (file.isDirectory()) {
+      checkDir(p);
+      return;
+    }
+    if (file.isSymlink()) {
+      if (showFiles) {
+        out.println(p + " <symlink>");
+      }
+      totalSymlinks++;
+      return;
+    }
+    LocatedBlocks blocks =
+        ns.run(() -> new GetBlockLocations(ns.blocks(), pc, p, 0, file.getLen()));
+    if (blocks == null) {
+      return;
+    }
+    if (!fileSummary(p, file, blocks)) {
+      return;
+    }
+    blocksSummary(p, file, blocks);
+  }
+
+  private void checkDir(String dir) throws IOException {
+    if (showFiles) {
+      out.println(dir + " <dir>");
+    }
+    totalDirs++;
+    byte[] after = HdfsFileStatus.EMPTY_NAME;
+    DirectoryListing listing;
+    do {
+      byte[] from = after;
+      listing = ns.run(() -> new GetListing(ns, pc, dir, from, false));
+      if (listing == null) {
+        return; // deleted meanwhile
+      }
+      for (HdfsFileStatus child : listing.getPartialListing()) {
+        check(dir, child);
+      }
+      after = listing.getLastName();
+    } while (listing.hasMore());
+  }
+
+  /** Counts the file; false if it is open and open files are not checked. */
+  private boolean fileSummary(String p, HdfsFileStatus file, LocatedBlocks blocks) {
+    long len = file.getLen();
+    boolean open = blocks.isUnderConstruction();
+    if (open && !showOpenFiles) {
+      res.totalOpenFilesSize += len;
+      res.totalOpenFilesBlocks += blocks.locatedBlockCount();
+      res.totalOpenFiles++;
+      return false;
+    }
+    res.totalFiles++;
+    res.totalSize += len;
+    res.totalBlocks += blocks.locatedBlockCount();
+    String head =
+        p
+            + " "
+            + len
+            + " bytes, replicated: replication="
+            + file.getReplication()
+            + ", "
+            + blocks.locatedBlockCount()
+            + " block(s)";
+    if (showOpenFiles && open) {
+      out.print(head + ", OPENFORWRITE: ");
+    } else if (showFiles) {
+      out.print(head + ": ");
+    } else if (res.totalFiles % 100 == 0) {
+      out.print('.');
+    }
+    return true;
+  }
+
+  private void blocksSummary(String p, HdfsFileStatus file, LocatedBlocks blocks)
+      throws IOException {
+    int missing = 0;
+    int corrupt = 0;
+    long missingSize = 0;
+    long corruptSize = 0;
+    int underReplicated = 0;
+    StringBuilder report = new StringBuilder();
+    int n = 0;
+    LocatedBlock last = blocks.getLastLocatedBlock();
+    boolean lastOpen = !blocks.isLastBlockComplete() && last != null;
+    int target = file.getReplication();
+    int minReplication = ns.blocks().minReplication();
+    for (LocatedBlock lb : blocks.getLocatedBlocks()) {
+      ExtendedBlock block = lb.getBlock();
+      if (lastOpen && last.getBlock().equals(block)) {
+        continue;
+      }
+      List<DatanodeInfo> live = lb.isCorrupt() ? List.of() : liveLocations(lb);
+      int liveReplicas = live.size();
+      boolean isMissing = liveReplicas == 0;
+      res.totalReplicas += liveReplicas;
+      res.numExpectedReplicas += target;
+      if (liveReplicas < minReplication) {
+        res.numUnderMinReplicatedBlocks++;
+      }
+      if (liveReplicas > target) {
+        res.excessiveReplicas += liveReplicas - target;
+        res.numOverReplicatedBlocks++;
+      }
+      if (lb.isCorrupt()) {
+        res.corruptBlocks++;
+        res.corruptSize += block.getNumBytes();
+        corrupt++;
+        corruptSize += block.getNumBytes();
+        corruptFileBlocks.add(block.getBlockName() + "\t" + p);
+        out.print(
+            "\n"
+                + p
+                + ": CORRUPT blockpool "
+                + block.getBlockPoolId()
+                + " block "
+                + block.getBlockName()
+                + "\n");
+      }
+      if (liveReplicas >= minReplication) {
+        res.numMinReplicatedBlocks++;
+      }
+      if (liveReplicas < target && !isMissing) {
+        res.missingReplicas += target - liveReplicas;
+        res.numUnderReplicatedBlocks++;
+        underReplicated++;
+        if (!showFiles) {
+          out.print("\n" + p + ": ");
+        }
+        out.println(
+            " Under replicated "
+                + block
+                + ". Target Replicas is "
+                + target
+                + " but found "
+                + liveReplicas
+                + " live replica(s), 0 decommissioned replica(s), 0 decommissioning"
+                + " replica(s).");
+      }
+      report.append(n).append(". ").append(block).append(" len=").append(block.getNumBytes());
+      if (isMissing && !lb.isCorrupt()) {
+        report.append(" MISSING!");
+        res.missingIds.add(block.toString());
+        res.missingSize += block.getNumBytes();
+        missing++;
+        missingSize += block.getNumBytes();
+        corruptFileBlocks.add(block.getBlockName() + "\t" + p);
+      } else {
+        report.append(" Live_repl=").append(liveReplicas);
+        String info = replicaInfo(lb, lb.isCorrupt());
+        if (!info.isEmpty()) {
+          report.append(' ').append(info);
+        }
+      }
+      report.append('\n');
+      n++;
+    }
+    if (lastOpen) {
+      ExtendedBlock block = last.getBlock();
+      report
+          .append("\nUnder Construction Block:\n")
+          .append(n)
+          .append(". ")
+          .append(block)
+          .append(" len=")
+          .append(block.getNumBytes())
+          .append(" Expected_repl=")
+          .append(last.getLocations().length);
+      String info = replicaInfo(last, false);
+      if (!info.isEmpty()) {
+        report.append(' ').append(info);
+      }
+    }
+    if (missing > 0 || corrupt > 0) {
+      if (!showFiles) {
+        if (missing > 0) {
+          out.print(
+              "\n" + p + ": MISSING " + missing + " blocks of total size " + missingSize + " B.");
+        }
+        if (corrupt > 0) {
+          out.print(
+              "\n" + p + ": CORRUPT " + corrupt + " blocks of total size " + corruptSize + " B.");
+        }
+      }
+      res.corruptFiles++;
+      if (doDelete && !blocks.isUnderConstruction()) {
+        safeMode.check("Cannot delete " + p);
+        ns.run(() -> new Delete(ns, pc, p, true));
+      }
+    }
+    if (showFiles) {
+      if (missing > 0 || corrupt > 0) {
+        if (missing > 0) {
+          out.print(" MISSING " + missing + " blocks of total size " + missingSize + " B\n");
+        }
+        if (corrupt > 0) {
+          out.print(" CORRUPT " + corrupt + " blocks of total size " + corruptSize + " B\n");
+        }
+      } else if (underReplicated == 0) {
+        out.print(" OK\n");
+      }
+      if (showBlocks) {
+        out.print(report + "\n");
+      }
+    }
+  }
+
+  private List<DatanodeInfo> liveLocations(LocatedBlock lb) {
+    List<DatanodeInfo> live = new ArrayList<>();
+    for (DatanodeInfo d : lb.getLocations()) {
+      DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
+      if (node != null && datanodes.isLive(node)) {
+        live.add(d);
+      }
+    }
+    return live;
+  }
+
+  /** The replicas of a block as -locations, -racks or -replicaDetails show them. */
+  private String replicaInfo(LocatedBlock lb, boolean corrupt) {
+    if (!(showLocations || showRacks || showReplicaDetails)) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("[");
+    DatanodeInfo[] locations = lb.getLocations();
+    for (int i = 0; i < locations.length; i++) {
+      DatanodeInfo d = locations[i];
+      if (showRacks) {
+        sb.append(d.getNetworkLocation()).append('/').append(d.getXferAddr());
+      } else {
+        sb.append(d);
+      }
+      if (showReplicaDetails) {
+        DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
+        boolean live = node != null && datanodes.isLive(node);
+        sb.append(corrupt ? "(CORRUPT)" : live ? "(LIVE)" : "(STALE_NODE)");
+      }
+      if (i + 1 < locations.length) {
+        sb.append(", ");
+      }
+    }
+    return sb.append(']').toString();
+  }
+
+  /**
+   * {@code -list-corruptfileblocks}: the blocks with no live replica, "blk_ID\tPATH" each, paged by
+   * the cookie DFSck sends back ({@code startblockafter}: how many were listed before).
+   */
+  private void listCorruptFileBlocks(HdfsFileStatus file) throws IOException {
+    PrintWriter real = out;
+    out = new PrintWriter(Writer.nullWriter()); // the walk's own report is not wanted here
+    try {
+      check(path, file);
+    } finally {
+      out = real;
+    }
+    int skip = 0;
+    String[] after = params.get("startblockafter");
+    if (after != null && after.length > 0) {
+      skip = Integer.parseInt(after[0]);
+    }
+    List<String> page =
+        corruptFileBlocks.subList(
+            Math.min(skip, corruptFileBlocks.size()), corruptFileBlocks.size());
+    String filler = !page.isEmpty() ? Integer.toString(page.size()) : skip == 0 ? "no" : "no more";
+    real.println("Cookie:\t" + (skip + page.size()));
+    for (String s : page) {
+      real.println(s);
+    }
+    real.println("\n\nThe filesystem under path '" + path + "' has " + filler + " CORRUPT files");
+    real.println();
+  }
+}

@@ -1,0 +1,114 @@
+package io.hops.namenode.web;
+
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.ops.GetStats;
+import io.hops.namenode.rpc.SafeMode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Date;
+import java.util.List;
+import javax.servlet.ServletContext;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.apache.hadoop.util.StringUtils;
+
+/**
+ * {@code GET /}: one small page of what an operator checks first: where the namenode listens, its
+ * store, leadership and safe mode, capacity, block health and the datanodes.
+ */
+public final class StatusServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    String target = request.getRequestURI();
+    if (!"/".equals(target) && !"/index.html".equals(target)) {
+      response.sendError(HttpServletResponse.SC_NOT_FOUND, target + " not found");
+      return;
+    }
+    ServletContext context = getServletContext();
+    Namesystem ns = (Namesystem) context.getAttribute(WebServer.NAMESYSTEM);
+    SafeMode safeMode = (SafeMode) context.getAttribute(WebServer.SAFE_MODE);
+    DatanodeManager dm = ns.blocks().datanodes();
+    long[] stats = GetStats.stats(ns);
+    List<DatanodeManager.Node> nodes = new ArrayList<>(dm.all());
+    nodes.sort(Comparator.comparing(n -> n.id().getXferAddr()));
+    long live = nodes.stream().filter(dm::isLive).count();
+
+    response.setContentType("text/html");
+    response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+    PrintWriter out = response.getWriter();
+    out.println("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>hops namenode</title>");
+    out.println(
+        "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 10px;text-align:left}"
+            + "th{background:#eee}</style></head><body>");
+    out.println("<h1>hops namenode</h1><table>");
+    row(out, "RPC address", (String) context.getAttribute(WebServer.RPC_URI));
+    row(out, "Started", new Date((Long) context.getAttribute(WebServer.STARTED)).toString());
+    row(out, "Metadata store", ns.storage().engine());
+    row(out, "Block pool", ns.blocks().blockPoolId());
+    row(out, "Leader", ns.blocks().isLeader() ? "yes" : "no");
+    row(out, "Safe mode", safeMode.get() ? "ON" : "OFF");
+    row(out, "Datanodes", live + " live, " + (nodes.size() - live) + " dead");
+    row(out, "Configured capacity", bytes(stats[0]));
+    row(out, "DFS used", bytes(stats[1]));
+    row(out, "DFS remaining", bytes(stats[2]));
+    row(out, "Under-replicated blocks", Long.toString(stats[3]));
+    row(out, "Blocks with corrupt replicas", Long.toString(stats[4]));
+    row(out, "Missing blocks", Long.toString(stats[5]));
+    out.println(
+        "</table><h2>Datanodes</h2><table><tr><th>address</th><th>uuid</th>"
+            + "<th>state</th><th>capacity</th><th>used</th><th>remaining</th></tr>");
+    for (DatanodeManager.Node n : nodes) {
+      out.println(
+          "<tr><td>"
+              + escape(n.id().getXferAddr())
+              + "</td><td>"
+              + escape(n.uuid())
+              + "</td><td>"
+              + (dm.isLive(n) ? "live" : "dead")
+              + "</td><td>"
+              + bytes(n.capacity())
+              + "</td><td>"
+              + bytes(n.dfsUsed())
+              + "</td><td>"
+              + bytes(n.remaining())
+              + "</td></tr>");
+    }
+    out.println(
+        "</table><p><a href=\"/jmx\">/jmx</a> &middot; <a href=\"/conf\">/conf</a>"
+            + " &middot; <a href=\"/fsck?path=%2F\">/fsck</a> (as <code>hdfs fsck /</code>)</p>");
+    out.println("</body></html>");
+  }
+
+  private static void row(PrintWriter out, String name, String value) {
+    out.println("<tr><th>" + escape(name) + "</th><td>" + escape(value) + "</td></tr>");
+  }
+
+  private static String bytes(long n) {
+    return n + " (" + StringUtils.byteDesc(n) + ")";
+  }
+
+  static String escape(String s) {
+    if (s == null) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder(s.length());
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '&' -> b.append("&amp;");
+        case '"' -> b.append("&quot;");
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
+  }
+}

@@ -1,0 +1,26 @@
+package io.hops.namenode.contract;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractAppendTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Hadoop's Append contract against a hops namenode with datanodes. */
+public class TestHopsContractAppend extends AbstractContractAppendTest {
+  @BeforeAll
+  public static void createCluster() throws IOException {
+    HopsContract.createCluster();
+  }
+
+  @AfterAll
+  public static void teardownCluster() throws IOException {
+    HopsContract.destroyCluster();
+  }
+
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new HopsContract(conf);
+  }
+}

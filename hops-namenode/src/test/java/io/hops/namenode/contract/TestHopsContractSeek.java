@@ -1,0 +1,26 @@
+package io.hops.namenode.contract;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractSeekTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Hadoop's Seek contract against a hops namenode with datanodes. */
+public class TestHopsContractSeek extends AbstractContractSeekTest {
+  @BeforeAll
+  public static void createCluster() throws IOException {
+    HopsContract.createCluster();
+  }
+
+  @AfterAll
+  public static void teardownCluster() throws IOException {
+    HopsContract.destroyCluster();
+  }
+
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new HopsContract(conf);
+  }
+}

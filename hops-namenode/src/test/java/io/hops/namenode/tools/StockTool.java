@@ -1,0 +1,55 @@
+package io.hops.namenode.tools;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivilegedExceptionAction;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+/** Runs a stock Hadoop tool in this JVM, as a given user, and keeps what it printed. */
+final class StockTool {
+  /** Makes the tool, printing to {@code out} where it lets one choose. */
+  interface Factory {
+    Tool make(PrintStream out) throws IOException;
+  }
+
+  record Output(int rc, String out, String err) {
+    /** The last non-empty line of stdout, which DFSck reads for its status. */
+    String lastLine() {
+      String[] lines = out.strip().split("\n");
+      return lines[lines.length - 1];
+    }
+  }
+
+  private StockTool() {}
+
+  static synchronized Output run(Factory factory, String... args) throws Exception {
+    return run(UserGroupInformation.getCurrentUser(), factory, args);
+  }
+
+  /** System.out and System.err are swapped while the tool runs, so runs are serialized. */
+  static synchronized Output run(UserGroupInformation user, Factory factory, String... args)
+      throws Exception {
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int rc;
+    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      System.setOut(o);
+      System.setErr(e);
+      rc =
+          user.doAs(
+              (PrivilegedExceptionAction<Integer>) () -> ToolRunner.run(factory.make(o), args));
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+    return new Output(
+        rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+}
