@@ -173,6 +173,8 @@ class DfsAdminTest {
   @Test
   void blockHealthIsCountedFromTheCorruptMarks() throws Exception {
     write("/health/f", 1000);
+    // The file closes once one replica is reported; wait for all three (as with HDFS).
+    HopsTestCluster.awaitReplicas(fs, new Path("/health/f"), 3);
     var storage = cluster.namenode().namesystem().storage();
     List<ReplicaRow> replicas = Replicas.of(storage, fs, "/health/f");
     assertThat(replicas).hasSize(3);

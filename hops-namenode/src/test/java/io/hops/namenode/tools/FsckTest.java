@@ -141,6 +141,8 @@ class FsckTest {
   @Test
   void corruptAndUnderReplicatedBlocksAreReported() throws Exception {
     write("/fsck2/c", 1000);
+    // The file closes once one replica is reported; wait for all three (as with HDFS).
+    HopsTestCluster.awaitReplicas(fs, new Path("/fsck2/c"), 3);
     var storage = cluster.namenode().namesystem().storage();
     List<ReplicaRow> replicas = Replicas.of(storage, fs, "/fsck2/c");
     try {
