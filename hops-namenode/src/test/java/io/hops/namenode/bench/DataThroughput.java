@@ -12,12 +12,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
- * Issue 4's measurement, not a test: through the stock client, against hops (embedded store, 3
- * stock DataNodes in this JVM) and Apache HDFS (MiniDFSCluster, 3 DataNodes in this JVM) in the
- * same run, replication 3, 128 MB blocks: write and read throughput of one file of {@code sizeMb}
- * (default 1024), and the time to create and close 1,000 empty files and 1,000 files of 1 KB (one
- * client thread, as {@code hdfs dfs -put} would). Prints both and the hops/HDFS ratios. Run: {@code
- * java -cp <test classpath> io.hops.namenode.bench.DataThroughput [sizeMb] [files]}.
+ * Issue 4's measurement, not a test: through the stock client, against hops (embedded in-memory
+ * store, 3 stock DataNodes in this JVM) and Apache HDFS (MiniDFSCluster, 3 DataNodes in this JVM)
+ * in the same run, replication 3, 128 MB blocks: write and read throughput of one file of {@code
+ * sizeMb} (default 1024), and the time to create and close 1,000 empty files and 1,000 files of 1
+ * KB (one client thread, as {@code hdfs dfs -put} would). Prints both and the hops/HDFS ratios.
+ * Run: {@code java -cp <test classpath> io.hops.namenode.bench.DataThroughput [sizeMb] [files]}.
  */
 public final class DataThroughput {
   private record Result(double writeMbs, double readMbs, double emptyMs, double oneKbMs) {}
@@ -28,6 +28,7 @@ public final class DataThroughput {
     Result hops;
     try (HopsTestCluster cluster = new HopsTestCluster()) {
       cluster.startDatanodes(3);
+      measure(cluster.uri(), cluster.clientConf(), 256, 200); // warm-up: JIT, caches
       hops = measure(cluster.uri(), cluster.clientConf(), sizeMb, files);
     }
     Result hdfs;
@@ -39,6 +40,7 @@ public final class DataThroughput {
       cluster.waitActive();
       Configuration c = new Configuration(cluster.getConfiguration(0));
       c.setBoolean("fs.hdfs.impl.disable.cache", true);
+      measure(cluster.getURI(), c, 256, 200); // warm-up: JIT, caches
       hdfs = measure(cluster.getURI(), c, sizeMb, files);
     }
     System.out.printf("%-34s %12s %12s %8s%n", "measure", "hops", "hdfs", "hops/hdfs");
@@ -79,6 +81,8 @@ public final class DataThroughput {
       }
       double readMbs = sizeMb / seconds(t0);
       fs.delete(big, false);
+      fs.delete(new Path("/bench/empty"), true);
+      fs.delete(new Path("/bench/1k"), true);
       fs.mkdirs(new Path("/bench/empty"));
       fs.mkdirs(new Path("/bench/1k"));
       t0 = System.nanoTime();
