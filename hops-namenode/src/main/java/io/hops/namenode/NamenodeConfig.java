@@ -45,4 +45,13 @@ public final class NamenodeConfig {
   public static final String HTTP_PORT = "hops.namenode.http.port";
 
   public static final int HTTP_PORT_DEFAULT = 9870;
+
+  /** The lease soft limit (HDFS fixes it at 60 s); tests shorten it. */
+  public static final String LEASE_SOFT_LIMIT_MS = "hops.namenode.lease.soft-limit.ms";
+
+  /**
+   * How long a block recovery may take before the leader starts it again with a new recovery id and
+   * the next primary; default 30 heartbeat intervals, as HDFS.
+   */
+  public static final String BLOCK_RECOVERY_TIMEOUT_MS = "hops.namenode.block-recovery.timeout.ms";
 }

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
+import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -38,13 +39,13 @@ public final class LeaseManager {
    * The soft limit in milliseconds. HDFS fixes it at {@link HdfsConstants#LEASE_SOFTLIMIT_PERIOD}
    * (60 s); hops lets tests shorten it.
    */
-  public static final String SOFT_LIMIT_MS = "hops.namenode.lease.soft-limit.ms";
+  public static final String SOFT_LIMIT_MS = NamenodeConfig.LEASE_SOFT_LIMIT_MS;
 
   /**
    * How long a block recovery may take before it is started again with a new recovery id and the
    * next primary. HDFS: 30 heartbeat intervals.
    */
-  public static final String BLOCK_RECOVERY_TIMEOUT_MS = "hops.namenode.block-recovery.timeout.ms";
+  public static final String BLOCK_RECOVERY_TIMEOUT_MS = NamenodeConfig.BLOCK_RECOVERY_TIMEOUT_MS;
 
   private static final int BLOCK_RECOVERY_TIMEOUT_HEARTBEATS = 30;
 
