@@ -63,6 +63,10 @@ public final class ReplicaChange extends Operation<Void> {
     return added ? "blockReceived" : "blockDeleted";
   }
 
+  long blockId() {
+    return blockId;
+  }
+
   @Override
   protected void lock(LockPhase tx) throws IOException {
     lookup =

@@ -8,9 +8,11 @@ import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.ReplicaChange;
+import io.hops.namenode.blocks.ReplicaChanges;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,11 +47,18 @@ import org.slf4j.LoggerFactory;
  * {@code DatanodeProtocol}: the stock DataNode registers, heartbeats and reports its replicas. The
  * leader answers ACTIVE (with a strictly increasing txid) and hands out commands; the others answer
  * STANDBY, so a datanode obeys only the leader (DESIGN.md §3). Reports are processed by the leader,
- * idempotently, into the replica tables every namenode reads.
+ * idempotently, into the replica tables every namenode reads; a full report is diffed against the
+ * storage's persisted replicas and the differences are applied a batch per transaction.
  */
 public final class DatanodeRpc implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);
   private static final int MAX_COMMANDS_PER_HEARTBEAT = 32;
+
+  /** Differences of a full block report applied per transaction. */
+  private static final int REPORT_BATCH = 100;
+
+  /** A replica a full report has and the store lacks ({@code added}), or the other way round. */
+  private record Diff(long blockId, long gs, long bytes, boolean added) {}
 
   private final Namesystem ns;
   private final BlockManager bm;
@@ -138,21 +147,28 @@ public final class DatanodeRpc implements DatanodeProtocol {
           stored.put(r.blockId(), r);
         }
       }
+      List<Diff> diffs = new ArrayList<>();
       int added = 0;
       for (BlockReportReplica replica : report.getBlocks()) {
         if (stored.remove(replica.getBlockId()) == null
             && replica.getState() == ReplicaState.FINALIZED) {
-          change(
-              storage,
-              replica.getBlockId(),
-              replica.getGenerationStamp(),
-              replica.getNumBytes(),
-              true);
+          diffs.add(
+              new Diff(
+                  replica.getBlockId(), replica.getGenerationStamp(), replica.getNumBytes(), true));
           added++;
         }
       }
       for (ReplicaRow gone : stored.values()) {
-        change(storage, gone.blockId(), 0, 0, false);
+        diffs.add(new Diff(gone.blockId(), 0, 0, false));
+      }
+      for (int from = 0; from < diffs.size(); from += REPORT_BATCH) {
+        List<Diff> batch = diffs.subList(from, Math.min(diffs.size(), from + REPORT_BATCH));
+        ns.run(
+            () ->
+                new ReplicaChanges(
+                    batch.stream()
+                        .map(d -> new ReplicaChange(bm, storage, d.blockId, d.gs, d.bytes, d.added))
+                        .toList()));
       }
       LOG.info(
           "full block report of {} storage {}: {} replicas, {} new, {} gone",

@@ -48,9 +48,17 @@ class FullBlockReportTest {
           tx.commit();
         }
         assertThat(replicas(storage, inode)).hasSize(3);
+        var metrics = cluster.namenode().namesystem().runner().metrics();
+        long batches = metrics.get("blockReportBatch").count();
         dns.get(0)
             .triggerBlockReport(new BlockReportOptions.Factory().setIncremental(false).build());
         awaitReplicas(storage, inode, 5);
+        // Both differences in one transaction (its metrics are recorded just after the commit).
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (metrics.get("blockReportBatch").count() == batches && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        assertThat(metrics.get("blockReportBatch").count()).isEqualTo(batches + 1);
 
         // A file deleted behind the datanode's back (rows gone, invalidations not sent): its
         // blocks are unknown to the next full report and are invalidated.
@@ -64,7 +72,7 @@ class FullBlockReportTest {
         }
         dns.get(0)
             .triggerBlockReport(new BlockReportOptions.Factory().setIncremental(false).build());
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        deadline = System.nanoTime() + 30_000_000_000L;
         while (invalidations(storage) < 5 && System.nanoTime() < deadline) {
           Thread.sleep(100);
         }
