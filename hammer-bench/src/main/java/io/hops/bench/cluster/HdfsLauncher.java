@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,23 +76,6 @@ public final class HdfsLauncher implements TargetLauncher {
     facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", -Xmx" + s.heap());
     facts.put("handlers", String.valueOf(s.handlers()));
     facts.put("namenode log", nn.log().toString());
-    List<JavaProcess> others = new ArrayList<>();
-    try {
-      Processes.awaitServing(uri, nn, "/hammer");
-      if (s.datanode()) {
-        JavaProcess dn = Processes.startDatanode("hdfs", uri, s, dir.resolve("data"), facts);
-        if (dn != null) {
-          others.add(dn);
-        }
-      } else {
-        facts.put("datanode", "none (--no-datanode)");
-      }
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      others.forEach(JavaProcess::close);
-      nn.close();
-      throw e;
-    }
-    return new ProcessTarget(
-        system(), uri, Map.of("dfs.replication", "1"), List.of(nn), others, facts);
+    return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);
   }
 }

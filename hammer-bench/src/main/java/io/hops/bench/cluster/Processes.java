@@ -3,6 +3,7 @@ package io.hops.bench.cluster;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,38 @@ final class Processes {
     }
     throw new IOException(
         nn.name() + " did not serve within " + ClusterSettings.STARTUP_SECONDS + " s", last);
+  }
+
+  /**
+   * The target a launcher hands out: its namenode, once it serves, and a stock DataNode for it
+   * (unless {@code --no-datanode}). Stops what it started if any of it fails.
+   */
+  static ProcessTarget withDatanode(
+      String system,
+      String uri,
+      JavaProcess nn,
+      ClusterSettings s,
+      Path dataDir,
+      Map<String, String> facts)
+      throws IOException, InterruptedException {
+    List<JavaProcess> others = new ArrayList<>();
+    try {
+      awaitServing(uri, nn, "/hammer");
+      if (s.datanode()) {
+        JavaProcess dn = startDatanode(system, uri, s, dataDir, facts);
+        if (dn != null) {
+          others.add(dn);
+        }
+      } else {
+        facts.put("datanode", "none (--no-datanode)");
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      others.forEach(JavaProcess::close);
+      nn.close();
+      throw e;
+    }
+    return new ProcessTarget(
+        system, uri, Map.of("dfs.replication", "1"), List.of(nn), others, facts);
   }
 
   /**

@@ -158,7 +158,8 @@ public final class Append extends Operation<Append.Outcome> {
     long now = System.currentTimeMillis();
     MutableInode file = MutableInode.of(target);
     if (file.underConstruction) {
-      IOException refused = recoverLease(tx, file, path, now);
+      IOException refused =
+          takeover().takeOver(tx, file, path, leases, blocks.last(), takeover, now);
       if (refused != null) {
         return new Outcome(null, refused);
       }
@@ -199,43 +200,6 @@ public final class Append extends Operation<Append.Outcome> {
     leases.flush(tx);
     HdfsFileStatus status = ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
     return new Outcome(new LastBlockWithStatus(lb, status), null);
-  }
-
-  /**
-   * HDFS recoverLeaseInternal(APPEND_FILE) for a file being written: refused, unless its writer's
-   * lease is past the soft limit and releasing it closes the file. Returns the refusal to raise
-   * after the commit (a recovery that started must stay), or null when the file is closed now.
-   */
-  private IOException recoverLease(ExecutePhase tx, MutableInode file, String path, long now)
-      throws IOException {
-    String writer = file.clientName;
-    if (holder.equals(writer) && leases.read(holder) != null) {
-      throw new AlreadyBeingCreatedException(
-          failure(path, holder + " is already the current lease holder."));
-    }
-    if (leases.read(writer) == null) {
-      throw new AlreadyBeingCreatedException(
-          failure(path, "the file is under construction but no leases found."));
-    }
-    if (takeover == null) {
-      BlockInfoRow last = blocks.last();
-      if (last != null && last.underConstructionState() == BlockState.UNDER_RECOVERY) {
-        throw new RecoveryInProgressException(
-            failure(
-                path,
-                "another recovery is in progress by " + writer + " on " + file.clientMachine));
-      }
-      throw new AlreadyBeingCreatedException(
-          failure(
-              path,
-              "this file lease is currently owned by " + writer + " on " + file.clientMachine));
-    }
-    if (!takeover.release(tx, file, leases, now)) {
-      leases.flush(tx);
-      return new RecoveryInProgressException(
-          failure(path, "lease recovery is in progress. Try again later."));
-    }
-    return null;
   }
 
   /**
@@ -300,14 +264,7 @@ public final class Append extends Operation<Append.Outcome> {
     return bm.locatedBlock(blocks, reopened, offset, clientMachine);
   }
 
-  private String failure(String path, String reason) {
-    return "Failed to APPEND_FILE "
-        + path
-        + " for "
-        + holder
-        + " on "
-        + clientMachine
-        + " because "
-        + reason;
+  private LeaseTakeover takeover() {
+    return new LeaseTakeover("APPEND_FILE", holder, clientMachine);
   }
 }

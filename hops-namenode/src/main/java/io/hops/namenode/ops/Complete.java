@@ -115,7 +115,7 @@ public final class Complete extends Operation<Boolean> {
     }
     ZeroLengthFileRecovery.close(tx, inode, leases, System.currentTimeMillis());
     leases.flush(tx);
-    Completion.checkReplication(tx, bm, blocks, inode.replication);
+    bm.queueReplicationChecks(tx, blocks, inode.replication);
     return true;
   }
 }

@@ -60,12 +60,6 @@ final class Completion {
     }
   }
 
-  /** Blocks of a file just closed with other than the wanted live replicas get checked. */
-  static void checkReplication(ExecutePhase tx, BlockManager bm, FileBlocks f, short replication)
-      throws IOException {
-    bm.queueReplicationChecks(tx, f, replication);
-  }
-
   static BlockInfoRow with(BlockInfoRow b, long numBytes, byte state) {
     return new BlockInfoRow(
         b.inodeId(),

@@ -33,7 +33,6 @@ import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 
@@ -241,42 +240,17 @@ public final class Create extends Operation<Create.Outcome> {
     if (!target.underConstruction()) {
       throw exists;
     }
-    String writer = target.clientName();
-    if (clientName.equals(writer) && leases.read(clientName) != null) {
-      throw new AlreadyBeingCreatedException(
-          failure(path, clientName + " is already the current lease holder."));
+    IOException refused =
+        takeover().takeOver(tx, MutableInode.of(target), path, leases, null, takeover, now);
+    if (refused != null) {
+      return new Outcome(null, refused); // the block recovery just started must commit
     }
-    if (leases.read(writer) == null) {
-      throw new AlreadyBeingCreatedException(
-          failure(path, "the file is under construction but no leases found."));
-    }
-    if (takeover == null) {
-      throw new AlreadyBeingCreatedException(
-          failure(
-              path,
-              "this file lease is currently owned by " + writer + " on " + target.clientMachine()));
-    }
-    boolean closed = takeover.release(tx, MutableInode.of(target), leases, now);
     leases.flush(tx);
-    if (!closed) {
-      // The block recovery that was just started must commit: the error comes after it.
-      return new Outcome(
-          null,
-          new RecoveryInProgressException(
-              failure(path, "lease recovery is in progress. Try again later.")));
-    }
     return new Outcome(null, exists);
   }
 
-  private String failure(String path, String reason) {
-    return "Failed to CREATE_FILE "
-        + path
-        + " for "
-        + clientName
-        + " on "
-        + clientMachine
-        + " because "
-        + reason;
+  private LeaseTakeover takeover() {
+    return new LeaseTakeover("CREATE_FILE", clientName, clientMachine);
   }
 
   /**

@@ -25,7 +25,6 @@ import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
-import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 
 /**
  * {@code truncate} (HDFS FSDirTruncateOp): whole blocks past the new length go at once (their
@@ -131,11 +130,15 @@ public final class Truncate extends Operation<Truncate.Outcome> {
       if (newLength == file.size) {
         return new Outcome(false, null); // the same truncate again
       }
-      throw new AlreadyBeingCreatedException(failure(path, path + " is being truncated."));
+      throw new AlreadyBeingCreatedException(
+          takeover().failure(path, path + " is being truncated."));
     }
     long now = System.currentTimeMillis();
     if (file.underConstruction) {
-      IOException refused = recoverLease(tx, file, path, now);
+      LeaseRow writer = leases.read(file.clientName);
+      boolean expired = writer != null && leaseManager.expiredSoftLimit(writer, now);
+      IOException refused =
+          takeover().takeOver(tx, file, path, leases, blocks.last(), expired ? release : null, now);
       if (refused != null) {
         return new Outcome(false, refused);
       }
@@ -193,48 +196,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     return new Outcome(false, null);
   }
 
-  /** As {@link Append}: HDFS recoverLeaseInternal(TRUNCATE_FILE) for a file being written. */
-  private IOException recoverLease(ExecutePhase tx, MutableInode file, String path, long now)
-      throws IOException {
-    String writer = file.clientName;
-    if (clientName.equals(writer) && leases.read(clientName) != null) {
-      throw new AlreadyBeingCreatedException(
-          failure(path, clientName + " is already the current lease holder."));
-    }
-    LeaseRow lease = leases.read(writer);
-    if (lease == null) {
-      throw new AlreadyBeingCreatedException(
-          failure(path, "the file is under construction but no leases found."));
-    }
-    if (!leaseManager.expiredSoftLimit(lease, now)) {
-      BlockInfoRow last = blocks.last();
-      if (last != null && last.underConstructionState() == BlockState.UNDER_RECOVERY) {
-        throw new RecoveryInProgressException(
-            failure(
-                path,
-                "another recovery is in progress by " + writer + " on " + file.clientMachine));
-      }
-      throw new AlreadyBeingCreatedException(
-          failure(
-              path,
-              "this file lease is currently owned by " + writer + " on " + file.clientMachine));
-    }
-    if (!release.release(tx, file, leases, now)) {
-      leases.flush(tx);
-      return new RecoveryInProgressException(
-          failure(path, "lease recovery is in progress. Try again later."));
-    }
-    return null;
-  }
-
-  private String failure(String path, String reason) {
-    return "Failed to TRUNCATE_FILE "
-        + path
-        + " for "
-        + clientName
-        + " on "
-        + clientMachine
-        + " because "
-        + reason;
+  private LeaseTakeover takeover() {
+    return new LeaseTakeover("TRUNCATE_FILE", clientName, clientMachine);
   }
 }

@@ -80,11 +80,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
 
   @Override
   public DatanodeRegistration registerDatanode(DatanodeRegistration reg) throws IOException {
-    String remote = Server.getRemoteAddress();
-    if (remote != null) {
-      reg.setIpAddr(remote); // as HDFS: the address the namenode sees, not the one claimed
-    }
-    datanodes.register(reg);
+    datanodes.register(withRemoteIp(reg));
     return reg;
   }
 
@@ -121,6 +117,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
     return txid.updateAndGet(t -> Math.max(t + 1, System.currentTimeMillis()));
   }
 
+  /** As HDFS: a datanode's address is the one the namenode sees, not the one it claims. */
   private DatanodeID withRemoteIp(DatanodeRegistration reg) {
     String remote = Server.getRemoteAddress();
     if (remote != null && !remote.equals(reg.getIpAddr())) {
