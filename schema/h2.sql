@@ -265,6 +265,7 @@ CREATE TABLE IF NOT EXISTS le_descriptors (
   hostname VARBINARY(255),
   rpc_address VARBINARY(255),
   http_address VARBINARY(255),
+  start_time BIGINT NOT NULL,
   PRIMARY KEY (id)
 );
 

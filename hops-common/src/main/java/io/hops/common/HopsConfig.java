@@ -38,4 +38,25 @@ public final class HopsConfig {
   public static final String LOCK_WAIT_TIMEOUT_MS = "hops.metadata.lock-wait-timeout.ms";
 
   public static final long LOCK_WAIT_TIMEOUT_MS_DEFAULT = 10_000;
+
+  /**
+   * How often each namenode advances its leader-election counter (DESIGN.md §9). The leader raises
+   * it, up to {@link #ELECTION_MAX_PERIOD_MS}, when rounds run slow; every namenode follows.
+   */
+  public static final String ELECTION_PERIOD_MS = "hops.leader-election.period.ms";
+
+  public static final long ELECTION_PERIOD_MS_DEFAULT = 1000;
+
+  /**
+   * Periods without an advance of its counter after which a namenode counts as dead; a leader's
+   * lease is a little shorter than that many periods, so it stops acting before anyone replaces it.
+   */
+  public static final String ELECTION_MISSED_HEARTBEATS = "hops.leader-election.missed-heartbeats";
+
+  public static final int ELECTION_MISSED_HEARTBEATS_DEFAULT = 2;
+
+  /** The most the leader raises the election period to when rounds run slow. */
+  public static final String ELECTION_MAX_PERIOD_MS = "hops.leader-election.max-period.ms";
+
+  public static final long ELECTION_MAX_PERIOD_MS_DEFAULT = 10_000;
 }

@@ -26,6 +26,15 @@ public interface Storage extends AutoCloseable {
    */
   IdRange allocateIds(String counter, int count) throws StorageException;
 
+  /**
+   * The database's clock, in milliseconds since the epoch: the one clock every namenode of a
+   * cluster agrees on (DESIGN.md §3). An engine in the namenode's own process answers with the
+   * process's clock, which all its users share.
+   */
+  default long databaseTimeMillis() throws StorageException {
+    return System.currentTimeMillis();
+  }
+
   /** Creating, upgrading and inspecting the schema. */
   SchemaAdmin schema();
 

@@ -20,6 +20,11 @@ class MysqlDialect implements SqlDialect {
   }
 
   @Override
+  public String currentTimeQuery() {
+    return "SELECT CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)";
+  }
+
+  @Override
   public String ddlFile() {
     return "mysql";
   }

@@ -25,6 +25,13 @@ interface SqlDialect {
   /** The clause appended to a SELECT to lock what it reads; empty for none. */
   String lockClause(LockMode mode);
 
+  /**
+   * A query of the server's clock in milliseconds since the epoch, or null to use this process's.
+   */
+  default String currentTimeQuery() {
+    return null;
+  }
+
   /** The one mapping from a database error to the DAL's retryable or permanent exception. */
   StorageException classify(String what, SQLException e);
 

@@ -72,6 +72,22 @@ final class SqlStorage implements Storage {
   }
 
   @Override
+  public long databaseTimeMillis() throws StorageException {
+    String query = dialect.currentTimeQuery();
+    if (query == null) {
+      return System.currentTimeMillis();
+    }
+    try (Connection c = connection();
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(query)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw dialect.classify("reading the database clock", e);
+    }
+  }
+
+  @Override
   public SchemaAdmin schema() {
     return schema;
   }

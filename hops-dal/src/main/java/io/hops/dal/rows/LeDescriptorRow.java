@@ -6,13 +6,17 @@ import io.hops.dal.schema.Pk;
 import io.hops.dal.schema.Table;
 import io.hops.dal.schema.TableName;
 
-/** A namenode's heartbeat row in the leader election (DESIGN.md §9). */
+/**
+ * A namenode's row in the leader election (DESIGN.md §9): its id (never reused), the counter it
+ * advances every period, where clients and operators reach it, and when it joined (database time).
+ */
 @TableName("le_descriptors")
 public record LeDescriptorRow(
     @Pk @PartitionKey long id,
     long counter,
     @MaxBytes(255) String hostname,
     @MaxBytes(255) String rpcAddress,
-    @MaxBytes(255) String httpAddress) {
+    @MaxBytes(255) String httpAddress,
+    long startTime) {
   public static final Table<LeDescriptorRow> TABLE = Table.of(LeDescriptorRow.class);
 }

@@ -1,0 +1,476 @@
+package io.hops.election;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.LeDescriptorRow;
+import io.hops.dal.rows.VariableRow;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leader election and membership with the database as shared memory (DAIS'15; DESIGN.md §9).
+ *
+ * <p>Every contender owns a row of {@code le_descriptors} and advances its counter once a period in
+ * a short transaction. A contender is alive while its counter was seen to advance within the last
+ * {@code missedHeartbeats} periods; the leader is the alive contender with the smallest id. Ids
+ * come from a database counter and are never reused: a contender whose row was evicted joins again
+ * with a new id.
+ *
+ * <p>Leadership is a lease that starts when a successful round starts and lasts a little less than
+ * the time after which the others declare a silent contender dead: a contender that stalls (GC,
+ * slow database, a round longer than the period) stops leading before anyone else can be elected,
+ * since others only count a counter as silent from the end of the round in which they read it. Each
+ * leadership has an epoch, bumped in the database by the new leader; leader-only transactions call
+ * {@link #checkLeader(Transaction)}, which reads the epoch with a shared lock, so a former leader
+ * that resumes after a pause cannot commit once another has taken over.
+ */
+public final class LeaderElection implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+
+  /** The {@code variables} row of the current leadership: epoch, and the leader's id as text. */
+  public static final String EPOCH_ROW = "leader_epoch";
+
+  /**
+   * The {@code variables} row of the period in force, raised by the leader when rounds run slow.
+   */
+  static final String PERIOD_ROW = "le_period_ms";
+
+  private static final String ID_COUNTER = "le_id";
+
+  /** Called after a round in which this contender gained or lost the leadership. */
+  public interface Listener {
+    void leadershipChanged(boolean leader, long epoch);
+  }
+
+  /**
+   * Sees each lease this contender takes: it may act as leader from {@code start} to {@code end}.
+   */
+  public interface LeaseRecorder {
+    void leased(long id, long epoch, long startNanos, long endNanos);
+  }
+
+  /** The counter of a contender and the monotonic time at which it was first seen at that value. */
+  private record Seen(long counter, long sinceNanos) {}
+
+  private final Storage storage;
+  private final ElectionSettings settings;
+  private final String hostname;
+  private final String rpcAddress;
+  private final String httpAddress;
+  private final ClusterClock clock;
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private volatile LeaseRecorder leaseRecorder = (id, epoch, start, end) -> {};
+  private final Map<Long, Seen> seen = new HashMap<>();
+  private final Thread thread;
+
+  private volatile long id = -1;
+  private volatile boolean leading;
+  private volatile long leaseEndNanos;
+  private volatile long epoch;
+  private volatile Membership membership = Membership.EMPTY;
+  private volatile boolean stopped;
+  private volatile long injectedDelayMillis;
+  private volatile long rounds;
+  private long periodMillis;
+  private long previousPeriodMillis;
+  private long lastRoundNanos;
+  private long nextDeadlineNanos = Long.MAX_VALUE;
+
+  public LeaderElection(
+      Storage storage,
+      ElectionSettings settings,
+      String hostname,
+      String rpcAddress,
+      String httpAddress)
+      throws StorageException {
+    this.storage = storage;
+    this.settings = settings;
+    this.hostname = hostname;
+    this.rpcAddress = rpcAddress;
+    this.httpAddress = httpAddress;
+    this.clock = new ClusterClock(storage);
+    this.periodMillis = settings.period().toMillis();
+    this.previousPeriodMillis = periodMillis;
+    this.thread = new Thread(this::loop, "leader-election");
+    thread.setDaemon(true);
+  }
+
+  /**
+   * Joins: takes an id, writes this contender's row and runs the first round here, so that a
+   * contender alone in an empty database leads as soon as this returns; then rounds run every
+   * period on a thread of their own.
+   */
+  public void start() throws StorageException {
+    join();
+    round();
+    thread.start();
+  }
+
+  private void join() throws StorageException {
+    long newId = storage.allocateIds(ID_COUNTER, 1).first();
+    try (Transaction tx = storage.begin()) {
+      tx.insert(
+          LeDescriptorRow.TABLE,
+          new LeDescriptorRow(newId, 0, hostname, rpcAddress, httpAddress, clock.now()));
+      tx.commit();
+    }
+    id = newId;
+    seen.clear();
+    LOG.info("namenode {} joined the leader election as id {}", rpcAddress, newId);
+  }
+
+  private void loop() {
+    while (!stopped) {
+      long start = System.nanoTime();
+      try {
+        if (id < 0) {
+          join();
+        }
+        round();
+      } catch (StorageException | RuntimeException e) {
+        LOG.warn("leader election round of id {} failed: {}", id, e.toString());
+        notifyIfChanged();
+      }
+      // Also wake when a namenode ahead of this one in line would count as dead, so that a new
+      // leader is elected within period x (missed heartbeats + 1) of the old one's death.
+      long sleepNanos = start + periodMillis * 1_000_000L - System.nanoTime();
+      if (nextDeadlineNanos != Long.MAX_VALUE) {
+        sleepNanos = Math.min(sleepNanos, nextDeadlineNanos + 1_000_000L - System.nanoTime());
+      }
+      long sleep = sleepNanos / 1_000_000L;
+      if (sleep > 0) {
+        try {
+          Thread.sleep(sleep);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** One round: advance my counter, see who is alive, and lead if mine is the smallest id. */
+  private void round() throws StorageException {
+    long start = System.nanoTime();
+    long me = id;
+    boolean lead;
+    long leaderEpoch;
+    long leaderId;
+    List<LeDescriptorRow> alive = new ArrayList<>();
+    try (Transaction tx = storage.begin()) {
+      List<LeDescriptorRow> all = tx.scanAll(LeDescriptorRow.TABLE, LockMode.READ_COMMITTED);
+      long readNanos = System.nanoTime();
+      VariableRow periodRow = tx.find(VariableRow.TABLE, key(PERIOD_ROW), LockMode.READ_COMMITTED);
+      long period =
+          Math.max(settings.period().toMillis(), periodRow == null ? 0 : periodRow.longValue());
+      long deadAfter = settings.deadAfterNanos(Math.min(period, periodMillis));
+      Set<Long> present = new HashSet<>();
+      List<Long> dead = new ArrayList<>();
+      for (LeDescriptorRow row : all) {
+        present.add(row.id());
+        Seen s = seen.get(row.id());
+        if (s == null || s.counter() != row.counter()) {
+          seen.put(row.id(), new Seen(row.counter(), readNanos));
+          alive.add(row);
+        } else if (row.id() == me || start - s.sinceNanos() < deadAfter) {
+          alive.add(row);
+        } else {
+          dead.add(row.id());
+        }
+      }
+      seen.keySet().retainAll(present);
+      long deadline = Long.MAX_VALUE;
+      for (LeDescriptorRow row : alive) {
+        if (row.id() < me) {
+          deadline = Math.min(deadline, seen.get(row.id()).sinceNanos() + deadAfter);
+        }
+      }
+      nextDeadlineNanos = deadline;
+      if (!present.contains(me)) {
+        evicted();
+        return;
+      }
+      leaderId = alive.stream().mapToLong(LeDescriptorRow::id).min().orElse(me);
+      lead = leaderId == me;
+      VariableRow epochRow =
+          tx.find(
+              VariableRow.TABLE,
+              key(EPOCH_ROW),
+              lead ? LockMode.EXCLUSIVE : LockMode.READ_COMMITTED);
+      leaderEpoch = epochRow == null ? 0 : epochRow.longValue();
+      if (lead && (epochRow == null || leaderOf(epochRow) != me)) {
+        leaderEpoch++;
+        VariableRow next = new VariableRow(EPOCH_ROW, leaderEpoch, idBytes(me));
+        if (epochRow == null) {
+          tx.insert(VariableRow.TABLE, next);
+        } else {
+          tx.update(VariableRow.TABLE, next);
+        }
+      } else if (!lead) {
+        leaderId = epochRow == null ? -1 : leaderOf(epochRow);
+      }
+      LeDescriptorRow mine =
+          tx.find(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(me), LockMode.EXCLUSIVE);
+      if (mine == null) {
+        evicted();
+        return;
+      }
+      tx.update(
+          LeDescriptorRow.TABLE,
+          new LeDescriptorRow(
+              me,
+              mine.counter() + 1,
+              mine.hostname(),
+              mine.rpcAddress(),
+              mine.httpAddress(),
+              mine.startTime()));
+      if (lead) {
+        for (long d : dead) {
+          tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(d));
+          LOG.info("leader {} evicts namenode {}: its counter stood still", me, d);
+        }
+        long raised = raisedPeriod(period);
+        if (raised > period) {
+          VariableRow next = new VariableRow(PERIOD_ROW, raised, null);
+          if (periodRow == null) {
+            tx.insert(VariableRow.TABLE, next);
+          } else {
+            tx.update(VariableRow.TABLE, next);
+          }
+          LOG.warn(
+              "leader election rounds run slow ({} ms): period raised from {} to {} ms",
+              lastRoundNanos / 1_000_000L,
+              period,
+              raised);
+        }
+      }
+      sleepInjectedDelay();
+      if (stopped) {
+        return; // crashed or closed meanwhile: a dead process commits nothing
+      }
+      tx.commit();
+      previousPeriodMillis = periodMillis;
+      periodMillis = period;
+    }
+    clock.sync();
+    lastRoundNanos = System.nanoTime() - start;
+    final long leaderNow = leaderId;
+    membership =
+        new Membership(
+            alive.stream()
+                .sorted((a, b) -> Long.compare(a.id(), b.id()))
+                .map(
+                    r ->
+                        new Member(
+                            r.id(),
+                            r.hostname(),
+                            r.rpcAddress(),
+                            r.httpAddress(),
+                            r.startTime(),
+                            r.id() == leaderNow))
+                .toList(),
+            leaderNow,
+            leaderEpoch);
+    if (lead) {
+      epoch = leaderEpoch;
+      leaseEndNanos = start + settings.leaseNanos(Math.min(periodMillis, previousPeriodMillis));
+      long now = System.nanoTime();
+      if (leaseEndNanos - now > 0) { // a round that stalled past its lease grants nothing
+        leaseRecorder.leased(me, leaderEpoch, now, leaseEndNanos);
+      }
+    }
+    leading = lead;
+    rounds++;
+    notifyIfChanged();
+  }
+
+  /** When rounds take over half the period, the leader raises it by the configured period. */
+  private long raisedPeriod(long period) {
+    if (lastRoundNanos * 2 <= period * 1_000_000L) {
+      return period;
+    }
+    return Math.min(settings.maxPeriod().toMillis(), period + settings.period().toMillis());
+  }
+
+  private void evicted() {
+    LOG.warn("namenode {} (id {}) was evicted from the election; it joins again", rpcAddress, id);
+    leading = false;
+    id = -1;
+    notifyIfChanged();
+  }
+
+  private boolean notifiedLeader;
+
+  private synchronized void notifyIfChanged() {
+    boolean now = isLeader();
+    if (now != notifiedLeader) {
+      notifiedLeader = now;
+      LOG.info(
+          now ? "namenode {} (id {}) is the leader, epoch {}" : "namenode {} (id {}) stops leading",
+          rpcAddress,
+          id,
+          epoch);
+      for (Listener l : listeners) {
+        l.leadershipChanged(now, epoch);
+      }
+    }
+  }
+
+  /** Whether this contender leads now: elected in its last round, and that round's lease holds. */
+  public boolean isLeader() {
+    return leading && System.nanoTime() - leaseEndNanos < 0;
+  }
+
+  /**
+   * The end of the current lease on the monotonic clock ({@link System#nanoTime}); meaningful only
+   * while {@link #isLeader()}. Tests record lease intervals with it.
+   */
+  public long leaseEndNanos() {
+    return leaseEndNanos;
+  }
+
+  /**
+   * The epoch of this contender's leadership (the last one it held): it grows with every change of
+   * leader, so datanodes can tell a newer leader from an older one.
+   */
+  public long epoch() {
+    return epoch;
+  }
+
+  /** This contender's id, or -1 between an eviction and its next join. */
+  public long id() {
+    return id;
+  }
+
+  /** The live namenodes as of this contender's last round. */
+  public Membership membership() {
+    return membership;
+  }
+
+  /** Completed rounds (tests wait on it). */
+  public long rounds() {
+    return rounds;
+  }
+
+  /** The period in force, in milliseconds. */
+  public long periodMillis() {
+    return periodMillis;
+  }
+
+  public ClusterClock clock() {
+    return clock;
+  }
+
+  public void recordLeases(LeaseRecorder recorder) {
+    this.leaseRecorder = recorder;
+  }
+
+  public void addListener(Listener l) {
+    listeners.add(l);
+  }
+
+  /**
+   * Fences a leader-only transaction: fails unless this contender leads now and the database still
+   * names it leader at its epoch. The epoch row is read with a shared lock, so a new leader's
+   * takeover, which writes that row, waits for this transaction to end, and vice versa.
+   */
+  public void checkLeader(Transaction tx) throws StorageException {
+    long myEpoch = epoch;
+    long me = id;
+    if (!isLeader()) {
+      throw new NotLeaderException("namenode id " + me + " is not the leader (lease not held)");
+    }
+    VariableRow row = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.SHARED);
+    if (row == null || row.longValue() != myEpoch || leaderOf(row) != me) {
+      throw new NotLeaderException(
+          "namenode id "
+              + me
+              + " lost the leadership of epoch "
+              + myEpoch
+              + (row == null ? "" : " to id " + leaderOf(row) + " at epoch " + row.longValue()));
+    }
+  }
+
+  /**
+   * Fault injection for tests: every round from now on sleeps this long between its reads and its
+   * commit, as a slow database or a pause of the process would make it.
+   */
+  public void injectRoundDelay(Duration delay) {
+    injectedDelayMillis = delay.toMillis();
+  }
+
+  private void sleepInjectedDelay() {
+    long d = injectedDelayMillis;
+    if (d > 0) {
+      try {
+        Thread.sleep(d);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Fault injection for tests: stops the rounds without leaving, as a crash of the process would.
+   */
+  public void crash() {
+    stopped = true;
+    leading = false;
+    thread.interrupt();
+  }
+
+  /** Stops the rounds and leaves: the row goes, so the others need not wait for it to die. */
+  @Override
+  public void close() {
+    stopped = true;
+    leading = false;
+    thread.interrupt();
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(10));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    notifyIfChanged();
+    long me = id;
+    if (me < 0) {
+      return;
+    }
+    try (Transaction tx = storage.begin()) {
+      tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(me));
+      tx.commit();
+    } catch (StorageException e) {
+      LOG.warn("namenode id {} could not remove its election row; it will be evicted", me, e);
+    }
+  }
+
+  /** Reads the membership straight from the database, as any client or tool may. */
+  public static List<LeDescriptorRow> descriptors(Storage storage) throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      return tx.scanAll(LeDescriptorRow.TABLE, LockMode.READ_COMMITTED);
+    }
+  }
+
+  private static io.hops.dal.schema.Key key(String name) {
+    return VariableRow.TABLE.key(name);
+  }
+
+  private static byte[] idBytes(long id) {
+    return Long.toString(id).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static long leaderOf(VariableRow epochRow) {
+    byte[] b = epochRow.bytesValue();
+    return b == null ? -1 : Long.parseLong(new String(b, StandardCharsets.UTF_8));
+  }
+}
