@@ -83,6 +83,8 @@ public final class LeaderElection implements AutoCloseable {
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
   private volatile long rounds;
+  private final java.util.concurrent.atomic.AtomicBoolean evicting =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private long periodMillis;
   private long previousPeriodMillis;
   private long lastRoundNanos;
@@ -95,12 +97,23 @@ public final class LeaderElection implements AutoCloseable {
       String rpcAddress,
       String httpAddress)
       throws StorageException {
+    this(storage, settings, hostname, rpcAddress, httpAddress, new ClusterClock(storage));
+  }
+
+  /** As above, keeping {@code clock} in step with the database once a round. */
+  public LeaderElection(
+      Storage storage,
+      ElectionSettings settings,
+      String hostname,
+      String rpcAddress,
+      String httpAddress,
+      ClusterClock clock) {
     this.storage = storage;
     this.settings = settings;
     this.hostname = hostname;
     this.rpcAddress = rpcAddress;
     this.httpAddress = httpAddress;
-    this.clock = new ClusterClock(storage);
+    this.clock = clock;
     this.periodMillis = settings.period().toMillis();
     this.previousPeriodMillis = periodMillis;
     this.thread = new Thread(this::loop, "leader-election");
@@ -203,11 +216,12 @@ public final class LeaderElection implements AutoCloseable {
       }
       leaderId = alive.stream().mapToLong(LeDescriptorRow::id).min().orElse(me);
       lead = leaderId == me;
-      VariableRow epochRow =
-          tx.find(
-              VariableRow.TABLE,
-              key(EPOCH_ROW),
-              lead ? LockMode.EXCLUSIVE : LockMode.READ_COMMITTED);
+      // The epoch row is locked only to take over: a leader that stalls in a round then holds no
+      // lock its successor needs, and its housekeeping's shared reads of the row never wait.
+      VariableRow epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.READ_COMMITTED);
+      if (lead && (epochRow == null || leaderOf(epochRow) != me)) {
+        epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.EXCLUSIVE);
+      }
       leaderEpoch = epochRow == null ? 0 : epochRow.longValue();
       if (lead && (epochRow == null || leaderOf(epochRow) != me)) {
         leaderEpoch++;
@@ -236,10 +250,7 @@ public final class LeaderElection implements AutoCloseable {
               mine.httpAddress(),
               mine.startTime()));
       if (lead) {
-        for (long d : dead) {
-          tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(d));
-          LOG.info("leader {} evicts namenode {}: its counter stood still", me, d);
-        }
+        evict(me, dead);
         long raised = raisedPeriod(period);
         if (raised > period) {
           VariableRow next = new VariableRow(PERIOD_ROW, raised, null);
@@ -293,6 +304,35 @@ public final class LeaderElection implements AutoCloseable {
     leading = lead;
     rounds++;
     notifyIfChanged();
+  }
+
+  /**
+   * Deletes the rows of dead contenders in a transaction of its own, off the round's thread: a
+   * contender that only stalls may still hold the lock on its row, and waiting for it must not
+   * delay the leader's rounds (and so its lease). A failed eviction is tried again next round.
+   */
+  private void evict(long me, List<Long> dead) {
+    if (dead.isEmpty() || !evicting.compareAndSet(false, true)) {
+      return;
+    }
+    Thread t =
+        new Thread(
+            () -> {
+              try (Transaction tx = storage.begin()) {
+                for (long d : dead) {
+                  tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(d));
+                }
+                tx.commit();
+                LOG.info("leader {} evicted namenodes {}: their counters stood still", me, dead);
+              } catch (StorageException | RuntimeException e) {
+                LOG.info("leader {} could not evict {} yet: {}", me, dead, e.toString());
+              } finally {
+                evicting.set(false);
+              }
+            },
+            "leader-election-evict");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** When rounds take over half the period, the leader raises it by the configured period. */

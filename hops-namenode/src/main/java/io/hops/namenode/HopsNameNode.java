@@ -1,17 +1,23 @@
 package io.hops.namenode;
 
+import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
+import io.hops.election.ElectionSettings;
+import io.hops.election.LeaderElection;
 import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.rpc.ClientRpc;
 import io.hops.namenode.rpc.DatanodeRpc;
+import io.hops.namenode.rpc.MembershipRpc;
 import io.hops.namenode.rpc.NamenodeRpc;
 import io.hops.namenode.rpc.RpcServer;
 import io.hops.namenode.rpc.SafeModeGuard;
+import io.hops.namenode.web.ElectionBean;
 import io.hops.namenode.web.WebServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -33,6 +39,10 @@ public final class HopsNameNode implements AutoCloseable {
   private final RpcServer rpc;
   private final WebServer web;
   private final Housekeeping housekeeping;
+  private final LeaderElection election;
+  private final InetSocketAddress address;
+  private ElectionBean electionBean;
+  private boolean stopped;
 
   /** Starts a namenode over its own storage, opened from the {@code hops.metadata.*} keys. */
   public static HopsNameNode start(Configuration conf) throws IOException {
@@ -68,9 +78,11 @@ public final class HopsNameNode implements AutoCloseable {
             SafeModeGuard.wrap(client, client.safeMode()),
             new DatanodeRpc(namesystem),
             new NamenodeRpc(namesystem, client.safeMode()),
+            new MembershipRpc(namesystem.blocks()),
             bind.getHostString(),
             bind.getPort());
     rpc.start();
+    this.address = rpc.address(); // kept: still known once the server has stopped
     try {
       this.web =
           WebServer.startOrNull(
@@ -80,6 +92,32 @@ public final class HopsNameNode implements AutoCloseable {
       throw e;
     }
     housekeeping = new Housekeeping(namesystem);
+    try {
+      election =
+          new LeaderElection(
+              storage,
+              electionSettings(conf),
+              address().getHostString(),
+              address().getHostString() + ":" + address().getPort(),
+              web == null ? "" : web.address().getHostString() + ":" + web.address().getPort(),
+              namesystem.blocks().clock());
+      namesystem.blocks().setElection(election);
+      election.addListener(
+          (leader, epoch) -> {
+            if (leader) {
+              housekeeping.runSoon();
+            }
+          });
+      election.start();
+      electionBean = new ElectionBean(election);
+    } catch (IOException | RuntimeException e) {
+      housekeeping.close();
+      if (web != null) {
+        web.close();
+      }
+      rpc.close();
+      throw e;
+    }
     housekeeping.start();
     LOG.info(
         "namenode serving ClientProtocol at {} over the {} store; web UI {}",
@@ -101,7 +139,7 @@ public final class HopsNameNode implements AutoCloseable {
 
   /** The RPC address clients use: {@code hdfs://host:port}. */
   public InetSocketAddress address() {
-    return rpc.address();
+    return address;
   }
 
   public String uri() {
@@ -127,16 +165,55 @@ public final class HopsNameNode implements AutoCloseable {
     return housekeeping;
   }
 
+  /** This namenode's part in the leader election. */
+  public LeaderElection election() {
+    return election;
+  }
+
+  /** The election's timing from {@code hops.leader-election.*} (docs/configuration.md). */
+  public static ElectionSettings electionSettings(Configuration conf) {
+    return new ElectionSettings(
+        Duration.ofMillis(
+            conf.getLong(HopsConfig.ELECTION_PERIOD_MS, HopsConfig.ELECTION_PERIOD_MS_DEFAULT)),
+        conf.getInt(
+            HopsConfig.ELECTION_MISSED_HEARTBEATS, HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT),
+        Duration.ofMillis(
+            conf.getLong(
+                HopsConfig.ELECTION_MAX_PERIOD_MS, HopsConfig.ELECTION_MAX_PERIOD_MS_DEFAULT)));
+  }
+
+  /**
+   * Fault injection for tests: stops at once without leaving the election, as SIGKILL would; its
+   * election row stays until the leader evicts it.
+   */
+  public void crash() {
+    stop(true);
+  }
+
   @Override
   public void close() {
+    stop(false);
+    if (ownsStorage) {
+      storage.close();
+    }
+  }
+
+  private synchronized void stop(boolean crash) {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
     housekeeping.close();
+    electionBean.close();
+    if (crash) {
+      election.crash();
+    } else {
+      election.close();
+    }
     if (web != null) {
       web.close();
     }
     rpc.close();
-    if (ownsStorage) {
-      storage.close();
-    }
   }
 
   public static DalConfig dalConfig(Configuration conf) {

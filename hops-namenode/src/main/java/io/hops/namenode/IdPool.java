@@ -31,6 +31,11 @@ public final class IdPool {
     return next++;
   }
 
+  /** Gives up the rest of the current range: the next id comes from a new range. */
+  public synchronized void dropRange() {
+    next = end;
+  }
+
   /**
    * Makes sure ids up to {@code id} are never handed out by this counter: one allocation jumps the
    * counter past {@code id} (the counter only grows, so no later range is below it).

@@ -30,12 +30,6 @@ public final class NamenodeConfig {
 
   public static final int MAX_SUBTREE_INODES_DEFAULT = 1000;
 
-  /**
-   * Whether this namenode is the leader: it reports ACTIVE to datanodes, sends them commands and
-   * runs housekeeping. Until leader election lands, exactly one namenode of a cluster sets it.
-   */
-  public static final String LEADER = "hops.namenode.leader";
-
   /** How often the leader's housekeeping runs (re-replication, invalidation, dead datanodes). */
   public static final String HOUSEKEEPING_INTERVAL_MS = "hops.namenode.housekeeping.interval.ms";
 

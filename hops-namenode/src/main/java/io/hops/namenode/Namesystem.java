@@ -5,6 +5,8 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
+import io.hops.election.LeaderElection;
+import io.hops.election.NotLeaderException;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.resolve.InodeHintCache;
@@ -81,7 +83,7 @@ public final class Namesystem {
     root.permission = (short) 0755;
     root.userId = users.userId(fsOwner);
     root.groupId = users.groupId(supergroup);
-    root.modificationTime = System.currentTimeMillis();
+    root.modificationTime = blocks.now();
     root.accessTime = root.modificationTime;
     try (Transaction tx = storage.begin()) {
       tx.insert(InodeRow.TABLE, root.toRow());
@@ -94,6 +96,22 @@ public final class Namesystem {
   /** Runs an operation as a transaction, retrying transient failures. */
   public <T> T run(Supplier<? extends Operation<T>> op) throws IOException {
     return runner.run(op);
+  }
+
+  /**
+   * Runs leader-only work (housekeeping) as a transaction fenced by the election: it commits only
+   * if this namenode still leads at the epoch the database names (DESIGN.md §3).
+   */
+  public <T> T runAsLeader(Supplier<? extends Operation<T>> op) throws IOException {
+    return runner.run(
+        op,
+        tx -> {
+          LeaderElection e = blocks.election();
+          if (e == null) {
+            throw new NotLeaderException("this namenode has not joined the leader election yet");
+          }
+          e.checkLeader(tx);
+        });
   }
 
   /** The permission checker of the current RPC's caller. */

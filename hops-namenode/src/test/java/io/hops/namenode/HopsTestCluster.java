@@ -63,11 +63,12 @@ public final class HopsTestCluster implements AutoCloseable {
     return new HopsTestCluster(c);
   }
 
-  /** Another namenode over the same metadata store, with its own caches; not the leader. */
+  /**
+   * Another namenode over the same metadata store, with its own caches; not the leader while the
+   * first one lives (it joins the election with a larger id).
+   */
   public HopsNameNode startAnotherNamenode() throws IOException {
-    Configuration c = new Configuration(conf);
-    c.setBoolean(NamenodeConfig.LEADER, false);
-    return HopsNameNode.start(c);
+    return HopsNameNode.start(new Configuration(conf));
   }
 
   /**

@@ -11,8 +11,9 @@ import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.election.ClusterClock;
+import io.hops.election.LeaderElection;
 import io.hops.namenode.IdPool;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import io.hops.namenode.tx.ExecutePhase;
@@ -52,7 +53,9 @@ public final class BlockManager {
   private final IdPool blockIds;
   private final IdPool generationStamps;
   private final int minReplication;
-  private final boolean leader;
+  private final ClusterClock clock;
+  private final ReportOwnership ownership = new ReportOwnership(this);
+  private volatile LeaderElection election;
 
   public BlockManager(Storage storage, Configuration conf) throws StorageException {
     this.datanodes = new DatanodeManager(storage, conf);
@@ -66,7 +69,7 @@ public final class BlockManager {
         conf.getInt(
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
-    this.leader = conf.getBoolean(NamenodeConfig.LEADER, true);
+    this.clock = new ClusterClock(storage);
   }
 
   public DatanodeManager datanodes() {
@@ -89,9 +92,39 @@ public final class BlockManager {
     return minReplication;
   }
 
-  /** Whether this namenode does housekeeping and commands datanodes (DESIGN.md §3). */
+  /**
+   * Whether this namenode does housekeeping and commands datanodes (DESIGN.md §3): it was elected
+   * and its lease holds.
+   */
   public boolean isLeader() {
-    return leader;
+    LeaderElection e = election;
+    return e != null && e.isLeader();
+  }
+
+  /** Which datanodes' block reports this namenode processes. */
+  public ReportOwnership ownership() {
+    return ownership;
+  }
+
+  /** The election this namenode takes part in, or null before it joined. */
+  public LeaderElection election() {
+    return election;
+  }
+
+  public void setElection(LeaderElection election) {
+    this.election = election;
+  }
+
+  /**
+   * The time every namenode agrees on (the database's clock): for lease limits and timeouts that
+   * one namenode sets and another checks, and for the times the namespace records.
+   */
+  public ClusterClock clock() {
+    return clock;
+  }
+
+  public long now() {
+    return clock.now();
   }
 
   public long newBlockId() throws StorageException {
@@ -99,11 +132,19 @@ public final class BlockManager {
   }
 
   /**
-   * A generation stamp above {@code current}. Stamps come from ranges per namenode, so one from
-   * another namenode's older range may be lower: then the block's own stamp plus one is used.
+   * A generation stamp above {@code current}, unique across namenodes. Stamps come from ranges per
+   * namenode, so the rest of this namenode's range may lie below a stamp another namenode gave the
+   * block from a later range: then the rest is dropped and a new range taken, which is above every
+   * range handed out before. (Using {@code current + 1} instead would hand out a stamp that belongs
+   * to the other namenode's range.)
    */
   public long newGenerationStamp(long current) throws StorageException {
-    return Math.max(generationStamps.next(), current + 1);
+    long stamp = generationStamps.next();
+    if (stamp <= current) {
+      generationStamps.dropRange();
+      stamp = generationStamps.next();
+    }
+    return stamp;
   }
 
   /** The block as the wire names it. */
@@ -115,7 +156,7 @@ public final class BlockManager {
   public BlockInfoRow addBlock(
       ExecutePhase tx, long inodeId, int index, long genStamp, List<StorageStat> targets)
       throws IOException {
-    long now = System.currentTimeMillis();
+    long now = now();
     BlockInfoRow b =
         new BlockInfoRow(
             inodeId, newBlockId(), index, 0, genStamp, BlockState.UNDER_CONSTRUCTION, now, -1, 0);
@@ -279,7 +320,6 @@ public final class BlockManager {
   public void removeBlock(ExecutePhase tx, FileBlocks f, BlockInfoRow b) throws StorageException {
     long id = b.blockId();
     tx.delete(BlockInfoRow.TABLE, b);
-    tx.delete(BlockLookupRow.TABLE, BlockLookupRow.TABLE.key(id));
     Set<Integer> holders = new TreeSet<>();
     for (ReplicaRow r : f.replicas(id)) {
       tx.delete(ReplicaRow.TABLE, r);
@@ -309,6 +349,10 @@ public final class BlockManager {
         tx.insert(InvalidatedBlockRow.TABLE, r);
       }
     }
+    if (holders.isEmpty() && f.invalidations(id).isEmpty()) {
+      // Otherwise the lookup row stays until the datanodes report the deletions (ReplicaChange).
+      tx.delete(BlockLookupRow.TABLE, BlockLookupRow.TABLE.key(id));
+    }
     f.remove(id);
     f.setReplicas(id, List.of());
     f.setExpected(id, List.of());
@@ -325,8 +369,7 @@ public final class BlockManager {
         f.markQueued(b.blockId());
         tx.insert(
             UnderReplicatedBlockRow.TABLE,
-            new UnderReplicatedBlockRow(
-                b.inodeId(), b.blockId(), 0, System.currentTimeMillis(), replication));
+            new UnderReplicatedBlockRow(b.inodeId(), b.blockId(), 0, now(), replication));
       }
     }
   }
@@ -336,7 +379,7 @@ public final class BlockManager {
    * flight (HDFS addExpectedReplicasToPending), so re-replication does not copy a block whose
    * replicas are still being reported. {@code reporting} is a storage reporting right now (or -1).
    */
-  public static void expectedToPending(
+  public void expectedToPending(
       ExecutePhase tx,
       BlockInfoRow b,
       List<ReplicaUnderConstructionRow> expected,
@@ -356,8 +399,7 @@ public final class BlockManager {
     if (count > 0) {
       tx.insert(
           PendingBlockRow.TABLE,
-          new PendingBlockRow(
-              b.inodeId(), b.blockId(), System.currentTimeMillis(), count, targets.toString()));
+          new PendingBlockRow(b.inodeId(), b.blockId(), now(), count, targets.toString()));
     }
   }
 }

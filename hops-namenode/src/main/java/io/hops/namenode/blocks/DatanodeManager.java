@@ -7,6 +7,8 @@ import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.DatanodeRow;
 import io.hops.dal.rows.StorageRow;
+import io.hops.dal.rows.VariableRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.IdPool;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -39,6 +41,9 @@ public final class DatanodeManager {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeManager.class);
   public static final String DEFAULT_RACK = "/default-rack";
 
+  /** The {@code variables} row that maps a storage uuid to its id: this prefix and the uuid. */
+  static final String STORAGE_ID_PREFIX = "storage:";
+
   /** One storage of a datanode, as its last heartbeat reported it. */
   public static final class StorageStat {
     public final StorageRef ref;
@@ -63,6 +68,9 @@ public final class DatanodeManager {
     private volatile long lastHeartbeatWallclock;
     private volatile boolean heardFrom;
     private volatile boolean dead;
+    private boolean ownedReports;
+    private final java.util.concurrent.atomic.AtomicInteger fullReports =
+        new java.util.concurrent.atomic.AtomicInteger();
     private volatile int xceivers;
     private final Map<String, StorageStat> storages = new ConcurrentHashMap<>();
     private final Deque<DatanodeCommand> commands = new ArrayDeque<>();
@@ -78,6 +86,29 @@ public final class DatanodeManager {
 
     public String uuid() {
       return id.getDatanodeUuid();
+    }
+
+    /**
+     * Notes whether this namenode owns the datanode's reports now; true when it just became the
+     * owner (also on the first heartbeat this namenode gets), so that it asks for a full report.
+     */
+    public synchronized boolean gainedReports(boolean ownsNow) {
+      boolean gained = ownsNow && !ownedReports;
+      ownedReports = ownsNow;
+      return gained;
+    }
+
+    public synchronized boolean ownsReports() {
+      return ownedReports;
+    }
+
+    /** Full block reports of this datanode that this namenode applied. */
+    public int fullReportsApplied() {
+      return fullReports.get();
+    }
+
+    void countFullReport() {
+      fullReports.incrementAndGet();
     }
 
     public boolean isDead() {
@@ -294,6 +325,11 @@ public final class DatanodeManager {
     return s;
   }
 
+  /** Counts a full block report of {@code n} applied here. */
+  public void fullReportApplied(Node n) {
+    n.countFullReport();
+  }
+
   /** The id of a storage uuid, made and persisted on first sight. */
   public StorageRef storageRef(String storageUuid, String datanodeUuid, StorageType type)
       throws StorageException {
@@ -301,26 +337,28 @@ public final class DatanodeManager {
     if (ref != null) {
       return ref;
     }
-    try (Transaction tx = storage.begin()) {
-      List<StorageRow> rows =
-          tx.findByIndex(StorageRow.TABLE, "storage_uuid", storageUuid, LockMode.READ_COMMITTED);
-      if (!rows.isEmpty()) {
-        return remember(toRef(rows.get(0)));
+    // The uuid's id is a row keyed by the uuid, written with the storage row: a primary key is
+    // unique on every engine, so when namenodes race (a datanode's first heartbeat reaches them all
+    // at once) exactly one id is ever made and every loser reads the winner's.
+    Key mapping = VariableRow.TABLE.key(STORAGE_ID_PREFIX + storageUuid);
+    while (true) {
+      try (Transaction tx = storage.begin()) {
+        VariableRow known = tx.find(VariableRow.TABLE, mapping, LockMode.READ_COMMITTED);
+        if (known != null) {
+          return remember(new StorageRef((int) known.longValue(), storageUuid, datanodeUuid, type));
+        }
       }
-    }
-    int id = (int) storageIds.next();
-    StorageRow row = new StorageRow(id, storageUuid, datanodeUuid, (byte) type.ordinal(), (byte) 0);
-    try (Transaction tx = storage.begin()) {
-      tx.insert(StorageRow.TABLE, row);
-      tx.commit();
-    } catch (DuplicateKeyException e) {
-      throw new IllegalStateException("storage id " + id + " handed out twice", e);
-    }
-    // Two namenodes may give one uuid two ids at once; the lowest id wins everywhere.
-    try (Transaction tx = storage.begin()) {
-      List<StorageRow> rows =
-          tx.findByIndex(StorageRow.TABLE, "storage_uuid", storageUuid, LockMode.READ_COMMITTED);
-      return remember(toRef(rows.get(0)));
+      int id = (int) storageIds.next();
+      StorageRow row =
+          new StorageRow(id, storageUuid, datanodeUuid, (byte) type.ordinal(), (byte) 0);
+      try (Transaction tx = storage.begin()) {
+        tx.insert(VariableRow.TABLE, new VariableRow(STORAGE_ID_PREFIX + storageUuid, id, null));
+        tx.insert(StorageRow.TABLE, row);
+        tx.commit();
+        return remember(toRef(row));
+      } catch (DuplicateKeyException e) {
+        LOG.debug("storage {} got its id from another namenode first", storageUuid);
+      }
     }
   }
 
@@ -342,12 +380,7 @@ public final class DatanodeManager {
   }
 
   private StorageRef remember(StorageRef ref) {
-    StorageRef prev = byUuid.putIfAbsent(ref.storageUuid(), ref);
-    if (prev != null && prev.id() < ref.id()) {
-      ref = prev;
-    } else {
-      byUuid.put(ref.storageUuid(), ref);
-    }
+    byUuid.put(ref.storageUuid(), ref);
     byId.put(ref.id(), ref);
     return ref;
   }

@@ -97,7 +97,7 @@ public final class MarkCorrupt extends Operation<Void> {
     if (!known) {
       return null;
     }
-    long now = System.currentTimeMillis();
+    long now = bm.now();
     if (!BlockManager.isCorrupt(corrupt, on.id())) {
       tx.insert(
           CorruptReplicaRow.TABLE, new CorruptReplicaRow(inode, blockId, on.id(), now, reason));

@@ -24,6 +24,11 @@ import java.util.List;
  * <p>A replica of a block no file has is invalidated; one older than the block (a stale generation
  * stamp) too. A committed block that reaches the minimum replication becomes complete. A replica
  * that goes away from a complete block leaves it to be checked by re-replication.
+ *
+ * <p>A deletion report acknowledges the replica's invalidation row, which stays until then (see
+ * {@code InvalidationMonitor}). The lookup row of a removed block stays while invalidations of it
+ * remain, so that the report finds their partition; the last acknowledgment removes it, under the
+ * lookup row's exclusive lock.
  */
 public final class ReplicaChange extends Operation<Void> {
   /** The partition of invalidations of replicas that belong to no file. */
@@ -42,6 +47,7 @@ public final class ReplicaChange extends Operation<Void> {
   private PendingBlockRow pending;
   private UnderReplicatedBlockRow check;
   private InvalidatedBlockRow invalidated;
+  private List<InvalidatedBlockRow> removedBlockInvalidations;
 
   public ReplicaChange(
       BlockManager bm,
@@ -79,15 +85,31 @@ public final class ReplicaChange extends Operation<Void> {
               LockMode.EXCLUSIVE);
     }
     if (block == null && lookup != null) {
-      // The block moved to another file (concat) after its lookup row was read: read again.
+      // Either the block moved to another file (concat) after its lookup row was read, or it was
+      // removed and its lookup row kept for its invalidations: read it again, locked.
       BlockLookupRow now =
-          tx.find(BlockLookupRow.TABLE, BlockLookupRow.TABLE.key(blockId), LockMode.READ_COMMITTED);
+          tx.find(BlockLookupRow.TABLE, BlockLookupRow.TABLE.key(blockId), LockMode.EXCLUSIVE);
       if (now != null && now.inodeId() != lookup.inodeId()) {
         throw new TransientStorageException("block " + blockId + " moved while being locked");
       }
+      lookup = now;
+      if (now != null) {
+        removedBlockInvalidations =
+            tx.findByPartition(
+                InvalidatedBlockRow.TABLE,
+                now.inodeId(),
+                "block_id",
+                blockId,
+                LockMode.READ_COMMITTED);
+        invalidated =
+            removedBlockInvalidations.stream()
+                .filter(r -> r.storageId() == storage.id())
+                .findFirst()
+                .orElse(null);
+      }
     }
     if (block == null) {
-      if (added) {
+      if (lookup == null) {
         invalidated = readInvalidated(tx, ORPHAN_PARTITION);
       }
       return;
@@ -117,7 +139,7 @@ public final class ReplicaChange extends Operation<Void> {
             PendingBlockRow.TABLE,
             PendingBlockRow.TABLE.key(inode, blockId),
             LockMode.READ_COMMITTED);
-    if (added && genStamp < block.generationStamp()) {
+    if (!added || genStamp < block.generationStamp()) {
       invalidated = readInvalidated(tx, inode);
     }
   }
@@ -134,6 +156,13 @@ public final class ReplicaChange extends Operation<Void> {
     boolean known =
         replicas != null && replicas.stream().anyMatch(r -> r.storageId() == storage.id());
     if (!added) {
+      if (invalidated != null) {
+        tx.delete(InvalidatedBlockRow.TABLE, invalidated); // the datanode did as it was told
+      }
+      if (removedBlockInvalidations != null
+          && removedBlockInvalidations.stream().allMatch(r -> r.storageId() == storage.id())) {
+        tx.delete(BlockLookupRow.TABLE, lookup); // the removed block's last replica is gone
+      }
       if (block != null && known) {
         tx.delete(ReplicaRow.TABLE, ReplicaRow.TABLE.key(block.inodeId(), blockId, storage.id()));
         if (block.underConstructionState() == BlockState.COMPLETE) {
@@ -181,7 +210,7 @@ public final class ReplicaChange extends Operation<Void> {
               block.blockRecoveryId());
       tx.update(BlockInfoRow.TABLE, complete);
       if (pending == null) {
-        BlockManager.expectedToPending(tx, complete, expected, replicas, storage.id());
+        bm.expectedToPending(tx, complete, expected, replicas, storage.id());
       }
       for (ReplicaUnderConstructionRow r : expected) {
         tx.delete(ReplicaUnderConstructionRow.TABLE, r);
@@ -207,12 +236,13 @@ public final class ReplicaChange extends Operation<Void> {
     if (check == null) {
       tx.insert(
           UnderReplicatedBlockRow.TABLE,
-          new UnderReplicatedBlockRow(block.inodeId(), blockId, 0, System.currentTimeMillis(), -1));
+          new UnderReplicatedBlockRow(block.inodeId(), blockId, 0, bm.now(), -1));
     }
   }
 
   private void invalidate(ExecutePhase tx) throws IOException {
-    long partition = block == null ? ORPHAN_PARTITION : block.inodeId();
+    long partition =
+        block != null ? block.inodeId() : lookup != null ? lookup.inodeId() : ORPHAN_PARTITION;
     if (invalidated == null) {
       tx.insert(
           InvalidatedBlockRow.TABLE,

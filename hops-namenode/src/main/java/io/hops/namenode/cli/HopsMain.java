@@ -38,6 +38,7 @@ public final class HopsMain {
     cmd.addSubcommand("namenode", new NamenodeCommand());
     cmd.addSubcommand("datanode", new DatanodeCommand());
     cmd.addSubcommand("cluster", new ClusterCommand());
+    cmd.addSubcommand("namenodes", new NamenodesCommand());
     cmd.addSubcommand("demo", new DemoCommand());
     // Listed for --help only: their arguments are the stock tools', so main() hands them over.
     cmd.addSubcommand("dfs", listed("The stock 'hdfs dfs' shell: bin/hops dfs [--conf DIR] -ls /"));

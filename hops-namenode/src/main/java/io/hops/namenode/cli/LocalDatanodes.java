@@ -25,6 +25,17 @@ final class LocalDatanodes implements AutoCloseable {
   /** Starts {@code n} datanodes for {@code nn} and waits until it has heard from them all. */
   static LocalDatanodes start(Configuration conf, HopsNameNode nn, File dataDir, int n)
       throws IOException {
+    return start(conf, List.of(nn), dataDir, n);
+  }
+
+  /**
+   * Starts {@code n} datanodes reporting to every namenode of {@code nns} (one HA nameservice) and
+   * waits until the first has heard from them all.
+   */
+  static LocalDatanodes start(Configuration conf, List<HopsNameNode> nns, File dataDir, int n)
+      throws IOException {
+    HopsNameNode nn = nns.get(0);
+    List<java.net.InetSocketAddress> addresses = nns.stream().map(HopsNameNode::address).toList();
     LocalDatanodes dns = new LocalDatanodes();
     try {
       for (int i = 1; i <= n; i++) {
@@ -32,8 +43,7 @@ final class LocalDatanodes implements AutoCloseable {
         Configuration c = new Configuration(conf);
         Confs.datanodeAddresses(c, "127.0.0.1", true);
         dns.nodes.add(
-            DatanodeLauncher.start(
-                DatanodeLauncher.configure(c, List.of(nn.address()), dir, "127.0.0.1")));
+            DatanodeLauncher.start(DatanodeLauncher.configure(c, addresses, dir, "127.0.0.1")));
       }
       dns.waitForLive(nn, n, dataDir);
       return dns;

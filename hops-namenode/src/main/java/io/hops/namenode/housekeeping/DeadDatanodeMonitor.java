@@ -96,7 +96,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     int removed = 0;
     for (int i = 0; i < all.size(); i += BATCH) {
       List<FileBlock> batch = all.subList(i, Math.min(all.size(), i + BATCH));
-      removed += ns.run(() -> new RemoveStorageReplicas(s.id(), batch));
+      removed += ns.runAsLeader(() -> new RemoveStorageReplicas(s.id(), batch));
     }
     return removed;
   }

@@ -66,15 +66,30 @@ public final class Housekeeping implements AutoCloseable {
    * tasks keep a little state between rounds.
    */
   public synchronized void runOnce() {
-    if (!ns.blocks().isLeader()) {
-      return;
-    }
     for (HousekeepingTask task : tasks) {
+      // Checked before every task: a namenode that lost its lease stops within one task (and its
+      // transactions are fenced meanwhile).
+      if (!ns.blocks().isLeader()) {
+        return;
+      }
       try {
         task.runOnce();
       } catch (Exception e) {
+        if (e instanceof io.hops.election.NotLeaderException) {
+          LOG.info("housekeeping stops: {}", e.getMessage());
+          return;
+        }
         LOG.warn("housekeeping task {} failed; it runs again next round", task.name(), e);
       }
+    }
+  }
+
+  /** Runs a round at once, off the caller's thread: a new leader resumes without waiting. */
+  public void runSoon() {
+    try {
+      thread.execute(this::runOnce);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed
     }
   }
 

@@ -3,6 +3,7 @@ package io.hops.namenode.housekeeping;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
@@ -10,8 +11,11 @@ import io.hops.namenode.blocks.StorageRef;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -25,14 +29,27 @@ import org.slf4j.LoggerFactory;
  * Tells datanodes which replicas to delete (HDFS BlockManager.computeInvalidateWork and
  * InvalidateBlocks): each round, up to {@code dfs.block.invalidate.limit} replicas per datanode (at
  * least 20 per second of heartbeat interval, as HDFS) become one {@code DNA_INVALIDATE} command for
- * its next heartbeat, and their rows go ({@link TakeInvalidations}). Rows of a datanode that is
- * dead or unknown are dropped: if it comes back, its block report shows what it still has. Rows in
- * {@code ReplicaChange.ORPHAN_PARTITION} are replicas of blocks no file has; they go the same way.
- * The table is read whole each round (FTS): it holds only what has not been sent yet.
+ * its next heartbeat. A row stays until the datanode reports the deletion ({@code ReplicaChange}),
+ * as pending replications do, so a command that a datanode drops or that dies with its leader is
+ * sent again: after {@link #RESEND_HEARTBEATS} heartbeat intervals without the report, at most
+ * {@link #MAX_SENDS} times (a datanode that no longer has the replica reports nothing); then, and
+ * for a datanode that is dead or unknown, the row is dropped: if the replica is still there, the
+ * datanode's block report shows it again and it is invalidated anew. Rows in {@code
+ * ReplicaChange.ORPHAN_PARTITION} are replicas of blocks no file has; they go the same way. The
+ * table is read whole each round (FTS); what was sent when lives in the leader's memory only, so a
+ * new leader sends everything once more, which a datanode shrugs off.
  */
 final class InvalidationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(InvalidationMonitor.class);
   private static final int DROP_BATCH = 500;
+  static final int RESEND_HEARTBEATS = 10;
+  static final int MAX_SENDS = 3;
+
+  /** When a row was last sent, and how often. */
+  private record Sent(long atNanos, int times) {}
+
+  private final Map<Key, Sent> sent = new HashMap<>();
+  private final long resendNanos;
 
   private final Namesystem ns;
   private final DatanodeManager dm;
@@ -47,6 +64,7 @@ final class InvalidationMonitor implements HousekeepingTask {
                 DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
                 DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
                 TimeUnit.SECONDS);
+    this.resendNanos = TimeUnit.SECONDS.toNanos(RESEND_HEARTBEATS * heartbeatSeconds);
     this.limit =
         Math.max(
             20 * (int) heartbeatSeconds,
@@ -65,25 +83,35 @@ final class InvalidationMonitor implements HousekeepingTask {
   public void runOnce() throws IOException {
     Map<String, List<InvalidatedBlockRow>> byNode = new TreeMap<>();
     List<InvalidatedBlockRow> nowhere = new ArrayList<>();
+    Set<Key> present = new HashSet<>();
+    long now = System.nanoTime();
     try (Transaction tx = ns.storage().begin()) {
       for (InvalidatedBlockRow r : tx.scanAll(InvalidatedBlockRow.TABLE, LockMode.READ_COMMITTED)) {
+        Key key = InvalidatedBlockRow.TABLE.keyOf(r);
+        present.add(key);
+        Sent before = sent.get(key);
         StorageRef s = dm.storage(r.storageId());
         Node n = s == null ? null : dm.node(s.datanodeUuid());
-        if (n == null || !dm.isLive(n)) {
+        if (n == null || !dm.isLive(n) || (before != null && before.times() >= MAX_SENDS)) {
           nowhere.add(r);
-        } else {
+        } else if (before == null || now - before.atNanos() >= resendNanos) {
           byNode.computeIfAbsent(n.uuid(), k -> new ArrayList<>()).add(r);
         }
       }
     }
-    int sent = 0;
+    sent.keySet().retainAll(present);
+    int sentNow = 0;
     for (Map.Entry<String, List<InvalidatedBlockRow>> e : byNode.entrySet()) {
       List<InvalidatedBlockRow> rows = e.getValue();
       rows.sort(Comparator.comparingLong(InvalidatedBlockRow::blockId));
-      List<InvalidatedBlockRow> batch = rows.subList(0, Math.min(limit, rows.size()));
-      List<InvalidatedBlockRow> taken = ns.run(() -> new TakeInvalidations(batch));
-      if (taken.isEmpty()) {
-        continue;
+      List<InvalidatedBlockRow> taken = rows.subList(0, Math.min(limit, rows.size()));
+      if (!ns.blocks().isLeader()) {
+        return; // commands from a namenode that lost its lease are never sent
+      }
+      for (InvalidatedBlockRow r : taken) {
+        Key key = InvalidatedBlockRow.TABLE.keyOf(r);
+        Sent before = sent.get(key);
+        sent.put(key, new Sent(now, before == null ? 1 : before.times() + 1));
       }
       Block[] blocks = new Block[taken.size()];
       for (int i = 0; i < blocks.length; i++) {
@@ -93,20 +121,21 @@ final class InvalidationMonitor implements HousekeepingTask {
       dm.node(e.getKey())
           .addCommand(
               new BlockCommand(DatanodeProtocol.DNA_INVALIDATE, ns.blocks().blockPoolId(), blocks));
-      sent += blocks.length;
+      sentNow += blocks.length;
     }
     for (int i = 0; i < nowhere.size(); i += DROP_BATCH) {
       List<InvalidatedBlockRow> batch =
           nowhere.subList(i, Math.min(nowhere.size(), i + DROP_BATCH));
-      ns.run(() -> new TakeInvalidations(batch));
+      ns.runAsLeader(() -> new TakeInvalidations(batch));
     }
-    if (sent > 0 || !nowhere.isEmpty()) {
+    if (sentNow > 0 || !nowhere.isEmpty()) {
       LOG.info(
           "invalidation: {} replicas sent to {} datanodes for deletion; {} dropped (datanode dead"
-              + " or unknown)",
-          sent,
+              + " or unknown, or sent {} times without a report)",
+          sentNow,
           byNode.size(),
-          nowhere.size());
+          nowhere.size(),
+          MAX_SENDS);
     }
   }
 }

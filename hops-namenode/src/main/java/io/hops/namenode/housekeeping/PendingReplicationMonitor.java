@@ -46,7 +46,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long cutoff = System.currentTimeMillis() - timeoutMillis;
+    long cutoff = ns.blocks().now() - timeoutMillis;
     Map<Long, List<Long>> byFile = new TreeMap<>();
     try (Transaction tx = ns.storage().begin()) {
       for (PendingBlockRow p : tx.scanAll(PendingBlockRow.TABLE, LockMode.READ_COMMITTED)) {
@@ -60,7 +60,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
       List<Long> ids = f.getValue().stream().sorted().toList();
       for (int i = 0; i < ids.size(); i += DeadDatanodeMonitor.BATCH) {
         List<Long> batch = ids.subList(i, Math.min(ids.size(), i + DeadDatanodeMonitor.BATCH));
-        timedOut += ns.run(() -> new PendingTimeout(f.getKey(), batch, cutoff));
+        timedOut += ns.runAsLeader(() -> new PendingTimeout(f.getKey(), batch, cutoff));
       }
     }
     if (timedOut > 0) {

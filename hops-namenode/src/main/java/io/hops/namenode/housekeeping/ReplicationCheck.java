@@ -299,7 +299,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     out.transfers.add(t);
     budget.transfersLeft--;
     budget.perSource.merge(t.source().uuid(), 1, Integer::sum);
-    long now = System.currentTimeMillis();
+    long now = bm.now();
     StringBuilder targets = new StringBuilder(p == null ? "" : p.targets());
     for (StorageStat s : t.targets()) {
       targets.append(targets.length() == 0 ? "" : ",").append(s.ref.id());
@@ -368,7 +368,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
 
   /** The replica on {@code s} is to be deleted: no longer counted, and its datanode told. */
   private void delete(ExecutePhase tx, BlockInfoRow b, StorageRef s) throws IOException {
-    long now = System.currentTimeMillis();
+    long now = bm.now();
     tx.insert(ExcessReplicaRow.TABLE, new ExcessReplicaRow(inodeId, b.blockId(), s.id(), now));
     InvalidatedBlockRow inv =
         new InvalidatedBlockRow(inodeId, b.blockId(), s.id(), b.generationStamp(), b.numBytes());
@@ -378,12 +378,11 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   }
 
   /** The block stays queued, at its priority, behind the others of its level. */
-  private static UnderReplicatedBlockRow keep(
+  private UnderReplicatedBlockRow keep(
       ExecutePhase tx, UnderReplicatedBlockRow mark, BlockInfoRow b, int priority, int expected)
       throws IOException {
     UnderReplicatedBlockRow kept =
-        new UnderReplicatedBlockRow(
-            mark.inodeId(), b.blockId(), priority, System.currentTimeMillis(), expected);
+        new UnderReplicatedBlockRow(mark.inodeId(), b.blockId(), priority, bm.now(), expected);
     tx.update(UnderReplicatedBlockRow.TABLE, kept);
     return kept;
   }

@@ -123,7 +123,8 @@ final class ReplicationMonitor implements HousekeepingTask {
       List<Long> ids = f.getValue().stream().sorted().toList();
       for (int i = 0; i < ids.size(); i += MAX_BLOCKS_PER_CHECK) {
         List<Long> batch = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
-        Outcome o = ns.run(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
+        Outcome o =
+            ns.runAsLeader(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
         round.take(o);
         send(o.transfers);
         o.parked.forEach(r -> parked.put(new FileBlock(r.inodeId(), r.blockId()), r.timestamp()));
@@ -160,7 +161,7 @@ final class ReplicationMonitor implements HousekeepingTask {
       parked.clear(); // a datanode came or went: every block may be helped now
       lastLive = liveNow;
     }
-    long before = System.currentTimeMillis() - graceMillis;
+    long before = bm.now() - graceMillis;
     List<UnderReplicatedBlockRow> fresh = new ArrayList<>();
     List<UnderReplicatedBlockRow> stale = new ArrayList<>();
     Map<FileBlock, Long> stillParked = new HashMap<>();

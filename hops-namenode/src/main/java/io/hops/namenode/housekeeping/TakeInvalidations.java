@@ -11,10 +11,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Takes invalidations off the table once they are about to be sent to their datanode: those of the
- * given rows still there are deleted and returned (B + W). An invalidation row is written once and
- * then only deleted, so no block lock is needed: at worst a row written again meanwhile is sent
- * again, which a datanode shrugs off.
+ * Drops invalidations that will not be sent (their datanode is dead or unknown, or it never
+ * reported the deletion): those of the given rows still there are deleted and returned (B + W). An
+ * invalidation row is written once and then only deleted, so no block lock is needed.
  */
 final class TakeInvalidations extends Operation<List<InvalidatedBlockRow>> {
   private final List<InvalidatedBlockRow> rows;

@@ -96,6 +96,11 @@ public final class LeaseManager {
         .getLong(BLOCK_RECOVERY_TIMEOUT_MS, heartbeat * 1000 * BLOCK_RECOVERY_TIMEOUT_HEARTBEATS);
   }
 
+  /** The cluster's time (the database's clock): lease limits compare it with lease rows. */
+  public long now() {
+    return ns.blocks().now();
+  }
+
   /** The holder of the files whose blocks this namenode recovers. */
   public String recoveryHolder() {
     return recoveryHolder;
@@ -140,7 +145,7 @@ public final class LeaseManager {
    * and checks again. Returns the number of files closed.
    */
   public int releaseExpiredLeases() throws IOException {
-    long now = System.currentTimeMillis();
+    long now = now();
     List<LeaseRow> expired = new ArrayList<>();
     List<List<LeasePathRow>> files = new ArrayList<>();
     try (Transaction tx = ns.storage().begin()) {
@@ -165,11 +170,11 @@ public final class LeaseManager {
             files.get(i).size());
       }
       if (files.get(i).isEmpty()) {
-        ns.run(() -> new ReleaseLease(this, holder, ReleaseLease.NO_FILE));
+        ns.runAsLeader(() -> new ReleaseLease(this, holder, ReleaseLease.NO_FILE));
       }
       for (LeasePathRow file : files.get(i)) {
         try {
-          if (ns.run(() -> new ReleaseLease(this, holder, file.inodeId()))) {
+          if (ns.runAsLeader(() -> new ReleaseLease(this, holder, file.inodeId()))) {
             closed++;
           }
         } catch (IOException e) {

@@ -72,7 +72,7 @@ final class ReleaseLease extends Operation<Boolean> {
   @Override
   protected Boolean execute(ExecutePhase tx) throws IOException {
     LeaseRow lease = leases.read(holder);
-    if (lease == null || !manager.needsRelease(lease, System.currentTimeMillis())) {
+    if (lease == null || !manager.needsRelease(lease, manager.now())) {
       return false; // gone or renewed since the scan
     }
     if (inodeId == NO_FILE) {
@@ -83,7 +83,7 @@ final class ReleaseLease extends Operation<Boolean> {
     }
     boolean closed = false;
     if (heldByHolder()) {
-      closed = release.release(tx, MutableInode.of(file), leases, System.currentTimeMillis());
+      closed = release.release(tx, MutableInode.of(file), leases, manager.now());
     } else if (leasePath != null && holder.equals(leasePath.holder())) {
       // A lease path whose file is gone or no longer written by the holder.
       leases.removeFile(tx, holder, inodeId);

@@ -146,7 +146,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
     blocks.replace(added);
     inode.size = blocks.length();
     tx.update(InodeRow.TABLE, inode.toRow());
-    leases.renew(clientName, System.currentTimeMillis());
+    leases.renew(clientName, bm.now());
     leases.flush(tx);
     return bm.locatedNewBlock(added, targets, offset);
   }

@@ -124,7 +124,7 @@ public final class Append extends Operation<Append.Outcome> {
     leases = LeaseChanges.lock(tx, holders);
     if (target.underConstruction() && !holder.equals(target.clientName())) {
       LeaseRow writer = leases.read(target.clientName());
-      if (writer != null && leaseManager.expiredSoftLimit(writer, System.currentTimeMillis())) {
+      if (writer != null && leaseManager.expiredSoftLimit(writer, bm.now())) {
         takeover = leaseManager.recovery().prepare(tx, target);
         if (takeover instanceof BlockRecovery.Prepared p) {
           blocks = p.blocks().withRemovalRows(tx);
@@ -155,7 +155,7 @@ public final class Append extends Operation<Append.Outcome> {
     if (target.storagePolicy() == HdfsConstants.MEMORY_STORAGE_POLICY_ID) {
       throw new UnsupportedOperationException("Cannot append to lazy persist file " + path);
     }
-    long now = System.currentTimeMillis();
+    long now = bm.now();
     MutableInode file = MutableInode.of(target);
     if (file.underConstruction) {
       IOException refused =

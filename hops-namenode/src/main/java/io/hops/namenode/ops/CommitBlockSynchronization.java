@@ -133,7 +133,7 @@ public final class CommitBlockSynchronization extends Operation<Void> {
     }
     inode.size = blocks.length();
     if (closeFile) {
-      ZeroLengthFileRecovery.close(tx, inode, leases, System.currentTimeMillis());
+      ZeroLengthFileRecovery.close(tx, inode, leases, bm.now());
       leases.flush(tx);
       bm.queueReplicationChecks(tx, blocks, inode.replication);
     } else {

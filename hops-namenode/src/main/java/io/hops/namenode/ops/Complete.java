@@ -113,7 +113,7 @@ public final class Complete extends Operation<Boolean> {
         return false; // not yet reported by enough replicas: the client asks again
       }
     }
-    ZeroLengthFileRecovery.close(tx, inode, leases, System.currentTimeMillis());
+    ZeroLengthFileRecovery.close(tx, inode, leases, bm.now());
     leases.flush(tx);
     bm.queueReplicationChecks(tx, blocks, inode.replication);
     return true;

@@ -45,8 +45,7 @@ final class Completion {
         with(b, client.getNumBytes(), complete ? BlockState.COMPLETE : BlockState.COMMITTED);
     tx.update(BlockInfoRow.TABLE, changed);
     if (complete) {
-      BlockManager.expectedToPending(
-          tx, changed, f.expected(b.blockId()), f.replicas(b.blockId()), -1);
+      bm.expectedToPending(tx, changed, f.expected(b.blockId()), f.replicas(b.blockId()), -1);
       dropPipeline(tx, f, b.blockId());
     }
     f.replace(changed);

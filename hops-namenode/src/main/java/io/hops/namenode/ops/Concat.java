@@ -156,7 +156,7 @@ public final class Concat extends Operation<Void> {
           "concat: at least two of the source files are the same");
     }
 
-    long now = System.currentTimeMillis();
+    long now = bm.now();
     MutableInode file = MutableInode.of(trg);
     FileBlocks into = blocks.get(trg.id());
     int index = into.blocks().size();
@@ -225,7 +225,7 @@ public final class Concat extends Operation<Void> {
     if (queued || bm.liveReplicas(from, id) != to.replication) {
       tx.insert(
           UnderReplicatedBlockRow.TABLE,
-          new UnderReplicatedBlockRow(to.id, id, 0, System.currentTimeMillis(), to.replication));
+          new UnderReplicatedBlockRow(to.id, id, 0, bm.now(), to.replication));
     }
   }
 }

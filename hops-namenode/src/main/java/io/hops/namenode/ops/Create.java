@@ -137,7 +137,7 @@ public final class Create extends Operation<Create.Outcome> {
           "SHOULD_REPLICATE flag and ecPolicyName are exclusive parameters. Set both is not"
               + " allowed!");
     }
-    now = System.currentTimeMillis();
+    now = ns.blocks().now();
     resolved = tx.resolve(src, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE);
     anchor = resolved.lastExisting();
     int existing = resolved.inodes().size();

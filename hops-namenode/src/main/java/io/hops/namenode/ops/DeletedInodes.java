@@ -58,6 +58,7 @@ final class DeletedInodes {
 
   private LeaseChanges leases;
   private final List<InvalidatedBlockRow> invalidations = new ArrayList<>();
+  private final Set<Long> pendingBlocks = new HashSet<>();
 
   private DeletedInodes() {}
 
@@ -152,6 +153,7 @@ final class DeletedInodes {
       for (InvalidatedBlockRow r :
           tx.findByPartition(InvalidatedBlockRow.TABLE, id, LockMode.READ_COMMITTED)) {
         pending.add(InvalidatedBlockRow.TABLE.keyOf(r));
+        pendingBlocks.add(r.blockId());
       }
     }
     scanAll(tx, UnderReplicatedBlockRow.TABLE, withBlocks);
@@ -211,7 +213,15 @@ final class DeletedInodes {
 
   /** Buffers the deletes, the lease updates and the invalidations. */
   void delete(ExecutePhase tx) throws StorageException {
+    Set<Long> invalidatedBlocks = new HashSet<>();
+    invalidations.forEach(r -> invalidatedBlocks.add(r.blockId()));
+    pendingBlocks.forEach(invalidatedBlocks::add);
     for (Key k : doomed) {
+      // A block's lookup row stays while its replicas are being deleted: the datanodes' deletion
+      // reports find the invalidation rows through it (ReplicaChange).
+      if (k.table() == BlockLookupRow.TABLE && invalidatedBlocks.contains((Long) k.value(0))) {
+        continue;
+      }
       tx.delete(k.table(), k);
     }
     if (leases != null) {

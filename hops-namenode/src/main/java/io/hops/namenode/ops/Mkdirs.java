@@ -88,7 +88,7 @@ public final class Mkdirs extends Operation<Boolean> {
             masked.getUserAction().or(FsAction.WRITE_EXECUTE),
             masked.getGroupAction(),
             masked.getOtherAction());
-    long now = System.currentTimeMillis();
+    long now = ns.blocks().now();
     MutableInode parent = MutableInode.of(anchor);
     for (int i = existing; i <= resolved.depth(); i++) {
       String name = resolved.components()[i - 1];

@@ -77,7 +77,7 @@ public final class RecoverLease extends Operation<Boolean> {
               + pc.caller().clientMachine()
               + " because the file is under construction but no leases found.");
     }
-    boolean closed = release.release(tx, MutableInode.of(file), leases, System.currentTimeMillis());
+    boolean closed = release.release(tx, MutableInode.of(file), leases, leaseManager.now());
     leases.flush(tx);
     return closed;
   }

@@ -216,7 +216,7 @@ public final class Rename extends Operation<Boolean> {
     InodeRow dp = locks.dstParent();
     String[] tc = locks.targetComponents();
     String newName = tc[tc.length - 1];
-    long now = System.currentTimeMillis();
+    long now = ns.blocks().now();
     if (d != null) {
       tx.delete(InodeRow.TABLE, d);
       overwritten.delete(tx);

@@ -13,10 +13,13 @@ import java.util.Set;
  */
 public final class RenewLease extends Operation<Void> {
   private final String holder;
+  private final long now;
   private LeaseChanges leases;
 
-  public RenewLease(String holder) {
+  /** {@code now} is the cluster's time, which every namenode's lease checks use. */
+  public RenewLease(String holder, long now) {
     this.holder = holder;
+    this.now = now;
   }
 
   @Override
@@ -31,7 +34,7 @@ public final class RenewLease extends Operation<Void> {
 
   @Override
   protected Void execute(ExecutePhase tx) throws IOException {
-    leases.renew(holder, System.currentTimeMillis());
+    leases.renew(holder, now);
     leases.flush(tx);
     return null;
   }

@@ -81,7 +81,7 @@ public final class SetReplication extends Operation<Boolean> {
       MutableInode file = MutableInode.of(target);
       file.replication = replication;
       tx.update(InodeRow.TABLE, file.toRow());
-      long now = System.currentTimeMillis();
+      long now = ns.blocks().now();
       for (BlockInfoRow b : blocks) {
         if (queued.add(b.blockId())) {
           tx.insert(

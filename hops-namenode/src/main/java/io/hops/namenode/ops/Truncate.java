@@ -133,7 +133,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
       throw new AlreadyBeingCreatedException(
           takeover().failure(path, path + " is being truncated."));
     }
-    long now = System.currentTimeMillis();
+    long now = bm.now();
     if (file.underConstruction) {
       LeaseRow writer = leases.read(file.clientName);
       boolean expired = writer != null && leaseManager.expiredSoftLimit(writer, now);

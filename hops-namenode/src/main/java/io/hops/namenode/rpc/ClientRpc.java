@@ -173,7 +173,7 @@ public class ClientRpc extends UnsupportedClientProtocol {
     if (namespaces != null && !namespaces.isEmpty()) {
       throw new IOException("namespaces(" + namespaces + ") should be null or empty");
     }
-    ns.run(() -> new RenewLease(clientName));
+    ns.run(() -> new RenewLease(clientName, ns.blocks().now()));
   }
 
   @Override

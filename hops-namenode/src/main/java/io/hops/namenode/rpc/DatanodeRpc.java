@@ -3,6 +3,7 @@ package io.hops.namenode.rpc;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.election.LeaderElection;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BlockManager;
@@ -17,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
@@ -33,6 +33,7 @@ import org.apache.hadoop.hdfs.server.protocol.HeartbeatResponse;
 import org.apache.hadoop.hdfs.server.protocol.NNHAStatusHeartbeat;
 import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
+import org.apache.hadoop.hdfs.server.protocol.RegisterCommand;
 import org.apache.hadoop.hdfs.server.protocol.SlowDiskReports;
 import org.apache.hadoop.hdfs.server.protocol.SlowPeerReports;
 import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
@@ -44,11 +45,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code DatanodeProtocol}: the stock DataNode registers, heartbeats and reports its replicas. The
- * leader answers ACTIVE (with a strictly increasing txid) and hands out commands; the others answer
- * STANDBY, so a datanode obeys only the leader (DESIGN.md §3). Reports are processed by the leader,
- * idempotently, into the replica tables every namenode reads; a full report is diffed against the
- * storage's persisted replicas and the differences are applied a batch per transaction.
+ * {@code DatanodeProtocol}: the stock DataNode registers, heartbeats and reports its replicas to
+ * every namenode. The leader answers ACTIVE (with its election epoch as txid) and hands out
+ * commands; the others answer STANDBY, so a datanode obeys only the leader (DESIGN.md §3). Reports
+ * are processed by one owner per datanode among the live namenodes ({@link
+ * io.hops.namenode.blocks.ReportOwnership}), idempotently, into the replica tables every namenode
+ * reads; a full report is diffed against the storage's persisted replicas and the differences are
+ * applied a batch per transaction. Only the owner grants full block report leases.
  */
 public final class DatanodeRpc implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);
@@ -63,7 +66,6 @@ public final class DatanodeRpc implements DatanodeProtocol {
   private final Namesystem ns;
   private final BlockManager bm;
   private final DatanodeManager datanodes;
-  private final AtomicLong txid = new AtomicLong(System.currentTimeMillis());
 
   public DatanodeRpc(Namesystem ns) {
     this.ns = ns;
@@ -81,6 +83,9 @@ public final class DatanodeRpc implements DatanodeProtocol {
   @Override
   public DatanodeRegistration registerDatanode(DatanodeRegistration reg) throws IOException {
     datanodes.register(withRemoteIp(reg));
+    // A datanode sends a full report after it registers: whoever owns its reports now needs no
+    // other catch-up.
+    datanodes.node(reg.getDatanodeUuid()).gainedReports(bm.ownership().owns(reg.getDatanodeUuid()));
     return reg;
   }
 
@@ -101,20 +106,34 @@ public final class DatanodeRpc implements DatanodeProtocol {
     DatanodeManager.Node node = datanodes.heartbeat(withRemoteIp(reg), reports, xceiverCount);
     boolean leader = bm.isLeader();
     List<DatanodeCommand> commands =
-        leader ? datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT) : List.of();
+        new ArrayList<>(
+            leader ? datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT) : List.of());
+    boolean owner = bm.ownership().owns(node.uuid());
+    if (node.gainedReports(owner)) {
+      // A new owner of this datanode's reports may have missed some while ownership moved: the
+      // datanode registers again and sends this namenode a full report (any namenode may ask).
+      commands.add(RegisterCommand.REGISTER);
+      LOG.info("namenode now owns the block reports of {}: full report requested", node.uuid());
+    }
+    // Only the owner grants a full block report lease: the others would drop the report.
     long lease =
-        requestFullBlockReportLease ? ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE) : 0;
+        requestFullBlockReportLease && owner
+            ? ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE)
+            : 0;
     return new HeartbeatResponse(
         commands.toArray(new DatanodeCommand[0]),
-        new NNHAStatusHeartbeat(
-            leader ? HAServiceState.ACTIVE : HAServiceState.STANDBY, nextTxid()),
+        new NNHAStatusHeartbeat(leader ? HAServiceState.ACTIVE : HAServiceState.STANDBY, txid()),
         null,
         lease);
   }
 
-  /** Strictly increasing, and above any earlier leader's (wall-clock based). */
-  private long nextTxid() {
-    return txid.updateAndGet(t -> Math.max(t + 1, System.currentTimeMillis()));
+  /**
+   * The heartbeat's txid: the election epoch, which only grows and is higher for every new leader,
+   * so a datanode follows the newest leader and ignores an older one that resumes after a pause.
+   */
+  private long txid() {
+    LeaderElection e = bm.election();
+    return e == null ? 0 : Math.max(e.epoch(), e.membership().epoch());
   }
 
   /** As HDFS: a datanode's address is the one the namenode sees, not the one it claims. */
@@ -132,8 +151,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
-    if (!bm.isLeader()) {
-      return null;
+    if (!node.ownsReports()) {
+      return null; // its owner applies it
     }
     for (StorageBlockReport report : reports) {
       StorageRef storage = datanodes.storageStat(node, report.getStorage()).ref;
@@ -175,6 +194,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
           added,
           stored.size());
     }
+    datanodes.fullReportApplied(node);
     return null;
   }
 
@@ -184,8 +204,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
-    if (!bm.isLeader()) {
-      return;
+    if (!node.ownsReports()) {
+      return; // its owner applies it
     }
     for (StorageReceivedDeletedBlocks s : blocks) {
       StorageRef storage = datanodes.storageStat(node, s.getStorage()).ref;

@@ -16,8 +16,12 @@ import org.apache.hadoop.hdfs.protocolPB.NamenodeProtocolPB;
 import org.apache.hadoop.hdfs.protocolPB.NamenodeProtocolServerSideTranslatorPB;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocol;
+import org.apache.hadoop.ipc.GenericRefreshProtocol;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.proto.GenericRefreshProtocolProtos.GenericRefreshProtocolService;
+import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolPB;
+import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolServerSideTranslatorPB;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 
 /**
@@ -33,6 +37,7 @@ public final class RpcServer implements AutoCloseable {
       ClientProtocol client,
       DatanodeProtocol datanode,
       NamenodeProtocol namenode,
+      GenericRefreshProtocol extensions,
       String bindHost,
       int port)
       throws IOException {
@@ -65,6 +70,13 @@ public final class RpcServer implements AutoCloseable {
         NamenodeProtocolPB.class,
         NamenodeProtocolService.newReflectiveBlockingService(
             new NamenodeProtocolServerSideTranslatorPB(namenode)));
+    // hops's extension calls (the membership), through Hadoop's generic refresh protocol.
+    RPC.setProtocolEngine(conf, GenericRefreshProtocolPB.class, ProtobufRpcEngine2.class);
+    server.addProtocol(
+        RPC.RpcKind.RPC_PROTOCOL_BUFFER,
+        GenericRefreshProtocolPB.class,
+        GenericRefreshProtocolService.newReflectiveBlockingService(
+            new GenericRefreshProtocolServerSideTranslatorPB(extensions)));
   }
 
   public void start() {

@@ -2,6 +2,7 @@ package io.hops.namenode.tx;
 
 import io.hops.dal.AccessCounts;
 import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.TransientStorageException;
 import io.hops.namenode.resolve.InodeHintCache;
@@ -45,8 +46,22 @@ public final class TransactionRunner {
     this.maxBackoffMillis = maxBackoffMillis;
   }
 
+  /**
+   * Checks, at the end of the lock phase, that a transaction may commit: the election's fence of
+   * leader-only work (DESIGN.md §3).
+   */
+  @FunctionalInterface
+  public interface Fence {
+    void check(Transaction tx) throws StorageException;
+  }
+
   /** Runs a fresh operation from {@code attempt} until it commits or fails for good. */
   public <T> T run(Supplier<? extends Operation<T>> attempt) throws IOException {
+    return run(attempt, null);
+  }
+
+  /** As {@link #run(Supplier)}, passing {@code fence} (if not null) before the execute phase. */
+  public <T> T run(Supplier<? extends Operation<T>> attempt, Fence fence) throws IOException {
     long start = System.nanoTime();
     AccessCounts accesses = AccessCounts.NONE;
     String name = "unknown";
@@ -57,6 +72,9 @@ public final class TransactionRunner {
       try {
         LockPhase lock = new LockPhase(tx, resolver);
         op.lock(lock);
+        if (fence != null) {
+          fence.check(tx);
+        }
         lock.close(name);
         ExecutePhase exec = new ExecutePhase(tx, hints);
         T result = op.execute(exec);

@@ -1,5 +1,8 @@
 package io.hops.namenode.web;
 
+import io.hops.election.LeaderElection;
+import io.hops.election.Member;
+import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.ops.GetStats;
@@ -62,9 +65,28 @@ public final class StatusServlet extends HttpServlet {
     row(out, "Under-replicated blocks", Long.toString(stats[3]));
     row(out, "Blocks with corrupt replicas", Long.toString(stats[4]));
     row(out, "Missing blocks", Long.toString(stats[5]));
+    LeaderElection election = ns.blocks().election();
+    Membership members = election == null ? Membership.EMPTY : election.membership();
+    out.println(
+        "</table><h2>Namenodes</h2><table><tr><th>id</th><th>RPC</th><th>web UI</th>"
+            + "<th>role</th></tr>");
+    for (Member m : members.members()) {
+      out.println(
+          "<tr><td>"
+              + m.id()
+              + (election != null && m.id() == election.id() ? " (this one)" : "")
+              + "</td><td>"
+              + escape(m.rpcAddress())
+              + "</td><td>"
+              + escape(m.httpAddress())
+              + "</td><td>"
+              + (m.leader() ? "leader, epoch " + members.epoch() : "-")
+              + "</td></tr>");
+    }
     out.println(
         "</table><h2>Datanodes</h2><table><tr><th>address</th><th>uuid</th>"
-            + "<th>state</th><th>capacity</th><th>used</th><th>remaining</th></tr>");
+            + "<th>state</th><th>capacity</th><th>used</th><th>remaining</th>"
+            + "<th>reports</th></tr>");
     for (DatanodeManager.Node n : nodes) {
       out.println(
           "<tr><td>"
@@ -79,6 +101,8 @@ public final class StatusServlet extends HttpServlet {
               + bytes(n.dfsUsed())
               + "</td><td>"
               + bytes(n.remaining())
+              + "</td><td>"
+              + (n.ownsReports() ? "applied here" : "applied by another namenode")
               + "</td></tr>");
     }
     out.println(

@@ -1,0 +1,48 @@
+package io.hops.namenode.blocks;
+
+import io.hops.election.LeaderElection;
+import io.hops.election.Membership;
+import java.util.List;
+
+/**
+ * Which namenode processes a datanode's block reports (DESIGN.md §3): every datanode reports to
+ * every namenode, and exactly one of the live namenodes, chosen by a hash of the datanode's uuid
+ * over the sorted live ids, applies them. When the membership changes the datanode is re-owned at
+ * the next round; processing is idempotent, so a report handled twice during a handover changes
+ * nothing, and a new owner asks the datanode for a full report to catch up on what it missed.
+ */
+public final class ReportOwnership {
+  private final BlockManager bm;
+
+  ReportOwnership(BlockManager bm) {
+    this.bm = bm;
+  }
+
+  /** Whether this namenode processes the reports of {@code datanodeUuid}. */
+  public boolean owns(String datanodeUuid) {
+    LeaderElection e = bm.election();
+    if (e == null) {
+      return false;
+    }
+    return ownerOf(datanodeUuid, e.membership()) == e.id();
+  }
+
+  /** The owner's id among the live namenodes, or -1 when there are none. */
+  public static long ownerOf(String datanodeUuid, Membership m) {
+    List<Long> ids = m.ids();
+    if (ids.isEmpty()) {
+      return -1;
+    }
+    return ids.get(Math.floorMod(mix(datanodeUuid.hashCode()), ids.size()));
+  }
+
+  /** Spreads similar uuids (murmur3's finalizer). */
+  private static int mix(int h) {
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >>> 16;
+    return h;
+  }
+}

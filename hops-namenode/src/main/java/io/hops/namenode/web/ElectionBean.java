@@ -1,0 +1,66 @@
+package io.hops.namenode.web;
+
+import io.hops.election.LeaderElection;
+import io.hops.election.Member;
+import javax.management.ObjectName;
+import org.apache.hadoop.metrics2.util.MBeans;
+
+/** Publishes a namenode's election state on JMX ({@link ElectionMXBean}). */
+public final class ElectionBean implements ElectionMXBean, AutoCloseable {
+  private final LeaderElection election;
+  private final ObjectName name;
+
+  public ElectionBean(LeaderElection election) {
+    this.election = election;
+    // Several namenodes in one JVM (tests, bin/hops cluster --namenodes N): the first one shows.
+    this.name = MBeans.register("NameNode", "HopsElection", this);
+  }
+
+  @Override
+  public long getId() {
+    return election.id();
+  }
+
+  @Override
+  public boolean isLeader() {
+    return election.isLeader();
+  }
+
+  @Override
+  public long getEpoch() {
+    return election.membership().epoch();
+  }
+
+  @Override
+  public long getLeaderId() {
+    return election.membership().leaderId();
+  }
+
+  @Override
+  public long getPeriodMillis() {
+    return election.periodMillis();
+  }
+
+  @Override
+  public String getLiveNamenodes() {
+    StringBuilder b = new StringBuilder();
+    for (Member m : election.membership().members()) {
+      b.append(m.id())
+          .append(' ')
+          .append(m.rpcAddress())
+          .append(' ')
+          .append(m.httpAddress())
+          .append(' ')
+          .append(m.leader() ? "leader" : "-")
+          .append('\n');
+    }
+    return b.toString();
+  }
+
+  @Override
+  public void close() {
+    if (name != null) {
+      MBeans.unregister(name);
+    }
+  }
+}

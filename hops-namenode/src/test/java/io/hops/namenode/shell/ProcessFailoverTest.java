@@ -1,0 +1,310 @@
+package io.hops.namenode.shell;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.hops.common.HopsConfig;
+import io.hops.dal.DalConfig;
+import io.hops.dal.Storage;
+import io.hops.dal.Storages;
+import io.hops.datanode.DatanodeLauncher;
+import io.hops.election.Member;
+import io.hops.election.Membership;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.cli.NamenodesCommand;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.IOUtils;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Many namenodes as an operator runs them: three {@code bin/hops namenode} processes over MariaDB
+ * and three {@code bin/hops datanode} processes reporting to all of them. While a stock client (an
+ * HA nameservice of the three) writes and reads files, the leader is killed with SIGKILL every 15 s
+ * and started again. Every file whose close was acknowledged is there, byte for byte, every block
+ * reaches its replication, and the namespace's invariants hold. (Client operations may fail over a
+ * kill: without the retry cache a retried create can be refused; those are counted, not asserted,
+ * here.)
+ */
+class ProcessFailoverTest {
+  private static final int BLOCK = 1024 * 1024;
+  private static final int NAMENODES = 3;
+  private static final int KILLS = 3;
+
+  private final List<Process> daemons = new ArrayList<>();
+  private final Process[] namenodes = new Process[NAMENODES];
+  private final int[] rpcPorts = new int[NAMENODES];
+  private Path work;
+
+  @AfterEach
+  void stopAll() throws InterruptedException {
+    for (Process p : daemons) {
+      p.destroyForcibly();
+    }
+    for (Process p : daemons) {
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void killingTheLeaderEvery15sLosesNoAcknowledgedFile() throws Exception {
+    String url = System.getenv("HOPS_TEST_MYSQL_URL");
+    assumeTrue(url != null && !url.isBlank(), "HOPS_TEST_MYSQL_URL is not set");
+    Map<String, String> db =
+        Map.of(
+            HopsConfig.METADATA_ENGINE,
+            "mysql",
+            HopsConfig.JDBC_URL,
+            url,
+            HopsConfig.JDBC_USER,
+            System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"),
+            HopsConfig.JDBC_PASSWORD,
+            System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops"));
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      s.schema().createOrUpgrade();
+      s.schema().clearAll();
+    }
+    work = Files.createDirectories(Path.of("target/process-failover/" + System.nanoTime()));
+    for (int i = 0; i < NAMENODES; i++) {
+      rpcPorts[i] = freePort();
+      writeConf(i, db, freePort());
+    }
+    for (int i = 0; i < NAMENODES; i++) {
+      namenodes[i] = startNamenode(i, 0);
+    }
+    for (int i = 1; i <= 3; i++) {
+      List<String> args = new ArrayList<>(List.of("datanode", "--conf", conf(0).toString()));
+      for (int port : rpcPorts) {
+        args.add("--namenode");
+        args.add("hdfs://127.0.0.1:" + port);
+      }
+      args.addAll(List.of("--data-dir", work.resolve("dn" + i).toString(), "--any-ports"));
+      daemon("datanode-" + i, args.toArray(new String[0]));
+    }
+
+    Configuration client = new Configuration(false);
+    List<InetSocketAddress> addresses = new ArrayList<>();
+    for (int port : rpcPorts) {
+      addresses.add(new InetSocketAddress("127.0.0.1", port));
+    }
+    DatanodeLauncher.setNamenodes(client, addresses);
+    client.setBoolean("fs.hdfs.impl.disable.cache", true);
+    client.setInt("ipc.client.connect.max.retries", 1);
+    client.setInt("ipc.client.connect.retry.interval", 100);
+    client.setInt("dfs.client.failover.max.attempts", 30);
+    client.setInt("dfs.client.failover.sleep.base.millis", 100);
+    client.setInt("dfs.client.failover.sleep.max.millis", 1000);
+    client.setLong("dfs.blocksize", BLOCK);
+
+    Map<String, byte[]> acknowledged = new ConcurrentHashMap<>();
+    AtomicInteger failed = new AtomicInteger();
+    AtomicBoolean stop = new AtomicBoolean();
+    try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
+      waitForLiveDatanodes(fs, 3);
+      Thread writer =
+          new Thread(
+              () -> {
+                Random random = new Random(9);
+                for (int n = 0; !stop.get(); n++) {
+                  String name = "/failover/f" + n;
+                  byte[] data = new byte[random.nextInt(BLOCK + BLOCK / 2) + 1];
+                  random.nextBytes(data);
+                  try (FSDataOutputStream out =
+                      fs.create(
+                          new org.apache.hadoop.fs.Path(name), true, 4096, (short) 3, BLOCK)) {
+                    out.write(data);
+                  } catch (IOException | RuntimeException e) {
+                    failed.incrementAndGet();
+                    continue;
+                  }
+                  acknowledged.put(name, data);
+                }
+              },
+              "writer");
+      writer.start();
+      for (int k = 0; k < KILLS; k++) {
+        Thread.sleep(15_000);
+        int leader = leaderIndex(client);
+        namenodes[leader].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        Thread.sleep(2_000);
+        namenodes[leader] = startNamenode(leader, k + 1);
+      }
+      Thread.sleep(5_000);
+      stop.set(true);
+      writer.join(120_000);
+      assertThat(acknowledged).as("files written while namenodes died").hasSizeGreaterThan(10);
+      for (Map.Entry<String, byte[]> f : acknowledged.entrySet()) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f.getKey());
+        byte[] back = new byte[f.getValue().length];
+        try (FSDataInputStream in = fs.open(p)) {
+          IOUtils.readFully(in, back, 0, back.length);
+          assertThat(in.read()).isEqualTo(-1);
+        }
+        assertThat(back).as("content of %s", p).isEqualTo(f.getValue());
+        HopsTestCluster.awaitReplicas(fs, p, 3);
+      }
+    }
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      assertThat(NamespaceChecker.violations(s)).isEmpty();
+    }
+    System.out.printf(
+        "process failover: %d files acknowledged, %d client operations failed over %d kills%n",
+        acknowledged.size(), failed.get(), KILLS);
+  }
+
+  /** The index of the leader, asked of any namenode that answers. */
+  private int leaderIndex(Configuration conf) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      for (int port : rpcPorts) {
+        try {
+          Membership m = NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", port), conf);
+          Member leader = m.leader();
+          if (leader != null) {
+            int leaderPort = Integer.parseInt(leader.rpcAddress().replaceAll(".*:", ""));
+            for (int i = 0; i < rpcPorts.length; i++) {
+              if (rpcPorts[i] == leaderPort) {
+                return i;
+              }
+            }
+          }
+        } catch (IOException e) {
+          // that one is down: ask another
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no leader within 30 s");
+  }
+
+  private Path conf(int i) {
+    return work.resolve("conf-" + i);
+  }
+
+  private void writeConf(int i, Map<String, String> db, int httpPort) throws IOException {
+    Path dir = Files.createDirectories(conf(i));
+    Files.writeString(
+        dir.resolve("core-site.xml"),
+        site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPorts[i]),
+        StandardCharsets.UTF_8);
+    List<String> kv = new ArrayList<>();
+    db.forEach(
+        (k, v) -> {
+          kv.add(k);
+          kv.add(v);
+        });
+    kv.addAll(
+        List.of(
+            "hops.metadata.pool.size", "8",
+            "hops.namenode.rpc.port", Integer.toString(rpcPorts[i]),
+            "hops.namenode.http.port", Integer.toString(httpPort),
+            "hops.namenode.housekeeping.interval.ms", "500",
+            "dfs.namenode.fs-limits.min-block-size", "1024",
+            "dfs.blocksize", Integer.toString(BLOCK),
+            "dfs.heartbeat.interval", "1",
+            "ipc.client.connect.max.retries", "2",
+            "ipc.client.connect.retry.interval", "200"));
+    Files.writeString(
+        dir.resolve("hdfs-site.xml"), site(kv.toArray(new String[0])), StandardCharsets.UTF_8);
+  }
+
+  private Process startNamenode(int i, int generation) throws Exception {
+    String name = "namenode-" + i + "-" + generation;
+    Process p = daemon(name, "namenode", "--conf", conf(i).toString());
+    Path out = work.resolve(name + ".out");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
+      assertThat(p.isAlive()).as("%s died:%n%s", name, tail(work.resolve(name + ".err"))).isTrue();
+      assertThat(System.nanoTime()).as("%s did not start", name).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    return p;
+  }
+
+  private static void waitForLiveDatanodes(FileSystem fs, int n) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    org.apache.hadoop.hdfs.DistributedFileSystem dfs =
+        (org.apache.hadoop.hdfs.DistributedFileSystem) fs;
+    while (Arrays.stream(
+                dfs.getDataNodeStats(
+                    org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType.LIVE))
+            .filter(d -> d.getCapacity() > 0)
+            .count()
+        < n) {
+      assertThat(System.nanoTime()).as("datanodes did not come up").isLessThan(deadline);
+      Thread.sleep(200);
+    }
+  }
+
+  private Process daemon(String name, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.add("-Xmx512m");
+    cmd.add("-cp");
+    cmd.add(
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
+            .collect(Collectors.joining(File.pathSeparator)));
+    cmd.add("io.hops.namenode.cli.HopsMain");
+    cmd.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectOutput(work.resolve(name + ".out").toFile())
+            .redirectError(work.resolve(name + ".err").toFile())
+            .start();
+    daemons.add(p);
+    return p;
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static String site(String... keyValues) {
+    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      b.append("  <property><name>")
+          .append(keyValues[i])
+          .append("</name><value>")
+          .append(keyValues[i + 1])
+          .append("</value></property>\n");
+    }
+    return b.append("</configuration>\n").toString();
+  }
+}
