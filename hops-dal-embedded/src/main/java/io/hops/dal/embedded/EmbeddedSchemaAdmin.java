@@ -28,17 +28,17 @@ final class EmbeddedSchemaAdmin implements SchemaAdmin {
 
   @Override
   public List<String> existingTables() throws StorageException {
-    List<String> names = new ArrayList<>();
-    try {
-      for (Table<?> t : Tables.ALL) {
-        if (store.db().get(StoredTable.of(t).layout.catalogKey()) != null) {
-          names.add(t.name());
-        }
-      }
-    } catch (RocksDBException e) {
-      throw Errors.of("reading the catalog", e);
-    }
-    return names;
+    return store.use(
+        "reading the catalog",
+        db -> {
+          List<String> names = new ArrayList<>();
+          for (Table<?> t : Tables.ALL) {
+            if (db.get(StoredTable.of(t).layout.catalogKey()) != null) {
+              names.add(t.name());
+            }
+          }
+          return names;
+        });
   }
 
   @Override
@@ -64,7 +64,7 @@ final class EmbeddedSchemaAdmin implements SchemaAdmin {
         }
       }
       if (!created.isEmpty()) {
-        store.db().write(store.commitOptions(), batch);
+        store.commit("creating the schema", batch);
       }
     } catch (RocksDBException e) {
       throw Errors.of("creating the schema", e);
@@ -95,7 +95,7 @@ final class EmbeddedSchemaAdmin implements SchemaAdmin {
           batch.delete(layout.catalogKey());
         }
       }
-      store.db().write(store.commitOptions(), batch);
+      store.commit(drop ? "dropping the schema" : "clearing every table", batch);
     } catch (RocksDBException e) {
       throw Errors.of(drop ? "dropping the schema" : "clearing every table", e);
     }

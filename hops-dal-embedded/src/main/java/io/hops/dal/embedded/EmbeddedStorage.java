@@ -20,7 +20,7 @@ final class EmbeddedStorage implements Storage {
 
   EmbeddedStorage(RocksStore store) {
     this.store = store;
-    this.reader = new RowReader(store.db());
+    this.reader = new RowReader(store);
     this.schema = new EmbeddedSchemaAdmin(store, reader);
   }
 

@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.rocksdb.RocksDBException;
 
 /**
  * A transaction on the RocksDB store. Reads see the latest committed rows; a locking read first
@@ -156,17 +155,15 @@ final class EmbeddedTransaction extends AbstractTransaction {
     for (WriteOp op : ops) {
       locks.acquire(this, op.key(), LockMode.EXCLUSIVE);
     }
-    pending = CommitBatch.of(reader, ops);
+    pending = CommitBatch.of(reader, value -> lock(value, LockMode.EXCLUSIVE), ops);
   }
 
   @Override
   protected void doCommit() throws StorageException {
     try {
       if (pending != null) {
-        store.db().write(store.commitOptions(), pending.batch());
+        store.commit("commit", pending.batch());
       }
-    } catch (RocksDBException e) {
-      throw Errors.of("commit", e);
     } finally {
       release();
     }
@@ -185,7 +182,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
     locks.releaseAll(this);
   }
 
-  private void lock(Key key, LockMode mode) throws StorageException {
-    locks.acquire(this, key, mode);
+  private void lock(Object lockName, LockMode mode) throws StorageException {
+    locks.acquire(this, lockName, mode);
   }
 }

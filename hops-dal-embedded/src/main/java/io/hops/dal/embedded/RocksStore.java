@@ -3,6 +3,9 @@ package io.hops.dal.embedded;
 import io.hops.dal.StorageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.CompressionType;
 import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
@@ -29,6 +32,20 @@ final class RocksStore implements AutoCloseable {
   private final Options options;
   private final WriteOptions commitOptions;
   private final LockManager locks;
+
+  /**
+   * Every use of the database holds this shared, closing holds it exclusively: a native handle used
+   * after close would crash the JVM, where a late transaction should only fail.
+   */
+  private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+
+  private boolean closed;
+
+  /** One use of the open database. */
+  @FunctionalInterface
+  interface DbCall<T> {
+    T run(RocksDB db) throws RocksDBException;
+  }
 
   private RocksStore(String name, RocksDB db, Options options, boolean fsync, long lockTimeout) {
     this.name = name;
@@ -106,12 +123,30 @@ final class RocksStore implements AutoCloseable {
     return name;
   }
 
-  RocksDB db() {
-    return db;
+  /** Runs {@code call} on the open database; fails with a StorageException once it is closed. */
+  <T> T use(String what, DbCall<T> call) throws StorageException {
+    Lock shared = lifecycle.readLock();
+    shared.lock();
+    try {
+      if (closed) {
+        throw new StorageException(what + ": the embedded store " + name + " is closed");
+      }
+      return call.run(db);
+    } catch (RocksDBException e) {
+      throw Errors.of(what, e);
+    } finally {
+      shared.unlock();
+    }
   }
 
-  WriteOptions commitOptions() {
-    return commitOptions;
+  /** Writes a batch atomically, durably unless fsync on commit is off. */
+  void commit(String what, org.rocksdb.WriteBatch batch) throws StorageException {
+    use(
+        what,
+        db -> {
+          db.write(commitOptions, batch);
+          return null;
+        });
   }
 
   LockManager locks() {
@@ -120,8 +155,17 @@ final class RocksStore implements AutoCloseable {
 
   @Override
   public void close() {
-    commitOptions.close();
-    db.close();
-    options.close();
+    Lock exclusive = lifecycle.writeLock();
+    exclusive.lock();
+    try {
+      if (!closed) {
+        closed = true;
+        commitOptions.close();
+        db.close();
+        options.close();
+      }
+    } finally {
+      exclusive.unlock();
+    }
   }
 }

@@ -17,53 +17,46 @@ import org.rocksdb.Snapshot;
  * index scan reads its entries and their rows at one snapshot).
  */
 final class RowReader {
-  private final RocksDB db;
+  private final RocksStore store;
 
-  RowReader(RocksDB db) {
-    this.db = db;
+  RowReader(RocksStore store) {
+    this.store = store;
   }
 
   <R extends Record> R get(StoredTable<R> t, byte[] rowKey) throws StorageException {
-    try {
-      byte[] value = db.get(rowKey);
-      return value == null ? null : t.codec.decode(value);
-    } catch (RocksDBException e) {
-      throw Errors.of("read of a row of " + t.table, e);
-    }
+    byte[] value = store.use("read of a row of " + t.table, db -> db.get(rowKey));
+    return value == null ? null : t.codec.decode(value);
   }
 
   /** The rows of {@code rowKeys}, aligned with them, null where missing. */
   <R extends Record> List<R> getAll(StoredTable<R> t, List<byte[]> rowKeys)
       throws StorageException {
-    try (ReadOptions options = new ReadOptions()) {
-      return getAll(t, rowKeys, options);
-    }
-  }
-
-  private <R extends Record> List<R> getAll(
-      StoredTable<R> t, List<byte[]> rowKeys, ReadOptions options) throws StorageException {
     if (rowKeys.isEmpty()) {
-      return List.of();
+      return new ArrayList<>();
     }
-    try {
-      List<byte[]> values = db.multiGetAsList(options, rowKeys);
-      List<R> rows = new ArrayList<>(values.size());
-      for (byte[] v : values) {
-        rows.add(v == null ? null : t.codec.decode(v));
-      }
-      return rows;
-    } catch (RocksDBException e) {
-      throw Errors.of("batched read of " + rowKeys.size() + " rows of " + t.table, e);
-    }
+    List<byte[]> values =
+        store.use(
+            "batched read of " + rowKeys.size() + " rows of " + t.table,
+            db -> {
+              try (ReadOptions options = new ReadOptions()) {
+                return db.multiGetAsList(options, rowKeys);
+              }
+            });
+    return decodeAll(t, values);
   }
 
   /** The rows whose key starts with {@code prefix}, in key order. */
   <R extends Record> List<R> scan(StoredTable<R> t, byte[] prefix) throws StorageException {
-    List<R> rows = new ArrayList<>();
-    try (ReadOptions options = new ReadOptions()) {
-      forEachWithPrefix(prefix, options, (key, value) -> rows.add(t.codec.decode(value)));
-    }
-    return rows;
+    List<byte[]> values = new ArrayList<>();
+    store.use(
+        "scan of " + t.table,
+        db -> {
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(db, prefix, options, (key, value) -> values.add(value));
+          }
+          return null;
+        });
+    return decodeAll(t, values);
   }
 
   /**
@@ -72,42 +65,78 @@ final class RowReader {
    */
   <R extends Record> List<R> scanIndex(StoredTable<R> t, Column column, Object value)
       throws StorageException {
-    Snapshot snapshot = db.getSnapshot();
-    try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
-      List<byte[]> rowKeys = new ArrayList<>();
-      forEachWithPrefix(
-          t.layout.indexPrefix(column, value), options, (key, rowKey) -> rowKeys.add(rowKey));
-      List<R> rows = new ArrayList<>(rowKeys.size());
-      for (R row : getAll(t, rowKeys, options)) {
-        // An entry without its row would be a bug of the write path; never hand out a null row.
-        if (row != null) {
-          rows.add(row);
-        }
+    List<byte[]> values =
+        store.use(
+            "index scan of " + t.table + "." + column.name(),
+            db -> {
+              Snapshot snapshot = db.getSnapshot();
+              try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+                List<byte[]> rowKeys = new ArrayList<>();
+                forEachWithPrefix(
+                    db,
+                    t.layout.indexPrefix(column, value),
+                    options,
+                    (key, rowKey) -> rowKeys.add(rowKey));
+                return rowKeys.isEmpty() ? rowKeys : db.multiGetAsList(options, rowKeys);
+              } finally {
+                db.releaseSnapshot(snapshot);
+              }
+            });
+    List<R> rows = new ArrayList<>(values.size());
+    for (R row : decodeAll(t, values)) {
+      // An entry without its row would be a bug of the write path; never hand out a null row.
+      if (row != null) {
+        rows.add(row);
       }
-      return rows;
-    } finally {
-      db.releaseSnapshot(snapshot);
     }
+    return rows;
+  }
+
+  /** The keys that start with {@code prefix}, in order. */
+  List<byte[]> keysWithPrefix(byte[] prefix) throws StorageException {
+    return store.use(
+        "scan",
+        db -> {
+          List<byte[]> keys = new ArrayList<>();
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(db, prefix, options, (k, v) -> keys.add(k));
+          }
+          return keys;
+        });
   }
 
   /** Whether any key starts with {@code prefix}. */
   boolean any(byte[] prefix) throws StorageException {
-    boolean[] found = {false};
-    try (ReadOptions options = new ReadOptions()) {
-      forEachWithPrefix(
-          prefix,
-          options,
-          (k, v) -> {
-            found[0] = true;
-            return false;
-          });
-    }
-    return found[0];
+    return store.use(
+        "scan",
+        db -> {
+          boolean[] found = {false};
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(
+                db,
+                prefix,
+                options,
+                (k, v) -> {
+                  found[0] = true;
+                  return false;
+                });
+          }
+          return found[0];
+        });
   }
 
-  /** Visits each entry whose key starts with {@code prefix}, in key order. */
-  private void forEachWithPrefix(byte[] prefix, ReadOptions options, EntryVisitor visitor)
-      throws StorageException {
+  private static <R extends Record> List<R> decodeAll(StoredTable<R> t, List<byte[]> values) {
+    List<R> rows = new ArrayList<>(values.size());
+    for (byte[] v : values) {
+      rows.add(v == null ? null : t.codec.decode(v));
+    }
+    return rows;
+  }
+
+  /** Visits each entry whose key starts with {@code prefix}, in key order, while it says so. */
+  private static void forEachWithPrefix(
+      RocksDB db, byte[] prefix, ReadOptions options, EntryVisitor visitor)
+      throws RocksDBException {
     byte[] end = OrderedBytes.prefixEnd(prefix);
     try (Slice upper = end == null ? null : new Slice(end)) {
       if (upper != null) {
@@ -122,8 +151,6 @@ final class RowReader {
           }
         }
         it.status();
-      } catch (RocksDBException e) {
-        throw Errors.of("scan", e);
       }
     }
   }
