@@ -1,8 +1,8 @@
 package io.hops.dal.embedded;
 
 import io.hops.dal.schema.ColumnType;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Writes values so that unsigned byte order is value order: a concatenation of encoded values sorts
@@ -11,20 +11,43 @@ import java.nio.charset.StandardCharsets;
  * {@code 0x00 0x01}, so a value sorts before every longer value it is a prefix of, and every
  * encoding is self-delimiting: the encoding of a value is never a prefix of another value's.
  */
-final class OrderedBytes extends ByteArrayOutputStream {
+final class OrderedBytes {
   private static final int ESCAPE = 0x00;
   private static final int ESCAPED_ZERO = 0xFF;
   private static final int TERMINATOR = 0x01;
   private static final int NULL_MARK = 0x00;
   private static final int PRESENT_MARK = 0x01;
 
+  // Not a ByteArrayOutputStream: its synchronized write per byte costs more than the encoding.
+  private byte[] buf;
+  private int count;
+
   OrderedBytes() {
-    super(64);
+    buf = new byte[64];
   }
 
   OrderedBytes(byte[] prefix) {
-    super(prefix.length + 48);
-    writeBytes(prefix);
+    buf = Arrays.copyOf(prefix, prefix.length + 48);
+    count = prefix.length;
+  }
+
+  byte[] toByteArray() {
+    return Arrays.copyOf(buf, count);
+  }
+
+  private void write(int b) {
+    if (count == buf.length) {
+      buf = Arrays.copyOf(buf, buf.length * 2);
+    }
+    buf[count++] = (byte) b;
+  }
+
+  private void writeBytes(byte[] bytes) {
+    if (count + bytes.length > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + bytes.length));
+    }
+    System.arraycopy(bytes, 0, buf, count, bytes.length);
+    count += bytes.length;
   }
 
   /** Appends a non-null value of a column of this type. */
@@ -82,7 +105,7 @@ final class OrderedBytes extends ByteArrayOutputStream {
     for (int i = end.length - 1; i >= 0; i--) {
       if (end[i] != (byte) 0xFF) {
         end[i]++;
-        return java.util.Arrays.copyOf(end, i + 1);
+        return Arrays.copyOf(end, i + 1);
       }
     }
     return null;

@@ -37,11 +37,7 @@ final class RowReader {
     List<byte[]> values =
         store.use(
             "batched read of " + rowKeys.size() + " rows of " + t.table,
-            db -> {
-              try (ReadOptions options = new ReadOptions()) {
-                return db.multiGetAsList(options, rowKeys);
-              }
-            });
+            db -> db.multiGetAsList(rowKeys));
     return decodeAll(t, values);
   }
 
