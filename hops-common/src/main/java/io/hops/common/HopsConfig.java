@@ -20,6 +20,15 @@ public final class HopsConfig {
 
   public static final String EMBEDDED_DIR_DEFAULT = "./data/metadata";
 
+  /**
+   * Whether a commit on the embedded engine returns only after its write-ahead log entry is on disk
+   * (fsync; concurrent commits share one). {@code false} is the faster, weaker mode: a commit
+   * survives the death of the process but not a power loss or an operating-system crash.
+   */
+  public static final String EMBEDDED_FSYNC_ON_COMMIT = "hops.metadata.embedded.fsync-on-commit";
+
+  public static final boolean EMBEDDED_FSYNC_ON_COMMIT_DEFAULT = true;
+
   /** JDBC URL of a MySQL, MariaDB or NDB SQL node database, e.g. {@code jdbc:mariadb://h/hops}. */
   public static final String JDBC_URL = "hops.metadata.jdbc.url";
 

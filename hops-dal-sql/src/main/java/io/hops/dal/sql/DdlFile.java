@@ -59,7 +59,7 @@ public final class DdlFile {
 
   /**
    * Loads and parses {@code schema/<engineFile>.sql} from the classpath, for engine files such as
-   * {@code "h2"}, {@code "mysql"} and {@code "ndb"}.
+   * {@code "mysql"} and {@code "ndb"}.
    */
   public static DdlFile load(String engineFile) throws StorageException {
     String path = "schema/" + engineFile + ".sql";

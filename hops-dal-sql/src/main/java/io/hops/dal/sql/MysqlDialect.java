@@ -30,11 +30,6 @@ class MysqlDialect implements SqlDialect {
   }
 
   @Override
-  public boolean locksInProcess() {
-    return false;
-  }
-
-  @Override
   public String lockClause(LockMode mode) {
     return switch (mode) {
       case READ_COMMITTED -> "";

@@ -34,6 +34,6 @@ public class MysqlDriver implements StorageDriver {
     pool.addDataSourceProperty("prepStmtCacheSize", "512");
     long seconds = Math.max(1, (config.lockWaitTimeoutMillis() + 999) / 1000);
     pool.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + seconds);
-    return new SqlStorage(dialect(), pool, null, () -> {});
+    return new SqlStorage(dialect(), pool, () -> {});
   }
 }

@@ -16,12 +16,6 @@ interface SqlDialect {
   /** The DDL file under {@code schema/} on the classpath. */
   String ddlFile();
 
-  /**
-   * Whether row locks come from the in-process lock manager (the embedded engine) rather than the
-   * database's own {@code LOCK IN SHARE MODE} / {@code FOR UPDATE}.
-   */
-  boolean locksInProcess();
-
   /** The clause appended to a SELECT to lock what it reads; empty for none. */
   String lockClause(LockMode mode);
 

@@ -12,7 +12,6 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.schema.Table;
-import io.hops.dal.sql.embedded.LockManager;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
@@ -26,20 +25,16 @@ final class SqlStorage implements Storage {
 
   private final SqlDialect dialect;
   private final HikariDataSource pool;
-  private final LockManager lockManager;
   private final Runnable onClose;
   private final AccessCounter totals = new AccessCounter();
   private final Map<Table<?>, TableSql<?>> sql = new ConcurrentHashMap<>();
   private final SqlSchemaAdmin schema;
 
   /**
-   * @param lockManager the in-process lock manager, for dialects that lock in process
    * @param onClose run once when the storage closes, after the pool
    */
-  SqlStorage(SqlDialect dialect, HikariConfig config, LockManager lockManager, Runnable onClose)
-      throws StorageException {
+  SqlStorage(SqlDialect dialect, HikariConfig config, Runnable onClose) throws StorageException {
     this.dialect = dialect;
-    this.lockManager = lockManager;
     this.onClose = onClose;
     config.setAutoCommit(false);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
@@ -121,10 +116,6 @@ final class SqlStorage implements Storage {
 
   SqlDialect dialect() {
     return dialect;
-  }
-
-  LockManager lockManager() {
-    return lockManager;
   }
 
   AccessCounter totals() {

@@ -7,44 +7,34 @@ import io.hops.dal.WriteOp;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
-import io.hops.dal.sql.embedded.LockManager;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * A transaction on one pooled JDBC connection at READ COMMITTED. Locking reads either use the
- * database's lock clause or, on the embedded engine, take the row locks from the in-process lock
- * manager before reading, so a locked read always sees the latest committed row.
+ * A transaction on one pooled JDBC connection at READ COMMITTED. Locking reads use the database's
+ * lock clause, so a locked read always sees the latest committed row.
  */
 final class SqlTransaction extends AbstractTransaction {
-  /** How often a locked scan re-reads to cover rows that appeared while it was locking. */
-  private static final int MAX_SCAN_ROUNDS = 5;
-
   private final SqlStorage storage;
   private final SqlDialect dialect;
-  private final LockManager locks;
   private final Connection connection;
 
   SqlTransaction(SqlStorage storage, Connection connection) {
     super(storage.totals());
     this.storage = storage;
     this.dialect = storage.dialect();
-    this.locks = storage.lockManager();
     this.connection = connection;
   }
 
   @Override
   protected <R extends Record> R doFind(Table<R> table, Key key, LockMode mode)
       throws StorageException {
-    lock(key, mode);
     TableSql<R> sql = storage.sql(table);
     try (PreparedStatement ps = connection.prepareStatement(sql.findByKey(lockClause(mode)))) {
       sql.bindKey(ps, 1, key);
@@ -62,12 +52,9 @@ final class SqlTransaction extends AbstractTransaction {
     if (keys.isEmpty()) {
       return List.of();
     }
-    for (Key k : keys) {
-      lock(k, mode);
-    }
     Map<Key, R> found = new HashMap<>();
     readBatch(table, keys, mode, found);
-    if (locks == null && mode != LockMode.READ_COMMITTED) {
+    if (mode != LockMode.READ_COMMITTED) {
       // One locking statement locks its rows in index order, not in the order of the keys: it
       // may have looked for a missing key before it waited for the lock of another key (say the
       // key's parent directory), while the lock holder created that key. Once the statement holds
@@ -114,25 +101,7 @@ final class SqlTransaction extends AbstractTransaction {
   protected <R extends Record> List<R> doScan(
       Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
       throws StorageException {
-    if (locks == null || mode == LockMode.READ_COMMITTED) {
-      return query(table, columns, values, mode);
-    }
-    // In-process locks: read, lock what was read, and read again until nothing new appears.
-    Set<Key> locked = new HashSet<>();
-    for (int round = 0; ; round++) {
-      List<R> rows = query(table, columns, values, mode);
-      boolean fresh = false;
-      for (R row : rows) {
-        Key k = table.keyOf(row);
-        if (locked.add(k)) {
-          lock(k, mode);
-          fresh = true;
-        }
-      }
-      if (!fresh || round == MAX_SCAN_ROUNDS) {
-        return fresh ? query(table, columns, values, mode) : rows;
-      }
-    }
+    return query(table, columns, values, mode);
   }
 
   private <R extends Record> List<R> query(
@@ -158,11 +127,6 @@ final class SqlTransaction extends AbstractTransaction {
   @Override
   @SuppressWarnings("unchecked")
   protected void doFlush(List<WriteOp> ops) throws StorageException {
-    if (locks != null) {
-      for (WriteOp op : ops) {
-        lock(op.key(), LockMode.EXCLUSIVE);
-      }
-    }
     int i = 0;
     try {
       while (i < ops.size()) {
@@ -232,19 +196,10 @@ final class SqlTransaction extends AbstractTransaction {
   }
 
   private void release() {
-    if (locks != null) {
-      locks.releaseAll(this);
-    }
     try {
       connection.close();
     } catch (SQLException e) {
       storage.log().debug("closing a connection failed", e);
-    }
-  }
-
-  private void lock(Key key, LockMode mode) throws StorageException {
-    if (locks != null && mode != LockMode.READ_COMMITTED) {
-      locks.acquire(this, key, mode);
     }
   }
 

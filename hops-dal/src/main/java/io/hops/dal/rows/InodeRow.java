@@ -17,7 +17,7 @@ public record InodeRow(
     @Pk @PartitionKey long partitionId,
     @Pk @Indexed long parentId,
     @Pk @MaxBytes(255) String name,
-    @Indexed long id,
+    @Indexed(unique = true) long id,
     boolean isDir,
     short permission,
     int userId,

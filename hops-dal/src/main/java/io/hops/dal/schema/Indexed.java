@@ -8,4 +8,11 @@ import java.lang.annotation.Target;
 /** A secondary index on this column, which index scans may use. */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.RECORD_COMPONENT)
-public @interface Indexed {}
+public @interface Indexed {
+  /**
+   * Whether no two rows may share a value: an insert or update that would is refused with {@link
+   * io.hops.dal.DuplicateKeyException}, by the engines whose DDL can say it (embedded, NDB; InnoDB
+   * cannot without the partition column, see schema/mysql.sql).
+   */
+  boolean unique() default false;
+}

@@ -1,0 +1,182 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.DuplicateKeyException;
+import io.hops.dal.StorageException;
+import io.hops.dal.WriteOp;
+import io.hops.dal.schema.Column;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+
+/**
+ * Turns a transaction's writes into one atomic {@link WriteBatch}: rows and their index entries
+ * together. The caller holds the exclusive lock of every written key, so the committed rows read
+ * here cannot change before the batch is written: an insert's duplicate check and an update's index
+ * maintenance are exact.
+ *
+ * <p>As in SQL, an update or delete of a missing row changes nothing, and an insert of an existing
+ * key, or a write of a value a unique index already holds for another row, fails with {@link
+ * DuplicateKeyException}. A unique value is locked ({@link UniqueValue}) before it is checked.
+ */
+final class CommitBatch {
+  /** The state of a row as this batch leaves it; {@link #ABSENT} once deleted. */
+  private static final Object ABSENT = new Object();
+
+  /** Takes the exclusive lock of a unique value for the committing transaction. */
+  @FunctionalInterface
+  interface ValueLocker {
+    void lock(UniqueValue value) throws StorageException;
+  }
+
+  private final RowReader reader;
+  private final ValueLocker locker;
+  private final WriteBatch batch = new WriteBatch();
+  private final Map<ByteBuffer, Object> written = new HashMap<>();
+
+  /** Index entries this batch deletes, and the unique values it gives rows (value → row key). */
+  private final Set<ByteBuffer> deletedEntries = new HashSet<>();
+
+  private final Map<ByteBuffer, ByteBuffer> claimedValues = new HashMap<>();
+
+  private CommitBatch(RowReader reader, ValueLocker locker) {
+    this.reader = reader;
+    this.locker = locker;
+  }
+
+  /** Builds the batch; on failure it is closed and nothing is written. */
+  static CommitBatch of(RowReader reader, ValueLocker locker, List<WriteOp> ops)
+      throws StorageException {
+    CommitBatch b = new CommitBatch(reader, locker);
+    try {
+      for (WriteOp op : ops) {
+        b.add(op);
+      }
+      return b;
+    } catch (StorageException | RuntimeException e) {
+      b.close();
+      throw e;
+    } catch (RocksDBException e) {
+      b.close();
+      throw Errors.of("building the write batch", e);
+    }
+  }
+
+  WriteBatch batch() {
+    return batch;
+  }
+
+  void close() {
+    batch.close();
+  }
+
+  @SuppressWarnings("unchecked")
+  private void add(WriteOp op) throws StorageException, RocksDBException {
+    StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
+    byte[] key = t.rowKey(op.key());
+    Record old = current(t, key);
+    switch (op.kind()) {
+      case DELETE -> {
+        if (old != null) {
+          batch.delete(key);
+          removeIndexEntries(t, old, key);
+          written.put(ByteBuffer.wrap(key), ABSENT);
+        }
+      }
+      case UPDATE -> {
+        if (old != null) {
+          put(t, key, old, op.row());
+        }
+      }
+      case INSERT -> {
+        if (old != null) {
+          throw new DuplicateKeyException(
+              "insert of " + op.key() + ": a row with this primary key exists", null);
+        }
+        put(t, key, null, op.row());
+      }
+    }
+  }
+
+  private void put(StoredTable<Record> t, byte[] key, Record old, Record row)
+      throws StorageException, RocksDBException {
+    for (Column c : t.indexed) {
+      Object value = t.table.get(row, c.position());
+      Object oldValue = old == null ? null : t.table.get(old, c.position());
+      if (old != null && Objects.deepEquals(value, oldValue)) {
+        continue;
+      }
+      if (old != null) {
+        deleteEntry(t, c, oldValue, key);
+      }
+      if (value != null && t.unique.contains(c)) {
+        claimUnique(t, c, value, key);
+      }
+      byte[] entry = t.layout.indexKey(c, value, key);
+      batch.put(entry, key);
+      deletedEntries.remove(ByteBuffer.wrap(entry));
+    }
+    batch.put(key, t.codec.encode(row));
+    written.put(ByteBuffer.wrap(key), row);
+  }
+
+  private void removeIndexEntries(StoredTable<Record> t, Record old, byte[] key)
+      throws RocksDBException {
+    for (Column c : t.indexed) {
+      deleteEntry(t, c, t.table.get(old, c.position()), key);
+    }
+  }
+
+  private void deleteEntry(StoredTable<Record> t, Column c, Object value, byte[] key)
+      throws RocksDBException {
+    byte[] entry = t.layout.indexKey(c, value, key);
+    batch.delete(entry);
+    deletedEntries.add(ByteBuffer.wrap(entry));
+    if (value != null && t.unique.contains(c)) {
+      claimedValues.remove(ByteBuffer.wrap(t.layout.indexPrefix(c, value)), ByteBuffer.wrap(key));
+    }
+  }
+
+  /**
+   * Refuses a unique value that another row holds: committed (and not deleted by this batch) or
+   * given to another row earlier in this batch. The value's lock keeps the check true until commit.
+   */
+  private void claimUnique(StoredTable<Record> t, Column c, Object value, byte[] key)
+      throws StorageException {
+    byte[] prefix = t.layout.indexPrefix(c, value);
+    locker.lock(UniqueValue.of(prefix));
+    ByteBuffer mine = ByteBuffer.wrap(key);
+    ByteBuffer claimed = claimedValues.get(ByteBuffer.wrap(prefix));
+    boolean taken = claimed != null && !claimed.equals(mine);
+    for (byte[] entry : reader.keysWithPrefix(prefix)) {
+      taken |= !deletedEntries.contains(ByteBuffer.wrap(entry));
+    }
+    if (taken) {
+      throw new DuplicateKeyException(
+          "write of "
+              + t.table
+              + " row: another row has "
+              + t.table
+              + "."
+              + c.name()
+              + " = "
+              + value,
+          null);
+    }
+    claimedValues.put(ByteBuffer.wrap(prefix), mine);
+  }
+
+  /** The row as the store holds it after the writes added so far. */
+  private Record current(StoredTable<Record> t, byte[] key) throws StorageException {
+    Object mine = written.get(ByteBuffer.wrap(key));
+    if (mine != null) {
+      return mine == ABSENT ? null : (Record) mine;
+    }
+    return reader.get(t, key);
+  }
+}

@@ -1,0 +1,73 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.AccessCounter;
+import io.hops.dal.AccessCounts;
+import io.hops.dal.IdAllocator;
+import io.hops.dal.IdRange;
+import io.hops.dal.SchemaAdmin;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** One namenode's handle on a shared {@link RocksStore}. */
+final class EmbeddedStorage implements Storage {
+  private final RocksStore store;
+  private final RowReader reader;
+  private final AccessCounter totals = new AccessCounter();
+  private final EmbeddedSchemaAdmin schema;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  EmbeddedStorage(RocksStore store) {
+    this.store = store;
+    this.reader = new RowReader(store);
+    this.schema = new EmbeddedSchemaAdmin(store, reader);
+  }
+
+  @Override
+  public String engine() {
+    return "embedded";
+  }
+
+  @Override
+  public Transaction begin(Object partitionHint) throws StorageException {
+    if (closed.get()) {
+      throw new StorageException("the embedded storage is closed");
+    }
+    return new EmbeddedTransaction(this);
+  }
+
+  @Override
+  public IdRange allocateIds(String counter, int count) throws StorageException {
+    return IdAllocator.allocate(this, counter, count);
+  }
+
+  @Override
+  public SchemaAdmin schema() {
+    return schema;
+  }
+
+  @Override
+  public AccessCounts accessCounts() {
+    return totals.snapshot();
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      OpenStores.release(store);
+    }
+  }
+
+  RocksStore store() {
+    return store;
+  }
+
+  RowReader reader() {
+    return reader;
+  }
+
+  AccessCounter totals() {
+    return totals;
+  }
+}

@@ -1,0 +1,188 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.AbstractTransaction;
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.WriteOp;
+import io.hops.dal.schema.Column;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A transaction on the RocksDB store. Reads see the latest committed rows; a locking read first
+ * takes the row lock from the store's {@link LockManager}, then reads, so it sees the commit of
+ * whoever held the lock before. A key is locked whether or not its row exists, so two transactions
+ * that read-then-insert the same missing key serialize. Writes are buffered and committed as one
+ * write batch under the exclusive locks of every written key.
+ */
+final class EmbeddedTransaction extends AbstractTransaction {
+  /** How often a locked scan re-reads to cover rows that appeared while it was locking. */
+  private static final int MAX_SCAN_ROUNDS = 5;
+
+  private final RocksStore store;
+  private final LockManager locks;
+  private final RowReader reader;
+  private CommitBatch pending;
+
+  EmbeddedTransaction(EmbeddedStorage storage) {
+    super(storage.totals());
+    this.store = storage.store();
+    this.locks = store.locks();
+    this.reader = storage.reader();
+  }
+
+  @Override
+  protected <R extends Record> R doFind(Table<R> table, Key key, LockMode mode)
+      throws StorageException {
+    lock(key, mode);
+    StoredTable<R> t = StoredTable.of(table);
+    return reader.get(t, t.rowKey(key));
+  }
+
+  @Override
+  protected <R extends Record> List<R> doFindBatch(Table<R> table, List<Key> keys, LockMode mode)
+      throws StorageException {
+    StoredTable<R> t = StoredTable.of(table);
+    List<byte[]> rowKeys = new ArrayList<>(keys.size());
+    for (Key k : keys) {
+      lock(k, mode);
+      rowKeys.add(t.rowKey(k));
+    }
+    return reader.getAll(t, rowKeys);
+  }
+
+  @Override
+  protected <R extends Record> List<R> doScan(
+      Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
+      throws StorageException {
+    StoredTable<R> t = StoredTable.of(table);
+    if (mode == LockMode.READ_COMMITTED) {
+      return scanOnce(t, columns, values);
+    }
+    // Read, lock what was read, and read again until nothing new appears.
+    Set<Key> locked = new HashSet<>();
+    for (int round = 0; ; round++) {
+      List<R> rows = scanOnce(t, columns, values);
+      boolean fresh = false;
+      for (R row : rows) {
+        Key k = table.keyOf(row);
+        if (locked.add(k)) {
+          lock(k, mode);
+          fresh = true;
+        }
+      }
+      if (!fresh || round == MAX_SCAN_ROUNDS) {
+        return fresh ? scanOnce(t, columns, values) : rows;
+      }
+    }
+  }
+
+  /**
+   * One read of the rows matching the equalities: a prefix iteration over the leading key columns
+   * the equalities fix, else an index scan, then the remaining equalities as a filter.
+   */
+  private <R extends Record> List<R> scanOnce(
+      StoredTable<R> t, List<Column> columns, List<Object> values) throws StorageException {
+    for (Object v : values) {
+      if (v == null) {
+        return List.of(); // as in SQL, "column = NULL" matches nothing
+      }
+    }
+    List<Column> keyColumns = t.table.keyColumns();
+    int leading = 0;
+    while (leading < columns.size()
+        && leading < keyColumns.size()
+        && columns.get(leading).equals(keyColumns.get(leading))) {
+      leading++;
+    }
+    List<R> rows;
+    int filtered;
+    if (leading > 0 || columns.isEmpty()) {
+      rows =
+          reader.scan(
+              t, t.layout.rowPrefix(columns.subList(0, leading), values.subList(0, leading)));
+      filtered = leading;
+    } else if (columns.get(0).indexed()) {
+      rows = reader.scanIndex(t, columns.get(0), values.get(0));
+      filtered = 1;
+    } else {
+      rows = reader.scan(t, t.layout.rowPrefix());
+      filtered = 0;
+    }
+    if (filtered == columns.size()) {
+      return rows;
+    }
+    List<R> matching = new ArrayList<>(rows.size());
+    for (R row : rows) {
+      if (matches(
+          t,
+          row,
+          columns.subList(filtered, columns.size()),
+          values.subList(filtered, values.size()))) {
+        matching.add(row);
+      }
+    }
+    return matching;
+  }
+
+  private static <R extends Record> boolean matches(
+      StoredTable<R> t, R row, List<Column> columns, List<Object> values) {
+    for (int i = 0; i < columns.size(); i++) {
+      Object actual = t.table.get(row, columns.get(i).position());
+      Object wanted = values.get(i);
+      boolean equal;
+      if (actual instanceof Number a && wanted instanceof Number w) {
+        equal = a.longValue() == w.longValue();
+      } else if (actual instanceof byte[] a && wanted instanceof byte[] w) {
+        equal = Arrays.equals(a, w);
+      } else {
+        equal = wanted.equals(actual);
+      }
+      if (!equal) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  protected void doFlush(List<WriteOp> ops) throws StorageException {
+    for (WriteOp op : ops) {
+      locks.acquire(this, op.key(), LockMode.EXCLUSIVE);
+    }
+    pending = CommitBatch.of(reader, value -> lock(value, LockMode.EXCLUSIVE), ops);
+  }
+
+  @Override
+  protected void doCommit() throws StorageException {
+    try {
+      if (pending != null) {
+        store.commit("commit", pending.batch());
+      }
+    } finally {
+      release();
+    }
+  }
+
+  @Override
+  protected void doRollback() {
+    release();
+  }
+
+  private void release() {
+    if (pending != null) {
+      pending.close();
+      pending = null;
+    }
+    locks.releaseAll(this);
+  }
+
+  private void lock(Object lockName, LockMode mode) throws StorageException {
+    locks.acquire(this, lockName, mode);
+  }
+}

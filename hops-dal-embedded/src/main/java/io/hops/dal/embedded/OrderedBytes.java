@@ -1,0 +1,113 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.schema.ColumnType;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Writes values so that unsigned byte order is value order: a concatenation of encoded values sorts
+ * like the tuple of values. Numbers are big-endian with the sign bit flipped (so negatives sort
+ * first); strings (as UTF-8) and byte arrays escape {@code 0x00} as {@code 0x00 0xFF} and end with
+ * {@code 0x00 0x01}, so a value sorts before every longer value it is a prefix of, and every
+ * encoding is self-delimiting: the encoding of a value is never a prefix of another value's.
+ */
+final class OrderedBytes {
+  private static final int ESCAPE = 0x00;
+  private static final int ESCAPED_ZERO = 0xFF;
+  private static final int TERMINATOR = 0x01;
+  private static final int NULL_MARK = 0x00;
+  private static final int PRESENT_MARK = 0x01;
+
+  // Not a ByteArrayOutputStream: its synchronized write per byte costs more than the encoding.
+  private byte[] buf;
+  private int count;
+
+  OrderedBytes() {
+    buf = new byte[64];
+  }
+
+  OrderedBytes(byte[] prefix) {
+    buf = Arrays.copyOf(prefix, prefix.length + 48);
+    count = prefix.length;
+  }
+
+  byte[] toByteArray() {
+    return Arrays.copyOf(buf, count);
+  }
+
+  private void write(int b) {
+    if (count == buf.length) {
+      buf = Arrays.copyOf(buf, buf.length * 2);
+    }
+    buf[count++] = (byte) b;
+  }
+
+  private void writeBytes(byte[] bytes) {
+    if (count + bytes.length > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + bytes.length));
+    }
+    System.arraycopy(bytes, 0, buf, count, bytes.length);
+    count += bytes.length;
+  }
+
+  /** Appends a non-null value of a column of this type. */
+  OrderedBytes value(ColumnType type, Object v) {
+    switch (type) {
+      case BIGINT -> bigEndian(((Number) v).longValue() ^ Long.MIN_VALUE, 8);
+      case INT -> bigEndian(((Number) v).intValue() ^ Integer.MIN_VALUE, 4);
+      case SMALLINT -> bigEndian(((Number) v).shortValue() ^ Short.MIN_VALUE, 2);
+      case TINYINT -> bigEndian(((Number) v).byteValue() ^ Byte.MIN_VALUE, 1);
+      case BOOLEAN -> write((Boolean) v ? 1 : 0);
+      case STRING -> escaped(((String) v).getBytes(StandardCharsets.UTF_8));
+      case BYTES -> escaped((byte[]) v);
+    }
+    return this;
+  }
+
+  /** Appends a value that may be null; null sorts first (as in an index over a nullable column). */
+  OrderedBytes nullableValue(ColumnType type, Object v) {
+    if (v == null) {
+      write(NULL_MARK);
+      return this;
+    }
+    write(PRESENT_MARK);
+    return value(type, v);
+  }
+
+  OrderedBytes raw(byte[] bytes) {
+    writeBytes(bytes);
+    return this;
+  }
+
+  private void bigEndian(long v, int bytes) {
+    for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+      write((int) (v >>> shift) & 0xFF);
+    }
+  }
+
+  private void escaped(byte[] bytes) {
+    for (byte b : bytes) {
+      write(b);
+      if (b == ESCAPE) {
+        write(ESCAPED_ZERO);
+      }
+    }
+    write(ESCAPE);
+    write(TERMINATOR);
+  }
+
+  /**
+   * The smallest byte string greater than every string that starts with {@code prefix}: the upper
+   * bound of a prefix scan. Null if there is none (a prefix of only {@code 0xFF} bytes).
+   */
+  static byte[] prefixEnd(byte[] prefix) {
+    byte[] end = prefix.clone();
+    for (int i = end.length - 1; i >= 0; i--) {
+      if (end[i] != (byte) 0xFF) {
+        end[i]++;
+        return Arrays.copyOf(end, i + 1);
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,171 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.StorageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rocksdb.CompressionType;
+import org.rocksdb.Env;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteOptions;
+
+/**
+ * One open RocksDB store with the row locks of every transaction on it in this process. Commits go
+ * to the write-ahead log; with {@code fsyncOnCommit} each commit returns after the log is on disk,
+ * and RocksDB's write thread makes concurrent committers share one fsync (group commit).
+ */
+final class RocksStore implements AutoCloseable {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  /** A file store's name as the old H2 engine left it. */
+  static final String H2_FILE = "hops.mv.db";
+
+  private final String name;
+  private final RocksDB db;
+  private final Options options;
+  private final WriteOptions commitOptions;
+  private final LockManager locks;
+
+  /**
+   * Every use of the database holds this shared, closing holds it exclusively: a native handle used
+   * after close would crash the JVM, where a late transaction should only fail.
+   */
+  private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+
+  private boolean closed;
+
+  /** One use of the open database. */
+  @FunctionalInterface
+  interface DbCall<T> {
+    T run(RocksDB db) throws RocksDBException;
+  }
+
+  private RocksStore(String name, RocksDB db, Options options, boolean fsync, long lockTimeout) {
+    this.name = name;
+    this.db = db;
+    this.options = options;
+    this.commitOptions = new WriteOptions().setSync(fsync);
+    this.locks = new LockManager(lockTimeout);
+  }
+
+  /** Opens (creating if new) the store in a directory. */
+  static RocksStore openDirectory(Path dir, boolean fsync, long lockTimeout)
+      throws StorageException {
+    if (Files.exists(dir.resolve(H2_FILE))) {
+      throw new StorageException(
+          "the embedded store "
+              + dir
+              + " holds an H2 store ("
+              + H2_FILE
+              + ") from an earlier hops; the embedded engine is now RocksDB and does not read it."
+              + " Move the directory away and run `bin/hops format` to start a new store");
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (java.io.IOException e) {
+      throw new StorageException("cannot create the embedded store directory " + dir, e);
+    }
+    Options options = options(Env.getDefault(), 64L << 20);
+    return open(dir.toString(), dir.toString(), options, fsync, lockTimeout);
+  }
+
+  /**
+   * Opens the in-memory store on {@code env} (which keeps its files while the process lives, so
+   * reopening a closed in-memory store finds its data).
+   */
+  static RocksStore openInMemory(String name, Env env, long lockTimeout) throws StorageException {
+    // Small memtables: a test JVM opens hundreds of these; fsync is a no-op in memory anyway.
+    Options options = options(env, 4L << 20);
+    return open(name, "/hops-mem/" + name, options, false, lockTimeout);
+  }
+
+  private static Options options(Env env, long writeBufferBytes) {
+    return new Options()
+        .setEnv(env)
+        .setCreateIfMissing(true)
+        .setWriteBufferSize(writeBufferBytes)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION)
+        .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+        .setKeepLogFileNum(2)
+        .setStatsDumpPeriodSec(0)
+        .setMaxBackgroundJobs(2);
+  }
+
+  private static RocksStore open(
+      String name, String path, Options options, boolean fsync, long lockTimeout)
+      throws StorageException {
+    try {
+      return new RocksStore(name, RocksDB.open(options, path), options, fsync, lockTimeout);
+    } catch (RocksDBException e) {
+      options.close();
+      String message = String.valueOf(e.getMessage());
+      if (message.contains("LOCK")) {
+        throw new StorageException(
+            "the embedded store "
+                + name
+                + " is in use by another process; only one process may open it (run several"
+                + " namenodes over MySQL/MariaDB or NDB instead): "
+                + message,
+            e);
+      }
+      throw new StorageException("cannot open the embedded store " + name + ": " + message, e);
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  /** Runs {@code call} on the open database; fails with a StorageException once it is closed. */
+  <T> T use(String what, DbCall<T> call) throws StorageException {
+    Lock shared = lifecycle.readLock();
+    shared.lock();
+    try {
+      if (closed) {
+        throw new StorageException(what + ": the embedded store " + name + " is closed");
+      }
+      return call.run(db);
+    } catch (RocksDBException e) {
+      throw Errors.of(what, e);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /** Writes a batch atomically, durably unless fsync on commit is off. */
+  void commit(String what, org.rocksdb.WriteBatch batch) throws StorageException {
+    use(
+        what,
+        db -> {
+          db.write(commitOptions, batch);
+          return null;
+        });
+  }
+
+  LockManager locks() {
+    return locks;
+  }
+
+  @Override
+  public void close() {
+    Lock exclusive = lifecycle.writeLock();
+    exclusive.lock();
+    try {
+      if (!closed) {
+        closed = true;
+        commitOptions.close();
+        db.close();
+        options.close();
+      }
+    } finally {
+      exclusive.unlock();
+    }
+  }
+}

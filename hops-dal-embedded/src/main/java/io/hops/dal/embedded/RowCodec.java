@@ -1,0 +1,142 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.schema.Column;
+import io.hops.dal.schema.Table;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * A row's stored value: the column count, a null bitmap, then each non-null column in column order
+ * (numbers fixed-width big-endian, strings and bytes with a varint length). A row written before a
+ * column was added decodes with that column null (or zero, if primitive), so adding a column needs
+ * no rewrite.
+ */
+final class RowCodec<R extends Record> {
+  private final Table<R> table;
+  private final List<Column> columns;
+
+  RowCodec(Table<R> table) {
+    this.table = table;
+    this.columns = table.columns();
+  }
+
+  byte[] encode(R row) {
+    int n = columns.size();
+    Object[] values = new Object[n];
+    int bitmapBytes = (n + 7) / 8;
+    int size = 1 + bitmapBytes;
+    for (Column c : columns) {
+      Object v = table.get(row, c.position());
+      values[c.position()] = v;
+      if (v != null) {
+        size +=
+            switch (c.type()) {
+              case BIGINT -> 8;
+              case INT -> 4;
+              case SMALLINT -> 2;
+              case TINYINT, BOOLEAN -> 1;
+              case STRING -> {
+                byte[] utf8 = ((String) v).getBytes(StandardCharsets.UTF_8);
+                values[c.position()] = utf8;
+                yield 5 + utf8.length;
+              }
+              case BYTES -> 5 + ((byte[]) v).length;
+            };
+      }
+    }
+    ByteBuffer out = ByteBuffer.allocate(size);
+    out.put((byte) n);
+    byte[] bitmap = new byte[bitmapBytes];
+    for (int i = 0; i < n; i++) {
+      if (values[i] == null) {
+        bitmap[i / 8] |= (byte) (1 << (i % 8));
+      }
+    }
+    out.put(bitmap);
+    for (Column c : columns) {
+      Object v = values[c.position()];
+      if (v == null) {
+        continue;
+      }
+      switch (c.type()) {
+        case BIGINT -> out.putLong((Long) v);
+        case INT -> out.putInt((Integer) v);
+        case SMALLINT -> out.putShort((Short) v);
+        case TINYINT -> out.put((Byte) v);
+        case BOOLEAN -> out.put((byte) ((Boolean) v ? 1 : 0));
+        case STRING, BYTES -> {
+          byte[] b = (byte[]) v;
+          putVarint(out, b.length);
+          out.put(b);
+        }
+      }
+    }
+    return java.util.Arrays.copyOf(out.array(), out.position());
+  }
+
+  R decode(byte[] stored) {
+    ByteBuffer in = ByteBuffer.wrap(stored);
+    int storedColumns = in.get() & 0xFF;
+    byte[] bitmap = new byte[(storedColumns + 7) / 8];
+    in.get(bitmap);
+    Object[] values = new Object[columns.size()];
+    for (Column c : columns) {
+      int i = c.position();
+      if (i >= storedColumns) {
+        values[i] = c.nullable() ? null : zero(c);
+        continue;
+      }
+      if ((bitmap[i / 8] & (1 << (i % 8))) != 0) {
+        continue;
+      }
+      values[i] =
+          switch (c.type()) {
+            case BIGINT -> in.getLong();
+            case INT -> in.getInt();
+            case SMALLINT -> in.getShort();
+            case TINYINT -> in.get();
+            case BOOLEAN -> in.get() != 0;
+            case STRING -> new String(bytes(in), StandardCharsets.UTF_8);
+            case BYTES -> bytes(in);
+          };
+    }
+    return table.newRow(values);
+  }
+
+  private static Object zero(Column c) {
+    return switch (c.type()) {
+      case BIGINT -> 0L;
+      case INT -> 0;
+      case SMALLINT -> (short) 0;
+      case TINYINT -> (byte) 0;
+      case BOOLEAN -> false;
+      case STRING, BYTES -> null;
+    };
+  }
+
+  private static byte[] bytes(ByteBuffer in) {
+    byte[] b = new byte[getVarint(in)];
+    in.get(b);
+    return b;
+  }
+
+  private static void putVarint(ByteBuffer out, int v) {
+    while ((v & ~0x7F) != 0) {
+      out.put((byte) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.put((byte) v);
+  }
+
+  private static int getVarint(ByteBuffer in) {
+    int v = 0;
+    for (int shift = 0; ; shift += 7) {
+      byte b = in.get();
+      v |= (b & 0x7F) << shift;
+      if (b >= 0) {
+        return v;
+      }
+    }
+  }
+}

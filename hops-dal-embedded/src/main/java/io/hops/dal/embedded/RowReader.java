@@ -1,0 +1,159 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.StorageException;
+import io.hops.dal.schema.Column;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+import org.rocksdb.Snapshot;
+
+/**
+ * Reads of committed rows: point reads, batched reads and prefix scans. Each read sees one
+ * consistent state of the store (an iterator reads at the sequence number it was created at; an
+ * index scan reads its entries and their rows at one snapshot).
+ */
+final class RowReader {
+  private final RocksStore store;
+
+  RowReader(RocksStore store) {
+    this.store = store;
+  }
+
+  <R extends Record> R get(StoredTable<R> t, byte[] rowKey) throws StorageException {
+    byte[] value = store.use("read of a row of " + t.table, db -> db.get(rowKey));
+    return value == null ? null : t.codec.decode(value);
+  }
+
+  /** The rows of {@code rowKeys}, aligned with them, null where missing. */
+  <R extends Record> List<R> getAll(StoredTable<R> t, List<byte[]> rowKeys)
+      throws StorageException {
+    if (rowKeys.isEmpty()) {
+      return new ArrayList<>();
+    }
+    List<byte[]> values =
+        store.use(
+            "batched read of " + rowKeys.size() + " rows of " + t.table,
+            db -> db.multiGetAsList(rowKeys));
+    return decodeAll(t, values);
+  }
+
+  /** The rows whose key starts with {@code prefix}, in key order. */
+  <R extends Record> List<R> scan(StoredTable<R> t, byte[] prefix) throws StorageException {
+    List<byte[]> values = new ArrayList<>();
+    store.use(
+        "scan of " + t.table,
+        db -> {
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(db, prefix, options, (key, value) -> values.add(value));
+          }
+          return null;
+        });
+    return decodeAll(t, values);
+  }
+
+  /**
+   * The rows whose indexed {@code column} equals {@code value}, in (value, primary key) order,
+   * which for one value is primary-key order.
+   */
+  <R extends Record> List<R> scanIndex(StoredTable<R> t, Column column, Object value)
+      throws StorageException {
+    List<byte[]> values =
+        store.use(
+            "index scan of " + t.table + "." + column.name(),
+            db -> {
+              Snapshot snapshot = db.getSnapshot();
+              try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+                List<byte[]> rowKeys = new ArrayList<>();
+                forEachWithPrefix(
+                    db,
+                    t.layout.indexPrefix(column, value),
+                    options,
+                    (key, rowKey) -> rowKeys.add(rowKey));
+                return rowKeys.isEmpty() ? rowKeys : db.multiGetAsList(options, rowKeys);
+              } finally {
+                db.releaseSnapshot(snapshot);
+              }
+            });
+    List<R> rows = new ArrayList<>(values.size());
+    for (R row : decodeAll(t, values)) {
+      // An entry without its row would be a bug of the write path; never hand out a null row.
+      if (row != null) {
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** The keys that start with {@code prefix}, in order. */
+  List<byte[]> keysWithPrefix(byte[] prefix) throws StorageException {
+    return store.use(
+        "scan",
+        db -> {
+          List<byte[]> keys = new ArrayList<>();
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(db, prefix, options, (k, v) -> keys.add(k));
+          }
+          return keys;
+        });
+  }
+
+  /** Whether any key starts with {@code prefix}. */
+  boolean any(byte[] prefix) throws StorageException {
+    return store.use(
+        "scan",
+        db -> {
+          boolean[] found = {false};
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(
+                db,
+                prefix,
+                options,
+                (k, v) -> {
+                  found[0] = true;
+                  return false;
+                });
+          }
+          return found[0];
+        });
+  }
+
+  private static <R extends Record> List<R> decodeAll(StoredTable<R> t, List<byte[]> values) {
+    List<R> rows = new ArrayList<>(values.size());
+    for (byte[] v : values) {
+      rows.add(v == null ? null : t.codec.decode(v));
+    }
+    return rows;
+  }
+
+  /** Visits each entry whose key starts with {@code prefix}, in key order, while it says so. */
+  private static void forEachWithPrefix(
+      RocksDB db, byte[] prefix, ReadOptions options, EntryVisitor visitor)
+      throws RocksDBException {
+    byte[] end = OrderedBytes.prefixEnd(prefix);
+    try (Slice upper = end == null ? null : new Slice(end)) {
+      if (upper != null) {
+        // Stops the iterator at the prefix's end instead of stepping over what lies beyond it
+        // (deleted entries included).
+        options.setIterateUpperBound(upper);
+      }
+      try (RocksIterator it = db.newIterator(options)) {
+        for (it.seek(prefix); it.isValid(); it.next()) {
+          if (!visitor.visit(it.key(), it.value())) {
+            break;
+          }
+        }
+        it.status();
+      }
+    }
+  }
+
+  @FunctionalInterface
+  private interface EntryVisitor {
+    /** Returns whether to go on. */
+    boolean visit(byte[] key, byte[] value);
+  }
+}

@@ -1,0 +1,51 @@
+package io.hops.dal.embedded;
+
+import io.hops.dal.schema.Column;
+import io.hops.dal.schema.Indexed;
+import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
+import java.lang.reflect.RecordComponent;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * A table as the store holds it: its key layout, its row codec, its indexed columns and which of
+ * them are unique.
+ */
+final class StoredTable<R extends Record> {
+  private static final Map<Table<?>, StoredTable<?>> ALL = new ConcurrentHashMap<>();
+
+  final Table<R> table;
+  final KeyLayout layout;
+  final RowCodec<R> codec;
+  final List<Column> indexed;
+  final Set<Column> unique;
+
+  private StoredTable(Table<R> table) {
+    this.table = table;
+    this.layout = new KeyLayout(table);
+    this.codec = new RowCodec<>(table);
+    this.indexed = table.columns().stream().filter(Column::indexed).toList();
+    RecordComponent[] components = table.rowType().getRecordComponents();
+    this.unique =
+        indexed.stream()
+            .filter(c -> components[c.position()].getAnnotation(Indexed.class).unique())
+            .collect(Collectors.toUnmodifiableSet());
+  }
+
+  @SuppressWarnings("unchecked")
+  static <R extends Record> StoredTable<R> of(Table<R> table) {
+    return (StoredTable<R>) ALL.computeIfAbsent(table, StoredTable::new);
+  }
+
+  byte[] rowKey(Key key) {
+    return layout.rowKey(key);
+  }
+
+  byte[] rowKey(R row) {
+    return layout.rowKey(table.keyOf(row));
+  }
+}

@@ -1,0 +1,5 @@
+package io.hops.dal.embedded.kit;
+
+import io.hops.dal.kit.RoundTripKit;
+
+class EmbeddedRoundTripTest extends RoundTripKit implements EmbeddedFixture {}

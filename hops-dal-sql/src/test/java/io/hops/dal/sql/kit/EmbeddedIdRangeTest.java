@@ -1,5 +1,0 @@
-package io.hops.dal.sql.kit;
-
-import io.hops.dal.kit.IdRangeKit;
-
-class EmbeddedIdRangeTest extends IdRangeKit implements EmbeddedFixture {}
