@@ -218,12 +218,16 @@ public final class LeaderElection implements AutoCloseable {
       lead = leaderId == me;
       // The epoch row is locked only to take over: a leader that stalls in a round then holds no
       // lock its successor needs, and its housekeeping's shared reads of the row never wait.
+      // A leader whose lease lapsed takes a new epoch too when it leads again: datanodes follow
+      // only a strictly higher epoch than the last leader they obeyed (HDFS's txid rule).
+      boolean continuing = leading && start - leaseEndNanos < 0;
       VariableRow epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.READ_COMMITTED);
-      if (lead && (epochRow == null || leaderOf(epochRow) != me)) {
+      boolean takeOver = lead && (!continuing || epochRow == null || leaderOf(epochRow) != me);
+      if (takeOver) {
         epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.EXCLUSIVE);
       }
       leaderEpoch = epochRow == null ? 0 : epochRow.longValue();
-      if (lead && (epochRow == null || leaderOf(epochRow) != me)) {
+      if (takeOver) {
         leaderEpoch++;
         VariableRow next = new VariableRow(EPOCH_ROW, leaderEpoch, idBytes(me));
         if (epochRow == null) {

@@ -23,6 +23,7 @@ public final class Housekeeping implements AutoCloseable {
   private final List<HousekeepingTask> tasks;
   private final ScheduledExecutorService thread;
   private ScheduledFuture<?> rounds;
+  private long epoch;
 
   public Housekeeping(Namesystem ns) {
     this.ns = ns;
@@ -66,6 +67,11 @@ public final class Housekeeping implements AutoCloseable {
    * tasks keep a little state between rounds.
    */
   public synchronized void runOnce() {
+    io.hops.election.LeaderElection election = ns.blocks().election();
+    if (election != null && election.isLeader() && election.epoch() != epoch) {
+      epoch = election.epoch();
+      LOG.info("housekeeping starts as leader of epoch {}", epoch);
+    }
     for (HousekeepingTask task : tasks) {
       // Checked before every task: a namenode that lost its lease stops within one task (and its
       // transactions are fenced meanwhile).

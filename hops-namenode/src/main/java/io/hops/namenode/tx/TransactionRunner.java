@@ -12,6 +12,7 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,7 +88,12 @@ public final class TransactionRunner {
       } catch (TransientStorageException e) {
         if (retry + 1 >= maxAttempts) {
           metrics.record(name, System.nanoTime() - start, tx.accessCounts(), retry, true);
-          throw e;
+          // Never a DAL exception to a client: Hadoop's retriable error, which clients retry.
+          RetriableException out =
+              new RetriableException(
+                  name + " failed " + maxAttempts + " times transiently: " + e.getMessage());
+          out.initCause(e);
+          throw out;
         }
         LOG.debug(
             "{} attempt {} failed transiently, retrying: {}", name, retry + 1, e.getMessage());

@@ -83,11 +83,16 @@ class DeleteBlocksTest {
           30,
           () -> withBlockFile(cluster, id).isEmpty());
     }
+    // A removed block's lookup row stays until its datanodes reported the deletions.
+    waitFor(
+        "the lookup rows of the deleted blocks gone once their deletions are reported",
+        30,
+        () ->
+            rows(cluster, BlockLookupRow.TABLE).stream().noneMatch(b -> ids.contains(b.blockId())));
   }
 
   private static void assertNoRowsOf(List<Long> ids) throws IOException {
     assertThat(rows(cluster, BlockInfoRow.TABLE)).noneMatch(b -> ids.contains(b.blockId()));
-    assertThat(rows(cluster, BlockLookupRow.TABLE)).noneMatch(b -> ids.contains(b.blockId()));
     assertThat(rows(cluster, ReplicaRow.TABLE)).noneMatch(r -> ids.contains(r.blockId()));
     assertThat(rows(cluster, ReplicaUnderConstructionRow.TABLE))
         .noneMatch(r -> ids.contains(r.blockId()));

@@ -263,6 +263,68 @@ class ManyNamenodesTest {
     }
   }
 
+  @Test
+  void withNoLeaderForAWhileFilesStillCloseAndNothingIsLostOnceOneIsBack() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf());
+        HopsNameNode second = cluster.startAnotherNamenode()) {
+      HopsNameNode first = cluster.namenode();
+      List<DataNode> dns = cluster.startDatanodes(3, new Configuration(false), second);
+      eventually(10, "both see each other", () -> sees(first, 2) && sees(second, 2));
+      byte[] data = new byte[BLOCK + 3];
+      new Random(11).nextBytes(data);
+      Path doomed = new Path("/noleader/doomed");
+      try (DistributedFileSystem fs = cluster.client(second)) {
+        try (FSDataOutputStream out = fs.create(doomed, true, 4096, (short) 3, BLOCK)) {
+          out.write(data);
+        }
+        HopsTestCluster.awaitReplicas(fs, doomed, 3);
+        // Both namenodes stall (a database that answers slowly, say): no lease, no leader.
+        first.election().injectRoundDelay(java.time.Duration.ofSeconds(6));
+        second.election().injectRoundDelay(java.time.Duration.ofSeconds(6));
+        eventually(
+            10,
+            "no leader",
+            () ->
+                !first.namesystem().blocks().isLeader()
+                    && !second.namesystem().blocks().isLeader());
+        Path written = new Path("/noleader/written");
+        try (FSDataOutputStream out = fs.create(written, true, 4096, (short) 3, BLOCK)) {
+          out.write(data); // closes: replicas are applied by the report owners, not the leader
+        }
+        fs.delete(doomed, false);
+        assertThat(invalidations(cluster)).isEqualTo(2 * 3);
+        first.election().injectRoundDelay(java.time.Duration.ZERO);
+        second.election().injectRoundDelay(java.time.Duration.ZERO);
+        eventually(
+            20,
+            "a leader again",
+            () ->
+                first.namesystem().blocks().isLeader() || second.namesystem().blocks().isLeader());
+        eventually(30, "every invalidation done", () -> invalidations(cluster) == 0);
+        HopsTestCluster.awaitReplicas(fs, written, 3);
+        assertThat(read(fs, written)).isEqualTo(data);
+        for (DataNode dn : dns) {
+          assertThat(blocksOn(dn, cluster)).as("replicas on %s", dn.getDatanodeUuid()).isEqualTo(2);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aSecondNamenodeOnTheSameAddressIsRefusedClearlyAndLeavesNoTrace() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
+      HopsNameNode first = cluster.namenode();
+      Configuration same = new Configuration(first.namesystem().conf());
+      same.setInt(NamenodeConfig.RPC_PORT, first.address().getPort());
+      assertThatThrownBy(() -> HopsNameNode.start(same, first.namesystem().storage()))
+          .isInstanceOf(java.net.BindException.class)
+          .hasMessageContaining(Integer.toString(first.address().getPort()));
+      Thread.sleep(1000);
+      assertThat(first.election().membership().members()).hasSize(1);
+      assertThat(first.namesystem().blocks().isLeader()).isTrue();
+    }
+  }
+
   private static int invalidations(HopsTestCluster cluster) throws IOException {
     try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
       return tx.scanAll(InvalidatedBlockRow.TABLE, LockMode.READ_COMMITTED).size();

@@ -68,9 +68,8 @@ class ProcessFailoverTest {
     }
   }
 
-  @Test
-  @Timeout(value = 300, unit = TimeUnit.SECONDS)
-  void killingTheLeaderEvery15sLosesNoAcknowledgedFile() throws Exception {
+  /** MariaDB settings from the environment, or a skipped test; the database emptied. */
+  private Map<String, String> database() throws Exception {
     String url = System.getenv("HOPS_TEST_MYSQL_URL");
     assumeTrue(url != null && !url.isBlank(), "HOPS_TEST_MYSQL_URL is not set");
     Map<String, String> db =
@@ -87,6 +86,11 @@ class ProcessFailoverTest {
       s.schema().createOrUpgrade();
       s.schema().clearAll();
     }
+    return db;
+  }
+
+  /** Three namenode processes over {@code db}, and {@code datanodes} datanodes reporting to all. */
+  private void startCluster(Map<String, String> db, int datanodes) throws Exception {
     work = Files.createDirectories(Path.of("target/process-failover/" + System.nanoTime()));
     for (int i = 0; i < NAMENODES; i++) {
       rpcPorts[i] = freePort();
@@ -95,7 +99,7 @@ class ProcessFailoverTest {
     for (int i = 0; i < NAMENODES; i++) {
       namenodes[i] = startNamenode(i, 0);
     }
-    for (int i = 1; i <= 3; i++) {
+    for (int i = 1; i <= datanodes; i++) {
       List<String> args = new ArrayList<>(List.of("datanode", "--conf", conf(0).toString()));
       for (int port : rpcPorts) {
         args.add("--namenode");
@@ -104,7 +108,82 @@ class ProcessFailoverTest {
       args.addAll(List.of("--data-dir", work.resolve("dn" + i).toString(), "--any-ports"));
       daemon("datanode-" + i, args.toArray(new String[0]));
     }
+  }
 
+  /**
+   * Leader failover as an operator sees it: the leader gets SIGKILL, and the time until the new
+   * leader's housekeeping starts (its log line) is measured, {@code -Dhops.measure.failover=N}
+   * times (not part of the normal build).
+   */
+  @Test
+  @Timeout(value = 900, unit = TimeUnit.SECONDS)
+  void measureLeaderFailover() throws Exception {
+    int runs = Integer.getInteger("hops.measure.failover", 0);
+    assumeTrue(runs > 0, "set -Dhops.measure.failover=N to measure");
+    startCluster(database(), 0);
+    Configuration client = new Configuration(false);
+    List<Long> millis = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      int leader = leaderIndex(client);
+      Thread.sleep(3_000); // a steady state: every namenode has run a few rounds
+      long killed = System.currentTimeMillis();
+      namenodes[leader].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      long resumed = -1;
+      while (resumed < 0 && System.currentTimeMillis() - killed < 30_000) {
+        for (Path log : logsSince(killed)) {
+          resumed = firstLineAfter(log, "housekeeping starts as leader", killed);
+          if (resumed > 0) {
+            break;
+          }
+        }
+        Thread.sleep(50);
+      }
+      assertThat(resumed).as("a new leader's housekeeping started").isPositive();
+      millis.add(resumed - killed);
+      System.out.printf("failover run %d: %d ms%n", run + 1, resumed - killed);
+      namenodes[leader] = startNamenode(leader, run + 1);
+    }
+    List<Long> sorted = new ArrayList<>(millis);
+    sorted.sort(null);
+    System.out.printf(
+        "leader failover over %d runs: median %d ms, max %d ms, all %s%n",
+        runs, sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1), millis);
+  }
+
+  /** The error logs (where slf4j-simple writes) of the namenodes. */
+  private List<Path> logsSince(long since) throws IOException {
+    try (var files = Files.list(work)) {
+      return files
+          .filter(f -> f.getFileName().toString().matches("namenode-.*\\.err"))
+          .filter(f -> f.toFile().lastModified() >= since - 1000)
+          .toList();
+    }
+  }
+
+  /** The wall-clock time of the first line with {@code text} logged after {@code since}, or -1. */
+  private static long firstLineAfter(Path log, String text, long since) throws IOException {
+    java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneId.systemDefault());
+    for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+      if (!line.contains(text) || line.length() < 12) {
+        continue;
+      }
+      long t =
+          java.time.LocalDateTime.of(today, java.time.LocalTime.parse(line.substring(0, 12)))
+              .atZone(java.time.ZoneId.systemDefault())
+              .toInstant()
+              .toEpochMilli();
+      if (t >= since) {
+        return t;
+      }
+    }
+    return -1;
+  }
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void killingTheLeaderEvery15sLosesNoAcknowledgedFile() throws Exception {
+    Map<String, String> db = database();
+    startCluster(db, 3);
     Configuration client = new Configuration(false);
     List<InetSocketAddress> addresses = new ArrayList<>();
     for (int port : rpcPorts) {

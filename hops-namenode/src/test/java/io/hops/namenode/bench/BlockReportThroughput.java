@@ -1,0 +1,186 @@
+package io.hops.namenode.bench;
+
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockLookupRow;
+import io.hops.election.Membership;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.ReportOwnership;
+import io.hops.namenode.rpc.DatanodeRpc;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.NodeType;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
+import org.apache.hadoop.hdfs.server.common.StorageInfo;
+import org.apache.hadoop.hdfs.server.datanode.Replica;
+import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
+import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
+import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
+import org.apache.hadoop.util.VersionInfo;
+
+/**
+ * Issue 9's measurement, not a test: full block reports of datanodes with {@code blocks} (default
+ * 100,000) replicas each, applied by 1 and by 3 namenodes over one embedded store, one datanode
+ * owned by each namenode, all reporting at once: the first report (every replica new) and a
+ * repeated one (nothing changed, the steady state). Prints reports per second per namenode. Run:
+ * {@code java -cp <test classpath> io.hops.namenode.bench.BlockReportThroughput [blocks]}.
+ */
+public final class BlockReportThroughput {
+  private static final int INSERT_BATCH = 2000;
+
+  public static void main(String[] args) throws Exception {
+    int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+    for (int namenodes : new int[] {1, 3}) {
+      measure(namenodes, blocks);
+    }
+  }
+
+  private static void measure(int namenodes, int blocks) throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster()) {
+      List<HopsNameNode> nns = new ArrayList<>();
+      nns.add(cluster.namenode());
+      for (int i = 1; i < namenodes; i++) {
+        nns.add(cluster.startAnotherNamenode());
+      }
+      while (nns.stream().anyMatch(n -> n.election().membership().members().size() < namenodes)) {
+        Thread.sleep(100);
+      }
+      Membership m = nns.get(0).election().membership();
+      ExecutorService pool = Executors.newFixedThreadPool(namenodes);
+      List<Future<long[]>> runs = new ArrayList<>();
+      long firstBlock = 1L << 40;
+      for (int i = 0; i < namenodes; i++) {
+        HopsNameNode nn = nns.get(i);
+        String uuid = uuidOwnedBy(nn.election().id(), m);
+        long from = firstBlock + (long) i * blocks;
+        makeBlocks(nn, 1_000_000L + i, from, blocks);
+        runs.add(pool.submit(() -> reportTwice(nn, uuid, from, blocks)));
+      }
+      for (int i = 0; i < namenodes; i++) {
+        long[] ms = runs.get(i).get();
+        System.out.printf(
+            "%d namenode(s), namenode %d: %,d-replica full report: first %,d ms (%.2f reports/s),"
+                + " repeated %,d ms (%.2f reports/s)%n",
+            namenodes, i + 1, blocks, ms[0], 1000.0 / ms[0], ms[1], 1000.0 / ms[1]);
+      }
+      pool.shutdown();
+      for (int i = nns.size() - 1; i > 0; i--) {
+        nns.get(i).close();
+      }
+    }
+  }
+
+  /** A datanode uuid whose reports {@code owner} applies. */
+  private static String uuidOwnedBy(long owner, Membership m) {
+    while (true) {
+      String uuid = UUID.randomUUID().toString();
+      if (ReportOwnership.ownerOf(uuid, m) == owner) {
+        return uuid;
+      }
+    }
+  }
+
+  /** {@code count} complete blocks of one file, with their lookup rows. */
+  private static void makeBlocks(HopsNameNode nn, long inode, long from, int count)
+      throws Exception {
+    for (int done = 0; done < count; done += INSERT_BATCH) {
+      try (Transaction tx = nn.namesystem().storage().begin()) {
+        for (int i = done; i < Math.min(count, done + INSERT_BATCH); i++) {
+          long id = from + i;
+          tx.insert(
+              BlockInfoRow.TABLE,
+              new BlockInfoRow(inode, id, i, 1024, 1001, BlockState.COMPLETE, 0, -1, 0));
+          tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(id, inode));
+        }
+        tx.commit();
+      }
+    }
+  }
+
+  /** Registers a datanode and sends two identical full reports; their times in ms. */
+  private static long[] reportTwice(HopsNameNode nn, String uuid, long from, int count)
+      throws Exception {
+    DatanodeRpc rpc = new DatanodeRpc(nn.namesystem());
+    DatanodeRegistration reg =
+        new DatanodeRegistration(
+            new DatanodeID("127.0.0.1", "localhost", uuid, 9866, 9864, 0, 9867),
+            new StorageInfo(NodeType.DATA_NODE),
+            new ExportedBlockKeys(),
+            VersionInfo.getVersion());
+    rpc.registerDatanode(reg);
+    BlockListAsLongs.Builder list = BlockListAsLongs.builder();
+    for (int i = 0; i < count; i++) {
+      list.add(new FinalizedReplica(from + i));
+    }
+    StorageBlockReport[] report = {
+      new StorageBlockReport(new DatanodeStorage("DS-" + uuid), list.build())
+    };
+    String pool = nn.namesystem().blocks().blockPoolId();
+    long[] ms = new long[2];
+    for (int r = 0; r < 2; r++) {
+      long start = System.nanoTime();
+      rpc.blockReport(reg, pool, report, new BlockReportContext(1, 0, r + 1, 0));
+      ms[r] = (System.nanoTime() - start) / 1_000_000L;
+    }
+    return ms;
+  }
+
+  /** A finalized replica of 1 KB at generation stamp 1001, as a datanode lists it. */
+  private record FinalizedReplica(long blockId) implements Replica {
+    @Override
+    public long getBlockId() {
+      return blockId;
+    }
+
+    @Override
+    public long getGenerationStamp() {
+      return 1001;
+    }
+
+    @Override
+    public ReplicaState getState() {
+      return ReplicaState.FINALIZED;
+    }
+
+    @Override
+    public long getNumBytes() {
+      return 1024;
+    }
+
+    @Override
+    public long getBytesOnDisk() {
+      return 1024;
+    }
+
+    @Override
+    public long getVisibleLength() {
+      return 1024;
+    }
+
+    @Override
+    public String getStorageUuid() {
+      return null;
+    }
+
+    @Override
+    public boolean isOnTransientStorage() {
+      return false;
+    }
+
+    @Override
+    public FsVolumeSpi getVolume() {
+      return null;
+    }
+  }
+}
