@@ -2,18 +2,32 @@ package io.hops.namenode.web;
 
 import io.hops.election.LeaderElection;
 import io.hops.election.Member;
+import java.lang.management.ManagementFactory;
 import javax.management.ObjectName;
 import org.apache.hadoop.metrics2.util.MBeans;
 
 /** Publishes a namenode's election state on JMX ({@link ElectionMXBean}). */
 public final class ElectionBean implements ElectionMXBean, AutoCloseable {
+  private static final ObjectName NAME = objectName("Hadoop:service=NameNode,name=HopsElection");
+
   private final LeaderElection election;
   private final ObjectName name;
+
+  private static ObjectName objectName(String name) {
+    try {
+      return new ObjectName(name);
+    } catch (javax.management.MalformedObjectNameException e) {
+      throw new IllegalArgumentException(name, e);
+    }
+  }
 
   public ElectionBean(LeaderElection election) {
     this.election = election;
     // Several namenodes in one JVM (tests, bin/hops cluster --namenodes N): the first one shows.
-    this.name = MBeans.register("NameNode", "HopsElection", this);
+    this.name =
+        ManagementFactory.getPlatformMBeanServer().isRegistered(NAME)
+            ? null
+            : MBeans.register("NameNode", "HopsElection", this);
   }
 
   @Override

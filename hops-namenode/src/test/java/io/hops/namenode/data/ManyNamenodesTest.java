@@ -65,6 +65,14 @@ class ManyNamenodesTest {
         assertThat(m.leader().rpcAddress()).endsWith(":" + first.address().getPort());
       }
       assertThat(first.namesystem().blocks().isLeader()).isTrue();
+      // Operators see the same on the web status page and in /jmx.
+      String page = http(first.httpUri() + "/");
+      assertThat(page).contains("<h2>Namenodes</h2>").contains("leader, epoch");
+      for (HopsNameNode nn : List.of(first, second, third)) {
+        assertThat(page).contains(":" + nn.address().getPort());
+      }
+      String jmx = http(first.httpUri() + "/jmx?qry=Hadoop:service=NameNode,name=HopsElection");
+      assertThat(jmx).contains("\"LiveNamenodes\"").contains("\"Leader\" : true");
       assertThat(second.namesystem().blocks().isLeader()).isFalse();
       assertThat(third.namesystem().blocks().isLeader()).isFalse();
       // A namenode that leaves is gone from everyone's list at the next round.
@@ -351,6 +359,12 @@ class ManyNamenodesTest {
     protected Void execute(ExecutePhase tx) throws IOException {
       tx.insert(VariableRow.TABLE, new VariableRow(name, 1, null));
       return null;
+    }
+  }
+
+  private static String http(String url) throws IOException {
+    try (java.io.InputStream in = java.net.URI.create(url).toURL().openStream()) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     }
   }
 
