@@ -49,6 +49,15 @@ public final class HopsConfig {
   public static final long LOCK_WAIT_TIMEOUT_MS_DEFAULT = 10_000;
 
   /**
+   * How long a server database may take to hand out a connection (or to be reached) before the
+   * attempt fails with a retryable error: short, so a namenode whose database is unreachable
+   * answers within its operations' deadline instead of hanging.
+   */
+  public static final String CONNECTION_TIMEOUT_MS = "hops.metadata.connection-timeout.ms";
+
+  public static final long CONNECTION_TIMEOUT_MS_DEFAULT = 3_000;
+
+  /**
    * How often each namenode advances its leader-election counter (DESIGN.md §9). The leader raises
    * it, up to {@link #ELECTION_MAX_PERIOD_MS}, when rounds run slow; every namenode follows.
    */

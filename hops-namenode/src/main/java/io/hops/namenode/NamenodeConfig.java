@@ -25,6 +25,14 @@ public final class NamenodeConfig {
 
   public static final String TX_BACKOFF_MAX_MS = "hops.namenode.tx.backoff-max.ms";
 
+  /**
+   * How long an operation keeps retrying transient failures before the client gets Hadoop's
+   * RetriableException: below the client's RPC timeout, so the client retries or fails over.
+   */
+  public static final String TX_DEADLINE_MS = "hops.namenode.tx.deadline.ms";
+
+  public static final long TX_DEADLINE_MS_DEFAULT = 20_000;
+
   /** Most inodes a delete or content summary handles in one transaction. */
   public static final String MAX_SUBTREE_INODES = "hops.namenode.subtree.max-inodes-in-one-tx";
 

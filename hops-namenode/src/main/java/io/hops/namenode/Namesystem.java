@@ -51,7 +51,8 @@ public final class Namesystem {
             new InodeHintCache(conf.getInt(NamenodeConfig.HINT_CACHE_SIZE, 1 << 20)),
             conf.getInt(NamenodeConfig.TX_MAX_ATTEMPTS, 20),
             conf.getLong(NamenodeConfig.TX_BACKOFF_BASE_MS, 2),
-            conf.getLong(NamenodeConfig.TX_BACKOFF_MAX_MS, 500));
+            conf.getLong(NamenodeConfig.TX_BACKOFF_MAX_MS, 500),
+            conf.getLong(NamenodeConfig.TX_DEADLINE_MS, NamenodeConfig.TX_DEADLINE_MS_DEFAULT));
     this.users = new UsersAndGroups(storage);
     this.inodeIds = new IdPool(storage, "inode_id", 1000);
     this.fsOwner = UserGroupInformation.getCurrentUser().getShortUserName();

@@ -28,6 +28,11 @@ public class MysqlDriver implements StorageDriver {
     pool.setMaximumPoolSize(config.poolSize());
     pool.setMinimumIdle(Math.min(4, config.poolSize()));
     pool.setInitializationFailTimeout(1);
+    long connect =
+        config.getLong(HopsConfig.CONNECTION_TIMEOUT_MS, HopsConfig.CONNECTION_TIMEOUT_MS_DEFAULT);
+    pool.setConnectionTimeout(Math.max(250, connect));
+    // An unreachable database fails the connection attempt quickly, not after minutes.
+    pool.addDataSourceProperty("connectTimeout", Long.toString(Math.max(250, connect)));
     // Server-side prepared statements, cached per connection: a PK read is one round trip.
     pool.addDataSourceProperty("useServerPrepStmts", "true");
     pool.addDataSourceProperty("cachePrepStmts", "true");

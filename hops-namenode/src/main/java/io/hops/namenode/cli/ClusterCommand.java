@@ -1,9 +1,10 @@
 package io.hops.namenode.cli;
 
-import io.hops.dal.Storage;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.NamenodeConfig;
 import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -50,23 +51,33 @@ final class ClusterCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Configuration conf = Confs.load(confDir);
     List<HopsNameNode> nns = new ArrayList<>();
+    List<Process> children = new ArrayList<>();
+    List<InetSocketAddress> addresses = new ArrayList<>();
     LocalDatanodes dns;
     try {
-      Storage shared = null;
-      for (int i = 0; i < namenodes; i++) {
+      HopsNameNode first = HopsNameNode.start(conf);
+      nns.add(first);
+      addresses.add(first.address());
+      boolean embedded = first.namesystem().storage().engine().equals("embedded");
+      for (int i = 1; i < namenodes; i++) {
         Configuration c = portsOf(conf, i);
-        if (i == 0) {
-          nns.add(HopsNameNode.start(c));
-          shared = nns.get(0).namesystem().storage();
-        } else if (nns.get(0).namesystem().storage().engine().equals("embedded")) {
+        if (embedded) {
           // One process may open an embedded store once: the others share its storage.
-          nns.add(HopsNameNode.start(c, shared));
+          HopsNameNode nn = HopsNameNode.start(c, first.namesystem().storage());
+          nns.add(nn);
+          addresses.add(nn.address());
         } else {
-          nns.add(HopsNameNode.start(c));
+          // A server database: the other namenodes are processes of their own, as in production.
+          children.add(startProcess(c, i));
+          addresses.add(
+              new InetSocketAddress(
+                  first.address().getHostString(),
+                  c.getInt(NamenodeConfig.RPC_PORT, NamenodeConfig.RPC_PORT_DEFAULT)));
         }
       }
-      dns = LocalDatanodes.start(conf, nns, dataDir, datanodes);
+      dns = LocalDatanodes.start(conf, first, addresses, dataDir, datanodes);
     } catch (Exception e) {
+      children.forEach(Process::destroy);
       for (int i = nns.size() - 1; i >= 0; i--) {
         nns.get(i).close();
       }
@@ -82,6 +93,19 @@ final class ClusterCommand implements Callable<Integer> {
               + "  web UI "
               + (nn.httpUri() == null ? "off" : nn.httpUri())
               + (nn.election().isLeader() ? "  (leader)" : ""));
+    }
+    for (int i = 0; i < children.size(); i++) {
+      InetSocketAddress a = addresses.get(nns.size() + i);
+      System.out.println(
+          "  namenode   hdfs://"
+              + a.getHostString()
+              + ":"
+              + a.getPort()
+              + "  (process "
+              + children.get(i).pid()
+              + ", log "
+              + new File(dataDir, "namenode-" + (nns.size() + i) + ".log").getPath()
+              + ")");
     }
     System.out.println(
         "  datanodes  " + datanodes + ", blocks in " + dataDir.getAbsolutePath() + "/datanode-N");
@@ -99,6 +123,7 @@ final class ClusterCommand implements Callable<Integer> {
             new Thread(
                 () -> {
                   dns.close();
+                  children.forEach(Process::destroy);
                   for (int i = nns.size() - 1; i >= 0; i--) {
                     nns.get(i).close();
                   }
@@ -121,5 +146,49 @@ final class ClusterCommand implements Callable<Integer> {
     c.setInt(NamenodeConfig.RPC_PORT, rpc == 0 ? 0 : rpc + i);
     c.setInt(NamenodeConfig.HTTP_PORT, http <= 0 ? http : http + i);
     return c;
+  }
+
+  /**
+   * Starts the i-th namenode as a process of its own ({@code bin/hops namenode}) with the given
+   * settings, logging to {@code DATA_DIR/namenode-i.log}, and waits until it serves.
+   */
+  private Process startProcess(Configuration c, int i) throws IOException, InterruptedException {
+    File dir = new File(dataDir, "namenode-" + i + "-conf");
+    if (!dir.isDirectory() && !dir.mkdirs()) {
+      throw new IOException("cannot create " + dir);
+    }
+    Configuration site = new Configuration(false);
+    for (java.util.Map.Entry<String, String> e : c) {
+      if (!Confs.isDefault(c, e.getKey())) {
+        site.set(e.getKey(), e.getValue());
+      }
+    }
+    site.setInt(NamenodeConfig.RPC_PORT, c.getInt(NamenodeConfig.RPC_PORT, 0));
+    site.setInt(NamenodeConfig.HTTP_PORT, c.getInt(NamenodeConfig.HTTP_PORT, 0));
+    try (java.io.OutputStream out = new java.io.FileOutputStream(new File(dir, "hdfs-site.xml"))) {
+      site.writeXml(out);
+    }
+    File log = new File(dataDir, "namenode-" + i + ".log");
+    Process p =
+        new ProcessBuilder(
+                new File(System.getProperty("java.home"), "bin/java").getPath(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                HopsMain.class.getName(),
+                "namenode",
+                "--conf",
+                dir.getPath())
+            .redirectErrorStream(true)
+            .redirectOutput(log)
+            .start();
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (!java.nio.file.Files.readString(log.toPath()).contains("namenode serving at")) {
+      if (!p.isAlive() || System.nanoTime() > deadline) {
+        p.destroy();
+        throw new IOException("namenode " + i + " did not start; see " + log);
+      }
+      Thread.sleep(100);
+    }
+    return p;
   }
 }

@@ -34,8 +34,20 @@ final class LocalDatanodes implements AutoCloseable {
    */
   static LocalDatanodes start(Configuration conf, List<HopsNameNode> nns, File dataDir, int n)
       throws IOException {
-    HopsNameNode nn = nns.get(0);
-    List<java.net.InetSocketAddress> addresses = nns.stream().map(HopsNameNode::address).toList();
+    return start(conf, nns.get(0), nns.stream().map(HopsNameNode::address).toList(), dataDir, n);
+  }
+
+  /**
+   * Starts {@code n} datanodes reporting to every namenode at {@code addresses} and waits until
+   * {@code nn} (one of them, in this process) has heard from them all.
+   */
+  static LocalDatanodes start(
+      Configuration conf,
+      HopsNameNode nn,
+      List<java.net.InetSocketAddress> addresses,
+      File dataDir,
+      int n)
+      throws IOException {
     LocalDatanodes dns = new LocalDatanodes();
     try {
       for (int i = 1; i <= n; i++) {

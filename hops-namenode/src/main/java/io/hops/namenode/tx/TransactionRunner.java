@@ -31,6 +31,7 @@ public final class TransactionRunner {
   private final int maxAttempts;
   private final long baseBackoffMillis;
   private final long maxBackoffMillis;
+  private final long deadlineNanos;
   private volatile BiConsumer<String, AccessCounts> observer = (op, counts) -> {};
 
   public TransactionRunner(
@@ -38,13 +39,15 @@ public final class TransactionRunner {
       InodeHintCache hints,
       int maxAttempts,
       long baseBackoffMillis,
-      long maxBackoffMillis) {
+      long maxBackoffMillis,
+      long deadlineMillis) {
     this.storage = storage;
     this.hints = hints;
     this.resolver = new PathResolver(hints);
     this.maxAttempts = maxAttempts;
     this.baseBackoffMillis = baseBackoffMillis;
     this.maxBackoffMillis = maxBackoffMillis;
+    this.deadlineNanos = deadlineMillis * 1_000_000L;
   }
 
   /**
@@ -69,8 +72,9 @@ public final class TransactionRunner {
     for (int retry = 0; ; retry++) {
       Operation<T> op = attempt.get();
       name = op.name();
-      Transaction tx = storage.begin(op.partitionHint());
+      Transaction tx = null;
       try {
+        tx = storage.begin(op.partitionHint()); // may fail transiently too: no connection
         LockPhase lock = new LockPhase(tx, resolver);
         op.lock(lock);
         if (fence != null) {
@@ -86,12 +90,16 @@ public final class TransactionRunner {
         observer.accept(name, accesses);
         return result;
       } catch (TransientStorageException e) {
-        if (retry + 1 >= maxAttempts) {
-          metrics.record(name, System.nanoTime() - start, tx.accessCounts(), retry, true);
+        if (retry + 1 >= maxAttempts || System.nanoTime() - start > deadlineNanos) {
+          metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
           // Never a DAL exception to a client: Hadoop's retriable error, which clients retry.
           RetriableException out =
               new RetriableException(
-                  name + " failed " + maxAttempts + " times transiently: " + e.getMessage());
+                  name
+                      + " failed transiently "
+                      + (retry + 1)
+                      + " times, the last: "
+                      + e.getMessage());
           out.initCause(e);
           throw out;
         }
@@ -99,12 +107,18 @@ public final class TransactionRunner {
             "{} attempt {} failed transiently, retrying: {}", name, retry + 1, e.getMessage());
         backOff(retry);
       } catch (IOException | RuntimeException e) {
-        metrics.record(name, System.nanoTime() - start, tx.accessCounts(), retry, true);
+        metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
         throw e;
       } finally {
-        tx.close();
+        if (tx != null) {
+          tx.close();
+        }
       }
     }
+  }
+
+  private static AccessCounts counts(Transaction tx) {
+    return tx == null ? AccessCounts.NONE : tx.accessCounts();
   }
 
   private void backOff(int retry) throws InterruptedIOException {

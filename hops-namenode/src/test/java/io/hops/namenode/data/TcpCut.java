@@ -1,0 +1,105 @@
+package io.hops.namenode.data;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP forwarder between a namenode and its database that a test can cut and restore: the one
+ * fault the real database cannot produce on demand for one namenode only. Cutting closes the
+ * listening socket and every forwarded connection; restoring listens on the same port again.
+ */
+final class TcpCut implements AutoCloseable {
+  private final InetSocketAddress target;
+  private final int port;
+  private final List<Socket> open = new CopyOnWriteArrayList<>();
+  private volatile ServerSocket listener;
+
+  TcpCut(InetSocketAddress target) throws IOException {
+    this.target = target;
+    ServerSocket s = new ServerSocket();
+    s.setReuseAddress(true);
+    s.bind(new InetSocketAddress("127.0.0.1", 0));
+    this.port = s.getLocalPort();
+    accept(s);
+  }
+
+  int port() {
+    return port;
+  }
+
+  synchronized void cut() throws IOException {
+    listener.close();
+    for (Socket s : open) {
+      s.close();
+    }
+    open.clear();
+  }
+
+  synchronized void restore() throws IOException {
+    ServerSocket s = new ServerSocket();
+    s.setReuseAddress(true);
+    s.bind(new InetSocketAddress("127.0.0.1", port));
+    accept(s);
+  }
+
+  private void accept(ServerSocket s) {
+    listener = s;
+    Thread t =
+        new Thread(
+            () -> {
+              while (!s.isClosed()) {
+                try {
+                  Socket client = s.accept();
+                  Socket server = new Socket(target.getHostString(), target.getPort());
+                  open.add(client);
+                  open.add(server);
+                  pump(client, server);
+                  pump(server, client);
+                } catch (IOException e) {
+                  // closed by cut()
+                }
+              }
+            },
+            "tcp-cut-accept");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static void pump(Socket from, Socket to) {
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buf = new byte[16384];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                for (int n; (n = in.read(buf)) >= 0; ) {
+                  out.write(buf, 0, n);
+                  out.flush();
+                }
+              } catch (IOException e) {
+                // one side closed
+              } finally {
+                try {
+                  from.close();
+                  to.close();
+                } catch (IOException e) {
+                  // already closed
+                }
+              }
+            },
+            "tcp-cut-pump");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  @Override
+  public void close() throws IOException {
+    cut();
+  }
+}
