@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -47,15 +45,15 @@ class ProcessClusterTest {
   void configure() throws IOException {
     work = Files.createDirectories(Path.of("target/process-cluster/" + System.nanoTime()));
     conf = Files.createDirectories(work.resolve("conf"));
-    rpcPort = freePort();
-    int httpPort = freePort();
+    rpcPort = Processes.freePort();
+    int httpPort = Processes.freePort();
     Files.writeString(
         conf.resolve("core-site.xml"),
-        site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPort),
+        Processes.site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPort),
         StandardCharsets.UTF_8);
     Files.writeString(
         conf.resolve("hdfs-site.xml"),
-        site(
+        Processes.site(
             "hops.metadata.embedded.dir", work.resolve("metadata").toAbsolutePath().toString(),
             "hops.metadata.pool.size", "8",
             "hops.namenode.rpc.port", Integer.toString(rpcPort),
@@ -149,9 +147,11 @@ class ProcessClusterTest {
     Path out = logs.get(logs.size() - 2);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
     while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
-      assertThat(p.isAlive()).as("%s died:%n%s", name, tail(logs.get(logs.size() - 1))).isTrue();
+      assertThat(p.isAlive())
+          .as("%s died:%n%s", name, Processes.tail(logs.get(logs.size() - 1)))
+          .isTrue();
       assertThat(System.nanoTime())
-          .as("%s did not start:%n%s", name, tail(logs.get(logs.size() - 1)))
+          .as("%s did not start:%n%s", name, Processes.tail(logs.get(logs.size() - 1)))
           .isLessThan(deadline);
       Thread.sleep(100);
     }
@@ -170,7 +170,7 @@ class ProcessClusterTest {
           return;
         }
         assertThat(System.nanoTime())
-            .as("datanodes did not come up:%n%s", tail(logs.get(logs.size() - 1)))
+            .as("datanodes did not come up:%n%s", Processes.tail(logs.get(logs.size() - 1)))
             .isLessThan(deadline);
         Thread.sleep(200);
       }
@@ -178,7 +178,7 @@ class ProcessClusterTest {
   }
 
   private Process daemon(String name, String... args) throws IOException {
-    List<String> cmd = java(false);
+    List<String> cmd = Processes.java(false);
     cmd.addAll(List.of(args));
     Path out = work.resolve(name + ".out");
     Path err = work.resolve(name + ".err");
@@ -192,7 +192,7 @@ class ProcessClusterTest {
 
   /** {@code bin/hops TOOL --conf DIR ARGS} in a JVM of its own. */
   private Run hops(String tool, String... args) throws Exception {
-    List<String> cmd = java(true);
+    List<String> cmd = Processes.java(true);
     cmd.add(tool);
     cmd.add("--conf");
     cmd.add(conf.toString());
@@ -211,33 +211,6 @@ class ProcessClusterTest {
         Files.readAllBytes(err.toPath()));
   }
 
-  private static List<String> java(boolean client) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
-    // Short-lived, little data: start fast.
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-XX:TieredStopAtLevel=1");
-    if (client) {
-      cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-    } else {
-      cmd.add("-Xmx512m");
-    }
-    cmd.add("-cp");
-    cmd.add(runtimeClasspath());
-    cmd.add("io.hops.namenode.cli.HopsMain");
-    return cmd;
-  }
-
-  /**
-   * This JVM's classpath without the test classes and Hadoop's test jars, which hold resources the
-   * runtime lacks (such as the DataNode's webapps): what {@code bin/hops} runs with.
-   */
-  private static String runtimeClasspath() {
-    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
-        .collect(Collectors.joining(File.pathSeparator));
-  }
-
   private record Run(String command, int rc, byte[] out, byte[] err) {
     String outText() {
       return new String(out, StandardCharsets.UTF_8);
@@ -250,32 +223,5 @@ class ProcessClusterTest {
 
   private static void assertOk(Run r) {
     assertThat(r.rc).as("hops %s failed:%n%s", r.command, r.errText()).isZero();
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private static String site(String... keyValues) {
-    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      b.append("  <property><name>")
-          .append(keyValues[i])
-          .append("</name><value>")
-          .append(keyValues[i + 1])
-          .append("</value></property>\n");
-    }
-    return b.append("</configuration>\n").toString();
   }
 }

@@ -13,10 +13,8 @@ import io.hops.election.Membership;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamespaceChecker;
 import io.hops.namenode.cli.NamenodesCommand;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -93,8 +90,8 @@ class ProcessFailoverTest {
   private void startCluster(Map<String, String> db, int datanodes) throws Exception {
     work = Files.createDirectories(Path.of("target/process-failover/" + System.nanoTime()));
     for (int i = 0; i < NAMENODES; i++) {
-      rpcPorts[i] = freePort();
-      writeConf(i, db, freePort());
+      rpcPorts[i] = Processes.freePort();
+      writeConf(i, db, Processes.freePort());
     }
     for (int i = 0; i < NAMENODES; i++) {
       namenodes[i] = startNamenode(i, 0);
@@ -287,7 +284,7 @@ class ProcessFailoverTest {
     Path dir = Files.createDirectories(conf(i));
     Files.writeString(
         dir.resolve("core-site.xml"),
-        site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPorts[i]),
+        Processes.site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPorts[i]),
         StandardCharsets.UTF_8);
     List<String> kv = new ArrayList<>();
     db.forEach(
@@ -307,7 +304,9 @@ class ProcessFailoverTest {
             "ipc.client.connect.max.retries", "2",
             "ipc.client.connect.retry.interval", "200"));
     Files.writeString(
-        dir.resolve("hdfs-site.xml"), site(kv.toArray(new String[0])), StandardCharsets.UTF_8);
+        dir.resolve("hdfs-site.xml"),
+        Processes.site(kv.toArray(new String[0])),
+        StandardCharsets.UTF_8);
   }
 
   private Process startNamenode(int i, int generation) throws Exception {
@@ -316,7 +315,9 @@ class ProcessFailoverTest {
     Path out = work.resolve(name + ".out");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
-      assertThat(p.isAlive()).as("%s died:%n%s", name, tail(work.resolve(name + ".err"))).isTrue();
+      assertThat(p.isAlive())
+          .as("%s died:%n%s", name, Processes.tail(work.resolve(name + ".err")))
+          .isTrue();
       assertThat(System.nanoTime()).as("%s did not start", name).isLessThan(deadline);
       Thread.sleep(100);
     }
@@ -339,17 +340,7 @@ class ProcessFailoverTest {
   }
 
   private Process daemon(String name, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-XX:TieredStopAtLevel=1");
-    cmd.add("-Xmx512m");
-    cmd.add("-cp");
-    cmd.add(
-        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-            .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
-            .collect(Collectors.joining(File.pathSeparator)));
-    cmd.add("io.hops.namenode.cli.HopsMain");
+    List<String> cmd = Processes.java(false);
     cmd.addAll(List.of(args));
     Process p =
         new ProcessBuilder(cmd)
@@ -358,32 +349,5 @@ class ProcessFailoverTest {
             .start();
     daemons.add(p);
     return p;
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private static String site(String... keyValues) {
-    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      b.append("  <property><name>")
-          .append(keyValues[i])
-          .append("</name><value>")
-          .append(keyValues[i + 1])
-          .append("</value></property>\n");
-    }
-    return b.append("</configuration>\n").toString();
   }
 }
