@@ -16,6 +16,7 @@ import io.hops.namenode.security.Caller;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.Operation;
+import io.hops.namenode.tx.RetryCache;
 import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +66,12 @@ public final class Namesystem {
             DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
             DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT);
     this.blocks = new BlockManager(storage, conf);
+    runner.useRetryCache(
+        new RetryCache(
+            conf.getLong(
+                DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_KEY,
+                DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT)),
+        blocks::now);
   }
 
   /** Creates the root directory if the namespace has none (idempotent, safe to race). */
@@ -113,6 +120,15 @@ public final class Namesystem {
           }
           e.checkLeader(tx);
         });
+  }
+
+  /**
+   * Runs a call HDFS marks {@code @AtMostOnce}: a retry of the same RPC, on any namenode, answers
+   * the first outcome from the retry cache instead of running again.
+   */
+  public <T> T runAtMostOnce(RetryCache.Codec<T> codec, Supplier<? extends Operation<T>> op)
+      throws IOException {
+    return runner.runAtMostOnce(op, codec);
   }
 
   /** The permission checker of the current RPC's caller. */

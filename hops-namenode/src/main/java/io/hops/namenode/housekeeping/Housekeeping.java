@@ -49,6 +49,7 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new PendingReplicationMonitor(ns));
     t.add(new ReplicationMonitor(ns));
     t.add(new InvalidationMonitor(ns));
+    t.add(new RetryCacheExpiry(ns));
     return t;
   }
 

@@ -108,7 +108,8 @@ public class ClientRpc extends UnsupportedClientProtocol {
     var pc = ns.checker();
     var flags = flag.get();
     var leases = leases();
-    return ns.run(
+    return ns.runAtMostOnce(
+            RetryCodecs.CREATE,
             () ->
                 new Create(
                     ns,
@@ -226,19 +227,19 @@ public class ClientRpc extends UnsupportedClientProtocol {
   @Override
   public boolean delete(String src, boolean recursive) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new Delete(ns, pc, src, recursive));
+    return ns.runAtMostOnce(RetryCodecs.BOOLEAN, () -> new Delete(ns, pc, src, recursive));
   }
 
   @Override
   public boolean rename(String src, String dst) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> Rename.oldApi(ns, pc, src, dst));
+    return ns.runAtMostOnce(RetryCodecs.BOOLEAN, () -> Rename.oldApi(ns, pc, src, dst));
   }
 
   @Override
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     var pc = ns.checker();
-    ns.run(() -> Rename.withOptions(ns, pc, src, dst, options));
+    ns.runAtMostOnce(RetryCodecs.BOOLEAN, () -> Rename.withOptions(ns, pc, src, dst, options));
   }
 
   @Override
@@ -387,7 +388,9 @@ public class ClientRpc extends UnsupportedClientProtocol {
     var pc = ns.checker();
     var flags = flag == null ? null : flag.get();
     var leases = ns.leases();
-    return ns.run(() -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags))
+    return ns.runAtMostOnce(
+            RetryCodecs.APPEND,
+            () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags))
         .get();
   }
 
@@ -456,7 +459,8 @@ public class ClientRpc extends UnsupportedClientProtocol {
   @Override
   public void concat(String trg, String[] srcs) throws IOException {
     var pc = ns.checker();
-    ns.run(() -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs));
+    ns.runAtMostOnce(
+        RetryCodecs.VOID, () -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs));
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.TransientStorageException;
+import io.hops.dal.rows.RetryCacheRow;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.PathResolver;
 import java.io.IOException;
@@ -32,6 +33,8 @@ public final class TransactionRunner {
   private final long baseBackoffMillis;
   private final long maxBackoffMillis;
   private final long deadlineNanos;
+  private volatile RetryCache retryCache = new RetryCache(600_000);
+  private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
   private volatile BiConsumer<String, AccessCounts> observer = (op, counts) -> {};
 
   public TransactionRunner(
@@ -66,6 +69,23 @@ public final class TransactionRunner {
 
   /** As {@link #run(Supplier)}, passing {@code fence} (if not null) before the execute phase. */
   public <T> T run(Supplier<? extends Operation<T>> attempt, Fence fence) throws IOException {
+    return run(attempt, fence, null);
+  }
+
+  /**
+   * Runs a non-idempotent call at most once (HDFS's {@code @AtMostOnce}): its successful outcome is
+   * kept in the retry cache with {@code codec}, and a retry of the same RPC (same client id and
+   * call id, on any namenode, or this runner's own retry after an ambiguous commit) answers it.
+   */
+  public <T> T runAtMostOnce(Supplier<? extends Operation<T>> attempt, RetryCache.Codec<T> codec)
+      throws IOException {
+    return run(attempt, null, codec);
+  }
+
+  private <T> T run(
+      Supplier<? extends Operation<T>> attempt, Fence fence, RetryCache.Codec<T> codec)
+      throws IOException {
+    RetryCache.CallKey call = codec == null ? null : RetryCache.CallKey.current();
     long start = System.nanoTime();
     AccessCounts accesses = AccessCounts.NONE;
     String name = "unknown";
@@ -75,6 +95,18 @@ public final class TransactionRunner {
       Transaction tx = null;
       try {
         tx = storage.begin(op.partitionHint()); // may fail transiently too: no connection
+        RetryCacheRow kept = null;
+        if (call != null) {
+          long now = clock.getAsLong();
+          kept = retryCache.lookup(tx, call);
+          if (RetryCache.live(kept, now)) {
+            T first = codec.decode(kept.payload());
+            tx.commit();
+            metrics.record(
+                name + ".retried", System.nanoTime() - start, tx.accessCounts(), retry, false);
+            return first;
+          }
+        }
         LockPhase lock = new LockPhase(tx, resolver);
         op.lock(lock);
         if (fence != null) {
@@ -83,6 +115,9 @@ public final class TransactionRunner {
         lock.close(name);
         ExecutePhase exec = new ExecutePhase(tx, hints);
         T result = op.execute(exec);
+        if (call != null) {
+          retryCache.keep(tx, call, kept, codec, result, clock.getAsLong());
+        }
         tx.commit();
         exec.committed();
         accesses = tx.accessCounts();
@@ -134,6 +169,12 @@ public final class TransactionRunner {
   /** Sees the database accesses of every committed operation (tests of DESIGN.md §7). */
   public void observe(BiConsumer<String, AccessCounts> observer) {
     this.observer = observer;
+  }
+
+  /** The retry cache's expiry and the cluster clock it measures time with. */
+  public void useRetryCache(RetryCache cache, java.util.function.LongSupplier clock) {
+    this.retryCache = cache;
+    this.clock = clock;
   }
 
   public OperationMetrics metrics() {

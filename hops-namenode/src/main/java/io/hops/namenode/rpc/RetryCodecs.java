@@ -1,0 +1,94 @@
+package io.hops.namenode.rpc;
+
+import io.hops.namenode.ops.Append;
+import io.hops.namenode.ops.Create;
+import io.hops.namenode.tx.RetryCache;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.proto.HdfsProtos.HdfsFileStatusProto;
+import org.apache.hadoop.hdfs.protocol.proto.HdfsProtos.LocatedBlockProto;
+import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+
+/**
+ * How the outcomes of the calls HDFS marks {@code @AtMostOnce} are kept in the retry cache: as the
+ * protobuf messages the wire carries them in (Hadoop's own translators), so a retry answers exactly
+ * what the first call answered. An outcome that is an error is not kept.
+ */
+final class RetryCodecs {
+  private RetryCodecs() {}
+
+  static final RetryCache.Codec<Boolean> BOOLEAN =
+      new RetryCache.Codec<>() {
+        @Override
+        public byte[] encode(Boolean result) {
+          return new byte[] {(byte) (result ? 1 : 0)};
+        }
+
+        @Override
+        public Boolean decode(byte[] payload) {
+          return payload[0] == 1;
+        }
+      };
+
+  static final RetryCache.Codec<Void> VOID =
+      new RetryCache.Codec<>() {
+        @Override
+        public byte[] encode(Void result) {
+          return new byte[0];
+        }
+
+        @Override
+        public Void decode(byte[] payload) {
+          return null;
+        }
+      };
+
+  static final RetryCache.Codec<Create.Outcome> CREATE =
+      new RetryCache.Codec<>() {
+        @Override
+        public byte[] encode(Create.Outcome o) {
+          return o.error() != null ? null : PBHelperClient.convert(o.status()).toByteArray();
+        }
+
+        @Override
+        public Create.Outcome decode(byte[] payload) throws IOException {
+          return new Create.Outcome(
+              PBHelperClient.convert(HdfsFileStatusProto.parseFrom(payload)), null);
+        }
+      };
+
+  static final RetryCache.Codec<Append.Outcome> APPEND =
+      new RetryCache.Codec<>() {
+        @Override
+        public byte[] encode(Append.Outcome o) throws IOException {
+          if (o.error() != null) {
+            return null;
+          }
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          LocatedBlock last = o.result().getLastBlock();
+          out.write(last == null ? 0 : 1);
+          if (last != null) {
+            PBHelperClient.convertLocatedBlock(last).writeDelimitedTo(out);
+          }
+          PBHelperClient.convert(o.result().getFileStatus()).writeDelimitedTo(out);
+          return out.toByteArray();
+        }
+
+        @Override
+        public Append.Outcome decode(byte[] payload) throws IOException {
+          ByteArrayInputStream in = new ByteArrayInputStream(payload);
+          LocatedBlock last =
+              in.read() == 1
+                  ? PBHelperClient.convertLocatedBlockProto(
+                      LocatedBlockProto.parseDelimitedFrom(in))
+                  : null;
+          return new Append.Outcome(
+              new LastBlockWithStatus(
+                  last, PBHelperClient.convert(HdfsFileStatusProto.parseDelimitedFrom(in))),
+              null);
+        }
+      };
+}

@@ -1,0 +1,99 @@
+package io.hops.namenode.tx;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.schema.Key;
+import java.io.IOException;
+import org.apache.hadoop.ipc.ClientId;
+import org.apache.hadoop.ipc.RpcConstants;
+import org.apache.hadoop.ipc.Server;
+
+/**
+ * The retry cache in the database (DESIGN.md §3): the successful outcome of a non-idempotent call
+ * is written, keyed by the caller's client id and call id, in the call's own transaction; a retry
+ * of that call, on this namenode or any other, or by the runner after an ambiguous commit, reads it
+ * and answers the first outcome without running the operation again. The row is read, with an
+ * exclusive lock, before anything else the operation locks: only retries of one call ever meet on
+ * it, so that order cannot deadlock, and a retry that arrives while the first attempt still runs
+ * waits for its outcome. Failed outcomes are not kept, as in HDFS: their retry runs again.
+ */
+public final class RetryCache {
+  /** State of a kept outcome. */
+  static final byte SUCCESS = 1;
+
+  /** How a call's result is kept: {@code encode} answers null for a result not to be kept. */
+  public interface Codec<T> {
+    byte[] encode(T result) throws IOException;
+
+    T decode(byte[] payload) throws IOException;
+  }
+
+  /** The (client id, call id) of the RPC this thread serves, or null outside a retriable RPC. */
+  record CallKey(byte[] clientId, int callId) {
+    static CallKey current() {
+      if (!Server.isRpcInvocation()) {
+        return null;
+      }
+      byte[] client = Server.getClientId();
+      int call = Server.getCallId();
+      if (client == null
+          || client.length != ClientId.BYTE_LENGTH
+          || call == RpcConstants.INVALID_CALL_ID) {
+        return null;
+      }
+      return new CallKey(client, call);
+    }
+
+    Key key() {
+      return RetryCacheRow.TABLE.key(clientId, callId);
+    }
+  }
+
+  private final long expiryMillis;
+
+  public RetryCache(long expiryMillis) {
+    this.expiryMillis = expiryMillis;
+  }
+
+  /** The row of this call, locked exclusively, or null. */
+  RetryCacheRow lookup(Transaction tx, CallKey call) throws StorageException {
+    return tx.find(RetryCacheRow.TABLE, call.key(), LockMode.EXCLUSIVE);
+  }
+
+  /**
+   * When an entry made now expires: rounded up to a whole minute, so that the leader removes
+   * expired entries a minute at a time with an equality scan of the expiration index.
+   */
+  long expiresAt(long now) {
+    return ceilMinute(now + expiryMillis);
+  }
+
+  public static long ceilMinute(long millis) {
+    return (millis + MINUTE - 1) / MINUTE * MINUTE;
+  }
+
+  public static final long MINUTE = 60_000;
+
+  /** Keeps a successful outcome in the transaction that produced it. */
+  <T> void keep(Transaction tx, CallKey call, RetryCacheRow old, Codec<T> codec, T result, long now)
+      throws IOException {
+    byte[] payload = codec.encode(result);
+    if (payload == null) {
+      return;
+    }
+    RetryCacheRow row =
+        new RetryCacheRow(call.clientId(), call.callId(), SUCCESS, expiresAt(now), payload);
+    if (old == null) {
+      tx.insert(RetryCacheRow.TABLE, row);
+    } else {
+      tx.update(RetryCacheRow.TABLE, row);
+    }
+  }
+
+  /** Whether a kept row still answers retries. */
+  static boolean live(RetryCacheRow row, long now) {
+    return row != null && row.state() == SUCCESS && row.expirationTime() >= now;
+  }
+}

@@ -1,0 +1,175 @@
+package io.hops.namenode.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.RetryCacheRow;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.EnumSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.crypto.CryptoProtocolVersion;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolPB;
+import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolTranslatorPB;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.Client;
+import org.apache.hadoop.ipc.ProtobufRpcEngine2;
+import org.apache.hadoop.ipc.RPC;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The retry cache in the database: a non-idempotent call retried with the same client id and call
+ * id on another namenode (as a failing-over client does) answers the first outcome and changes
+ * nothing, where running it again would answer wrongly; a new call runs as usual.
+ */
+class RetryCacheTest {
+  private static HopsTestCluster cluster;
+  private static HopsNameNode second;
+  private static ClientProtocol viaFirst;
+  private static ClientProtocol viaSecond;
+  private static DistributedFileSystem fs;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = new HopsTestCluster();
+    second = cluster.startAnotherNamenode();
+    // One configuration, so one IPC client, so one client id for calls to both namenodes.
+    Configuration conf = cluster.clientConf();
+    RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
+    viaFirst = proxy(cluster.namenode().address(), conf);
+    viaSecond = proxy(second.address(), conf);
+    fs = cluster.client();
+  }
+
+  private static ClientProtocol proxy(InetSocketAddress address, Configuration conf)
+      throws IOException {
+    return new ClientNamenodeProtocolTranslatorPB(
+        RPC.getProxy(
+            ClientNamenodeProtocolPB.class,
+            RPC.getProtocolVersion(ClientNamenodeProtocolPB.class),
+            address,
+            conf));
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    fs.close();
+    second.close();
+    cluster.close();
+  }
+
+  /** The next call on this thread goes out with this call id and retry count, as a retry does. */
+  private static void asCall(int callId, int retry) {
+    Client.setCallIdAndRetryCount(callId, retry, null);
+  }
+
+  @Test
+  void aRetriedDeleteOnAnotherNamenodeAnswersTrueAgain() throws Exception {
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/retry/d"));
+    asCall(101, 0);
+    assertThat(viaFirst.delete("/retry/d", true)).isTrue();
+    asCall(101, 1);
+    assertThat(viaSecond.delete("/retry/d", true))
+        .as("the retry answers the first outcome")
+        .isTrue();
+    asCall(102, 0);
+    assertThat(viaSecond.delete("/retry/d", true)).as("a new call runs").isFalse();
+  }
+
+  @Test
+  void aRetriedRenameOnAnotherNamenodeAnswersTrueAgainAndMovesNothing() throws Exception {
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/retry/r/a"));
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/retry/r/c"));
+    asCall(201, 0);
+    assertThat(viaFirst.rename("/retry/r/a", "/retry/r/b")).isTrue();
+    // Meanwhile someone else moves it on: the retry must not move it back or anywhere.
+    fs.rename(
+        new org.apache.hadoop.fs.Path("/retry/r/b"), new org.apache.hadoop.fs.Path("/retry/r/c/b"));
+    asCall(201, 1);
+    assertThat(viaSecond.rename("/retry/r/a", "/retry/r/b")).isTrue();
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/retry/r/c/b"))).isTrue();
+    asCall(202, 0);
+    assertThat(viaSecond.rename("/retry/r/a", "/retry/r/b")).as("a new call runs").isFalse();
+  }
+
+  @Test
+  void aRetriedCreateOnAnotherNamenodeAnswersTheSameFile() throws Exception {
+    String client = "DFSClient_retry_test";
+    asCall(301, 0);
+    HdfsFileStatus first = create(viaFirst, "/retry/c/f", client);
+    asCall(301, 1);
+    HdfsFileStatus again = create(viaSecond, "/retry/c/f", client);
+    assertThat(again.getFileId()).isEqualTo(first.getFileId());
+    assertThat(again.getPermission()).isEqualTo(first.getPermission());
+    asCall(302, 0);
+    assertThatThrownBy(() -> create(viaSecond, "/retry/c/f", client))
+        .as("a new call runs: the file is already being created")
+        .isInstanceOf(IOException.class);
+    try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(RetryCacheRow.TABLE, LockMode.READ_COMMITTED))
+          .extracting(RetryCacheRow::callId)
+          .contains(301)
+          .doesNotContain(302);
+    }
+  }
+
+  @Test
+  void aNewLeaderRemovesExpiredEntriesAndKeepsLiveOnes() throws Exception {
+    // Entries a former leader left: expired one to three minutes ago, and one still live.
+    String store = "mem:retry-expiry-" + System.nanoTime();
+    Configuration conf = new Configuration(false);
+    conf.set(io.hops.common.HopsConfig.METADATA_ENGINE, "embedded");
+    conf.set(io.hops.common.HopsConfig.EMBEDDED_DIR, store);
+    byte[] client = new byte[16];
+    client[0] = 42;
+    try (io.hops.dal.Storage storage = io.hops.dal.Storages.open(HopsNameNode.dalConfig(conf))) {
+      storage.schema().createOrUpgrade();
+      long now = System.currentTimeMillis();
+      try (Transaction tx = storage.begin()) {
+        for (int call = 0; call < 1200; call++) {
+          long expires = io.hops.namenode.tx.RetryCache.ceilMinute(now) - (call % 3 + 1) * 60_000L;
+          tx.insert(
+              RetryCacheRow.TABLE, new RetryCacheRow(client, call, (byte) 1, expires, new byte[1]));
+        }
+        tx.insert(
+            RetryCacheRow.TABLE,
+            new RetryCacheRow(client, 5000, (byte) 1, now + 600_000, new byte[1]));
+        tx.commit();
+      }
+      try (HopsTestCluster leader = new HopsTestCluster(conf)) {
+        leader.namenode().housekeeping().runOnce();
+        try (Transaction tx = storage.begin()) {
+          assertThat(tx.findByPartition(RetryCacheRow.TABLE, client, LockMode.READ_COMMITTED))
+              .extracting(RetryCacheRow::callId)
+              .containsExactly(5000);
+        }
+      }
+    }
+  }
+
+  private static HdfsFileStatus create(ClientProtocol nn, String path, String client)
+      throws IOException {
+    return nn.create(
+        path,
+        new FsPermission((short) 0644),
+        client,
+        new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+        true,
+        (short) 1,
+        1024 * 1024,
+        CryptoProtocolVersion.supported(),
+        null,
+        null);
+  }
+}
