@@ -264,11 +264,12 @@ class CreateTest {
     fs.getFileStatus(new Path("/cost/a")); // warms the hints of every ancestor
     FSDataOutputStream out = fs.create(new Path("/cost/a/f"));
     AccessCounts create = LAST.get("create");
-    // The ancestors in one batch; parent, new name and lease locked; one write batch.
+    // The retry-cache row, then the ancestors in one batch; parent, new name and lease locked;
+    // one write batch.
     assertThat(create.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
-    assertThat(create.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(3);
+    assertThat(create.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(4);
     assertThat(create.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
-    assertThat(create.total()).as(create.toString()).isEqualTo(5);
+    assertThat(create.total()).as(create.toString()).isEqualTo(6);
 
     fs.getClient().getNamenode().renewLease(fs.getClient().getClientName(), null);
     AccessCounts renew = LAST.get("renewLease");
