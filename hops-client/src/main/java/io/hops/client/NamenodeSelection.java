@@ -1,5 +1,6 @@
 package io.hops.client;
 
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -47,21 +48,19 @@ public enum NamenodeSelection {
 
   /** Chooses one of a non-empty list of live namenodes. */
   interface Picker {
-    <A> A pick(List<A> candidates);
+    InetSocketAddress pick(List<InetSocketAddress> candidates);
   }
 
   /** Keeps its choice while it is among the candidates, i.e. until it is marked dead or leaves. */
   private static final class StickyPicker implements Picker {
-    private Object chosen;
+    private InetSocketAddress chosen;
 
     @Override
-    public synchronized <A> A pick(List<A> candidates) {
+    public synchronized InetSocketAddress pick(List<InetSocketAddress> candidates) {
       if (chosen == null || !candidates.contains(chosen)) {
         chosen = candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
       }
-      @SuppressWarnings("unchecked")
-      A a = (A) chosen;
-      return a;
+      return chosen;
     }
   }
 }

@@ -103,7 +103,7 @@ class HopsFailoverProxyProviderTest {
       assertThat(used).as("namenodes one sticky client used").isEqualTo(1);
     }
     // 16 clients drawn at random over 3 namenodes: all three serve some (fails with p < 0.001).
-    assertThat(clientsPerNamenode).allMatch(n -> n > 0);
+    assertThat(clientsPerNamenode).doesNotContain(0L);
   }
 
   @Test
