@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -87,6 +88,7 @@ class HopsFailoverProxyProviderTest {
     long[] calls = minus(statCounts(), before);
 
     long total = calls[0] + calls[1] + calls[2];
+    System.out.printf("%s: stat calls per namenode %s%n", policy, Arrays.toString(calls));
     assertThat(total).isGreaterThan(300);
     for (long n : calls) {
       assertThat((double) n / total).as("share of %s in %s", n, total).isGreaterThan(0.20);
@@ -117,6 +119,7 @@ class HopsFailoverProxyProviderTest {
       }
       assertThat(used).as("namenodes one sticky client used").isEqualTo(1);
     }
+    System.out.printf("sticky: clients per namenode %s%n", Arrays.toString(clientsPerNamenode));
     // 16 clients drawn at random over 3 namenodes: all three serve some (fails with p < 0.001).
     assertThat(clientsPerNamenode).doesNotContain(0L);
   }
@@ -144,6 +147,7 @@ class HopsFailoverProxyProviderTest {
         Thread.sleep(50);
       }
       long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      System.out.printf("joined namenode got its first call after %d ms%n", tookMs);
       // One election round to be listed, then at most one refresh interval.
       assertThat(count(joined)).isPositive();
       assertThat(tookMs).isLessThan(3000);

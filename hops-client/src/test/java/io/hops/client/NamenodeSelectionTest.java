@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,9 +18,9 @@ import org.junit.jupiter.api.Test;
 class NamenodeSelectionTest {
   private static final List<InetSocketAddress> THREE =
       List.of(
-          new InetSocketAddress("127.0.0.1", 1001),
-          new InetSocketAddress("127.0.0.1", 1002),
-          new InetSocketAddress("127.0.0.1", 1003));
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), 1001),
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), 1002),
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), 1003));
 
   @Test
   void roundRobinTakesEachInTurn() {
