@@ -259,7 +259,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
 
   @Override
   public void reportBadBlocks(LocatedBlock[] blocks) throws IOException {
-    // Every datanode reports to every namenode; as with block reports, the leader records it.
+    // Every datanode reports to every namenode; the call names no datanode whose report owner
+    // could take it, so the leader records it.
     if (bm.isLeader()) {
       BadBlockReports.report(ns, blocks);
     }
