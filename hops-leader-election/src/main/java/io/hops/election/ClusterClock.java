@@ -2,18 +2,22 @@ package io.hops.election;
 
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The time every namenode of a cluster agrees on: the database's clock, sampled once per election
  * round and advanced in between by this process's monotonic clock. Lease limits and timeouts that
  * one namenode sets and another checks use it, so that a namenode whose wall clock is stepped or
  * skewed neither expires others' leases early nor keeps its own forever. It never goes backwards.
+ * Read on every operation, so it takes no lock.
  */
 public final class ClusterClock {
+  /** A sample of the database's clock and the monotonic time it was taken at. */
+  private record Sample(long millis, long nanos) {}
+
   private final Storage storage;
-  private long baseMillis;
-  private long baseNanos;
-  private long last;
+  private volatile Sample sample;
+  private final AtomicLong last = new AtomicLong();
 
   public ClusterClock(Storage storage) throws StorageException {
     this.storage = storage;
@@ -25,16 +29,13 @@ public final class ClusterClock {
     long before = System.nanoTime();
     long db = storage.databaseTimeMillis();
     long after = System.nanoTime();
-    synchronized (this) {
-      baseMillis = db;
-      baseNanos = before + (after - before) / 2;
-    }
+    sample = new Sample(db, before + (after - before) / 2);
   }
 
   /** Milliseconds since the epoch by the database's clock. */
-  public synchronized long now() {
-    long t = baseMillis + (System.nanoTime() - baseNanos) / 1_000_000L;
-    last = Math.max(last, t);
-    return last;
+  public long now() {
+    Sample s = sample;
+    long t = s.millis() + (System.nanoTime() - s.nanos()) / 1_000_000L;
+    return last.accumulateAndGet(t, Math::max);
   }
 }
