@@ -29,6 +29,16 @@ public final class HopsConfig {
 
   public static final boolean EMBEDDED_FSYNC_ON_COMMIT_DEFAULT = true;
 
+  /**
+   * How many decoded rows the embedded engine keeps in memory for point reads (0: none). The cache
+   * is the store's own, written through by every commit in this process (the only process that may
+   * open the store), so it is never stale for a locked read. Past this count it starts over.
+   */
+  public static final String EMBEDDED_ROW_CACHE_ENTRIES =
+      "hops.metadata.embedded.row-cache.entries";
+
+  public static final int EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT = 200_000;
+
   /** JDBC URL of a MySQL, MariaDB or NDB SQL node database, e.g. {@code jdbc:mariadb://h/hops}. */
   public static final String JDBC_URL = "hops.metadata.jdbc.url";
 

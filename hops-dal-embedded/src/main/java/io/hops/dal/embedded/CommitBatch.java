@@ -25,9 +25,6 @@ import org.rocksdb.WriteBatch;
  * DuplicateKeyException}. A unique value is locked ({@link UniqueValue}) before it is checked.
  */
 final class CommitBatch {
-  /** The state of a row as this batch leaves it; {@link #ABSENT} once deleted. */
-  private static final Object ABSENT = new Object();
-
   /** Takes the exclusive lock of a unique value for the committing transaction. */
   @FunctionalInterface
   interface ValueLocker {
@@ -37,7 +34,12 @@ final class CommitBatch {
   private final RowReader reader;
   private final ValueLocker locker;
   private final WriteBatch batch = new WriteBatch();
+
+  /** The state of each row as this batch leaves it; {@link RowCache#ABSENT} once deleted. */
   private final Map<ByteBuffer, Object> written = new HashMap<>();
+
+  /** The same for the rows of cacheable tables: what the commit tells the {@link RowCache}. */
+  private final Map<ByteBuffer, Object> cached = new HashMap<>();
 
   /** Index entries this batch deletes, and the unique values it gives rows (value → row key). */
   private final Set<ByteBuffer> deletedEntries = new HashSet<>();
@@ -71,6 +73,11 @@ final class CommitBatch {
     return batch;
   }
 
+  /** The rows of cacheable tables as this batch leaves them, by row key. */
+  Map<ByteBuffer, Object> cachedRows() {
+    return cached;
+  }
+
   void close() {
     batch.close();
   }
@@ -85,7 +92,7 @@ final class CommitBatch {
         if (old != null) {
           batch.delete(key);
           removeIndexEntries(t, old, key);
-          written.put(ByteBuffer.wrap(key), ABSENT);
+          leave(t, key, RowCache.ABSENT);
         }
       }
       case UPDATE -> {
@@ -122,7 +129,15 @@ final class CommitBatch {
       deletedEntries.remove(ByteBuffer.wrap(entry));
     }
     batch.put(key, t.codec.encode(row));
-    written.put(ByteBuffer.wrap(key), row);
+    leave(t, key, row);
+  }
+
+  private void leave(StoredTable<Record> t, byte[] key, Object state) {
+    ByteBuffer k = ByteBuffer.wrap(key);
+    written.put(k, state);
+    if (t.cacheable) {
+      cached.put(k, state);
+    }
   }
 
   private void removeIndexEntries(StoredTable<Record> t, Record old, byte[] key)
@@ -175,7 +190,7 @@ final class CommitBatch {
   private Record current(StoredTable<Record> t, byte[] key) throws StorageException {
     Object mine = written.get(ByteBuffer.wrap(key));
     if (mine != null) {
-      return mine == ABSENT ? null : (Record) mine;
+      return mine == RowCache.ABSENT ? null : (Record) mine;
     }
     return reader.get(t, key);
   }

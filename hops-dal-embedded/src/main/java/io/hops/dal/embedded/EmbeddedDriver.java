@@ -26,7 +26,13 @@ public final class EmbeddedDriver implements StorageDriver {
             config.get(
                 HopsConfig.EMBEDDED_FSYNC_ON_COMMIT,
                 String.valueOf(HopsConfig.EMBEDDED_FSYNC_ON_COMMIT_DEFAULT)));
-    RocksStore store = OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis());
+    int cachedRows =
+        Integer.parseInt(
+            config.get(
+                HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES,
+                String.valueOf(HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT)));
+    RocksStore store =
+        OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis(), cachedRows);
     return new EmbeddedStorage(store);
   }
 }

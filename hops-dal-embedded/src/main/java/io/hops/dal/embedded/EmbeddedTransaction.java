@@ -162,7 +162,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
   protected void doCommit() throws StorageException {
     try {
       if (pending != null) {
-        store.commit("commit", pending.batch());
+        store.commit("commit", pending.batch(), pending.cachedRows());
       }
     } finally {
       release();

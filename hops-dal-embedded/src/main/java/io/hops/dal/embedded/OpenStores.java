@@ -31,8 +31,8 @@ final class OpenStores {
   private OpenStores() {}
 
   /** The store named by {@code location} (a directory or {@code mem:NAME}), opened if needed. */
-  static synchronized RocksStore acquire(String location, boolean fsync, long lockTimeout)
-      throws StorageException {
+  static synchronized RocksStore acquire(
+      String location, boolean fsync, long lockTimeout, int cachedRows) throws StorageException {
     String name = canonical(location);
     Entry e = OPEN.get(name);
     if (e == null) {
@@ -41,8 +41,9 @@ final class OpenStores {
               ? RocksStore.openInMemory(
                   name,
                   MEMORY.computeIfAbsent(name, n -> new RocksMemEnv(Env.getDefault())),
-                  lockTimeout)
-              : RocksStore.openDirectory(Path.of(name), fsync, lockTimeout);
+                  lockTimeout,
+                  cachedRows)
+              : RocksStore.openDirectory(Path.of(name), fsync, lockTimeout, cachedRows);
       e = new Entry(store);
       OPEN.put(name, e);
     }

@@ -32,6 +32,7 @@ final class RocksStore implements AutoCloseable {
   private final Options options;
   private final WriteOptions commitOptions;
   private final LockManager locks;
+  private final RowCache rows;
 
   /**
    * Every use of the database holds this shared, closing holds it exclusively: a native handle used
@@ -47,16 +48,18 @@ final class RocksStore implements AutoCloseable {
     T run(RocksDB db) throws RocksDBException;
   }
 
-  private RocksStore(String name, RocksDB db, Options options, boolean fsync, long lockTimeout) {
+  private RocksStore(
+      String name, RocksDB db, Options options, boolean fsync, long lockTimeout, int cachedRows) {
     this.name = name;
     this.db = db;
     this.options = options;
     this.commitOptions = new WriteOptions().setSync(fsync);
     this.locks = new LockManager(lockTimeout);
+    this.rows = new RowCache(cachedRows);
   }
 
   /** Opens (creating if new) the store in a directory. */
-  static RocksStore openDirectory(Path dir, boolean fsync, long lockTimeout)
+  static RocksStore openDirectory(Path dir, boolean fsync, long lockTimeout, int cachedRows)
       throws StorageException {
     if (Files.exists(dir.resolve(H2_FILE))) {
       throw new StorageException(
@@ -73,17 +76,18 @@ final class RocksStore implements AutoCloseable {
       throw new StorageException("cannot create the embedded store directory " + dir, e);
     }
     Options options = options(Env.getDefault(), 64L << 20);
-    return open(dir.toString(), dir.toString(), options, fsync, lockTimeout);
+    return open(dir.toString(), dir.toString(), options, fsync, lockTimeout, cachedRows);
   }
 
   /**
    * Opens the in-memory store on {@code env} (which keeps its files while the process lives, so
    * reopening a closed in-memory store finds its data).
    */
-  static RocksStore openInMemory(String name, Env env, long lockTimeout) throws StorageException {
+  static RocksStore openInMemory(String name, Env env, long lockTimeout, int cachedRows)
+      throws StorageException {
     // Small memtables: a test JVM opens hundreds of these; fsync is a no-op in memory anyway.
     Options options = options(env, 4L << 20);
-    return open(name, "/hops-mem/" + name, options, false, lockTimeout);
+    return open(name, "/hops-mem/" + name, options, false, lockTimeout, cachedRows);
   }
 
   private static Options options(Env env, long writeBufferBytes) {
@@ -99,10 +103,11 @@ final class RocksStore implements AutoCloseable {
   }
 
   private static RocksStore open(
-      String name, String path, Options options, boolean fsync, long lockTimeout)
+      String name, String path, Options options, boolean fsync, long lockTimeout, int cachedRows)
       throws StorageException {
     try {
-      return new RocksStore(name, RocksDB.open(options, path), options, fsync, lockTimeout);
+      return new RocksStore(
+          name, RocksDB.open(options, path), options, fsync, lockTimeout, cachedRows);
     } catch (RocksDBException e) {
       options.close();
       String message = String.valueOf(e.getMessage());
@@ -139,14 +144,45 @@ final class RocksStore implements AutoCloseable {
     }
   }
 
-  /** Writes a batch atomically, durably unless fsync on commit is off. */
+  /**
+   * Writes a batch atomically, durably unless fsync on commit is off, whose rows the row cache
+   * cannot follow: it starts over.
+   */
   void commit(String what, org.rocksdb.WriteBatch batch) throws StorageException {
+    try {
+      write(what, batch);
+    } finally {
+      rows.clear();
+    }
+  }
+
+  /**
+   * Writes a transaction's batch, then its rows (row or {@link RowCache#ABSENT} by row key) to the
+   * row cache. The caller still holds the locks of those rows.
+   */
+  void commit(
+      String what, org.rocksdb.WriteBatch batch, java.util.Map<java.nio.ByteBuffer, Object> written)
+      throws StorageException {
+    try {
+      write(what, batch);
+    } catch (StorageException | RuntimeException e) {
+      rows.clear(); // the batch may or may not be in the store
+      throw e;
+    }
+    rows.committed(written);
+  }
+
+  private void write(String what, org.rocksdb.WriteBatch batch) throws StorageException {
     use(
         what,
         db -> {
           db.write(commitOptions, batch);
           return null;
         });
+  }
+
+  RowCache rows() {
+    return rows;
   }
 
   LockManager locks() {

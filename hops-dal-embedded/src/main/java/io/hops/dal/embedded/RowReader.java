@@ -24,8 +24,18 @@ final class RowReader {
   }
 
   <R extends Record> R get(StoredTable<R> t, byte[] rowKey) throws StorageException {
-    byte[] value = store.use("read of a row of " + t.table, db -> db.get(rowKey));
-    return value == null ? null : t.codec.decode(value);
+    RowCache cache = store.rows();
+    if (!t.cacheable || !cache.enabled()) {
+      return decode(t, store.use("read of a row of " + t.table, db -> db.get(rowKey)));
+    }
+    RowCache.Generation g = cache.current(); // before the store is read
+    Object cached = g.get(rowKey);
+    if (cached != null) {
+      return cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached);
+    }
+    R row = decode(t, store.use("read of a row of " + t.table, db -> db.get(rowKey)));
+    cache.fill(g, rowKey, row);
+    return row;
   }
 
   /** The rows of {@code rowKeys}, aligned with them, null where missing. */
@@ -34,11 +44,46 @@ final class RowReader {
     if (rowKeys.isEmpty()) {
       return new ArrayList<>();
     }
-    List<byte[]> values =
-        store.use(
-            "batched read of " + rowKeys.size() + " rows of " + t.table,
-            db -> db.multiGetAsList(rowKeys));
-    return decodeAll(t, values);
+    RowCache cache = store.rows();
+    if (!t.cacheable || !cache.enabled()) {
+      return decodeAll(t, multiGet(t, rowKeys));
+    }
+    RowCache.Generation g = cache.current(); // before the store is read
+    List<R> rows = new ArrayList<>(rowKeys.size());
+    List<byte[]> missing = null;
+    for (byte[] k : rowKeys) {
+      Object cached = g.get(k);
+      if (cached == null) {
+        if (missing == null) {
+          missing = new ArrayList<>(rowKeys.size());
+        }
+        missing.add(k);
+      }
+      rows.add(cached == null || cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached));
+    }
+    if (missing == null) {
+      return rows;
+    }
+    List<byte[]> values = multiGet(t, missing);
+    int m = 0;
+    for (int i = 0; i < rowKeys.size() && m < missing.size(); i++) {
+      if (rowKeys.get(i) == missing.get(m)) {
+        R row = decode(t, values.get(m++));
+        rows.set(i, row);
+        cache.fill(g, rowKeys.get(i), row);
+      }
+    }
+    return rows;
+  }
+
+  private List<byte[]> multiGet(StoredTable<?> t, List<byte[]> rowKeys) throws StorageException {
+    return store.use(
+        "batched read of " + rowKeys.size() + " rows of " + t.table,
+        db -> db.multiGetAsList(rowKeys));
+  }
+
+  private static <R extends Record> R decode(StoredTable<R> t, byte[] value) {
+    return value == null ? null : t.codec.decode(value);
   }
 
   /** The rows whose key starts with {@code prefix}, in key order. */

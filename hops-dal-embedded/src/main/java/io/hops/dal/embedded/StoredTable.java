@@ -1,6 +1,7 @@
 package io.hops.dal.embedded;
 
 import io.hops.dal.schema.Column;
+import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Indexed;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
@@ -24,6 +25,12 @@ final class StoredTable<R extends Record> {
   final List<Column> indexed;
   final Set<Column> unique;
 
+  /**
+   * Whether its rows may be shared from the {@link RowCache}: not if a column holds bytes, which a
+   * caller could change in a row it was handed.
+   */
+  final boolean cacheable;
+
   private StoredTable(Table<R> table) {
     this.table = table;
     this.layout = new KeyLayout(table);
@@ -34,6 +41,7 @@ final class StoredTable<R extends Record> {
         indexed.stream()
             .filter(c -> components[c.position()].getAnnotation(Indexed.class).unique())
             .collect(Collectors.toUnmodifiableSet());
+    this.cacheable = table.columns().stream().noneMatch(c -> c.type() == ColumnType.BYTES);
   }
 
   @SuppressWarnings("unchecked")

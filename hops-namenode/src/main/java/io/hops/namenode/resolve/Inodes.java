@@ -13,6 +13,8 @@ public final class Inodes {
   /** Top-level directories spread over this many pseudo-random partitions. */
   private static final int ROOT_CHILD_PARTITIONS = 1 << 16;
 
+  private static final Key ROOT_KEY = InodeRow.TABLE.key(NO_PARENT, NO_PARENT, "");
+
   private Inodes() {}
 
   /**
@@ -33,6 +35,6 @@ public final class Inodes {
   }
 
   public static Key rootKey() {
-    return InodeRow.TABLE.key(NO_PARENT, NO_PARENT, "");
+    return ROOT_KEY; // keys are immutable
   }
 }
