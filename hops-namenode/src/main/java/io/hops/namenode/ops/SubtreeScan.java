@@ -161,7 +161,7 @@ final class SubtreeScan {
       if (!children.isEmpty()) {
         pc.check(dir.row(), dir.path(), FsAction.ALL);
         for (Node child : children) {
-          pc.checkStickyBit(dir.row(), dir.path(), child.row(), child.path());
+          pc.checkStickyBit(dir.row(), dir.path(), child.row(), child.path(), top().row());
         }
       }
       for (Node child : children) {

@@ -216,7 +216,7 @@ public final class SubtreeOperations {
             pc.check(dir.row(), dir.path(), FsAction.ALL);
             for (InodeRow c : children) {
               pc.checkStickyBit(
-                  dir.row(), dir.path(), c, SubtreeWalk.childPath(dir.path(), c.name()));
+                  dir.row(), dir.path(), c, SubtreeWalk.childPath(dir.path(), c.name()), root);
             }
           }
           if (keep) {
