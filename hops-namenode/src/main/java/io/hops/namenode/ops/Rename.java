@@ -99,8 +99,14 @@ public final class Rename extends Operation<Boolean> {
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
-    if (toTrash && s != null && s.isDir() && s.childrenCount() > 0 && ownMark != s.id()) {
-      // Moving to the trash is a delete: HDFS checks the whole subtree. Read-committed: the
+    if (toTrash
+        && s != null
+        && s.isDir()
+        && s.childrenCount() > 0
+        && ownMark != s.id()
+        && !pc.isSuperuser()) {
+      // Moving to the trash is a delete: HDFS checks the whole subtree (not for the superuser,
+      // whom every check lets through). Read-committed: the
       // source's exclusive lock keeps its entry in place, and locking deeper rows here would break
       // the top-down order against the destination's locks.
       String[] sc = locks.srcComponents();

@@ -100,23 +100,23 @@ class RetryCacheTest {
       }
     }
     fs.mkdirs(new org.apache.hadoop.fs.Path("/retry/trash"));
-    asCall(301, 0);
+    asCall(501, 0);
     assertThat(viaFirst.delete("/retry/big", true)).isTrue();
-    asCall(301, 1);
+    asCall(501, 1);
     assertThat(viaSecond.delete("/retry/big", true)).as("answered from the retry cache").isTrue();
-    asCall(302, 0);
+    asCall(502, 0);
     assertThat(viaSecond.delete("/retry/big", true)).as("a new call runs").isFalse();
 
-    asCall(303, 0);
+    asCall(503, 0);
     viaFirst.rename2("/retry/tt", "/retry/trash/tt", Options.Rename.TO_TRASH);
-    asCall(303, 1);
+    asCall(503, 1);
     viaSecond.rename2("/retry/tt", "/retry/trash/tt", Options.Rename.TO_TRASH); // no error
     assertThat(fs.exists(new org.apache.hadoop.fs.Path("/retry/trash/tt/d2/f4"))).isTrue();
     try (var tx = cluster.namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(RetryCacheRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED))
           .extracting(RetryCacheRow::callId)
           .as("one outcome kept per call")
-          .containsOnlyOnce(301, 303);
+          .containsOnlyOnce(501, 503);
     }
   }
 
