@@ -66,6 +66,7 @@ public final class SubtreeOperations {
   private final SubtreeMarks marks;
   private final ExecutorService deleters;
   private final int bound;
+  private final int threads;
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
 
@@ -75,13 +76,13 @@ public final class SubtreeOperations {
     this.bound =
         ns.conf()
             .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
-    int threads =
+    this.threads =
         ns.conf().getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT);
     this.deleters =
         Executors.newFixedThreadPool(
             threads,
             r -> {
-              Thread t = new Thread(r, "subtree-delete");
+              Thread t = new Thread(r, "subtree");
               t.setDaemon(true);
               return t;
             });
@@ -163,20 +164,28 @@ public final class SubtreeOperations {
     long start = System.nanoTime();
     try {
       InodeRow top = root;
+      long quiesceNanos = 0;
+      long deleteNanos = 0;
       for (int pass = 0; ; pass++) {
         String path = pathOf(src);
+        long q0 = System.nanoTime();
         List<List<DeleteLevelBatch.Entry>> levels = quiesce(top, path, pc, true);
         long inodes = levels.stream().mapToLong(List::size).sum();
+        long d0 = System.nanoTime();
         deleteLevels(root, levels);
+        quiesceNanos += d0 - q0;
+        deleteNanos += System.nanoTime() - d0;
         try {
           boolean out =
               ns.runAtMostOnce(
                   codec, () -> new Delete(ns, pc, src, recursive).underOwnMark(root.id()));
           LOG.info(
-              "subtree delete of {} ({} inodes) took {} ms",
+              "subtree delete of {} ({} inodes) took {} ms: quiesce {} ms, deletion {} ms",
               path,
               inodes + 1,
-              (System.nanoTime() - start) / 1_000_000);
+              (System.nanoTime() - start) / 1_000_000,
+              quiesceNanos / 1_000_000,
+              deleteNanos / 1_000_000);
           return out;
         } catch (SubtreeTooBigException again) {
           // Writers that resolved their paths before the mark added more: read and delete again.
@@ -228,7 +237,9 @@ public final class SubtreeOperations {
               level.add(new DeleteLevelBatch.Entry(c.id(), c.parentId(), c.name(), c.isDir()));
             }
           }
-        });
+        },
+        deleters,
+        threads);
     return levels;
   }
 
@@ -368,7 +379,9 @@ public final class SubtreeOperations {
               c[3] += r.size() * r.replication();
             }
           }
-        });
+        },
+        deleters,
+        threads);
     return new ContentSummary.Builder()
         .length(c[0])
         .fileCount(c[1])

@@ -10,10 +10,16 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 
 /**
  * Reads a subtree level by level in many short transactions (DESIGN.md §8, phase 2): each takes a
@@ -24,8 +30,9 @@ import java.util.Map;
  * by another live subtree operation stops it (a {@link
  * io.hops.namenode.resolve.SubtreeMarkedException}, retried; a dead owner's mark is cleared).
  *
- * <p>Only the directories of the level being read and of the next one are held, with their paths;
- * what the visitor keeps is its own business.
+ * <p>The runs of one level are read in parallel (a few at a time, so that at most that many runs of
+ * rows are held). Only the directories of the level being read and of the next one are held, with
+ * their paths; what the visitor keeps is its own business.
  */
 final class SubtreeWalk {
   /** A directory of the subtree and its path. */
@@ -39,26 +46,35 @@ final class SubtreeWalk {
 
   private SubtreeWalk() {}
 
-  /** Walks the subtree below {@code top} (marked by {@code ownMark}, or not marked). */
-  static void walk(Namesystem ns, Dir top, LockMode mode, long ownMark, Visitor visitor)
+  /**
+   * Walks the subtree below {@code top} (marked by {@code ownMark}, or not marked). The runs of a
+   * level go to {@code pool}, up to {@code parallel} at a time; the visitor sees them in order, on
+   * the caller's thread.
+   */
+  static void walk(
+      Namesystem ns,
+      Dir top,
+      LockMode mode,
+      long ownMark,
+      Visitor visitor,
+      ExecutorService pool,
+      int parallel)
       throws IOException {
     int bound =
         ns.conf()
             .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
     List<Dir> level = top.row().childrenCount() > 0 ? List.of(top) : List.of();
     for (int depth = 1; !level.isEmpty(); depth++) {
+      List<List<Dir>> runs = runs(level, bound);
       List<Dir> next = new ArrayList<>();
-      int i = 0;
-      while (i < level.size()) {
-        int j = i;
-        long children = 0;
-        while (j < level.size()
-            && (j == i || children + level.get(j).row().childrenCount() <= bound)) {
-          children += level.get(j).row().childrenCount();
-          j++;
+      Deque<Future<Map<Long, List<InodeRow>>>> inFlight = new ArrayDeque<>();
+      int submitted = 0;
+      for (List<Dir> run : runs) {
+        while (submitted < runs.size() && inFlight.size() < Math.max(1, parallel)) {
+          List<Dir> r = runs.get(submitted++);
+          inFlight.add(pool.submit(() -> ns.run(() -> new ReadChildren(r, mode, ownMark))));
         }
-        List<Dir> run = level.subList(i, j);
-        Map<Long, List<InodeRow>> read = ns.run(() -> new ReadChildren(run, mode, ownMark));
+        Map<Long, List<InodeRow>> read = await(inFlight.poll(), inFlight);
         for (Dir d : run) {
           List<InodeRow> rows = read.getOrDefault(d.row().id(), List.of());
           visitor.children(d, depth, rows);
@@ -68,9 +84,46 @@ final class SubtreeWalk {
             }
           }
         }
-        i = j;
       }
       level = next;
+    }
+  }
+
+  /** Runs of directories whose children together stay near the bound (at least one each). */
+  private static List<List<Dir>> runs(List<Dir> level, int bound) {
+    List<List<Dir>> runs = new ArrayList<>();
+    int i = 0;
+    while (i < level.size()) {
+      int j = i;
+      long children = 0;
+      while (j < level.size()
+          && (j == i || children + level.get(j).row().childrenCount() <= bound)) {
+        children += level.get(j).row().childrenCount();
+        j++;
+      }
+      runs.add(level.subList(i, j));
+      i = j;
+    }
+    return runs;
+  }
+
+  private static <T> T await(Future<T> f, Deque<? extends Future<?>> others) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      others.forEach(o -> o.cancel(true));
+      throw new InterruptedIOException("interrupted while reading a subtree");
+    } catch (ExecutionException e) {
+      others.forEach(o -> o.cancel(true));
+      Throwable c = e.getCause();
+      if (c instanceof IOException io) {
+        throw io;
+      }
+      if (c instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException(c);
     }
   }
 
