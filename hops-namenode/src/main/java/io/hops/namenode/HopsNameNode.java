@@ -203,6 +203,7 @@ public final class HopsNameNode implements AutoCloseable {
       return;
     }
     stopped = true;
+    namesystem.subtrees().stop();
     housekeeping.close();
     electionBean.close();
     if (crash) {

@@ -38,6 +38,11 @@ public final class NamenodeConfig {
 
   public static final int MAX_SUBTREE_INODES_DEFAULT = 1000;
 
+  /** Threads of one namenode that delete the batches of subtree deletes in parallel. */
+  public static final String SUBTREE_THREADS = "hops.namenode.subtree.threads";
+
+  public static final int SUBTREE_THREADS_DEFAULT = 4;
+
   /** How often the leader's housekeeping runs (re-replication, invalidation, dead datanodes). */
   public static final String HOUSEKEEPING_INTERVAL_MS = "hops.namenode.housekeeping.interval.ms";
 

@@ -15,6 +15,7 @@ import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.security.Caller;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.subtree.SubtreeOperations;
 import io.hops.namenode.tx.Operation;
 import io.hops.namenode.tx.RetryCache;
 import io.hops.namenode.tx.TransactionRunner;
@@ -42,6 +43,7 @@ public final class Namesystem {
   private final String supergroup;
   private final boolean permissionsEnabled;
   private final BlockManager blocks;
+  private final SubtreeOperations subtrees;
 
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
@@ -72,6 +74,8 @@ public final class Namesystem {
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_KEY,
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT)),
         blocks::now);
+    this.subtrees = new SubtreeOperations(this);
+    runner.useStaleMarks(subtrees.marks());
   }
 
   /** Creates the root directory if the namespace has none (idempotent, safe to race). */
@@ -171,6 +175,11 @@ public final class Namesystem {
       leaseManager = m;
     }
     return m;
+  }
+
+  /** Directory operations at any size: the subtree protocol (DESIGN.md §8). */
+  public SubtreeOperations subtrees() {
+    return subtrees;
   }
 
   /** Blocks, datanodes and replica locations. */

@@ -46,11 +46,16 @@ public final class HopsTestCluster implements AutoCloseable {
    * null when none is configured (CI configures one).
    */
   public static HopsTestCluster onMariadbOrNull() throws IOException {
+    return onMariadbOrNull(new Configuration(false));
+  }
+
+  /** As {@link #onMariadbOrNull()}, with {@code extra} settings. */
+  public static HopsTestCluster onMariadbOrNull(Configuration extra) throws IOException {
     String url = System.getenv("HOPS_TEST_MYSQL_URL");
     if (url == null || url.isBlank()) {
       return null;
     }
-    Configuration c = new Configuration(false);
+    Configuration c = new Configuration(extra);
     c.set(HopsConfig.METADATA_ENGINE, "mysql");
     c.set(HopsConfig.JDBC_URL, url);
     c.set(HopsConfig.JDBC_USER, System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"));

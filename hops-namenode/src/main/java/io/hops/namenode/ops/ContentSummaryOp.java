@@ -23,7 +23,8 @@ import org.apache.hadoop.fs.permission.FsAction;
  * and directory counts (the directory itself included), space consumed (length times replication)
  * and the quotas (-1 unless the directory has a quota row). The target is read as stat does (B +
  * PK(SHARED)), then its subtree level by level, one pruned scan per non-empty directory, bounded as
- * delete is; past the bound it needs the subtree protocol.
+ * delete is; past the bound {@link io.hops.namenode.subtree.SubtreeOperations} counts it over many
+ * short transactions, as HDFS itself yields its lock while it counts a big directory.
  *
  * <p>The subtree is read with SHARED locks, not read-committed: a directory's children change only
  * under an exclusive lock on it, so with every directory of the subtree locked shared the counts
@@ -82,7 +83,7 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
       throw new FileNotFoundException("File does not exist: " + path());
     }
     if (subtree.exceeded()) {
-      throw SubtreeScan.tooBig("getContentSummary", path(), bound);
+      throw new SubtreeTooBigException("getContentSummary", path(), target, quota);
     }
     checkAccess();
     long length = 0;

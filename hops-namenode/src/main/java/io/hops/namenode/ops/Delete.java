@@ -2,17 +2,17 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.permission.FsAction;
@@ -21,9 +21,11 @@ import org.apache.hadoop.fs.permission.FsAction;
  * {@code delete}: a file, an empty directory, or a directory and everything below it, in one
  * transaction. The parent and the target are locked exclusively (B + 2 PK(EXCLUSIVE) + W for a
  * closed empty file); a directory's subtree is then read level by level with exclusive locks, one
- * pruned scan per non-empty directory, up to {@link SubtreeScan#bound}; past it the delete is
- * refused, as it needs the subtree protocol. Then the leases, blocks and other rows that go with
- * the deleted files ({@link DeletedInodes}).
+ * pruned scan per non-empty directory, up to {@link SubtreeScan#bound}; past it nothing is written
+ * and a {@link SubtreeTooBigException} sends the delete to the subtree protocol, which deletes the
+ * subtree in many transactions and then runs this operation again under its own mark ({@link
+ * #underOwnMark}) for the emptied root. Then the leases, blocks and other rows that go with the
+ * deleted files ({@link DeletedInodes}).
  *
  * <p>HDFS semantics (FSDirDeleteOp): the root is never deleted (false); a missing path gives false;
  * a non-empty directory without {@code recursive} is a {@link PathIsNotEmptyDirectoryException}.
@@ -38,12 +40,22 @@ public final class Delete extends Operation<Boolean> {
   private ResolvedPath resolved;
   private SubtreeScan subtree;
   private DeletedInodes related;
+  private long ownMark = PathResolver.NO_MARK;
 
   public Delete(Namesystem ns, PermissionChecker pc, String src, boolean recursive) {
     this.pc = pc;
     this.src = src;
     this.recursive = recursive;
     this.bound = SubtreeScan.bound(ns);
+  }
+
+  /**
+   * The last transaction of a subtree delete: passes the mark this namenode set on {@code rootId}
+   * and removes its record of the subtree operation.
+   */
+  public Delete underOwnMark(long rootId) {
+    this.ownMark = rootId;
+    return this;
   }
 
   @Override
@@ -53,6 +65,7 @@ public final class Delete extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
+    tx.passOwnSubtreeMark(ownMark);
     if (PathNames.components(src).length == 0) {
       // The root is never deleted: nothing to lock.
       resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
@@ -104,9 +117,9 @@ public final class Delete extends Operation<Boolean> {
         if (subtree == null) {
           throw new PathIsNotEmptyDirectoryException(path + " is non empty");
         }
-        throw SubtreeScan.tooBig("delete", path, bound);
+        throw new SubtreeTooBigException("delete", path, target, null);
       }
-      checkSubtreeAccess();
+      subtree.checkDeleteAccess(pc);
     }
     List<InodeRow> doomed = subtree == null ? List.of(target) : subtree.rows();
     for (InodeRow r : doomed) {
@@ -118,6 +131,9 @@ public final class Delete extends Operation<Boolean> {
     p.modificationTime = System.currentTimeMillis();
     tx.update(InodeRow.TABLE, p.toRow());
     related.delete(tx);
+    if (ownMark != PathResolver.NO_MARK) {
+      tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
+    }
     return true;
   }
 
@@ -130,33 +146,5 @@ public final class Delete extends Operation<Boolean> {
       }
     }
     return false;
-  }
-
-  /**
-   * HDFS's sub-access check with empty directories ignored: ALL on every non-empty directory, and
-   * the sticky bit of each on its children. Visited in HDFS's order (a stack: the last child
-   * first), so the first refusal names the same inode as HDFS would.
-   */
-  private void checkSubtreeAccess() throws IOException {
-    if (pc.isSuperuser()) {
-      return;
-    }
-    Deque<SubtreeScan.Node> stack = new ArrayDeque<>();
-    stack.push(subtree.top());
-    while (!stack.isEmpty()) {
-      SubtreeScan.Node dir = stack.pop();
-      List<SubtreeScan.Node> children = subtree.childrenOf(dir);
-      if (!children.isEmpty()) {
-        pc.check(dir.row(), dir.path(), FsAction.ALL);
-        for (SubtreeScan.Node child : children) {
-          pc.checkStickyBit(dir.row(), dir.path(), child.row(), child.path());
-        }
-      }
-      for (SubtreeScan.Node child : children) {
-        if (child.row().isDir()) {
-          stack.push(child);
-        }
-      }
-    }
   }
 }

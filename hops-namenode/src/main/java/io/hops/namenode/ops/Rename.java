@@ -4,9 +4,11 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
@@ -43,6 +45,8 @@ public final class Rename extends Operation<Boolean> {
   private RenameLocks locks;
   private LeasePathRow leasePath;
   private DeletedInodes overwritten;
+  private SubtreeScan trashed;
+  private long ownMark = PathResolver.NO_MARK;
 
   private Rename(
       Namesystem ns,
@@ -72,6 +76,16 @@ public final class Rename extends Operation<Boolean> {
     return new Rename(ns, pc, src, dst, false, options);
   }
 
+  /**
+   * The last transaction of a subtree rename: passes the mark this namenode set on the source
+   * {@code rootId} (the subtree was checked while the mark quiesced it), clears it on the moved row
+   * and removes the record of the subtree operation, all in the rename's own transaction.
+   */
+  public Rename underOwnMark(long rootId) {
+    this.ownMark = rootId;
+    return this;
+  }
+
   @Override
   public String name() {
     return oldApi ? "rename" : "rename2";
@@ -81,9 +95,29 @@ public final class Rename extends Operation<Boolean> {
   protected void lock(LockPhase tx) throws IOException {
     // As the RPC server: the destination's length is checked before anything is read.
     Checks.pathLength("rename", dst);
+    tx.passOwnSubtreeMark(ownMark);
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
+    if (toTrash
+        && s != null
+        && s.isDir()
+        && s.childrenCount() > 0
+        && ownMark != s.id()
+        && !pc.isSuperuser()) {
+      // Moving to the trash is a delete: HDFS checks the whole subtree (not for the superuser,
+      // whom every check lets through). Read-committed: the
+      // source's exclusive lock keeps its entry in place, and locking deeper rows here would break
+      // the top-down order against the destination's locks.
+      String[] sc = locks.srcComponents();
+      trashed =
+          SubtreeScan.read(
+              tx,
+              s,
+              PathNames.prefix(sc, sc.length),
+              LockMode.READ_COMMITTED,
+              SubtreeScan.bound(ns));
+    }
     if (s != null && !s.isDir() && s.underConstruction()) {
       leasePath =
           tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(s.id()), LockMode.READ_COMMITTED);
@@ -116,9 +150,14 @@ public final class Rename extends Operation<Boolean> {
       }
       pc.check(sp, parentPath, FsAction.WRITE);
     }
-    if (toTrash && s != null && s.isDir() && s.childrenCount() > 0) {
-      // Moving to the trash is a delete too; only the top of HDFS's subtree check is done here.
-      pc.check(s, PathNames.prefix(sc, sc.length), FsAction.ALL);
+    if (trashed != null) {
+      // HDFS 3.x (FSDirRenameOp): a rename to the trash checks what a delete checks, or a user
+      // could have the trash emptier, a superuser, delete other users' protected files.
+      if (trashed.exceeded()) {
+        pc.check(s, PathNames.prefix(sc, sc.length), FsAction.ALL);
+        throw new SubtreeTooBigException("rename", PathNames.prefix(sc, sc.length), s, null);
+      }
+      trashed.checkDeleteAccess(pc);
     }
     String[] tc = locks.targetComponents();
     if (tc.length > 0) {
@@ -224,6 +263,11 @@ public final class Rename extends Operation<Boolean> {
     // The row's key changes: delete the old one, insert the new (deletes are flushed first).
     MutableInode moved = MutableInode.of(s);
     tx.delete(InodeRow.TABLE, s);
+    if (ownMark == s.id()) {
+      moved.subtreeLocked = false;
+      moved.subtreeLockOwner = 0;
+      tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
+    }
     moved.parentId = dp.id();
     moved.name = newName;
     tx.insert(InodeRow.TABLE, moved.toRow());

@@ -4,10 +4,13 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.resolve.SubtreeMarkedException;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -133,6 +136,33 @@ final class RenameLocks {
     if (dstParentKey != null) {
       dstParent = locked.get(dstParentKey);
       dst = locked.get(dstKey);
+    }
+    // A rename writes both paths: a subtree mark on either makes it back off (DESIGN.md §8),
+    // also one set between the read-committed resolution and the locks.
+    PathResolver.checkMarks(srcPath.inodes(), tx.ownSubtreeMark());
+    PathResolver.checkMarks(dstPath.inodes(), tx.ownSubtreeMark());
+    PathResolver.checkMarks(new ArrayList<>(locked.values()), tx.ownSubtreeMark());
+    if (src != null && src.isDir()) {
+      checkNoSubtreeOperationBelow(tx, PathNames.prefix(sc, sc.length));
+    }
+  }
+
+  /**
+   * A directory does not move while a subtree operation runs inside it (DESIGN.md §8): that
+   * operation found its subtree by path, and a delete there goes on by ids in many transactions.
+   * The table of operations in progress is small (one pruned scan).
+   */
+  private static void checkNoSubtreeOperationBelow(LockPhase tx, String dir)
+      throws StorageException {
+    for (OnGoingSubtreeOpRow op :
+        tx.findByPartition(OnGoingSubtreeOpRow.TABLE, 0, LockMode.READ_COMMITTED)) {
+      String p = op.path();
+      boolean inside =
+          p != null && (p.equals(dir) || p.startsWith(dir.endsWith("/") ? dir : dir + "/"));
+      if (inside && op.inodeId() != tx.ownSubtreeMark()) {
+        throw new SubtreeMarkedException(
+            "the subtree operation on " + p, op.inodeId(), op.namenodeId());
+      }
     }
   }
 

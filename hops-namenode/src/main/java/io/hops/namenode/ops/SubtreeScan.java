@@ -5,14 +5,19 @@ import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.PathResolver;
+import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.LockPhase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 
 /**
@@ -23,8 +28,8 @@ import org.apache.hadoop.hdfs.DFSUtilClient;
  *
  * <p>Bounded: a directory's {@code children_count} announces its children before they are read, so
  * the scan stops as soon as the subtree is known to hold more inodes than the bound, without
- * reading them. A bigger subtree needs the subtree protocol (DESIGN.md §8), which runs over many
- * transactions.
+ * reading them. A bigger subtree is handled by the subtree protocol (DESIGN.md §8, {@link
+ * io.hops.namenode.subtree.SubtreeOperations}), which runs over many transactions.
  */
 final class SubtreeScan {
   /** An inode of the subtree and its path. */
@@ -69,6 +74,10 @@ final class SubtreeScan {
       List<Node> next = new ArrayList<>();
       for (Node dir : level) {
         List<InodeRow> rows = childrenOf(tx, dir.row().id(), mode);
+        if (mode == LockMode.EXCLUSIVE) {
+          // Locked: a subtree operation below must finish first (DESIGN.md §8).
+          PathResolver.checkMarks(rows, tx.ownSubtreeMark());
+        }
         known += rows.size() - announced(dir.row());
         for (InodeRow row : rows) {
           Node child = new Node(row, childPath(dir.path(), row.name()));
@@ -134,16 +143,32 @@ final class SubtreeScan {
     return children.getOrDefault(dir.row().id(), List.of());
   }
 
-  /** What an operation says when its subtree is over the bound. */
-  static IOException tooBig(String op, String path, int bound) {
-    return new IOException(
-        op
-            + " "
-            + path
-            + ": the subtree has more than "
-            + bound
-            + " inodes, the most one transaction handles ("
-            + NamenodeConfig.MAX_SUBTREE_INODES
-            + "); it needs the subtree protocol, which hops does not implement yet");
+  /**
+   * HDFS's sub-access check of a delete (FSPermissionChecker.checkSubAccess with empty directories
+   * ignored): ALL on every non-empty directory, and the sticky bit of each on its children. Visited
+   * in HDFS's order (a stack: the last child first), so the first refusal names the same inode as
+   * HDFS would.
+   */
+  void checkDeleteAccess(PermissionChecker pc) throws IOException {
+    if (pc.isSuperuser()) {
+      return;
+    }
+    Deque<Node> stack = new ArrayDeque<>();
+    stack.push(top());
+    while (!stack.isEmpty()) {
+      Node dir = stack.pop();
+      List<Node> children = childrenOf(dir);
+      if (!children.isEmpty()) {
+        pc.check(dir.row(), dir.path(), FsAction.ALL);
+        for (Node child : children) {
+          pc.checkStickyBit(dir.row(), dir.path(), child.row(), child.path(), top().row());
+        }
+      }
+      for (Node child : children) {
+        if (child.row().isDir()) {
+          stack.push(child);
+        }
+      }
+    }
   }
 }

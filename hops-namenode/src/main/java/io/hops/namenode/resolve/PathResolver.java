@@ -14,6 +14,13 @@ import java.util.List;
  * by primary key at the lock the operation asked for, top-down, so locks are taken in the global
  * order. A row that contradicts its hint ends the batch's validity from there on: the rest is read
  * one component at a time, and the hints are repaired.
+ *
+ * <p>A path resolved for a write (a lock that is exclusive) is checked for subtree marks (DESIGN.md
+ * §8): a marked inode on the path means a subtree operation owns everything below it, so the
+ * operation backs off ({@link SubtreeMarkedException}), unless it is the subtree operation's own
+ * transaction. Reads go on: every transaction of a subtree operation leaves a consistent tree, so a
+ * read sees the tree before, after, or (a delete) part-way, as a read that ran between two of the
+ * delete's batches would.
  */
 public final class PathResolver {
   private final InodeHintCache hints;
@@ -27,6 +34,39 @@ public final class PathResolver {
    * targetMode}; every other component is read at READ COMMITTED.
    */
   public ResolvedPath resolve(Transaction tx, String path, LockMode parentMode, LockMode targetMode)
+      throws StorageException {
+    return resolve(tx, path, parentMode, targetMode, NO_MARK);
+  }
+
+  /** No subtree mark is the caller's own. */
+  public static final long NO_MARK = -1;
+
+  /**
+   * As {@link #resolve(Transaction, String, LockMode, LockMode)}, passing the subtree mark on inode
+   * {@code ownMark}: the caller's own subtree operation set it.
+   */
+  public ResolvedPath resolve(
+      Transaction tx, String path, LockMode parentMode, LockMode targetMode, long ownMark)
+      throws StorageException {
+    ResolvedPath p = resolveUnchecked(tx, path, parentMode, targetMode);
+    if (parentMode == LockMode.EXCLUSIVE || targetMode == LockMode.EXCLUSIVE) {
+      checkMarks(p.inodes(), ownMark);
+    }
+    return p;
+  }
+
+  /** Throws if an inode of {@code rows} carries a subtree mark other than {@code ownMark}. */
+  public static void checkMarks(List<InodeRow> rows, long ownMark) throws SubtreeMarkedException {
+    for (InodeRow r : rows) {
+      if (r != null && r.subtreeLocked() && r.id() != ownMark) {
+        throw new SubtreeMarkedException(
+            "inode " + r.id() + " (" + r.name() + ")", r.id(), r.subtreeLockOwner());
+      }
+    }
+  }
+
+  private ResolvedPath resolveUnchecked(
+      Transaction tx, String path, LockMode parentMode, LockMode targetMode)
       throws StorageException {
     String[] names = PathNames.components(path);
     int n = names.length;

@@ -4,9 +4,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.AddBlock;
 import io.hops.namenode.ops.Complete;
-import io.hops.namenode.ops.ContentSummaryOp;
 import io.hops.namenode.ops.Create;
-import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.GetBlockLocations;
 import io.hops.namenode.ops.GetFileInfo;
 import io.hops.namenode.ops.GetListing;
@@ -15,7 +13,6 @@ import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.ops.IsFileClosed;
 import io.hops.namenode.ops.Mkdirs;
 import io.hops.namenode.ops.RecoverLease;
-import io.hops.namenode.ops.Rename;
 import io.hops.namenode.ops.RenewLease;
 import io.hops.namenode.ops.SetOwner;
 import io.hops.namenode.ops.SetPermission;
@@ -227,25 +224,25 @@ public class ClientRpc extends UnsupportedClientProtocol {
   @Override
   public boolean delete(String src, boolean recursive) throws IOException {
     var pc = ns.checker();
-    return ns.runAtMostOnce(RetryCodecs.BOOLEAN, () -> new Delete(ns, pc, src, recursive));
+    return ns.subtrees().delete(pc, src, recursive, RetryCodecs.BOOLEAN);
   }
 
   @Override
   public boolean rename(String src, String dst) throws IOException {
     var pc = ns.checker();
-    return ns.runAtMostOnce(RetryCodecs.BOOLEAN, () -> Rename.oldApi(ns, pc, src, dst));
+    return ns.subtrees().rename(pc, src, dst, true, null, RetryCodecs.BOOLEAN);
   }
 
   @Override
   public void rename2(String src, String dst, Options.Rename... options) throws IOException {
     var pc = ns.checker();
-    ns.runAtMostOnce(RetryCodecs.BOOLEAN, () -> Rename.withOptions(ns, pc, src, dst, options));
+    ns.subtrees().rename(pc, src, dst, false, options, RetryCodecs.BOOLEAN);
   }
 
   @Override
   public ContentSummary getContentSummary(String path) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new ContentSummaryOp(ns, pc, path));
+    return ns.subtrees().contentSummary(pc, path);
   }
 
   // ---- attributes and listing ----

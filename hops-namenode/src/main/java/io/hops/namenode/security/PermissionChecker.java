@@ -107,6 +107,17 @@ public final class PermissionChecker {
    */
   public void checkStickyBit(InodeRow parent, String parentPath, InodeRow target, String path)
       throws AccessControlException, StorageException {
+    checkStickyBit(parent, parentPath, target, path, parent);
+  }
+
+  /**
+   * As {@link #checkStickyBit(InodeRow, String, InodeRow, String)}, with {@code shown}'s owner,
+   * group and mode in the message as the parent's: HDFS's sub-access check of a delete names the
+   * subtree's root there (FSPermissionChecker.checkSubAccess passes it, not the parent).
+   */
+  public void checkStickyBit(
+      InodeRow parent, String parentPath, InodeRow target, String path, InodeRow shown)
+      throws AccessControlException, StorageException {
     if (!enabled || superuser || !new FsPermission(parent.permission()).getStickyBit()) {
       return;
     }
@@ -128,11 +139,11 @@ public final class PermissionChecker {
             + ", parent=\""
             + parentPath
             + "\":"
-            + names.userName(parent.userId())
+            + names.userName(shown.userId())
             + ":"
-            + names.groupName(parent.groupId())
+            + names.groupName(shown.groupId())
             + ":d"
-            + new FsPermission(parent.permission()));
+            + new FsPermission(shown.permission()));
   }
 
   private String denied(InodeRow inode, String path, FsAction access) throws StorageException {

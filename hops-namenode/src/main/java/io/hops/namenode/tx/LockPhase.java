@@ -17,6 +17,7 @@ public final class LockPhase {
   private final Transaction tx;
   private final PathResolver resolver;
   private String closedBy;
+  private long ownMark = PathResolver.NO_MARK;
 
   LockPhase(Transaction tx, PathResolver resolver) {
     this.tx = tx;
@@ -39,7 +40,20 @@ public final class LockPhase {
   public ResolvedPath resolve(String path, LockMode parentMode, LockMode targetMode)
       throws StorageException {
     checkOpen();
-    return resolver.resolve(tx, path, parentMode, targetMode);
+    return resolver.resolve(tx, path, parentMode, targetMode, ownMark);
+  }
+
+  /**
+   * Lets this transaction pass the subtree mark on inode {@code id}: the transactions of the
+   * subtree operation that set it.
+   */
+  public void passOwnSubtreeMark(long id) {
+    ownMark = id;
+  }
+
+  /** The mark {@link #passOwnSubtreeMark} allowed, or {@link PathResolver#NO_MARK}. */
+  public long ownSubtreeMark() {
+    return ownMark;
   }
 
   public <R extends Record> R find(Table<R> table, Key key, LockMode mode) throws StorageException {

@@ -8,6 +8,7 @@ import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.PathResolver;
+import io.hops.namenode.resolve.SubtreeMarkedException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,6 +37,17 @@ public final class TransactionRunner {
   private volatile RetryCache retryCache = new RetryCache(600_000);
   private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
   private volatile BiConsumer<String, AccessCounts> observer = (op, counts) -> {};
+  private volatile StaleMarks staleMarks = e -> false;
+
+  /**
+   * Clears a subtree mark whose owner is no longer a live namenode (DESIGN.md §8), so that the
+   * operation that met it can go on at once.
+   */
+  @FunctionalInterface
+  public interface StaleMarks {
+    /** Whether the mark was stale and is now cleared. */
+    boolean clearIfStale(SubtreeMarkedException e) throws IOException;
+  }
 
   public TransactionRunner(
       Storage storage,
@@ -125,6 +137,10 @@ public final class TransactionRunner {
         observer.accept(name, accesses);
         return result;
       } catch (TransientStorageException e) {
+        if (tx != null) {
+          tx.close(); // before clearing a stale mark: this attempt may hold locks on its path
+        }
+        boolean cleared = e instanceof SubtreeMarkedException m && staleMarks.clearIfStale(m);
         if (retry + 1 >= maxAttempts || System.nanoTime() - start > deadlineNanos) {
           metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
           // Never a DAL exception to a client: Hadoop's retriable error, which clients retry.
@@ -140,7 +156,9 @@ public final class TransactionRunner {
         }
         LOG.debug(
             "{} attempt {} failed transiently, retrying: {}", name, retry + 1, e.getMessage());
-        backOff(retry);
+        if (!cleared) {
+          backOff(retry);
+        }
       } catch (IOException | RuntimeException e) {
         metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
         throw e;
@@ -169,6 +187,11 @@ public final class TransactionRunner {
   /** Sees the database accesses of every committed operation (tests of DESIGN.md §7). */
   public void observe(BiConsumer<String, AccessCounts> observer) {
     this.observer = observer;
+  }
+
+  /** Who clears subtree marks of dead namenodes. */
+  public void useStaleMarks(StaleMarks staleMarks) {
+    this.staleMarks = staleMarks;
   }
 
   /** The retry cache's expiry and the cluster clock it measures time with. */

@@ -44,6 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DeleteBlocksTest {
   private static final int BLOCK = 1024 * 1024;
+  private static final int SUBTREE_BOUND = 8;
   private static HopsTestCluster cluster;
   private static DistributedFileSystem fs;
 
@@ -53,6 +54,8 @@ class DeleteBlocksTest {
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
     conf.setInt("dfs.heartbeat.interval", 1);
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
+    // Small, so that a tree of a few dozen files takes the subtree protocol.
+    conf.setInt(NamenodeConfig.MAX_SUBTREE_INODES, SUBTREE_BOUND);
     cluster = new HopsTestCluster(conf);
     cluster.startDatanodes(3);
     fs = cluster.client();
@@ -179,6 +182,32 @@ class DeleteBlocksTest {
 
     assertNoRowsOf(ids);
     waitUntilGoneFromDisks(ids);
+  }
+
+  @Test
+  void deletingATreeOverTheBoundReleasesEveryBlockBatchByBatch() throws Exception {
+    List<String> files = new ArrayList<>();
+    for (int d = 0; d < 4; d++) {
+      for (int f = 0; f < 6; f++) {
+        String path = "/deltree/d" + d + "/s/f" + f;
+        write(fs, path, bytes(2 * 1024 + f, 10 + d * 6 + f), (short) 2, BLOCK);
+        files.add(path);
+      }
+    }
+    List<Long> ids = new ArrayList<>();
+    for (String f : files) {
+      waitFor("replicas of " + f, 20, () -> everyBlockOn(fs, f, 2));
+      ids.addAll(blockIds(f));
+    }
+    assertThat(ids).hasSize(24);
+    // 33 inodes: four times the bound, so deleted in many transactions.
+    assertThat(fs.delete(new Path("/deltree"), true)).isTrue();
+    assertThat(fs.exists(new Path("/deltree"))).isFalse();
+    assertNoRowsOf(ids);
+    waitUntilGoneFromDisks(ids);
+    assertThat(
+            io.hops.namenode.NamespaceChecker.violations(cluster.namenode().namesystem().storage()))
+        .isEmpty();
   }
 
   @Test

@@ -173,36 +173,28 @@ class DeleteTest {
   }
 
   @Test
-  void aTreeOverTheBoundIsRefusedNamingTheSubtreeProtocolAndNothingIsDeleted() throws Exception {
+  void aTreeOverTheBoundIsDeletedByTheSubtreeProtocolLeavingNoMark() throws Exception {
     // t, a, b and 8 files: 11 inodes, one over the bound.
     fs.mkdirs(new Path("/big/t/a"));
     fs.mkdirs(new Path("/big/t/b"));
     for (int i = 0; i < 8; i++) {
       touch("/big/t/" + (i % 2 == 0 ? "a" : "b") + "/f" + i);
     }
-    Set<Long> before = inodeIds();
-    assertThatThrownBy(() -> fs.delete(new Path("/big/t"), true))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("subtree protocol")
-        .hasMessageContaining(NamenodeConfig.MAX_SUBTREE_INODES);
-    assertThat(inodeIds()).isEqualTo(before);
-
-    // At the bound exactly it goes in one transaction.
-    assertThat(fs.delete(new Path("/big/t/b/f1"), false)).isTrue();
     assertThat(fs.delete(new Path("/big/t"), true)).isTrue();
     assertThat(fs.exists(new Path("/big/t"))).isFalse();
+    assertThat(fs.exists(new Path("/big"))).isTrue();
+    assertThat(LAST).containsKey("subtreeQuiesce").containsKey("subtreeDeleteBatch");
     assertThat(NamespaceChecker.violations(storage)).isEmpty();
   }
 
   @Test
-  void aDirectoryWithMoreChildrenThanTheBoundIsRefusedBeforeItsChildrenAreRead() throws Exception {
-    for (int i = 0; i < BOUND; i++) {
+  void aDirectoryWithMoreChildrenThanTheBoundIsDeletedInBatches() throws Exception {
+    for (int i = 0; i < 3 * BOUND; i++) {
       touch("/wide/t/f" + i);
     }
-    assertThatThrownBy(() -> fs.delete(new Path("/wide/t"), true))
-        .hasMessageContaining("subtree protocol");
-    AccessCounts c = LAST.get("delete");
-    assertThat(c.get(AccessKind.PPIS)).as("no scan of an oversized directory").isZero();
+    assertThat(fs.delete(new Path("/wide/t"), true)).isTrue();
+    assertThat(fs.exists(new Path("/wide/t"))).isFalse();
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
   }
 
   @Test

@@ -204,6 +204,42 @@ class RenameDeleteLikeHdfsTest {
                   s.admin.setOwner(p(b + "/d"), "alice", "staff");
                   return s.alice.delete(p(b + "/d"), true);
                 })),
+        call(
+            "move to trash of a dir holding another user's protected files",
+            onTree(
+                (s, b) -> {
+                  // alice may write b and b/a, but not b/a/b, which holds the superuser's file.
+                  s.admin.setPermission(p(b), perm(0777));
+                  s.admin.setPermission(p(b + "/a"), perm(0777));
+                  s.admin.mkdirs(p(b + "/trash"), perm(0777));
+                  s.admin.setPermission(p(b + "/trash"), perm(0777));
+                  s.alice.getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
+                  return "moved";
+                })),
+        call(
+            "move to trash of a dir whose sticky subdir holds another user's file",
+            onTree(
+                (s, b) -> {
+                  s.admin.setPermission(p(b), perm(0777));
+                  s.admin.setPermission(p(b + "/a"), perm(0777));
+                  s.admin.setPermission(p(b + "/a/b"), perm(01777));
+                  s.admin.mkdirs(p(b + "/trash"), perm(0777));
+                  s.admin.setPermission(p(b + "/trash"), perm(0777));
+                  s.alice.getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
+                  return "moved";
+                })),
+        call(
+            "move to trash of a dir alice may empty",
+            onTree(
+                (s, b) -> {
+                  s.admin.setPermission(p(b), perm(0777));
+                  s.admin.setPermission(p(b + "/a"), perm(0777));
+                  s.admin.setPermission(p(b + "/a/b"), perm(0777));
+                  s.admin.mkdirs(p(b + "/trash"), perm(0777));
+                  s.admin.setPermission(p(b + "/trash"), perm(0777));
+                  s.alice.getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
+                  return "moved";
+                })),
         call("rename a file across dirs", rename("/f", "/d/f2")),
         call("rename a dir", rename("/a", "/d/x/a2")),
         call("rename onto an existing file", rename("/f", "/g")),

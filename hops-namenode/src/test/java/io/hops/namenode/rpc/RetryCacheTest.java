@@ -14,6 +14,7 @@ import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
@@ -42,7 +43,10 @@ class RetryCacheTest {
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = new HopsTestCluster();
+    Configuration small = new Configuration(false);
+    // Small, so that a tree of a few dozen inodes takes the subtree protocol.
+    small.setInt(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, 10);
+    cluster = new HopsTestCluster(small);
     second = cluster.startAnotherNamenode();
     // One configuration, so one IPC client, so one client id for calls to both namenodes.
     Configuration conf = cluster.clientConf();
@@ -85,6 +89,35 @@ class RetryCacheTest {
         .isTrue();
     asCall(102, 0);
     assertThat(viaSecond.delete("/retry/d", true)).as("a new call runs").isFalse();
+  }
+
+  @Test
+  void aRetriedSubtreeDeleteAndMoveToTrashAnswerTheirFirstOutcomeOnce() throws Exception {
+    for (int d = 0; d < 3; d++) {
+      for (int f = 0; f < 5; f++) {
+        fs.create(new org.apache.hadoop.fs.Path("/retry/big/d" + d + "/f" + f)).close();
+        fs.create(new org.apache.hadoop.fs.Path("/retry/tt/d" + d + "/f" + f)).close();
+      }
+    }
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/retry/trash"));
+    asCall(501, 0);
+    assertThat(viaFirst.delete("/retry/big", true)).isTrue();
+    asCall(501, 1);
+    assertThat(viaSecond.delete("/retry/big", true)).as("answered from the retry cache").isTrue();
+    asCall(502, 0);
+    assertThat(viaSecond.delete("/retry/big", true)).as("a new call runs").isFalse();
+
+    asCall(503, 0);
+    viaFirst.rename2("/retry/tt", "/retry/trash/tt", Options.Rename.TO_TRASH);
+    asCall(503, 1);
+    viaSecond.rename2("/retry/tt", "/retry/trash/tt", Options.Rename.TO_TRASH); // no error
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path("/retry/trash/tt/d2/f4"))).isTrue();
+    try (var tx = cluster.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(RetryCacheRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED))
+          .extracting(RetryCacheRow::callId)
+          .as("one outcome kept per call")
+          .containsOnlyOnce(501, 503);
+    }
   }
 
   @Test

@@ -1,0 +1,110 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Key;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One transaction of a subtree delete (DESIGN.md §8, phase 3): inodes of one level of a marked,
+ * quiesced subtree whose deeper levels are already gone, so they are leaves. Their parents are
+ * locked first, then they, exclusively, in a batched read each; they are deleted with what goes
+ * with them ({@link DeletedInodes}: leases, blocks to invalidate, small-file data, quotas) and
+ * their parents' children counts go down. A namenode that dies between two batches leaves a smaller
+ * tree that is consistent in every row.
+ *
+ * <p>An inode that is no longer where the walk saw it is skipped; a directory that has children
+ * again (a transaction that resolved its path before the mark and committed after the quiesce) is
+ * left, and counted: the caller reads the subtree again.
+ */
+public final class DeleteLevelBatch extends Operation<Integer> {
+  /** An inode of the subtree by its primary key and id. */
+  public record Entry(long id, long parentId, String name, boolean isDir) {
+    Key key() {
+      return id == Inodes.ROOT_ID ? Inodes.rootKey() : Inodes.key(parentId, name);
+    }
+  }
+
+  private static final Comparator<Entry> BY_PARENT_THEN_NAME =
+      Comparator.comparingLong(Entry::parentId).thenComparing(Entry::name);
+
+  private final List<Entry> parents;
+  private final List<Entry> doomed;
+  private final Map<Long, InodeRow> lockedParents = new HashMap<>();
+  private final List<InodeRow> leaves = new ArrayList<>();
+  private int left;
+  private DeletedInodes related;
+
+  /** {@code doomed}'s parents must all be in {@code parents}. */
+  public DeleteLevelBatch(List<Entry> parents, List<Entry> doomed) {
+    this.parents = new ArrayList<>(parents);
+    this.parents.sort(Comparator.comparingLong(Entry::id));
+    this.doomed = new ArrayList<>(doomed);
+    this.doomed.sort(BY_PARENT_THEN_NAME);
+  }
+
+  @Override
+  public String name() {
+    return "subtreeDeleteBatch";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    List<InodeRow> ps =
+        tx.findBatch(InodeRow.TABLE, parents.stream().map(Entry::key).toList(), LockMode.EXCLUSIVE);
+    for (int i = 0; i < ps.size(); i++) {
+      InodeRow p = ps.get(i);
+      if (p != null && p.id() == parents.get(i).id()) {
+        lockedParents.put(p.id(), p);
+      }
+    }
+    List<Entry> wanted =
+        doomed.stream().filter(e -> lockedParents.containsKey(e.parentId())).toList();
+    if (wanted.isEmpty()) {
+      return;
+    }
+    List<InodeRow> rows =
+        tx.findBatch(InodeRow.TABLE, wanted.stream().map(Entry::key).toList(), LockMode.EXCLUSIVE);
+    for (int i = 0; i < rows.size(); i++) {
+      InodeRow r = rows.get(i);
+      if (r == null || r.id() != wanted.get(i).id()) {
+        continue;
+      }
+      if (r.isDir() && r.childrenCount() > 0) {
+        left++;
+      } else {
+        leaves.add(r);
+      }
+    }
+    related = DeletedInodes.read(tx, leaves);
+  }
+
+  @Override
+  protected Integer execute(ExecutePhase tx) throws IOException {
+    Map<Long, Integer> gone = new HashMap<>();
+    for (InodeRow r : leaves) {
+      tx.delete(InodeRow.TABLE, r);
+      tx.hintRemoved(r.parentId(), r.name());
+      gone.merge(r.parentId(), 1, Integer::sum);
+    }
+    for (Map.Entry<Long, Integer> g : gone.entrySet()) {
+      MutableInode p = MutableInode.of(lockedParents.get(g.getKey()));
+      p.childrenCount -= g.getValue();
+      tx.update(InodeRow.TABLE, p.toRow());
+    }
+    if (related != null) {
+      related.delete(tx);
+    }
+    return left;
+  }
+}

@@ -1,0 +1,400 @@
+package io.hops.namenode.subtree;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.QuotaRow;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.ContentSummaryOp;
+import io.hops.namenode.ops.Delete;
+import io.hops.namenode.ops.DeleteLevelBatch;
+import io.hops.namenode.ops.Rename;
+import io.hops.namenode.ops.SubtreeTooBigException;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.RetryCache;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.ipc.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Directory operations at any size (DESIGN.md §8, the HopsFS paper's subtree protocol). Each first
+ * runs as one transaction; an operation whose subtree is over {@code
+ * hops.namenode.subtree.max-inodes-in-one-tx} writes nothing and says so ({@link
+ * SubtreeTooBigException}), and then:
+ *
+ * <ol>
+ *   <li>one short transaction marks the subtree's root ({@link SubtreeMarks});
+ *   <li>the quiesce reads the subtree level by level, locking and releasing its rows in batches
+ *       ({@link SubtreeWalk}), and checks HDFS's sub-access permission on the way;
+ *   <li>a delete removes it level by level from the deepest, leaves first, in parallel batches of
+ *       one transaction each ({@link DeleteLevelBatch}); a rename to the trash needs nothing more;
+ *   <li>the operation runs once more as one transaction under its own mark: it now finds the
+ *       subtree empty (delete) or already checked (rename), clears the mark with its own write and
+ *       records its outcome in the retry cache, exactly once.
+ * </ol>
+ *
+ * <p>A content summary needs no mark: it counts level by level in short read-committed
+ * transactions, as HDFS releases its lock while it counts a big directory.
+ *
+ * <p>Memory: the quiesce of a delete keeps one entry per inode (id, parent id, name): about 100
+ * bytes with a short name, so 1 M inodes cost about 100 MB of heap until the delete ends; each
+ * level is dropped once deleted. A rename or a content summary keeps only the directories of two
+ * levels.
+ */
+public final class SubtreeOperations {
+  private static final Logger LOG = LoggerFactory.getLogger(SubtreeOperations.class);
+
+  /** How many times an operation goes back to its one-transaction form before giving up. */
+  private static final int ROUNDS = 8;
+
+  private final Namesystem ns;
+  private final SubtreeMarks marks;
+  private final ExecutorService deleters;
+  private final int bound;
+  private final int threads;
+  private volatile boolean stopped;
+  private volatile long injectedDelayMillis;
+
+  public SubtreeOperations(Namesystem ns) {
+    this.ns = ns;
+    this.marks = new SubtreeMarks(ns);
+    this.bound =
+        ns.conf()
+            .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
+    this.threads =
+        ns.conf().getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT);
+    this.deleters =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "subtree");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  public SubtreeMarks marks() {
+    return marks;
+  }
+
+  /**
+   * The namenode stops: operations in progress end between two of their transactions, leaving their
+   * marks to be cleared by whoever meets them once this namenode has left the membership.
+   */
+  public void stop() {
+    stopped = true;
+    deleters.shutdownNow();
+  }
+
+  /**
+   * Fault injection for tests: every transaction of the quiesce and of a delete waits this long
+   * first, so a test can stop the namenode in the middle of an operation.
+   */
+  public void injectBatchDelay(java.time.Duration delay) {
+    injectedDelayMillis = delay.toMillis();
+  }
+
+  private void step() throws IOException {
+    if (stopped) {
+      throw new IOException("the namenode is stopping");
+    }
+    long d = injectedDelayMillis;
+    if (d > 0) {
+      try {
+        Thread.sleep(d);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted");
+      }
+    }
+    if (stopped) {
+      throw new IOException("the namenode is stopping");
+    }
+  }
+
+  private void unmarkUnlessStopped(InodeRow root) {
+    if (!stopped) {
+      marks.unmark(root);
+    }
+  }
+
+  // ---- delete ----
+
+  /** {@code delete}, at any size. */
+  public boolean delete(
+      PermissionChecker pc, String src, boolean recursive, RetryCache.Codec<Boolean> codec)
+      throws IOException {
+    for (int round = 0; ; round++) {
+      try {
+        return ns.runAtMostOnce(codec, () -> new Delete(ns, pc, src, recursive));
+      } catch (SubtreeTooBigException big) {
+        if (round == ROUNDS) {
+          throw new RetriableException("delete " + src + ": the subtree kept changing; retry");
+        }
+        Boolean done = deleteUnderMark(pc, src, recursive, codec);
+        if (done != null) {
+          return done;
+        }
+      }
+    }
+  }
+
+  private Boolean deleteUnderMark(
+      PermissionChecker pc, String src, boolean recursive, RetryCache.Codec<Boolean> codec)
+      throws IOException {
+    InodeRow root = marks.mark(src, SubtreeMarks.DELETE, pc.caller().user(), p -> nonEmptyDir(p));
+    if (root == null) {
+      return null; // changed meanwhile: the one-transaction delete decides
+    }
+    long start = System.nanoTime();
+    try {
+      InodeRow top = root;
+      long quiesceNanos = 0;
+      long deleteNanos = 0;
+      for (int pass = 0; ; pass++) {
+        String path = pathOf(src);
+        long q0 = System.nanoTime();
+        List<List<DeleteLevelBatch.Entry>> levels = quiesce(top, path, pc, true);
+        long inodes = levels.stream().mapToLong(List::size).sum();
+        long d0 = System.nanoTime();
+        deleteLevels(root, levels);
+        quiesceNanos += d0 - q0;
+        deleteNanos += System.nanoTime() - d0;
+        try {
+          boolean out =
+              ns.runAtMostOnce(
+                  codec, () -> new Delete(ns, pc, src, recursive).underOwnMark(root.id()));
+          LOG.info(
+              "subtree delete of {} ({} inodes) took {} ms: quiesce {} ms, deletion {} ms",
+              path,
+              inodes + 1,
+              (System.nanoTime() - start) / 1_000_000,
+              quiesceNanos / 1_000_000,
+              deleteNanos / 1_000_000);
+          return out;
+        } catch (SubtreeTooBigException again) {
+          // Writers that resolved their paths before the mark added more: read and delete again.
+          if (pass == ROUNDS) {
+            throw new RetriableException("delete " + src + ": the subtree kept growing; retry");
+          }
+          top = again.root();
+        }
+      }
+    } finally {
+      unmarkUnlessStopped(root);
+    }
+  }
+
+  private static boolean nonEmptyDir(io.hops.namenode.resolve.ResolvedPath p) {
+    InodeRow t = p.target();
+    return t != null && t.isDir() && t.childrenCount() > 0;
+  }
+
+  /**
+   * The quiesce of a marked subtree: its inodes level by level (level 1: the root's children), with
+   * HDFS's sub-access check of a delete if {@code checkDelete}.
+   */
+  private List<List<DeleteLevelBatch.Entry>> quiesce(
+      InodeRow root, String path, PermissionChecker pc, boolean keep) throws IOException {
+    List<List<DeleteLevelBatch.Entry>> levels = new ArrayList<>();
+    boolean check = !pc.isSuperuser();
+    SubtreeWalk.walk(
+        ns,
+        new SubtreeWalk.Dir(root, path),
+        LockMode.EXCLUSIVE,
+        root.id(),
+        (dir, depth, children) -> {
+          step();
+          if (check && !children.isEmpty()) {
+            // HDFS's checkSubAccess with empty directories ignored, level by level.
+            pc.check(dir.row(), dir.path(), FsAction.ALL);
+            for (InodeRow c : children) {
+              pc.checkStickyBit(
+                  dir.row(), dir.path(), c, SubtreeWalk.childPath(dir.path(), c.name()), root);
+            }
+          }
+          if (keep) {
+            while (levels.size() < depth) {
+              levels.add(new ArrayList<>());
+            }
+            List<DeleteLevelBatch.Entry> level = levels.get(depth - 1);
+            for (InodeRow c : children) {
+              level.add(new DeleteLevelBatch.Entry(c.id(), c.parentId(), c.name(), c.isDir()));
+            }
+          }
+        },
+        deleters,
+        threads);
+    return levels;
+  }
+
+  /** Deletes the levels from the deepest up, each in parallel batches of one transaction. */
+  private void deleteLevels(InodeRow root, List<List<DeleteLevelBatch.Entry>> levels)
+      throws IOException {
+    DeleteLevelBatch.Entry rootEntry =
+        new DeleteLevelBatch.Entry(root.id(), root.parentId(), root.name(), true);
+    for (int k = levels.size() - 1; k >= 0; k--) {
+      Map<Long, DeleteLevelBatch.Entry> parents = new HashMap<>();
+      if (k == 0) {
+        parents.put(root.id(), rootEntry);
+      } else {
+        for (DeleteLevelBatch.Entry e : levels.get(k - 1)) {
+          if (e.isDir()) {
+            parents.put(e.id(), e);
+          }
+        }
+      }
+      List<DeleteLevelBatch.Entry> level = levels.get(k);
+      level.sort(Comparator.comparingLong(DeleteLevelBatch.Entry::parentId));
+      List<Future<Integer>> batches = new ArrayList<>();
+      for (int i = 0; i < level.size(); i += bound) {
+        List<DeleteLevelBatch.Entry> doomed = level.subList(i, Math.min(level.size(), i + bound));
+        Map<Long, DeleteLevelBatch.Entry> mine = new HashMap<>();
+        doomed.forEach(e -> mine.put(e.parentId(), parents.get(e.parentId())));
+        List<DeleteLevelBatch.Entry> ps = new ArrayList<>(mine.values());
+        batches.add(
+            deleters.submit(
+                () -> {
+                  step();
+                  return ns.run(() -> new DeleteLevelBatch(ps, doomed));
+                }));
+      }
+      await(batches);
+      levels.set(k, List.of()); // deleted: its memory goes
+    }
+  }
+
+  private static void await(List<Future<Integer>> batches) throws IOException {
+    IOException failure = null;
+    for (Future<Integer> f : batches) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        batches.forEach(b -> b.cancel(true));
+        throw new InterruptedIOException("interrupted while deleting a subtree");
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (failure == null) {
+          failure = c instanceof IOException io ? io : new IOException(c);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  // ---- rename ----
+
+  /**
+   * {@code rename} and {@code rename2} at any size: only a rename to the trash reads the subtree
+   * (HDFS checks what a delete checks); a big one does it under the mark, then moves the root in
+   * one transaction.
+   */
+  public boolean rename(
+      PermissionChecker pc,
+      String src,
+      String dst,
+      boolean oldApi,
+      Options.Rename[] options,
+      RetryCache.Codec<Boolean> codec)
+      throws IOException {
+    Supplier<Rename> plain =
+        () ->
+            oldApi
+                ? Rename.oldApi(ns, pc, src, dst)
+                : Rename.withOptions(ns, pc, src, dst, options);
+    for (int round = 0; ; round++) {
+      try {
+        return ns.runAtMostOnce(codec, plain);
+      } catch (SubtreeTooBigException big) {
+        if (round == ROUNDS) {
+          throw new RetriableException("rename " + src + ": the subtree kept changing; retry");
+        }
+        InodeRow root =
+            marks.mark(src, SubtreeMarks.RENAME, pc.caller().user(), p -> nonEmptyDir(p));
+        if (root == null) {
+          continue;
+        }
+        try {
+          quiesce(root, pathOf(src), pc, false);
+          return ns.runAtMostOnce(codec, () -> plain.get().underOwnMark(root.id()));
+        } finally {
+          unmarkUnlessStopped(root);
+        }
+      }
+    }
+  }
+
+  // ---- content summary ----
+
+  /** {@code getContentSummary} at any size. */
+  public ContentSummary contentSummary(PermissionChecker pc, String src) throws IOException {
+    try {
+      return ns.run(() -> new ContentSummaryOp(ns, pc, src));
+    } catch (SubtreeTooBigException big) {
+      return summarize(pc, big.root(), big.path(), big.quota());
+    }
+  }
+
+  private ContentSummary summarize(PermissionChecker pc, InodeRow root, String path, QuotaRow q)
+      throws IOException {
+    boolean check = !pc.isSuperuser();
+    if (check) {
+      pc.check(root, path, FsAction.READ_EXECUTE);
+    }
+    long[] c = new long[4]; // length, files, directories, space
+    c[2] = 1;
+    SubtreeWalk.walk(
+        ns,
+        new SubtreeWalk.Dir(root, path),
+        LockMode.READ_COMMITTED,
+        root.id(),
+        (dir, depth, children) -> {
+          for (InodeRow r : children) {
+            if (r.isDir()) {
+              c[2]++;
+              if (check) {
+                pc.check(r, SubtreeWalk.childPath(dir.path(), r.name()), FsAction.READ_EXECUTE);
+              }
+            } else {
+              c[1]++;
+              c[0] += r.size();
+              c[3] += r.size() * r.replication();
+            }
+          }
+        },
+        deleters,
+        threads);
+    return new ContentSummary.Builder()
+        .length(c[0])
+        .fileCount(c[1])
+        .directoryCount(c[2])
+        .quota(q == null ? -1 : q.nsQuota())
+        .spaceConsumed(c[3])
+        .spaceQuota(q == null ? -1 : q.dsQuota())
+        .erasureCodingPolicy("")
+        .build();
+  }
+
+  private static String pathOf(String src) {
+    String[] c = io.hops.namenode.resolve.PathNames.components(src);
+    return io.hops.namenode.resolve.PathNames.prefix(c, c.length);
+  }
+}

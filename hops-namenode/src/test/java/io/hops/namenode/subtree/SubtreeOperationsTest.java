@@ -1,0 +1,467 @@
+package io.hops.namenode.subtree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.common.HopsConfig;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.OnGoingSubtreeOpRow;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.NamespaceChecker;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.ipc.RetriableException;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The subtree protocol (DESIGN.md §8) through the stock client, over namenodes whose bound of one
+ * transaction is {@value #BOUND} inodes: delete, rename to the trash and content summary of trees
+ * well over it; marks that make other operations back off; two namenodes on overlapping subtrees; a
+ * namenode that dies in the middle, whose marks the other clears.
+ */
+class SubtreeOperationsTest {
+  private static final int BOUND = 20;
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static DistributedFileSystem alice;
+  private static Storage storage;
+  private static UserGroupInformation ugi;
+  private static final List<HopsNameNode> others = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt(NamenodeConfig.MAX_SUBTREE_INODES, BOUND);
+    conf.setLong(HopsConfig.ELECTION_PERIOD_MS, 200);
+    conf.setInt(NamenodeConfig.TX_MAX_ATTEMPTS, 12);
+    conf.setLong(NamenodeConfig.TX_BACKOFF_MAX_MS, 200);
+    cluster = new HopsTestCluster(conf);
+    fs = cluster.client();
+    storage = cluster.namenode().namesystem().storage();
+    fs.setPermission(new Path("/"), new FsPermission((short) 0777));
+    ugi = UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
+    alice =
+        (DistributedFileSystem)
+            ugi.doAs(
+                (PrivilegedExceptionAction<FileSystem>)
+                    () -> FileSystem.get(cluster.uri(), cluster.clientConf()));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    alice.close();
+    fs.close();
+    for (HopsNameNode nn : others) {
+      nn.close();
+    }
+    cluster.close();
+  }
+
+  @AfterEach
+  void consistentAndUnmarked() throws Exception {
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(marked()).as("inodes left marked").isEmpty();
+    assertThat(ongoing()).as("subtree operations left recorded").isEmpty();
+  }
+
+  private static List<String> marked() throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Transaction tx = storage.begin()) {
+      for (InodeRow r : tx.scanAll(InodeRow.TABLE, LockMode.READ_COMMITTED)) {
+        if (r.subtreeLocked()) {
+          out.add(r.name() + " by " + r.subtreeLockOwner());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<OnGoingSubtreeOpRow> ongoing() throws IOException {
+    try (Transaction tx = storage.begin()) {
+      return tx.scanAll(OnGoingSubtreeOpRow.TABLE, LockMode.READ_COMMITTED);
+    }
+  }
+
+  /** {@code dirs} directories of {@code files} empty files each, under {@code top}/dN/eN. */
+  private static int tree(FileSystem as, String top, int dirs, int files) throws IOException {
+    int n = 1;
+    for (int d = 0; d < dirs; d++) {
+      String dir = top + "/d" + d + "/e" + d;
+      as.mkdirs(new Path(dir));
+      n += 2;
+      for (int f = 0; f < files; f++) {
+        as.create(new Path(dir + "/f" + f)).close();
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static long inodes() throws IOException {
+    try (Transaction tx = storage.begin()) {
+      return tx.scanAll(InodeRow.TABLE, LockMode.READ_COMMITTED).size();
+    }
+  }
+
+  @Test
+  void deleteOfATreeManyTimesTheBoundLeavesNothingBehind() throws Exception {
+    long before = inodes();
+    int n = tree(fs, "/del", 8, 15); // 137 inodes, nearly 7 times the bound
+    assertThat(inodes()).isEqualTo(before + n);
+    assertThat(fs.delete(new Path("/del"), true)).isTrue();
+    assertThat(fs.exists(new Path("/del"))).isFalse();
+    assertThat(inodes()).isEqualTo(before);
+    // Again: the path is gone, as HDFS answers.
+    assertThat(fs.delete(new Path("/del"), true)).isFalse();
+  }
+
+  @Test
+  void deleteOfABigTreeChecksEveryDirectoryLikeHdfsAndDeletesNothingWhenRefused() throws Exception {
+    fs.mkdirs(new Path("/pd"), new FsPermission((short) 0777));
+    fs.setPermission(new Path("/pd"), new FsPermission((short) 0777));
+    tree(alice, "/pd/t", 4, 10);
+    // The superuser's directory, deep inside alice's tree, with a file alice may not delete.
+    fs.mkdirs(new Path("/pd/t/d3/e3/root-only"));
+    fs.create(new Path("/pd/t/d3/e3/root-only/f")).close();
+    long before = inodes();
+    assertThatThrownBy(() -> alice.delete(new Path("/pd/t"), true))
+        .isInstanceOf(AccessControlException.class)
+        .hasMessageContaining("user=alice, access=ALL")
+        .hasMessageContaining("/pd/t/d3/e3/root-only");
+    assertThat(inodes()).isEqualTo(before);
+    assertThat(fs.delete(new Path("/pd"), true)).isTrue();
+  }
+
+  @Test
+  void moveToTrashOfABigTreeHoldingAnotherUsersFilesIsRefusedLikeHdfs() throws Exception {
+    fs.mkdirs(new Path("/pt/.Trash"));
+    fs.setPermission(new Path("/pt"), new FsPermission((short) 0777));
+    fs.setPermission(new Path("/pt/.Trash"), new FsPermission((short) 0777));
+    tree(alice, "/pt/mine", 4, 10);
+    fs.mkdirs(new Path("/pt/mine/d1/e1/protected"));
+    fs.create(new Path("/pt/mine/d1/e1/protected/f")).close();
+    assertThatThrownBy(
+            () -> alice.getClient().rename("/pt/mine", "/pt/.Trash/mine", Options.Rename.TO_TRASH))
+        .isInstanceOf(AccessControlException.class)
+        .hasMessageContaining("access=ALL")
+        .hasMessageContaining("/pt/mine/d1/e1/protected");
+    assertThat(fs.exists(new Path("/pt/mine/d1/e1/protected/f"))).isTrue();
+    assertThat(fs.exists(new Path("/pt/.Trash/mine"))).isFalse();
+
+    // Without the protected directory the same move goes through, under the protocol.
+    assertThat(fs.delete(new Path("/pt/mine/d1/e1/protected"), true)).isTrue();
+    alice.getClient().rename("/pt/mine", "/pt/.Trash/mine", Options.Rename.TO_TRASH);
+    assertThat(fs.exists(new Path("/pt/.Trash/mine/d3/e3/f9"))).isTrue();
+    assertThat(fs.exists(new Path("/pt/mine"))).isFalse();
+    assertThat(fs.delete(new Path("/pt"), true)).isTrue();
+  }
+
+  @Test
+  void contentSummaryChmodAndChownOfABigTree() throws Exception {
+    tree(fs, "/cs", 6, 12);
+    fs.create(new Path("/cs/d0/e0/data")).close();
+    ContentSummary cs = fs.getContentSummary(new Path("/cs"));
+    assertThat(cs.getDirectoryCount()).isEqualTo(1 + 12);
+    assertThat(cs.getFileCount()).isEqualTo(6 * 12 + 1);
+    assertThat(cs.getLength()).isZero();
+    // One inode each, as in HDFS: the size of the tree does not matter.
+    fs.setPermission(new Path("/cs"), new FsPermission((short) 0700));
+    fs.setOwner(new Path("/cs"), "alice", "staff");
+    assertThat(fs.getFileStatus(new Path("/cs")).getOwner()).isEqualTo("alice");
+    assertThat(fs.delete(new Path("/cs"), true)).isTrue();
+  }
+
+  @Test
+  void writersInsideAMarkedSubtreeBackOffAndGetARetriableExceptionThenGoOn() throws Exception {
+    tree(fs, "/mk", 2, 3);
+    SubtreeMarks marks = cluster.namenode().namesystem().subtrees().marks();
+    InodeRow root = marks.mark("/mk", SubtreeMarks.DELETE, "test", p -> true);
+    assertThat(root.subtreeLocked()).isTrue();
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> fs.mkdirs(new Path("/mk/d0/new")))
+        .satisfies(e -> assertThat(retriable(e)).as(e.toString()).isTrue());
+    assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
+    assertThatThrownBy(() -> fs.delete(new Path("/mk/d1"), true))
+        .satisfies(e -> assertThat(retriable(e)).as(e.toString()).isTrue());
+    // A subtree operation on an ancestor waits too.
+    assertThatThrownBy(() -> marks.mark("/", SubtreeMarks.DELETE, "test", p -> true))
+        .isInstanceOf(RetriableException.class);
+    marks.unmark(root);
+    assertThat(fs.mkdirs(new Path("/mk/d0/new"))).isTrue();
+    assertThat(fs.delete(new Path("/mk"), true)).isTrue();
+  }
+
+  private static boolean retriable(Throwable e) {
+    return e instanceof RetriableException
+        || (e instanceof RemoteException r
+            && r.getClassName().equals(RetriableException.class.getName()));
+  }
+
+  @Test
+  void twoNamenodesDeletingAnAncestorAndADescendantAtOnceEndConsistent() throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    try (DistributedFileSystem fs2 = cluster.client(second)) {
+      for (int round = 0; round < 3; round++) {
+        tree(fs, "/ov/p", 6, 10);
+        tree(fs, "/ov/p/d0/q", 6, 10);
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Future<Object> a = pool.submit(() -> outcome(go, () -> fs.delete(new Path("/ov/p"), true)));
+        Future<Object> b =
+            pool.submit(() -> outcome(go, () -> fs2.delete(new Path("/ov/p/d0/q"), true)));
+        go.countDown();
+        Object ra = a.get(60, TimeUnit.SECONDS);
+        Object rb = b.get(60, TimeUnit.SECONDS);
+        pool.shutdown();
+        // Each either deleted (true), found its path gone (false), or gave up retriably.
+        assertThat(ra).isIn(true, false, "retriable");
+        assertThat(rb).isIn(true, false, "retriable");
+        if (!Boolean.TRUE.equals(ra)) {
+          assertThat(fs.delete(new Path("/ov/p"), true)).isTrue();
+        }
+        assertThat(fs.exists(new Path("/ov/p"))).isFalse();
+        assertThat(NamespaceChecker.violations(storage)).isEmpty();
+      }
+      assertThat(fs.delete(new Path("/ov"), true)).isTrue();
+    } finally {
+      second.close();
+      others.remove(second);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Call {
+    Object run() throws Exception;
+  }
+
+  private static Object outcome(CountDownLatch go, Call call) throws Exception {
+    go.await();
+    try {
+      return call.run();
+    } catch (IOException e) {
+      if (retriable(e)) {
+        return "retriable";
+      }
+      throw e;
+    }
+  }
+
+  @Test
+  void aNamenodeThatDiesMidDeleteLeavesAConsistentTreeWhichTheRetryFinishes() throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    tree(fs, "/crash", 10, 15);
+    long before = inodes();
+    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(150));
+    DistributedFileSystem fs2 = cluster.client(second);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Future<Object> doomed = pool.submit(() -> fs2.delete(new Path("/crash"), true));
+    // Wait until part of the tree is gone, then kill the namenode in the middle.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (inodes() > before - 20 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    long t0 = System.nanoTime();
+    second.crash();
+    others.remove(second);
+    pool.shutdownNow();
+    assertThat(inodes()).isLessThan(before).isGreaterThan(before - 160);
+    assertThat(marked()).hasSize(1);
+    assertThat(NamespaceChecker.violations(storage)).isEmpty(); // smaller but consistent
+    // The client's retry on the surviving namenode clears the dead one's mark and finishes.
+    assertThat(retryUntilDone(() -> fs.delete(new Path("/crash"), true))).isEqualTo(true);
+    System.out.printf(
+        "subtree: delete retried and finished %d ms after the namenode died%n",
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    assertThat(fs.exists(new Path("/crash"))).isFalse();
+    fs2.close();
+  }
+
+  @Test
+  void aNamenodeThatDiesMidMoveToTrashLeavesTheTreeInPlaceAndTheRetryMovesIt() throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    // As alice: the superuser's move to the trash needs no subtree check, so no protocol.
+    fs.mkdirs(new Path("/mv/.Trash"));
+    fs.setPermission(new Path("/mv"), new FsPermission((short) 0777));
+    fs.setPermission(new Path("/mv/.Trash"), new FsPermission((short) 0777));
+    tree(alice, "/mv/src", 10, 10);
+    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(100));
+    DistributedFileSystem fs2 =
+        ugi.doAs((PrivilegedExceptionAction<DistributedFileSystem>) () -> cluster.client(second));
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    pool.submit(
+        () -> {
+          fs2.getClient().rename("/mv/src", "/mv/.Trash/src", Options.Rename.TO_TRASH);
+          return null;
+        });
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (marked().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(300); // inside the quiesce
+    long t0 = System.nanoTime();
+    second.crash();
+    others.remove(second);
+    pool.shutdownNow();
+    assertThat(fs.exists(new Path("/mv/src/d9/e9/f9"))).isTrue();
+    assertThat(fs.exists(new Path("/mv/.Trash/src"))).isFalse();
+    retryUntilDone(
+        () -> {
+          alice.getClient().rename("/mv/src", "/mv/.Trash/src", Options.Rename.TO_TRASH);
+          return true;
+        });
+    System.out.printf(
+        "subtree: move to trash retried and finished %d ms after the namenode died%n",
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    assertThat(fs.exists(new Path("/mv/.Trash/src/d9/e9/f9"))).isTrue();
+    assertThat(fs.exists(new Path("/mv/src"))).isFalse();
+    assertThat(fs.delete(new Path("/mv"), true)).isTrue();
+    fs2.close();
+  }
+
+  @FunctionalInterface
+  private interface OnBase {
+    void run(String base) throws IOException;
+  }
+
+  private static FSDataOutputStream createNonRecursive(String path) throws IOException {
+    return fs.createNonRecursive(
+        new Path(path),
+        FsPermission.getFileDefault(),
+        EnumSet.of(CreateFlag.CREATE),
+        4096,
+        (short) 1,
+        1 << 20,
+        null);
+  }
+
+  private static void onEither(OnBase call) throws IOException {
+    try {
+      call.run("/rn/a");
+    } catch (FileNotFoundException moved) {
+      call.run("/rn/b");
+    }
+  }
+
+  /** As a client with a retry policy would: a RetriableException means try again. */
+  private static Object retryUntilDone(Call call) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        return call.run();
+      } catch (IOException e) {
+        if (!retriable(e) || System.nanoTime() > deadline) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  @Test
+  void aStaleMarkOfADeadNamenodeIsClearedWithinSeconds() throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    tree(fs, "/stale", 2, 2);
+    second.namesystem().subtrees().marks().mark("/stale", SubtreeMarks.DELETE, "test", p -> true);
+    assertThat(marked()).hasSize(1);
+    long t0 = System.nanoTime();
+    second.crash();
+    others.remove(second);
+    assertThat(retryUntilDone(() -> fs.mkdirs(new Path("/stale/d0/x")))).isEqualTo(true);
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    System.out.printf("subtree: a dead namenode's mark was cleared %d ms after it died%n", ms);
+    assertThat(ms).isLessThan(10_000);
+    assertThat(fs.delete(new Path("/stale"), true)).isTrue();
+  }
+
+  @Test
+  void aBigDirectoryRenamesAtomicallyWhileClientsWorkInsideIt() throws Exception {
+    int workers = 4;
+    tree(fs, "/rn/a", 8, 10);
+    AtomicBoolean stop = new AtomicBoolean();
+    Set<String> created = ConcurrentHashMap.newKeySet();
+    ExecutorService pool = Executors.newFixedThreadPool(workers);
+    List<Future<Integer>> done = new ArrayList<>();
+    for (int w = 0; w < workers; w++) {
+      int me = w;
+      done.add(
+          pool.submit(
+              () -> {
+                int ops = 0;
+                for (int i = 0; !stop.get(); i++) {
+                  String rel = "/d" + me + "/e" + me + "/w" + i;
+                  // Each call is tried on the old path, then, if the move came first, the new.
+                  FSDataOutputStream[] out = new FSDataOutputStream[1];
+                  onEither(b -> out[0] = createNonRecursive(b + rel));
+                  created.add(rel);
+                  try {
+                    out[0].close();
+                  } catch (FileNotFoundException movedMeanwhile) {
+                    // hops completes a file by its path, not its id: after the move the file is
+                    // in place at the new path, still open (a known gap, not the protocol's).
+                  }
+                  onEither(b -> fs.getFileStatus(new Path(b + rel)));
+                  if (i % 3 == 0) {
+                    boolean deleted =
+                        fs.delete(new Path("/rn/a" + rel), false)
+                            || fs.delete(new Path("/rn/b" + rel), false);
+                    assertThat(deleted).as(rel).isTrue();
+                    created.remove(rel);
+                  }
+                  ops++;
+                }
+                return ops;
+              }));
+    }
+    Thread.sleep(300);
+    assertThat(fs.rename(new Path("/rn/a"), new Path("/rn/b"))).isTrue();
+    Thread.sleep(300);
+    stop.set(true);
+    for (Future<Integer> f : done) {
+      assertThat(f.get(30, TimeUnit.SECONDS)).isPositive();
+    }
+    pool.shutdown();
+    for (String rel : created) {
+      assertThat(fs.exists(new Path("/rn/b" + rel))).as(rel).isTrue();
+    }
+    assertThat(fs.exists(new Path("/rn/a"))).isFalse();
+    assertThat(fs.getContentSummary(new Path("/rn/b")).getFileCount())
+        .isEqualTo(8 * 10 + created.size());
+    assertThat(fs.delete(new Path("/rn"), true)).isTrue();
+  }
+}
