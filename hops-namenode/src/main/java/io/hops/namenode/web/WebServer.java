@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The namenode's HTTP server (Hadoop's HttpServer2): {@code /fsck} for the stock {@code hdfs fsck},
  * a status page at {@code /}, and what HttpServer2 brings: {@code /jmx}, {@code /conf}, {@code
- * /stacks}, {@code /logLevel}. Port {@value NamenodeConfig#HTTP_PORT} (0 picks a free one, -1: no
- * server); it binds the RPC server's host.
+ * /stacks}, {@code /logLevel}, and {@code /prom} ({@link PrometheusEndpoint}). Port {@value
+ * NamenodeConfig#HTTP_PORT} (0 picks a free one, -1: no server); it binds the RPC server's host.
  */
 public final class WebServer implements AutoCloseable {
   static final String NAMESYSTEM = "hops.namesystem";
@@ -44,7 +44,7 @@ public final class WebServer implements AutoCloseable {
     HttpServer2 server =
         new HttpServer2.Builder()
             .setName("hops")
-            .setConf(conf)
+            .setConf(PrometheusEndpoint.withoutBuiltIn(conf))
             .addEndpoint(URI.create("http://" + bindHost + ":" + port))
             .setFindPort(false)
             .build();
@@ -54,6 +54,9 @@ public final class WebServer implements AutoCloseable {
     server.setAttribute(STARTED, System.currentTimeMillis());
     server.addServlet("fsck", "/fsck", FsckServlet.class);
     server.addServlet("status", "/", StatusServlet.class);
+    if (PrometheusEndpoint.enabled(conf)) {
+      PrometheusEndpoint.addTo(server);
+    }
     server.start();
     return new WebServer(server);
   }
