@@ -125,7 +125,9 @@ public final class HopsNameNode implements AutoCloseable {
       throw e;
     }
     housekeeping.start();
-    metrics = new NamenodeMetrics(namesystem, client.safeMode(), activity, () -> housekeeping);
+    metrics =
+        new NamenodeMetrics(
+            namesystem, client.safeMode(), activity, () -> housekeeping, address.getPort());
     LOG.info(
         "namenode serving ClientProtocol at {} over the {} store; web UI {}",
         address(),

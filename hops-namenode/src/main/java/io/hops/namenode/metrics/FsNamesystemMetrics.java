@@ -3,6 +3,7 @@ package io.hops.namenode.metrics;
 import org.apache.hadoop.hdfs.server.namenode.metrics.FSNamesystemMBean;
 import org.apache.hadoop.metrics2.annotation.Metric;
 import org.apache.hadoop.metrics2.annotation.Metrics;
+import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 
 /**
  * HDFS's {@code FSNamesystem} metrics source and {@code FSNamesystemState} bean, with HDFS's names:
@@ -12,10 +13,12 @@ import org.apache.hadoop.metrics2.annotation.Metrics;
  */
 @Metrics(name = "FSNamesystem", about = "Namesystem state and counts", context = "dfs")
 public final class FsNamesystemMetrics implements FSNamesystemMBean {
+  final MetricsRegistry registry = new MetricsRegistry("FSNamesystem");
   private final Snapshots snapshots;
 
-  public FsNamesystemMetrics(Snapshots snapshots) {
+  public FsNamesystemMetrics(Snapshots snapshots, int rpcPort) {
     this.snapshots = snapshots;
+    registry.tag("Port", "the namenode's RPC port", Integer.toString(rpcPort));
   }
 
   private ClusterSnapshot s() {

@@ -32,13 +32,15 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   private final Namesystem ns;
   private final Snapshots snapshots;
   private final Supplier<Housekeeping> housekeeping;
+  private final int rpcPort;
   private final int percentileSeconds;
   private final Map<String, MutableQuantiles> latency = new ConcurrentHashMap<>();
   private final OperationMetrics.Listener listener = this::finished;
 
   public HopsNamenodeMetrics(
-      Namesystem ns, Snapshots snapshots, Supplier<Housekeeping> housekeeping) {
+      Namesystem ns, Snapshots snapshots, Supplier<Housekeeping> housekeeping, int rpcPort) {
     this.ns = ns;
+    this.rpcPort = rpcPort;
     this.snapshots = snapshots;
     this.housekeeping = housekeeping;
     int[] intervals =
@@ -80,7 +82,11 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
     MetricsRecordBuilder r =
-        collector.addRecord(NAME).setContext("hops").tag(Interns.info("Engine", "store"), engine());
+        collector
+            .addRecord(NAME)
+            .setContext("hops")
+            .tag(Interns.info("Engine", "metadata store"), engine())
+            .tag(Interns.info("Port", "the namenode's RPC port"), Integer.toString(rpcPort));
     OperationMetrics ops = ns.runner().metrics();
     long total = 0;
     long failures = 0;

@@ -54,6 +54,11 @@ public final class NameNodeActivity implements MetricsSource {
     filesInGetListingOps = registry.newCounter("FilesInGetListingOps", "FilesInGetListingOps", 0L);
   }
 
+  /** Tells this namenode's counters apart from another's in one JVM (and in Prometheus labels). */
+  void tagPort(int rpcPort) {
+    registry.tag("Port", "the namenode's RPC port", Integer.toString(rpcPort));
+  }
+
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
     registry.snapshot(collector.addRecord(registry.info()), all);

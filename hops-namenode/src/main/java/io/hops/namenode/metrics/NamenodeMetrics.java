@@ -56,12 +56,14 @@ public final class NamenodeMetrics implements AutoCloseable {
       Namesystem ns,
       SafeMode safeMode,
       NameNodeActivity activity,
-      Supplier<Housekeeping> housekeeping) {
+      Supplier<Housekeeping> housekeeping,
+      int rpcPort) {
     this.activity = activity;
+    activity.tagPort(rpcPort);
     MetricsSystem ms = initialize();
     Snapshots snapshots = new Snapshots(ns, safeMode);
-    FsNamesystemMetrics fsn = new FsNamesystemMetrics(snapshots);
-    this.hops = new HopsNamenodeMetrics(ns, snapshots, housekeeping);
+    FsNamesystemMetrics fsn = new FsNamesystemMetrics(snapshots, rpcPort);
+    this.hops = new HopsNamenodeMetrics(ns, snapshots, housekeeping, rpcPort);
     String fsnName = own("FSNamesystem");
     ms.register(fsnName, "Namesystem state and counts", fsn);
     sources.add(fsnName);

@@ -46,7 +46,7 @@ class NamenodeMetricsTest {
     "MissingBlocks",
     "PendingDeletionBlocks",
     "TotalLoad",
-    "HAState"
+    "tag.HAState"
   };
   private static final String[] FS_NAMESYSTEM_STATE = {
     "FSState",
@@ -228,11 +228,12 @@ class NamenodeMetricsTest {
     String parsed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(parsed).isZero();
-    assertThat(parsed).contains("fs_namesystem_files_total " + (double) files);
-    assertThat(parsed).contains("namenode_create_file_ops 3.0");
-    assertThat(parsed)
-        .containsPattern(
-            "rpc_activity_for_port\\d*_rpc_processing_time_num_ops|rpc_rpc_processing_time_num_ops");
+    // Both namenodes' sources, told apart by their port label; this one created three files.
+    assertThat(parsed).containsPattern("(?m)^fs_namesystem_files_total " + files + "(\\.0)?$");
+    assertThat(parsed).containsPattern("(?m)^namenode_create_file_ops_total 3(\\.0)?$");
+    assertThat(parsed).containsPattern("(?m)^hops_namenode_create_ops_total 3(\\.0)?$");
+    assertThat(parsed).containsPattern("(?m)^rpc_rpc_processing_time_num_ops_total [1-9]");
+    assertThat(text).contains("port=\"" + nn.address().getPort() + "\"");
   }
 
   private static long attr(Map<String, JsonNode> beans, String bean, String attribute) {
