@@ -28,17 +28,16 @@ final class PrometheusEndpoint {
     return conf.getBoolean(ENABLED, true);
   }
 
-  /** {@code conf} with HttpServer2's own {@code /prom} off: {@link #addTo} adds it instead. */
-  static Configuration withoutBuiltIn(Configuration conf) {
-    Configuration c = new Configuration(conf);
-    c.setBoolean(ENABLED, false);
-    return c;
-  }
-
-  /** Adds {@code /prom} to a server not yet started; the metrics system must be initialised. */
-  static void addTo(HttpServer2 server) {
+  /**
+   * Serves {@code /prom} of a server built from {@code conf} and not yet started from the JVM's
+   * sink; the metrics system must be initialised. HttpServer2 adds the servlet itself when the key
+   * is set to true (its own sink then stays unused); hops adds it when the key is unset.
+   */
+  static void addTo(HttpServer2 server, Configuration conf) {
     server.setAttribute(SINK_ATTRIBUTE, sink());
-    server.addServlet("prometheus", "/prom", PrometheusServlet.class);
+    if (!conf.getBoolean(ENABLED, false)) {
+      server.addServlet("prometheus", "/prom", PrometheusServlet.class);
+    }
   }
 
   private static synchronized PrometheusMetricsSink sink() {

@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The namenode's HTTP server (Hadoop's HttpServer2): {@code /fsck} for the stock {@code hdfs fsck},
- * a status page at {@code /}, and what HttpServer2 brings: {@code /jmx}, {@code /conf}, {@code
- * /stacks}, {@code /logLevel}, and {@code /prom} ({@link PrometheusEndpoint}). Port {@value
+ * the web UI ({@code /} overview, {@code /datanodes}, {@code /browse} namespace browser, {@code
+ * /logs.html}), and what HttpServer2 brings: {@code /jmx}, {@code /conf}, {@code /stacks}, {@code
+ * /logLevel}, and {@code /prom} ({@link PrometheusEndpoint}). Port {@value
  * NamenodeConfig#HTTP_PORT} (0 picks a free one, -1: no server); it binds the RPC server's host.
  */
 public final class WebServer implements AutoCloseable {
@@ -44,7 +45,7 @@ public final class WebServer implements AutoCloseable {
     HttpServer2 server =
         new HttpServer2.Builder()
             .setName("hops")
-            .setConf(PrometheusEndpoint.withoutBuiltIn(conf))
+            .setConf(conf)
             .addEndpoint(URI.create("http://" + bindHost + ":" + port))
             .setFindPort(false)
             .build();
@@ -54,8 +55,11 @@ public final class WebServer implements AutoCloseable {
     server.setAttribute(STARTED, System.currentTimeMillis());
     server.addServlet("fsck", "/fsck", FsckServlet.class);
     server.addServlet("status", "/", StatusServlet.class);
+    server.addServlet("datanodes", "/datanodes", DatanodesServlet.class);
+    server.addServlet("browse", "/browse", BrowseServlet.class);
+    server.addServlet("logs-page", "/logs.html", LogsServlet.class);
     if (PrometheusEndpoint.enabled(conf)) {
-      PrometheusEndpoint.addTo(server);
+      PrometheusEndpoint.addTo(server, conf);
     }
     server.start();
     return new WebServer(server);

@@ -234,6 +234,26 @@ class NamenodeMetricsTest {
     assertThat(parsed).containsPattern("(?m)^hops_namenode_create_ops_total 3(\\.0)?$");
     assertThat(parsed).containsPattern("(?m)^rpc_rpc_processing_time_num_ops_total [1-9]");
     assertThat(text).contains("port=\"" + nn.address().getPort() + "\"");
+    dashboardReadsOnlySeriesThatExist(text);
+  }
+
+  /** Every series docs/grafana-hops.json queries is in {@code /prom}. */
+  private static void dashboardReadsOnlySeriesThatExist(String prom) throws IOException {
+    JsonNode dashboard = new ObjectMapper().readTree(new File("../docs/grafana-hops.json"));
+    java.util.regex.Pattern series = java.util.regex.Pattern.compile("([a-z][a-z0-9_]*)\\{");
+    int checked = 0;
+    for (JsonNode panel : dashboard.get("panels")) {
+      for (JsonNode target : panel.get("targets")) {
+        java.util.regex.Matcher m = series.matcher(target.get("expr").asText());
+        while (m.find()) {
+          // The dashboard shows the default 60 s percentile window; this test runs a 1 s one.
+          String name = m.group(1).replace("latency60s", "latency1s");
+          assertThat(prom).as(panel.get("title").asText()).contains("# TYPE " + name + " ");
+          checked++;
+        }
+      }
+    }
+    assertThat(checked).isGreaterThan(20);
   }
 
   private static long attr(Map<String, JsonNode> beans, String bean, String attribute) {
