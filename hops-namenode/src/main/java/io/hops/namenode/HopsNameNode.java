@@ -128,6 +128,9 @@ public final class HopsNameNode implements AutoCloseable {
     metrics =
         new NamenodeMetrics(
             namesystem, client.safeMode(), activity, () -> housekeeping, address.getPort());
+    if (web != null) {
+      web.showMetrics(metrics);
+    }
     LOG.info(
         "namenode serving ClientProtocol at {} over the {} store; web UI {}",
         address(),

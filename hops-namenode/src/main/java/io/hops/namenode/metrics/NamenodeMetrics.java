@@ -34,6 +34,8 @@ public final class NamenodeMetrics implements AutoCloseable {
 
   private final NameNodeActivity activity;
   private final HopsNamenodeMetrics hops;
+  private final RecentOperations recent = new RecentOperations();
+  private final Namesystem ns;
   private final List<String> sources = new ArrayList<>();
   private final List<ObjectName> beans = new ArrayList<>();
   private final java.util.Map<String, String> names = new java.util.HashMap<>();
@@ -59,7 +61,9 @@ public final class NamenodeMetrics implements AutoCloseable {
       Supplier<Housekeeping> housekeeping,
       int rpcPort) {
     this.activity = activity;
+    this.ns = ns;
     activity.tagPort(rpcPort);
+    ns.runner().metrics().addListener(recent);
     MetricsSystem ms = initialize();
     Snapshots snapshots = new Snapshots(ns, safeMode);
     FsNamesystemMetrics fsn = new FsNamesystemMetrics(snapshots, rpcPort);
@@ -93,6 +97,11 @@ public final class NamenodeMetrics implements AutoCloseable {
     String n = claim(hdfsName);
     names.put(hdfsName, n);
     return n;
+  }
+
+  /** Operations per second and latency over the last minute (the web UI's overview). */
+  public RecentOperations recent() {
+    return recent;
   }
 
   public NameNodeActivity activity() {
@@ -139,5 +148,6 @@ public final class NamenodeMetrics implements AutoCloseable {
       release(b.getKeyProperty("name"));
     }
     hops.close();
+    ns.runner().metrics().removeListener(recent);
   }
 }

@@ -5,6 +5,8 @@ import io.hops.election.Member;
 import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.metrics.NamenodeMetrics;
+import io.hops.namenode.metrics.RecentOperations;
 import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.tx.OperationMetrics;
@@ -106,9 +108,11 @@ public final class StatusServlet extends HttpServlet {
               + (n.ownsReports() ? "applied here" : "applied by another namenode")
               + "</td></tr>");
     }
+    out.println("</table>");
+    lastMinute(out, (NamenodeMetrics) context.getAttribute(WebServer.METRICS));
     out.println(
-        "</table><h2>Operations on this namenode</h2>"
-            + "<p>Since it started; percentiles over the last window are in <a href=\"/jmx?qry="
+        "<h2>Operations on this namenode since it started</h2>"
+            + "<p>Latency percentiles are in <a href=\"/jmx?qry="
             + "Hadoop:service=NameNode,name=HopsNamenode\">HopsNamenode</a>.</p>");
     Page.filter(out);
     out.println(
@@ -137,6 +141,36 @@ public final class StatusServlet extends HttpServlet {
             + " <a href=\"/conf\">/conf</a> &middot; <a href=\"/fsck?path=%2F\">/fsck</a>"
             + " (as <code>hdfs fsck /</code>)</p>");
     Page.end(out);
+  }
+
+  private static void lastMinute(PrintWriter out, NamenodeMetrics metrics) {
+    out.println("<h2>Operations in the last minute</h2>");
+    Map<String, RecentOperations.Rate> rates =
+        metrics == null ? Map.of() : metrics.recent().lastMinute();
+    if (rates.isEmpty()) {
+      out.println("<p id=\"recent\">None.</p>");
+      return;
+    }
+    double total = rates.values().stream().mapToDouble(RecentOperations.Rate::perSecond).sum();
+    out.println(
+        "<p id=\"recent\">"
+            + String.format("%.2f", total)
+            + " operations per second</p>"
+            + "<table><tr><th>operation</th><th>per second</th><th>mean latency (&micro;s)</th>"
+            + "<th>failures</th></tr>");
+    rates.forEach(
+        (op, r) ->
+            out.println(
+                "<tr><td>"
+                    + escape(op)
+                    + "</td><td>"
+                    + String.format("%.2f", r.perSecond())
+                    + "</td><td>"
+                    + String.format("%.1f", r.meanMicros())
+                    + "</td><td>"
+                    + r.failures()
+                    + "</td></tr>"));
+    out.println("</table>");
   }
 
   /** "healthy, a read takes N ms" or the error a read of the root meets. */

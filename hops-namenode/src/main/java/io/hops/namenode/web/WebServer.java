@@ -23,6 +23,7 @@ public final class WebServer implements AutoCloseable {
   static final String SAFE_MODE = "hops.safemode";
   static final String RPC_URI = "hops.rpc.uri";
   static final String STARTED = "hops.started";
+  static final String METRICS = "hops.metrics";
 
   private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
 
@@ -63,6 +64,11 @@ public final class WebServer implements AutoCloseable {
     }
     server.start();
     return new WebServer(server);
+  }
+
+  /** The namenode's metrics, made after the server starts (the overview shows recent rates). */
+  public void showMetrics(io.hops.namenode.metrics.NamenodeMetrics metrics) {
+    server.setAttribute(METRICS, metrics);
   }
 
   public InetSocketAddress address() {

@@ -52,7 +52,9 @@ class WebUiTest {
       String overview = Chromium.load(chromium, web + "/", "overview");
       assertThat(overview)
           .contains("hops namenode", "Metadata store", "embedded, healthy", dn, "1 live, 0 dead");
-      assertThat(overview).containsPattern("<td>create</td><td>1</td>");
+      assertThat(overview).containsPattern("<td>create</td><td>1</td>"); // since it started
+      assertThat(overview).contains("Operations in the last minute", "operations per second");
+      assertThat(overview).containsPattern("<td>create</td><td>0\\.02</td>"); // 1 in 60 s
 
       String datanodes = Chromium.load(chromium, web + "/datanodes", "datanodes");
       assertThat(datanodes)
