@@ -265,9 +265,11 @@ class NamenodeMetricsTest {
     boolean ok(Map<String, JsonNode> beans);
   }
 
-  /** Scrapes until {@code check} holds (metrics2 refreshes a source's JMX view each period). */
+  /**
+   * Scrapes until {@code check} holds: metrics2 refreshes a source's JMX view once a period (10 s).
+   */
   private static Map<String, JsonNode> await(HopsNameNode nn, Check check) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       Map<String, JsonNode> beans = Scrapes.jmx(nn.httpUri());
       if (check.ok(beans)) {
