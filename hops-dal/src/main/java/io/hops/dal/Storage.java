@@ -41,6 +41,14 @@ public interface Storage extends AutoCloseable {
   /** Every access of every transaction since this storage was opened. */
   AccessCounts accessCounts();
 
+  /**
+   * The connection pool's use now, for the metrics (e.g. {@code active}, {@code idle}, {@code
+   * total}, {@code waiting}); empty for an engine without a pool.
+   */
+  default java.util.Map<String, Long> poolUsage() {
+    return java.util.Map.of();
+  }
+
   @Override
   void close();
 }

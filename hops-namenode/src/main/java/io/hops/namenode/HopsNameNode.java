@@ -7,6 +7,9 @@ import io.hops.dal.Storages;
 import io.hops.election.ElectionSettings;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.housekeeping.Housekeeping;
+import io.hops.namenode.metrics.ActivityCounting;
+import io.hops.namenode.metrics.NameNodeActivity;
+import io.hops.namenode.metrics.NamenodeMetrics;
 import io.hops.namenode.rpc.ClientRpc;
 import io.hops.namenode.rpc.DatanodeRpc;
 import io.hops.namenode.rpc.MembershipRpc;
@@ -42,6 +45,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final LeaderElection election;
   private final InetSocketAddress address;
   private ElectionBean electionBean;
+  private NamenodeMetrics metrics;
   private boolean stopped;
 
   /** Starts a namenode over its own storage, opened from the {@code hops.metadata.*} keys. */
@@ -72,10 +76,12 @@ public final class HopsNameNode implements AutoCloseable {
             conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"),
             conf.getInt(NamenodeConfig.RPC_PORT, NamenodeConfig.RPC_PORT_DEFAULT));
     ClientRpc client = new ClientRpc(namesystem);
+    NamenodeMetrics.initialize(); // before the RPC server, which registers its own metrics
+    NameNodeActivity activity = NamenodeMetrics.newActivity();
     this.rpc =
         new RpcServer(
             conf,
-            SafeModeGuard.wrap(client, client.safeMode()),
+            ActivityCounting.wrap(SafeModeGuard.wrap(client, client.safeMode()), activity),
             new DatanodeRpc(namesystem),
             new NamenodeRpc(namesystem, client.safeMode()),
             new MembershipRpc(namesystem.blocks()),
@@ -119,6 +125,12 @@ public final class HopsNameNode implements AutoCloseable {
       throw e;
     }
     housekeeping.start();
+    metrics =
+        new NamenodeMetrics(
+            namesystem, client.safeMode(), activity, () -> housekeeping, address.getPort());
+    if (web != null) {
+      web.showMetrics(metrics);
+    }
     LOG.info(
         "namenode serving ClientProtocol at {} over the {} store; web UI {}",
         address(),
@@ -165,6 +177,11 @@ public final class HopsNameNode implements AutoCloseable {
     return housekeeping;
   }
 
+  /** This namenode's metrics2 sources and beans. */
+  public NamenodeMetrics metrics() {
+    return metrics;
+  }
+
   /** This namenode's part in the leader election. */
   public LeaderElection election() {
     return election;
@@ -206,6 +223,9 @@ public final class HopsNameNode implements AutoCloseable {
     namesystem.subtrees().stop();
     housekeeping.close();
     electionBean.close();
+    if (metrics != null) {
+      metrics.close();
+    }
     if (crash) {
       election.crash();
     } else {

@@ -61,4 +61,20 @@ public final class NamenodeConfig {
    * the next primary; default 30 heartbeat intervals, as HDFS.
    */
   public static final String BLOCK_RECOVERY_TIMEOUT_MS = "hops.namenode.block-recovery.timeout.ms";
+
+  /**
+   * How often the leader counts inodes and blocks for the {@code FilesTotal} and {@code
+   * BlocksTotal} metrics (one scan of each table).
+   */
+  public static final String CENSUS_INTERVAL_MS = "hops.namenode.metrics.census.interval.ms";
+
+  public static final long CENSUS_INTERVAL_MS_DEFAULT = 60_000;
+
+  /**
+   * How long the cluster-wide values behind the metrics ({@code /jmx}, {@code /prom}) are reused
+   * before they are read again from the database, so that scrapes stay cheap.
+   */
+  public static final String METRICS_SNAPSHOT_MS = "hops.namenode.metrics.snapshot.ms";
+
+  public static final long METRICS_SNAPSHOT_MS_DEFAULT = 1000;
 }

@@ -57,6 +57,20 @@ final class SqlStorage implements Storage {
   }
 
   @Override
+  public Map<String, Long> poolUsage() {
+    com.zaxxer.hikari.HikariPoolMXBean p = pool.getHikariPoolMXBean();
+    if (p == null) {
+      return Map.of();
+    }
+    return Map.of(
+        "active", (long) p.getActiveConnections(),
+        "idle", (long) p.getIdleConnections(),
+        "total", (long) p.getTotalConnections(),
+        "waiting", (long) p.getThreadsAwaitingConnection(),
+        "max", (long) pool.getMaximumPoolSize());
+  }
+
+  @Override
   public Transaction begin(Object partitionHint) throws StorageException {
     return new SqlTransaction(this, connection());
   }

@@ -34,6 +34,11 @@ public final class HopsMain {
     if (args.length > 0 && TOOLS.contains(args[0])) {
       System.exit(tool(args[0], Arrays.copyOfRange(args, 1, args.length)));
     }
+    System.exit(commandLine().execute(args));
+  }
+
+  /** Every command of {@code bin/hops} (the stock tools only listed), ready to execute or parse. */
+  static CommandLine commandLine() {
     CommandLine cmd = HopsCli.commandLine();
     cmd.addSubcommand("namenode", new NamenodeCommand());
     cmd.addSubcommand("datanode", new DatanodeCommand());
@@ -48,7 +53,7 @@ public final class HopsMain {
             "The stock 'hdfs dfsadmin': bin/hops dfsadmin [--conf DIR] -report | -safemode get"));
     cmd.addSubcommand(
         "fsck", listed("The stock 'hdfs fsck': bin/hops fsck [--conf DIR] / [-files -blocks]"));
-    System.exit(cmd.execute(args));
+    return cmd;
   }
 
   private static final java.util.Set<String> TOOLS = java.util.Set.of("dfs", "dfsadmin", "fsck");

@@ -24,6 +24,9 @@ public final class Housekeeping implements AutoCloseable {
   private final ScheduledExecutorService thread;
   private ScheduledFuture<?> rounds;
   private long epoch;
+  private volatile long lastRoundMillis;
+  private final java.util.concurrent.atomic.LongAdder roundsRun =
+      new java.util.concurrent.atomic.LongAdder();
 
   public Housekeeping(Namesystem ns) {
     this.ns = ns;
@@ -50,6 +53,7 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new ReplicationMonitor(ns));
     t.add(new InvalidationMonitor(ns));
     t.add(new RetryCacheExpiry(ns));
+    t.add(new NamespaceCensus(ns));
     return t;
   }
 
@@ -68,6 +72,26 @@ public final class Housekeeping implements AutoCloseable {
    * tasks keep a little state between rounds.
    */
   public synchronized void runOnce() {
+    long start = System.nanoTime();
+    try {
+      runTasks();
+    } finally {
+      lastRoundMillis = (System.nanoTime() - start) / 1_000_000;
+      roundsRun.increment();
+    }
+  }
+
+  /** How long the last round took (tasks skipped on a namenode that does not lead). */
+  public long lastRoundMillis() {
+    return lastRoundMillis;
+  }
+
+  /** Rounds run since this namenode started, leader or not. */
+  public long rounds() {
+    return roundsRun.sum();
+  }
+
+  private void runTasks() {
     io.hops.election.LeaderElection election = ns.blocks().election();
     if (election != null && election.isLeader() && election.epoch() != epoch) {
       epoch = election.epoch();

@@ -1,6 +1,7 @@
 package io.hops.namenode.resolve;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Hints from (parent id, name) to inode id, so a path of depth N is resolved in one batched read
@@ -12,6 +13,8 @@ public final class InodeHintCache {
 
   private final ConcurrentHashMap<ChildName, Long> hints = new ConcurrentHashMap<>();
   private final int capacity;
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
 
   public InodeHintCache(int capacity) {
     this.capacity = capacity;
@@ -20,6 +23,7 @@ public final class InodeHintCache {
   /** The hinted id of {@code name} under {@code parentId}, or -1. */
   public long get(long parentId, String name) {
     Long id = hints.get(new ChildName(parentId, name));
+    (id == null ? misses : hits).increment();
     return id == null ? -1 : id;
   }
 
@@ -40,5 +44,15 @@ public final class InodeHintCache {
 
   public int size() {
     return hints.size();
+  }
+
+  /** Lookups that found a hint (right or stale) since this namenode started. */
+  public long hits() {
+    return hits.sum();
+  }
+
+  /** Lookups that found none. */
+  public long misses() {
+    return misses.sum();
   }
 }

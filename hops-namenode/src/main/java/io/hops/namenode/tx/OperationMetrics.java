@@ -1,9 +1,11 @@
 package io.hops.namenode.tx;
 
 import io.hops.dal.AccessCounts;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,6 +20,7 @@ public final class OperationMetrics {
     final LongAdder nanos = new LongAdder();
     final LongAdder accesses = new LongAdder();
     final LongAdder retries = new LongAdder();
+    final LongAdder lockNanos = new LongAdder();
 
     public long count() {
       return count.sum();
@@ -33,6 +36,11 @@ public final class OperationMetrics {
 
     public long accesses() {
       return accesses.sum();
+    }
+
+    /** Time in the lock phase (reads under row locks, waits for them included), all attempts. */
+    public long lockPhaseNanos() {
+      return lockNanos.sum();
     }
 
     public double meanMicros() {
@@ -52,7 +60,15 @@ public final class OperationMetrics {
     }
   }
 
+  /** Sees every finished operation (the metrics2 sources keep latency percentiles so). */
+  @FunctionalInterface
+  public interface Listener {
+    void finished(String op, long nanos, boolean failed);
+  }
+
   private final Map<String, Stats> byOperation = new ConcurrentHashMap<>();
+  private final Map<RetryCause, LongAdder> retryCauses = new ConcurrentHashMap<>();
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
   void record(String op, long nanos, AccessCounts accesses, int retries, boolean failed) {
     Stats s = byOperation.computeIfAbsent(op, k -> new Stats());
@@ -63,6 +79,31 @@ public final class OperationMetrics {
     if (failed) {
       s.failures.increment();
     }
+    for (Listener l : listeners) {
+      l.finished(op, nanos, failed);
+    }
+  }
+
+  void lockPhase(String op, long nanos) {
+    byOperation.computeIfAbsent(op, k -> new Stats()).lockNanos.add(nanos);
+  }
+
+  void retried(Throwable transientError) {
+    retryCauses.computeIfAbsent(RetryCause.of(transientError), k -> new LongAdder()).increment();
+  }
+
+  /** Transaction restarts by cause, since this namenode started. */
+  public long retries(RetryCause cause) {
+    LongAdder n = retryCauses.get(cause);
+    return n == null ? 0 : n.sum();
+  }
+
+  public void addListener(Listener l) {
+    listeners.add(l);
+  }
+
+  public void removeListener(Listener l) {
+    listeners.remove(l);
   }
 
   public Stats get(String op) {

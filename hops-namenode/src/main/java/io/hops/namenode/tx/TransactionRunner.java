@@ -120,7 +120,9 @@ public final class TransactionRunner {
           }
         }
         LockPhase lock = new LockPhase(tx, resolver);
+        long lockStart = System.nanoTime();
         op.lock(lock);
+        metrics.lockPhase(name, System.nanoTime() - lockStart);
         if (fence != null) {
           fence.check(tx);
         }
@@ -154,6 +156,7 @@ public final class TransactionRunner {
           out.initCause(e);
           throw out;
         }
+        metrics.retried(e);
         LOG.debug(
             "{} attempt {} failed transiently, retrying: {}", name, retry + 1, e.getMessage());
         if (!cleared) {

@@ -5,15 +5,18 @@ import io.hops.election.Member;
 import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.metrics.NamenodeMetrics;
+import io.hops.namenode.metrics.RecentOperations;
 import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.rpc.SafeMode;
+import io.hops.namenode.tx.OperationMetrics;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import javax.servlet.ServletContext;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
@@ -44,17 +47,11 @@ public final class StatusServlet extends HttpServlet {
     nodes.sort(Comparator.comparing(n -> n.id().getXferAddr()));
     long live = nodes.stream().filter(dm::isLive).count();
 
-    response.setContentType("text/html");
-    response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-    PrintWriter out = response.getWriter();
-    out.println("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>hops namenode</title>");
-    out.println(
-        "<style>body{font-family:sans-serif;margin:2em}td,th{padding:2px 10px;text-align:left}"
-            + "th{background:#eee}</style></head><body>");
-    out.println("<h1>hops namenode</h1><table>");
+    PrintWriter out = Page.start(response, "hops namenode", "/");
+    out.println("<table>");
     row(out, "RPC address", (String) context.getAttribute(WebServer.RPC_URI));
     row(out, "Started", new Date((Long) context.getAttribute(WebServer.STARTED)).toString());
-    row(out, "Metadata store", ns.storage().engine());
+    row(out, "Metadata store", ns.storage().engine() + ", " + storeHealth(ns));
     row(out, "Block pool", ns.blocks().blockPoolId());
     row(out, "Leader", ns.blocks().isLeader() ? "yes" : "no");
     row(out, "Safe mode", safeMode.get() ? "ON" : "OFF");
@@ -78,7 +75,13 @@ public final class StatusServlet extends HttpServlet {
               + "</td><td>"
               + escape(m.rpcAddress())
               + "</td><td>"
-              + escape(m.httpAddress())
+              + (m.httpAddress() == null || m.httpAddress().isEmpty()
+                  ? ""
+                  : "<a href=\"http://"
+                      + escape(m.httpAddress())
+                      + "/\">"
+                      + escape(m.httpAddress())
+                      + "</a>")
               + "</td><td>"
               + (m.leader() ? "leader, epoch " + members.epoch() : "-")
               + "</td></tr>");
@@ -105,10 +108,84 @@ public final class StatusServlet extends HttpServlet {
               + (n.ownsReports() ? "applied here" : "applied by another namenode")
               + "</td></tr>");
     }
+    out.println("</table>");
+    lastMinute(out, (NamenodeMetrics) context.getAttribute(WebServer.METRICS));
     out.println(
-        "</table><p><a href=\"/jmx\">/jmx</a> &middot; <a href=\"/conf\">/conf</a>"
-            + " &middot; <a href=\"/fsck?path=%2F\">/fsck</a> (as <code>hdfs fsck /</code>)</p>");
-    out.println("</body></html>");
+        "<h2>Operations on this namenode since it started</h2>"
+            + "<p>Latency percentiles are in <a href=\"/jmx?qry="
+            + "Hadoop:service=NameNode,name=HopsNamenode\">HopsNamenode</a>.</p>");
+    Page.filter(out);
+    out.println(
+        "<table class=\"filterable\"><tr><th>operation</th><th>count</th><th>failures</th>"
+            + "<th>retries</th><th>mean latency (&micro;s)</th><th>database round trips per op</th>"
+            + "</tr>");
+    for (Map.Entry<String, OperationMetrics.Stats> e : ns.runner().metrics().all().entrySet()) {
+      OperationMetrics.Stats st = e.getValue();
+      out.println(
+          "<tr><td>"
+              + escape(e.getKey())
+              + "</td><td>"
+              + st.count()
+              + "</td><td>"
+              + st.failures()
+              + "</td><td>"
+              + st.retries()
+              + "</td><td>"
+              + String.format("%.1f", st.meanMicros())
+              + "</td><td>"
+              + String.format("%.2f", st.count() == 0 ? 0.0 : (double) st.accesses() / st.count())
+              + "</td></tr>");
+    }
+    out.println(
+        "</table><p><a href=\"/jmx\">/jmx</a> &middot; <a href=\"/prom\">/prom</a> &middot;"
+            + " <a href=\"/conf\">/conf</a> &middot; <a href=\"/fsck?path=%2F\">/fsck</a>"
+            + " (as <code>hdfs fsck /</code>)</p>");
+    Page.end(out);
+  }
+
+  private static void lastMinute(PrintWriter out, NamenodeMetrics metrics) {
+    out.println("<h2>Operations in the last minute</h2>");
+    Map<String, RecentOperations.Rate> rates =
+        metrics == null ? Map.of() : metrics.recent().lastMinute();
+    if (rates.isEmpty()) {
+      out.println("<p id=\"recent\">None.</p>");
+      return;
+    }
+    double total = rates.values().stream().mapToDouble(RecentOperations.Rate::perSecond).sum();
+    out.println(
+        "<p id=\"recent\">"
+            + String.format("%.2f", total)
+            + " operations per second</p>"
+            + "<table><tr><th>operation</th><th>per second</th><th>mean latency (&micro;s)</th>"
+            + "<th>failures</th></tr>");
+    rates.forEach(
+        (op, r) ->
+            out.println(
+                "<tr><td>"
+                    + escape(op)
+                    + "</td><td>"
+                    + String.format("%.2f", r.perSecond())
+                    + "</td><td>"
+                    + String.format("%.1f", r.meanMicros())
+                    + "</td><td>"
+                    + r.failures()
+                    + "</td></tr>"));
+    out.println("</table>");
+  }
+
+  /** "healthy, a read takes N ms" or the error a read of the root meets. */
+  private static String storeHealth(Namesystem ns) {
+    long start = System.nanoTime();
+    try (io.hops.dal.Transaction tx = ns.storage().begin()) {
+      tx.find(
+          io.hops.dal.rows.InodeRow.TABLE,
+          io.hops.namenode.resolve.Inodes.rootKey(),
+          io.hops.dal.LockMode.READ_COMMITTED);
+      return String.format(
+          "healthy (a read took %.1f ms)", (System.nanoTime() - start) / 1_000_000.0);
+    } catch (Exception e) {
+      return "UNREACHABLE: " + e.getMessage();
+    }
   }
 
   private static void row(PrintWriter out, String name, String value) {

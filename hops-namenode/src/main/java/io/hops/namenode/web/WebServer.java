@@ -13,15 +13,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The namenode's HTTP server (Hadoop's HttpServer2): {@code /fsck} for the stock {@code hdfs fsck},
- * a status page at {@code /}, and what HttpServer2 brings: {@code /jmx}, {@code /conf}, {@code
- * /stacks}, {@code /logLevel}. Port {@value NamenodeConfig#HTTP_PORT} (0 picks a free one, -1: no
- * server); it binds the RPC server's host.
+ * the web UI ({@code /} overview, {@code /datanodes}, {@code /browse} namespace browser, {@code
+ * /logs.html}), and what HttpServer2 brings: {@code /jmx}, {@code /conf}, {@code /stacks}, {@code
+ * /logLevel}, and {@code /prom} ({@link PrometheusEndpoint}). Port {@value
+ * NamenodeConfig#HTTP_PORT} (0 picks a free one, -1: no server); it binds the RPC server's host.
  */
 public final class WebServer implements AutoCloseable {
   static final String NAMESYSTEM = "hops.namesystem";
   static final String SAFE_MODE = "hops.safemode";
   static final String RPC_URI = "hops.rpc.uri";
   static final String STARTED = "hops.started";
+  static final String METRICS = "hops.metrics";
 
   private static final Logger LOG = LoggerFactory.getLogger(WebServer.class);
 
@@ -54,8 +56,19 @@ public final class WebServer implements AutoCloseable {
     server.setAttribute(STARTED, System.currentTimeMillis());
     server.addServlet("fsck", "/fsck", FsckServlet.class);
     server.addServlet("status", "/", StatusServlet.class);
+    server.addServlet("datanodes", "/datanodes", DatanodesServlet.class);
+    server.addServlet("browse", "/browse", BrowseServlet.class);
+    server.addServlet("logs-page", "/logs.html", LogsServlet.class);
+    if (PrometheusEndpoint.enabled(conf)) {
+      PrometheusEndpoint.addTo(server, conf);
+    }
     server.start();
     return new WebServer(server);
+  }
+
+  /** The namenode's metrics, made after the server starts (the overview shows recent rates). */
+  public void showMetrics(io.hops.namenode.metrics.NamenodeMetrics metrics) {
+    server.setAttribute(METRICS, metrics);
   }
 
   public InetSocketAddress address() {

@@ -1,0 +1,112 @@
+package io.hops.namenode.metrics;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.PendingBlockRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.housekeeping.NamespaceCensus;
+import io.hops.namenode.ops.GetStats;
+import io.hops.namenode.rpc.SafeMode;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.util.Time;
+
+/**
+ * The cluster-wide values the HDFS metrics report, read together: capacity and block health from
+ * the code of the {@code getStats} RPC ({@link GetStats}), files and blocks from the leader's
+ * {@link NamespaceCensus}, safe mode from the database, and the datanodes from this namenode's
+ * heartbeats (every namenode gets every heartbeat, so they agree, as HDFS's soft state).
+ */
+public record ClusterSnapshot(
+    long capacityTotal,
+    long capacityUsed,
+    long capacityRemaining,
+    long blockPoolUsed,
+    long lowRedundancyBlocks,
+    long corruptBlocks,
+    long missingBlocks,
+    long missingReplicationOneBlocks,
+    long pendingDeletionBlocks,
+    long pendingReplicationBlocks,
+    long filesTotal,
+    long blocksTotal,
+    long censusTakenAt,
+    List<DatanodeManager.Node> liveNodes,
+    List<DatanodeManager.Node> deadNodes,
+    int staleNodes,
+    int totalLoad,
+    boolean safeMode,
+    long takenAtMillis) {
+
+  public long capacityUsedNonDfs() {
+    return Math.max(0, capacityTotal - capacityUsed - capacityRemaining);
+  }
+
+  public float percentUsed() {
+    return capacityTotal <= 0 ? 100f : capacityUsed * 100f / capacityTotal;
+  }
+
+  public float percentRemaining() {
+    return capacityTotal <= 0 ? 0f : capacityRemaining * 100f / capacityTotal;
+  }
+
+  /** Reads the values now. */
+  public static ClusterSnapshot take(Namesystem ns, SafeMode safeMode) throws IOException {
+    long[] stats = GetStats.stats(ns);
+    long[] census;
+    long pendingReplication;
+    try (Transaction tx = ns.storage().begin()) {
+      census = NamespaceCensus.read(tx);
+      // Only blocks being re-replicated: a small table, as GetStats's own reads.
+      pendingReplication = tx.scanAll(PendingBlockRow.TABLE, LockMode.READ_COMMITTED).size();
+    }
+    DatanodeManager dm = ns.blocks().datanodes();
+    long staleAfter =
+        ns.conf()
+            .getLong(
+                DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
+                DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
+    List<DatanodeManager.Node> live = new ArrayList<>();
+    List<DatanodeManager.Node> dead = new ArrayList<>();
+    int stale = 0;
+    int load = 0;
+    long bpUsed = 0;
+    long now = Time.monotonicNow();
+    for (DatanodeManager.Node n : dm.all()) {
+      if (!dm.isLive(n)) {
+        dead.add(n);
+      } else if (n.heardFrom()) {
+        live.add(n);
+        load += n.xceivers();
+        bpUsed += n.blockPoolUsed();
+        if (now - n.lastHeartbeat() > staleAfter) {
+          stale++;
+        }
+      }
+    }
+    return new ClusterSnapshot(
+        stats[ClientProtocol.GET_STATS_CAPACITY_IDX],
+        stats[ClientProtocol.GET_STATS_USED_IDX],
+        stats[ClientProtocol.GET_STATS_REMAINING_IDX],
+        bpUsed,
+        stats[ClientProtocol.GET_STATS_LOW_REDUNDANCY_IDX],
+        stats[ClientProtocol.GET_STATS_CORRUPT_BLOCKS_IDX],
+        stats[ClientProtocol.GET_STATS_MISSING_BLOCKS_IDX],
+        stats[ClientProtocol.GET_STATS_MISSING_REPL_ONE_BLOCKS_IDX],
+        stats[ClientProtocol.GET_STATS_PENDING_DELETION_BLOCKS_IDX],
+        pendingReplication,
+        census[0],
+        census[1],
+        census[2],
+        List.copyOf(live),
+        List.copyOf(dead),
+        stale,
+        load,
+        safeMode.get(),
+        System.currentTimeMillis());
+  }
+}

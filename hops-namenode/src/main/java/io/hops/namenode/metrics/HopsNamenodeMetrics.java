@@ -1,0 +1,177 @@
+package io.hops.namenode.metrics;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
+import io.hops.election.LeaderElection;
+import io.hops.election.Membership;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.housekeeping.Housekeeping;
+import io.hops.namenode.resolve.InodeHintCache;
+import io.hops.namenode.tx.OperationMetrics;
+import io.hops.namenode.tx.RetryCause;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.lib.Interns;
+import org.apache.hadoop.metrics2.lib.MutableQuantiles;
+
+/**
+ * What hops does that HDFS has no name for, as the metrics2 source {@code HopsNamenode}: per
+ * operation (the transaction runner's names, capitalised) its count, failures, retries, database
+ * round trips, mean time and time in the lock phase, and latency percentiles over the last interval
+ * ({@code dfs.metrics.percentiles.intervals}, first value; 60 s by default); retries by cause; the
+ * hint cache; the leader election; the leader's housekeeping; database round trips by access kind.
+ * Counters are since this namenode started.
+ */
+public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
+  static final String NAME = "HopsNamenode";
+
+  private final Namesystem ns;
+  private final Snapshots snapshots;
+  private final Supplier<Housekeeping> housekeeping;
+  private final int rpcPort;
+  private final int percentileSeconds;
+  private final Map<String, MutableQuantiles> latency = new ConcurrentHashMap<>();
+  private final OperationMetrics.Listener listener = this::finished;
+
+  public HopsNamenodeMetrics(
+      Namesystem ns, Snapshots snapshots, Supplier<Housekeeping> housekeeping, int rpcPort) {
+    this.ns = ns;
+    this.rpcPort = rpcPort;
+    this.snapshots = snapshots;
+    this.housekeeping = housekeeping;
+    int[] intervals =
+        ns.conf()
+            .getInts(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_METRICS_PERCENTILES_INTERVALS_KEY);
+    this.percentileSeconds = intervals.length > 0 && intervals[0] > 0 ? intervals[0] : 60;
+    ns.runner().metrics().addListener(listener);
+  }
+
+  private void finished(String op, long nanos, boolean failed) {
+    latency
+        .computeIfAbsent(
+            op,
+            o ->
+                new MutableQuantiles(
+                    metricName(o) + "Latency" + percentileSeconds + "s",
+                    o + " latency",
+                    "Ops",
+                    "Micros",
+                    percentileSeconds))
+        .add(nanos / 1000);
+  }
+
+  /** {@code create.retried} becomes {@code CreateRetried}. */
+  static String metricName(String op) {
+    StringBuilder b = new StringBuilder();
+    boolean upper = true;
+    for (char c : op.toCharArray()) {
+      if (!Character.isLetterOrDigit(c)) {
+        upper = true;
+      } else {
+        b.append(upper ? Character.toUpperCase(c) : c);
+        upper = false;
+      }
+    }
+    return b.toString();
+  }
+
+  @Override
+  public void getMetrics(MetricsCollector collector, boolean all) {
+    MetricsRecordBuilder r =
+        collector
+            .addRecord(NAME)
+            .setContext("hops")
+            .tag(Interns.info("Engine", "metadata store"), engine())
+            .tag(Interns.info("Port", "the namenode's RPC port"), Integer.toString(rpcPort));
+    OperationMetrics ops = ns.runner().metrics();
+    long total = 0;
+    long failures = 0;
+    long retries = 0;
+    for (Map.Entry<String, OperationMetrics.Stats> e : ops.all().entrySet()) {
+      String m = metricName(e.getKey());
+      OperationMetrics.Stats s = e.getValue();
+      counter(r, m + "Ops", "operations run", s.count());
+      counter(r, m + "Failures", "operations that failed", s.failures());
+      counter(r, m + "Retries", "transaction restarts", s.retries());
+      counter(r, m + "DbAccesses", "database round trips", s.accesses());
+      counter(r, m + "LockPhaseMicros", "time in the lock phase", s.lockPhaseNanos() / 1000);
+      r.addGauge(Interns.info(m + "AvgTimeMicros", "mean latency"), s.meanMicros());
+      total += s.count();
+      failures += s.failures();
+      retries += s.retries();
+    }
+    counter(r, "Operations", "operations run, all kinds", total);
+    counter(r, "FailedOperations", "operations that failed, all kinds", failures);
+    counter(r, "TransactionRetries", "transaction restarts, all kinds", retries);
+    for (RetryCause c : RetryCause.values()) {
+      counter(
+          r,
+          "TransactionRetries" + metricName(c.name().toLowerCase(java.util.Locale.ROOT)),
+          "transaction restarts for this cause",
+          ops.retries(c));
+    }
+    for (MutableQuantiles q : latency.values()) {
+      q.snapshot(r, all);
+    }
+    InodeHintCache hints = ns.runner().hints();
+    counter(r, "HintCacheHits", "path components found in the hint cache", hints.hits());
+    counter(r, "HintCacheMisses", "path components not in the hint cache", hints.misses());
+    r.addGauge(Interns.info("HintCacheSize", "entries in the hint cache"), hints.size());
+    AccessCounts db = ns.storage().accessCounts();
+    for (AccessKind k : AccessKind.values()) {
+      counter(
+          r,
+          "DbAccesses" + metricName(k.name().toLowerCase(java.util.Locale.ROOT)),
+          "database round trips of this kind (" + k.label() + ")",
+          db.get(k));
+    }
+    counter(r, "DbAccesses", "database round trips, all kinds", db.total());
+    LeaderElection e = ns.blocks().election();
+    Membership m = e == null ? Membership.EMPTY : e.membership();
+    r.addGauge(
+            Interns.info("IsLeader", "1 if this namenode leads"), e != null && e.isLeader() ? 1 : 0)
+        .addGauge(
+            Interns.info("ElectionId", "this namenode's election id"), e == null ? -1 : e.id())
+        .addGauge(Interns.info("LeaderId", "the leader's election id"), m.leaderId())
+        .addGauge(Interns.info("ElectionEpoch", "the leadership's epoch"), m.epoch())
+        .addGauge(Interns.info("LiveNamenodes", "namenodes in the membership"), m.members().size());
+    Housekeeping h = housekeeping.get();
+    if (h != null) {
+      counter(r, "HousekeepingRounds", "housekeeping rounds run", h.rounds());
+      r.addGauge(
+          Interns.info("HousekeepingLastRoundMillis", "time of the last housekeeping round"),
+          h.lastRoundMillis());
+    }
+    ClusterSnapshot s = snapshots.get();
+    r.addGauge(
+            Interns.info("ReplicationQueue", "blocks with too few live replicas"),
+            s.lowRedundancyBlocks())
+        .addGauge(
+            Interns.info("PendingReplicationQueue", "blocks being re-replicated"),
+            s.pendingReplicationBlocks())
+        .addGauge(
+            Interns.info("InvalidationQueue", "replicas waiting to be deleted"),
+            s.pendingDeletionBlocks());
+    for (Map.Entry<String, Long> p : ns.storage().poolUsage().entrySet()) {
+      r.addGauge(Interns.info("DbPool" + metricName(p.getKey()), "connection pool"), p.getValue());
+    }
+  }
+
+  private String engine() {
+    return ns.storage().engine();
+  }
+
+  private static void counter(MetricsRecordBuilder r, String name, String desc, long value) {
+    r.addCounter(Interns.info(name, desc), value);
+  }
+
+  @Override
+  public void close() {
+    ns.runner().metrics().removeListener(listener);
+    latency.values().forEach(MutableQuantiles::stop);
+  }
+}

@@ -1,0 +1,294 @@
+package io.hops.namenode.metrics;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.DatanodeManager;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
+import org.apache.hadoop.hdfs.server.namenode.NameNodeMXBean;
+import org.apache.hadoop.util.Time;
+import org.apache.hadoop.util.VersionInfo;
+
+/**
+ * HDFS's {@code NameNodeInfo} bean: version, ids, capacity as percentages, and the live and dead
+ * datanodes as the JSON the HDFS web UI and monitoring scripts parse. Cluster-wide values come from
+ * a {@link ClusterSnapshot}.
+ */
+public final class NameNodeInfo implements NameNodeMXBean {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Namesystem ns;
+  private final Snapshots snapshots;
+  private final long startedMillis = System.currentTimeMillis();
+
+  public NameNodeInfo(Namesystem ns, Snapshots snapshots) {
+    this.ns = ns;
+    this.snapshots = snapshots;
+  }
+
+  private ClusterSnapshot s() {
+    return snapshots.get();
+  }
+
+  @Override
+  public String getVersion() {
+    return VersionInfo.getVersion() + ", r" + VersionInfo.getRevision();
+  }
+
+  @Override
+  public String getSoftwareVersion() {
+    return VersionInfo.getVersion();
+  }
+
+  @Override
+  public long getUsed() {
+    return s().capacityUsed();
+  }
+
+  @Override
+  public long getFree() {
+    return s().capacityRemaining();
+  }
+
+  @Override
+  public long getTotal() {
+    return s().capacityTotal();
+  }
+
+  @Override
+  public long getProvidedCapacity() {
+    return 0;
+  }
+
+  @Override
+  public String getSafemode() {
+    return s().safeMode() ? "Safe mode is ON. It was turned on manually." : "";
+  }
+
+  @Override
+  public boolean isUpgradeFinalized() {
+    return true;
+  }
+
+  @Override
+  public RollingUpgradeInfo.Bean getRollingUpgradeStatus() {
+    return null;
+  }
+
+  @Override
+  public long getNonDfsUsedSpace() {
+    return s().capacityUsedNonDfs();
+  }
+
+  @Override
+  public float getPercentUsed() {
+    return s().percentUsed();
+  }
+
+  @Override
+  public float getPercentRemaining() {
+    return s().percentRemaining();
+  }
+
+  @Override
+  public long getCacheUsed() {
+    return 0;
+  }
+
+  @Override
+  public long getCacheCapacity() {
+    return 0;
+  }
+
+  @Override
+  public long getBlockPoolUsedSpace() {
+    return s().blockPoolUsed();
+  }
+
+  @Override
+  public float getPercentBlockPoolUsed() {
+    ClusterSnapshot s = s();
+    return s.capacityTotal() <= 0 ? 0f : s.blockPoolUsed() * 100f / s.capacityTotal();
+  }
+
+  @Override
+  public long getTotalBlocks() {
+    return s().blocksTotal();
+  }
+
+  @Override
+  public long getNumberOfMissingBlocks() {
+    return s().missingBlocks();
+  }
+
+  @Override
+  public long getNumberOfMissingBlocksWithReplicationFactorOne() {
+    return s().missingReplicationOneBlocks();
+  }
+
+  @Override
+  public long getNumberOfBadlyDistributedBlocks() {
+    return 0;
+  }
+
+  @Override
+  public long getHighestPriorityLowRedundancyReplicatedBlocks() {
+    return 0;
+  }
+
+  @Override
+  public long getHighestPriorityLowRedundancyECBlocks() {
+    return 0;
+  }
+
+  @Override
+  public long getNumberOfSnapshottableDirs() {
+    return 0;
+  }
+
+  @Override
+  public int getThreads() {
+    return Thread.activeCount();
+  }
+
+  @Override
+  public String getLiveNodes() {
+    Map<String, Object> out = new TreeMap<>();
+    long now = Time.monotonicNow();
+    for (DatanodeManager.Node n : s().liveNodes()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("infoAddr", n.id().getInfoAddr());
+      m.put("infoSecureAddr", n.id().getInfoSecureAddr());
+      m.put("xferaddr", n.id().getXferAddr());
+      m.put("location", DatanodeManager.DEFAULT_RACK);
+      m.put("uuid", n.uuid());
+      m.put("lastContact", (now - n.lastHeartbeat()) / 1000);
+      m.put("usedSpace", n.dfsUsed());
+      m.put("adminState", "In Service");
+      m.put("nonDfsUsedSpace", Math.max(0, n.capacity() - n.dfsUsed() - n.remaining()));
+      m.put("capacity", n.capacity());
+      m.put("version", VersionInfo.getVersion());
+      m.put("used", n.dfsUsed());
+      m.put("remaining", n.remaining());
+      m.put("blockPoolUsed", n.blockPoolUsed());
+      m.put(
+          "blockPoolUsedPercent", n.capacity() <= 0 ? 0f : n.blockPoolUsed() * 100f / n.capacity());
+      m.put("volfails", 0);
+      m.put("reportsAppliedHere", n.ownsReports());
+      out.put(n.id().getXferAddrWithHostname(), m);
+    }
+    return json(out);
+  }
+
+  @Override
+  public String getDeadNodes() {
+    Map<String, Object> out = new TreeMap<>();
+    long now = Time.monotonicNow();
+    for (DatanodeManager.Node n : s().deadNodes()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("lastContact", (now - n.lastHeartbeat()) / 1000);
+      m.put("decommissioned", false);
+      m.put("adminState", "In Service");
+      m.put("xferaddr", n.id().getXferAddr());
+      m.put("uuid", n.uuid());
+      out.put(n.id().getXferAddrWithHostname(), m);
+    }
+    return json(out);
+  }
+
+  @Override
+  public String getDecomNodes() {
+    return "{}";
+  }
+
+  @Override
+  public String getEnteringMaintenanceNodes() {
+    return "{}";
+  }
+
+  @Override
+  public String getClusterId() {
+    return ns.blocks().ids().clusterId();
+  }
+
+  @Override
+  public String getBlockPoolId() {
+    return ns.blocks().blockPoolId();
+  }
+
+  @Override
+  public String getNameDirStatuses() {
+    return "{\"active\":{},\"failed\":{}}";
+  }
+
+  @Override
+  public String getNodeUsage() {
+    return "{\"nodeUsage\":{}}";
+  }
+
+  @Override
+  public String getNameJournalStatus() {
+    return "[]";
+  }
+
+  @Override
+  public String getJournalTransactionInfo() {
+    return "{}";
+  }
+
+  @Override
+  public long getNNStartedTimeInMillis() {
+    return startedMillis;
+  }
+
+  @Override
+  public String getCompileInfo() {
+    return VersionInfo.getDate()
+        + " by "
+        + VersionInfo.getUser()
+        + " from "
+        + VersionInfo.getBranch();
+  }
+
+  @Override
+  public String getCorruptFiles() {
+    return "[]";
+  }
+
+  @Override
+  public int getCorruptFilesCount() {
+    return 0;
+  }
+
+  @Override
+  public int getDistinctVersionCount() {
+    return s().liveNodes().isEmpty() ? 0 : 1;
+  }
+
+  @Override
+  public Map<String, Integer> getDistinctVersions() {
+    int live = s().liveNodes().size();
+    return live == 0 ? Map.of() : Map.of(VersionInfo.getVersion(), live);
+  }
+
+  @Override
+  public String getNameDirSize() {
+    return "{}";
+  }
+
+  @Override
+  public String getVerifyECWithTopologyResult() {
+    return "{\"isSupported\":false,\"resultMessage\":\"hops has no erasure coding\"}";
+  }
+
+  private static String json(Object o) {
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
