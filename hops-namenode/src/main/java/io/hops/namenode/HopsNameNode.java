@@ -14,6 +14,7 @@ import io.hops.namenode.rpc.NamenodeRpc;
 import io.hops.namenode.rpc.RpcServer;
 import io.hops.namenode.rpc.SafeModeGuard;
 import io.hops.namenode.web.ElectionBean;
+import io.hops.namenode.web.OperationsBean;
 import io.hops.namenode.web.WebServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -42,6 +43,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final LeaderElection election;
   private final InetSocketAddress address;
   private ElectionBean electionBean;
+  private final OperationsBean operationsBean;
   private boolean stopped;
 
   /** Starts a namenode over its own storage, opened from the {@code hops.metadata.*} keys. */
@@ -119,6 +121,7 @@ public final class HopsNameNode implements AutoCloseable {
       throw e;
     }
     housekeeping.start();
+    operationsBean = new OperationsBean(namesystem.runner().metrics(), storage);
     LOG.info(
         "namenode serving ClientProtocol at {} over the {} store; web UI {}",
         address(),
@@ -205,6 +208,7 @@ public final class HopsNameNode implements AutoCloseable {
     stopped = true;
     housekeeping.close();
     electionBean.close();
+    operationsBean.close();
     if (crash) {
       election.crash();
     } else {

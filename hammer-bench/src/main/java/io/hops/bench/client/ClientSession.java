@@ -172,13 +172,14 @@ public final class ClientSession implements AutoCloseable {
     long start = System.nanoTime();
     long measureStart = start + TimeUnit.MILLISECONDS.toNanos(phase.warmupMillis());
     long end = measureStart + TimeUnit.MILLISECONDS.toNanos(phase.durationMillis());
+    CompletionClock clock = new CompletionClock(measureStart, end);
     for (ClientThread t : live) {
       ClientThread.Outcome o = new ClientThread.Outcome();
       outcomes.add(o);
       long seed = spec.seed() * 1_000_003L + index * 131L + t.name.hashCode();
       Thread w =
           new Thread(
-              () -> t.loop(phase.workload(), seed, measureStart, end, warm, measured, o),
+              () -> t.loop(phase.workload(), seed, measureStart, end, warm, measured, o, clock),
               "bench-" + t.name);
       w.setDaemon(true);
       workers.add(w);
@@ -226,7 +227,9 @@ public final class ClientSession implements AutoCloseable {
         TimeUnit.NANOSECONDS.toMillis(paused),
         live.size(),
         stuck,
-        List.of());
+        List.of(),
+        new PhaseResult.Timeline(
+            clock.longestGapMillis(), clock.longestGapAtMillis(), clock.perSecond()));
   }
 
   private static void tickUntil(

@@ -1,0 +1,23 @@
+package io.hops.namenode.web;
+
+/**
+ * A namenode's work as {@code /jmx} and any JMX client see it ({@code
+ * Hadoop:service=NameNode,name=HopsOperations}): running totals since it started, so that a reader
+ * takes differences (hammer-bench counts each namenode's share of a phase so).
+ */
+public interface OperationsMXBean {
+  /** Client and datanode operations run as transactions, failed ones included. */
+  long getOperations();
+
+  /** Of those, the ones that failed (an HDFS error to the caller, or out of retries). */
+  long getFailedOperations();
+
+  /** Transaction restarts after transient database errors. */
+  long getTransactionRetries();
+
+  /**
+   * Database accesses of every kind (PK, batched, scans, write batches) by everything in this
+   * namenode: operations, the election and housekeeping.
+   */
+  long getDatabaseAccesses();
+}
