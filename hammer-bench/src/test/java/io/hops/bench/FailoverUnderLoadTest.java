@@ -12,6 +12,7 @@ import io.hops.bench.client.PhaseResult;
 import io.hops.bench.client.SetupResult;
 import io.hops.bench.cluster.ClusterSettings;
 import io.hops.bench.cluster.HopsNamenodes;
+import io.hops.bench.namespace.NamespaceSpec;
 import io.hops.bench.report.MeasuredPhase;
 import io.hops.bench.report.Tables;
 import io.hops.bench.workload.Mix;
@@ -99,7 +100,21 @@ class FailoverUnderLoadTest {
       Map<String, String> conf = new LinkedHashMap<>(BenchRunner.CLIENT_DEFAULTS);
       conf.putAll(cluster.clientConf());
       conf.putAll(clientConf);
-      ClientSpec spec = TestPlans.client(THREADS, null, 30_000).withTarget(cluster.uri(), conf);
+      ClientSpec small = TestPlans.client(THREADS, null, 30_000);
+      // Files of 1 KB: creates and appends write a block through a datanode, reads read it.
+      ClientSpec spec =
+          new ClientSpec(
+                  "",
+                  Map.of(),
+                  small.threads(),
+                  0,
+                  small.baseDir(),
+                  new NamespaceSpec(7, 2, 4, 34, 8, 7, 1024),
+                  small.seed(),
+                  null,
+                  small.graceMillis(),
+                  small.setupTimeoutMillis())
+              .withTarget(cluster.uri(), conf);
       InProcessClients clients = new InProcessClients(spec);
       try {
         SetupResult setup = clients.setup(PhaseListener.NONE);
