@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 final class ClusterWatch implements PhaseListener {
   static final String OPERATIONS_BEAN = "Hadoop:service=NameNode,name=HopsOperations";
   private static final Pattern OPERATIONS = Pattern.compile("\"Operations\"\\s*:\\s*(\\d+)");
+  private static final Pattern ACCESSES = Pattern.compile("\"DatabaseAccesses\"\\s*:\\s*(\\d+)");
 
   private final List<Long> pids;
   private final List<String> webAddresses;
@@ -31,7 +32,8 @@ final class ClusterWatch implements PhaseListener {
   private Snapshot start;
   private Snapshot end;
 
-  private record Snapshot(List<Long> cpu, List<Long> operations, MariaDbCounters.Sample database) {}
+  private record Snapshot(
+      List<Long> cpu, List<long[]> operations, MariaDbCounters.Sample database) {}
 
   ClusterWatch(List<Long> pids, List<String> webAddresses, MariaDbCounters database) {
     this.pids = pids;
@@ -73,7 +75,8 @@ final class ClusterWatch implements PhaseListener {
       nns.add(
           new ClusterWork.NamenodeWork(
               i < pids.size() ? minus(end.cpu.get(i), start.cpu.get(i)) : null,
-              minus(end.operations.get(i), start.operations.get(i))));
+              minus(end.operations.get(i)[0], start.operations.get(i)[0]),
+              minus(end.operations.get(i)[1], start.operations.get(i)[1])));
     }
     return new ClusterWork(
         nns,
@@ -92,16 +95,16 @@ final class ClusterWatch implements PhaseListener {
       OptionalLong ms = ProcCpu.millis(pid);
       cpu.add(ms.isPresent() ? ms.getAsLong() : -1);
     }
-    List<Long> ops = new ArrayList<>();
+    List<long[]> ops = new ArrayList<>();
     for (String web : webAddresses) {
-      ops.add(operations(web));
+      ops.add(counters(web));
     }
     return new Snapshot(
         cpu, ops, database == null ? new MariaDbCounters.Sample(-1, -1) : database.sample());
   }
 
-  /** The namenode's operation count from its {@code /jmx}, or -1. */
-  static long operations(String webAddress) {
+  /** The namenode's operations and DAL accesses from its {@code /jmx}, each -1 if unknown. */
+  static long[] counters(String webAddress) {
     try {
       HttpURLConnection c =
           (HttpURLConnection)
@@ -111,13 +114,18 @@ final class ClusterWatch implements PhaseListener {
       c.setConnectTimeout(2000);
       c.setReadTimeout(5000);
       try (InputStream in = c.getInputStream()) {
-        Matcher m = OPERATIONS.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
+        String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        return new long[] {find(OPERATIONS, json), find(ACCESSES, json)};
       } finally {
         c.disconnect();
       }
     } catch (IOException | RuntimeException e) {
-      return -1;
+      return new long[] {-1, -1};
     }
+  }
+
+  private static long find(Pattern p, String json) {
+    Matcher m = p.matcher(json);
+    return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 }

@@ -24,17 +24,28 @@ public record ClusterWork(
    * @param cpuMillis its process's CPU time
    * @param operations the operations it ran (its transactions, from its {@code /jmx} counters:
    *     client calls such as create, complete and getBlockLocations each count)
+   * @param databaseAccesses the DAL's count of its database accesses (PK, batched, scans, write
+   *     batches), the election's and housekeeping's included
    */
-  public record NamenodeWork(Long cpuMillis, Long operations) {}
+  public record NamenodeWork(Long cpuMillis, Long operations, Long databaseAccesses) {}
 
   /** All namenodes' operations; null unless every count is known. */
   public Long namenodeOperations() {
+    return sum(NamenodeWork::operations);
+  }
+
+  /** All namenodes' DAL accesses; null unless every count is known. */
+  public Long databaseAccesses() {
+    return sum(NamenodeWork::databaseAccesses);
+  }
+
+  private Long sum(java.util.function.Function<NamenodeWork, Long> f) {
     long sum = 0;
     for (NamenodeWork n : namenodes) {
-      if (n.operations() == null) {
+      if (f.apply(n) == null) {
         return null;
       }
-      sum += n.operations();
+      sum += f.apply(n);
     }
     return namenodes.isEmpty() ? null : sum;
   }

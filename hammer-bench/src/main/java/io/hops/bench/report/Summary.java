@@ -144,6 +144,7 @@ public final class Summary {
     if (p.cluster().databaseCpuMillis() != null || p.cluster().databaseStatements() != null) {
       m.put("databaseCpuMsPerOp", p.perOp(p.cluster().databaseCpuMillis()));
       m.put("databaseStatementsPerOp", p.perOp(p.cluster().databaseStatements()));
+      m.put("dalAccessesPerOp", p.perOp(p.cluster().databaseAccesses()));
     }
     Map<String, Object> ops = new LinkedHashMap<>();
     for (Map.Entry<Op, OpStats> e : r.ops().entrySet()) {

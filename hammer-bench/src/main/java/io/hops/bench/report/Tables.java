@@ -107,9 +107,11 @@ public final class Tables {
       b.append(
           String.format(
               Locale.ROOT,
-              "  database: CPU %s ms per client op, %s statements (round trips) per client op%n",
+              "  database: CPU %s ms per client op, %s statements (round trips) per client op;"
+                  + " the DAL counted %s accesses per client op%n",
               num(p.perOp(w.databaseCpuMillis())),
-              num(p.perOp(w.databaseStatements()))));
+              num(p.perOp(w.databaseStatements())),
+              num(p.perOp(w.databaseAccesses()))));
     }
     return b.toString();
   }
