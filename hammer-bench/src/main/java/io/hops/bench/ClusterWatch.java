@@ -23,8 +23,6 @@ import java.util.regex.Pattern;
  */
 final class ClusterWatch implements PhaseListener {
   static final String OPERATIONS_BEAN = "Hadoop:service=NameNode,name=HopsOperations";
-  private static final Pattern OPERATIONS = Pattern.compile("\"Operations\"\\s*:\\s*(\\d+)");
-  private static final Pattern ACCESSES = Pattern.compile("\"DatabaseAccesses\"\\s*:\\s*(\\d+)");
 
   private final List<Long> pids;
   private final List<String> webAddresses;
@@ -105,6 +103,14 @@ final class ClusterWatch implements PhaseListener {
 
   /** The namenode's operations and DAL accesses from its {@code /jmx}, each -1 if unknown. */
   static long[] counters(String webAddress) {
+    String json = operationsJson(webAddress);
+    return new long[] {attribute(json, "Operations"), attribute(json, "DatabaseAccesses")};
+  }
+
+  /**
+   * The namenode's {@code HopsOperations} bean as {@code /jmx} renders it, or "" if unreachable.
+   */
+  static String operationsJson(String webAddress) {
     try {
       HttpURLConnection c =
           (HttpURLConnection)
@@ -114,18 +120,18 @@ final class ClusterWatch implements PhaseListener {
       c.setConnectTimeout(2000);
       c.setReadTimeout(5000);
       try (InputStream in = c.getInputStream()) {
-        String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        return new long[] {find(OPERATIONS, json), find(ACCESSES, json)};
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
       } finally {
         c.disconnect();
       }
     } catch (IOException | RuntimeException e) {
-      return new long[] {-1, -1};
+      return "";
     }
   }
 
-  private static long find(Pattern p, String json) {
-    Matcher m = p.matcher(json);
+  /** A numeric attribute of a {@code /jmx} answer, or -1. */
+  static long attribute(String json, String name) {
+    Matcher m = Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*(\\d+)").matcher(json);
     return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 }

@@ -130,6 +130,13 @@ class FailoverUnderLoadTest {
         System.out.print(Tables.phase("hops", measured));
         killer.events.forEach(e -> System.out.println("  " + e));
         System.out.println("  successes per second: " + result.timeline().perSecond());
+        long retried = 0;
+        for (String web : cluster.namenodeWebAddresses()) {
+          retried +=
+              Math.max(0, ClusterWatch.attribute(ClusterWatch.operationsJson(web), "RetriedCalls"));
+        }
+        // A lower bound: a namenode's counters start again with it.
+        System.out.println("  resent calls answered from the retry cache: at least " + retried);
         assertThat(killer.failure).as("killing and restarting").isNull();
         assertThat(killer.kills).as("namenodes killed").isEqualTo((millis - 1) / KILL_EVERY_MS);
         assertThat(killer.leaderKills).as("leaders killed").isPositive();

@@ -41,6 +41,14 @@ public final class OperationsBean implements OperationsMXBean, AutoCloseable {
   }
 
   @Override
+  public long getRetriedCalls() {
+    return metrics.all().entrySet().stream()
+        .filter(e -> e.getKey().endsWith(".retried"))
+        .mapToLong(e -> e.getValue().count())
+        .sum();
+  }
+
+  @Override
   public long getTransactionRetries() {
     return metrics.all().values().stream().mapToLong(OperationMetrics.Stats::retries).sum();
   }

@@ -12,6 +12,12 @@ public interface OperationsMXBean {
   /** Of those, the ones that failed (an HDFS error to the caller, or out of retries). */
   long getFailedOperations();
 
+  /**
+   * Resent non-idempotent calls (same client id and call id) answered from the retry cache with the
+   * first outcome, without running them again.
+   */
+  long getRetriedCalls();
+
   /** Transaction restarts after transient database errors. */
   long getTransactionRetries();
 
