@@ -21,6 +21,7 @@ import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
+import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamespaceChecker;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -165,22 +166,8 @@ class FailoverUnderLoadTest {
 
   /** MariaDB settings from the environment, or a skipped test; the database emptied. */
   private static Map<String, String> database() throws Exception {
-    String url = System.getenv("HOPS_TEST_MYSQL_URL");
-    assumeTrue(url != null && !url.isBlank(), "HOPS_TEST_MYSQL_URL is not set");
-    Map<String, String> db =
-        Map.of(
-            HopsConfig.METADATA_ENGINE,
-            "mysql",
-            HopsConfig.JDBC_URL,
-            url,
-            HopsConfig.JDBC_USER,
-            System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"),
-            HopsConfig.JDBC_PASSWORD,
-            System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops"));
-    try (Storage s = Storages.open(DalConfig.of(db))) {
-      s.schema().createOrUpgrade();
-      s.schema().clearAll();
-    }
+    Map<String, String> db = HopsTestCluster.emptyMariadbOrNull();
+    assumeTrue(db != null, "HOPS_TEST_MYSQL_URL is not set");
     return db;
   }
 

@@ -3,7 +3,6 @@ package io.hops.namenode.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
@@ -66,23 +65,9 @@ class ProcessFailoverTest {
   }
 
   /** MariaDB settings from the environment, or a skipped test; the database emptied. */
-  private Map<String, String> database() throws Exception {
-    String url = System.getenv("HOPS_TEST_MYSQL_URL");
-    assumeTrue(url != null && !url.isBlank(), "HOPS_TEST_MYSQL_URL is not set");
-    Map<String, String> db =
-        Map.of(
-            HopsConfig.METADATA_ENGINE,
-            "mysql",
-            HopsConfig.JDBC_URL,
-            url,
-            HopsConfig.JDBC_USER,
-            System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"),
-            HopsConfig.JDBC_PASSWORD,
-            System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops"));
-    try (Storage s = Storages.open(DalConfig.of(db))) {
-      s.schema().createOrUpgrade();
-      s.schema().clearAll();
-    }
+  private static Map<String, String> database() throws Exception {
+    Map<String, String> db = HopsTestCluster.emptyMariadbOrNull();
+    assumeTrue(db != null, "HOPS_TEST_MYSQL_URL is not set");
     return db;
   }
 
