@@ -32,7 +32,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Failover as clients see it: three hops namenode processes over MariaDB and three stock DataNodes;
@@ -46,7 +45,9 @@ class FailoverUnderLoadTest {
   private static final long KILL_EVERY_MS = 15_000;
   private static final long DOWN_MS = 2_000;
 
-  @TempDir Path dir;
+  /** Kept after the run (under target/): the namenodes' and datanodes' logs say what happened. */
+  private final Path dir =
+      Path.of("target", "failover-under-load", String.valueOf(System.nanoTime()));
 
   /** hops-client, round-robin over the three: the goal, no failed operation. */
   @Test
@@ -88,8 +89,8 @@ class FailoverUnderLoadTest {
         new ClusterSettings(
             "384m",
             16,
-            dir.resolve("work"),
-            dir.resolve("logs"),
+            dir.resolve("work").toAbsolutePath(),
+            dir.resolve("logs").toAbsolutePath(),
             System.getProperty("java.class.path"),
             "mariadb",
             db.get(HopsConfig.JDBC_URL),

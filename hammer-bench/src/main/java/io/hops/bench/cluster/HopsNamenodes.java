@@ -208,6 +208,14 @@ public final class HopsNamenodes implements Target {
         HopsFailoverProxyProvider.class.getName());
     conf.put(HopsClientConfig.NAMENODE_SELECTION, "round-robin");
     conf.put("dfs.replication", "1");
+    // complete() answers false until the owner of the datanode's reports has applied the new
+    // replica; when that owner has just died, that waits for the handover (eviction, re-register,
+    // full report: a few seconds). HDFS's client asks again after 0.4, 0.8, ... 6.4 s and then
+    // gives up; asking at least every second for ~18 s bounds the extra wait and never gives up
+    // within a handover (docs/configuration.md, "hops-client").
+    conf.put("dfs.client.block.write.locateFollowingBlock.retries", "20");
+    conf.put("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "200");
+    conf.put("dfs.client.block.write.locateFollowingBlock.max.delay.ms", "1000");
     return conf;
   }
 
