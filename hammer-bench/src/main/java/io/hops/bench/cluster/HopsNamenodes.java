@@ -87,9 +87,13 @@ public final class HopsNamenodes implements Target {
     Map<String, String> keys = new LinkedHashMap<>();
     ha.forEach(e -> keys.put(e.getKey(), e.getValue()));
     for (int d = 1; d <= s.datanodes(); d++) {
-      JavaProcess dn =
-          Processes.startDatanode(
-              "hops", directUri(0), keys, s, dir.resolve("data-" + d), d, facts);
+      JavaProcess dn = null;
+      // Its ports are free when picked, not always when bound (other processes on this machine).
+      for (int attempt = 0; attempt < 3 && dn == null; attempt++) {
+        dn =
+            Processes.startDatanode(
+                "hops", directUri(0), keys, s, dir.resolve("data-" + d), d, facts);
+      }
       if (dn == null) {
         throw new IOException("datanode " + d + " did not register: " + facts);
       }
