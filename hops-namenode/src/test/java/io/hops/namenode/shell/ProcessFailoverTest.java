@@ -40,9 +40,8 @@ import org.junit.jupiter.api.Timeout;
  * and three {@code bin/hops datanode} processes reporting to all of them. While a stock client (an
  * HA nameservice of the three) writes and reads files, the leader is killed with SIGKILL every 15 s
  * and started again. Every file whose close was acknowledged is there, byte for byte, every block
- * reaches its replication, and the namespace's invariants hold. (Client operations may fail over a
- * kill: without the retry cache a retried create can be refused; those are counted, not asserted,
- * here.)
+ * reaches its replication, and the namespace's invariants hold. (Failed client operations are
+ * counted here, not asserted: hammer-bench's FailoverUnderLoadTest asserts that none fail.)
  */
 class ProcessFailoverTest {
   private static final int BLOCK = 1024 * 1024;
