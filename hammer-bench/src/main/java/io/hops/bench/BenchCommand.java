@@ -160,22 +160,42 @@ final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--db",
       paramLabel = "embedded|mariadb",
-      description = "The hops metadata store (default: ${DEFAULT-VALUE}).")
-  String db = "embedded";
+      description = "The hops metadata store (default: embedded; mariadb with --namenodes).")
+  String db;
+
+  @Option(
+      names = "--namenodes",
+      paramLabel = "N",
+      description =
+          "Start N hops namenode processes over one MariaDB and reach them as one HA nameservice"
+              + " through hops-client (round-robin); reports each namenode's share and the"
+              + " database's CPU and statements per operation.")
+  Integer namenodes;
 
   @Option(
       names = "--jdbc-url",
-      description = "With --db mariadb: e.g. jdbc:mariadb://host:3306/hops")
-  String jdbcUrl;
+      description =
+          "With --db mariadb: e.g. jdbc:mariadb://host:3306/hops (default: $HOPS_TEST_MYSQL_URL).")
+  String jdbcUrl = System.getenv("HOPS_TEST_MYSQL_URL");
 
-  @Option(names = "--jdbc-user", description = "With --db mariadb (default: ${DEFAULT-VALUE}).")
-  String jdbcUser = "hops";
+  @Option(
+      names = "--jdbc-user",
+      description = "With --db mariadb (default: $HOPS_TEST_MYSQL_USER, or hops).")
+  String jdbcUser = System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops");
 
-  @Option(names = "--jdbc-password", description = "With --db mariadb (default: ${DEFAULT-VALUE}).")
-  String jdbcPassword = "hops";
+  @Option(
+      names = "--jdbc-password",
+      description = "With --db mariadb (default: $HOPS_TEST_MYSQL_PASSWORD, or hops).")
+  String jdbcPassword = System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops");
 
   @Option(names = "--no-datanode", description = "Start no DataNodes.")
   boolean noDatanode;
+
+  @Option(
+      names = "--datanodes",
+      paramLabel = "N",
+      description = "DataNodes to start, each reporting to every namenode (default: 1).")
+  int datanodes = 1;
 
   @Option(names = "--depth", description = "Average depth of a file (default: 7).")
   Double depth;
@@ -370,11 +390,17 @@ final class BenchCommand implements Callable<Integer> {
       conf.putAll(hadoopConf);
       return List.of(TargetLauncher.of(new ExternalTarget(fsName, fsUri, conf, namenodePids)));
     }
+    if (db == null) {
+      db = namenodes != null ? "mariadb" : "embedded";
+    }
     if (!db.equals("embedded") && !db.equals("mariadb")) {
       throw new IllegalArgumentException("--db is embedded or mariadb, not " + db);
     }
     if (db.equals("mariadb") && jdbcUrl == null) {
       throw new IllegalArgumentException("--db mariadb needs --jdbc-url");
+    }
+    if (namenodes != null && (namenodes < 1 || !db.equals("mariadb"))) {
+      throw new IllegalArgumentException("--namenodes takes N >= 1 and a MariaDB (--db mariadb)");
     }
     ClusterSettings s =
         new ClusterSettings(
@@ -387,7 +413,8 @@ final class BenchCommand implements Callable<Integer> {
             jdbcUrl,
             jdbcUser,
             jdbcPassword,
-            !noDatanode);
+            noDatanode ? 0 : datanodes,
+            namenodes);
     if (compare != null) {
       if (!compare.equalsIgnoreCase("hdfs")) {
         throw new IllegalArgumentException("--compare takes hdfs, not " + compare);
@@ -446,6 +473,9 @@ final class BenchCommand implements Callable<Integer> {
     m.put("namenodeHeap", heap);
     m.put("namenodeHandlers", handlers);
     m.put("hopsStore", db);
+    if (namenodes != null) {
+      m.put("hopsNamenodes", namenodes);
+    }
     Map<String, Object> namespace = new LinkedHashMap<>();
     ns.toProperties()
         .forEach((k, v) -> namespace.put(k.substring("namespace.".length()), Double.valueOf(v)));

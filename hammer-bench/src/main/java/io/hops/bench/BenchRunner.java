@@ -114,12 +114,16 @@ public final class BenchRunner {
       setup.failures().errors().forEach((m, n) -> out.printf("   ! %d x %s%n", n, m));
       for (Phase phase : plan.phases()) {
         String label = system + " | " + phase.workload().name();
-        NamenodeCpu cpu = new NamenodeCpu(target.namenodePids());
+        ClusterWatch watch =
+            new ClusterWatch(
+                target.namenodePids(), target.namenodeWebAddresses(), target.database());
         PhaseListener listener =
             PhaseListener.both(
-                cpu, new ProgressPrinter(out, label, phase.warmupMillis(), phase.durationMillis()));
+                watch,
+                new ProgressPrinter(out, label, phase.warmupMillis(), phase.durationMillis()));
         PhaseResult result = clients.run(phase, listener);
-        MeasuredPhase measured = new MeasuredPhase(phase, result, cpu.millis());
+        MeasuredPhase measured =
+            new MeasuredPhase(phase, result, watch.namenodeCpuMillis(), watch.work());
         phases.add(measured);
         out.print(Tables.phase(system, measured));
       }

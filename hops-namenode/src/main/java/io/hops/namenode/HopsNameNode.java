@@ -17,6 +17,7 @@ import io.hops.namenode.rpc.NamenodeRpc;
 import io.hops.namenode.rpc.RpcServer;
 import io.hops.namenode.rpc.SafeModeGuard;
 import io.hops.namenode.web.ElectionBean;
+import io.hops.namenode.web.OperationsBean;
 import io.hops.namenode.web.WebServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -46,6 +47,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final InetSocketAddress address;
   private ElectionBean electionBean;
   private NamenodeMetrics metrics;
+  private final OperationsBean operationsBean;
   private boolean stopped;
 
   /** Starts a namenode over its own storage, opened from the {@code hops.metadata.*} keys. */
@@ -131,6 +133,7 @@ public final class HopsNameNode implements AutoCloseable {
     if (web != null) {
       web.showMetrics(metrics);
     }
+    operationsBean = new OperationsBean(namesystem.runner().metrics(), storage);
     LOG.info(
         "namenode serving ClientProtocol at {} over the {} store; web UI {}",
         address(),
@@ -226,6 +229,7 @@ public final class HopsNameNode implements AutoCloseable {
     if (metrics != null) {
       metrics.close();
     }
+    operationsBean.close();
     if (crash) {
       election.crash();
     } else {

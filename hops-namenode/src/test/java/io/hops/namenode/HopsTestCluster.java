@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -51,21 +52,40 @@ public final class HopsTestCluster implements AutoCloseable {
 
   /** As {@link #onMariadbOrNull()}, with {@code extra} settings. */
   public static HopsTestCluster onMariadbOrNull(Configuration extra) throws IOException {
+    Map<String, String> db = emptyMariadbOrNull();
+    if (db == null) {
+      return null;
+    }
+    Configuration c = new Configuration(extra);
+    db.forEach(c::set);
+    return new HopsTestCluster(c);
+  }
+
+  /**
+   * The metadata settings ({@code hops.metadata.*}) of the MariaDB of
+   * HOPS_TEST_MYSQL_URL/USER/PASSWORD, its schema created and every table emptied; null when none
+   * is configured. For tests that start namenode processes over it.
+   */
+  public static Map<String, String> emptyMariadbOrNull() throws IOException {
     String url = System.getenv("HOPS_TEST_MYSQL_URL");
     if (url == null || url.isBlank()) {
       return null;
     }
-    Configuration c = new Configuration(extra);
-    c.set(HopsConfig.METADATA_ENGINE, "mysql");
-    c.set(HopsConfig.JDBC_URL, url);
-    c.set(HopsConfig.JDBC_USER, System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"));
-    c.set(
-        HopsConfig.JDBC_PASSWORD, System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops"));
-    try (io.hops.dal.Storage s = io.hops.dal.Storages.open(HopsNameNode.dalConfig(c))) {
+    Map<String, String> db =
+        Map.of(
+            HopsConfig.METADATA_ENGINE,
+            "mysql",
+            HopsConfig.JDBC_URL,
+            url,
+            HopsConfig.JDBC_USER,
+            System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"),
+            HopsConfig.JDBC_PASSWORD,
+            System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops"));
+    try (io.hops.dal.Storage s = io.hops.dal.Storages.open(io.hops.dal.DalConfig.of(db))) {
       s.schema().createOrUpgrade();
       s.schema().clearAll();
     }
-    return new HopsTestCluster(c);
+    return db;
   }
 
   /**

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -172,13 +174,14 @@ public final class ClientSession implements AutoCloseable {
     long start = System.nanoTime();
     long measureStart = start + TimeUnit.MILLISECONDS.toNanos(phase.warmupMillis());
     long end = measureStart + TimeUnit.MILLISECONDS.toNanos(phase.durationMillis());
+    CompletionClock clock = new CompletionClock(measureStart, end);
     for (ClientThread t : live) {
       ClientThread.Outcome o = new ClientThread.Outcome();
       outcomes.add(o);
       long seed = spec.seed() * 1_000_003L + index * 131L + t.name.hashCode();
       Thread w =
           new Thread(
-              () -> t.loop(phase.workload(), seed, measureStart, end, warm, measured, o),
+              () -> t.loop(phase.workload(), seed, measureStart, end, warm, measured, o, clock),
               "bench-" + t.name);
       w.setDaemon(true);
       workers.add(w);
@@ -226,7 +229,9 @@ public final class ClientSession implements AutoCloseable {
         TimeUnit.NANOSECONDS.toMillis(paused),
         live.size(),
         stuck,
-        List.of());
+        List.of(),
+        new PhaseResult.Timeline(
+            clock.longestGapMillis(), clock.longestGapAtMillis(), clock.perSecond()));
   }
 
   private static void tickUntil(
@@ -244,6 +249,42 @@ public final class ClientSession implements AutoCloseable {
           c.ok().sum(),
           c.failed().sum());
     }
+  }
+
+  /**
+   * Lists every usable thread's tree and compares it with the files the thread believes exist. Run
+   * between phases, when no thread works.
+   */
+  public FileCheck checkFiles() throws IOException {
+    long expected = 0;
+    List<String> missing = new ArrayList<>();
+    List<String> unexpected = new ArrayList<>();
+    long missingCount = 0;
+    long unexpectedCount = 0;
+    for (ClientThread t : threads) {
+      if (!t.usable()) {
+        continue;
+      }
+      Set<String> believed = new HashSet<>();
+      t.ops.files().forEach(f -> believed.add(f.toUri().getPath()));
+      expected += believed.size();
+      Set<String> listed = new HashSet<>();
+      RemoteIterator<LocatedFileStatus> it = t.fs.listFiles(t.namespace.root(), true);
+      while (it.hasNext()) {
+        listed.add(it.next().getPath().toUri().getPath());
+      }
+      for (String f : believed) {
+        if (!listed.contains(f) && missingCount++ < FileCheck.EXAMPLES) {
+          missing.add(f);
+        }
+      }
+      for (String f : listed) {
+        if (!believed.contains(f) && unexpectedCount++ < FileCheck.EXAMPLES) {
+          unexpected.add(f);
+        }
+      }
+    }
+    return new FileCheck(expected, missing, missingCount, unexpected, unexpectedCount);
   }
 
   /** Closes the file systems, without waiting long for any that hangs. */

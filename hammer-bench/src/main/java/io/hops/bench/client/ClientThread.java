@@ -90,7 +90,8 @@ final class ClientThread {
       long endNanos,
       Counters warm,
       Counters measured,
-      Outcome outcome) {
+      Outcome outcome,
+      CompletionClock clock) {
     MixSampler sampler = workload.isRaw() ? null : new MixSampler(workload.mix(), seed);
     long nextRefill = 0;
     while (!Thread.currentThread().isInterrupted()) {
@@ -115,10 +116,12 @@ final class ClientThread {
       long start = System.nanoTime();
       try {
         ops.run(op);
-        long micros = (System.nanoTime() - start) / 1000;
+        long done = System.nanoTime();
+        long micros = (done - start) / 1000;
         if (inWindow) {
           outcome.success(op, micros);
         }
+        clock.completed(done);
         counters.ok().increment();
       } catch (Exception | LinkageError | AssertionError e) {
         if (inWindow) {

@@ -57,6 +57,11 @@ final class FileOps {
     return files.size();
   }
 
+  /** The files this thread believes exist now. */
+  List<Path> files() {
+    return List.copyOf(files);
+  }
+
   /** Forget files the namespace setup could not create. */
   void retainFiles(List<Path> created) {
     files.clear();

@@ -18,6 +18,11 @@ public final class InProcessClients implements Clients {
     return session.run(phase, listener);
   }
 
+  /** See {@link ClientSession#checkFiles()}. */
+  public FileCheck checkFiles() throws java.io.IOException {
+    return session.checkFiles();
+  }
+
   @Override
   public void close() throws InterruptedException {
     session.close();

@@ -2,6 +2,7 @@ package io.hops.bench.client;
 
 import io.hops.bench.workload.Op;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import java.util.stream.Stream;
  * @param stuckThreads threads still inside an operation when the phase's grace period ran out; each
  *     such operation is counted as a failure and the thread is left out of later phases
  * @param problems what went wrong outside single operations (a client process that died, ...)
+ * @param timeline when operations completed: the longest gap and the completions of each second
  */
 public record PhaseResult(
     Map<Op, OpStats> ops,
@@ -26,17 +28,68 @@ public record PhaseResult(
     long pausedMillis,
     int threads,
     int stuckThreads,
-    List<String> problems) {
+    List<String> problems,
+    Timeline timeline) {
+
+  /**
+   * When the operations of the window completed.
+   *
+   * @param longestGapMillis the longest time without a completed operation, -1 if unknown. Exact
+   *     for one client session; merged over client processes it is the shortest of theirs, an upper
+   *     bound (a gap of all processes lies inside a gap of each)
+   * @param longestGapAtMillis where that gap began, in milliseconds into the window
+   * @param perSecond successful operations in each second of the window
+   * @param sessions the client sessions merged into this
+   */
+  public record Timeline(
+      long longestGapMillis, long longestGapAtMillis, List<Long> perSecond, int sessions) {
+    public static final Timeline NONE = new Timeline(-1, -1, List.of(), 0);
+
+    public Timeline {
+      perSecond = List.copyOf(perSecond);
+    }
+
+    public Timeline(long longestGapMillis, long longestGapAtMillis, List<Long> perSecond) {
+      this(longestGapMillis, longestGapAtMillis, perSecond, 1);
+    }
+
+    Timeline merge(Timeline o) {
+      if (sessions == 0) {
+        return o;
+      }
+      if (o.sessions == 0) {
+        return this;
+      }
+      List<Long> sum = new ArrayList<>();
+      for (int i = 0; i < Math.max(perSecond.size(), o.perSecond.size()); i++) {
+        sum.add(
+            (i < perSecond.size() ? perSecond.get(i) : 0)
+                + (i < o.perSecond.size() ? o.perSecond.get(i) : 0));
+      }
+      Timeline shorter = longestGapMillis <= o.longestGapMillis ? this : o;
+      return new Timeline(
+          shorter.longestGapMillis, shorter.longestGapAtMillis, sum, sessions + o.sessions);
+    }
+
+    /** The slowest second's completions over the mean second's, 1 when steady; null if unknown. */
+    public Double dip() {
+      double mean = perSecond.stream().mapToLong(Long::longValue).average().orElse(0);
+      return mean == 0
+          ? null
+          : perSecond.stream().mapToLong(Long::longValue).min().orElse(0) / mean;
+    }
+  }
 
   public PhaseResult {
     Map<Op, OpStats> copy = new EnumMap<>(Op.class);
     copy.putAll(ops);
     ops = Collections.unmodifiableMap(copy);
     problems = List.copyOf(problems);
+    timeline = timeline == null ? Timeline.NONE : timeline;
   }
 
   public static PhaseResult empty() {
-    return new PhaseResult(new EnumMap<>(Op.class), 0, 0, 0, 0, List.of());
+    return new PhaseResult(new EnumMap<>(Op.class), 0, 0, 0, 0, List.of(), Timeline.NONE);
   }
 
   /** The seconds throughput is computed over: the window less the threads' average pause. */
@@ -71,11 +124,12 @@ public record PhaseResult(
         pausedMillis + other.pausedMillis,
         threads + other.threads,
         stuckThreads + other.stuckThreads,
-        Stream.concat(problems.stream(), other.problems.stream()).toList());
+        Stream.concat(problems.stream(), other.problems.stream()).toList(),
+        timeline.merge(other.timeline));
   }
 
   public PhaseResult withProblem(String problem) {
-    return merge(new PhaseResult(Map.of(), 0, 0, 0, 0, List.of(problem)));
+    return merge(new PhaseResult(Map.of(), 0, 0, 0, 0, List.of(problem), Timeline.NONE));
   }
 
   public Properties encode() {
@@ -87,6 +141,14 @@ public record PhaseResult(
     ops.forEach((op, s) -> s.encode(p, "op." + op.key() + "."));
     for (int i = 0; i < problems.size(); i++) {
       p.setProperty("problem." + i, problems.get(i));
+    }
+    if (timeline.sessions() > 0) {
+      p.setProperty("gap.ms", String.valueOf(timeline.longestGapMillis()));
+      p.setProperty("gap.at.ms", String.valueOf(timeline.longestGapAtMillis()));
+      p.setProperty("sessions", String.valueOf(timeline.sessions()));
+      p.setProperty(
+          "per.second",
+          String.join(",", timeline.perSecond().stream().map(String::valueOf).toList()));
     }
     return p;
   }
@@ -108,6 +170,17 @@ public record PhaseResult(
         Long.parseLong(p.getProperty("paused.ms", "0")),
         Integer.parseInt(p.getProperty("threads", "0")),
         Integer.parseInt(p.getProperty("stuck.threads", "0")),
-        problems);
+        problems,
+        p.containsKey("gap.ms")
+            ? new Timeline(
+                Long.parseLong(p.getProperty("gap.ms")),
+                Long.parseLong(p.getProperty("gap.at.ms")),
+                p.getProperty("per.second").isEmpty()
+                    ? List.of()
+                    : Arrays.stream(p.getProperty("per.second").split(","))
+                        .map(Long::valueOf)
+                        .toList(),
+                Integer.parseInt(p.getProperty("sessions")))
+            : Timeline.NONE);
   }
 }

@@ -13,7 +13,9 @@ import java.nio.file.Path;
  * @param classpath for the processes: the benchmark's own (it holds hops and hadoop-hdfs)
  * @param store the hops metadata store: {@code embedded} or {@code mariadb}
  * @param jdbcUrl with {@code mariadb}: the database (user and password alongside)
- * @param datanode whether to start a DataNode next to each namenode
+ * @param datanodes stock DataNodes to start (0: none); each reports to every namenode
+ * @param namenodes hops namenode processes over one MariaDB, reached through hops-client's failover
+ *     proxy provider as one HA nameservice; null for the single namenode reached by its address
  */
 public record ClusterSettings(
     String heap,
@@ -25,7 +27,8 @@ public record ClusterSettings(
     String jdbcUrl,
     String jdbcUser,
     String jdbcPassword,
-    boolean datanode) {
+    int datanodes,
+    Integer namenodes) {
 
   /** How long a namenode may take to serve, and a datanode to register. */
   static final long STARTUP_SECONDS = 120;

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * A hops namenode process ({@code HopsMain namenode --conf DIR}) over a fresh metadata store (the
- * embedded one by default, or a MariaDB), plus a stock DataNode when one can register.
+ * embedded one by default, or a MariaDB), plus a stock DataNode when one can register; with {@code
+ * --namenodes N}, {@link HopsNamenodes}.
  */
 public final class HopsLauncher implements TargetLauncher {
   private final ClusterSettings s;
@@ -29,6 +30,9 @@ public final class HopsLauncher implements TargetLauncher {
 
   @Override
   public Target start() throws IOException, InterruptedException {
+    if (s.namenodes() != null) {
+      return HopsNamenodes.start(s);
+    }
     Path dir = Files.createDirectories(s.workDir().resolve("hops"));
     int port = SiteFiles.freePort();
     String uri = "hdfs://127.0.0.1:" + port;

@@ -112,6 +112,13 @@ public final class JavaProcess implements AutoCloseable {
     }
   }
 
+  /** Kills the process at once (SIGKILL), as a crash would, and waits until it is gone. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+    RUNNING.remove(process);
+  }
+
   /** Asks the process to stop (SIGTERM), and kills it if it has not within 20 seconds. */
   @Override
   public void close() {

@@ -74,8 +74,16 @@ final class Processes {
     List<JavaProcess> others = new ArrayList<>();
     try {
       awaitServing(uri, nn, "/hammer");
-      if (s.datanode()) {
-        JavaProcess dn = startDatanode(system, uri, s, dataDir, facts);
+      if (s.datanodes() > 0) {
+        JavaProcess dn =
+            startDatanode(
+                system,
+                uri,
+                Map.of("dfs.namenode.rpc-address", URI.create(uri).getAuthority()),
+                s,
+                dataDir,
+                1,
+                facts);
         if (dn != null) {
           others.add(dn);
         }
@@ -92,28 +100,38 @@ final class Processes {
   }
 
   /**
-   * Starts a stock DataNode for the namenode at {@code uri} and waits for it to register. Returns
-   * null, having stopped it, if it does not (hops may not speak the datanode protocol yet).
+   * Starts a stock DataNode for the namenode(s) that {@code namenodeKeys} name (one {@code
+   * dfs.namenode.rpc-address}, or an HA nameservice) and waits until the namenode at {@code uri}
+   * lists it. Returns null, having stopped it, if it does not (hops may not speak the datanode
+   * protocol yet). The {@code number}-th datanode (from 1) waits for {@code number} live ones.
    */
   static JavaProcess startDatanode(
-      String system, String uri, ClusterSettings s, Path dataDir, Map<String, String> facts)
+      String system,
+      String uri,
+      Map<String, String> namenodeKeys,
+      ClusterSettings s,
+      Path dataDir,
+      int number,
+      Map<String, String> facts)
       throws IOException, InterruptedException {
+    String suffix = number == 1 ? "" : "-" + number;
     int xfer = SiteFiles.freePort();
     int http = SiteFiles.freePort();
     int ipc = SiteFiles.freePort();
-    String nnAddress = URI.create(uri).getAuthority();
+    Map<String, String> hdfs = new java.util.LinkedHashMap<>(namenodeKeys);
+    hdfs.putAll(
+        Map.of(
+            "dfs.datanode.data.dir", dataDir.toUri().toString(),
+            "dfs.datanode.address", SiteFiles.loopback(xfer),
+            "dfs.datanode.http.address", SiteFiles.loopback(http),
+            "dfs.datanode.ipc.address", SiteFiles.loopback(ipc),
+            "dfs.datanode.hostname", "127.0.0.1",
+            "dfs.replication", "1"));
     Path conf =
         SiteFiles.write(
-            s.logDir().resolve(system + "-datanode-conf"),
+            s.logDir().resolve(system + "-datanode" + suffix + "-conf"),
             Map.of("fs.defaultFS", uri),
-            Map.of(
-                "dfs.namenode.rpc-address", nnAddress,
-                "dfs.datanode.data.dir", dataDir.toUri().toString(),
-                "dfs.datanode.address", SiteFiles.loopback(xfer),
-                "dfs.datanode.http.address", SiteFiles.loopback(http),
-                "dfs.datanode.ipc.address", SiteFiles.loopback(ipc),
-                "dfs.datanode.hostname", "127.0.0.1",
-                "dfs.replication", "1"));
+            hdfs);
     JavaProcess dn =
         JavaProcess.start(
             system + " datanode",
@@ -121,8 +139,8 @@ final class Processes {
             conf + java.io.File.pathSeparator + s.classpath(),
             "org.apache.hadoop.hdfs.server.datanode.DataNode",
             List.of(),
-            s.logDir().resolve(system + "-datanode.log"));
-    facts.put("datanode log", dn.log().toString());
+            s.logDir().resolve(system + "-datanode" + suffix + ".log"));
+    facts.put("datanode" + suffix + " log", dn.log().toString());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ClusterSettings.DATANODE_SECONDS);
     String why = "it did not register within " + ClusterSettings.DATANODE_SECONDS + " s";
     while (System.nanoTime() - deadline < 0) {
@@ -130,8 +148,8 @@ final class Processes {
         why = "it exited: " + dn.logTail(1);
         break;
       }
-      if (registered(uri, dn)) {
-        facts.put("datanode", "1 stock DataNode, registered");
+      if (registered(uri, dn, number)) {
+        facts.put("datanode" + suffix, "stock DataNode, registered");
         return dn;
       }
       // It retries every 5 s for ever; three failures in a row mean the namenode refuses it.
@@ -142,15 +160,18 @@ final class Processes {
       Thread.sleep(500);
     }
     LOG.debug("{}: running without a datanode: {}", system, why);
-    facts.put("datanode", "none (" + why + ")");
+    facts.put("datanode" + suffix, "none (" + why + ")");
     dn.close();
     return null;
   }
 
-  private static boolean registered(String uri, JavaProcess dn) {
+  /**
+   * Whether the namenode lists {@code live} datanodes, or the datanode's log says it registered.
+   */
+  private static boolean registered(String uri, JavaProcess dn, int live) {
     try (FileSystem fs = FileSystem.newInstance(URI.create(uri), probeConf(uri))) {
       if (fs instanceof DistributedFileSystem dfs
-          && dfs.getDataNodeStats(DatanodeReportType.LIVE).length > 0) {
+          && dfs.getDataNodeStats(DatanodeReportType.LIVE).length >= live) {
         return true;
       }
     } catch (IOException | RuntimeException e) {

@@ -16,6 +16,19 @@ public interface Target extends AutoCloseable {
   /** Namenode processes whose CPU time is charged to the operations; empty if unknown. */
   List<Long> namenodePids();
 
+  /**
+   * The namenodes' web addresses ({@code host:port}, in the order of {@link #namenodePids()}),
+   * where each publishes its operation counters on {@code /jmx}; empty if unknown.
+   */
+  default List<String> namenodeWebAddresses() {
+    return List.of();
+  }
+
+  /** The metadata database whose counters a run reads, or null (embedded, or not known). */
+  default MariaDbCounters database() {
+    return null;
+  }
+
   /** What a report should say about it: store, heap, handlers, datanode, logs. */
   Map<String, String> facts();
 

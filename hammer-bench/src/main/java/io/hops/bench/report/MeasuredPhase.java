@@ -7,10 +7,30 @@ import io.hops.bench.workload.Op;
 import org.HdrHistogram.Histogram;
 
 /**
- * A phase as measured against one system: the clients' results and the CPU time its namenode
- * process(es) used in the measured window (null when they are not known).
+ * A phase as measured against one system: the clients' results, the CPU time its namenode
+ * process(es) used in the measured window (null when they are not known) and what each namenode and
+ * the database did.
  */
-public record MeasuredPhase(Phase phase, PhaseResult result, Long namenodeCpuMillis) {
+public record MeasuredPhase(
+    Phase phase, PhaseResult result, Long namenodeCpuMillis, ClusterWork cluster) {
+
+  public MeasuredPhase {
+    cluster = cluster == null ? ClusterWork.NONE : cluster;
+  }
+
+  public MeasuredPhase(Phase phase, PhaseResult result, Long namenodeCpuMillis) {
+    this(phase, result, namenodeCpuMillis, ClusterWork.NONE);
+  }
+
+  /** Client operations (successful or not) in the window. */
+  public long clientOps() {
+    return result.successes() + result.failures();
+  }
+
+  /** {@code amount} per client operation, or null. */
+  public Double perOp(Long amount) {
+    return amount == null || clientOps() == 0 ? null : (double) amount / clientOps();
+  }
 
   public double opsPerSec(Op op) {
     OpStats s = result.ops().get(op);

@@ -115,6 +115,37 @@ public final class Summary {
     }
     m.put("stuckThreads", r.stuckThreads());
     m.put("problems", r.problems());
+    if (r.timeline().longestGapMillis() >= 0) {
+      m.put("longestGapMs", r.timeline().longestGapMillis());
+      m.put("longestGapExact", r.timeline().sessions() == 1);
+      m.put("longestGapAtSeconds", r.timeline().longestGapAtMillis() / 1000.0);
+      m.put("slowestSecondOfMean", r.timeline().dip());
+      m.put("successesPerSecond", r.timeline().perSecond());
+    }
+    if (!p.cluster().namenodes().isEmpty()) {
+      Long all = p.cluster().namenodeOperations();
+      List<Object> nns = new ArrayList<>();
+      for (ClusterWork.NamenodeWork n : p.cluster().namenodes()) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put(
+            "namenodeOpsPerSec",
+            n.operations() == null ? null : n.operations() / r.effectiveSeconds());
+        x.put(
+            "share",
+            n.operations() == null || all == null || all == 0
+                ? null
+                : (double) n.operations() / all);
+        x.put("cpuMsPerClientOp", p.perOp(n.cpuMillis()));
+        nns.add(x);
+      }
+      m.put("namenodes", nns);
+      m.put("namenodeOpsPerClientOp", p.perOp(all));
+    }
+    if (p.cluster().databaseCpuMillis() != null || p.cluster().databaseStatements() != null) {
+      m.put("databaseCpuMsPerOp", p.perOp(p.cluster().databaseCpuMillis()));
+      m.put("databaseStatementsPerOp", p.perOp(p.cluster().databaseStatements()));
+      m.put("dalAccessesPerOp", p.perOp(p.cluster().databaseAccesses()));
+    }
     Map<String, Object> ops = new LinkedHashMap<>();
     for (Map.Entry<Op, OpStats> e : r.ops().entrySet()) {
       Map<String, Object> o = new LinkedHashMap<>();

@@ -61,9 +61,57 @@ public final class Tables {
                           count,
                           message)));
     }
+    b.append(cluster(p));
     r.problems().forEach(x -> b.append("  ! ").append(x).append('\n'));
     if (r.stuckThreads() > 0) {
       b.append("  ! ").append(r.stuckThreads()).append(" thread(s) stuck and left out\n");
+    }
+    return b.toString();
+  }
+
+  /**
+   * The longest gap, the slowest second, each namenode's share, and the database's cost per
+   * operation, where known.
+   */
+  static String cluster(MeasuredPhase p) {
+    StringBuilder b = new StringBuilder();
+    PhaseResult.Timeline t = p.result().timeline();
+    if (t.longestGapMillis() >= 0) {
+      Double dip = t.dip();
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "  longest gap without a completed operation: %s%,d ms (from %.1f s into the"
+                  + " window); slowest second: %s of the mean%n",
+              t.sessions() > 1 ? "at most " : "",
+              t.longestGapMillis(),
+              t.longestGapAtMillis() / 1000.0,
+              dip == null ? "n/a" : String.format(Locale.ROOT, "%.0f%%", dip * 100)));
+    }
+    ClusterWork w = p.cluster();
+    Long all = w.namenodeOperations();
+    for (int i = 0; i < w.namenodes().size(); i++) {
+      ClusterWork.NamenodeWork n = w.namenodes().get(i);
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "  namenode %d: %s namenode ops/s (%s of all), CPU %s ms per client op%n",
+              i,
+              n.operations() == null ? "n/a" : num(n.operations() / p.result().effectiveSeconds()),
+              n.operations() == null || all == null || all == 0
+                  ? "n/a"
+                  : String.format(Locale.ROOT, "%.0f%%", 100.0 * n.operations() / all),
+              num(p.perOp(n.cpuMillis()))));
+    }
+    if (w.databaseCpuMillis() != null || w.databaseStatements() != null) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "  database: CPU %s ms per client op, %s statements (round trips) per client op;"
+                  + " the DAL counted %s accesses per client op%n",
+              num(p.perOp(w.databaseCpuMillis())),
+              num(p.perOp(w.databaseStatements())),
+              num(p.perOp(w.databaseAccesses()))));
     }
     return b.toString();
   }

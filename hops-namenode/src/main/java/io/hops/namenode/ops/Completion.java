@@ -26,9 +26,18 @@ final class Completion {
       ExtendedBlock client,
       String src)
       throws IOException {
-    if (b.underConstructionState() == BlockState.COMPLETE
-        || b.underConstructionState() == BlockState.COMMITTED) {
+    if (b.underConstructionState() == BlockState.COMPLETE) {
       return b;
+    }
+    if (b.underConstructionState() == BlockState.COMMITTED) {
+      // Committed without enough live replicas, so the client asks again. Usually a datanode's
+      // report completes the block meanwhile; but its replica may have been recorded before the
+      // commit by a namenode that counted it while the committing one did not (a datanode it has
+      // not heard from yet: it just started, or its heartbeats are late), and no report will
+      // come again. So each retry counts again, as HDFS's commitOrCompleteLastBlock does.
+      return bm.liveReplicas(f, b.blockId()) >= bm.minReplication()
+          ? completed(tx, bm, f, with(b, b.numBytes(), BlockState.COMPLETE))
+          : b;
     }
     if (b.generationStamp() != client.getGenerationStamp()) {
       throw new IOException(
@@ -43,11 +52,21 @@ final class Completion {
     boolean complete = bm.liveReplicas(f, b.blockId()) >= bm.minReplication();
     BlockInfoRow changed =
         with(b, client.getNumBytes(), complete ? BlockState.COMPLETE : BlockState.COMMITTED);
-    tx.update(BlockInfoRow.TABLE, changed);
     if (complete) {
-      bm.expectedToPending(tx, changed, f.expected(b.blockId()), f.replicas(b.blockId()), -1);
-      dropPipeline(tx, f, b.blockId());
+      return completed(tx, bm, f, changed);
     }
+    tx.update(BlockInfoRow.TABLE, changed);
+    f.replace(changed);
+    return changed;
+  }
+
+  /** Writes {@code changed}, a block now complete: its pipeline becomes pending replication. */
+  private static BlockInfoRow completed(
+      ExecutePhase tx, BlockManager bm, FileBlocks f, BlockInfoRow changed) throws IOException {
+    tx.update(BlockInfoRow.TABLE, changed);
+    bm.expectedToPending(
+        tx, changed, f.expected(changed.blockId()), f.replicas(changed.blockId()), -1);
+    dropPipeline(tx, f, changed.blockId());
     f.replace(changed);
     return changed;
   }

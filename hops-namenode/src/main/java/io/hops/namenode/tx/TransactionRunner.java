@@ -163,6 +163,17 @@ public final class TransactionRunner {
           backOff(retry);
         }
       } catch (IOException | RuntimeException e) {
+        if (call != null
+            && tx != null
+            && e instanceof IOException
+            && !(e instanceof StorageException)) {
+          T first = answeredMeanwhile(tx, call, codec);
+          if (first != null) {
+            metrics.record(
+                name + ".retried", System.nanoTime() - start, tx.accessCounts(), retry, false);
+            return first;
+          }
+        }
         metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
         throw e;
       } finally {
@@ -170,6 +181,30 @@ public final class TransactionRunner {
           tx.close();
         }
       }
+    }
+  }
+
+  /**
+   * The kept outcome of {@code call} if the first attempt committed while this retry ran. The
+   * lookup before the lock phase finds no row while the first attempt's transaction has not yet
+   * written it (a locking read of an absent row takes no lock at read-committed); the retry then
+   * waits for that attempt's locks, and its operation fails on what the first attempt did (a create
+   * finds its own file being created, a rename its source gone). Holding those locks now, it reads
+   * the row again before failing: one read, on the failure path only.
+   */
+  private <T> T answeredMeanwhile(
+      Transaction tx, RetryCache.CallKey call, RetryCache.Codec<T> codec) {
+    try {
+      RetryCacheRow kept = retryCache.lookup(tx, call);
+      if (!RetryCache.live(kept, clock.getAsLong())) {
+        return null;
+      }
+      // Not committed: the failed operation may have written to the transaction; closing rolls
+      // it back.
+      return codec.decode(kept.payload());
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("looking up the retry cache again failed", e);
+      return null;
     }
   }
 

@@ -3,7 +3,6 @@ package io.hops.namenode.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
@@ -41,9 +40,8 @@ import org.junit.jupiter.api.Timeout;
  * and three {@code bin/hops datanode} processes reporting to all of them. While a stock client (an
  * HA nameservice of the three) writes and reads files, the leader is killed with SIGKILL every 15 s
  * and started again. Every file whose close was acknowledged is there, byte for byte, every block
- * reaches its replication, and the namespace's invariants hold. (Client operations may fail over a
- * kill: without the retry cache a retried create can be refused; those are counted, not asserted,
- * here.)
+ * reaches its replication, and the namespace's invariants hold. (Failed client operations are
+ * counted here, not asserted: hammer-bench's FailoverUnderLoadTest asserts that none fail.)
  */
 class ProcessFailoverTest {
   private static final int BLOCK = 1024 * 1024;
@@ -66,23 +64,9 @@ class ProcessFailoverTest {
   }
 
   /** MariaDB settings from the environment, or a skipped test; the database emptied. */
-  private Map<String, String> database() throws Exception {
-    String url = System.getenv("HOPS_TEST_MYSQL_URL");
-    assumeTrue(url != null && !url.isBlank(), "HOPS_TEST_MYSQL_URL is not set");
-    Map<String, String> db =
-        Map.of(
-            HopsConfig.METADATA_ENGINE,
-            "mysql",
-            HopsConfig.JDBC_URL,
-            url,
-            HopsConfig.JDBC_USER,
-            System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"),
-            HopsConfig.JDBC_PASSWORD,
-            System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops"));
-    try (Storage s = Storages.open(DalConfig.of(db))) {
-      s.schema().createOrUpgrade();
-      s.schema().clearAll();
-    }
+  private static Map<String, String> database() throws Exception {
+    Map<String, String> db = HopsTestCluster.emptyMariadbOrNull();
+    assumeTrue(db != null, "HOPS_TEST_MYSQL_URL is not set");
     return db;
   }
 
