@@ -109,6 +109,55 @@ public abstract class FinderKit extends DalKit {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void pagesFromACursorReadAPartitionOrTheTableInPrimaryKeyOrder(LockMode mode)
+      throws Exception {
+    Storage s = storage();
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    Table<InodeRow> t = InodeRow.TABLE;
+    try (Transaction tx = s.begin()) {
+      for (long p : PARTITIONS) {
+        List<List<Object>> whole = expected(t, inodes, r -> r.partitionId() == p);
+        for (int limit : new int[] {1, 2, 3, 1000}) {
+          assertThat(Cells.ofAll(t, pages(tx, t, p, limit, mode)))
+              .as("partition %s in pages of %s", p, limit)
+              .isEqualTo(whole);
+        }
+        // A cursor that names no row: the page starts at the next one.
+        List<InodeRow> rows = tx.findByPartition(t, p, LockMode.READ_COMMITTED);
+        InodeRow first = rows.get(0);
+        Key between = t.key(first.partitionId(), first.parentId(), first.name() + "\u0000");
+        assertThat(Cells.ofAll(t, tx.scanFrom(t, p, between, 1000, mode)))
+            .isEqualTo(whole.subList(1, whole.size()));
+        InodeRow last = rows.get(rows.size() - 1);
+        assertThat(tx.scanFrom(t, p, t.keyOf(last), 5, mode)).isEmpty();
+      }
+      assertThat(tx.scanFrom(t, 12345L, null, 5, mode)).isEmpty();
+      List<List<Object>> all = expected(t, inodes, r -> true);
+      assertThat(Cells.ofAll(t, pages(tx, t, null, 4, mode))).isEqualTo(all);
+      assertThat(Cells.ofAll(t, tx.scanFrom(t, null, null, 3, mode))).isEqualTo(all.subList(0, 3));
+      tx.commit();
+    }
+  }
+
+  /** Every row, read page by page with the last key of each page as the cursor. */
+  private static <R extends Record> List<R> pages(
+      Transaction tx, Table<R> t, Object partition, int limit, LockMode mode) throws Exception {
+    List<R> out = new ArrayList<>();
+    Key after = null;
+    while (true) {
+      List<R> page = tx.scanFrom(t, partition, after, limit, mode);
+      assertThat(page.size()).isLessThanOrEqualTo(limit);
+      out.addAll(page);
+      if (page.size() < limit) {
+        return out;
+      }
+      after = t.keyOf(page.get(page.size() - 1));
+    }
+  }
+
   @Test
   public void partitionScanOverStringAndByteArrayPartitionsReturnsExactlyThatPartition()
       throws Exception {
