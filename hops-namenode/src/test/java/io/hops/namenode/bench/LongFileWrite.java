@@ -56,13 +56,13 @@ public final class LongFileWrite {
           long total = System.nanoTime() - start;
           int n = nanos.size();
           System.out.printf(
-              "round %d: %d blocks in %.1f s; addBlock namenode time: first 10 %.3f ms,"
-                  + " last 10 %.3f ms; rows read: first %d, last %d%n",
+              "round %d: %d blocks in %.1f s; addBlock namenode time (median): first 50 %.3f ms,"
+                  + " last 50 %.3f ms; rows read: first %d, last %d%n",
               round,
               blocks,
               total / 1e9,
-              mean(nanos.subList(0, 10)) / 1e6,
-              mean(nanos.subList(n - 10, n)) / 1e6,
+              median(nanos.subList(0, 50)) / 1e6,
+              median(nanos.subList(n - 50, n)) / 1e6,
               rows.get(0),
               rows.get(rows.size() - 1));
         }
@@ -70,7 +70,9 @@ public final class LongFileWrite {
     }
   }
 
-  private static double mean(List<Long> values) {
-    return values.stream().mapToLong(Long::longValue).average().orElse(0);
+  private static double median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return sorted.get(sorted.size() / 2);
   }
 }
