@@ -39,6 +39,10 @@ public abstract class AbstractTransaction implements Transaction {
       Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
       throws StorageException;
 
+  /** The primary keys of the rows whose indexed {@code column} equals {@code value}, in order. */
+  protected abstract List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+      throws StorageException;
+
   /** Sends the writes, in the order given, inside the transaction. */
   protected abstract void doFlush(List<WriteOp> ops) throws StorageException;
 
@@ -113,6 +117,20 @@ public abstract class AbstractTransaction implements Transaction {
     counter.count(partitionValue == null ? AccessKind.FTS : AccessKind.PPIS, mode);
     counter.countRows(rows.size(), 0);
     return rows;
+  }
+
+  @Override
+  public final List<Key> findKeysByIndex(Table<?> table, String column, Object value)
+      throws StorageException {
+    checkOpen();
+    Column c = table.column(column);
+    if (!c.indexed()) {
+      throw new IllegalArgumentException(table + "." + column + " has no index");
+    }
+    List<Key> keys = guard(() -> doFindKeysByIndex(table, c, value));
+    counter.count(AccessKind.IS, LockMode.READ_COMMITTED);
+    counter.countRows(keys.size(), 0);
+    return keys;
   }
 
   @Override

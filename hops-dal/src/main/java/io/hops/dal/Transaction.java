@@ -59,6 +59,14 @@ public interface Transaction extends AutoCloseable {
       Table<R> table, Object partitionValue, Key after, int limit, LockMode mode)
       throws StorageException;
 
+  /**
+   * As {@link #findByIndex} read committed, but only the primary keys of the rows, in primary-key
+   * order: an engine whose index entries hold the primary key (the embedded one; an InnoDB
+   * secondary index) answers from the index alone, without reading or decoding a row. Counted as
+   * {@link AccessKind#IS}.
+   */
+  List<Key> findKeysByIndex(Table<?> table, String column, Object value) throws StorageException;
+
   /** Every row of the table, in primary-key order. Counted as {@link AccessKind#FTS}. */
   <R extends Record> List<R> scanAll(Table<R> table, LockMode mode) throws StorageException;
 

@@ -83,6 +83,13 @@ class AbstractTransactionTest {
     }
 
     @Override
+    protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+        throws StorageException {
+      maybeFail("keys " + column.name() + "=" + value);
+      return List.of();
+    }
+
+    @Override
     protected void doFlush(List<WriteOp> ops) throws StorageException {
       maybeFail("flush");
       flushes.add(ops);
@@ -208,6 +215,11 @@ class AbstractTransactionTest {
               Key after,
               int limit,
               LockMode mode) {
+            throw new IllegalStateException("bug");
+          }
+
+          @Override
+          protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value) {
             throw new IllegalStateException("bug");
           }
         };

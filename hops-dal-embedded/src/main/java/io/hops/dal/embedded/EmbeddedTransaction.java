@@ -114,6 +114,22 @@ final class EmbeddedTransaction extends AbstractTransaction {
     return locked;
   }
 
+  @Override
+  protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+      throws StorageException {
+    if (value == null) {
+      return List.of();
+    }
+    StoredTable<?> t = StoredTable.of(table);
+    // An index entry's value is its row's key: the primary key, with no row read.
+    List<byte[]> rowKeys = reader.valuesWithPrefix(t.layout.indexPrefix(column, value));
+    List<Key> keys = new ArrayList<>(rowKeys.size());
+    for (byte[] rowKey : rowKeys) {
+      keys.add(t.layout.keyOf(rowKey));
+    }
+    return keys;
+  }
+
   /**
    * One read of the rows matching the equalities: a prefix iteration over the leading key columns
    * the equalities fix, else an index scan, then the remaining equalities as a filter.

@@ -118,6 +118,19 @@ final class RowReader {
     return rows;
   }
 
+  /** The values of the entries whose keys start with {@code prefix}, in key order. */
+  List<byte[]> valuesWithPrefix(byte[] prefix) throws StorageException {
+    return store.use(
+        "index scan",
+        db -> {
+          List<byte[]> values = new ArrayList<>();
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(db, prefix, options, (k, v) -> values.add(v));
+          }
+          return values;
+        });
+  }
+
   /** The keys that start with {@code prefix}, in order. */
   List<byte[]> keysWithPrefix(byte[] prefix) throws StorageException {
     return store.use(

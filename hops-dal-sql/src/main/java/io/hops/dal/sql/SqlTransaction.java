@@ -131,6 +131,24 @@ final class SqlTransaction extends AbstractTransaction {
     }
   }
 
+  @Override
+  protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+      throws StorageException {
+    TableSql<?> sql = storage.sql(table);
+    try (PreparedStatement ps = connection.prepareStatement(sql.keysByIndex(column))) {
+      TableSql.bind(ps, 1, column, value);
+      List<Key> keys = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          keys.add(sql.readKey(rs));
+        }
+      }
+      return keys;
+    } catch (SQLException e) {
+      throw dialect.classify("keys of " + table + " by " + column.name(), e);
+    }
+  }
+
   private <R extends Record> List<R> query(
       Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
       throws StorageException {

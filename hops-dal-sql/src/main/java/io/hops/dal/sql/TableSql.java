@@ -148,6 +148,28 @@ final class TableSql<R extends Record> {
     return next;
   }
 
+  /** The primary keys of the rows whose {@code column} equals a value, in key order. */
+  String keysByIndex(Column column) {
+    return "SELECT "
+        + keyTuple
+        + " FROM "
+        + table.name()
+        + " WHERE "
+        + column.name()
+        + " = ?"
+        + orderBy;
+  }
+
+  /** The key of {@link #keysByIndex}'s current row. */
+  Key readKey(ResultSet rs) throws SQLException {
+    List<Column> keys = table.keyColumns();
+    Object[] values = new Object[keys.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = get(rs, i + 1, keys.get(i));
+    }
+    return table.key(values);
+  }
+
   /** Binds a key's values from parameter {@code first}; returns the next parameter index. */
   int bindKey(PreparedStatement ps, int first, Key key) throws SQLException {
     List<Column> keys = table.keyColumns();

@@ -254,6 +254,42 @@ public abstract class FinderKit extends DalKit {
   }
 
   @Test
+  public void keysByIndexAreThePrimaryKeysOfTheIndexScansRowsInOrder() throws Exception {
+    Storage s = storage();
+    Table<ReplicaRow> t = ReplicaRow.TABLE;
+    List<ReplicaRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long file : PARTITIONS) {
+      for (long block : new long[] {4, -4, Long.MIN_VALUE, Long.MAX_VALUE}) {
+        for (int storage : new int[] {7, -7, Integer.MIN_VALUE}) {
+          rows.add(new ReplicaRow(file, block, storage, ++seed));
+        }
+      }
+    }
+    Collections.shuffle(rows, new Random(5));
+    insertCommitted(s, t, rows);
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    try (Transaction tx = s.begin()) {
+      for (int storage : new int[] {7, -7, Integer.MIN_VALUE, 8}) {
+        List<Key> expected = new ArrayList<>();
+        for (ReplicaRow r : tx.findByIndex(t, "storage_id", storage, LockMode.READ_COMMITTED)) {
+          expected.add(t.keyOf(r));
+        }
+        assertThat(tx.findKeysByIndex(t, "storage_id", storage))
+            .as("keys of the replicas on storage %s", storage)
+            .isEqualTo(expected);
+      }
+      // String keys (names with escapes and multi-byte characters) decode exactly too.
+      for (InodeRow one : inodes) {
+        assertThat(tx.findKeysByIndex(InodeRow.TABLE, "id", one.id()))
+            .containsExactly(InodeRow.TABLE.keyOf(one));
+      }
+      tx.commit();
+    }
+  }
+
+  @Test
   public void indexScanOnAStringColumnMatchesExactly() throws Exception {
     Storage s = storage();
     Table<LeasePathRow> t = LeasePathRow.TABLE;
