@@ -163,6 +163,13 @@ CREATE TABLE IF NOT EXISTS pending_blocks (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (inode_id) PARTITIONS 8;
 
+-- Deleted files whose blocks are still being released, a batch per transaction, by the leader.
+CREATE TABLE IF NOT EXISTS released_files (
+  inode_id BIGINT NOT NULL,
+  PRIMARY KEY (inode_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (inode_id) PARTITIONS 8;
+
 -- Quota and usage of directories that have a quota, and the usage changes not yet applied to them.
 CREATE TABLE IF NOT EXISTS quota (
   inode_id BIGINT NOT NULL,

@@ -176,6 +176,13 @@ CREATE TABLE IF NOT EXISTS pending_blocks (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (inode_id);
 
+-- Deleted files whose blocks are still being released, a batch per transaction, by the leader.
+CREATE TABLE IF NOT EXISTS released_files (
+  inode_id BIGINT NOT NULL,
+  PRIMARY KEY (inode_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (inode_id);
+
 -- Quota and usage of directories that have a quota, and the usage changes not yet applied to them.
 CREATE TABLE IF NOT EXISTS quota (
   inode_id BIGINT NOT NULL,

@@ -4,6 +4,7 @@ import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What every driver's transactions share: the write buffer, column-limit checks, access counting
@@ -30,6 +31,18 @@ public abstract class AbstractTransaction implements Transaction {
       Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
       throws StorageException;
 
+  /**
+   * At most {@code limit} rows after {@code after} (null: from the first) in primary-key order,
+   * within the partition {@code partitionValue} unless it is null.
+   */
+  protected abstract <R extends Record> List<R> doScanFrom(
+      Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
+      throws StorageException;
+
+  /** The primary keys of the rows whose indexed {@code column} equals {@code value}, in order. */
+  protected abstract List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+      throws StorageException;
+
   /** Sends the writes, in the order given, inside the transaction. */
   protected abstract void doFlush(List<WriteOp> ops) throws StorageException;
 
@@ -44,6 +57,7 @@ public abstract class AbstractTransaction implements Transaction {
     checkKey(table, key);
     R row = guard(() -> doFind(table, key, mode));
     counter.count(AccessKind.PK, mode);
+    counter.countRows(row == null ? 0 : 1, 0);
     return row;
   }
 
@@ -53,6 +67,7 @@ public abstract class AbstractTransaction implements Transaction {
     keys.forEach(k -> checkKey(table, k));
     List<R> rows = guard(() -> doFindBatch(table, keys, mode));
     counter.count(AccessKind.BATCH, mode);
+    counter.countRows(rows.stream().filter(Objects::nonNull).count(), 0);
     return rows;
   }
 
@@ -87,6 +102,38 @@ public abstract class AbstractTransaction implements Transaction {
   }
 
   @Override
+  public final <R extends Record> List<R> scanFrom(
+      Table<R> table, Object partitionValue, Key after, int limit, LockMode mode)
+      throws StorageException {
+    checkOpen();
+    if (after != null) {
+      checkKey(table, after);
+    }
+    if (limit <= 0) {
+      throw new IllegalArgumentException("a page holds at least one row, not " + limit);
+    }
+    Column p = partitionValue == null ? null : partitionColumn(table);
+    List<R> rows = guard(() -> doScanFrom(table, p, partitionValue, after, limit, mode));
+    counter.count(partitionValue == null ? AccessKind.FTS : AccessKind.PPIS, mode);
+    counter.countRows(rows.size(), 0);
+    return rows;
+  }
+
+  @Override
+  public final List<Key> findKeysByIndex(Table<?> table, String column, Object value)
+      throws StorageException {
+    checkOpen();
+    Column c = table.column(column);
+    if (!c.indexed()) {
+      throw new IllegalArgumentException(table + "." + column + " has no index");
+    }
+    List<Key> keys = guard(() -> doFindKeysByIndex(table, c, value));
+    counter.count(AccessKind.IS, LockMode.READ_COMMITTED);
+    counter.countRows(keys.size(), 0);
+    return keys;
+  }
+
+  @Override
   public final <R extends Record> List<R> scanAll(Table<R> table, LockMode mode)
       throws StorageException {
     return scan(AccessKind.FTS, table, List.of(), List.of(), mode);
@@ -98,6 +145,7 @@ public abstract class AbstractTransaction implements Transaction {
     checkOpen();
     List<R> rows = guard(() -> doScan(table, columns, values, mode));
     counter.count(kind, mode);
+    counter.countRows(rows.size(), 0);
     return rows;
   }
 
@@ -132,6 +180,7 @@ public abstract class AbstractTransaction implements Transaction {
             return null;
           });
       counter.count(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE);
+      counter.countRows(0, ops.size());
     }
     guard(
         () -> {

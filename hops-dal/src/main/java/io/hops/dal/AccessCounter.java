@@ -1,5 +1,6 @@
 package io.hops.dal;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -10,6 +11,8 @@ public final class AccessCounter {
   private final AtomicLongArray counts =
       new AtomicLongArray(AccessKind.values().length * LockMode.values().length);
   private final AccessCounter parent;
+  private final AtomicLong rowsRead = new AtomicLong();
+  private final AtomicLong rowsWritten = new AtomicLong();
 
   public AccessCounter() {
     this(null);
@@ -26,11 +29,20 @@ public final class AccessCounter {
     }
   }
 
+  /** Rows an access returned (reads) or the write batch carried (writes). */
+  public void countRows(long read, long written) {
+    rowsRead.addAndGet(read);
+    rowsWritten.addAndGet(written);
+    if (parent != null) {
+      parent.countRows(read, written);
+    }
+  }
+
   public AccessCounts snapshot() {
     long[] copy = new long[counts.length()];
     for (int i = 0; i < copy.length; i++) {
       copy[i] = counts.get(i);
     }
-    return new AccessCounts(copy);
+    return new AccessCounts(copy, rowsRead.get(), rowsWritten.get());
   }
 }

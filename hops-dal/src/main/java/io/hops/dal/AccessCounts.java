@@ -5,17 +5,33 @@ import java.util.Arrays;
 /**
  * Counts of database accesses by kind and lock mode: one transaction's, or a storage's totals.
  * Immutable; {@link #toString()} reads like the design's cost table, e.g. {@code B + PK(EXCLUSIVE)
- * x2 + W}.
+ * x2 + W}. Besides the accesses, the rows they read and wrote: an access's cost grows with its
+ * rows, so a test that an operation does not grow with what it does not touch counts both. Equality
+ * and the cost-table text compare the accesses only.
  */
 public final class AccessCounts {
   private static final int MODES = LockMode.values().length;
   public static final AccessCounts NONE =
-      new AccessCounts(new long[AccessKind.values().length * MODES]);
+      new AccessCounts(new long[AccessKind.values().length * MODES], 0, 0);
 
   private final long[] counts;
+  private final long rowsRead;
+  private final long rowsWritten;
 
-  AccessCounts(long[] counts) {
+  AccessCounts(long[] counts, long rowsRead, long rowsWritten) {
     this.counts = counts;
+    this.rowsRead = rowsRead;
+    this.rowsWritten = rowsWritten;
+  }
+
+  /** Rows returned by the reads (a missing row of a key read counts none). */
+  public long rowsRead() {
+    return rowsRead;
+  }
+
+  /** Rows inserted, updated or deleted by the write batches. */
+  public long rowsWritten() {
+    return rowsWritten;
   }
 
   static int slot(AccessKind kind, LockMode mode) {
@@ -47,7 +63,7 @@ public final class AccessCounts {
     for (int i = 0; i < d.length; i++) {
       d[i] = counts[i] - earlier.counts[i];
     }
-    return new AccessCounts(d);
+    return new AccessCounts(d, rowsRead - earlier.rowsRead, rowsWritten - earlier.rowsWritten);
   }
 
   @Override

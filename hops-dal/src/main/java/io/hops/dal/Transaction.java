@@ -47,6 +47,26 @@ public interface Transaction extends AutoCloseable {
   <R extends Record> List<R> findByIndex(Table<R> table, String column, Object value, LockMode mode)
       throws StorageException;
 
+  /**
+   * One page of a bounded range scan: the rows whose primary key comes after {@code after} (null:
+   * from the first), in primary-key order, at most {@code limit}; within one partition if {@code
+   * partitionValue} is not null ({@link AccessKind#PPIS}), else over the table ({@link
+   * AccessKind#FTS}). Its cost is the page, not what lies beyond it: a cursor (the last key of a
+   * page) reads a table or a partition of any size page by page. A locking page locks the rows it
+   * returns.
+   */
+  <R extends Record> List<R> scanFrom(
+      Table<R> table, Object partitionValue, Key after, int limit, LockMode mode)
+      throws StorageException;
+
+  /**
+   * As {@link #findByIndex} read committed, but only the primary keys of the rows, in primary-key
+   * order: an engine whose index entries hold the primary key (the embedded one; an InnoDB
+   * secondary index) answers from the index alone, without reading or decoding a row. Counted as
+   * {@link AccessKind#IS}.
+   */
+  List<Key> findKeysByIndex(Table<?> table, String column, Object value) throws StorageException;
+
   /** Every row of the table, in primary-key order. Counted as {@link AccessKind#FTS}. */
   <R extends Record> List<R> scanAll(Table<R> table, LockMode mode) throws StorageException;
 

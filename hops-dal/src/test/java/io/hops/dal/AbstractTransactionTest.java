@@ -70,6 +70,26 @@ class AbstractTransactionTest {
     }
 
     @Override
+    protected <R extends Record> List<R> doScanFrom(
+        Table<R> table,
+        Column partition,
+        Object partitionValue,
+        Key after,
+        int limit,
+        LockMode mode)
+        throws StorageException {
+      maybeFail("page " + partitionValue + " after " + after + " " + limit + " " + mode);
+      return List.of();
+    }
+
+    @Override
+    protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+        throws StorageException {
+      maybeFail("keys " + column.name() + "=" + value);
+      return List.of();
+    }
+
+    @Override
     protected void doFlush(List<WriteOp> ops) throws StorageException {
       maybeFail("flush");
       flushes.add(ops);
@@ -184,6 +204,22 @@ class AbstractTransactionTest {
           @Override
           protected <R extends Record> List<R> doScan(
               Table<R> table, List<Column> columns, List<Object> values, LockMode mode) {
+            throw new IllegalStateException("bug");
+          }
+
+          @Override
+          protected <R extends Record> List<R> doScanFrom(
+              Table<R> table,
+              Column partition,
+              Object partitionValue,
+              Key after,
+              int limit,
+              LockMode mode) {
+            throw new IllegalStateException("bug");
+          }
+
+          @Override
+          protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value) {
             throw new IllegalStateException("bug");
           }
         };

@@ -48,6 +48,15 @@ public final class NamenodeConfig {
 
   public static final long HOUSEKEEPING_INTERVAL_MS_DEFAULT = 3000;
 
+  /**
+   * Most rows a housekeeping queue (invalidations, pending re-replications) reads in one round: a
+   * round reads one page after the previous round's cursor, so a backlog of any size costs a round
+   * no more than a page, and the whole queue is visited once every (backlog / page) rounds.
+   */
+  public static final String HOUSEKEEPING_PAGE_ROWS = "hops.namenode.housekeeping.page.rows";
+
+  public static final int HOUSEKEEPING_PAGE_ROWS_DEFAULT = 5000;
+
   /** The namenode's HTTP port (web UI, {@code /fsck}); 0 picks a free one, -1 disables it. */
   public static final String HTTP_PORT = "hops.namenode.http.port";
 

@@ -9,8 +9,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -89,5 +91,38 @@ class DatabaseCostTest {
     assertThat(cold.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(2);
     assertThat(cold.get(AccessKind.PK, LockMode.READ_COMMITTED)).isEqualTo(Math.max(0, depth - 3));
     assertThat(cold.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
+  }
+
+  /**
+   * What the storage spends for one RPC, not only the operation's own transaction: a caller whose
+   * groups are registered nowhere costs no lookup of them (before, one index scan per group and
+   * RPC, never cached). Background transactions (the election) may land in a try; one clean try of
+   * five is enough.
+   */
+  @Test
+  void anRpcOfACallerWithUnregisteredGroupsCostsTheStorageOnlyItsTransaction() throws Exception {
+    Path p = new Path("/ugtest/dir");
+    fs.mkdirs(p);
+    UserGroupInformation alice =
+        UserGroupInformation.createUserForTesting(
+            "alice-cost", new String[] {"nowhere-a", "nowhere-b", "nowhere-c"});
+    DistributedFileSystem asAlice =
+        alice.doAs(
+            (java.security.PrivilegedExceptionAction<DistributedFileSystem>)
+                () -> (DistributedFileSystem) cluster.client());
+    try {
+      asAlice.getFileStatus(p); // registers the user once
+      long fewestExtra = Long.MAX_VALUE;
+      for (int i = 0; i < 5; i++) {
+        AccessCounts before = cluster.namenode().namesystem().storage().accessCounts();
+        asAlice.getFileStatus(p);
+        AccessCounts all = cluster.namenode().namesystem().storage().accessCounts().minus(before);
+        AccessCounts own = LAST.get("getFileInfo");
+        fewestExtra = Math.min(fewestExtra, all.total() - own.total());
+      }
+      assertThat(fewestExtra).as("accesses outside the operation's transaction").isZero();
+    } finally {
+      asAlice.close();
+    }
   }
 }

@@ -82,6 +82,54 @@ final class EmbeddedTransaction extends AbstractTransaction {
     }
   }
 
+  @Override
+  protected <R extends Record> List<R> doScanFrom(
+      Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
+      throws StorageException {
+    StoredTable<R> t = StoredTable.of(table);
+    if (partition != null && partitionValue == null) {
+      return List.of();
+    }
+    byte[] prefix =
+        partition == null
+            ? t.layout.rowPrefix()
+            : t.layout.rowPrefix(List.of(partition), List.of(partitionValue));
+    List<R> rows = reader.scanFrom(t, prefix, after == null ? null : t.rowKey(after), limit);
+    if (mode == LockMode.READ_COMMITTED || rows.isEmpty()) {
+      return rows;
+    }
+    // Lock what the page found, then read it again under the locks: a row deleted meanwhile
+    // drops out; one inserted meanwhile belongs to a later read of the page.
+    List<byte[]> keys = new ArrayList<>(rows.size());
+    for (R row : rows) {
+      lock(table.keyOf(row), mode);
+      keys.add(t.rowKey(row));
+    }
+    List<R> locked = new ArrayList<>(rows.size());
+    for (R row : reader.getAll(t, keys)) {
+      if (row != null) {
+        locked.add(row);
+      }
+    }
+    return locked;
+  }
+
+  @Override
+  protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+      throws StorageException {
+    if (value == null) {
+      return List.of();
+    }
+    StoredTable<?> t = StoredTable.of(table);
+    // An index entry's value is its row's key: the primary key, with no row read.
+    List<byte[]> rowKeys = reader.valuesWithPrefix(t.layout.indexPrefix(column, value));
+    List<Key> keys = new ArrayList<>(rowKeys.size());
+    for (byte[] rowKey : rowKeys) {
+      keys.add(t.layout.keyOf(rowKey));
+    }
+    return keys;
+  }
+
   /**
    * One read of the rows matching the equalities: a prefix iteration over the leading key columns
    * the equalities fix, else an index scan, then the remaining equalities as a filter.

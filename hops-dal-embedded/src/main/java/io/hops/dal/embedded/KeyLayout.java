@@ -56,6 +56,17 @@ final class KeyLayout {
     return out.toByteArray();
   }
 
+  /** The primary key a row key encodes ({@link #rowKey}'s inverse). */
+  Key keyOf(byte[] rowKey) {
+    List<Column> keys = table.keyColumns();
+    Object[] values = new Object[keys.size()];
+    int[] at = {rowPrefix.length};
+    for (int i = 0; i < values.length; i++) {
+      values[i] = OrderedBytes.read(keys.get(i).type(), rowKey, at);
+    }
+    return table.key(values);
+  }
+
   /** Every row of the table starts with this. */
   byte[] rowPrefix() {
     return rowPrefix;

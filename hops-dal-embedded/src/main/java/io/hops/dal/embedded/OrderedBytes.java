@@ -79,6 +79,46 @@ final class OrderedBytes {
     return this;
   }
 
+  /**
+   * Reads back a value that {@link #value} wrote, starting at {@code at[0]}, which it moves past
+   * the value.
+   */
+  static Object read(ColumnType type, byte[] in, int[] at) {
+    return switch (type) {
+      case BIGINT -> readBigEndian(in, at, 8) ^ Long.MIN_VALUE;
+      case INT -> (int) readBigEndian(in, at, 4) ^ Integer.MIN_VALUE;
+      case SMALLINT -> (short) (readBigEndian(in, at, 2) ^ Short.MIN_VALUE);
+      case TINYINT -> (byte) (readBigEndian(in, at, 1) ^ Byte.MIN_VALUE);
+      case BOOLEAN -> in[at[0]++] != 0;
+      case STRING -> new String(unescape(in, at), StandardCharsets.UTF_8);
+      case BYTES -> unescape(in, at);
+    };
+  }
+
+  private static long readBigEndian(byte[] in, int[] at, int bytes) {
+    long v = 0;
+    for (int i = 0; i < bytes; i++) {
+      v = (v << 8) | (in[at[0]++] & 0xFF);
+    }
+    return v;
+  }
+
+  private static byte[] unescape(byte[] in, int[] at) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    while (true) {
+      int b = in[at[0]++] & 0xFF;
+      if (b == ESCAPE) {
+        int next = in[at[0]++] & 0xFF;
+        if (next == TERMINATOR) {
+          return out.toByteArray();
+        }
+        out.write(ESCAPE); // an escaped zero
+      } else {
+        out.write(b);
+      }
+    }
+  }
+
   private void bigEndian(long v, int bytes) {
     for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
       write((int) (v >>> shift) & 0xFF);

@@ -3,6 +3,7 @@ package io.hops.dal.embedded;
 import io.hops.dal.StorageException;
 import io.hops.dal.schema.Column;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -101,6 +102,35 @@ final class RowReader {
   }
 
   /**
+   * At most {@code limit} rows whose key starts with {@code prefix} and comes after {@code after}
+   * (null: from the prefix's first), in key order: one seek and {@code limit} steps.
+   */
+  <R extends Record> List<R> scanFrom(StoredTable<R> t, byte[] prefix, byte[] after, int limit)
+      throws StorageException {
+    List<byte[]> values = new ArrayList<>();
+    byte[] start = after != null && Arrays.compareUnsigned(after, prefix) > 0 ? after : prefix;
+    store.use(
+        "page of " + t.table,
+        db -> {
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(
+                db,
+                prefix,
+                start,
+                options,
+                (key, value) -> {
+                  if (after == null || !Arrays.equals(key, after)) {
+                    values.add(value);
+                  }
+                  return values.size() < limit;
+                });
+          }
+          return null;
+        });
+    return decodeAll(t, values);
+  }
+
+  /**
    * The rows whose indexed {@code column} equals {@code value}, in (value, primary key) order,
    * which for one value is primary-key order.
    */
@@ -131,6 +161,19 @@ final class RowReader {
       }
     }
     return rows;
+  }
+
+  /** The values of the entries whose keys start with {@code prefix}, in key order. */
+  List<byte[]> valuesWithPrefix(byte[] prefix) throws StorageException {
+    return store.use(
+        "index scan",
+        db -> {
+          List<byte[]> values = new ArrayList<>();
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(db, prefix, options, (k, v) -> values.add(v));
+          }
+          return values;
+        });
   }
 
   /** The keys that start with {@code prefix}, in order. */
@@ -178,6 +221,13 @@ final class RowReader {
   private static void forEachWithPrefix(
       RocksDB db, byte[] prefix, ReadOptions options, EntryVisitor visitor)
       throws RocksDBException {
+    forEachWithPrefix(db, prefix, prefix, options, visitor);
+  }
+
+  /** As above, from the first key at or after {@code start} (which starts with the prefix). */
+  private static void forEachWithPrefix(
+      RocksDB db, byte[] prefix, byte[] start, ReadOptions options, EntryVisitor visitor)
+      throws RocksDBException {
     byte[] end = OrderedBytes.prefixEnd(prefix);
     try (Slice upper = end == null ? null : new Slice(end)) {
       if (upper != null) {
@@ -186,7 +236,7 @@ final class RowReader {
         options.setIterateUpperBound(upper);
       }
       try (RocksIterator it = db.newIterator(options)) {
-        for (it.seek(prefix); it.isValid(); it.next()) {
+        for (it.seek(start); it.isValid(); it.next()) {
           if (!visitor.visit(it.key(), it.value())) {
             break;
           }

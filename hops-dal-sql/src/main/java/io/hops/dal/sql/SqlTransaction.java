@@ -104,6 +104,51 @@ final class SqlTransaction extends AbstractTransaction {
     return query(table, columns, values, mode);
   }
 
+  @Override
+  protected <R extends Record> List<R> doScanFrom(
+      Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
+      throws StorageException {
+    TableSql<R> sql = storage.sql(table);
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            sql.scanFrom(partition, after != null, limit, lockClause(mode)))) {
+      int next = 1;
+      if (partition != null) {
+        TableSql.bind(ps, next++, partition, partitionValue);
+      }
+      if (after != null) {
+        sql.bindAfter(ps, next, after);
+      }
+      List<R> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(sql.read(rs));
+        }
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw dialect.classify("page of " + table + " after " + after, e);
+    }
+  }
+
+  @Override
+  protected List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
+      throws StorageException {
+    TableSql<?> sql = storage.sql(table);
+    try (PreparedStatement ps = connection.prepareStatement(sql.keysByIndex(column))) {
+      TableSql.bind(ps, 1, column, value);
+      List<Key> keys = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          keys.add(sql.readKey(rs));
+        }
+      }
+      return keys;
+    } catch (SQLException e) {
+      throw dialect.classify("keys of " + table + " by " + column.name(), e);
+    }
+  }
+
   private <R extends Record> List<R> query(
       Table<R> table, List<Column> columns, List<Object> values, LockMode mode)
       throws StorageException {

@@ -104,6 +104,72 @@ final class TableSql<R extends Record> {
     return select + where + orderBy + lockClause;
   }
 
+  /**
+   * A page of a range scan: {@code partition = ?} if given, then the rows whose key is greater than
+   * a key ({@code (k1 > ?) OR (k1 = ? AND k2 > ?) OR ...}, which every engine's range optimizer
+   * reads as a range of the primary key), in key order, at most {@code limit}. Bound by {@link
+   * #bindAfter}.
+   */
+  String scanFrom(Column partition, boolean after, int limit, String lockClause) {
+    List<String> where = new java.util.ArrayList<>();
+    if (partition != null) {
+      where.add(partition.name() + " = ?");
+    }
+    if (after) {
+      List<Column> keys = table.keyColumns();
+      List<String> alternatives = new java.util.ArrayList<>();
+      for (int i = 0; i < keys.size(); i++) {
+        StringBuilder b = new StringBuilder("(");
+        for (int j = 0; j < i; j++) {
+          b.append(keys.get(j).name()).append(" = ? AND ");
+        }
+        b.append(keys.get(i).name()).append(" > ?)");
+        alternatives.add(b.toString());
+      }
+      where.add("(" + String.join(" OR ", alternatives) + ")");
+    }
+    return select
+        + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
+        + orderBy
+        + " LIMIT "
+        + limit
+        + lockClause;
+  }
+
+  /** Binds the key of {@link #scanFrom}'s condition from {@code first}; returns the next index. */
+  int bindAfter(PreparedStatement ps, int first, Key after) throws SQLException {
+    List<Column> keys = table.keyColumns();
+    int next = first;
+    for (int i = 0; i < keys.size(); i++) {
+      for (int j = 0; j <= i; j++) {
+        bind(ps, next++, keys.get(j), after.value(j));
+      }
+    }
+    return next;
+  }
+
+  /** The primary keys of the rows whose {@code column} equals a value, in key order. */
+  String keysByIndex(Column column) {
+    return "SELECT "
+        + keyTuple
+        + " FROM "
+        + table.name()
+        + " WHERE "
+        + column.name()
+        + " = ?"
+        + orderBy;
+  }
+
+  /** The key of {@link #keysByIndex}'s current row. */
+  Key readKey(ResultSet rs) throws SQLException {
+    List<Column> keys = table.keyColumns();
+    Object[] values = new Object[keys.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = get(rs, i + 1, keys.get(i));
+    }
+    return table.key(values);
+  }
+
   /** Binds a key's values from parameter {@code first}; returns the next parameter index. */
   int bindKey(PreparedStatement ps, int first, Key key) throws SQLException {
     List<Column> keys = table.keyColumns();

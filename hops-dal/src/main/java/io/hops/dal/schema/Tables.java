@@ -19,6 +19,7 @@ import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.QuotaUpdateRow;
+import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.RetryCacheRow;
@@ -47,6 +48,7 @@ public final class Tables {
           InvalidatedBlockRow.TABLE,
           UnderReplicatedBlockRow.TABLE,
           PendingBlockRow.TABLE,
+          ReleasedFileRow.TABLE,
           QuotaRow.TABLE,
           QuotaUpdateRow.TABLE,
           RetryCacheRow.TABLE,

@@ -109,6 +109,55 @@ public abstract class FinderKit extends DalKit {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void pagesFromACursorReadAPartitionOrTheTableInPrimaryKeyOrder(LockMode mode)
+      throws Exception {
+    Storage s = storage();
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    Table<InodeRow> t = InodeRow.TABLE;
+    try (Transaction tx = s.begin()) {
+      for (long p : PARTITIONS) {
+        List<List<Object>> whole = expected(t, inodes, r -> r.partitionId() == p);
+        for (int limit : new int[] {1, 2, 3, 1000}) {
+          assertThat(Cells.ofAll(t, pages(tx, t, p, limit, mode)))
+              .as("partition %s in pages of %s", p, limit)
+              .isEqualTo(whole);
+        }
+        // A cursor that names no row: the page starts at the next one.
+        List<InodeRow> rows = tx.findByPartition(t, p, LockMode.READ_COMMITTED);
+        InodeRow first = rows.get(0);
+        Key between = t.key(first.partitionId(), first.parentId(), first.name() + "\u0000");
+        assertThat(Cells.ofAll(t, tx.scanFrom(t, p, between, 1000, mode)))
+            .isEqualTo(whole.subList(1, whole.size()));
+        InodeRow last = rows.get(rows.size() - 1);
+        assertThat(tx.scanFrom(t, p, t.keyOf(last), 5, mode)).isEmpty();
+      }
+      assertThat(tx.scanFrom(t, 12345L, null, 5, mode)).isEmpty();
+      List<List<Object>> all = expected(t, inodes, r -> true);
+      assertThat(Cells.ofAll(t, pages(tx, t, null, 4, mode))).isEqualTo(all);
+      assertThat(Cells.ofAll(t, tx.scanFrom(t, null, null, 3, mode))).isEqualTo(all.subList(0, 3));
+      tx.commit();
+    }
+  }
+
+  /** Every row, read page by page with the last key of each page as the cursor. */
+  private static <R extends Record> List<R> pages(
+      Transaction tx, Table<R> t, Object partition, int limit, LockMode mode) throws Exception {
+    List<R> out = new ArrayList<>();
+    Key after = null;
+    while (true) {
+      List<R> page = tx.scanFrom(t, partition, after, limit, mode);
+      assertThat(page.size()).isLessThanOrEqualTo(limit);
+      out.addAll(page);
+      if (page.size() < limit) {
+        return out;
+      }
+      after = t.keyOf(page.get(page.size() - 1));
+    }
+  }
+
   @Test
   public void partitionScanOverStringAndByteArrayPartitionsReturnsExactlyThatPartition()
       throws Exception {
@@ -200,6 +249,42 @@ public abstract class FinderKit extends DalKit {
       InodeRow one = inodes.get(3);
       assertThat(Cells.ofAll(InodeRow.TABLE, tx.findByIndex(InodeRow.TABLE, "id", one.id(), mode)))
           .containsExactly(cells(InodeRow.TABLE, one));
+      tx.commit();
+    }
+  }
+
+  @Test
+  public void keysByIndexAreThePrimaryKeysOfTheIndexScansRowsInOrder() throws Exception {
+    Storage s = storage();
+    Table<ReplicaRow> t = ReplicaRow.TABLE;
+    List<ReplicaRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long file : PARTITIONS) {
+      for (long block : new long[] {4, -4, Long.MIN_VALUE, Long.MAX_VALUE}) {
+        for (int storage : new int[] {7, -7, Integer.MIN_VALUE}) {
+          rows.add(new ReplicaRow(file, block, storage, ++seed));
+        }
+      }
+    }
+    Collections.shuffle(rows, new Random(5));
+    insertCommitted(s, t, rows);
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    try (Transaction tx = s.begin()) {
+      for (int storage : new int[] {7, -7, Integer.MIN_VALUE, 8}) {
+        List<Key> expected = new ArrayList<>();
+        for (ReplicaRow r : tx.findByIndex(t, "storage_id", storage, LockMode.READ_COMMITTED)) {
+          expected.add(t.keyOf(r));
+        }
+        assertThat(tx.findKeysByIndex(t, "storage_id", storage))
+            .as("keys of the replicas on storage %s", storage)
+            .isEqualTo(expected);
+      }
+      // String keys (names with escapes and multi-byte characters) decode exactly too.
+      for (InodeRow one : inodes) {
+        assertThat(tx.findKeysByIndex(InodeRow.TABLE, "id", one.id()))
+            .containsExactly(InodeRow.TABLE.keyOf(one));
+      }
       tx.commit();
     }
   }

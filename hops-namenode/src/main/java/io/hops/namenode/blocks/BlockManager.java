@@ -360,17 +360,24 @@ public final class BlockManager {
 
   /**
    * A file just closed: its blocks with a live replica count other than {@code replication} are
-   * queued for re-replication's check (HDFS checkRedundancy), once.
+   * queued for re-replication's check (HDFS checkRedundancy), once. Of a tail view ({@link
+   * FileBlocks#lockTail}) the tail blocks: addBlock queued each block before them as it moved past.
    */
   public void queueReplicationChecks(ExecutePhase tx, FileBlocks f, short replication)
       throws StorageException {
     for (BlockInfoRow b : f.blocks()) {
-      if (liveReplicas(f, b.blockId()) != replication && !f.queuedForCheck(b.blockId())) {
-        f.markQueued(b.blockId());
-        tx.insert(
-            UnderReplicatedBlockRow.TABLE,
-            new UnderReplicatedBlockRow(b.inodeId(), b.blockId(), 0, now(), replication));
-      }
+      queueReplicationCheck(tx, f, b, replication);
+    }
+  }
+
+  /** Queues a replication check of one block of {@code f} unless it has its replicas. */
+  public void queueReplicationCheck(
+      ExecutePhase tx, FileBlocks f, BlockInfoRow b, short replication) throws StorageException {
+    if (liveReplicas(f, b.blockId()) != replication && !f.queuedForCheck(b.blockId())) {
+      f.markQueued(b.blockId());
+      tx.insert(
+          UnderReplicatedBlockRow.TABLE,
+          new UnderReplicatedBlockRow(b.inodeId(), b.blockId(), 0, now(), replication));
     }
   }
 

@@ -5,11 +5,16 @@ import io.hops.dal.StorageException;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.ExcessReplicaRow;
+import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
+import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.schema.Key;
+import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,6 +27,12 @@ import java.util.Map;
  * (DESIGN.md §6), one partition-pruned scan per table, all in the file's partition. The block rows
  * are locked when the operation changes blocks: the lock on a block row protects its replica rows,
  * which datanode reports change without locking the inode.
+ *
+ * <p>A file being written may be read as its <em>tail</em> ({@link #lockTail}): only its last and
+ * penultimate blocks, whose ids its lease path keeps (as HopsFS does), so that writing an N-block
+ * file costs O(N) rows, not O(N²). Every block before the penultimate is complete: addBlock refuses
+ * a new block while the penultimate is not, and nothing reopens a block of an open file but its
+ * last. A tail view's {@link #length()} is the file's recorded size with the tail blocks' changes.
  */
 public final class FileBlocks {
   private final long inodeId;
@@ -34,6 +45,12 @@ public final class FileBlocks {
   private Map<Long, PendingBlockRow> pending;
   private java.util.Set<io.hops.dal.schema.Key> invalidated;
   private final Map<Long, List<InvalidatedBlockRow>> invalidations = new HashMap<>();
+
+  /** Null for a view of every block; for a tail view, the bytes of the blocks before the tail. */
+  private Long baseLength;
+
+  /** The file's lease path as the lock phase read it (tail reads only), or null. */
+  private LeasePathRow leasePath;
 
   private FileBlocks(long inodeId, List<BlockInfoRow> blocks) {
     this.inodeId = inodeId;
@@ -77,6 +94,174 @@ public final class FileBlocks {
       f.checked.add(r.blockId());
     }
     return f;
+  }
+
+  /**
+   * Reads the tail of an open file (after its inode and lease rows, DESIGN.md §6): its lease path
+   * (PK), its last and penultimate blocks at {@code mode} (one PK or B) and, per tail block, its
+   * replicas, expected and corrupt replicas (one PPIS each, bounded by the block) and its
+   * replication-check entries (one PK or B); with {@code removalRows} also what {@link
+   * #withRemovalRows} reads, for the tail blocks only. Falls back to {@link #lock} (every block)
+   * when the file has no lease path, when the lease path does not know the tail (a file reopened by
+   * append or recovery, or after an abandoned block) or names a block that is gone, and when {@code
+   * wantedBlockId} (or -1) is not in the tail. Without {@code datanodes}, the tail blocks only.
+   */
+  public static FileBlocks lockTail(
+      LockPhase tx,
+      InodeRow file,
+      LockMode mode,
+      DatanodeManager datanodes,
+      long wantedBlockId,
+      boolean removalRows)
+      throws StorageException {
+    long id = file.id();
+    LeasePathRow path =
+        tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(id), LockMode.READ_COMMITTED);
+    List<Long> ids = new ArrayList<>(2);
+    boolean known =
+        path != null
+            && path.lastBlockId() != LeaseChanges.UNKNOWN_BLOCK
+            && path.penultimateBlockId() != LeaseChanges.UNKNOWN_BLOCK;
+    if (known) {
+      if (path.penultimateBlockId() != LeaseChanges.NO_BLOCK) {
+        ids.add(path.penultimateBlockId());
+      }
+      if (path.lastBlockId() != LeaseChanges.NO_BLOCK) {
+        ids.add(path.lastBlockId());
+      }
+      known = wantedBlockId < 0 || ids.contains(wantedBlockId);
+    }
+    List<BlockInfoRow> rows = known ? readBlocks(tx, id, ids, mode) : null;
+    if (rows == null) {
+      FileBlocks all = datanodes == null ? blocksOnly(tx, id, mode) : lock(tx, id, mode, datanodes);
+      all.leasePath = path;
+      return removalRows ? all.withRemovalRows(tx) : all;
+    }
+    FileBlocks f = new FileBlocks(id, rows);
+    f.leasePath = path;
+    f.baseLength = file.size() - f.blocks.stream().mapToLong(BlockInfoRow::numBytes).sum();
+    if (datanodes == null) {
+      return f;
+    }
+    for (long b : ids) {
+      for (ReplicaRow r : perBlock(tx, ReplicaRow.TABLE, id, b)) {
+        f.replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        datanodes.storage(r.storageId());
+      }
+      for (ReplicaUnderConstructionRow r : perBlock(tx, ReplicaUnderConstructionRow.TABLE, id, b)) {
+        f.expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        datanodes.storage(r.storageId());
+      }
+      for (CorruptReplicaRow r : perBlock(tx, CorruptReplicaRow.TABLE, id, b)) {
+        f.corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+      }
+    }
+    for (UnderReplicatedBlockRow r : byKeys(tx, UnderReplicatedBlockRow.TABLE, id, ids)) {
+      f.checked.add(r.blockId());
+    }
+    if (removalRows) {
+      f.excess = new HashMap<>();
+      f.pending = new HashMap<>();
+      f.invalidated = new java.util.HashSet<>();
+      for (long b : ids) {
+        for (ExcessReplicaRow r : perBlock(tx, ExcessReplicaRow.TABLE, id, b)) {
+          f.excess.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        }
+        for (InvalidatedBlockRow r : perBlock(tx, InvalidatedBlockRow.TABLE, id, b)) {
+          f.invalidated.add(InvalidatedBlockRow.TABLE.keyOf(r));
+          f.invalidations.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        }
+      }
+      for (PendingBlockRow r : byKeys(tx, PendingBlockRow.TABLE, id, ids)) {
+        f.pending.put(r.blockId(), r);
+      }
+    }
+    return f;
+  }
+
+  /** The tail blocks by key, or null if one is gone (the lease path is stale). */
+  private static List<BlockInfoRow> readBlocks(
+      LockPhase tx, long inodeId, List<Long> ids, LockMode mode) throws StorageException {
+    List<BlockInfoRow> rows = byKeys(tx, BlockInfoRow.TABLE, inodeId, ids, mode);
+    return rows.size() == ids.size() ? rows : null;
+  }
+
+  private static <R extends Record> List<R> byKeys(
+      LockPhase tx, io.hops.dal.schema.Table<R> table, long inodeId, List<Long> ids)
+      throws StorageException {
+    return byKeys(tx, table, inodeId, ids, LockMode.READ_COMMITTED);
+  }
+
+  /**
+   * The rows of {@code (inodeId, id)} keys that exist: one PK read for one key, one batch for more.
+   */
+  private static <R extends Record> List<R> byKeys(
+      LockPhase tx, io.hops.dal.schema.Table<R> table, long inodeId, List<Long> ids, LockMode mode)
+      throws StorageException {
+    List<R> found = new ArrayList<>(ids.size());
+    if (ids.size() == 1) {
+      R r = tx.find(table, table.key(inodeId, ids.get(0)), mode);
+      if (r != null) {
+        found.add(r);
+      }
+    } else if (!ids.isEmpty()) {
+      List<Key> keys = new ArrayList<>(ids.size());
+      ids.forEach(b -> keys.add(table.key(inodeId, b)));
+      for (R r : tx.findBatch(table, keys, mode)) {
+        if (r != null) {
+          found.add(r);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** One block's rows of a table keyed (inode id, block id, ...): a scan bounded by the block. */
+  private static <R extends Record> List<R> perBlock(
+      LockPhase tx, io.hops.dal.schema.Table<R> table, long inodeId, long blockId)
+      throws StorageException {
+    return tx.findByPartition(table, inodeId, "block_id", blockId, LockMode.READ_COMMITTED);
+  }
+
+  /** Whether this view holds the tail only ({@link #lockTail}), not every block. */
+  public boolean isTail() {
+    return baseLength != null;
+  }
+
+  /** The index the next block of the file takes. */
+  public int nextIndex() {
+    BlockInfoRow last = last();
+    return last == null ? 0 : last.blockIndex() + 1;
+  }
+
+  /**
+   * Keeps the file's lease path naming its last and penultimate blocks as this view now has them
+   * (after a block was added or removed); a penultimate this view cannot name is recorded as
+   * unknown, and the next tail read reads every block once. A file without a lease path (closed)
+   * has nothing to keep.
+   */
+  public void recordTail(ExecutePhase tx) throws StorageException {
+    if (leasePath == null) {
+      return;
+    }
+    BlockInfoRow last = last();
+    long lastId = last == null ? LeaseChanges.NO_BLOCK : last.blockId();
+    long penultimateId;
+    if (last == null || last.blockIndex() == 0) {
+      penultimateId = LeaseChanges.NO_BLOCK;
+    } else {
+      BlockInfoRow before = penultimate();
+      penultimateId =
+          before != null && before.blockIndex() == last.blockIndex() - 1
+              ? before.blockId()
+              : LeaseChanges.UNKNOWN_BLOCK;
+    }
+    if (lastId != leasePath.lastBlockId() || penultimateId != leasePath.penultimateBlockId()) {
+      leasePath =
+          new LeasePathRow(
+              leasePath.inodeId(), leasePath.holder(), leasePath.path(), lastId, penultimateId);
+      tx.update(LeasePathRow.TABLE, leasePath);
+    }
   }
 
   public long inodeId() {
@@ -135,7 +320,8 @@ public final class FileBlocks {
 
   /** The file's length: the bytes of all blocks, the last one as far as known. */
   public long length() {
-    return blocks.stream().mapToLong(BlockInfoRow::numBytes).sum();
+    long tail = blocks.stream().mapToLong(BlockInfoRow::numBytes).sum();
+    return baseLength == null ? tail : baseLength + tail;
   }
 
   /** Replaces a block row in this view after the execute phase changed it. */

@@ -1,6 +1,5 @@
 package io.hops.namenode.housekeeping;
 
-import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.schema.Key;
@@ -35,9 +34,10 @@ import org.slf4j.LoggerFactory;
  * {@link #MAX_SENDS} times (a datanode that no longer has the replica reports nothing); then, and
  * for a datanode that is dead or unknown, the row is dropped: if the replica is still there, the
  * datanode's block report shows it again and it is invalidated anew. Rows in {@code
- * ReplicaChange.ORPHAN_PARTITION} are replicas of blocks no file has; they go the same way. The
- * table is read whole each round (FTS); what was sent when lives in the leader's memory only, so a
- * new leader sends everything once more, which a datanode shrugs off.
+ * ReplicaChange.ORPHAN_PARTITION} are replicas of blocks no file has; they go the same way. Each
+ * round reads one page of the table after a cursor ({@link QueueCursor}), so a backlog of any size
+ * costs a round a page; what was sent when lives in the leader's memory only, so a new leader sends
+ * everything once more, which a datanode shrugs off.
  */
 final class InvalidationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(InvalidationMonitor.class);
@@ -49,6 +49,11 @@ final class InvalidationMonitor implements HousekeepingTask {
   private record Sent(long atNanos, int times) {}
 
   private final Map<Key, Sent> sent = new HashMap<>();
+  private final QueueCursor<InvalidatedBlockRow> cursor;
+
+  /** The rows seen since the cursor last started over (at most the table's size, in keys). */
+  private final Set<Key> sentSincePass = new HashSet<>();
+
   private final long resendNanos;
 
   private final Namesystem ns;
@@ -72,6 +77,7 @@ final class InvalidationMonitor implements HousekeepingTask {
                 .getInt(
                     DFSConfigKeys.DFS_BLOCK_INVALIDATE_LIMIT_KEY,
                     DFSConfigKeys.DFS_BLOCK_INVALIDATE_LIMIT_DEFAULT));
+    this.cursor = new QueueCursor<>(InvalidatedBlockRow.TABLE, QueueCursor.pageRows(ns.conf()));
   }
 
   @Override
@@ -85,8 +91,10 @@ final class InvalidationMonitor implements HousekeepingTask {
     List<InvalidatedBlockRow> nowhere = new ArrayList<>();
     Set<Key> present = new HashSet<>();
     long now = System.nanoTime();
+    List<InvalidatedBlockRow> page;
     try (Transaction tx = ns.storage().begin()) {
-      for (InvalidatedBlockRow r : tx.scanAll(InvalidatedBlockRow.TABLE, LockMode.READ_COMMITTED)) {
+      page = cursor.next(tx);
+      for (InvalidatedBlockRow r : page) {
         Key key = InvalidatedBlockRow.TABLE.keyOf(r);
         present.add(key);
         Sent before = sent.get(key);
@@ -99,7 +107,12 @@ final class InvalidationMonitor implements HousekeepingTask {
         }
       }
     }
-    sent.keySet().retainAll(present);
+    // Forget what was sent of rows that are gone: when the cursor wraps, every row was seen.
+    sentSincePass.addAll(present);
+    if (cursor.wrapped()) {
+      sent.keySet().retainAll(sentSincePass);
+      sentSincePass.clear();
+    }
     int sentNow = 0;
     for (Map.Entry<String, List<InvalidatedBlockRow>> e : byNode.entrySet()) {
       List<InvalidatedBlockRow> rows = e.getValue();

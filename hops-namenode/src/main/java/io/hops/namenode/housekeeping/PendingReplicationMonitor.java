@@ -1,6 +1,5 @@
 package io.hops.namenode.housekeeping;
 
-import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.namenode.Namesystem;
@@ -19,14 +18,15 @@ import org.slf4j.LoggerFactory;
  * dfs.namenode.reconstruction.pending.timeout-sec} (HDFS
  * PendingReconstructionBlocks.PendingReconstructionMonitor): the blocks go back to the
  * re-replication queue ({@link PendingTimeout}, one transaction per file). {@code pending_blocks}
- * has no index on its timestamp, so each round reads the table (FTS): it holds only the copies in
- * flight.
+ * has no index on its timestamp: each round reads one page of it after a cursor ({@link
+ * QueueCursor}), so a backlog of any size costs a round a page.
  */
 final class PendingReplicationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(PendingReplicationMonitor.class);
 
   private final Namesystem ns;
   private final long timeoutMillis;
+  private final QueueCursor<PendingBlockRow> cursor;
 
   PendingReplicationMonitor(Namesystem ns) {
     this.ns = ns;
@@ -37,6 +37,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
                 DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_DEFAULT,
                 TimeUnit.SECONDS,
                 TimeUnit.MILLISECONDS);
+    this.cursor = new QueueCursor<>(PendingBlockRow.TABLE, QueueCursor.pageRows(ns.conf()));
   }
 
   @Override
@@ -49,7 +50,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
     long cutoff = ns.blocks().now() - timeoutMillis;
     Map<Long, List<Long>> byFile = new TreeMap<>();
     try (Transaction tx = ns.storage().begin()) {
-      for (PendingBlockRow p : tx.scanAll(PendingBlockRow.TABLE, LockMode.READ_COMMITTED)) {
+      for (PendingBlockRow p : cursor.next(tx)) {
         if (p.timestamp() < cutoff) {
           byFile.computeIfAbsent(p.inodeId(), k -> new ArrayList<>()).add(p.blockId());
         }

@@ -30,6 +30,12 @@ public final class LeaseChanges {
   /** A lease path's block columns before the file has blocks. */
   public static final long NO_BLOCK = -1;
 
+  /**
+   * A lease path's block column when the tail of the file is not known (a file reopened for append
+   * or recovery, or whose penultimate block was abandoned): the next tail read reads every block.
+   */
+  public static final long UNKNOWN_BLOCK = -2;
+
   private static final class Lease {
     final LeaseRow read;
     long lastUpdate;
@@ -80,14 +86,35 @@ public final class LeaseChanges {
     return lease(holder).read;
   }
 
-  /** {@code holder} now writes {@code inodeId} (at {@code path}): a new lease path; renews. */
+  /**
+   * {@code holder} now writes {@code inodeId} (at {@code path}), an existing file whose tail the
+   * caller does not name: a new lease path; renews.
+   */
   public void addFile(ExecutePhase tx, String holder, long inodeId, String path, long now)
+      throws StorageException {
+    addFile(tx, holder, inodeId, path, now, UNKNOWN_BLOCK, UNKNOWN_BLOCK);
+  }
+
+  /**
+   * {@code holder} now writes {@code inodeId} (at {@code path}), whose last and penultimate blocks
+   * are these ({@link #NO_BLOCK} for a new file): a new lease path; renews.
+   */
+  public void addFile(
+      ExecutePhase tx,
+      String holder,
+      long inodeId,
+      String path,
+      long now,
+      long lastBlockId,
+      long penultimateBlockId)
       throws StorageException {
     Lease l = lease(holder);
     l.count++;
     l.lastUpdate = now;
     l.changed = true;
-    tx.insert(LeasePathRow.TABLE, new LeasePathRow(inodeId, holder, path, NO_BLOCK, NO_BLOCK));
+    tx.insert(
+        LeasePathRow.TABLE,
+        new LeasePathRow(inodeId, holder, path, lastBlockId, penultimateBlockId));
   }
 
   /** {@code holder} no longer writes {@code inodeId}; its lease goes with its last file. */
@@ -127,7 +154,8 @@ public final class LeaseChanges {
     next.changed = true;
     if (path == null) {
       tx.insert(
-          LeasePathRow.TABLE, new LeasePathRow(inodeId, to, fallbackPath, NO_BLOCK, NO_BLOCK));
+          LeasePathRow.TABLE,
+          new LeasePathRow(inodeId, to, fallbackPath, UNKNOWN_BLOCK, UNKNOWN_BLOCK));
     } else {
       tx.update(
           LeasePathRow.TABLE,

@@ -21,7 +21,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * {@code abandonBlock}: the writer gives up the block it could not set a pipeline up for (HDFS
  * FSDirWriteFileOp.abandonBlock). The block goes if it is the file's last one; datanodes that may
  * have started a replica are told to delete it. Anything else (a retry, another block) is a no-op,
- * as in HDFS. Locks the file, the writer's lease, then the blocks with the rows a removal touches.
+ * as in HDFS. Locks the file, the writer's lease, then the file's tail with the rows a removal
+ * touches.
  */
 public final class AbandonBlock extends Operation<Void> {
   private final PermissionChecker pc;
@@ -62,8 +63,7 @@ public final class AbandonBlock extends Operation<Void> {
     file = OpenFiles.lock(tx, resolved, fileId);
     leases = LeaseChanges.lock(tx, Set.of(holder));
     if (file != null && !file.isDir()) {
-      blocks =
-          FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes()).withRemovalRows(tx);
+      blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, true);
     }
   }
 
@@ -78,6 +78,7 @@ public final class AbandonBlock extends Operation<Void> {
       return null;
     }
     bm.removeBlock(tx, blocks, last);
+    blocks.recordTail(tx);
     MutableInode inode = MutableInode.of(file);
     inode.size = blocks.length();
     tx.update(InodeRow.TABLE, inode.toRow());

@@ -29,7 +29,8 @@ import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
  * (completing it if enough replicas reported it); refuses with {@link NotReplicatedYetException},
  * which the client retries, while the block before it is not complete; recognizes a retried call
  * and returns the block it allocated before. Locks the file, the writer's lease and the file's
- * blocks: B + 2 PK + 4 PPIS + W.
+ * blocks' tail (its last and penultimate blocks only, whose ids its lease path keeps): B + 3 PK +
+ * (B or PK) + 3 PPIS per tail block + W, whatever the length of the file.
  */
 public final class AddBlock extends Operation<LocatedBlock> {
   private final Namesystem ns;
@@ -84,7 +85,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
     holders.add(clientName);
     leases = LeaseChanges.lock(tx, holders);
     if (file != null && !file.isDir()) {
-      blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes());
+      blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false);
     }
   }
 
@@ -129,6 +130,11 @@ public final class AddBlock extends Operation<LocatedBlock> {
     if (previous != null) {
       Completion.commit(tx, bm, blocks, last, previous, src);
     }
+    if (penultimate != null) {
+      // From now on no tail read sees it: its replication is checked now (HDFS checks a block's
+      // redundancy when it completes; complete() checks the tail's).
+      bm.queueReplicationCheck(tx, blocks, penultimate, inode.replication);
+    }
     List<StorageStat> targets =
         bm.placement()
             .chooseTargets(inode.replication, writer, excluded, favored, inode.preferredBlockSize);
@@ -141,9 +147,10 @@ public final class AddBlock extends Operation<LocatedBlock> {
               src, targets.size(), bm.minReplication(), running, excluded.size()));
     }
     BlockInfoRow added =
-        bm.addBlock(tx, inode.id, blocks.blocks().size(), bm.newGenerationStamp(0), targets);
+        bm.addBlock(tx, inode.id, blocks.nextIndex(), bm.newGenerationStamp(0), targets);
     long offset = blocks.length();
     blocks.replace(added);
+    blocks.recordTail(tx);
     inode.size = blocks.length();
     tx.update(InodeRow.TABLE, inode.toRow());
     leases.renew(clientName, bm.now());

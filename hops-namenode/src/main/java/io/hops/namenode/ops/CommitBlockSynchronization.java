@@ -88,7 +88,9 @@ public final class CommitBlockSynchronization extends Operation<Void> {
       holders.add(file.clientName());
     }
     leases = LeaseChanges.lock(tx, holders);
-    blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes()).withRemovalRows(tx);
+    blocks =
+        FileBlocks.lockTail(
+            tx, file, LockMode.EXCLUSIVE, bm.datanodes(), oldBlock.getBlockId(), true);
     targets = UpdatePipeline.storageIds(bm.datanodes(), newTargets, newTargetStorages);
   }
 
@@ -128,6 +130,9 @@ public final class CommitBlockSynchronization extends Operation<Void> {
     MutableInode inode = MutableInode.of(file);
     if (deleteBlock) {
       bm.removeBlock(tx, blocks, stored);
+      if (!closeFile) {
+        blocks.recordTail(tx);
+      }
     } else {
       synchronize(tx, stored);
     }

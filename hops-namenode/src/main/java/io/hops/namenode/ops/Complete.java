@@ -25,8 +25,9 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * is committed with the writer's length; the file closes, leaving its lease, once every block is
  * complete, that is, reported by the minimum number of live replicas; until then the answer is
  * false and the client asks again, as with HDFS. Locks the file exclusively (by id if it was
- * renamed while open), the lease rows, then the file's blocks: B + 2 PK + W for a file without
- * blocks, plus the block scans otherwise. A retried complete of a closed file succeeds.
+ * renamed while open), the lease rows, then the file's tail (last and penultimate blocks; every
+ * block before them is complete, see {@link FileBlocks}): a cost that does not grow with the file.
+ * A retried complete of a closed file succeeds.
  */
 public final class Complete extends Operation<Boolean> {
   private final BlockManager bm;
@@ -74,7 +75,7 @@ public final class Complete extends Operation<Boolean> {
     if (file != null && !file.isDir()) {
       blocks =
           file.underConstruction()
-              ? FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes())
+              ? FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false)
               : FileBlocks.blocksOnly(tx, file.id(), LockMode.READ_COMMITTED);
     }
   }

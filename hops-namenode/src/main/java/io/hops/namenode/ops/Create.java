@@ -225,7 +225,8 @@ public final class Create extends Operation<Create.Outcome> {
       parent = addDirectory(tx, parent, names, i, ancestors);
     }
     MutableInode file = addFile(tx, parent, names);
-    leases.addFile(tx, clientName, file.id, path, now);
+    leases.addFile(
+        tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
     leases.flush(tx);
     return new Outcome(ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME), null);
   }

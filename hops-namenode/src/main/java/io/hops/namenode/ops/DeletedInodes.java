@@ -14,6 +14,7 @@ import io.hops.dal.rows.OnDiskMediumFileDataRow;
 import io.hops.dal.rows.OnDiskSmallFileDataRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.QuotaRow;
+import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
@@ -47,9 +48,40 @@ import java.util.TreeMap;
  * leader's housekeeping change replica rows under the block row's lock without locking the inode,
  * so a replica reported while the file is deleted waits, then finds no block and is invalidated. A
  * file that is closed and empty has none of these rows, so deleting it reads nothing more.
+ *
+ * <p>A transaction is bounded by rows, not only by inodes: a file of more than {@link
+ * #MAX_BLOCKS_IN_ONE_TX} blocks keeps its blocks when deleted; a {@code released_files} row names
+ * it, and the leader frees its blocks afterwards, {@link #MAX_BLOCKS_IN_ONE_TX} per transaction
+ * ({@link ReleaseBlocks}), as HopsFS does. Until then its block rows are orphans that no path
+ * reaches; a datanode's report of one of their replicas is answered as for any block.
  */
 final class DeletedInodes {
   private static final Comparator<InodeRow> BY_ID = Comparator.comparingLong(InodeRow::id);
+
+  /** Most blocks one transaction frees. */
+  static final int MAX_BLOCKS_IN_ONE_TX = 1000;
+
+  /**
+   * Rows of a file's table read per page when freeing a batch of its blocks: the last page of a
+   * table reads at most this many rows past the batch's range.
+   */
+  private static final int PAGE = MAX_BLOCKS_IN_ONE_TX;
+
+  /** Where a file's rows of one table come from: its partition, or a batch's range of blocks. */
+  @FunctionalInterface
+  private interface FileRows {
+    <R extends Record> List<R> of(LockPhase tx, Table<R> table, long fileId)
+        throws StorageException;
+  }
+
+  private static final FileRows WHOLE_PARTITION =
+      new FileRows() {
+        @Override
+        public <R extends Record> List<R> of(LockPhase tx, Table<R> table, long fileId)
+            throws StorageException {
+          return tx.findByPartition(table, fileId, LockMode.READ_COMMITTED);
+        }
+      };
 
   private final List<Key> doomed = new ArrayList<>();
 
@@ -59,6 +91,11 @@ final class DeletedInodes {
   private LeaseChanges leases;
   private final List<InvalidatedBlockRow> invalidations = new ArrayList<>();
   private final Set<Long> pendingBlocks = new HashSet<>();
+
+  /** Files whose blocks are left to {@link ReleaseBlocks}. */
+  private final List<Long> released = new ArrayList<>();
+
+  private boolean finished = true;
 
   private DeletedInodes() {}
 
@@ -99,7 +136,7 @@ final class DeletedInodes {
     d.readAll(tx, InMemoryFileDataRow.TABLE, inDb);
     d.readAll(tx, OnDiskSmallFileDataRow.TABLE, inDb);
     d.readAll(tx, OnDiskMediumFileDataRow.TABLE, inDb);
-    d.scanAll(tx, OnDiskLargeFileDataRow.TABLE, inDb);
+    d.scanAll(tx, OnDiskLargeFileDataRow.TABLE, inDb, WHOLE_PARTITION);
     return d;
   }
 
@@ -127,9 +164,13 @@ final class DeletedInodes {
     Map<Long, BlockInfoRow> blocks = new HashMap<>();
     for (InodeRow f : files) {
       if (f.size() > 0 || f.underConstruction()) {
+        // One page more than a transaction frees: a longer file is released afterwards.
         List<BlockInfoRow> rows =
-            tx.findByPartition(BlockInfoRow.TABLE, f.id(), LockMode.EXCLUSIVE);
-        if (!rows.isEmpty()) {
+            tx.scanFrom(
+                BlockInfoRow.TABLE, f.id(), null, MAX_BLOCKS_IN_ONE_TX + 1, LockMode.EXCLUSIVE);
+        if (rows.size() > MAX_BLOCKS_IN_ONE_TX) {
+          released.add(f.id());
+        } else if (!rows.isEmpty()) {
           withBlocks.add(f.id());
           for (BlockInfoRow b : rows) {
             blocks.put(b.blockId(), b);
@@ -138,26 +179,110 @@ final class DeletedInodes {
         }
       }
     }
+    readRelated(tx, withBlocks, blocks, WHOLE_PARTITION);
+  }
+
+  /**
+   * Lock phase of {@link ReleaseBlocks}: the next {@link #MAX_BLOCKS_IN_ONE_TX} blocks of a deleted
+   * file, locked exclusively, and their rows (bounded scans of the batch's block range); with the
+   * last batch, the file's {@code released_files} row.
+   */
+  static DeletedInodes readReleaseBatch(LockPhase tx, long fileId) throws StorageException {
+    DeletedInodes d = new DeletedInodes();
+    List<BlockInfoRow> rows =
+        tx.scanFrom(BlockInfoRow.TABLE, fileId, null, MAX_BLOCKS_IN_ONE_TX, LockMode.EXCLUSIVE);
+    d.finished = rows.size() < MAX_BLOCKS_IN_ONE_TX;
+    if (d.finished) {
+      d.readAll(tx, ReleasedFileRow.TABLE, List.of(fileId));
+    }
+    if (rows.isEmpty()) {
+      return d;
+    }
+    Map<Long, BlockInfoRow> blocks = new HashMap<>();
+    for (BlockInfoRow b : rows) {
+      blocks.put(b.blockId(), b);
+      d.doomed.add(BlockInfoRow.TABLE.keyOf(b));
+    }
+    long first = rows.get(0).blockId();
+    long last = rows.get(rows.size() - 1).blockId();
+    d.readRelated(tx, List.of(fileId), blocks, blockRange(first, last));
+    return d;
+  }
+
+  /** Whether this batch freed the file's last blocks. */
+  boolean finished() {
+    return finished;
+  }
+
+  /**
+   * The rows of blocks {@code first..last} of a file in a table keyed (inode id, block id, ...):
+   * pages after a cursor just before the range, until past it.
+   */
+  private static FileRows blockRange(long first, long last) {
+    return new FileRows() {
+      @Override
+      public <R extends Record> List<R> of(LockPhase tx, Table<R> table, long fileId)
+          throws StorageException {
+        int blockColumn = table.column("block_id").position();
+        Key after = justBefore(table, fileId, first);
+        List<R> out = new ArrayList<>();
+        while (true) {
+          List<R> page = tx.scanFrom(table, fileId, after, PAGE, LockMode.READ_COMMITTED);
+          for (R r : page) {
+            if ((Long) table.get(r, blockColumn) > last) {
+              return out;
+            }
+            out.add(r);
+          }
+          if (page.size() < PAGE) {
+            return out;
+          }
+          after = table.keyOf(page.get(page.size() - 1));
+        }
+      }
+    };
+  }
+
+  /** The greatest key below every key of block {@code blockId} of a file. */
+  private static Key justBefore(Table<?> table, long fileId, long blockId) {
+    List<io.hops.dal.schema.Column> keys = table.keyColumns();
+    Object[] values = new Object[keys.size()];
+    values[0] = fileId;
+    values[1] = blockId - 1;
+    for (int i = 2; i < values.length; i++) {
+      values[i] =
+          switch (keys.get(i).type()) {
+            case INT -> Integer.MAX_VALUE;
+            case BIGINT -> Long.MAX_VALUE;
+            default -> throw new IllegalArgumentException(table + " has an unexpected key");
+          };
+    }
+    return table.key(values);
+  }
+
+  /** The rows that go with blocks of the files {@code withBlocks}, read through {@code rows}. */
+  private void readRelated(
+      LockPhase tx, List<Long> withBlocks, Map<Long, BlockInfoRow> blocks, FileRows source)
+      throws StorageException {
     if (withBlocks.isEmpty()) {
       return;
     }
     readAll(tx, BlockLookupRow.TABLE, new ArrayList<>(new TreeMap<>(blocks).keySet()));
-    List<ReplicaRow> replicas = scanAll(tx, ReplicaRow.TABLE, withBlocks);
-    scanAll(tx, CorruptReplicaRow.TABLE, withBlocks);
-    scanAll(tx, ExcessReplicaRow.TABLE, withBlocks);
+    List<ReplicaRow> replicas = scanAll(tx, ReplicaRow.TABLE, withBlocks, source);
+    scanAll(tx, CorruptReplicaRow.TABLE, withBlocks, source);
+    scanAll(tx, ExcessReplicaRow.TABLE, withBlocks, source);
     List<ReplicaUnderConstructionRow> writing =
-        scanAll(tx, ReplicaUnderConstructionRow.TABLE, withBlocks);
+        scanAll(tx, ReplicaUnderConstructionRow.TABLE, withBlocks, source);
     // Invalidations already pending stay: the datanodes still have to be told.
     Set<Key> pending = new HashSet<>();
     for (long id : withBlocks) {
-      for (InvalidatedBlockRow r :
-          tx.findByPartition(InvalidatedBlockRow.TABLE, id, LockMode.READ_COMMITTED)) {
+      for (InvalidatedBlockRow r : source.of(tx, InvalidatedBlockRow.TABLE, id)) {
         pending.add(InvalidatedBlockRow.TABLE.keyOf(r));
         pendingBlocks.add(r.blockId());
       }
     }
-    scanAll(tx, UnderReplicatedBlockRow.TABLE, withBlocks);
-    scanAll(tx, PendingBlockRow.TABLE, withBlocks);
+    scanAll(tx, UnderReplicatedBlockRow.TABLE, withBlocks, source);
+    scanAll(tx, PendingBlockRow.TABLE, withBlocks, source);
     for (ReplicaRow r : replicas) {
       BlockInfoRow b = blocks.get(r.blockId());
       long stamp = b == null ? 0 : b.generationStamp();
@@ -196,12 +321,12 @@ final class DeletedInodes {
     return found;
   }
 
-  /** One pruned scan per file; every row found is doomed. */
-  private <R extends Record> List<R> scanAll(LockPhase tx, Table<R> table, List<Long> fileIds)
-      throws StorageException {
+  /** The files' rows of a table (one pruned scan per file, or a batch's range); all doomed. */
+  private <R extends Record> List<R> scanAll(
+      LockPhase tx, Table<R> table, List<Long> fileIds, FileRows source) throws StorageException {
     List<R> found = new ArrayList<>();
     for (long id : fileIds) {
-      found.addAll(tx.findByPartition(table, id, LockMode.READ_COMMITTED));
+      found.addAll(source.of(tx, table, id));
     }
     found.forEach(r -> doomed.add(table.keyOf(r)));
     return found;
@@ -233,6 +358,9 @@ final class DeletedInodes {
     }
     for (InvalidatedBlockRow r : invalidations) {
       tx.insert(InvalidatedBlockRow.TABLE, r);
+    }
+    for (long id : released) {
+      tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(id));
     }
   }
 }

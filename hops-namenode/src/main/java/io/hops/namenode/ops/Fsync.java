@@ -20,8 +20,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * {@code fsync}: the writer's hflush/hsync persists its blocks (HDFS FSNamesystem.fsync). With
  * {@code UPDATE_LENGTH} ({@code lastBlockLength > 0}) the last block under construction takes the
  * length the client reports, and so does the file: {@code getFileStatus} shows the synced bytes.
- * Locks the file (by id if it was renamed), the writer's lease row and the file's blocks: B + 2 PK
- * + PPIS + W.
+ * Locks the file (by id if it was renamed), the writer's lease row and the file's tail (its last
+ * and penultimate blocks, see {@link FileBlocks#lockTail}).
  */
 public final class Fsync extends Operation<Void> {
   private final PermissionChecker pc;
@@ -54,7 +54,7 @@ public final class Fsync extends Operation<Void> {
     file = OpenFiles.lock(tx, resolved, fileId);
     leases = LeaseChanges.lock(tx, Set.of(clientName));
     if (file != null && !file.isDir()) {
-      blocks = FileBlocks.blocksOnly(tx, file.id(), LockMode.EXCLUSIVE);
+      blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, null, -1, false);
     }
   }
 

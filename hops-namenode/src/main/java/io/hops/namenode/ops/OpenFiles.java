@@ -5,6 +5,7 @@ import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.LockPhase;
@@ -32,8 +33,20 @@ final class OpenFiles {
     return byId(tx, fileId);
   }
 
-  /** The inode with {@code id}, wherever it is now, locked exclusively; or null. */
+  /**
+   * The inode with {@code id}, wherever it is now, locked exclusively; or null. Where this namenode
+   * last saw it (the hint cache) is tried first: one PK read; else, or if the row there is another
+   * inode now, an index scan on the id finds it.
+   */
   static InodeRow byId(LockPhase tx, long id) throws IOException {
+    InodeHintCache.Place place = tx.placeOf(id);
+    if (place != null) {
+      InodeRow there =
+          tx.find(InodeRow.TABLE, Inodes.key(place.parentId(), place.name()), LockMode.EXCLUSIVE);
+      if (there != null && there.id() == id) {
+        return there;
+      }
+    }
     List<InodeRow> seen = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.READ_COMMITTED);
     if (seen.isEmpty()) {
       return null;

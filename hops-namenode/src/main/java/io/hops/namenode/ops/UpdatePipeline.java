@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * {@code updatePipeline}: the writer rebuilt its pipeline; the block under construction takes the
  * new generation stamp and the acknowledged length, and its expected locations become the new
  * pipeline (HDFS FSNamesystem.updatePipelineInternal). The file's length follows the block's. Locks
- * the file found from the block, then its blocks: PK + IS + PK + 4 PPIS + W.
+ * the file found from the block, then its tail (see {@link FileBlocks#lockTail}).
  */
 public final class UpdatePipeline extends Operation<Void> {
   private static final Logger LOG = LoggerFactory.getLogger(UpdatePipeline.class);
@@ -69,7 +69,9 @@ public final class UpdatePipeline extends Operation<Void> {
     }
     file = FileOfBlock.lock(tx, oldBlock);
     if (file != null && !file.isDir()) {
-      blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes());
+      blocks =
+          FileBlocks.lockTail(
+              tx, file, LockMode.EXCLUSIVE, bm.datanodes(), oldBlock.getBlockId(), false);
     }
     pipeline = storageIds(bm.datanodes(), newNodes, newStorageIds);
   }

@@ -7,11 +7,19 @@ import java.util.concurrent.atomic.LongAdder;
  * Hints from (parent id, name) to inode id, so a path of depth N is resolved in one batched read
  * (DESIGN.md §5). A hint is never trusted: every row read is checked against it and a wrong hint
  * only costs extra reads, after which it is repaired. Bounded: past its capacity it starts over.
+ *
+ * <p>Also the other way, from an inode id to where it was last seen ({@link #placeOf}), so an inode
+ * known only by id (the file of a block) is one primary-key read instead of an index scan over
+ * every shard; the row read there is checked to carry the id.
  */
 public final class InodeHintCache {
   private record ChildName(long parentId, String name) {}
 
+  /** Where an inode was seen: its parent's id and its name. */
+  public record Place(long parentId, String name) {}
+
   private final ConcurrentHashMap<ChildName, Long> hints = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, Place> places = new ConcurrentHashMap<>();
   private final int capacity;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -31,7 +39,16 @@ public final class InodeHintCache {
     if (hints.size() >= capacity) {
       hints.clear();
     }
+    if (places.size() >= capacity) {
+      places.clear();
+    }
     hints.put(new ChildName(parentId, name), id);
+    places.put(id, new Place(parentId, name));
+  }
+
+  /** Where the inode {@code id} was last seen, or null. */
+  public Place placeOf(long id) {
+    return places.get(id);
   }
 
   public void remove(long parentId, String name) {
@@ -40,6 +57,7 @@ public final class InodeHintCache {
 
   public void clear() {
     hints.clear();
+    places.clear();
   }
 
   public int size() {

@@ -170,4 +170,9 @@ public final class PathResolver {
     }
     return root;
   }
+
+  /** Where the inode {@code id} was last seen (a hint), or null. */
+  public InodeHintCache.Place placeOf(long id) {
+    return hints.placeOf(id);
+  }
 }

@@ -1,8 +1,8 @@
 package io.hops.namenode.rpc;
 
-import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
@@ -14,9 +14,9 @@ import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
@@ -156,26 +156,25 @@ public final class DatanodeRpc implements DatanodeProtocol {
     }
     for (StorageBlockReport report : reports) {
       StorageRef storage = datanodes.storageStat(node, report.getStorage()).ref;
-      Map<Long, ReplicaRow> stored = new HashMap<>();
+      // The block ids the storage holds, from the index alone (keys: inode id, block id, storage).
+      Set<Long> stored = new HashSet<>();
       try (Transaction tx = ns.storage().begin()) {
-        for (ReplicaRow r :
-            tx.findByIndex(ReplicaRow.TABLE, "storage_id", storage.id(), LockMode.READ_COMMITTED)) {
-          stored.put(r.blockId(), r);
+        for (Key k : tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", storage.id())) {
+          stored.add((Long) k.value(1));
         }
       }
       List<Diff> diffs = new ArrayList<>();
       int added = 0;
       for (BlockReportReplica replica : report.getBlocks()) {
-        if (stored.remove(replica.getBlockId()) == null
-            && replica.getState() == ReplicaState.FINALIZED) {
+        if (!stored.remove(replica.getBlockId()) && replica.getState() == ReplicaState.FINALIZED) {
           diffs.add(
               new Diff(
                   replica.getBlockId(), replica.getGenerationStamp(), replica.getNumBytes(), true));
           added++;
         }
       }
-      for (ReplicaRow gone : stored.values()) {
-        diffs.add(new Diff(gone.blockId(), 0, 0, false));
+      for (long gone : stored) {
+        diffs.add(new Diff(gone, 0, 0, false));
       }
       for (int from = 0; from < diffs.size(); from += REPORT_BATCH) {
         List<Diff> batch = diffs.subList(from, Math.min(diffs.size(), from + REPORT_BATCH));

@@ -24,6 +24,13 @@ public final class PermissionChecker {
   private final int userId;
   private final Set<Integer> groupIds = new HashSet<>();
 
+  /**
+   * The caller's groups whose ids this namenode has not seen (most are registered nowhere: no inode
+   * carries them). Membership in them is decided by name, from an inode's group id: id-to-name
+   * never changes, so that name is cached for good, and no RPC looks a missing group up again.
+   */
+  private final Set<String> unseenGroups = new HashSet<>();
+
   public PermissionChecker(
       Caller caller, UsersAndGroups names, String fsOwner, String supergroup, boolean enabled)
       throws StorageException {
@@ -33,9 +40,11 @@ public final class PermissionChecker {
     this.superuser = caller.user().equals(fsOwner) || caller.groups().contains(supergroup);
     this.userId = names.userId(caller.user());
     for (String g : caller.groups()) {
-      int id = names.existingGroupId(g);
+      int id = names.knownGroupId(g);
       if (id >= 0) {
         groupIds.add(id);
+      } else {
+        unseenGroups.add(g);
       }
     }
   }
@@ -79,7 +88,7 @@ public final class PermissionChecker {
     FsAction granted;
     if (inode.userId() == userId) {
       granted = mode.getUserAction();
-    } else if (groupIds.contains(inode.groupId())) {
+    } else if (inGroup(inode.groupId())) {
       granted = mode.getGroupAction();
     } else {
       granted = mode.getOtherAction();
@@ -87,6 +96,18 @@ public final class PermissionChecker {
     if (!granted.implies(access)) {
       throw new AccessControlException(denied(inode, path, access));
     }
+  }
+
+  /**
+   * Whether the caller is in the group with this id: by id if this namenode knows the caller's
+   * group, else by the name of the inode's group (a group registered by another namenode after this
+   * one last saw the caller).
+   */
+  private boolean inGroup(int groupId) throws StorageException {
+    if (groupIds.contains(groupId)) {
+      return true;
+    }
+    return !unseenGroups.isEmpty() && unseenGroups.contains(names.groupName(groupId));
   }
 
   /**

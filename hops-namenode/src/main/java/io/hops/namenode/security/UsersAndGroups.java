@@ -48,14 +48,13 @@ public final class UsersAndGroups {
     return id != null ? id : create(GroupRow.TABLE, "group_id", name, groups);
   }
 
-  /** The id of an existing group, or -1 without creating it. */
-  public int existingGroupId(String name) throws StorageException {
+  /**
+   * The id of a group this namenode has seen (registered or read), or -1; never touches the
+   * database, so a caller's groups that are registered nowhere cost nothing per RPC.
+   */
+  public int knownGroupId(String name) {
     Integer id = groups.ids.get(name);
-    if (id != null) {
-      return id;
-    }
-    Integer found = lookupByName(GroupRow.TABLE, name, groups);
-    return found == null ? -1 : found;
+    return id == null ? -1 : id;
   }
 
   public String userName(int id) throws StorageException {

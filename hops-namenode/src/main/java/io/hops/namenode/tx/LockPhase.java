@@ -56,6 +56,11 @@ public final class LockPhase {
     return ownMark;
   }
 
+  /** Where the inode {@code id} was last seen by this namenode (a hint to verify), or null. */
+  public io.hops.namenode.resolve.InodeHintCache.Place placeOf(long id) {
+    return resolver.placeOf(id);
+  }
+
   public <R extends Record> R find(Table<R> table, Key key, LockMode mode) throws StorageException {
     checkOpen();
     return tx.find(table, key, mode);
@@ -78,6 +83,14 @@ public final class LockPhase {
       throws StorageException {
     checkOpen();
     return tx.findByPartition(table, partition, column, value, mode);
+  }
+
+  /** One page of a bounded range scan ({@link Transaction#scanFrom}). */
+  public <R extends Record> List<R> scanFrom(
+      Table<R> table, Object partition, Key after, int limit, LockMode mode)
+      throws StorageException {
+    checkOpen();
+    return tx.scanFrom(table, partition, after, limit, mode);
   }
 
   public <R extends Record> List<R> findByIndex(

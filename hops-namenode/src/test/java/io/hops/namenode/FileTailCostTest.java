@@ -1,0 +1,112 @@
+package io.hops.namenode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.AccessCounts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operations of a writer touch the tail of its file only: addBlock, fsync (hflush) and complete
+ * read the same accesses and the same number of rows for the 1,000th block of a file as for its 3rd
+ * (before, each read every block row of the file with its replicas: an N-block file cost O(N²)
+ * rows), and a 1,000-block file's blocks are all where they should be afterwards.
+ */
+class FileTailCostTest {
+  private static final int BLOCK = 1024;
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static final Map<String, List<AccessCounts>> SEEN = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", BLOCK);
+    cluster = new HopsTestCluster(conf);
+    cluster.startDatanodes(1);
+    cluster.waitForLive(1);
+    fs = cluster.client();
+    cluster
+        .namenode()
+        .namesystem()
+        .runner()
+        .observe(
+            (op, counts) ->
+                SEEN.computeIfAbsent(
+                        op, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                    .add(counts));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  /** Writes {@code blocks} full blocks, an hflush after each; the writer's calls, in order. */
+  private static Map<String, List<AccessCounts>> write(Path p, int blocks) throws Exception {
+    SEEN.clear();
+    byte[] block = new byte[BLOCK];
+    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, BLOCK)) {
+      for (int i = 0; i < blocks; i++) {
+        out.write(block);
+        out.hflush();
+      }
+    }
+    Map<String, List<AccessCounts>> calls = new ConcurrentHashMap<>();
+    SEEN.forEach((op, list) -> calls.put(op, new ArrayList<>(list)));
+    return calls;
+  }
+
+  private static AccessCounts last(List<AccessCounts> calls) {
+    return calls.get(calls.size() - 1);
+  }
+
+  @Test
+  void theThousandthBlockCostsWhatTheThirdCosts() throws Exception {
+    Map<String, List<AccessCounts>> small = write(new Path("/tail/three"), 3);
+    Map<String, List<AccessCounts>> big = write(new Path("/tail/thousand"), 1000);
+
+    List<AccessCounts> addSmall = small.get("addBlock");
+    List<AccessCounts> addBig = big.get("addBlock");
+    assertThat(addBig).hasSizeGreaterThanOrEqualTo(1000);
+    AccessCounts third = addSmall.get(2);
+    AccessCounts thousandth = last(addBig);
+    assertThat(thousandth).as("addBlock of block 1000 vs 3").isEqualTo(third);
+    // Rows: the same but for the tail's replica rows, which datanodes report in their own time.
+    for (AccessCounts c : addBig.subList(2, addBig.size())) {
+      assertThat(c).isEqualTo(third);
+      assertThat(c.rowsRead())
+          .as("rows read by addBlock")
+          .isLessThanOrEqualTo(third.rowsRead() + 4);
+    }
+
+    AccessCounts fsyncSmall = last(small.get("fsync"));
+    AccessCounts fsyncBig = last(big.get("fsync"));
+    assertThat(fsyncBig).isEqualTo(fsyncSmall);
+    assertThat(fsyncBig.rowsRead()).isEqualTo(fsyncSmall.rowsRead());
+
+    AccessCounts completeSmall = last(small.get("complete"));
+    AccessCounts completeBig = last(big.get("complete"));
+    assertThat(completeBig).isEqualTo(completeSmall);
+    assertThat(completeBig.rowsRead()).isLessThanOrEqualTo(completeSmall.rowsRead() + 4);
+
+    var located = fs.getClient().getLocatedBlocks("/tail/thousand", 0, Long.MAX_VALUE);
+    assertThat(located.getLocatedBlocks()).hasSize(1000);
+    assertThat(located.getFileLength()).isEqualTo(1000L * BLOCK);
+    for (int i = 0; i < 1000; i++) {
+      assertThat(located.get(i).getStartOffset()).isEqualTo((long) i * BLOCK);
+      assertThat(located.get(i).getBlockSize()).isEqualTo(BLOCK);
+    }
+    assertThat(fs.getFileStatus(new Path("/tail/thousand")).getLen()).isEqualTo(1000L * BLOCK);
+  }
+}
