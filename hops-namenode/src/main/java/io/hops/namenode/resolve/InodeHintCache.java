@@ -36,13 +36,21 @@ public final class InodeHintCache {
   }
 
   public void put(long parentId, String name, long id) {
+    ChildName child = new ChildName(parentId, name);
+    Long known = hints.get(child);
+    if (known != null && known == id) {
+      Place p = places.get(id);
+      if (p != null && p.parentId() == parentId && p.name().equals(name)) {
+        return; // every resolution confirms its hints: reads only, no writes to shared maps
+      }
+    }
     if (hints.size() >= capacity) {
       hints.clear();
     }
     if (places.size() >= capacity) {
       places.clear();
     }
-    hints.put(new ChildName(parentId, name), id);
+    hints.put(child, id);
     places.put(id, new Place(parentId, name));
   }
 
