@@ -98,6 +98,8 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
       counter(r, m + "Failures", "operations that failed", s.failures());
       counter(r, m + "Retries", "transaction restarts", s.retries());
       counter(r, m + "DbAccesses", "database round trips", s.accesses());
+      counter(r, m + "DbRowsRead", "rows the database reads returned", s.rowsRead());
+      counter(r, m + "DbRowsWritten", "rows the database writes changed", s.rowsWritten());
       counter(r, m + "LockPhaseMicros", "time in the lock phase", s.lockPhaseNanos() / 1000);
       r.addGauge(Interns.info(m + "AvgTimeMicros", "mean latency"), s.meanMicros());
       total += s.count();

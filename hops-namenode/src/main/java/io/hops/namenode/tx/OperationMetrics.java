@@ -19,6 +19,8 @@ public final class OperationMetrics {
     final LongAdder failures = new LongAdder();
     final LongAdder nanos = new LongAdder();
     final LongAdder accesses = new LongAdder();
+    final LongAdder rowsRead = new LongAdder();
+    final LongAdder rowsWritten = new LongAdder();
     final LongAdder retries = new LongAdder();
     final LongAdder lockNanos = new LongAdder();
 
@@ -36,6 +38,16 @@ public final class OperationMetrics {
 
     public long accesses() {
       return accesses.sum();
+    }
+
+    /** Rows the reads of the operations' transactions returned. */
+    public long rowsRead() {
+      return rowsRead.sum();
+    }
+
+    /** Rows the committed transactions inserted, updated or deleted. */
+    public long rowsWritten() {
+      return rowsWritten.sum();
     }
 
     /** Time in the lock phase (reads under row locks, waits for them included), all attempts. */
@@ -75,6 +87,8 @@ public final class OperationMetrics {
     s.count.increment();
     s.nanos.add(nanos);
     s.accesses.add(accesses.total());
+    s.rowsRead.add(accesses.rowsRead());
+    s.rowsWritten.add(accesses.rowsWritten());
     s.retries.add(retries);
     if (failed) {
       s.failures.increment();

@@ -178,6 +178,9 @@ class NamenodeMetricsTest {
       assertThat(hops.has("TransactionRetriesLockWaitTimeout")).isTrue();
       assertThat(hops.get("HousekeepingRounds").asLong()).isPositive();
       assertThat(hops.get("CreateLockPhaseMicros").asLong()).isPositive();
+      // Three creates each wrote at least their inode row; their lock phases read rows.
+      assertThat(hops.get("CreateDbRowsWritten").asLong()).isGreaterThanOrEqualTo(3);
+      assertThat(hops.get("CreateDbRowsRead").asLong()).isPositive();
 
       // The second namenode, in its own beans (one JVM, one MBean server: its names have a suffix).
       NamenodeMetrics m2 = second.metrics();
