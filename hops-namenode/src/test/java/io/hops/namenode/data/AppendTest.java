@@ -106,6 +106,10 @@ class AppendTest {
     byte[] all = bytes(1000, 10);
     write(p, all);
     for (int i = 0; i < 4; i++) {
+      // As HDFS's own append tests do (DFSTestUtil.waitReplication): every replica of the last
+      // write reported before the next append, so this test is about the bytes, not about a
+      // pipeline that has to replace a datanode whose report is still on its way.
+      awaitAllReplicasReported(p);
       byte[] more = bytes(BLOCK / 2 + 123 * i, 11 + i);
       append(p, more);
       all = concat(all, more);
@@ -115,6 +119,20 @@ class AppendTest {
     assertThat(fs.isFileClosed(p)).isTrue();
     var located = fs.getFileBlockLocations(p, 0, all.length);
     assertThat(located).hasSize((all.length + BLOCK - 1) / BLOCK);
+  }
+
+  private static void awaitAllReplicasReported(Path p) throws IOException {
+    BlockFiles.waitFor(
+        "3 reported replicas of every block of " + p,
+        30,
+        () -> {
+          for (var b : fs.getFileBlockLocations(p, 0, Long.MAX_VALUE)) {
+            if (b.getHosts().length < 3) {
+              return false;
+            }
+          }
+          return true;
+        });
   }
 
   @Test
