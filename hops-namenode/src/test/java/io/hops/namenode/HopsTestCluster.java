@@ -116,6 +116,10 @@ public final class HopsTestCluster implements AutoCloseable {
       Configuration base = new Configuration(extra);
       base.setIfUnset("dfs.heartbeat.interval", "1");
       base.setIfUnset("dfs.blockreport.initialDelay", "0");
+      // A namenode a test crashed is retried briefly, so that shutting the datanode down does not
+      // wait for a long reconnect loop to end.
+      base.setIfUnset("ipc.client.connect.max.retries", "1");
+      base.setIfUnset("ipc.client.connect.retry.interval", "200");
       File dir = dataRoot.resolve("dn" + datanodes.size()).toFile();
       DataNode dn = DatanodeLauncher.start(DatanodeLauncher.configure(base, nns, dir, "127.0.0.1"));
       datanodes.add(dn);

@@ -151,8 +151,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
-    if (!node.ownsReports()) {
-      return null; // its owner applies it
+    if (!bm.ownership().owns(node.uuid())) {
+      return null; // its owner, by the membership as it is now, applies it
     }
     for (StorageBlockReport report : reports) {
       StorageRef storage = datanodes.storageStat(node, report.getStorage()).ref;
@@ -203,8 +203,10 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
-    if (!node.ownsReports()) {
-      return; // its owner applies it
+    if (!bm.ownership().owns(node.uuid())) {
+      // Its owner, by the membership as it is now, applies it. A namenode that just became the
+      // owner applies it too, before its next heartbeat asks the datanode for a full report.
+      return;
     }
     for (StorageReceivedDeletedBlocks s : blocks) {
       StorageRef storage = datanodes.storageStat(node, s.getStorage()).ref;
