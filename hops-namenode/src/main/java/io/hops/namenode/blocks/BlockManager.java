@@ -55,6 +55,7 @@ public final class BlockManager {
   private final int minReplication;
   private final ClusterClock clock;
   private final ReportOwnership ownership = new ReportOwnership(this);
+  private final RecentReceipts receipts = new RecentReceipts(100_000, 60_000);
   private volatile LeaderElection election;
 
   public BlockManager(Storage storage, Configuration conf) throws StorageException {
@@ -104,6 +105,11 @@ public final class BlockManager {
   /** Which datanodes' block reports this namenode processes. */
   public ReportOwnership ownership() {
     return ownership;
+  }
+
+  /** Replicas reported to this namenode that their report owner was to apply. */
+  public RecentReceipts receipts() {
+    return receipts;
   }
 
   /** The election this namenode takes part in, or null before it joined. */

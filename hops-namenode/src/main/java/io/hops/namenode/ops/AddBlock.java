@@ -46,6 +46,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
   private InodeRow file;
   private LeaseChanges leases;
   private FileBlocks blocks;
+  private long waitingFor = -1;
 
   public AddBlock(
       Namesystem ns,
@@ -69,6 +70,11 @@ public final class AddBlock extends Operation<LocatedBlock> {
       }
     }
     this.favored = favoredNodes == null ? List.of() : List.of(favoredNodes);
+  }
+
+  /** The block not yet reported by enough replicas when the call was refused, or -1. */
+  public long waitingFor() {
+    return waitingFor;
   }
 
   @Override
@@ -124,6 +130,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
     }
     // The block before the previous one must be complete (HDFS checkFileProgress).
     if (penultimate != null && penultimate.underConstructionState() != BlockState.COMPLETE) {
+      waitingFor = penultimate.blockId();
       throw new NotReplicatedYetException("Not replicated yet: " + src);
     }
     MutableInode inode = MutableInode.of(file);

@@ -15,7 +15,9 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
@@ -40,6 +42,7 @@ public final class Complete extends Operation<Boolean> {
   private InodeRow file;
   private LeaseChanges leases;
   private FileBlocks blocks;
+  private final List<Long> waitingFor = new ArrayList<>();
 
   public Complete(
       BlockManager bm,
@@ -54,6 +57,11 @@ public final class Complete extends Operation<Boolean> {
     this.holder = holder;
     this.last = last;
     this.fileId = fileId;
+  }
+
+  /** The blocks not yet reported by enough replicas when the answer was false. */
+  public List<Long> waitingFor() {
+    return waitingFor;
   }
 
   @Override
@@ -110,6 +118,11 @@ public final class Complete extends Operation<Boolean> {
     inode.size = blocks.length();
     for (BlockInfoRow b : blocks.blocks()) {
       if (b.underConstructionState() != BlockState.COMPLETE) {
+        for (BlockInfoRow b2 : blocks.blocks()) {
+          if (b2.underConstructionState() != BlockState.COMPLETE) {
+            waitingFor.add(b2.blockId());
+          }
+        }
         tx.update(InodeRow.TABLE, inode.toRow());
         return false; // not yet reported by enough replicas: the client asks again
       }

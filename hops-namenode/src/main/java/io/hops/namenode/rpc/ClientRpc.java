@@ -1,6 +1,10 @@
 package io.hops.namenode.rpc;
 
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.RecentReceipts;
+import io.hops.namenode.blocks.ReplicaChange;
+import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.AddBlock;
 import io.hops.namenode.ops.Complete;
@@ -21,6 +25,8 @@ import io.hops.namenode.ops.SetTimes;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.ContentSummary;
@@ -39,6 +45,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.util.DataChecksum;
 
@@ -128,7 +135,17 @@ public class ClientRpc extends UnsupportedClientProtocol {
   public boolean complete(String src, String clientName, ExtendedBlock last, long fileId)
       throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new Complete(ns.blocks(), pc, src, clientName, last, fileId));
+    AtomicReference<Complete> op = new AtomicReference<>();
+    Supplier<Complete> complete =
+        () -> {
+          op.set(new Complete(ns.blocks(), pc, src, clientName, last, fileId));
+          return op.get();
+        };
+    boolean done = ns.run(complete);
+    if (!done && applyReceipts(op.get().waitingFor())) {
+      done = ns.run(complete);
+    }
+    return done;
   }
 
   @Override
@@ -142,10 +159,52 @@ public class ClientRpc extends UnsupportedClientProtocol {
       EnumSet<AddBlockFlag> addBlockFlags)
       throws IOException {
     String writer = ns.checker().caller().clientMachine();
-    return ns.run(
-        () ->
-            new AddBlock(
-                ns, writer, src, fileId, clientName, previous, excludeNodes, favoredNodes));
+    AtomicReference<AddBlock> op = new AtomicReference<>();
+    Supplier<AddBlock> addBlock =
+        () -> {
+          op.set(
+              new AddBlock(
+                  ns, writer, src, fileId, clientName, previous, excludeNodes, favoredNodes));
+          return op.get();
+        };
+    try {
+      return ns.run(addBlock);
+    } catch (NotReplicatedYetException e) {
+      if (!applyReceipts(List.of(op.get().waitingFor()))) {
+        throw e;
+      }
+      return ns.run(addBlock);
+    }
+  }
+
+  /**
+   * Applies the replicas of {@code blockIds} that datanodes reported here while another namenode
+   * owned their reports (see {@link RecentReceipts}): a writer waiting for them need not wait for a
+   * dead owner to be replaced. Whether there were any.
+   */
+  private boolean applyReceipts(List<Long> blockIds) throws IOException {
+    boolean applied = false;
+    for (long blockId : blockIds) {
+      applied |= applyReceipts(blockId);
+    }
+    return applied;
+  }
+
+  private boolean applyReceipts(long blockId) throws IOException {
+    List<RecentReceipts.Receipt> receipts = ns.blocks().receipts().take(blockId);
+    DatanodeManager dm = ns.blocks().datanodes();
+    boolean applied = false;
+    for (RecentReceipts.Receipt r : receipts) {
+      DatanodeManager.Node node = dm.node(r.datanodeUuid());
+      if (node == null) {
+        continue;
+      }
+      StorageRef storage = dm.storageStat(node, r.storage()).ref;
+      ns.run(
+          () -> new ReplicaChange(ns.blocks(), storage, blockId, r.genStamp(), r.numBytes(), true));
+      applied = true;
+    }
+    return applied;
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -204,8 +205,30 @@ public final class DatanodeRpc implements DatanodeProtocol {
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
     if (!bm.ownership().owns(node.uuid())) {
-      // Its owner, by the membership as it is now, applies it. A namenode that just became the
-      // owner applies it too, before its next heartbeat asks the datanode for a full report.
+      // Its owner, by the membership as it is now, applies it. This namenode keeps the replicas
+      // received, for a writer whose call finds them missing because the owner died (see
+      // RecentReceipts). A namenode that just became the owner applies reports too, before its
+      // next heartbeat asks the datanode for a full report.
+      for (StorageReceivedDeletedBlocks s : blocks) {
+        for (ReceivedDeletedBlockInfo b : s.getBlocks()) {
+          Block block = b.getBlock();
+          switch (b.getStatus()) {
+            case RECEIVED_BLOCK -> {
+              LOG.info("DEBUG receipt {}", block);
+              bm.receipts()
+                  .received(
+                      node.uuid(),
+                      s.getStorage(),
+                      block.getBlockId(),
+                      block.getGenerationStamp(),
+                      block.getNumBytes());
+            }
+            case DELETED_BLOCK ->
+                bm.receipts().deleted(block.getBlockId(), s.getStorage().getStorageID());
+            case RECEIVING_BLOCK -> {}
+          }
+        }
+      }
       return;
     }
     for (StorageReceivedDeletedBlocks s : blocks) {

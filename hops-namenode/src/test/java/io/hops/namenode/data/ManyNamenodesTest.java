@@ -132,6 +132,38 @@ class ManyNamenodesTest {
     }
   }
 
+  @Test
+  void aWriterDoesNotWaitForTheDeadOwnerOfItsDatanodesReportsToBeReplaced() throws Exception {
+    Configuration conf = conf();
+    // The dead namenode stays in the membership far longer than the client retries complete().
+    conf.setInt("hops.leader-election.missed-heartbeats", 120);
+    try (HopsTestCluster cluster = new HopsTestCluster(conf);
+        HopsNameNode second = cluster.startAnotherNamenode()) {
+      List<HopsNameNode> nns = List.of(cluster.namenode(), second);
+      eventually(10, "both see each other", () -> nns.stream().allMatch(n -> sees(n, 2)));
+      DataNode dn = cluster.startDatanodes(1, new Configuration(false), second).get(0);
+      long ownerId = ReportOwnership.ownerOf(dn.getDatanodeUuid(), second.election().membership());
+      HopsNameNode owner = nns.stream().filter(n -> n.election().id() == ownerId).findFirst().get();
+      HopsNameNode survivor = owner == second ? cluster.namenode() : second;
+      owner.crash();
+      // The datanode's reports of the new replicas reach the survivor, which does not own them;
+      // the writer's addBlock (for the second block) and complete find them there all the same.
+      byte[] data = new byte[BLOCK + 17];
+      new Random(9).nextBytes(data);
+      Path p = new Path("/receipts/f");
+      try (DistributedFileSystem fs = cluster.client(survivor)) {
+        try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, BLOCK)) {
+          out.write(data);
+        }
+        assertThat(ReportOwnership.ownerOf(dn.getDatanodeUuid(), survivor.election().membership()))
+            .as("the dead namenode still owns the reports")
+            .isEqualTo(ownerId);
+        assertThat(fs.getFileStatus(p).getLen()).isEqualTo(data.length);
+        assertThat(read(fs, p)).isEqualTo(data);
+      }
+    }
+  }
+
   /**
    * Forces a full report from every datanode to every namenode; only each owner applies it. A round
    * in which some namenode's view of the membership changed (a heartbeat to the database late on a
