@@ -38,6 +38,14 @@ public final class NamenodeConfig {
 
   public static final int MAX_SUBTREE_INODES_DEFAULT = 1000;
 
+  /**
+   * Fault injection, for tests of namenodes in separate processes only: every transaction of a
+   * subtree operation's quiesce and delete waits this long first, so that a test can kill the
+   * namenode in the middle of one. 0 (the default) in every real deployment.
+   */
+  public static final String SUBTREE_FAULT_BATCH_DELAY_MS =
+      "hops.namenode.subtree.fault.batch-delay.ms";
+
   /** Threads of one namenode that delete the batches of subtree deletes in parallel. */
   public static final String SUBTREE_THREADS = "hops.namenode.subtree.threads";
 

@@ -264,15 +264,24 @@ public final class DatanodeManager {
             DEFAULT_RACK,
             (byte) 0,
             System.currentTimeMillis());
-    try (Transaction tx = storage.begin()) {
-      DatanodeRow old =
-          tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.keyOf(row), LockMode.EXCLUSIVE);
-      if (old == null) {
-        tx.insert(DatanodeRow.TABLE, row);
-      } else {
-        tx.update(DatanodeRow.TABLE, row);
+    for (int attempt = 0; ; attempt++) {
+      try (Transaction tx = storage.begin()) {
+        DatanodeRow old =
+            tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.keyOf(row), LockMode.EXCLUSIVE);
+        if (old == null) {
+          tx.insert(DatanodeRow.TABLE, row);
+        } else {
+          tx.update(DatanodeRow.TABLE, row);
+        }
+        tx.commit();
+        break;
+      } catch (DuplicateKeyException e) {
+        // A datanode registers with every namenode at once: on an engine whose locking read of a
+        // missing row takes no lock, two may insert its row; the loser updates the winner's.
+        if (attempt > 0) {
+          throw e;
+        }
       }
-      tx.commit();
     }
     Node n = nodes.computeIfAbsent(reg.getDatanodeUuid(), u -> new Node(reg, Time.monotonicNow()));
     n.id = new DatanodeID(reg);

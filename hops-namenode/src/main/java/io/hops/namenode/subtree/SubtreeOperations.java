@@ -78,6 +78,7 @@ public final class SubtreeOperations {
             .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
     this.threads =
         ns.conf().getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT);
+    this.injectedDelayMillis = ns.conf().getLong(NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, 0);
     this.deleters =
         Executors.newFixedThreadPool(
             threads,

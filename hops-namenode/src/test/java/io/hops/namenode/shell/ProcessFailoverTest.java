@@ -51,6 +51,7 @@ class ProcessFailoverTest {
   private final List<Process> daemons = new ArrayList<>();
   private final Process[] namenodes = new Process[NAMENODES];
   private final int[] rpcPorts = new int[NAMENODES];
+  private final Map<String, String> extraConf = new java.util.LinkedHashMap<>();
   private Path work;
 
   @AfterEach
@@ -235,6 +236,190 @@ class ProcessFailoverTest {
         acknowledged.size(), failed.get(), KILLS);
   }
 
+  /**
+   * Issue 11: a namenode process gets SIGKILL in the middle of a subtree delete and of a rename to
+   * the trash (each transaction of theirs slowed down by fault injection so that the kill lands
+   * inside them). The stock HA client fails over and resends the call; the next namenode clears the
+   * dead one's mark once it has left the membership and finishes the operation: the tree is gone
+   * (or moved whole), no mark is left, and the namespace's invariants hold.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void subtreeOperationsCutBySigkillAreFinishedByTheClientsRetry() throws Exception {
+    Map<String, String> db = database();
+    extraConf.put(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, "50");
+    extraConf.put(io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, "40");
+    startCluster(db, 0);
+    Configuration client = haClient();
+    try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
+      org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
+      int bigInodes = tree(fs, big, 12, 40);
+      long deleteAt = killDuring(db, 0, 400, () -> assertThat(fs.delete(big, true)).isTrue());
+      assertThat(fs.exists(big)).isFalse();
+      System.out.printf(
+          "subtree delete of %d inodes cut by SIGKILL after %d ms: finished by the retry%n",
+          bigInodes, deleteAt);
+      namenodes[0] = startNamenode(0, 1);
+
+      // A rename to the trash (what `hdfs dfs -rm` does with trash on) by a user who is not the
+      // superuser walks the whole subtree under its mark, checking that the user may delete
+      // everything in it.
+      org.apache.hadoop.fs.Path home = new org.apache.hadoop.fs.Path("/user/alice");
+      fs.mkdirs(new org.apache.hadoop.fs.Path(home, ".Trash/Current"));
+      fs.setOwner(home, "alice", "alice");
+      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash"), "alice", "alice");
+      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash/Current"), "alice", "alice");
+      org.apache.hadoop.security.UserGroupInformation alice =
+          org.apache.hadoop.security.UserGroupInformation.createUserForTesting(
+              "alice", new String[] {"alice"});
+      org.apache.hadoop.hdfs.DistributedFileSystem asAlice =
+          alice.doAs(
+              (java.security.PrivilegedExceptionAction<
+                      org.apache.hadoop.hdfs.DistributedFileSystem>)
+                  () ->
+                      (org.apache.hadoop.hdfs.DistributedFileSystem)
+                          FileSystem.get(FileSystem.getDefaultUri(client), client));
+      try (asAlice) {
+        org.apache.hadoop.fs.Path move = new org.apache.hadoop.fs.Path(home, "move");
+        org.apache.hadoop.fs.Path moved =
+            new org.apache.hadoop.fs.Path(home, ".Trash/Current/move");
+        int moveInodes = chain(asAlice, move, 16, 10);
+        // A new client: its calls go to the first namenode again, started anew above.
+        long renameAt =
+            killDuring(
+                db,
+                0,
+                150,
+                () -> asAlice.rename(move, moved, org.apache.hadoop.fs.Options.Rename.TO_TRASH));
+        assertThat(asAlice.exists(move)).isFalse();
+        assertThat(asAlice.getContentSummary(moved).getFileAndDirectoryCount())
+            .isEqualTo(moveInodes);
+        System.out.printf(
+            "rename to the trash of %d inodes cut by SIGKILL after %d ms: finished by the retry%n",
+            moveInodes, renameAt);
+      }
+    }
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      assertThat(NamespaceChecker.violations(s)).isEmpty();
+      try (io.hops.dal.Transaction tx = s.begin()) {
+        assertThat(
+                tx.scanAll(
+                    io.hops.dal.rows.OnGoingSubtreeOpRow.TABLE,
+                    io.hops.dal.LockMode.READ_COMMITTED))
+            .as("subtree operations left recorded")
+            .isEmpty();
+        assertThat(
+                tx
+                    .scanAll(io.hops.dal.rows.InodeRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+                    .stream()
+                    .filter(io.hops.dal.rows.InodeRow::subtreeLocked))
+            .as("inodes left marked")
+            .isEmpty();
+      }
+    }
+  }
+
+  /** A stock client of the three namenodes (an HA nameservice), failing over quickly. */
+  private Configuration haClient() {
+    Configuration client = new Configuration(false);
+    List<InetSocketAddress> addresses = new ArrayList<>();
+    for (int port : rpcPorts) {
+      addresses.add(new InetSocketAddress("127.0.0.1", port));
+    }
+    DatanodeLauncher.setNamenodes(client, addresses);
+    client.setBoolean("fs.hdfs.impl.disable.cache", true);
+    client.setInt("ipc.client.connect.max.retries", 1);
+    client.setInt("ipc.client.connect.retry.interval", 100);
+    client.setInt("dfs.client.failover.max.attempts", 30);
+    client.setInt("dfs.client.failover.sleep.base.millis", 100);
+    client.setInt("dfs.client.failover.sleep.max.millis", 1000);
+    return client;
+  }
+
+  /** {@code dirs} directories of {@code files} empty files under {@code root}: its inode count. */
+  private static int tree(FileSystem fs, org.apache.hadoop.fs.Path root, int dirs, int files)
+      throws IOException {
+    for (int d = 0; d < dirs; d++) {
+      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(root, "d" + d);
+      fs.mkdirs(dir);
+      for (int f = 0; f < files; f++) {
+        fs.create(new org.apache.hadoop.fs.Path(dir, "f" + f)).close();
+      }
+    }
+    return 1 + dirs + dirs * files;
+  }
+
+  /**
+   * {@code depth} nested directories under {@code root}, each with {@code files} empty files: its
+   * inode count. A deep tree makes a long quiesce (one level at a time).
+   */
+  private static int chain(FileSystem fs, org.apache.hadoop.fs.Path root, int depth, int files)
+      throws IOException {
+    org.apache.hadoop.fs.Path dir = root;
+    for (int d = 0; d < depth; d++) {
+      dir = new org.apache.hadoop.fs.Path(dir, "d" + d);
+      fs.mkdirs(dir);
+      for (int f = 0; f < files; f++) {
+        fs.create(new org.apache.hadoop.fs.Path(dir, "f" + f)).close();
+      }
+    }
+    return 1 + depth + depth * files;
+  }
+
+  /** An operation that may throw. */
+  private interface Call {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code call} through the HA client (which sends it to the first namenode, {@code victim}
+   * here being the one it reaches), kills {@code victim} with SIGKILL {@code afterMarkMs} after the
+   * operation marked its subtree, and waits for the call to return: after how many ms of the
+   * operation the kill came.
+   */
+  private long killDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
+      throws Exception {
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                call.run();
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            },
+            "subtree-call");
+    t.start();
+    long start = System.currentTimeMillis();
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      long deadline = start + 60_000;
+      while (true) {
+        try (io.hops.dal.Transaction tx = s.begin()) {
+          if (!tx.scanAll(
+                  io.hops.dal.rows.OnGoingSubtreeOpRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+              .isEmpty()) {
+            break;
+          }
+        }
+        assertThat(t.isAlive()).as("the operation ended before it could be cut").isTrue();
+        assertThat(System.currentTimeMillis()).as("no subtree mark").isLessThan(deadline);
+        Thread.sleep(20);
+      }
+    }
+    Thread.sleep(afterMarkMs); // some of its batches done
+    assertThat(t.isAlive()).as("the operation ended before it could be cut").isTrue();
+    long at = System.currentTimeMillis() - start;
+    namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    t.join(120_000);
+    assertThat(t.isAlive()).as("the resent call returned").isFalse();
+    if (failure.get() != null) {
+      throw new AssertionError("the call failed after the kill", failure.get());
+    }
+    return at;
+  }
+
   /** The index of the leader, asked of any namenode that answers. */
   private int leaderIndex(Configuration conf) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -287,6 +472,11 @@ class ProcessFailoverTest {
             "dfs.heartbeat.interval", "1",
             "ipc.client.connect.max.retries", "2",
             "ipc.client.connect.retry.interval", "200"));
+    extraConf.forEach(
+        (k, v) -> {
+          kv.add(k);
+          kv.add(v);
+        });
     Files.writeString(
         dir.resolve("hdfs-site.xml"),
         Processes.site(kv.toArray(new String[0])),
