@@ -124,7 +124,7 @@ final class CommitBatch {
       if (value != null && t.unique.contains(c)) {
         claimUnique(t, c, value, key);
       }
-      byte[] entry = t.layout.indexKey(c, value, key);
+      byte[] entry = entryKey(t, c, value, key);
       batch.put(entry, key);
       deletedEntries.remove(ByteBuffer.wrap(entry));
     }
@@ -149,7 +149,7 @@ final class CommitBatch {
 
   private void deleteEntry(StoredTable<Record> t, Column c, Object value, byte[] key)
       throws RocksDBException {
-    byte[] entry = t.layout.indexKey(c, value, key);
+    byte[] entry = entryKey(t, c, value, key);
     batch.delete(entry);
     deletedEntries.add(ByteBuffer.wrap(entry));
     if (value != null && t.unique.contains(c)) {
@@ -168,9 +168,8 @@ final class CommitBatch {
     ByteBuffer mine = ByteBuffer.wrap(key);
     ByteBuffer claimed = claimedValues.get(ByteBuffer.wrap(prefix));
     boolean taken = claimed != null && !claimed.equals(mine);
-    for (byte[] entry : reader.keysWithPrefix(prefix)) {
-      taken |= !deletedEntries.contains(ByteBuffer.wrap(entry));
-    }
+    // The value's one entry is keyed by the value: a point read, not a scan.
+    taken |= reader.raw(prefix) != null && !deletedEntries.contains(ByteBuffer.wrap(prefix));
     if (taken) {
       throw new DuplicateKeyException(
           "write of "
@@ -184,6 +183,16 @@ final class CommitBatch {
           null);
     }
     claimedValues.put(ByteBuffer.wrap(prefix), mine);
+  }
+
+  /**
+   * The key of a row's entry in {@code c}'s index: the value and the row key, or the value alone
+   * for a unique index, whose one entry per value a claim finds by a point read.
+   */
+  private static byte[] entryKey(StoredTable<Record> t, Column c, Object value, byte[] key) {
+    return value != null && t.unique.contains(c)
+        ? t.layout.indexPrefix(c, value)
+        : t.layout.indexKey(c, value, key);
   }
 
   /** The row as the store holds it after the writes added so far. */

@@ -15,8 +15,11 @@ import org.rocksdb.WriteBatch;
  * Rows carry their column count, so a table that gains a column needs no upgrade step.
  */
 final class EmbeddedSchemaAdmin implements SchemaAdmin {
-  /** The on-disk format this code writes, recorded at the first format. */
-  static final byte[] FORMAT_VERSION = "rocksdb-1".getBytes(StandardCharsets.UTF_8);
+  /**
+   * The on-disk format this code writes, recorded at the first format. 2: a unique index's entry is
+   * keyed by the value alone (a point read claims it), not by value and row key.
+   */
+  static final byte[] FORMAT_VERSION = "rocksdb-2".getBytes(StandardCharsets.UTF_8);
 
   private final RocksStore store;
   private final RowReader reader;

@@ -1,11 +1,15 @@
 package io.hops.dal.embedded;
 
 import io.hops.dal.StorageException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.CompressionType;
 import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
@@ -99,15 +103,32 @@ final class RocksStore implements AutoCloseable {
         .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
         .setKeepLogFileNum(2)
         .setStatsDumpPeriodSec(0)
-        .setMaxBackgroundJobs(2);
+        .setMaxBackgroundJobs(2)
+        // A bloom filter per table file: a point read of a missing key (a name being created, a
+        // unique value being claimed) skips the files that cannot hold it.
+        .setTableFormatConfig(
+            new BlockBasedTableConfig().setFilterPolicy(new BloomFilter(10, false)));
   }
 
   private static RocksStore open(
       String name, String path, Options options, boolean fsync, long lockTimeout, int cachedRows)
       throws StorageException {
     try {
-      return new RocksStore(
-          name, RocksDB.open(options, path), options, fsync, lockTimeout, cachedRows);
+      RocksDB db = RocksDB.open(options, path);
+      byte[] format = db.get(KeyLayout.FORMAT_KEY);
+      if (format != null && !Arrays.equals(format, EmbeddedSchemaAdmin.FORMAT_VERSION)) {
+        db.close();
+        options.close();
+        throw new StorageException(
+            "the embedded store "
+                + name
+                + " was written in format "
+                + new String(format, StandardCharsets.UTF_8)
+                + " and this hops reads "
+                + new String(EmbeddedSchemaAdmin.FORMAT_VERSION, StandardCharsets.UTF_8)
+                + " only: format a new store (bin/hops format) and copy the data over");
+      }
+      return new RocksStore(name, db, options, fsync, lockTimeout, cachedRows);
     } catch (RocksDBException e) {
       options.close();
       String message = String.valueOf(e.getMessage());

@@ -176,17 +176,9 @@ final class RowReader {
         });
   }
 
-  /** The keys that start with {@code prefix}, in order. */
-  List<byte[]> keysWithPrefix(byte[] prefix) throws StorageException {
-    return store.use(
-        "scan",
-        db -> {
-          List<byte[]> keys = new ArrayList<>();
-          try (ReadOptions options = new ReadOptions()) {
-            forEachWithPrefix(db, prefix, options, (k, v) -> keys.add(k));
-          }
-          return keys;
-        });
+  /** The value stored under {@code key}, undecoded, or null. */
+  byte[] raw(byte[] key) throws StorageException {
+    return store.use("point read", db -> db.get(key));
   }
 
   /** Whether any key starts with {@code prefix}. */
