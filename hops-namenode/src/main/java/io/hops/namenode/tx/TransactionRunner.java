@@ -1,6 +1,7 @@
 package io.hops.namenode.tx;
 
 import io.hops.dal.AccessCounts;
+import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
@@ -142,7 +143,10 @@ public final class TransactionRunner {
         observer.accept(name, accesses);
         timer.accept(name, nanos);
         return result;
-      } catch (TransientStorageException e) {
+      } catch (TransientStorageException | DuplicateKeyException e) {
+        // A duplicate key at commit: a concurrent transaction inserted the same row first (on an
+        // engine whose locking read of an absent row takes no lock, e.g. a client's first lease
+        // row from two creates at once). A retry reads that row and goes on from it.
         if (tx != null) {
           tx.close(); // before clearing a stale mark: this attempt may hold locks on its path
         }
