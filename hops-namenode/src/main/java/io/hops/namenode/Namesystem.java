@@ -162,6 +162,10 @@ public final class Namesystem {
         .fileId(inode.id())
         .children(inode.isDir() ? inode.childrenCount() : 0)
         .storagePolicy(inode.storagePolicy())
+        .flags(
+            io.hops.namenode.resolve.InodeFlags.hasAcl(inode.permission())
+                ? java.util.EnumSet.of(HdfsFileStatus.Flags.HAS_ACL)
+                : java.util.EnumSet.noneOf(HdfsFileStatus.Flags.class))
         .build();
   }
 

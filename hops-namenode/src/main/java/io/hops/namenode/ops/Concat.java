@@ -9,8 +9,10 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -58,6 +60,8 @@ public final class Concat extends Operation<Void> {
     this.srcs = srcs;
   }
 
+  private final List<XAttrRow> attributes = new ArrayList<>();
+
   @Override
   public String name() {
     return "concat";
@@ -88,6 +92,13 @@ public final class Concat extends Operation<Void> {
             f.id(), tx.findByPartition(ExcessReplicaRow.TABLE, f.id(), LockMode.READ_COMMITTED));
         pending.put(
             f.id(), tx.findByPartition(PendingBlockRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+      }
+    }
+    // The sources' extended attributes and ACLs go with them.
+    for (String p : new TreeSet<>(List.of(srcs))) {
+      InodeRow f = resolved.get(p).target();
+      if (f != null && InodeFlags.hasAttributeRows(f.permission())) {
+        attributes.addAll(tx.findByPartition(XAttrRow.TABLE, f.id(), LockMode.READ_COMMITTED));
       }
     }
   }
@@ -167,6 +178,11 @@ public final class Concat extends Operation<Void> {
       file.size += src.size();
       tx.delete(InodeRow.TABLE, src);
       tx.hintRemoved(src.parentId(), src.name());
+      for (XAttrRow a : attributes) {
+        if (a.inodeId() == src.id()) {
+          tx.delete(XAttrRow.TABLE, a);
+        }
+      }
     }
     file.modificationTime = now;
     tx.update(InodeRow.TABLE, file.toRow());

@@ -12,6 +12,7 @@ import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.InodeAcl;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -54,6 +55,9 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
  * policy other than {@code replication} is refused.
  */
 public final class Create extends Operation<Create.Outcome> {
+  /** The stored ACL of the directory the next new inode goes into (its default part inherits). */
+  private InodeAcl inheritedAcl;
+
   private static final BlockStoragePolicySuite POLICIES =
       BlockStoragePolicySuite.createDefaultSuite();
 
@@ -221,6 +225,7 @@ public final class Create extends Operation<Create.Outcome> {
       firstMissing = existing;
     }
     FsPermission ancestors = implicitUwx(new FsPermission(anchor.permission()));
+    inheritedAcl = DefaultAcl.of(target != null ? resolved.inodes().get(depth - 1) : anchor);
     for (int i = firstMissing; i < depth; i++) {
       parent = addDirectory(tx, parent, names, i, ancestors);
     }
@@ -280,11 +285,11 @@ public final class Create extends Operation<Create.Outcome> {
     dir.name = name;
     dir.id = ns.newInodeId();
     dir.isDir = true;
-    dir.permission = permission.toShort();
     dir.userId = pc.userId();
     dir.groupId = parent.groupId;
     dir.modificationTime = now;
     dir.accessTime = now;
+    inheritedAcl = DefaultAcl.apply(tx, inheritedAcl, dir, permission);
     link(tx, parent, dir);
     return dir;
   }
@@ -309,7 +314,6 @@ public final class Create extends Operation<Create.Outcome> {
     file.parentId = parent.id;
     file.name = name;
     file.id = ns.newInodeId();
-    file.permission = masked.toShort();
     file.userId = pc.userId();
     file.groupId = parent.groupId;
     file.modificationTime = now;
@@ -320,6 +324,7 @@ public final class Create extends Operation<Create.Outcome> {
     file.clientName = clientName;
     file.clientMachine = clientMachine;
     file.storagePolicy = policy;
+    DefaultAcl.apply(tx, inheritedAcl, file, masked);
     link(tx, parent, file);
     return file;
   }
