@@ -535,7 +535,35 @@ class XAttrAclLikeHdfsTest {
         call("checkAccess by mode bits, allowed", s -> access(s.alice, "/x/file", FsAction.READ)),
         call("checkAccess by mode bits, denied", s -> access(s.alice, "/x/file", FsAction.WRITE)),
         call("checkAccess of NONE", s -> access(s.bob, "/x/private", FsAction.NONE)),
-        call("checkAccess by the owner", s -> access(s.alice, "/x/alice", FsAction.ALL)));
+        call("checkAccess by the owner", s -> access(s.alice, "/x/alice", FsAction.ALL)),
+        // ---- ACLs in the sub-access checks of a recursive delete and a content summary ----
+        call(
+            "content summary allowed by named-user entries below",
+            s -> {
+              for (String d : List.of("/x/tree/t/a/b", "/x/tree/t/c")) {
+                s.admin.mkdirs(p(d));
+                s.admin.create(p(d + "/f")).close();
+              }
+              for (String d :
+                  List.of("/x/tree", "/x/tree/t", "/x/tree/t/a", "/x/tree/t/a/b", "/x/tree/t/c")) {
+                s.admin.setPermission(p(d), perm(0700));
+                s.admin.modifyAclEntries(p(d), acl("user:alice:rwx"));
+              }
+              return s.alice.getContentSummary(p("/x/tree/t")).toString(false);
+            }),
+        step(
+            "recursive delete refused where a directory below lacks the entry",
+            s -> {
+              s.admin.removeAclEntries(p("/x/tree/t/a/b"), names("user:alice"));
+              s.alice.delete(p("/x/tree/t"), true);
+            }),
+        step("content summary refused likewise", s -> s.alice.getContentSummary(p("/x/tree/t"))),
+        call(
+            "recursive delete allowed by named-user entries",
+            s -> {
+              s.admin.modifyAclEntries(p("/x/tree/t/a/b"), acl("user:alice:rwx"));
+              return s.alice.delete(p("/x/tree/t"), true) + " " + s.admin.exists(p("/x/tree/t"));
+            }));
   }
 
   private static String outcome(Call call, Side s) {

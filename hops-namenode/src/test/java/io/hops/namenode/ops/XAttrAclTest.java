@@ -104,6 +104,33 @@ class XAttrAclTest {
       assertThat(rows(storage)).isEmpty();
       assertThat(NamespaceChecker.violations(storage)).isEmpty();
       fs.delete(new Path("/u"), true);
+
+      // A tree over the bound that only named-user entries let alice delete: the subtree
+      // protocol's walk checks each directory with its ACL.
+      UserGroupInformation alice =
+          UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
+      try (DistributedFileSystem asAlice =
+          (DistributedFileSystem)
+              alice.doAs((PrivilegedExceptionAction<FileSystem>) () -> cluster.client())) {
+        List<Path> dirs = List.of(new Path("/w"), new Path("/w/t"), new Path("/w/t/a"));
+        for (int i = 0; i < SUBTREE_BOUND + 2; i++) {
+          fs.create(new Path("/w/t/a/f" + i)).close();
+        }
+        for (Path d : dirs) {
+          fs.setPermission(d, new FsPermission((short) 0700));
+          fs.modifyAclEntries(d, acl("user:alice:rwx"));
+        }
+        assertThat(asAlice.getContentSummary(new Path("/w/t")).getFileCount())
+            .isEqualTo(SUBTREE_BOUND + 2);
+        fs.removeAclEntries(new Path("/w/t/a"), AclEntry.parseAclSpec("user:alice", false));
+        assertThatThrownBy(() -> asAlice.delete(new Path("/w/t"), true))
+            .isInstanceOf(AccessControlException.class)
+            .hasMessageContaining("inode=\"/w/t/a\"");
+        fs.modifyAclEntries(new Path("/w/t/a"), acl("user:alice:rwx"));
+        assertThat(asAlice.delete(new Path("/w/t"), true)).isTrue();
+      }
+      fs.delete(new Path("/w"), true);
+      assertThat(rows(storage)).isEmpty();
     }
   }
 
