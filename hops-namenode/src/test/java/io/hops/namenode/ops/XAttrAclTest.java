@@ -57,6 +57,30 @@ class XAttrAclTest {
   }
 
   @Test
+  void concatTakesTheSourcesAttributesAway() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
+      cluster.startDatanodes(1);
+      Storage storage = cluster.namenode().namesystem().storage();
+      try (DistributedFileSystem fs = cluster.client()) {
+        Path target = new Path("/cc/target");
+        Path src = new Path("/cc/src");
+        for (Path p : List.of(target, src)) {
+          try (var out = fs.create(p, true, 4096, (short) 1, 1024 * 1024)) {
+            out.write(new byte[1000]);
+          }
+        }
+        fs.setXAttr(target, "user.t", bytes("kept"));
+        fs.setXAttr(src, "user.s", bytes("gone"));
+        fs.modifyAclEntries(src, acl("user:alice:r--"));
+        assertThat(rows(storage)).hasSize(3);
+        fs.concat(target, new Path[] {src});
+        assertThat(rows(storage)).extracting(XAttrRow::name).containsExactly("t");
+        assertThat(NamespaceChecker.violations(storage)).isEmpty();
+      }
+    }
+  }
+
+  @Test
   void overMariadb() throws Exception {
     HopsTestCluster cluster = HopsTestCluster.onMariadbOrNull(conf());
     assumeTrue(cluster != null, "HOPS_TEST_MYSQL_URL is not set");
