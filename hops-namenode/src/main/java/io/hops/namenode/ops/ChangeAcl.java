@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.AclException;
 import org.apache.hadoop.hdfs.server.namenode.HopsAclTransformation;
 
@@ -70,13 +71,13 @@ public final class ChangeAcl extends Operation<Void> {
   static void checkEnabled(Namesystem ns) throws AclException {
     if (!ns.conf()
         .getBoolean(
-            org.apache.hadoop.hdfs.DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY,
-            org.apache.hadoop.hdfs.DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_DEFAULT)) {
+            DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY,
+            DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_DEFAULT)) {
       throw new AclException(
           String.format(
               "The ACL operation has been rejected.  "
                   + "Support for ACLs has been disabled by setting %s to false.",
-              org.apache.hadoop.hdfs.DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY));
+              DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY));
     }
   }
 

@@ -19,6 +19,7 @@ import org.apache.hadoop.fs.XAttr;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.XAttrHelper;
 
 /**
  * {@code setXAttr}: the target locked exclusively and its attribute rows read under that lock (B +
@@ -65,8 +66,7 @@ public final class SetXAttr extends Operation<Void> {
     checkChangeAccess(pc, resolved, xAttr, normalized);
     InodeRow target = XAttrs.existing(resolved.target(), normalized);
     if (target.isDir()
-        && XAttrs.UNREADABLE_BY_SUPERUSER.equals(
-            org.apache.hadoop.hdfs.XAttrHelper.getPrefixedName(xAttr))) {
+        && XAttrs.UNREADABLE_BY_SUPERUSER.equals(XAttrHelper.getPrefixedName(xAttr))) {
       throw new IOException("Can only set '" + XAttrs.UNREADABLE_BY_SUPERUSER + "' on a file.");
     }
     boolean exists = existing.stream().anyMatch(r -> XAttrs.same(r, xAttr));

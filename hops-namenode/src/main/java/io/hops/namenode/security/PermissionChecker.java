@@ -16,9 +16,15 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.AccessControlException;
 
 /**
- * HDFS's permission rules over inode rows: owner, group and other bits, traversal of ancestors, the
- * sticky bit and the superuser (the namenode's own user, or a member of the supergroup). Names are
- * compared through their ids, which never change.
+ * HDFS's permission rules over inode rows: owner, group and other bits, or the inode's access ACL
+ * (named users and groups limited by the mask, read with the path: {@link LoadedAcls}), traversal
+ * of ancestors, the sticky bit and the superuser (the namenode's own user, or a member of the
+ * supergroup). Names are compared through their ids, which never change; ACL entries name users and
+ * groups by name, as HDFS's do.
+ *
+ * <p>An inode whose flag says it has an ACL but whose ACL was not read in the current transaction
+ * attempt is checked by its mode bits (whose group bits are then the mask): every path the
+ * operations resolve, and the subtree scans and walks, read the ACLs they check.
  */
 public final class PermissionChecker {
   private final Caller caller;
