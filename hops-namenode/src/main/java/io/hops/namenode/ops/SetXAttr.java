@@ -54,6 +54,7 @@ public final class SetXAttr extends Operation<Void> {
   protected void lock(LockPhase tx) throws IOException {
     XAttrs.checkEnabled(ns.conf());
     XAttrs.checkSize(ns.conf(), xAttr);
+    XAttrs.checkNameLength(xAttr);
     XAttrs.checkNamespace(pc, xAttr);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     existing = XAttrs.read(tx, resolved.target());

@@ -65,6 +65,22 @@ final class XAttrs {
     }
   }
 
+  /**
+   * Names longer than the {@code name} column of {@code xattrs} (part of its primary key) are
+   * refused; HDFS bounds only name and value together (checked first, as there).
+   */
+  static void checkNameLength(XAttr xAttr) {
+    int max = XAttrRow.TABLE.column("name").maxBytes();
+    int length = xAttr.getName().getBytes(StandardCharsets.UTF_8).length;
+    if (length > max) {
+      throw new HadoopIllegalArgumentException(
+          "The XAttr name is too long. hops stores names of at most "
+              + max
+              + " bytes, but the name has "
+              + length);
+    }
+  }
+
   /** dfs.namenode.fs-limits.max-xattrs-per-inode: user-visible (user and trusted) attributes. */
   static int maxPerInode(Configuration conf) {
     return conf.getInt(

@@ -81,6 +81,23 @@ class XAttrAclTest {
   }
 
   @Test
+  void aNameLongerThanTheTableHoldsIsRefusedClearly() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf());
+        DistributedFileSystem fs = cluster.client()) {
+      Path f = new Path("/long");
+      fs.create(f).close();
+      String fits = "user." + "n".repeat(1024);
+      fs.setXAttr(f, fits, bytes("v"));
+      assertThat(fs.getXAttr(f, fits)).isEqualTo(bytes("v"));
+      // HDFS would take it (name and value are under 16384 bytes): hops says why it does not,
+      // never with a database exception.
+      assertThatThrownBy(() -> fs.setXAttr(f, "user." + "n".repeat(1025), bytes("v")))
+          .hasMessageContaining("The XAttr name is too long. hops stores names of at most 1024")
+          .hasMessageNotContaining("StorageException");
+    }
+  }
+
+  @Test
   void overMariadb() throws Exception {
     HopsTestCluster cluster = HopsTestCluster.onMariadbOrNull(conf());
     assumeTrue(cluster != null, "HOPS_TEST_MYSQL_URL is not set");
