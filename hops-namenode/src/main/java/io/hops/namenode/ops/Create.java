@@ -55,9 +55,6 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
  * policy other than {@code replication} is refused.
  */
 public final class Create extends Operation<Create.Outcome> {
-  /** The stored ACL of the directory the next new inode goes into (its default part inherits). */
-  private InodeAcl inheritedAcl;
-
   private static final BlockStoragePolicySuite POLICIES =
       BlockStoragePolicySuite.createDefaultSuite();
 
@@ -93,6 +90,9 @@ public final class Create extends Operation<Create.Outcome> {
   private LeaseChanges leases;
   private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
+
+  /** The stored ACL of the directory the next new inode goes into (its default part inherits). */
+  private InodeAcl inheritedAcl;
 
   @SuppressWarnings("TooManyParameters") // ClientProtocol.create's own parameters
   public Create(
@@ -314,6 +314,7 @@ public final class Create extends Operation<Create.Outcome> {
     file.parentId = parent.id;
     file.name = name;
     file.id = ns.newInodeId();
+    DefaultAcl.apply(tx, inheritedAcl, file, masked);
     file.userId = pc.userId();
     file.groupId = parent.groupId;
     file.modificationTime = now;
@@ -324,7 +325,6 @@ public final class Create extends Operation<Create.Outcome> {
     file.clientName = clientName;
     file.clientMachine = clientMachine;
     file.storagePolicy = policy;
-    DefaultAcl.apply(tx, inheritedAcl, file, masked);
     link(tx, parent, file);
     return file;
   }
