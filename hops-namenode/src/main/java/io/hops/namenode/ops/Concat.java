@@ -12,7 +12,6 @@ import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
-import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -97,7 +96,7 @@ public final class Concat extends Operation<Void> {
     // The sources' extended attributes and ACLs go with them.
     for (String p : new TreeSet<>(List.of(srcs))) {
       InodeRow f = resolved.get(p).target();
-      if (f != null && InodeFlags.hasAttributeRows(f.permission())) {
+      if (f != null && io.hops.namenode.resolve.InodeFlags.hasAttributeRows(f.permission())) {
         attributes.addAll(tx.findByPartition(XAttrRow.TABLE, f.id(), LockMode.READ_COMMITTED));
       }
     }

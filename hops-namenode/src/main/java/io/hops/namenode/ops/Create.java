@@ -211,6 +211,7 @@ public final class Create extends Operation<Create.Outcome> {
     // HDFS's message names the client machine after "clientName=" (BlockManager.verifyReplication).
     Checks.replication(ns, replication, src + ", clientName=" + clientMachine);
 
+    inheritedAcl = DefaultAcl.of(target != null ? resolved.inodes().get(depth - 1) : anchor);
     MutableInode parent;
     int firstMissing;
     if (target != null) {
@@ -225,7 +226,6 @@ public final class Create extends Operation<Create.Outcome> {
       firstMissing = existing;
     }
     FsPermission ancestors = implicitUwx(new FsPermission(anchor.permission()));
-    inheritedAcl = DefaultAcl.of(target != null ? resolved.inodes().get(depth - 1) : anchor);
     for (int i = firstMissing; i < depth; i++) {
       parent = addDirectory(tx, parent, names, i, ancestors);
     }
