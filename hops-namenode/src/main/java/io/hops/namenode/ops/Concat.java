@@ -91,13 +91,11 @@ public final class Concat extends Operation<Void> {
             f.id(), tx.findByPartition(ExcessReplicaRow.TABLE, f.id(), LockMode.READ_COMMITTED));
         pending.put(
             f.id(), tx.findByPartition(PendingBlockRow.TABLE, f.id(), LockMode.READ_COMMITTED));
-      }
-    }
-    // The sources' extended attributes and ACLs go with them.
-    for (String p : new TreeSet<>(List.of(srcs))) {
-      InodeRow f = resolved.get(p).target();
-      if (f != null && io.hops.namenode.resolve.InodeFlags.hasAttributeRows(f.permission())) {
-        attributes.addAll(tx.findByPartition(XAttrRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+        // A source's extended attributes and ACL go with it.
+        if (!p.equals(target)
+            && io.hops.namenode.resolve.InodeFlags.hasAttributeRows(f.permission())) {
+          attributes.addAll(tx.findByPartition(XAttrRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+        }
       }
     }
   }
