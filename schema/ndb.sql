@@ -262,6 +262,16 @@ CREATE TABLE IF NOT EXISTS ondisk_large_file_data (
 ) ENGINE=NDBCLUSTER TABLESPACE ts_1 STORAGE DISK DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (inode_id);
 
+-- Extended attributes (and, in a hidden namespace, ACLs) of an inode, partitioned with it.
+CREATE TABLE IF NOT EXISTS xattrs (
+  inode_id BIGINT NOT NULL,
+  namespace TINYINT NOT NULL,
+  name VARBINARY(1024) NOT NULL,
+  value VARBINARY(16384),
+  PRIMARY KEY (inode_id, namespace, name)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (inode_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -149,6 +149,10 @@ public final class Namesystem {
   public HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
     return new HdfsFileStatus.Builder()
         .isdir(inode.isDir())
+        .flags(
+            io.hops.namenode.resolve.InodeFlags.hasAcl(inode.permission())
+                ? java.util.EnumSet.of(HdfsFileStatus.Flags.HAS_ACL)
+                : java.util.EnumSet.noneOf(HdfsFileStatus.Flags.class))
         .length(inode.isDir() ? 0 : inode.size())
         .replication(inode.isDir() ? 0 : inode.replication())
         .blocksize(inode.isDir() ? 0 : inode.preferredBlockSize())

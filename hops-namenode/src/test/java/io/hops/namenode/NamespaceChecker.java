@@ -5,6 +5,8 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.XAttrRow;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,7 +78,43 @@ public final class NamespaceChecker {
                 + children.getOrDefault(r.id(), 0));
       }
     }
+    attributeRows(storage, byId, problems);
     return problems;
+  }
+
+  /**
+   * Every row of {@code xattrs} belongs to an inode whose flag says it has such rows (the ACL row
+   * to the ACL flag, the others to the xattr flag), and every flagged inode has them.
+   */
+  private static void attributeRows(
+      Storage storage, Map<Long, InodeRow> byId, List<String> problems) throws StorageException {
+    List<XAttrRow> rows;
+    try (Transaction tx = storage.begin()) {
+      rows = tx.scanAll(XAttrRow.TABLE, LockMode.READ_COMMITTED);
+      tx.commit();
+    }
+    Set<Long> withAcl = new HashSet<>();
+    Set<Long> withXAttrs = new HashSet<>();
+    for (XAttrRow x : rows) {
+      InodeRow owner = byId.get(x.inodeId());
+      boolean acl = x.namespace() == XAttrRow.HIDDEN;
+      (acl ? withAcl : withXAttrs).add(x.inodeId());
+      if (owner == null) {
+        problems.add("attribute " + x.name() + " of a missing inode " + x.inodeId());
+      } else if (acl
+          ? !InodeFlags.hasAcl(owner.permission())
+          : !InodeFlags.hasXAttrs(owner.permission())) {
+        problems.add("attribute " + x.name() + " of " + owner.name() + " without its flag");
+      }
+    }
+    for (InodeRow r : byId.values()) {
+      if (InodeFlags.hasAcl(r.permission()) && !withAcl.contains(r.id())) {
+        problems.add(r.name() + " (" + r.id() + ") is flagged with an ACL it does not have");
+      }
+      if (InodeFlags.hasXAttrs(r.permission()) && !withXAttrs.contains(r.id())) {
+        problems.add(r.name() + " (" + r.id() + ") is flagged with attributes it does not have");
+      }
+    }
   }
 
   private static boolean reachable(InodeRow r, Map<Long, InodeRow> byId) {

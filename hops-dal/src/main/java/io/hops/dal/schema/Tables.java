@@ -27,6 +27,7 @@ import io.hops.dal.rows.StorageRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.UserRow;
 import io.hops.dal.rows.VariableRow;
+import io.hops.dal.rows.XAttrRow;
 import java.util.List;
 
 /**
@@ -57,6 +58,7 @@ public final class Tables {
           OnDiskSmallFileDataRow.TABLE,
           OnDiskMediumFileDataRow.TABLE,
           OnDiskLargeFileDataRow.TABLE,
+          XAttrRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           DatanodeRow.TABLE,

@@ -9,6 +9,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.resolve.MutableInode;
@@ -58,6 +59,8 @@ public final class Concat extends Operation<Void> {
     this.srcs = srcs;
   }
 
+  private final List<XAttrRow> attributes = new ArrayList<>();
+
   @Override
   public String name() {
     return "concat";
@@ -88,6 +91,11 @@ public final class Concat extends Operation<Void> {
             f.id(), tx.findByPartition(ExcessReplicaRow.TABLE, f.id(), LockMode.READ_COMMITTED));
         pending.put(
             f.id(), tx.findByPartition(PendingBlockRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+        // A source's extended attributes and ACL go with it.
+        if (!p.equals(target)
+            && io.hops.namenode.resolve.InodeFlags.hasAttributeRows(f.permission())) {
+          attributes.addAll(tx.findByPartition(XAttrRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+        }
       }
     }
   }
@@ -167,6 +175,11 @@ public final class Concat extends Operation<Void> {
       file.size += src.size();
       tx.delete(InodeRow.TABLE, src);
       tx.hintRemoved(src.parentId(), src.name());
+      for (XAttrRow a : attributes) {
+        if (a.inodeId() == src.id()) {
+          tx.delete(XAttrRow.TABLE, a);
+        }
+      }
     }
     file.modificationTime = now;
     tx.update(InodeRow.TABLE, file.toRow());

@@ -12,6 +12,7 @@ import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.InodeAcl;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -89,6 +90,9 @@ public final class Create extends Operation<Create.Outcome> {
   private LeaseChanges leases;
   private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
+
+  /** The stored ACL of the directory the next new inode goes into (its default part inherits). */
+  private InodeAcl inheritedAcl;
 
   @SuppressWarnings("TooManyParameters") // ClientProtocol.create's own parameters
   public Create(
@@ -207,6 +211,7 @@ public final class Create extends Operation<Create.Outcome> {
     // HDFS's message names the client machine after "clientName=" (BlockManager.verifyReplication).
     Checks.replication(ns, replication, src + ", clientName=" + clientMachine);
 
+    inheritedAcl = DefaultAcl.of(target != null ? resolved.inodes().get(depth - 1) : anchor);
     MutableInode parent;
     int firstMissing;
     if (target != null) {
@@ -280,11 +285,11 @@ public final class Create extends Operation<Create.Outcome> {
     dir.name = name;
     dir.id = ns.newInodeId();
     dir.isDir = true;
-    dir.permission = permission.toShort();
     dir.userId = pc.userId();
     dir.groupId = parent.groupId;
     dir.modificationTime = now;
     dir.accessTime = now;
+    inheritedAcl = DefaultAcl.apply(tx, inheritedAcl, dir, permission);
     link(tx, parent, dir);
     return dir;
   }
@@ -309,7 +314,7 @@ public final class Create extends Operation<Create.Outcome> {
     file.parentId = parent.id;
     file.name = name;
     file.id = ns.newInodeId();
-    file.permission = masked.toShort();
+    DefaultAcl.apply(tx, inheritedAcl, file, masked);
     file.userId = pc.userId();
     file.groupId = parent.groupId;
     file.modificationTime = now;

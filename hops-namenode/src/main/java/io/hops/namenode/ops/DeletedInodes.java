@@ -18,9 +18,11 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
@@ -39,7 +41,8 @@ import java.util.TreeMap;
  * What goes with inodes that are deleted, besides their own rows (HDFS's removeLeasesAndINodes and
  * block collection): the lease paths of files under construction, and a lease left with no file;
  * the blocks of files that have any, each replica becoming an invalidation for the datanode that
- * holds it; small-file data kept in the database; the quota rows of directories.
+ * holds it; small-file data kept in the database; the quota rows of directories; the extended
+ * attributes and ACLs of inodes whose flags say they have some.
  *
  * <p>Read in the lock phase after the inodes, in the table order of DESIGN.md §6. All of it is
  * read-committed and protected by the exclusive locks on the inodes (hierarchical locking), except
@@ -137,6 +140,14 @@ final class DeletedInodes {
     d.readAll(tx, OnDiskSmallFileDataRow.TABLE, inDb);
     d.readAll(tx, OnDiskMediumFileDataRow.TABLE, inDb);
     d.scanAll(tx, OnDiskLargeFileDataRow.TABLE, inDb, WHOLE_PARTITION);
+    List<InodeRow> attributed = new ArrayList<>();
+    for (InodeRow r : inodes) {
+      if (InodeFlags.hasAttributeRows(r.permission())) {
+        attributed.add(r);
+      }
+    }
+    attributed.sort(BY_ID);
+    d.scanAll(tx, XAttrRow.TABLE, ids(attributed), WHOLE_PARTITION);
     return d;
   }
 

@@ -195,6 +195,10 @@ public final class GetListing extends Operation<DirectoryListing> {
         .fileId(s.getFileId())
         .children(s.getChildrenNum())
         .storagePolicy(s.getStoragePolicy())
+        .flags(
+            s.hasAcl()
+                ? java.util.EnumSet.of(HdfsFileStatus.Flags.HAS_ACL)
+                : java.util.EnumSet.noneOf(HdfsFileStatus.Flags.class))
         .locations(located)
         .build();
   }

@@ -8,6 +8,7 @@ import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.InodeAcl;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -16,6 +17,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
@@ -90,6 +92,7 @@ public final class Mkdirs extends Operation<Boolean> {
             masked.getOtherAction());
     long now = ns.blocks().now();
     MutableInode parent = MutableInode.of(anchor);
+    InodeAcl parentAcl = DefaultAcl.of(anchor);
     for (int i = existing; i <= resolved.depth(); i++) {
       String name = resolved.components()[i - 1];
       Checks.componentLength(ns, name, PathNames.prefix(resolved.components(), i - 1));
@@ -99,11 +102,17 @@ public final class Mkdirs extends Operation<Boolean> {
       dir.name = name;
       dir.id = ns.newInodeId();
       dir.isDir = true;
-      dir.permission = (i == resolved.depth() ? masked : parents).toShort();
       dir.userId = pc.userId();
       dir.groupId = parent.groupId;
       dir.modificationTime = now;
       dir.accessTime = now;
+      FsPermission modes =
+          i == resolved.depth()
+              ? masked
+              : masked.getUnmasked() == null
+                  ? parents
+                  : FsCreateModes.create(parents, masked.getUnmasked());
+      parentAcl = DefaultAcl.apply(tx, parentAcl, dir, modes);
       parent.childrenCount++;
       parent.modificationTime = now;
       // For a directory made in this loop, the update folds into its buffered insert.

@@ -2,6 +2,7 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -45,7 +46,8 @@ public final class SetPermission extends Operation<Void> {
     InodeRow target = SetOwner.existing(resolved);
     pc.checkOwner(target, PathNames.prefix(resolved.components(), resolved.depth()));
     MutableInode inode = MutableInode.of(target);
-    inode.permission = permission.toShort();
+    // The ACL and xattr flags stay; with an ACL the group bits are its mask, as in HDFS.
+    inode.permission = InodeFlags.withFlagsOf(permission.toShort(), target.permission());
     if (inode.permission != target.permission()) {
       tx.update(InodeRow.TABLE, inode.toRow());
     }

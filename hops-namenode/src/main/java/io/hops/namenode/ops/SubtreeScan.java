@@ -93,6 +93,8 @@ final class SubtreeScan {
       }
       level = next;
     }
+    // For the sub-access checks of the execute phase (ACLs of directories below the target).
+    tx.loadAcls(nodes.stream().map(Node::row).toList());
     return new SubtreeScan(nodes, false);
   }
 

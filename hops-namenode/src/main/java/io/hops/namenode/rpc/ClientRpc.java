@@ -340,6 +340,87 @@ public class ClientRpc extends UnsupportedClientProtocol {
     return ns.run(() -> new SetReplication(ns, pc, src, replication));
   }
 
+  // ---- extended attributes, ACLs and access checks (stored in the xattrs table) ----
+
+  @Override
+  public void setXAttr(
+      String src, org.apache.hadoop.fs.XAttr xAttr, EnumSet<org.apache.hadoop.fs.XAttrSetFlag> flag)
+      throws IOException {
+    var pc = ns.checker();
+    ns.runAtMostOnce(
+        RetryCodecs.VOID, () -> new io.hops.namenode.ops.SetXAttr(ns, pc, src, xAttr, flag));
+  }
+
+  @Override
+  public List<org.apache.hadoop.fs.XAttr> getXAttrs(
+      String src, List<org.apache.hadoop.fs.XAttr> xAttrs) throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new io.hops.namenode.ops.GetXAttrs(ns, pc, src, xAttrs, false));
+  }
+
+  @Override
+  public List<org.apache.hadoop.fs.XAttr> listXAttrs(String src) throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new io.hops.namenode.ops.GetXAttrs(ns, pc, src, null, true));
+  }
+
+  @Override
+  public void removeXAttr(String src, org.apache.hadoop.fs.XAttr xAttr) throws IOException {
+    var pc = ns.checker();
+    ns.runAtMostOnce(
+        RetryCodecs.VOID, () -> new io.hops.namenode.ops.RemoveXAttr(ns, pc, src, xAttr));
+  }
+
+  @Override
+  public void modifyAclEntries(String src, List<org.apache.hadoop.fs.permission.AclEntry> spec)
+      throws IOException {
+    changeAcl(src, io.hops.namenode.ops.ChangeAcl.Kind.MODIFY, spec);
+  }
+
+  @Override
+  public void removeAclEntries(String src, List<org.apache.hadoop.fs.permission.AclEntry> spec)
+      throws IOException {
+    changeAcl(src, io.hops.namenode.ops.ChangeAcl.Kind.REMOVE_ENTRIES, spec);
+  }
+
+  @Override
+  public void removeDefaultAcl(String src) throws IOException {
+    changeAcl(src, io.hops.namenode.ops.ChangeAcl.Kind.REMOVE_DEFAULT, null);
+  }
+
+  @Override
+  public void removeAcl(String src) throws IOException {
+    changeAcl(src, io.hops.namenode.ops.ChangeAcl.Kind.REMOVE, null);
+  }
+
+  @Override
+  public void setAcl(String src, List<org.apache.hadoop.fs.permission.AclEntry> spec)
+      throws IOException {
+    changeAcl(src, io.hops.namenode.ops.ChangeAcl.Kind.SET, spec);
+  }
+
+  private void changeAcl(
+      String src,
+      io.hops.namenode.ops.ChangeAcl.Kind kind,
+      List<org.apache.hadoop.fs.permission.AclEntry> spec)
+      throws IOException {
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.ops.ChangeAcl(ns, pc, src, kind, spec));
+  }
+
+  @Override
+  public org.apache.hadoop.fs.permission.AclStatus getAclStatus(String src) throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new io.hops.namenode.ops.GetAclStatus(ns, pc, src));
+  }
+
+  @Override
+  public void checkAccess(String src, org.apache.hadoop.fs.permission.FsAction mode)
+      throws IOException {
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.ops.CheckAccess(pc, src, mode));
+  }
+
   // ---- operators: dfsadmin, datanode reports, safe mode ----
 
   private volatile SafeMode safeMode;

@@ -2,19 +2,29 @@ package io.hops.namenode.security;
 
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import java.util.HashSet;
 import java.util.Set;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.permission.AclEntry;
+import org.apache.hadoop.fs.permission.AclEntryScope;
+import org.apache.hadoop.fs.permission.AclEntryType;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.AccessControlException;
 
 /**
- * HDFS's permission rules over inode rows: owner, group and other bits, traversal of ancestors, the
- * sticky bit and the superuser (the namenode's own user, or a member of the supergroup). Names are
- * compared through their ids, which never change.
+ * HDFS's permission rules over inode rows: owner, group and other bits, or the inode's access ACL
+ * (named users and groups limited by the mask, read with the path: {@link LoadedAcls}), traversal
+ * of ancestors, the sticky bit and the superuser (the namenode's own user, or a member of the
+ * supergroup). Names are compared through their ids, which never change; ACL entries name users and
+ * groups by name, as HDFS's do.
+ *
+ * <p>An inode whose flag says it has an ACL but whose ACL was not read in the current transaction
+ * attempt is checked by its mode bits (whose group bits are then the mask): every path the
+ * operations resolve, and the subtree scans and walks, read the ACLs they check.
  */
 public final class PermissionChecker {
   private final Caller caller;
@@ -53,6 +63,11 @@ public final class PermissionChecker {
     return superuser;
   }
 
+  /** dfs.permissions.enabled. */
+  public boolean enabled() {
+    return enabled;
+  }
+
   public Caller caller() {
     return caller;
   }
@@ -84,7 +99,21 @@ public final class PermissionChecker {
     if (!enabled || superuser || access == FsAction.NONE) {
       return;
     }
+    if (!permits(inode, access)) {
+      throw new AccessControlException(denied(inode, path, access));
+    }
+  }
+
+  /**
+   * Whether the caller (not as superuser) has {@code access} to the inode: by its ACL if it has an
+   * access ACL (read in the lock phase, {@link LoadedAcls}), else by its mode bits.
+   */
+  private boolean permits(InodeRow inode, FsAction access) throws StorageException {
     FsPermission mode = new FsPermission(inode.permission());
+    InodeAcl acl = InodeFlags.hasAcl(inode.permission()) ? LoadedAcls.get(inode.id()) : null;
+    if (acl != null && acl.hasAccessEntries()) {
+      return aclPermits(inode, mode, acl, access);
+    }
     FsAction granted;
     if (inode.userId() == userId) {
       granted = mode.getUserAction();
@@ -93,9 +122,43 @@ public final class PermissionChecker {
     } else {
       granted = mode.getOtherAction();
     }
-    if (!granted.implies(access)) {
-      throw new AccessControlException(denied(inode, path, access));
+    return granted.implies(access);
+  }
+
+  /**
+   * HDFS's ACL evaluation (FSPermissionChecker.hasAclPermission): the owner by the user bits; else
+   * the first named user entry that names the caller, masked by the group bits (the mask); else any
+   * group entry (unnamed: the inode's group) of a group of the caller that grants the access after
+   * the mask, and if the caller is in some such group but none grants it, denied; else the other
+   * bits.
+   */
+  private boolean aclPermits(InodeRow inode, FsPermission mode, InodeAcl acl, FsAction access)
+      throws StorageException {
+    if (inode.userId() == userId) {
+      return mode.getUserAction().implies(access);
     }
+    FsAction mask = mode.getGroupAction();
+    boolean matched = false;
+    for (AclEntry e : acl.entries()) {
+      if (e.getScope() == AclEntryScope.DEFAULT) {
+        break;
+      }
+      if (e.getType() == AclEntryType.USER) {
+        if (caller.user().equals(e.getName())) {
+          return e.getPermission().and(mask).implies(access);
+        }
+      } else if (e.getType() == AclEntryType.GROUP) {
+        boolean member =
+            e.getName() == null ? inGroup(inode.groupId()) : caller.groups().contains(e.getName());
+        if (member) {
+          if (e.getPermission().and(mask).implies(access)) {
+            return true;
+          }
+          matched = true;
+        }
+      }
+    }
+    return !matched && mode.getOtherAction().implies(access);
   }
 
   /**

@@ -357,9 +357,6 @@ public final class SubtreeOperations {
   private ContentSummary summarize(PermissionChecker pc, InodeRow root, String path, QuotaRow q)
       throws IOException {
     boolean check = !pc.isSuperuser();
-    if (check) {
-      pc.check(root, path, FsAction.READ_EXECUTE);
-    }
     long[] c = new long[4]; // length, files, directories, space
     c[2] = 1;
     SubtreeWalk.walk(
@@ -368,6 +365,10 @@ public final class SubtreeOperations {
         LockMode.READ_COMMITTED,
         root.id(),
         (dir, depth, children) -> {
+          if (check && depth == 1) {
+            // The root first, here where the walk's first transaction has read its ACL.
+            pc.check(dir.row(), dir.path(), FsAction.READ_EXECUTE);
+          }
           for (InodeRow r : children) {
             if (r.isDir()) {
               c[2]++;

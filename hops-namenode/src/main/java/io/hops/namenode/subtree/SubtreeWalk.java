@@ -4,8 +4,11 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathResolver;
+import io.hops.namenode.security.InodeAcl;
+import io.hops.namenode.security.LoadedAcls;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -67,17 +70,24 @@ final class SubtreeWalk {
     for (int depth = 1; !level.isEmpty(); depth++) {
       List<List<Dir>> runs = runs(level, bound);
       List<Dir> next = new ArrayList<>();
-      Deque<Future<Map<Long, List<InodeRow>>>> inFlight = new ArrayDeque<>();
+      Deque<Future<Read>> inFlight = new ArrayDeque<>();
       int submitted = 0;
       for (List<Dir> run : runs) {
         while (submitted < runs.size() && inFlight.size() < Math.max(1, parallel)) {
           List<Dir> r = runs.get(submitted++);
           inFlight.add(pool.submit(() -> ns.run(() -> new ReadChildren(r, mode, ownMark))));
         }
-        Map<Long, List<InodeRow>> read = await(inFlight.poll(), inFlight);
+        Read read = await(inFlight.poll(), inFlight);
         for (Dir d : run) {
-          List<InodeRow> rows = read.getOrDefault(d.row().id(), List.of());
-          visitor.children(d, depth, rows);
+          List<InodeRow> rows = read.children().getOrDefault(d.row().id(), List.of());
+          // The visitor's permission checks see the ACLs the run's transaction read.
+          Map<Long, InodeAcl> outer = LoadedAcls.begin();
+          try {
+            read.acls().forEach(LoadedAcls::put);
+            visitor.children(d, depth, rows);
+          } finally {
+            LoadedAcls.end(outer);
+          }
           for (InodeRow c : rows) {
             if (c.isDir() && c.childrenCount() > 0) {
               next.add(new Dir(c, childPath(d.path(), c.name())));
@@ -131,12 +141,19 @@ final class SubtreeWalk {
     return dir.endsWith("/") ? dir + name : dir + "/" + name;
   }
 
-  /** One transaction of the walk: the children of a run of directories. */
-  private static final class ReadChildren extends Operation<Map<Long, List<InodeRow>>> {
+  /** What one transaction of the walk read: children by directory, and their ACLs by inode. */
+  private record Read(Map<Long, List<InodeRow>> children, Map<Long, InodeAcl> acls) {}
+
+  /**
+   * One transaction of the walk: the children of a run of directories, and the ACLs of those of
+   * them (and of the directories) that have one, for the visitor's permission checks.
+   */
+  private static final class ReadChildren extends Operation<Read> {
     private final List<Dir> dirs;
     private final LockMode mode;
     private final long ownMark;
     private final Map<Long, List<InodeRow>> children = new HashMap<>();
+    private final Map<Long, InodeAcl> acls = new HashMap<>();
 
     ReadChildren(List<Dir> dirs, LockMode mode, long ownMark) {
       this.dirs = dirs;
@@ -162,11 +179,25 @@ final class SubtreeWalk {
         }
         children.put(id, rows);
       }
+      tx.loadAcls(withChildren());
+    }
+
+    private List<InodeRow> withChildren() {
+      List<InodeRow> all = new ArrayList<>();
+      dirs.forEach(d -> all.add(d.row()));
+      children.values().forEach(all::addAll);
+      return all;
     }
 
     @Override
-    protected Map<Long, List<InodeRow>> execute(ExecutePhase tx) {
-      return children;
+    protected Read execute(ExecutePhase tx) {
+      for (InodeRow r : withChildren()) {
+        InodeAcl acl = InodeFlags.hasAcl(r.permission()) ? LoadedAcls.get(r.id()) : null;
+        if (acl != null) {
+          acls.put(r.id(), acl);
+        }
+      }
+      return new Read(children, acls);
     }
   }
 }

@@ -3,10 +3,16 @@ package io.hops.namenode.tx;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.InodeAcl;
+import io.hops.namenode.security.LoadedAcls;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,7 +46,36 @@ public final class LockPhase {
   public ResolvedPath resolve(String path, LockMode parentMode, LockMode targetMode)
       throws StorageException {
     checkOpen();
-    return resolver.resolve(tx, path, parentMode, targetMode, ownMark);
+    ResolvedPath p = resolver.resolve(tx, path, parentMode, targetMode, ownMark);
+    loadAcls(p.inodes());
+    return p;
+  }
+
+  /**
+   * Reads the ACLs of those of {@code inodes} that have one (one batched read, none if no inode has
+   * an ACL) for the permission checks of the execute phase ({@link LoadedAcls}).
+   */
+  public void loadAcls(List<InodeRow> inodes) throws StorageException {
+    checkOpen();
+    List<Long> ids = new ArrayList<>();
+    for (InodeRow r : inodes) {
+      if (InodeFlags.hasAcl(r.permission()) && !LoadedAcls.contains(r.id())) {
+        ids.add(r.id());
+      }
+    }
+    if (ids.isEmpty()) {
+      return;
+    }
+    List<Key> keys = ids.stream().map(InodeAcl::key).toList();
+    List<XAttrRow> rows =
+        keys.size() == 1
+            ? java.util.Collections.singletonList(
+                tx.find(XAttrRow.TABLE, keys.get(0), LockMode.READ_COMMITTED))
+            : tx.findBatch(XAttrRow.TABLE, keys, LockMode.READ_COMMITTED);
+    for (int i = 0; i < ids.size(); i++) {
+      XAttrRow row = rows.get(i);
+      LoadedAcls.put(ids.get(i), row == null ? null : InodeAcl.of(row));
+    }
   }
 
   /**

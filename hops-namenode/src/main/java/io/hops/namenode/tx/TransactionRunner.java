@@ -108,6 +108,7 @@ public final class TransactionRunner {
       Operation<T> op = attempt.get();
       name = op.name();
       Transaction tx = null;
+      var outerAcls = io.hops.namenode.security.LoadedAcls.begin();
       try {
         tx = storage.begin(op.partitionHint()); // may fail transiently too: no connection
         RetryCacheRow kept = null;
@@ -185,6 +186,7 @@ public final class TransactionRunner {
         metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
         throw e;
       } finally {
+        io.hops.namenode.security.LoadedAcls.end(outerAcls);
         if (tx != null) {
           tx.close();
         }

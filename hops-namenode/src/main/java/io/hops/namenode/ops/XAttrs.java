@@ -1,0 +1,169 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.XAttrRow;
+import io.hops.namenode.resolve.InodeFlags;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.LockPhase;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.XAttr;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.XAttrHelper;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
+import org.apache.hadoop.security.AccessControlException;
+
+/**
+ * HDFS's rules for extended attributes (FSDirXAttrOp, XAttrPermissionFilter): the switch, the size
+ * and count limits, which namespaces a caller may name and see, and how rows of {@code xattrs} map
+ * to Hadoop's {@link XAttr}. hops has no {@code /.reserved/raw} paths, so {@code raw.} attributes
+ * are never visible, as on an HDFS path outside it.
+ */
+final class XAttrs {
+  private static final XAttr.NameSpace[] NAMESPACES = XAttr.NameSpace.values();
+  static final String UNREADABLE_BY_SUPERUSER =
+      HdfsServerConstants.SECURITY_XATTR_UNREADABLE_BY_SUPERUSER;
+
+  private XAttrs() {}
+
+  /** dfs.namenode.xattrs.enabled: when false every call is refused with HDFS's message. */
+  static void checkEnabled(Configuration conf) throws IOException {
+    if (!conf.getBoolean(
+        DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_KEY,
+        DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_DEFAULT)) {
+      throw new IOException(
+          String.format(
+              "The XAttr operation has been rejected.  "
+                  + "Support for XAttrs has been disabled by setting %s to false.",
+              DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_KEY));
+    }
+  }
+
+  /** dfs.namenode.fs-limits.max-xattr-size: name (UTF-8) and value together. */
+  static void checkSize(Configuration conf, XAttr xAttr) {
+    int max =
+        conf.getInt(
+            DFSConfigKeys.DFS_NAMENODE_MAX_XATTR_SIZE_KEY,
+            DFSConfigKeys.DFS_NAMENODE_MAX_XATTR_SIZE_DEFAULT);
+    int size = xAttr.getName().getBytes(StandardCharsets.UTF_8).length;
+    if (xAttr.getValue() != null) {
+      size += xAttr.getValue().length;
+    }
+    if (size > max) {
+      throw new HadoopIllegalArgumentException(
+          "The XAttr is too big. The maximum combined size of the name and value is "
+              + max
+              + ", but the total size is "
+              + size);
+    }
+  }
+
+  /**
+   * Names longer than the {@code name} column of {@code xattrs} (part of its primary key) are
+   * refused; HDFS bounds only name and value together (checked first, as there).
+   */
+  static void checkNameLength(XAttr xAttr) {
+    int max = XAttrRow.TABLE.column("name").maxBytes();
+    int length = xAttr.getName().getBytes(StandardCharsets.UTF_8).length;
+    if (length > max) {
+      throw new HadoopIllegalArgumentException(
+          "The XAttr name is too long. hops stores names of at most "
+              + max
+              + " bytes, but the name has "
+              + length);
+    }
+  }
+
+  /** dfs.namenode.fs-limits.max-xattrs-per-inode: user-visible (user and trusted) attributes. */
+  static int maxPerInode(Configuration conf) {
+    return conf.getInt(
+        DFSConfigKeys.DFS_NAMENODE_MAX_XATTRS_PER_INODE_KEY,
+        DFSConfigKeys.DFS_NAMENODE_MAX_XATTRS_PER_INODE_DEFAULT);
+  }
+
+  static boolean userVisible(XAttr.NameSpace ns) {
+    return ns == XAttr.NameSpace.USER || ns == XAttr.NameSpace.TRUSTED;
+  }
+
+  /**
+   * Whether the caller may name this attribute in a call: user always, trusted as the superuser,
+   * the unreadable-by-superuser marker without a value; the rest never (system, security, raw).
+   */
+  static void checkNamespace(PermissionChecker pc, XAttr xAttr) throws AccessControlException {
+    XAttr.NameSpace ns = xAttr.getNameSpace();
+    if (ns == XAttr.NameSpace.USER || (ns == XAttr.NameSpace.TRUSTED && pc.isSuperuser())) {
+      return;
+    }
+    String prefixed = XAttrHelper.getPrefixedName(xAttr);
+    if (prefixed.equals(UNREADABLE_BY_SUPERUSER)) {
+      if (xAttr.getValue() != null) {
+        throw new AccessControlException(
+            "Attempt to set a value for '"
+                + UNREADABLE_BY_SUPERUSER
+                + "'. Values are not allowed for this xattr.");
+      }
+      return;
+    }
+    throw new AccessControlException("User doesn't have permission for xattr: " + prefixed);
+  }
+
+  /** Whether a call by this caller shows the attribute. */
+  static boolean visible(PermissionChecker pc, XAttrRow row) {
+    if (row.namespace() == XAttr.NameSpace.USER.ordinal()) {
+      return true;
+    }
+    if (row.namespace() == XAttr.NameSpace.TRUSTED.ordinal()) {
+      return pc.isSuperuser();
+    }
+    return row.namespace() == XAttr.NameSpace.SECURITY.ordinal()
+        && ("security." + row.name()).equals(UNREADABLE_BY_SUPERUSER);
+  }
+
+  /**
+   * The inode's attribute rows (not its hidden ones), protected by the lock its caller holds on the
+   * inode; no read for an inode whose flag says it has none.
+   */
+  static List<XAttrRow> read(LockPhase tx, InodeRow inode) throws StorageException {
+    if (inode == null || !InodeFlags.hasXAttrs(inode.permission())) {
+      return List.of();
+    }
+    List<XAttrRow> out = new ArrayList<>();
+    for (XAttrRow r : tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED)) {
+      if (r.namespace() != XAttrRow.HIDDEN) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  static boolean same(XAttrRow row, XAttr x) {
+    return row.namespace() == x.getNameSpace().ordinal() && row.name().equals(x.getName());
+  }
+
+  static XAttr toXAttr(XAttrRow row, boolean withValue) {
+    return new XAttr.Builder()
+        .setNameSpace(NAMESPACES[row.namespace()])
+        .setName(row.name())
+        .setValue(withValue ? row.value() : null)
+        .build();
+  }
+
+  static XAttrRow toRow(long inodeId, XAttr x) {
+    return new XAttrRow(inodeId, (byte) x.getNameSpace().ordinal(), x.getName(), x.getValue());
+  }
+
+  /** HDFS's refusal when the target is missing (FSDirectory.resolveLastINode). */
+  static InodeRow existing(InodeRow target, String path) throws FileNotFoundException {
+    if (target == null) {
+      throw new FileNotFoundException("cannot find " + path);
+    }
+    return target;
+  }
+}
