@@ -147,6 +147,12 @@ public final class Namesystem {
 
   /** The status a client sees of an inode; {@code localName} is empty for getFileInfo. */
   public HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
+    return status(inode, localName, inode.storagePolicy());
+  }
+
+  /** As {@link #status(InodeRow, byte[])}, reporting {@code storagePolicy} (the effective one). */
+  public HdfsFileStatus status(InodeRow inode, byte[] localName, byte storagePolicy)
+      throws StorageException {
     return new HdfsFileStatus.Builder()
         .isdir(inode.isDir())
         .length(inode.isDir() ? 0 : inode.size())
@@ -161,7 +167,7 @@ public final class Namesystem {
         .path(localName)
         .fileId(inode.id())
         .children(inode.isDir() ? inode.childrenCount() : 0)
-        .storagePolicy(inode.storagePolicy())
+        .storagePolicy(storagePolicy)
         .build();
   }
 

@@ -34,7 +34,6 @@ import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 
 /**
  * {@code create}: a new file under construction, leased to its client (HDFS FSNamesystem.startFile
@@ -54,9 +53,6 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
  * policy other than {@code replication} is refused.
  */
 public final class Create extends Operation<Create.Outcome> {
-  private static final BlockStoragePolicySuite POLICIES =
-      BlockStoragePolicySuite.createDefaultSuite();
-
   /**
    * The new file's status, or the error to raise once the transaction has committed: HDFS closes an
    * abandoned file on the way to refusing the create, and that close must stay.
@@ -293,7 +289,7 @@ public final class Create extends Operation<Create.Outcome> {
       throws IOException {
     byte policy = HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED;
     if (storagePolicy != null && !storagePolicy.isEmpty()) {
-      BlockStoragePolicy p = POLICIES.getPolicy(storagePolicy);
+      BlockStoragePolicy p = io.hops.namenode.blocks.StoragePolicies.byName(storagePolicy);
       if (p == null) {
         throw new HadoopIllegalArgumentException(
             "Cannot find a block policy with the name " + storagePolicy);

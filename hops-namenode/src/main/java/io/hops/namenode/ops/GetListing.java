@@ -163,7 +163,13 @@ public final class GetListing extends Operation<DirectoryListing> {
   }
 
   private HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
-    HdfsFileStatus s = ns.status(inode, localName);
+    // As HDFS: the target's effective policy, a child's own or else the target's.
+    byte inherited = io.hops.namenode.blocks.StoragePolicies.effective(resolved.inodes());
+    HdfsFileStatus s =
+        ns.status(
+            inode,
+            localName,
+            io.hops.namenode.blocks.StoragePolicies.orInherited(inode.storagePolicy(), inherited));
     if (!needLocation || inode.isDir() || inode.symlink() != null) {
       return s;
     }
