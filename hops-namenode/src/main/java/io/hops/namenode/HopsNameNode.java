@@ -89,6 +89,7 @@ public final class HopsNameNode implements AutoCloseable {
             new MembershipRpc(namesystem.blocks()),
             bind.getHostString(),
             bind.getPort());
+    rpc.addSmallFiles(new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped
     try {

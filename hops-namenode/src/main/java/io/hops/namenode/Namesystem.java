@@ -44,6 +44,7 @@ public final class Namesystem {
   private final boolean permissionsEnabled;
   private final BlockManager blocks;
   private final SubtreeOperations subtrees;
+  private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
 
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
@@ -74,6 +75,7 @@ public final class Namesystem {
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_KEY,
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT)),
         blocks::now);
+    this.smallFiles = new io.hops.namenode.smallfiles.SmallFileStore(conf);
     this.subtrees = new SubtreeOperations(this);
     runner.useStaleMarks(subtrees.marks());
   }
@@ -191,6 +193,11 @@ public final class Namesystem {
   /** Blocks, datanodes and replica locations. */
   public BlockManager blocks() {
     return blocks;
+  }
+
+  /** Small files kept in the database: tiers and thresholds. */
+  public io.hops.namenode.smallfiles.SmallFileStore smallFiles() {
+    return smallFiles;
   }
 
   public Configuration conf() {

@@ -85,6 +85,8 @@ public final class Create extends Operation<Create.Outcome> {
   private LeaseChanges leases;
   private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
+  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private byte[] inlineData;
 
   @SuppressWarnings("TooManyParameters") // ClientProtocol.create's own parameters
   public Create(
@@ -115,9 +117,20 @@ public final class Create extends Operation<Create.Outcome> {
     this.storagePolicy = storagePolicy;
   }
 
+  /**
+   * Makes this a create-and-complete of a small file with its bytes in the database (hops-client's
+   * extension RPC, DESIGN.md §10): the file is closed at once, with no lease. Where the database
+   * policy does not apply, or the bytes do not fit, nothing changes and the outcome has no status.
+   */
+  public Create withData(io.hops.namenode.smallfiles.SmallFileStore store, byte[] data) {
+    this.smallFiles = store;
+    this.inlineData = data;
+    return this;
+  }
+
   @Override
   public String name() {
-    return "create";
+    return inlineData == null ? "create" : "createSmallFile";
   }
 
   @Override
@@ -170,6 +183,9 @@ public final class Create extends Operation<Create.Outcome> {
     int depth = resolved.depth();
     String path = PathNames.prefix(names, depth);
     boolean overwrite = flags.contains(CreateFlag.OVERWRITE);
+    if (inlineData != null && !smallFileApplies()) {
+      return new Outcome(null, null); // the client writes to datanodes instead
+    }
     pc.checkTraverse(resolved);
     InodeRow target = resolved.target();
     int existing = resolved.inodes().size();
@@ -221,10 +237,22 @@ public final class Create extends Operation<Create.Outcome> {
       parent = addDirectory(tx, parent, names, i, ancestors);
     }
     MutableInode file = addFile(tx, parent, names);
-    leases.addFile(
-        tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
+    if (inlineData != null) {
+      smallFiles.write(tx, file.id, inlineData);
+    } else {
+      leases.addFile(
+          tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
+    }
     leases.flush(tx);
     return new Outcome(ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME), null);
+  }
+
+  /** Whether the new file's directory keeps small files in the database, and the bytes fit. */
+  private boolean smallFileApplies() {
+    int ancestors = Math.min(resolved.inodes().size(), resolved.depth());
+    return inlineData.length <= smallFiles.maxSize()
+        && resolved.inodes().subList(0, ancestors).stream().allMatch(InodeRow::isDir)
+        && smallFiles.appliesUnder(resolved.inodes().subList(0, ancestors));
   }
 
   /**
@@ -312,10 +340,15 @@ public final class Create extends Operation<Create.Outcome> {
     file.accessTime = now;
     file.replication = replication;
     file.preferredBlockSize = blockSize;
-    file.underConstruction = true;
-    file.clientName = clientName;
-    file.clientMachine = clientMachine;
     file.storagePolicy = policy;
+    if (inlineData != null) {
+      file.size = inlineData.length;
+      file.fileStoredInDb = true;
+    } else {
+      file.underConstruction = true;
+      file.clientName = clientName;
+      file.clientMachine = clientMachine;
+    }
     link(tx, parent, file);
     return file;
   }

@@ -1,0 +1,146 @@
+package io.hops.client;
+
+import io.hops.common.HopsConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.util.EnumSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Options.ChecksumOpt;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.util.Progressable;
+
+/**
+ * The stock HDFS client plus hops's small-file fast path (DESIGN.md §10), chosen by configuration
+ * alone: {@code fs.hdfs.impl=io.hops.client.HopsDistributedFileSystem}. A new file is buffered and
+ * sent with its close in one call; the namenode keeps it in the database if its directory has the
+ * {@code DB} storage policy, else the file is written to datanodes as usual. {@code open} asks for
+ * the bytes of a database file in one call and reads other files as usual.
+ *
+ * <p>A file written this way exists from its close on (not from its create), and an error of the
+ * create (the file exists, a permission) is raised by the close.
+ */
+public class HopsDistributedFileSystem extends DistributedFileSystem {
+  /** Whether this client uses the fast path ({@code true} by default). */
+  public static final String SMALL_FILES_ENABLED = "hops.client.smallfiles.enabled";
+
+  private SmallFilesClient smallFiles;
+  private boolean enabled;
+  private int max;
+
+  @Override
+  public void initialize(URI uri, Configuration conf) throws IOException {
+    super.initialize(uri, conf);
+    enabled = conf.getBoolean(SMALL_FILES_ENABLED, true);
+    max = conf.getInt(HopsConfig.SMALL_FILE_MAX_SIZE, HopsConfig.SMALL_FILE_MAX_SIZE_DEFAULT);
+    if (enabled) {
+      smallFiles = new SmallFilesClient(uri, conf);
+    }
+  }
+
+  private String pathName(Path f) {
+    Path p = fixRelativePart(f);
+    checkPath(p);
+    String result = p.toUri().getPath();
+    if (!DFSUtilClient.isValidName(result)) {
+      throw new IllegalArgumentException(
+          "Pathname " + result + " from " + p + " is not a valid DFS filename.");
+    }
+    return result;
+  }
+
+  @Override
+  public FSDataOutputStream create(
+      Path f,
+      FsPermission permission,
+      EnumSet<CreateFlag> cflags,
+      int bufferSize,
+      short replication,
+      long blockSize,
+      Progressable progress,
+      ChecksumOpt checksumOpt)
+      throws IOException {
+    boolean plain =
+        cflags.contains(CreateFlag.CREATE)
+            && EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE).containsAll(cflags);
+    if (!enabled || !plain) {
+      return super.create(
+          f, permission, cflags, bufferSize, replication, blockSize, progress, checksumOpt);
+    }
+    String src = pathName(f);
+    FsPermission masked =
+        (permission == null ? FsPermission.getFileDefault() : permission)
+            .applyUMask(FsPermission.getUMask(getConf()));
+    boolean overwrite = cflags.contains(CreateFlag.OVERWRITE);
+    String clientName = getClient().getClientName();
+    statistics.incrementWriteOps(1);
+    SmallFileOutputStream out =
+        new SmallFileOutputStream(
+            max,
+            data ->
+                smallFiles.call(
+                    p -> {
+                      try {
+                        return p.createSmallFile(
+                            src,
+                            masked.toShort(),
+                            clientName,
+                            overwrite,
+                            true,
+                            replication,
+                            blockSize,
+                            data);
+                      } catch (RemoteException e) {
+                        throw e.unwrapRemoteException();
+                      }
+                    }),
+            () ->
+                HopsDistributedFileSystem.super.create(
+                    f,
+                    permission,
+                    cflags,
+                    bufferSize,
+                    replication,
+                    blockSize,
+                    progress,
+                    checksumOpt));
+    return new FSDataOutputStream(out, statistics);
+  }
+
+  @Override
+  public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    if (!enabled) {
+      return super.open(f, bufferSize);
+    }
+    String src = pathName(f);
+    byte[] data;
+    try {
+      data = smallFiles.call(p -> p.readSmallFile(src));
+    } catch (RemoteException e) {
+      throw e.unwrapRemoteException();
+    }
+    if (data == null) {
+      return super.open(f, bufferSize);
+    }
+    statistics.incrementReadOps(1);
+    statistics.incrementBytesRead(data.length);
+    return new FSDataInputStream(new InlineFileInputStream(src, data));
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      super.close();
+    } finally {
+      if (smallFiles != null) {
+        smallFiles.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,177 @@
+package io.hops.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.InMemoryFileDataRow;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.OnDiskLargeFileDataRow;
+import io.hops.dal.rows.OnDiskMediumFileDataRow;
+import io.hops.dal.rows.OnDiskSmallFileDataRow;
+import io.hops.namenode.HopsTestCluster;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.io.IOUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Small files in the database through {@link HopsDistributedFileSystem}, a real namenode and a
+ * stock DataNode: the tier each size lands in (read through the DAL), byte-identical reads with
+ * hops-client and with the stock client, and the fallbacks to datanodes.
+ */
+class SmallFilesTest {
+  private static HopsTestCluster cluster;
+  private static FileSystem hops;
+  private static DistributedFileSystem stock;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration nn = new Configuration();
+    nn.setInt("dfs.replication", 1);
+    cluster = new HopsTestCluster(nn);
+    cluster.startDatanodes(1);
+    stock = cluster.client();
+    Configuration c = cluster.clientConf();
+    c.set("fs.hdfs.impl", HopsDistributedFileSystem.class.getName());
+    c.setInt("dfs.replication", 1);
+    hops = FileSystem.get(cluster.uri(), c);
+    assertThat(hops).isInstanceOf(HopsDistributedFileSystem.class);
+    stock.mkdirs(new Path("/db"));
+    stock.setStoragePolicy(new Path("/db"), "DB");
+    stock.mkdirs(new Path("/plain"));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (hops != null) {
+      hops.close();
+    }
+    if (stock != null) {
+      stock.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  static void write(FileSystem fs, Path p, byte[] data) throws IOException {
+    try (FSDataOutputStream out = fs.create(p, true)) {
+      out.write(data);
+    }
+  }
+
+  static byte[] read(FileSystem fs, Path p) throws IOException {
+    try (FSDataInputStream in = fs.open(p)) {
+      return IOUtils.readFullyToByteArray(in);
+    }
+  }
+
+  /** Where the file's bytes are, as the database says. */
+  static String tierOf(Path p) throws IOException {
+    long id = stock.getClient().getFileInfo(p.toUri().getPath()).getFileId();
+    try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
+      InodeRow inode = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.READ_COMMITTED).get(0);
+      String where;
+      if (tx.find(
+              InMemoryFileDataRow.TABLE, InMemoryFileDataRow.TABLE.key(id), LockMode.READ_COMMITTED)
+          != null) {
+        where = "inmemory";
+      } else if (tx.find(
+              OnDiskSmallFileDataRow.TABLE,
+              OnDiskSmallFileDataRow.TABLE.key(id),
+              LockMode.READ_COMMITTED)
+          != null) {
+        where = "small";
+      } else if (tx.find(
+              OnDiskMediumFileDataRow.TABLE,
+              OnDiskMediumFileDataRow.TABLE.key(id),
+              LockMode.READ_COMMITTED)
+          != null) {
+        where = "medium";
+      } else {
+        int pieces =
+            tx.findByPartition(OnDiskLargeFileDataRow.TABLE, id, LockMode.READ_COMMITTED).size();
+        int blocks = tx.findByPartition(BlockInfoRow.TABLE, id, LockMode.READ_COMMITTED).size();
+        where = pieces > 0 ? "large:" + pieces : "datanodes:" + blocks;
+      }
+      return (inode.fileStoredInDb() ? "db " : "") + where;
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 1024, 1025, 4096, 65536, 65537})
+  void hopsClientWritesLandInTheirTierAndReadBackWithBothClients(int size) throws Exception {
+    Path p = new Path("/db/h" + size);
+    byte[] data = bytes(size, size);
+    write(hops, p, data);
+    String expected =
+        switch (size) {
+          case 0, 1, 1024 -> "db inmemory";
+          case 1025 -> "db small";
+          case 4096 -> "db medium";
+          case 65536 -> "db large:8";
+          default -> "datanodes:1";
+        };
+    assertThat(tierOf(p)).isEqualTo(expected);
+    assertThat(hops.getFileStatus(p).getLen()).isEqualTo(size);
+    assertThat(stock.getFileStatus(p).getLen()).isEqualTo(size);
+    assertThat(Arrays.equals(read(hops, p), data)).isTrue();
+    assertThat(Arrays.equals(read(stock, p), data)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 1024, 1025, 4096, 65536, 65537})
+  void stockClientWritesGoToDatanodesAndReadBackWithBothClients(int size) throws Exception {
+    Path p = new Path("/db/s" + size);
+    byte[] data = bytes(size, -size);
+    write(stock, p, data);
+    assertThat(tierOf(p)).startsWith("datanodes:");
+    assertThat(Arrays.equals(read(hops, p), data)).isTrue();
+    assertThat(Arrays.equals(read(stock, p), data)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4096})
+  void hopsClientWritesOutsideADbDirectoryGoToDatanodes(int size) throws Exception {
+    Path p = new Path("/plain/h" + size);
+    byte[] data = bytes(size, 7);
+    write(hops, p, data);
+    assertThat(tierOf(p)).isEqualTo("datanodes:1");
+    assertThat(Arrays.equals(read(hops, p), data)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {10, 3000})
+  void hflushFallsBackToThePipelineWithTheBufferedBytes(int size) throws Exception {
+    Path p = new Path("/db/flushed" + size);
+    byte[] data = bytes(size, 11);
+    try (FSDataOutputStream out = hops.create(p, true)) {
+      out.write(data, 0, size / 2);
+      out.hflush();
+      // Visible to a reader once flushed, as with HDFS.
+      assertThat(read(stock, p)).hasSize(size / 2);
+      out.write(data, size / 2, size - size / 2);
+    }
+    assertThat(tierOf(p)).isEqualTo("datanodes:1");
+    assertThat(Arrays.equals(read(hops, p), data)).isTrue();
+    assertThat(Arrays.equals(read(stock, p), data)).isTrue();
+  }
+}
