@@ -151,7 +151,8 @@ public class ClientRpc extends UnsupportedClientProtocol {
   @Override
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetBlockLocations(ns.blocks(), pc, src, offset, length));
+    return ns.run(
+        () -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length));
   }
 
   @Override

@@ -39,6 +39,7 @@ public final class SmallFileStore {
   private final int rowSize;
   private final int max;
   private final boolean dbByDefault;
+  private volatile org.apache.hadoop.hdfs.protocol.DatanodeInfo endpoint;
 
   public SmallFileStore(Configuration conf) {
     inMemoryMax =
@@ -96,6 +97,44 @@ public final class SmallFileStore {
               + width
               + " bytes");
     }
+  }
+
+  /** Where stock clients read database files ({@link DatabaseBlockServer}); null: nowhere. */
+  public void setEndpoint(org.apache.hadoop.hdfs.protocol.DatanodeInfo node) {
+    this.endpoint = node;
+  }
+
+  /**
+   * What {@code getBlockLocations} answers for a database file: one complete block, whose id is the
+   * inode id, on this namenode's data-transfer endpoint; none for an empty file.
+   */
+  public org.apache.hadoop.hdfs.protocol.LocatedBlocks locatedBlocks(
+      InodeRow file, String blockPoolId, String path) throws java.io.IOException {
+    if (file.size() == 0) {
+      return new org.apache.hadoop.hdfs.protocol.LocatedBlocks(
+          0, false, List.of(), null, true, null, null);
+    }
+    org.apache.hadoop.hdfs.protocol.DatanodeInfo node = endpoint;
+    if (node == null) {
+      throw new java.io.IOException(
+          path
+              + " is stored in the database and this namenode serves no stock client reads of it"
+              + " ("
+              + HopsConfig.SMALL_FILE_XFER_PORT
+              + " is -1): read it with hops-client");
+    }
+    var block =
+        new org.apache.hadoop.hdfs.protocol.LocatedBlock(
+            new org.apache.hadoop.hdfs.protocol.ExtendedBlock(
+                blockPoolId, file.id(), file.size(), 1),
+            new org.apache.hadoop.hdfs.protocol.DatanodeInfo[] {node},
+            null,
+            null,
+            0,
+            false,
+            new org.apache.hadoop.hdfs.protocol.DatanodeInfo[0]);
+    return new org.apache.hadoop.hdfs.protocol.LocatedBlocks(
+        file.size(), false, List.of(block), block, true, null, null);
   }
 
   /** The largest file kept in the database. */

@@ -286,7 +286,7 @@ final class Fsck {
       return;
     }
     LocatedBlocks blocks =
-        ns.run(() -> new GetBlockLocations(ns.blocks(), pc, p, 0, file.getLen()));
+        ns.run(() -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, p, 0, file.getLen()));
     if (blocks == null) {
       return;
     }
