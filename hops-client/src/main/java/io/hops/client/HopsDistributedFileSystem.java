@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options.ChecksumOpt;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -111,6 +112,67 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
                     progress,
                     checksumOpt));
     return new FSDataOutputStream(out, statistics);
+  }
+
+  /**
+   * An append to a file stored in the database rewrites it: its bytes and the new ones are buffered
+   * and sent with the close, in the database if they still fit, else to datanodes, where the file
+   * stays (DESIGN.md §10). Other files are appended to as usual.
+   */
+  @Override
+  public FSDataOutputStream append(
+      Path f, EnumSet<CreateFlag> flag, int bufferSize, Progressable progress) throws IOException {
+    if (!enabled) {
+      return super.append(f, flag, bufferSize, progress);
+    }
+    String src = pathName(f);
+    byte[] old;
+    try {
+      old = smallFiles.call(p -> p.readSmallFile(src));
+    } catch (RemoteException e) {
+      throw e.unwrapRemoteException();
+    }
+    if (old == null) {
+      return super.append(f, flag, bufferSize, progress);
+    }
+    FileStatus status = getFileStatus(f);
+    FsPermission permission = status.getPermission();
+    short replication = status.getReplication();
+    long blockSize = status.getBlockSize();
+    String clientName = getClient().getClientName();
+    statistics.incrementWriteOps(1);
+    SmallFileOutputStream out =
+        new SmallFileOutputStream(
+            max,
+            data ->
+                smallFiles.call(
+                    p -> {
+                      try {
+                        return p.createSmallFile(
+                            src,
+                            permission.toShort(),
+                            clientName,
+                            true,
+                            false,
+                            replication,
+                            blockSize,
+                            data);
+                      } catch (RemoteException e) {
+                        throw e.unwrapRemoteException();
+                      }
+                    }),
+            () ->
+                HopsDistributedFileSystem.super.create(
+                    f,
+                    permission,
+                    EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE),
+                    bufferSize,
+                    replication,
+                    blockSize,
+                    progress,
+                    null));
+    out.write(old, 0, old.length);
+    return new FSDataOutputStream(out, statistics, old.length);
   }
 
   @Override

@@ -174,4 +174,118 @@ class SmallFilesTest {
     assertThat(Arrays.equals(read(hops, p), data)).isTrue();
     assertThat(Arrays.equals(read(stock, p), data)).isTrue();
   }
+
+  private static long idOf(Path p) throws IOException {
+    return stock.getClient().getFileInfo(p.toUri().getPath()).getFileId();
+  }
+
+  private static int dataRows(long id) throws IOException {
+    try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
+      int n = 0;
+      n +=
+          tx.find(
+                      InMemoryFileDataRow.TABLE,
+                      InMemoryFileDataRow.TABLE.key(id),
+                      LockMode.READ_COMMITTED)
+                  == null
+              ? 0
+              : 1;
+      n +=
+          tx.find(
+                      OnDiskSmallFileDataRow.TABLE,
+                      OnDiskSmallFileDataRow.TABLE.key(id),
+                      LockMode.READ_COMMITTED)
+                  == null
+              ? 0
+              : 1;
+      n +=
+          tx.find(
+                      OnDiskMediumFileDataRow.TABLE,
+                      OnDiskMediumFileDataRow.TABLE.key(id),
+                      LockMode.READ_COMMITTED)
+                  == null
+              ? 0
+              : 1;
+      n += tx.findByPartition(OnDiskLargeFileDataRow.TABLE, id, LockMode.READ_COMMITTED).size();
+      return n;
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void renameKeepsTheBytesAndDeleteRemovesTheRows() throws Exception {
+    byte[] data = bytes(3000, 3);
+    write(hops, new Path("/db/r1"), data);
+    long id = idOf(new Path("/db/r1"));
+    assertThat(stock.rename(new Path("/db/r1"), new Path("/plain/r2"))).isTrue();
+    assertThat(tierOf(new Path("/plain/r2"))).isEqualTo("db medium");
+    assertThat(stock.listStatus(new Path("/plain/r2"))[0].getLen()).isEqualTo(3000);
+    assertThat(Arrays.equals(read(hops, new Path("/plain/r2")), data)).isTrue();
+    assertThat(Arrays.equals(read(stock, new Path("/plain/r2")), data)).isTrue();
+    assertThat(dataRows(id)).isEqualTo(1);
+    assertThat(stock.delete(new Path("/plain/r2"), false)).isTrue();
+    assertThat(dataRows(id)).isZero();
+
+    // In a subtree delete too.
+    write(hops, new Path("/db/sub/a/f"), bytes(20_000, 4));
+    long sub = idOf(new Path("/db/sub/a/f"));
+    assertThat(dataRows(sub)).isEqualTo(3);
+    assertThat(stock.delete(new Path("/db/sub"), true)).isTrue();
+    assertThat(dataRows(sub)).isZero();
+  }
+
+  @org.junit.jupiter.api.Test
+  void truncateRewritesTheRowsInTheirNewTier() throws Exception {
+    Path p = new Path("/db/t");
+    byte[] data = bytes(5000, 5);
+    write(hops, p, data);
+    assertThat(tierOf(p)).isEqualTo("db large:1");
+    assertThat(stock.truncate(p, 100)).isTrue();
+    assertThat(tierOf(p)).isEqualTo("db inmemory");
+    assertThat(stock.getFileStatus(p).getLen()).isEqualTo(100);
+    assertThat(read(stock, p)).isEqualTo(Arrays.copyOf(data, 100));
+    assertThat(read(hops, p)).isEqualTo(Arrays.copyOf(data, 100));
+  }
+
+  @org.junit.jupiter.api.Test
+  void appendStaysInTheDatabaseUntilItOutgrowsItThenMovesToDatanodes() throws Exception {
+    Path p = new Path("/db/app");
+    byte[] data = bytes(66_000, 6);
+    write(hops, p, Arrays.copyOf(data, 60_000));
+    try (FSDataOutputStream out = hops.append(p)) {
+      assertThat(out.getPos()).isEqualTo(60_000);
+      out.write(data, 60_000, 1000);
+    }
+    assertThat(tierOf(p)).isEqualTo("db large:8");
+    try (FSDataOutputStream out = hops.append(p)) {
+      out.write(data, 61_000, 5000);
+    }
+    assertThat(tierOf(p)).isEqualTo("datanodes:1");
+    assertThat(Arrays.equals(read(hops, p), data)).isTrue();
+    assertThat(Arrays.equals(read(stock, p), data)).isTrue();
+    // It stays on datanodes.
+    HopsTestCluster.awaitReplicas(stock, p, 1);
+    try (FSDataOutputStream out = hops.append(p)) {
+      out.write(new byte[] {1, 2, 3});
+    }
+    assertThat(tierOf(p)).startsWith("datanodes:");
+    assertThat(stock.getFileStatus(p).getLen()).isEqualTo(66_003);
+  }
+
+  @org.junit.jupiter.api.Test
+  void stockAppendAndConcatOfDatabaseFilesAreRefusedClearly() throws Exception {
+    Path p = new Path("/db/refused");
+    write(hops, p, bytes(10, 8));
+    assertThatThrown(() -> stock.append(p).close()).contains("stored in the database");
+    write(stock, new Path("/db/blocks"), bytes(10, 9));
+    assertThatThrown(() -> stock.concat(new Path("/db/blocks"), new Path[] {p}))
+        .contains("stored in the database");
+    assertThat(Arrays.equals(read(stock, p), bytes(10, 8))).isTrue();
+  }
+
+  private static org.assertj.core.api.AbstractStringAssert<?> assertThatThrown(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable c) {
+    Throwable t = org.assertj.core.api.Assertions.catchThrowable(c);
+    assertThat(t).isNotNull();
+    return assertThat(t.getMessage());
+  }
 }

@@ -468,7 +468,8 @@ public class ClientRpc extends UnsupportedClientProtocol {
     return ns.run(
             () ->
                 new io.hops.namenode.ops.Truncate(
-                    ns.blocks(), pc, leases, src, newLength, clientName))
+                        ns.blocks(), pc, leases, src, newLength, clientName)
+                    .withSmallFiles(ns.smallFiles()))
         .get();
   }
 
