@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options.ChecksumOpt;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.ipc.RemoteException;
@@ -130,7 +131,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     try {
       old = smallFiles.call(p -> p.readSmallFile(src));
     } catch (RemoteException e) {
-      throw e.unwrapRemoteException();
+      throw unwrap(e, src);
     }
     if (old == null) {
       return super.append(f, flag, bufferSize, progress);
@@ -185,7 +186,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     try {
       data = smallFiles.call(p -> p.readSmallFile(src));
     } catch (RemoteException e) {
-      throw e.unwrapRemoteException();
+      throw unwrap(e, src);
     }
     if (data == null) {
       return super.open(f, bufferSize);
@@ -193,6 +194,16 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     statistics.incrementReadOps(1);
     statistics.incrementBytesRead(data.length);
     return new FSDataInputStream(new InlineFileInputStream(src, data));
+  }
+
+  /**
+   * The server's exception; a missing database row is the reader's {@link BlockMissingException}.
+   */
+  private static IOException unwrap(RemoteException e, String src) {
+    if (BlockMissingException.class.getName().equals(e.getClassName())) {
+      return new BlockMissingException(src, e.getMessage(), 0);
+    }
+    return e.unwrapRemoteException();
   }
 
   @Override

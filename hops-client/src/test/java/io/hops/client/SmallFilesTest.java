@@ -288,4 +288,43 @@ class SmallFilesTest {
     assertThat(t).isNotNull();
     return assertThat(t.getMessage());
   }
+
+  @org.junit.jupiter.api.Test
+  void fsckListsDatabaseFilesAndAMissingRowIsCorruptAndUnreadable() throws Exception {
+    write(hops, new Path("/db/fsck/ok"), bytes(100, 12));
+    write(hops, new Path("/db/fsck/bad"), bytes(3000, 13));
+    long bad = idOf(new Path("/db/fsck/bad"));
+    try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
+      tx.delete(OnDiskMediumFileDataRow.TABLE, OnDiskMediumFileDataRow.TABLE.key(bad));
+      tx.commit();
+    }
+    Configuration c = cluster.clientConf();
+    c.set("dfs.namenode.http-address", "127.0.0.1:" + cluster.namenode().httpAddress().getPort());
+    java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+    int rc;
+    try (java.io.PrintStream out = new java.io.PrintStream(buf, true, "UTF-8")) {
+      rc =
+          org.apache.hadoop.util.ToolRunner.run(
+              new org.apache.hadoop.hdfs.tools.DFSck(c, out), new String[] {"/db/fsck", "-files"});
+    }
+    String report = buf.toString("UTF-8");
+    assertThat(report)
+        .contains("/db/fsck/ok 100 bytes, stored in the database (IN_MEMORY): OK")
+        .contains("/db/fsck/bad: CORRUPT: stored in the database (ON_DISK_MEDIUM)")
+        .contains("is CORRUPT");
+    assertThat(rc).isNotZero();
+
+    assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(
+                () -> read(hops, new Path("/db/fsck/bad"))))
+        .isInstanceOf(org.apache.hadoop.hdfs.BlockMissingException.class);
+    Configuration fast = cluster.clientConf();
+    fast.setInt("dfs.client.retry.window.base", 1);
+    try (FileSystem quick = FileSystem.get(cluster.uri(), fast)) {
+      assertThat(
+              org.assertj.core.api.Assertions.catchThrowable(
+                  () -> read(quick, new Path("/db/fsck/bad"))))
+          .isInstanceOf(org.apache.hadoop.hdfs.BlockMissingException.class);
+    }
+  }
 }

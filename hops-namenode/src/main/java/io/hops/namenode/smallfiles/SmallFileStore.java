@@ -137,6 +137,15 @@ public final class SmallFileStore {
         file.size(), false, List.of(block), block, true, null, null);
   }
 
+  /** Whether {@code blocks} is what {@link #locatedBlocks} answers for a database file. */
+  public boolean isDatabaseFile(org.apache.hadoop.hdfs.protocol.LocatedBlocks blocks) {
+    org.apache.hadoop.hdfs.protocol.DatanodeInfo node = endpoint;
+    return node != null
+        && blocks.locatedBlockCount() == 1
+        && blocks.get(0).getLocations().length == 1
+        && node.getDatanodeUuid().equals(blocks.get(0).getLocations()[0].getDatanodeUuid());
+  }
+
   /** The largest file kept in the database. */
   public int maxSize() {
     return max;
