@@ -327,4 +327,15 @@ class SmallFilesTest {
           .isInstanceOf(org.apache.hadoop.hdfs.BlockMissingException.class);
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void locatedListingGivesADatabaseFileItsOneBlock() throws Exception {
+    write(hops, new Path("/db/located/f"), bytes(2000, 14));
+    var it = stock.listLocatedStatus(new Path("/db/located"));
+    var st = it.next();
+    assertThat(st.getLen()).isEqualTo(2000);
+    assertThat(st.getBlockLocations()).hasSize(1);
+    assertThat(st.getBlockLocations()[0].getLength()).isEqualTo(2000);
+    assertThat(stock.getFileBlockLocations(st, 0, 2000)).hasSize(1);
+  }
 }
