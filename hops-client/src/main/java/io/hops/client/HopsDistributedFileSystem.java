@@ -129,7 +129,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     byte[] old;
     try {
-      old = smallFiles.call(p -> p.readSmallFile(src));
+      old = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(src)));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -184,7 +184,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     byte[] data;
     try {
-      data = smallFiles.call(p -> p.readSmallFile(src));
+      data = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(src)));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -204,6 +204,10 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
       return new BlockMissingException(src, e.getMessage(), 0);
     }
     return e.unwrapRemoteException();
+  }
+
+  private static byte[] bytes(org.apache.hadoop.io.BytesWritable w) {
+    return w == null ? null : w.copyBytes();
   }
 
   @Override

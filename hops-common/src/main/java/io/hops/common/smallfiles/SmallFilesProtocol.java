@@ -1,6 +1,7 @@
 package io.hops.common.smallfiles;
 
 import java.io.IOException;
+import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.ipc.ProtocolInfo;
 
 /**
@@ -34,7 +35,9 @@ public interface SmallFilesProtocol {
 
   /**
    * The bytes of {@code src} if it is stored in the database; null if it is stored on datanodes
-   * (the client then reads it as usual). Checked as {@code getBlockLocations} is.
+   * (the client then reads it as usual). Checked as {@code getBlockLocations} is. A {@link
+   * BytesWritable}, not a {@code byte[]}: the Writable engine writes a returned array element by
+   * element.
    */
-  byte[] readSmallFile(String src) throws IOException;
+  BytesWritable readSmallFile(String src) throws IOException;
 }

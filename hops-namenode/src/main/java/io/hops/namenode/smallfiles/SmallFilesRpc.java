@@ -61,8 +61,9 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
   }
 
   @Override
-  public byte[] readSmallFile(String src) throws IOException {
+  public org.apache.hadoop.io.BytesWritable readSmallFile(String src) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new ReadSmallFile(pc, store, src));
+    byte[] data = ns.run(() -> new ReadSmallFile(pc, store, src));
+    return data == null ? null : new org.apache.hadoop.io.BytesWritable(data);
   }
 }
