@@ -188,6 +188,13 @@ final class BenchCommand implements Callable<Integer> {
       description = "With --db mariadb (default: $HOPS_TEST_MYSQL_PASSWORD, or hops).")
   String jdbcPassword = System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops");
 
+  @Option(
+      names = "--small-files",
+      description =
+          "hops keeps files up to 64 KB in the database: DB policy by default on its namenode,"
+              + " hops-client's HopsDistributedFileSystem on its clients.")
+  boolean smallFiles;
+
   @Option(names = "--no-datanode", description = "Start no DataNodes.")
   boolean noDatanode;
 
@@ -414,7 +421,8 @@ final class BenchCommand implements Callable<Integer> {
             jdbcUser,
             jdbcPassword,
             noDatanode ? 0 : datanodes,
-            namenodes);
+            namenodes,
+            smallFiles);
     if (compare != null) {
       if (!compare.equalsIgnoreCase("hdfs")) {
         throw new IllegalArgumentException("--compare takes hdfs, not " + compare);

@@ -97,7 +97,8 @@ class FailoverUnderLoadTest {
             db.get(HopsConfig.JDBC_USER),
             db.get(HopsConfig.JDBC_PASSWORD),
             3,
-            3);
+            3,
+            false);
     try (HopsNamenodes cluster = HopsNamenodes.start(s)) {
       Map<String, String> conf = new LinkedHashMap<>(BenchRunner.CLIENT_DEFAULTS);
       conf.putAll(cluster.clientConf());

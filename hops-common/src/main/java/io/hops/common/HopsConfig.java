@@ -87,4 +87,53 @@ public final class HopsConfig {
   public static final String ELECTION_MAX_PERIOD_MS = "hops.leader-election.max-period.ms";
 
   public static final long ELECTION_MAX_PERIOD_MS_DEFAULT = 10_000;
+
+  // ---- small files in the database (DESIGN.md §10) ----
+
+  /**
+   * Largest file kept in the database; a larger one, or one that grows past it, lives on datanodes.
+   * At most 8 KB rows times the pieces the large tier allows.
+   */
+  public static final String SMALL_FILE_MAX_SIZE = "hops.smallfiles.max-size";
+
+  public static final int SMALL_FILE_MAX_SIZE_DEFAULT = 64 * 1024;
+
+  /** Largest file kept in the in-memory tier ({@code inmemory_file_data}). */
+  public static final String SMALL_FILE_INMEMORY_MAX_SIZE = "hops.smallfiles.inmemory.max-size";
+
+  public static final int SMALL_FILE_INMEMORY_MAX_SIZE_DEFAULT = 1024;
+
+  /** Largest file kept in {@code ondisk_small_file_data}. */
+  public static final String SMALL_FILE_ONDISK_SMALL_MAX_SIZE =
+      "hops.smallfiles.ondisk.small.max-size";
+
+  public static final int SMALL_FILE_ONDISK_SMALL_MAX_SIZE_DEFAULT = 2048;
+
+  /** Largest file kept in {@code ondisk_medium_file_data}. */
+  public static final String SMALL_FILE_ONDISK_MEDIUM_MAX_SIZE =
+      "hops.smallfiles.ondisk.medium.max-size";
+
+  public static final int SMALL_FILE_ONDISK_MEDIUM_MAX_SIZE_DEFAULT = 4096;
+
+  /** Size of one row of {@code ondisk_large_file_data}: larger files are cut in pieces of this. */
+  public static final String SMALL_FILE_ONDISK_LARGE_ROW_SIZE =
+      "hops.smallfiles.ondisk.large.row-size";
+
+  public static final int SMALL_FILE_ONDISK_LARGE_ROW_SIZE_DEFAULT = 8192;
+
+  /**
+   * Whether directories without a storage policy on their path keep small files in the database as
+   * if they had the {@code DB} policy. Off by default: plain HDFS behaviour.
+   */
+  public static final String SMALL_FILE_DB_BY_DEFAULT = "hops.smallfiles.db-by-default";
+
+  public static final boolean SMALL_FILE_DB_BY_DEFAULT_DEFAULT = false;
+
+  /**
+   * Port of the namenode's read-only data-transfer endpoint that serves database-stored files to
+   * stock clients ({@code OP_READ_BLOCK}); 0 picks a free port, -1 turns it off.
+   */
+  public static final String SMALL_FILE_XFER_PORT = "hops.smallfiles.xfer.port";
+
+  public static final int SMALL_FILE_XFER_PORT_DEFAULT = 0;
 }

@@ -41,6 +41,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final boolean ownsStorage;
   private final Namesystem namesystem;
   private final RpcServer rpc;
+  private io.hops.namenode.smallfiles.DatabaseBlockServer dbBlocks;
   private final WebServer web;
   private final Housekeeping housekeeping;
   private final LeaderElection election;
@@ -89,8 +90,19 @@ public final class HopsNameNode implements AutoCloseable {
             new MembershipRpc(namesystem.blocks()),
             bind.getHostString(),
             bind.getPort());
+    rpc.addSmallFiles(new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped
+    int xferPort =
+        conf.getInt(
+            io.hops.common.HopsConfig.SMALL_FILE_XFER_PORT,
+            io.hops.common.HopsConfig.SMALL_FILE_XFER_PORT_DEFAULT);
+    if (xferPort >= 0) {
+      dbBlocks =
+          new io.hops.namenode.smallfiles.DatabaseBlockServer(
+              namesystem, bind.getHostString(), xferPort);
+      namesystem.smallFiles().setEndpoint(dbBlocks.node());
+    }
     try {
       this.web =
           WebServer.startOrNull(
@@ -239,6 +251,9 @@ public final class HopsNameNode implements AutoCloseable {
       web.close();
     }
     rpc.close();
+    if (dbBlocks != null) {
+      dbBlocks.close();
+    }
   }
 
   public static DalConfig dalConfig(Configuration conf) {

@@ -44,6 +44,7 @@ public final class Namesystem {
   private final boolean permissionsEnabled;
   private final BlockManager blocks;
   private final SubtreeOperations subtrees;
+  private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
 
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
@@ -74,6 +75,7 @@ public final class Namesystem {
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_KEY,
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT)),
         blocks::now);
+    this.smallFiles = new io.hops.namenode.smallfiles.SmallFileStore(conf);
     this.subtrees = new SubtreeOperations(this);
     runner.useStaleMarks(subtrees.marks());
   }
@@ -147,6 +149,12 @@ public final class Namesystem {
 
   /** The status a client sees of an inode; {@code localName} is empty for getFileInfo. */
   public HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
+    return status(inode, localName, inode.storagePolicy());
+  }
+
+  /** As {@link #status(InodeRow, byte[])}, reporting {@code storagePolicy} (the effective one). */
+  public HdfsFileStatus status(InodeRow inode, byte[] localName, byte storagePolicy)
+      throws StorageException {
     return new HdfsFileStatus.Builder()
         .isdir(inode.isDir())
         .flags(
@@ -165,7 +173,7 @@ public final class Namesystem {
         .path(localName)
         .fileId(inode.id())
         .children(inode.isDir() ? inode.childrenCount() : 0)
-        .storagePolicy(inode.storagePolicy())
+        .storagePolicy(storagePolicy)
         .build();
   }
 
@@ -189,6 +197,11 @@ public final class Namesystem {
   /** Blocks, datanodes and replica locations. */
   public BlockManager blocks() {
     return blocks;
+  }
+
+  /** Small files kept in the database: tiers and thresholds. */
+  public io.hops.namenode.smallfiles.SmallFileStore smallFiles() {
+    return smallFiles;
   }
 
   public Configuration conf() {

@@ -16,6 +16,9 @@ import java.nio.file.Path;
  * @param datanodes stock DataNodes to start (0: none); each reports to every namenode
  * @param namenodes hops namenode processes over one MariaDB, reached through hops-client's failover
  *     proxy provider as one HA nameservice; null for the single namenode reached by its address
+ * @param smallFiles hops keeps small files in the database: the namenode with {@code
+ *     hops.smallfiles.db-by-default}, the clients with hops-client's {@code
+ *     HopsDistributedFileSystem} (DESIGN.md §10)
  */
 public record ClusterSettings(
     String heap,
@@ -28,7 +31,8 @@ public record ClusterSettings(
     String jdbcUser,
     String jdbcPassword,
     int datanodes,
-    Integer namenodes) {
+    Integer namenodes,
+    boolean smallFiles) {
 
   /** How long a namenode may take to serve, and a datanode to register. */
   static final long STARTUP_SECONDS = 120;

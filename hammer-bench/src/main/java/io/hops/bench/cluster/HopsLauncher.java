@@ -41,6 +41,10 @@ public final class HopsLauncher implements TargetLauncher {
     hdfs.put("dfs.namenode.rpc-bind-host", "127.0.0.1");
     hdfs.put("dfs.namenode.handler.count", String.valueOf(s.handlers()));
     Map<String, String> facts = new LinkedHashMap<>();
+    if (s.smallFiles()) {
+      hdfs.put(HopsConfig.SMALL_FILE_DB_BY_DEFAULT, "true");
+      facts.put("small files", "in the database (DB by default), clients with hops-client");
+    }
     if (s.store().equals("mariadb")) {
       hdfs.put(HopsConfig.METADATA_ENGINE, "mysql");
       hdfs.put(HopsConfig.JDBC_URL, s.jdbcUrl());

@@ -75,16 +75,19 @@ final class Processes {
     try {
       awaitServing(uri, nn, "/hammer");
       if (s.datanodes() > 0) {
-        JavaProcess dn =
-            startDatanode(
-                system,
-                uri,
-                Map.of("dfs.namenode.rpc-address", URI.create(uri).getAuthority()),
-                s,
-                dataDir,
-                1,
-                facts);
-        if (dn != null) {
+        for (int d = 1; d <= s.datanodes(); d++) {
+          JavaProcess dn =
+              startDatanode(
+                  system,
+                  uri,
+                  Map.of("dfs.namenode.rpc-address", URI.create(uri).getAuthority()),
+                  s,
+                  d == 1 ? dataDir : dataDir.resolveSibling(dataDir.getFileName() + "-" + d),
+                  d,
+                  facts);
+          if (dn == null) {
+            break;
+          }
           others.add(dn);
         }
       } else {
@@ -95,8 +98,13 @@ final class Processes {
       nn.close();
       throw e;
     }
-    return new ProcessTarget(
-        system, uri, Map.of("dfs.replication", "1"), List.of(nn), others, facts);
+    Map<String, String> client = new java.util.LinkedHashMap<>();
+    // Every datanode holds a replica, up to HDFS's default of 3.
+    client.put("dfs.replication", String.valueOf(Math.max(1, Math.min(3, others.size()))));
+    if (s.smallFiles() && system.equals("hops")) {
+      client.put("fs.hdfs.impl", "io.hops.client.HopsDistributedFileSystem");
+    }
+    return new ProcessTarget(system, uri, client, List.of(nn), others, facts);
   }
 
   /**

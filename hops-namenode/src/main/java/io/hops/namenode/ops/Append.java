@@ -155,6 +155,14 @@ public final class Append extends Operation<Append.Outcome> {
     if (target.storagePolicy() == HdfsConstants.MEMORY_STORAGE_POLICY_ID) {
       throw new UnsupportedOperationException("Cannot append to lazy persist file " + path);
     }
+    if (target.fileStoredInDb()) {
+      // Its bytes are in the database, not in a block a pipeline could reopen.
+      throw new IOException(
+          "Cannot append to "
+              + path
+              + ": it is stored in the database (storage policy DB); append to it with hops-client,"
+              + " which moves it to datanodes when it outgrows the database");
+    }
     long now = bm.now();
     MutableInode file = MutableInode.of(target);
     if (file.underConstruction) {

@@ -117,6 +117,10 @@ public final class Concat extends Operation<Void> {
       pc.check(trg, targetPath, FsAction.WRITE);
     }
     trg = Checks.file(t, targetPath);
+    if (trg.fileStoredInDb()) {
+      throw new HadoopIllegalArgumentException(
+          "concat: target file " + target + " is stored in the database, not in blocks");
+    }
     if (trg.underConstruction()) {
       throw new HadoopIllegalArgumentException(
           "concat: target file " + target + " is under construction");
@@ -141,6 +145,10 @@ public final class Concat extends Operation<Void> {
       if (f.id() == trg.id()) {
         throw new HadoopIllegalArgumentException(
             "concat: the src file " + src + " is the same with the target file " + targetPath);
+      }
+      if (f.fileStoredInDb()) {
+        throw new HadoopIllegalArgumentException(
+            "concat: source file " + src + " is stored in the database, not in blocks");
       }
       if (f.underConstruction() || blocks.get(f.id()).isEmpty()) {
         throw new HadoopIllegalArgumentException(

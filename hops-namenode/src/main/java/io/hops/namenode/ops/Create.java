@@ -35,7 +35,6 @@ import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
-import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 
 /**
  * {@code create}: a new file under construction, leased to its client (HDFS FSNamesystem.startFile
@@ -55,9 +54,6 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
  * policy other than {@code replication} is refused.
  */
 public final class Create extends Operation<Create.Outcome> {
-  private static final BlockStoragePolicySuite POLICIES =
-      BlockStoragePolicySuite.createDefaultSuite();
-
   /**
    * The new file's status, or the error to raise once the transaction has committed: HDFS closes an
    * abandoned file on the way to refusing the create, and that close must stay.
@@ -90,6 +86,8 @@ public final class Create extends Operation<Create.Outcome> {
   private LeaseChanges leases;
   private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
+  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private byte[] inlineData;
 
   /** The stored ACL of the directory the next new inode goes into (its default part inherits). */
   private InodeAcl inheritedAcl;
@@ -123,9 +121,20 @@ public final class Create extends Operation<Create.Outcome> {
     this.storagePolicy = storagePolicy;
   }
 
+  /**
+   * Makes this a create-and-complete of a small file with its bytes in the database (hops-client's
+   * extension RPC, DESIGN.md §10): the file is closed at once, with no lease. Where the database
+   * policy does not apply, or the bytes do not fit, nothing changes and the outcome has no status.
+   */
+  public Create withData(io.hops.namenode.smallfiles.SmallFileStore store, byte[] data) {
+    this.smallFiles = store;
+    this.inlineData = data;
+    return this;
+  }
+
   @Override
   public String name() {
-    return "create";
+    return inlineData == null ? "create" : "createSmallFile";
   }
 
   @Override
@@ -178,6 +187,9 @@ public final class Create extends Operation<Create.Outcome> {
     int depth = resolved.depth();
     String path = PathNames.prefix(names, depth);
     boolean overwrite = flags.contains(CreateFlag.OVERWRITE);
+    if (inlineData != null && !smallFileApplies()) {
+      return new Outcome(null, null); // the client writes to datanodes instead
+    }
     pc.checkTraverse(resolved);
     InodeRow target = resolved.target();
     int existing = resolved.inodes().size();
@@ -230,10 +242,22 @@ public final class Create extends Operation<Create.Outcome> {
       parent = addDirectory(tx, parent, names, i, ancestors);
     }
     MutableInode file = addFile(tx, parent, names);
-    leases.addFile(
-        tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
+    if (inlineData != null) {
+      smallFiles.write(tx, file.id, inlineData);
+    } else {
+      leases.addFile(
+          tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
+    }
     leases.flush(tx);
     return new Outcome(ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME), null);
+  }
+
+  /** Whether the new file's directory keeps small files in the database, and the bytes fit. */
+  private boolean smallFileApplies() {
+    int ancestors = Math.min(resolved.inodes().size(), resolved.depth());
+    return inlineData.length <= smallFiles.maxSize()
+        && resolved.inodes().subList(0, ancestors).stream().allMatch(InodeRow::isDir)
+        && smallFiles.appliesUnder(resolved.inodes().subList(0, ancestors));
   }
 
   /**
@@ -298,7 +322,7 @@ public final class Create extends Operation<Create.Outcome> {
       throws IOException {
     byte policy = HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED;
     if (storagePolicy != null && !storagePolicy.isEmpty()) {
-      BlockStoragePolicy p = POLICIES.getPolicy(storagePolicy);
+      BlockStoragePolicy p = io.hops.namenode.blocks.StoragePolicies.byName(storagePolicy);
       if (p == null) {
         throw new HadoopIllegalArgumentException(
             "Cannot find a block policy with the name " + storagePolicy);
@@ -321,10 +345,15 @@ public final class Create extends Operation<Create.Outcome> {
     file.accessTime = now;
     file.replication = replication;
     file.preferredBlockSize = blockSize;
-    file.underConstruction = true;
-    file.clientName = clientName;
-    file.clientMachine = clientMachine;
     file.storagePolicy = policy;
+    if (inlineData != null) {
+      file.size = inlineData.length;
+      file.fileStoredInDb = true;
+    } else {
+      file.underConstruction = true;
+      file.clientName = clientName;
+      file.clientMachine = clientMachine;
+    }
     link(tx, parent, file);
     return file;
   }

@@ -174,7 +174,7 @@ final class DeletedInodes {
     List<Long> withBlocks = new ArrayList<>();
     Map<Long, BlockInfoRow> blocks = new HashMap<>();
     for (InodeRow f : files) {
-      if (f.size() > 0 || f.underConstruction()) {
+      if (!f.fileStoredInDb() && (f.size() > 0 || f.underConstruction())) {
         // One page more than a transaction frees: a longer file is released afterwards.
         List<BlockInfoRow> rows =
             tx.scanFrom(

@@ -33,10 +33,17 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private ResolvedPath resolved;
   private FileBlocks blocks;
   private final BlockManager bm;
+  private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
 
   public GetBlockLocations(
-      BlockManager bm, PermissionChecker pc, String src, long offset, long length) {
+      BlockManager bm,
+      io.hops.namenode.smallfiles.SmallFileStore smallFiles,
+      PermissionChecker pc,
+      String src,
+      long offset,
+      long length) {
     this.bm = bm;
+    this.smallFiles = smallFiles;
     this.pc = pc;
     this.src = src;
     this.offset = offset;
@@ -58,7 +65,10 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     }
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED);
     InodeRow file = resolved.target();
-    if (file != null && !file.isDir() && (file.size() > 0 || file.underConstruction())) {
+    if (file != null
+        && !file.isDir()
+        && !file.fileStoredInDb()
+        && (file.size() > 0 || file.underConstruction())) {
       blocks = FileBlocks.lock(tx, file.id(), LockMode.READ_COMMITTED, bm.datanodes());
     }
   }
@@ -77,6 +87,9 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     InodeRow file = Checks.file(resolved, path);
     pc.checkTraverse(resolved);
     pc.check(file, path, FsAction.READ);
+    if (file.fileStoredInDb()) {
+      return smallFiles.locatedBlocks(file, bm.blockPoolId(), path);
+    }
     if (blocks == null) {
       return new LocatedBlocks(0, file.underConstruction(), List.of(), null, false, null, null);
     }

@@ -50,6 +50,11 @@ public final class GetFileInfo extends Operation<HdfsFileStatus> {
       }
       throw e;
     }
-    return resolved.exists() ? ns.status(resolved.target(), HdfsFileStatus.EMPTY_NAME) : null;
+    return resolved.exists()
+        ? ns.status(
+            resolved.target(),
+            HdfsFileStatus.EMPTY_NAME,
+            io.hops.namenode.blocks.StoragePolicies.effective(resolved.inodes()))
+        : null;
   }
 }

@@ -1,7 +1,6 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
-import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.FileBlocks;
@@ -126,6 +125,7 @@ public final class GetListing extends Operation<DirectoryListing> {
     if (!needLocation
         || inode.isDir()
         || inode.symlink() != null
+        || inode.fileStoredInDb()
         || (inode.size() == 0 && !inode.underConstruction())) {
       return null;
     }
@@ -162,25 +162,41 @@ public final class GetListing extends Operation<DirectoryListing> {
     return limit > 0 ? limit : DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT;
   }
 
-  private HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
-    HdfsFileStatus s = ns.status(inode, localName);
+  private HdfsFileStatus status(InodeRow inode, byte[] localName) throws IOException {
+    // As HDFS: the target's effective policy, a child's own or else the target's.
+    byte inherited = io.hops.namenode.blocks.StoragePolicies.effective(resolved.inodes());
+    HdfsFileStatus s =
+        ns.status(
+            inode,
+            localName,
+            io.hops.namenode.blocks.StoragePolicies.orInherited(inode.storagePolicy(), inherited));
     if (!needLocation || inode.isDir() || inode.symlink() != null) {
       return s;
     }
     FileBlocks f = blocks.get(inode.id());
     LocatedBlocks located =
-        f == null
-            ? new LocatedBlocks(
-                0,
-                inode.underConstruction(),
-                Collections.<LocatedBlock>emptyList(),
-                null,
-                false,
-                null,
-                null)
-            : ns.blocks()
+        inode.fileStoredInDb()
+            ? ns.smallFiles()
                 .locatedBlocks(
-                    f, inode.underConstruction(), 0, Long.MAX_VALUE, pc.caller().clientMachine());
+                    inode,
+                    ns.blocks().blockPoolId(),
+                    PathNames.prefix(resolved.components(), resolved.depth()) + "/" + inode.name())
+            : f == null
+                ? new LocatedBlocks(
+                    0,
+                    inode.underConstruction(),
+                    Collections.<LocatedBlock>emptyList(),
+                    null,
+                    false,
+                    null,
+                    null)
+                : ns.blocks()
+                    .locatedBlocks(
+                        f,
+                        inode.underConstruction(),
+                        0,
+                        Long.MAX_VALUE,
+                        pc.caller().clientMachine());
     return new HdfsFileStatus.Builder()
         .isdir(false)
         .length(s.getLen())

@@ -81,6 +81,15 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     this.clientMachine = pc.caller().clientMachine();
   }
 
+  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private byte[] dbData;
+
+  /** Lets this truncate cut files stored in the database (their rows, in this transaction). */
+  public Truncate withSmallFiles(io.hops.namenode.smallfiles.SmallFileStore store) {
+    this.smallFiles = store;
+    return this;
+  }
+
   @Override
   public String name() {
     return "truncate";
@@ -96,6 +105,10 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     InodeRow target = resolved.target();
     if (target == null || target.isDir()) {
       return;
+    }
+    if (target.fileStoredInDb() && smallFiles != null) {
+      dbData = smallFiles.read(tx, target.id(), target.size());
+      return; // closed, no blocks: no lease or recovery involved
     }
     Set<String> holders = new HashSet<>();
     holders.add(clientName);
@@ -121,6 +134,9 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     InodeRow target = Checks.file(resolved, path);
     if (target.storagePolicy() == HdfsConstants.MEMORY_STORAGE_POLICY_ID) {
       throw new UnsupportedOperationException("Cannot truncate lazy persist file " + path);
+    }
+    if (target.fileStoredInDb() && smallFiles != null) {
+      return truncateInDatabase(tx, target, path);
     }
     MutableInode file = MutableInode.of(target);
     BlockInfoRow last = blocks.last();
@@ -198,5 +214,32 @@ public final class Truncate extends Operation<Truncate.Outcome> {
 
   private LeaseTakeover takeover() {
     return new LeaseTakeover("TRUNCATE_FILE", clientName, clientMachine);
+  }
+
+  /** A file stored in the database is cut at once: its rows are rewritten with the prefix. */
+  private Outcome truncateInDatabase(ExecutePhase tx, InodeRow target, String path)
+      throws IOException {
+    if (dbData == null) {
+      throw new org.apache.hadoop.hdfs.BlockMissingException(
+          path, "Could not obtain the data of " + path + " from the database: row missing", 0);
+    }
+    if (target.size() == newLength) {
+      return new Outcome(true, null);
+    }
+    if (target.size() < newLength) {
+      throw new HadoopIllegalArgumentException(
+          "Cannot truncate to a larger file size. Current size: "
+              + target.size()
+              + ", truncate size: "
+              + newLength
+              + ".");
+    }
+    smallFiles.delete(tx, target.id(), target.size());
+    smallFiles.write(tx, target.id(), java.util.Arrays.copyOf(dbData, (int) newLength));
+    MutableInode file = MutableInode.of(target);
+    file.size = newLength;
+    file.modificationTime = bm.now();
+    tx.update(InodeRow.TABLE, file.toRow());
+    return new Outcome(true, null);
   }
 }

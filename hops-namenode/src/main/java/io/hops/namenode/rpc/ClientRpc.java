@@ -210,7 +210,8 @@ public class ClientRpc extends UnsupportedClientProtocol {
   @Override
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetBlockLocations(ns.blocks(), pc, src, offset, length));
+    return ns.run(
+        () -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length));
   }
 
   @Override
@@ -607,7 +608,43 @@ public class ClientRpc extends UnsupportedClientProtocol {
     return ns.run(
             () ->
                 new io.hops.namenode.ops.Truncate(
-                    ns.blocks(), pc, leases, src, newLength, clientName))
+                        ns.blocks(), pc, leases, src, newLength, clientName)
+                    .withSmallFiles(ns.smallFiles()))
         .get();
+  }
+
+  // ---- storage policies (HDFS's suite plus DB: small files in the database) ----
+
+  @Override
+  public void setStoragePolicy(String src, String policyName) throws IOException {
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.ops.SetStoragePolicy(ns, pc, src, policyName));
+  }
+
+  @Override
+  public void unsetStoragePolicy(String src) throws IOException {
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.ops.SetStoragePolicy(ns, pc, src, null));
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.BlockStoragePolicy getStoragePolicy(String path)
+      throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new io.hops.namenode.ops.GetStoragePolicy(pc, path));
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.BlockStoragePolicy[] getStoragePolicies() {
+    return io.hops.namenode.blocks.StoragePolicies.all();
+  }
+
+  /** hops has no storage policy satisfier: HDFS's answer when the satisfier is off. */
+  @Override
+  public void satisfyStoragePolicy(String path) throws IOException {
+    io.hops.namenode.ops.SetStoragePolicy.checkEnabled(ns, "satisfy storage policy");
+    throw new org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException(
+        "Cannot request to satisfy storage policy when storage policy satisfier feature has been"
+            + " disabled by admin. Seek for an admin help to enable it or use Mover tool.");
   }
 }

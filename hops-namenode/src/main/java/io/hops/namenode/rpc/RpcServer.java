@@ -79,6 +79,16 @@ public final class RpcServer implements AutoCloseable {
             new GenericRefreshProtocolServerSideTranslatorPB(extensions)));
   }
 
+  /**
+   * Adds hops's small-files extension RPC (Hadoop's Writable engine, its own protocol name) on the
+   * same port; call before {@link #start}.
+   */
+  public void addSmallFiles(io.hops.common.smallfiles.SmallFilesProtocol impl) {
+    org.apache.hadoop.ipc.WritableRpcEngine.ensureInitialized();
+    server.addProtocol(
+        RPC.RpcKind.RPC_WRITABLE, io.hops.common.smallfiles.SmallFilesProtocol.class, impl);
+  }
+
   public void start() {
     server.start();
   }

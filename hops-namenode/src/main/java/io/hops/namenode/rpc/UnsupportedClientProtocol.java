@@ -388,18 +388,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public org.apache.hadoop.hdfs.protocol.BlockStoragePolicy[] getStoragePolicies()
-      throws java.io.IOException {
-    throw unsupported("getStoragePolicies");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.BlockStoragePolicy getStoragePolicy(java.lang.String a0)
-      throws java.io.IOException {
-    throw unsupported("getStoragePolicy");
-  }
-
-  @Override
   public java.util.List<org.apache.hadoop.fs.XAttr> getXAttrs(
       java.lang.String a0, java.util.List<org.apache.hadoop.fs.XAttr> a1)
       throws java.io.IOException {
@@ -620,11 +608,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void satisfyStoragePolicy(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("satisfyStoragePolicy");
-  }
-
-  @Override
   public boolean saveNamespace(long a0, long a1) throws java.io.IOException {
     throw unsupported("saveNamespace");
   }
@@ -678,12 +661,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void setStoragePolicy(java.lang.String a0, java.lang.String a1)
-      throws java.io.IOException {
-    throw unsupported("setStoragePolicy");
-  }
-
-  @Override
   public void setTimes(java.lang.String a0, long a1, long a2) throws java.io.IOException {
     throw unsupported("setTimes");
   }
@@ -706,11 +683,6 @@ public abstract class UnsupportedClientProtocol
   @Override
   public void unsetErasureCodingPolicy(java.lang.String a0) throws java.io.IOException {
     throw unsupported("unsetErasureCodingPolicy");
-  }
-
-  @Override
-  public void unsetStoragePolicy(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("unsetStoragePolicy");
   }
 
   @Override

@@ -286,14 +286,46 @@ final class Fsck {
       return;
     }
     LocatedBlocks blocks =
-        ns.run(() -> new GetBlockLocations(ns.blocks(), pc, p, 0, file.getLen()));
+        ns.run(() -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, p, 0, file.getLen()));
     if (blocks == null) {
+      return;
+    }
+    if (ns.smallFiles().isDatabaseFile(blocks)) {
+      databaseFile(p, file, blocks.get(0).getBlock());
       return;
     }
     if (!fileSummary(p, file, blocks)) {
       return;
     }
     blocksSummary(p, file, blocks);
+  }
+
+  /**
+   * A file stored in the database (DESIGN.md §10): no replicas to count; corrupt when its rows are
+   * missing, as a block without replicas would be missing.
+   */
+  private void databaseFile(String p, HdfsFileStatus file, ExtendedBlock block) throws IOException {
+    res.totalFiles++;
+    res.totalSize += file.getLen();
+    byte[] data = ns.run(() -> new io.hops.namenode.ops.ReadDatabaseBlock(ns.smallFiles(), block));
+    String tier = ns.smallFiles().tierOf(file.getLen()).name();
+    if (data == null) {
+      // As a block without replicas: missing, and the file corrupt.
+      res.corruptFiles++;
+      res.missingIds.add(block.toString());
+      res.missingSize += file.getLen();
+      corruptFileBlocks.add(block.getBlockName() + "\t" + p);
+      out.print(
+          "\n"
+              + p
+              + ": CORRUPT: stored in the database ("
+              + tier
+              + ") but its data row is missing\n");
+    } else if (showFiles) {
+      out.print(p + " " + file.getLen() + " bytes, stored in the database (" + tier + "): OK\n");
+    } else if (res.totalFiles % 100 == 0) {
+      out.print('.');
+    }
   }
 
   private void checkDir(String dir) throws IOException {

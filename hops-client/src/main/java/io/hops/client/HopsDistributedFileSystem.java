@@ -1,0 +1,223 @@
+package io.hops.client;
+
+import io.hops.common.HopsConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.util.EnumSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Options.ChecksumOpt;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.BlockMissingException;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.util.Progressable;
+
+/**
+ * The stock HDFS client plus hops's small-file fast path (DESIGN.md §10), chosen by configuration
+ * alone: {@code fs.hdfs.impl=io.hops.client.HopsDistributedFileSystem}. A new file is buffered and
+ * sent with its close in one call; the namenode keeps it in the database if its directory has the
+ * {@code DB} storage policy, else the file is written to datanodes as usual. {@code open} asks for
+ * the bytes of a database file in one call and reads other files as usual.
+ *
+ * <p>A file written this way exists from its close on (not from its create), and an error of the
+ * create (the file exists, a permission) is raised by the close.
+ */
+public class HopsDistributedFileSystem extends DistributedFileSystem {
+  /** Whether this client uses the fast path ({@code true} by default). */
+  public static final String SMALL_FILES_ENABLED = "hops.client.smallfiles.enabled";
+
+  private SmallFilesClient smallFiles;
+  private boolean enabled;
+  private int max;
+
+  @Override
+  public void initialize(URI uri, Configuration conf) throws IOException {
+    super.initialize(uri, conf);
+    enabled = conf.getBoolean(SMALL_FILES_ENABLED, true);
+    max = conf.getInt(HopsConfig.SMALL_FILE_MAX_SIZE, HopsConfig.SMALL_FILE_MAX_SIZE_DEFAULT);
+    if (enabled) {
+      smallFiles = new SmallFilesClient(uri, conf);
+    }
+  }
+
+  private String pathName(Path f) {
+    Path p = fixRelativePart(f);
+    checkPath(p);
+    String result = p.toUri().getPath();
+    if (!DFSUtilClient.isValidName(result)) {
+      throw new IllegalArgumentException(
+          "Pathname " + result + " from " + p + " is not a valid DFS filename.");
+    }
+    return result;
+  }
+
+  @Override
+  public FSDataOutputStream create(
+      Path f,
+      FsPermission permission,
+      EnumSet<CreateFlag> cflags,
+      int bufferSize,
+      short replication,
+      long blockSize,
+      Progressable progress,
+      ChecksumOpt checksumOpt)
+      throws IOException {
+    boolean plain =
+        cflags.contains(CreateFlag.CREATE)
+            && EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE).containsAll(cflags);
+    if (!enabled || !plain) {
+      return super.create(
+          f, permission, cflags, bufferSize, replication, blockSize, progress, checksumOpt);
+    }
+    String src = pathName(f);
+    FsPermission masked =
+        (permission == null ? FsPermission.getFileDefault() : permission)
+            .applyUMask(FsPermission.getUMask(getConf()));
+    boolean overwrite = cflags.contains(CreateFlag.OVERWRITE);
+    String clientName = getClient().getClientName();
+    statistics.incrementWriteOps(1);
+    SmallFileOutputStream out =
+        new SmallFileOutputStream(
+            max,
+            data ->
+                smallFiles.call(
+                    p -> {
+                      try {
+                        return p.createSmallFile(
+                            src,
+                            masked.toShort(),
+                            clientName,
+                            overwrite,
+                            true,
+                            replication,
+                            blockSize,
+                            data);
+                      } catch (RemoteException e) {
+                        throw e.unwrapRemoteException();
+                      }
+                    }),
+            () ->
+                HopsDistributedFileSystem.super.create(
+                    f,
+                    permission,
+                    cflags,
+                    bufferSize,
+                    replication,
+                    blockSize,
+                    progress,
+                    checksumOpt));
+    return new FSDataOutputStream(out, statistics);
+  }
+
+  /**
+   * An append to a file stored in the database rewrites it: its bytes and the new ones are buffered
+   * and sent with the close, in the database if they still fit, else to datanodes, where the file
+   * stays (DESIGN.md §10). Other files are appended to as usual.
+   */
+  @Override
+  public FSDataOutputStream append(
+      Path f, EnumSet<CreateFlag> flag, int bufferSize, Progressable progress) throws IOException {
+    if (!enabled) {
+      return super.append(f, flag, bufferSize, progress);
+    }
+    String src = pathName(f);
+    byte[] old;
+    try {
+      old = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(src)));
+    } catch (RemoteException e) {
+      throw unwrap(e, src);
+    }
+    if (old == null) {
+      return super.append(f, flag, bufferSize, progress);
+    }
+    FileStatus status = getFileStatus(f);
+    FsPermission permission = status.getPermission();
+    short replication = status.getReplication();
+    long blockSize = status.getBlockSize();
+    String clientName = getClient().getClientName();
+    statistics.incrementWriteOps(1);
+    SmallFileOutputStream out =
+        new SmallFileOutputStream(
+            max,
+            data ->
+                smallFiles.call(
+                    p -> {
+                      try {
+                        return p.createSmallFile(
+                            src,
+                            permission.toShort(),
+                            clientName,
+                            true,
+                            false,
+                            replication,
+                            blockSize,
+                            data);
+                      } catch (RemoteException e) {
+                        throw e.unwrapRemoteException();
+                      }
+                    }),
+            () ->
+                HopsDistributedFileSystem.super.create(
+                    f,
+                    permission,
+                    EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE),
+                    bufferSize,
+                    replication,
+                    blockSize,
+                    progress,
+                    null));
+    out.write(old, 0, old.length);
+    return new FSDataOutputStream(out, statistics, old.length);
+  }
+
+  @Override
+  public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    if (!enabled) {
+      return super.open(f, bufferSize);
+    }
+    String src = pathName(f);
+    byte[] data;
+    try {
+      data = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(src)));
+    } catch (RemoteException e) {
+      throw unwrap(e, src);
+    }
+    if (data == null) {
+      return super.open(f, bufferSize);
+    }
+    statistics.incrementReadOps(1);
+    statistics.incrementBytesRead(data.length);
+    return new FSDataInputStream(new InlineFileInputStream(src, data));
+  }
+
+  /**
+   * The server's exception; a missing database row is the reader's {@link BlockMissingException}.
+   */
+  private static IOException unwrap(RemoteException e, String src) {
+    if (BlockMissingException.class.getName().equals(e.getClassName())) {
+      return new BlockMissingException(src, e.getMessage(), 0);
+    }
+    return e.unwrapRemoteException();
+  }
+
+  private static byte[] bytes(org.apache.hadoop.io.BytesWritable w) {
+    return w == null ? null : w.copyBytes();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      super.close();
+    } finally {
+      if (smallFiles != null) {
+        smallFiles.close();
+      }
+    }
+  }
+}

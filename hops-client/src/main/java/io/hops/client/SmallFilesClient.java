@@ -1,0 +1,77 @@
+package io.hops.client;
+
+import io.hops.common.smallfiles.SmallFilesProtocol;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.HAUtilClient;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.WritableRpcEngine;
+import org.apache.hadoop.net.NetUtils;
+
+/**
+ * Proxies of {@link SmallFilesProtocol} to the namenodes of one file system URI: the one address,
+ * or every namenode of an HA nameservice, starting at a random one and going on to the next when a
+ * namenode cannot be reached.
+ */
+final class SmallFilesClient implements AutoCloseable {
+  private final List<SmallFilesProtocol> proxies = new ArrayList<>();
+  private int current;
+
+  SmallFilesClient(URI uri, Configuration conf) throws IOException {
+    List<InetSocketAddress> addresses = new ArrayList<>();
+    if (HAUtilClient.isLogicalUri(conf, uri)) {
+      Map<String, InetSocketAddress> byId =
+          DFSUtilClient.getAddressesForNameserviceId(
+              conf, uri.getHost(), HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY);
+      addresses.addAll(byId.values());
+    } else {
+      addresses.add(
+          NetUtils.createSocketAddr(
+              uri.getAuthority(), HdfsClientConfigKeys.DFS_NAMENODE_RPC_PORT_DEFAULT));
+    }
+    Configuration c = new Configuration(conf);
+    RPC.setProtocolEngine(c, SmallFilesProtocol.class, WritableRpcEngine.class);
+    for (InetSocketAddress a : addresses) {
+      proxies.add(RPC.getProxy(SmallFilesProtocol.class, SmallFilesProtocol.VERSION, a, c));
+    }
+    current = proxies.isEmpty() ? 0 : ThreadLocalRandom.current().nextInt(proxies.size());
+  }
+
+  /** One call of the protocol. */
+  @FunctionalInterface
+  interface Call<T> {
+    T on(SmallFilesProtocol p) throws IOException;
+  }
+
+  /** Runs {@code call} on a namenode, trying the next on a connection failure. */
+  <T> T call(Call<T> call) throws IOException {
+    IOException last = null;
+    for (int i = 0; i < proxies.size(); i++) {
+      int at = Math.floorMod(current + i, proxies.size());
+      try {
+        T out = call.on(proxies.get(at));
+        current = at;
+        return out;
+      } catch (ConnectException e) {
+        last = e;
+      }
+    }
+    throw last == null ? new IOException("no namenode address") : last;
+  }
+
+  @Override
+  public void close() {
+    for (SmallFilesProtocol p : proxies) {
+      RPC.stopProxy(p);
+    }
+  }
+}

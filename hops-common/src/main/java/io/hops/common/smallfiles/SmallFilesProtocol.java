@@ -1,0 +1,43 @@
+package io.hops.common.smallfiles;
+
+import java.io.IOException;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.ipc.ProtocolInfo;
+
+/**
+ * hops's extension RPC for small files, served on the namenode's RPC port next to {@code
+ * ClientProtocol} (Hadoop's Writable RPC engine): a file of up to the maximum is created and
+ * completed with its bytes in one transaction, and read back in one call, without a datanode
+ * (DESIGN.md §10). Exceptions are those of {@code create} and {@code getBlockLocations}.
+ */
+@ProtocolInfo(protocolName = SmallFilesProtocol.NAME, protocolVersion = SmallFilesProtocol.VERSION)
+public interface SmallFilesProtocol {
+  String NAME = "io.hops.SmallFilesProtocol";
+  long VERSION = 1L;
+
+  /**
+   * Creates {@code src} closed, with {@code data} stored in the database, if the directory it goes
+   * in has the {@code DB} storage policy (its own or inherited) and the data fits; otherwise
+   * changes nothing and returns false, and the client writes the file to datanodes as usual.
+   *
+   * @param permission the file's permission, already masked by the client's umask
+   */
+  boolean createSmallFile(
+      String src,
+      short permission,
+      String clientName,
+      boolean overwrite,
+      boolean createParent,
+      short replication,
+      long blockSize,
+      byte[] data)
+      throws IOException;
+
+  /**
+   * The bytes of {@code src} if it is stored in the database; null if it is stored on datanodes
+   * (the client then reads it as usual). Checked as {@code getBlockLocations} is. A {@link
+   * BytesWritable}, not a {@code byte[]}: the Writable engine writes a returned array element by
+   * element.
+   */
+  BytesWritable readSmallFile(String src) throws IOException;
+}

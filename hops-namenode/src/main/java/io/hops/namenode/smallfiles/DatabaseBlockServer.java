@@ -1,0 +1,213 @@
+package io.hops.namenode.smallfiles;
+
+import io.hops.namenode.Namesystem;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
+import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtocol;
+import org.apache.hadoop.hdfs.protocol.datatransfer.Op;
+import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpReadBlockProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ReadOpChecksumInfoProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
+import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+import org.apache.hadoop.util.DataChecksum;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The namenode's read-only data-transfer endpoint (DESIGN.md §10): a stock client reading a file
+ * stored in the database is given one located block on this address, whose block id is the file's
+ * inode id and whose length is the file's, and reads it with Hadoop's own block reader: {@code
+ * OP_READ_BLOCK} is answered with a checksum header and packets of the row's bytes with CRC32C
+ * sums, as a DataNode answers. Every other operation is refused with {@code ERROR_UNSUPPORTED}. As
+ * on a DataNode without block access tokens, the block id is the only credential: the permission
+ * check is the namenode's, when it handed out the location.
+ */
+public final class DatabaseBlockServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DatabaseBlockServer.class);
+  private static final int BYTES_PER_CHECKSUM = 512;
+
+  private final Namesystem ns;
+  private final ServerSocket socket;
+  private final ExecutorService workers;
+  private final DatanodeInfo node;
+  private volatile boolean closed;
+
+  public DatabaseBlockServer(Namesystem ns, String host, int port) throws IOException {
+    this.ns = ns;
+    this.socket = new ServerSocket();
+    socket.setReuseAddress(true);
+    socket.bind(new InetSocketAddress(host, port));
+    this.workers =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "db-block-server");
+              t.setDaemon(true);
+              return t;
+            });
+    // Bound to every interface: clients reach it at this host's address.
+    String ip =
+        socket.getInetAddress().isAnyLocalAddress()
+            ? java.net.InetAddress.getLocalHost().getHostAddress()
+            : socket.getInetAddress().getHostAddress();
+    this.node =
+        new DatanodeInfoBuilder()
+            .setIpAddr(ip)
+            .setHostName(ip)
+            .setDatanodeUuid("hops-db-" + UUID.nameUUIDFromBytes(address().toString().getBytes()))
+            .setXferPort(socket.getLocalPort())
+            .setInfoPort(0)
+            .setInfoSecurePort(0)
+            .setIpcPort(0)
+            .build();
+    Thread acceptor = new Thread(this::acceptLoop, "db-block-server-accept");
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  /** Where stock clients read database files: a "datanode" that is this namenode. */
+  public DatanodeInfo node() {
+    return node;
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) socket.getLocalSocketAddress();
+  }
+
+  private void acceptLoop() {
+    while (!closed) {
+      try {
+        Socket s = socket.accept();
+        workers.execute(() -> serve(s));
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.warn("database block server: accept failed", e);
+        }
+      }
+    }
+  }
+
+  /** One connection: operations one after another, as a client's peer cache reuses it. */
+  private void serve(Socket s) {
+    try (s) {
+      s.setTcpNoDelay(true);
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+      while (!closed) {
+        short version;
+        try {
+          version = in.readShort();
+        } catch (EOFException e) {
+          return; // the client closed the connection
+        }
+        if (version != DataTransferProtocol.DATA_TRANSFER_VERSION) {
+          throw new IOException("data transfer version " + version + " is not supported");
+        }
+        Op op = Op.read(in);
+        if (op != Op.READ_BLOCK) {
+          error(out, Status.ERROR_UNSUPPORTED, op + " is not served by a namenode");
+          return;
+        }
+        if (!readBlock(OpReadBlockProto.parseFrom(PBHelperClient.vintPrefixed(in)), in, out)) {
+          return;
+        }
+      }
+    } catch (SocketException | EOFException e) {
+      LOG.debug("database block server: connection ended", e);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("database block server: request failed", e);
+    }
+  }
+
+  private static void error(DataOutputStream out, Status status, String message)
+      throws IOException {
+    BlockOpResponseProto.newBuilder()
+        .setStatus(status)
+        .setMessage(message)
+        .build()
+        .writeDelimitedTo(out);
+    out.flush();
+  }
+
+  /** Serves one read; false when the connection should end. */
+  private boolean readBlock(OpReadBlockProto req, DataInputStream in, DataOutputStream out)
+      throws IOException {
+    var block = PBHelperClient.convert(req.getHeader().getBaseHeader().getBlock());
+    long offset = req.getOffset();
+    long length = req.getLen();
+    byte[] data;
+    try {
+      data = ns.run(() -> new io.hops.namenode.ops.ReadDatabaseBlock(ns.smallFiles(), block));
+    } catch (IOException e) {
+      error(out, Status.ERROR, e.getMessage());
+      return false;
+    }
+    if (data == null) {
+      error(out, Status.ERROR, "Replica not found for " + block);
+      return false;
+    }
+    if (offset < 0 || offset > data.length || length < 0) {
+      error(
+          out,
+          Status.ERROR_INVALID,
+          "Offset " + offset + " and length " + length + " don't match block " + block);
+      return false;
+    }
+    DataChecksum checksum =
+        DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, BYTES_PER_CHECKSUM);
+    long chunkOffset = offset - offset % BYTES_PER_CHECKSUM;
+    long end = Math.min(data.length, offset + length);
+    BlockOpResponseProto.newBuilder()
+        .setStatus(Status.SUCCESS)
+        .setReadOpChecksumInfo(
+            ReadOpChecksumInfoProto.newBuilder()
+                .setChecksum(DataTransferProtoUtil.toProto(checksum))
+                .setChunkOffset(chunkOffset))
+        .build()
+        .writeDelimitedTo(out);
+    long seqno = 0;
+    int perPacket = 64 * BYTES_PER_CHECKSUM;
+    for (long at = chunkOffset; at < end; at += perPacket) {
+      int len = (int) Math.min(perPacket, data.length - at);
+      // Whole chunks: the last packet runs to the end of the data so its sums cover it.
+      int chunks = (len + BYTES_PER_CHECKSUM - 1) / BYTES_PER_CHECKSUM;
+      byte[] sums = new byte[chunks * checksum.getChecksumSize()];
+      checksum.calculateChunkedSums(data, (int) at, len, sums, 0);
+      PacketHeader h = new PacketHeader(4 + sums.length + len, at, seqno++, false, len, false);
+      h.write(out);
+      out.write(sums);
+      out.write(data, (int) at, len);
+    }
+    new PacketHeader(4, end, seqno, true, 0, false).write(out);
+    out.flush();
+    // The client answers with its read status (CHECKSUM_OK) before it reuses the connection.
+    PBHelperClient.vintPrefixed(in);
+    return true;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      socket.close();
+    } catch (IOException e) {
+      LOG.debug("closing the database block server", e);
+    }
+    workers.shutdownNow();
+  }
+}
