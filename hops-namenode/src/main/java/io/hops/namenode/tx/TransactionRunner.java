@@ -141,6 +141,9 @@ public final class TransactionRunner {
         metrics.record(name, nanos, accesses, retry, false);
         observer.accept(name, accesses);
         timer.accept(name, nanos);
+        if (exec.failure() != null) {
+          throw exec.failure();
+        }
         return result;
       } catch (TransientStorageException e) {
         if (tx != null) {
