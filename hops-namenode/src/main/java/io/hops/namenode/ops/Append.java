@@ -131,6 +131,7 @@ public final class Append extends Operation<Append.Outcome> {
         if (takeover instanceof BlockRecovery.Prepared p) {
           blocks = p.blocks().withRemovalRows(tx);
           quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+          p.countIn(quotas);
           return;
         }
       }
@@ -138,6 +139,9 @@ public final class Append extends Operation<Append.Outcome> {
     blocks =
         FileBlocks.lock(tx, target.id(), LockMode.EXCLUSIVE, bm.datanodes()).withRemovalRows(tx);
     quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+    if (takeover != null) {
+      takeover.countIn(quotas);
+    }
   }
 
   @Override

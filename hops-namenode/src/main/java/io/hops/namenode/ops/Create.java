@@ -168,6 +168,8 @@ public final class Create extends Operation<Create.Outcome> {
       LeaseRow writer = leases.read(target.clientName());
       if (writer != null && leaseManager.expiredSoftLimit(writer, now)) {
         takeover = leaseManager.recovery().prepare(tx, target);
+        quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+        takeover.countIn(quotas);
       }
     } else if (target == null && anchor.isDir()) {
       quotas = AncestorQuotas.lock(tx, resolved, existing);

@@ -113,6 +113,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     release = p;
     blocks = p.blocks().withRemovalRows(tx);
     quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+    release.countIn(quotas);
   }
 
   @Override

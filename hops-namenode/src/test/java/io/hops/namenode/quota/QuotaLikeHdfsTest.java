@@ -398,7 +398,14 @@ class QuotaLikeHdfsTest {
         System.setErr(oldErr);
       }
     }
-    String out = bytes.toString(StandardCharsets.UTF_8);
+    // The namenodes of this JVM log to the same streams: their lines are not the shell's.
+    String out =
+        bytes
+            .toString(StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d[.,]\\d+ .*") && !l.contains(" INFO "))
+            .map(l -> l + "\n")
+            .collect(java.util.stream.Collectors.joining());
     // The shell names the file system in some messages: hops and HDFS differ there only.
     out = out.replace(s.admin.getUri().toString(), "hdfs://NN");
     return "rc " + rc + "\n" + out;
