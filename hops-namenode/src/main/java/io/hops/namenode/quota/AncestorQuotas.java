@@ -160,7 +160,7 @@ public final class AncestorQuotas {
     if (ns <= 0 && ds <= 0) {
       return;
     }
-    List<Entry> entries = paths.get(p);
+    List<Entry> entries = entries(p);
     for (int i = entries.size() - 1; i >= 0; i--) {
       Entry e = entries.get(i);
       if (e.depth >= upTo || (except >= 0 && onPath(except, e.id))) {
@@ -185,8 +185,13 @@ public final class AncestorQuotas {
     verify(0, Integer.MAX_VALUE, -1, ns, ds);
   }
 
+  /** The quota directories of path {@code p}; none for a path not locked (nothing to count). */
+  private List<Entry> entries(int p) {
+    return p < paths.size() ? paths.get(p) : List.of();
+  }
+
   private boolean onPath(int p, long id) {
-    for (Entry e : paths.get(p)) {
+    for (Entry e : entries(p)) {
       if (e.id == id) {
         return true;
       }
@@ -200,7 +205,7 @@ public final class AncestorQuotas {
 
   /** Adds the change to every quota directory among the first {@code upTo} inodes of path p. */
   public void add(int p, int upTo, long ns, long ds) {
-    for (Entry e : paths.get(p)) {
+    for (Entry e : entries(p)) {
       if (e.depth < upTo) {
         long[] u = usage.get(e.id);
         u[2] += ns;
@@ -216,7 +221,7 @@ public final class AncestorQuotas {
 
   /** Whether path {@code p} has a quota directory among its first {@code upTo} inodes. */
   public boolean any(int p, int upTo) {
-    for (Entry e : paths.get(p)) {
+    for (Entry e : entries(p)) {
       if (e.depth < upTo) {
         return true;
       }
@@ -236,7 +241,7 @@ public final class AncestorQuotas {
 
   private List<Long> ids(int p, int upTo) {
     List<Long> out = new ArrayList<>();
-    for (Entry e : paths.get(p)) {
+    for (Entry e : entries(p)) {
       if (e.depth < upTo) {
         out.add(e.id);
       }
