@@ -21,8 +21,9 @@ import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 /**
  * The quota rows of the directories with a quota on one or two resolved paths, locked exclusively
  * in the lock phase, so that an operation checks and changes the usage of every quota-bearing
- * ancestor in its own transaction (DESIGN.md §8 "quota"): counters stay exact under any number of
- * namenodes, at the price of serializing the writers under one quota directory on its row.
+ * ancestor in its own transaction (docs/architecture.md, "Quotas"): counters stay exact under any
+ * number of namenodes, at the price of serializing the writers under one quota directory on its
+ * row.
  *
  * <p>The rows are read in one batch after the inodes and the file-related rows, in inode-id order
  * (DESIGN.md §6). A directory whose {@code has_quota} flag is set but whose row is missing (its
@@ -230,8 +231,9 @@ public final class AncestorQuotas {
   }
 
   /**
-   * The quota directories that paths {@code a} (first {@code upToA} inodes) and {@code b} do not
-   * share: a move from one to the other changes their usage.
+   * Whether paths {@code a} (its first {@code upToA} inodes) and {@code b} (its first {@code
+   * upToB}) have different quota directories: only then does a move from one to the other change
+   * any usage.
    */
   public boolean differ(int a, int upToA, int b, int upToB) {
     List<Long> ia = ids(a, upToA);
