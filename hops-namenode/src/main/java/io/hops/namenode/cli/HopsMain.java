@@ -45,6 +45,7 @@ public final class HopsMain {
     cmd.addSubcommand("cluster", new ClusterCommand());
     cmd.addSubcommand("namenodes", new NamenodesCommand());
     cmd.addSubcommand("demo", new DemoCommand());
+    cmd.addSubcommand("fsck-namespace", new FsckNamespaceCommand());
     // Listed for --help only: their arguments are the stock tools', so main() hands them over.
     cmd.addSubcommand("dfs", listed("The stock 'hdfs dfs' shell: bin/hops dfs [--conf DIR] -ls /"));
     cmd.addSubcommand(

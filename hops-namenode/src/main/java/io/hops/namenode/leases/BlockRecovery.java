@@ -83,6 +83,13 @@ public final class BlockRecovery implements LeaseRecovery {
     private final LeaseChanges recoveryLease;
     private final LeasePathRow leasePath;
     private final String holderWhenRead;
+    private io.hops.namenode.quota.AncestorQuotas quotas =
+        io.hops.namenode.quota.AncestorQuotas.none();
+
+    @Override
+    public void countIn(io.hops.namenode.quota.AncestorQuotas quotas) {
+      this.quotas = quotas;
+    }
 
     private Prepared(
         FileBlocks blocks,
@@ -167,6 +174,9 @@ public final class BlockRecovery implements LeaseRecovery {
       if (expected.isEmpty() && last.numBytes() == 0) {
         // No datanode ever reported the block: the client died before writing to it.
         bm.removeBlock(tx, blocks, last);
+        // It counted in full against the quotas above (FileSpace): no longer.
+        quotas.add(0, -file.preferredBlockSize * file.replication);
+        quotas.flush(tx);
         close(tx, file, leases, now);
         LOG.info("internalReleaseLease: removed empty last block and closed file {}", src);
         return true;

@@ -28,6 +28,12 @@ public interface LeaseRecovery {
      * returns false. Writes the inode row itself, and takes the file off its holder's lease through
      * {@code leases} (the caller flushes them).
      */
+    /**
+     * The quota rows above the file, locked by the caller: a release that drops an empty last block
+     * gives its space back there.
+     */
+    default void countIn(io.hops.namenode.quota.AncestorQuotas quotas) {}
+
     boolean release(ExecutePhase tx, MutableInode file, LeaseChanges leases, long now)
         throws IOException;
   }

@@ -61,6 +61,7 @@ final class ReleaseLease extends Operation<Boolean> {
       leasePath = tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(inodeId), LockMode.EXCLUSIVE);
       if (heldByHolder()) {
         release = manager.recovery().prepare(tx, file);
+        release.countIn(io.hops.namenode.quota.AncestorQuotas.lockAbove(tx, file));
       }
     }
   }

@@ -6,6 +6,8 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -35,6 +37,7 @@ public final class AbandonBlock extends Operation<Void> {
   private InodeRow file;
   private LeaseChanges leases;
   private FileBlocks blocks;
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public AbandonBlock(
       PermissionChecker pc,
@@ -64,6 +67,7 @@ public final class AbandonBlock extends Operation<Void> {
     leases = LeaseChanges.lock(tx, Set.of(holder));
     if (file != null && !file.isDir()) {
       blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, true);
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     }
   }
 
@@ -77,10 +81,16 @@ public final class AbandonBlock extends Operation<Void> {
     if (last == null || last.blockId() != block.getBlockId()) {
       return null;
     }
+    long spaceBefore = FileSpace.of(file, last);
     bm.removeBlock(tx, blocks, last);
     blocks.recordTail(tx);
     MutableInode inode = MutableInode.of(file);
     inode.size = blocks.length();
+    quotas.add(
+        0,
+        FileSpace.of(inode.size, inode.replication, inode.preferredBlockSize, blocks.last())
+            - spaceBefore);
+    quotas.flush(tx);
     tx.update(InodeRow.TABLE, inode.toRow());
     return null;
   }

@@ -9,6 +9,8 @@ import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.ExecutePhase;
@@ -47,6 +49,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
   private LeaseChanges leases;
   private FileBlocks blocks;
   private long waitingFor = -1;
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public AddBlock(
       Namesystem ns,
@@ -92,6 +95,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
     leases = LeaseChanges.lock(tx, holders);
     if (file != null && !file.isDir()) {
       blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false);
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     }
   }
 
@@ -134,6 +138,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
       throw new NotReplicatedYetException("Not replicated yet: " + src);
     }
     MutableInode inode = MutableInode.of(file);
+    long spaceBefore = FileSpace.of(file, last);
     if (previous != null) {
       Completion.commit(tx, bm, blocks, last, previous, src);
     }
@@ -153,6 +158,11 @@ public final class AddBlock extends Operation<LocatedBlock> {
                   + " datanode(s) running and %d node(s) are excluded in this operation.",
               src, targets.size(), bm.minReplication(), running, excluded.size()));
     }
+    // HDFS FSDirectory.addBlock: the new block counts in full, against every quota above.
+    long spaceAfter = (blocks.length() + inode.preferredBlockSize) * inode.replication;
+    quotas.verify(0, spaceAfter - spaceBefore);
+    quotas.add(0, spaceAfter - spaceBefore);
+    quotas.flush(tx);
     BlockInfoRow added =
         bm.addBlock(tx, inode.id, blocks.nextIndex(), bm.newGenerationStamp(0), targets);
     long offset = blocks.length();

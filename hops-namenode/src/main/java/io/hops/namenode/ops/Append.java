@@ -17,6 +17,7 @@ import io.hops.namenode.leases.BlockRecovery;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.leases.LeaseRecovery;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -86,6 +87,7 @@ public final class Append extends Operation<Append.Outcome> {
   private LeaseChanges leases;
   private FileBlocks blocks;
   private LeaseRecovery.Release takeover;
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public Append(
       Namesystem ns,
@@ -128,12 +130,18 @@ public final class Append extends Operation<Append.Outcome> {
         takeover = leaseManager.recovery().prepare(tx, target);
         if (takeover instanceof BlockRecovery.Prepared p) {
           blocks = p.blocks().withRemovalRows(tx);
+          quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+          p.countIn(quotas);
           return;
         }
       }
     }
     blocks =
         FileBlocks.lock(tx, target.id(), LockMode.EXCLUSIVE, bm.datanodes()).withRemovalRows(tx);
+    quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+    if (takeover != null) {
+      takeover.countIn(quotas);
+    }
   }
 
   @Override
@@ -193,6 +201,10 @@ public final class Append extends Operation<Append.Outcome> {
                 + " is not sufficiently replicated yet.");
       }
     }
+    // HDFS FSDirAppendOp.verifyQuotaForUCBlock: a partial last block will count in full.
+    long reopened = last == null ? 0 : Math.max(0, file.preferredBlockSize - last.numBytes());
+    reopened *= file.replication;
+    quotas.verify(0, reopened);
     file.underConstruction = true;
     file.clientName = holder;
     file.clientMachine = clientMachine;
@@ -201,6 +213,8 @@ public final class Append extends Operation<Append.Outcome> {
       lb = new LocatedBlock(bm.extended(last), DatanodeInfo.EMPTY_ARRAY);
     } else if (last != null && last.numBytes() != file.preferredBlockSize) {
       lb = reopen(tx, last);
+      quotas.add(0, reopened);
+      quotas.flush(tx);
     }
     file.size = blocks.length();
     tx.update(InodeRow.TABLE, file.toRow());

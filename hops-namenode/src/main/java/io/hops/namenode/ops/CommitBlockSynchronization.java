@@ -11,6 +11,8 @@ import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.ZeroLengthFileRecovery;
+import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -49,6 +51,7 @@ public final class CommitBlockSynchronization extends Operation<Void> {
   private InodeRow file;
   private LeaseChanges leases;
   private FileBlocks blocks;
+  private AncestorQuotas quotas = AncestorQuotas.none();
   private List<Integer> targets;
 
   @SuppressWarnings("TooManyParameters") // DatanodeProtocol.commitBlockSynchronization's own
@@ -92,6 +95,7 @@ public final class CommitBlockSynchronization extends Operation<Void> {
         FileBlocks.lockTail(
             tx, file, LockMode.EXCLUSIVE, bm.datanodes(), oldBlock.getBlockId(), true);
     targets = UpdatePipeline.storageIds(bm.datanodes(), newTargets, newTargetStorages);
+    quotas = AncestorQuotas.lockAbove(tx, file);
   }
 
   @Override
@@ -128,6 +132,7 @@ public final class CommitBlockSynchronization extends Operation<Void> {
           "Cannot finalize file " + file.name() + " because it is not under construction");
     }
     MutableInode inode = MutableInode.of(file);
+    long spaceBefore = FileSpace.of(file, last);
     if (deleteBlock) {
       bm.removeBlock(tx, blocks, stored);
       if (!closeFile) {
@@ -137,6 +142,11 @@ public final class CommitBlockSynchronization extends Operation<Void> {
       synchronize(tx, stored);
     }
     inode.size = blocks.length();
+    quotas.add(
+        0,
+        FileSpace.of(inode.size, inode.replication, inode.preferredBlockSize, blocks.last())
+            - spaceBefore);
+    quotas.flush(tx);
     if (closeFile) {
       ZeroLengthFileRecovery.close(tx, inode, leases, bm.now());
       leases.flush(tx);

@@ -8,6 +8,8 @@ import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.ZeroLengthFileRecovery;
+import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -43,6 +45,7 @@ public final class Complete extends Operation<Boolean> {
   private LeaseChanges leases;
   private FileBlocks blocks;
   private final List<Long> waitingFor = new ArrayList<>();
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public Complete(
       BlockManager bm,
@@ -85,6 +88,9 @@ public final class Complete extends Operation<Boolean> {
           file.underConstruction()
               ? FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false)
               : FileBlocks.blocksOnly(tx, file.id(), LockMode.READ_COMMITTED);
+      if (file.underConstruction()) {
+        quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+      }
     }
   }
 
@@ -101,6 +107,7 @@ public final class Complete extends Operation<Boolean> {
     }
     OpenFiles.checkLease(file, src, fileId, holder, leases);
     BlockInfoRow lastBlock = blocks.last();
+    long spaceBefore = FileSpace.of(file, lastBlock);
     if (last != null) {
       if (lastBlock == null || lastBlock.blockId() != last.getBlockId()) {
         throw new IOException(
@@ -116,6 +123,10 @@ public final class Complete extends Operation<Boolean> {
     }
     MutableInode inode = MutableInode.of(file);
     inode.size = blocks.length();
+    long spaceAfter =
+        FileSpace.of(inode.size, inode.replication, inode.preferredBlockSize, blocks.last());
+    quotas.add(0, spaceAfter - spaceBefore);
+    quotas.flush(tx);
     for (BlockInfoRow b : blocks.blocks()) {
       if (b.underConstructionState() != BlockState.COMPLETE) {
         for (BlockInfoRow b2 : blocks.blocks()) {

@@ -12,6 +12,7 @@ import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -51,6 +52,7 @@ public final class Concat extends Operation<Void> {
   private final Map<Long, FileBlocks> blocks = new HashMap<>();
   private final Map<Long, List<ExcessReplicaRow>> excess = new HashMap<>();
   private final Map<Long, List<PendingBlockRow>> pending = new HashMap<>();
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public Concat(BlockManager bm, PermissionChecker pc, String target, String[] srcs) {
     this.bm = bm;
@@ -98,6 +100,8 @@ public final class Concat extends Operation<Void> {
         }
       }
     }
+    ResolvedPath t = resolved.get(target);
+    quotas = AncestorQuotas.lock(tx, t, t.depth());
   }
 
   private List<String> allPaths() {
@@ -172,6 +176,14 @@ public final class Concat extends Operation<Void> {
           "concat: at least two of the source files are the same");
     }
 
+    // HDFS FSDirConcatOp.computeQuotaDeltas: the sources' bytes take the target's replication.
+    long space = 0;
+    for (InodeRow src : sources) {
+      space += src.size() * (trg.replication() - src.replication());
+    }
+    quotas.verify(0, space);
+    quotas.add(-sources.size(), space);
+    quotas.flush(tx);
     long now = bm.now();
     MutableInode file = MutableInode.of(trg);
     FileBlocks into = blocks.get(trg.id());

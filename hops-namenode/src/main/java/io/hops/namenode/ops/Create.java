@@ -8,6 +8,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.leases.LeaseRecovery;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -34,6 +35,7 @@ import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
 
 /**
@@ -84,6 +86,7 @@ public final class Create extends Operation<Create.Outcome> {
   private ResolvedPath resolved;
   private InodeRow anchor;
   private LeaseChanges leases;
+  private AncestorQuotas quotas = AncestorQuotas.none();
   private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
   private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
@@ -173,11 +176,16 @@ public final class Create extends Operation<Create.Outcome> {
     leases = LeaseChanges.lock(tx, holders);
     if (oldFile && flags.contains(CreateFlag.OVERWRITE)) {
       replaced = DeletedInodes.readWithoutLeases(tx, List.of(target));
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     } else if (oldFile && target.underConstruction() && !clientName.equals(target.clientName())) {
       LeaseRow writer = leases.read(target.clientName());
       if (writer != null && leaseManager.expiredSoftLimit(writer, now)) {
         takeover = leaseManager.recovery().prepare(tx, target);
+        quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+        takeover.countIn(quotas);
       }
+    } else if (target == null && anchor.isDir()) {
+      quotas = AncestorQuotas.lock(tx, resolved, existing);
     }
   }
 
@@ -238,9 +246,25 @@ public final class Create extends Operation<Create.Outcome> {
       firstMissing = existing;
     }
     FsPermission ancestors = implicitUwx(new FsPermission(anchor.permission()));
-    for (int i = firstMissing; i < depth; i++) {
-      parent = addDirectory(tx, parent, names, i, ancestors);
+    for (int i = firstMissing; i <= depth; i++) {
+      try {
+        Checks.componentLength(ns, names[i - 1], PathNames.prefix(names, i - 1));
+        Checks.directoryItems(ns, parent, PathNames.prefix(names, i - 1));
+        quotas.verify(1, 0);
+      } catch (QuotaExceededException e) {
+        if (i == firstMissing) {
+          throw e;
+        }
+        // HDFS made the parents before this one, one at a time: they stay.
+        quotas.flush(tx);
+        return new Outcome(null, e);
+      }
+      quotas.add(1, 0);
+      if (i < depth) {
+        parent = addDirectory(tx, parent, names, i, ancestors);
+      }
     }
+    quotas.flush(tx);
     MutableInode file = addFile(tx, parent, names);
     if (inlineData != null) {
       smallFiles.write(tx, file.id, inlineData);
@@ -290,6 +314,7 @@ public final class Create extends Operation<Create.Outcome> {
   private void replace(ExecutePhase tx, InodeRow old, MutableInode parent) throws IOException {
     tx.delete(InodeRow.TABLE, old);
     replaced.delete(tx);
+    quotas.add(-1, -replaced.space(List.of(old)));
     if (old.underConstruction()) {
       leases.removeFile(tx, old.clientName(), old.id());
     }

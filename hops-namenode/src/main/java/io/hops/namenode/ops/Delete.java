@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.PathResolver;
@@ -41,6 +42,7 @@ public final class Delete extends Operation<Boolean> {
   private SubtreeScan subtree;
   private DeletedInodes related;
   private long ownMark = PathResolver.NO_MARK;
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public Delete(Namesystem ns, PermissionChecker pc, String src, boolean recursive) {
     this.pc = pc;
@@ -83,6 +85,9 @@ public final class Delete extends Operation<Boolean> {
       if (!subtree.exceeded()) {
         related = DeletedInodes.read(tx, subtree.rows());
       }
+    }
+    if (related != null) {
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     }
   }
 
@@ -131,6 +136,8 @@ public final class Delete extends Operation<Boolean> {
     p.modificationTime = System.currentTimeMillis();
     tx.update(InodeRow.TABLE, p.toRow());
     related.delete(tx);
+    quotas.add(-doomed.size(), -related.space(doomed));
+    quotas.flush(tx);
     if (ownMark != PathResolver.NO_MARK) {
       tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
     }

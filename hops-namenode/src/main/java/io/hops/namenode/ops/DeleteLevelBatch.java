@@ -3,6 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.tx.ExecutePhase;
@@ -44,6 +45,8 @@ public final class DeleteLevelBatch extends Operation<Integer> {
   private final List<InodeRow> leaves = new ArrayList<>();
   private int left;
   private DeletedInodes related;
+  private List<Long> quotaDirs = List.of();
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   /** {@code doomed}'s parents must all be in {@code parents}. */
   public DeleteLevelBatch(List<Entry> parents, List<Entry> doomed) {
@@ -51,6 +54,15 @@ public final class DeleteLevelBatch extends Operation<Integer> {
     this.parents.sort(Comparator.comparingLong(Entry::id));
     this.doomed = new ArrayList<>(doomed);
     this.doomed.sort(BY_PARENT_THEN_NAME);
+  }
+
+  /**
+   * The directories above the deleted subtree (its root included) that have a quota: each batch
+   * takes what it deletes off their usage, so a delete that stops half-way leaves them exact.
+   */
+  public DeleteLevelBatch countedIn(List<Long> quotaDirs) {
+    this.quotaDirs = quotaDirs;
+    return this;
   }
 
   @Override
@@ -87,6 +99,9 @@ public final class DeleteLevelBatch extends Operation<Integer> {
       }
     }
     related = DeletedInodes.read(tx, leaves);
+    if (!leaves.isEmpty()) {
+      quotas = AncestorQuotas.lockIds(tx, quotaDirs);
+    }
   }
 
   @Override
@@ -104,6 +119,8 @@ public final class DeleteLevelBatch extends Operation<Integer> {
     }
     if (related != null) {
       related.delete(tx);
+      quotas.add(-leaves.size(), -related.space(leaves));
+      quotas.flush(tx);
     }
     return left;
   }

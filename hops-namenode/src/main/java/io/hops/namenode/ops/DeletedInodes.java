@@ -100,7 +100,21 @@ final class DeletedInodes {
 
   private boolean finished = true;
 
+  private final Map<Long, BlockInfoRow> lastBlocks = new HashMap<>();
+
   private DeletedInodes() {}
+
+  /**
+   * The storage space {@code inodes} (those this was read for) count against quotas ({@link
+   * io.hops.namenode.quota.FileSpace}).
+   */
+  long space(Collection<InodeRow> inodes) {
+    long space = 0;
+    for (InodeRow r : inodes) {
+      space += io.hops.namenode.quota.FileSpace.of(r, lastBlocks.get(r.id()));
+    }
+    return space;
+  }
 
   /** Reads what goes with {@code inodes} (files and directories), which the caller has locked. */
   static DeletedInodes read(LockPhase tx, Collection<InodeRow> inodes) throws StorageException {
@@ -184,6 +198,10 @@ final class DeletedInodes {
         } else if (!rows.isEmpty()) {
           withBlocks.add(f.id());
           for (BlockInfoRow b : rows) {
+            BlockInfoRow l = lastBlocks.get(f.id());
+            if (l == null || b.blockIndex() > l.blockIndex()) {
+              lastBlocks.put(f.id(), b);
+            }
             blocks.put(b.blockId(), b);
             doomed.add(BlockInfoRow.TABLE.keyOf(b));
           }

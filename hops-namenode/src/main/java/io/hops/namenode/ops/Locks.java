@@ -25,7 +25,9 @@ final class Locks {
             InodeRow.TABLE,
             i == 0 ? Inodes.rootKey() : Inodes.key(seen.parentId(), seen.name()),
             mode);
-    if (locked == null || locked.id() != seen.id()) {
+    // The quota flag decides which quota rows the operation locks and counts in: it must be the
+    // one the lock now protects.
+    if (locked == null || locked.id() != seen.id() || locked.hasQuota() != seen.hasQuota()) {
       throw new TransientStorageException(p.path() + " changed while it was being resolved");
     }
     return locked;

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -19,6 +20,7 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsCreateModes;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
 
 /**
  * {@code mkdirs}: the deepest existing directory and the new name are locked exclusively (B + 2
@@ -33,6 +35,7 @@ public final class Mkdirs extends Operation<Boolean> {
   private final PermissionChecker pc;
   private ResolvedPath resolved;
   private InodeRow anchor;
+  private AncestorQuotas quotas;
 
   public Mkdirs(
       Namesystem ns, PermissionChecker pc, String path, FsPermission masked, boolean createParent) {
@@ -63,6 +66,10 @@ public final class Mkdirs extends Operation<Boolean> {
         throw new TransientStorageException("mkdirs raced with a create of " + next);
       }
     }
+    quotas =
+        resolved.exists() || !anchor.isDir()
+            ? AncestorQuotas.none()
+            : AncestorQuotas.lock(tx, resolved, existing);
   }
 
   @Override
@@ -97,6 +104,17 @@ public final class Mkdirs extends Operation<Boolean> {
       String name = resolved.components()[i - 1];
       Checks.componentLength(ns, name, PathNames.prefix(resolved.components(), i - 1));
       Checks.directoryItems(ns, parent, PathNames.prefix(resolved.components(), i - 1));
+      try {
+        quotas.verify(1, 0);
+      } catch (QuotaExceededException e) {
+        if (i == existing) {
+          throw e;
+        }
+        // HDFS made the directories before this one, one at a time: they stay.
+        tx.failAfterCommit(e);
+        break;
+      }
+      quotas.add(1, 0);
       MutableInode dir = new MutableInode();
       dir.parentId = parent.id;
       dir.name = name;
@@ -121,6 +139,7 @@ public final class Mkdirs extends Operation<Boolean> {
       tx.hintAdded(dir.parentId, dir.name, dir.id);
       parent = dir;
     }
+    quotas.flush(tx);
     return true;
   }
 }

@@ -55,6 +55,7 @@ public final class RecoverLease extends Operation<Boolean> {
     if (file != null && !file.isDir() && file.underConstruction()) {
       leases = LeaseChanges.lock(tx, Set.of(file.clientName()));
       release = leaseManager.recovery().prepare(tx, file);
+      release.countIn(io.hops.namenode.quota.AncestorQuotas.lock(tx, resolved, resolved.depth()));
     }
   }
 

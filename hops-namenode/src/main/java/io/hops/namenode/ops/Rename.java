@@ -5,7 +5,9 @@ import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
+import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.PathResolver;
@@ -47,6 +49,10 @@ public final class Rename extends Operation<Boolean> {
   private DeletedInodes overwritten;
   private SubtreeScan trashed;
   private long ownMark = PathResolver.NO_MARK;
+  private AncestorQuotas quotas = AncestorQuotas.none();
+  private long[] moved;
+  private long[] givenUsage;
+  private boolean movedTooBig;
 
   private Rename(
       Namesystem ns,
@@ -83,6 +89,12 @@ public final class Rename extends Operation<Boolean> {
    */
   public Rename underOwnMark(long rootId) {
     this.ownMark = rootId;
+    return this;
+  }
+
+  /** The namespace and space of the source's subtree, counted under the caller's mark. */
+  public Rename withMovedUsage(long ns, long ds) {
+    this.givenUsage = new long[] {ns, ds};
     return this;
   }
 
@@ -127,6 +139,73 @@ public final class Rename extends Operation<Boolean> {
         overwritten = DeletedInodes.read(tx, List.of(d));
       }
     }
+    lockQuotas(tx, s);
+  }
+
+  /**
+   * The quota rows on both sides, and what the source counts if they differ: a directory with a
+   * quota says it in its row; any other directory's subtree is read (committed) within the bound.
+   */
+  private void lockQuotas(LockPhase tx, InodeRow s) throws IOException {
+    int sn = locks.srcComponents().length;
+    int tn = locks.targetComponents().length;
+    if (s == null || sn == 0 || tn == 0) {
+      return;
+    }
+    quotas =
+        AncestorQuotas.lock(
+            tx, new ResolvedPath[] {locks.srcPath(), locks.dstPath()}, new int[] {sn, tn});
+    if (!quotas.differ(0, sn, 1, tn)) {
+      return;
+    }
+    if (givenUsage != null) {
+      moved = givenUsage;
+    } else if (s.isDir() && s.hasQuota()) {
+      QuotaRow q = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(s.id()), LockMode.READ_COMMITTED);
+      moved = q == null ? new long[] {1, 0} : new long[] {q.nsCount(), q.dsCount()};
+    } else if (s.isDir()) {
+      SubtreeScan scan =
+          trashed != null
+              ? trashed
+              : SubtreeScan.read(
+                  tx,
+                  s,
+                  PathNames.prefix(locks.srcComponents(), sn),
+                  LockMode.READ_COMMITTED,
+                  SubtreeScan.bound(ns));
+      if (scan.exceeded()) {
+        movedTooBig = true;
+      } else {
+        moved = OpenFilesSpace.usage(tx, scan.rows());
+      }
+    } else {
+      moved = OpenFilesSpace.usage(tx, List.of(s));
+    }
+  }
+
+  /**
+   * HDFS FSDirRenameOp.verifyQuotaForRename, then the move of the usage: off the source's quota
+   * directories, onto the target's, less an overwritten destination; the common ones unchanged.
+   */
+  private void moveUsage(ExecutePhase tx) throws IOException {
+    int sn = locks.srcComponents().length;
+    int tn = locks.targetComponents().length;
+    long[] gone = {0, 0};
+    InodeRow d = locks.dst();
+    if (d != null && overwritten != null) {
+      gone = new long[] {1, overwritten.space(List.of(d))};
+    }
+    if (movedTooBig) {
+      String[] sc = locks.srcComponents();
+      throw new SubtreeTooBigException("rename", PathNames.prefix(sc, sn), locks.src(), null);
+    }
+    if (moved != null) {
+      quotas.verify(1, tn, 0, moved[0] - gone[0], moved[1] - gone[1]);
+      quotas.add(0, sn, -moved[0], -moved[1]);
+      quotas.add(1, tn, moved[0], moved[1]);
+    }
+    quotas.add(1, tn, -gone[0], -gone[1]);
+    quotas.flush(tx);
   }
 
   @Override
@@ -184,6 +263,7 @@ public final class Rename extends Operation<Boolean> {
               + " (is not a directory)");
     }
     checkLimits();
+    moveUsage(tx);
     move(tx, to);
     return true;
   }
@@ -229,6 +309,7 @@ public final class Rename extends Operation<Boolean> {
       throw new ParentNotDirectoryException("rename destination parent " + to + " is a file.");
     }
     checkLimits();
+    moveUsage(tx);
     move(tx, to);
     return true;
   }

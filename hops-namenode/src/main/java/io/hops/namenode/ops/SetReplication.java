@@ -5,6 +5,8 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -36,6 +38,7 @@ public final class SetReplication extends Operation<Boolean> {
   private ResolvedPath resolved;
   private List<BlockInfoRow> blocks = List.of();
   private final Set<Long> queued = new HashSet<>();
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public SetReplication(Namesystem ns, PermissionChecker pc, String path, short replication) {
     this.ns = ns;
@@ -63,6 +66,7 @@ public final class SetReplication extends Operation<Boolean> {
         tx.findByPartition(UnderReplicatedBlockRow.TABLE, target.id(), LockMode.READ_COMMITTED)
             .forEach(r -> queued.add(r.blockId()));
       }
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     }
   }
 
@@ -78,6 +82,20 @@ public final class SetReplication extends Operation<Boolean> {
       return false;
     }
     if (target.replication() != replication) {
+      BlockInfoRow last = null;
+      for (BlockInfoRow b : blocks) {
+        if (last == null || b.blockIndex() > last.blockIndex()) {
+          last = b;
+        }
+      }
+      // HDFS FSDirAttrOp.unprotectedSetReplication: checked only when it grows.
+      long bytes = FileSpace.bytes(target, last);
+      long delta = bytes * (replication - target.replication());
+      if (delta > 0) {
+        quotas.verify(0, delta);
+      }
+      quotas.add(0, delta);
+      quotas.flush(tx);
       MutableInode file = MutableInode.of(target);
       file.replication = replication;
       tx.update(InodeRow.TABLE, file.toRow());

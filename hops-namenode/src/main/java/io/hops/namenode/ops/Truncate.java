@@ -10,6 +10,8 @@ import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.BlockRecovery;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -64,6 +66,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
   private LeaseChanges leases;
   private BlockRecovery.Prepared release;
   private FileBlocks blocks;
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   public Truncate(
       BlockManager bm,
@@ -122,6 +125,8 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     }
     release = p;
     blocks = p.blocks().withRemovalRows(tx);
+    quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+    release.countIn(quotas);
   }
 
   @Override
@@ -171,6 +176,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
               + newLength
               + ".");
     }
+    long spaceBefore = FileSpace.of(target, blocks.last());
     // Whole blocks past the new length go (HDFS collectBlocksBeyondMax).
     long kept = 0;
     for (BlockInfoRow b : List.copyOf(blocks.blocks())) {
@@ -183,6 +189,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     file.modificationTime = now;
     file.size = newLength;
     if (kept == newLength) {
+      countSpace(tx, file, spaceBefore);
       tx.update(InodeRow.TABLE, file.toRow());
       return new Outcome(true, null);
     }
@@ -203,6 +210,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
             0);
     tx.update(BlockInfoRow.TABLE, reopened);
     blocks.replace(reopened);
+    countSpace(tx, file, spaceBefore);
     BlockRecovery.expectedOrReported(tx, blocks, reopened);
     tx.update(InodeRow.TABLE, file.toRow());
     if (release.release(tx, file, leases, now)) {
@@ -210,6 +218,18 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     }
     leases.flush(tx);
     return new Outcome(false, null);
+  }
+
+  /**
+   * The file's new space on its quotas (HDFS FSDirTruncateOp verifies it): the block cut by
+   * recovery counts in full until the recovery commits it ({@link FileSpace}).
+   */
+  private void countSpace(ExecutePhase tx, MutableInode file, long before) throws IOException {
+    long after =
+        FileSpace.of(file.size, file.replication, file.preferredBlockSize, blocks.last()) - before;
+    quotas.verify(0, after);
+    quotas.add(0, after);
+    quotas.flush(tx);
   }
 
   private LeaseTakeover takeover() {

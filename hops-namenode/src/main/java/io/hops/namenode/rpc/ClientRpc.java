@@ -305,6 +305,22 @@ public class ClientRpc extends UnsupportedClientProtocol {
     return ns.subtrees().contentSummary(pc, path);
   }
 
+  @Override
+  public org.apache.hadoop.fs.QuotaUsage getQuotaUsage(String path) throws IOException {
+    var pc = ns.checker();
+    return ns.subtrees().quotaUsage(pc, path);
+  }
+
+  @Override
+  public void setQuota(
+      String path, long nsQuota, long dsQuota, org.apache.hadoop.fs.StorageType type)
+      throws IOException {
+    NamenodeRpc.checkSuperuser(ns, io.hops.namenode.ops.SetQuota.command(nsQuota, dsQuota));
+    io.hops.namenode.ops.SetQuota.checkArguments(nsQuota, dsQuota, type);
+    var pc = ns.checker();
+    ns.subtrees().setQuota(pc, path, nsQuota, dsQuota);
+  }
+
   // ---- attributes and listing ----
 
   @Override

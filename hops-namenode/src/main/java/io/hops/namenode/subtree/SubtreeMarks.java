@@ -50,6 +50,8 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
 
   static final byte RENAME = 2;
 
+  static final byte QUOTA = 3;
+
   private final Namesystem ns;
   private volatile boolean serializerExists;
 

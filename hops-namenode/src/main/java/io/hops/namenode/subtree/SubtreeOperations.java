@@ -8,8 +8,13 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.ContentSummaryOp;
 import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.DeleteLevelBatch;
+import io.hops.namenode.ops.GetQuotaUsage;
+import io.hops.namenode.ops.OpenFilesSpace;
 import io.hops.namenode.ops.Rename;
+import io.hops.namenode.ops.SetQuota;
 import io.hops.namenode.ops.SubtreeTooBigException;
+import io.hops.namenode.quota.FileSpace;
+import io.hops.namenode.quota.QuotaDirsOnPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.RetryCache;
 import java.io.IOException;
@@ -173,7 +178,7 @@ public final class SubtreeOperations {
         List<List<DeleteLevelBatch.Entry>> levels = quiesce(top, path, pc, true);
         long inodes = levels.stream().mapToLong(List::size).sum();
         long d0 = System.nanoTime();
-        deleteLevels(root, levels);
+        deleteLevels(root, levels, ns.run(() -> new QuotaDirsOnPath(path)));
         quiesceNanos += d0 - q0;
         deleteNanos += System.nanoTime() - d0;
         try {
@@ -212,6 +217,21 @@ public final class SubtreeOperations {
    */
   private List<List<DeleteLevelBatch.Entry>> quiesce(
       InodeRow root, String path, PermissionChecker pc, boolean keep) throws IOException {
+    return quiesce(root, path, pc, keep, new long[2], new ArrayList<>());
+  }
+
+  /**
+   * As above, also adding the subtree's namespace and the space of its closed files to {@code
+   * usage}, and collecting the files being written in {@code open}.
+   */
+  private List<List<DeleteLevelBatch.Entry>> quiesce(
+      InodeRow root,
+      String path,
+      PermissionChecker pc,
+      boolean keep,
+      long[] usage,
+      List<InodeRow> open)
+      throws IOException {
     List<List<DeleteLevelBatch.Entry>> levels = new ArrayList<>();
     boolean check = !pc.isSuperuser();
     SubtreeWalk.walk(
@@ -227,6 +247,14 @@ public final class SubtreeOperations {
             for (InodeRow c : children) {
               pc.checkStickyBit(
                   dir.row(), dir.path(), c, SubtreeWalk.childPath(dir.path(), c.name()), root);
+            }
+          }
+          for (InodeRow c : children) {
+            usage[0]++;
+            if (c.underConstruction()) {
+              open.add(c);
+            } else {
+              usage[1] += FileSpace.of(c, null);
             }
           }
           if (keep) {
@@ -245,7 +273,8 @@ public final class SubtreeOperations {
   }
 
   /** Deletes the levels from the deepest up, each in parallel batches of one transaction. */
-  private void deleteLevels(InodeRow root, List<List<DeleteLevelBatch.Entry>> levels)
+  private void deleteLevels(
+      InodeRow root, List<List<DeleteLevelBatch.Entry>> levels, List<Long> quotaDirs)
       throws IOException {
     DeleteLevelBatch.Entry rootEntry =
         new DeleteLevelBatch.Entry(root.id(), root.parentId(), root.name(), true);
@@ -272,7 +301,7 @@ public final class SubtreeOperations {
             deleters.submit(
                 () -> {
                   step();
-                  return ns.run(() -> new DeleteLevelBatch(ps, doomed));
+                  return ns.run(() -> new DeleteLevelBatch(ps, doomed).countedIn(quotaDirs));
                 }));
       }
       await(batches);
@@ -334,13 +363,96 @@ public final class SubtreeOperations {
           continue;
         }
         try {
-          quiesce(root, pathOf(src), pc, false);
-          return ns.runAtMostOnce(codec, () -> plain.get().underOwnMark(root.id()));
+          // The quiesce counts the subtree too: a move between quota directories carries it.
+          long[] usage = {1, 0};
+          List<InodeRow> open = new ArrayList<>();
+          quiesce(root, pathOf(src), pc, false, usage, open);
+          usage[1] += ns.run(() -> new OpenFilesSpace(open));
+          return ns.runAtMostOnce(
+              codec, () -> plain.get().underOwnMark(root.id()).withMovedUsage(usage[0], usage[1]));
         } finally {
           unmarkUnlessStopped(root);
         }
       }
     }
+  }
+
+  // ---- quotas ----
+
+  /**
+   * {@code setQuota} at any size: a directory that gets its first quota over a subtree bigger than
+   * the bound has its usage counted under a mark, after the quiesce, so that no writer below it
+   * changes the usage between the count and the commit that starts counting.
+   */
+  public void setQuota(PermissionChecker pc, String src, long nsQuota, long dsQuota)
+      throws IOException {
+    for (int round = 0; ; round++) {
+      try {
+        ns.run(() -> new SetQuota(pc, src, nsQuota, dsQuota, bound));
+        return;
+      } catch (SubtreeTooBigException big) {
+        if (round == ROUNDS) {
+          throw new RetriableException("setQuota " + src + ": the subtree kept changing; retry");
+        }
+        InodeRow root =
+            marks.mark(
+                src,
+                SubtreeMarks.QUOTA,
+                pc.caller().user(),
+                p -> p.target() != null && p.target().isDir() && !p.target().hasQuota());
+        if (root == null) {
+          continue;
+        }
+        try {
+          long[] usage = usageUnderMark(root, pathOf(src));
+          ns.run(
+              () ->
+                  new SetQuota(pc, src, nsQuota, dsQuota, bound)
+                      .withUsage(root.id(), usage[0], usage[1]));
+          return;
+        } finally {
+          unmarkUnlessStopped(root);
+        }
+      }
+    }
+  }
+
+  /** The namespace and storage space of a marked subtree, counted by its quiesce. */
+  private long[] usageUnderMark(InodeRow root, String path) throws IOException {
+    long[] c = {1, 0};
+    List<InodeRow> open = new ArrayList<>();
+    SubtreeWalk.walk(
+        ns,
+        new SubtreeWalk.Dir(root, path),
+        LockMode.EXCLUSIVE,
+        root.id(),
+        (dir, depth, children) -> {
+          step();
+          for (InodeRow r : children) {
+            c[0]++;
+            if (r.underConstruction()) {
+              open.add(r);
+            } else {
+              c[1] += FileSpace.of(r, null);
+            }
+          }
+        },
+        deleters,
+        threads);
+    c[1] += ns.run(() -> new OpenFilesSpace(open));
+    return c;
+  }
+
+  /** {@code getQuotaUsage}: the quota row of a directory with a quota, else the content summary. */
+  public org.apache.hadoop.fs.QuotaUsage quotaUsage(PermissionChecker pc, String src)
+      throws IOException {
+    org.apache.hadoop.fs.QuotaUsage usage = ns.run(() -> new GetQuotaUsage(pc, src));
+    if (usage == null || !pc.isSuperuser()) {
+      // HDFS checks READ_EXECUTE over the whole subtree either way: the summary does.
+      ContentSummary summary = contentSummary(pc, src);
+      return usage == null ? summary : usage;
+    }
+    return usage;
   }
 
   // ---- content summary ----

@@ -16,6 +16,7 @@ public final class ExecutePhase {
   private final Transaction tx;
   private final InodeHintCache hints;
   private final List<Runnable> afterCommit = new ArrayList<>();
+  private java.io.IOException failure;
 
   ExecutePhase(Transaction tx, InodeHintCache hints) {
     this.tx = tx;
@@ -54,6 +55,18 @@ public final class ExecutePhase {
    */
   public void afterCommit(Runnable action) {
     afterCommit.add(action);
+  }
+
+  /**
+   * Commits what was buffered, then answers the client with {@code e}: HDFS's partial outcomes,
+   * e.g. {@code mkdirs -p} that made some directories before a quota refused the next one.
+   */
+  public void failAfterCommit(java.io.IOException e) {
+    failure = e;
+  }
+
+  java.io.IOException failure() {
+    return failure;
   }
 
   void committed() {

@@ -143,6 +143,9 @@ public final class TransactionRunner {
         metrics.record(name, nanos, accesses, retry, false);
         observer.accept(name, accesses);
         timer.accept(name, nanos);
+        if (exec.failure() != null) {
+          throw exec.failure();
+        }
         return result;
       } catch (TransientStorageException | DuplicateKeyException e) {
         // A duplicate key at commit: a concurrent transaction inserted the same row first (on an

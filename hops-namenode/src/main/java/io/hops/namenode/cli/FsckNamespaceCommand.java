@@ -1,0 +1,87 @@
+package io.hops.namenode.cli;
+
+import io.hops.common.HopsConfig;
+import io.hops.dal.Storage;
+import io.hops.dal.Storages;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.check.Liveness;
+import io.hops.namenode.check.NamespaceCheck;
+import io.hops.namenode.check.NamespaceRepair;
+import io.hops.namenode.check.Problem;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.LongPredicate;
+import org.apache.hadoop.conf.Configuration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code hops fsck-namespace}: checks the namespace's invariants in the metadata database ({@link
+ * NamespaceCheck}), where {@code hops fsck} (HDFS's fsck) checks the blocks of files. Exit code 0
+ * when consistent, 1 when a problem remains, 2 when the check could not run.
+ */
+@Command(
+    name = "fsck-namespace",
+    description =
+        "Check the namespace in the metadata database: parents, names, cycles, partitions,"
+            + " blocks and replicas, subtree marks of dead namenodes, quota usage. Exit 0 if"
+            + " consistent, 1 if not.")
+public final class FsckNamespaceCommand implements Callable<Integer> {
+  @Option(names = "--conf", paramLabel = "DIR", description = "Configuration directory.")
+  String confDir = "conf";
+
+  @Option(
+      names = "--repair",
+      description =
+          "Repair what is safe: clear subtree marks of dead namenodes, move orphans to"
+              + " /lost+found, set quota usage to what the tree holds.")
+  boolean repair;
+
+  @Option(
+      names = "--batch",
+      paramLabel = "ROWS",
+      description = "Rows read per transaction (default ${DEFAULT-VALUE}).")
+  int batch = 10_000;
+
+  @Override
+  public Integer call() throws Exception {
+    Configuration conf = Confs.load(confDir);
+    try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
+      Liveness alive =
+          new Liveness(
+              storage,
+              conf.getLong(HopsConfig.ELECTION_PERIOD_MS, HopsConfig.ELECTION_PERIOD_MS_DEFAULT),
+              conf.getInt(
+                  HopsConfig.ELECTION_MISSED_HEARTBEATS,
+                  HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT));
+      return run(storage, batch, repair, alive, System.out);
+    } catch (java.io.IOException | RuntimeException e) {
+      System.err.println("fsck-namespace: " + e.getMessage());
+      return 2;
+    }
+  }
+
+  /** The check (and repair) over {@code storage}, reporting to {@code out}; the exit code. */
+  public static int run(
+      Storage storage, int batch, boolean repair, LongPredicate alive, PrintStream out)
+      throws java.io.IOException {
+    long start = System.nanoTime();
+    NamespaceCheck check = new NamespaceCheck(storage, batch, out::println, alive);
+    List<Problem> problems = check.run();
+    problems.forEach(p -> out.println(p));
+    if (repair && !problems.isEmpty()) {
+      List<Problem> fixed = new NamespaceRepair(storage).repair(check, problems);
+      fixed.forEach(p -> out.println("repaired " + p.kind() + ": " + p.text()));
+      NamespaceCheck again = new NamespaceCheck(storage, batch, line -> {}, alive);
+      problems = again.run();
+      problems.forEach(p -> out.println("remains " + p));
+    }
+    out.printf(
+        "The namespace is %s: %d problem(s) (%.1f s)%n",
+        problems.isEmpty() ? "HEALTHY" : "CORRUPT",
+        problems.size(),
+        (System.nanoTime() - start) / 1e9);
+    return problems.isEmpty() ? 0 : 1;
+  }
+}

@@ -1,0 +1,174 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.OnGoingSubtreeOpRow;
+import io.hops.dal.rows.QuotaRow;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.PathResolver;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import org.apache.hadoop.fs.PathIsNotDirectoryException;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
+
+/**
+ * {@code setQuota} (dfsadmin -setQuota, -clrQuota, -setSpaceQuota, -clrSpaceQuota; HDFS
+ * FSDirAttrOp.unprotectedSetQuota): the directory locked exclusively, its quota row read locked. A
+ * directory that gets its first quota has its usage counted now: its subtree is read with shared
+ * locks, so writers below wait for the commit; a subtree over the bound is counted under a subtree
+ * mark by {@link io.hops.namenode.subtree.SubtreeOperations}, which passes the usage in ({@link
+ * #withUsage}). Clearing both quotas removes the row. Quotas by storage type are refused as HDFS
+ * refuses them with {@code dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
+ */
+public final class SetQuota extends Operation<Void> {
+  private final PermissionChecker pc;
+  private final String src;
+  private long nsQuota;
+  private long dsQuota;
+  private final int bound;
+  private long ownMark = PathResolver.NO_MARK;
+  private long[] givenUsage;
+  private ResolvedPath resolved;
+  private QuotaRow quota;
+  private SubtreeScan subtree;
+  private long[] counted;
+
+  public SetQuota(PermissionChecker pc, String src, long nsQuota, long dsQuota, int bound) {
+    this.pc = pc;
+    this.src = src;
+    this.nsQuota = nsQuota;
+    this.dsQuota = dsQuota;
+    this.bound = bound;
+  }
+
+  /** Checks HDFS's arguments, before any transaction. */
+  public static void checkArguments(long ns, long ds, org.apache.hadoop.fs.StorageType type)
+      throws IOException {
+    if ((ns < 0 && ns != HdfsConstants.QUOTA_DONT_SET && ns != HdfsConstants.QUOTA_RESET)
+        || (ds < 0 && ds != HdfsConstants.QUOTA_DONT_SET && ds != HdfsConstants.QUOTA_RESET)) {
+      throw new IllegalArgumentException(
+          "Illegal value for nsQuota or ssQuota : " + ns + " and " + ds);
+    }
+    if (type != null) {
+      throw new UnsupportedActionException(
+          "Failed to set quota by storage type because either"
+              + "dfs.quota.by.storage.type.enabled is set to false or nsQuota value is illegal "
+              + ns);
+    }
+  }
+
+  /** The operation's name in HDFS's audit log and superuser check (FSNamesystem). */
+  public static String command(long ns, long ds) {
+    if (ns == HdfsConstants.QUOTA_RESET && ds == HdfsConstants.QUOTA_DONT_SET) {
+      return "clearQuota";
+    } else if (ns == HdfsConstants.QUOTA_DONT_SET && ds == HdfsConstants.QUOTA_RESET) {
+      return "clearSpaceQuota";
+    } else if (ds == HdfsConstants.QUOTA_DONT_SET) {
+      return "setQuota";
+    }
+    return "setSpaceQuota";
+  }
+
+  /** Runs under the caller's subtree mark on the directory, with its usage counted under it. */
+  public SetQuota withUsage(long rootId, long ns, long ds) {
+    this.ownMark = rootId;
+    this.givenUsage = new long[] {ns, ds};
+    return this;
+  }
+
+  @Override
+  public String name() {
+    return "setQuota";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    tx.passOwnSubtreeMark(ownMark);
+    resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    InodeRow target = resolved.target();
+    if (target == null || !target.isDir()) {
+      return;
+    }
+    if (target.hasQuota()) {
+      quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.EXCLUSIVE);
+    } else if (givenUsage == null && !clearsOnly()) {
+      subtree = SubtreeScan.read(tx, target, path(), LockMode.SHARED, bound);
+      if (!subtree.exceeded()) {
+        counted = OpenFilesSpace.usage(tx, subtree.rows());
+      }
+    }
+  }
+
+  private boolean clearsOnly() {
+    return (nsQuota == HdfsConstants.QUOTA_RESET || nsQuota == HdfsConstants.QUOTA_DONT_SET)
+        && (dsQuota == HdfsConstants.QUOTA_RESET || dsQuota == HdfsConstants.QUOTA_DONT_SET);
+  }
+
+  private String path() {
+    return PathNames.prefix(resolved.components(), resolved.depth());
+  }
+
+  @Override
+  protected Void execute(ExecutePhase tx) throws IOException {
+    pc.checkTraverse(resolved);
+    InodeRow target = resolved.target();
+    if (target == null) {
+      throw new FileNotFoundException("Directory does not exist: " + path());
+    }
+    if (!target.isDir()) {
+      throw new PathIsNotDirectoryException(path());
+    }
+    if (target.id() == io.hops.namenode.resolve.Inodes.ROOT_ID) {
+      throw new UnsupportedActionException(
+          "hops keeps no quota on the root directory: set quotas on its subdirectories");
+    }
+    long oldNs = quota == null ? HdfsConstants.QUOTA_RESET : quota.nsQuota();
+    long oldDs = quota == null ? HdfsConstants.QUOTA_RESET : quota.dsQuota();
+    if (nsQuota == HdfsConstants.QUOTA_DONT_SET) {
+      nsQuota = oldNs;
+    }
+    if (dsQuota == HdfsConstants.QUOTA_DONT_SET) {
+      dsQuota = oldDs;
+    }
+    boolean set = nsQuota >= 0 || dsQuota >= 0;
+    MutableInode dir = MutableInode.of(target);
+    if (ownMark == target.id()) {
+      dir.subtreeLocked = false;
+      dir.subtreeLockOwner = 0;
+      tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
+    }
+    if (quota != null) {
+      if (!set) {
+        tx.delete(QuotaRow.TABLE, quota);
+        dir.hasQuota = false;
+      } else if (quota.nsQuota() != nsQuota || quota.dsQuota() != dsQuota) {
+        tx.update(
+            QuotaRow.TABLE,
+            new QuotaRow(target.id(), nsQuota, dsQuota, quota.nsCount(), quota.dsCount()));
+      }
+    } else if (set) {
+      long[] usage = givenUsage != null ? givenUsage : usage(target);
+      tx.insert(QuotaRow.TABLE, new QuotaRow(target.id(), nsQuota, dsQuota, usage[0], usage[1]));
+      dir.hasQuota = true;
+    }
+    InodeRow after = dir.toRow();
+    if (!after.equals(target)) {
+      tx.update(InodeRow.TABLE, after);
+    }
+    return null;
+  }
+
+  private long[] usage(InodeRow target) throws IOException {
+    if (subtree.exceeded()) {
+      throw new SubtreeTooBigException("setQuota", path(), target, null);
+    }
+    return counted;
+  }
+}
