@@ -44,12 +44,14 @@ import org.apache.hadoop.util.DataChecksum;
 
 /**
  * The {@code ClientProtocol} methods hops implements, each one an operation run as a transaction.
- * Everything else is refused by {@link UnsupportedClientProtocol}, naming the method.
+ * Features hops does not have are answered by {@link FeaturesOff} as HDFS answers with them off;
+ * what remains is refused by {@link UnsupportedClientProtocol}, naming the method.
  */
-public class ClientRpc extends UnsupportedClientProtocol {
+public class ClientRpc extends FeaturesOff {
   private final Namesystem ns;
 
   public ClientRpc(Namesystem ns) {
+    super(ns);
     this.ns = ns;
   }
 

@@ -39,46 +39,12 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public long addCacheDirective(
-      org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo a0,
-      java.util.EnumSet<org.apache.hadoop.fs.CacheFlag> a1)
-      throws java.io.IOException {
-    throw unsupported("addCacheDirective");
-  }
-
-  @Override
-  public void addCachePool(org.apache.hadoop.hdfs.protocol.CachePoolInfo a0)
-      throws java.io.IOException {
-    throw unsupported("addCachePool");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.AddErasureCodingPolicyResponse[] addErasureCodingPolicies(
-      org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy[] a0) throws java.io.IOException {
-    throw unsupported("addErasureCodingPolicies");
-  }
-
-  @Override
-  public void allowSnapshot(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("allowSnapshot");
-  }
-
-  @Override
   public org.apache.hadoop.hdfs.protocol.LastBlockWithStatus append(
       java.lang.String a0,
       java.lang.String a1,
       org.apache.hadoop.io.EnumSetWritable<org.apache.hadoop.fs.CreateFlag> a2)
       throws java.io.IOException {
     throw unsupported("append");
-  }
-
-  @Override
-  public void cancelDelegationToken(
-      org.apache.hadoop.security.token.Token<
-              org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier>
-          a0)
-      throws java.io.IOException {
-    throw unsupported("cancelDelegationToken");
   }
 
   @Override
@@ -119,55 +85,8 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void createEncryptionZone(java.lang.String a0, java.lang.String a1)
-      throws java.io.IOException {
-    throw unsupported("createEncryptionZone");
-  }
-
-  @Override
-  public java.lang.String createSnapshot(java.lang.String a0, java.lang.String a1)
-      throws java.io.IOException {
-    throw unsupported("createSnapshot");
-  }
-
-  @Override
-  public void createSymlink(
-      java.lang.String a0,
-      java.lang.String a1,
-      org.apache.hadoop.fs.permission.FsPermission a2,
-      boolean a3)
-      throws java.io.IOException {
-    throw unsupported("createSymlink");
-  }
-
-  @Override
   public boolean delete(java.lang.String a0, boolean a1) throws java.io.IOException {
     throw unsupported("delete");
-  }
-
-  @Override
-  public void deleteSnapshot(java.lang.String a0, java.lang.String a1) throws java.io.IOException {
-    throw unsupported("deleteSnapshot");
-  }
-
-  @Override
-  public void disableErasureCodingPolicy(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("disableErasureCodingPolicy");
-  }
-
-  @Override
-  public void disallowSnapshot(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("disallowSnapshot");
-  }
-
-  @Override
-  public void enableErasureCodingPolicy(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("enableErasureCodingPolicy");
-  }
-
-  @Override
-  public void finalizeUpgrade() throws java.io.IOException {
-    throw unsupported("finalizeUpgrade");
   }
 
   @Override
@@ -215,17 +134,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public long getCurrentEditLogTxid() throws java.io.IOException {
-    throw unsupported("getCurrentEditLogTxid");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey getDataEncryptionKey()
-      throws java.io.IOException {
-    throw unsupported("getDataEncryptionKey");
-  }
-
-  @Override
   public org.apache.hadoop.hdfs.protocol.DatanodeInfo[] getDatanodeReport(
       org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType a0)
       throws java.io.IOException {
@@ -240,58 +148,15 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public org.apache.hadoop.security.token.Token<
-          org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier>
-      getDelegationToken(org.apache.hadoop.io.Text a0) throws java.io.IOException {
-    throw unsupported("getDelegationToken");
-  }
-
-  @Override
   public org.apache.hadoop.hdfs.protocol.ECBlockGroupStats getECBlockGroupStats()
       throws java.io.IOException {
     throw unsupported("getECBlockGroupStats");
   }
 
   @Override
-  public org.apache.hadoop.hdfs.protocol.ECTopologyVerifierResult getECTopologyResultForPolicies(
-      java.lang.String[] a0) throws java.io.IOException {
-    throw unsupported("getECTopologyResultForPolicies");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.EncryptionZone getEZForPath(java.lang.String a0)
-      throws java.io.IOException {
-    throw unsupported("getEZForPath");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.inotify.EventBatchList getEditsFromTxid(long a0)
-      throws java.io.IOException {
-    throw unsupported("getEditsFromTxid");
-  }
-
-  @Override
   public org.apache.hadoop.fs.Path getEnclosingRoot(java.lang.String a0)
       throws java.io.IOException {
     throw unsupported("getEnclosingRoot");
-  }
-
-  @Override
-  public java.util.Map<java.lang.String, java.lang.String> getErasureCodingCodecs()
-      throws java.io.IOException {
-    throw unsupported("getErasureCodingCodecs");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.ErasureCodingPolicyInfo[] getErasureCodingPolicies()
-      throws java.io.IOException {
-    throw unsupported("getErasureCodingPolicies");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.ErasureCodingPolicy getErasureCodingPolicy(
-      java.lang.String a0) throws java.io.IOException {
-    throw unsupported("getErasureCodingPolicy");
   }
 
   @Override
@@ -310,11 +175,6 @@ public abstract class UnsupportedClientProtocol
   public org.apache.hadoop.ha.HAServiceProtocol.HAServiceState getHAServiceState()
       throws java.io.IOException {
     throw unsupported("getHAServiceState");
-  }
-
-  @Override
-  public java.lang.String getLinkTarget(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("getLinkTarget");
   }
 
   @Override
@@ -358,31 +218,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public org.apache.hadoop.hdfs.protocol.SnapshotDiffReport getSnapshotDiffReport(
-      java.lang.String a0, java.lang.String a1, java.lang.String a2) throws java.io.IOException {
-    throw unsupported("getSnapshotDiffReport");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing getSnapshotDiffReportListing(
-      java.lang.String a0, java.lang.String a1, java.lang.String a2, byte[] a3, int a4)
-      throws java.io.IOException {
-    throw unsupported("getSnapshotDiffReportListing");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.SnapshotStatus[] getSnapshotListing(java.lang.String a0)
-      throws java.io.IOException {
-    throw unsupported("getSnapshotListing");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] getSnapshottableDirListing()
-      throws java.io.IOException {
-    throw unsupported("getSnapshottableDirListing");
-  }
-
-  @Override
   public long[] getStats() throws java.io.IOException {
     throw unsupported("getStats");
   }
@@ -412,31 +247,9 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
-          org.apache.hadoop.hdfs.protocol.CacheDirectiveEntry>
-      listCacheDirectives(long a0, org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo a1)
-          throws java.io.IOException {
-    throw unsupported("listCacheDirectives");
-  }
-
-  @Override
-  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
-          org.apache.hadoop.hdfs.protocol.CachePoolEntry>
-      listCachePools(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("listCachePools");
-  }
-
-  @Override
   public org.apache.hadoop.hdfs.protocol.CorruptFileBlocks listCorruptFileBlocks(
       java.lang.String a0, java.lang.String a1) throws java.io.IOException {
     throw unsupported("listCorruptFileBlocks");
-  }
-
-  @Override
-  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
-          org.apache.hadoop.hdfs.protocol.EncryptionZone>
-      listEncryptionZones(long a0) throws java.io.IOException {
-    throw unsupported("listEncryptionZones");
   }
 
   @Override
@@ -455,13 +268,6 @@ public abstract class UnsupportedClientProtocol
           java.lang.String a2)
           throws java.io.IOException {
     throw unsupported("listOpenFiles");
-  }
-
-  @Override
-  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
-          org.apache.hadoop.hdfs.protocol.ZoneReencryptionStatus>
-      listReencryptionStatus(long a0) throws java.io.IOException {
-    throw unsupported("listReencryptionStatus");
   }
 
   @Override
@@ -490,20 +296,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void modifyCacheDirective(
-      org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo a0,
-      java.util.EnumSet<org.apache.hadoop.fs.CacheFlag> a1)
-      throws java.io.IOException {
-    throw unsupported("modifyCacheDirective");
-  }
-
-  @Override
-  public void modifyCachePool(org.apache.hadoop.hdfs.protocol.CachePoolInfo a0)
-      throws java.io.IOException {
-    throw unsupported("modifyCachePool");
-  }
-
-  @Override
   public void msync() throws java.io.IOException {
     throw unsupported("msync");
   }
@@ -511,13 +303,6 @@ public abstract class UnsupportedClientProtocol
   @Override
   public boolean recoverLease(java.lang.String a0, java.lang.String a1) throws java.io.IOException {
     throw unsupported("recoverLease");
-  }
-
-  @Override
-  public void reencryptEncryptionZone(
-      java.lang.String a0, org.apache.hadoop.hdfs.protocol.HdfsConstants.ReencryptAction a1)
-      throws java.io.IOException {
-    throw unsupported("reencryptEncryptionZone");
   }
 
   @Override
@@ -538,23 +323,8 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void removeCacheDirective(long a0) throws java.io.IOException {
-    throw unsupported("removeCacheDirective");
-  }
-
-  @Override
-  public void removeCachePool(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("removeCachePool");
-  }
-
-  @Override
   public void removeDefaultAcl(java.lang.String a0) throws java.io.IOException {
     throw unsupported("removeDefaultAcl");
-  }
-
-  @Override
-  public void removeErasureCodingPolicy(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("removeErasureCodingPolicy");
   }
 
   @Override
@@ -576,21 +346,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void renameSnapshot(java.lang.String a0, java.lang.String a1, java.lang.String a2)
-      throws java.io.IOException {
-    throw unsupported("renameSnapshot");
-  }
-
-  @Override
-  public long renewDelegationToken(
-      org.apache.hadoop.security.token.Token<
-              org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier>
-          a0)
-      throws java.io.IOException {
-    throw unsupported("renewDelegationToken");
-  }
-
-  @Override
   public void renewLease(java.lang.String a0, java.util.List<java.lang.String> a1)
       throws java.io.IOException {
     throw unsupported("renewLease");
@@ -600,16 +355,6 @@ public abstract class UnsupportedClientProtocol
   public void reportBadBlocks(org.apache.hadoop.hdfs.protocol.LocatedBlock[] a0)
       throws java.io.IOException {
     throw unsupported("reportBadBlocks");
-  }
-
-  @Override
-  public boolean restoreFailedStorage(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("restoreFailedStorage");
-  }
-
-  @Override
-  public long rollEdits() throws java.io.IOException {
-    throw unsupported("rollEdits");
   }
 
   @Override
@@ -625,26 +370,10 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public boolean saveNamespace(long a0, long a1) throws java.io.IOException {
-    throw unsupported("saveNamespace");
-  }
-
-  @Override
   public void setAcl(
       java.lang.String a0, java.util.List<org.apache.hadoop.fs.permission.AclEntry> a1)
       throws java.io.IOException {
     throw unsupported("setAcl");
-  }
-
-  @Override
-  public void setBalancerBandwidth(long a0) throws java.io.IOException {
-    throw unsupported("setBalancerBandwidth");
-  }
-
-  @Override
-  public void setErasureCodingPolicy(java.lang.String a0, java.lang.String a1)
-      throws java.io.IOException {
-    throw unsupported("setErasureCodingPolicy");
   }
 
   @Override
@@ -704,11 +433,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void unsetErasureCodingPolicy(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("unsetErasureCodingPolicy");
-  }
-
-  @Override
   public void unsetStoragePolicy(java.lang.String a0) throws java.io.IOException {
     throw unsupported("unsetStoragePolicy");
   }
@@ -729,10 +453,5 @@ public abstract class UnsupportedClientProtocol
       java.lang.String[] a4)
       throws java.io.IOException {
     throw unsupported("updatePipeline");
-  }
-
-  @Override
-  public boolean upgradeStatus() throws java.io.IOException {
-    throw unsupported("upgradeStatus");
   }
 }
