@@ -108,6 +108,13 @@ public abstract class FeaturesOff extends UnsupportedClientProtocol {
     return checkPath("getEZForPath", src, FsAction.READ, p -> null);
   }
 
+  /** The root, as for every path outside an encryption zone (HDFS's answer without a mount). */
+  @Override
+  public org.apache.hadoop.fs.Path getEnclosingRoot(String src) throws IOException {
+    getEZForPath(src);
+    return new org.apache.hadoop.fs.Path("/");
+  }
+
   @Override
   public BatchedEntries<EncryptionZone> listEncryptionZones(long prevId) throws IOException {
     superuser("listEncryptionZones");

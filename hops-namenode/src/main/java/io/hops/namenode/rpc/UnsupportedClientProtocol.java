@@ -29,24 +29,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public org.apache.hadoop.hdfs.protocol.BatchedDirectoryListing getBatchedListing(
-      java.lang.String[] a0, byte[] a1, boolean a2) throws java.io.IOException {
-    throw unsupported("getBatchedListing");
-  }
-
-  @Override
-  public org.apache.hadoop.fs.Path getEnclosingRoot(java.lang.String a0)
-      throws java.io.IOException {
-    throw unsupported("getEnclosingRoot");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus getLocatedFileInfo(
-      java.lang.String a0, boolean a1) throws java.io.IOException {
-    throw unsupported("getLocatedFileInfo");
-  }
-
-  @Override
   public org.apache.hadoop.fs.QuotaUsage getQuotaUsage(java.lang.String a0)
       throws java.io.IOException {
     throw unsupported("getQuotaUsage");
@@ -69,30 +51,6 @@ public abstract class UnsupportedClientProtocol
       java.lang.String a0, java.util.List<org.apache.hadoop.fs.XAttr> a1)
       throws java.io.IOException {
     throw unsupported("getXAttrs");
-  }
-
-  @Override
-  public org.apache.hadoop.hdfs.protocol.CorruptFileBlocks listCorruptFileBlocks(
-      java.lang.String a0, java.lang.String a1) throws java.io.IOException {
-    throw unsupported("listCorruptFileBlocks");
-  }
-
-  @Override
-  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
-          org.apache.hadoop.hdfs.protocol.OpenFileEntry>
-      listOpenFiles(long a0) throws java.io.IOException {
-    throw unsupported("listOpenFiles");
-  }
-
-  @Override
-  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
-          org.apache.hadoop.hdfs.protocol.OpenFileEntry>
-      listOpenFiles(
-          long a0,
-          java.util.EnumSet<org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType> a1,
-          java.lang.String a2)
-          throws java.io.IOException {
-    throw unsupported("listOpenFiles");
   }
 
   @Override
