@@ -92,6 +92,7 @@ public final class Mkdirs extends Operation<Boolean> {
     MutableInode parent = MutableInode.of(anchor);
     for (int i = existing; i <= resolved.depth(); i++) {
       String name = resolved.components()[i - 1];
+      Checks.notReserved(i, name);
       Checks.componentLength(ns, name, PathNames.prefix(resolved.components(), i - 1));
       Checks.directoryItems(ns, parent, PathNames.prefix(resolved.components(), i - 1));
       MutableInode dir = new MutableInode();
