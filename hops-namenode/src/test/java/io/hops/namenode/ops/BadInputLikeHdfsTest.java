@@ -188,6 +188,35 @@ class BadInputLikeHdfsTest {
     assertThat(hopsSide.admin.exists(p("/b/huge"))).isTrue();
   }
 
+  /** The same long names over MariaDB, whose columns enforce their widths themselves. */
+  @org.junit.jupiter.api.Test
+  void longNamesAreStoredOnMariadbToo() throws Exception {
+    HopsTestCluster mdb = HopsTestCluster.onMariadbOrNull();
+    org.junit.jupiter.api.Assumptions.assumeTrue(mdb != null, "needs HOPS_TEST_MYSQL_URL");
+    try (mdb;
+        DistributedFileSystem fs = mdb.client()) {
+      Side side = new Side(fs, mdb.clientConf());
+      fs.mkdirs(p("/b"));
+      fs.setPermission(p("/b"), new FsPermission((short) 0777));
+      assertThat(create(side, "/b/c", LONG_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
+      assertThat(mkdirsAs(side, LONG, "/b/u")).isEqualTo(LONG + ":supergroup");
+      fs.setOwner(p("/b/u"), LONG_UTF8, LONG_UTF8 + "g");
+      assertThat(owner(side, "/b/u")).isEqualTo(LONG_UTF8 + ":" + LONG_UTF8 + "g");
+      assertThat(
+              fs.getClient()
+                  .getNamenode()
+                  .listOpenFiles(
+                      0,
+                      java.util.EnumSet.of(
+                          org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType
+                              .ALL_OPEN_FILES),
+                      "/")
+                  .get(0)
+                  .getClientName())
+          .isEqualTo(LONG_UTF8);
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
   void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
