@@ -16,6 +16,12 @@ public abstract class UnsupportedClientProtocol
         "ClientProtocol." + method + " is not supported by hops yet");
   }
 
+  /** The refusal of an operation hops does not implement, and why. */
+  static UnsupportedOperationException unsupported(String method, String reason) {
+    return new UnsupportedOperationException(
+        "ClientProtocol." + method + " is not supported by hops: " + reason);
+  }
+
   @Override
   public void checkAccess(java.lang.String a0, org.apache.hadoop.fs.permission.FsAction a1)
       throws java.io.IOException {
@@ -61,7 +67,9 @@ public abstract class UnsupportedClientProtocol
 
   @Override
   public void metaSave(java.lang.String a0) throws java.io.IOException {
-    throw unsupported("metaSave");
+    throw unsupported(
+        "metaSave",
+        "there is no in-memory block map to dump; use `hdfs fsck` and `hdfs dfsadmin -report`");
   }
 
   @Override
@@ -73,7 +81,9 @@ public abstract class UnsupportedClientProtocol
 
   @Override
   public void refreshNodes() throws java.io.IOException {
-    throw unsupported("refreshNodes");
+    throw unsupported(
+        "refreshNodes",
+        "hops reads no dfs.hosts / dfs.hosts.exclude files, so datanodes cannot be decommissioned");
   }
 
   @Override
