@@ -22,8 +22,9 @@ import org.apache.hadoop.security.AccessControlException;
  * scans of its partition (DESIGN.md §7). The answer is what HDFS's BlockManager.createLocatedBlocks
  * gives, replicas sorted for the reader.
  *
- * <p>The access time is not updated (HDFS does it when dfs.namenode.accesstime.precision has
- * passed): that would turn every read into a write.
+ * <p>The access time is not written here, which would turn every read into a write: the file read
+ * is handed to {@link AccessTimes} afterwards ({@link #file()}), which updates it in the background
+ * when dfs.namenode.accesstime.precision has passed, as HDFS does.
  */
 public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final PermissionChecker pc;
@@ -33,6 +34,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private ResolvedPath resolved;
   private FileBlocks blocks;
   private final BlockManager bm;
+  private InodeRow read;
 
   public GetBlockLocations(
       BlockManager bm, PermissionChecker pc, String src, long offset, long length) {
@@ -46,6 +48,11 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   @Override
   public String name() {
     return "getBlockLocations";
+  }
+
+  /** The file this attempt read, once it answered; null before or after a failure. */
+  public InodeRow file() {
+    return read;
   }
 
   @Override
@@ -77,6 +84,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     InodeRow file = Checks.file(resolved, path);
     pc.checkTraverse(resolved);
     pc.check(file, path, FsAction.READ);
+    this.read = file;
     if (blocks == null) {
       return new LocatedBlocks(0, file.underConstruction(), List.of(), null, false, null, null);
     }

@@ -50,9 +50,12 @@ import org.apache.hadoop.util.DataChecksum;
 public class ClientRpc extends FeaturesOff {
   private final Namesystem ns;
 
+  private final io.hops.namenode.ops.AccessTimes accessTimes;
+
   public ClientRpc(Namesystem ns) {
     super(ns);
     this.ns = ns;
+    this.accessTimes = new io.hops.namenode.ops.AccessTimes(ns);
   }
 
   @Override
@@ -153,7 +156,28 @@ public class ClientRpc extends FeaturesOff {
   @Override
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetBlockLocations(ns.blocks(), pc, src, offset, length));
+    if (!accessTimes.enabled()) {
+      return ns.run(() -> new GetBlockLocations(ns.blocks(), pc, src, offset, length));
+    }
+    var attempt = new java.util.concurrent.atomic.AtomicReference<GetBlockLocations>();
+    LocatedBlocks located =
+        ns.run(
+            () -> {
+              attempt.set(new GetBlockLocations(ns.blocks(), pc, src, offset, length));
+              return attempt.get();
+            });
+    // The access time is written after the answer, in the background (AccessTimes).
+    accessTimes.read(attempt.get().file(), ns.blocks().now(), this::inSafeModeOrUnknown);
+    return located;
+  }
+
+  /** Safe mode for background writes: when it cannot be read, as if on (write nothing). */
+  private boolean inSafeModeOrUnknown() {
+    try {
+      return safeMode().isOn();
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   @Override
