@@ -35,6 +35,55 @@ class TrashEmptierTest {
     return out;
   }
 
+  /**
+   * {@code -rm} then {@code -expunge} with the trash on, as FsShell prints them, and what is left.
+   */
+  private static String rmThenExpunge(java.net.URI uri, Configuration conf) throws Exception {
+    Configuration client = new Configuration(conf);
+    client.set("fs.defaultFS", uri.toString());
+    client.setBoolean("fs.hdfs.impl.disable.cache", true);
+    String home = "/user/" + UserGroupInformation.getCurrentUser().getShortUserName();
+    StringBuilder out = new StringBuilder();
+    try (FileSystem fs = FileSystem.newInstance(uri, client)) {
+      fs.mkdirs(new Path(home));
+      fs.create(new Path(home + "/f")).close();
+      java.io.PrintStream old = System.out;
+      java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+      try (java.io.PrintStream p = new java.io.PrintStream(buf, true)) {
+        System.setOut(p);
+        out.append(ToolRunner.run(new FsShell(client), new String[] {"-rm", home + "/f"}));
+        out.append(names(fs, new Path(home + "/.Trash")));
+        out.append(ToolRunner.run(new FsShell(client), new String[] {"-expunge"}));
+        out.append(names(fs, new Path(home + "/.Trash")).size());
+      } finally {
+        System.setOut(old);
+      }
+      out.append(buf.toString().replace(uri.getAuthority(), "NN").replaceAll("\\d{12}", "CKPT"));
+    }
+    return out.toString();
+  }
+
+  @Test
+  void rmAndExpungeWithTheTrashOnAreAsOnHdfs() throws Exception {
+    Configuration c = new Configuration(false);
+    c.set("fs.trash.interval", "1");
+    org.apache.hadoop.hdfs.MiniDFSCluster hdfs = io.hops.namenode.ApacheHdfs.start("trash", c);
+    String expected;
+    try {
+      expected =
+          rmThenExpunge(
+              hdfs.getURI(),
+              io.hops.namenode.ApacheHdfs.clientConf(
+                  hdfs, org.apache.hadoop.hdfs.DFSConfigKeys.DFS_REPLICATION_DEFAULT));
+    } finally {
+      hdfs.shutdown();
+    }
+    assertThat(expected).startsWith("0[Current]0");
+    try (HopsTestCluster hops = new HopsTestCluster(c)) {
+      assertThat(rmThenExpunge(hops.uri(), hops.clientConf())).isEqualTo(expected);
+    }
+  }
+
   @Test
   void rmGoesToTheTrashAndTheLeaderCheckpointsAndDeletesIt() throws Exception {
     Configuration c = new Configuration(false);
