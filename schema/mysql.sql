@@ -29,8 +29,8 @@ CREATE TABLE IF NOT EXISTS inodes (
   replication SMALLINT NOT NULL,
   preferred_block_size BIGINT NOT NULL,
   under_construction BOOLEAN NOT NULL,
-  client_name VARBINARY(255),
-  client_machine VARBINARY(255),
+  client_name VARBINARY(1024),
+  client_machine VARBINARY(1024),
   subtree_locked BOOLEAN NOT NULL,
   subtree_lock_owner BIGINT NOT NULL,
   file_stored_in_db BOOLEAN NOT NULL,
@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS inodes (
 
 -- A client's write lease.
 CREATE TABLE IF NOT EXISTS leases (
-  holder VARBINARY(255) NOT NULL,
+  holder VARBINARY(1024) NOT NULL,
   last_update BIGINT NOT NULL,
   count INT NOT NULL,
   PRIMARY KEY (holder),
@@ -57,7 +57,7 @@ CREATE TABLE IF NOT EXISTS leases (
 -- The files under construction each lease covers.
 CREATE TABLE IF NOT EXISTS lease_paths (
   inode_id BIGINT NOT NULL,
-  holder VARBINARY(255),
+  holder VARBINARY(1024),
   path VARBINARY(8000),
   last_block_id BIGINT NOT NULL,
   penultimate_block_id BIGINT NOT NULL,
@@ -211,8 +211,8 @@ CREATE TABLE IF NOT EXISTS on_going_subtree_ops (
   namenode_id BIGINT NOT NULL,
   op_type TINYINT NOT NULL,
   start_time BIGINT NOT NULL,
-  user_name VARBINARY(255),
-  client_name VARBINARY(255),
+  user_name VARBINARY(1024),
+  client_name VARBINARY(1024),
   PRIMARY KEY (partition_id, inode_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (partition_id) PARTITIONS 8;
@@ -260,7 +260,7 @@ CREATE TABLE IF NOT EXISTS xattrs (
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,
-  name VARBINARY(255),
+  name VARBINARY(1024),
   PRIMARY KEY (id),
   KEY hdfs_users_name_idx (name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
@@ -268,7 +268,7 @@ CREATE TABLE IF NOT EXISTS hdfs_users (
 
 CREATE TABLE IF NOT EXISTS hdfs_groups (
   id INT NOT NULL,
-  name VARBINARY(255),
+  name VARBINARY(1024),
   PRIMARY KEY (id),
   KEY hdfs_groups_name_idx (name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC

@@ -111,7 +111,7 @@ public final class HopsNameNode implements AutoCloseable {
       rpc.close();
       throw e;
     }
-    housekeeping = new Housekeeping(namesystem);
+    housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
     try {
       election =
           new LeaderElection(

@@ -11,7 +11,13 @@ public final class ApacheHdfs {
 
   /** A NameNode with no datanodes, its storage under {@code target/minidfs-NAME-*}. */
   public static MiniDFSCluster start(String name) throws IOException {
+    return start(name, new Configuration(false));
+  }
+
+  /** As {@link #start(String)}, with {@code extra} settings for the NameNode. */
+  public static MiniDFSCluster start(String name, Configuration extra) throws IOException {
     Configuration conf = new Configuration();
+    extra.forEach(e -> conf.set(e.getKey(), e.getValue()));
     conf.set(
         MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
         new File("target/minidfs-" + name + "-" + System.nanoTime()).getAbsolutePath());

@@ -89,13 +89,27 @@ final class SqlSchemaAdmin implements SchemaAdmin {
 
   private void addMissingColumns(Connection c, Statement s, DdlFile ddl) throws SQLException {
     for (DdlFile.TableDef def : ddl.tables().values()) {
-      Set<String> present = columnsOf(c, def.name());
+      Map<String, Integer> present = columnsOf(c, def.name());
       for (Map.Entry<String, String> col : def.columns().entrySet()) {
-        if (!present.contains(col.getKey())) {
+        Integer size = present.get(col.getKey());
+        if (size == null) {
           s.execute("ALTER TABLE " + def.name() + " ADD COLUMN " + col.getValue());
+        } else if (size < declaredBytes(col.getValue())) {
+          // A string column the DDL has since widened (e.g. names of 255 bytes to 1024).
+          s.execute("ALTER TABLE " + def.name() + " MODIFY COLUMN " + col.getValue());
         }
       }
     }
+  }
+
+  private static final java.util.regex.Pattern VARBINARY =
+      java.util.regex.Pattern.compile(
+          "VARBINARY\\((\\d+)\\)", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /** The width a DDL column definition declares for a VARBINARY, else 0 (nothing to widen). */
+  static int declaredBytes(String definition) {
+    var m = VARBINARY.matcher(definition);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
   }
 
   @Override
@@ -133,13 +147,14 @@ final class SqlSchemaAdmin implements SchemaAdmin {
     return names;
   }
 
-  private static Set<String> columnsOf(Connection c, String table) throws SQLException {
+  /** The table's columns and their sizes (a string column's bytes). */
+  private static Map<String, Integer> columnsOf(Connection c, String table) throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
-    Set<String> names = new HashSet<>();
+    Map<String, Integer> names = new java.util.HashMap<>();
     for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
       try (ResultSet rs = meta.getColumns(c.getCatalog(), c.getSchema(), name, "%")) {
         while (rs.next()) {
-          names.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+          names.put(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT), rs.getInt("COLUMN_SIZE"));
         }
       }
     }

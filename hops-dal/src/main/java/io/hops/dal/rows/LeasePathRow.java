@@ -11,7 +11,7 @@ import io.hops.dal.schema.TableName;
 @TableName("lease_paths")
 public record LeasePathRow(
     @Pk @PartitionKey long inodeId,
-    @Indexed @MaxBytes(255) String holder,
+    @Indexed @MaxBytes(1024) String holder,
     @MaxBytes(8000) String path,
     long lastBlockId,
     long penultimateBlockId) {

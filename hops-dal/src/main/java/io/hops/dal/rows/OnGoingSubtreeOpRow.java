@@ -15,7 +15,7 @@ public record OnGoingSubtreeOpRow(
     long namenodeId,
     byte opType,
     long startTime,
-    @MaxBytes(255) String userName,
-    @MaxBytes(255) String clientName) {
+    @MaxBytes(1024) String userName,
+    @MaxBytes(1024) String clientName) {
   public static final Table<OnGoingSubtreeOpRow> TABLE = Table.of(OnGoingSubtreeOpRow.class);
 }

@@ -29,8 +29,17 @@ public final class Housekeeping implements AutoCloseable {
       new java.util.concurrent.atomic.LongAdder();
 
   public Housekeeping(Namesystem ns) {
+    this(ns, null);
+  }
+
+  /** With {@code self}, this namenode's URI, for the chores that work through a client of it. */
+  public Housekeeping(Namesystem ns, java.net.URI self) {
     this.ns = ns;
     this.tasks = tasks(ns);
+    TrashEmptier trash = TrashEmptier.of(ns, self);
+    if (trash != null) {
+      tasks.add(trash);
+    }
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

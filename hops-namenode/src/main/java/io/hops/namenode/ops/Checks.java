@@ -63,6 +63,30 @@ final class Checks {
     }
   }
 
+  /** HDFS refuses to rename to or from {@code /.reserved} itself (FSDirRenameOp). */
+  static void notExactReserved(String src, String dst) throws IOException {
+    String reserved = org.apache.hadoop.hdfs.protocol.HdfsConstants.DOT_RESERVED_PATH_PREFIX;
+    if (src.equals(reserved) || dst.equals(reserved)) {
+      throw new org.apache.hadoop.fs.InvalidPathException("Cannot rename to or from /.reserved");
+    }
+  }
+
+  /**
+   * No {@code .reserved} directly under the root: HDFS keeps that name for its virtual paths and
+   * refuses it as a child is added (FSDirectory.addLastINode), after the permission checks.
+   */
+  static void notReserved(int depth, String name) {
+    if (depth == 1
+        && name.equals(org.apache.hadoop.hdfs.protocol.HdfsConstants.DOT_RESERVED_STRING)) {
+      throw new org.apache.hadoop.HadoopIllegalArgumentException(
+          "File name \""
+              + name
+              + "\" is reserved and cannot be created. If this is during upgrade change the name"
+              + " of the existing file or directory to another name before upgrading to the new"
+              + " release.");
+    }
+  }
+
   /** The target must be a file, with HDFS's messages (INodeFile.valueOf). */
   static io.hops.dal.rows.InodeRow file(ResolvedPath p, String path)
       throws java.io.FileNotFoundException {

@@ -417,6 +417,13 @@ public final class Create extends Operation<Create.Outcome> {
               + "="
               + min);
     }
+    // HDFS keeps the preferred block size in 48 bits of the inode header and refuses more as the
+    // inode is made (LongBitFormat, with its spelling).
+    long max = (1L << 48) - 1;
+    if (blockSize > max) {
+      throw new IllegalArgumentException(
+          "Illagal value: PREFERRED_BLOCK_SIZE = " + blockSize + " > MAX = " + max);
+    }
   }
 
   /** hops stores replicated files only: no erasure coding policy is enabled but replication. */

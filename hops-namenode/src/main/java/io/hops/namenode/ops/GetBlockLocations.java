@@ -22,8 +22,9 @@ import org.apache.hadoop.security.AccessControlException;
  * scans of its partition (DESIGN.md §7). The answer is what HDFS's BlockManager.createLocatedBlocks
  * gives, replicas sorted for the reader.
  *
- * <p>The access time is not updated (HDFS does it when dfs.namenode.accesstime.precision has
- * passed): that would turn every read into a write.
+ * <p>The access time is not written here, which would turn every read into a write: the file read
+ * is handed to {@link AccessTimes} afterwards ({@link #file()}), which updates it in the background
+ * when dfs.namenode.accesstime.precision has passed, as HDFS does.
  */
 public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final PermissionChecker pc;
@@ -34,6 +35,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private FileBlocks blocks;
   private final BlockManager bm;
   private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private InodeRow read;
 
   public GetBlockLocations(
       BlockManager bm,
@@ -53,6 +55,11 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   @Override
   public String name() {
     return "getBlockLocations";
+  }
+
+  /** The file this attempt read, once it answered; null before or after a failure. */
+  public InodeRow file() {
+    return read;
   }
 
   @Override
@@ -87,6 +94,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     InodeRow file = Checks.file(resolved, path);
     pc.checkTraverse(resolved);
     pc.check(file, path, FsAction.READ);
+    this.read = file;
     if (file.fileStoredInDb()) {
       return smallFiles.locatedBlocks(file, bm.blockPoolId(), path);
     }

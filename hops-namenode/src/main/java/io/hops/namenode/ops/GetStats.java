@@ -14,6 +14,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.StorageRef;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -73,6 +74,22 @@ public final class GetStats {
   }
 
   public static BlockCounts blockCounts(Namesystem ns) throws StorageException {
+    return blockCounts(ns, new ArrayList<>());
+  }
+
+  /**
+   * The complete blocks with no live replica, (inode id, block id) in block id order: HDFS's
+   * corrupt-file-blocks queue, for {@code listCorruptFileBlocks}.
+   */
+  public static List<List<Long>> missingBlocks(Namesystem ns) throws StorageException {
+    List<List<Long>> missing = new ArrayList<>();
+    blockCounts(ns, missing);
+    missing.sort(java.util.Comparator.comparing((List<Long> b) -> b.get(1)));
+    return missing;
+  }
+
+  private static BlockCounts blockCounts(Namesystem ns, List<List<Long>> missingOut)
+      throws StorageException {
     DatanodeManager datanodes = ns.blocks().datanodes();
     try (Transaction tx = ns.storage().begin()) {
       Set<List<Long>> candidates = new LinkedHashSet<>(); // (inode id, block id)
@@ -126,6 +143,7 @@ public final class GetStats {
         }
         if (live == 0) {
           missing++;
+          missingOut.add(candidate);
           if (expected == 1) {
             missingOne++;
           }

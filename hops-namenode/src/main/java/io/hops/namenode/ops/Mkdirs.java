@@ -102,6 +102,7 @@ public final class Mkdirs extends Operation<Boolean> {
     InodeAcl parentAcl = DefaultAcl.of(anchor);
     for (int i = existing; i <= resolved.depth(); i++) {
       String name = resolved.components()[i - 1];
+      Checks.notReserved(i, name);
       Checks.componentLength(ns, name, PathNames.prefix(resolved.components(), i - 1));
       Checks.directoryItems(ns, parent, PathNames.prefix(resolved.components(), i - 1));
       try {

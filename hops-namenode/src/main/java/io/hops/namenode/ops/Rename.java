@@ -107,6 +107,7 @@ public final class Rename extends Operation<Boolean> {
   protected void lock(LockPhase tx) throws IOException {
     // As the RPC server: the destination's length is checked before anything is read.
     Checks.pathLength("rename", dst);
+    Checks.notExactReserved(src, dst);
     tx.passOwnSubtreeMark(ownMark);
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();

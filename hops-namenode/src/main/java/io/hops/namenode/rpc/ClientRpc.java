@@ -51,13 +51,18 @@ import org.apache.hadoop.util.DataChecksum;
 
 /**
  * The {@code ClientProtocol} methods hops implements, each one an operation run as a transaction.
- * Everything else is refused by {@link UnsupportedClientProtocol}, naming the method.
+ * Features hops does not have are answered by {@link FeaturesOff} as HDFS answers with them off;
+ * what remains is refused by {@link UnsupportedClientProtocol}, naming the method.
  */
-public class ClientRpc extends UnsupportedClientProtocol {
+public class ClientRpc extends FeaturesOff {
   private final Namesystem ns;
 
+  private final io.hops.namenode.ops.AccessTimes accessTimes;
+
   public ClientRpc(Namesystem ns) {
+    super(ns);
     this.ns = ns;
+    this.accessTimes = new io.hops.namenode.ops.AccessTimes(ns);
   }
 
   @Override
@@ -210,8 +215,30 @@ public class ClientRpc extends UnsupportedClientProtocol {
   @Override
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
     var pc = ns.checker();
-    return ns.run(
-        () -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length));
+    if (!accessTimes.enabled()) {
+      return ns.run(
+          () -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length));
+    }
+    var attempt = new java.util.concurrent.atomic.AtomicReference<GetBlockLocations>();
+    LocatedBlocks located =
+        ns.run(
+            () -> {
+              attempt.set(
+                  new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length));
+              return attempt.get();
+            });
+    // The access time is written after the answer, in the background (AccessTimes).
+    accessTimes.read(attempt.get().file(), ns.blocks().now(), this::inSafeModeOrUnknown);
+    return located;
+  }
+
+  /** Safe mode for background writes: when it cannot be read, as if on (write nothing). */
+  private boolean inSafeModeOrUnknown() {
+    try {
+      return safeMode().isOn();
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   @Override
@@ -525,6 +552,88 @@ public class ClientRpc extends UnsupportedClientProtocol {
         "ClientProtocol.rollingUpgrade "
             + action
             + " is not supported by hops: the metadata schema is upgraded when a namenode starts");
+  }
+
+  // ---- open files, corrupt files, located and batched listings ----
+
+  @Override
+  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
+          org.apache.hadoop.hdfs.protocol.OpenFileEntry>
+      listOpenFiles(long prevId) throws IOException {
+    return listOpenFiles(
+        prevId,
+        EnumSet.of(org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType.ALL_OPEN_FILES),
+        org.apache.hadoop.hdfs.protocol.OpenFilesIterator.FILTER_PATH_DEFAULT);
+  }
+
+  /**
+   * The files being written, from the lease tables. hops does not decommission datanodes, so no
+   * file blocks a decommission: that filter alone lists nothing.
+   */
+  @Override
+  public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
+          org.apache.hadoop.hdfs.protocol.OpenFileEntry>
+      listOpenFiles(
+          long prevId,
+          EnumSet<org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType> types,
+          String path)
+          throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "listOpenFiles");
+    String normalized = new org.apache.hadoop.fs.Path(path).toString();
+    if (!types.contains(
+        org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType.ALL_OPEN_FILES)) {
+      if (!types.contains(
+          org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType.BLOCKING_DECOMMISSION)) {
+        throw new IllegalArgumentException("Unknown OpenFileType: " + types);
+      }
+      return new org.apache.hadoop.fs.BatchedRemoteIterator.BatchedListEntries<>(List.of(), false);
+    }
+    int limit =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_NAMENODE_LIST_OPENFILES_NUM_RESPONSES,
+                DFSConfigKeys.DFS_NAMENODE_LIST_OPENFILES_NUM_RESPONSES_DEFAULT);
+    return ns.run(() -> new io.hops.namenode.ops.ListOpenFiles(normalized, prevId, limit));
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.CorruptFileBlocks listCorruptFileBlocks(
+      String path, String cookie) throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "listCorruptFileBlocks");
+    var missing = GetStats.missingBlocks(ns);
+    int limit =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_DEFAULT_MAX_CORRUPT_FILES_RETURNED_KEY,
+                DFSConfigKeys.DFS_DEFAULT_MAX_CORRUPT_FILES_RETURNED);
+    return ns.run(
+        () -> new io.hops.namenode.ops.ListCorruptFileBlocks(missing, path, cookie, limit));
+  }
+
+  /** A file's status with its block locations; a directory's plain status; null if missing. */
+  @Override
+  public org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus getLocatedFileInfo(
+      String src, boolean needBlockToken) throws IOException {
+    HdfsFileStatus stat = getFileInfo(src);
+    if (stat == null || stat.isDirectory()) {
+      return (org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus) stat;
+    }
+    var pc = ns.checker();
+    DirectoryListing one =
+        ns.run(() -> new GetListing(ns, pc, src, HdfsFileStatus.EMPTY_NAME, true));
+    if (one == null
+        || one.getPartialListing().length != 1
+        || one.getPartialListing()[0].isDirectory()) {
+      return null; // replaced by a directory meanwhile: as if looked up a moment later
+    }
+    return (org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus) one.getPartialListing()[0];
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.BatchedDirectoryListing getBatchedListing(
+      String[] srcs, byte[] startAfter, boolean needLocation) throws IOException {
+    var pc = ns.checker();
+    return io.hops.namenode.ops.BatchedListing.list(ns, pc, srcs, startAfter, needLocation);
   }
 
   // ---- replication and bad blocks ----

@@ -57,6 +57,26 @@ public final class RpcServer implements AutoCloseable {
                     DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT))
             .setVerbose(false)
             .build();
+    // Answers a client gets in the normal course, logged in one line as HDFS's namenode logs them.
+    server.addTerseExceptions(
+        java.io.FileNotFoundException.class,
+        org.apache.hadoop.HadoopIllegalArgumentException.class,
+        org.apache.hadoop.fs.FileAlreadyExistsException.class,
+        org.apache.hadoop.fs.InvalidPathException.class,
+        org.apache.hadoop.fs.ParentNotDirectoryException.class,
+        org.apache.hadoop.fs.PathIsNotEmptyDirectoryException.class,
+        org.apache.hadoop.fs.InvalidRequestException.class,
+        org.apache.hadoop.security.AccessControlException.class,
+        org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException.class,
+        org.apache.hadoop.hdfs.protocol.QuotaExceededException.class,
+        org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException.class,
+        org.apache.hadoop.hdfs.protocol.FSLimitException.MaxDirectoryItemsExceededException.class,
+        org.apache.hadoop.hdfs.protocol.SnapshotException.class,
+        org.apache.hadoop.hdfs.protocol.NoECPolicySetException.class,
+        org.apache.hadoop.hdfs.server.namenode.SafeModeException.class,
+        org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException.class,
+        org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException.class,
+        org.apache.hadoop.security.token.SecretManager.InvalidToken.class);
     RPC.setProtocolEngine(conf, DatanodeProtocolPB.class, ProtobufRpcEngine2.class);
     server.addProtocol(
         RPC.RpcKind.RPC_PROTOCOL_BUFFER,

@@ -11,7 +11,8 @@ import org.apache.hadoop.hdfs.protocol.ClientProtocol;
  * Refuses the {@code ClientProtocol} operations that change the namespace while the cluster is in
  * {@link SafeMode}, with HDFS's {@code SafeModeException} and message ("Cannot create file/x. Name
  * node is in safe mode. ..."), before the operation runs. One gate in front of every operation, so
- * no operation class has to remember the check. Reads, {@code setSafeMode} and reports pass.
+ * no operation class has to remember the check. Reads, {@code setSafeMode} and reports pass. The
+ * same gate keeps database exception classes from reaching clients ({@link #clientSide}).
  */
 public final class SafeModeGuard {
   /** The write methods and the first words of their refusal, from HDFS's FSNamesystem. */
@@ -80,6 +81,23 @@ public final class SafeModeGuard {
             (proxy, method, args) -> invoke(target, safeMode, method, args));
   }
 
+  /**
+   * What a client may see of a failure: never a DAL class (DESIGN.md §3). A transient database
+   * error that escaped the runner's retries is Hadoop's retriable error; any other database error
+   * an {@code IOException} with its message (e.g. a value longer than its column).
+   */
+  static Throwable clientSide(String method, Throwable t) {
+    if (t instanceof io.hops.dal.TransientStorageException) {
+      var r = new org.apache.hadoop.ipc.RetriableException(method + ": " + t.getMessage());
+      r.initCause(t);
+      return r;
+    }
+    if (t instanceof io.hops.dal.StorageException) {
+      return new java.io.IOException(method + ": " + t.getMessage());
+    }
+    return t;
+  }
+
   private static Object invoke(
       ClientProtocol target, SafeMode safeMode, Method method, Object[] args) throws Throwable {
     if (method.getDeclaringClass() == Object.class) {
@@ -92,7 +110,7 @@ public final class SafeModeGuard {
     try {
       return method.invoke(target, args);
     } catch (InvocationTargetException e) {
-      throw e.getCause();
+      throw clientSide(method.getName(), e.getCause());
     }
   }
 }

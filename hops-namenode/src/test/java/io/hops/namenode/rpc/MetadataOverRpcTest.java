@@ -47,7 +47,7 @@ class MetadataOverRpcTest {
 
   @Test
   void unimplementedCallsNameThemselves() {
-    assertThatThrownBy(() -> fs.getClient().getNamenode().getDataEncryptionKey())
-        .hasMessageContaining("getDataEncryptionKey");
+    assertThatThrownBy(() -> fs.getClient().getNamenode().refreshNodes())
+        .hasMessageContaining("ClientProtocol.refreshNodes is not supported by hops");
   }
 }

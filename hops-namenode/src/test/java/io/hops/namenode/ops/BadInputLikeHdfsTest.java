@@ -1,0 +1,228 @@
+package io.hops.namenode.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.namenode.ApacheHdfs;
+import io.hops.namenode.HopsTestCluster;
+import java.security.PrivilegedExceptionAction;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Bad input where hops differed from HDFS, against both in the same run: the reserved name, block
+ * sizes beyond HDFS's 48 bits, and user, group and client names longer than 255 bytes. The outcome
+ * (result, or exception class and first message line) must be the same, and no DAL class may reach
+ * the client.
+ */
+class BadInputLikeHdfsTest {
+  private static final String LONG = "u".repeat(300);
+  private static final String LONG_UTF8 = "é".repeat(400); // 800 bytes
+
+  private record Side(DistributedFileSystem admin, Configuration conf) {
+    ClientProtocol nn() {
+      return admin.getClient().getNamenode();
+    }
+  }
+
+  @FunctionalInterface
+  private interface Call {
+    Object run(Side s) throws Exception;
+  }
+
+  private static HopsTestCluster hops;
+  private static MiniDFSCluster hdfs;
+  private static Side hopsSide;
+  private static Side hdfsSide;
+
+  @BeforeAll
+  static void start() throws Exception {
+    hops = new HopsTestCluster();
+    hdfs = ApacheHdfs.start("bad-input");
+    hopsSide = new Side(hops.client(), hops.clientConf());
+    Configuration hdfsConf = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+    hdfsSide = new Side((DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf), hdfsConf);
+    for (Side s : List.of(hopsSide, hdfsSide)) {
+      s.admin.mkdirs(new Path("/b"));
+      s.admin.setPermission(new Path("/b"), new FsPermission((short) 0777));
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    for (Side s : new Side[] {hopsSide, hdfsSide}) {
+      if (s != null) {
+        s.admin.close();
+      }
+    }
+    if (hops != null) {
+      hops.close();
+    }
+    if (hdfs != null) {
+      hdfs.shutdown();
+    }
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  private static Arguments call(String name, Call call) {
+    return Arguments.of(name, call);
+  }
+
+  private static String owner(Side s, String path) throws Exception {
+    FileStatus st = s.admin.getFileStatus(p(path));
+    return st.getOwner() + ":" + st.getGroup();
+  }
+
+  /** A directory made by {@code user}, through a client of its own. */
+  private static String mkdirsAs(Side s, String user, String path) throws Exception {
+    UserGroupInformation ugi = UserGroupInformation.createUserForTesting(user, new String[] {user});
+    try (FileSystem fs =
+        ugi.doAs(
+            (PrivilegedExceptionAction<FileSystem>)
+                () -> FileSystem.newInstance(s.admin.getUri(), s.conf))) {
+      fs.mkdirs(p(path));
+    }
+    return owner(s, path);
+  }
+
+  private static String create(Side s, String path, String client, long blockSize)
+      throws Exception {
+    s.nn()
+        .create(
+            path,
+            FsPermission.getFileDefault(),
+            client,
+            new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+            false,
+            (short) 1,
+            blockSize,
+            org.apache.hadoop.crypto.CryptoProtocolVersion.supported(),
+            null,
+            null);
+    FileStatus st = s.admin.getFileStatus(p(path));
+    return st.getLen() + " " + st.getBlockSize() + " " + s.admin.isFileClosed(p(path));
+  }
+
+  static Stream<Arguments> calls() {
+    return Stream.of(
+        call("mkdirs /.reserved", s -> s.admin.mkdirs(p("/.reserved"))),
+        call("mkdirs below /.reserved", s -> s.admin.mkdirs(p("/.reserved/x"))),
+        call("mkdirs /.reserved/.inodes", s -> s.admin.mkdirs(p("/.reserved/.inodes"))),
+        call("create /.reserved", s -> s.admin.create(p("/.reserved")).getPos()),
+        call("rename onto /.reserved", s -> s.admin.rename(p("/b"), p("/.reserved"))),
+        call("block size at 2^48 - 1", s -> create(s, "/b/max", "c1", (1L << 48) - 1)),
+        call("block size at 2^48", s -> create(s, "/b/over", "c1", 1L << 48)),
+        call("block size far over", s -> create(s, "/b/far", "c1", Long.MAX_VALUE)),
+        call("after a refused block size", s -> s.admin.exists(p("/b/over"))),
+        call("a client name of 300 bytes", s -> create(s, "/b/long-client", LONG, 1 << 20)),
+        call("a client name of 800 bytes", s -> create(s, "/b/utf8-client", LONG_UTF8, 1 << 20)),
+        call("a user of 300 bytes", s -> mkdirsAs(s, LONG, "/b/long-user")),
+        call(
+            "chown to a user and group of 300 bytes",
+            s -> {
+              s.admin.mkdirs(p("/b/chown"));
+              s.admin.setOwner(p("/b/chown"), LONG, LONG + "g");
+              return owner(s, "/b/chown");
+            }),
+        call(
+            "chown to names of 800 bytes",
+            s -> {
+              s.admin.mkdirs(p("/b/chown8"));
+              s.admin.setOwner(p("/b/chown8"), LONG_UTF8, LONG_UTF8);
+              return owner(s, "/b/chown8");
+            }));
+  }
+
+  private static String outcome(Call call, Side s) {
+    try {
+      return "returned " + call.run(s);
+    } catch (org.apache.hadoop.ipc.RemoteException e) {
+      return e.getClassName() + ": " + firstLine(e);
+    } catch (Exception e) {
+      return e.getClass().getName() + ": " + firstLine(e);
+    }
+  }
+
+  private static String firstLine(Throwable e) {
+    return String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+  }
+
+  /**
+   * hops stores names up to 1024 bytes (HDFS has no limit): a longer one is refused as a plain
+   * {@code IOException} naming the column, never a DAL exception, and the namenode stays usable.
+   */
+  @org.junit.jupiter.api.Test
+  void aNameBeyondTheColumnIsAPlainIoException() throws Exception {
+    String huge = "x".repeat(1100);
+    String outcome =
+        outcome(
+            s -> {
+              s.admin.mkdirs(p("/b/huge"));
+              s.admin.setOwner(p("/b/huge"), huge, null);
+              return owner(s, "/b/huge");
+            },
+            hopsSide);
+    assertThat(outcome)
+        .startsWith(
+            "java.io.IOException: setOwner: column hdfs_users.name holds at most 1024 bytes");
+    assertThat(hopsSide.admin.exists(p("/b/huge"))).isTrue();
+  }
+
+  /** The same long names over MariaDB, whose columns enforce their widths themselves. */
+  @org.junit.jupiter.api.Test
+  void longNamesAreStoredOnMariadbToo() throws Exception {
+    HopsTestCluster mdb = HopsTestCluster.onMariadbOrNull();
+    org.junit.jupiter.api.Assumptions.assumeTrue(mdb != null, "needs HOPS_TEST_MYSQL_URL");
+    try (mdb;
+        DistributedFileSystem fs = mdb.client()) {
+      Side side = new Side(fs, mdb.clientConf());
+      fs.mkdirs(p("/b"));
+      fs.setPermission(p("/b"), new FsPermission((short) 0777));
+      assertThat(create(side, "/b/c", LONG_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
+      assertThat(mkdirsAs(side, LONG, "/b/u")).isEqualTo(LONG + ":supergroup");
+      fs.setOwner(p("/b/u"), LONG_UTF8, LONG_UTF8 + "g");
+      assertThat(owner(side, "/b/u")).isEqualTo(LONG_UTF8 + ":" + LONG_UTF8 + "g");
+      assertThat(
+              fs.getClient()
+                  .getNamenode()
+                  .listOpenFiles(
+                      0,
+                      java.util.EnumSet.of(
+                          org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType
+                              .ALL_OPEN_FILES),
+                      "/")
+                  .get(0)
+                  .getClientName())
+          .isEqualTo(LONG_UTF8);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("calls")
+  void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
+    String expected = outcome(call, hdfsSide);
+    String actual = outcome(call, hopsSide);
+    assertThat(actual).as(name).doesNotContain("io.hops.dal");
+    assertThat(actual).as(name).isEqualTo(expected);
+  }
+}
