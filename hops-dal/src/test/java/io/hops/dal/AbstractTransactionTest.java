@@ -163,7 +163,7 @@ class AbstractTransactionTest {
 
   @Test
   void aRowOverALimitIsRefusedBeforeItIsBufferedAndTheTransactionGoesOn() throws Exception {
-    InodeRow over = SampleRows.with(T, row, "client_name", "x".repeat(256));
+    InodeRow over = SampleRows.with(T, row, "client_name", "x".repeat(1025));
     assertThatThrownBy(() -> tx.insert(T, over)).hasMessageContaining("inodes.client_name");
     assertThatThrownBy(() -> tx.update(T, over)).hasMessageContaining("inodes.client_name");
     tx.commit();
