@@ -202,7 +202,7 @@ public final class NamespaceCheck {
     Map<Long, Boolean> reachable = new HashMap<>();
     reachable.put(Inodes.ROOT_ID, true);
     for (Node n : byId.values()) {
-      if (n.id() != Inodes.ROOT_ID) {
+      if (n.id() != Inodes.ROOT_ID && n.parentId() != Inodes.DETACHED) {
         Node parent = byId.get(n.parentId());
         if (parent == null) {
           out.add(
@@ -252,6 +252,10 @@ public final class NamespaceCheck {
         break;
       }
       walked.add(cur.id());
+      if (cur.parentId() == Inodes.DETACHED) {
+        answer = true; // a deleted subtree waiting to be reclaimed: a root of its own
+        break;
+      }
       Node parent = byId.get(cur.parentId());
       if (parent == null) {
         answer = false;
@@ -267,7 +271,8 @@ public final class NamespaceCheck {
 
   private void checkMarks(Map<Long, Node> byId, List<Problem> out) throws StorageException {
     for (Node n : byId.values()) {
-      if (n.subtreeLocked() && !ownerAlive.test(n.markOwner())) {
+      // A detached root's mark names its reclaimer; the leader takes a dead one's over.
+      if (n.subtreeLocked() && n.parentId() != Inodes.DETACHED && !ownerAlive.test(n.markOwner())) {
         out.add(
             new Problem(
                 Kind.STALE_SUBTREE_MARK,
