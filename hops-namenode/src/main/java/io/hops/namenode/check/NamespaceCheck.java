@@ -352,6 +352,24 @@ public final class NamespaceCheck {
     return last;
   }
 
+  /**
+   * Whether {@code n} is in a deleted subtree still being reclaimed: its quota usage is not kept up
+   * to date any more, since no path reaches it.
+   */
+  private static boolean detached(Node n, Map<Long, Node> byId) {
+    Node cur = n;
+    for (int depth = 0; cur != null && depth < 10_000; depth++) {
+      if (cur.parentId() == Inodes.DETACHED) {
+        return true;
+      }
+      if (cur.id() == Inodes.ROOT_ID) {
+        return false;
+      }
+      cur = byId.get(cur.parentId());
+    }
+    return false;
+  }
+
   private void checkQuotas(
       Map<Long, Node> byId, Map<Long, BlockInfoRow> lastOfOpen, List<Problem> out)
       throws StorageException {
@@ -398,7 +416,9 @@ public final class NamespaceCheck {
     for (Map.Entry<Long, long[]> e : counted.entrySet()) {
       QuotaRow q = rows.get(e.getKey());
       long[] c = e.getValue();
-      if (q != null && (q.nsCount() != c[0] || q.dsCount() != c[1])) {
+      if (q != null
+          && (q.nsCount() != c[0] || q.dsCount() != c[1])
+          && !detached(byId.get(e.getKey()), byId)) {
         out.add(
             new Problem(
                 Kind.QUOTA_USAGE,
