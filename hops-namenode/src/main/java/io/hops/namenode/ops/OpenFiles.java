@@ -44,7 +44,7 @@ final class OpenFiles {
       InodeRow there =
           tx.find(InodeRow.TABLE, Inodes.key(place.parentId(), place.name()), LockMode.EXCLUSIVE);
       if (there != null && there.id() == id) {
-        return there;
+        return inNamespace(tx, there) ? there : null;
       }
     }
     List<InodeRow> seen = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.READ_COMMITTED);

@@ -330,6 +330,29 @@ class SubtreeOperationsTest {
   }
 
   @Test
+  void aWriterOfAFileInADeletedBigTreeFindsItGoneWhileItsRowsAreStillBeingReclaimed()
+      throws Exception {
+    tree(fs, "/wd", 4, 10);
+    FSDataOutputStream out = fs.create(new Path("/wd/d1/e1/open"));
+    SubtreeOperations subtrees = cluster.namenode().namesystem().subtrees();
+    subtrees.injectBatchDelay(Duration.ofMillis(1_000));
+    try {
+      assertThat(fs.delete(new Path("/wd"), true)).isTrue();
+      assertThat(Reclaims.pending(storage)).hasSize(1);
+      // The file's row is still there, below the unlinked root; HDFS no longer has the file.
+      assertThatThrownBy(out::close)
+          .isInstanceOf(RemoteException.class)
+          .hasMessageContaining("File does not exist")
+          .satisfies(
+              e ->
+                  assertThat(((RemoteException) e).getClassName())
+                      .isEqualTo(FileNotFoundException.class.getName()));
+    } finally {
+      subtrees.injectBatchDelay(Duration.ZERO);
+    }
+  }
+
+  @Test
   void aNamenodeThatDiesWhileCheckingADeleteLeavesTheTreeWholeAndTheRetryDeletesIt()
       throws Exception {
     HopsNameNode second = cluster.startAnotherNamenode();
