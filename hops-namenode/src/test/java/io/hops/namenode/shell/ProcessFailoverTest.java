@@ -254,11 +254,20 @@ class ProcessFailoverTest {
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
       org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
       int bigInodes = tree(fs, big, 12, 40);
-      long deleteAt = killDuring(db, 0, 400, () -> assertThat(fs.delete(big, true)).isTrue());
-      assertThat(fs.exists(big)).isFalse();
+      // The delete answers once the tree is unlinked; its rows are freed in the background.
+      long[] cut =
+          killWhileReclaiming(
+              db,
+              0,
+              bigInodes,
+              () -> {
+                assertThat(fs.delete(big, true)).isTrue();
+                assertThat(fs.exists(big)).isFalse();
+              });
       System.out.printf(
-          "subtree delete of %d inodes cut by SIGKILL after %d ms: finished by the retry%n",
-          bigInodes, deleteAt);
+          "subtree delete of %d inodes: its reclaim cut by SIGKILL with %d inodes left, finished"
+              + " by another namenode %d ms after the kill%n",
+          bigInodes, cut[0], cut[1]);
       namenodes[0] = startNamenode(0, 1);
 
       // A rename to the trash (what `hdfs dfs -rm` does with trash on) by a user who is not the
@@ -377,6 +386,42 @@ class ProcessFailoverTest {
    * operation marked its subtree, and waits for the call to return: after how many ms of the
    * operation the kill came.
    */
+  /**
+   * Runs {@code delete}, waits until namenode {@code victim} has freed part of a deleted subtree of
+   * {@code inodes} inodes, kills it, then waits for another namenode to take the rest over. Returns
+   * the inodes left at the kill and the milliseconds from the kill to the end of the reclaim.
+   */
+  private long[] killWhileReclaiming(Map<String, String> db, int victim, int inodes, Call delete)
+      throws Exception {
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      long total = inodeCount(s);
+      delete.run();
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (inodeCount(s) > total - inodes / 4) {
+        assertThat(System.currentTimeMillis())
+            .as("the reclaim made no progress")
+            .isLessThan(deadline);
+        Thread.sleep(20);
+      }
+      namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      long killed = System.currentTimeMillis();
+      assertThat(io.hops.namenode.subtree.Reclaims.pending(s))
+          .as("the reclaim ended before it could be cut")
+          .hasSize(1);
+      long left = inodeCount(s) - (total - inodes);
+      io.hops.namenode.subtree.Reclaims.await(s, java.time.Duration.ofSeconds(90));
+      assertThat(inodeCount(s)).isEqualTo(total - inodes);
+      return new long[] {left, System.currentTimeMillis() - killed};
+    }
+  }
+
+  private static long inodeCount(Storage s) throws IOException {
+    try (io.hops.dal.Transaction tx = s.begin()) {
+      return tx.scanAll(io.hops.dal.rows.InodeRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+          .size();
+    }
+  }
+
   private long killDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
       throws Exception {
     java.util.concurrent.atomic.AtomicReference<Throwable> failure =
