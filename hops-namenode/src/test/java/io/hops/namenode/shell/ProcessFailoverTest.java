@@ -258,7 +258,7 @@ class ProcessFailoverTest {
       long[] cut =
           killWhileReclaiming(
               db,
-              0,
+              client,
               bigInodes,
               () -> {
                 assertThat(fs.delete(big, true)).isTrue();
@@ -268,7 +268,8 @@ class ProcessFailoverTest {
           "subtree delete of %d inodes: its reclaim cut by SIGKILL with %d inodes left, finished"
               + " by another namenode %d ms after the kill%n",
           bigInodes, cut[0], cut[1]);
-      namenodes[0] = startNamenode(0, 1);
+      int victim = (int) cut[2];
+      namenodes[victim] = startNamenode(victim, 1);
 
       // A rename to the trash (what `hdfs dfs -rm` does with trash on) by a user who is not the
       // superuser walks the whole subtree under its mark, checking that the user may delete
@@ -381,21 +382,19 @@ class ProcessFailoverTest {
   }
 
   /**
-   * Runs {@code call} through the HA client (which sends it to the first namenode, {@code victim}
-   * here being the one it reaches), kills {@code victim} with SIGKILL {@code afterMarkMs} after the
-   * operation marked its subtree, and waits for the call to return: after how many ms of the
-   * operation the kill came.
+   * Runs {@code delete}, waits until the namenode reclaiming the deleted subtree of {@code inodes}
+   * inodes has freed part of it, kills that namenode, then waits for another one to take the rest
+   * over. Returns the inodes left at the kill, the milliseconds from the kill to the end of the
+   * reclaim, and the index of the namenode killed.
    */
-  /**
-   * Runs {@code delete}, waits until namenode {@code victim} has freed part of a deleted subtree of
-   * {@code inodes} inodes, kills it, then waits for another namenode to take the rest over. Returns
-   * the inodes left at the kill and the milliseconds from the kill to the end of the reclaim.
-   */
-  private long[] killWhileReclaiming(Map<String, String> db, int victim, int inodes, Call delete)
-      throws Exception {
+  private long[] killWhileReclaiming(
+      Map<String, String> db, Configuration conf, int inodes, Call delete) throws Exception {
     try (Storage s = Storages.open(DalConfig.of(db))) {
       long total = inodeCount(s);
       delete.run();
+      List<io.hops.dal.rows.InodeRow> detached = io.hops.namenode.subtree.Reclaims.pending(s);
+      assertThat(detached).hasSize(1);
+      int victim = indexOf(detached.get(0).subtreeLockOwner(), conf);
       long deadline = System.currentTimeMillis() + 60_000;
       while (inodeCount(s) > total - inodes / 4) {
         assertThat(System.currentTimeMillis())
@@ -411,8 +410,30 @@ class ProcessFailoverTest {
       long left = inodeCount(s) - (total - inodes);
       io.hops.namenode.subtree.Reclaims.await(s, java.time.Duration.ofSeconds(90));
       assertThat(inodeCount(s)).isEqualTo(total - inodes);
-      return new long[] {left, System.currentTimeMillis() - killed};
+      return new long[] {left, System.currentTimeMillis() - killed, victim};
     }
+  }
+
+  /** The index of the namenode with election id {@code id}, asked of any namenode that answers. */
+  private int indexOf(long id, Configuration conf) throws Exception {
+    for (int port : rpcPorts) {
+      try {
+        for (Member m :
+            NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", port), conf).members()) {
+          if (m.id() == id) {
+            int p = Integer.parseInt(m.rpcAddress().replaceAll(".*:", ""));
+            for (int i = 0; i < rpcPorts.length; i++) {
+              if (rpcPorts[i] == p) {
+                return i;
+              }
+            }
+          }
+        }
+      } catch (IOException e) {
+        // that one is down: ask another
+      }
+    }
+    throw new AssertionError("no namenode has id " + id);
   }
 
   private static long inodeCount(Storage s) throws IOException {
@@ -422,6 +443,12 @@ class ProcessFailoverTest {
     }
   }
 
+  /**
+   * Runs {@code call} through the HA client (which sends it to the first namenode, {@code victim}
+   * here being the one it reaches), kills {@code victim} with SIGKILL {@code afterMarkMs} after the
+   * operation marked its subtree, and waits for the call to return: after how many ms of the
+   * operation the kill came.
+   */
   private long killDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
       throws Exception {
     java.util.concurrent.atomic.AtomicReference<Throwable> failure =

@@ -57,6 +57,58 @@ class BigDeleteMeasurement {
     }
   }
 
+  /**
+   * The same tree on Apache HDFS's NameNode (MiniDFSCluster), made through the client by 8 threads
+   * (HDFS has no way in but its namenode): {@code -Dhops.bench.bigdelete.hdfs=1000}.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "hops.bench.bigdelete.hdfs", matches = "\\d+")
+  void measureHdfs() throws Exception {
+    int dirs = Integer.getInteger("hops.bench.bigdelete.hdfs");
+    org.apache.hadoop.hdfs.MiniDFSCluster hdfs = io.hops.namenode.ApacheHdfs.start("bigdelete");
+    try {
+      org.apache.hadoop.conf.Configuration conf = io.hops.namenode.ApacheHdfs.clientConf(hdfs, 1);
+      long b0 = System.nanoTime();
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(8);
+      java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int me = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  try (org.apache.hadoop.fs.FileSystem fs =
+                      org.apache.hadoop.fs.FileSystem.newInstance(hdfs.getURI(), conf)) {
+                    for (int d = me; d < dirs; d += 8) {
+                      for (int f = 0; f < 1000; f++) {
+                        fs.create(new Path("/m/d" + d + "/f" + f)).close();
+                      }
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get();
+      }
+      pool.shutdown();
+      long b1 = System.nanoTime();
+      try (org.apache.hadoop.fs.FileSystem fs =
+          org.apache.hadoop.fs.FileSystem.newInstance(hdfs.getURI(), conf)) {
+        long t0 = System.nanoTime();
+        assertThat(fs.delete(new Path("/m"), true)).isTrue();
+        long t1 = System.nanoTime();
+        System.out.printf(
+            "bigdelete hdfs: %d files made in %d ms; delete answered in %d ms%n",
+            dirs * 1000,
+            TimeUnit.NANOSECONDS.toMillis(b1 - b0),
+            TimeUnit.NANOSECONDS.toMillis(t1 - t0));
+      }
+    } finally {
+      hdfs.shutdown();
+    }
+  }
+
   private static long heapUsed(boolean peak) {
     long sum = 0;
     for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
