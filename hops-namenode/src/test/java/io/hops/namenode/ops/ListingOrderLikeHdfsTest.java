@@ -1,6 +1,7 @@
 package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
@@ -146,6 +147,39 @@ class ListingOrderLikeHdfsTest {
           .as("pages after \"%s\"", start)
           .isEqualTo(pages(hdfsNn, "/order", after));
     }
+    assertSameFirstPage(hopsNn, hdfsNn);
+  }
+
+  /** MariaDB keeps names with their sign bits flipped (VARBINARY compares unsigned): same pages. */
+  @Test
+  void everyPageOverMariadbIsHdfsPage() throws Exception {
+    Configuration small = new Configuration(false);
+    small.setInt(DFSConfigKeys.DFS_LIST_LIMIT, 4);
+    HopsTestCluster onMariadb = HopsTestCluster.onMariadbOrNull(small);
+    assumeTrue(onMariadb != null, "HOPS_TEST_MYSQL_URL is not set");
+    try (onMariadb;
+        DistributedFileSystem fs = onMariadb.client()) {
+      for (String n : NAMES) {
+        assertThat(fs.mkdirs(new Path("/order/" + n))).isTrue();
+      }
+      assertThat(fs.createNewFile(new Path("/order/a\u00e9/file"))).isTrue();
+      ClientProtocol nn = fs.getClient().getNamenode();
+      ClientProtocol hdfsNn = hdfsFs.getClient().getNamenode();
+      for (String start : List.of("", "a", "é", "a\u007f", "日本語", "\u0080")) {
+        byte[] after = start.getBytes(StandardCharsets.UTF_8);
+        assertThat(pages(nn, "/order", after))
+            .as("pages after \"%s\" on MariaDB", start)
+            .isEqualTo(pages(hdfsNn, "/order", after));
+      }
+      assertThat(names(fs.listStatus(new Path("/order"))))
+          .isEqualTo(names(hdfsFs.listStatus(new Path("/order"))));
+      assertThat(fs.exists(new Path("/order/a\u00e9/file"))).isTrue();
+      assertSameFirstPage(nn, hdfsNn);
+    }
+  }
+
+  private static void assertSameFirstPage(ClientProtocol hopsNn, ClientProtocol hdfsNn)
+      throws Exception {
     DirectoryListing hopsFirst = hopsNn.getListing("/order", HdfsFileStatus.EMPTY_NAME, false);
     DirectoryListing hdfsFirst = hdfsNn.getListing("/order", HdfsFileStatus.EMPTY_NAME, false);
     assertThat(hopsFirst.getRemainingEntries()).isEqualTo(hdfsFirst.getRemainingEntries());
