@@ -144,7 +144,13 @@ final class ReplicationMonitor implements HousekeepingTask {
             ns.runAsLeader(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
         round.take(o);
         send(o.transfers);
-        o.parked.forEach(r -> parked.put(new FileBlock(r.inodeId(), r.blockId()), r));
+        for (UnderReplicatedBlockRow r : o.parked) {
+          FileBlock k = new FileBlock(r.inodeId(), r.blockId());
+          parked.put(k, r);
+          if (r.level() >= 0 && r.level() < parkedSeen.size()) {
+            parkedSeen.get(r.level()).add(k); // seen in this pass: the row exists
+          }
+        }
         total.transfers.addAll(o.transfers);
         total.satisfied += o.satisfied;
         total.waiting += o.waiting;

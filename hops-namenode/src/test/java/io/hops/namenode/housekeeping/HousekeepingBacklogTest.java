@@ -87,10 +87,13 @@ class HousekeepingBacklogTest {
       cluster.waitForLive(1);
       Storage storage = cluster.namenode().namesystem().storage();
       long now = cluster.namenode().namesystem().blocks().now();
-      // Marks queued just now (within the grace of a heartbeat: not due yet), at every level.
+      // Marks not due for a check (stamped an hour ahead: the check waits a heartbeat after a
+      // mark), at every level: a round only pages through the queue.
+      long later = now + 3_600_000;
       insert(
           storage,
-          j -> List.of(new UnderReplicatedBlockRow(1_000_000 + j / 10, j, (int) (j % 5), now, 3)));
+          j ->
+              List.of(new UnderReplicatedBlockRow(1_000_000 + j / 10, j, (int) (j % 5), later, 3)));
       awaitLeader(cluster);
       // A page of each of the five levels, and the block health census's page.
       rounds(cluster, 3, 7);
@@ -135,8 +138,9 @@ class HousekeepingBacklogTest {
       try (Transaction tx = storage.begin()) {
         left = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", s.id()).size();
       }
-      // Three rounds forgot a page each (the datanode's real replicas: none).
-      assertThat(left).isEqualTo(BACKLOG - 3 * PAGE);
+      // Three rounds forgot a page each (and maybe the round a namenode runs at once when it
+      // becomes the leader again, on a loaded machine); the datanode's real replicas: none.
+      assertThat(left).isBetween(BACKLOG - 4 * PAGE, BACKLOG - 3 * PAGE);
     }
   }
 }
