@@ -65,6 +65,7 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new BlockReleaseMonitor(ns));
     t.add(new InvalidationMonitor(ns));
     t.add(new RetryCacheExpiry(ns));
+    t.add(new BlockHealthCensus(ns));
     t.add(new NamespaceCensus(ns));
     return t;
   }
