@@ -5,6 +5,7 @@ import io.hops.dal.TableFullException;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.Create;
 import io.hops.namenode.ops.ReadSmallFile;
+import io.hops.namenode.rpc.RetryCodecs;
 import java.io.IOException;
 import java.util.EnumSet;
 import org.apache.hadoop.fs.CreateFlag;
@@ -14,7 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The namenode's side of {@link SmallFilesProtocol}: a create-and-complete with the bytes, and a
- * read of them, each one transaction.
+ * read of them, each one transaction. The create is at most once, as HDFS's create: a retry of the
+ * same call (same client id and call id, after a failover on another namenode) answers the first
+ * call's outcome from the retry cache instead of {@code FileAlreadyExistsException}.
  */
 public final class SmallFilesRpc implements SmallFilesProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(SmallFilesRpc.class);
@@ -45,7 +48,8 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
             : EnumSet.of(CreateFlag.CREATE);
     byte[] bytes = data == null ? new byte[0] : data;
     try {
-      return ns.run(
+      return ns.runAtMostOnce(
+                  RetryCodecs.CREATE,
                   () ->
                       new Create(
                               ns,
