@@ -246,6 +246,16 @@ public final class Create extends Operation<Create.Outcome> {
       firstMissing = existing;
     }
     FsPermission ancestors = implicitUwx(new FsPermission(anchor.permission()));
+    long dataSpace = inlineData == null ? 0 : (long) inlineData.length * replication;
+    if (dataSpace > 0) {
+      try {
+        quotas.verify(0, dataSpace);
+      } catch (QuotaExceededException e) {
+        // Declined before anything is written: the client's pipeline then meets the quota as HDFS
+        // does, at its first addBlock.
+        return new Outcome(null, null);
+      }
+    }
     for (int i = firstMissing; i <= depth; i++) {
       try {
         Checks.componentLength(ns, names[i - 1], PathNames.prefix(names, i - 1));
@@ -264,6 +274,9 @@ public final class Create extends Operation<Create.Outcome> {
         parent = addDirectory(tx, parent, names, i, ancestors);
       }
     }
+    // A file in the database counts its bytes times its replication, as the same file complete on
+    // datanodes does (FileSpace).
+    quotas.add(0, dataSpace);
     quotas.flush(tx);
     MutableInode file = addFile(tx, parent, names);
     if (inlineData != null) {
