@@ -176,6 +176,24 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     return new FSDataOutputStream(out, statistics, old.length);
   }
 
+  /**
+   * The append {@code appendFile(path).build()} makes: as {@link #append(Path, EnumSet, int,
+   * Progressable)} for a file in the database, the stock one with its favored nodes otherwise.
+   */
+  @Override
+  public FSDataOutputStream append(
+      Path f,
+      EnumSet<CreateFlag> flag,
+      int bufferSize,
+      Progressable progress,
+      java.net.InetSocketAddress[] favoredNodes)
+      throws IOException {
+    if (favoredNodes == null || favoredNodes.length == 0) {
+      return append(f, flag, bufferSize, progress);
+    }
+    return super.append(f, flag, bufferSize, progress, favoredNodes);
+  }
+
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     if (!enabled) {
