@@ -651,6 +651,7 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     var flags = flag == null ? null : flag.get();
     var leases = ns.leases();
+    moveFromDatabase(pc, src, org.apache.hadoop.fs.permission.FsAction.WRITE);
     return ns.runAtMostOnce(
             RetryCodecs.APPEND,
             () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags))
@@ -722,8 +723,27 @@ public class ClientRpc extends FeaturesOff {
   @Override
   public void concat(String trg, String[] srcs) throws IOException {
     var pc = ns.checker();
+    moveFromDatabase(pc, trg, org.apache.hadoop.fs.permission.FsAction.WRITE);
+    for (String src : srcs == null ? new String[0] : srcs) {
+      moveFromDatabase(pc, src, org.apache.hadoop.fs.permission.FsAction.READ);
+    }
     ns.runAtMostOnce(
         RetryCodecs.VOID, () -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs));
+  }
+
+  /**
+   * A file stored in the database moves to datanodes before an operation that needs its blocks
+   * (DESIGN.md §10): it stays there, as a file an append grew past the maximum does.
+   */
+  private void moveFromDatabase(
+      io.hops.namenode.security.PermissionChecker pc,
+      String src,
+      org.apache.hadoop.fs.permission.FsAction access)
+      throws IOException {
+    var mover = ns.smallFiles().mover();
+    if (mover != null && src != null && !src.isEmpty()) {
+      mover.moveIfInDatabase(pc, src, access);
+    }
   }
 
   @Override
