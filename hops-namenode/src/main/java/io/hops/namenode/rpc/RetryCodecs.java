@@ -20,7 +20,7 @@ import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 public final class RetryCodecs {
   private RetryCodecs() {}
 
-  static final RetryCache.Codec<Boolean> BOOLEAN =
+  public static final RetryCache.Codec<Boolean> BOOLEAN =
       new RetryCache.Codec<>() {
         @Override
         public byte[] encode(Boolean result) {

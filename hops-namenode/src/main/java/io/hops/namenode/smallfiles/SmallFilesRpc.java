@@ -79,6 +79,23 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
   }
 
   @Override
+  public boolean appendSmallFile(long fileId, long expectedLength, String clientName, byte[] data)
+      throws IOException {
+    var pc = ns.checker();
+    byte[] bytes = data == null ? new byte[0] : data;
+    try {
+      return ns.runAtMostOnce(
+          RetryCodecs.BOOLEAN,
+          () ->
+              new io.hops.namenode.ops.AppendSmallFile(
+                  pc, store, fileId, expectedLength, bytes, ns.blocks().now()));
+    } catch (TableFullException e) {
+      LOG.warn("file {}: the database has no room to append, declined: {}", fileId, e.getMessage());
+      return false;
+    }
+  }
+
+  @Override
   public org.apache.hadoop.io.BytesWritable readSmallFile(String src) throws IOException {
     var pc = ns.checker();
     byte[] data = ns.run(() -> new ReadSmallFile(pc, store, src));
