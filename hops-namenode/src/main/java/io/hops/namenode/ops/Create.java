@@ -51,7 +51,7 @@ import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
  * unless that client's lease is past the soft limit, in which case the file is closed (committed)
  * and the caller still gets {@link FileAlreadyExistsException}. {@code APPEND} is not special here,
  * as in HDFS's namenode: the stock client sends it only for a missing file, and appending to an
- * existing one goes through {@code append}, which hops does not support yet. Encryption zones and
+ * existing one goes through {@code append}. Encryption zones and
  * erasure coding are not supported: {@code supportedVersions} is ignored and an erasure coding
  * policy other than {@code replication} is refused.
  */
