@@ -51,9 +51,9 @@ import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
  * unless that client's lease is past the soft limit, in which case the file is closed (committed)
  * and the caller still gets {@link FileAlreadyExistsException}. {@code APPEND} is not special here,
  * as in HDFS's namenode: the stock client sends it only for a missing file, and appending to an
- * existing one goes through {@code append}. Encryption zones and
- * erasure coding are not supported: {@code supportedVersions} is ignored and an erasure coding
- * policy other than {@code replication} is refused.
+ * existing one goes through {@code append}. Encryption zones and erasure coding are not supported:
+ * {@code supportedVersions} is ignored and an erasure coding policy other than {@code replication}
+ * is refused.
  */
 public final class Create extends Operation<Create.Outcome> {
   /**
