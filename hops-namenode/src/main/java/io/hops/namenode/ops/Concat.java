@@ -141,8 +141,8 @@ public final class Concat extends Operation<Void> {
       throw new IOException(targetPath + " changed while it moved to datanodes");
     }
     if (trg.fileStoredInDb() && !adopting) {
-      throw new HadoopIllegalArgumentException(
-          "concat: target file " + target + " is stored in the database, not in blocks");
+      throw new StoredInDatabaseException(
+          target, "concat: target file " + target + " is stored in the database, not in blocks");
     }
     if (trg.underConstruction()) {
       throw new HadoopIllegalArgumentException(
@@ -170,8 +170,8 @@ public final class Concat extends Operation<Void> {
             "concat: the src file " + src + " is the same with the target file " + targetPath);
       }
       if (f.fileStoredInDb()) {
-        throw new HadoopIllegalArgumentException(
-            "concat: source file " + src + " is stored in the database, not in blocks");
+        throw new StoredInDatabaseException(
+            src, "concat: source file " + src + " is stored in the database, not in blocks");
       }
       if (f.underConstruction() || blocks.get(f.id()).isEmpty()) {
         throw new HadoopIllegalArgumentException(

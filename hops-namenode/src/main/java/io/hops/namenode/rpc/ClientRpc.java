@@ -651,10 +651,12 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     var flags = flag == null ? null : flag.get();
     var leases = ns.leases();
-    moveFromDatabase(pc, src, org.apache.hadoop.fs.permission.FsAction.WRITE);
-    return ns.runAtMostOnce(
-            RetryCodecs.APPEND,
-            () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags))
+    return afterMovingFromDatabase(
+            pc,
+            () ->
+                ns.runAtMostOnce(
+                    RetryCodecs.APPEND,
+                    () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags)))
         .get();
   }
 
@@ -723,26 +725,40 @@ public class ClientRpc extends FeaturesOff {
   @Override
   public void concat(String trg, String[] srcs) throws IOException {
     var pc = ns.checker();
-    moveFromDatabase(pc, trg, org.apache.hadoop.fs.permission.FsAction.WRITE);
-    for (String src : srcs == null ? new String[0] : srcs) {
-      moveFromDatabase(pc, src, org.apache.hadoop.fs.permission.FsAction.READ);
-    }
-    ns.runAtMostOnce(
-        RetryCodecs.VOID, () -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs));
+    afterMovingFromDatabase(
+        pc,
+        () ->
+            ns.runAtMostOnce(
+                RetryCodecs.VOID,
+                () -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs)));
+  }
+
+  /** One run of an operation that may meet a database file. */
+  @FunctionalInterface
+  private interface BlockOperation<T> {
+    T run() throws IOException;
   }
 
   /**
-   * A file stored in the database moves to datanodes before an operation that needs its blocks
-   * (DESIGN.md §10): it stays there, as a file an append grew past the maximum does.
+   * Runs {@code op}; each time it meets a file stored in the database, moves that file to datanodes
+   * (DESIGN.md §10: it stays there, as a file an append grew past the maximum does) and runs it
+   * again. Files on datanodes cost nothing more. The operation checked the caller's rights on the
+   * file before it met it (WRITE on an append's or concat's target, READ on a concat's source).
    */
-  private void moveFromDatabase(
-      io.hops.namenode.security.PermissionChecker pc,
-      String src,
-      org.apache.hadoop.fs.permission.FsAction access)
-      throws IOException {
+  private <T> T afterMovingFromDatabase(
+      io.hops.namenode.security.PermissionChecker pc, BlockOperation<T> op) throws IOException {
     var mover = ns.smallFiles().mover();
-    if (mover != null && src != null && !src.isEmpty()) {
-      mover.moveIfInDatabase(pc, src, access);
+    java.util.Set<String> moved = new java.util.HashSet<>();
+    while (true) {
+      try {
+        return op.run();
+      } catch (io.hops.namenode.ops.StoredInDatabaseException e) {
+        if (mover == null || !moved.add(e.path())) {
+          throw e;
+        }
+        // Moved meanwhile by another caller, or not: the next run sees which.
+        mover.moveIfInDatabase(pc, e.path(), org.apache.hadoop.fs.permission.FsAction.READ);
+      }
     }
   }
 
