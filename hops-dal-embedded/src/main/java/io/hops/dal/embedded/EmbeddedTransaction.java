@@ -219,14 +219,26 @@ final class EmbeddedTransaction extends AbstractTransaction {
     for (WriteOp op : ops) {
       locks.acquire(this, op.key(), LockMode.EXCLUSIVE);
     }
-    pending = CommitBatch.of(reader, value -> lock(value, LockMode.EXCLUSIVE), ops);
+    pending =
+        CommitBatch.of(reader, value -> lock(value, LockMode.EXCLUSIVE), store.capacities(), ops);
   }
 
   @Override
   protected void doCommit() throws StorageException {
     try {
       if (pending != null) {
-        store.commit("commit", pending.batch(), pending.cachedRows());
+        var growth = pending.growth();
+        if (growth.isEmpty()) {
+          store.commit("commit", pending.batch(), pending.cachedRows());
+        } else {
+          store.capacities().reserve(growth, reader);
+          try {
+            store.commit("commit", pending.batch(), pending.cachedRows());
+          } catch (StorageException | RuntimeException e) {
+            store.capacities().release(growth);
+            throw e;
+          }
+        }
       }
     } finally {
       release();

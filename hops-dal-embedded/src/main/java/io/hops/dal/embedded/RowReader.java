@@ -218,6 +218,26 @@ final class RowReader {
         });
   }
 
+  /** The total length of the values of the entries whose keys start with {@code prefix}. */
+  long valueBytesWithPrefix(byte[] prefix) throws StorageException {
+    return store.use(
+        "full table scan",
+        db -> {
+          long[] total = {0};
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(
+                db,
+                prefix,
+                options,
+                (k, v) -> {
+                  total[0] += v.length;
+                  return true;
+                });
+          }
+          return total[0];
+        });
+  }
+
   /** The value stored under {@code key}, undecoded, or null. */
   byte[] raw(byte[] key) throws StorageException {
     return store.use("point read", db -> db.get(key));
