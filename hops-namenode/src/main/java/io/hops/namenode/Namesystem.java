@@ -142,6 +142,16 @@ public final class Namesystem {
     return new PermissionChecker(Caller.current(), users, fsOwner, supergroup, permissionsEnabled);
   }
 
+  /** A permission checker for the namenode itself: the superuser (housekeeping, the audit log). */
+  public PermissionChecker superuserChecker() throws StorageException {
+    return new PermissionChecker(
+        new Caller(fsOwner, java.util.Set.of(supergroup), ""),
+        users,
+        fsOwner,
+        supergroup,
+        permissionsEnabled);
+  }
+
   /** A new inode id, unique across namenodes. */
   public long newInodeId() throws StorageException {
     return inodeIds.next();
