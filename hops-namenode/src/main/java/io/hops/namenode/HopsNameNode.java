@@ -16,6 +16,7 @@ import io.hops.namenode.rpc.MembershipRpc;
 import io.hops.namenode.rpc.NamenodeRpc;
 import io.hops.namenode.rpc.RpcServer;
 import io.hops.namenode.rpc.SafeModeGuard;
+import io.hops.namenode.rpc.VirtualPaths;
 import io.hops.namenode.web.ElectionBean;
 import io.hops.namenode.web.OperationsBean;
 import io.hops.namenode.web.WebServer;
@@ -88,7 +89,7 @@ public final class HopsNameNode implements AutoCloseable {
             conf,
             ActivityCounting.wrap(
                 io.hops.namenode.audit.AuditLogging.wrap(
-                    SafeModeGuard.wrap(client, client.safeMode()),
+                    SafeModeGuard.wrap(VirtualPaths.wrap(client, namesystem), client.safeMode()),
                     auditLog,
                     path -> {
                       var superuser = namesystem.superuserChecker();

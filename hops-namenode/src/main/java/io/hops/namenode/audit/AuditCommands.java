@@ -13,7 +13,7 @@ import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
  * Hadoop 3.5.0's {@code FSNamesystem.logAuditEvent} calls, in one place. Calls not listed here
  * (block and lease traffic, {@code fsync}, {@code getStoragePolicy}, ...) are not audited by HDFS.
  */
-final class AuditCommands {
+public final class AuditCommands {
   private AuditCommands() {}
 
   /** Whose status the line reports as {@code perm}. */
@@ -130,6 +130,12 @@ final class AuditCommands {
     add("metaSave", "metaSave", Perm.NONE);
     // Audited only when the superuser check refuses the caller.
     BY_METHOD.put("listCorruptFileBlocks", new Command("listCorruptFileBlocks", Perm.NONE, true));
+  }
+
+  /** HDFS's name of the operation behind {@code method} (its audit cmd and permission checks). */
+  public static String hdfsName(String method, Object[] args) {
+    Command c = of(method);
+    return c == null ? method : c.cmd(args);
   }
 
   /** How {@code method} is audited, or null if HDFS does not audit it. */
