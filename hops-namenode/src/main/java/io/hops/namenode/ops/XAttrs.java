@@ -115,6 +115,12 @@ final class XAttrs {
     throw new AccessControlException("User doesn't have permission for xattr: " + prefixed);
   }
 
+  /** Whether the row is {@code security.hdfs.unreadable.by.superuser}. */
+  static boolean isUnreadableMarker(XAttrRow row) {
+    return row.namespace() == XAttr.NameSpace.SECURITY.ordinal()
+        && ("security." + row.name()).equals(UNREADABLE_BY_SUPERUSER);
+  }
+
   /** Whether a call by this caller shows the attribute. */
   static boolean visible(PermissionChecker pc, XAttrRow row) {
     if (row.namespace() == XAttr.NameSpace.USER.ordinal()) {
