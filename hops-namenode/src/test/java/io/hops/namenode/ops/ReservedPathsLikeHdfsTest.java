@@ -264,4 +264,50 @@ class ReservedPathsLikeHdfsTest {
             s ->
                 Arrays.asList(s.admin.exists(new Path("/w/b")), s.admin.exists(new Path("/w/c")))));
   }
+
+  /**
+   * The id is turned into a path before the operation locks it: a rename in between, and another
+   * file put at the old path, must never make a {@code /.reserved/.inodes} stat answer for another
+   * inode (the lock phase checks the id and the call translates again).
+   */
+  @Test
+  void anInodeMovingUnderATranslationIsFollowed() throws Exception {
+    DistributedFileSystem fs = hopsSide.admin;
+    fs.mkdirs(new Path("/race"));
+    fs.createNewFile(new Path("/race/f"));
+    long id = id(hopsSide, "/race/f");
+    String byId = "/.reserved/.inodes/" + id;
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger moves =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Thread mover =
+        new Thread(
+            () -> {
+              try (DistributedFileSystem m = hops.client()) {
+                while (!stop.get()) {
+                  m.rename(new Path("/race/f"), new Path("/race/g"));
+                  m.createNewFile(new Path("/race/f")); // another inode at the old path
+                  m.delete(new Path("/race/f"), false);
+                  m.rename(new Path("/race/g"), new Path("/race/f"));
+                  moves.incrementAndGet();
+                }
+              } catch (Exception e) {
+                throw new RuntimeException(e);
+              }
+            });
+    mover.start();
+    List<Long> seen = new ArrayList<>();
+    try {
+      long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(4);
+      while (System.nanoTime() < end) {
+        seen.add(fs.getClient().getFileInfo(byId).getFileId());
+      }
+    } finally {
+      stop.set(true);
+      mover.join();
+    }
+    assertThat(moves.get()).as("renames meanwhile").isPositive();
+    assertThat(seen).isNotEmpty().allMatch(x -> x == id);
+  }
 }
