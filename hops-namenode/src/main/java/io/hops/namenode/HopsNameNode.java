@@ -93,10 +93,14 @@ public final class HopsNameNode implements AutoCloseable {
                     auditLog,
                     path -> {
                       var superuser = namesystem.superuserChecker();
+                      String real =
+                          io.hops.namenode.resolve.ReservedPaths.translate(
+                                  namesystem.storage(), path)
+                              .path();
                       return namesystem.run(
                           () ->
                               new io.hops.namenode.ops.GetFileInfo(
-                                  namesystem, superuser, path, "auditStatus"));
+                                  namesystem, superuser, real, "auditStatus"));
                     }),
                 activity),
             new DatanodeRpc(namesystem),
