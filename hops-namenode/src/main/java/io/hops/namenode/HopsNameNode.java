@@ -16,6 +16,7 @@ import io.hops.namenode.rpc.MembershipRpc;
 import io.hops.namenode.rpc.NamenodeRpc;
 import io.hops.namenode.rpc.RpcServer;
 import io.hops.namenode.rpc.SafeModeGuard;
+import io.hops.namenode.rpc.VirtualPaths;
 import io.hops.namenode.web.ElectionBean;
 import io.hops.namenode.web.OperationsBean;
 import io.hops.namenode.web.WebServer;
@@ -41,6 +42,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final boolean ownsStorage;
   private final Namesystem namesystem;
   private final RpcServer rpc;
+  private final io.hops.namenode.audit.AuditLog auditLog;
   private io.hops.namenode.smallfiles.DatabaseBlockServer dbBlocks;
   private final WebServer web;
   private final Housekeeping housekeeping;
@@ -79,12 +81,28 @@ public final class HopsNameNode implements AutoCloseable {
             conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"),
             conf.getInt(NamenodeConfig.RPC_PORT, NamenodeConfig.RPC_PORT_DEFAULT));
     ClientRpc client = new ClientRpc(namesystem);
+    this.auditLog = new io.hops.namenode.audit.AuditLog(conf);
     NamenodeMetrics.initialize(); // before the RPC server, which registers its own metrics
     NameNodeActivity activity = NamenodeMetrics.newActivity();
     this.rpc =
         new RpcServer(
             conf,
-            ActivityCounting.wrap(SafeModeGuard.wrap(client, client.safeMode()), activity),
+            ActivityCounting.wrap(
+                io.hops.namenode.audit.AuditLogging.wrap(
+                    SafeModeGuard.wrap(VirtualPaths.wrap(client, namesystem), client.safeMode()),
+                    auditLog,
+                    path -> {
+                      var superuser = namesystem.superuserChecker();
+                      String real =
+                          io.hops.namenode.resolve.ReservedPaths.translate(
+                                  namesystem.storage(), path)
+                              .path();
+                      return namesystem.run(
+                          () ->
+                              new io.hops.namenode.ops.GetFileInfo(
+                                  namesystem, superuser, real, "auditStatus"));
+                    }),
+                activity),
             new DatanodeRpc(namesystem),
             new NamenodeRpc(namesystem, client.safeMode()),
             new MembershipRpc(namesystem.blocks()),
@@ -256,9 +274,15 @@ public final class HopsNameNode implements AutoCloseable {
       web.close();
     }
     rpc.close();
+    auditLog.close();
     if (dbBlocks != null) {
       dbBlocks.close();
     }
+  }
+
+  /** The audit log (HDFS's {@code hdfs-audit.log} lines). */
+  public io.hops.namenode.audit.AuditLog auditLog() {
+    return auditLog;
   }
 
   public static DalConfig dalConfig(Configuration conf) {

@@ -144,7 +144,8 @@ public final class Namesystem {
 
   /**
    * A permission checker of this namenode's own user, the superuser: for work the namenode does on
-   * its own behalf once the caller's rights were checked (moving a database file to datanodes).
+   * its own behalf (housekeeping, the audit log's status reads, moving a database file to datanodes
+   * once the caller's rights were checked).
    */
   public PermissionChecker superuserChecker() throws IOException {
     return new PermissionChecker(

@@ -16,12 +16,18 @@ public final class ApacheHdfs {
 
   /** As {@link #start(String)}, with {@code extra} settings for the NameNode. */
   public static MiniDFSCluster start(String name, Configuration extra) throws IOException {
+    return start(name, extra, 0);
+  }
+
+  /** As {@link #start(String, Configuration)}, with {@code datanodes} stock DataNodes. */
+  public static MiniDFSCluster start(String name, Configuration extra, int datanodes)
+      throws IOException {
     Configuration conf = new Configuration();
     extra.forEach(e -> conf.set(e.getKey(), e.getValue()));
     conf.set(
         MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
         new File("target/minidfs-" + name + "-" + System.nanoTime()).getAbsolutePath());
-    MiniDFSCluster hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(0).build();
+    MiniDFSCluster hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(datanodes).build();
     hdfs.waitActive();
     return hdfs;
   }

@@ -144,7 +144,8 @@ public final class Create extends Operation<Create.Outcome> {
   protected void lock(LockPhase tx) throws IOException {
     Checks.pathLength("create", src);
     if (src.equals("/.reserved") || src.startsWith("/.reserved/")) {
-      throw new InvalidPathException(src); // no raw or inode-id paths in hops yet
+      throw new InvalidPathException(
+          src); // inode-id and raw paths arrive translated (VirtualPaths)
     }
     if (flags.contains(CreateFlag.SHOULD_REPLICATE)
         && ecPolicyName != null

@@ -35,6 +35,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final long length;
   private ResolvedPath resolved;
   private FileBlocks blocks;
+  private boolean unreadableBySuperuser;
   private final BlockManager bm;
   private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
   private InodeRow read;
@@ -74,6 +75,10 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     }
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED);
     InodeRow file = resolved.target();
+    // Only the superuser can be refused by the marker: nobody else pays for reading xattrs.
+    if (file != null && !file.isDir() && pc.enabled() && pc.isSuperuser()) {
+      unreadableBySuperuser = XAttrs.read(tx, file).stream().anyMatch(XAttrs::isUnreadableMarker);
+    }
     if (file != null
         && !file.isDir()
         && !file.fileStoredInDb()
@@ -94,6 +99,13 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
       }
     }
     InodeRow file = Checks.file(resolved, path);
+    if (unreadableBySuperuser) {
+      // HDFS (FSDirectory.checkUnreadableBySuperuser): before the READ check, for the superuser.
+      throw new AccessControlException(
+          "Access is denied for "
+              + pc.caller().user()
+              + " since the superuser is not allowed to perform this operation.");
+    }
     pc.checkTraverse(resolved);
     pc.check(file, path, FsAction.READ);
     this.read = file;

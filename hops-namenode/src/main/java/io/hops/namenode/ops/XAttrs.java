@@ -23,8 +23,9 @@ import org.apache.hadoop.security.AccessControlException;
 /**
  * HDFS's rules for extended attributes (FSDirXAttrOp, XAttrPermissionFilter): the switch, the size
  * and count limits, which namespaces a caller may name and see, and how rows of {@code xattrs} map
- * to Hadoop's {@link XAttr}. hops has no {@code /.reserved/raw} paths, so {@code raw.} attributes
- * are never visible, as on an HDFS path outside it.
+ * to Hadoop's {@link XAttr}. A {@code /.reserved/raw} path reaches an operation as the ordinary
+ * path ({@link io.hops.namenode.rpc.VirtualPaths}), so {@code raw.} attributes are never visible,
+ * as on an HDFS path outside {@code /.reserved/raw} (HDFS shows them to the superuser through it).
  */
 final class XAttrs {
   private static final XAttr.NameSpace[] NAMESPACES = XAttr.NameSpace.values();
@@ -112,6 +113,12 @@ final class XAttrs {
       return;
     }
     throw new AccessControlException("User doesn't have permission for xattr: " + prefixed);
+  }
+
+  /** Whether the row is {@code security.hdfs.unreadable.by.superuser}. */
+  static boolean isUnreadableMarker(XAttrRow row) {
+    return row.namespace() == XAttr.NameSpace.SECURITY.ordinal()
+        && ("security." + row.name()).equals(UNREADABLE_BY_SUPERUSER);
   }
 
   /** Whether a call by this caller shows the attribute. */

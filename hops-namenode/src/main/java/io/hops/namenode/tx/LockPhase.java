@@ -47,6 +47,7 @@ public final class LockPhase {
       throws StorageException {
     checkOpen();
     ResolvedPath p = resolver.resolve(tx, path, parentMode, targetMode, ownMark);
+    io.hops.namenode.resolve.ReservedPaths.check(p);
     loadAcls(p.inodes());
     return p;
   }

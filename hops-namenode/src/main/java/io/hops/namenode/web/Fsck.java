@@ -314,7 +314,7 @@ final class Fsck {
       res.corruptFiles++;
       res.missingIds.add(block.toString());
       res.missingSize += file.getLen();
-      corruptFileBlocks.add(block.getBlockName() + "\t" + p);
+      corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
       out.print(
           "\n"
               + p
@@ -415,7 +415,7 @@ final class Fsck {
         res.corruptSize += block.getNumBytes();
         corrupt++;
         corruptSize += block.getNumBytes();
-        corruptFileBlocks.add(block.getBlockName() + "\t" + p);
+        corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
         out.print(
             "\n"
                 + p
@@ -452,7 +452,7 @@ final class Fsck {
         res.missingSize += block.getNumBytes();
         missing++;
         missingSize += block.getNumBytes();
-        corruptFileBlocks.add(block.getBlockName() + "\t" + p);
+        corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
       } else {
         report.append(" Live_repl=").append(liveReplicas);
         String info = replicaInfo(lb, lb.isCorrupt());
@@ -551,8 +551,9 @@ final class Fsck {
   }
 
   /**
-   * {@code -list-corruptfileblocks}: the blocks with no live replica, "blk_ID\tPATH" each, paged by
-   * the cookie DFSck sends back ({@code startblockafter}: how many were listed before).
+   * {@code -list-corruptfileblocks}: the blocks with no live replica, "blk_ID\tREPLICATION\tPATH"
+   * each (HDFS's CorruptFileBlockInfo), paged by the cookie DFSck sends back ({@code
+   * startblockafter}: how many were listed before).
    */
   private void listCorruptFileBlocks(HdfsFileStatus file) throws IOException {
     PrintWriter real = out;

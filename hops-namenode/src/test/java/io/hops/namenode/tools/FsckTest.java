@@ -169,7 +169,7 @@ class FsckTest {
       StockTool.Output list = fsck("/fsck2", "-list-corruptfileblocks");
       assertThat(list.out())
           .contains("The list of corrupt blocks under path '/fsck2' are:")
-          .containsPattern("blk_" + replicas.get(0).blockId() + "\t/fsck2/c")
+          .containsPattern("blk_" + replicas.get(0).blockId() + "\t3\t/fsck2/c")
           .contains("The filesystem under path '/fsck2' has 1 CORRUPT blocks");
     } finally {
       Replicas.unmark(storage, replicas);

@@ -1,0 +1,132 @@
+package io.hops.namenode.audit;
+
+import io.hops.namenode.audit.AuditCommands.Command;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.ipc.CallerContext;
+import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+
+/**
+ * Audits every {@code ClientProtocol} call in front of the namenode, once for all operations, as
+ * HDFS's FSNamesystem does in each of them: a call that succeeds logs {@code allowed=true}, one
+ * refused with an {@link AccessControlException} logs {@code allowed=false}, any other failure logs
+ * nothing ({@code delete} logs its result as {@code allowed}, and a {@code rename} that returns
+ * false logs nothing, as in HDFS). Only calls that came over RPC are audited.
+ */
+public final class AuditLogging {
+  /** The status of a path after a call, read as the superuser; null if it does not exist. */
+  @FunctionalInterface
+  public interface StatusLookup {
+    HdfsFileStatus statusOf(String path) throws IOException;
+  }
+
+  private AuditLogging() {}
+
+  public static ClientProtocol wrap(ClientProtocol target, AuditLog log, StatusLookup lookup) {
+    return (ClientProtocol)
+        Proxy.newProxyInstance(
+            ClientProtocol.class.getClassLoader(),
+            new Class<?>[] {ClientProtocol.class},
+            (proxy, method, args) -> invoke(target, log, lookup, method, args));
+  }
+
+  private static Object invoke(
+      ClientProtocol target, AuditLog log, StatusLookup lookup, Method method, Object[] args)
+      throws Throwable {
+    Command command = AuditCommands.of(method.getName());
+    if (command == null || !log.enabled() || !Server.isRpcInvocation()) {
+      return call(target, method, args);
+    }
+    Object result;
+    try {
+      result = call(target, method, args);
+    } catch (AccessControlException e) {
+      log.log(event(command, args, false, null));
+      throw e;
+    }
+    if (command.deniedOnly()) {
+      return result;
+    }
+    switch (method.getName()) {
+      case "delete" -> log.log(event(command, args, Boolean.TRUE.equals(result), null));
+      case "rename" -> {
+        if (Boolean.TRUE.equals(result)) {
+          log.log(event(command, args, true, status(lookup, command.dst(args))));
+        }
+      }
+      default -> log.log(event(command, args, true, status(command, args, result, lookup)));
+    }
+    return result;
+  }
+
+  private static Object call(ClientProtocol target, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static FileStatus status(
+      Command command, Object[] args, Object result, StatusLookup lookup) {
+    return switch (command.perm()) {
+      case NONE -> null;
+      case RESULT -> toFileStatus(command.resultStatus(result));
+      case SRC -> status(lookup, command.src(args));
+      case DST -> status(lookup, command.dst(args));
+    };
+  }
+
+  private static FileStatus status(StatusLookup lookup, String path) {
+    if (path == null) {
+      return null;
+    }
+    try {
+      return toFileStatus(lookup.statusOf(path));
+    } catch (IOException | RuntimeException e) {
+      return null; // gone or unreadable meanwhile: HDFS too logs perm=null without an inode
+    }
+  }
+
+  private static FileStatus toFileStatus(HdfsFileStatus s) {
+    if (s == null) {
+      return null;
+    }
+    return new FileStatus(
+        s.getLen(),
+        s.isDirectory(),
+        s.getReplication(),
+        s.getBlockSize(),
+        s.getModificationTime(),
+        s.getAccessTime(),
+        s.getPermission(),
+        s.getOwner(),
+        s.getGroup(),
+        null);
+  }
+
+  private static AuditLog.Event event(
+      Command command, Object[] args, boolean allowed, FileStatus status) throws IOException {
+    UserGroupInformation ugi = Server.getRemoteUser();
+    if (ugi == null) {
+      ugi = UserGroupInformation.getCurrentUser();
+    }
+    return new AuditLog.Event(
+        allowed,
+        ugi.toString(),
+        Server.getRemoteIp(),
+        command.cmd(args),
+        command.src(args),
+        command.dst(args),
+        status,
+        Server.getProtocol(),
+        CallerContext.getCurrent());
+  }
+}

@@ -1,0 +1,119 @@
+package io.hops.namenode.rpc;
+
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.ReservedPaths;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.ipc.RetriableException;
+import org.apache.hadoop.security.AccessControlException;
+
+/**
+ * HDFS's {@code /.reserved/.inodes/<id>} and {@code /.reserved/raw} paths for every {@code
+ * ClientProtocol} call (see {@link ReservedPaths}): each path argument is translated before the
+ * call, and the call runs again with a fresh translation if its inode moved in between. As in HDFS
+ * (FSDirectory.resolvePath), a raw path is for the superuser unless the call only reads; {@code
+ * concat} keeps its own refusal of reserved paths.
+ */
+public final class VirtualPaths {
+  private static final int ATTEMPTS = 5;
+
+  /** The calls HDFS resolves with {@code DirOp.READ}: a raw path needs no superuser for them. */
+  private static final Set<String> READS =
+      Set.of(
+          "getFileInfo",
+          "getFileLinkInfo",
+          "getLocatedFileInfo",
+          "getBlockLocations",
+          "getListing",
+          "getBatchedListing",
+          "getContentSummary",
+          "getQuotaUsage",
+          "getXAttrs",
+          "listXAttrs",
+          "getAclStatus",
+          "checkAccess",
+          "getStoragePolicy",
+          "getPreferredBlockSize",
+          "isFileClosed",
+          "getEZForPath",
+          "getErasureCodingPolicy",
+          "getEnclosingRoot");
+
+  private VirtualPaths() {}
+
+  public static ClientProtocol wrap(ClientProtocol target, Namesystem ns) {
+    return (ClientProtocol)
+        Proxy.newProxyInstance(
+            ClientProtocol.class.getClassLoader(),
+            new Class<?>[] {ClientProtocol.class},
+            (proxy, method, args) -> invoke(target, ns, method, args));
+  }
+
+  private static Object invoke(ClientProtocol target, Namesystem ns, Method method, Object[] args)
+      throws Throwable {
+    if (args == null || method.getName().equals("concat") || !anyVirtual(args)) {
+      return call(target, method, args);
+    }
+    for (int attempt = 1; ; attempt++) {
+      Object[] translated = args.clone();
+      List<ReservedPaths.Pin> pins = new ArrayList<>();
+      for (int i = 0; i < args.length; i++) {
+        if (args[i] instanceof String s && ReservedPaths.isVirtual(s)) {
+          if (ReservedPaths.isRaw(s) && !READS.contains(method.getName())) {
+            checkSuperuser(ns, method.getName(), args);
+          }
+          ReservedPaths.Translation t = ReservedPaths.translate(ns.storage(), s);
+          translated[i] = t.path();
+          if (t.pin() != null) {
+            pins.add(t.pin());
+          }
+        }
+      }
+      ReservedPaths.pin(pins);
+      try {
+        return call(target, method, translated);
+      } catch (ReservedPaths.MovedException e) {
+        if (attempt >= ATTEMPTS) {
+          throw new RetriableException(method.getName() + ": " + e.getMessage());
+        }
+      } finally {
+        ReservedPaths.unpin();
+      }
+    }
+  }
+
+  private static boolean anyVirtual(Object[] args) {
+    for (Object a : args) {
+      if (a instanceof String s && ReservedPaths.isVirtual(s)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void checkSuperuser(Namesystem ns, String method, Object[] args)
+      throws IOException {
+    var pc = ns.checker();
+    if (pc.enabled() && !pc.isSuperuser()) {
+      throw new AccessControlException(
+          "Access denied for user "
+              + pc.caller().user()
+              + ". Superuser privilege is required for operation "
+              + io.hops.namenode.audit.AuditCommands.hdfsName(method, args));
+    }
+  }
+
+  private static Object call(ClientProtocol target, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+}
