@@ -234,6 +234,18 @@ class SmallFilesTest {
   }
 
   @org.junit.jupiter.api.Test
+  void setReplicationOfADatabaseFileIsIgnoredAsHdfsIgnoresItForFilesItDoesNotReplicate()
+      throws Exception {
+    Path p = new Path("/db/repl");
+    write(hops, p, bytes(3000, 9));
+    short before = stock.getFileStatus(p).getReplication();
+    assertThat(stock.setReplication(p, (short) (before + 1))).isFalse();
+    assertThat(stock.getFileStatus(p).getReplication()).isEqualTo(before);
+    assertThat(tierOf(p)).isEqualTo("db medium");
+    assertThat(read(stock, p)).isEqualTo(bytes(3000, 9));
+  }
+
+  @org.junit.jupiter.api.Test
   void truncateRewritesTheRowsInTheirNewTier() throws Exception {
     Path p = new Path("/db/t");
     byte[] data = bytes(5000, 5);

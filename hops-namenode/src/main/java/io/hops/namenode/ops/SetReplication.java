@@ -78,7 +78,10 @@ public final class SetReplication extends Operation<Boolean> {
       return false;
     }
     pc.check(target, PathNames.prefix(resolved.components(), resolved.depth()), FsAction.WRITE);
-    if (target.isDir() || target.symlink() != null) {
+    // A file kept in the database has no replicas: HDFS answers false and changes nothing for the
+    // files it does not replicate either (erasure-coded ones,
+    // FSDirAttrOp.unprotectedSetReplication).
+    if (target.isDir() || target.symlink() != null || target.fileStoredInDb()) {
       return false;
     }
     if (target.replication() != replication) {
