@@ -81,10 +81,13 @@ public final class HopsNameNode implements AutoCloseable {
     ClientRpc client = new ClientRpc(namesystem);
     NamenodeMetrics.initialize(); // before the RPC server, which registers its own metrics
     NameNodeActivity activity = NamenodeMetrics.newActivity();
+    // One protocol object for RPC and WebHDFS: safe mode, metrics and errors are shared.
+    org.apache.hadoop.hdfs.protocol.ClientProtocol served =
+        ActivityCounting.wrap(SafeModeGuard.wrap(client, client.safeMode()), activity);
     this.rpc =
         new RpcServer(
             conf,
-            ActivityCounting.wrap(SafeModeGuard.wrap(client, client.safeMode()), activity),
+            served,
             new DatanodeRpc(namesystem),
             new NamenodeRpc(namesystem, client.safeMode()),
             new MembershipRpc(namesystem.blocks()),
@@ -106,7 +109,7 @@ public final class HopsNameNode implements AutoCloseable {
     try {
       this.web =
           WebServer.startOrNull(
-              httpConf(conf), namesystem, client.safeMode(), bind.getHostString(), uri());
+              httpConf(conf), namesystem, served, client.safeMode(), bind.getHostString(), uri());
     } catch (IOException | RuntimeException e) {
       rpc.close();
       throw e;
