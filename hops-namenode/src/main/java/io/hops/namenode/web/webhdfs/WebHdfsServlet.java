@@ -20,6 +20,7 @@ import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authentication.server.PseudoAuthenticationHandler;
+import org.apache.hadoop.security.authorize.ProxyUsers;
 
 /**
  * {@code /webhdfs/v1/<path>?op=...}: Hadoop's WebHDFS REST API on the namenode's HTTP port. Each
@@ -50,6 +51,8 @@ public final class WebHdfsServlet extends HttpServlet {
         conf.get(
             HdfsClientConfigKeys.DFS_WEBHDFS_ACL_PERMISSION_PATTERN_KEY,
             HdfsClientConfigKeys.DFS_WEBHDFS_ACL_PERMISSION_PATTERN_DEFAULT));
+    // doas= is authorized by the hadoop.proxyuser.* rules, read at start as HDFS's namenode does.
+    ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
     server.setAttribute(CLIENT_PROTOCOL, cp);
     server.setAttribute(NAMESYSTEM, ns);
     server.setAttribute(RPC_URI, rpcUri);
