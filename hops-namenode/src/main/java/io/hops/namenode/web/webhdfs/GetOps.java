@@ -19,6 +19,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.web.JsonUtil;
 import org.apache.hadoop.hdfs.web.resources.BufferSizeParam;
+import org.apache.hadoop.hdfs.web.resources.DelegationParam;
 import org.apache.hadoop.hdfs.web.resources.ExcludeDatanodesParam;
 import org.apache.hadoop.hdfs.web.resources.FsActionParam;
 import org.apache.hadoop.hdfs.web.resources.GetOpParam;
@@ -26,6 +27,7 @@ import org.apache.hadoop.hdfs.web.resources.LengthParam;
 import org.apache.hadoop.hdfs.web.resources.NoRedirectParam;
 import org.apache.hadoop.hdfs.web.resources.OffsetParam;
 import org.apache.hadoop.hdfs.web.resources.OldSnapshotNameParam;
+import org.apache.hadoop.hdfs.web.resources.RenewerParam;
 import org.apache.hadoop.hdfs.web.resources.SnapshotNameParam;
 import org.apache.hadoop.hdfs.web.resources.StartAfterParam;
 import org.apache.hadoop.hdfs.web.resources.XAttrEncodingParam;
@@ -132,6 +134,23 @@ final class GetOps {
             op.getValue() == GetOpParam.Op.GET_BLOCK_LOCATIONS
                 ? JsonUtil.toJsonString(blocks)
                 : JsonUtil.toJsonString(DFSUtilClient.locatedBlocks2Locations(blocks)));
+      }
+      case GETDELEGATIONTOKEN -> {
+        DelegationParam delegation =
+            r.get(DelegationParam.NAME, DelegationParam.DEFAULT, DelegationParam::new);
+        if (delegation.getValue() != null) {
+          throw new IllegalArgumentException(delegation.getName() + " parameter is not null.");
+        }
+        // Simple authentication: the namenode issues no token, and HDFS answers {"Token":null}.
+        String renewer =
+            r.get(RenewerParam.NAME, RenewerParam.DEFAULT, RenewerParam::new).getValue();
+        return Reply.json(
+            JsonUtil.toJsonString(
+                cp.getDelegationToken(
+                    new org.apache.hadoop.io.Text(
+                        renewer != null
+                            ? renewer
+                            : UserGroupInformation.getCurrentUser().getShortUserName()))));
       }
       case GETTRASHROOT -> {
         // hops has neither encryption zones nor snapshots: the trash root is the user's own.
