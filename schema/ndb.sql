@@ -27,6 +27,9 @@ CREATE TABLESPACE ts_1
 
 -- Files, directories and symlinks. partition_id is the parent's id, or a hash of the name
 -- for children of the root, so top-level directories spread over shards (DESIGN.md §4).
+-- name holds the UTF-8 bytes with the top bit of each byte flipped (the DAL's @SignedByteOrder):
+-- VARBINARY compares unsigned and HDFS orders names as signed bytes, so the primary key is
+-- then listing order and a listing page is one range scan.
 CREATE TABLE IF NOT EXISTS inodes (
   partition_id BIGINT NOT NULL,
   parent_id BIGINT NOT NULL,

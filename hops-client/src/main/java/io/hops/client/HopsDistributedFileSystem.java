@@ -8,7 +8,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options.ChecksumOpt;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -116,9 +115,11 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
   }
 
   /**
-   * An append to a file stored in the database rewrites it: its bytes and the new ones are buffered
-   * and sent with the close, in the database if they still fit, else to datanodes, where the file
-   * stays (DESIGN.md §10). Other files are appended to as usual.
+   * An append to a file stored in the database is buffered and sent with the close, appended in
+   * place to the file it was opened on (found by its inode id, so a rename meanwhile does not
+   * matter, as in HDFS) while the result fits the database; past the maximum, on {@code hflush}, or
+   * when the namenode declines, the stock append runs (the namenode moves the file to datanodes,
+   * where it stays) with what was buffered. Other files are appended to as usual.
    */
   @Override
   public FSDataOutputStream append(
@@ -136,44 +137,46 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     if (old == null) {
       return super.append(f, flag, bufferSize, progress);
     }
-    FileStatus status = getFileStatus(f);
-    FsPermission permission = status.getPermission();
-    short replication = status.getReplication();
-    long blockSize = status.getBlockSize();
+    org.apache.hadoop.hdfs.protocol.HdfsFileStatus status = getClient().getFileInfo(src);
+    if (status == null || status.getLen() != old.length) {
+      return super.append(f, flag, bufferSize, progress); // changed meanwhile
+    }
+    long fileId = status.getFileId();
+    long length = old.length;
     String clientName = getClient().getClientName();
     statistics.incrementWriteOps(1);
     SmallFileOutputStream out =
         new SmallFileOutputStream(
-            max,
+            (int) Math.max(0, max - length),
             data ->
                 smallFiles.call(
                     p -> {
                       try {
-                        return p.createSmallFile(
-                            src,
-                            permission.toShort(),
-                            clientName,
-                            true,
-                            false,
-                            replication,
-                            blockSize,
-                            data);
+                        return p.appendSmallFile(fileId, length, clientName, data);
                       } catch (RemoteException e) {
                         throw e.unwrapRemoteException();
                       }
                     }),
-            () ->
-                HopsDistributedFileSystem.super.create(
-                    f,
-                    permission,
-                    EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE),
-                    bufferSize,
-                    replication,
-                    blockSize,
-                    progress,
-                    null));
-    out.write(old, 0, old.length);
-    return new FSDataOutputStream(out, statistics, old.length);
+            () -> HopsDistributedFileSystem.super.append(f, flag, bufferSize, progress));
+    return new FSDataOutputStream(out, statistics, length);
+  }
+
+  /**
+   * The append {@code appendFile(path).build()} makes: as {@link #append(Path, EnumSet, int,
+   * Progressable)} for a file in the database, the stock one with its favored nodes otherwise.
+   */
+  @Override
+  public FSDataOutputStream append(
+      Path f,
+      EnumSet<CreateFlag> flag,
+      int bufferSize,
+      Progressable progress,
+      java.net.InetSocketAddress[] favoredNodes)
+      throws IOException {
+    if (favoredNodes == null || favoredNodes.length == 0) {
+      return append(f, flag, bufferSize, progress);
+    }
+    return super.append(f, flag, bufferSize, progress, favoredNodes);
   }
 
   @Override

@@ -1,28 +1,40 @@
 package io.hops.client;
 
-import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import org.apache.hadoop.fs.PositionedReadable;
-import org.apache.hadoop.fs.Seekable;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.FSInputStream;
 
-/** A file's bytes as the namenode returned them, readable as an HDFS input stream. */
-final class InlineFileInputStream extends ByteArrayInputStream
-    implements Seekable, PositionedReadable {
+/**
+ * A file's bytes as the namenode returned them, readable as an HDFS input stream: seek and
+ * positioned reads with the argument checks and closed-stream errors of {@link FSInputStream} (as
+ * DFSInputStream answers them).
+ */
+final class InlineFileInputStream extends FSInputStream {
   private final String path;
+  private final byte[] data;
+  private int pos;
+  private volatile boolean closed;
 
   InlineFileInputStream(String path, byte[] data) {
-    super(data);
     this.path = path;
+    this.data = data;
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + path);
+    }
   }
 
   @Override
   public synchronized void seek(long target) throws IOException {
+    checkOpen();
     if (target < 0) {
-      throw new EOFException("Cannot seek to negative offset");
+      throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK);
     }
-    if (target > count) {
-      throw new EOFException("Cannot seek after EOF");
+    if (target > data.length) {
+      throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF);
     }
     pos = (int) target;
   }
@@ -38,28 +50,68 @@ final class InlineFileInputStream extends ByteArrayInputStream
   }
 
   @Override
+  public synchronized int read() throws IOException {
+    checkOpen();
+    return pos < data.length ? data[pos++] & 0xff : -1;
+  }
+
+  @Override
+  public synchronized int read(byte[] buffer, int offset, int length) throws IOException {
+    checkOpen();
+    java.util.Objects.checkFromIndexSize(offset, length, buffer.length);
+    if (length == 0) {
+      return 0;
+    }
+    if (pos >= data.length) {
+      return -1;
+    }
+    int n = Math.min(length, data.length - pos);
+    System.arraycopy(data, pos, buffer, offset, n);
+    pos += n;
+    return n;
+  }
+
+  @Override
+  public synchronized int available() throws IOException {
+    checkOpen();
+    return data.length - pos;
+  }
+
+  @Override
+  public synchronized long skip(long n) throws IOException {
+    checkOpen();
+    long k = Math.max(0, Math.min(n, data.length - pos));
+    pos += (int) k;
+    return k;
+  }
+
+  @Override
   public int read(long position, byte[] buffer, int offset, int length) throws IOException {
-    if (position < 0) {
-      throw new EOFException("Cannot read at negative offset " + position + " of " + path);
+    validatePositionedReadArgs(position, buffer, offset, length);
+    checkOpen();
+    if (length == 0) {
+      return 0;
     }
-    if (position >= count) {
-      return length == 0 ? 0 : -1;
+    if (position >= data.length) {
+      return -1;
     }
-    int n = (int) Math.min(length, count - position);
-    System.arraycopy(buf, (int) position, buffer, offset, n);
+    int n = (int) Math.min(length, data.length - position);
+    System.arraycopy(data, (int) position, buffer, offset, n);
     return n;
   }
 
   @Override
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-    if (position < 0 || position + length > count) {
-      throw new EOFException("End of file reached before reading fully.");
+    validatePositionedReadArgs(position, buffer, offset, length);
+    checkOpen();
+    if (position + length > data.length) {
+      throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY);
     }
-    System.arraycopy(buf, (int) position, buffer, offset, length);
+    System.arraycopy(data, (int) position, buffer, offset, length);
   }
 
   @Override
-  public void readFully(long position, byte[] buffer) throws IOException {
-    readFully(position, buffer, 0, buffer.length);
+  public void close() {
+    closed = true;
   }
 }

@@ -1,9 +1,10 @@
 package io.hops.client;
 
 import io.hops.common.smallfiles.SmallFilesProtocol;
+import java.io.EOFException;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.SocketException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.HAUtilClient;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.ipc.Client;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.WritableRpcEngine;
 import org.apache.hadoop.net.NetUtils;
@@ -52,16 +54,23 @@ final class SmallFilesClient implements AutoCloseable {
     T on(SmallFilesProtocol p) throws IOException;
   }
 
-  /** Runs {@code call} on a namenode, trying the next on a connection failure. */
+  /**
+   * Runs {@code call} on a namenode, trying the next when a namenode cannot be reached or the
+   * connection breaks before the answer. Every attempt goes out with the first attempt's call id,
+   * so a namenode that finds the call already done (its create committed before the answer was
+   * lost) answers that outcome from the retry cache, as HDFS's failover proxy does.
+   */
   <T> T call(Call<T> call) throws IOException {
     IOException last = null;
+    int callId = Client.nextCallId();
     for (int i = 0; i < proxies.size(); i++) {
       int at = Math.floorMod(current + i, proxies.size());
+      Client.setCallIdAndRetryCount(callId, i, null);
       try {
         T out = call.on(proxies.get(at));
         current = at;
         return out;
-      } catch (ConnectException e) {
+      } catch (EOFException | SocketException e) { // ConnectException too
         last = e;
       }
     }

@@ -271,15 +271,57 @@ class SmallFilesTest {
     assertThat(stock.getFileStatus(p).getLen()).isEqualTo(66_003);
   }
 
-  @org.junit.jupiter.api.Test
-  void stockAppendAndConcatOfDatabaseFilesAreRefusedClearly() throws Exception {
-    Path p = new Path("/db/refused");
-    write(hops, p, bytes(10, 8));
-    assertThatThrown(() -> stock.append(p).close()).contains("stored in the database");
-    write(stock, new Path("/db/blocks"), bytes(10, 9));
-    assertThatThrown(() -> stock.concat(new Path("/db/blocks"), new Path[] {p}))
-        .contains("stored in the database");
-    assertThat(Arrays.equals(read(stock, p), bytes(10, 8))).isTrue();
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 4096})
+  void stockAppendMovesADatabaseFileToDatanodesThenAppends(int size) throws Exception {
+    Path p = new Path("/db/stockappend" + size);
+    byte[] first = bytes(size, 8);
+    write(hops, p, first);
+    long id = idOf(p);
+    assertThat(tierOf(p)).startsWith("db ");
+    byte[] more = bytes(300, 9);
+    try (FSDataOutputStream out = stock.append(p)) {
+      out.write(more);
+    }
+    byte[] all = Arrays.copyOf(first, size + more.length);
+    System.arraycopy(more, 0, all, size, more.length);
+    // The same file, now in one block (the moved bytes, then the appended ones), as on HDFS.
+    assertThat(idOf(p)).isEqualTo(id);
+    assertThat(tierOf(p)).isEqualTo("datanodes:1");
+    assertThat(dataRows(id)).isZero();
+    assertThat(read(stock, p)).isEqualTo(all);
+    assertThat(read(hops, p)).isEqualTo(all);
+    assertThat(stock.listStatus(new Path("/db")))
+        .extracting(s -> s.getPath().getName())
+        .noneMatch(n -> n.startsWith(".hops-move-"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void concatOfDatabaseAndDatanodeFilesInAnyMix(boolean withHopsClient) throws Exception {
+    FileSystem fs = withHopsClient ? hops : stock;
+    Path dir = new Path("/db/concat-" + withHopsClient);
+    Path target = new Path(dir, "target");
+    Path inDb = new Path(dir, "indb");
+    Path onDatanodes = new Path(dir, "ondatanodes");
+    write(hops, target, bytes(700, 1));
+    write(hops, inDb, bytes(5000, 2));
+    write(stock, onDatanodes, bytes(2000, 3));
+    assertThat(tierOf(target)).isEqualTo("db inmemory");
+    assertThat(tierOf(onDatanodes)).isEqualTo("datanodes:1");
+    long id = idOf(target);
+    fs.concat(target, new Path[] {inDb, onDatanodes});
+    byte[] all = new byte[7700];
+    System.arraycopy(bytes(700, 1), 0, all, 0, 700);
+    System.arraycopy(bytes(5000, 2), 0, all, 700, 5000);
+    System.arraycopy(bytes(2000, 3), 0, all, 5700, 2000);
+    assertThat(idOf(target)).isEqualTo(id);
+    assertThat(tierOf(target)).isEqualTo("datanodes:3");
+    assertThat(stock.exists(inDb)).isFalse();
+    assertThat(stock.exists(onDatanodes)).isFalse();
+    assertThat(read(stock, target)).isEqualTo(all);
+    assertThat(read(hops, target)).isEqualTo(all);
+    assertThat(stock.listStatus(dir)).hasSize(1);
   }
 
   private static org.assertj.core.api.AbstractStringAssert<?> assertThatThrown(

@@ -39,6 +39,16 @@ public final class HopsConfig {
 
   public static final int EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT = 200_000;
 
+  /**
+   * Prefix of the embedded engine's per-table capacities: {@code
+   * hops.metadata.embedded.max-bytes.TABLE=N} refuses a commit that would grow the encoded rows of
+   * table {@code TABLE} past N bytes with the DAL's "table is full" error, as a MEMORY table at
+   * {@code max_heap_table_size} or an NDB table out of data memory does. Unset: no limit. Used for
+   * the small-file tiers ({@code inmemory_file_data}, ...), whose full table sends a file to
+   * datanodes (HOPS-155).
+   */
+  public static final String EMBEDDED_TABLE_MAX_BYTES_PREFIX = "hops.metadata.embedded.max-bytes.";
+
   /** JDBC URL of a MySQL, MariaDB or NDB SQL node database, e.g. {@code jdbc:mariadb://h/hops}. */
   public static final String JDBC_URL = "hops.metadata.jdbc.url";
 

@@ -33,7 +33,9 @@ public abstract class AbstractTransaction implements Transaction {
 
   /**
    * At most {@code limit} rows after {@code after} (null: from the first) in primary-key order,
-   * within the partition {@code partitionValue} unless it is null.
+   * whose column {@code partition} equals {@code partitionValue} unless it is null: the partition
+   * column (a prefix of the key), or an indexed column ({@link #findByIndexFrom}, whose index
+   * entries are in primary-key order for one value).
    */
   protected abstract <R extends Record> List<R> doScanFrom(
       Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
@@ -115,6 +117,31 @@ public abstract class AbstractTransaction implements Transaction {
     Column p = partitionValue == null ? null : partitionColumn(table);
     List<R> rows = guard(() -> doScanFrom(table, p, partitionValue, after, limit, mode));
     counter.count(partitionValue == null ? AccessKind.FTS : AccessKind.PPIS, mode);
+    counter.countRows(rows.size(), 0);
+    return rows;
+  }
+
+  @Override
+  public final <R extends Record> List<R> findByIndexFrom(
+      Table<R> table, String column, Object value, Key after, int limit, LockMode mode)
+      throws StorageException {
+    checkOpen();
+    Column c = table.column(column);
+    if (!c.indexed()) {
+      throw new IllegalArgumentException(table + "." + column + " has no index");
+    }
+    if (after != null) {
+      checkKey(table, after);
+    }
+    if (limit <= 0) {
+      throw new IllegalArgumentException("a page holds at least one row, not " + limit);
+    }
+    if (value == null) {
+      counter.count(AccessKind.IS, mode);
+      return List.of();
+    }
+    List<R> rows = guard(() -> doScanFrom(table, c, value, after, limit, mode));
+    counter.count(AccessKind.IS, mode);
     counter.countRows(rows.size(), 0);
     return rows;
   }

@@ -46,6 +46,18 @@ public final class DalConfig {
     return v == null ? defaultValue : Long.parseLong(v.trim());
   }
 
+  /** The settings whose key starts with {@code prefix}, by the rest of the key. */
+  public Map<String, String> withPrefix(String prefix) {
+    Map<String, String> out = new HashMap<>();
+    values.forEach(
+        (k, v) -> {
+          if (k.startsWith(prefix)) {
+            out.put(k.substring(prefix.length()), v);
+          }
+        });
+    return out;
+  }
+
   public String engine() {
     return get(HopsConfig.METADATA_ENGINE, HopsConfig.METADATA_ENGINE_DEFAULT);
   }

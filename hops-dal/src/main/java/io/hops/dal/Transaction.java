@@ -60,6 +60,16 @@ public interface Transaction extends AutoCloseable {
       throws StorageException;
 
   /**
+   * One page of an index scan: the rows whose indexed {@code column} equals {@code value} and whose
+   * primary key comes after {@code after} (null: from the first), in primary-key order, at most
+   * {@code limit} ({@link AccessKind#IS}). Its cost is the page: a cursor reads the rows of one
+   * index value page by page, however many there are.
+   */
+  <R extends Record> List<R> findByIndexFrom(
+      Table<R> table, String column, Object value, Key after, int limit, LockMode mode)
+      throws StorageException;
+
+  /**
    * As {@link #findByIndex} read committed, but only the primary keys of the rows, in primary-key
    * order: an engine whose index entries hold the primary key (the embedded one; an InnoDB
    * secondary index) answers from the index alone, without reading or decoding a row. Counted as

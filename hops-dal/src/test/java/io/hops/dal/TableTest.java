@@ -53,12 +53,12 @@ class TableTest {
     assertThat(T.rowType()).isEqualTo(SampleRow.class);
     assertThat(T.columns())
         .containsExactly(
-            new Column("part_id", ColumnType.BIGINT, 0, false, true, true, false, 0),
-            new Column("short_name", ColumnType.STRING, 4, false, true, false, false, 1),
-            new Column("some_count", ColumnType.INT, 0, false, false, false, true, 2),
-            new Column("boxed_value", ColumnType.BIGINT, 0, true, false, false, false, 3),
-            new Column("blob", ColumnType.BYTES, 3, true, false, false, false, 4),
-            new Column("flag_is_set", ColumnType.BOOLEAN, 0, false, false, false, false, 5));
+            new Column("part_id", ColumnType.BIGINT, 0, false, true, true, false, 0, false),
+            new Column("short_name", ColumnType.STRING, 4, false, true, false, false, 1, false),
+            new Column("some_count", ColumnType.INT, 0, false, false, false, true, 2, false),
+            new Column("boxed_value", ColumnType.BIGINT, 0, true, false, false, false, 3, false),
+            new Column("blob", ColumnType.BYTES, 3, true, false, false, false, 4, false),
+            new Column("flag_is_set", ColumnType.BOOLEAN, 0, false, false, false, false, 5, false));
     assertThat(T.keyColumns()).extracting(Column::name).containsExactly("part_id", "short_name");
     assertThat(T.partitionColumn()).map(Column::name).contains("part_id");
     assertThat(T.column("some_count").indexed()).isTrue();

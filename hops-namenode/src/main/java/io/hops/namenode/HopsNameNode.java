@@ -114,6 +114,11 @@ public final class HopsNameNode implements AutoCloseable {
       rpc.close();
       throw e;
     }
+    namesystem
+        .smallFiles()
+        .setMover(
+            new io.hops.namenode.smallfiles.DatabaseFileMover(
+                namesystem, java.net.URI.create(uri()), conf));
     housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
     try {
       election =

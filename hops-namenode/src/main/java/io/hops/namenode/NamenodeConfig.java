@@ -51,6 +51,16 @@ public final class NamenodeConfig {
 
   public static final int SUBTREE_THREADS_DEFAULT = 4;
 
+  /**
+   * Whether a delete over the one-transaction bound answers once its subtree is unlinked from the
+   * namespace, its rows then freed in the background (true, the default), or only after every row
+   * is gone (false). Either way, no path reaches the subtree once the delete has returned.
+   */
+  public static final String SUBTREE_DELETE_IN_BACKGROUND =
+      "hops.namenode.subtree.delete-in-background";
+
+  public static final boolean SUBTREE_DELETE_IN_BACKGROUND_DEFAULT = true;
+
   /** How often the leader's housekeeping runs (re-replication, invalidation, dead datanodes). */
   public static final String HOUSEKEEPING_INTERVAL_MS = "hops.namenode.housekeeping.interval.ms";
 

@@ -142,6 +142,19 @@ public final class Namesystem {
     return new PermissionChecker(Caller.current(), users, fsOwner, supergroup, permissionsEnabled);
   }
 
+  /**
+   * A permission checker of this namenode's own user, the superuser: for work the namenode does on
+   * its own behalf once the caller's rights were checked (moving a database file to datanodes).
+   */
+  public PermissionChecker superuserChecker() throws IOException {
+    return new PermissionChecker(
+        new io.hops.namenode.security.Caller(fsOwner, java.util.Set.of(supergroup), ""),
+        users,
+        fsOwner,
+        supergroup,
+        permissionsEnabled);
+  }
+
   /** A new inode id, unique across namenodes. */
   public long newInodeId() throws StorageException {
     return inodeIds.next();

@@ -109,4 +109,57 @@ class FileTailCostTest {
     }
     assertThat(fs.getFileStatus(new Path("/tail/thousand")).getLen()).isEqualTo(1000L * BLOCK);
   }
+
+  /** Writes {@code blocks} full blocks in one go. */
+  private static void writePlain(Path p, int blocks) throws Exception {
+    byte[] block = new byte[BLOCK];
+    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, BLOCK)) {
+      for (int i = 0; i < blocks; i++) {
+        block[0] = (byte) i;
+        out.write(block);
+      }
+    }
+  }
+
+  /** The accesses of getBlockLocations for one byte of block {@code index}, and the answer. */
+  private static AccessCounts readOneBlock(String path, int index, List<Object> answer)
+      throws Exception {
+    SEEN.clear();
+    var located = fs.getClient().getLocatedBlocks(path, (long) index * BLOCK + 7, 1);
+    answer.add(located);
+    return last(SEEN.get("getBlockLocations"));
+  }
+
+  @Test
+  void readingOneBlockOfAThousandCostsWhatReadingOneOfAHundredCosts() throws Exception {
+    writePlain(new Path("/range/hundred"), 100);
+    writePlain(new Path("/range/thousand"), 1000);
+    HopsTestCluster.awaitReplicas(fs, new Path("/range/thousand"), 1);
+    List<Object> answers = new ArrayList<>();
+    AccessCounts hundred = readOneBlock("/range/hundred", 50, answers);
+    AccessCounts thousand = readOneBlock("/range/thousand", 500, answers);
+    assertThat(thousand).as("accesses for block 500 of 1,000 vs 50 of 100").isEqualTo(hundred);
+    // The block rows of the file, then the replicas of the block read and of the last block.
+    assertThat(thousand.rowsRead()).isLessThanOrEqualTo(1000 + 10);
+    assertThat(hundred.rowsRead()).isLessThanOrEqualTo(100 + 10);
+
+    var located = (org.apache.hadoop.hdfs.protocol.LocatedBlocks) answers.get(1);
+    assertThat(located.getFileLength()).isEqualTo(1000L * BLOCK);
+    assertThat(located.getLocatedBlocks()).hasSize(1);
+    assertThat(located.get(0).getStartOffset()).isEqualTo(500L * BLOCK);
+    assertThat(located.get(0).getLocations()).hasSize(1);
+    assertThat(located.getLastLocatedBlock().getStartOffset()).isEqualTo(999L * BLOCK);
+    assertThat(located.getLastLocatedBlock().getLocations()).hasSize(1);
+    assertThat(located.isLastBlockComplete()).isTrue();
+
+    // What a reader sees is the block it asked for, from its replica.
+    try (var in = fs.open(new Path("/range/thousand"))) {
+      in.seek(500L * BLOCK);
+      assertThat(in.read()).isEqualTo(500 & 0xFF);
+    }
+    // A range over the whole file is still every block, each with its replica.
+    var all = fs.getClient().getLocatedBlocks("/range/thousand", 0, Long.MAX_VALUE);
+    assertThat(all.getLocatedBlocks()).hasSize(1000);
+    assertThat(all.getLocatedBlocks()).allMatch(b -> b.getLocations().length == 1);
+  }
 }

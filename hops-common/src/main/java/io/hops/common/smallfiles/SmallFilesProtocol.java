@@ -13,7 +13,7 @@ import org.apache.hadoop.ipc.ProtocolInfo;
 @ProtocolInfo(protocolName = SmallFilesProtocol.NAME, protocolVersion = SmallFilesProtocol.VERSION)
 public interface SmallFilesProtocol {
   String NAME = "io.hops.SmallFilesProtocol";
-  long VERSION = 1L;
+  long VERSION = 2L;
 
   /**
    * Creates {@code src} closed, with {@code data} stored in the database, if the directory it goes
@@ -31,6 +31,15 @@ public interface SmallFilesProtocol {
       short replication,
       long blockSize,
       byte[] data)
+      throws IOException;
+
+  /**
+   * Appends {@code data} to the database file {@code fileId} in place, wherever it is now (an
+   * append follows the file through a rename, as in HDFS), if it is still stored in the database
+   * with {@code expectedLength} bytes and the result fits; otherwise changes nothing and returns
+   * false, and the client appends through the datanode pipeline. Checked as {@code append} is.
+   */
+  boolean appendSmallFile(long fileId, long expectedLength, String clientName, byte[] data)
       throws IOException;
 
   /**

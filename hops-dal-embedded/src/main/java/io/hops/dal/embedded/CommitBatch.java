@@ -33,7 +33,11 @@ final class CommitBatch {
 
   private final RowReader reader;
   private final ValueLocker locker;
+  private final TableCapacities capacities;
   private final WriteBatch batch = new WriteBatch();
+
+  /** How many bytes of encoded rows this batch adds to each table with a capacity. */
+  private final Map<StoredTable<?>, Long> growth = new HashMap<>();
 
   /** The state of each row as this batch leaves it; {@link RowCache#ABSENT} once deleted. */
   private final Map<ByteBuffer, Object> written = new HashMap<>();
@@ -46,15 +50,17 @@ final class CommitBatch {
 
   private final Map<ByteBuffer, ByteBuffer> claimedValues = new HashMap<>();
 
-  private CommitBatch(RowReader reader, ValueLocker locker) {
+  private CommitBatch(RowReader reader, ValueLocker locker, TableCapacities capacities) {
     this.reader = reader;
     this.locker = locker;
+    this.capacities = capacities;
   }
 
   /** Builds the batch; on failure it is closed and nothing is written. */
-  static CommitBatch of(RowReader reader, ValueLocker locker, List<WriteOp> ops)
+  static CommitBatch of(
+      RowReader reader, ValueLocker locker, TableCapacities capacities, List<WriteOp> ops)
       throws StorageException {
-    CommitBatch b = new CommitBatch(reader, locker);
+    CommitBatch b = new CommitBatch(reader, locker, capacities);
     try {
       for (WriteOp op : ops) {
         b.add(op);
@@ -71,6 +77,11 @@ final class CommitBatch {
 
   WriteBatch batch() {
     return batch;
+  }
+
+  /** The growth of each table with a capacity, in bytes of encoded rows (may be negative). */
+  Map<StoredTable<?>, Long> growth() {
+    return growth;
   }
 
   /** The rows of cacheable tables as this batch leaves them, by row key. */
@@ -91,6 +102,9 @@ final class CommitBatch {
       case DELETE -> {
         if (old != null) {
           batch.delete(key);
+          if (capacities.limits(t.table.name())) {
+            grow(t, -t.codec.encode(old).length);
+          }
           removeIndexEntries(t, old, key);
           leave(t, key, RowCache.ABSENT);
         }
@@ -128,8 +142,16 @@ final class CommitBatch {
       batch.put(entry, key);
       deletedEntries.remove(ByteBuffer.wrap(entry));
     }
-    batch.put(key, t.codec.encode(row));
+    byte[] encoded = t.codec.encode(row);
+    batch.put(key, encoded);
+    if (capacities.limits(t.table.name())) {
+      grow(t, encoded.length - (old == null ? 0 : t.codec.encode(old).length));
+    }
     leave(t, key, row);
+  }
+
+  private void grow(StoredTable<Record> t, long bytes) {
+    growth.merge(t, bytes, Long::sum);
   }
 
   private void leave(StoredTable<Record> t, byte[] key, Object state) {

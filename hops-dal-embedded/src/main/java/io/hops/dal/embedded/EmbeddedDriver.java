@@ -33,6 +33,7 @@ public final class EmbeddedDriver implements StorageDriver {
                 String.valueOf(HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT)));
     RocksStore store =
         OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis(), cachedRows);
+    store.capacities().configure(config.withPrefix(HopsConfig.EMBEDDED_TABLE_MAX_BYTES_PREFIX));
     return new EmbeddedStorage(store);
   }
 }

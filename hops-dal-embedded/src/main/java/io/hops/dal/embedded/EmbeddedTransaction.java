@@ -90,11 +90,27 @@ final class EmbeddedTransaction extends AbstractTransaction {
     if (partition != null && partitionValue == null) {
       return List.of();
     }
-    byte[] prefix =
-        partition == null
-            ? t.layout.rowPrefix()
-            : t.layout.rowPrefix(List.of(partition), List.of(partitionValue));
-    List<R> rows = reader.scanFrom(t, prefix, after == null ? null : t.rowKey(after), limit);
+    List<R> rows;
+    if (partition != null && t.unique.contains(partition)) {
+      // A unique index's entry is keyed by the value alone: at most one row.
+      byte[] afterKey = after == null ? null : t.rowKey(after);
+      rows = new ArrayList<>();
+      for (R row : reader.scanIndex(t, partition, partitionValue)) {
+        if (afterKey == null || Arrays.compareUnsigned(t.rowKey(row), afterKey) > 0) {
+          rows.add(row);
+        }
+      }
+    } else if (partition != null && !partition.partitionKey()) {
+      rows =
+          reader.scanIndexFrom(
+              t, partition, partitionValue, after == null ? null : t.rowKey(after), limit);
+    } else {
+      byte[] prefix =
+          partition == null
+              ? t.layout.rowPrefix()
+              : t.layout.rowPrefix(List.of(partition), List.of(partitionValue));
+      rows = reader.scanFrom(t, prefix, after == null ? null : t.rowKey(after), limit);
+    }
     if (mode == LockMode.READ_COMMITTED || rows.isEmpty()) {
       return rows;
     }
@@ -203,14 +219,26 @@ final class EmbeddedTransaction extends AbstractTransaction {
     for (WriteOp op : ops) {
       locks.acquire(this, op.key(), LockMode.EXCLUSIVE);
     }
-    pending = CommitBatch.of(reader, value -> lock(value, LockMode.EXCLUSIVE), ops);
+    pending =
+        CommitBatch.of(reader, value -> lock(value, LockMode.EXCLUSIVE), store.capacities(), ops);
   }
 
   @Override
   protected void doCommit() throws StorageException {
     try {
       if (pending != null) {
-        store.commit("commit", pending.batch(), pending.cachedRows());
+        var growth = pending.growth();
+        if (growth.isEmpty()) {
+          store.commit("commit", pending.batch(), pending.cachedRows());
+        } else {
+          store.capacities().reserve(growth, reader);
+          try {
+            store.commit("commit", pending.batch(), pending.cachedRows());
+          } catch (StorageException | RuntimeException e) {
+            store.capacities().release(growth);
+            throw e;
+          }
+        }
       }
     } finally {
       release();

@@ -12,7 +12,9 @@ import java.util.List;
  * <ul>
  *   <li>row: {@code ROWS table pk...} → the row's columns ({@link RowCodec}); the partition column
  *       is the first key column, so one partition is one contiguous prefix and a partition-pruned
- *       scan is one prefix iteration, in primary-key order;
+ *       scan is one prefix iteration, in primary-key order (a {@link
+ *       io.hops.dal.schema.SignedByteOrder} column with its sign bits flipped, so that order is
+ *       HDFS's order of names);
  *   <li>index entry: {@code INDEX table column value pk...} → the row's key, so an index scan is a
  *       prefix iteration in (value, primary key) order followed by a batched read of the rows;
  *   <li>catalog: {@code CATALOG table} → empty, once the table is created.
@@ -51,7 +53,7 @@ final class KeyLayout {
     OrderedBytes out = new OrderedBytes(rowPrefix);
     List<Column> keys = table.keyColumns();
     for (int i = 0; i < keys.size(); i++) {
-      out.value(keys.get(i).type(), key.value(i));
+      out.keyValue(keys.get(i), key.value(i));
     }
     return out.toByteArray();
   }
@@ -62,7 +64,7 @@ final class KeyLayout {
     Object[] values = new Object[keys.size()];
     int[] at = {rowPrefix.length};
     for (int i = 0; i < values.length; i++) {
-      values[i] = OrderedBytes.read(keys.get(i).type(), rowKey, at);
+      values[i] = OrderedBytes.readKey(keys.get(i), rowKey, at);
     }
     return table.key(values);
   }
@@ -76,7 +78,7 @@ final class KeyLayout {
   byte[] rowPrefix(List<Column> leadingKeyColumns, List<Object> values) {
     OrderedBytes out = new OrderedBytes(rowPrefix);
     for (int i = 0; i < leadingKeyColumns.size(); i++) {
-      out.value(leadingKeyColumns.get(i).type(), values.get(i));
+      out.keyValue(leadingKeyColumns.get(i), values.get(i));
     }
     return out.toByteArray();
   }

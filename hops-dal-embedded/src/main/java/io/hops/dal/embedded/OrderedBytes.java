@@ -1,5 +1,6 @@
 package io.hops.dal.embedded;
 
+import io.hops.dal.schema.Column;
 import io.hops.dal.schema.ColumnType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -62,6 +63,23 @@ final class OrderedBytes {
       case BYTES -> escaped((byte[]) v);
     }
     return this;
+  }
+
+  /** Appends a key column's value: as {@link #value}, sign bits flipped if it orders signed. */
+  OrderedBytes keyValue(Column c, Object v) {
+    if (c.signedByteOrder()) {
+      escaped(Column.flipSignBits(((String) v).getBytes(StandardCharsets.UTF_8)));
+      return this;
+    }
+    return value(c.type(), v);
+  }
+
+  /** Reads back a value that {@link #keyValue} wrote ({@link #read} otherwise). */
+  static Object readKey(Column c, byte[] in, int[] at) {
+    if (c.signedByteOrder()) {
+      return new String(Column.flipSignBits(unescape(in, at)), StandardCharsets.UTF_8);
+    }
+    return read(c.type(), in, at);
   }
 
   /** Appends a value that may be null; null sorts first (as in an index over a nullable column). */

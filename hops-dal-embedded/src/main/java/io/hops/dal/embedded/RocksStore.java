@@ -37,6 +37,7 @@ final class RocksStore implements AutoCloseable {
   private final WriteOptions commitOptions;
   private final LockManager locks;
   private final RowCache rows;
+  private final TableCapacities capacities = new TableCapacities();
 
   /**
    * Every use of the database holds this shared, closing holds it exclusively: a native handle used
@@ -200,6 +201,10 @@ final class RocksStore implements AutoCloseable {
           db.write(commitOptions, batch);
           return null;
         });
+  }
+
+  TableCapacities capacities() {
+    return capacities;
   }
 
   RowCache rows() {

@@ -163,6 +163,48 @@ final class RowReader {
     return rows;
   }
 
+  /**
+   * At most {@code limit} rows whose non-unique indexed {@code column} equals {@code value} and
+   * whose row key comes after {@code afterRowKey} (null: from the first), in primary-key order: one
+   * seek in the index and {@code limit} steps, then one batched read of the rows.
+   */
+  <R extends Record> List<R> scanIndexFrom(
+      StoredTable<R> t, Column column, Object value, byte[] afterRowKey, int limit)
+      throws StorageException {
+    byte[] prefix = t.layout.indexPrefix(column, value);
+    byte[] start = afterRowKey == null ? prefix : t.layout.indexKey(column, value, afterRowKey);
+    List<byte[]> values =
+        store.use(
+            "index page of " + t.table + "." + column.name(),
+            db -> {
+              Snapshot snapshot = db.getSnapshot();
+              try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
+                List<byte[]> rowKeys = new ArrayList<>();
+                forEachWithPrefix(
+                    db,
+                    prefix,
+                    start,
+                    options,
+                    (key, rowKey) -> {
+                      if (afterRowKey == null || !Arrays.equals(key, start)) {
+                        rowKeys.add(rowKey);
+                      }
+                      return rowKeys.size() < limit;
+                    });
+                return rowKeys.isEmpty() ? rowKeys : db.multiGetAsList(options, rowKeys);
+              } finally {
+                db.releaseSnapshot(snapshot);
+              }
+            });
+    List<R> rows = new ArrayList<>(values.size());
+    for (R row : decodeAll(t, values)) {
+      if (row != null) {
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
   /** The values of the entries whose keys start with {@code prefix}, in key order. */
   List<byte[]> valuesWithPrefix(byte[] prefix) throws StorageException {
     return store.use(
@@ -173,6 +215,26 @@ final class RowReader {
             forEachWithPrefix(db, prefix, options, (k, v) -> values.add(v));
           }
           return values;
+        });
+  }
+
+  /** The total length of the values of the entries whose keys start with {@code prefix}. */
+  long valueBytesWithPrefix(byte[] prefix) throws StorageException {
+    return store.use(
+        "full table scan",
+        db -> {
+          long[] total = {0};
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(
+                db,
+                prefix,
+                options,
+                (k, v) -> {
+                  total[0] += v.length;
+                  return true;
+                });
+          }
+          return total[0];
         });
   }
 

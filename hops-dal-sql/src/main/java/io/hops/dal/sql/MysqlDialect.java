@@ -3,6 +3,7 @@ package io.hops.dal.sql;
 import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
+import io.hops.dal.TableFullException;
 import io.hops.dal.TransientStorageException;
 import java.sql.SQLException;
 import java.sql.SQLTransientException;
@@ -10,6 +11,10 @@ import java.sql.SQLTransientException;
 /** MySQL or MariaDB with InnoDB, at READ COMMITTED, locking with the database's own row locks. */
 class MysqlDialect implements SqlDialect {
   static final int ER_DUP_ENTRY = 1062;
+
+  /** "The table '...' is full": a MEMORY table at max_heap_table_size, NDB out of data memory. */
+  static final int ER_RECORD_FILE_FULL = 1114;
+
   static final int ER_LOCK_WAIT_TIMEOUT = 1205;
   static final int ER_LOCK_DEADLOCK = 1213;
   static final int ER_GET_TEMPORARY_ERRMSG = 1297;
@@ -48,6 +53,9 @@ class MysqlDialect implements SqlDialect {
     }
     if (code == ER_DUP_ENTRY) {
       return new DuplicateKeyException(message, e);
+    }
+    if (code == ER_RECORD_FILE_FULL) {
+      return new TableFullException(message, e);
     }
     String state = e.getSQLState();
     if (e instanceof SQLTransientException || (state != null && state.startsWith("08"))) {

@@ -16,7 +16,9 @@ import java.util.stream.Collectors;
 
 /**
  * The SQL of one table, built once from its {@link Table} description, and the binding of its
- * values. Strings travel as UTF-8 bytes (the columns are VARBINARY) so comparison is exact.
+ * values. Strings travel as UTF-8 bytes (the columns are VARBINARY) so comparison is exact; a
+ * {@link io.hops.dal.schema.SignedByteOrder} column is stored with the sign bit of every byte
+ * flipped, since VARBINARY compares unsigned and HDFS orders names signed.
  */
 final class TableSql<R extends Record> {
   private final Table<R> table;
@@ -216,7 +218,12 @@ final class TableSql<R extends Record> {
       case SMALLINT -> ps.setShort(index, (Short) v);
       case TINYINT -> ps.setByte(index, (Byte) v);
       case BOOLEAN -> ps.setBoolean(index, (Boolean) v);
-      case STRING -> ps.setBytes(index, ((String) v).getBytes(StandardCharsets.UTF_8));
+      case STRING ->
+          ps.setBytes(
+              index,
+              c.signedByteOrder()
+                  ? Column.flipSignBits(((String) v).getBytes(StandardCharsets.UTF_8))
+                  : ((String) v).getBytes(StandardCharsets.UTF_8));
       case BYTES -> ps.setBytes(index, (byte[]) v);
     }
   }
@@ -231,7 +238,10 @@ final class TableSql<R extends Record> {
           case BOOLEAN -> rs.getBoolean(index);
           case STRING -> {
             byte[] b = rs.getBytes(index);
-            yield b == null ? null : new String(b, StandardCharsets.UTF_8);
+            yield b == null
+                ? null
+                : new String(
+                    c.signedByteOrder() ? Column.flipSignBits(b) : b, StandardCharsets.UTF_8);
           }
           case BYTES -> rs.getBytes(index);
         };

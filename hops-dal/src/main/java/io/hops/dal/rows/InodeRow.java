@@ -4,19 +4,21 @@ import io.hops.dal.schema.Indexed;
 import io.hops.dal.schema.MaxBytes;
 import io.hops.dal.schema.PartitionKey;
 import io.hops.dal.schema.Pk;
+import io.hops.dal.schema.SignedByteOrder;
 import io.hops.dal.schema.Table;
 import io.hops.dal.schema.TableName;
 
 /**
  * A file, directory or symlink. Partitioned by {@code partitionId}: the parent's id, or for
  * children of the root a hash of the name, so top-level directories spread over shards (DESIGN.md
- * §4).
+ * §4). Names order as HDFS orders them (signed bytes), so a partition's rows are a directory's
+ * children in listing order.
  */
 @TableName("inodes")
 public record InodeRow(
     @Pk @PartitionKey long partitionId,
     @Pk @Indexed long parentId,
-    @Pk @MaxBytes(255) String name,
+    @Pk @SignedByteOrder @MaxBytes(255) String name,
     @Indexed(unique = true) long id,
     boolean isDir,
     short permission,

@@ -5,7 +5,8 @@ import java.lang.reflect.RecordComponent;
 /**
  * One column of a table, derived from a record component: {@code parentId} becomes {@code
  * parent_id}. Primitive components are NOT NULL; reference components are nullable unless they are
- * part of the primary key.
+ * part of the primary key. A {@link SignedByteOrder} key column orders its UTF-8 bytes as signed
+ * values.
  */
 public record Column(
     String name,
@@ -15,7 +16,8 @@ public record Column(
     boolean primaryKey,
     boolean partitionKey,
     boolean indexed,
-    int position) {
+    int position,
+    boolean signedByteOrder) {
 
   static Column of(RecordComponent component, int position) {
     ColumnType type = ColumnType.of(component.getType());
@@ -26,6 +28,10 @@ public record Column(
     if (sized != (max != null)) {
       throw new IllegalArgumentException(
           component + ": string and byte[] columns, and only they, must declare @MaxBytes");
+    }
+    boolean signed = component.isAnnotationPresent(SignedByteOrder.class);
+    if (signed && (!pk || type != ColumnType.STRING)) {
+      throw new IllegalArgumentException(component + ": only a string key column orders signed");
     }
     if (partition && !pk) {
       throw new IllegalArgumentException(component + ": the partition key must be in the key");
@@ -38,7 +44,19 @@ public record Column(
         pk,
         partition,
         component.isAnnotationPresent(Indexed.class),
-        position);
+        position,
+        signed);
+  }
+
+  /**
+   * The top bit of every byte flipped: unsigned order of the result is signed order of {@code b}.
+   */
+  public static byte[] flipSignBits(byte[] b) {
+    byte[] out = new byte[b.length];
+    for (int i = 0; i < b.length; i++) {
+      out[i] = (byte) (b[i] ^ 0x80);
+    }
+    return out;
   }
 
   static String snakeCase(String camel) {

@@ -67,12 +67,20 @@ public final class Cells {
 
   /**
    * The primary-key order the DAL promises for scans: key columns in key order; numbers signed,
-   * strings by their UTF-8 bytes unsigned (exact, case-sensitive, unpadded), byte arrays unsigned.
+   * strings by their UTF-8 bytes unsigned (exact, case-sensitive, unpadded), or signed for a {@link
+   * io.hops.dal.schema.SignedByteOrder} column (HDFS's order of names), byte arrays unsigned.
    */
   public static <R extends Record> Comparator<R> keyOrder(Table<R> table) {
     return (a, b) -> {
       for (Column c : table.keyColumns()) {
-        int d = compareValues(table.get(a, c.position()), table.get(b, c.position()));
+        Object x = table.get(a, c.position());
+        Object y = table.get(b, c.position());
+        int d =
+            c.signedByteOrder()
+                ? Arrays.compare(
+                    ((String) x).getBytes(StandardCharsets.UTF_8),
+                    ((String) y).getBytes(StandardCharsets.UTF_8))
+                : compareValues(x, y);
         if (d != 0) {
           return d;
         }

@@ -13,6 +13,7 @@ import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.rows.StorageRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.ArrayList;
@@ -138,6 +139,63 @@ public abstract class FinderKit extends DalKit {
       List<List<Object>> all = expected(t, inodes, r -> true);
       assertThat(Cells.ofAll(t, pages(tx, t, null, 4, mode))).isEqualTo(all);
       assertThat(Cells.ofAll(t, tx.scanFrom(t, null, null, 3, mode))).isEqualTo(all.subList(0, 3));
+      tx.commit();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void pagesOfAnIndexValueReadItsRowsInPrimaryKeyOrder(LockMode mode) throws Exception {
+    Storage s = storage();
+    Table<UnderReplicatedBlockRow> t = UnderReplicatedBlockRow.TABLE;
+    List<UnderReplicatedBlockRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long p : PARTITIONS) {
+      for (long block : new long[] {-300, -1, 0, 7, Long.MAX_VALUE}) {
+        UnderReplicatedBlockRow r = SampleRows.inPartition(t, SampleRows.typical(t, ++seed), p);
+        r = SampleRows.with(t, r, "block_id", block);
+        rows.add(SampleRows.with(t, r, "level", seed % 3));
+      }
+    }
+    Collections.shuffle(rows, new Random(7));
+    insertCommitted(s, t, rows);
+    try (Transaction tx = s.begin()) {
+      for (int level = 0; level < 3; level++) {
+        int l = level;
+        List<List<Object>> whole = expected(t, rows, r -> r.level() == l);
+        for (int limit : new int[] {1, 2, 3, 1000}) {
+          List<UnderReplicatedBlockRow> read = new ArrayList<>();
+          Key after = null;
+          while (true) {
+            List<UnderReplicatedBlockRow> page =
+                tx.findByIndexFrom(t, "level", level, after, limit, mode);
+            assertThat(page.size()).isLessThanOrEqualTo(limit);
+            read.addAll(page);
+            if (page.size() < limit) {
+              break;
+            }
+            after = t.keyOf(page.get(page.size() - 1));
+          }
+          assertThat(Cells.ofAll(t, read))
+              .as("level %s in pages of %s", level, limit)
+              .isEqualTo(whole);
+        }
+        // A cursor that names no row of the value: the page starts at the next one.
+        UnderReplicatedBlockRow first = tx.findByIndex(t, "level", level, mode).get(0);
+        Key between = t.key(first.inodeId(), first.blockId() + 1);
+        assertThat(Cells.ofAll(t, tx.findByIndexFrom(t, "level", level, between, 1000, mode)))
+            .isEqualTo(whole.subList(1, whole.size()));
+      }
+      assertThat(tx.findByIndexFrom(t, "level", 99, null, 5, mode)).isEmpty();
+
+      // A unique index: the one row, or none after it.
+      Table<InodeRow> inodes = InodeRow.TABLE;
+      InodeRow inode = SampleRows.typical(inodes, 1);
+      insertCommitted(s, inodes, inode);
+      Key key = inodes.keyOf(inode);
+      assertThat(Cells.ofAll(inodes, tx.findByIndexFrom(inodes, "id", inode.id(), null, 5, mode)))
+          .containsExactly(cells(inodes, inode));
+      assertThat(tx.findByIndexFrom(inodes, "id", inode.id(), key, 5, mode)).isEmpty();
       tx.commit();
     }
   }

@@ -76,6 +76,13 @@ public final class FileBlocks {
     if (f.blocks.isEmpty()) {
       return f;
     }
+    return f.withEveryReplica(tx, datanodes);
+  }
+
+  /** Reads the replica rows of every block of the file, one PPIS per table. */
+  private FileBlocks withEveryReplica(LockPhase tx, DatanodeManager datanodes)
+      throws StorageException {
+    FileBlocks f = this;
     for (ReplicaRow r : tx.findByPartition(ReplicaRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
       f.replicas.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r);
       datanodes.storage(r.storageId());
@@ -94,6 +101,67 @@ public final class FileBlocks {
       f.checked.add(r.blockId());
     }
     return f;
+  }
+
+  /**
+   * For reading {@code [offset, offset + length)} of a file ({@code getBlockLocations}): its block
+   * rows (one PPIS), then the replicas, expected and corrupt replicas of only the blocks the range
+   * covers and of the last block (the located blocks' answer), one PPIS each bounded by the block,
+   * so that reading a block of a large file costs what reading a block of a small one does but for
+   * the block rows. A range that covers most of the file reads each table's partition once instead
+   * ({@link #lock}).
+   */
+  public static FileBlocks lockRange(
+      LockPhase tx, long inodeId, long offset, long length, DatanodeManager datanodes)
+      throws StorageException {
+    FileBlocks f = blocksOnly(tx, inodeId, LockMode.READ_COMMITTED);
+    if (f.blocks.isEmpty()) {
+      return f;
+    }
+    List<Long> ids = f.rangeBlockIds(offset, length);
+    if (3L * ids.size() >= f.blocks.size()) {
+      return f.withEveryReplica(tx, datanodes);
+    }
+    for (long b : ids) {
+      for (ReplicaRow r : perBlock(tx, ReplicaRow.TABLE, inodeId, b)) {
+        f.replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        datanodes.storage(r.storageId());
+      }
+      for (ReplicaUnderConstructionRow r :
+          perBlock(tx, ReplicaUnderConstructionRow.TABLE, inodeId, b)) {
+        f.expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        datanodes.storage(r.storageId());
+      }
+      for (CorruptReplicaRow r : perBlock(tx, CorruptReplicaRow.TABLE, inodeId, b)) {
+        f.corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+      }
+    }
+    return f;
+  }
+
+  /**
+   * The ids of the blocks {@link BlockManager#locatedBlocks} answers for {@code [offset, offset +
+   * length)}: those the range overlaps (at least one), and the last block.
+   */
+  List<Long> rangeBlockIds(long offset, long length) {
+    java.util.LinkedHashSet<Long> ids = new java.util.LinkedHashSet<>();
+    long pos = 0;
+    long end = offset + length;
+    int count = blocks.get(0).numBytes() == 0 ? 0 : blocks.size();
+    int i = 0;
+    while (i < count && pos + blocks.get(i).numBytes() <= offset) {
+      pos += blocks.get(i).numBytes();
+      i++;
+    }
+    if (count == 0 || i < count) {
+      do {
+        ids.add(blocks.get(i).blockId());
+        pos += blocks.get(i).numBytes();
+        i++;
+      } while (pos < end && i < blocks.size());
+    }
+    ids.add(blocks.get(blocks.size() - 1).blockId());
+    return new ArrayList<>(ids);
   }
 
   /**

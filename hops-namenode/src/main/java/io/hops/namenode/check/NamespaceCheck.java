@@ -202,7 +202,7 @@ public final class NamespaceCheck {
     Map<Long, Boolean> reachable = new HashMap<>();
     reachable.put(Inodes.ROOT_ID, true);
     for (Node n : byId.values()) {
-      if (n.id() != Inodes.ROOT_ID) {
+      if (n.id() != Inodes.ROOT_ID && n.parentId() != Inodes.DETACHED) {
         Node parent = byId.get(n.parentId());
         if (parent == null) {
           out.add(
@@ -252,6 +252,10 @@ public final class NamespaceCheck {
         break;
       }
       walked.add(cur.id());
+      if (cur.parentId() == Inodes.DETACHED) {
+        answer = true; // a deleted subtree waiting to be reclaimed: a root of its own
+        break;
+      }
       Node parent = byId.get(cur.parentId());
       if (parent == null) {
         answer = false;
@@ -267,7 +271,8 @@ public final class NamespaceCheck {
 
   private void checkMarks(Map<Long, Node> byId, List<Problem> out) throws StorageException {
     for (Node n : byId.values()) {
-      if (n.subtreeLocked() && !ownerAlive.test(n.markOwner())) {
+      // A detached root's mark names its reclaimer; the leader takes a dead one's over.
+      if (n.subtreeLocked() && n.parentId() != Inodes.DETACHED && !ownerAlive.test(n.markOwner())) {
         out.add(
             new Problem(
                 Kind.STALE_SUBTREE_MARK,
@@ -347,6 +352,24 @@ public final class NamespaceCheck {
     return last;
   }
 
+  /**
+   * Whether {@code n} is in a deleted subtree still being reclaimed: its quota usage is not kept up
+   * to date any more, since no path reaches it.
+   */
+  private static boolean detached(Node n, Map<Long, Node> byId) {
+    Node cur = n;
+    for (int depth = 0; cur != null && depth < 10_000; depth++) {
+      if (cur.parentId() == Inodes.DETACHED) {
+        return true;
+      }
+      if (cur.id() == Inodes.ROOT_ID) {
+        return false;
+      }
+      cur = byId.get(cur.parentId());
+    }
+    return false;
+  }
+
   private void checkQuotas(
       Map<Long, Node> byId, Map<Long, BlockInfoRow> lastOfOpen, List<Problem> out)
       throws StorageException {
@@ -393,7 +416,9 @@ public final class NamespaceCheck {
     for (Map.Entry<Long, long[]> e : counted.entrySet()) {
       QuotaRow q = rows.get(e.getKey());
       long[] c = e.getValue();
-      if (q != null && (q.nsCount() != c[0] || q.dsCount() != c[1])) {
+      if (q != null
+          && (q.nsCount() != c[0] || q.dsCount() != c[1])
+          && !detached(byId.get(e.getKey()), byId)) {
         out.add(
             new Problem(
                 Kind.QUOTA_USAGE,

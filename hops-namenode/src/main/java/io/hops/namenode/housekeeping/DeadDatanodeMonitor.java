@@ -4,18 +4,19 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.housekeeping.RemoveStorageReplicas.FileBlock;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import org.apache.hadoop.hdfs.server.protocol.RegisterCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,8 +25,11 @@ import org.slf4j.LoggerFactory;
  * Datanodes whose heartbeats stopped (HDFS HeartbeatManager.heartbeatCheck and
  * DatanodeManager.removeDeadDatanode): their replicas are forgotten, storage by storage, in small
  * transactions ({@link RemoveStorageReplicas}), and the blocks they held are queued for
- * re-replication. Finding a storage's replicas is an index scan on {@code replicas.storage_id}; its
- * pipeline locations, which have no such index, a scan of the (small) pipeline table.
+ * re-replication. A round reads at most a page of rows ({@code
+ * hops.namenode.housekeeping.page.rows}): a storage's replicas by index pages on {@code
+ * replicas.storage_id}, then its pipeline locations, which have no such index, by pages of the
+ * pipeline table; a datanode of a million replicas is forgotten over as many rounds as it has
+ * pages.
  *
  * <p>A datanode that comes back gets a registration command first (its other queued commands are
  * dropped), so that it re-registers and sends a full block report, as with HDFS; a datanode that
@@ -41,9 +45,21 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
   /** Declared dead and not yet forgotten (a failed round leaves them here for the next one). */
   private final Map<String, Node> toForget = new LinkedHashMap<>();
 
+  private final int pageRows;
+
+  // Where forgetting the first of toForget is: the leader's memory, a hint (a new leader's
+  // DatanodeManager declares the datanode dead again and starts over).
+  private String current;
+  private Deque<StorageRef> storagesLeft = new ArrayDeque<>();
+  private Key replicaCursor;
+  private Key pipelineCursor;
+  private boolean replicasDone;
+  private int removed;
+
   DeadDatanodeMonitor(Namesystem ns) {
     this.ns = ns;
     this.dm = ns.blocks().datanodes();
+    this.pageRows = QueueCursor.pageRows(ns.conf());
   }
 
   @Override
@@ -56,48 +72,104 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     for (Node n : dm.takeNewlyDead()) {
       toForget.put(n.uuid(), n);
     }
-    for (Node n : new ArrayList<>(toForget.values())) {
+    int budget = pageRows;
+    while (budget > 0 && !toForget.isEmpty()) {
+      Node n = toForget.values().iterator().next();
+      if (!n.uuid().equals(current)) {
+        start(n);
+      }
       if (dm.isLive(n)) {
-        toForget.remove(n.uuid()); // back in time: what it holds is still there
+        // Back in time: what it holds is still there, but for what was forgotten already, which
+        // its full report after registering again restores.
+        if (removed > 0) {
+          registerAgain(n);
+        }
+        finish(n);
         continue;
       }
-      int removed = 0;
-      for (StorageRef s : dm.storagesOf(n.uuid())) {
-        removed += forget(s);
+      if (storagesLeft.isEmpty()) {
+        registerAgain(n);
+        LOG.info(
+            "dead datanode {} ({}): {} replicas forgotten, their blocks queued for re-replication",
+            n.id().getXferAddr(),
+            n.uuid(),
+            removed);
+        finish(n);
+        continue;
       }
-      n.clearCommands();
-      n.addCommand(RegisterCommand.REGISTER);
-      toForget.remove(n.uuid());
-      LOG.info(
-          "dead datanode {} ({}): {} replicas forgotten, their blocks queued for re-replication",
-          n.id().getXferAddr(),
-          n.uuid(),
-          removed);
+      budget -= Math.max(1, forgetPage(storagesLeft.peek()));
     }
   }
 
-  private int forget(StorageRef s) throws IOException {
-    TreeSet<FileBlock> held =
-        new TreeSet<>(
-            Comparator.comparingLong(FileBlock::inodeId).thenComparingLong(FileBlock::blockId));
+  private void start(Node n) throws IOException {
+    current = n.uuid();
+    storagesLeft = new ArrayDeque<>(dm.storagesOf(n.uuid()));
+    replicaCursor = null;
+    pipelineCursor = null;
+    replicasDone = false;
+    removed = 0;
+  }
+
+  private void finish(Node n) {
+    toForget.remove(n.uuid());
+    current = null;
+  }
+
+  private static void registerAgain(Node n) {
+    n.clearCommands();
+    n.addCommand(RegisterCommand.REGISTER);
+  }
+
+  /**
+   * Forgets the next page of a storage's replicas (an index page on {@code replicas.storage_id}),
+   * or, once they are done, of the pipeline table's rows (which has no such index); returns the
+   * rows read. The storage is done after a short page of both.
+   */
+  private int forgetPage(StorageRef s) throws IOException {
+    List<FileBlock> held = new ArrayList<>();
+    int read;
     try (Transaction tx = ns.storage().begin()) {
-      for (ReplicaRow r :
-          tx.findByIndex(ReplicaRow.TABLE, "storage_id", s.id(), LockMode.READ_COMMITTED)) {
-        held.add(new FileBlock(r.inodeId(), r.blockId()));
-      }
-      for (ReplicaUnderConstructionRow r :
-          tx.scanAll(ReplicaUnderConstructionRow.TABLE, LockMode.READ_COMMITTED)) {
-        if (r.storageId() == s.id()) {
-          held.add(new FileBlock(r.inodeId(), r.blockId()));
+      if (!replicasDone) {
+        List<ReplicaRow> page =
+            tx.findByIndexFrom(
+                ReplicaRow.TABLE,
+                "storage_id",
+                s.id(),
+                replicaCursor,
+                pageRows,
+                LockMode.READ_COMMITTED);
+        page.forEach(r -> held.add(new FileBlock(r.inodeId(), r.blockId())));
+        read = page.size();
+        replicasDone = page.size() < pageRows;
+        replicaCursor = replicasDone ? null : ReplicaRow.TABLE.keyOf(page.get(page.size() - 1));
+      } else {
+        List<ReplicaUnderConstructionRow> page =
+            tx.scanFrom(
+                ReplicaUnderConstructionRow.TABLE,
+                null,
+                pipelineCursor,
+                pageRows,
+                LockMode.READ_COMMITTED);
+        for (ReplicaUnderConstructionRow r : page) {
+          if (r.storageId() == s.id()) {
+            held.add(new FileBlock(r.inodeId(), r.blockId()));
+          }
+        }
+        read = page.size();
+        boolean done = page.size() < pageRows;
+        pipelineCursor =
+            done ? null : ReplicaUnderConstructionRow.TABLE.keyOf(page.get(page.size() - 1));
+        if (done) {
+          storagesLeft.poll();
+          replicasDone = false;
         }
       }
     }
-    List<FileBlock> all = new ArrayList<>(held);
-    int removed = 0;
-    for (int i = 0; i < all.size(); i += BATCH) {
-      List<FileBlock> batch = all.subList(i, Math.min(all.size(), i + BATCH));
+    // Both pages come in (inode, block) order, the order RemoveStorageReplicas locks in.
+    for (int i = 0; i < held.size(); i += BATCH) {
+      List<FileBlock> batch = held.subList(i, Math.min(held.size(), i + BATCH));
       removed += ns.runAsLeader(() -> new RemoveStorageReplicas(s.id(), batch));
     }
-    return removed;
+    return read;
   }
 }

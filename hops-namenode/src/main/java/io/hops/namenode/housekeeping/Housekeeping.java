@@ -51,8 +51,9 @@ public final class Housekeeping implements AutoCloseable {
 
   /**
    * The chores, in the order they run each round: dead datanodes first (their replicas stop
-   * counting), then copies that timed out, then re-replication, then the blocks of large deleted
-   * files, then the deletions they and the others queued, so that one round sends them.
+   * counting), then copies that timed out, then re-replication, then deleted subtrees whose
+   * namenode died, then the blocks of large deleted files, then the deletions they and the others
+   * queued, so that one round sends them.
    */
   private static List<HousekeepingTask> tasks(Namesystem ns) {
     List<HousekeepingTask> t = new ArrayList<>();
@@ -60,9 +61,11 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new DeadDatanodeMonitor(ns));
     t.add(new PendingReplicationMonitor(ns));
     t.add(new ReplicationMonitor(ns));
+    t.add(new DetachedSubtrees(ns));
     t.add(new BlockReleaseMonitor(ns));
     t.add(new InvalidationMonitor(ns));
     t.add(new RetryCacheExpiry(ns));
+    t.add(new BlockHealthCensus(ns));
     t.add(new NamespaceCensus(ns));
     return t;
   }

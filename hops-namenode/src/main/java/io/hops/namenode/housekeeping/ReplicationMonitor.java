@@ -3,6 +3,7 @@ package io.hops.namenode.housekeeping;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
@@ -40,15 +41,17 @@ import org.slf4j.LoggerFactory;
  * 1 = fewer than a third, 2 = fewer than wanted, 4 = none live: corrupt or missing) with the file's
  * replication, behind the others of its level.
  *
- * <p>Each round reads the queue level by level (an index scan on {@code level} each) and checks, by
- * level then age, up to {@link #MAX_CHECKS_PER_ROUND} blocks queued or changed since their last
- * check, and a few of those the datanodes could not help last time ({@link #parked}), one
- * transaction per file ({@link ReplicationCheck}); at most {@code
- * dfs.namenode.replication.work.multiplier.per.iteration} copies per live datanode are scheduled
- * per round, and a source sends at most {@code dfs.namenode.replication.max-streams} of them (the
- * hard limit for the highest priority). Copies go to the sources as {@code DNA_TRANSFER} commands
- * once the check has committed. A queued block waits one heartbeat interval before its check, so
- * that the replicas of a block just written, whose reports are in flight, are not copied again.
+ * <p>Each round reads the next page of each level ({@code hops.namenode.housekeeping.page.rows}
+ * rows after the level's cursor, one bounded index scan on {@code level} each, so a backlog of any
+ * size costs a round five pages) and checks, by level then age within the page, up to {@link
+ * #MAX_CHECKS_PER_ROUND} blocks queued or changed since their last check, and a few of those the
+ * datanodes could not help last time ({@link #parked}), one transaction per file ({@link
+ * ReplicationCheck}); at most {@code dfs.namenode.replication.work.multiplier.per.iteration} copies
+ * per live datanode are scheduled per round, and a source sends at most {@code
+ * dfs.namenode.replication.max-streams} of them (the hard limit for the highest priority). Copies
+ * go to the sources as {@code DNA_TRANSFER} commands once the check has committed. A queued block
+ * waits one heartbeat interval before its check, so that the replicas of a block just written,
+ * whose reports are in flight, are not copied again.
  */
 final class ReplicationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicationMonitor.class);
@@ -65,11 +68,21 @@ final class ReplicationMonitor implements HousekeepingTask {
 
   /**
    * Blocks the datanodes could not help at their last check (no live replica, or nowhere to copy
-   * to), with the row's timestamp as that check wrote it. Soft state of this leader: they are
-   * checked again at HDFS's pace (a few per live datanode and round), at once if the row changed or
-   * a datanode came or went. A new leader starts without it and checks them all once.
+   * to), with the row as that check wrote it (its timestamp tells a changed row; its level, where a
+   * pass forgets it once the row is gone). Soft state of this leader: they are checked again at
+   * HDFS's pace (a few per live datanode and round), at once if the row changed or a datanode came
+   * or went. A new leader starts without it and checks them all once.
    */
-  private final Map<FileBlock, Long> parked = new HashMap<>();
+  private final Map<FileBlock, UnderReplicatedBlockRow> parked = new HashMap<>();
+
+  /**
+   * Where each level's pass through the queue is: the last key of its last page (null: at the
+   * start), and the parked blocks seen in the pass so far. The leader's memory only, a hint.
+   */
+  private final Key[] cursors = new Key[ReplicationCheck.CORRUPT_OR_MISSING + 1];
+
+  private final List<Set<FileBlock>> parkedSeen = new ArrayList<>();
+  private final int pageRows;
 
   private Set<String> lastLive = Set.of();
 
@@ -77,6 +90,10 @@ final class ReplicationMonitor implements HousekeepingTask {
     this.ns = ns;
     this.bm = ns.blocks();
     Configuration conf = ns.conf();
+    this.pageRows = QueueCursor.pageRows(conf);
+    for (int level = 0; level < cursors.length; level++) {
+      parkedSeen.add(new HashSet<>());
+    }
     this.workMultiplier =
         conf.getInt(
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_WORK_MULTIPLIER_PER_ITERATION,
@@ -127,7 +144,13 @@ final class ReplicationMonitor implements HousekeepingTask {
             ns.runAsLeader(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
         round.take(o);
         send(o.transfers);
-        o.parked.forEach(r -> parked.put(new FileBlock(r.inodeId(), r.blockId()), r.timestamp()));
+        for (UnderReplicatedBlockRow r : o.parked) {
+          FileBlock k = new FileBlock(r.inodeId(), r.blockId());
+          parked.put(k, r);
+          if (r.level() >= 0 && r.level() < parkedSeen.size()) {
+            parkedSeen.get(r.level()).add(k); // seen in this pass: the row exists
+          }
+        }
         total.transfers.addAll(o.transfers);
         total.satisfied += o.satisfied;
         total.waiting += o.waiting;
@@ -164,25 +187,24 @@ final class ReplicationMonitor implements HousekeepingTask {
     long before = bm.now() - graceMillis;
     List<UnderReplicatedBlockRow> fresh = new ArrayList<>();
     List<UnderReplicatedBlockRow> stale = new ArrayList<>();
-    Map<FileBlock, Long> stillParked = new HashMap<>();
     try (Transaction tx = ns.storage().begin()) {
       for (int level = 0; level <= ReplicationCheck.CORRUPT_OR_MISSING; level++) {
-        List<UnderReplicatedBlockRow> atLevel =
-            tx.findByIndex(UnderReplicatedBlockRow.TABLE, "level", level, LockMode.READ_COMMITTED);
+        List<UnderReplicatedBlockRow> atLevel = nextPage(tx, level);
         atLevel.sort(Comparator.comparingLong(UnderReplicatedBlockRow::timestamp));
         for (UnderReplicatedBlockRow r : atLevel) {
           FileBlock k = new FileBlock(r.inodeId(), r.blockId());
-          Long parkedAt = parked.get(k);
-          if (parkedAt != null && parkedAt == r.timestamp()) {
-            stillParked.put(k, parkedAt);
+          UnderReplicatedBlockRow parkedAt = parked.get(k);
+          if (parkedAt != null && parkedAt.timestamp() == r.timestamp()) {
             stale.add(r);
-          } else if (r.timestamp() <= before) {
-            fresh.add(r);
+          } else {
+            parked.remove(k);
+            if (r.timestamp() <= before) {
+              fresh.add(r);
+            }
           }
         }
       }
     }
-    parked.keySet().retainAll(stillParked.keySet());
     Map<Long, List<Long>> byFile = new LinkedHashMap<>();
     List<UnderReplicatedBlockRow> chosen = new ArrayList<>();
     chosen.addAll(fresh.subList(0, Math.min(fresh.size(), MAX_CHECKS_PER_ROUND)));
@@ -191,6 +213,38 @@ final class ReplicationMonitor implements HousekeepingTask {
       byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());
     }
     return byFile;
+  }
+
+  /**
+   * The next page of a level's rows after its cursor, in primary-key order (one bounded index
+   * scan); a short page ends the level's pass, and the next round starts it over. Parked blocks of
+   * the level not seen in a whole pass are gone from the queue: forgotten then.
+   */
+  private List<UnderReplicatedBlockRow> nextPage(Transaction tx, int level) throws IOException {
+    List<UnderReplicatedBlockRow> page =
+        new ArrayList<>(
+            tx.findByIndexFrom(
+                UnderReplicatedBlockRow.TABLE,
+                "level",
+                level,
+                cursors[level],
+                pageRows,
+                LockMode.READ_COMMITTED));
+    Set<FileBlock> seen = parkedSeen.get(level);
+    for (UnderReplicatedBlockRow r : page) {
+      FileBlock k = new FileBlock(r.inodeId(), r.blockId());
+      if (parked.containsKey(k)) {
+        seen.add(k);
+      }
+    }
+    if (page.size() < pageRows) {
+      cursors[level] = null;
+      parked.entrySet().removeIf(e -> e.getValue().level() == level && !seen.contains(e.getKey()));
+      seen.clear();
+    } else {
+      cursors[level] = UnderReplicatedBlockRow.TABLE.keyOf(page.get(page.size() - 1));
+    }
+    return page;
   }
 
   /** One {@code DNA_TRANSFER} command per source datanode. */

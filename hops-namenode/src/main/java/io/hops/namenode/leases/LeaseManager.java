@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import java.io.IOException;
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A file whose last block is being recovered belongs to the namenode's recovery holder ({@code
  * HDFS_NameNode-<start time>}, one per namenode, as HDFS names it). {@link #releaseExpiredLeases}
- * looks at every file of every recovery holder each round, so that the leader sends the recoveries
- * other namenodes started and starts again those that did not finish within {@link
+ * looks at every file of every recovery holder each pass over the leases (a page of leases a round,
+ * {@code hops.namenode.housekeeping.page.rows}), so that the leader sends the recoveries other
+ * namenodes started and starts again those that did not finish within {@link
  * #BLOCK_RECOVERY_TIMEOUT_MS}.
  *
  * <p>It starts no thread: the leader's housekeeping calls {@link #releaseExpiredLeases}
@@ -54,6 +56,15 @@ public final class LeaseManager {
   private final long softLimitMillis;
   private final long hardLimitMillis;
   private final long recoveryTimeoutMillis;
+  private final int leasePageRows;
+
+  /**
+   * The last lease of the last page {@link #releaseExpiredLeases} read (null: start over). The
+   * leader's memory only: a round reads one page of leases, so a million leases cost a round a page
+   * and a pass as many rounds as pages.
+   */
+  private Key leaseCursor;
+
   private final String recoveryHolder =
       HdfsServerConstants.NAMENODE_LEASE_HOLDER + "-" + Time.formatTime(Time.now());
 
@@ -61,6 +72,7 @@ public final class LeaseManager {
   public LeaseManager(Namesystem ns) {
     this.ns = ns;
     this.recovery = new BlockRecovery(ns.blocks(), this);
+    this.leasePageRows = pageRows(ns);
     this.softLimitMillis = softLimit(ns);
     this.hardLimitMillis = hardLimit(ns);
     this.recoveryTimeoutMillis = recoveryTimeout(ns);
@@ -69,9 +81,19 @@ public final class LeaseManager {
   public LeaseManager(Namesystem ns, LeaseRecovery recovery) {
     this.ns = ns;
     this.recovery = recovery;
+    this.leasePageRows = pageRows(ns);
     this.softLimitMillis = softLimit(ns);
     this.hardLimitMillis = hardLimit(ns);
     this.recoveryTimeoutMillis = recoveryTimeout(ns);
+  }
+
+  private static int pageRows(Namesystem ns) {
+    return Math.max(
+        1,
+        ns.conf()
+            .getInt(
+                NamenodeConfig.HOUSEKEEPING_PAGE_ROWS,
+                NamenodeConfig.HOUSEKEEPING_PAGE_ROWS_DEFAULT));
   }
 
   private static long softLimit(Namesystem ns) {
@@ -144,12 +166,16 @@ public final class LeaseManager {
    * table scan and finding their files an index scan, both read committed; each release then locks
    * and checks again. Returns the number of files closed.
    */
-  public int releaseExpiredLeases() throws IOException {
+  public synchronized int releaseExpiredLeases() throws IOException {
     long now = now();
     List<LeaseRow> expired = new ArrayList<>();
     List<List<LeasePathRow>> files = new ArrayList<>();
     try (Transaction tx = ns.storage().begin()) {
-      for (LeaseRow lease : tx.scanAll(LeaseRow.TABLE, LockMode.READ_COMMITTED)) {
+      List<LeaseRow> page =
+          tx.scanFrom(LeaseRow.TABLE, null, leaseCursor, leasePageRows, LockMode.READ_COMMITTED);
+      leaseCursor =
+          page.size() < leasePageRows ? null : LeaseRow.TABLE.keyOf(page.get(page.size() - 1));
+      for (LeaseRow lease : page) {
         if (needsRelease(lease, now)) {
           expired.add(lease);
           files.add(

@@ -1,10 +1,9 @@
 package io.hops.namenode.metrics;
 
-import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
-import io.hops.dal.rows.PendingBlockRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.housekeeping.BlockHealthCensus;
 import io.hops.namenode.housekeeping.NamespaceCensus;
 import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.rpc.SafeMode;
@@ -61,8 +60,7 @@ public record ClusterSnapshot(
     long pendingReplication;
     try (Transaction tx = ns.storage().begin()) {
       census = NamespaceCensus.read(tx);
-      // Only blocks being re-replicated: a small table, as GetStats's own reads.
-      pendingReplication = tx.scanAll(PendingBlockRow.TABLE, LockMode.READ_COMMITTED).size();
+      pendingReplication = BlockHealthCensus.read(tx).pendingReplication();
     }
     DatanodeManager dm = ns.blocks().datanodes();
     long staleAfter =

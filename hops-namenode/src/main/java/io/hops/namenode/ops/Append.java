@@ -165,7 +165,8 @@ public final class Append extends Operation<Append.Outcome> {
     }
     if (target.fileStoredInDb()) {
       // Its bytes are in the database, not in a block a pipeline could reopen.
-      throw new IOException(
+      throw new StoredInDatabaseException(
+          src,
           "Cannot append to "
               + path
               + ": it is stored in the database (storage policy DB); append to it with hops-client,"

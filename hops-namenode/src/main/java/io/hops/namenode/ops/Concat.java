@@ -62,6 +62,21 @@ public final class Concat extends Operation<Void> {
   }
 
   private final List<XAttrRow> attributes = new ArrayList<>();
+  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private long adoptedId = -1;
+
+  /**
+   * Makes this the last step of moving a database file to datanodes ({@link
+   * io.hops.namenode.smallfiles.DatabaseFileMover}): the target may be the database file {@code
+   * targetId}, whose one source holds the same bytes in blocks; the target's rows go and it becomes
+   * a plain file with those blocks. Refused if the target changed meanwhile.
+   */
+  public Concat adoptingDatabaseTarget(
+      io.hops.namenode.smallfiles.SmallFileStore store, long targetId) {
+    this.smallFiles = store;
+    this.adoptedId = targetId;
+    return this;
+  }
 
   @Override
   public String name() {
@@ -121,9 +136,13 @@ public final class Concat extends Operation<Void> {
       pc.check(trg, targetPath, FsAction.WRITE);
     }
     trg = Checks.file(t, targetPath);
-    if (trg.fileStoredInDb()) {
-      throw new HadoopIllegalArgumentException(
-          "concat: target file " + target + " is stored in the database, not in blocks");
+    boolean adopting = trg.fileStoredInDb() && adoptedId >= 0;
+    if (adopting && (trg.id() != adoptedId || srcs.length != 1)) {
+      throw new IOException(targetPath + " changed while it moved to datanodes");
+    }
+    if (trg.fileStoredInDb() && !adopting) {
+      throw new StoredInDatabaseException(
+          target, "concat: target file " + target + " is stored in the database, not in blocks");
     }
     if (trg.underConstruction()) {
       throw new HadoopIllegalArgumentException(
@@ -151,8 +170,8 @@ public final class Concat extends Operation<Void> {
             "concat: the src file " + src + " is the same with the target file " + targetPath);
       }
       if (f.fileStoredInDb()) {
-        throw new HadoopIllegalArgumentException(
-            "concat: source file " + src + " is stored in the database, not in blocks");
+        throw new StoredInDatabaseException(
+            src, "concat: source file " + src + " is stored in the database, not in blocks");
       }
       if (f.underConstruction() || blocks.get(f.id()).isEmpty()) {
         throw new HadoopIllegalArgumentException(
@@ -176,6 +195,17 @@ public final class Concat extends Operation<Void> {
           "concat: at least two of the source files are the same");
     }
 
+    MutableInode file = MutableInode.of(trg);
+    if (adopting) {
+      if (sources.get(0).size() != trg.size()) {
+        throw new IOException(targetPath + " changed while it moved to datanodes");
+      }
+      // Its bytes are counted once, in the blocks it adopts.
+      quotas.add(0, -trg.size() * trg.replication());
+      smallFiles.delete(tx, trg.id(), trg.size());
+      file.fileStoredInDb = false;
+      file.size = 0;
+    }
     // HDFS FSDirConcatOp.computeQuotaDeltas: the sources' bytes take the target's replication.
     long space = 0;
     for (InodeRow src : sources) {
@@ -185,7 +215,6 @@ public final class Concat extends Operation<Void> {
     quotas.add(-sources.size(), space);
     quotas.flush(tx);
     long now = bm.now();
-    MutableInode file = MutableInode.of(trg);
     FileBlocks into = blocks.get(trg.id());
     int index = into.blocks().size();
     for (InodeRow src : sources) {

@@ -51,9 +51,9 @@ import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
  * unless that client's lease is past the soft limit, in which case the file is closed (committed)
  * and the caller still gets {@link FileAlreadyExistsException}. {@code APPEND} is not special here,
  * as in HDFS's namenode: the stock client sends it only for a missing file, and appending to an
- * existing one goes through {@code append}, which hops does not support yet. Encryption zones and
- * erasure coding are not supported: {@code supportedVersions} is ignored and an erasure coding
- * policy other than {@code replication} is refused.
+ * existing one goes through {@code append}. Encryption zones and erasure coding are not supported:
+ * {@code supportedVersions} is ignored and an erasure coding policy other than {@code replication}
+ * is refused.
  */
 public final class Create extends Operation<Create.Outcome> {
   /**
@@ -246,6 +246,16 @@ public final class Create extends Operation<Create.Outcome> {
       firstMissing = existing;
     }
     FsPermission ancestors = implicitUwx(new FsPermission(anchor.permission()));
+    long dataSpace = inlineData == null ? 0 : (long) inlineData.length * replication;
+    if (dataSpace > 0) {
+      try {
+        quotas.verify(0, dataSpace);
+      } catch (QuotaExceededException e) {
+        // Declined before anything is written: the client's pipeline then meets the quota as HDFS
+        // does, at its first addBlock.
+        return new Outcome(null, null);
+      }
+    }
     for (int i = firstMissing; i <= depth; i++) {
       try {
         Checks.componentLength(ns, names[i - 1], PathNames.prefix(names, i - 1));
@@ -264,6 +274,9 @@ public final class Create extends Operation<Create.Outcome> {
         parent = addDirectory(tx, parent, names, i, ancestors);
       }
     }
+    // A file in the database counts its bytes times its replication, as the same file complete on
+    // datanodes does (FileSpace).
+    quotas.add(0, dataSpace);
     quotas.flush(tx);
     MutableInode file = addFile(tx, parent, names);
     if (inlineData != null) {

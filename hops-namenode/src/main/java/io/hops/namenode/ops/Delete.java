@@ -5,6 +5,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.PathResolver;
@@ -42,6 +43,7 @@ public final class Delete extends Operation<Boolean> {
   private SubtreeScan subtree;
   private DeletedInodes related;
   private long ownMark = PathResolver.NO_MARK;
+  private boolean detach;
   private AncestorQuotas quotas = AncestorQuotas.none();
 
   public Delete(Namesystem ns, PermissionChecker pc, String src, boolean recursive) {
@@ -57,6 +59,19 @@ public final class Delete extends Operation<Boolean> {
    */
   public Delete underOwnMark(long rootId) {
     this.ownMark = rootId;
+    return this;
+  }
+
+  /**
+   * The one transaction of a big delete that answers the client (with {@link #underOwnMark}): the
+   * marked, non-empty directory is unlinked from the namespace at once, moved with its mark to
+   * {@link Inodes#DETACHED} under its own id, and its rows are reclaimed afterwards by the marking
+   * namenode (or, if it dies, by the leader). Only where no directory above it has a quota, whose
+   * usage would have to drop now: there a {@link SubtreeTooBigException} sends the caller to the
+   * delete in place. HDFS's sub-access check must have been done by the quiesce.
+   */
+  public Delete detaching() {
+    this.detach = true;
     return this;
   }
 
@@ -80,6 +95,9 @@ public final class Delete extends Operation<Boolean> {
     }
     if (!target.isDir() || target.childrenCount() == 0) {
       related = DeletedInodes.read(tx, List.of(target));
+    } else if (detach && recursive && target.id() == ownMark) {
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+      return;
     } else if (recursive) {
       subtree = SubtreeScan.read(tx, target, path(), LockMode.EXCLUSIVE, bound);
       if (!subtree.exceeded()) {
@@ -115,6 +133,9 @@ public final class Delete extends Operation<Boolean> {
       return false;
     }
     boolean nonEmpty = target.isDir() && target.childrenCount() > 0;
+    if (nonEmpty && detach && recursive && target.id() == ownMark) {
+      return detach(tx, target, parent, path);
+    }
     if (nonEmpty) {
       if (subtree == null || subtree.exceeded()) {
         // Not read (non-recursive) or not fully: only the top of HDFS's subtree check is possible.
@@ -141,6 +162,27 @@ public final class Delete extends Operation<Boolean> {
     if (ownMark != PathResolver.NO_MARK) {
       tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
     }
+    return true;
+  }
+
+  private boolean detach(ExecutePhase tx, InodeRow target, InodeRow parent, String path)
+      throws IOException {
+    pc.check(target, path, FsAction.ALL);
+    if (quotas.any(0, resolved.depth())) {
+      throw new SubtreeTooBigException("delete", path, target, null);
+    }
+    // The row's key changes (deletes are flushed first); the mark stays: it says who reclaims.
+    tx.delete(InodeRow.TABLE, target);
+    tx.hintRemoved(target.parentId(), target.name());
+    MutableInode moved = MutableInode.of(target);
+    moved.parentId = Inodes.DETACHED;
+    moved.name = Long.toString(target.id());
+    tx.insert(InodeRow.TABLE, moved.toRow());
+    MutableInode p = MutableInode.of(parent);
+    p.childrenCount--;
+    p.modificationTime = System.currentTimeMillis();
+    tx.update(InodeRow.TABLE, p.toRow());
+    tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
     return true;
   }
 

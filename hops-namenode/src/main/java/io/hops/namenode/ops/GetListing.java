@@ -2,6 +2,7 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.resolve.Inodes;
@@ -29,10 +30,12 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 
 /**
  * {@code getListing} (ls): as stat, the ancestors in one batch read-committed and the directory
- * with a shared lock, then its children in one partition-pruned scan (B + PK(SHARED) + PPIS). The
- * shared lock keeps children from being added or removed meanwhile, since that updates the
- * directory under an exclusive lock. The root's children are hash-partitioned, so listing the root
- * is an index scan on {@code parent_id} over all partitions instead (DESIGN.md §7).
+ * with a shared lock, then one page of its children: a bounded range scan of its partition from
+ * {@code startAfter} (B + PK(SHARED) + PPIS), whose cost is the page and not the directory, since
+ * names are keyed in HDFS's order ({@link io.hops.dal.schema.SignedByteOrder}). The shared lock
+ * keeps children from being added or removed meanwhile, since that updates the directory under an
+ * exclusive lock. The root's children are hash-partitioned, so listing the root is an index scan on
+ * {@code parent_id} over all partitions, sorted here, instead (DESIGN.md §7).
  *
  * <p>As HDFS: children in signed byte-wise order of their names ({@link
  * DFSUtilClient#compareBytes}), those strictly after {@code startAfter}, at most {@code
@@ -55,6 +58,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   private Integer[] order;
   private int first;
   private int count;
+  private boolean wholeDirectory;
   private final Map<Long, FileBlocks> blocks = new HashMap<>();
 
   public GetListing(
@@ -82,24 +86,11 @@ public final class GetListing extends Operation<DirectoryListing> {
       readBlocks(tx, dir);
       return;
     }
-    children =
-        dir.id() == Inodes.ROOT_ID
-            ? tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, LockMode.READ_COMMITTED)
-            : tx.findByPartition(InodeRow.TABLE, dir.id(), LockMode.READ_COMMITTED);
-    names = new byte[children.size()][];
-    order = new Integer[children.size()];
-    for (int i = 0; i < order.length; i++) {
-      names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
-      order[i] = i;
+    if (dir.id() == Inodes.ROOT_ID) {
+      readRootPage(tx);
+    } else {
+      readPage(tx, dir.id());
     }
-    Arrays.sort(order, (a, b) -> BY_NAME.compare(names[a], names[b]));
-    first = 0;
-    if (startAfter.length > 0) {
-      while (first < order.length && BY_NAME.compare(names[order[first]], startAfter) <= 0) {
-        first++;
-      }
-    }
-    count = Math.min(order.length - first, lsLimit());
     if (needLocation) {
       // As HDFS: the page also ends when the located blocks reach the listing limit (each block
       // counts once per replica), after at least one entry. The blocks of each listed file that
@@ -118,6 +109,63 @@ public final class GetListing extends Operation<DirectoryListing> {
         }
       }
     }
+  }
+
+  /**
+   * One page of a directory's children: a range scan of its partition from {@code startAfter}
+   * (names are keyed in HDFS's signed byte order), one row more than the page to learn whether more
+   * follow. Its cost is the page, not the directory.
+   */
+  private void readPage(LockPhase tx, long dirId) throws IOException {
+    int limit = lsLimit();
+    Key after =
+        startAfter.length == 0
+            ? null
+            : InodeRow.TABLE.key(dirId, dirId, new String(startAfter, StandardCharsets.UTF_8));
+    children = tx.scanFrom(InodeRow.TABLE, dirId, after, limit + 1, LockMode.READ_COMMITTED);
+    names = new byte[children.size()][];
+    order = new Integer[children.size()];
+    for (int i = 0; i < order.length; i++) {
+      names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
+      order[i] = i;
+    }
+    first = 0;
+    count = Math.min(order.length, limit);
+  }
+
+  /** The root's children are hash-partitioned (DESIGN.md §7): all of them by index, sorted here. */
+  private void readRootPage(LockPhase tx) throws IOException {
+    children = tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, LockMode.READ_COMMITTED);
+    names = new byte[children.size()][];
+    order = new Integer[children.size()];
+    for (int i = 0; i < order.length; i++) {
+      names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> BY_NAME.compare(names[a], names[b]));
+    first = 0;
+    if (startAfter.length > 0) {
+      while (first < order.length && BY_NAME.compare(names[order[first]], startAfter) <= 0) {
+        first++;
+      }
+    }
+    count = Math.min(order.length - first, lsLimit());
+    wholeDirectory = true;
+  }
+
+  /**
+   * The entries after the page, as HDFS counts them, where known: the root's children are all read,
+   * and a page from the start of a directory knows the directory's child count. A later page says
+   * how many it read beyond itself (at least 1 while more follow): HDFS's count needs the rank of
+   * {@code startAfter} among the children, which a range scan does not give, and clients use it
+   * only as "more follow" (and, from the first page, to size the listing).
+   */
+  private int remaining(InodeRow dir) {
+    int after = order.length - first - count;
+    if (after == 0 || wholeDirectory) {
+      return after;
+    }
+    return startAfter.length == 0 ? Math.max(after, dir.childrenCount() - count) : after;
   }
 
   /** The blocks of a file that may have some (with {@code needLocation}), or null. */
@@ -153,7 +201,7 @@ public final class GetListing extends Operation<DirectoryListing> {
       int child = order[first + i];
       listing[i] = status(children.get(child), names[child]);
     }
-    return new DirectoryListing(listing, order.length - first - count);
+    return new DirectoryListing(listing, remaining(target));
   }
 
   private int lsLimit() {

@@ -14,6 +14,8 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.housekeeping.BlockHealthCensus;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,15 +30,14 @@ import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
 /**
  * {@code getStats} ({@code hdfs dfs -df}, {@code hdfs dfsadmin -report}) and {@code
  * getReplicatedBlockStats}: capacity, use and room from the live datanodes' last heartbeats to this
- * namenode (soft state, as in HDFS), and block health from the tables.
+ * namenode (soft state, as in HDFS: no database access), and block health as the leader's {@link
+ * BlockHealthCensus} last counted it (one batched read), so a call costs the same however many
+ * files, blocks or blocks in trouble there are.
  *
- * <p>The candidates are the blocks some table says need attention: marked for a replication check
+ * <p>Block health counts the blocks some table says need attention: marked for a replication check
  * ({@code under_replicated_blocks}), being re-replicated ({@code pending_blocks}), or with a
- * corrupt replica ({@code corrupt_replicas}). Each is counted from what is true now: its live,
- * uncorrupted replicas against its file's replication. As in HDFS, a block with no live replica is
- * missing and not low-redundancy; blocks under construction are not counted. These tables hold only
- * blocks in trouble, so their full scans are small; a datanode that just died counts once
- * housekeeping has marked its blocks.
+ * corrupt replica ({@code corrupt_replicas}), each judged from what is true now ({@link #health}).
+ * {@code listCorruptFileBlocks} still reads them at once ({@link #missingBlocks}).
  */
 public final class GetStats {
   /** Block health, HDFS's LowRedundancyBlocks and CorruptReplicasMap counts. */
@@ -46,35 +47,43 @@ public final class GetStats {
   private GetStats() {}
 
   /** The array indexed by {@code ClientProtocol.GET_STATS_*}. */
-  public static long[] stats(Namesystem ns) throws StorageException {
+  public static long[] stats(Namesystem ns) throws IOException {
     long[] stats = new long[ClientProtocol.STATS_ARRAY_LENGTH];
     for (DatanodeManager.Node n : ns.blocks().datanodes().live()) {
       stats[ClientProtocol.GET_STATS_CAPACITY_IDX] += n.capacity();
       stats[ClientProtocol.GET_STATS_USED_IDX] += n.dfsUsed();
       stats[ClientProtocol.GET_STATS_REMAINING_IDX] += n.remaining();
     }
-    BlockCounts c = blockCounts(ns);
+    BlockHealthCensus.Counts c = health(ns);
     stats[ClientProtocol.GET_STATS_LOW_REDUNDANCY_IDX] = c.lowRedundancy();
     stats[ClientProtocol.GET_STATS_CORRUPT_BLOCKS_IDX] = c.corrupt();
     stats[ClientProtocol.GET_STATS_MISSING_BLOCKS_IDX] = c.missing();
     stats[ClientProtocol.GET_STATS_MISSING_REPL_ONE_BLOCKS_IDX] = c.missingReplicationOne();
-    stats[ClientProtocol.GET_STATS_PENDING_DELETION_BLOCKS_IDX] = c.pending();
+    stats[ClientProtocol.GET_STATS_PENDING_DELETION_BLOCKS_IDX] = c.pendingDeletion();
     return stats;
   }
 
-  public static ReplicatedBlockStats replicated(Namesystem ns) throws StorageException {
-    BlockCounts c = blockCounts(ns);
+  public static ReplicatedBlockStats replicated(Namesystem ns) throws IOException {
+    BlockHealthCensus.Counts c = health(ns);
     return new ReplicatedBlockStats(
-        c.lowRedundancy(), c.corrupt(), c.missing(), c.missingReplicationOne(), 0, c.pending());
+        c.lowRedundancy(),
+        c.corrupt(),
+        c.missing(),
+        c.missingReplicationOne(),
+        0,
+        c.pendingDeletion());
+  }
+
+  /** The leader's last block health count: one batched read. */
+  public static BlockHealthCensus.Counts health(Namesystem ns) throws IOException {
+    try (Transaction tx = ns.storage().begin()) {
+      return BlockHealthCensus.read(tx);
+    }
   }
 
   /** hops has no erasure coding. */
   public static ECBlockGroupStats erasureCoded() {
     return new ECBlockGroupStats(0, 0, 0, 0, 0);
-  }
-
-  public static BlockCounts blockCounts(Namesystem ns) throws StorageException {
-    return blockCounts(ns, new ArrayList<>());
   }
 
   /**
@@ -113,46 +122,76 @@ public final class GetStats {
       long missingOne = 0;
       long corruptBlocks = 0;
       for (List<Long> candidate : candidates) {
-        long inodeId = candidate.get(0);
-        long blockId = candidate.get(1);
-        BlockInfoRow b =
-            tx.find(
-                BlockInfoRow.TABLE,
-                BlockInfoRow.TABLE.key(inodeId, blockId),
-                LockMode.READ_COMMITTED);
-        if (b == null || b.underConstructionState() != BlockState.COMPLETE) {
-          continue; // a stale mark, or a block still being written
-        }
-        // The file's replication now (a mark's own expectation may predate a setReplication).
-        int expected = replication(tx, inodeId, replication);
         Set<Integer> bad = corrupt.getOrDefault(candidate, Set.of());
+        Health h = health(tx, datanodes, candidate.get(0), candidate.get(1), bad, replication);
+        if (h == Health.NOT_COUNTED) {
+          continue;
+        }
         if (!bad.isEmpty()) {
           corruptBlocks++;
         }
-        int live = 0;
-        for (ReplicaRow r :
-            tx.findByPartition(
-                ReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED)) {
-          StorageRef s = datanodes.storage(r.storageId());
-          if (!bad.contains(r.storageId()) && datanodes.isLive(s)) {
-            live++;
-          }
-        }
-        if (expected <= 0) {
-          continue; // the file is gone
-        }
-        if (live == 0) {
+        if (h == Health.MISSING || h == Health.MISSING_REPLICATION_ONE) {
           missing++;
           missingOut.add(candidate);
-          if (expected == 1) {
+          if (h == Health.MISSING_REPLICATION_ONE) {
             missingOne++;
           }
-        } else if (live < expected) {
+        } else if (h == Health.LOW_REDUNDANCY) {
           low++;
         }
       }
       return new BlockCounts(low, corruptBlocks, missing, missingOne, pending);
     }
+  }
+
+  /** What a block that some table marks counts as in the block health numbers. */
+  public enum Health {
+    /** A stale mark, a block being written, or a file that is gone: not counted at all. */
+    NOT_COUNTED,
+    /** Counted (as corrupt, if it has corrupt replicas), with enough live replicas. */
+    HEALTHY,
+    LOW_REDUNDANCY,
+    MISSING,
+    MISSING_REPLICATION_ONE
+  }
+
+  /**
+   * A marked block's health from what is true now: its live replicas not in {@code corrupt} against
+   * its file's replication now (a mark's own expectation may predate a setReplication). As HDFS, a
+   * complete block with no live replica is missing and not low-redundancy; blocks under
+   * construction are not counted. {@code replicationCache} holds files' replication by inode id.
+   */
+  public static Health health(
+      Transaction tx,
+      DatanodeManager datanodes,
+      long inodeId,
+      long blockId,
+      Set<Integer> corrupt,
+      Map<Long, Short> replicationCache)
+      throws StorageException {
+    BlockInfoRow b =
+        tx.find(
+            BlockInfoRow.TABLE, BlockInfoRow.TABLE.key(inodeId, blockId), LockMode.READ_COMMITTED);
+    if (b == null || b.underConstructionState() != BlockState.COMPLETE) {
+      return Health.NOT_COUNTED;
+    }
+    int expected = replication(tx, inodeId, replicationCache);
+    int live = 0;
+    for (ReplicaRow r :
+        tx.findByPartition(
+            ReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED)) {
+      StorageRef s = datanodes.storage(r.storageId());
+      if (!corrupt.contains(r.storageId()) && datanodes.isLive(s)) {
+        live++;
+      }
+    }
+    if (expected <= 0) {
+      return corrupt.isEmpty() ? Health.NOT_COUNTED : Health.HEALTHY; // the file is gone
+    }
+    if (live == 0) {
+      return expected == 1 ? Health.MISSING_REPLICATION_ONE : Health.MISSING;
+    }
+    return live < expected ? Health.LOW_REDUNDANCY : Health.HEALTHY;
   }
 
   private static int replication(Transaction tx, long inodeId, Map<Long, Short> cache)

@@ -44,7 +44,7 @@ final class OpenFiles {
       InodeRow there =
           tx.find(InodeRow.TABLE, Inodes.key(place.parentId(), place.name()), LockMode.EXCLUSIVE);
       if (there != null && there.id() == id) {
-        return there;
+        return inNamespace(tx, there) ? there : null;
       }
     }
     List<InodeRow> seen = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.READ_COMMITTED);
@@ -57,7 +57,27 @@ final class OpenFiles {
     if (locked == null || locked.id() != id) {
       throw new TransientStorageException("inode " + id + " moved while being locked");
     }
-    return locked;
+    return inNamespace(tx, locked) ? locked : null;
+  }
+
+  /**
+   * Whether the root is above {@code inode}: false in a deleted subtree whose rows are still being
+   * reclaimed ({@link Inodes#DETACHED}), which HDFS would no longer have. One read per directory
+   * above, only on this rare path (a file renamed while open).
+   */
+  private static boolean inNamespace(LockPhase tx, InodeRow inode) throws IOException {
+    long parent = inode.parentId();
+    for (int depth = 0; depth < 10_000 && parent != Inodes.ROOT_ID; depth++) {
+      if (parent == Inodes.DETACHED || parent == Inodes.NO_PARENT) {
+        return false;
+      }
+      List<InodeRow> up = tx.findByIndex(InodeRow.TABLE, "id", parent, LockMode.READ_COMMITTED);
+      if (up.isEmpty()) {
+        return false;
+      }
+      parent = up.get(0).parentId();
+    }
+    return true;
   }
 
   /** HDFS's leaseExceptionString: the path, the file id and the holder's lease. */

@@ -111,6 +111,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     }
     if (target.fileStoredInDb() && smallFiles != null) {
       dbData = smallFiles.read(tx, target.id(), target.size());
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
       return; // closed, no blocks: no lease or recovery involved
     }
     Set<String> holders = new HashSet<>();
@@ -256,6 +257,8 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     }
     smallFiles.delete(tx, target.id(), target.size());
     smallFiles.write(tx, target.id(), java.util.Arrays.copyOf(dbData, (int) newLength));
+    quotas.add(0, (newLength - target.size()) * target.replication());
+    quotas.flush(tx);
     MutableInode file = MutableInode.of(target);
     file.size = newLength;
     file.modificationTime = bm.now();

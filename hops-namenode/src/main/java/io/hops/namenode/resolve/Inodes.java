@@ -10,6 +10,14 @@ public final class Inodes {
 
   public static final long NO_PARENT = 0;
 
+  /**
+   * The parent id of deleted subtrees whose rows are still being reclaimed (a big delete unlinks
+   * its root from the namespace at once and frees the rows below afterwards, see {@code
+   * SubtreeOperations}). No inode has this id, so no path reaches below it; the roots waiting are
+   * named by their own ids and share one partition, which is the queue of reclaims.
+   */
+  public static final long DETACHED = -(1L << 40);
+
   /** Top-level directories spread over this many pseudo-random partitions. */
   private static final int ROOT_CHILD_PARTITIONS = 1 << 16;
 
@@ -32,6 +40,11 @@ public final class Inodes {
   /** The primary key of {@code name} under {@code parentId}. */
   public static Key key(long parentId, String name) {
     return InodeRow.TABLE.key(partitionOf(parentId, name), parentId, name);
+  }
+
+  /** Where a deleted subtree's root {@code id} waits for its rows to be reclaimed. */
+  public static Key detachedKey(long id) {
+    return key(DETACHED, Long.toString(id));
   }
 
   public static Key rootKey() {

@@ -651,9 +651,12 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     var flags = flag == null ? null : flag.get();
     var leases = ns.leases();
-    return ns.runAtMostOnce(
-            RetryCodecs.APPEND,
-            () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags))
+    return afterMovingFromDatabase(
+            pc,
+            () ->
+                ns.runAtMostOnce(
+                    RetryCodecs.APPEND,
+                    () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags)))
         .get();
   }
 
@@ -722,8 +725,41 @@ public class ClientRpc extends FeaturesOff {
   @Override
   public void concat(String trg, String[] srcs) throws IOException {
     var pc = ns.checker();
-    ns.runAtMostOnce(
-        RetryCodecs.VOID, () -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs));
+    afterMovingFromDatabase(
+        pc,
+        () ->
+            ns.runAtMostOnce(
+                RetryCodecs.VOID,
+                () -> new io.hops.namenode.ops.Concat(ns.blocks(), pc, trg, srcs)));
+  }
+
+  /** One run of an operation that may meet a database file. */
+  @FunctionalInterface
+  private interface BlockOperation<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Runs {@code op}; each time it meets a file stored in the database, moves that file to datanodes
+   * (DESIGN.md §10: it stays there, as a file an append grew past the maximum does) and runs it
+   * again. Files on datanodes cost nothing more. The operation checked the caller's rights on the
+   * file before it met it (WRITE on an append's or concat's target, READ on a concat's source).
+   */
+  private <T> T afterMovingFromDatabase(
+      io.hops.namenode.security.PermissionChecker pc, BlockOperation<T> op) throws IOException {
+    var mover = ns.smallFiles().mover();
+    java.util.Set<String> moved = new java.util.HashSet<>();
+    while (true) {
+      try {
+        return op.run();
+      } catch (io.hops.namenode.ops.StoredInDatabaseException e) {
+        if (mover == null || !moved.add(e.path())) {
+          throw e;
+        }
+        // Moved meanwhile by another caller, or not: the next run sees which.
+        mover.moveIfInDatabase(pc, e.path(), org.apache.hadoop.fs.permission.FsAction.READ);
+      }
+    }
   }
 
   @Override

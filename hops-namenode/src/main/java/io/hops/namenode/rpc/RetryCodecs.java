@@ -17,10 +17,10 @@ import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
  * protobuf messages the wire carries them in (Hadoop's own translators), so a retry answers exactly
  * what the first call answered. An outcome that is an error is not kept.
  */
-final class RetryCodecs {
+public final class RetryCodecs {
   private RetryCodecs() {}
 
-  static final RetryCache.Codec<Boolean> BOOLEAN =
+  public static final RetryCache.Codec<Boolean> BOOLEAN =
       new RetryCache.Codec<>() {
         @Override
         public byte[] encode(Boolean result) {
@@ -46,11 +46,14 @@ final class RetryCodecs {
         }
       };
 
-  static final RetryCache.Codec<Create.Outcome> CREATE =
+  /** A create's new file; nothing for an error, or a small-file create the namenode declined. */
+  public static final RetryCache.Codec<Create.Outcome> CREATE =
       new RetryCache.Codec<>() {
         @Override
         public byte[] encode(Create.Outcome o) {
-          return o.error() != null ? null : PBHelperClient.convert(o.status()).toByteArray();
+          return o.error() != null || o.status() == null
+              ? null
+              : PBHelperClient.convert(o.status()).toByteArray();
         }
 
         @Override

@@ -40,6 +40,7 @@ public final class SmallFileStore {
   private final int max;
   private final boolean dbByDefault;
   private volatile org.apache.hadoop.hdfs.protocol.DatanodeInfo endpoint;
+  private volatile DatabaseFileMover mover;
 
   public SmallFileStore(Configuration conf) {
     inMemoryMax =
@@ -97,6 +98,15 @@ public final class SmallFileStore {
               + width
               + " bytes");
     }
+  }
+
+  /** Who moves database files to datanodes before a stock append or a concat; null: nobody. */
+  public void setMover(DatabaseFileMover mover) {
+    this.mover = mover;
+  }
+
+  public DatabaseFileMover mover() {
+    return mover;
   }
 
   /** Where stock clients read database files ({@link DatabaseBlockServer}); null: nowhere. */

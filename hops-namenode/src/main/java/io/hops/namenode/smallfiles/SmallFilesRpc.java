@@ -1,19 +1,26 @@
 package io.hops.namenode.smallfiles;
 
 import io.hops.common.smallfiles.SmallFilesProtocol;
+import io.hops.dal.TableFullException;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.Create;
 import io.hops.namenode.ops.ReadSmallFile;
+import io.hops.namenode.rpc.RetryCodecs;
 import java.io.IOException;
 import java.util.EnumSet;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The namenode's side of {@link SmallFilesProtocol}: a create-and-complete with the bytes, and a
- * read of them, each one transaction.
+ * read of them, each one transaction. The create is at most once, as HDFS's create: a retry of the
+ * same call (same client id and call id, after a failover on another namenode) answers the first
+ * call's outcome from the retry cache instead of {@code FileAlreadyExistsException}.
  */
 public final class SmallFilesRpc implements SmallFilesProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(SmallFilesRpc.class);
   private final Namesystem ns;
   private final SmallFileStore store;
 
@@ -40,24 +47,52 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
             ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
             : EnumSet.of(CreateFlag.CREATE);
     byte[] bytes = data == null ? new byte[0] : data;
-    return ns.run(
-                () ->
-                    new Create(
-                            ns,
-                            pc,
-                            leases,
-                            src,
-                            new FsPermission(permission),
-                            clientName,
-                            flags,
-                            createParent,
-                            replication,
-                            blockSize,
-                            null,
-                            null)
-                        .withData(store, bytes))
-            .get()
-        != null;
+    try {
+      return ns.runAtMostOnce(
+                  RetryCodecs.CREATE,
+                  () ->
+                      new Create(
+                              ns,
+                              pc,
+                              leases,
+                              src,
+                              new FsPermission(permission),
+                              clientName,
+                              flags,
+                              createParent,
+                              replication,
+                              blockSize,
+                              null,
+                              null)
+                          .withData(store, bytes))
+              .get()
+          != null;
+    } catch (TableFullException e) {
+      // HOPS-155: the tier's table is full; the client writes the file to datanodes instead.
+      LOG.warn(
+          "{}: the database has no room for {} bytes, declined: {}",
+          src,
+          bytes.length,
+          e.getMessage());
+      return false;
+    }
+  }
+
+  @Override
+  public boolean appendSmallFile(long fileId, long expectedLength, String clientName, byte[] data)
+      throws IOException {
+    var pc = ns.checker();
+    byte[] bytes = data == null ? new byte[0] : data;
+    try {
+      return ns.runAtMostOnce(
+          RetryCodecs.BOOLEAN,
+          () ->
+              new io.hops.namenode.ops.AppendSmallFile(
+                  pc, store, fileId, expectedLength, bytes, ns.blocks().now()));
+    } catch (TableFullException e) {
+      LOG.warn("file {}: the database has no room to append, declined: {}", fileId, e.getMessage());
+      return false;
+    }
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.ContentSummaryOp;
 import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.DeleteLevelBatch;
+import io.hops.namenode.ops.DropDetachedRoot;
 import io.hops.namenode.ops.GetQuotaUsage;
 import io.hops.namenode.ops.OpenFilesSpace;
 import io.hops.namenode.ops.Rename;
@@ -15,7 +16,12 @@ import io.hops.namenode.ops.SetQuota;
 import io.hops.namenode.ops.SubtreeTooBigException;
 import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.quota.QuotaDirsOnPath;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
 import io.hops.namenode.tx.RetryCache;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -24,10 +30,15 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.Options;
@@ -72,6 +83,9 @@ public final class SubtreeOperations {
   private final ExecutorService deleters;
   private final int bound;
   private final int threads;
+  private final boolean inBackground;
+  private final ScheduledExecutorService reclaimer;
+  private final Set<Long> reclaiming = ConcurrentHashMap.newKeySet();
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
 
@@ -84,6 +98,18 @@ public final class SubtreeOperations {
     this.threads =
         ns.conf().getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT);
     this.injectedDelayMillis = ns.conf().getLong(NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, 0);
+    this.inBackground =
+        ns.conf()
+            .getBoolean(
+                NamenodeConfig.SUBTREE_DELETE_IN_BACKGROUND,
+                NamenodeConfig.SUBTREE_DELETE_IN_BACKGROUND_DEFAULT);
+    this.reclaimer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "subtree-reclaim");
+              t.setDaemon(true);
+              return t;
+            });
     this.deleters =
         Executors.newFixedThreadPool(
             threads,
@@ -104,6 +130,7 @@ public final class SubtreeOperations {
    */
   public void stop() {
     stopped = true;
+    reclaimer.shutdownNow();
     deleters.shutdownNow();
   }
 
@@ -168,7 +195,15 @@ public final class SubtreeOperations {
       return null; // changed meanwhile: the one-transaction delete decides
     }
     long start = System.nanoTime();
+    boolean unlinked = false;
     try {
+      if (inBackground) {
+        Boolean out = unlink(pc, src, recursive, codec, root);
+        if (out != null) {
+          unlinked = true;
+          return out;
+        }
+      }
       InodeRow top = root;
       long quiesceNanos = 0;
       long deleteNanos = 0;
@@ -202,7 +237,217 @@ public final class SubtreeOperations {
         }
       }
     } finally {
-      unmarkUnlessStopped(root);
+      if (!unlinked) {
+        unmarkUnlessStopped(root);
+      }
+    }
+  }
+
+  /**
+   * A big delete that answers once its marked root is unlinked ({@link Delete#detaching}): HDFS's
+   * sub-access check for a caller who is not the superuser (the quiesce, reading and checking,
+   * keeping nothing), then one transaction, then the rows are freed in the background ({@link
+   * #reclaim}). Null if a directory above has a quota: the delete is then done in place, so that
+   * the quota's usage drops before the client hears back.
+   */
+  private Boolean unlink(
+      PermissionChecker pc,
+      String src,
+      boolean recursive,
+      RetryCache.Codec<Boolean> codec,
+      InodeRow root)
+      throws IOException {
+    long start = System.nanoTime();
+    if (!pc.isSuperuser()) {
+      quiesce(root, pathOf(src), pc, false);
+    }
+    boolean out;
+    try {
+      out =
+          ns.runAtMostOnce(
+              codec, () -> new Delete(ns, pc, src, recursive).underOwnMark(root.id()).detaching());
+    } catch (SubtreeTooBigException quotaAbove) {
+      return null;
+    }
+    LOG.info(
+        "subtree delete of {} unlinked inode {} in {} ms; its rows are freed in the background",
+        src,
+        root.id(),
+        (System.nanoTime() - start) / 1_000_000);
+    reclaimLater(root.id(), 0);
+    return out;
+  }
+
+  // ---- reclaiming unlinked subtrees ----
+
+  /** Reclaims the detached subtree {@code id} on this namenode's reclaim thread, once at a time. */
+  private void reclaimLater(long id, long delayMillis) {
+    if (stopped || !reclaiming.add(id)) {
+      return;
+    }
+    try {
+      reclaimer.schedule(
+          () -> {
+            boolean done = false;
+            try {
+              reclaim(id);
+              done = true;
+            } catch (IOException | RuntimeException e) {
+              LOG.warn("reclaiming deleted subtree {} failed; retrying in 5 s", id, e);
+            } finally {
+              reclaiming.remove(id);
+            }
+            if (!done) {
+              reclaimLater(id, 5_000);
+            }
+          },
+          delayMillis,
+          TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      reclaiming.remove(id); // stopping: the leader takes it over once this namenode is gone
+    }
+  }
+
+  /**
+   * Frees every row of the detached subtree {@code id} (see {@link Delete#detaching}) as a delete
+   * in place does: quiesce, then the levels from the deepest, leaves first, in parallel batches
+   * that release blocks and leases, then the root. A transaction that resolved its path before the
+   * subtree was marked may still add below it; the pass repeats until the root is empty.
+   */
+  public void reclaim(long id) throws IOException {
+    long start = System.nanoTime();
+    long inodes = 0;
+    while (true) {
+      InodeRow top = ns.run(() -> new ReadDetached(id));
+      if (top == null) {
+        return;
+      }
+      List<List<DeleteLevelBatch.Entry>> levels = quiesce(top, "/", null, true);
+      inodes += levels.stream().mapToLong(List::size).sum();
+      deleteLevels(top, levels, List.of());
+      if (ns.run(() -> new DropDetachedRoot(id))) {
+        LOG.info(
+            "deleted subtree {} reclaimed: {} inodes in {} ms",
+            id,
+            inodes + 1,
+            (System.nanoTime() - start) / 1_000_000);
+        return;
+      }
+    }
+  }
+
+  /**
+   * The leader's sweep: reclaims the detached subtrees whose reclaiming namenode is dead (taking
+   * over its mark first) or that this namenode should be reclaiming and is not. Returns how many it
+   * started.
+   */
+  public int resumeReclaims() throws IOException {
+    long me = marks.myId();
+    int started = 0;
+    for (InodeRow r : ns.run(ListDetached::new)) {
+      if (reclaiming.contains(r.id())) {
+        continue;
+      }
+      long owner = r.subtreeLocked() ? r.subtreeLockOwner() : 0;
+      if (owner != me) {
+        if (owner != 0 && !marks.isDead(owner)) {
+          continue;
+        }
+        if (!ns.run(() -> new TakeOver(r.id(), owner, me))) {
+          continue;
+        }
+        LOG.info("taking over the reclaim of deleted subtree {} from namenode {}", r.id(), owner);
+      }
+      reclaimLater(r.id(), 0);
+      started++;
+    }
+    return started;
+  }
+
+  /** Whether this namenode has a reclaim queued or running. */
+  public boolean reclaiming() {
+    return !reclaiming.isEmpty();
+  }
+
+  /** The root of a detached subtree, read committed; null once reclaimed. */
+  private static final class ReadDetached extends Operation<InodeRow> {
+    private final long id;
+    private InodeRow row;
+
+    ReadDetached(long id) {
+      this.id = id;
+    }
+
+    @Override
+    public String name() {
+      return "subtreeReclaimRead";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      row = tx.find(InodeRow.TABLE, Inodes.detachedKey(id), LockMode.READ_COMMITTED);
+    }
+
+    @Override
+    protected InodeRow execute(ExecutePhase tx) {
+      return row;
+    }
+  }
+
+  /** The roots of detached subtrees (one partition), read committed. */
+  private static final class ListDetached extends Operation<List<InodeRow>> {
+    private List<InodeRow> rows;
+
+    @Override
+    public String name() {
+      return "subtreeReclaimList";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      rows = tx.findByPartition(InodeRow.TABLE, Inodes.DETACHED, LockMode.READ_COMMITTED);
+    }
+
+    @Override
+    protected List<InodeRow> execute(ExecutePhase tx) {
+      return rows;
+    }
+  }
+
+  /** Moves the mark of a detached root from a dead (or no) owner to this namenode. */
+  private static final class TakeOver extends Operation<Boolean> {
+    private final long id;
+    private final long from;
+    private final long to;
+    private InodeRow row;
+
+    TakeOver(long id, long from, long to) {
+      this.id = id;
+      this.from = from;
+      this.to = to;
+    }
+
+    @Override
+    public String name() {
+      return "subtreeReclaimTakeOver";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      row = tx.find(InodeRow.TABLE, Inodes.detachedKey(id), LockMode.EXCLUSIVE);
+    }
+
+    @Override
+    protected Boolean execute(ExecutePhase tx) throws IOException {
+      long owner = row == null || !row.subtreeLocked() ? 0 : row.subtreeLockOwner();
+      if (row == null || owner != from) {
+        return false;
+      }
+      MutableInode m = MutableInode.of(row);
+      m.subtreeLocked = true;
+      m.subtreeLockOwner = to;
+      tx.update(InodeRow.TABLE, m.toRow());
+      return true;
     }
   }
 
@@ -233,7 +478,7 @@ public final class SubtreeOperations {
       List<InodeRow> open)
       throws IOException {
     List<List<DeleteLevelBatch.Entry>> levels = new ArrayList<>();
-    boolean check = !pc.isSuperuser();
+    boolean check = pc != null && !pc.isSuperuser();
     SubtreeWalk.walk(
         ns,
         new SubtreeWalk.Dir(root, path),

@@ -41,6 +41,14 @@ public class HopsContract extends AbstractFSContract {
   }
 
   public static synchronized void createCluster() throws IOException {
+    createCluster(new Configuration(false));
+  }
+
+  /**
+   * As {@link #createCluster()}, the test file system made with {@code clientExtra} on top of the
+   * cluster's client settings (e.g. {@code fs.hdfs.impl} for hops-client).
+   */
+  public static synchronized void createCluster(Configuration clientExtra) throws IOException {
     Configuration conf = new Configuration(false);
     conf.setInt(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK_SIZE);
     // Hadoop's own test hdfs-site.xml lifts the minimum so that tiny blocks are allowed.
@@ -50,6 +58,7 @@ public class HopsContract extends AbstractFSContract {
     cluster.startDatanodes(DATANODES);
     Configuration client = cluster.clientConf();
     client.setInt(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK_SIZE);
+    clientExtra.forEach(e -> client.set(e.getKey(), e.getValue()));
     fs = (DistributedFileSystem) FileSystem.get(cluster.uri(), client);
   }
 

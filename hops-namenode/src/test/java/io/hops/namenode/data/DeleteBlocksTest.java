@@ -203,6 +203,7 @@ class DeleteBlocksTest {
     // 33 inodes: four times the bound, so deleted in many transactions.
     assertThat(fs.delete(new Path("/deltree"), true)).isTrue();
     assertThat(fs.exists(new Path("/deltree"))).isFalse();
+    io.hops.namenode.subtree.Reclaims.await(cluster.namenode().namesystem().storage());
     assertNoRowsOf(ids);
     waitUntilGoneFromDisks(ids);
     assertThat(

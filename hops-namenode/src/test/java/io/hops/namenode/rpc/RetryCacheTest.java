@@ -3,6 +3,7 @@ package io.hops.namenode.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hops.common.smallfiles.SmallFilesProtocol;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.RetryCacheRow;
@@ -25,6 +26,7 @@ import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.Client;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.WritableRpcEngine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -155,6 +157,46 @@ class RetryCacheTest {
           .contains(301)
           .doesNotContain(302);
     }
+  }
+
+  @Test
+  void aRetriedSmallFileCreateOnAnotherNamenodeAnswersTrueAndKeepsTheFirstFile() throws Exception {
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/retry/db"));
+    fs.setStoragePolicy(new org.apache.hadoop.fs.Path("/retry/db"), "DB");
+    Configuration conf = cluster.clientConf();
+    RPC.setProtocolEngine(conf, SmallFilesProtocol.class, WritableRpcEngine.class);
+    SmallFilesProtocol first =
+        RPC.getProxy(
+            SmallFilesProtocol.class,
+            SmallFilesProtocol.VERSION,
+            cluster.namenode().address(),
+            conf);
+    SmallFilesProtocol other =
+        RPC.getProxy(SmallFilesProtocol.class, SmallFilesProtocol.VERSION, second.address(), conf);
+    try {
+      byte[] data = "one round trip".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      asCall(401, 0);
+      assertThat(smallFile(first, "/retry/db/f", data)).isTrue();
+      long id = fs.getClient().getFileInfo("/retry/db/f").getFileId();
+      asCall(401, 1);
+      assertThat(smallFile(other, "/retry/db/f", data)).as("the first outcome").isTrue();
+      assertThat(fs.getClient().getFileInfo("/retry/db/f").getFileId()).isEqualTo(id);
+      assertThat(other.readSmallFile("/retry/db/f").copyBytes()).isEqualTo(data);
+      asCall(402, 0);
+      assertThatThrownBy(() -> smallFile(other, "/retry/db/f", data))
+          .as("a new call runs")
+          .isInstanceOf(org.apache.hadoop.ipc.RemoteException.class)
+          .hasMessageContaining("already exists");
+    } finally {
+      RPC.stopProxy(first);
+      RPC.stopProxy(other);
+    }
+  }
+
+  private static boolean smallFile(SmallFilesProtocol nn, String path, byte[] data)
+      throws IOException {
+    return nn.createSmallFile(
+        path, (short) 0644, "DFSClient_retry_test", false, true, (short) 1, 1024 * 1024, data);
   }
 
   @Test

@@ -254,12 +254,22 @@ class ProcessFailoverTest {
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
       org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
       int bigInodes = tree(fs, big, 12, 40);
-      long deleteAt = killDuring(db, 0, 400, () -> assertThat(fs.delete(big, true)).isTrue());
-      assertThat(fs.exists(big)).isFalse();
+      // The delete answers once the tree is unlinked; its rows are freed in the background.
+      long[] cut =
+          killWhileReclaiming(
+              db,
+              client,
+              bigInodes,
+              () -> {
+                assertThat(fs.delete(big, true)).isTrue();
+                assertThat(fs.exists(big)).isFalse();
+              });
       System.out.printf(
-          "subtree delete of %d inodes cut by SIGKILL after %d ms: finished by the retry%n",
-          bigInodes, deleteAt);
-      namenodes[0] = startNamenode(0, 1);
+          "subtree delete of %d inodes: its reclaim cut by SIGKILL with %d inodes left, finished"
+              + " by another namenode %d ms after the kill%n",
+          bigInodes, cut[0], cut[1]);
+      int victim = (int) cut[2];
+      namenodes[victim] = startNamenode(victim, 1);
 
       // A rename to the trash (what `hdfs dfs -rm` does with trash on) by a user who is not the
       // superuser walks the whole subtree under its mark, checking that the user may delete
@@ -369,6 +379,68 @@ class ProcessFailoverTest {
   /** An operation that may throw. */
   private interface Call {
     void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code delete}, waits until the namenode reclaiming the deleted subtree of {@code inodes}
+   * inodes has freed part of it, kills that namenode, then waits for another one to take the rest
+   * over. Returns the inodes left at the kill, the milliseconds from the kill to the end of the
+   * reclaim, and the index of the namenode killed.
+   */
+  private long[] killWhileReclaiming(
+      Map<String, String> db, Configuration conf, int inodes, Call delete) throws Exception {
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      long total = inodeCount(s);
+      delete.run();
+      List<io.hops.dal.rows.InodeRow> detached = io.hops.namenode.subtree.Reclaims.pending(s);
+      assertThat(detached).hasSize(1);
+      int victim = indexOf(detached.get(0).subtreeLockOwner(), conf);
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (inodeCount(s) > total - inodes / 4) {
+        assertThat(System.currentTimeMillis())
+            .as("the reclaim made no progress")
+            .isLessThan(deadline);
+        Thread.sleep(20);
+      }
+      namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      long killed = System.currentTimeMillis();
+      assertThat(io.hops.namenode.subtree.Reclaims.pending(s))
+          .as("the reclaim ended before it could be cut")
+          .hasSize(1);
+      long left = inodeCount(s) - (total - inodes);
+      io.hops.namenode.subtree.Reclaims.await(s, java.time.Duration.ofSeconds(90));
+      assertThat(inodeCount(s)).isEqualTo(total - inodes);
+      return new long[] {left, System.currentTimeMillis() - killed, victim};
+    }
+  }
+
+  /** The index of the namenode with election id {@code id}, asked of any namenode that answers. */
+  private int indexOf(long id, Configuration conf) throws Exception {
+    for (int port : rpcPorts) {
+      try {
+        for (Member m :
+            NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", port), conf).members()) {
+          if (m.id() == id) {
+            int p = Integer.parseInt(m.rpcAddress().replaceAll(".*:", ""));
+            for (int i = 0; i < rpcPorts.length; i++) {
+              if (rpcPorts[i] == p) {
+                return i;
+              }
+            }
+          }
+        }
+      } catch (IOException e) {
+        // that one is down: ask another
+      }
+    }
+    throw new AssertionError("no namenode has id " + id);
+  }
+
+  private static long inodeCount(Storage s) throws IOException {
+    try (io.hops.dal.Transaction tx = s.begin()) {
+      return tx.scanAll(io.hops.dal.rows.InodeRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+          .size();
+    }
   }
 
   /**

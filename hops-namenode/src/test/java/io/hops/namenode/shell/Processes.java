@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** What the tests that run {@code bin/hops} commands as processes share. */
-final class Processes {
+public final class Processes {
   private Processes() {}
 
-  static List<String> java(boolean client) {
+  public static List<String> java(boolean client) {
     List<String> cmd = new ArrayList<>();
     cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
     // Short-lived, little data: start fast.
@@ -36,13 +36,13 @@ final class Processes {
    * This JVM's classpath without the test classes and Hadoop's test jars, which hold resources the
    * runtime lacks (such as the DataNode's webapps): what {@code bin/hops} runs with.
    */
-  static String runtimeClasspath() {
+  public static String runtimeClasspath() {
     return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
         .filter(e -> !e.endsWith("test-classes") && !e.endsWith("-tests.jar"))
         .collect(Collectors.joining(File.pathSeparator));
   }
 
-  static String tail(Path log) {
+  public static String tail(Path log) {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
@@ -51,13 +51,13 @@ final class Processes {
     }
   }
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
   }
 
-  static String site(String... keyValues) {
+  public static String site(String... keyValues) {
     StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
     for (int i = 0; i < keyValues.length; i += 2) {
       b.append("  <property><name>")

@@ -37,10 +37,18 @@ class FlatDirectoryDeleteTest {
         long t0 = System.nanoTime();
         assertThat(fs.delete(dir, true)).isTrue();
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        System.out.printf(
-            "subtree: round %d: %d files created in %d ms by %d threads, deleted in %d ms%n",
-            round, FILES, TimeUnit.NANOSECONDS.toMillis(c1 - c0), THREADS, ms);
         assertThat(fs.exists(dir)).isFalse();
+        long r0 = System.nanoTime();
+        Reclaims.await(cluster.namenode().namesystem().storage());
+        System.out.printf(
+            "subtree: round %d: %d files created in %d ms by %d threads, deleted in %d ms,"
+                + " reclaimed in %d ms more%n",
+            round,
+            FILES,
+            TimeUnit.NANOSECONDS.toMillis(c1 - c0),
+            THREADS,
+            ms,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - r0));
         assertThat(NamespaceChecker.violations(cluster.namenode().namesystem().storage()))
             .isEmpty();
       }

@@ -82,6 +82,7 @@ class SubtreeOnMariadbTest {
       } finally {
         second.close();
       }
+      Reclaims.await(storage);
       assertThat(NamespaceChecker.violations(storage)).isEmpty();
       try (Transaction tx = storage.begin()) {
         assertThat(tx.scanAll(InodeRow.TABLE, LockMode.READ_COMMITTED))

@@ -92,6 +92,7 @@ class SubtreeOperationsTest {
 
   @AfterEach
   void consistentAndUnmarked() throws Exception {
+    Reclaims.await(storage);
     assertThat(NamespaceChecker.violations(storage)).isEmpty();
     assertThat(marked()).as("inodes left marked").isEmpty();
     assertThat(ongoing()).as("subtree operations left recorded").isEmpty();
@@ -130,7 +131,14 @@ class SubtreeOperationsTest {
     return n;
   }
 
+  /** Inodes in the store once every deleted subtree is reclaimed. */
   private static long inodes() throws IOException {
+    Reclaims.await(storage);
+    return rows();
+  }
+
+  /** Inodes in the store now. */
+  private static long rows() throws IOException {
     try (Transaction tx = storage.begin()) {
       return tx.scanAll(InodeRow.TABLE, LockMode.READ_COMMITTED).size();
     }
@@ -281,33 +289,102 @@ class SubtreeOperationsTest {
   }
 
   @Test
-  void aNamenodeThatDiesMidDeleteLeavesAConsistentTreeWhichTheRetryFinishes() throws Exception {
+  void aBigDeleteAnswersOnceUnlinkedAndTheLeaderFinishesTheReclaimOfANamenodeThatDied()
+      throws Exception {
     HopsNameNode second = cluster.startAnotherNamenode();
     others.add(second);
-    tree(fs, "/crash", 10, 15);
+    int n = tree(fs, "/crash", 10, 15);
     long before = inodes();
     second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(150));
     DistributedFileSystem fs2 = cluster.client(second);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    Future<Object> doomed = pool.submit(() -> fs2.delete(new Path("/crash"), true));
-    // Wait until part of the tree is gone, then kill the namenode in the middle.
+    // The delete answers at once, though every transaction of the reclaim is slowed down.
+    assertThat(fs2.delete(new Path("/crash"), true)).isTrue();
+    assertThat(fs.exists(new Path("/crash"))).isFalse();
+    assertThat(fs2.exists(new Path("/crash/d3/e3/f3"))).isFalse();
+    assertThat(fs.delete(new Path("/crash"), true)).isFalse();
+    assertThat(fs.listStatus(new Path("/")))
+        .extracting(st -> st.getPath().getName())
+        .doesNotContain("crash");
+    // The name is free at once: a new tree of that name is not the deleted one.
+    fs.mkdirs(new Path("/crash/d3/e3"));
+    assertThat(fs.listStatus(new Path("/crash/d3/e3"))).isEmpty();
+    assertThat(Reclaims.pending(storage)).hasSize(1);
+    // Kill the reclaiming namenode in the middle of its reclaim.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (inodes() > before - 20 && System.nanoTime() < deadline) {
+    while (rows() > before + 3 - 20 && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
     long t0 = System.nanoTime();
     second.crash();
     others.remove(second);
-    pool.shutdownNow();
-    assertThat(inodes()).isLessThan(before).isGreaterThan(before - 160);
-    assertThat(marked()).hasSize(1);
+    assertThat(rows()).isLessThan(before + 3).isGreaterThan(before + 3 - n);
     assertThat(NamespaceChecker.violations(storage)).isEmpty(); // smaller but consistent
-    // The client's retry on the surviving namenode clears the dead one's mark and finishes.
-    assertThat(retryUntilDone(() -> fs.delete(new Path("/crash"), true))).isEqualTo(true);
+    // The leader takes the dead namenode's reclaim over and finishes it.
+    Reclaims.await(storage);
+    System.out.printf(
+        "subtree: the reclaim of a dead namenode finished %d ms after it died%n",
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    assertThat(rows()).isEqualTo(before - n + 3);
+    assertThat(fs.delete(new Path("/crash"), true)).isTrue();
+    fs2.close();
+  }
+
+  @Test
+  void aWriterOfAFileInADeletedBigTreeFindsItGoneWhileItsRowsAreStillBeingReclaimed()
+      throws Exception {
+    tree(fs, "/wd", 4, 10);
+    FSDataOutputStream out = fs.create(new Path("/wd/d1/e1/open"));
+    SubtreeOperations subtrees = cluster.namenode().namesystem().subtrees();
+    subtrees.injectBatchDelay(Duration.ofMillis(1_000));
+    try {
+      assertThat(fs.delete(new Path("/wd"), true)).isTrue();
+      assertThat(Reclaims.pending(storage)).hasSize(1);
+      // The file's row is still there, below the unlinked root; HDFS no longer has the file.
+      assertThatThrownBy(out::close)
+          .isInstanceOf(RemoteException.class)
+          .hasMessageContaining("File does not exist")
+          .satisfies(
+              e ->
+                  assertThat(((RemoteException) e).getClassName())
+                      .isEqualTo(FileNotFoundException.class.getName()));
+    } finally {
+      subtrees.injectBatchDelay(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void aNamenodeThatDiesWhileCheckingADeleteLeavesTheTreeWholeAndTheRetryDeletesIt()
+      throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    // As alice: HDFS checks her access to every directory inside, under the mark.
+    fs.mkdirs(new Path("/crash2"));
+    fs.setPermission(new Path("/crash2"), new FsPermission((short) 0777));
+    int n = tree(alice, "/crash2/t", 10, 10);
+    long before = inodes();
+    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(100));
+    DistributedFileSystem fs2 =
+        ugi.doAs((PrivilegedExceptionAction<DistributedFileSystem>) () -> cluster.client(second));
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    pool.submit(() -> fs2.delete(new Path("/crash2/t"), true));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (marked().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(300); // inside the check
+    long t0 = System.nanoTime();
+    second.crash();
+    others.remove(second);
+    pool.shutdownNow();
+    assertThat(rows()).isEqualTo(before);
+    assertThat(alice.exists(new Path("/crash2/t/d9/e9/f9"))).isTrue();
+    // The client's retry on the surviving namenode clears the dead one's mark and deletes.
+    assertThat(retryUntilDone(() -> alice.delete(new Path("/crash2/t"), true))).isEqualTo(true);
     System.out.printf(
         "subtree: delete retried and finished %d ms after the namenode died%n",
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-    assertThat(fs.exists(new Path("/crash"))).isFalse();
+    assertThat(inodes()).isEqualTo(before - n);
+    assertThat(fs.delete(new Path("/crash2"), true)).isTrue();
     fs2.close();
   }
 

@@ -180,6 +180,7 @@ class DfsAdminTest {
     assertThat(replicas).hasSize(3);
     try {
       Replicas.markCorrupt(storage, replicas.subList(0, 1));
+      census();
       ReplicatedBlockStats one = fs.getClient().getNamenode().getReplicatedBlockStats();
       assertThat(one.getCorruptBlocks()).isEqualTo(1);
       assertThat(one.getLowRedundancyBlocks()).isEqualTo(1);
@@ -187,6 +188,7 @@ class DfsAdminTest {
       assertThat(fs.getCorruptBlocksCount()).isEqualTo(1);
 
       Replicas.markCorrupt(storage, replicas.subList(1, 3));
+      census();
       String report = dfsadmin("-report").out();
       assertThat(value(report, "Blocks with corrupt replicas:")).isEqualTo(1);
       assertThat(value(report, "Missing blocks:")).isEqualTo(1);
@@ -196,6 +198,7 @@ class DfsAdminTest {
     } finally {
       Replicas.unmark(storage, replicas);
     }
+    census();
     ReplicatedBlockStats none = fs.getClient().getNamenode().getReplicatedBlockStats();
     assertThat(none.getCorruptBlocks()).isZero();
     assertThat(none.getMissingReplicaBlocks()).isZero();
@@ -227,6 +230,11 @@ class DfsAdminTest {
     StockTool.Output r = StockTool.run(bob, out -> new DFSAdmin(cluster.clientConf()), "-report");
     assertThat(r.rc()).isNotZero();
     assertThat(r.err()).contains("Superuser privilege is required");
+  }
+
+  /** A housekeeping round: the leader counts block health for getStats (BlockHealthCensus). */
+  private static void census() {
+    cluster.namenode().housekeeping().runOnce();
   }
 
   private static void isAccessControl(Throwable e) {

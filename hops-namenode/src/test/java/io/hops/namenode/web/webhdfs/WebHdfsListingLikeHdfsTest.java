@@ -59,7 +59,15 @@ class WebHdfsListingLikeHdfsTest {
       Raw hops = sides.hops.raw("GET", q);
       Raw hdfs = sides.hdfs.raw("GET", q);
       assertThat(names(hops.body())).as(q).isEqualTo(names(hdfs.body()));
-      assertThat(remaining(hops.body())).as(q).isEqualTo(remaining(hdfs.body()));
+      if (start.isEmpty()) {
+        assertThat(remaining(hops.body())).as(q).isEqualTo(remaining(hdfs.body()));
+      } else {
+        // A later page's count is a lower bound in hops (ops/GetListing.remaining: a range scan
+        // does not know startAfter's rank); "more follow" or not is what clients read.
+        assertThat(remaining(hops.body()).equals("0"))
+            .as(q)
+            .isEqualTo(remaining(hdfs.body()).equals("0"));
+      }
     }
     assertThat(remaining(sides.hops.raw("GET", "/webhdfs/v1/many?op=LISTSTATUS_BATCH" + u).body()))
         .isEqualTo("7");

@@ -1,0 +1,146 @@
+package io.hops.namenode.housekeeping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.StorageRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongFunction;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A housekeeping round with a backlog of 100,000 entries reads a few pages of rows, not the
+ * backlog: the re-replication queue's levels, the leases checked for expiry, and the replicas of a
+ * dead datanode (before, each round read all of them: index scans of every level, a full scan of
+ * the leases, and every replica of the dead datanode's storages in one go).
+ */
+class HousekeepingBacklogTest {
+  private static final int BACKLOG = 100_000;
+  private static final int PAGE = 1000;
+
+  private static Configuration conf() {
+    Configuration conf = new Configuration(false);
+    conf.setInt(NamenodeConfig.HOUSEKEEPING_PAGE_ROWS, PAGE);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    return conf;
+  }
+
+  private static void insert(Storage storage, LongFunction<List<Object>> rows) throws Exception {
+    for (int i = 0; i < BACKLOG; i += 5000) {
+      try (Transaction tx = storage.begin()) {
+        for (long j = i; j < i + 5000; j++) {
+          for (Object r : rows.apply(j)) {
+            if (r instanceof UnderReplicatedBlockRow u) {
+              tx.insert(UnderReplicatedBlockRow.TABLE, u);
+            } else if (r instanceof LeaseRow l) {
+              tx.insert(LeaseRow.TABLE, l);
+            } else {
+              tx.insert(ReplicaRow.TABLE, (ReplicaRow) r);
+            }
+          }
+        }
+        tx.commit();
+      }
+    }
+  }
+
+  private static void awaitLeader(HopsTestCluster cluster) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!cluster.namenode().namesystem().blocks().isLeader()) {
+      assertThat(System.nanoTime()).as("leader within 30 s").isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+
+  /** The rows each of {@code rounds} rounds read, asserted below {@code pages} pages. */
+  private static List<Long> rounds(HopsTestCluster cluster, int rounds, int pages) {
+    Storage storage = cluster.namenode().namesystem().storage();
+    Housekeeping housekeeping = cluster.namenode().housekeeping();
+    List<Long> read = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      AccessCounts before = storage.accessCounts();
+      housekeeping.runOnce();
+      AccessCounts spent = storage.accessCounts().minus(before);
+      read.add(spent.rowsRead());
+      assertThat(spent.rowsRead())
+          .as("rows read by round %s", round)
+          .isLessThan((long) pages * PAGE);
+    }
+    return read;
+  }
+
+  @Test
+  void aRoundReadsAPageOfEachReplicationLevel() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
+      cluster.startDatanodes(1);
+      cluster.waitForLive(1);
+      Storage storage = cluster.namenode().namesystem().storage();
+      long now = cluster.namenode().namesystem().blocks().now();
+      // Marks not due for a check (stamped an hour ahead: the check waits a heartbeat after a
+      // mark), at every level: a round only pages through the queue.
+      long later = now + 3_600_000;
+      insert(
+          storage,
+          j ->
+              List.of(new UnderReplicatedBlockRow(1_000_000 + j / 10, j, (int) (j % 5), later, 3)));
+      awaitLeader(cluster);
+      // A page of each of the five levels, and the block health census's page.
+      rounds(cluster, 3, 7);
+    }
+  }
+
+  @Test
+  void aRoundReadsAPageOfTheLeases() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
+      Storage storage = cluster.namenode().namesystem().storage();
+      long now = cluster.namenode().namesystem().leases().now();
+      insert(storage, j -> List.of(new LeaseRow("DFSClient_backlog_" + j, now, 0)));
+      awaitLeader(cluster);
+      rounds(cluster, 3, 2);
+      assertThat(cluster.namenode().namesystem().leases().releaseExpiredLeases()).isZero();
+    }
+  }
+
+  @Test
+  void aDeadDatanodeOfOneHundredThousandReplicasIsForgottenAPageARound() throws Exception {
+    Configuration conf = conf();
+    conf.setInt("dfs.heartbeat.interval", 1);
+    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      DataNode dn = cluster.startDatanodes(1).get(0);
+      cluster.waitForLive(1);
+      DatanodeManager dm = cluster.namenode().namesystem().blocks().datanodes();
+      String uuid = dn.getDatanodeUuid();
+      StorageRef s = dm.storagesOf(uuid).get(0);
+      Storage storage = cluster.namenode().namesystem().storage();
+      insert(storage, j -> List.of(new ReplicaRow(1_000_000 + j / 10, j, s.id(), 0)));
+      awaitLeader(cluster);
+      dn.shutdown();
+      long deadline = System.nanoTime() + dm.expiryMillis() * 1_000_000L + 30_000_000_000L;
+      while (dm.isLive(dm.node(uuid))) {
+        assertThat(System.nanoTime()).as("declared dead").isLessThan(deadline);
+        Thread.sleep(200);
+      }
+      // A page of replicas, read again as their blocks are forgotten.
+      rounds(cluster, 3, 3);
+      int left;
+      try (Transaction tx = storage.begin()) {
+        left = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", s.id()).size();
+      }
+      // Three rounds forgot a page each (and maybe the round a namenode runs at once when it
+      // becomes the leader again, on a loaded machine); the datanode's real replicas: none.
+      assertThat(left).isBetween(BACKLOG - 4 * PAGE, BACKLOG - 3 * PAGE);
+    }
+  }
+}
