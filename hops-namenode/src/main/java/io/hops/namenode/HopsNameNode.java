@@ -84,25 +84,28 @@ public final class HopsNameNode implements AutoCloseable {
     this.auditLog = new io.hops.namenode.audit.AuditLog(conf);
     NamenodeMetrics.initialize(); // before the RPC server, which registers its own metrics
     NameNodeActivity activity = NamenodeMetrics.newActivity();
+    // One protocol object for RPC and WebHDFS: reserved paths, safe mode, the audit log, metrics
+    // and errors are shared.
+    org.apache.hadoop.hdfs.protocol.ClientProtocol served =
+        ActivityCounting.wrap(
+            io.hops.namenode.audit.AuditLogging.wrap(
+                SafeModeGuard.wrap(VirtualPaths.wrap(client, namesystem), client.safeMode()),
+                auditLog,
+                path -> {
+                  var superuser = namesystem.superuserChecker();
+                  String real =
+                      io.hops.namenode.resolve.ReservedPaths.translate(namesystem.storage(), path)
+                          .path();
+                  return namesystem.run(
+                      () ->
+                          new io.hops.namenode.ops.GetFileInfo(
+                              namesystem, superuser, real, "auditStatus"));
+                }),
+            activity);
     this.rpc =
         new RpcServer(
             conf,
-            ActivityCounting.wrap(
-                io.hops.namenode.audit.AuditLogging.wrap(
-                    SafeModeGuard.wrap(VirtualPaths.wrap(client, namesystem), client.safeMode()),
-                    auditLog,
-                    path -> {
-                      var superuser = namesystem.superuserChecker();
-                      String real =
-                          io.hops.namenode.resolve.ReservedPaths.translate(
-                                  namesystem.storage(), path)
-                              .path();
-                      return namesystem.run(
-                          () ->
-                              new io.hops.namenode.ops.GetFileInfo(
-                                  namesystem, superuser, real, "auditStatus"));
-                    }),
-                activity),
+            served,
             new DatanodeRpc(namesystem),
             new NamenodeRpc(namesystem, client.safeMode()),
             new MembershipRpc(namesystem.blocks()),
@@ -124,7 +127,7 @@ public final class HopsNameNode implements AutoCloseable {
     try {
       this.web =
           WebServer.startOrNull(
-              httpConf(conf), namesystem, client.safeMode(), bind.getHostString(), uri());
+              httpConf(conf), namesystem, served, client.safeMode(), bind.getHostString(), uri());
     } catch (IOException | RuntimeException e) {
       rpc.close();
       throw e;

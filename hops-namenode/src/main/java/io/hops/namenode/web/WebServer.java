@@ -3,10 +3,12 @@ package io.hops.namenode.web;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.rpc.SafeMode;
+import io.hops.namenode.web.webhdfs.WebHdfsServlet;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.http.HttpServer2;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,9 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The namenode's HTTP server (Hadoop's HttpServer2): {@code /fsck} for the stock {@code hdfs fsck},
  * the web UI ({@code /} overview, {@code /datanodes}, {@code /browse} namespace browser, {@code
- * /logs.html}), and what HttpServer2 brings: {@code /jmx}, {@code /conf}, {@code /stacks}, {@code
- * /logLevel}, and {@code /prom} ({@link PrometheusEndpoint}). Port {@value
- * NamenodeConfig#HTTP_PORT} (0 picks a free one, -1: no server); it binds the RPC server's host.
+ * /logs.html}), WebHDFS ({@code /webhdfs/v1}, {@link WebHdfsServlet}), and what HttpServer2 brings:
+ * {@code /jmx}, {@code /conf}, {@code /stacks}, {@code /logLevel}, and {@code /prom} ({@link
+ * PrometheusEndpoint}). Port {@value NamenodeConfig#HTTP_PORT} (0 picks a free one, -1: no server);
+ * it binds the RPC server's host.
  */
 public final class WebServer implements AutoCloseable {
   static final String NAMESYSTEM = "hops.namesystem";
@@ -37,7 +40,12 @@ public final class WebServer implements AutoCloseable {
 
   /** Starts the server, or returns null if the port is -1. */
   public static WebServer startOrNull(
-      Configuration conf, Namesystem ns, SafeMode safeMode, String bindHost, String rpcUri)
+      Configuration conf,
+      Namesystem ns,
+      ClientProtocol clientProtocol,
+      SafeMode safeMode,
+      String bindHost,
+      String rpcUri)
       throws IOException {
     int port = conf.getInt(NamenodeConfig.HTTP_PORT, NamenodeConfig.HTTP_PORT_DEFAULT);
     if (port < 0) {
@@ -59,6 +67,7 @@ public final class WebServer implements AutoCloseable {
     server.addServlet("datanodes", "/datanodes", DatanodesServlet.class);
     server.addServlet("browse", "/browse", BrowseServlet.class);
     server.addServlet("logs-page", "/logs.html", LogsServlet.class);
+    WebHdfsServlet.addTo(server, conf, ns, clientProtocol, rpcUri);
     if (PrometheusEndpoint.enabled(conf)) {
       PrometheusEndpoint.addTo(server, conf);
     }

@@ -1,0 +1,134 @@
+package io.hops.namenode.web.webhdfs;
+
+import io.hops.namenode.Namesystem;
+import java.io.IOException;
+import java.net.URI;
+import java.security.PrivilegedExceptionAction;
+import javax.servlet.ServletContext;
+import javax.servlet.http.HttpServlet;
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.web.AuthFilter;
+import org.apache.hadoop.hdfs.web.AuthFilterInitializer;
+import org.apache.hadoop.hdfs.web.WebHdfsFileSystem;
+import org.apache.hadoop.hdfs.web.resources.AclPermissionParam;
+import org.apache.hadoop.hdfs.web.resources.UserParam;
+import org.apache.hadoop.http.HttpServer2;
+import org.apache.hadoop.ipc.RetriableException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authentication.server.PseudoAuthenticationHandler;
+import org.apache.hadoop.security.authorize.ProxyUsers;
+
+/**
+ * {@code /webhdfs/v1/<path>?op=...}: Hadoop's WebHDFS REST API on the namenode's HTTP port. Each
+ * request runs as its caller ({@code user.name}, {@code doas}) against the client protocol the RPC
+ * server serves; replies and errors are the JSON HDFS writes (Hadoop's own {@code JsonUtil}), with
+ * HDFS's status codes. File data never passes here: CREATE, APPEND, OPEN and GETFILECHECKSUM are
+ * redirected to a datanode's WebHDFS.
+ */
+public final class WebHdfsServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+
+  private static final String CLIENT_PROTOCOL = "hops.webhdfs.client-protocol";
+  private static final String NAMESYSTEM = "hops.webhdfs.namesystem";
+  private static final String RPC_URI = "hops.webhdfs.rpc-uri";
+
+  /**
+   * Serves WebHDFS on {@code server} (before it starts): this servlet, and HDFS's authentication
+   * filter in front of it ({@code hadoop.http.authentication.*}: simple, {@code user.name}, with
+   * anonymous requests allowed unless {@code simple.anonymous.allowed} is false).
+   */
+  public static void addTo(
+      HttpServer2 server, Configuration conf, Namesystem ns, ClientProtocol cp, String rpcUri) {
+    UserParam.setUserPattern(
+        conf.get(
+            HdfsClientConfigKeys.DFS_WEBHDFS_USER_PATTERN_KEY,
+            HdfsClientConfigKeys.DFS_WEBHDFS_USER_PATTERN_DEFAULT));
+    AclPermissionParam.setAclPermissionPattern(
+        conf.get(
+            HdfsClientConfigKeys.DFS_WEBHDFS_ACL_PERMISSION_PATTERN_KEY,
+            HdfsClientConfigKeys.DFS_WEBHDFS_ACL_PERMISSION_PATTERN_DEFAULT));
+    // doas= is authorized by the hadoop.proxyuser.* rules, read at start as HDFS's namenode does.
+    ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
+    server.setAttribute(CLIENT_PROTOCOL, cp);
+    server.setAttribute(NAMESYSTEM, ns);
+    server.setAttribute(RPC_URI, rpcUri);
+    String pathSpec = WebHdfsFileSystem.PATH_PREFIX + "/*";
+    HttpServer2.defineFilter(
+        server.getWebAppContext(),
+        "WebHdfsAuthFilter",
+        AuthFilter.class.getName(),
+        new AuthFilterSettings().of(conf),
+        new String[] {pathSpec});
+    server.addServlet("webhdfs", pathSpec, WebHdfsServlet.class);
+  }
+
+  /** HDFS's settings for its authentication filter (AuthFilterInitializer's, reused). */
+  private static final class AuthFilterSettings extends AuthFilterInitializer {
+    java.util.Map<String, String> of(Configuration conf) {
+      java.util.Map<String, String> settings = createFilterConfig(conf);
+      // core-default.xml's value, also when the namenode's configuration skipped the defaults
+      settings.putIfAbsent(PseudoAuthenticationHandler.ANONYMOUS_ALLOWED, "true");
+      return settings;
+    }
+  }
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    serve(request, response, GetOps::handle);
+  }
+
+  @Override
+  protected void doPut(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    serve(request, response, PutOps::handle);
+  }
+
+  @Override
+  protected void doPost(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    serve(request, response, PostOps::handle);
+  }
+
+  @Override
+  protected void doDelete(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    serve(request, response, DeleteOps::handle);
+  }
+
+  private void serve(
+      HttpServletRequest request, HttpServletResponse response, WebHdfsOp.Handler handler)
+      throws IOException {
+    try {
+      WebHdfsContext c = context();
+      WebHdfsRequest r = new WebHdfsRequest(request, c.conf());
+      UserGroupInformation ugi = r.ugi();
+      ugi.doAs(
+          (PrivilegedExceptionAction<Void>)
+              () -> {
+                handler.handle(c, r).send(response);
+                return null;
+              });
+    } catch (Exception e) {
+      WebHdfsErrors.send(response, e);
+    }
+  }
+
+  private WebHdfsContext context() throws IOException {
+    ServletContext sc = getServletContext();
+    ClientProtocol cp = (ClientProtocol) sc.getAttribute(CLIENT_PROTOCOL);
+    Namesystem ns = (Namesystem) sc.getAttribute(NAMESYSTEM);
+    if (cp == null || ns == null) {
+      throw new RetriableException("Namenode is in startup mode");
+    }
+    URI rpc = URI.create((String) sc.getAttribute(RPC_URI));
+    return new WebHdfsContext(
+        cp,
+        ns.conf(),
+        new DatanodeRedirect(ns.blocks().datanodes(), cp, rpc.getHost() + ":" + rpc.getPort()));
+  }
+}

@@ -1,0 +1,26 @@
+package io.hops.namenode.contract;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractSetTimesTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Hadoop's SetTimes contract over WebHDFS against a hops namenode. */
+public class TestHopsWebHdfsContractSetTimes extends AbstractContractSetTimesTest {
+  @BeforeAll
+  public static void createCluster() throws IOException {
+    HopsWebHdfsContract.createCluster();
+  }
+
+  @AfterAll
+  public static void teardownCluster() throws IOException {
+    HopsWebHdfsContract.destroyCluster();
+  }
+
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new HopsWebHdfsContract(conf);
+  }
+}
