@@ -75,9 +75,22 @@ class RetryCacheTest {
     cluster.close();
   }
 
+  /**
+   * Where this test's call ids start. The clients of one JVM share one IPC client, so one client
+   * id, and number their own calls from 0; the namenode looks every call up in the retry cache, as
+   * HDFS does, so a small fixed id could meet the outcome of an earlier, unrelated call (which
+   * depended on how many calls the test classes before this one made).
+   */
+  private static final int IDS = 1_500_000_000;
+
+  /** This test's call id {@code n}. */
+  private static int id(int n) {
+    return IDS + n;
+  }
+
   /** The next call on this thread goes out with this call id and retry count, as a retry does. */
   private static void asCall(int callId, int retry) {
-    Client.setCallIdAndRetryCount(callId, retry, null);
+    Client.setCallIdAndRetryCount(id(callId), retry, null);
   }
 
   @Test
@@ -118,7 +131,7 @@ class RetryCacheTest {
       assertThat(tx.scanAll(RetryCacheRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED))
           .extracting(RetryCacheRow::callId)
           .as("one outcome kept per call")
-          .containsOnlyOnce(501, 503);
+          .containsOnlyOnce(id(501), id(503));
     }
   }
 
@@ -154,8 +167,8 @@ class RetryCacheTest {
     try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(RetryCacheRow.TABLE, LockMode.READ_COMMITTED))
           .extracting(RetryCacheRow::callId)
-          .contains(301)
-          .doesNotContain(302);
+          .contains(id(301))
+          .doesNotContain(id(302));
     }
   }
 
