@@ -183,9 +183,17 @@ class ManyNamenodesTest {
           HopsNameNode nn = nns.get(i);
           boolean owner =
               ReportOwnership.ownerOf(uuid, nn.election().membership()) == nn.election().id();
-          assertThat(applied.get(d)[i])
-              .as("reports of %s applied by namenode %s", uuid, nn.election().id())
-              .isEqualTo(owner ? 1 : 0);
+          // The owner may apply one more: the full report a new owner asks for when it takes a
+          // datanode over can arrive during the round (seen once in CI). Others apply none.
+          if (owner) {
+            assertThat(applied.get(d)[i])
+                .as("reports of %s applied by their owner, namenode %s", uuid, nn.election().id())
+                .isBetween(1, 2);
+          } else {
+            assertThat(applied.get(d)[i])
+                .as("reports of %s applied by namenode %s", uuid, nn.election().id())
+                .isZero();
+          }
         }
       }
       return;
