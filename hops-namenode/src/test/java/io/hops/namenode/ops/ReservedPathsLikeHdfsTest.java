@@ -2,23 +2,18 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
-import java.security.PrivilegedExceptionAction;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySide.Step;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options.HandleOpt;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathHandle;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,51 +25,21 @@ import org.junit.jupiter.api.Test;
  * same.
  */
 class ReservedPathsLikeHdfsTest {
-  private record Side(DistributedFileSystem admin, DistributedFileSystem alice) {}
-
-  @FunctionalInterface
-  private interface Step {
-    Object run(Side s) throws Exception;
-  }
-
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
+  private static SideBySide both;
   private static Side hopsSide;
   private static Side hdfsSide;
 
   @BeforeAll
   static void start() throws Exception {
-    hops = new HopsTestCluster();
-    hdfs = ApacheHdfs.start("reserved");
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    hopsSide =
-        new Side(hops.client(), as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())));
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
-  }
-
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
+    both = SideBySide.start("reserved");
+    hopsSide = both.hopsSide;
+    hdfsSide = both.hdfsSide;
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.admin.close();
-        s.alice.close();
-      }
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
-    if (hops != null) {
-      hops.close();
+    if (both != null) {
+      both.close();
     }
   }
 
@@ -93,8 +58,7 @@ class ReservedPathsLikeHdfsTest {
       }
       return String.valueOf(r);
     } catch (Exception e) {
-      String m = String.valueOf(e.getMessage());
-      return e.getClass().getName() + ": " + m.lines().findFirst().orElse("");
+      return SideBySide.failure(e);
     }
   }
 
@@ -111,13 +75,14 @@ class ReservedPathsLikeHdfsTest {
   }
 
   private static long id(Side s, String path) throws Exception {
-    return ((org.apache.hadoop.hdfs.protocol.HdfsFileStatus) s.admin.getFileStatus(new Path(path)))
+    return ((org.apache.hadoop.hdfs.protocol.HdfsFileStatus)
+            s.admin().getFileStatus(new Path(path)))
         .getFileId();
   }
 
   /** The id of the inode at {@code path}, asked of the namenode exactly as given. */
   private static long rpcId(Side s, String path) throws Exception {
-    return s.admin.getClient().getFileInfo(path).getFileId();
+    return s.admin().getClient().getFileInfo(path).getFileId();
   }
 
   private static String inodes(Side s, String path, String rest) throws Exception {
@@ -136,10 +101,11 @@ class ReservedPathsLikeHdfsTest {
   }
 
   private static void setUp(Side s, String root) throws Exception {
-    s.admin.mkdirs(new Path(root + "/dir"));
-    s.admin.createNewFile(new Path(root + "/dir/file"));
-    s.admin.setPermission(
-        new Path(root), new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
+    s.admin().mkdirs(new Path(root + "/dir"));
+    s.admin().createNewFile(new Path(root + "/dir/file"));
+    s.admin()
+        .setPermission(
+            new Path(root), new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
   }
 
   @Test
@@ -148,7 +114,7 @@ class ReservedPathsLikeHdfsTest {
     setUp(hdfsSide, "/i");
     same(
         List.<Step>of(
-            s -> s.admin.getFileStatus(new Path(inodes(s, "/i/dir/file", ""))).isFile(),
+            s -> s.admin().getFileStatus(new Path(inodes(s, "/i/dir/file", ""))).isFile(),
             s -> id(s, inodes(s, "/i/dir/file", "")) == id(s, "/i/dir/file"),
             s -> id(s, inodes(s, "/i/dir", "/file")) == id(s, "/i/dir/file"),
             s -> id(s, inodes(s, "/i/dir/file", "/..")) == id(s, "/i/dir"),
@@ -158,31 +124,32 @@ class ReservedPathsLikeHdfsTest {
             s -> rpcId(s, inodes(s, "/i/dir/file", "/..")) == id(s, "/i/dir"),
             s -> rpcId(s, inodes(s, "/i/dir", "/../x/y")) == id(s, "/i"),
             s -> rpcId(s, inodes(s, "/i", "/..")) == id(s, "/"),
-            s -> names(s.alice.listStatus(new Path(inodes(s, "/i/dir", "")))),
-            s -> s.alice.getContentSummary(new Path(inodes(s, "/i", ""))).getFileCount(),
-            s -> s.admin.getFileStatus(new Path("/.reserved/.inodes/abc")),
-            s -> s.admin.getFileStatus(new Path("/.reserved/.inodes/987654321")),
-            s -> s.admin.getFileStatus(new Path("/.reserved/.inodes/987654321/x")),
-            s -> s.admin.listStatus(new Path("/.reserved/.inodes/987654321")),
-            s -> s.admin.delete(new Path("/.reserved/.inodes/987654321"), true),
-            s -> s.alice.mkdirs(new Path(inodes(s, "/i", "/made/deep"))),
-            s -> s.alice.exists(new Path("/i/made/deep")),
-            s -> s.alice.rename(new Path(inodes(s, "/i/made", "")), new Path("/i/moved")),
-            s -> s.alice.exists(new Path("/i/moved/deep")),
+            s -> names(s.alice().listStatus(new Path(inodes(s, "/i/dir", "")))),
+            s -> s.alice().getContentSummary(new Path(inodes(s, "/i", ""))).getFileCount(),
+            s -> s.admin().getFileStatus(new Path("/.reserved/.inodes/abc")),
+            s -> s.admin().getFileStatus(new Path("/.reserved/.inodes/987654321")),
+            s -> s.admin().getFileStatus(new Path("/.reserved/.inodes/987654321/x")),
+            s -> s.admin().listStatus(new Path("/.reserved/.inodes/987654321")),
+            s -> s.admin().delete(new Path("/.reserved/.inodes/987654321"), true),
+            s -> s.alice().mkdirs(new Path(inodes(s, "/i", "/made/deep"))),
+            s -> s.alice().exists(new Path("/i/made/deep")),
+            s -> s.alice().rename(new Path(inodes(s, "/i/made", "")), new Path("/i/moved")),
+            s -> s.alice().exists(new Path("/i/moved/deep")),
             s -> {
-              s.alice.create(new Path(inodes(s, "/i/moved", "/f"))).close();
-              return s.alice.getFileStatus(new Path("/i/moved/f"));
+              s.alice().create(new Path(inodes(s, "/i/moved", "/f"))).close();
+              return s.alice().getFileStatus(new Path("/i/moved/f"));
             },
             s -> {
-              s.alice.setPermission(
-                  new Path(inodes(s, "/i/moved/f", "")),
-                  new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
+              s.alice()
+                  .setPermission(
+                      new Path(inodes(s, "/i/moved/f", "")),
+                      new org.apache.hadoop.fs.permission.FsPermission((short) 0600));
               return "ok";
             },
-            s -> s.alice.getFileStatus(new Path("/i/moved/f")),
-            s -> s.alice.mkdirs(new Path(inodes(s, "/i/dir", "/x"))), // dir is the admin's 755
-            s -> s.alice.delete(new Path(inodes(s, "/i/moved", "")), true),
-            s -> s.alice.exists(new Path("/i/moved"))));
+            s -> s.alice().getFileStatus(new Path("/i/moved/f")),
+            s -> s.alice().mkdirs(new Path(inodes(s, "/i/dir", "/x"))), // dir is the admin's 755
+            s -> s.alice().delete(new Path(inodes(s, "/i/moved", "")), true),
+            s -> s.alice().exists(new Path("/i/moved"))));
   }
 
   private static String names(FileStatus[] list) {
@@ -196,32 +163,32 @@ class ReservedPathsLikeHdfsTest {
   @Test
   void pathHandlesSurviveARenameLikeHdfs() throws Exception {
     for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      s.admin.mkdirs(new Path("/h"));
-      s.admin.createNewFile(new Path("/h/a"));
-      s.admin.createNewFile(new Path("/h/b"));
+      s.admin().mkdirs(new Path("/h"));
+      s.admin().createNewFile(new Path("/h/a"));
+      s.admin().createNewFile(new Path("/h/b"));
     }
     PathHandle[] moved = new PathHandle[2];
     PathHandle[] fixed = new PathHandle[2];
     Side[] sides = {hdfsSide, hopsSide};
     for (int i = 0; i < 2; i++) {
-      FileStatus a = sides[i].admin.getFileStatus(new Path("/h/a"));
-      moved[i] = sides[i].admin.getPathHandle(a, HandleOpt.moved(true));
-      fixed[i] = sides[i].admin.getPathHandle(a, HandleOpt.path());
+      FileStatus a = sides[i].admin().getFileStatus(new Path("/h/a"));
+      moved[i] = sides[i].admin().getPathHandle(a, HandleOpt.moved(true));
+      fixed[i] = sides[i].admin().getPathHandle(a, HandleOpt.path());
     }
     List<Step> steps =
         List.<Step>of(
             s -> read(s, moved[s == hdfsSide ? 0 : 1]),
             s -> read(s, fixed[s == hdfsSide ? 0 : 1]),
-            s -> s.admin.rename(new Path("/h/a"), new Path("/h/renamed")),
+            s -> s.admin().rename(new Path("/h/a"), new Path("/h/renamed")),
             s -> read(s, moved[s == hdfsSide ? 0 : 1]),
             s -> read(s, fixed[s == hdfsSide ? 0 : 1]),
-            s -> s.admin.rename(new Path("/h/b"), new Path("/h/a")), // another file at the path
+            s -> s.admin().rename(new Path("/h/b"), new Path("/h/a")), // another file at the path
             s -> read(s, fixed[s == hdfsSide ? 0 : 1]),
-            s -> s.admin.delete(new Path("/h/renamed"), false),
+            s -> s.admin().delete(new Path("/h/renamed"), false),
             s -> read(s, moved[s == hdfsSide ? 0 : 1]),
             s ->
-                s.admin.getPathHandle(
-                    s.admin.getFileStatus(new Path("/h")), HandleOpt.moved(true)));
+                s.admin()
+                    .getPathHandle(s.admin().getFileStatus(new Path("/h")), HandleOpt.moved(true)));
     List<String> onHops = new ArrayList<>();
     List<String> onHdfs = new ArrayList<>();
     for (Step step : steps) {
@@ -238,7 +205,7 @@ class ReservedPathsLikeHdfsTest {
   }
 
   private static int read(Side s, PathHandle h) throws Exception {
-    try (FSDataInputStream in = s.admin.open(h)) {
+    try (FSDataInputStream in = s.admin().open(h)) {
       return in.read();
     }
   }
@@ -246,23 +213,25 @@ class ReservedPathsLikeHdfsTest {
   @Test
   void rawPathsAreForTheSuperuserLikeHdfs() throws Exception {
     for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      s.admin.mkdirs(new Path("/w/dir"));
-      s.admin.setPermission(
-          new Path("/w"), new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
+      s.admin().mkdirs(new Path("/w/dir"));
+      s.admin()
+          .setPermission(
+              new Path("/w"), new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
     }
     same(
         List.<Step>of(
-            s -> s.alice.getFileStatus(new Path("/.reserved/raw/w/dir")),
-            s -> names(s.alice.listStatus(new Path("/.reserved/raw/w"))),
-            s -> s.alice.getFileStatus(new Path("/.reserved/raw")).isDirectory(),
-            s -> s.alice.mkdirs(new Path("/.reserved/raw/w/a")),
-            s -> s.alice.mkdirs(new Path("/w/a")),
-            s -> s.alice.delete(new Path("/.reserved/raw/w/a"), true),
-            s -> s.admin.mkdirs(new Path("/.reserved/raw/w/b")),
-            s -> s.admin.exists(new Path("/w/b")),
-            s -> s.admin.rename(new Path("/.reserved/raw/w/b"), new Path("/.reserved/raw/w/c")),
+            s -> s.alice().getFileStatus(new Path("/.reserved/raw/w/dir")),
+            s -> names(s.alice().listStatus(new Path("/.reserved/raw/w"))),
+            s -> s.alice().getFileStatus(new Path("/.reserved/raw")).isDirectory(),
+            s -> s.alice().mkdirs(new Path("/.reserved/raw/w/a")),
+            s -> s.alice().mkdirs(new Path("/w/a")),
+            s -> s.alice().delete(new Path("/.reserved/raw/w/a"), true),
+            s -> s.admin().mkdirs(new Path("/.reserved/raw/w/b")),
+            s -> s.admin().exists(new Path("/w/b")),
+            s -> s.admin().rename(new Path("/.reserved/raw/w/b"), new Path("/.reserved/raw/w/c")),
             s ->
-                Arrays.asList(s.admin.exists(new Path("/w/b")), s.admin.exists(new Path("/w/c")))));
+                Arrays.asList(
+                    s.admin().exists(new Path("/w/b")), s.admin().exists(new Path("/w/c")))));
   }
 
   /**
@@ -272,7 +241,7 @@ class ReservedPathsLikeHdfsTest {
    */
   @Test
   void anInodeMovingUnderATranslationIsFollowed() throws Exception {
-    DistributedFileSystem fs = hopsSide.admin;
+    DistributedFileSystem fs = hopsSide.admin();
     fs.mkdirs(new Path("/race"));
     fs.createNewFile(new Path("/race/f"));
     long id = id(hopsSide, "/race/f");
@@ -284,7 +253,7 @@ class ReservedPathsLikeHdfsTest {
     Thread mover =
         new Thread(
             () -> {
-              try (DistributedFileSystem m = hops.client()) {
+              try (DistributedFileSystem m = both.hops.client()) {
                 while (!stop.get()) {
                   m.rename(new Path("/race/f"), new Path("/race/g"));
                   m.createNewFile(new Path("/race/f")); // another inode at the old path

@@ -2,21 +2,17 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
-import java.security.PrivilegedExceptionAction;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySide.Step;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,51 +26,21 @@ import org.junit.jupiter.api.Test;
 class UnreadableBySuperuserLikeHdfsTest {
   private static final String MARKER = "security.hdfs.unreadable.by.superuser";
 
-  private record Side(DistributedFileSystem admin, DistributedFileSystem alice) {}
-
-  @FunctionalInterface
-  private interface Step {
-    Object run(Side s) throws Exception;
-  }
-
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
+  private static SideBySide both;
   private static Side hopsSide;
   private static Side hdfsSide;
 
   @BeforeAll
   static void start() throws Exception {
-    hops = new HopsTestCluster();
-    hdfs = ApacheHdfs.start("unreadable");
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    hopsSide =
-        new Side(hops.client(), as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())));
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
-  }
-
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
+    both = SideBySide.start("unreadable");
+    hopsSide = both.hopsSide;
+    hdfsSide = both.hdfsSide;
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.admin.close();
-        s.alice.close();
-      }
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
-    if (hops != null) {
-      hops.close();
+    if (both != null) {
+      both.close();
     }
   }
 
@@ -82,8 +48,7 @@ class UnreadableBySuperuserLikeHdfsTest {
     try {
       return String.valueOf(step.run(s));
     } catch (Exception e) {
-      String m = String.valueOf(e.getMessage());
-      return e.getClass().getName() + ": " + m.lines().findFirst().orElse("");
+      return SideBySide.failure(e);
     }
   }
 
@@ -102,29 +67,29 @@ class UnreadableBySuperuserLikeHdfsTest {
   void theSuperuserCannotOpenAMarkedFileLikeHdfs() throws Exception {
     List<Step> steps =
         List.<Step>of(
-            s -> s.admin.mkdirs(new Path("/u")),
+            s -> s.admin().mkdirs(new Path("/u")),
             s -> {
-              s.admin.setPermission(new Path("/u"), new FsPermission((short) 0777));
-              s.alice.createNewFile(new Path("/u/mine"));
-              return s.admin.createNewFile(new Path("/u/admins"));
+              s.admin().setPermission(new Path("/u"), new FsPermission((short) 0777));
+              s.alice().createNewFile(new Path("/u/mine"));
+              return s.admin().createNewFile(new Path("/u/admins"));
             },
-            s -> read(s.admin, "/u/mine"),
-            s -> mark(s.alice, "/u/mine"),
-            s -> read(s.admin, "/u/mine"),
-            s -> read(s.alice, "/u/mine"),
-            s -> s.admin.getFileStatus(new Path("/u/mine")).getLen(),
-            s -> s.admin.getXAttrs(new Path("/u/mine")).keySet(),
+            s -> read(s.admin(), "/u/mine"),
+            s -> mark(s.alice(), "/u/mine"),
+            s -> read(s.admin(), "/u/mine"),
+            s -> read(s.alice(), "/u/mine"),
+            s -> s.admin().getFileStatus(new Path("/u/mine")).getLen(),
+            s -> s.admin().getXAttrs(new Path("/u/mine")).keySet(),
             s -> {
-              s.admin.removeXAttr(new Path("/u/mine"), MARKER);
+              s.admin().removeXAttr(new Path("/u/mine"), MARKER);
               return "removed";
             },
-            s -> mark(s.admin, "/u/admins"),
-            s -> read(s.admin, "/u/admins"),
-            s -> read(s.alice, "/u/admins"),
-            s -> mark(s.admin, "/u"),
+            s -> mark(s.admin(), "/u/admins"),
+            s -> read(s.admin(), "/u/admins"),
+            s -> read(s.alice(), "/u/admins"),
+            s -> mark(s.admin(), "/u"),
             s -> {
-              s.admin.rename(new Path("/u/mine"), new Path("/u/moved"));
-              return read(s.admin, "/u/moved");
+              s.admin().rename(new Path("/u/mine"), new Path("/u/moved"));
+              return read(s.admin(), "/u/moved");
             });
     List<String> onHops = new ArrayList<>();
     List<String> onHdfs = new ArrayList<>();
