@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.hops.namenode.ThreadConsole;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -184,22 +182,12 @@ class StoragePolicyLikeHdfsTest {
 
   /** Exit code and output of {@code hdfs storagepolicies ARGS}. */
   private static String admin(Configuration conf, String[] args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    PrintStream p = new PrintStream(out, true, StandardCharsets.UTF_8);
-    System.setOut(p);
-    System.setErr(p);
-    int rc;
-    try {
-      rc = ToolRunner.run(new StoragePolicyAdmin(new Configuration(conf)), args);
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-    // The namenodes run in this JVM: leave out their log lines and stack traces.
-    StringBuilder b = new StringBuilder().append(rc);
-    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+    ThreadConsole.Captured c =
+        ThreadConsole.captureMerged(
+            () -> ToolRunner.run(new StoragePolicyAdmin(new Configuration(conf)), args));
+    // The client logs to the same streams: leave out its log lines and stack traces.
+    StringBuilder b = new StringBuilder().append(c.exit());
+    for (String line : c.out().split("\n")) {
       if (!line.isBlank()
           && !line.matches("^\\d\\d:\\d\\d.*")
           && !line.matches("^\\s+(at |\\.\\.\\.).*")

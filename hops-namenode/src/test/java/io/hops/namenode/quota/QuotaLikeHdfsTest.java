@@ -3,10 +3,8 @@ package io.hops.namenode.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsTestCluster;
-import java.io.ByteArrayOutputStream;
+import io.hops.namenode.ThreadConsole;
 import java.io.File;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -384,24 +382,12 @@ class QuotaLikeHdfsTest {
 
   private static String shell(Side s, org.apache.hadoop.util.Tool tool, String... args)
       throws Exception {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int rc;
-    synchronized (QuotaLikeHdfsTest.class) {
-      try (PrintStream capture = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-        System.setOut(capture);
-        System.setErr(capture);
-        rc = ToolRunner.run(new Configuration(s.conf()), tool, args);
-      } finally {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-      }
-    }
-    // The namenodes of this JVM log to the same streams: their lines are not the shell's.
+    ThreadConsole.Captured c =
+        ThreadConsole.captureMerged(() -> ToolRunner.run(new Configuration(s.conf()), tool, args));
+    int rc = c.exit();
+    // The client logs to the same streams: its lines are not the shell's.
     String out =
-        bytes
-            .toString(StandardCharsets.UTF_8)
+        c.out()
             .lines()
             .filter(l -> !l.matches("^\\d\\d:\\d\\d:\\d\\d[.,]\\d+ .*") && !l.contains(" INFO "))
             .map(l -> l + "\n")

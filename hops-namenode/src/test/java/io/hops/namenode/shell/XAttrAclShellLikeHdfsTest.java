@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.hops.namenode.ThreadConsole;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
@@ -149,26 +147,17 @@ class XAttrAclShellLikeHdfsTest {
   }
 
   private static synchronized Shell run(Configuration conf, String... args) throws Exception {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
-    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      System.setOut(o);
-      System.setErr(e);
-      FsShell shell = new FsShell(new Configuration(conf));
-      try {
-        exit = ToolRunner.run(shell, args);
-      } finally {
-        shell.close();
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-      }
-    }
-    return new Shell(
-        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    ThreadConsole.Captured c =
+        ThreadConsole.capture(
+            () -> {
+              FsShell shell = new FsShell(new Configuration(conf));
+              try {
+                return ToolRunner.run(shell, args);
+              } finally {
+                shell.close();
+              }
+            });
+    return new Shell(c.exit(), c.out(), c.err());
   }
 
   /** Masks the namenode's address and the times {@code -ls} prints. */

@@ -1,9 +1,8 @@
 package io.hops.namenode.tools;
 
-import java.io.ByteArrayOutputStream;
+import io.hops.namenode.ThreadConsole;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Tool;
@@ -33,23 +32,12 @@ final class StockTool {
   /** System.out and System.err are swapped while the tool runs, so runs are serialized. */
   static synchronized Output run(UserGroupInformation user, Factory factory, String... args)
       throws Exception {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int rc;
-    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      System.setOut(o);
-      System.setErr(e);
-      rc =
-          user.doAs(
-              (PrivilegedExceptionAction<Integer>) () -> ToolRunner.run(factory.make(o), args));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-    return new Output(
-        rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    ThreadConsole.Captured c =
+        ThreadConsole.capture(
+            () ->
+                user.doAs(
+                    (PrivilegedExceptionAction<Integer>)
+                        () -> ToolRunner.run(factory.make(System.out), args)));
+    return new Output(c.exit(), c.out(), c.err());
   }
 }

@@ -2,11 +2,9 @@ package io.hops.namenode.web.webhdfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.namenode.ThreadConsole;
 import io.hops.namenode.web.webhdfs.WebHdfsSides.Side;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
@@ -99,29 +97,18 @@ class WebHdfsShellLikeHdfsTest {
   private static synchronized Shell run(Side side, String... args) throws Exception {
     Configuration conf = new Configuration(side.conf());
     conf.set("fs.defaultFS", side.webhdfs().toString());
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
-    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      System.setOut(o);
-      System.setErr(e);
-      FsShell shell = new FsShell(conf);
-      try {
-        exit = ToolRunner.run(shell, args);
-      } finally {
-        shell.close();
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-      }
-    }
+    ThreadConsole.Captured c =
+        ThreadConsole.capture(
+            () -> {
+              FsShell shell = new FsShell(conf);
+              try {
+                return ToolRunner.run(shell, args);
+              } finally {
+                shell.close();
+              }
+            });
     String uri = side.webhdfs().toString();
-    return new Shell(
-        exit,
-        mask(out.toString(StandardCharsets.UTF_8), uri),
-        mask(err.toString(StandardCharsets.UTF_8), uri));
+    return new Shell(c.exit(), mask(c.out(), uri), mask(c.err(), uri));
   }
 
   /**
