@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.hops.namenode.ThreadConsole;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -118,17 +116,13 @@ class SmallFilesQuotaLikeHdfsTest {
   /** What {@code hdfs dfs -count -q} prints for {@code paths}, and their content summaries. */
   private static String counts(Side s, String... paths) throws Exception {
     StringBuilder b = new StringBuilder();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream old = System.out;
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      System.setOut(out);
-      List<String> args = new ArrayList<>(List.of("-count", "-q"));
-      args.addAll(List.of(paths));
-      b.append("rc ").append(ToolRunner.run(new FsShell(s.conf()), args.toArray(new String[0])));
-    } finally {
-      System.setOut(old);
-    }
-    b.append('\n').append(bytes.toString(StandardCharsets.UTF_8));
+    List<String> args = new ArrayList<>(List.of("-count", "-q"));
+    args.addAll(List.of(paths));
+    ThreadConsole.Captured shell =
+        ThreadConsole.capture(
+            () -> ToolRunner.run(new FsShell(s.conf()), args.toArray(new String[0])));
+    b.append("rc ").append(shell.exit());
+    b.append('\n').append(shell.out());
     for (String p : paths) {
       ContentSummary c = s.admin().getContentSummary(new Path(p));
       b.append(p)

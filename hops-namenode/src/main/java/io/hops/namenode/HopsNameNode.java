@@ -165,13 +165,29 @@ public final class HopsNameNode implements AutoCloseable {
       throw e;
     }
     housekeeping.start();
-    metrics =
-        new NamenodeMetrics(
-            namesystem, client.safeMode(), activity, () -> housekeeping, address.getPort());
-    if (web != null) {
-      web.showMetrics(metrics);
+    try {
+      metrics =
+          new NamenodeMetrics(
+              namesystem, client.safeMode(), activity, () -> housekeeping, address.getPort());
+      if (web != null) {
+        web.showMetrics(metrics);
+      }
+      operationsBean = new OperationsBean(namesystem.runner().metrics(), storage);
+    } catch (RuntimeException e) {
+      // Nothing may outlive a namenode that did not start: its metrics sources would be sampled
+      // by the JVM's metrics timer over a store that the caller closes.
+      if (metrics != null) {
+        metrics.close();
+      }
+      stopped = true;
+      housekeeping.close();
+      election.close();
+      if (web != null) {
+        web.close();
+      }
+      rpc.close();
+      throw e;
     }
-    operationsBean = new OperationsBean(namesystem.runner().metrics(), storage);
     LOG.info(
         "namenode serving ClientProtocol at {} over the {} store; web UI {}",
         address(),

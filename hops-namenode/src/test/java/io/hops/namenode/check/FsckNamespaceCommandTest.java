@@ -12,13 +12,12 @@ import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.ThreadConsole;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.cli.HopsMainAccess;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,22 +82,14 @@ class FsckNamespaceCommandTest {
 
   private record Run(int exit, String out) {}
 
-  private static Run fsckNamespace(String... extra) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream old = System.out;
-    int exit;
-    try (PrintStream capture = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      System.setOut(capture);
-      String[] args = new String[2 + extra.length + 1];
-      args[0] = "fsck-namespace";
-      args[1] = "--conf";
-      args[2] = confDir.toString();
-      System.arraycopy(extra, 0, args, 3, extra.length);
-      exit = HopsMainAccess.execute(args);
-    } finally {
-      System.setOut(old);
-    }
-    return new Run(exit, bytes.toString(StandardCharsets.UTF_8));
+  private static Run fsckNamespace(String... extra) throws Exception {
+    String[] args = new String[2 + extra.length + 1];
+    args[0] = "fsck-namespace";
+    args[1] = "--conf";
+    args[2] = confDir.toString();
+    System.arraycopy(extra, 0, args, 3, extra.length);
+    ThreadConsole.Captured c = ThreadConsole.capture(() -> HopsMainAccess.execute(args));
+    return new Run(c.exit(), c.out());
   }
 
   private static InodeRow inode(String path) throws IOException {

@@ -17,9 +17,7 @@ import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.hops.namenode.ThreadConsole;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -71,14 +69,8 @@ class ReplicationTest {
   }
 
   private static int shell(String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream saved = System.out;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    try {
-      return ToolRunner.run(cluster.clientConf(), new FsShell(), args);
-    } finally {
-      System.setOut(saved);
-    }
+    return ThreadConsole.capture(() -> ToolRunner.run(cluster.clientConf(), new FsShell(), args))
+        .exit();
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.ThreadConsole;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,18 +48,16 @@ class TrashEmptierTest {
     try (FileSystem fs = FileSystem.newInstance(uri, client)) {
       fs.mkdirs(new Path(home));
       fs.create(new Path(home + "/f")).close();
-      java.io.PrintStream old = System.out;
-      java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-      try (java.io.PrintStream p = new java.io.PrintStream(buf, true)) {
-        System.setOut(p);
-        out.append(ToolRunner.run(new FsShell(client), new String[] {"-rm", home + "/f"}));
-        out.append(names(fs, new Path(home + "/.Trash")));
-        out.append(ToolRunner.run(new FsShell(client), new String[] {"-expunge"}));
-        out.append(names(fs, new Path(home + "/.Trash")).size());
-      } finally {
-        System.setOut(old);
-      }
-      out.append(buf.toString().replace(uri.getAuthority(), "NN").replaceAll("\\d{12}", "CKPT"));
+      ThreadConsole.Captured c =
+          ThreadConsole.capture(
+              () -> {
+                out.append(ToolRunner.run(new FsShell(client), new String[] {"-rm", home + "/f"}));
+                out.append(names(fs, new Path(home + "/.Trash")));
+                out.append(ToolRunner.run(new FsShell(client), new String[] {"-expunge"}));
+                out.append(names(fs, new Path(home + "/.Trash")).size());
+                return 0;
+              });
+      out.append(c.out().replace(uri.getAuthority(), "NN").replaceAll("\\d{12}", "CKPT"));
     }
     return out.toString();
   }

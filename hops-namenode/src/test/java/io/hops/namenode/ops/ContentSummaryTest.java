@@ -10,12 +10,10 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.ThreadConsole;
 import io.hops.namenode.resolve.MutableInode;
-import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FileSystem;
@@ -169,20 +167,15 @@ class ContentSummaryTest {
   void fsShellCountPrintsTheSummary() throws Exception {
     fs.mkdirs(p("/cscount/d"));
     file("/cscount/d/f", 42, (short) 1);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream old = System.out;
-    int rc;
     FsShell shell = new FsShell(cluster.clientConf());
+    ThreadConsole.Captured c;
     try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      rc = shell.run(new String[] {"-count", "/cscount"});
+      c = ThreadConsole.capture(() -> shell.run(new String[] {"-count", "/cscount"}));
     } finally {
-      System.setOut(old);
       shell.close();
     }
-    assertThat(rc).isZero();
+    assertThat(c.exit()).isZero();
     // DIR_COUNT FILE_COUNT CONTENT_SIZE PATHNAME
-    assertThat(out.toString(StandardCharsets.UTF_8).trim().split("\\s+"))
-        .containsExactly("2", "1", "42", "/cscount");
+    assertThat(c.out().trim().split("\\s+")).containsExactly("2", "1", "42", "/cscount");
   }
 }
