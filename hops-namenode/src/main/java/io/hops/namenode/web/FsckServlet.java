@@ -1,6 +1,7 @@
 package io.hops.namenode.web;
 
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.check.Fsck;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.hops.namenode.web;
+package io.hops.namenode.check;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
@@ -37,7 +37,7 @@ import org.apache.hadoop.util.Time;
  * -files -blocks -locations -racks -replicaDetails -openforwrite -list-corruptfileblocks -delete
  * (-showprogress, -includeSnapshots and -maintenance change nothing); the others are refused.
  */
-final class Fsck {
+public final class Fsck {
   static final String HEALTHY_STATUS = "is HEALTHY";
   static final String CORRUPT_STATUS = "is CORRUPT";
   static final String NONEXISTENT_STATUS = "does not exist";
@@ -179,7 +179,7 @@ final class Fsck {
    * @param caller how the report names the caller, e.g. {@code alice (auth:SIMPLE)}
    * @param params the request's parameters, as DFSck sends them
    */
-  Fsck(
+  public Fsck(
       Namesystem ns,
       SafeMode safeMode,
       PermissionChecker pc,
@@ -206,7 +206,7 @@ final class Fsck {
     this.datanodes = ns.blocks().datanodes();
   }
 
-  void run() {
+  public void run() {
     long start = Time.monotonicNow();
     try {
       out.println(
