@@ -1,6 +1,5 @@
 package io.hops.namenode.cli;
 
-import io.hops.dal.sql.cli.HopsCli;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;

@@ -1,4 +1,4 @@
-package io.hops.dal.sql.cli;
+package io.hops.namenode.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -1,4 +1,4 @@
-package io.hops.dal.sql.cli;
+package io.hops.namenode.cli;
 
 import io.hops.dal.DalConfig;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.hops.dal.sql.cli;
+package io.hops.namenode.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

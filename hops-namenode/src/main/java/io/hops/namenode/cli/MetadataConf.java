@@ -1,4 +1,4 @@
-package io.hops.dal.sql.cli;
+package io.hops.namenode.cli;
 
 import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
