@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -56,7 +57,7 @@ public final class AppendSmallFile extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    InodePaths paths = new InodePaths(tx);
+    InodePaths paths = InodePaths.in(tx);
     InodeRow found = paths.byId(fileId);
     String path = found == null ? null : paths.pathOf(found);
     if (path == null) {

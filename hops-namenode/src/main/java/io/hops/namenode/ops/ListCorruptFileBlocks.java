@@ -1,6 +1,7 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -50,7 +51,7 @@ public final class ListCorruptFileBlocks extends Operation<CorruptFileBlocks> {
   protected void lock(LockPhase tx) throws IOException {
     files.clear();
     passed = intCookie(cookie);
-    InodePaths paths = new InodePaths(tx);
+    InodePaths paths = InodePaths.in(tx);
     for (int i = passed; i < missing.size(); i++) {
       passed++;
       InodeRow file = paths.byId(missing.get(i).get(0));

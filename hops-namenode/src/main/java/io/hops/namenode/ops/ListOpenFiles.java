@@ -3,6 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
+import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -42,7 +43,7 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
   protected void lock(LockPhase tx) throws IOException {
     entries.clear();
     hasMore = false;
-    InodePaths paths = new InodePaths(tx);
+    InodePaths paths = InodePaths.in(tx);
     var after = prevId < 0 ? null : LeasePathRow.TABLE.key(prevId);
     while (true) {
       List<LeasePathRow> page =

@@ -6,6 +6,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.resolve.InodeHintCache;
+import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.LockPhase;
@@ -62,22 +63,11 @@ final class OpenFiles {
 
   /**
    * Whether the root is above {@code inode}: false in a deleted subtree whose rows are still being
-   * reclaimed ({@link Inodes#DETACHED}), which HDFS would no longer have. One read per directory
-   * above, only on this rare path (a file renamed while open).
+   * reclaimed, which HDFS would no longer have. One read per directory above, only on this rare
+   * path (a file renamed while open).
    */
   private static boolean inNamespace(LockPhase tx, InodeRow inode) throws IOException {
-    long parent = inode.parentId();
-    for (int depth = 0; depth < 10_000 && parent != Inodes.ROOT_ID; depth++) {
-      if (parent == Inodes.DETACHED || parent == Inodes.NO_PARENT) {
-        return false;
-      }
-      List<InodeRow> up = tx.findByIndex(InodeRow.TABLE, "id", parent, LockMode.READ_COMMITTED);
-      if (up.isEmpty()) {
-        return false;
-      }
-      parent = up.get(0).parentId();
-    }
-    return true;
+    return InodePaths.in(tx).pathOf(inode) != null;
   }
 
   /** HDFS's leaseExceptionString: the path, the file id and the holder's lease. */

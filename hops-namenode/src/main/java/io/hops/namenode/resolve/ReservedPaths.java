@@ -1,6 +1,5 @@
 package io.hops.namenode.resolve;
 
-import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
@@ -82,12 +81,14 @@ public final class ReservedPaths {
       return new Translation("/", null);
     }
     try (Transaction tx = storage.begin()) {
-      InodeRow inode = byId(tx, id);
-      List<String> names = inode == null ? null : namesOf(tx, inode);
-      if (names == null) {
+      InodePaths paths = InodePaths.in(tx);
+      InodeRow inode = paths.byId(id);
+      String full = inode == null ? null : paths.pathOf(inode);
+      if (full == null) {
         throw new FileNotFoundException(
             "File for given inode path does not exist: " + join(c, 0, List.of()));
       }
+      List<String> names = List.of(PathNames.components(full));
       if (c.length > 3 && c[3].equals("..")) {
         // NFS's lookup of the parent: the parent's path, the root for the root or its children.
         if (names.size() <= 1) {
@@ -101,25 +102,6 @@ public final class ReservedPaths {
       String base = join(new String[0], 0, names);
       return new Translation(join(c, 3, names), new Pin(base, names.size(), id));
     }
-  }
-
-  private static InodeRow byId(Transaction tx, long id) throws StorageException {
-    List<InodeRow> rows = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.READ_COMMITTED);
-    return rows.isEmpty() ? null : rows.get(0);
-  }
-
-  /** The names from the root down to {@code inode}; null if a directory above it vanished. */
-  private static List<String> namesOf(Transaction tx, InodeRow inode) throws StorageException {
-    List<String> names = new ArrayList<>();
-    InodeRow at = inode;
-    while (at.id() != Inodes.ROOT_ID) {
-      names.add(0, at.name());
-      at = byId(tx, at.parentId());
-      if (at == null) {
-        return null;
-      }
-    }
-    return names;
   }
 
   /** "/" + head + c[from..]. */
