@@ -8,6 +8,7 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
@@ -149,7 +150,14 @@ public final class AddBlock extends Operation<LocatedBlock> {
     }
     List<StorageStat> targets =
         bm.placement()
-            .chooseTargets(inode.replication, writer, excluded, favored, inode.preferredBlockSize);
+            .chooseTargets(
+                inode.replication,
+                writer,
+                excluded,
+                favored,
+                inode.preferredBlockSize,
+                StoragePolicies.ofFile(resolved.inodes(), file),
+                List.of());
     if (targets.size() < bm.minReplication()) {
       int running = bm.datanodes().live().size();
       throw new IOException(
