@@ -87,6 +87,10 @@ public final class BlockPlacement {
       out.forEach(s -> have.add(s.ref.type()));
       EnumMap<StorageType, Integer> wanted =
           counts(policy.chooseStorageTypes(total, have, unavailable, newBlock));
+      Set<StorageType> firstTry = unavailable.isEmpty() ? EnumSet.noneOf(StorageType.class) : null;
+      if (firstTry != null) {
+        firstTry.addAll(wanted.keySet());
+      }
       // The writer's and favored nodes take the first wanted type they have (HDFS
       // chooseLocalOrFavoredStorage); each other replica goes to a random node with room on the
       // first wanted type some node has (HDFS chooseRandom over DFSNetworkTopology).
@@ -98,8 +102,24 @@ public final class BlockPlacement {
       while (out.size() < count && takeRandom(candidates, wanted, blockSize, out, used)) {
         // placed one more
       }
+      if (out.isEmpty() && firstTry != null) {
+        excludeTried(excluded, writer, firstTry);
+      }
       if (out.size() == count || !unavailable.addAll(wanted.keySet())) {
         return out;
+      }
+    }
+  }
+
+  private void excludeTried(Set<String> excluded, String writer, Set<StorageType> types) {
+    boolean local = writer == null; // HDFS resolves the writer's host to one datanode
+    for (Node n : datanodes.live()) {
+      boolean hasType =
+          n.storages().stream().anyMatch(s -> !s.failed && types.contains(s.ref.type()));
+      boolean isWriter = !local && isOn(n, writer);
+      if (hasType || isWriter) {
+        excluded.add(n.uuid());
+        local |= isWriter;
       }
     }
   }

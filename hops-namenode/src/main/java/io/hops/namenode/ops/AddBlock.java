@@ -148,12 +148,13 @@ public final class AddBlock extends Operation<LocatedBlock> {
       // redundancy when it completes; complete() checks the tail's).
       bm.queueReplicationCheck(tx, blocks, penultimate, inode.replication);
     }
+    Set<String> excludedNow = new HashSet<>(excluded); // placement adds the nodes it tried
     List<StorageStat> targets =
         bm.placement()
             .chooseTargets(
                 inode.replication,
                 writer,
-                excluded,
+                excludedNow,
                 favored,
                 inode.preferredBlockSize,
                 StoragePolicies.ofFile(resolved.inodes(), file),
@@ -164,7 +165,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
           String.format(
               "File %s could only be written to %d of the %d minReplication nodes. There are %d"
                   + " datanode(s) running and %d node(s) are excluded in this operation.",
-              src, targets.size(), bm.minReplication(), running, excluded.size()));
+              src, targets.size(), bm.minReplication(), running, excludedNow.size()));
     }
     // HDFS FSDirectory.addBlock: the new block counts in full, against every quota above.
     long spaceAfter = (blocks.length() + inode.preferredBlockSize) * inode.replication;
