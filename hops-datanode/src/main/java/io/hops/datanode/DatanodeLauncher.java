@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.StorageLocation;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,9 +70,12 @@ public final class DatanodeLauncher {
 
   /** Starts a datanode in this JVM; it runs until {@link DataNode#shutdown()}. */
   public static DataNode start(Configuration conf) throws IOException {
-    File dir = new File(java.net.URI.create(conf.get("dfs.datanode.data.dir")));
-    if (!dir.isDirectory() && !dir.mkdirs()) {
-      throw new IOException("cannot create the data directory " + dir);
+    // Each location may name its storage type ([SSD]file:///...), as HDFS's data.dir allows.
+    for (String location : conf.getTrimmedStrings("dfs.datanode.data.dir")) {
+      File dir = new File(StorageLocation.parse(location).getUri());
+      if (!dir.isDirectory() && !dir.mkdirs()) {
+        throw new IOException("cannot create the data directory " + dir);
+      }
     }
     // Several datanodes in one JVM (tests, bin/hops cluster) register the same metrics sources.
     DefaultMetricsSystem.setMiniClusterMode(true);
@@ -79,7 +83,11 @@ public final class DatanodeLauncher {
     if (dn == null) {
       throw new IOException("the datanode did not start (see its log)");
     }
-    LOG.info("datanode {} serving {} from {}", dn.getDisplayName(), conf.get("fs.defaultFS"), dir);
+    LOG.info(
+        "datanode {} serving {} from {}",
+        dn.getDisplayName(),
+        conf.get("fs.defaultFS"),
+        conf.get("dfs.datanode.data.dir"));
     return dn;
   }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 
@@ -103,6 +104,20 @@ public final class HopsTestCluster implements AutoCloseable {
    */
   public List<DataNode> startDatanodes(int n, Configuration extra, HopsNameNode... others)
       throws IOException {
+    return startDatanodes(n, extra, new StorageType[0], others);
+  }
+
+  /**
+   * Starts {@code n} datanodes as {@link #startDatanodes(int)} does, each with one data directory
+   * per storage type of {@code types} ({@code [SSD]file:///.../ssd0,...}), so that they report
+   * storages of those types.
+   */
+  public List<DataNode> startTypedDatanodes(int n, StorageType... types) throws IOException {
+    return startDatanodes(n, new Configuration(false), types);
+  }
+
+  private List<DataNode> startDatanodes(
+      int n, Configuration extra, StorageType[] types, HopsNameNode... others) throws IOException {
     if (dataRoot == null) {
       dataRoot = Files.createTempDirectory("hops-dn-");
     }
@@ -121,12 +136,30 @@ public final class HopsTestCluster implements AutoCloseable {
       base.setIfUnset("ipc.client.connect.max.retries", "1");
       base.setIfUnset("ipc.client.connect.retry.interval", "200");
       File dir = dataRoot.resolve("dn" + datanodes.size()).toFile();
-      DataNode dn = DatanodeLauncher.start(DatanodeLauncher.configure(base, nns, dir, "127.0.0.1"));
+      Configuration dnConf = DatanodeLauncher.configure(base, nns, dir, "127.0.0.1");
+      if (types.length > 0) {
+        dnConf.set("dfs.datanode.data.dir", typedDirs(dir, types));
+      }
+      DataNode dn = DatanodeLauncher.start(dnConf);
       datanodes.add(dn);
       started.add(dn);
     }
     waitForLive(datanodes.size());
     return started;
+  }
+
+  /** {@code [TYPE]file:///dir/type0,...}: one directory under {@code dir} per storage type. */
+  public static String typedDirs(File dir, StorageType... types) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < types.length; i++) {
+      File d = new File(dir, types[i].name().toLowerCase(java.util.Locale.ROOT) + i);
+      out.append(out.length() == 0 ? "" : ",")
+          .append('[')
+          .append(types[i].name())
+          .append(']')
+          .append(d.toURI());
+    }
+    return out.toString();
   }
 
   /** Starts {@code n} datanodes with default settings. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.net.InetAddress;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -18,7 +19,9 @@ import org.apache.hadoop.security.UserGroupInformation;
  * HDFS's FSNamesystem does in each of them: a call that succeeds logs {@code allowed=true}, one
  * refused with an {@link AccessControlException} logs {@code allowed=false}, any other failure logs
  * nothing ({@code delete} logs its result as {@code allowed}, and a {@code rename} that returns
- * false logs nothing, as in HDFS). Only calls that came over RPC are audited.
+ * false logs nothing, as in HDFS). Only calls from outside are audited, as HDFS's
+ * isExternalInvocation: those that came over RPC ({@code proto=rpc}) and those a WebHDFS request
+ * makes ({@code proto=webhdfs}, the HTTP client's address), which {@link #webHdfsCall} marks.
  */
 public final class AuditLogging {
   /** The status of a path after a call, read as the superuser; null if it does not exist. */
@@ -27,7 +30,18 @@ public final class AuditLogging {
     HdfsFileStatus statusOf(String path) throws IOException;
   }
 
+  private static final ThreadLocal<InetAddress> WEBHDFS_CLIENT = new ThreadLocal<>();
+
   private AuditLogging() {}
+
+  /**
+   * Marks the calls this thread makes, until closed, as made for a WebHDFS request from {@code
+   * client} (HDFS runs them as an ExternalCall whose protocol is {@code webhdfs}).
+   */
+  public static AutoCloseable webHdfsCall(InetAddress client) {
+    WEBHDFS_CLIENT.set(client);
+    return WEBHDFS_CLIENT::remove;
+  }
 
   public static ClientProtocol wrap(ClientProtocol target, AuditLog log, StatusLookup lookup) {
     return (ClientProtocol)
@@ -41,7 +55,8 @@ public final class AuditLogging {
       ClientProtocol target, AuditLog log, StatusLookup lookup, Method method, Object[] args)
       throws Throwable {
     Command command = AuditCommands.of(method.getName());
-    if (command == null || !log.enabled() || !Server.isRpcInvocation()) {
+    boolean external = Server.isRpcInvocation() || WEBHDFS_CLIENT.get() != null;
+    if (command == null || !log.enabled() || !external) {
       return call(target, method, args);
     }
     Object result;
@@ -118,15 +133,16 @@ public final class AuditLogging {
     if (ugi == null) {
       ugi = UserGroupInformation.getCurrentUser();
     }
+    boolean rpc = Server.isRpcInvocation();
     return new AuditLog.Event(
         allowed,
         ugi.toString(),
-        Server.getRemoteIp(),
+        rpc ? Server.getRemoteIp() : WEBHDFS_CLIENT.get(),
         command.cmd(args),
         command.src(args),
         command.dst(args),
         status,
-        Server.getProtocol(),
+        rpc ? Server.getProtocol() : "webhdfs",
         CallerContext.getCurrent());
   }
 }

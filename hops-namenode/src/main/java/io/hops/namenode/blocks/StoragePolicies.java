@@ -73,6 +73,16 @@ public final class StoragePolicies {
     return HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED;
   }
 
+  /**
+   * The policy that places the blocks of {@code file}, whose path (root first) is {@code path} if
+   * it ends at the file: the effective one, or the default; a file found off that path (renamed
+   * while open) has only its own.
+   */
+  public static BlockStoragePolicy ofFile(List<InodeRow> path, InodeRow file) {
+    boolean onPath = !path.isEmpty() && path.get(path.size() - 1).id() == file.id();
+    return byId(onPath ? effective(path) : file.storagePolicy());
+  }
+
   /** {@code own} if set, else {@code inherited} (a child's policy in a listing). */
   public static byte orInherited(byte own, byte inherited) {
     return own != HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED ? own : inherited;

@@ -15,7 +15,10 @@ import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.resolve.InodeHintCache;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -29,13 +32,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
 /**
  * The replication check of some blocks of one file (HDFS BlockManager.scheduleReconstruction,
  * processExtraRedundancyBlock and markBlockAsCorrupt's second half), one transaction: the block
  * rows locked exclusively (they protect the replica rows), then the file's inode read committed by
- * its id (an index scan), then the file's replica-related rows read committed, one pruned scan per
- * table: B + IS + 6 PPIS + W.
+ * its id (an index scan), then the directories above it up to the first that names a storage policy
+ * (read committed by id: a PK read each where the hint cache knows the place, else an index scan),
+ * then the file's replica-related rows read committed, one pruned scan per table: B + IS + (up to
+ * depth) PK + 6 PPIS + W.
  *
  * <p>The file's replication is read after the block rows are locked, so a setReplication, which
  * locks them too before it queues its blocks, is either seen here or queues them again afterwards.
@@ -109,6 +117,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   private final Limits limits;
   private final Map<Long, BlockInfoRow> blocks = new HashMap<>();
   private InodeRow inode;
+  private BlockStoragePolicy policy;
   private Map<Long, List<ReplicaRow>> replicas = Map.of();
   private Map<Long, List<CorruptReplicaRow>> corrupt = Map.of();
   private Map<Long, List<ExcessReplicaRow>> excess = Map.of();
@@ -150,6 +159,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     if (!blocks.isEmpty()) {
       List<InodeRow> found = tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED);
       inode = found.isEmpty() ? null : found.get(0);
+      policy = inode == null ? null : policyOf(tx, inode);
       replicas = byBlock(tx.findByPartition(ReplicaRow.TABLE, inodeId, rc()), ReplicaRow::blockId);
       for (List<ReplicaRow> rs : replicas.values()) {
         for (ReplicaRow r : rs) {
@@ -174,6 +184,37 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     for (PendingBlockRow r : tx.findByPartition(PendingBlockRow.TABLE, inodeId, rc())) {
       pending.put(r.blockId(), r);
     }
+  }
+
+  /**
+   * The storage policy of {@code file}: its own, else its nearest ancestor's (HDFS
+   * INodeFile.getStoragePolicyID), each directory above read committed by its id: a PK read where
+   * the hint cache knows its place, else an index scan. Most files have none of their own, so this
+   * walks to the root unless a directory on the way names one.
+   */
+  private static BlockStoragePolicy policyOf(LockPhase tx, InodeRow file) throws IOException {
+    InodeRow at = file;
+    while (at.storagePolicy() == HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED
+        && at.id() != Inodes.ROOT_ID) {
+      at = byId(tx, at.parentId());
+      if (at == null) {
+        break; // deleted meanwhile: the block leaves the queue anyway
+      }
+    }
+    return StoragePolicies.byId(
+        at == null ? HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED : at.storagePolicy());
+  }
+
+  private static InodeRow byId(LockPhase tx, long id) throws IOException {
+    InodeHintCache.Place place = tx.placeOf(id);
+    if (place != null) {
+      InodeRow there = tx.find(InodeRow.TABLE, Inodes.key(place.parentId(), place.name()), rc());
+      if (there != null && there.id() == id) {
+        return there;
+      }
+    }
+    List<InodeRow> found = tx.findByIndex(InodeRow.TABLE, "id", id, rc());
+    return found.isEmpty() ? null : found.get(0);
   }
 
   private static LockMode rc() {
@@ -360,8 +401,11 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
         }
       }
     }
+    // HDFS ReplicationWork: the live replicas count as chosen, so the new ones get the types the
+    // policy still wants, with its replication fallbacks.
+    List<StorageType> chosen = live.stream().map(StorageRef::type).toList();
     List<StorageStat> targets =
-        bm.placement().chooseTargets(needed, null, excluded, null, b.numBytes());
+        bm.placement().chooseTargets(needed, null, excluded, null, b.numBytes(), policy, chosen);
     hopeless = targets.isEmpty();
     return hopeless ? null : new Transfer(source, b, targets);
   }

@@ -8,6 +8,7 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
@@ -147,16 +148,24 @@ public final class AddBlock extends Operation<LocatedBlock> {
       // redundancy when it completes; complete() checks the tail's).
       bm.queueReplicationCheck(tx, blocks, penultimate, inode.replication);
     }
+    Set<String> excludedNow = new HashSet<>(excluded); // placement adds the nodes it tried
     List<StorageStat> targets =
         bm.placement()
-            .chooseTargets(inode.replication, writer, excluded, favored, inode.preferredBlockSize);
+            .chooseTargets(
+                inode.replication,
+                writer,
+                excludedNow,
+                favored,
+                inode.preferredBlockSize,
+                StoragePolicies.ofFile(resolved.inodes(), file),
+                List.of());
     if (targets.size() < bm.minReplication()) {
       int running = bm.datanodes().live().size();
       throw new IOException(
           String.format(
               "File %s could only be written to %d of the %d minReplication nodes. There are %d"
                   + " datanode(s) running and %d node(s) are excluded in this operation.",
-              src, targets.size(), bm.minReplication(), running, excluded.size()));
+              src, targets.size(), bm.minReplication(), running, excludedNow.size()));
     }
     // HDFS FSDirectory.addBlock: the new block counts in full, against every quota above.
     long spaceAfter = (blocks.length() + inode.preferredBlockSize) * inode.replication;

@@ -100,8 +100,12 @@ final class Checks {
     return target;
   }
 
-  /** HDFS's limit on the length and depth of a path that is created or renamed to. */
+  /**
+   * HDFS's refusal of an invalid name to create or rename to, then its limit on the length and
+   * depth of such a path.
+   */
   static void pathLength(String op, String src) throws IOException {
+    PathNames.checkCreatable(src, op.equals("create"));
     int depth = PathNames.components(src).length;
     if (src.length() > HdfsServerConstants.MAX_PATH_LENGTH
         || depth > HdfsServerConstants.MAX_PATH_DEPTH) {

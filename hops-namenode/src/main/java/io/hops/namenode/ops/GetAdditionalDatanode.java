@@ -5,6 +5,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -94,6 +95,12 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
     for (DatanodeInfo d : excludes) {
       excluded.add(d.getDatanodeUuid());
     }
+    // HDFS chooseTarget4AdditionalDatanode: the pipeline's storages count as chosen, so the new
+    // ones get the types the file's policy still wants (with its replication fallbacks).
+    List<StorageType> existingTypes = new ArrayList<>();
+    for (int i = 0; i < existings.length; i++) {
+      existingTypes.add(typeOf(existings[i], storageIdAt(i)));
+    }
     List<StorageStat> chosen =
         bm.placement()
             .chooseTargets(
@@ -101,14 +108,12 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
                 file.clientMachine(),
                 excluded,
                 List.of(),
-                file.preferredBlockSize());
+                file.preferredBlockSize(),
+                StoragePolicies.ofFile(resolved.inodes(), file),
+                existingTypes);
     List<DatanodeInfoWithStorage> nodes = new ArrayList<>();
     for (int i = 0; i < existings.length; i++) {
-      String storage =
-          existingStorageIds != null && i < existingStorageIds.length
-              ? existingStorageIds[i]
-              : null;
-      nodes.add(new DatanodeInfoWithStorage(existings[i], storage, typeOf(existings[i], storage)));
+      nodes.add(new DatanodeInfoWithStorage(existings[i], storageIdAt(i), existingTypes.get(i)));
     }
     for (StorageStat s : chosen) {
       Node n = bm.datanodes().node(s.ref.datanodeUuid());
@@ -122,6 +127,12 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
       types[i] = locs[i].getStorageType();
     }
     return new LocatedBlock(blk, locs, storageIds, types, -1, false, new DatanodeInfo[0]);
+  }
+
+  private String storageIdAt(int i) {
+    return existingStorageIds != null && i < existingStorageIds.length
+        ? existingStorageIds[i]
+        : null;
   }
 
   private StorageType typeOf(DatanodeInfo d, String storageUuid) {

@@ -82,7 +82,7 @@ public final class SetXAttr extends Operation<Void> {
     if (visible > limit) {
       throw new IOException("Cannot add additional XAttr to inode, would exceed limit of " + limit);
     }
-    XAttrRow row = XAttrs.toRow(target.id(), xAttr);
+    XAttrRow row = XAttrs.toRow(target.id(), xAttr, existing);
     if (exists) {
       tx.update(XAttrRow.TABLE, row);
     } else {

@@ -11,6 +11,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
@@ -135,7 +136,9 @@ final class XAttrs {
 
   /**
    * The inode's attribute rows (not its hidden ones), protected by the lock its caller holds on the
-   * inode; no read for an inode whose flag says it has none.
+   * inode; no read for an inode whose flag says it has none. In HDFS's order (FSDirXAttrOp puts a
+   * set attribute first and keeps the others' order; XAttrFeature keeps values over {@value
+   * #PACKED_MAX} bytes after the rest): the latest set first, large values last.
    */
   static List<XAttrRow> read(LockPhase tx, InodeRow inode) throws StorageException {
     if (inode == null || !InodeFlags.hasXAttrs(inode.permission())) {
@@ -147,8 +150,16 @@ final class XAttrs {
         out.add(r);
       }
     }
+    out.sort(HDFS_ORDER);
     return out;
   }
+
+  /** XAttrFeature.PACK_THRESHOLD: larger values are kept apart, after the packed ones. */
+  static final int PACKED_MAX = 1024;
+
+  private static final Comparator<XAttrRow> HDFS_ORDER =
+      Comparator.comparing((XAttrRow r) -> r.value() != null && r.value().length > PACKED_MAX)
+          .thenComparing(Comparator.comparingLong(XAttrRow::seq).reversed());
 
   static boolean same(XAttrRow row, XAttr x) {
     return row.namespace() == x.getNameSpace().ordinal() && row.name().equals(x.getName());
@@ -162,8 +173,10 @@ final class XAttrs {
         .build();
   }
 
-  static XAttrRow toRow(long inodeId, XAttr x) {
-    return new XAttrRow(inodeId, (byte) x.getNameSpace().ordinal(), x.getName(), x.getValue());
+  /** The row of {@code x}, set after every attribute in {@code existing} (see {@link #read}). */
+  static XAttrRow toRow(long inodeId, XAttr x, List<XAttrRow> existing) {
+    long seq = existing.stream().mapToLong(XAttrRow::seq).max().orElse(0) + 1;
+    return new XAttrRow(inodeId, (byte) x.getNameSpace().ordinal(), x.getName(), x.getValue(), seq);
   }
 
   /** HDFS's refusal when the target is missing (FSDirectory.resolveLastINode). */

@@ -11,11 +11,13 @@ public final class PathNames {
 
   /**
    * The components of an absolute path, root first excluded: {@code /a/b} gives [a, b], {@code /}
-   * gives none. Refuses what HDFS refuses ({@code .}, {@code ..}, {@code :}, relative paths) with
-   * {@link InvalidPathException}.
+   * gives none. Empty components are skipped and the others taken literally, as HDFS's
+   * FSDirectory.resolvePath takes a path to read or change: no inode is named {@code .}, {@code ..}
+   * or with a {@code :}, so such a path names nothing. A relative path is refused with {@link
+   * InvalidPathException}; a path to create goes through {@link #checkCreatable} too.
    */
   public static String[] components(String src) {
-    if (src == null || !DFSUtilClient.isValidName(src)) {
+    if (src == null || !src.startsWith("/")) {
       throw new InvalidPathException(String.valueOf(src));
     }
     List<String> out = new ArrayList<>();
@@ -25,6 +27,19 @@ public final class PathNames {
       }
     }
     return out.toArray(new String[0]);
+  }
+
+  /**
+   * Refuses a path HDFS would not create ({@code .}, {@code ..}, {@code :}, empty components,
+   * relative paths) with {@link InvalidPathException}: as {@code create} does ({@code
+   * createMessage}: "Invalid path name /a/../b"), else as FSDirectory.resolvePath does for a
+   * DirOp.CREATE (mkdirs, rename's destination: "Invalid path name Invalid file name: /a/../b").
+   */
+  public static void checkCreatable(String src, boolean createMessage) {
+    if (src == null || !DFSUtilClient.isValidName(src)) {
+      throw new InvalidPathException(
+          createMessage ? String.valueOf(src) : "Invalid file name: " + src);
+    }
   }
 
   /** The path of the first {@code n} components. */

@@ -45,7 +45,7 @@ public record InodeAcl(List<AclEntry> entries) {
       b.append(e.toStringStable());
     }
     return new XAttrRow(
-        inodeId, XAttrRow.HIDDEN, ROW_NAME, b.toString().getBytes(StandardCharsets.UTF_8));
+        inodeId, XAttrRow.HIDDEN, ROW_NAME, b.toString().getBytes(StandardCharsets.UTF_8), 0);
   }
 
   /** Whether the stored part starts with access entries (else it is only a default ACL). */

@@ -186,6 +186,32 @@ class AuditLogLikeHdfsTest {
     fs.delete(d, true);
   }
 
+  /** The user's calls through WebHDFS at {@code http} ({@code host:port}): raw REST requests. */
+  private static void web(String http) throws Exception {
+    String[][] calls = {
+      {"PUT", "/audit/w?op=MKDIRS"},
+      {"GET", "/audit/w?op=GETFILESTATUS"},
+      {"GET", "/audit/w?op=LISTSTATUS"},
+      {"PUT", "/audit/w?op=SETPERMISSION&permission=700"},
+      {"PUT", "/audit/locked/x?op=MKDIRS"},
+      {"GET", "/audit/missing?op=GETFILESTATUS"},
+      {"DELETE", "/audit/w?op=DELETE&recursive=true"},
+    };
+    for (String[] c : calls) {
+      java.net.HttpURLConnection h =
+          (java.net.HttpURLConnection)
+              new java.net.URL("http://" + http + "/webhdfs/v1" + c[1] + "&user.name=" + USER)
+                  .openConnection();
+      h.setRequestMethod(c[0]);
+      h.getResponseCode();
+      h.disconnect();
+    }
+  }
+
+  private static String http(java.net.InetSocketAddress a) {
+    return a.getHostString() + ":" + a.getPort();
+  }
+
   private static List<String> auditLinesSince(int from) {
     String out;
     synchronized (CAPTURED) {
@@ -218,10 +244,12 @@ class AuditLogLikeHdfsTest {
     setUp(hdfsAdmin);
     int hdfsFrom = capturedLength();
     run(hdfsUser);
+    web(http(hdfs.getNameNode().getHttpAddress()));
     List<String> hdfsLines = auditLinesSince(hdfsFrom);
 
     setUp(hopsAdmin);
     run(hopsUser);
+    web(http(hops.namenode().httpAddress()));
     assertThat(hops.namenode().auditLog().awaitWritten(10_000)).isTrue();
     hops.namenode().auditLog().close(); // flushes the file
     List<String> hopsLines = new ArrayList<>();
@@ -236,6 +264,7 @@ class AuditLogLikeHdfsTest {
 
     assertThat(hdfsLines).as("HDFS's own audit lines were captured").hasSizeGreaterThan(25);
     assertThat(hdfsLines).anyMatch(l -> l.startsWith("allowed=false\tugi=auditor (auth:SIMPLE)"));
+    assertThat(hdfsLines).anyMatch(l -> l.contains("cmd=mkdirs") && l.endsWith("proto=webhdfs"));
     assertThat(String.join("\n", hopsLines)).isEqualTo(String.join("\n", hdfsLines));
   }
 }

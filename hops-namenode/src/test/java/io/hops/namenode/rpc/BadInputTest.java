@@ -54,13 +54,35 @@ class BadInputTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"relative/path", "/a/../b", "/a/./b", "/a//b", "/a:b", ""})
-  void malformedPathsAreInvalidPathExceptions(String path) {
+  void malformedPathsAreInvalidPathExceptionsToCreate(String path) {
     assertThatThrownBy(() -> nn.mkdirs(path, FsPermission.getDirDefault(), true))
         .satisfies(
             e -> assertThat(remoteClass((Exception) e)).isEqualTo(InvalidPathException.class));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"relative/path", ""})
+  void relativePathsAreInvalidPathExceptionsToRead(String path) {
     assertThatThrownBy(() -> nn.getFileInfo(path))
         .satisfies(
             e -> assertThat(remoteClass((Exception) e)).isEqualTo(InvalidPathException.class));
+  }
+
+  /**
+   * HDFS resolves a path it reads literally, empty components skipped (only a path to create must
+   * be a valid name): no inode is named {@code .}, {@code ..} or with a colon.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"/a/../b", "/a/./b", "/a:b", "/..", "/bad-input/../bad-input"})
+  void malformedPathsToReadNameNothing(String path) throws Exception {
+    fs.mkdirs(new Path("/bad-input"));
+    assertThat(nn.getFileInfo(path)).isNull();
+  }
+
+  @org.junit.jupiter.api.Test
+  void emptyComponentsOfAPathToReadAreSkipped() throws Exception {
+    fs.mkdirs(new Path("/skip/me"));
+    assertThat(nn.getFileInfo("//skip//me/").isDirectory()).isTrue();
   }
 
   @Test

@@ -1,7 +1,9 @@
 package io.hops.namenode.web.webhdfs;
 
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.audit.AuditLogging;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.security.PrivilegedExceptionAction;
 import javax.servlet.ServletContext;
@@ -107,12 +109,15 @@ public final class WebHdfsServlet extends HttpServlet {
       WebHdfsContext c = context();
       WebHdfsRequest r = new WebHdfsRequest(request, c.conf());
       UserGroupInformation ugi = r.ugi();
-      ugi.doAs(
-          (PrivilegedExceptionAction<Void>)
-              () -> {
-                handler.handle(c, r).send(response);
-                return null;
-              });
+      try (AutoCloseable audited =
+          AuditLogging.webHdfsCall(InetAddress.getByName(request.getRemoteAddr()))) {
+        ugi.doAs(
+            (PrivilegedExceptionAction<Void>)
+                () -> {
+                  handler.handle(c, r).send(response);
+                  return null;
+                });
+      }
     } catch (Exception e) {
       WebHdfsErrors.send(response, e);
     }
