@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.HopsTestCluster;
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,27 +31,17 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FsShellLikeHdfsTest {
-  private static final long PROCESS_TIMEOUT_SECONDS = 90;
-
   private static HopsTestCluster hops;
   private static MiniDFSCluster hdfs;
   private static DistributedFileSystem hopsFs;
   private static DistributedFileSystem hdfsFs;
-  private static File outDir;
-  private static File confDir;
+  private static ToolProcess tools;
 
   @BeforeAll
   static void start() throws Exception {
-    outDir = new File("target/fsshell-like-hdfs");
+    File outDir = new File("target/fsshell-like-hdfs");
     outDir.mkdirs();
-    // FsShell.main loads its configuration strictly: like bin/hadoop's HADOOP_CONF_DIR, a directory
-    // with (empty) site files goes first on the shell's classpath.
-    confDir = new File(outDir, "conf");
-    confDir.mkdirs();
-    for (String site : List.of("core-site.xml", "hdfs-site.xml")) {
-      Files.writeString(
-          new File(confDir, site).toPath(), "<configuration/>\n", StandardCharsets.UTF_8);
-    }
+    tools = new ToolProcess(outDir);
     hops = new HopsTestCluster();
     hopsFs = hops.client();
     Configuration conf = new HdfsConfiguration();
@@ -348,7 +336,7 @@ class FsShellLikeHdfsTest {
     CompletableFuture<Shell> onHdfs =
         CompletableFuture.supplyAsync(() -> runUnchecked(hdfsUri, "hdfs", args));
     Shell h = normalize(run(hopsUri, "hops", args), hopsUri);
-    Shell a = normalize(onHdfs.get(PROCESS_TIMEOUT_SECONDS + 10, TimeUnit.SECONDS), hdfsUri);
+    Shell a = normalize(onHdfs.get(ToolProcess.TIMEOUT_SECONDS + 10, TimeUnit.SECONDS), hdfsUri);
     String what = "hadoop fs " + String.join(" ", args);
     // For the report: what hops answered.
     System.out.printf("$ %s%n%s%s[exit %d]%n", what, h.out, h.err, h.exit);
@@ -368,36 +356,13 @@ class FsShellLikeHdfsTest {
 
   private static Shell run(String uri, String tag, String... args)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
-    // A short-lived client: start fast, log only warnings (slf4j-simple is the binding).
-    cmd.add("-XX:TieredStopAtLevel=1");
-    cmd.add("-XX:+UseSerialGC");
-    cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-    cmd.add("-Dorg.slf4j.simpleLogger.showDateTime=false");
-    cmd.add("-cp");
-    cmd.add(confDir.getAbsolutePath() + File.pathSeparator + System.getProperty("java.class.path"));
-    cmd.add("org.apache.hadoop.fs.FsShell");
-    cmd.add("-D");
-    cmd.add("fs.defaultFS=" + uri);
-    cmd.add("-D");
-    cmd.add("ipc.client.connect.max.retries=2");
-    cmd.addAll(List.of(args));
-    File out = File.createTempFile(tag + "-", ".out", outDir);
-    File err = File.createTempFile(tag + "-", ".err", outDir);
-    Process p = new ProcessBuilder(cmd).redirectOutput(out).redirectError(err).start();
-    if (!p.waitFor(PROCESS_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      throw new AssertionError("hadoop fs " + String.join(" ", args) + " timed out on " + tag);
-    }
-    Shell s =
-        new Shell(
-            p.exitValue(),
-            Files.readString(out.toPath(), StandardCharsets.UTF_8),
-            Files.readString(err.toPath(), StandardCharsets.UTF_8));
-    Files.delete(out.toPath());
-    Files.delete(err.toPath());
-    return s;
+    ToolProcess.Result r =
+        tools.run(
+            "org.apache.hadoop.fs.FsShell",
+            List.of("fs.defaultFS=" + uri, "ipc.client.connect.max.retries=2"),
+            tag,
+            args);
+    return new Shell(r.exit(), r.out(), r.err());
   }
 
   /** Masks what legitimately differs: the namenode address and the times in listings. */
