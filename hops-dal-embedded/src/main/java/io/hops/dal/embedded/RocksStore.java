@@ -182,8 +182,7 @@ final class RocksStore implements AutoCloseable {
    * Writes a transaction's batch, then its rows (row or {@link RowCache#ABSENT} by row key) to the
    * row cache. The caller still holds the locks of those rows.
    */
-  void commit(
-      String what, org.rocksdb.WriteBatch batch, java.util.Map<java.nio.ByteBuffer, Object> written)
+  void commit(String what, org.rocksdb.WriteBatch batch, java.util.Map<KeyBytes, Object> written)
       throws StorageException {
     try {
       write(what, batch);
