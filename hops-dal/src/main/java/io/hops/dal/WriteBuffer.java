@@ -3,6 +3,7 @@ package io.hops.dal;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Tables;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,26 +60,32 @@ final class WriteBuffer {
    * rows of one table in the order they were first written.
    */
   List<WriteOp> inFlushOrder() {
-    List<List<WriteOp>> byTable = new ArrayList<>();
-    int kinds = WriteOp.Kind.values().length;
-    for (int i = 0; i < Tables.ALL.size() * kinds; i++) {
-      byTable.add(new ArrayList<>());
-    }
+    int tables = Tables.ALL.size();
+    List<Ordered> ordered = new ArrayList<>(pending.size() + 1);
     for (Map.Entry<Key, Pending> e : pending.entrySet()) {
       Key key = e.getKey();
       Pending p = e.getValue();
       int table = Tables.order(key.table());
       if (p.deleteFirst()) {
-        byTable
-            .get(WriteOp.Kind.DELETE.ordinal() * Tables.ALL.size() + table)
-            .add(new WriteOp(WriteOp.Kind.DELETE, key.table(), key, null));
+        ordered.add(
+            new Ordered(
+                WriteOp.Kind.DELETE.ordinal() * tables + table,
+                new WriteOp(WriteOp.Kind.DELETE, key.table(), key, null)));
       }
-      byTable
-          .get(p.kind().ordinal() * Tables.ALL.size() + table)
-          .add(new WriteOp(p.kind(), key.table(), key, p.row()));
+      ordered.add(
+          new Ordered(
+              p.kind().ordinal() * tables + table,
+              new WriteOp(p.kind(), key.table(), key, p.row())));
     }
-    List<WriteOp> out = new ArrayList<>(pending.size());
-    byTable.forEach(out::addAll);
+    // A stable sort: rows of one group stay in the order they were first written.
+    ordered.sort(Comparator.comparingInt(Ordered::group));
+    List<WriteOp> out = new ArrayList<>(ordered.size());
+    for (Ordered o : ordered) {
+      out.add(o.op());
+    }
     return out;
   }
+
+  /** A write and its group in flush order: kind, then table. */
+  private record Ordered(int group, WriteOp op) {}
 }

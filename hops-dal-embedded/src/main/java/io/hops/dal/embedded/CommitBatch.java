@@ -32,6 +32,7 @@ final class CommitBatch {
   }
 
   private final RowReader reader;
+  private final Map<KeyBytes, Object> lockedReads;
   private final ValueLocker locker;
   private final TableCapacities capacities;
   private final WriteBatch batch = new WriteBatch();
@@ -40,27 +41,39 @@ final class CommitBatch {
   private final Map<StoredTable<?>, Long> growth = new HashMap<>();
 
   /** The state of each row as this batch leaves it; {@link RowCache#ABSENT} once deleted. */
-  private final Map<ByteBuffer, Object> written = new HashMap<>();
+  private final Map<KeyBytes, Object> written = new HashMap<>();
 
   /** The same for the rows of cacheable tables: what the commit tells the {@link RowCache}. */
-  private final Map<ByteBuffer, Object> cached = new HashMap<>();
+  private final Map<KeyBytes, Object> cached = new HashMap<>();
 
   /** Index entries this batch deletes, and the unique values it gives rows (value → row key). */
   private final Set<ByteBuffer> deletedEntries = new HashSet<>();
 
   private final Map<ByteBuffer, ByteBuffer> claimedValues = new HashMap<>();
 
-  private CommitBatch(RowReader reader, ValueLocker locker, TableCapacities capacities) {
+  private CommitBatch(
+      RowReader reader,
+      Map<KeyBytes, Object> lockedReads,
+      ValueLocker locker,
+      TableCapacities capacities) {
     this.reader = reader;
+    this.lockedReads = lockedReads;
     this.locker = locker;
     this.capacities = capacities;
   }
 
-  /** Builds the batch; on failure it is closed and nothing is written. */
+  /**
+   * Builds the batch; on failure it is closed and nothing is written. {@code lockedReads}: rows (or
+   * {@link RowCache#ABSENT}) the transaction read under locks it still holds, by row key.
+   */
   static CommitBatch of(
-      RowReader reader, ValueLocker locker, TableCapacities capacities, List<WriteOp> ops)
+      RowReader reader,
+      Map<KeyBytes, Object> lockedReads,
+      ValueLocker locker,
+      TableCapacities capacities,
+      List<WriteOp> ops)
       throws StorageException {
-    CommitBatch b = new CommitBatch(reader, locker, capacities);
+    CommitBatch b = new CommitBatch(reader, lockedReads, locker, capacities);
     try {
       for (WriteOp op : ops) {
         b.add(op);
@@ -85,7 +98,7 @@ final class CommitBatch {
   }
 
   /** The rows of cacheable tables as this batch leaves them, by row key. */
-  Map<ByteBuffer, Object> cachedRows() {
+  Map<KeyBytes, Object> cachedRows() {
     return cached;
   }
 
@@ -155,7 +168,7 @@ final class CommitBatch {
   }
 
   private void leave(StoredTable<Record> t, byte[] key, Object state) {
-    ByteBuffer k = ByteBuffer.wrap(key);
+    KeyBytes k = new KeyBytes(key);
     written.put(k, state);
     if (t.cacheable) {
       cached.put(k, state);
@@ -219,9 +232,13 @@ final class CommitBatch {
 
   /** The row as the store holds it after the writes added so far. */
   private Record current(StoredTable<Record> t, byte[] key) throws StorageException {
-    Object mine = written.get(ByteBuffer.wrap(key));
-    if (mine != null) {
-      return mine == RowCache.ABSENT ? null : (Record) mine;
+    KeyBytes k = new KeyBytes(key);
+    Object known = written.get(k);
+    if (known == null) {
+      known = lockedReads.get(k);
+    }
+    if (known != null) {
+      return known == RowCache.ABSENT ? null : (Record) known;
     }
     return reader.get(t, key);
   }

@@ -9,8 +9,10 @@ import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -29,6 +31,15 @@ final class EmbeddedTransaction extends AbstractTransaction {
   private final RowReader reader;
   private CommitBatch pending;
 
+  /**
+   * What this transaction read under a row lock, by row key: the row, or {@link RowCache#ABSENT}.
+   * The lock is held until commit, so no one else can have written those rows, and the commit's
+   * duplicate check and index maintenance need not read them again. Rows of tables whose rows are
+   * not shared ({@link StoredTable#cacheable}) are kept only as absent: a caller may change the
+   * bytes of a row it was handed.
+   */
+  private final Map<KeyBytes, Object> lockedReads = new HashMap<>();
+
   EmbeddedTransaction(EmbeddedStorage storage) {
     super(storage.totals());
     this.store = storage.store();
@@ -41,7 +52,20 @@ final class EmbeddedTransaction extends AbstractTransaction {
       throws StorageException {
     lock(key, mode);
     StoredTable<R> t = StoredTable.of(table);
-    return reader.get(t, t.rowKey(key));
+    byte[] rowKey = t.rowKey(key);
+    R row = reader.get(t, rowKey);
+    if (mode != LockMode.READ_COMMITTED) {
+      remember(t, rowKey, row);
+    }
+    return row;
+  }
+
+  private void remember(StoredTable<?> t, byte[] rowKey, Record row) {
+    if (row == null) {
+      lockedReads.put(new KeyBytes(rowKey), RowCache.ABSENT);
+    } else if (t.cacheable) {
+      lockedReads.put(new KeyBytes(rowKey), row);
+    }
   }
 
   @Override
@@ -53,7 +77,13 @@ final class EmbeddedTransaction extends AbstractTransaction {
       lock(k, mode);
       rowKeys.add(t.rowKey(k));
     }
-    return reader.getAll(t, rowKeys);
+    List<R> rows = reader.getAll(t, rowKeys);
+    if (mode != LockMode.READ_COMMITTED) {
+      for (int i = 0; i < rows.size(); i++) {
+        remember(t, rowKeys.get(i), rows.get(i));
+      }
+    }
+    return rows;
   }
 
   @Override
@@ -220,7 +250,8 @@ final class EmbeddedTransaction extends AbstractTransaction {
       locks.acquire(this, op.key(), LockMode.EXCLUSIVE);
     }
     pending =
-        CommitBatch.of(reader, value -> lock(value, LockMode.EXCLUSIVE), store.capacities(), ops);
+        CommitBatch.of(
+            reader, lockedReads, value -> lock(value, LockMode.EXCLUSIVE), store.capacities(), ops);
   }
 
   @Override

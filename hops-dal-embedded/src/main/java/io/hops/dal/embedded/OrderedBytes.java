@@ -68,7 +68,7 @@ final class OrderedBytes {
   /** Appends a key column's value: as {@link #value}, sign bits flipped if it orders signed. */
   OrderedBytes keyValue(Column c, Object v) {
     if (c.signedByteOrder()) {
-      escaped(Column.flipSignBits(((String) v).getBytes(StandardCharsets.UTF_8)));
+      escaped(((String) v).getBytes(StandardCharsets.UTF_8), 0x80); // sign bits flipped
       return this;
     }
     return value(c.type(), v);
@@ -138,20 +138,38 @@ final class OrderedBytes {
   }
 
   private void bigEndian(long v, int bytes) {
+    ensure(bytes);
     for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
-      write((int) (v >>> shift) & 0xFF);
+      buf[count++] = (byte) (v >>> shift);
     }
   }
 
   private void escaped(byte[] bytes) {
+    escaped(bytes, 0);
+  }
+
+  /** The bytes, each XORed with {@code xor} first, escaped and terminated. */
+  private void escaped(byte[] bytes, int xor) {
+    ensure(2 * bytes.length + 2); // every byte escaped, at worst
+    byte[] out = buf;
+    int n = count;
     for (byte b : bytes) {
-      write(b);
-      if (b == ESCAPE) {
-        write(ESCAPED_ZERO);
+      byte x = (byte) (b ^ xor);
+      out[n++] = x;
+      if (x == ESCAPE) {
+        out[n++] = (byte) ESCAPED_ZERO;
       }
     }
-    write(ESCAPE);
-    write(TERMINATOR);
+    out[n++] = ESCAPE;
+    out[n++] = TERMINATOR;
+    count = n;
+  }
+
+  /** Room for {@code more} bytes. */
+  private void ensure(int more) {
+    if (count + more > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+    }
   }
 
   /**

@@ -105,6 +105,13 @@ final class RocksStore implements AutoCloseable {
         .setKeepLogFileNum(2)
         .setStatsDumpPeriodSec(0)
         .setMaxBackgroundJobs(2)
+        // Concurrent committers: the next group appends to the log while the previous one is
+        // still applied to the memtable (each commit still returns after its log is synced).
+        .setEnablePipelinedWrite(true)
+        // A bloom filter over the memtable's whole keys: a point read of a key that is not there
+        // (a retry-cache row, a name being created) skips the memtable's skip list.
+        .setMemtableWholeKeyFiltering(true)
+        .setMemtablePrefixBloomSizeRatio(0.02)
         // A bloom filter per table file: a point read of a missing key (a name being created, a
         // unique value being claimed) skips the files that cannot hold it.
         .setTableFormatConfig(
@@ -182,8 +189,7 @@ final class RocksStore implements AutoCloseable {
    * Writes a transaction's batch, then its rows (row or {@link RowCache#ABSENT} by row key) to the
    * row cache. The caller still holds the locks of those rows.
    */
-  void commit(
-      String what, org.rocksdb.WriteBatch batch, java.util.Map<java.nio.ByteBuffer, Object> written)
+  void commit(String what, org.rocksdb.WriteBatch batch, java.util.Map<KeyBytes, Object> written)
       throws StorageException {
     try {
       write(what, batch);

@@ -1,6 +1,5 @@
 package io.hops.dal.embedded;
 
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,11 +22,11 @@ final class RowCache {
 
   /** One generation of the cache. */
   static final class Generation {
-    private final Map<ByteBuffer, Object> rows = new ConcurrentHashMap<>();
+    private final Map<KeyBytes, Object> rows = new ConcurrentHashMap<>();
 
     /** The cached row, {@link #ABSENT}, or null if not cached. */
     Object get(byte[] rowKey) {
-      return rows.get(ByteBuffer.wrap(rowKey));
+      return rows.get(new KeyBytes(rowKey));
     }
   }
 
@@ -56,14 +55,14 @@ final class RowCache {
       return;
     }
     beforeFill.run();
-    g.rows.putIfAbsent(ByteBuffer.wrap(rowKey), row == null ? ABSENT : row);
+    g.rows.putIfAbsent(new KeyBytes(rowKey), row == null ? ABSENT : row);
     if (g.rows.size() > capacity && current == g) {
       current = new Generation();
     }
   }
 
   /** The rows of a commit whose batch is in the store (row or {@link #ABSENT} by row key). */
-  void committed(Map<ByteBuffer, Object> rows) {
+  void committed(Map<KeyBytes, Object> rows) {
     if (capacity <= 0 || rows.isEmpty()) {
       return;
     }

@@ -84,7 +84,7 @@ class UniqueIndexTest {
   @Test
   void ofTwoRacingInsertsOfOneIdExactlyOneCommits() throws Exception {
     for (int round = 0; round < 20; round++) {
-      long id = 900 + round;
+      long id = 900L + round;
       CyclicBarrier start = new CyclicBarrier(2);
       ExecutorService pool = Executors.newFixedThreadPool(2);
       try {

@@ -54,6 +54,17 @@ public final class InodeHintCache {
     places.put(id, new Place(parentId, name));
   }
 
+  /**
+   * The hint of ({@code parentId}, {@code name}) proved to be {@code id}: only the way back ({@link
+   * #placeOf}) may need repair. One map lookup instead of {@link #put}'s two.
+   */
+  public void confirmed(long parentId, String name, long id) {
+    Place p = places.get(id);
+    if (p == null || p.parentId() != parentId || !p.name().equals(name)) {
+      put(parentId, name, id);
+    }
+  }
+
   /** Where the inode {@code id} was last seen, or null. */
   public Place placeOf(long id) {
     return places.get(id);

@@ -125,7 +125,11 @@ public final class PathResolver {
       }
       inodes.add(row);
       if (i > 0) {
-        hints.put(row.parentId(), row.name(), row.id());
+        if (used[i] == row.id()) {
+          hints.confirmed(row.parentId(), row.name(), row.id());
+        } else {
+          hints.put(row.parentId(), row.name(), row.id());
+        }
         if (i + 1 < keys.size() && used[i] != row.id()) {
           break; // a stale hint: the keys after this one named the wrong parent
         }

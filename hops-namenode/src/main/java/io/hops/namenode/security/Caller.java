@@ -1,6 +1,7 @@
 package io.hops.namenode.security;
 
 import java.io.IOException;
+import java.util.Collections;
 import java.util.Set;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -14,7 +15,11 @@ public record Caller(String user, Set<String> groups, String clientMachine) {
       ugi = UserGroupInformation.getCurrentUser();
     }
     String host = Server.getRemoteAddress();
+    // The groups service's own cached set, read-only: no copy of the list per RPC (as HDFS's
+    // FSPermissionChecker).
     return new Caller(
-        ugi.getShortUserName(), Set.copyOf(ugi.getGroups()), host == null ? "" : host);
+        ugi.getShortUserName(),
+        Collections.unmodifiableSet(ugi.getGroupsSet()),
+        host == null ? "" : host);
   }
 }

@@ -1,4 +1,4 @@
-package io.hops.dal.embedded.bench;
+package io.hops.dal.sql.bench;
 
 import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
@@ -11,6 +11,11 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,14 +34,20 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
- * The DAL's access costs on the embedded engine (issue 2's targets, in memory: PK read &lt; 5 µs,
- * batch of 10 &lt; 25 µs, commit of 5 rows &lt; 50 µs). Reads run inside an open transaction, so
- * they measure the access, not begin/commit; {@code commitFiveRowBatch} measures a whole write
- * transaction. Results: docs/benchmarks.md.
+ * The DAL's access costs on the embedded engine and on MariaDB, side by side (issue 2's targets on
+ * the embedded engine, in memory: PK read &lt; 5 µs, batch of 10 &lt; 25 µs, commit of 5 rows &lt;
+ * 50 µs). Reads run inside an open transaction, so they measure the access, not begin/commit;
+ * {@code commitFiveRowBatch} measures a whole write transaction. Results: docs/benchmarks.md.
  *
- * <p>Run: {@code java -cp <test classpath> io.hops.dal.embedded.bench.DalBenchmark [engine...]}
- * (engines: {@code mem}; {@code file}, a directory store with fsync on commit, the default; {@code
- * file-nosync}, the same without fsync).
+ * <p>Engines: {@code mem}; {@code file}, a directory store with fsync on commit, the default;
+ * {@code file-nosync}, the same without fsync; {@code mariadb}, the database of {@code
+ * HOPS_TEST_MYSQL_URL} (with {@code _USER}, {@code _PASSWORD}) with {@code
+ * innodb_flush_log_at_trx_commit = 1} (the log flushed and synced at every commit); {@code
+ * mariadb-nosync}, the same with 2 (written at commit, synced once a second). The two MariaDB
+ * engines set that global variable (the user needs the privilege) and put it back afterwards.
+ *
+ * <p>Run (docs/benchmarks.md): {@code java -cp <hops-dal-sql test classpath>
+ * io.hops.dal.sql.bench.DalBenchmark [engine...]}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,8 +65,13 @@ public class DalBenchmark {
   private List<InodeRow> five;
   private int next;
 
+  private String flushBefore;
+
   @Setup(Level.Trial)
   public void setUp() throws Exception {
+    if (engine.startsWith("mariadb")) {
+      flushBefore = setFlushAtCommit(engine.equals("mariadb") ? "1" : "2");
+    }
     storage = Storages.open(config(engine));
     storage.schema().createOrUpgrade();
     storage.schema().clearAll();
@@ -86,8 +102,33 @@ public class DalBenchmark {
   }
 
   @TearDown(Level.Trial)
-  public void tearDown() {
+  public void tearDown() throws SQLException {
     storage.close();
+    if (flushBefore != null) {
+      setFlushAtCommit(flushBefore);
+    }
+  }
+
+  /** Sets innodb_flush_log_at_trx_commit on the test server; returns the value it had. */
+  private static String setFlushAtCommit(String value) throws SQLException {
+    try (Connection c = DriverManager.getConnection(env("URL"), env("USER"), env("PASSWORD"));
+        Statement s = c.createStatement()) {
+      String before;
+      try (ResultSet r = s.executeQuery("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit")) {
+        r.next();
+        before = r.getString(1);
+      }
+      s.execute("SET GLOBAL innodb_flush_log_at_trx_commit = " + Integer.parseInt(value));
+      return before;
+    }
+  }
+
+  private static String env(String name) {
+    String v = System.getenv("HOPS_TEST_MYSQL_" + name);
+    if (v == null || v.isBlank()) {
+      throw new IllegalStateException("the mariadb engines need HOPS_TEST_MYSQL_" + name);
+    }
+    return v;
   }
 
   @Benchmark
@@ -191,6 +232,13 @@ public class DalBenchmark {
                   Map.of(
                       HopsConfig.EMBEDDED_DIR, Files.createTempDirectory("hops-bench").toString()))
               .with(HopsConfig.EMBEDDED_FSYNC_ON_COMMIT, false);
+      case "mariadb", "mariadb-nosync" ->
+          DalConfig.of(
+              Map.of(
+                  HopsConfig.METADATA_ENGINE, "mysql",
+                  HopsConfig.JDBC_URL, env("URL"),
+                  HopsConfig.JDBC_USER, env("USER"),
+                  HopsConfig.JDBC_PASSWORD, env("PASSWORD")));
       default -> throw new IllegalArgumentException("unknown engine " + engine);
     };
   }
