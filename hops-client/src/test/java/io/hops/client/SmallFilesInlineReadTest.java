@@ -3,6 +3,9 @@ package io.hops.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
+import io.hops.dal.LockMode;
 import io.hops.namenode.HopsTestCluster;
 import java.security.PrivilegedExceptionAction;
 import java.util.EnumSet;
@@ -109,6 +112,7 @@ class SmallFilesInlineReadTest {
     byte[] data = SmallFilesTest.bytes(4096, 1);
     SmallFilesTest.write(admin, p, data);
     List<String> ops = new CopyOnWriteArrayList<>();
+    List<AccessCounts> costs = new CopyOnWriteArrayList<>();
     cluster
         .namenode()
         .namesystem()
@@ -117,6 +121,7 @@ class SmallFilesInlineReadTest {
             (op, counts) -> {
               if (Thread.currentThread().getName().startsWith("IPC Server handler")) {
                 ops.add(op);
+                costs.add(counts);
               }
             });
     try {
@@ -127,6 +132,13 @@ class SmallFilesInlineReadTest {
       cluster.namenode().namesystem().runner().observe((op, counts) -> {});
     }
     assertThat(ops).containsExactly("readSmallFile", "readSmallFile", "readSmallFile");
+    // Warm hints, no lock: the path with the file in one batch, then the data row (4 KB: medium).
+    AccessCounts last = costs.get(2);
+    assertThat(last.get(AccessKind.BATCH, LockMode.READ_COMMITTED))
+        .as(last.toString())
+        .isEqualTo(1);
+    assertThat(last.get(AccessKind.PK, LockMode.READ_COMMITTED)).as(last.toString()).isEqualTo(1);
+    assertThat(last.total()).as(last.toString()).isEqualTo(2);
   }
 
   @Test

@@ -16,8 +16,9 @@ import org.apache.hadoop.security.AccessControlException;
 
 /**
  * hops-client's read of a small file: checked as {@code getBlockLocations} is, then the bytes of a
- * file stored in the database in the same transaction (B + PK + one PK or PPIS), or null for a file
- * on datanodes. A missing data row is {@link BlockMissingException}, as a block without replicas is
+ * file stored in the database in the same transaction, or null for a file on datanodes: B + one PK
+ * or PPIS (the target read committed in the ancestors' batch), or B + PK(SHARED) + one PK or PPIS
+ * when locked. A missing data row is {@link BlockMissingException}, as a block without replicas is
  * for a reader. The superuser is refused a file marked {@code
  * security.hdfs.unreadable.by.superuser}, as by {@code getBlockLocations}.
  *
