@@ -130,7 +130,8 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     byte[] old;
     try {
-      old = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(src)));
+      org.apache.hadoop.io.Text path = new org.apache.hadoop.io.Text(src);
+      old = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(path)));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -187,7 +188,8 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     org.apache.hadoop.io.BytesWritable data;
     try {
-      data = smallFiles.call(p -> p.readSmallFile(src));
+      org.apache.hadoop.io.Text path = new org.apache.hadoop.io.Text(src);
+      data = smallFiles.call(p -> p.readSmallFile(path));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }

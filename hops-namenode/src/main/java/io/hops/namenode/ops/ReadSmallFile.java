@@ -65,8 +65,9 @@ public final class ReadSmallFile extends Operation<ReadSmallFile.Answer> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved =
-        tx.resolve(
-            src, LockMode.READ_COMMITTED, locked ? LockMode.SHARED : LockMode.READ_COMMITTED);
+        locked
+            ? tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED)
+            : tx.resolveCommitted(src);
     InodeRow file = resolved.target();
     // Only the superuser can be refused by the marker: nobody else pays for reading xattrs.
     if (file != null && !file.isDir() && pc.enabled() && pc.isSuperuser()) {

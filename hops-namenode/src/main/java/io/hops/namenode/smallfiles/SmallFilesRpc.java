@@ -107,7 +107,9 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
    * getBlockLocations}, after the answer, off the read's path.
    */
   @Override
-  public org.apache.hadoop.io.BytesWritable readSmallFile(String src) throws IOException {
+  public org.apache.hadoop.io.BytesWritable readSmallFile(org.apache.hadoop.io.Text path)
+      throws IOException {
+    String src = path.toString();
     var pc = ns.checker();
     ReadSmallFile.Answer a = ns.run(() -> new ReadSmallFile(pc, store, src).lockFree());
     if (a.unsure()) {
