@@ -130,7 +130,8 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     byte[] old;
     try {
-      old = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(src)));
+      org.apache.hadoop.io.Text path = new org.apache.hadoop.io.Text(src);
+      old = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(path)));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -185,9 +186,10 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
       return super.open(f, bufferSize);
     }
     String src = pathName(f);
-    byte[] data;
+    org.apache.hadoop.io.BytesWritable data;
     try {
-      data = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(src)));
+      org.apache.hadoop.io.Text path = new org.apache.hadoop.io.Text(src);
+      data = smallFiles.call(p -> p.readSmallFile(path));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -195,8 +197,9 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
       return super.open(f, bufferSize);
     }
     statistics.incrementReadOps(1);
-    statistics.incrementBytesRead(data.length);
-    return new FSDataInputStream(new InlineFileInputStream(src, data));
+    statistics.incrementBytesRead(data.getLength());
+    // The received buffer as it is (it may be longer than the file): no copy of the bytes.
+    return new FSDataInputStream(new InlineFileInputStream(src, data.getBytes(), data.getLength()));
   }
 
   /**

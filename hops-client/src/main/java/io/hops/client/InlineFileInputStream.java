@@ -13,12 +13,19 @@ import org.apache.hadoop.fs.FSInputStream;
 final class InlineFileInputStream extends FSInputStream {
   private final String path;
   private final byte[] data;
+  private final int size;
   private int pos;
   private volatile boolean closed;
 
   InlineFileInputStream(String path, byte[] data) {
+    this(path, data, data.length);
+  }
+
+  /** The file is {@code data[0, size)} (a received buffer, kept without a copy). */
+  InlineFileInputStream(String path, byte[] data, int size) {
     this.path = path;
     this.data = data;
+    this.size = size;
   }
 
   private void checkOpen() throws IOException {
@@ -33,7 +40,7 @@ final class InlineFileInputStream extends FSInputStream {
     if (target < 0) {
       throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK);
     }
-    if (target > data.length) {
+    if (target > size) {
       throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF);
     }
     pos = (int) target;
@@ -52,7 +59,7 @@ final class InlineFileInputStream extends FSInputStream {
   @Override
   public synchronized int read() throws IOException {
     checkOpen();
-    return pos < data.length ? data[pos++] & 0xff : -1;
+    return pos < size ? data[pos++] & 0xff : -1;
   }
 
   @Override
@@ -62,10 +69,10 @@ final class InlineFileInputStream extends FSInputStream {
     if (length == 0) {
       return 0;
     }
-    if (pos >= data.length) {
+    if (pos >= size) {
       return -1;
     }
-    int n = Math.min(length, data.length - pos);
+    int n = Math.min(length, size - pos);
     System.arraycopy(data, pos, buffer, offset, n);
     pos += n;
     return n;
@@ -74,13 +81,13 @@ final class InlineFileInputStream extends FSInputStream {
   @Override
   public synchronized int available() throws IOException {
     checkOpen();
-    return data.length - pos;
+    return size - pos;
   }
 
   @Override
   public synchronized long skip(long n) throws IOException {
     checkOpen();
-    long k = Math.max(0, Math.min(n, data.length - pos));
+    long k = Math.max(0, Math.min(n, size - pos));
     pos += (int) k;
     return k;
   }
@@ -92,10 +99,10 @@ final class InlineFileInputStream extends FSInputStream {
     if (length == 0) {
       return 0;
     }
-    if (position >= data.length) {
+    if (position >= size) {
       return -1;
     }
-    int n = (int) Math.min(length, data.length - position);
+    int n = (int) Math.min(length, size - position);
     System.arraycopy(data, (int) position, buffer, offset, n);
     return n;
   }
@@ -104,7 +111,7 @@ final class InlineFileInputStream extends FSInputStream {
   public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
     validatePositionedReadArgs(position, buffer, offset, length);
     checkOpen();
-    if (position + length > data.length) {
+    if (position + length > size) {
       throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY);
     }
     System.arraycopy(data, (int) position, buffer, offset, length);

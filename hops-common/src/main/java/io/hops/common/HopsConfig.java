@@ -146,4 +146,15 @@ public final class HopsConfig {
   public static final String SMALL_FILE_XFER_PORT = "hops.smallfiles.xfer.port";
 
   public static final int SMALL_FILE_XFER_PORT_DEFAULT = 0;
+
+  /**
+   * How old (milliseconds, cluster clock) the record of a move of a database file to datanodes must
+   * be before the leader takes it for the leftover of a namenode that died midway and deletes its
+   * hidden {@code .hops-move-*} file. A move takes milliseconds; this only has to outlast the
+   * slowest one.
+   */
+  public static final String SMALL_FILE_MOVE_LEFTOVER_AGE_MS =
+      "hops.smallfiles.move.leftover-age.ms";
+
+  public static final long SMALL_FILE_MOVE_LEFTOVER_AGE_MS_DEFAULT = 10 * 60_000L;
 }

@@ -111,7 +111,7 @@ public final class HopsNameNode implements AutoCloseable {
             new MembershipRpc(namesystem.blocks()),
             bind.getHostString(),
             bind.getPort());
-    rpc.addSmallFiles(new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem));
+    rpc.addSmallFiles(new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem, client::fileRead));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped
     int xferPort =

@@ -38,6 +38,8 @@ public final class HopsLauncher implements TargetLauncher {
     String uri = "hdfs://127.0.0.1:" + port;
     Map<String, String> hdfs = new LinkedHashMap<>();
     hdfs.put(NamenodeConfig.RPC_PORT, String.valueOf(port));
+    // Not the default 9870: another benchmark or cluster on this machine may hold it.
+    hdfs.put(NamenodeConfig.HTTP_PORT, String.valueOf(SiteFiles.freePort()));
     hdfs.put("dfs.namenode.rpc-bind-host", "127.0.0.1");
     hdfs.put("dfs.namenode.handler.count", String.valueOf(s.handlers()));
     Map<String, String> facts = new LinkedHashMap<>();

@@ -67,6 +67,7 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new RetryCacheExpiry(ns));
     t.add(new BlockHealthCensus(ns));
     t.add(new NamespaceCensus(ns));
+    t.add(new SmallFileMoveLeftovers(ns));
     return t;
   }
 

@@ -21,8 +21,9 @@ import org.apache.hadoop.fs.permission.FsAction;
  * raises what HDFS raises). Locks the file exclusively.
  */
 public final class DatabaseFileToMove extends Operation<DatabaseFileToMove.Found> {
-  /** A database file with bytes: what the move writes to datanodes. */
-  public record Found(long id, String path, short replication, long blockSize, byte[] data) {}
+  /** A database file with bytes, and the directory it is in: what the move writes to datanodes. */
+  public record Found(
+      long id, long directoryId, String path, short replication, long blockSize, byte[] data) {}
 
   private final PermissionChecker pc;
   private final SmallFileStore store;
@@ -76,6 +77,7 @@ public final class DatabaseFileToMove extends Operation<DatabaseFileToMove.Found
     if (data == null) {
       return null; // a missing row: the operation that follows reports the file as HDFS would
     }
-    return new Found(file.id(), path, file.replication(), file.preferredBlockSize(), data);
+    return new Found(
+        file.id(), file.parentId(), path, file.replication(), file.preferredBlockSize(), data);
   }
 }

@@ -55,6 +55,18 @@ public final class PathResolver {
     return p;
   }
 
+  /**
+   * Resolves {@code path} without any lock, for a read that validates what it read itself: the
+   * target rides in the ancestors' batch (one round trip with warm hints, B instead of B + PK).
+   */
+  public ResolvedPath resolveCommitted(Transaction tx, String path) throws StorageException {
+    String[] names = PathNames.components(path);
+    List<InodeRow> inodes = new ArrayList<>(names.length + 1);
+    // Whether it ends at the target or above it (a missing component, a file), the path is read.
+    readUnlocked(tx, names, names.length + 1, inodes);
+    return new ResolvedPath(path, names, List.copyOf(inodes));
+  }
+
   /** Throws if an inode of {@code rows} carries a subtree mark other than {@code ownMark}. */
   public static void checkMarks(List<InodeRow> rows, long ownMark) throws SubtreeMarkedException {
     for (InodeRow r : rows) {

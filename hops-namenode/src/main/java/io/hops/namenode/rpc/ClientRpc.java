@@ -232,6 +232,16 @@ public class ClientRpc extends FeaturesOff {
     return located;
   }
 
+  /**
+   * A file was read by another call than {@code getBlockLocations} (hops-client's one-call read of
+   * a database file): its access time is kept the same way, in the background.
+   */
+  public void fileRead(io.hops.dal.rows.InodeRow file) {
+    if (file != null && accessTimes.enabled()) {
+      accessTimes.read(file, ns.blocks().now(), this::inSafeModeOrUnknown);
+    }
+  }
+
   /** Safe mode for background writes: when it cannot be read, as if on (write nothing). */
   private boolean inSafeModeOrUnknown() {
     try {

@@ -14,6 +14,8 @@ import java.net.SocketException;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.hadoop.hdfs.protocol.BlockChecksumOptions;
+import org.apache.hadoop.hdfs.protocol.BlockChecksumType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
@@ -21,10 +23,14 @@ import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtocol;
 import org.apache.hadoop.hdfs.protocol.datatransfer.Op;
 import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpBlockChecksumProto;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpBlockChecksumResponseProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpReadBlockProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ReadOpChecksumInfoProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+import org.apache.hadoop.io.MD5Hash;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,6 +125,10 @@ public final class DatabaseBlockServer implements AutoCloseable {
           throw new IOException("data transfer version " + version + " is not supported");
         }
         Op op = Op.read(in);
+        if (op == Op.BLOCK_CHECKSUM) {
+          blockChecksum(OpBlockChecksumProto.parseFrom(PBHelperClient.vintPrefixed(in)), out);
+          return; // as a datanode, which closes the connection after a checksum
+        }
         if (op != Op.READ_BLOCK) {
           error(out, Status.ERROR_UNSUPPORTED, op + " is not served by a namenode");
           return;
@@ -139,6 +149,56 @@ public final class DatabaseBlockServer implements AutoCloseable {
     BlockOpResponseProto.newBuilder()
         .setStatus(status)
         .setMessage(message)
+        .build()
+        .writeDelimitedTo(out);
+    out.flush();
+  }
+
+  /**
+   * {@code OP_BLOCK_CHECKSUM} ({@code getFileChecksum}, distcp's check of a copy): the MD5 of the
+   * CRC32C of each 512-byte chunk of the row's bytes, as a datanode computes it from the block's
+   * meta file, so a database file and its copy on datanodes have the same file checksum.
+   */
+  private void blockChecksum(OpBlockChecksumProto req, DataOutputStream out) throws IOException {
+    var block = PBHelperClient.convert(req.getHeader().getBlock());
+    BlockChecksumOptions options =
+        req.hasBlockChecksumOptions()
+            ? PBHelperClient.convert(req.getBlockChecksumOptions())
+            : new BlockChecksumOptions(BlockChecksumType.MD5CRC);
+    if (options.getBlockChecksumType() != BlockChecksumType.MD5CRC) {
+      error(
+          out,
+          Status.ERROR_UNSUPPORTED,
+          options.getBlockChecksumType() + " checksums of database files are not served");
+      return;
+    }
+    byte[] data;
+    try {
+      data = ns.run(() -> new io.hops.namenode.ops.ReadDatabaseBlock(ns.smallFiles(), block));
+    } catch (IOException e) {
+      error(out, Status.ERROR, e.getMessage());
+      return;
+    }
+    if (data == null) {
+      error(out, Status.ERROR, "Replica not found for " + block);
+      return;
+    }
+    // A request for less than the whole block (the last block of a range) sums that prefix.
+    int length = (int) Math.min(data.length, Math.max(0, block.getNumBytes()));
+    DataChecksum checksum =
+        DataChecksum.newDataChecksum(DataChecksum.Type.CRC32C, BYTES_PER_CHECKSUM);
+    int chunks = (length + BYTES_PER_CHECKSUM - 1) / BYTES_PER_CHECKSUM;
+    byte[] sums = new byte[chunks * checksum.getChecksumSize()];
+    checksum.calculateChunkedSums(data, 0, length, sums, 0);
+    BlockOpResponseProto.newBuilder()
+        .setStatus(Status.SUCCESS)
+        .setChecksumResponse(
+            OpBlockChecksumResponseProto.newBuilder()
+                .setBytesPerCrc(BYTES_PER_CHECKSUM)
+                .setCrcPerBlock(chunks)
+                .setBlockChecksum(ByteString.copyFrom(MD5Hash.digest(sums).getDigest()))
+                .setCrcType(PBHelperClient.convert(DataChecksum.Type.CRC32C))
+                .setBlockChecksumOptions(PBHelperClient.convert(options)))
         .build()
         .writeDelimitedTo(out);
     out.flush();

@@ -28,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * keeps its inode, owner, times and name, and readers see the same bytes throughout. An empty file
  * only loses the flag. A file changed meanwhile is not adopted (the hidden file goes), and the
  * operation that follows meets it as it is.
+ *
+ * <p>Each move is recorded in the database before its hidden file is written and forgotten after
+ * the adoption ({@link MoveRecords}): should this namenode die in between, the leader's
+ * housekeeping deletes the hidden file once the record is old enough.
  */
 public final class DatabaseFileMover {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseFileMover.class);
@@ -38,6 +42,7 @@ public final class DatabaseFileMover {
   private final Namesystem ns;
   private final URI self;
   private final Configuration conf;
+  private volatile Runnable afterHiddenFile = () -> {};
 
   public DatabaseFileMover(Namesystem ns, URI self, Configuration conf) {
     this.ns = ns;
@@ -59,10 +64,28 @@ public final class DatabaseFileMover {
       return false;
     }
     Path file = new Path(found.path());
-    Path hidden =
-        new Path(
-            file.getParent(),
-            PREFIX + found.id() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    String suffix = found.id() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+    Path hidden = new Path(file.getParent(), PREFIX + suffix);
+    String record = MoveRecords.rowName(suffix);
+    ns.run(() -> new MoveRecords.Begin(suffix, found.directoryId(), ns.blocks().now()));
+    boolean moved;
+    try {
+      moved = move(found, hidden);
+    } catch (IOException | RuntimeException e) {
+      // The hidden file may be there, part written: the record stays unless it surely is not.
+      try {
+        asSuperuser(fs -> fs.delete(hidden, false));
+        ns.run(() -> new MoveRecords.End(record));
+      } catch (IOException | RuntimeException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
+    ns.run(() -> new MoveRecords.End(record));
+    return moved;
+  }
+
+  private boolean move(DatabaseFileToMove.Found found, Path hidden) throws IOException {
     asSuperuser(
         fs -> {
           try (FSDataOutputStream out =
@@ -78,6 +101,7 @@ public final class DatabaseFileMover {
           }
           return null;
         });
+    afterHiddenFile.run();
     PermissionChecker superuser = ns.superuserChecker();
     try {
       ns.run(
@@ -91,6 +115,15 @@ public final class DatabaseFileMover {
     }
     LOG.debug("{} ({} bytes) moved to datanodes", found.path(), found.data().length);
     return true;
+  }
+
+  /**
+   * Fault injection for tests: runs between writing the hidden file and adopting it. An {@link
+   * Error} it throws ends the move there as this namenode's death would: nothing is cleaned up, the
+   * hidden file and the record stay.
+   */
+  public void afterHiddenFileForTesting(Runnable hook) {
+    this.afterHiddenFile = hook == null ? () -> {} : hook;
   }
 
   @FunctionalInterface

@@ -23,10 +23,16 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(SmallFilesRpc.class);
   private final Namesystem ns;
   private final SmallFileStore store;
+  private final java.util.function.Consumer<io.hops.dal.rows.InodeRow> reads;
 
-  public SmallFilesRpc(Namesystem ns) {
+  /**
+   * @param reads told of each file read, as {@code getBlockLocations} tells its access-time keeper
+   */
+  public SmallFilesRpc(
+      Namesystem ns, java.util.function.Consumer<io.hops.dal.rows.InodeRow> reads) {
     this.ns = ns;
     this.store = ns.smallFiles();
+    this.reads = reads;
   }
 
   @Override
@@ -95,10 +101,22 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
     }
   }
 
+  /**
+   * One transaction without row locks; a second, locking the file shared, only when the first met a
+   * write to the file ({@link ReadSmallFile}). The access time is kept as for {@code
+   * getBlockLocations}, after the answer, off the read's path.
+   */
   @Override
-  public org.apache.hadoop.io.BytesWritable readSmallFile(String src) throws IOException {
+  public org.apache.hadoop.io.BytesWritable readSmallFile(org.apache.hadoop.io.Text path)
+      throws IOException {
+    String src = path.toString();
     var pc = ns.checker();
-    byte[] data = ns.run(() -> new ReadSmallFile(pc, store, src));
-    return data == null ? null : new org.apache.hadoop.io.BytesWritable(data);
+    ReadSmallFile.Answer a = ns.run(() -> new ReadSmallFile(pc, store, src).lockFree());
+    if (a.unsure()) {
+      a = ns.run(() -> new ReadSmallFile(pc, store, src));
+    }
+    reads.accept(a.file());
+    // Wrapped, not copied: the Writable engine writes it straight to the response.
+    return a.data() == null ? null : new org.apache.hadoop.io.BytesWritable(a.data());
   }
 }

@@ -53,6 +53,18 @@ public final class LockPhase {
   }
 
   /**
+   * Resolves a path with no lock at all, the target in the ancestors' batch: for a read that checks
+   * the consistency of what it read itself ({@code ReadSmallFile}).
+   */
+  public ResolvedPath resolveCommitted(String path) throws StorageException {
+    checkOpen();
+    ResolvedPath p = resolver.resolveCommitted(tx, path);
+    io.hops.namenode.resolve.ReservedPaths.check(p);
+    loadAcls(p.inodes());
+    return p;
+  }
+
+  /**
    * Reads the ACLs of those of {@code inodes} that have one (one batched read, none if no inode has
    * an ACL) for the permission checks of the execute phase ({@link LoadedAcls}).
    */

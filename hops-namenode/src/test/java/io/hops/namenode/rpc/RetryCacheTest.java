@@ -194,7 +194,8 @@ class RetryCacheTest {
       asCall(401, 1);
       assertThat(smallFile(other, "/retry/db/f", data)).as("the first outcome").isTrue();
       assertThat(fs.getClient().getFileInfo("/retry/db/f").getFileId()).isEqualTo(id);
-      assertThat(other.readSmallFile("/retry/db/f").copyBytes()).isEqualTo(data);
+      assertThat(other.readSmallFile(new org.apache.hadoop.io.Text("/retry/db/f")).copyBytes())
+          .isEqualTo(data);
       asCall(402, 0);
       assertThatThrownBy(() -> smallFile(other, "/retry/db/f", data))
           .as("a new call runs")
