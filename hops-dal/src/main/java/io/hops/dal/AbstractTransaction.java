@@ -45,6 +45,14 @@ public abstract class AbstractTransaction implements Transaction {
   protected abstract List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
       throws StorageException;
 
+  /**
+   * How many committed rows {@code table} holds. This default reads them all; a driver that can
+   * count without reading rows overrides it.
+   */
+  protected long doCount(Table<?> table) throws StorageException {
+    return doScan(table, List.of(), List.of(), LockMode.READ_COMMITTED).size();
+  }
+
   /** Sends the writes, in the order given, inside the transaction. */
   protected abstract void doFlush(List<WriteOp> ops) throws StorageException;
 
@@ -164,6 +172,14 @@ public abstract class AbstractTransaction implements Transaction {
   public final <R extends Record> List<R> scanAll(Table<R> table, LockMode mode)
       throws StorageException {
     return scan(AccessKind.FTS, table, List.of(), List.of(), mode);
+  }
+
+  @Override
+  public final long countAll(Table<?> table) throws StorageException {
+    checkOpen();
+    long n = guard(() -> doCount(table));
+    counter.count(AccessKind.FTS, LockMode.READ_COMMITTED);
+    return n;
   }
 
   private <R extends Record> List<R> scan(

@@ -80,6 +80,12 @@ public interface Transaction extends AutoCloseable {
   /** Every row of the table, in primary-key order. Counted as {@link AccessKind#FTS}. */
   <R extends Record> List<R> scanAll(Table<R> table, LockMode mode) throws StorageException;
 
+  /**
+   * How many committed rows {@code table} holds, read committed: one full table scan that neither
+   * returns nor decodes the rows (a census of a table of millions of rows holds none of them).
+   */
+  long countAll(Table<?> table) throws StorageException;
+
   /** Buffers an insert. Refuses a row over a column limit at once, naming the column. */
   <R extends Record> void insert(Table<R> table, R row) throws StorageException;
 

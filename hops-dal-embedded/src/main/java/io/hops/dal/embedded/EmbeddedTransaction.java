@@ -113,6 +113,11 @@ final class EmbeddedTransaction extends AbstractTransaction {
   }
 
   @Override
+  protected long doCount(Table<?> table) throws StorageException {
+    return reader.count(StoredTable.of(table));
+  }
+
+  @Override
   protected <R extends Record> List<R> doScanFrom(
       Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
       throws StorageException {

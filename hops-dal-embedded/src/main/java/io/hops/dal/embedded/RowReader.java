@@ -205,6 +205,26 @@ final class RowReader {
     return rows;
   }
 
+  /** How many rows the table holds: its keys counted, no row decoded or kept. */
+  long count(StoredTable<?> t) throws StorageException {
+    return store.use(
+        "count of " + t.table,
+        db -> {
+          long[] n = {0};
+          try (ReadOptions options = new ReadOptions()) {
+            forEachWithPrefix(
+                db,
+                t.layout.rowPrefix(),
+                options,
+                (k, v) -> {
+                  n[0]++;
+                  return true;
+                });
+          }
+          return n[0];
+        });
+  }
+
   /** The values of the entries whose keys start with {@code prefix}, in key order. */
   List<byte[]> valuesWithPrefix(byte[] prefix) throws StorageException {
     return store.use(

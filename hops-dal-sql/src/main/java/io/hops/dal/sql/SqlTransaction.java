@@ -105,6 +105,18 @@ final class SqlTransaction extends AbstractTransaction {
   }
 
   @Override
+  protected long doCount(Table<?> table) throws StorageException {
+    try (PreparedStatement ps =
+            connection.prepareStatement("SELECT COUNT(*) FROM " + table.name());
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw dialect.classify("count of " + table, e);
+    }
+  }
+
+  @Override
   protected <R extends Record> List<R> doScanFrom(
       Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
       throws StorageException {

@@ -408,6 +408,26 @@ public abstract class FinderKit extends DalKit {
   }
 
   @Test
+  public void countAllCountsTheCommittedRowsOfThatTableOnly() throws Exception {
+    Storage s = storage();
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    List<BlockInfoRow> blocks = blocksInPartitions();
+    insertCommitted(s, BlockInfoRow.TABLE, blocks);
+    try (Transaction tx = s.begin()) {
+      assertThat(tx.countAll(InodeRow.TABLE)).isEqualTo(inodes.size());
+      assertThat(tx.countAll(BlockInfoRow.TABLE)).isEqualTo(blocks.size());
+      assertThat(tx.countAll(ReplicaRow.TABLE)).isZero();
+      tx.delete(InodeRow.TABLE, inodes.get(0));
+      tx.commit();
+    }
+    try (Transaction tx = s.begin()) {
+      assertThat(tx.countAll(InodeRow.TABLE)).isEqualTo(inodes.size() - 1);
+      tx.commit();
+    }
+  }
+
+  @Test
   public void stringKeysCompareExactlyByCaseTrailingSpacesAndAccents() throws Exception {
     Storage s = storage();
     Table<LeaseRow> t = LeaseRow.TABLE;

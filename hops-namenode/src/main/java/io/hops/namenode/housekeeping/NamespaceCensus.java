@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * Counts the namespace's inodes and blocks for {@code FilesTotal} and {@code BlocksTotal} (HDFS
  * keeps both in memory; hops has no per-operation counter, which would make every create and delete
- * in the cluster update one row). The leader counts with one read-committed scan of each table
+ * in the cluster update one row). The leader counts each table read committed, decoding no row,
  * every {@value NamenodeConfig#CENSUS_INTERVAL_MS} and writes the totals to the {@code variables}
  * table, where every namenode's metrics read them with one batched read: the values are
  * cluster-wide and agree on every namenode, and at most one interval old.
@@ -52,8 +52,8 @@ public final class NamespaceCensus implements HousekeepingTask {
     long files;
     long blocks;
     try (Transaction tx = ns.storage().begin()) {
-      files = tx.scanAll(InodeRow.TABLE, LockMode.READ_COMMITTED).size();
-      blocks = tx.scanAll(BlockInfoRow.TABLE, LockMode.READ_COMMITTED).size();
+      files = tx.countAll(InodeRow.TABLE);
+      blocks = tx.countAll(BlockInfoRow.TABLE);
     }
     long takenAt = ns.blocks().now();
     ns.runAsLeader(() -> new Write(files, blocks, takenAt));
