@@ -5,6 +5,7 @@ import io.hops.dal.schema.Column;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToLongFunction;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -207,22 +208,7 @@ final class RowReader {
 
   /** How many rows the table holds: its keys counted, no row decoded or kept. */
   long count(StoredTable<?> t) throws StorageException {
-    return store.use(
-        "count of " + t.table,
-        db -> {
-          long[] n = {0};
-          try (ReadOptions options = new ReadOptions()) {
-            forEachWithPrefix(
-                db,
-                t.layout.rowPrefix(),
-                options,
-                (k, v) -> {
-                  n[0]++;
-                  return true;
-                });
-          }
-          return n[0];
-        });
+    return sumWithPrefix("count of " + t.table, t.layout.rowPrefix(), value -> 1);
   }
 
   /** The values of the entries whose keys start with {@code prefix}, in key order. */
@@ -240,8 +226,16 @@ final class RowReader {
 
   /** The total length of the values of the entries whose keys start with {@code prefix}. */
   long valueBytesWithPrefix(byte[] prefix) throws StorageException {
+    return sumWithPrefix("full table scan", prefix, value -> value.length);
+  }
+
+  /**
+   * The sum of {@code weight} over the values of the entries whose keys start with {@code prefix}.
+   */
+  private long sumWithPrefix(String what, byte[] prefix, ToLongFunction<byte[]> weight)
+      throws StorageException {
     return store.use(
-        "full table scan",
+        what,
         db -> {
           long[] total = {0};
           try (ReadOptions options = new ReadOptions()) {
@@ -250,7 +244,7 @@ final class RowReader {
                 prefix,
                 options,
                 (k, v) -> {
-                  total[0] += v.length;
+                  total[0] += weight.applyAsLong(v);
                   return true;
                 });
           }
