@@ -1,8 +1,8 @@
 """PySpark in local mode against a hops namenode, the way a Spark user would use it.
 
 Usage: python3 spark_on_hops.py NAMENODE_URI CLIENT ROOT [PREMADE_DIR [OTHER_OUTPUT]]
-  CLIENT is 'stock' (the Hadoop client pyspark bundles) or 'hops' (hops-client as fs.hdfs.impl;
-  HOPS_CLIENT_CLASSPATH names its jars or class directories). Under ROOT it writes DataFrames
+  CLIENT is 'stock' (the Hadoop client pyspark bundles) or 'hops' (hops-client as fs.hdfs.impl,
+  its jars given to Spark as a user's --jars: HOPS_CLIENT_JARS, comma-separated). Under ROOT it writes DataFrames
   as Parquet, CSV and text into ROOT/plain and ROOT/db (the test gives ROOT/db the DB storage
   policy), reads them back, renames an output directory and reads it again, and reads the
   pre-made database files of PREMADE_DIR. Prints one line per check ('CHECK name ok' or
@@ -39,7 +39,7 @@ builder = (SparkSession.builder.master('local[2]').appName('hops-spark-' + clien
            .config('spark.hadoop.dfs.replication', '1'))
 if client == 'hops':
     builder = (builder
-               .config('spark.driver.extraClassPath', os.environ['HOPS_CLIENT_CLASSPATH'])
+               .config('spark.jars', os.environ['HOPS_CLIENT_JARS'])
                .config('spark.hadoop.fs.hdfs.impl', 'io.hops.client.HopsDistributedFileSystem'))
 spark = builder.getOrCreate()
 sc = spark.sparkContext

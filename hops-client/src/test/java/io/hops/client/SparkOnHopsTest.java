@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -29,12 +31,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Spark from PyPI ({@code pyspark}, local mode, its own bundled Hadoop client) against hops with a
- * real DataNode, once with that stock client and once with hops-client as {@code fs.hdfs.impl} on
- * the driver's class path: DataFrames written as Parquet, CSV and text (FileOutputCommitter's
- * rename-based commit) into a plain and a {@code DB} directory and read back, a user's rename of an
- * output, and a directory of database files written here with hops-client read whole, as bytes and
- * as lines. The script ({@code spark/spark_on_hops.py}) checks what Spark reads; this class checks
- * what hops holds afterwards and where its bytes are.
+ * real DataNode, once with that stock client and once with hops-client as {@code fs.hdfs.impl}, its
+ * jars given as a user gives them ({@code spark.jars}, i.e. {@code --jars}): DataFrames written as
+ * Parquet, CSV and text (FileOutputCommitter's rename-based commit) into a plain and a {@code DB}
+ * directory and read back, a user's rename of an output, and a directory of database files written
+ * here with hops-client read whole, as bytes and as lines. The script ({@code
+ * spark/spark_on_hops.py}) checks what Spark reads; this class checks what hops holds afterwards
+ * and where its bytes are.
  *
  * <p>Python comes from {@code HOPS_TEST_PYSPARK_PYTHON}, else .ci/run's venv ({@code
  * target/py-venv}, which installs pyspark), else {@code python3}. Without pyspark the test is
@@ -151,7 +154,7 @@ class SparkOnHopsTest {
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     pb.environment().put("SPARK_LOCAL_DIRS", new File(work, "local").getPath());
-    pb.environment().put("HOPS_CLIENT_CLASSPATH", hopsClientClassPath());
+    pb.environment().put("HOPS_CLIENT_JARS", hopsClientJars(work));
     File log = new File("target/spark-on-hops-" + client + ".log");
     pb.redirectOutput(log);
     long t0 = System.nanoTime();
@@ -187,14 +190,35 @@ class SparkOnHopsTest {
     return out;
   }
 
-  /** hops-client's and hops-common's classes, as jars or class directories, for Spark's driver. */
-  private static String hopsClientClassPath() throws Exception {
-    List<String> entries = new ArrayList<>();
+  /**
+   * hops-client's and hops-common's jars, comma-separated as {@code spark.jars} takes them; a class
+   * directory (the build's {@code target/classes}) is packed into a jar in {@code work} first.
+   */
+  private static String hopsClientJars(File work) throws Exception {
+    List<String> jars = new ArrayList<>();
     for (Class<?> c : List.of(HopsDistributedFileSystem.class, HopsConfig.class)) {
-      entries.add(
-          new File(c.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath());
+      java.nio.file.Path from =
+          java.nio.file.Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (Files.isRegularFile(from)) {
+        jars.add(from.toString());
+        continue;
+      }
+      java.nio.file.Path jar =
+          work.toPath().resolve(c == HopsConfig.class ? "hops-common.jar" : "hops-client.jar");
+      try (var out = new JarOutputStream(Files.newOutputStream(jar));
+          var files = Files.walk(from)) {
+        for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files.sorted()::iterator) {
+          if (Files.isRegularFile(f)) {
+            out.putNextEntry(
+                new JarEntry(from.relativize(f).toString().replace(File.separatorChar, '/')));
+            Files.copy(f, out);
+            out.closeEntry();
+          }
+        }
+      }
+      jars.add(jar.toString());
     }
-    return String.join(File.pathSeparator, entries);
+    return String.join(",", jars);
   }
 
   /** What hops holds after a Spark run, read with the stock client and the DAL. */
