@@ -75,6 +75,14 @@ for kind in ('plain', 'db'):
     got = sorted(tuple(r) for r in back.collect())
     check(kind + '.parquet.rows', got == expected, ' first differing rows: %s' % [
         (a, b) for a, b in zip(got, expected) if a != b][:3])
+    # Append adds part files next to the committed ones (and overwrites _SUCCESS); overwrite
+    # deletes the directory's files and commits new ones.
+    rows.write.mode('append').parquet(base + '/parquet')
+    check(kind + '.parquet.append', spark.read.parquet(base + '/parquet').count() == 2 * N)
+    rows.write.mode('overwrite').parquet(base + '/parquet')
+    committed(kind + '.parquet.overwrite', base + '/parquet')
+    got = sorted(tuple(r) for r in spark.read.parquet(base + '/parquet').collect())
+    check(kind + '.parquet.overwrite.rows', got == expected)
 
     rows.write.option('header', 'true').csv(base + '/csv')
     committed(kind + '.csv', base + '/csv')

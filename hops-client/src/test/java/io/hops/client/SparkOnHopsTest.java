@@ -177,6 +177,8 @@ class SparkOnHopsTest {
               ".parquet.rows",
               ".parquet.success",
               ".parquet.no-temporary",
+              ".parquet.append",
+              ".parquet.overwrite.rows",
               ".csv.rows",
               ".text.rows",
               ".rdd.lines",
@@ -264,6 +266,10 @@ class SparkOnHopsTest {
             files++;
           }
           assertThat(parts).as(dir.toString()).isPositive();
+          if (out.equals("parquet")) {
+            // four partitions; the appended four went with the overwrite
+            assertThat(parts).as(dir.toString()).isEqualTo(4);
+          }
           if (out.equals("big")) {
             assertThat(fs.getContentSummary(dir).getLength()).isGreaterThan(MAX);
           }
