@@ -221,11 +221,7 @@ public final class GetListing extends Operation<DirectoryListing> {
     FileBlocks f = blocks.get(inode.id());
     LocatedBlocks located =
         inode.fileStoredInDb()
-            ? ns.smallFiles()
-                .locatedBlocks(
-                    inode,
-                    ns.blocks().blockPoolId(),
-                    PathNames.prefix(resolved.components(), resolved.depth()) + "/" + inode.name())
+            ? ns.smallFiles().listedBlocks(inode, ns.blocks().blockPoolId())
             : f == null
                 ? new LocatedBlocks(
                     0,
