@@ -124,12 +124,32 @@ public final class NamenodeMetrics implements AutoCloseable {
   }
 
   /** HDFS's name if no other namenode of this JVM has it, else the name with a suffix. */
+  /**
+   * A name no namenode of this JVM holds, and that no other daemon (an HDFS MiniDFSCluster in the
+   * same test JVM) registered as a metrics source or bean: metrics2 would otherwise register the
+   * source under a suffixed name of its own, and {@link #nameOf} would name the other's.
+   */
   private static synchronized String claim(String name) {
     String n = name;
-    for (int i = 1; !NAMES_IN_USE.add(n); i++) {
+    for (int i = 1; takenElsewhere(n) || !NAMES_IN_USE.add(n); i++) {
       n = name + "-" + i;
     }
     return n;
+  }
+
+  private static boolean takenElsewhere(String name) {
+    if (NAMES_IN_USE.contains(name)) {
+      return false;
+    }
+    if (DefaultMetricsSystem.instance().getSource(name) != null) {
+      return true;
+    }
+    try {
+      return java.lang.management.ManagementFactory.getPlatformMBeanServer()
+          .isRegistered(new ObjectName("Hadoop:service=" + SERVICE + ",name=" + name));
+    } catch (javax.management.MalformedObjectNameException e) {
+      throw new IllegalArgumentException(name, e);
+    }
   }
 
   private static synchronized void release(String name) {
