@@ -76,7 +76,7 @@ class LargeFileDeleteTest {
             long b = firstBlock + j;
             tx.insert(
                 BlockInfoRow.TABLE,
-                new BlockInfoRow(file, b, j, 1024, 1, BlockState.COMPLETE, 0, -1, 0));
+                new BlockInfoRow(file, b, j, j * 1024L, 1024, 1, BlockState.COMPLETE, 0, -1, 0));
             tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(b, file));
             tx.insert(ReplicaRow.TABLE, new ReplicaRow(file, b, FAKE_STORAGE, 0));
           }
