@@ -145,6 +145,8 @@ class FileTailCostTest {
     AccessCounts one = readOneBlock("/range/one", 0, answers);
     AccessCounts three = readOneBlock("/range/three", 1, answers);
     assertThat(thousand).as("accesses for block 500 of 1,000 vs 50 of 100").isEqualTo(hundred);
+    // A small file is read whole: its blocks in one scan, then its replica tables.
+    assertThat(one).hasToString("PK(SHARED) + B + PPIS x5");
     // The offset rows around the block and of the last block, the two block rows and their
     // replicas (11 rows): the same for 100 and 1,000 blocks (before, every block row of the file),
     // and no more than for a 1- or 3-block file but for the last block's rows.

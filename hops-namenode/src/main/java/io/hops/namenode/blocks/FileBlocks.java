@@ -111,19 +111,38 @@ public final class FileBlocks {
   }
 
   /**
+   * A file of at most this many blocks ({@link #lockRange}) is read whole: its blocks in one
+   * bounded scan cost fewer accesses than finding the blocks of a range, and as few rows.
+   */
+  static final int SMALL_FILE_BLOCKS = 8;
+
+  /**
    * For reading {@code [offset, offset + length)} of a file ({@code getBlockLocations}): the block
    * rows of only the blocks the range covers and of the last block (the located blocks' answer),
    * found by range scans of the file's {@link BlockOffsetRow}s ({@link BlockOffsets}: one PPIS, and
    * one more for the last block when the range does not reach it), read in one batch; then their
    * replicas, expected and corrupt replicas, one PPIS each bounded by the block. Reading a block of
-   * an N-block file so costs the same accesses and rows whatever N. A range that covers most of the
-   * file reads each replica table's partition once instead ({@link #lock}).
+   * an N-block file so costs the same accesses and rows whatever N. A range that covers a third of
+   * the file or more reads each replica table's partition once instead ({@link #lock}); a file that
+   * its recorded size says is small and that has at most {@link #SMALL_FILE_BLOCKS} blocks is read
+   * whole (one PPIS for its blocks, as before there were offset rows).
    */
   public static FileBlocks lockRange(
       LockPhase tx, InodeRow file, long offset, long length, DatanodeManager datanodes)
       throws StorageException {
     long id = file.id();
     long blockSize = Math.max(1, file.preferredBlockSize());
+    if (file.size() <= SMALL_FILE_BLOCKS * blockSize) {
+      // Likely a few blocks: all of them in one bounded scan, as many accesses as a stat's read.
+      List<BlockInfoRow> all =
+          tx.scanFrom(BlockInfoRow.TABLE, id, null, SMALL_FILE_BLOCKS + 1, LockMode.READ_COMMITTED);
+      if (all.size() <= SMALL_FILE_BLOCKS) {
+        FileBlocks f = new FileBlocks(id, all);
+        return f.blocks.isEmpty()
+            ? f
+            : f.withReplicasOf(tx, f.rangeBlockIds(offset, length), all.size(), datanodes);
+      }
+    }
     long until = Math.max(offset, offset + length);
     int page = BlockOffsets.pageFor(length, blockSize);
     BlockOffsets.Scan range = BlockOffsets.scan(tx, id, offset - blockSize, until, page);

@@ -60,8 +60,7 @@ class BlockRangeHintsTest {
 
   private static Map<String, String> answersOf(String file) throws Exception {
     Map<String, String> out = new java.util.LinkedHashMap<>();
-    long len = fs.getClient().getLocatedBlocks(file, 0, Long.MAX_VALUE).getFileLength();
-    for (long o : BlockRangeLikeHdfsTest.offsets(len)) {
+    for (long o : BlockRangeLikeHdfsTest.offsets(fs, file)) {
       for (long l : BlockRangeLikeHdfsTest.LENGTHS) {
         out.put(
             o + "+" + l,
@@ -74,11 +73,11 @@ class BlockRangeHintsTest {
   @Test
   void blocksLongerThanThePreferredSizeAreFoundFromTheStart() throws Exception {
     fs.mkdirs(new Path("/hints"));
-    BlockRangeLikeHdfsTest.write(fs, new Path("/hints/long"), 5 * 1024 + 300, 1, 1024);
+    BlockRangeLikeHdfsTest.write(fs, new Path("/hints/long"), 12 * 1024 + 300, 1, 1024);
     HopsTestCluster.awaitReplicas(fs, new Path("/hints/long"), 1);
     Map<String, String> before = answersOf("/hints/long");
     assertThat(before.get("3071+1"))
-        .isEqualTo("length=5420 uc=false lastComplete=true blocks=2048+1024@1 last=5120+300@1");
+        .isEqualTo("length=12588 uc=false lastComplete=true blocks=2048+1024@1 last=12288+300@1");
     changeInode("/hints/long", m -> m.preferredBlockSize = 256);
     assertThat(answersOf("/hints/long")).isEqualTo(before);
   }
@@ -88,7 +87,7 @@ class BlockRangeHintsTest {
     fs.mkdirs(new Path("/hints"));
     for (long wrong : new long[] {1, 700, 1L << 40}) {
       String f = "/hints/size" + wrong;
-      BlockRangeLikeHdfsTest.write(fs, new Path(f), 4 * 1024 + 10, 2, 1024);
+      BlockRangeLikeHdfsTest.write(fs, new Path(f), 12 * 1024 + 10, 2, 1024);
       HopsTestCluster.awaitReplicas(fs, new Path(f), 1);
       Map<String, String> before = answersOf(f);
       changeInode(f, m -> m.size = wrong);

@@ -103,25 +103,26 @@ class BlockRangeLikeHdfsTest {
    */
   static FSDataOutputStream makeFiles(DistributedFileSystem fs) throws Exception {
     fs.mkdirs(new Path("/r"));
-    write(fs, new Path("/r/full"), 5 * BLOCK, 1, BLOCK);
-    write(fs, new Path("/r/partial"), 5 * BLOCK + 300, 2, BLOCK);
+    // More blocks than a small file's (FileBlocks.SMALL_FILE_BLOCKS), but /r/one: read by range.
+    write(fs, new Path("/r/full"), 12 * BLOCK, 1, BLOCK);
+    write(fs, new Path("/r/partial"), 12 * BLOCK + 300, 2, BLOCK);
     write(fs, new Path("/r/one"), 700, 3, BLOCK);
-    // concat: blocks of 1024, 1024, 100, 1024, 500, 512, 188 bytes.
-    write(fs, new Path("/r/concat"), 2 * BLOCK + 100, 4, BLOCK);
+    // concat: ten blocks of 1024, then 100, 1024, 500, 512 and 188 bytes.
+    write(fs, new Path("/r/concat"), 10 * BLOCK + 100, 4, BLOCK);
     write(fs, new Path("/r/src1"), BLOCK + 500, 5, BLOCK);
     write(fs, new Path("/r/src2"), 700, 6, 512);
     fs.concat(new Path("/r/concat"), new Path[] {new Path("/r/src1"), new Path("/r/src2")});
-    write(fs, new Path("/r/cut"), 4 * BLOCK + 300, 7, BLOCK);
-    if (!fs.truncate(new Path("/r/cut"), 2 * BLOCK + 10)) {
+    write(fs, new Path("/r/cut"), 12 * BLOCK + 300, 7, BLOCK);
+    if (!fs.truncate(new Path("/r/cut"), 10 * BLOCK + 10)) {
       awaitClosed(fs, new Path("/r/cut"));
     }
-    write(fs, new Path("/r/cutAtBoundary"), 4 * BLOCK + 300, 8, BLOCK);
-    assertThat(fs.truncate(new Path("/r/cutAtBoundary"), 3 * BLOCK)).isTrue();
-    write(fs, new Path("/r/appended"), BLOCK + 300, 9, BLOCK);
+    write(fs, new Path("/r/cutAtBoundary"), 12 * BLOCK + 300, 8, BLOCK);
+    assertThat(fs.truncate(new Path("/r/cutAtBoundary"), 10 * BLOCK)).isTrue();
+    write(fs, new Path("/r/appended"), 9 * BLOCK + 300, 9, BLOCK);
     try (FSDataOutputStream out = fs.append(new Path("/r/appended"))) {
       out.write(bytes(2000, 10));
     }
-    write(fs, new Path("/r/newBlock"), BLOCK + 300, 11, BLOCK);
+    write(fs, new Path("/r/newBlock"), 9 * BLOCK + 300, 11, BLOCK);
     try (FSDataOutputStream out =
         fs.append(
             new Path("/r/newBlock"),
@@ -131,7 +132,7 @@ class BlockRangeLikeHdfsTest {
       out.write(bytes(500, 12));
     }
     FSDataOutputStream open = fs.create(new Path("/r/open"), true, 4096, (short) 1, BLOCK);
-    open.write(bytes(2 * BLOCK + 100, 13));
+    open.write(bytes(10 * BLOCK + 100, 13));
     open.hflush();
     return open;
   }
@@ -148,42 +149,21 @@ class BlockRangeLikeHdfsTest {
           "/r/newBlock",
           "/r/open");
 
-  /** Offsets at and around block boundaries (of full and of short blocks) and past the end. */
-  static List<Long> offsets(long length) {
+  /**
+   * Offsets at, around and inside every block of a file as {@code fs} places them, and past its
+   * end.
+   */
+  static List<Long> offsets(DistributedFileSystem fs, String file) throws IOException {
+    LocatedBlocks all = fs.getClient().getLocatedBlocks(file, 0, Long.MAX_VALUE);
     List<Long> out = new ArrayList<>();
-    for (long o :
-        new long[] {
-          0,
-          1,
-          99,
-          100,
-          101,
-          511,
-          512,
-          1023,
-          1024,
-          1025,
-          2047,
-          2048,
-          2148,
-          2149,
-          3071,
-          3072,
-          3172,
-          3173,
-          3672,
-          4095,
-          4096,
-          4184,
-          4185,
-          5119,
-          5120,
-          length - 1,
-          length,
-          length + 1,
-          length + 5000,
-          1L << 40
-        }) {
+    List<Long> at = new ArrayList<>();
+    for (LocatedBlock b : all.getLocatedBlocks()) {
+      long s = b.getStartOffset();
+      at.addAll(List.of(s - 1, s, s + 1, s + b.getBlockSize() / 2));
+    }
+    long length = all.getFileLength();
+    at.addAll(List.of(length - 1, length, length + 1, length + 5000, 1L << 40));
+    for (long o : at) {
       if (o >= 0 && !out.contains(o)) {
         out.add(o);
       }
@@ -215,8 +195,7 @@ class BlockRangeLikeHdfsTest {
   static Map<String, String> answers(DistributedFileSystem fs) throws IOException {
     Map<String, String> out = new LinkedHashMap<>();
     for (String f : FILES) {
-      long len = fs.getClient().getLocatedBlocks(f, 0, Long.MAX_VALUE).getFileLength();
-      for (long o : offsets(len)) {
+      for (long o : offsets(fs, f)) {
         for (long l : LENGTHS) {
           out.put(
               f + " [" + o + ", +" + l + ")", describe(fs.getClient().getLocatedBlocks(f, o, l)));
@@ -232,7 +211,7 @@ class BlockRangeLikeHdfsTest {
     for (String f : FILES) {
       long len = fs.getFileStatus(new Path(f)).getLen();
       try (FSDataInputStream in = fs.open(new Path(f))) {
-        for (long o : offsets(len)) {
+        for (long o : offsets(fs, f)) {
           if (o >= len) {
             continue;
           }
@@ -260,7 +239,7 @@ class BlockRangeLikeHdfsTest {
       }
       // The concatenated file's blocks, of mixed lengths, begin where HDFS says.
       assertThat(ours.get("/r/concat [0, +" + Long.MAX_VALUE + ")"))
-          .contains("0+1024@1 1024+1024@1 2048+100@1 2148+1024@1 3172+500@1 3672+512@1");
+          .contains("9216+1024@1 10240+100@1 10340+1024@1 11364+500@1 11864+512@1 12376+188@1");
       assertThat(reads(hopsFs)).isEqualTo(reads(hdfsFs));
     } finally {
       hopsOpen.close();
