@@ -39,6 +39,7 @@ public final class Namesystem {
   private final UsersAndGroups users;
   private final IdPool inodeIds;
   private final Configuration conf;
+  private final Limits limits;
   private final String fsOwner;
   private final String supergroup;
   private final boolean permissionsEnabled;
@@ -49,6 +50,7 @@ public final class Namesystem {
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
     this.conf = conf;
+    this.limits = Limits.of(conf);
     this.runner =
         new TransactionRunner(
             storage,
@@ -220,6 +222,11 @@ public final class Namesystem {
 
   public Configuration conf() {
     return conf;
+  }
+
+  /** The namespace limits, as configured at start. */
+  public Limits limits() {
+    return limits;
   }
 
   public UsersAndGroups users() {

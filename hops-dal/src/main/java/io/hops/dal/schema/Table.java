@@ -1,14 +1,18 @@
 package io.hops.dal.schema;
 
 import io.hops.dal.StorageException;
+import java.lang.invoke.LambdaMetafactory;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A table's description, derived once from its row record: name, columns, primary key, partition
@@ -21,8 +25,8 @@ public final class Table<R extends Record> {
   private final List<Column> columns;
   private final List<Column> keyColumns;
   private final Column partitionColumn;
-  private final Method[] accessors;
-  private final Constructor<R> constructor;
+  private final List<Function<Object, Object>> accessors;
+  private final MethodHandle constructor;
   private final int[] keyPositions;
 
   private Table(Class<R> rowType) {
@@ -36,7 +40,7 @@ public final class Table<R extends Record> {
     List<Column> cols = new ArrayList<>();
     List<Column> keys = new ArrayList<>();
     Column partition = null;
-    accessors = new Method[components.length];
+    List<Function<Object, Object>> getters = new ArrayList<>();
     Class<?>[] types = new Class<?>[components.length];
     for (int i = 0; i < components.length; i++) {
       Column c = Column.of(components[i], i);
@@ -47,22 +51,52 @@ public final class Table<R extends Record> {
       if (c.partitionKey()) {
         partition = c;
       }
-      accessors[i] = components[i].getAccessor();
-      accessors[i].setAccessible(true);
+      getters.add(accessor(rowType, components[i].getAccessor()));
       types[i] = components[i].getType();
     }
     if (keys.isEmpty()) {
       throw new IllegalArgumentException(rowType + " has no @Pk column");
     }
+    this.accessors = List.copyOf(getters);
     this.columns = List.copyOf(cols);
     this.keyColumns = List.copyOf(keys);
     this.partitionColumn = partition;
     this.keyPositions = keys.stream().mapToInt(Column::position).toArray();
     try {
-      this.constructor = rowType.getDeclaredConstructor(types);
-      this.constructor.setAccessible(true);
-    } catch (NoSuchMethodException e) {
-      throw new IllegalArgumentException(rowType + " has no canonical constructor", e);
+      Constructor<R> canonical = rowType.getDeclaredConstructor(types);
+      canonical.setAccessible(true);
+      this.constructor =
+          MethodHandles.lookup()
+              .unreflectConstructor(canonical)
+              .asSpreader(Object[].class, types.length)
+              .asType(MethodType.methodType(Object.class, Object[].class));
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      throw new IllegalArgumentException(rowType + " has no usable canonical constructor", e);
+    }
+  }
+
+  /**
+   * A record component's accessor as a function: a generated class calling it directly, as fast as
+   * a lambda. Rows are read column by column on every write and decode, where reflection's {@code
+   * Method.invoke} cost a few percent of a metadata operation's CPU.
+   */
+  @SuppressWarnings("unchecked")
+  private static Function<Object, Object> accessor(Class<?> rowType, Method method) {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(rowType, MethodHandles.lookup());
+      MethodHandle getter = lookup.unreflect(method);
+      return (Function<Object, Object>)
+          LambdaMetafactory.metafactory(
+                  lookup,
+                  "apply",
+                  MethodType.methodType(Function.class),
+                  MethodType.methodType(Object.class, Object.class),
+                  getter,
+                  MethodType.methodType(getter.type().wrap().returnType(), rowType))
+              .getTarget()
+              .invoke();
+    } catch (Throwable e) {
+      throw new IllegalArgumentException("cannot read " + rowType.getName() + "." + method, e);
     }
   }
 
@@ -125,18 +159,16 @@ public final class Table<R extends Record> {
 
   /** The value of column {@code position} of a row. */
   public Object get(R row, int position) {
-    try {
-      return accessors[position].invoke(row);
-    } catch (IllegalAccessException | InvocationTargetException e) {
-      throw new IllegalStateException("cannot read " + name + "." + columns.get(position), e);
-    }
+    return accessors.get(position).apply(row);
   }
 
   /** A row from its column values in column order. */
   public R newRow(Object[] values) {
     try {
-      return constructor.newInstance(values);
-    } catch (InstantiationException | IllegalAccessException | InvocationTargetException e) {
+      return rowType.cast((Object) constructor.invokeExact(values));
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
       throw new IllegalStateException("cannot build a " + name + " row", e);
     }
   }

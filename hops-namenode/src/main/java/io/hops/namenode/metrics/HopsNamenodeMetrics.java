@@ -16,7 +16,6 @@ import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.Interns;
-import org.apache.hadoop.metrics2.lib.MutableQuantiles;
 
 /**
  * What hops does that HDFS has no name for, as the metrics2 source {@code HopsNamenode}: per
@@ -34,7 +33,7 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   private final Supplier<Housekeeping> housekeeping;
   private final int rpcPort;
   private final int percentileSeconds;
-  private final Map<String, MutableQuantiles> latency = new ConcurrentHashMap<>();
+  private final Map<String, LatencyPercentiles> latency = new ConcurrentHashMap<>();
   private final OperationMetrics.Listener listener = this::finished;
 
   public HopsNamenodeMetrics(
@@ -55,11 +54,9 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
         .computeIfAbsent(
             op,
             o ->
-                new MutableQuantiles(
+                new LatencyPercentiles(
                     metricName(o) + "Latency" + percentileSeconds + "s",
                     o + " latency",
-                    "Ops",
-                    "Micros",
                     percentileSeconds))
         .add(nanos / 1000);
   }
@@ -116,8 +113,8 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
           "transaction restarts for this cause",
           ops.retries(c));
     }
-    for (MutableQuantiles q : latency.values()) {
-      q.snapshot(r, all);
+    for (LatencyPercentiles q : latency.values()) {
+      q.snapshot(r);
     }
     InodeHintCache hints = ns.runner().hints();
     counter(r, "HintCacheHits", "path components found in the hint cache", hints.hits());
@@ -174,6 +171,6 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   @Override
   public void close() {
     ns.runner().metrics().removeListener(listener);
-    latency.values().forEach(MutableQuantiles::stop);
+    latency.values().forEach(LatencyPercentiles::close);
   }
 }

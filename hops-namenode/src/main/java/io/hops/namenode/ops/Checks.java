@@ -7,7 +7,6 @@ import io.hops.namenode.resolve.ResolvedPath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.FSLimitException.MaxDirectoryItemsExceededException;
 import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongException;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
@@ -25,11 +24,7 @@ final class Checks {
   /** dfs.namenode.fs-limits.max-component-length, in bytes of UTF-8. */
   static void componentLength(Namesystem ns, String name, String parentPath)
       throws PathComponentTooLongException {
-    int limit =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY,
-                DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_DEFAULT);
+    int limit = ns.limits().maxComponentLength();
     int length = name.getBytes(StandardCharsets.UTF_8).length;
     if (limit > 0 && length > limit) {
       throw new PathComponentTooLongException(limit, length, parentPath, name);
@@ -39,11 +34,7 @@ final class Checks {
   /** dfs.namenode.fs-limits.max-directory-items. */
   static void directoryItems(Namesystem ns, MutableInode parent, String parentPath)
       throws MaxDirectoryItemsExceededException {
-    int limit =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_KEY,
-                DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_DEFAULT);
+    int limit = ns.limits().maxDirectoryItems();
     if (parent.childrenCount >= limit) {
       throw new MaxDirectoryItemsExceededException(parentPath, limit, parent.childrenCount + 1);
     }
@@ -124,15 +115,8 @@ final class Checks {
    * (BlockManager.verifyReplication); {@code where} ends it.
    */
   static void replication(Namesystem ns, int replication, String where) throws IOException {
-    int min =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
-                DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
-    int max =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_REPLICATION_MAX_KEY, DFSConfigKeys.DFS_REPLICATION_MAX_DEFAULT);
+    int min = ns.limits().minReplication();
+    int max = ns.limits().maxReplication();
     String error = null;
     if (replication > max) {
       error = " exceeds maximum of " + max;

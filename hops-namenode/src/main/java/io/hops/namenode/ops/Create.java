@@ -417,11 +417,7 @@ public final class Create extends Operation<Create.Outcome> {
   }
 
   private void checkBlockSize() throws IOException {
-    long min =
-        ns.conf()
-            .getLongBytes(
-                DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY,
-                DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_DEFAULT);
+    long min = ns.limits().minBlockSize();
     if (blockSize < min) {
       throw new IOException(
           "Specified block size "

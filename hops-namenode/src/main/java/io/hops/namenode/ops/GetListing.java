@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.permission.FsAction;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -205,9 +204,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   }
 
   private int lsLimit() {
-    int limit =
-        ns.conf().getInt(DFSConfigKeys.DFS_LIST_LIMIT, DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT);
-    return limit > 0 ? limit : DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT;
+    return ns.limits().listLimit();
   }
 
   private HdfsFileStatus status(InodeRow inode, byte[] localName) throws IOException {
@@ -224,11 +221,7 @@ public final class GetListing extends Operation<DirectoryListing> {
     FileBlocks f = blocks.get(inode.id());
     LocatedBlocks located =
         inode.fileStoredInDb()
-            ? ns.smallFiles()
-                .locatedBlocks(
-                    inode,
-                    ns.blocks().blockPoolId(),
-                    PathNames.prefix(resolved.components(), resolved.depth()) + "/" + inode.name())
+            ? ns.smallFiles().listedBlocks(inode, ns.blocks().blockPoolId())
             : f == null
                 ? new LocatedBlocks(
                     0,

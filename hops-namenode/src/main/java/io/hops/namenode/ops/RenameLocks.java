@@ -31,8 +31,8 @@ import java.util.Map;
  * then by path: this order agrees with the top-down order of every single-path operation, so a
  * rename never holds a deep row while waiting for a shallow one. Rows shared by the two paths (same
  * parent, or one path inside the other) are locked once. Runs of rows with the same mode go in one
- * batched read: a file rename is B (source) + B (destination) + B (locks) plus the two targets'
- * read-committed primary-key reads.
+ * batched read: a file rename is B (source) + B (destination) + B (locks), each path's target
+ * riding in its ancestors' read-committed batch.
  *
  * <p>A directory moved into another directory could close a cycle (a directory inside its own
  * subtree) if a concurrent rename moved an ancestor of the destination into the source. The

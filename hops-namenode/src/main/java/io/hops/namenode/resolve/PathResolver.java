@@ -83,9 +83,15 @@ public final class PathResolver {
     String[] names = PathNames.components(path);
     int n = names.length;
     List<InodeRow> inodes = new ArrayList<>(n + 1);
-    // Components [0, unlocked) need no lock: all but the target, and the parent too if it needs
-    // none. The root is component 0.
-    int unlocked = parentMode == LockMode.READ_COMMITTED || n == 0 ? n : n - 1;
+    // Components [0, unlocked) need no lock: all but the target, the parent too if it needs none,
+    // and the target too if neither does (it then rides in the ancestors' batch, as in
+    // resolveCommitted). The root is component 0.
+    int unlocked;
+    if (parentMode == LockMode.READ_COMMITTED || n == 0) {
+      unlocked = targetMode == LockMode.READ_COMMITTED ? n + 1 : n;
+    } else {
+      unlocked = n - 1;
+    }
     if (unlocked > 0 && !readUnlocked(tx, names, unlocked, inodes)) {
       return new ResolvedPath(path, names, List.copyOf(inodes));
     }

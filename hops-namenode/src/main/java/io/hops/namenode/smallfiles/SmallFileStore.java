@@ -120,12 +120,8 @@ public final class SmallFileStore {
    */
   public org.apache.hadoop.hdfs.protocol.LocatedBlocks locatedBlocks(
       InodeRow file, String blockPoolId, String path) throws java.io.IOException {
-    if (file.size() == 0) {
-      return new org.apache.hadoop.hdfs.protocol.LocatedBlocks(
-          0, false, List.of(), null, true, null, null);
-    }
     org.apache.hadoop.hdfs.protocol.DatanodeInfo node = endpoint;
-    if (node == null) {
+    if (node == null && file.size() > 0) {
       throw new java.io.IOException(
           path
               + " is stored in the database and this namenode serves no stock client reads of it"
@@ -133,11 +129,33 @@ public final class SmallFileStore {
               + HopsConfig.SMALL_FILE_XFER_PORT
               + " is -1): read it with hops-client");
     }
+    return located(file, blockPoolId, node);
+  }
+
+  /**
+   * The locations a listing with locations ({@code listLocatedStatus}: Spark's and MapReduce's
+   * input listing) shows for a database file: as {@link #locatedBlocks}, but without an endpoint
+   * the block is listed with no locations, as HDFS lists a block whose replicas are all gone,
+   * instead of failing the listing of the whole directory (hops-client reads the file anyway).
+   */
+  public org.apache.hadoop.hdfs.protocol.LocatedBlocks listedBlocks(
+      InodeRow file, String blockPoolId) {
+    return located(file, blockPoolId, endpoint);
+  }
+
+  private static org.apache.hadoop.hdfs.protocol.LocatedBlocks located(
+      InodeRow file, String blockPoolId, org.apache.hadoop.hdfs.protocol.DatanodeInfo node) {
+    if (file.size() == 0) {
+      return new org.apache.hadoop.hdfs.protocol.LocatedBlocks(
+          0, false, List.of(), null, true, null, null);
+    }
     var block =
         new org.apache.hadoop.hdfs.protocol.LocatedBlock(
             new org.apache.hadoop.hdfs.protocol.ExtendedBlock(
                 blockPoolId, file.id(), file.size(), 1),
-            new org.apache.hadoop.hdfs.protocol.DatanodeInfo[] {node},
+            node == null
+                ? new org.apache.hadoop.hdfs.protocol.DatanodeInfo[0]
+                : new org.apache.hadoop.hdfs.protocol.DatanodeInfo[] {node},
             null,
             null,
             0,

@@ -1,0 +1,166 @@
+package io.hops.namenode.perf;
+
+import io.hops.common.HopsConfig;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.rpc.ClientRpc;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.io.EnumSetWritable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Namenode CPU per metadata operation without IPC: worker threads call the namenode's client
+ * protocol implementation directly, over a file-backed embedded store, and the CPU of those threads
+ * is divided by the operations they completed. Run with {@code -Dhops.bench.opcost=SECONDS}; prints
+ * a table.
+ */
+class OpCostMeasurement {
+  private static final int THREADS = Integer.getInteger("hops.bench.opcost.threads", 4);
+
+  interface Op {
+    void run(ClientRpc rpc, int thread, long i) throws Exception;
+  }
+
+  @Test
+  @EnabledIfSystemProperty(named = "hops.bench.opcost", matches = "\\d+")
+  void measure() throws Exception {
+    int seconds = Integer.getInteger("hops.bench.opcost");
+    Path dir = Files.createTempDirectory("opcost");
+    Configuration conf = new Configuration(false);
+    conf.set(HopsConfig.METADATA_ENGINE, "embedded");
+    conf.set(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      ClientRpc rpc = new ClientRpc(cluster.namenode().namesystem());
+      FsPermission perm = FsPermission.getDefault();
+      String client = "opcost-client";
+      for (int t = 0; t < THREADS; t++) {
+        rpc.mkdirs("/m/t" + t, perm, true);
+        rpc.mkdirs("/f/t" + t, perm, true);
+      }
+      List<String> report = new ArrayList<>();
+      phase(
+          report,
+          "mkdirs",
+          seconds,
+          rpc,
+          (r, t, i) -> r.mkdirs("/m/t" + t + "/d" + i, perm, false));
+      long[] files = new long[THREADS];
+      phase(
+          report,
+          "create",
+          seconds,
+          rpc,
+          (r, t, i) -> {
+            String p = "/f/t" + t + "/a" + i;
+            HdfsFileStatus st =
+                r.create(
+                    p,
+                    perm,
+                    client + t,
+                    new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+                    false,
+                    (short) 1,
+                    128L << 20,
+                    null,
+                    null,
+                    null);
+            r.complete(p, client + t, null, st.getFileId());
+            files[t] = Math.max(files[t], i + 1);
+          });
+      phase(
+          report,
+          "stat",
+          seconds,
+          rpc,
+          (r, t, i) -> r.getFileInfo("/f/t" + t + "/a" + (i % files[t])));
+      phase(
+          report,
+          "rename",
+          seconds,
+          rpc,
+          (r, t, i) -> {
+            if (i < files[t]) {
+              r.rename("/f/t" + t + "/a" + i, "/f/t" + t + "/b" + i);
+            } else {
+              long j = i % files[t];
+              String from = (i / files[t]) % 2 == 1 ? "/b" : "/a";
+              String to = (i / files[t]) % 2 == 1 ? "/a" : "/b";
+              r.rename("/f/t" + t + from + j, "/f/t" + t + to + j);
+            }
+          });
+      phase(report, "delete", seconds, rpc, (r, t, i) -> r.delete("/m/t" + t + "/d" + i, false));
+      System.out.println("== OpCostMeasurement, " + THREADS + " threads, no IPC");
+      report.forEach(System.out::println);
+    }
+  }
+
+  private static void phase(List<String> report, String name, int seconds, ClientRpc rpc, Op op)
+      throws Exception {
+    String only = System.getProperty("hops.bench.opcost.ops", "mkdirs,create,stat,rename,delete");
+    if (!List.of(only.split(",")).contains(name)) {
+      return;
+    }
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    AtomicLong ops = new AtomicLong();
+    AtomicLong cpu = new AtomicLong();
+    long[] next = new long[THREADS];
+    long start = System.nanoTime();
+    long warmEnd = start + 3_000_000_000L;
+    long end = warmEnd + seconds * 1_000_000_000L;
+    var osBean =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long[] proc = new long[2];
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      int tt = t;
+      Thread th =
+          new Thread(
+              () -> {
+                try {
+                  long i = 0;
+                  while (System.nanoTime() < warmEnd) {
+                    op.run(rpc, tt, i++);
+                  }
+                  long c0 = mx.getCurrentThreadCpuTime();
+                  long n = 0;
+                  while (System.nanoTime() < end) {
+                    op.run(rpc, tt, i++);
+                    n++;
+                  }
+                  cpu.addAndGet(mx.getCurrentThreadCpuTime() - c0);
+                  ops.addAndGet(n);
+                  next[tt] = i;
+                } catch (Exception e) {
+                  throw new RuntimeException(e);
+                }
+              },
+              name + "-" + t);
+      threads.add(th);
+      th.start();
+    }
+    Thread.sleep(Math.max(0, (warmEnd - System.nanoTime()) / 1_000_000));
+    proc[0] = osBean.getProcessCpuTime();
+    for (Thread th : threads) {
+      th.join();
+    }
+    proc[1] = osBean.getProcessCpuTime();
+    report.add(
+        String.format(
+            "%-8s %9.0f ops/s  worker CPU %6.1f us/op  process CPU %6.1f us/op",
+            name,
+            ops.get() / (double) seconds,
+            cpu.get() / 1000.0 / ops.get(),
+            (proc[1] - proc[0]) / 1000.0 / ops.get()));
+  }
+}
