@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS block_infos (
   inode_id BIGINT NOT NULL,
   block_id BIGINT NOT NULL,
   block_index INT NOT NULL,
+  start_offset BIGINT NOT NULL,
   num_bytes BIGINT NOT NULL,
   generation_stamp BIGINT NOT NULL,
   under_construction_state TINYINT NOT NULL,
@@ -82,6 +83,17 @@ CREATE TABLE IF NOT EXISTS block_infos (
   primary_node_index INT NOT NULL,
   block_recovery_id BIGINT NOT NULL,
   PRIMARY KEY (inode_id, block_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (inode_id) PARTITIONS 8;
+
+-- Where each block of a file begins, in file order: the blocks of a byte range are one bounded
+-- range scan of the file's partition (getBlockLocations). One row per block_infos row.
+CREATE TABLE IF NOT EXISTS block_offsets (
+  inode_id BIGINT NOT NULL,
+  start_offset BIGINT NOT NULL,
+  block_index INT NOT NULL,
+  block_id BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, start_offset, block_index)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (inode_id) PARTITIONS 8;
 

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * The operations of a writer touch the tail of its file only: addBlock, fsync (hflush) and complete
  * read the same accesses and the same number of rows for the 1,000th block of a file as for its 3rd
  * (before, each read every block row of the file with its replicas: an N-block file cost O(N²)
- * rows), and a 1,000-block file's blocks are all where they should be afterwards.
+ * rows), and a 1,000-block file's blocks are all where they should be afterwards. A reader's
+ * getBlockLocations of a block reads the same rows in a file of 100 or 1,000 blocks, and about what
+ * it reads in a file of one block.
  */
 class FileTailCostTest {
   private static final int BLOCK = 1024;
@@ -132,16 +134,38 @@ class FileTailCostTest {
 
   @Test
   void readingOneBlockOfAThousandCostsWhatReadingOneOfAHundredCosts() throws Exception {
+    writePlain(new Path("/range/one"), 1);
+    writePlain(new Path("/range/three"), 3);
     writePlain(new Path("/range/hundred"), 100);
     writePlain(new Path("/range/thousand"), 1000);
     HopsTestCluster.awaitReplicas(fs, new Path("/range/thousand"), 1);
     List<Object> answers = new ArrayList<>();
     AccessCounts hundred = readOneBlock("/range/hundred", 50, answers);
     AccessCounts thousand = readOneBlock("/range/thousand", 500, answers);
+    AccessCounts one = readOneBlock("/range/one", 0, answers);
+    AccessCounts three = readOneBlock("/range/three", 1, answers);
     assertThat(thousand).as("accesses for block 500 of 1,000 vs 50 of 100").isEqualTo(hundred);
-    // The block rows of the file, then the replicas of the block read and of the last block.
-    assertThat(thousand.rowsRead()).isLessThanOrEqualTo(1000 + 10);
-    assertThat(hundred.rowsRead()).isLessThanOrEqualTo(100 + 10);
+    // A small file is read whole: its blocks in one scan, then its replica tables.
+    assertThat(one).hasToString("PK(SHARED) + B + PPIS x5");
+    // The offset rows around the block and of the last block, the two block rows and their
+    // replicas (11 rows): the same for 100 and 1,000 blocks (before, every block row of the file),
+    // and no more than for a 1- or 3-block file but for the last block's rows.
+    assertThat(thousand.rowsRead())
+        .as("rows read, 1,000 vs 100 blocks")
+        .isEqualTo(hundred.rowsRead());
+    assertThat(thousand.rowsRead()).isLessThanOrEqualTo(one.rowsRead() + 6);
+    assertThat(thousand.rowsRead()).isLessThanOrEqualTo(three.rowsRead() + 6);
+    assertThat(thousand.total()).isLessThanOrEqualTo(one.total() + 6);
+    // What a client asks at open (the first ten blocks): the same for 100 and 1,000 blocks.
+    SEEN.clear();
+    fs.getClient().getLocatedBlocks("/range/hundred", 0, 10L * BLOCK);
+    AccessCounts openHundred = last(SEEN.get("getBlockLocations"));
+    SEEN.clear();
+    fs.getClient().getLocatedBlocks("/range/thousand", 0, 10L * BLOCK);
+    AccessCounts openThousand = last(SEEN.get("getBlockLocations"));
+    assertThat(openThousand).isEqualTo(openHundred);
+    assertThat(openThousand.rowsRead()).isEqualTo(openHundred.rowsRead());
+    assertThat(openThousand.rowsRead()).isLessThanOrEqualTo(60);
 
     var located = (org.apache.hadoop.hdfs.protocol.LocatedBlocks) answers.get(1);
     assertThat(located.getFileLength()).isEqualTo(1000L * BLOCK);

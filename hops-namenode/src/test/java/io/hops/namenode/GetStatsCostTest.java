@@ -75,7 +75,8 @@ class GetStatsCostTest {
           long blockId = 1_000_000L + i;
           tx.insert(
               BlockInfoRow.TABLE,
-              new BlockInfoRow(inodeId, blockId, i, 1024, 1001, BlockState.COMPLETE, now, -1, 0));
+              new BlockInfoRow(
+                  inodeId, blockId, i, i * 1024L, 1024, 1001, BlockState.COMPLETE, now, -1, 0));
           tx.insert(
               UnderReplicatedBlockRow.TABLE,
               new UnderReplicatedBlockRow(inodeId, blockId, 0, now, -1));

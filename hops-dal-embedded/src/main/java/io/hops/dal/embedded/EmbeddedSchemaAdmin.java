@@ -18,9 +18,11 @@ final class EmbeddedSchemaAdmin implements SchemaAdmin {
   /**
    * The on-disk format this code writes, recorded at the first format. 2: a unique index's entry is
    * keyed by the value alone (a point read claims it), not by value and row key. 3: a {@link
-   * io.hops.dal.schema.SignedByteOrder} key column is stored with its sign bits flipped.
+   * io.hops.dal.schema.SignedByteOrder} key column is stored with its sign bits flipped. 4: a block
+   * row records where it begins in its file (a column in the middle of the row), and table {@code
+   * block_offsets} finds blocks by offset.
    */
-  static final byte[] FORMAT_VERSION = "rocksdb-3".getBytes(StandardCharsets.UTF_8);
+  static final byte[] FORMAT_VERSION = "rocksdb-4".getBytes(StandardCharsets.UTF_8);
 
   private final RocksStore store;
   private final RowReader reader;

@@ -79,7 +79,7 @@ public final class DurabilityWriter {
 
   /** The block committed by transaction n of the multi-table shape. */
   static BlockInfoRow block(long n) {
-    return new BlockInfoRow(1000 + n, 50_000 + n, 0, n * 512, 1000 + n, (byte) 1, n, -1, n * 9);
+    return new BlockInfoRow(1000 + n, 50_000 + n, 0, 0, n * 512, 1000 + n, (byte) 1, n, -1, n * 9);
   }
 
   /** The counter as transaction n leaves it. */

@@ -2,6 +2,7 @@ package io.hops.dal.schema;
 
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.DatanodeRow;
 import io.hops.dal.rows.ExcessReplicaRow;
@@ -41,6 +42,7 @@ public final class Tables {
           LeaseRow.TABLE,
           LeasePathRow.TABLE,
           BlockInfoRow.TABLE,
+          BlockOffsetRow.TABLE,
           BlockLookupRow.TABLE,
           ReplicaRow.TABLE,
           CorruptReplicaRow.TABLE,

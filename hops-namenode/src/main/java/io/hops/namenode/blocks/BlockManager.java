@@ -158,15 +158,32 @@ public final class BlockManager {
     return new ExtendedBlock(ids.blockPoolId(), b.blockId(), b.numBytes(), b.generationStamp());
   }
 
-  /** Inserts a new block under construction, expected on {@code targets}. */
+  /**
+   * Inserts a new block under construction, block {@code index} of its file beginning at {@code
+   * startOffset}, expected on {@code targets}.
+   */
   public BlockInfoRow addBlock(
-      ExecutePhase tx, long inodeId, int index, long genStamp, List<StorageStat> targets)
+      ExecutePhase tx,
+      long inodeId,
+      int index,
+      long startOffset,
+      long genStamp,
+      List<StorageStat> targets)
       throws IOException {
     long now = now();
     BlockInfoRow b =
         new BlockInfoRow(
-            inodeId, newBlockId(), index, 0, genStamp, BlockState.UNDER_CONSTRUCTION, now, -1, 0);
-    tx.insert(BlockInfoRow.TABLE, b);
+            inodeId,
+            newBlockId(),
+            index,
+            startOffset,
+            0,
+            genStamp,
+            BlockState.UNDER_CONSTRUCTION,
+            now,
+            -1,
+            0);
+    BlockOffsets.insert(tx, b);
     tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(b.blockId(), inodeId));
     setExpected(tx, b, List.of(), targets.stream().map(s -> s.ref.id()).toList());
     return b;
@@ -220,30 +237,19 @@ public final class BlockManager {
   /** The located blocks of a file for a reader (HDFS BlockManager.createLocatedBlocks). */
   public LocatedBlocks locatedBlocks(
       FileBlocks f, boolean underConstruction, long offset, long length, String reader) {
-    List<BlockInfoRow> blocks = f.blocks();
-    if (blocks.isEmpty()) {
+    if (f.isEmpty()) {
       return new LocatedBlocks(0, underConstruction, List.of(), null, false, null, null);
     }
     BlockInfoRow last = f.last();
     boolean lastComplete = last.underConstructionState() == BlockState.COMPLETE;
-    long fileLength = f.length() - (lastComplete ? 0 : last.numBytes());
+    // HDFS's length leaves out a last block under construction; the last block begins after the
+    // others whether or not it is complete.
+    long lastPos = f.lastStart();
+    long fileLength = lastPos + (lastComplete ? last.numBytes() : 0);
     List<LocatedBlock> located = new ArrayList<>();
-    long pos = 0;
-    long end = offset + length;
-    int count = blocks.get(0).numBytes() == 0 ? 0 : blocks.size();
-    int i = 0;
-    while (i < count && pos + blocks.get(i).numBytes() <= offset) {
-      pos += blocks.get(i).numBytes();
-      i++;
+    for (FileBlocks.Placed p : f.inRange(offset, length)) {
+      located.add(locatedBlock(f, p.block(), p.offset(), reader));
     }
-    if (count == 0 || i < count) {
-      do {
-        located.add(locatedBlock(f, blocks.get(i), pos, reader));
-        pos += blocks.get(i).numBytes();
-        i++;
-      } while (pos < end && i < blocks.size());
-    }
-    long lastPos = lastComplete ? fileLength - last.numBytes() : fileLength;
     return new LocatedBlocks(
         fileLength,
         underConstruction,
@@ -325,7 +331,7 @@ public final class BlockManager {
    */
   public void removeBlock(ExecutePhase tx, FileBlocks f, BlockInfoRow b) throws StorageException {
     long id = b.blockId();
-    tx.delete(BlockInfoRow.TABLE, b);
+    BlockOffsets.delete(tx, b);
     Set<Integer> holders = new TreeSet<>();
     for (ReplicaRow r : f.replicas(id)) {
       tx.delete(ReplicaRow.TABLE, r);

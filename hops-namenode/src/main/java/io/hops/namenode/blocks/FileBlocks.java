@@ -3,6 +3,7 @@ package io.hops.namenode.blocks;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.InodeRow;
@@ -48,6 +49,12 @@ public final class FileBlocks {
 
   /** Null for a view of every block; for a tail view, the bytes of the blocks before the tail. */
   private Long baseLength;
+
+  /**
+   * For a range view ({@link #lockRange}), the blocks around the range in file order (the last
+   * block may not be among them); null for a view of every block or of the tail.
+   */
+  private List<BlockInfoRow> window;
 
   /** The file's lease path as the lock phase read it (tail reads only), or null. */
   private LeasePathRow leasePath;
@@ -104,39 +111,151 @@ public final class FileBlocks {
   }
 
   /**
-   * For reading {@code [offset, offset + length)} of a file ({@code getBlockLocations}): its block
-   * rows (one PPIS), then the replicas, expected and corrupt replicas of only the blocks the range
-   * covers and of the last block (the located blocks' answer), one PPIS each bounded by the block,
-   * so that reading a block of a large file costs what reading a block of a small one does but for
-   * the block rows. A range that covers most of the file reads each table's partition once instead
-   * ({@link #lock}).
+   * A file of at most this many blocks ({@link #lockRange}) is read whole: its blocks in one
+   * bounded scan cost fewer accesses than finding the blocks of a range, and as few rows.
+   */
+  static final int SMALL_FILE_BLOCKS = 8;
+
+  /**
+   * For reading {@code [offset, offset + length)} of a file ({@code getBlockLocations}): the block
+   * rows of only the blocks the range covers and of the last block (the located blocks' answer),
+   * found by range scans of the file's {@link BlockOffsetRow}s ({@link BlockOffsets}: one PPIS, and
+   * one more for the last block when the range does not reach it), read in one batch; then their
+   * replicas, expected and corrupt replicas, one PPIS each bounded by the block. Reading a block of
+   * an N-block file so costs the same accesses and rows whatever N. A range that covers a third of
+   * the file or more reads each replica table's partition once instead ({@link #lock}); a file that
+   * its recorded size says is small and that has at most {@link #SMALL_FILE_BLOCKS} blocks is read
+   * whole (one PPIS for its blocks, as before there were offset rows).
    */
   public static FileBlocks lockRange(
+      LockPhase tx, InodeRow file, long offset, long length, DatanodeManager datanodes)
+      throws StorageException {
+    long id = file.id();
+    long blockSize = Math.max(1, file.preferredBlockSize());
+    if (file.size() <= SMALL_FILE_BLOCKS * blockSize) {
+      // Likely a few blocks: all of them in one bounded scan, as many accesses as a stat's read.
+      List<BlockInfoRow> all =
+          tx.scanFrom(BlockInfoRow.TABLE, id, null, SMALL_FILE_BLOCKS + 1, LockMode.READ_COMMITTED);
+      if (all.size() <= SMALL_FILE_BLOCKS) {
+        FileBlocks f = new FileBlocks(id, all);
+        return f.blocks.isEmpty()
+            ? f
+            : f.withReplicasOf(tx, f.rangeBlockIds(offset, length), all.size(), datanodes);
+      }
+    }
+    long until = Math.max(offset, offset + length);
+    int page = BlockOffsets.pageFor(length, blockSize);
+    BlockOffsets.Scan range = BlockOffsets.scan(tx, id, offset - blockSize, until, page);
+    if (offset - blockSize >= 0
+        && !range.rows().isEmpty()
+        && range.rows().get(0).startOffset() > offset) {
+      // A block before the window is longer than the preferred size: read from the start.
+      range = BlockOffsets.scan(tx, id, -1, until, BlockOffsets.MAX_PAGE);
+    }
+    BlockOffsetRow lastRow = null;
+    if (range.reachedEnd() && !range.rows().isEmpty()) {
+      lastRow = range.rows().get(range.rows().size() - 1);
+    } else {
+      lastRow = lastOf(tx, file, blockSize);
+    }
+    if (lastRow == null) {
+      // Blocks without offset rows (written before there were any): read every block.
+      return lockRangeOfEveryBlock(tx, id, offset, length, datanodes);
+    }
+    List<BlockOffsetRow> window = window(range.rows(), offset, until);
+    java.util.LinkedHashSet<Long> wanted = new java.util.LinkedHashSet<>();
+    window.forEach(r -> wanted.add(r.blockId()));
+    wanted.add(lastRow.blockId());
+    List<Long> ids = new ArrayList<>(wanted);
+    List<BlockInfoRow> rows = byKeys(tx, BlockInfoRow.TABLE, id, ids, LockMode.READ_COMMITTED);
+    if (rows.size() != ids.size()) {
+      return lockRangeOfEveryBlock(tx, id, offset, length, datanodes);
+    }
+    FileBlocks f = new FileBlocks(id, rows);
+    java.util.Set<Long> inWindow = new java.util.HashSet<>();
+    window.forEach(r -> inWindow.add(r.blockId()));
+    f.window = new ArrayList<>();
+    for (BlockInfoRow b : f.blocks) {
+      if (inWindow.contains(b.blockId()) || window.isEmpty()) {
+        f.window.add(b);
+      }
+    }
+    return f.withReplicasOf(
+        tx, f.rangeBlockIds(offset, length), f.last().blockIndex() + 1, datanodes);
+  }
+
+  /**
+   * The file's last offset row: a scan from where the last block begins if it is no longer than the
+   * preferred size (the recorded size is a hint only), else from the file's start; null if the file
+   * has none.
+   */
+  private static BlockOffsetRow lastOf(LockPhase tx, InodeRow file, long blockSize)
+      throws StorageException {
+    BlockOffsets.Scan tail =
+        BlockOffsets.scan(tx, file.id(), file.size() - blockSize - 1, Long.MAX_VALUE, 4);
+    if (tail.rows().isEmpty()) {
+      tail = BlockOffsets.scan(tx, file.id(), -1, Long.MAX_VALUE, BlockOffsets.MAX_PAGE);
+    }
+    return tail.rows().isEmpty() ? null : tail.rows().get(tail.rows().size() - 1);
+  }
+
+  /**
+   * The rows of a scan that the answer for {@code offset} may need: from the last that begins at or
+   * before {@code offset} (the block that holds it, or the block before it when that one ends
+   * exactly there) up to those beginning at {@code until}; from the file's first block if the scan
+   * has it, since HDFS answers from an empty first block whatever the offset.
+   */
+  private static List<BlockOffsetRow> window(List<BlockOffsetRow> rows, long offset, long until) {
+    int from = 0;
+    if (!rows.isEmpty() && rows.get(0).blockIndex() != 0) {
+      for (int i = 0; i < rows.size() && rows.get(i).startOffset() <= offset; i++) {
+        from = i;
+      }
+    }
+    int to = from;
+    while (to < rows.size() && rows.get(to).startOffset() <= until) {
+      to++;
+    }
+    return rows.subList(from, to);
+  }
+
+  /** As {@link #lockRange} without offset rows: every block row of the file (one PPIS). */
+  private static FileBlocks lockRangeOfEveryBlock(
       LockPhase tx, long inodeId, long offset, long length, DatanodeManager datanodes)
       throws StorageException {
     FileBlocks f = blocksOnly(tx, inodeId, LockMode.READ_COMMITTED);
     if (f.blocks.isEmpty()) {
       return f;
     }
-    List<Long> ids = f.rangeBlockIds(offset, length);
-    if (3L * ids.size() >= f.blocks.size()) {
-      return f.withEveryReplica(tx, datanodes);
+    return f.withReplicasOf(tx, f.rangeBlockIds(offset, length), f.blocks.size(), datanodes);
+  }
+
+  /**
+   * Reads the replica rows of blocks {@code ids}, one PPIS per table bounded by the block; or, when
+   * they are a third or more of the file's {@code fileBlocks} blocks, of every block (one PPIS per
+   * table).
+   */
+  private FileBlocks withReplicasOf(
+      LockPhase tx, List<Long> ids, int fileBlocks, DatanodeManager datanodes)
+      throws StorageException {
+    if (3L * ids.size() >= fileBlocks) {
+      return withEveryReplica(tx, datanodes);
     }
     for (long b : ids) {
       for (ReplicaRow r : perBlock(tx, ReplicaRow.TABLE, inodeId, b)) {
-        f.replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
         datanodes.storage(r.storageId());
       }
       for (ReplicaUnderConstructionRow r :
           perBlock(tx, ReplicaUnderConstructionRow.TABLE, inodeId, b)) {
-        f.expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
         datanodes.storage(r.storageId());
       }
       for (CorruptReplicaRow r : perBlock(tx, CorruptReplicaRow.TABLE, inodeId, b)) {
-        f.corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+        corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
       }
     }
-    return f;
+    return this;
   }
 
   /**
@@ -145,23 +264,55 @@ public final class FileBlocks {
    */
   List<Long> rangeBlockIds(long offset, long length) {
     java.util.LinkedHashSet<Long> ids = new java.util.LinkedHashSet<>();
-    long pos = 0;
+    for (Placed p : inRange(offset, length)) {
+      ids.add(p.block().blockId());
+    }
+    ids.add(last().blockId());
+    return new ArrayList<>(ids);
+  }
+
+  /** A block and where it begins in its file. */
+  public record Placed(BlockInfoRow block, long offset) {}
+
+  /**
+   * The blocks that {@code getBlockLocations} answers for {@code [offset, offset + length)}, as
+   * HDFS's BlockManager.createLocatedBlockList picks them: from the block that holds {@code offset}
+   * (none past the end of the file) while the next begins before {@code offset + length}, at least
+   * one; from the first block whatever the offset if that one is empty. A range view ({@link
+   * #lockRange}) holds these blocks and their neighbours, in file order.
+   */
+  public List<Placed> inRange(long offset, long length) {
+    List<BlockInfoRow> seq = window == null ? blocks : window;
+    List<Placed> out = new ArrayList<>();
+    if (seq.isEmpty()) {
+      return out;
+    }
+    long pos = window == null ? 0 : seq.get(0).startOffset();
     long end = offset + length;
-    int count = blocks.get(0).numBytes() == 0 ? 0 : blocks.size();
+    boolean fromFirst = seq.get(0).blockIndex() == 0;
+    int count = fromFirst && seq.get(0).numBytes() == 0 ? 0 : seq.size();
     int i = 0;
-    while (i < count && pos + blocks.get(i).numBytes() <= offset) {
-      pos += blocks.get(i).numBytes();
+    while (i < count && pos + seq.get(i).numBytes() <= offset) {
+      pos += seq.get(i).numBytes();
       i++;
     }
     if (count == 0 || i < count) {
       do {
-        ids.add(blocks.get(i).blockId());
-        pos += blocks.get(i).numBytes();
+        out.add(new Placed(seq.get(i), pos));
+        pos += seq.get(i).numBytes();
         i++;
-      } while (pos < end && i < blocks.size());
+      } while (pos < end && i < seq.size());
     }
-    ids.add(blocks.get(blocks.size() - 1).blockId());
-    return new ArrayList<>(ids);
+    return out;
+  }
+
+  /**
+   * Where the last block begins: the bytes of every block before it (a view of every block sums
+   * them; a range view reads it from the block).
+   */
+  public long lastStart() {
+    BlockInfoRow last = last();
+    return window == null ? length() - last.numBytes() : last.startOffset();
   }
 
   /**

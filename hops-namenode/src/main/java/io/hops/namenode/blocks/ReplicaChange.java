@@ -202,6 +202,7 @@ public final class ReplicaChange extends Operation<Void> {
               block.inodeId(),
               blockId,
               block.blockIndex(),
+              block.startOffset(),
               block.numBytes(),
               block.generationStamp(),
               BlockState.COMPLETE,

@@ -172,9 +172,9 @@ public final class AddBlock extends Operation<LocatedBlock> {
     quotas.verify(0, spaceAfter - spaceBefore);
     quotas.add(0, spaceAfter - spaceBefore);
     quotas.flush(tx);
-    BlockInfoRow added =
-        bm.addBlock(tx, inode.id, blocks.nextIndex(), bm.newGenerationStamp(0), targets);
     long offset = blocks.length();
+    BlockInfoRow added =
+        bm.addBlock(tx, inode.id, blocks.nextIndex(), offset, bm.newGenerationStamp(0), targets);
     blocks.replace(added);
     blocks.recordTail(tx);
     inode.size = blocks.length();

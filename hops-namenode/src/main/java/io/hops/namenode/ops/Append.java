@@ -245,6 +245,7 @@ public final class Append extends Operation<Append.Outcome> {
             last.inodeId(),
             id,
             last.blockIndex(),
+            last.startOffset(),
             last.numBytes(),
             last.generationStamp(),
             BlockState.UNDER_CONSTRUCTION,

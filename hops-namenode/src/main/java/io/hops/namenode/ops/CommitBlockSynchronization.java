@@ -205,6 +205,7 @@ public final class CommitBlockSynchronization extends Operation<Void> {
             stored.inodeId(),
             id,
             stored.blockIndex(),
+            stored.startOffset(),
             newLength,
             newGenerationStamp,
             state,

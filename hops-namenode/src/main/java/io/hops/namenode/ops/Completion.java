@@ -83,6 +83,7 @@ final class Completion {
         b.inodeId(),
         b.blockId(),
         b.blockIndex(),
+        b.startOffset(),
         numBytes,
         b.generationStamp(),
         state,

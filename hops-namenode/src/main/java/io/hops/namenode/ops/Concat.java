@@ -11,6 +11,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockOffsets;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
@@ -217,9 +218,11 @@ public final class Concat extends Operation<Void> {
     long now = bm.now();
     FileBlocks into = blocks.get(trg.id());
     int index = into.blocks().size();
+    long start = into.length();
     for (InodeRow src : sources) {
       for (BlockInfoRow b : blocks.get(src.id()).blocks()) {
-        move(tx, blocks.get(src.id()), b, file, index++);
+        move(tx, blocks.get(src.id()), b, file, index++, start);
+        start += b.numBytes();
       }
       file.size += src.size();
       tx.delete(InodeRow.TABLE, src);
@@ -239,18 +242,23 @@ public final class Concat extends Operation<Void> {
     return null;
   }
 
-  /** One block of a source becomes block {@code index} of the target, with its rows. */
-  private void move(ExecutePhase tx, FileBlocks from, BlockInfoRow b, MutableInode to, int index)
+  /**
+   * One block of a source becomes block {@code index} of the target, beginning at {@code start},
+   * with its rows.
+   */
+  private void move(
+      ExecutePhase tx, FileBlocks from, BlockInfoRow b, MutableInode to, int index, long start)
       throws IOException {
     long id = b.blockId();
     long source = b.inodeId();
-    tx.delete(BlockInfoRow.TABLE, b);
-    tx.insert(
-        BlockInfoRow.TABLE,
+    BlockOffsets.delete(tx, b);
+    BlockOffsets.insert(
+        tx,
         new BlockInfoRow(
             to.id,
             id,
             index,
+            start,
             b.numBytes(),
             b.generationStamp(),
             b.underConstructionState(),

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.InMemoryFileDataRow;
@@ -204,6 +205,7 @@ final class DeletedInodes {
             }
             blocks.put(b.blockId(), b);
             doomed.add(BlockInfoRow.TABLE.keyOf(b));
+            doomed.add(BlockOffsetRow.keyOf(b));
           }
         }
       }
@@ -231,6 +233,7 @@ final class DeletedInodes {
     for (BlockInfoRow b : rows) {
       blocks.put(b.blockId(), b);
       d.doomed.add(BlockInfoRow.TABLE.keyOf(b));
+      d.doomed.add(BlockOffsetRow.keyOf(b));
     }
     long first = rows.get(0).blockId();
     long last = rows.get(rows.size() - 1).blockId();

@@ -19,10 +19,10 @@ import org.apache.hadoop.security.AccessControlException;
 /**
  * {@code getBlockLocations} (open): read like a stat, B + PK(SHARED); a file that may have blocks
  * (non-empty, or being written) also reads its blocks and where their replicas are, up to 5 pruned
- * scans of its partition (DESIGN.md §7); for a range that covers a small part of a large file, its
- * block rows and then the replicas of only the blocks in the range and the last one ({@link
- * FileBlocks#lockRange}). The answer is what HDFS's BlockManager.createLocatedBlocks gives,
- * replicas sorted for the reader.
+ * scans of its partition (DESIGN.md §7): the rows of only the blocks of the range and of the last
+ * block, found by where they begin, and their replicas ({@link FileBlocks#lockRange}), so reading a
+ * block costs the same whatever the length of the file. The answer is what HDFS's
+ * BlockManager.createLocatedBlocks gives, replicas sorted for the reader.
  *
  * <p>The access time is not written here, which would turn every read into a write: the file read
  * is handed to {@link AccessTimes} afterwards ({@link #file()}), which updates it in the background
@@ -83,7 +83,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
         && !file.isDir()
         && !file.fileStoredInDb()
         && (file.size() > 0 || file.underConstruction())) {
-      blocks = FileBlocks.lockRange(tx, file.id(), offset, length, bm.datanodes());
+      blocks = FileBlocks.lockRange(tx, file, offset, length, bm.datanodes());
     }
   }
 

@@ -203,6 +203,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
             last.inodeId(),
             last.blockId(),
             last.blockIndex(),
+            last.startOffset(),
             last.numBytes(),
             last.generationStamp(),
             BlockState.UNDER_CONSTRUCTION,

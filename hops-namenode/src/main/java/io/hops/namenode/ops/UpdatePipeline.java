@@ -146,6 +146,7 @@ public final class UpdatePipeline extends Operation<Void> {
             last.inodeId(),
             last.blockId(),
             last.blockIndex(),
+            last.startOffset(),
             newBlock.getNumBytes(),
             newBlock.getGenerationStamp(),
             last.underConstructionState(),

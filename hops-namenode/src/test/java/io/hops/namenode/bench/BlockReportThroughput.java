@@ -100,7 +100,7 @@ public final class BlockReportThroughput {
           long id = from + i;
           tx.insert(
               BlockInfoRow.TABLE,
-              new BlockInfoRow(inode, id, i, 1024, 1001, BlockState.COMPLETE, 0, -1, 0));
+              new BlockInfoRow(inode, id, i, i * 1024L, 1024, 1001, BlockState.COMPLETE, 0, -1, 0));
           tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(id, inode));
         }
         tx.commit();

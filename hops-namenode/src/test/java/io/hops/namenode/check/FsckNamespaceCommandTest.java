@@ -148,7 +148,7 @@ class FsckNamespaceCommandTest {
         tx ->
             tx.insert(
                 BlockInfoRow.TABLE,
-                new BlockInfoRow(555_555, 666_666, 0, 10, 1001, BlockState.COMPLETE, 0, -1, 0)));
+                new BlockInfoRow(555_555, 666_666, 0, 0, 10, 1001, BlockState.COMPLETE, 0, -1, 0)));
     inject(tx -> tx.insert(ReplicaRow.TABLE, new ReplicaRow(f.id(), 777_777, 1, 0)));
     // A subtree mark and operation record of a namenode that is not alive.
     inject(

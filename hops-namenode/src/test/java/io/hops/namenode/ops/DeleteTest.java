@@ -247,7 +247,7 @@ class DeleteTest {
       for (long b = 1; b <= 2; b++) {
         tx.insert(
             BlockInfoRow.TABLE,
-            new BlockInfoRow(id, 1000 + b, (int) b - 1, 150, 5, (byte) 0, 0, -1, 0));
+            new BlockInfoRow(id, 1000 + b, (int) b - 1, (b - 1) * 150, 150, 5, (byte) 0, 0, -1, 0));
         tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(1000 + b, id));
         tx.insert(ReplicaRow.TABLE, new ReplicaRow(id, 1000 + b, 7, 0));
         tx.insert(ReplicaRow.TABLE, new ReplicaRow(id, 1000 + b, 8, 1));
