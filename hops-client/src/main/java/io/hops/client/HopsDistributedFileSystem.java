@@ -3,6 +3,7 @@ package io.hops.client;
 import io.hops.common.HopsConfig;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
@@ -130,8 +131,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     byte[] old;
     try {
-      org.apache.hadoop.io.Text path = new org.apache.hadoop.io.Text(src);
-      old = bytes(smallFiles.<org.apache.hadoop.io.BytesWritable>call(p -> p.readSmallFile(path)));
+      old = bytes(smallFiles.call(p -> p.readSmallFile(src)));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -186,10 +186,9 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
       return super.open(f, bufferSize);
     }
     String src = pathName(f);
-    org.apache.hadoop.io.BytesWritable data;
+    ByteBuffer data;
     try {
-      org.apache.hadoop.io.Text path = new org.apache.hadoop.io.Text(src);
-      data = smallFiles.call(p -> p.readSmallFile(path));
+      data = smallFiles.call(p -> p.readSmallFile(src));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -197,9 +196,9 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
       return super.open(f, bufferSize);
     }
     statistics.incrementReadOps(1);
-    statistics.incrementBytesRead(data.getLength());
-    // The received buffer as it is (it may be longer than the file): no copy of the bytes.
-    return new FSDataInputStream(new InlineFileInputStream(src, data.getBytes(), data.getLength()));
+    statistics.incrementBytesRead(data.remaining());
+    // The received message's bytes as they are: no copy.
+    return new FSDataInputStream(new InlineFileInputStream(src, data));
   }
 
   /**
@@ -212,8 +211,13 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     return e.unwrapRemoteException();
   }
 
-  private static byte[] bytes(org.apache.hadoop.io.BytesWritable w) {
-    return w == null ? null : w.copyBytes();
+  private static byte[] bytes(ByteBuffer b) {
+    if (b == null) {
+      return null;
+    }
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.hops.client;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 
@@ -12,20 +13,19 @@ import org.apache.hadoop.fs.FSInputStream;
  */
 final class InlineFileInputStream extends FSInputStream {
   private final String path;
-  private final byte[] data;
+  private final ByteBuffer data;
   private final int size;
   private int pos;
   private volatile boolean closed;
 
-  InlineFileInputStream(String path, byte[] data) {
-    this(path, data, data.length);
-  }
-
-  /** The file is {@code data[0, size)} (a received buffer, kept without a copy). */
-  InlineFileInputStream(String path, byte[] data, int size) {
+  /**
+   * The file is {@code data}'s remaining bytes (a received buffer, kept without a copy and read
+   * with absolute gets only, so its position never moves).
+   */
+  InlineFileInputStream(String path, ByteBuffer data) {
     this.path = path;
-    this.data = data;
-    this.size = size;
+    this.data = data.slice();
+    this.size = this.data.remaining();
   }
 
   private void checkOpen() throws IOException {
@@ -59,7 +59,7 @@ final class InlineFileInputStream extends FSInputStream {
   @Override
   public synchronized int read() throws IOException {
     checkOpen();
-    return pos < size ? data[pos++] & 0xff : -1;
+    return pos < size ? data.get(pos++) & 0xff : -1;
   }
 
   @Override
@@ -73,7 +73,7 @@ final class InlineFileInputStream extends FSInputStream {
       return -1;
     }
     int n = Math.min(length, size - pos);
-    System.arraycopy(data, pos, buffer, offset, n);
+    data.get(pos, buffer, offset, n);
     pos += n;
     return n;
   }
@@ -103,7 +103,7 @@ final class InlineFileInputStream extends FSInputStream {
       return -1;
     }
     int n = (int) Math.min(length, size - position);
-    System.arraycopy(data, (int) position, buffer, offset, n);
+    data.get((int) position, buffer, offset, n);
     return n;
   }
 
@@ -114,7 +114,7 @@ final class InlineFileInputStream extends FSInputStream {
     if (position + length > size) {
       throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY);
     }
-    System.arraycopy(data, (int) position, buffer, offset, length);
+    data.get((int) position, buffer, offset, length);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.hops.client;
 
 import io.hops.common.smallfiles.SmallFilesProtocol;
+import io.hops.common.smallfiles.SmallFilesProtocolTranslatorPB;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,17 +16,16 @@ import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.HAUtilClient;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.ipc.Client;
-import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.ipc.WritableRpcEngine;
 import org.apache.hadoop.net.NetUtils;
 
 /**
  * Proxies of {@link SmallFilesProtocol} to the namenodes of one file system URI: the one address,
  * or every namenode of an HA nameservice, starting at a random one and going on to the next when a
- * namenode cannot be reached.
+ * namenode cannot be reached. The calls go over Hadoop's protobuf RPC engine ({@link
+ * SmallFilesProtocolTranslatorPB}).
  */
 final class SmallFilesClient implements AutoCloseable {
-  private final List<SmallFilesProtocol> proxies = new ArrayList<>();
+  private final List<SmallFilesProtocolTranslatorPB> proxies = new ArrayList<>();
   private int current;
 
   SmallFilesClient(URI uri, Configuration conf) throws IOException {
@@ -41,9 +41,8 @@ final class SmallFilesClient implements AutoCloseable {
               uri.getAuthority(), HdfsClientConfigKeys.DFS_NAMENODE_RPC_PORT_DEFAULT));
     }
     Configuration c = new Configuration(conf);
-    RPC.setProtocolEngine(c, SmallFilesProtocol.class, WritableRpcEngine.class);
     for (InetSocketAddress a : addresses) {
-      proxies.add(RPC.getProxy(SmallFilesProtocol.class, SmallFilesProtocol.VERSION, a, c));
+      proxies.add(new SmallFilesProtocolTranslatorPB(a, c));
     }
     current = proxies.isEmpty() ? 0 : ThreadLocalRandom.current().nextInt(proxies.size());
   }
@@ -79,8 +78,8 @@ final class SmallFilesClient implements AutoCloseable {
 
   @Override
   public void close() {
-    for (SmallFilesProtocol p : proxies) {
-      RPC.stopProxy(p);
+    for (SmallFilesProtocolTranslatorPB p : proxies) {
+      p.close();
     }
   }
 }

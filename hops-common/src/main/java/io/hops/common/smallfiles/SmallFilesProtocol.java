@@ -1,21 +1,20 @@
 package io.hops.common.smallfiles;
 
 import java.io.IOException;
-import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.ipc.ProtocolInfo;
+import java.nio.ByteBuffer;
 
 /**
  * hops's extension RPC for small files, served on the namenode's RPC port next to {@code
- * ClientProtocol} (Hadoop's Writable RPC engine): a file of up to the maximum is created and
- * completed with its bytes in one transaction, and read back in one call, without a datanode
- * (DESIGN.md §10). Exceptions are those of {@code create} and {@code getBlockLocations}.
+ * ClientProtocol}: a file of up to the maximum is created and completed with its bytes in one
+ * transaction, and read back in one call, without a datanode (DESIGN.md §10). Exceptions are those
+ * of {@code create} and {@code getBlockLocations}.
+ *
+ * <p>The namenode implements this interface; on the wire it is the protobuf service of {@code
+ * src/main/proto/SmallFilesProtocol.proto} ({@link SmallFilesProtocolPB}, Hadoop's protobuf RPC
+ * engine, as HDFS's {@code ClientProtocol}), which the client reaches through {@link
+ * SmallFilesProtocolTranslatorPB}.
  */
-@ProtocolInfo(protocolName = SmallFilesProtocol.NAME, protocolVersion = SmallFilesProtocol.VERSION)
 public interface SmallFilesProtocol {
-  String NAME = "io.hops.SmallFilesProtocol";
-  long VERSION = 3L;
-
   /**
    * Creates {@code src} closed, with {@code data} stored in the database, if the directory it goes
    * in has the {@code DB} storage policy (its own or inherited) and the data fits; otherwise
@@ -44,12 +43,9 @@ public interface SmallFilesProtocol {
       throws IOException;
 
   /**
-   * The bytes of {@code src} if it is stored in the database; null if it is stored on datanodes
-   * (the client then reads it as usual). Checked as {@code getBlockLocations} is. A {@link
-   * BytesWritable}, not a {@code byte[]}: the Writable engine writes a returned array element by
-   * element. The path is a {@link Text} for a like reason: the engine writes a {@code String}
-   * argument one character at a time (Hadoop's old {@code UTF8}), a fifth of the client's CPU per
-   * read of a 4 KB file seven directories deep; a {@code Text} goes as one block of UTF-8.
+   * The bytes of {@code src} if it is stored in the database (a read-only buffer, the received
+   * message's own bytes on the client: not copied); null if it is stored on datanodes (the client
+   * then reads it as usual). Checked as {@code getBlockLocations} is.
    */
-  BytesWritable readSmallFile(Text src) throws IOException;
+  ByteBuffer readSmallFile(String src) throws IOException;
 }

@@ -1,5 +1,8 @@
 package io.hops.namenode.rpc;
 
+import io.hops.common.smallfiles.SmallFilesProtocol;
+import io.hops.common.smallfiles.SmallFilesProtocolPB;
+import io.hops.common.smallfiles.proto.SmallFilesProtos.SmallFilesProtocolService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.apache.hadoop.conf.Configuration;
@@ -100,13 +103,15 @@ public final class RpcServer implements AutoCloseable {
   }
 
   /**
-   * Adds hops's small-files extension RPC (Hadoop's Writable engine, its own protocol name) on the
+   * Adds hops's small-files extension RPC (Hadoop's protobuf engine, its own protocol name) on the
    * same port; call before {@link #start}.
    */
-  public void addSmallFiles(io.hops.common.smallfiles.SmallFilesProtocol impl) {
-    org.apache.hadoop.ipc.WritableRpcEngine.ensureInitialized();
+  public void addSmallFiles(SmallFilesProtocol impl) {
     server.addProtocol(
-        RPC.RpcKind.RPC_WRITABLE, io.hops.common.smallfiles.SmallFilesProtocol.class, impl);
+        RPC.RpcKind.RPC_PROTOCOL_BUFFER,
+        SmallFilesProtocolPB.class,
+        SmallFilesProtocolService.newReflectiveBlockingService(
+            new SmallFilesProtocolServerSideTranslatorPB(impl)));
   }
 
   public void start() {

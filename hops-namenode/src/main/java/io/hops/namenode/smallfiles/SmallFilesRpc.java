@@ -7,6 +7,7 @@ import io.hops.namenode.ops.Create;
 import io.hops.namenode.ops.ReadSmallFile;
 import io.hops.namenode.rpc.RetryCodecs;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -107,16 +108,14 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
    * getBlockLocations}, after the answer, off the read's path.
    */
   @Override
-  public org.apache.hadoop.io.BytesWritable readSmallFile(org.apache.hadoop.io.Text path)
-      throws IOException {
-    String src = path.toString();
+  public ByteBuffer readSmallFile(String src) throws IOException {
     var pc = ns.checker();
     ReadSmallFile.Answer a = ns.run(() -> new ReadSmallFile(pc, store, src).lockFree());
     if (a.unsure()) {
       a = ns.run(() -> new ReadSmallFile(pc, store, src));
     }
     reads.accept(a.file());
-    // Wrapped, not copied: the Writable engine writes it straight to the response.
-    return a.data() == null ? null : new org.apache.hadoop.io.BytesWritable(a.data());
+    // Wrapped, not copied: the translator puts it straight into the response.
+    return a.data() == null ? null : ByteBuffer.wrap(a.data());
   }
 }
