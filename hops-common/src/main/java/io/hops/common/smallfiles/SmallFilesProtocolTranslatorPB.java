@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.ipc.internal.ShadedProtobufHelper;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
 
 /**
@@ -52,7 +52,7 @@ public final class SmallFilesProtocolTranslatorPB implements SmallFilesProtocol,
             .setBlockSize(blockSize)
             .setData(UnsafeByteOperations.unsafeWrap(data == null ? new byte[0] : data))
             .build();
-    return ShadedProtobufHelper.ipc(() -> rpc.createSmallFile(null, req)).getCreated();
+    return ipc(() -> rpc.createSmallFile(null, req)).getCreated();
   }
 
   @Override
@@ -65,18 +65,41 @@ public final class SmallFilesProtocolTranslatorPB implements SmallFilesProtocol,
             .setClientName(clientName)
             .setData(UnsafeByteOperations.unsafeWrap(data == null ? new byte[0] : data))
             .build();
-    return ShadedProtobufHelper.ipc(() -> rpc.appendSmallFile(null, req)).getAppended();
+    return ipc(() -> rpc.appendSmallFile(null, req)).getAppended();
   }
 
   @Override
   public ByteBuffer readSmallFile(String src) throws IOException {
     ReadSmallFileRequestProto req = ReadSmallFileRequestProto.newBuilder().setSrc(src).build();
-    ReadSmallFileResponseProto res = ShadedProtobufHelper.ipc(() -> rpc.readSmallFile(null, req));
+    ReadSmallFileResponseProto res = ipc(() -> rpc.readSmallFile(null, req));
     return res.hasData() ? res.getData().asReadOnlyByteBuffer() : null;
   }
 
   @Override
   public void close() {
     RPC.stopProxy(rpc);
+  }
+
+  /** A protobuf call of the proxy. */
+  @FunctionalInterface
+  private interface Call<T> {
+    T run() throws ServiceException;
+  }
+
+  /**
+   * Runs a call and unwraps the {@link ServiceException} the protobuf engine wraps every failure
+   * in. Hadoop 3.4+ has a helper for this, but hops-client also runs on older Hadoop client jars
+   * (Spark 3.5 brings 3.3.4), which lack it.
+   */
+  private static <T> T ipc(Call<T> call) throws IOException {
+    try {
+      return call.run();
+    } catch (ServiceException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(e);
+    }
   }
 }
