@@ -108,23 +108,28 @@ class NamenodeMetricsTest {
       long blocks = 4;
       first.housekeeping().runOnce(); // the leader's census
 
+      // Each namenode's own source and bean names: with other daemons in this JVM (earlier tests'
+      // MiniDFSClusters), even the first namenode's may carry a suffix.
+      NamenodeMetrics m1 = first.metrics();
       Map<String, JsonNode> one =
           await(
               first,
               b ->
-                  attr(b, "FSNamesystemState", "FilesTotal") == files
+                  attr(b, m1.nameOf("FSNamesystemState"), "FilesTotal") == files
                       // metrics2 sources are cached by JMX for a while: wait for this one too
-                      && attr(b, "FSNamesystem", "FilesTotal") == files
-                      && attr(b, "FSNamesystem", "BlocksTotal") == blocks
-                      && attr(b, "NameNodeActivity", "DeleteFileOps") == 1
-                      && attr(b, "HopsNamenode", "CreateOps") == 3);
+                      && attr(b, m1.nameOf("FSNamesystem"), "FilesTotal") == files
+                      && attr(b, m1.nameOf("FSNamesystem"), "BlocksTotal") == blocks
+                      && attr(b, m1.nameOf("NameNodeActivity"), "DeleteFileOps") == 1
+                      && attr(b, m1.nameOf("HopsNamenode"), "CreateOps") == 3);
       for (String a : FS_NAMESYSTEM) {
-        assertThat(one.get("FSNamesystem").has(a)).as("FSNamesystem." + a).isTrue();
+        assertThat(one.get(m1.nameOf("FSNamesystem")).has(a)).as("FSNamesystem." + a).isTrue();
       }
       for (String a : FS_NAMESYSTEM_STATE) {
-        assertThat(one.get("FSNamesystemState").has(a)).as("FSNamesystemState." + a).isTrue();
+        assertThat(one.get(m1.nameOf("FSNamesystemState")).has(a))
+            .as("FSNamesystemState." + a)
+            .isTrue();
       }
-      JsonNode state = one.get("FSNamesystemState");
+      JsonNode state = one.get(m1.nameOf("FSNamesystemState"));
       assertThat(state.get("FSState").asText()).isEqualTo("Operational");
       assertThat(state.get("NumLiveDataNodes").asInt()).isEqualTo(1);
       assertThat(state.get("NumDeadDataNodes").asInt()).isZero();
@@ -132,13 +137,13 @@ class NamenodeMetricsTest {
       assertThat(state.get("CapacityTotal").asLong()).isPositive();
       assertThat(state.get("CapacityUsed").asLong()).isPositive();
       assertThat(state.get("CapacityRemaining").asLong()).isPositive();
-      JsonNode fsn = one.get("FSNamesystem");
+      JsonNode fsn = one.get(m1.nameOf("FSNamesystem"));
       assertThat(fsn.get("UnderReplicatedBlocks").asLong()).isZero();
       assertThat(fsn.get("CorruptBlocks").asLong()).isZero();
       assertThat(fsn.get("MissingBlocks").asLong()).isZero();
       assertThat(fsn.get("tag.HAState").asText()).isEqualTo("active");
 
-      JsonNode info = one.get("NameNodeInfo");
+      JsonNode info = one.get(m1.nameOf("NameNodeInfo"));
       assertThat(info.get("Version").asText()).startsWith(VersionInfo.getVersion());
       assertThat(info.get("ClusterId").asText())
           .isEqualTo(first.namesystem().blocks().ids().clusterId());
@@ -152,7 +157,7 @@ class NamenodeMetricsTest {
           .isEqualTo(dns.get(0).getDatanodeId().getXferAddr());
       assertThat(new ObjectMapper().readTree(info.get("DeadNodes").asText()).size()).isZero();
 
-      JsonNode activity = one.get("NameNodeActivity");
+      JsonNode activity = one.get(m1.nameOf("NameNodeActivity"));
       assertThat(activity.get("CreateFileOps").asLong()).isEqualTo(3);
       assertThat(activity.get("FilesCreated").asLong()).isEqualTo(4); // 3 files and /m
       assertThat(activity.get("FilesRenamed").asLong()).isEqualTo(1);
@@ -170,7 +175,7 @@ class NamenodeMetricsTest {
       assertThat(one.get("RpcDetailedActivityForPort" + port).get("CreateNumOps").asLong())
           .isEqualTo(3);
 
-      JsonNode hops = one.get("HopsNamenode");
+      JsonNode hops = one.get(m1.nameOf("HopsNamenode"));
       assertThat(hops.get("IsLeader").asInt()).isEqualTo(1);
       assertThat(hops.get("LiveNamenodes").asInt()).isEqualTo(2);
       assertThat(hops.get("HintCacheHits").asLong() + hops.get("HintCacheMisses").asLong())
@@ -197,11 +202,11 @@ class NamenodeMetricsTest {
                           .allMatch(
                               a ->
                                   attr(b, m2.nameOf("FSNamesystem"), a)
-                                      == attr(one, "FSNamesystem", a)));
+                                      == attr(one, m1.nameOf("FSNamesystem"), a)));
       for (String a : CLUSTER_TOTALS) {
         assertThat(two.get(m2.nameOf("FSNamesystem")).get(a))
             .as("FSNamesystem." + a + " from both namenodes")
-            .isEqualTo(one.get("FSNamesystem").get(a));
+            .isEqualTo(one.get(m1.nameOf("FSNamesystem")).get(a));
       }
       assertThat(two.get(m2.nameOf("NameNodeActivity")).get("CreateFileOps").asLong()).isZero();
       assertThat(two.get(m2.nameOf("HopsNamenode")).get("IsLeader").asInt()).isZero();
@@ -209,7 +214,8 @@ class NamenodeMetricsTest {
           .isEqualTo(info.get("ClusterId"));
 
       // The latency percentiles roll over each second.
-      await(first, b -> b.get("HopsNamenode").has("CreateLatency1s50thPercentileMicros"));
+      await(
+          first, b -> b.get(m1.nameOf("HopsNamenode")).has("CreateLatency1s50thPercentileMicros"));
 
       checkProm(first, files);
     }
