@@ -78,8 +78,8 @@ class OperationCostTest {
       writer.create(file).close();
     }
     assertThat(LAST.get("create")).hasToString(create);
-    // complete reads the file's tail from its lease path: an empty file has none to read.
-    // and reads no lease row: it deletes the lease path only (the inode's lock protects it).
+    // complete reads the file's tail from its lease path (an empty file has none to read) and no
+    // lease row: it deletes the lease path only, which the file's lock protects.
     assertThat(LAST.get("complete")).hasToString("PK + PK(EXCLUSIVE) + B + W");
 
     hints(cold);
