@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.AfterAll;
@@ -52,10 +53,13 @@ class OneClientCreatesTogetherTest {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try (DistributedFileSystem c = cluster.client()) {
       String holder = c.getClient().getClientName();
-      c.create(new Path("/together/first")).close(); // the client has a lease row now
+      FSDataOutputStream first = c.create(new Path("/together/first")); // a lease row now
       // As renewed just now, whatever the time the steps below take on a busy machine.
       try (Transaction tx = storage.begin()) {
-        tx.update(LeaseRow.TABLE, new LeaseRow(holder, System.currentTimeMillis() + 3_600_000, 0));
+        LeaseRow now = tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE);
+        tx.update(
+            LeaseRow.TABLE,
+            new LeaseRow(holder, System.currentTimeMillis() + 3_600_000, now.count()));
         tx.commit();
       }
       try (Transaction inFlight = storage.begin()) {
@@ -71,6 +75,7 @@ class OneClientCreatesTogetherTest {
         // past this bound (the namenode gives up on a lock first and the client retries).
         assertThat(createAndClose.get(60, TimeUnit.SECONDS)).isTrue();
       }
+      first.close();
       assertThat(leasePaths(holder)).isEmpty();
     } finally {
       pool.shutdownNow();
