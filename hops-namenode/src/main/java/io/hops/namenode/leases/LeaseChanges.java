@@ -113,11 +113,11 @@ public final class LeaseChanges {
   }
 
   /**
-   * Lock phase, for an operation that gives {@code holder} a file or renews its lease as it writes
-   * (create, addBlock; the holder's is its only lease row): a read-committed read first, as a hint;
-   * a lease renewed within {@link #FRESH_MILLIS} of {@code now} is then locked shared and left as
-   * it is, any other exclusively, to be inserted or renewed. If the shared read no longer finds it
-   * fresh (the leader dropped it meanwhile), the operation is retried: a lock is never upgraded.
+   * Lock phase, for an operation that gives {@code holder} a file (its only lease row): a
+   * read-committed read first, as a hint; a lease renewed within {@link #FRESH_MILLIS} of {@code
+   * now} is then locked shared and left as it is, any other exclusively, to be inserted or renewed.
+   * If the shared read no longer finds it fresh (the leader dropped it meanwhile), the operation is
+   * retried: a lock is never upgraded.
    */
   public static LeaseChanges lockToAdd(LockPhase tx, String holder, long now)
       throws StorageException {
@@ -236,13 +236,11 @@ public final class LeaseChanges {
     }
   }
 
-  /**
-   * The holder checked in: its lease (if it has one) is fresh again. A lease {@link #lockToAdd}
-   * locked shared was renewed within {@link #FRESH_MILLIS} and is left as it is.
-   */
+  /** The holder checked in: its lease (if it has one) is fresh again. */
   public void renew(String holder, long now) {
     Lease l = lease(holder);
-    if (l.read != null && l.mode == LockMode.EXCLUSIVE) {
+    if (l.read != null) {
+      requireExclusive(holder, l);
       l.lastUpdate = now;
       l.changed = true;
     }

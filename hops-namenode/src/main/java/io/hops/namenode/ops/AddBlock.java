@@ -91,8 +91,9 @@ public final class AddBlock extends Operation<LocatedBlock> {
     OpenFiles.checkPool(bm.blockPoolId(), previous);
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     file = OpenFiles.lock(tx, resolved, fileId);
-    // Shared if renewed within the last second: one client's files get their blocks together.
-    leases = LeaseChanges.lockToAdd(tx, clientName, bm.now());
+    Set<String> holders = new HashSet<>();
+    holders.add(clientName);
+    leases = LeaseChanges.lock(tx, holders);
     if (OpenFiles.refused(file, clientName)) {
       leases.countFiles(tx, clientName);
     }
