@@ -2,6 +2,7 @@ package io.hops.namenode.leases;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
+import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.schema.Key;
@@ -18,13 +19,23 @@ import java.util.TreeSet;
 
 /**
  * The lease rows one transaction reads and changes. They are read in the lock phase after the
- * inodes, exclusively and in holder order (DESIGN.md §6); the execute phase adds and removes files
- * and renews; {@link #flush} writes each lease row once.
+ * inodes, in holder order (DESIGN.md §6); the execute phase adds and removes files and renews;
+ * {@link #flush} writes each lease row once.
  *
- * <p>A lease row counts its lease paths ({@code count}): closing a file drops the lease with its
- * last path without looking up the holder's paths, which would be an index scan over every shard
- * ({@code lease_paths} is partitioned by inode id). A lease path is written and deleted by key,
- * protected by the exclusive lock on its file's inode.
+ * <p>The {@code lease_paths} rows (one per open file, keyed by inode id, with an index on the
+ * holder) are the truth about which files a holder writes; the lease row only says when its holder
+ * last checked in. Its {@code count} column is no longer kept (always written 0, ignored when read;
+ * the column stays so the store format does not change). So closing or deleting a file deletes its
+ * lease path only, protected by the exclusive lock on the file's inode, and does not touch the
+ * lease row: the creates and closes of one client do not queue on one row. A lease left without
+ * files is dropped by the leader once it expires ({@link ReleaseLease}): with the row locked
+ * exclusively it looks up the holder's paths and deletes the lease if there are none.
+ *
+ * <p>Adding a file ({@link #lockToAdd}) locks the holder's lease row shared when a read-committed
+ * read found it renewed within {@link #FRESH_MILLIS}, and does not rewrite it: concurrent creates
+ * of one client then proceed together. Otherwise the row is locked exclusively and inserted or
+ * renewed. The leader's exclusive lock on an expired lease waits for every create holding it
+ * shared, so a lease is never dropped under a file being added to it.
  */
 public final class LeaseChanges {
   /** A lease path's block columns before the file has blocks. */
@@ -36,23 +47,43 @@ public final class LeaseChanges {
    */
   public static final long UNKNOWN_BLOCK = -2;
 
+  /**
+   * How recently a lease must have been renewed for a new file to join it without renewing it again
+   * (and so with only a shared lock on it). HDFS renews on every create; skipping that for a lease
+   * renewed at most this long ago leaves it at most this much older than HDFS would. The soft limit
+   * is 60 s and HDFS's own lease monitor looks only every 2 s, so who may take a file over does not
+   * change in practice.
+   */
+  public static final long FRESH_MILLIS = 1_000;
+
   private static final class Lease {
     final LeaseRow read;
+    final LockMode mode;
     long lastUpdate;
-    int count;
     boolean changed;
 
-    Lease(LeaseRow read) {
+    Lease(LeaseRow read, LockMode mode) {
       this.read = read;
+      this.mode = mode;
       this.lastUpdate = read == null ? 0 : read.lastUpdate();
-      this.count = read == null ? 0 : read.count();
     }
   }
 
   private final Map<String, Lease> byHolder;
 
+  /** Open files counted in the lock phase ({@link #countFiles}), by holder. */
+  private final Map<String, Integer> openFiles = new TreeMap<>();
+
   private LeaseChanges(Map<String, Lease> byHolder) {
     this.byHolder = byHolder;
+  }
+
+  /**
+   * Lock phase: reads no lease row, for an operation that only checks a writer or removes lease
+   * paths (closing a file, deleting it): those need the file's inode lock only.
+   */
+  public static LeaseChanges withoutRows() {
+    return new LeaseChanges(new TreeMap<>());
   }
 
   /**
@@ -76,9 +107,56 @@ public final class LeaseChanges {
     Map<String, Lease> byHolder = new TreeMap<>();
     int i = 0;
     for (String holder : sorted) {
-      byHolder.put(holder, new Lease(rows.get(i++)));
+      byHolder.put(holder, new Lease(rows.get(i++), LockMode.EXCLUSIVE));
     }
     return new LeaseChanges(byHolder);
+  }
+
+  /**
+   * Lock phase, for an operation that gives {@code holder} a file (its only lease row): a
+   * read-committed read first, as a hint; a lease renewed within {@link #FRESH_MILLIS} of {@code
+   * now} is then locked shared and left as it is, any other exclusively, to be inserted or renewed.
+   * If the shared read no longer finds it fresh (the leader dropped it meanwhile), the operation is
+   * retried: a lock is never upgraded.
+   */
+  public static LeaseChanges lockToAdd(LockPhase tx, String holder, long now)
+      throws StorageException {
+    Key key = LeaseRow.TABLE.key(holder);
+    LeaseRow hint = tx.find(LeaseRow.TABLE, key, LockMode.READ_COMMITTED);
+    LockMode mode = fresh(hint, now) ? LockMode.SHARED : LockMode.EXCLUSIVE;
+    LeaseRow read = tx.find(LeaseRow.TABLE, key, mode);
+    if (mode == LockMode.SHARED && !fresh(read, now)) {
+      throw new TransientStorageException("the lease of " + holder + " changed while being locked");
+    }
+    Map<String, Lease> byHolder = new TreeMap<>();
+    byHolder.put(holder, new Lease(read, mode));
+    return new LeaseChanges(byHolder);
+  }
+
+  private static boolean fresh(LeaseRow lease, long now) {
+    return lease != null && now - lease.lastUpdate() <= FRESH_MILLIS;
+  }
+
+  /**
+   * Lock phase: counts the files {@code holder} writes (an index read of its lease paths, read
+   * committed) for an error message that names them, HDFS's "pending creates". Only on error paths:
+   * it is an index scan over every shard.
+   */
+  public void countFiles(LockPhase tx, String holder) throws StorageException {
+    if (holder != null && !openFiles.containsKey(holder)) {
+      openFiles.put(
+          holder,
+          tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED).size());
+    }
+  }
+
+  /** The number of files {@link #countFiles} found for {@code holder}. */
+  public int openFiles(String holder) {
+    Integer n = openFiles.get(holder);
+    if (n == null) {
+      throw new IllegalStateException("the files of " + holder + " were not counted");
+    }
+    return n;
   }
 
   /** The lease row of {@code holder} as the lock phase read it, or null if it has none. */
@@ -109,27 +187,26 @@ public final class LeaseChanges {
       long penultimateBlockId)
       throws StorageException {
     Lease l = lease(holder);
-    l.count++;
-    l.lastUpdate = now;
-    l.changed = true;
+    if (l.mode == LockMode.EXCLUSIVE) {
+      l.lastUpdate = now;
+      l.changed = true;
+    }
     tx.insert(
         LeasePathRow.TABLE,
         new LeasePathRow(inodeId, holder, path, lastBlockId, penultimateBlockId));
   }
 
-  /** {@code holder} no longer writes {@code inodeId}; its lease goes with its last file. */
+  /**
+   * {@code holder} no longer writes {@code inodeId}: its lease path goes; the lease row stays (the
+   * leader drops it once it expires without files).
+   */
   public void removeFile(ExecutePhase tx, String holder, long inodeId) throws StorageException {
-    Lease l = lease(holder);
-    if (l.count > 0) {
-      l.count--;
-      l.changed = true;
-    }
     tx.delete(LeasePathRow.TABLE, LeasePathRow.TABLE.key(inodeId));
   }
 
   /**
    * The file {@code inodeId} passes from {@code from}, a holder of this set, to {@code to}, a
-   * holder of {@code target} (which may be this set): both counts change, the new holder is
+   * holder of {@code target} (which may be this set), locked exclusively: the new holder is
    * renewed, and the lease path names the new holder ({@code path} is its old row, or null if it
    * had none).
    */
@@ -143,13 +220,8 @@ public final class LeaseChanges {
       String fallbackPath,
       long now)
       throws StorageException {
-    Lease old = lease(from);
-    if (old.count > 0) {
-      old.count--;
-      old.changed = true;
-    }
     Lease next = target.lease(to);
-    next.count++;
+    requireExclusive(to, next);
     next.lastUpdate = now;
     next.changed = true;
     if (path == null) {
@@ -168,29 +240,32 @@ public final class LeaseChanges {
   public void renew(String holder, long now) {
     Lease l = lease(holder);
     if (l.read != null) {
+      requireExclusive(holder, l);
       l.lastUpdate = now;
       l.changed = true;
     }
   }
 
-  /** Buffers the writes of every changed lease row: insert, update, or delete when empty. */
+  /** Buffers the writes of every changed lease row: insert or update. */
   public void flush(ExecutePhase tx) throws StorageException {
     for (Map.Entry<String, Lease> e : byHolder.entrySet()) {
       Lease l = e.getValue();
       if (!l.changed) {
         continue;
       }
-      LeaseRow row = new LeaseRow(e.getKey(), l.lastUpdate, l.count);
-      if (l.count <= 0) {
-        if (l.read != null) {
-          tx.delete(LeaseRow.TABLE, row);
-        }
-      } else if (l.read == null) {
+      LeaseRow row = new LeaseRow(e.getKey(), l.lastUpdate, 0);
+      if (l.read == null) {
         tx.insert(LeaseRow.TABLE, row);
       } else {
         tx.update(LeaseRow.TABLE, row);
       }
       l.changed = false;
+    }
+  }
+
+  private static void requireExclusive(String holder, Lease l) {
+    if (l.mode != LockMode.EXCLUSIVE) {
+      throw new IllegalStateException("the lease of " + holder + " is not locked exclusively");
     }
   }
 

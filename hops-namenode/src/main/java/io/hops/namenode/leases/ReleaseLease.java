@@ -20,7 +20,10 @@ import java.util.Set;
  * by its inode id (its lease path's key), so a rename while it was open does not matter: an index
  * lookup read committed, then the inode by primary key, exclusively, then the lease row and the
  * lease path (DESIGN.md §6). Everything is checked again under the locks: a holder that renewed in
- * the meantime keeps its file. With {@link #NO_FILE}, drops the holder's lease if it has no files.
+ * the meantime keeps its file. With {@link #NO_FILE}, drops the holder's lease if it has no files:
+ * with the lease row locked exclusively (which waits for every create that holds it shared), an
+ * index read of the holder's lease paths. After releasing a file, the lease goes too if that was
+ * its last (HDFS removes a lease with its last file); else a later pass drops it.
  */
 final class ReleaseLease extends Operation<Boolean> {
   static final long NO_FILE = -1;
@@ -32,6 +35,9 @@ final class ReleaseLease extends Operation<Boolean> {
   private LeasePathRow leasePath;
   private LeaseChanges leases;
   private LeaseRecovery.Release release;
+
+  /** The holder's lease paths, read under the exclusive lock on its lease row. */
+  private List<LeasePathRow> holderFiles;
 
   ReleaseLease(LeaseManager manager, String holder, long inodeId) {
     this.manager = manager;
@@ -57,6 +63,7 @@ final class ReleaseLease extends Operation<Boolean> {
       }
     }
     leases = LeaseChanges.lock(tx, Set.of(holder));
+    holderFiles = tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED);
     if (inodeId != NO_FILE) {
       leasePath = tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(inodeId), LockMode.EXCLUSIVE);
       if (heldByHolder()) {
@@ -77,19 +84,25 @@ final class ReleaseLease extends Operation<Boolean> {
       return false; // gone or renewed since the scan
     }
     if (inodeId == NO_FILE) {
-      if (lease.count() == 0) {
+      if (holderFiles.isEmpty()) {
         tx.delete(LeaseRow.TABLE, lease);
       }
       return false;
     }
     boolean closed = false;
+    boolean stillHolds = false;
     if (heldByHolder()) {
-      closed = release.release(tx, MutableInode.of(file), leases, manager.now());
+      MutableInode m = MutableInode.of(file);
+      closed = release.release(tx, m, leases, manager.now());
+      stillHolds = !closed && holder.equals(m.clientName);
     } else if (leasePath != null && holder.equals(leasePath.holder())) {
       // A lease path whose file is gone or no longer written by the holder.
       leases.removeFile(tx, holder, inodeId);
     }
     leases.flush(tx);
+    if (!stillHolds && holderFiles.stream().allMatch(p -> p.inodeId() == inodeId)) {
+      tx.delete(LeaseRow.TABLE, lease); // its last file is released
+    }
     return closed;
   }
 }

@@ -15,7 +15,6 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
-import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
@@ -64,7 +63,7 @@ public final class AbandonBlock extends Operation<Void> {
     OpenFiles.checkPool(bm.blockPoolId(), block);
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     file = OpenFiles.lock(tx, resolved, fileId);
-    leases = LeaseChanges.lock(tx, Set.of(holder));
+    leases = OpenFiles.leasesToCheck(tx, file, holder);
     if (file != null && !file.isDir()) {
       blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, true);
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());

@@ -94,6 +94,9 @@ public final class AddBlock extends Operation<LocatedBlock> {
     Set<String> holders = new HashSet<>();
     holders.add(clientName);
     leases = LeaseChanges.lock(tx, holders);
+    if (OpenFiles.refused(file, clientName)) {
+      leases.countFiles(tx, clientName);
+    }
     if (file != null && !file.isDir()) {
       blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false);
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());

@@ -18,9 +18,7 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
@@ -77,12 +75,7 @@ public final class Complete extends Operation<Boolean> {
     OpenFiles.checkPool(bm.blockPoolId(), last);
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     file = OpenFiles.lock(tx, resolved, fileId);
-    Set<String> holders = new HashSet<>();
-    holders.add(holder);
-    if (file != null && !file.isDir() && file.underConstruction()) {
-      holders.add(file.clientName());
-    }
-    leases = LeaseChanges.lock(tx, holders);
+    leases = OpenFiles.leasesToCheck(tx, file, holder);
     if (file != null && !file.isDir()) {
       blocks =
           file.underConstruction()

@@ -42,9 +42,10 @@ import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
  * {@code create}: a new file under construction, leased to its client (HDFS FSNamesystem.startFile
  * and FSDirWriteFileOp). Locks, in order: the parent and the new name exclusively (the deepest
  * existing directory instead when parents are created), then the lease rows (the caller's, and the
- * current writer's when the file exists under construction), then, when it is overwritten, the old
- * file's blocks (exclusively) and the rows that go with them, as a delete reads them. A new file in
- * an existing directory costs B + 3 PK + W.
+ * current writer's when the file exists under construction; the caller's alone is locked shared
+ * when it was renewed within {@link LeaseChanges#FRESH_MILLIS}), then, when it is overwritten, the
+ * old file's blocks (exclusively) and the rows that go with them, as a delete reads them. A new
+ * file in an existing directory costs B + 3 PK + W.
  *
  * <p>As in HDFS: an existing file is replaced only with {@code OVERWRITE} (even one another client
  * is writing); without it, a file another client is writing is {@link AlreadyBeingCreatedException}
@@ -174,7 +175,11 @@ public final class Create extends Operation<Create.Outcome> {
     if (oldFile && target.underConstruction()) {
       holders.add(target.clientName());
     }
-    leases = LeaseChanges.lock(tx, holders);
+    // Only the caller's lease: shared if it was just renewed, so one client's creates run together.
+    leases =
+        holders.size() == 1
+            ? LeaseChanges.lockToAdd(tx, clientName, now)
+            : LeaseChanges.lock(tx, holders);
     if (oldFile && flags.contains(CreateFlag.OVERWRITE)) {
       replaced = DeletedInodes.readWithoutLeases(tx, List.of(target));
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());

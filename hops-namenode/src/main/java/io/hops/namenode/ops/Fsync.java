@@ -13,7 +13,6 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
-import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
 /**
@@ -52,7 +51,7 @@ public final class Fsync extends Operation<Void> {
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     file = OpenFiles.lock(tx, resolved, fileId);
-    leases = LeaseChanges.lock(tx, Set.of(clientName));
+    leases = OpenFiles.leasesToCheck(tx, file, clientName);
     if (file != null && !file.isDir()) {
       blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, null, -1, false);
     }

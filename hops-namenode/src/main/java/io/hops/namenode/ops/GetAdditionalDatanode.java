@@ -79,7 +79,7 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED);
     file = OpenFiles.lock(tx, resolved, fileId);
-    leases = LeaseChanges.lock(tx, Set.of(clientName));
+    leases = OpenFiles.leasesToCheck(tx, file, clientName);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
-import io.hops.dal.rows.LeaseRow;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.InodePaths;
@@ -70,15 +69,39 @@ final class OpenFiles {
     return InodePaths.in(tx).pathOf(inode) != null;
   }
 
-  /** HDFS's leaseExceptionString: the path, the file id and the holder's lease. */
+  /**
+   * Lock phase of an operation that checks {@code holder} writes {@code file} ({@link
+   * #checkLease}): the lease rows it needs, none (the check reads the inode, and the lease paths it
+   * removes are protected by the inode's lock); and, only when the check will refuse, the count of
+   * the holder's open files that the message names.
+   */
+  static LeaseChanges leasesToCheck(LockPhase tx, InodeRow file, String holder) throws IOException {
+    LeaseChanges leases = LeaseChanges.withoutRows();
+    if (refused(file, holder)) {
+      leases.countFiles(tx, holder);
+    }
+    return leases;
+  }
+
+  static boolean refused(InodeRow file, String holder) {
+    return file == null
+        || file.isDir()
+        || !file.underConstruction()
+        || (holder != null && !file.clientName().equals(holder));
+  }
+
+  /**
+   * HDFS's leaseExceptionString: the path, the file id and the holder's lease, which HDFS has while
+   * the holder has open files ({@code Lease.toString}: their number as "pending creates").
+   */
   static String where(String src, long fileId, String holder, LeaseChanges leases) {
-    LeaseRow lease = holder == null ? null : leases.read(holder);
+    int files = holder == null ? 0 : leases.openFiles(holder);
     return src
         + " (inode "
         + fileId
         + ") "
-        + (lease != null
-            ? "[Lease.  Holder: " + holder + ", pending creates: " + lease.count() + "]"
+        + (files > 0
+            ? "[Lease.  Holder: " + holder + ", pending creates: " + files + "]"
             : "Holder " + holder + " does not have any open files.");
   }
 

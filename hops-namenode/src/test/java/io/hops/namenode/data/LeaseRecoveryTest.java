@@ -189,7 +189,16 @@ class LeaseRecoveryTest {
       assertThat(other.getFileStatus(new Path(path)).getLen()).isZero();
       assertThat(other.getFileBlockLocations(new Path(path), 0, 1)).isEmpty();
     }
-    assertThat(lease(deadClient)).isNull();
+    try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
+      assertThat(
+              tx.findByIndex(
+                  io.hops.dal.rows.LeasePathRow.TABLE,
+                  "holder",
+                  deadClient,
+                  LockMode.READ_COMMITTED))
+          .as("the dead client has no open file left")
+          .isEmpty();
+    }
   }
 
   /** The last block row of a file, read from the store. */

@@ -262,28 +262,32 @@ class CreateTest {
   void createCompleteRenewAndOpenOfAnEmptyFileCostWhatTheDesignSays() throws Exception {
     fs.mkdirs(new Path("/cost/a"));
     fs.getFileStatus(new Path("/cost/a")); // warms the hints of every ancestor
-    FSDataOutputStream out = fs.create(new Path("/cost/a/f"));
+    DistributedFileSystem writer = cluster.client(); // a new client: its first create
+    FSDataOutputStream out = writer.create(new Path("/cost/a/f"));
     AccessCounts create = LAST.get("create");
-    // The retry-cache row, then the ancestors in one batch; parent, new name and lease locked;
-    // one write batch.
+    // The retry-cache row, then the ancestors in one batch; the lease read committed (a hint:
+    // none), then parent, new name and lease locked; one write batch.
     assertThat(create.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
+    assertThat(create.get(AccessKind.PK, LockMode.READ_COMMITTED)).isEqualTo(1);
     assertThat(create.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(4);
     assertThat(create.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
-    assertThat(create.total()).as(create.toString()).isEqualTo(6);
+    assertThat(create.total()).as(create.toString()).isEqualTo(7);
 
-    fs.getClient().getNamenode().renewLease(fs.getClient().getClientName(), null);
+    writer.getClient().getNamenode().renewLease(writer.getClient().getClientName(), null);
     AccessCounts renew = LAST.get("renewLease");
     assertThat(renew.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(1);
     assertThat(renew.total()).as(renew.toString()).isEqualTo(2);
 
     out.close();
+    writer.close();
     AccessCounts complete = LAST.get("complete");
-    // The file (its parent does not change) and the lease locked, then the file's tail: its lease
-    // path names its last blocks, and an empty file has none to lock.
+    // The file locked (its parent does not change; no lease row: the lease path goes, protected
+    // by the file's lock), then the file's tail: its lease path names its last blocks, and an
+    // empty file has none to lock.
     assertThat(complete.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
-    assertThat(complete.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(2);
+    assertThat(complete.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(1);
     assertThat(complete.get(AccessKind.PK, LockMode.READ_COMMITTED)).isEqualTo(1);
-    assertThat(complete.total()).as(complete.toString()).isEqualTo(5);
+    assertThat(complete.total()).as(complete.toString()).isEqualTo(4);
 
     fs.open(new Path("/cost/a/f")).close();
     AccessCounts read = LAST.get("getBlockLocations");

@@ -30,8 +30,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Leases in the database: taken by create, dropped by complete, renewed, recovered by another
- * client, taken over past the soft limit, and released past the hard limit.
+ * Leases in the database: taken by create, their files dropped by complete, renewed, recovered by
+ * another client, taken over past the soft limit, and released past the hard limit. A holder's open
+ * files are its lease paths; its lease row only says when it last checked in, and stays after its
+ * last file closes until the leader drops it past the hard limit.
  */
 class LeaseTest {
   /** Short limits, so expiry is testable; clients renew only every 30 s on their own. */
@@ -81,17 +83,17 @@ class LeaseTest {
       String holder = c.getClient().getClientName();
       FSDataOutputStream a = c.create(new Path("/lease/count/a"));
       FSDataOutputStream b = c.create(new Path("/lease/count/b"));
-      assertThat(lease(holder).count()).isEqualTo(2);
+      assertThat(leasePaths(holder)).hasSize(2);
       assertThat(leasePaths(holder))
           .extracting(LeasePathRow::path)
           .containsExactlyInAnyOrder("/lease/count/a", "/lease/count/b");
       a.close();
-      assertThat(lease(holder).count()).isEqualTo(1);
+      assertThat(leasePaths(holder)).hasSize(1);
       assertThat(leasePaths(holder))
           .extracting(LeasePathRow::inodeId)
           .containsExactly(fileId("/lease/count/b"));
       b.close();
-      assertThat(lease(holder)).isNull();
+      assertThat(leasePaths(holder)).isEmpty();
       assertThat(leasePaths(holder)).isEmpty();
     }
   }
@@ -123,12 +125,12 @@ class LeaseTest {
       }
       pool.shutdown();
       assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(lease(holder).count()).isEqualTo(40);
+      assertThat(leasePaths(holder)).hasSize(40);
       assertThat(leasePaths(holder)).hasSize(40);
       for (Future<FSDataOutputStream> out : stillOpen) {
         out.get().close();
       }
-      assertThat(lease(holder)).isNull();
+      assertThat(leasePaths(holder)).isEmpty();
     }
   }
 
@@ -198,15 +200,15 @@ class LeaseTest {
               CryptoProtocolVersion.supported(),
               null,
               null);
-      assertThat(lease(w).count()).isEqualTo(1);
+      assertThat(leasePaths(w)).hasSize(1);
       FSDataOutputStream out = other.create(f, true);
       try {
-        assertThat(lease(w)).isNull();
-        assertThat(lease(o).count()).isEqualTo(1);
+        assertThat(leasePaths(w)).isEmpty();
+        assertThat(leasePaths(o)).hasSize(1);
       } finally {
         out.close();
       }
-      assertThat(lease(o)).isNull();
+      assertThat(leasePaths(o)).isEmpty();
     }
   }
 
@@ -218,7 +220,7 @@ class LeaseTest {
       long firstId = fileId("/lease/own");
       FSDataOutputStream second = c.create(new Path("/lease/own"), true);
       try {
-        assertThat(lease(holder).count()).isEqualTo(1);
+        assertThat(leasePaths(holder)).hasSize(1);
         assertThat(leasePaths(holder))
             .extracting(LeasePathRow::inodeId)
             .containsExactly(fileId("/lease/own"))
@@ -226,7 +228,7 @@ class LeaseTest {
       } finally {
         second.close();
       }
-      assertThat(lease(holder)).isNull();
+      assertThat(leasePaths(holder)).isEmpty();
       // The first stream's file is gone: its close fails as in HDFS.
       assertThatThrownBy(first::close)
           .isInstanceOf(RemoteException.class)
@@ -245,7 +247,7 @@ class LeaseTest {
       assertThat(other.isFileClosed(f)).isFalse();
       assertThat(other.recoverLease(f)).isTrue();
       assertThat(other.isFileClosed(f)).isTrue();
-      assertThat(lease(holder)).isNull();
+      assertThat(leasePaths(holder)).isEmpty();
       assertThat(other.recoverLease(f)).as("a closed file").isTrue();
       assertThatThrownBy(() -> other.recoverLease(new Path("/lease/none")))
           .isInstanceOf(FileNotFoundException.class)
@@ -270,7 +272,7 @@ class LeaseTest {
       assertThatThrownBy(() -> other.create(f, false))
           .isInstanceOf(FileAlreadyExistsException.class);
       assertThat(other.isFileClosed(f)).as("closed by the takeover").isTrue();
-      assertThat(lease(writer.getClient().getClientName())).isNull();
+      assertThat(leasePaths(writer.getClient().getClientName())).isEmpty();
       out.close();
     }
   }
@@ -286,10 +288,47 @@ class LeaseTest {
       assertThat(manager.releaseExpiredLeases()).isGreaterThanOrEqualTo(2);
       assertThat(writer.isFileClosed(new Path("/lease/hard/a"))).isTrue();
       assertThat(writer.isFileClosed(new Path("/lease/hard/b"))).isTrue();
-      assertThat(lease(holder)).isNull();
+      assertThat(lease(holder)).as("dropped with its last file").isNull();
       assertThat(leasePaths(holder)).isEmpty();
       a.close();
       b.close();
+    }
+  }
+
+  @Test
+  void aLeaseLeftWithoutFilesStaysUntilTheLeaderDropsItPastTheHardLimit() throws Exception {
+    try (DistributedFileSystem c = cluster.client()) {
+      String holder = c.getClient().getClientName();
+      c.create(new Path("/lease/empty/f")).close();
+      assertThat(leasePaths(holder)).isEmpty();
+      assertThat(lease(holder)).as("a close does not touch the lease row").isNotNull();
+      LeaseManager manager = new LeaseManager(cluster.namenode().namesystem());
+      sleepPast(1000);
+      for (int round = 0; round < 20 && lease(holder) != null; round++) {
+        manager.releaseExpiredLeases(); // a page of leases a round
+      }
+      assertThat(lease(holder)).isNull();
+    }
+  }
+
+  @Test
+  void aRefusedCloseNamesTheCallersOpenFilesAsPendingCreates() throws Exception {
+    try (DistributedFileSystem writer = cluster.client();
+        DistributedFileSystem other = cluster.client()) {
+      String o = other.getClient().getClientName();
+      FSDataOutputStream w = writer.create(new Path("/lease/pending/w"));
+      FSDataOutputStream o1 = other.create(new Path("/lease/pending/o1"));
+      FSDataOutputStream o2 = other.create(new Path("/lease/pending/o2"));
+      long id = fileId("/lease/pending/w");
+      assertThatThrownBy(
+              () -> other.getClient().getNamenode().complete("/lease/pending/w", o, null, id))
+          .hasMessageContaining("[Lease.  Holder: " + o + ", pending creates: 2]");
+      o1.close();
+      o2.close();
+      assertThatThrownBy(
+              () -> other.getClient().getNamenode().complete("/lease/pending/w", o, null, id))
+          .hasMessageContaining("Holder " + o + " does not have any open files.");
+      w.close();
     }
   }
 }

@@ -1,0 +1,131 @@
+package io.hops.namenode.leases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.LeaseRow;
+import io.hops.namenode.HopsTestCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The creates and closes of one client (one DFSClient, shared by the threads of a Spark executor or
+ * a MapReduce task) do not queue on its lease row: a create joins a lease renewed within {@link
+ * LeaseChanges#FRESH_MILLIS} with a shared lock and without rewriting it, and a close deletes the
+ * file's lease path only. Shown deterministically: while another transaction holds the lease row
+ * shared, as an in-flight create of the same client does, a create and a close of that client still
+ * go through (an exclusive lock on the row would wait for that transaction).
+ */
+class OneClientCreatesTogetherTest {
+  private static final int THREADS = 16;
+  private static final int FILES_PER_THREAD = 8;
+
+  private static HopsTestCluster cluster;
+  private static Storage storage;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new HopsTestCluster();
+    storage = cluster.namenode().namesystem().storage();
+  }
+
+  @AfterAll
+  static void stop() {
+    cluster.close();
+  }
+
+  @Test
+  void aCreateAndACloseGoThroughWhileAnotherCreateOfTheClientHoldsItsLease() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (DistributedFileSystem c = cluster.client()) {
+      String holder = c.getClient().getClientName();
+      FSDataOutputStream first = c.create(new Path("/together/first")); // a lease row now
+      // As renewed just now, whatever the time the steps below take on a busy machine.
+      try (Transaction tx = storage.begin()) {
+        LeaseRow now = tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE);
+        tx.update(
+            LeaseRow.TABLE,
+            new LeaseRow(holder, System.currentTimeMillis() + 3_600_000, now.count()));
+        tx.commit();
+      }
+      try (Transaction inFlight = storage.begin()) {
+        assertThat(inFlight.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.SHARED))
+            .isNotNull();
+        Future<Boolean> createAndClose =
+            pool.submit(
+                () -> {
+                  c.create(new Path("/together/second")).close();
+                  return c.isFileClosed(new Path("/together/second"));
+                });
+        // An exclusive lock on the lease row would wait until the transaction above ends, that is
+        // past this bound (the namenode gives up on a lock first and the client retries).
+        assertThat(createAndClose.get(60, TimeUnit.SECONDS)).isTrue();
+      }
+      first.close();
+      assertThat(leasePaths(holder)).isEmpty();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void sixteenThreadsSharingOneClientCreateAndCloseTheirFiles() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try (DistributedFileSystem c = cluster.client()) {
+      String holder = c.getClient().getClientName();
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<?>> threads = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        int thread = t;
+        threads.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  for (int i = 0; i < FILES_PER_THREAD; i++) {
+                    c.create(new Path("/sixteen/t" + thread + "/f" + i)).close();
+                  }
+                  return null;
+                }));
+      }
+      go.countDown();
+      for (Future<?> f : threads) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      for (int t = 0; t < THREADS; t++) {
+        for (int i = 0; i < FILES_PER_THREAD; i++) {
+          assertThat(c.isFileClosed(new Path("/sixteen/t" + t + "/f" + i))).isTrue();
+        }
+      }
+      assertThat(leasePaths(holder)).isEmpty();
+      assertThat(lease(holder)).as("until the leader drops it past the hard limit").isNotNull();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static List<LeasePathRow> leasePaths(String holder) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED);
+    }
+  }
+
+  private static LeaseRow lease(String holder) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.READ_COMMITTED);
+    }
+  }
+}
