@@ -31,9 +31,11 @@ import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
  * FSDirWriteFileOp.getAdditionalBlock). Commits the writer's {@code previous} block on the way
  * (completing it if enough replicas reported it); refuses with {@link NotReplicatedYetException},
  * which the client retries, while the block before it is not complete; recognizes a retried call
- * and returns the block it allocated before. Locks the file, the writer's lease and the file's
- * blocks' tail (its last and penultimate blocks only, whose ids its lease path keeps): B + 3 PK +
- * (B or PK) + 3 PPIS per tail block + W, whatever the length of the file.
+ * and returns the block it allocated before. Locks the file and the file's blocks' tail (its last
+ * and penultimate blocks only, whose ids its lease path keeps): B + 2 PK + (B or PK) + 3 PPIS per
+ * tail block + W, whatever the length of the file. Like HDFS, it checks the writer against the file
+ * and does not renew the lease, so it reads no lease row: the files of one client get their blocks
+ * in parallel.
  */
 public final class AddBlock extends Operation<LocatedBlock> {
   private final Namesystem ns;
@@ -91,12 +93,9 @@ public final class AddBlock extends Operation<LocatedBlock> {
     OpenFiles.checkPool(bm.blockPoolId(), previous);
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     file = OpenFiles.lock(tx, resolved, fileId);
-    Set<String> holders = new HashSet<>();
-    holders.add(clientName);
-    leases = LeaseChanges.lock(tx, holders);
-    if (OpenFiles.refused(file, clientName)) {
-      leases.countFiles(tx, clientName);
-    }
+    // HDFS's getAdditionalBlock checks the writer against the inode and does not renew the lease:
+    // no lease row is read, so the blocks of one client's files are added in parallel.
+    leases = OpenFiles.leasesToCheck(tx, file, clientName);
     if (file != null && !file.isDir()) {
       blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false);
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
@@ -182,8 +181,6 @@ public final class AddBlock extends Operation<LocatedBlock> {
     blocks.recordTail(tx);
     inode.size = blocks.length();
     tx.update(InodeRow.TABLE, inode.toRow());
-    leases.renew(clientName, bm.now());
-    leases.flush(tx);
     return bm.locatedNewBlock(added, targets, offset);
   }
 

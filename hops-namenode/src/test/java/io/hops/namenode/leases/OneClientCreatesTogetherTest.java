@@ -40,6 +40,7 @@ class OneClientCreatesTogetherTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = new HopsTestCluster();
+    cluster.startDatanodes(1);
     storage = cluster.namenode().namesystem().storage();
   }
 
@@ -77,6 +78,39 @@ class OneClientCreatesTogetherTest {
       }
       first.close();
       assertThat(leasePaths(holder)).isEmpty();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * HDFS's getAdditionalBlock checks the writer against the file and does not renew its lease; no
+   * more does addBlock here: with the lease row locked exclusively by another transaction (the
+   * leader looking at it, or a create renewing it), the client's next block is still allocated and
+   * its file closed.
+   */
+  @Test
+  void aBlockIsAddedWhileTheLeaseRowIsLockedExclusively() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (DistributedFileSystem c = cluster.client()) {
+      String holder = c.getClient().getClientName();
+      Path file = new Path("/together/blocks");
+      FSDataOutputStream out = c.create(file, (short) 1);
+      try (Transaction other = storage.begin()) {
+        assertThat(other.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE))
+            .isNotNull();
+        Future<Long> writeAndClose =
+            pool.submit(
+                () -> {
+                  out.write(new byte[] {1, 2, 3});
+                  out.hflush(); // addBlock
+                  out.close(); // complete
+                  return c.getFileStatus(file).getLen();
+                });
+        // Waiting for the lease row would last until this transaction ends, past this bound.
+        assertThat(writeAndClose.get(60, TimeUnit.SECONDS)).isEqualTo(3L);
+      }
+      assertThat(c.isFileClosed(file)).isTrue();
     } finally {
       pool.shutdownNow();
     }
