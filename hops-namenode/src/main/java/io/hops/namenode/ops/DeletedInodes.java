@@ -47,11 +47,10 @@ import java.util.TreeMap;
  *
  * <p>Read in the lock phase after the inodes, in the table order of DESIGN.md §6. All of it is
  * read-committed and protected by the exclusive locks on the inodes (hierarchical locking), except
- * the leases: a lease is shared by every file its client writes, so it is locked exclusively
- * ({@link LeaseChanges}); and the block rows, also locked exclusively: datanode reports and the
- * leader's housekeeping change replica rows under the block row's lock without locking the inode,
- * so a replica reported while the file is deleted waits, then finds no block and is invalidated. A
- * file that is closed and empty has none of these rows, so deleting it reads nothing more.
+ * the block rows, locked exclusively: datanode reports and the leader's housekeeping change replica
+ * rows under the block row's lock without locking the inode, so a replica reported while the file
+ * is deleted waits, then finds no block and is invalidated. A file that is closed and empty has
+ * none of these rows, so deleting it reads nothing more.
  *
  * <p>A transaction is bounded by rows, not only by inodes: a file of more than {@link
  * #MAX_BLOCKS_IN_ONE_TX} blocks keeps its blocks when deleted; a {@code released_files} row names
@@ -167,8 +166,9 @@ final class DeletedInodes {
   }
 
   /**
-   * The leases of the files' writers, locked exclusively in holder order. The lease paths need no
-   * read: they are keyed by the file's inode id and deleted by key.
+   * The open files among {@code files}, whose lease paths go. No lease row is read: the lease paths
+   * are keyed by the file's inode id, deleted by key under the file's exclusive lock, and a lease
+   * left without files is dropped by the leader ({@link LeaseChanges}).
    */
   private void readLeases(LockPhase tx, List<InodeRow> files) throws StorageException {
     for (InodeRow f : files) {
@@ -176,7 +176,7 @@ final class DeletedInodes {
         openFiles.put(f.id(), f.clientName());
       }
     }
-    leases = openFiles.isEmpty() ? null : LeaseChanges.lock(tx, openFiles.values());
+    leases = openFiles.isEmpty() ? null : LeaseChanges.withoutRows();
   }
 
   /**
@@ -382,7 +382,6 @@ final class DeletedInodes {
       tx.delete(k.table(), k);
     }
     if (leases != null) {
-      // A lease without files goes, as in HDFS.
       for (Map.Entry<Long, String> f : openFiles.entrySet()) {
         leases.removeFile(tx, f.getValue(), f.getKey());
       }

@@ -1,6 +1,7 @@
 package io.hops.namenode.leases;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
@@ -111,6 +112,28 @@ class OneClientCreatesTogetherTest {
         assertThat(writeAndClose.get(60, TimeUnit.SECONDS)).isEqualTo(3L);
       }
       assertThat(c.isFileClosed(file)).isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Deleting an open file deletes its lease path by key and reads no lease row either. */
+  @Test
+  void anOpenFileIsDeletedWhileTheLeaseRowIsLockedExclusively() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (DistributedFileSystem c = cluster.client()) {
+      String holder = c.getClient().getClientName();
+      Path file = new Path("/together/deleted-open");
+      FSDataOutputStream out = c.create(file);
+      try (Transaction other = storage.begin()) {
+        assertThat(other.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE))
+            .isNotNull();
+        Future<Boolean> delete = pool.submit(() -> c.delete(file, false));
+        assertThat(delete.get(60, TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(c.exists(file)).isFalse();
+      assertThat(leasePaths(holder)).isEmpty();
+      assertThatThrownBy(out::close).hasMessageContaining("File does not exist");
     } finally {
       pool.shutdownNow();
     }
