@@ -5,6 +5,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
@@ -31,15 +32,15 @@ import java.util.function.LongPredicate;
  * fsck-namespace} and of the tests' consistency checks): one root; every other inode's parent
  * exists and is a directory; ids unique; names unique per directory; no cycles and every inode
  * reachable from the root; every row in the partition its parent and name call for; children counts
- * right; every block belongs to a live file (or one whose blocks are being released) and every
- * replica to a live block; no subtree mark or subtree operation of a dead namenode; every quota
- * row's usage equal to what its subtree holds.
+ * right; every block belongs to a live file (or one whose blocks are being released), has the one
+ * offset row that places it in its file, and every replica belongs to a live block; no subtree mark
+ * or subtree operation of a dead namenode; every quota row's usage equal to what its subtree holds.
  *
  * <p>Each table is read in pages of {@code batch} rows, each page its own read-committed
  * transaction, so no transaction grows with the namespace, and a progress line follows every page.
  * On a namespace in use the pages see different moments: run it on a quiet namespace for a verdict
  * (as HDFS's fsck, it reports what it saw). Memory: one small entry per inode (about 120 bytes with
- * a short name: 1 M inodes take about 120 MB) and a set of block ids.
+ * a short name: 1 M inodes take about 120 MB) and an entry per block.
  */
 public final class NamespaceCheck {
   /** What the check keeps of an inode. */
@@ -305,7 +306,8 @@ public final class NamespaceCheck {
       throws StorageException {
     Set<Long> released = new HashSet<>();
     scan(ReleasedFileRow.TABLE, "released files", r -> released.add(r.inodeId()));
-    Set<Long> blocks = new HashSet<>();
+    // Each block's offset row as it should be, until the offset rows' scan finds it.
+    Map<Long, BlockOffsetRow> blocks = new HashMap<>();
     Map<Long, BlockInfoRow> last = new HashMap<>();
     scan(
         BlockInfoRow.TABLE,
@@ -323,7 +325,7 @@ public final class NamespaceCheck {
                         + (f == null ? ", which does not exist" : ", a directory"),
                     b.inodeId()));
           }
-          blocks.add(b.blockId());
+          blocks.put(b.blockId(), BlockOffsetRow.of(b));
           if (f != null && f.underConstruction()) {
             BlockInfoRow l = last.get(f.id());
             if (l == null || b.blockIndex() > l.blockIndex()) {
@@ -335,7 +337,7 @@ public final class NamespaceCheck {
         ReplicaRow.TABLE,
         "replicas",
         r -> {
-          if (!blocks.contains(r.blockId())) {
+          if (!blocks.containsKey(r.blockId())) {
             out.add(
                 problem(
                     Kind.REPLICA_OF_MISSING_BLOCK,
@@ -349,7 +351,53 @@ public final class NamespaceCheck {
                     r.inodeId()));
           }
         });
+    checkOffsets(blocks, out);
     return last;
+  }
+
+  /**
+   * Every offset row places an existing block where its block row says (file, start offset, index),
+   * and every block has one ({@code expected}: the rows the blocks call for, by block id; emptied).
+   */
+  private void checkOffsets(Map<Long, BlockOffsetRow> expected, List<Problem> out)
+      throws StorageException {
+    Set<Long> placed = new HashSet<>();
+    scan(
+        BlockOffsetRow.TABLE,
+        "block offsets",
+        o -> {
+          BlockOffsetRow want = expected.get(o.blockId());
+          if (want == null || !want.equals(o) || !placed.add(o.blockId())) {
+            out.add(
+                problem(
+                    Kind.BLOCK_OFFSET,
+                    "an offset row places block "
+                        + o.blockId()
+                        + " at "
+                        + o.startOffset()
+                        + " (index "
+                        + o.blockIndex()
+                        + ") of inode "
+                        + o.inodeId()
+                        + (want == null
+                            ? ", a block that does not exist"
+                            : ", where its block row does not (" + describe(want) + ")"),
+                    o.inodeId()));
+          }
+        });
+    for (BlockOffsetRow want : expected.values()) {
+      if (!placed.contains(want.blockId())) {
+        out.add(
+            problem(
+                Kind.BLOCK_OFFSET,
+                "block " + want.blockId() + " has no offset row (" + describe(want) + ")",
+                want.inodeId()));
+      }
+    }
+  }
+
+  private static String describe(BlockOffsetRow o) {
+    return "at " + o.startOffset() + ", index " + o.blockIndex() + " of inode " + o.inodeId();
   }
 
   /**

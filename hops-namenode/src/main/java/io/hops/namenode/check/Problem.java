@@ -18,6 +18,7 @@ public record Problem(Kind kind, String text, long inodeId, long owner) {
     CHILDREN_COUNT(false),
     BLOCK_OF_MISSING_FILE(false),
     REPLICA_OF_MISSING_BLOCK(false),
+    BLOCK_OFFSET(false),
     STALE_SUBTREE_MARK(true),
     STALE_SUBTREE_OPERATION(true),
     QUOTA_USAGE(true),

@@ -7,6 +7,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
@@ -150,6 +151,9 @@ class FsckNamespaceCommandTest {
                 BlockInfoRow.TABLE,
                 new BlockInfoRow(555_555, 666_666, 0, 0, 10, 1001, BlockState.COMPLETE, 0, -1, 0)));
     inject(tx -> tx.insert(ReplicaRow.TABLE, new ReplicaRow(f.id(), 777_777, 1, 0)));
+    // An offset row of a block that does not exist (block 666666 above has none).
+    inject(
+        tx -> tx.insert(BlockOffsetRow.TABLE, new BlockOffsetRow(f.id(), 1_000_000, 99, 888_888)));
     // A subtree mark and operation record of a namenode that is not alive.
     inject(
         tx -> {
@@ -184,6 +188,11 @@ class FsckNamespaceCommandTest {
         .contains("WRONG_PARTITION: file f (" + f.id() + ")")
         .contains("BLOCK_OF_MISSING_FILE: block 666666 belongs to inode 555555")
         .contains("REPLICA_OF_MISSING_BLOCK: a replica on storage 1 of block 777777")
+        .contains("BLOCK_OFFSET: block 666666 has no offset row (at 0, index 0 of inode 555555)")
+        .contains(
+            "BLOCK_OFFSET: an offset row places block 888888 at 1000000 (index 99) of inode "
+                + f.id()
+                + ", a block that does not exist")
         .contains("STALE_SUBTREE_MARK: directory m (" + m.id() + ") is marked by namenode 4242")
         .contains("STALE_SUBTREE_OPERATION: the subtree operation on /m of namenode 4242")
         .contains("QUOTA_USAGE: directory q (" + q.id() + ") records a usage of");
@@ -197,6 +206,7 @@ class FsckNamespaceCommandTest {
         .contains("remains WRONG_PARTITION")
         .contains("remains BLOCK_OF_MISSING_FILE")
         .contains("remains REPLICA_OF_MISSING_BLOCK")
+        .contains("remains BLOCK_OFFSET")
         .doesNotContain("remains ORPHAN")
         .doesNotContain("remains STALE")
         .doesNotContain("remains QUOTA");
@@ -216,6 +226,7 @@ class FsckNamespaceCommandTest {
           tx.insert(InodeRow.TABLE, f);
           tx.delete(BlockInfoRow.TABLE, BlockInfoRow.TABLE.key(555_555L, 666_666L));
           tx.delete(ReplicaRow.TABLE, ReplicaRow.TABLE.key(f.id(), 777_777L, 1));
+          tx.delete(BlockOffsetRow.TABLE, BlockOffsetRow.TABLE.key(f.id(), 1_000_000L, 99));
         });
     Run again = fsckNamespace();
     assertThat(again.exit()).as(again.out()).isZero();
