@@ -145,10 +145,9 @@ class DeleteBlocksTest {
         20,
         () ->
             usage().entrySet().stream()
-                .allMatch(
-                    e ->
-                        e.getValue()[0] < empty.get(e.getKey())[0] + BLOCK
-                            && e.getValue()[1] > full.get(e.getKey())[1] + size / 2));
+                // Used space only: "remaining" is the disk's free space, which other processes
+                // on the machine change by more than the file's size.
+                .allMatch(e -> e.getValue()[0] < empty.get(e.getKey())[0] + BLOCK));
     waitFor(
         "the invalidations sent and gone",
         20,
