@@ -17,6 +17,9 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -95,20 +98,27 @@ class OpCostMeasurement {
           rpc,
           (r, t, i) -> r.getFileInfo("/f/t" + t + "/a" + (i % files[t])));
       // Paths 7 deep, files of one block, a directory of 16 entries: the benchmark's reads.
+      String[][] readFiles = new String[THREADS][LISTED];
+      String[] readDirs = new String[THREADS];
+      for (int t = 0; t < THREADS; t++) {
+        readDirs[t] = String.format(READ_DIR, t);
+        for (int f = 0; f < LISTED; f++) {
+          readFiles[t][f] = String.format(READ_DIR, t) + "/f" + f;
+        }
+      }
       phase(
           report,
           "stat7",
           seconds,
           rpc,
-          (r, t, i) -> r.getFileInfo(String.format(READ_DIR, t) + "/f" + (i % LISTED)));
+          (r, t, i) -> r.getFileInfo(readFiles[t][(int) (i % LISTED)]));
       phase(
           report,
           "open",
           seconds,
           rpc,
           (r, t, i) -> {
-            var lb =
-                r.getBlockLocations(String.format(READ_DIR, t) + "/f" + (i % LISTED), 0, 1L << 40);
+            var lb = r.getBlockLocations(readFiles[t][(int) (i % LISTED)], 0, 1L << 40);
             if (lb.locatedBlockCount() != 1) {
               throw new IllegalStateException("expected one block, got " + lb);
             }
@@ -119,7 +129,7 @@ class OpCostMeasurement {
           seconds,
           rpc,
           (r, t, i) -> {
-            var l = r.getListing(String.format(READ_DIR, t), HdfsFileStatus.EMPTY_NAME, false);
+            var l = r.getListing(readDirs[t], HdfsFileStatus.EMPTY_NAME, false);
             if (l.getPartialListing().length != LISTED) {
               throw new IllegalStateException("expected " + LISTED + " entries");
             }
@@ -142,6 +152,35 @@ class OpCostMeasurement {
       phase(report, "delete", seconds, rpc, (r, t, i) -> r.delete("/m/t" + t + "/d" + i, false));
       System.out.println("== OpCostMeasurement, " + THREADS + " threads, no IPC");
       report.forEach(System.out::println);
+    }
+  }
+
+  /**
+   * What a handler thread of Hadoop IPC carries: a current call whose remote user is known. Without
+   * it every call would look up the JVM's user (the access-control context of the stack), which an
+   * RPC never does.
+   */
+  private static final class InProcessCall extends Server.Call {
+    private final UserGroupInformation user;
+
+    InProcessCall(UserGroupInformation user) {
+      super(1, 0, null, null, RPC.RpcKind.RPC_PROTOCOL_BUFFER, new byte[16]);
+      this.user = user;
+    }
+
+    @Override
+    public UserGroupInformation getRemoteUser() {
+      return user;
+    }
+
+    @Override
+    public java.net.InetAddress getHostInetAddress() {
+      return java.net.InetAddress.getLoopbackAddress();
+    }
+
+    @Override
+    public String getHostAddress() {
+      return "127.0.0.1";
     }
   }
 
@@ -181,11 +220,14 @@ class OpCostMeasurement {
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long[] proc = new long[2];
     List<Thread> threads = new ArrayList<>();
+    UserGroupInformation caller = UserGroupInformation.getCurrentUser();
     for (int t = 0; t < THREADS; t++) {
       int tt = t;
       Thread th =
           new Thread(
               () -> {
+                // As a handler thread: the call's remote user comes from the RPC, not the JVM.
+                Server.getCurCall().set(new InProcessCall(caller));
                 try {
                   long i = 0;
                   while (System.nanoTime() < warmEnd) {
@@ -202,6 +244,8 @@ class OpCostMeasurement {
                   next[tt] = i;
                 } catch (Exception e) {
                   throw new RuntimeException(e);
+                } finally {
+                  Server.getCurCall().remove();
                 }
               },
               name + "-" + t);
