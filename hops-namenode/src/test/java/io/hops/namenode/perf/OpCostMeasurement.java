@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.ipc.ClientId;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -163,8 +164,8 @@ class OpCostMeasurement {
   private static final class InProcessCall extends Server.Call {
     private final UserGroupInformation user;
 
-    InProcessCall(UserGroupInformation user) {
-      super(1, 0, null, null, RPC.RpcKind.RPC_PROTOCOL_BUFFER, new byte[16]);
+    InProcessCall(UserGroupInformation user, byte[] clientId, int callId) {
+      super(callId, 0, null, null, RPC.RpcKind.RPC_PROTOCOL_BUFFER, clientId);
       this.user = user;
     }
 
@@ -226,16 +227,19 @@ class OpCostMeasurement {
       Thread th =
           new Thread(
               () -> {
-                // As a handler thread: the call's remote user comes from the RPC, not the JVM.
-                Server.getCurCall().set(new InProcessCall(caller));
+                // As a handler thread: each call carries its client's id, a call id (the retry
+                // cache's key) and the remote user, who comes from the RPC, not from the JVM.
+                byte[] clientId = ClientId.getClientId();
                 try {
                   long i = 0;
                   while (System.nanoTime() < warmEnd) {
+                    Server.getCurCall().set(new InProcessCall(caller, clientId, (int) i));
                     op.run(rpc, tt, i++);
                   }
                   long c0 = mx.getCurrentThreadCpuTime();
                   long n = 0;
                   while (System.nanoTime() < end) {
+                    Server.getCurCall().set(new InProcessCall(caller, clientId, (int) i));
                     op.run(rpc, tt, i++);
                     n++;
                   }
