@@ -87,10 +87,12 @@ public final class HopsNameNode implements AutoCloseable {
     NameNodeActivity activity = NamenodeMetrics.newActivity();
     // One protocol object for RPC and WebHDFS: reserved paths, safe mode, the audit log, metrics
     // and errors are shared.
+    // Outermost first: counters, audit, safe mode, then reserved paths become real ones.
     this.served =
-        ActivityCounting.wrap(
-            io.hops.namenode.audit.AuditLogging.wrap(
-                SafeModeGuard.wrap(VirtualPaths.wrap(client, namesystem), client.safeMode()),
+        io.hops.namenode.rpc.ClientProtocolChain.of(
+            client,
+            ActivityCounting.stage(activity),
+            io.hops.namenode.audit.AuditLogging.stage(
                 auditLog,
                 path -> {
                   var superuser = namesystem.superuserChecker();
@@ -102,7 +104,8 @@ public final class HopsNameNode implements AutoCloseable {
                           new io.hops.namenode.ops.GetFileInfo(
                               namesystem, superuser, real, "auditStatus"));
                 }),
-            activity);
+            SafeModeGuard.stage(client.safeMode()),
+            VirtualPaths.stage(namesystem));
     this.rpc =
         new RpcServer(
             conf,
