@@ -32,14 +32,16 @@ public final class PermissionChecker {
   private final boolean enabled;
   private final UsersAndGroups names;
   private final int userId;
-  private final Set<Integer> groupIds = new HashSet<>();
+
+  /** The caller's group ids, found when a check first needs them (a superuser's calls never do). */
+  private Set<Integer> groupIds;
 
   /**
    * The caller's groups whose ids this namenode has not seen (most are registered nowhere: no inode
    * carries them). Membership in them is decided by name, from an inode's group id: id-to-name
    * never changes, so that name is cached for good, and no RPC looks a missing group up again.
    */
-  private final Set<String> unseenGroups = new HashSet<>();
+  private Set<String> unseenGroups;
 
   public PermissionChecker(
       Caller caller, UsersAndGroups names, String fsOwner, String supergroup, boolean enabled)
@@ -49,6 +51,11 @@ public final class PermissionChecker {
     this.enabled = enabled;
     this.superuser = caller.user().equals(fsOwner) || caller.groups().contains(supergroup);
     this.userId = names.userId(caller.user());
+  }
+
+  private void loadGroups() {
+    groupIds = new HashSet<>();
+    unseenGroups = new HashSet<>();
     for (String g : caller.groups()) {
       int id = names.knownGroupId(g);
       if (id >= 0) {
@@ -173,6 +180,9 @@ public final class PermissionChecker {
    * one last saw the caller).
    */
   private boolean inGroup(int groupId) throws StorageException {
+    if (groupIds == null) {
+      loadGroups();
+    }
     if (groupIds.contains(groupId)) {
       return true;
     }
