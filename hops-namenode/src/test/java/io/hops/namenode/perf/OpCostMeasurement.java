@@ -92,12 +92,14 @@ class OpCostMeasurement {
             r.complete(p, client + t, null, st.getFileId());
             files[t] = Math.max(files[t], i + 1);
           });
-      phase(
-          report,
-          "stat",
-          seconds,
-          rpc,
-          (r, t, i) -> r.getFileInfo("/f/t" + t + "/a" + (i % files[t])));
+      if (files[0] > 0) { // the files of the create phase
+        phase(
+            report,
+            "stat",
+            seconds,
+            rpc,
+            (r, t, i) -> r.getFileInfo("/f/t" + t + "/a" + (i % files[t])));
+      }
       // Paths 7 deep, files of one block, a directory of 16 entries: the benchmark's reads.
       String[][] readFiles = new String[THREADS][LISTED];
       String[] readDirs = new String[THREADS];
