@@ -4,7 +4,6 @@ import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What every driver's transactions share: the write buffer, column-limit checks, access counting
@@ -74,10 +73,18 @@ public abstract class AbstractTransaction implements Transaction {
   @Override
   public final <R extends Record> List<R> findBatch(Table<R> table, List<Key> keys, LockMode mode)
       throws StorageException {
-    keys.forEach(k -> checkKey(table, k));
+    for (Key k : keys) {
+      checkKey(table, k);
+    }
     List<R> rows = guard(() -> doFindBatch(table, keys, mode));
     counter.count(AccessKind.BATCH, mode);
-    counter.countRows(rows.stream().filter(Objects::nonNull).count(), 0);
+    long found = 0; // every path resolution's batch: a loop, not a stream
+    for (R r : rows) {
+      if (r != null) {
+        found++;
+      }
+    }
+    counter.countRows(found, 0);
     return rows;
   }
 

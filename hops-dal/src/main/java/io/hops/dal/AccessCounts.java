@@ -10,7 +10,8 @@ import java.util.Arrays;
  * and the cost-table text compare the accesses only.
  */
 public final class AccessCounts {
-  private static final int MODES = LockMode.values().length;
+  private static final LockMode[] LOCK_MODES = LockMode.values();
+  private static final int MODES = LOCK_MODES.length;
   public static final AccessCounts NONE =
       new AccessCounts(new long[AccessKind.values().length * MODES], 0, 0);
 
@@ -41,7 +42,7 @@ public final class AccessCounts {
   /** Accesses of this kind, whatever their lock mode. */
   public long get(AccessKind kind) {
     long sum = 0;
-    for (LockMode m : LockMode.values()) {
+    for (LockMode m : LOCK_MODES) {
       sum += counts[slot(kind, m)];
     }
     return sum;
@@ -54,7 +55,11 @@ public final class AccessCounts {
 
   /** All accesses of every kind. */
   public long total() {
-    return Arrays.stream(counts).sum();
+    long sum = 0; // once per operation: a loop, not a stream
+    for (long c : counts) {
+      sum += c;
+    }
+    return sum;
   }
 
   /** What happened between {@code earlier} and this snapshot. */

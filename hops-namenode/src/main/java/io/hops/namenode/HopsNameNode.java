@@ -43,6 +43,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final Namesystem namesystem;
   private final RpcServer rpc;
   private final io.hops.namenode.audit.AuditLog auditLog;
+  private final org.apache.hadoop.hdfs.protocol.ClientProtocol served;
   private io.hops.namenode.smallfiles.DatabaseBlockServer dbBlocks;
   private final WebServer web;
   private final Housekeeping housekeeping;
@@ -86,10 +87,12 @@ public final class HopsNameNode implements AutoCloseable {
     NameNodeActivity activity = NamenodeMetrics.newActivity();
     // One protocol object for RPC and WebHDFS: reserved paths, safe mode, the audit log, metrics
     // and errors are shared.
-    org.apache.hadoop.hdfs.protocol.ClientProtocol served =
-        ActivityCounting.wrap(
-            io.hops.namenode.audit.AuditLogging.wrap(
-                SafeModeGuard.wrap(VirtualPaths.wrap(client, namesystem), client.safeMode()),
+    // Outermost first: counters, audit, safe mode, then reserved paths become real ones.
+    this.served =
+        io.hops.namenode.rpc.ClientProtocolChain.of(
+            client,
+            ActivityCounting.stage(activity),
+            io.hops.namenode.audit.AuditLogging.stage(
                 auditLog,
                 path -> {
                   var superuser = namesystem.superuserChecker();
@@ -101,7 +104,8 @@ public final class HopsNameNode implements AutoCloseable {
                           new io.hops.namenode.ops.GetFileInfo(
                               namesystem, superuser, real, "auditStatus"));
                 }),
-            activity);
+            SafeModeGuard.stage(client.safeMode()),
+            VirtualPaths.stage(namesystem));
     this.rpc =
         new RpcServer(
             conf,
@@ -227,6 +231,14 @@ public final class HopsNameNode implements AutoCloseable {
 
   public Namesystem namesystem() {
     return namesystem;
+  }
+
+  /**
+   * The client protocol as RPC and WebHDFS serve it: reserved paths, safe mode, the audit log and
+   * the activity counters in front of the operations.
+   */
+  public org.apache.hadoop.hdfs.protocol.ClientProtocol clientProtocol() {
+    return served;
   }
 
   /** The leader's housekeeping (it does nothing on other namenodes). */

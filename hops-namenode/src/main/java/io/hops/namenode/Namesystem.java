@@ -163,6 +163,23 @@ public final class Namesystem {
     return inodeIds.next();
   }
 
+  /**
+   * Every mode a status can carry (nine bits and the sticky bit: all that an {@code FsPermission}
+   * keeps of a short), built once: a listing would otherwise build one per entry. Shared, so never
+   * changed: the statuses only carry them to the wire.
+   */
+  private static final FsPermission[] MODES = new FsPermission[1 << 10];
+
+  static {
+    for (int m = 0; m < MODES.length; m++) {
+      MODES[m] = new FsPermission((short) m);
+    }
+  }
+
+  private static FsPermission permission(short mode) {
+    return MODES[mode & 0x3FF];
+  }
+
   /** The status a client sees of an inode; {@code localName} is empty for getFileInfo. */
   public HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
     return status(inode, localName, inode.storagePolicy());
@@ -182,7 +199,7 @@ public final class Namesystem {
         .blocksize(inode.isDir() ? 0 : inode.preferredBlockSize())
         .mtime(inode.modificationTime())
         .atime(inode.accessTime())
-        .perm(new FsPermission(inode.permission()))
+        .perm(permission(inode.permission()))
         .owner(users.userName(inode.userId()))
         .group(users.groupName(inode.groupId()))
         .symlink(inode.symlink() == null ? null : inode.symlink().getBytes(StandardCharsets.UTF_8))

@@ -97,7 +97,7 @@ final class RowCodec<R extends Record> {
             case SMALLINT -> in.getShort();
             case TINYINT -> in.get();
             case BOOLEAN -> in.get() != 0;
-            case STRING -> new String(bytes(in), StandardCharsets.UTF_8);
+            case STRING -> string(stored, in);
             case BYTES -> bytes(in);
           };
     }
@@ -113,6 +113,14 @@ final class RowCodec<R extends Record> {
       case BOOLEAN -> false;
       case STRING, BYTES -> null;
     };
+  }
+
+  /** A string column decoded in place: no copy of its bytes first. */
+  private static String string(byte[] stored, ByteBuffer in) {
+    int length = getVarint(in);
+    int at = in.position();
+    in.position(at + length);
+    return new String(stored, at, length, StandardCharsets.UTF_8);
   }
 
   private static byte[] bytes(ByteBuffer in) {

@@ -118,6 +118,7 @@ final class RowReader {
                 db,
                 prefix,
                 start,
+                after != null,
                 options,
                 (key, value) -> {
                   if (after == null || !Arrays.equals(key, after)) {
@@ -185,6 +186,7 @@ final class RowReader {
                     db,
                     prefix,
                     start,
+                    afterRowKey != null,
                     options,
                     (key, rowKey) -> {
                       if (afterRowKey == null || !Arrays.equals(key, start)) {
@@ -289,12 +291,21 @@ final class RowReader {
   private static void forEachWithPrefix(
       RocksDB db, byte[] prefix, ReadOptions options, EntryVisitor visitor)
       throws RocksDBException {
-    forEachWithPrefix(db, prefix, prefix, options, visitor);
+    forEachWithPrefix(db, prefix, prefix, false, options, visitor);
   }
 
-  /** As above, from the first key at or after {@code start} (which starts with the prefix). */
+  /**
+   * As above, from the first key at or after {@code start} (which starts with the prefix); the
+   * visitor gets each key only if {@code keys} (else null): copying a key out of RocksDB is a JNI
+   * call and an array per entry, and most scans only want the values.
+   */
   private static void forEachWithPrefix(
-      RocksDB db, byte[] prefix, byte[] start, ReadOptions options, EntryVisitor visitor)
+      RocksDB db,
+      byte[] prefix,
+      byte[] start,
+      boolean keys,
+      ReadOptions options,
+      EntryVisitor visitor)
       throws RocksDBException {
     byte[] end = OrderedBytes.prefixEnd(prefix);
     try (Slice upper = end == null ? null : new Slice(end)) {
@@ -305,7 +316,7 @@ final class RowReader {
       }
       try (RocksIterator it = db.newIterator(options)) {
         for (it.seek(start); it.isValid(); it.next()) {
-          if (!visitor.visit(it.key(), it.value())) {
+          if (!visitor.visit(keys ? it.key() : null, it.value())) {
             break;
           }
         }
@@ -316,7 +327,7 @@ final class RowReader {
 
   @FunctionalInterface
   private interface EntryVisitor {
-    /** Returns whether to go on. */
+    /** Returns whether to go on; {@code key} is null unless keys were asked for. */
     boolean visit(byte[] key, byte[] value);
   }
 }

@@ -1,13 +1,11 @@
 package io.hops.namenode.audit;
 
 import io.hops.namenode.audit.AuditCommands.Command;
+import io.hops.namenode.rpc.CallStage;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.ipc.CallerContext;
 import org.apache.hadoop.ipc.Server;
@@ -43,25 +41,23 @@ public final class AuditLogging {
     return WEBHDFS_CLIENT::remove;
   }
 
-  public static ClientProtocol wrap(ClientProtocol target, AuditLog log, StatusLookup lookup) {
-    return (ClientProtocol)
-        Proxy.newProxyInstance(
-            ClientProtocol.class.getClassLoader(),
-            new Class<?>[] {ClientProtocol.class},
-            (proxy, method, args) -> invoke(target, log, lookup, method, args));
+  /** The audit, as a stage of {@link io.hops.namenode.rpc.ClientProtocolChain}. */
+  public static CallStage stage(AuditLog log, StatusLookup lookup) {
+    return (method, args, next) -> invoke(log, lookup, method, args, next);
   }
 
   private static Object invoke(
-      ClientProtocol target, AuditLog log, StatusLookup lookup, Method method, Object[] args)
+      AuditLog log, StatusLookup lookup, Method method, Object[] args, CallStage.Next next)
       throws Throwable {
     Command command = AuditCommands.of(method.getName());
-    boolean external = Server.isRpcInvocation() || WEBHDFS_CLIENT.get() != null;
-    if (command == null || !log.enabled() || !external) {
-      return call(target, method, args);
+    if (command == null
+        || !log.enabled()
+        || !(Server.isRpcInvocation() || WEBHDFS_CLIENT.get() != null)) {
+      return next.invoke(method, args);
     }
     Object result;
     try {
-      result = call(target, method, args);
+      result = next.invoke(method, args);
     } catch (AccessControlException e) {
       log.log(event(command, args, false, null));
       throw e;
@@ -79,14 +75,6 @@ public final class AuditLogging {
       default -> log.log(event(command, args, true, status(command, args, result, lookup)));
     }
     return result;
-  }
-
-  private static Object call(ClientProtocol target, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
   }
 
   private static FileStatus status(

@@ -75,6 +75,15 @@ public final class DatanodeManager {
     private final Map<String, StorageStat> storages = new ConcurrentHashMap<>();
     private final Deque<DatanodeCommand> commands = new ArrayDeque<>();
 
+    /** Bumped after every registration and heartbeat: what {@link #info} last built is stale. */
+    private final java.util.concurrent.atomic.AtomicLong version =
+        new java.util.concurrent.atomic.AtomicLong();
+
+    private volatile CachedInfo info;
+
+    /** What {@link #info} built, and at which {@link #version}. */
+    private record CachedInfo(long version, DatanodeInfo info) {}
+
     Node(DatanodeID id, long lastHeartbeat) {
       this.id = id;
       this.lastHeartbeat = lastHeartbeat;
@@ -192,7 +201,23 @@ public final class DatanodeManager {
     }
 
     /** What a client or an operator sees of this datanode. */
+    /**
+     * The datanode as clients see it, built once per heartbeat: every located block names its
+     * replicas' datanodes, and a {@code DatanodeInfoWithStorage} copies the fields it is given.
+     * Callers must not change it.
+     */
     public DatanodeInfo info() {
+      long v = version.get();
+      CachedInfo cached = info;
+      if (cached != null && cached.version() == v) {
+        return cached.info();
+      }
+      DatanodeInfo built = build(); // read after the version: at least as new as it
+      info = new CachedInfo(v, built);
+      return built;
+    }
+
+    private DatanodeInfo build() {
       return new DatanodeInfo.DatanodeInfoBuilder()
           .setNodeID(id)
           .setCapacity(capacity())
@@ -318,6 +343,7 @@ public final class DatanodeManager {
     n.lastHeartbeat = Time.monotonicNow();
     n.lastHeartbeatWallclock = Time.now();
     n.heardFrom = true;
+    n.version.incrementAndGet();
     if (n.dead) {
       LOG.info("datanode {} is back", n.id.getXferAddr());
       n.dead = false;

@@ -1,9 +1,7 @@
 package io.hops.namenode.metrics;
 
-import java.lang.reflect.InvocationTargetException;
+import io.hops.namenode.rpc.CallStage;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 
 /**
@@ -15,16 +13,13 @@ import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 public final class ActivityCounting {
   private ActivityCounting() {}
 
-  public static ClientProtocol wrap(ClientProtocol target, NameNodeActivity activity) {
-    return (ClientProtocol)
-        Proxy.newProxyInstance(
-            ClientProtocol.class.getClassLoader(),
-            new Class<?>[] {ClientProtocol.class},
-            (proxy, method, args) -> invoke(target, activity, method, args));
+  /** The counting, as a stage of {@link io.hops.namenode.rpc.ClientProtocolChain}. */
+  public static CallStage stage(NameNodeActivity activity) {
+    return (method, args, next) -> invoke(activity, method, args, next);
   }
 
   private static Object invoke(
-      ClientProtocol target, NameNodeActivity a, Method method, Object[] args) throws Throwable {
+      NameNodeActivity a, Method method, Object[] args, CallStage.Next next) throws Throwable {
     String name = method.getName();
     switch (name) {
       case "create" -> a.createFileOps.incr();
@@ -38,12 +33,7 @@ public final class ActivityCounting {
       case "getLinkTarget" -> a.getLinkTargetOps.incr();
       default -> {}
     }
-    Object result;
-    try {
-      result = method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+    Object result = next.invoke(method, args);
     switch (name) {
       case "create", "mkdirs" -> {
         if (!Boolean.FALSE.equals(result)) {

@@ -13,7 +13,34 @@ import java.util.concurrent.atomic.LongAdder;
  * every shard; the row read there is checked to carry the id.
  */
 public final class InodeHintCache {
-  private record ChildName(long parentId, String name) {}
+  /**
+   * The key of a hint. Written out rather than a record: every component of every resolved path is
+   * looked up, and a record's equals and hashCode go through generic bootstrap methods.
+   */
+  private static final class ChildName {
+    private final long parentId;
+    private final String name;
+    private final int hash;
+
+    ChildName(long parentId, String name) {
+      this.parentId = parentId;
+      this.name = name;
+      this.hash = 31 * Long.hashCode(parentId) + name.hashCode();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ChildName c
+          && c.hash == hash
+          && c.parentId == parentId
+          && c.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
 
   /** Where an inode was seen: its parent's id and its name. */
   public record Place(long parentId, String name) {}

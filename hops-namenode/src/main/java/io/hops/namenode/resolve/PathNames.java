@@ -1,7 +1,5 @@
 package io.hops.namenode.resolve;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.hadoop.fs.InvalidPathException;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 
@@ -20,13 +18,28 @@ public final class PathNames {
     if (src == null || !src.startsWith("/")) {
       throw new InvalidPathException(String.valueOf(src));
     }
-    List<String> out = new ArrayList<>();
-    for (String c : src.split("/")) {
-      if (!c.isEmpty()) {
-        out.add(c);
+    // Every RPC splits its path: count, then cut, without a list or a regular expression.
+    int n = 0;
+    int len = src.length();
+    for (int i = 0; i < len; i++) {
+      if (src.charAt(i) != '/' && (i == 0 || src.charAt(i - 1) == '/')) {
+        n++;
       }
     }
-    return out.toArray(new String[0]);
+    String[] out = new String[n];
+    int k = 0;
+    int start = -1;
+    for (int i = 0; i <= len; i++) {
+      if (i == len || src.charAt(i) == '/') {
+        if (start >= 0) {
+          out[k++] = src.substring(start, i);
+          start = -1;
+        }
+      } else if (start < 0) {
+        start = i;
+      }
+    }
+    return out;
   }
 
   /**

@@ -1,11 +1,8 @@
 package io.hops.namenode.rpc;
 
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.function.Function;
-import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 
 /**
  * Refuses the {@code ClientProtocol} operations that change the namespace while the cluster is in
@@ -72,13 +69,12 @@ public final class SafeModeGuard {
 
   private SafeModeGuard() {}
 
-  /** {@code target}, with its namespace-changing methods gated by {@code safeMode}. */
-  public static ClientProtocol wrap(ClientProtocol target, SafeMode safeMode) {
-    return (ClientProtocol)
-        Proxy.newProxyInstance(
-            ClientProtocol.class.getClassLoader(),
-            new Class<?>[] {ClientProtocol.class},
-            (proxy, method, args) -> invoke(target, safeMode, method, args));
+  /**
+   * The gate, as a stage of {@link ClientProtocolChain}: namespace-changing methods are refused
+   * while {@code safeMode} is on.
+   */
+  public static CallStage stage(SafeMode safeMode) {
+    return (method, args, next) -> invoke(safeMode, method, args, next);
   }
 
   /**
@@ -98,19 +94,16 @@ public final class SafeModeGuard {
     return t;
   }
 
-  private static Object invoke(
-      ClientProtocol target, SafeMode safeMode, Method method, Object[] args) throws Throwable {
-    if (method.getDeclaringClass() == Object.class) {
-      return method.invoke(target, args);
-    }
+  private static Object invoke(SafeMode safeMode, Method method, Object[] args, CallStage.Next next)
+      throws Throwable {
     Function<Object[], String> refusal = WRITES.get(method.getName());
     if (refusal != null) {
       safeMode.check(() -> refusal.apply(args));
     }
     try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw clientSide(method.getName(), e.getCause());
+      return next.invoke(method, args);
+    } catch (Throwable t) {
+      throw clientSide(method.getName(), t);
     }
   }
 }

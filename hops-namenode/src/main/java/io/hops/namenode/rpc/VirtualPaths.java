@@ -3,13 +3,10 @@ package io.hops.namenode.rpc;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.ReservedPaths;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.security.AccessControlException;
 
@@ -47,18 +44,15 @@ public final class VirtualPaths {
 
   private VirtualPaths() {}
 
-  public static ClientProtocol wrap(ClientProtocol target, Namesystem ns) {
-    return (ClientProtocol)
-        Proxy.newProxyInstance(
-            ClientProtocol.class.getClassLoader(),
-            new Class<?>[] {ClientProtocol.class},
-            (proxy, method, args) -> invoke(target, ns, method, args));
+  /** The translation, as a stage of {@link ClientProtocolChain}. */
+  public static CallStage stage(Namesystem ns) {
+    return (method, args, next) -> invoke(ns, method, args, next);
   }
 
-  private static Object invoke(ClientProtocol target, Namesystem ns, Method method, Object[] args)
+  private static Object invoke(Namesystem ns, Method method, Object[] args, CallStage.Next next)
       throws Throwable {
-    if (args == null || method.getName().equals("concat") || !anyVirtual(args)) {
-      return call(target, method, args);
+    if (args == null || !anyVirtual(args) || method.getName().equals("concat")) {
+      return next.invoke(method, args);
     }
     for (int attempt = 1; ; attempt++) {
       Object[] translated = args.clone();
@@ -77,7 +71,7 @@ public final class VirtualPaths {
       }
       ReservedPaths.pin(pins);
       try {
-        return call(target, method, translated);
+        return next.invoke(method, translated);
       } catch (ReservedPaths.MovedException e) {
         if (attempt >= ATTEMPTS) {
           throw new RetriableException(method.getName() + ": " + e.getMessage());
@@ -106,14 +100,6 @@ public final class VirtualPaths {
               + pc.caller().user()
               + ". Superuser privilege is required for operation "
               + io.hops.namenode.audit.AuditCommands.hdfsName(method, args));
-    }
-  }
-
-  private static Object call(ClientProtocol target, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
     }
   }
 }

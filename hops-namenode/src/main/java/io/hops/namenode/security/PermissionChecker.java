@@ -32,14 +32,16 @@ public final class PermissionChecker {
   private final boolean enabled;
   private final UsersAndGroups names;
   private final int userId;
-  private final Set<Integer> groupIds = new HashSet<>();
+
+  /** The caller's group ids, found when a check first needs them (a superuser's calls never do). */
+  private Set<Integer> groupIds;
 
   /**
    * The caller's groups whose ids this namenode has not seen (most are registered nowhere: no inode
    * carries them). Membership in them is decided by name, from an inode's group id: id-to-name
    * never changes, so that name is cached for good, and no RPC looks a missing group up again.
    */
-  private final Set<String> unseenGroups = new HashSet<>();
+  private Set<String> unseenGroups;
 
   public PermissionChecker(
       Caller caller, UsersAndGroups names, String fsOwner, String supergroup, boolean enabled)
@@ -49,6 +51,11 @@ public final class PermissionChecker {
     this.enabled = enabled;
     this.superuser = caller.user().equals(fsOwner) || caller.groups().contains(supergroup);
     this.userId = names.userId(caller.user());
+  }
+
+  private void loadGroups() {
+    groupIds = new HashSet<>();
+    unseenGroups = new HashSet<>();
     for (String g : caller.groups()) {
       int id = names.knownGroupId(g);
       if (id >= 0) {
@@ -83,13 +90,18 @@ public final class PermissionChecker {
   public void checkTraverse(ResolvedPath p)
       throws AccessControlException, ParentNotDirectoryException, StorageException {
     int last = Math.min(p.inodes().size(), p.depth());
+    // The path of a component is spelled only for an error: no strings on the way down.
+    boolean checks = enabled && !superuser;
     for (int i = 0; i < last; i++) {
       InodeRow dir = p.inodes().get(i);
-      String path = PathNames.prefix(p.components(), i);
       if (!dir.isDir()) {
-        throw new ParentNotDirectoryException(path + " (is not a directory)");
+        throw new ParentNotDirectoryException(
+            PathNames.prefix(p.components(), i) + " (is not a directory)");
       }
-      check(dir, path, FsAction.EXECUTE);
+      if (checks && !permits(dir, FsAction.EXECUTE)) {
+        throw new AccessControlException(
+            denied(dir, PathNames.prefix(p.components(), i), FsAction.EXECUTE));
+      }
     }
   }
 
@@ -109,20 +121,21 @@ public final class PermissionChecker {
    * access ACL (read in the lock phase, {@link LoadedAcls}), else by its mode bits.
    */
   private boolean permits(InodeRow inode, FsAction access) throws StorageException {
-    FsPermission mode = new FsPermission(inode.permission());
     InodeAcl acl = InodeFlags.hasAcl(inode.permission()) ? LoadedAcls.get(inode.id()) : null;
     if (acl != null && acl.hasAccessEntries()) {
-      return aclPermits(inode, mode, acl, access);
+      return aclPermits(inode, new FsPermission(inode.permission()), acl, access);
     }
-    FsAction granted;
+    // The mode's bits straight from the row: owner, group, other, three bits each.
+    int shift;
     if (inode.userId() == userId) {
-      granted = mode.getUserAction();
+      shift = 6;
     } else if (inGroup(inode.groupId())) {
-      granted = mode.getGroupAction();
+      shift = 3;
     } else {
-      granted = mode.getOtherAction();
+      shift = 0;
     }
-    return granted.implies(access);
+    int granted = (inode.permission() >>> shift) & 7;
+    return access != null && (granted & access.ordinal()) == access.ordinal();
   }
 
   /**
@@ -167,6 +180,9 @@ public final class PermissionChecker {
    * one last saw the caller).
    */
   private boolean inGroup(int groupId) throws StorageException {
+    if (groupIds == null) {
+      loadGroups();
+    }
     if (groupIds.contains(groupId)) {
       return true;
     }
