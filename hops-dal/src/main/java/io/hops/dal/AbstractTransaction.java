@@ -246,6 +246,11 @@ public abstract class AbstractTransaction implements Transaction {
     rollback();
   }
 
+  /** For a key-value engine: keys its store read by point lookups, and put and deleted. */
+  protected final void countKeys(long read, long put, long deleted) {
+    counter.countKeys(read, put, deleted);
+  }
+
   @Override
   public final AccessCounts accessCounts() {
     return counter.snapshot();

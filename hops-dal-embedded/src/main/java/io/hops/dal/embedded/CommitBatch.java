@@ -51,6 +51,9 @@ final class CommitBatch {
 
   private final Map<ByteBuffer, ByteBuffer> claimedValues = new HashMap<>();
 
+  private int keysPut;
+  private int keysDeleted;
+
   private CommitBatch(
       RowReader reader,
       Map<KeyBytes, Object> lockedReads,
@@ -102,6 +105,16 @@ final class CommitBatch {
     return cached;
   }
 
+  /** Keys (rows and index entries) this batch puts. */
+  int keysPut() {
+    return keysPut;
+  }
+
+  /** Keys (rows and index entries) this batch deletes. */
+  int keysDeleted() {
+    return keysDeleted;
+  }
+
   void close() {
     batch.close();
   }
@@ -115,6 +128,7 @@ final class CommitBatch {
       case DELETE -> {
         if (old != null) {
           batch.delete(key);
+          keysDeleted++;
           if (capacities.limits(t.table.name())) {
             grow(t, -t.codec.encode(old).length);
           }
@@ -153,10 +167,12 @@ final class CommitBatch {
       }
       byte[] entry = entryKey(t, c, value, key);
       batch.put(entry, key);
+      keysPut++;
       deletedEntries.remove(ByteBuffer.wrap(entry));
     }
     byte[] encoded = t.codec.encode(row);
     batch.put(key, encoded);
+    keysPut++;
     if (capacities.limits(t.table.name())) {
       grow(t, encoded.length - (old == null ? 0 : t.codec.encode(old).length));
     }
@@ -186,6 +202,7 @@ final class CommitBatch {
       throws RocksDBException {
     byte[] entry = entryKey(t, c, value, key);
     batch.delete(entry);
+    keysDeleted++;
     deletedEntries.add(ByteBuffer.wrap(entry));
     if (value != null && t.unique.contains(c)) {
       claimedValues.remove(ByteBuffer.wrap(t.layout.indexPrefix(c, value)), ByteBuffer.wrap(key));

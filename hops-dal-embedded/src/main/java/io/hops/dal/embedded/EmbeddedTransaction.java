@@ -44,7 +44,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
     super(storage.totals());
     this.store = storage.store();
     this.locks = store.locks();
-    this.reader = storage.reader();
+    this.reader = storage.reader().counting(n -> countKeys(n, 0, 0));
   }
 
   @Override
@@ -263,6 +263,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
   protected void doCommit() throws StorageException {
     try {
       if (pending != null) {
+        countKeys(0, pending.keysPut(), pending.keysDeleted());
         var growth = pending.growth();
         if (growth.isEmpty()) {
           store.commit("commit", pending.batch(), pending.cachedRows());
