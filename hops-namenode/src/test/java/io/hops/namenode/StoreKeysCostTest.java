@@ -34,9 +34,14 @@ class StoreKeysCostTest {
     cluster.close();
   }
 
+  /**
+   * Before the cuts: mkdirs put 4, deleted 0, read 2 (the new name under its lock, then the new
+   * id's unique entry); create 10, 0, 5 (also the lease path row, read for a duplicate); rename 6,
+   * 3, 3 (the id's entry deleted and put again, and read); delete 3, 3, 1.
+   */
   @ParameterizedTest(name = "depth {0}")
   @ValueSource(ints = {1, 2, 3})
-  void mutationsWriteOnlyTheKeysTheyChange(int depth) throws Exception {
+  void mutationsWriteAndReadOnlyTheKeysTheyNeed(int depth) throws Exception {
     StringBuilder b = new StringBuilder();
     for (int i = 1; i < depth; i++) {
       b.append("/k").append(depth).append('-').append(i);
@@ -45,18 +50,30 @@ class StoreKeysCostTest {
     fs.mkdirs(new Path(dir));
     fs.getFileStatus(new Path(dir));
 
+    // The inode, its parent_id and id entries, the parent; read: the new name, under its lock.
     fs.mkdirs(new Path(dir, "d" + depth));
-    System.out.println("KEYS depth " + depth + " mkdirs " + LAST.get("mkdirs").keys());
+    assertThat(LAST.get("mkdirs").keys()).isEqualTo("put 4, deleted 0, read 1");
+
+    // A new client: as mkdirs, plus the lease row and its last_update entry, the lease path row
+    // and its holder entry, the retry-cache row and its expiration entry; read: the retry-cache
+    // row, the new name and the client's lease row (whose key was held before, by other clients).
     Path file = new Path(dir, "f" + depth);
-    fs.create(file).close();
-    System.out.println("KEYS depth " + depth + " create " + LAST.get("create").keys());
-    System.out.println("KEYS depth " + depth + " complete " + LAST.get("complete").keys());
+    try (DistributedFileSystem writer = cluster.client()) {
+      writer.create(file).close();
+    }
+    assertThat(LAST.get("create").keys()).isEqualTo("put 10, deleted 0, read 3");
+    // The inode; the lease path row and its holder entry.
+    assertThat(LAST.get("complete").keys()).isEqualTo("put 1, deleted 2, read 0");
+
+    // The moved row and its parent_id entry go; the new row, its parent_id entry, its id entry
+    // (rewritten in place), the parent, the retry-cache row and entry are put; read: the
+    // retry-cache row and the destination's batch.
     Path moved = new Path(dir, "g" + depth);
     assertThat(fs.rename(file, moved)).isTrue();
-    System.out.println("KEYS depth " + depth + " rename " + LAST.get("rename").keys());
+    assertThat(LAST.get("rename").keys()).isEqualTo("put 6, deleted 2, read 2");
+
+    // The row and its two entries go; the parent and the retry-cache row and entry are put.
     assertThat(fs.delete(moved, false)).isTrue();
-    System.out.println("KEYS depth " + depth + " delete " + LAST.get("delete").keys());
-    assertThat(fs.delete(new Path(dir, "d" + depth), false)).isTrue();
-    System.out.println("KEYS depth " + depth + " delete dir " + LAST.get("delete").keys());
+    assertThat(LAST.get("delete").keys()).isEqualTo("put 3, deleted 3, read 1");
   }
 }

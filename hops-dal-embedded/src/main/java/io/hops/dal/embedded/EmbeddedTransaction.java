@@ -256,7 +256,12 @@ final class EmbeddedTransaction extends AbstractTransaction {
     }
     pending =
         CommitBatch.of(
-            reader, lockedReads, value -> lock(value, LockMode.EXCLUSIVE), store.capacities(), ops);
+            reader,
+            lockedReads,
+            value -> lock(value, LockMode.EXCLUSIVE),
+            store.capacities(),
+            store.highWaters(),
+            ops);
   }
 
   @Override
@@ -266,11 +271,11 @@ final class EmbeddedTransaction extends AbstractTransaction {
         countKeys(0, pending.keysPut(), pending.keysDeleted());
         var growth = pending.growth();
         if (growth.isEmpty()) {
-          store.commit("commit", pending.batch(), pending.cachedRows());
+          store.commit("commit", pending);
         } else {
           store.capacities().reserve(growth, reader);
           try {
-            store.commit("commit", pending.batch(), pending.cachedRows());
+            store.commit("commit", pending);
           } catch (StorageException | RuntimeException e) {
             store.capacities().release(growth);
             throw e;

@@ -280,6 +280,33 @@ final class RowReader {
     return store.use("point read", db -> db.get(key));
   }
 
+  /** The greatest key that starts with {@code prefix}, or null: one seek backwards. */
+  byte[] lastKeyWithPrefix(byte[] prefix) throws StorageException {
+    byte[] end = OrderedBytes.prefixEnd(prefix);
+    return store.use(
+        "last key",
+        db -> {
+          try (ReadOptions options = new ReadOptions();
+              RocksIterator it = db.newIterator(options)) {
+            if (end == null) {
+              it.seekToLast();
+            } else {
+              it.seekForPrev(end);
+              if (it.isValid() && Arrays.equals(it.key(), end)) {
+                it.prev();
+              }
+            }
+            byte[] key = it.isValid() ? it.key() : null;
+            it.status();
+            return key != null
+                    && key.length >= prefix.length
+                    && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)
+                ? key
+                : null;
+          }
+        });
+  }
+
   /** Whether any key starts with {@code prefix}. */
   boolean any(byte[] prefix) throws StorageException {
     return store.use(
