@@ -108,6 +108,7 @@ public abstract class AbstractTransaction implements Transaction {
     if (!c.indexed()) {
       throw new IllegalArgumentException(table + "." + column + " has no index");
     }
+    table.checkIndexHolds(c, value);
     return scan(AccessKind.IS, table, List.of(c), List.of(value), mode);
   }
 
@@ -138,6 +139,7 @@ public abstract class AbstractTransaction implements Transaction {
     if (!c.indexed()) {
       throw new IllegalArgumentException(table + "." + column + " has no index");
     }
+    table.checkIndexHolds(c, value);
     if (after != null) {
       checkKey(table, after);
     }
@@ -162,6 +164,7 @@ public abstract class AbstractTransaction implements Transaction {
     if (!c.indexed()) {
       throw new IllegalArgumentException(table + "." + column + " has no index");
     }
+    table.checkIndexHolds(c, value);
     List<Key> keys = guard(() -> doFindKeysByIndex(table, c, value));
     counter.count(AccessKind.IS, LockMode.READ_COMMITTED);
     counter.countRows(keys.size(), 0);

@@ -185,8 +185,11 @@ final class CommitBatch {
       if (old != null && Objects.deepEquals(value, oldValue)) {
         continue;
       }
-      if (old != null) {
+      if (old != null && t.table.indexHolds(c, oldValue)) {
         deleteEntry(t, c, oldValue, key);
+      }
+      if (!t.table.indexHolds(c, value)) {
+        continue; // a partial index without this value
       }
       byte[] entry = entryKey(t, c, value, key);
       if (value != null && t.unique.contains(c)) {
@@ -229,7 +232,10 @@ final class CommitBatch {
   private void removeIndexEntries(StoredTable<Record> t, Record old, byte[] key)
       throws RocksDBException {
     for (Column c : t.indexed) {
-      deleteEntry(t, c, t.table.get(old, c.position()), key);
+      Object value = t.table.get(old, c.position());
+      if (t.table.indexHolds(c, value)) {
+        deleteEntry(t, c, value, key);
+      }
     }
   }
 

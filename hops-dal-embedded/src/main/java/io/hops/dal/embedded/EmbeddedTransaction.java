@@ -206,7 +206,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
           reader.scan(
               t, t.layout.rowPrefix(columns.subList(0, leading), values.subList(0, leading)));
       filtered = leading;
-    } else if (columns.get(0).indexed()) {
+    } else if (columns.get(0).indexed() && t.table.indexHolds(columns.get(0), values.get(0))) {
       rows = reader.scanIndex(t, columns.get(0), values.get(0));
       filtered = 1;
     } else {
