@@ -115,6 +115,7 @@ public abstract class AbstractTransaction implements Transaction {
     if (!c.indexed()) {
       throw new IllegalArgumentException(table + "." + column + " has no index");
     }
+    table.checkIndexHolds(c, value);
     return scan(AccessKind.IS, table, List.of(c), List.of(value), mode);
   }
 
@@ -145,6 +146,7 @@ public abstract class AbstractTransaction implements Transaction {
     if (!c.indexed()) {
       throw new IllegalArgumentException(table + "." + column + " has no index");
     }
+    table.checkIndexHolds(c, value);
     if (after != null) {
       checkKey(table, after);
     }
@@ -169,6 +171,7 @@ public abstract class AbstractTransaction implements Transaction {
     if (!c.indexed()) {
       throw new IllegalArgumentException(table + "." + column + " has no index");
     }
+    table.checkIndexHolds(c, value);
     List<Key> keys = guard(() -> doFindKeysByIndex(table, c, value));
     counter.count(AccessKind.IS, LockMode.READ_COMMITTED);
     counter.countRows(keys.size(), 0);
@@ -251,6 +254,11 @@ public abstract class AbstractTransaction implements Transaction {
   @Override
   public final void close() {
     rollback();
+  }
+
+  /** For a key-value engine: keys its store read by point lookups, and put and deleted. */
+  protected final void countKeys(long read, long put, long deleted) {
+    counter.countKeys(read, put, deleted);
   }
 
   @Override

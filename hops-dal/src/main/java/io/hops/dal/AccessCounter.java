@@ -13,6 +13,9 @@ public final class AccessCounter {
   private final AccessCounter parent;
   private final AtomicLong rowsRead = new AtomicLong();
   private final AtomicLong rowsWritten = new AtomicLong();
+  private final AtomicLong keysRead = new AtomicLong();
+  private final AtomicLong keysPut = new AtomicLong();
+  private final AtomicLong keysDeleted = new AtomicLong();
 
   public AccessCounter() {
     this(null);
@@ -38,11 +41,29 @@ public final class AccessCounter {
     }
   }
 
+  /**
+   * Keys a key-value engine read by point lookups that reached its store, and put and deleted in
+   * its commits (a row and each of its index entries are one key each). Engines over SQL count
+   * none.
+   */
+  public void countKeys(long read, long put, long deleted) {
+    keysRead.addAndGet(read);
+    keysPut.addAndGet(put);
+    keysDeleted.addAndGet(deleted);
+    if (parent != null) {
+      parent.countKeys(read, put, deleted);
+    }
+  }
+
   public AccessCounts snapshot() {
     long[] copy = new long[counts.length()];
     for (int i = 0; i < copy.length; i++) {
       copy[i] = counts.get(i);
     }
-    return new AccessCounts(copy, rowsRead.get(), rowsWritten.get());
+    return new AccessCounts(
+        copy,
+        rowsRead.get(),
+        rowsWritten.get(),
+        new long[] {keysRead.get(), keysPut.get(), keysDeleted.get()});
   }
 }

@@ -13,16 +13,40 @@ public final class AccessCounts {
   private static final LockMode[] LOCK_MODES = LockMode.values();
   private static final int MODES = LOCK_MODES.length;
   public static final AccessCounts NONE =
-      new AccessCounts(new long[AccessKind.values().length * MODES], 0, 0);
+      new AccessCounts(new long[AccessKind.values().length * MODES], 0, 0, new long[3]);
 
   private final long[] counts;
   private final long rowsRead;
   private final long rowsWritten;
 
-  AccessCounts(long[] counts, long rowsRead, long rowsWritten) {
+  /** Keys read, put and deleted in a key-value engine's store ({@link AccessCounter#countKeys}). */
+  private final long[] keys;
+
+  AccessCounts(long[] counts, long rowsRead, long rowsWritten, long[] keys) {
     this.counts = counts;
     this.rowsRead = rowsRead;
     this.rowsWritten = rowsWritten;
+    this.keys = keys;
+  }
+
+  /** Keys a key-value engine read by point lookups that reached its store (not its row cache). */
+  public long keysRead() {
+    return keys[0];
+  }
+
+  /** Keys (rows and index entries) a key-value engine's commits put. */
+  public long keysPut() {
+    return keys[1];
+  }
+
+  /** Keys (rows and index entries) a key-value engine's commits deleted. */
+  public long keysDeleted() {
+    return keys[2];
+  }
+
+  /** The key counts as text, e.g. {@code put 4, deleted 1, read 2}. */
+  public String keys() {
+    return "put " + keysPut() + ", deleted " + keysDeleted() + ", read " + keysRead();
   }
 
   /** Rows returned by the reads (a missing row of a key read counts none). */
@@ -68,7 +92,11 @@ public final class AccessCounts {
     for (int i = 0; i < d.length; i++) {
       d[i] = counts[i] - earlier.counts[i];
     }
-    return new AccessCounts(d, rowsRead - earlier.rowsRead, rowsWritten - earlier.rowsWritten);
+    long[] k = new long[keys.length];
+    for (int i = 0; i < k.length; i++) {
+      k[i] = keys[i] - earlier.keys[i];
+    }
+    return new AccessCounts(d, rowsRead - earlier.rowsRead, rowsWritten - earlier.rowsWritten, k);
   }
 
   @Override

@@ -5,8 +5,9 @@ import io.hops.dal.StorageException;
 import io.hops.dal.WriteOp;
 import io.hops.dal.schema.Column;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +23,12 @@ import org.rocksdb.WriteBatch;
  *
  * <p>As in SQL, an update or delete of a missing row changes nothing, and an insert of an existing
  * key, or a write of a value a unique index already holds for another row, fails with {@link
- * DuplicateKeyException}. A unique value is locked ({@link UniqueValue}) before it is checked.
+ * DuplicateKeyException}. A unique value is locked ({@link UniqueValue}) before it is checked. An
+ * inserted key above every key its table ever held ({@link HighWaters}), a unique value above every
+ * value its index ever held or whose entry this batch deletes, is free without a read.
+ *
+ * <p>Deletes go last, and only of keys the batch does not put again: a row that moves keeps its
+ * unique entries' keys, which are rewritten in place rather than deleted and put.
  */
 final class CommitBatch {
   /** Takes the exclusive lock of a unique value for the committing transaction. */
@@ -35,6 +41,7 @@ final class CommitBatch {
   private final Map<KeyBytes, Object> lockedReads;
   private final ValueLocker locker;
   private final TableCapacities capacities;
+  private final HighWaters highWaters;
   private final WriteBatch batch = new WriteBatch();
 
   /** How many bytes of encoded rows this batch adds to each table with a capacity. */
@@ -46,20 +53,31 @@ final class CommitBatch {
   /** The same for the rows of cacheable tables: what the commit tells the {@link RowCache}. */
   private final Map<KeyBytes, Object> cached = new HashMap<>();
 
-  /** Index entries this batch deletes, and the unique values it gives rows (value → row key). */
-  private final Set<ByteBuffer> deletedEntries = new HashSet<>();
+  /** Keys (rows and index entries) this batch deletes at its end, unless it puts them again. */
+  private final Set<KeyBytes> deletes = new LinkedHashSet<>();
 
+  /** The unique values this batch gives rows (value → row key). */
   private final Map<ByteBuffer, ByteBuffer> claimedValues = new HashMap<>();
+
+  /** The unique entries this batch puts, and their indexes' prefixes: the marks to raise. */
+  private final List<KeyBytes> newKeySpaces = new ArrayList<>();
+
+  private final List<byte[]> newKeys = new ArrayList<>();
+
+  private int keysPut;
+  private int keysDeleted;
 
   private CommitBatch(
       RowReader reader,
       Map<KeyBytes, Object> lockedReads,
       ValueLocker locker,
-      TableCapacities capacities) {
+      TableCapacities capacities,
+      HighWaters highWaters) {
     this.reader = reader;
     this.lockedReads = lockedReads;
     this.locker = locker;
     this.capacities = capacities;
+    this.highWaters = highWaters;
   }
 
   /**
@@ -71,13 +89,18 @@ final class CommitBatch {
       Map<KeyBytes, Object> lockedReads,
       ValueLocker locker,
       TableCapacities capacities,
+      HighWaters highWaters,
       List<WriteOp> ops)
       throws StorageException {
-    CommitBatch b = new CommitBatch(reader, lockedReads, locker, capacities);
+    CommitBatch b = new CommitBatch(reader, lockedReads, locker, capacities, highWaters);
     try {
       for (WriteOp op : ops) {
         b.add(op);
       }
+      for (KeyBytes k : b.deletes) {
+        b.batch.delete(k.bytes());
+      }
+      b.keysDeleted = b.deletes.size();
       return b;
     } catch (StorageException | RuntimeException e) {
       b.close();
@@ -102,6 +125,23 @@ final class CommitBatch {
     return cached;
   }
 
+  /** Keys (rows and index entries) this batch puts. */
+  int keysPut() {
+    return keysPut;
+  }
+
+  /** Keys (rows and index entries) this batch deletes. */
+  int keysDeleted() {
+    return keysDeleted;
+  }
+
+  /** Tells the marks of the unique indexes what this batch put, once it is in the store. */
+  void raiseMarks() {
+    for (int i = 0; i < newKeys.size(); i++) {
+      highWaters.raise(newKeySpaces.get(i), newKeys.get(i));
+    }
+  }
+
   void close() {
     batch.close();
   }
@@ -110,11 +150,11 @@ final class CommitBatch {
   private void add(WriteOp op) throws StorageException, RocksDBException {
     StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
     byte[] key = t.rowKey(op.key());
-    Record old = current(t, key);
+    Record old = current(t, key, op.kind() == WriteOp.Kind.INSERT);
     switch (op.kind()) {
       case DELETE -> {
         if (old != null) {
-          batch.delete(key);
+          deletes.add(new KeyBytes(key));
           if (capacities.limits(t.table.name())) {
             grow(t, -t.codec.encode(old).length);
           }
@@ -145,18 +185,32 @@ final class CommitBatch {
       if (old != null && Objects.deepEquals(value, oldValue)) {
         continue;
       }
-      if (old != null) {
+      if (old != null && t.table.indexHolds(c, oldValue)) {
         deleteEntry(t, c, oldValue, key);
       }
-      if (value != null && t.unique.contains(c)) {
-        claimUnique(t, c, value, key);
+      if (!t.table.indexHolds(c, value)) {
+        continue; // a partial index without this value
       }
       byte[] entry = entryKey(t, c, value, key);
+      if (value != null && t.unique.contains(c)) {
+        claimUnique(t, c, value, key);
+        newKeySpaces.add(t.uniquePrefixes.get(c));
+        newKeys.add(entry);
+      }
       batch.put(entry, key);
-      deletedEntries.remove(ByteBuffer.wrap(entry));
+      keysPut++;
+      deletes.remove(new KeyBytes(entry));
     }
     byte[] encoded = t.codec.encode(row);
     batch.put(key, encoded);
+    keysPut++;
+    if (old == null) {
+      newKeySpaces.add(t.rowSpace);
+      newKeys.add(key);
+      if (!deletes.isEmpty()) {
+        deletes.remove(new KeyBytes(key));
+      }
+    }
     if (capacities.limits(t.table.name())) {
       grow(t, encoded.length - (old == null ? 0 : t.codec.encode(old).length));
     }
@@ -178,15 +232,17 @@ final class CommitBatch {
   private void removeIndexEntries(StoredTable<Record> t, Record old, byte[] key)
       throws RocksDBException {
     for (Column c : t.indexed) {
-      deleteEntry(t, c, t.table.get(old, c.position()), key);
+      Object value = t.table.get(old, c.position());
+      if (t.table.indexHolds(c, value)) {
+        deleteEntry(t, c, value, key);
+      }
     }
   }
 
   private void deleteEntry(StoredTable<Record> t, Column c, Object value, byte[] key)
       throws RocksDBException {
     byte[] entry = entryKey(t, c, value, key);
-    batch.delete(entry);
-    deletedEntries.add(ByteBuffer.wrap(entry));
+    deletes.add(new KeyBytes(entry));
     if (value != null && t.unique.contains(c)) {
       claimedValues.remove(ByteBuffer.wrap(t.layout.indexPrefix(c, value)), ByteBuffer.wrap(key));
     }
@@ -203,8 +259,12 @@ final class CommitBatch {
     ByteBuffer mine = ByteBuffer.wrap(key);
     ByteBuffer claimed = claimedValues.get(ByteBuffer.wrap(prefix));
     boolean taken = claimed != null && !claimed.equals(mine);
-    // The value's one entry is keyed by the value: a point read, not a scan.
-    taken |= reader.raw(prefix) != null && !deletedEntries.contains(ByteBuffer.wrap(prefix));
+    // The value's one entry is keyed by the value: a point read, not a scan, and none for a value
+    // whose entry this batch deletes or that is above every value the index ever held.
+    taken |=
+        !deletes.contains(new KeyBytes(prefix))
+            && !highWaters.neverHeld(reader, t.uniquePrefixes.get(c), prefix)
+            && reader.raw(prefix) != null;
     if (taken) {
       throw new DuplicateKeyException(
           "write of "
@@ -231,7 +291,8 @@ final class CommitBatch {
   }
 
   /** The row as the store holds it after the writes added so far. */
-  private Record current(StoredTable<Record> t, byte[] key) throws StorageException {
+  private Record current(StoredTable<Record> t, byte[] key, boolean inserting)
+      throws StorageException {
     KeyBytes k = new KeyBytes(key);
     Object known = written.get(k);
     if (known == null) {
@@ -239,6 +300,9 @@ final class CommitBatch {
     }
     if (known != null) {
       return known == RowCache.ABSENT ? null : (Record) known;
+    }
+    if (inserting && highWaters.neverHeld(reader, t.rowSpace, key)) {
+      return null;
     }
     return reader.get(t, key);
   }

@@ -44,7 +44,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
     super(storage.totals());
     this.store = storage.store();
     this.locks = store.locks();
-    this.reader = storage.reader();
+    this.reader = storage.reader().counting(n -> countKeys(n, 0, 0));
   }
 
   @Override
@@ -206,7 +206,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
           reader.scan(
               t, t.layout.rowPrefix(columns.subList(0, leading), values.subList(0, leading)));
       filtered = leading;
-    } else if (columns.get(0).indexed()) {
+    } else if (columns.get(0).indexed() && t.table.indexHolds(columns.get(0), values.get(0))) {
       rows = reader.scanIndex(t, columns.get(0), values.get(0));
       filtered = 1;
     } else {
@@ -256,20 +256,26 @@ final class EmbeddedTransaction extends AbstractTransaction {
     }
     pending =
         CommitBatch.of(
-            reader, lockedReads, value -> lock(value, LockMode.EXCLUSIVE), store.capacities(), ops);
+            reader,
+            lockedReads,
+            value -> lock(value, LockMode.EXCLUSIVE),
+            store.capacities(),
+            store.highWaters(),
+            ops);
   }
 
   @Override
   protected void doCommit() throws StorageException {
     try {
       if (pending != null) {
+        countKeys(0, pending.keysPut(), pending.keysDeleted());
         var growth = pending.growth();
         if (growth.isEmpty()) {
-          store.commit("commit", pending.batch(), pending.cachedRows());
+          store.commit("commit", pending);
         } else {
           store.capacities().reserve(growth, reader);
           try {
-            store.commit("commit", pending.batch(), pending.cachedRows());
+            store.commit("commit", pending);
           } catch (StorageException | RuntimeException e) {
             store.capacities().release(growth);
             throw e;

@@ -96,6 +96,11 @@ final class KeyLayout {
         .toByteArray();
   }
 
+  /** Every entry of {@code column}'s index starts with this. */
+  byte[] indexColumnPrefix(Column column) {
+    return new OrderedBytes(indexPrefix).value(ColumnType.STRING, column.name()).toByteArray();
+  }
+
   /** The entry of {@code column}'s index for a row with this value and row key. */
   byte[] indexKey(Column column, Object value, byte[] rowKey) {
     byte[] prefix = indexPrefix(column, value);

@@ -38,6 +38,7 @@ final class RocksStore implements AutoCloseable {
   private final LockManager locks;
   private final RowCache rows;
   private final TableCapacities capacities = new TableCapacities();
+  private final HighWaters highWaters = new HighWaters();
 
   /**
    * Every use of the database holds this shared, closing holds it exclusively: a native handle used
@@ -186,18 +187,20 @@ final class RocksStore implements AutoCloseable {
   }
 
   /**
-   * Writes a transaction's batch, then its rows (row or {@link RowCache#ABSENT} by row key) to the
-   * row cache. The caller still holds the locks of those rows.
+   * Writes a transaction's batch, then tells the row cache its rows and the unique indexes' marks
+   * its entries. The caller still holds the locks of those rows and unique values.
    */
-  void commit(String what, org.rocksdb.WriteBatch batch, java.util.Map<KeyBytes, Object> written)
-      throws StorageException {
+  void commit(String what, CommitBatch pending) throws StorageException {
     try {
-      write(what, batch);
+      write(what, pending.batch());
     } catch (StorageException | RuntimeException e) {
-      rows.clear(); // the batch may or may not be in the store
+      // The batch may or may not be in the store.
+      rows.clear();
+      highWaters.forget();
       throw e;
     }
-    rows.committed(written);
+    rows.committed(pending.cachedRows());
+    pending.raiseMarks();
   }
 
   private void write(String what, org.rocksdb.WriteBatch batch) throws StorageException {
@@ -207,6 +210,10 @@ final class RocksStore implements AutoCloseable {
           db.write(commitOptions, batch);
           return null;
         });
+  }
+
+  HighWaters highWaters() {
+    return highWaters;
   }
 
   TableCapacities capacities() {

@@ -19,15 +19,35 @@ import org.rocksdb.Snapshot;
  * index scan reads its entries and their rows at one snapshot).
  */
 final class RowReader {
+  /** Told how many keys each point lookup asked the store for (row-cache hits are not). */
+  @FunctionalInterface
+  interface KeyReads {
+    KeyReads NONE = n -> {};
+
+    void read(int keys);
+  }
+
   private final RocksStore store;
+  private final KeyReads keyReads;
 
   RowReader(RocksStore store) {
+    this(store, KeyReads.NONE);
+  }
+
+  private RowReader(RocksStore store, KeyReads keyReads) {
     this.store = store;
+    this.keyReads = keyReads;
+  }
+
+  /** This reader, telling {@code keyReads} of the keys its point lookups read from the store. */
+  RowReader counting(KeyReads keyReads) {
+    return new RowReader(store, keyReads);
   }
 
   <R extends Record> R get(StoredTable<R> t, byte[] rowKey) throws StorageException {
     RowCache cache = store.rows();
     if (!t.cacheable || !cache.enabled()) {
+      keyReads.read(1);
       return decode(t, store.use("read of a row of " + t.table, db -> db.get(rowKey)));
     }
     RowCache.Generation g = cache.current(); // before the store is read
@@ -35,6 +55,7 @@ final class RowReader {
     if (cached != null) {
       return cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached);
     }
+    keyReads.read(1);
     R row = decode(t, store.use("read of a row of " + t.table, db -> db.get(rowKey)));
     cache.fill(g, rowKey, row);
     return row;
@@ -79,6 +100,7 @@ final class RowReader {
   }
 
   private List<byte[]> multiGet(StoredTable<?> t, List<byte[]> rowKeys) throws StorageException {
+    keyReads.read(rowKeys.size());
     return store.use(
         "batched read of " + rowKeys.size() + " rows of " + t.table,
         db -> db.multiGetAsList(rowKeys));
@@ -256,7 +278,35 @@ final class RowReader {
 
   /** The value stored under {@code key}, undecoded, or null. */
   byte[] raw(byte[] key) throws StorageException {
+    keyReads.read(1);
     return store.use("point read", db -> db.get(key));
+  }
+
+  /** The greatest key that starts with {@code prefix}, or null: one seek backwards. */
+  byte[] lastKeyWithPrefix(byte[] prefix) throws StorageException {
+    byte[] end = OrderedBytes.prefixEnd(prefix);
+    return store.use(
+        "last key",
+        db -> {
+          try (ReadOptions options = new ReadOptions();
+              RocksIterator it = db.newIterator(options)) {
+            if (end == null) {
+              it.seekToLast();
+            } else {
+              it.seekForPrev(end);
+              if (it.isValid() && Arrays.equals(it.key(), end)) {
+                it.prev();
+              }
+            }
+            byte[] key = it.isValid() ? it.key() : null;
+            it.status();
+            return key != null
+                    && key.length >= prefix.length
+                    && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)
+                ? key
+                : null;
+          }
+        });
   }
 
   /** Whether any key starts with {@code prefix}. */

@@ -25,6 +25,12 @@ final class StoredTable<R extends Record> {
   final List<Column> indexed;
   final Set<Column> unique;
 
+  /** The prefix of every row key, as a {@link HighWaters} space. */
+  final KeyBytes rowSpace;
+
+  /** The prefix of each unique index's entries ({@link KeyLayout#indexColumnPrefix}). */
+  final Map<Column, KeyBytes> uniquePrefixes;
+
   /**
    * Whether its rows may be shared from the {@link RowCache}: not if a column holds bytes, which a
    * caller could change in a row it was handed.
@@ -41,6 +47,12 @@ final class StoredTable<R extends Record> {
         indexed.stream()
             .filter(c -> components[c.position()].getAnnotation(Indexed.class).unique())
             .collect(Collectors.toUnmodifiableSet());
+    this.rowSpace = new KeyBytes(layout.rowPrefix());
+    this.uniquePrefixes =
+        unique.stream()
+            .collect(
+                Collectors.toUnmodifiableMap(
+                    c -> c, c -> new KeyBytes(layout.indexColumnPrefix(c))));
     this.cacheable = table.columns().stream().noneMatch(c -> c.type() == ColumnType.BYTES);
   }
 

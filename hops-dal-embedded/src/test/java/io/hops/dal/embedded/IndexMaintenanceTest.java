@@ -1,7 +1,9 @@
 package io.hops.dal.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hops.dal.AccessCounts;
 import io.hops.dal.DalConfig;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class IndexMaintenanceTest {
   private static final Table<InodeRow> T = InodeRow.TABLE;
+  private static final long ROOT = 1;
   private Storage storage;
 
   @BeforeEach
@@ -38,7 +41,7 @@ class IndexMaintenanceTest {
 
   @Test
   void anUpdateMovesTheEntryAndADeleteRemovesIt() throws Exception {
-    InodeRow row = withId(SampleRows.typical(T, 1), 100);
+    InodeRow row = withId(SampleRows.with(T, SampleRows.typical(T, 1), "parent_id", ROOT), 100);
     commit(tx -> tx.insert(T, row));
     assertThat(byId(100)).containsExactly(row);
 
@@ -87,10 +90,49 @@ class IndexMaintenanceTest {
     commit(
         tx -> {
           for (InodeRow r : rows) {
-            tx.insert(T, SampleRows.with(T, r, "parent_id", 77L));
+            tx.insert(T, SampleRows.with(T, r, "parent_id", ROOT));
           }
         });
-    assertThat(byParent(77)).extracting(InodeRow::partitionId).containsExactly(-9L, 0L, 9L);
+    assertThat(byParent(ROOT)).extracting(InodeRow::partitionId).containsExactly(-9L, 0L, 9L);
+  }
+
+  /**
+   * {@code inodes.parent_id} holds only the root's children: a row of another parent has no entry
+   * (its partition finds it), a row that moves to or from the root gains or loses its entry, and a
+   * find by another parent is refused rather than answered from a partial index.
+   */
+  @Test
+  void thePartialParentIndexHoldsOnlyTheRootsChildren() throws Exception {
+    InodeRow top = withId(SampleRows.with(T, SampleRows.typical(T, 7), "parent_id", ROOT), 700);
+    InodeRow deep = withId(SampleRows.with(T, SampleRows.typical(T, 8), "parent_id", 5L), 701);
+    commit(
+        tx -> {
+          tx.insert(T, top);
+          tx.insert(T, deep);
+        });
+    assertThat(byParent(ROOT)).containsExactly(top);
+    assertThatThrownBy(() -> byParent(5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("inodes.parent_id is indexed only for the values [1], not for 5");
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.findByPartition(T, deep.partitionId(), "parent_id", 5L, LockMode.SHARED))
+          .containsExactly(deep);
+    }
+
+    InodeRow up = SampleRows.with(T, SampleRows.with(T, deep, "parent_id", ROOT), "name", "up");
+    AccessCounts moves;
+    try (Transaction tx = storage.begin()) {
+      tx.delete(T, T.keyOf(top));
+      tx.delete(T, T.keyOf(deep));
+      tx.insert(T, SampleRows.with(T, withId(top, 702), "parent_id", 5L));
+      tx.insert(T, up);
+      tx.commit();
+      moves = tx.accessCounts();
+    }
+    assertThat(byParent(ROOT)).containsExactly(up);
+    // Deleted: two rows, top's parent entry, two id entries (702 is new; 701 is put again).
+    // Put: two rows, up's parent entry, two id entries.
+    assertThat(moves.keys()).startsWith("put 5, deleted 4,");
   }
 
   private static InodeRow withId(InodeRow row, long id) {

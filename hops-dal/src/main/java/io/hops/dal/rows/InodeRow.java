@@ -13,11 +13,15 @@ import io.hops.dal.schema.TableName;
  * children of the root a hash of the name, so top-level directories spread over shards (DESIGN.md
  * §4). Names order as HDFS orders them (signed bytes), so a partition's rows are a directory's
  * children in listing order.
+ *
+ * <p>The {@code parent_id} index holds only the root's children (the root's id is 1): theirs are
+ * the only partitions that are not their parent's id; every other directory's children are its
+ * partition.
  */
 @TableName("inodes")
 public record InodeRow(
     @Pk @PartitionKey long partitionId,
-    @Pk @Indexed long parentId,
+    @Pk @Indexed(only = 1) long parentId,
     @Pk @SignedByteOrder @MaxBytes(255) String name,
     @Indexed(unique = true) long id,
     boolean isDir,

@@ -15,4 +15,12 @@ public @interface Indexed {
    * cannot without the partition column, see schema/mysql.sql).
    */
   boolean unique() default false;
+
+  /**
+   * If not empty, a partial index: it holds only the rows whose value is one of these (of an
+   * integral column), and finding rows by any other value is refused with {@link
+   * IllegalArgumentException} on every engine (an engine may still index every row). A key-value
+   * engine then writes no entry for the other rows.
+   */
+  long[] only() default {};
 }

@@ -29,6 +29,9 @@ public final class Table<R extends Record> {
   private final MethodHandle constructor;
   private final int[] keyPositions;
 
+  /** By column position: the values a partial index holds ({@link Indexed#only}), else null. */
+  private final long[][] partialIndexes;
+
   private Table(Class<R> rowType) {
     this.rowType = rowType;
     TableName tableName = rowType.getAnnotation(TableName.class);
@@ -42,8 +45,17 @@ public final class Table<R extends Record> {
     Column partition = null;
     List<Function<Object, Object>> getters = new ArrayList<>();
     Class<?>[] types = new Class<?>[components.length];
+    this.partialIndexes = new long[components.length][];
     for (int i = 0; i < components.length; i++) {
       Column c = Column.of(components[i], i);
+      Indexed indexed = components[i].getAnnotation(Indexed.class);
+      if (indexed != null && indexed.only().length > 0) {
+        if (indexed.unique()) {
+          throw new IllegalArgumentException(
+              rowType + "." + c.name() + ": a partial index is not unique");
+        }
+        partialIndexes[i] = indexed.only().clone();
+      }
       cols.add(c);
       if (c.primaryKey()) {
         keys.add(c);
@@ -97,6 +109,48 @@ public final class Table<R extends Record> {
               .invoke();
     } catch (Throwable e) {
       throw new IllegalArgumentException("cannot read " + rowType.getName() + "." + method, e);
+    }
+  }
+
+  /**
+   * Whether {@code column}'s index holds the rows whose value is {@code value}: every value of a
+   * full index, only its own values ({@link Indexed#only}) of a partial one.
+   */
+  public boolean indexHolds(Column column, Object value) {
+    long[] only = partialIndexes[column.position()];
+    if (only == null) {
+      return true;
+    }
+    if (!(value instanceof Number n)) {
+      return false;
+    }
+    for (long v : only) {
+      if (v == n.longValue()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code column}'s index is partial ({@link Indexed#only}). */
+  public boolean partiallyIndexed(Column column) {
+    return partialIndexes[column.position()] != null;
+  }
+
+  /**
+   * Refuses a find by a value {@code column}'s index does not hold: the answer would depend on the
+   * engine.
+   */
+  public void checkIndexHolds(Column column, Object value) {
+    if (value != null && !indexHolds(column, value)) {
+      throw new IllegalArgumentException(
+          this
+              + "."
+              + column.name()
+              + " is indexed only for the values "
+              + java.util.Arrays.toString(partialIndexes[column.position()])
+              + ", not for "
+              + value);
     }
   }
 

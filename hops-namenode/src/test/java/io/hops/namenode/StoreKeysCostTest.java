@@ -1,0 +1,84 @@
+package io.hops.namenode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.AccessCounts;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The keys the embedded engine's commits put and delete, and the keys its point lookups read from
+ * the store, per mutation through the stock client: what RocksDB's write path costs an operation.
+ */
+class StoreKeysCostTest {
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new HopsTestCluster();
+    fs = cluster.client();
+    cluster.namenode().namesystem().runner().observe(LAST::put);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  /**
+   * Before the cuts, at every depth: mkdirs put 4, deleted 0, read 2 (the new name under its lock,
+   * then the new id's unique entry); create 10, 0, 5 (also the lease path row, read for a
+   * duplicate); rename 6, 3, 3 (the id's entry deleted and put again, and read); delete 3, 3, 1.
+   * Now only a child of the root has a {@code parent_id} entry ({@code p} below).
+   */
+  @ParameterizedTest(name = "depth {0}")
+  @ValueSource(ints = {1, 2, 3})
+  void mutationsWriteAndReadOnlyTheKeysTheyNeed(int depth) throws Exception {
+    StringBuilder b = new StringBuilder();
+    for (int i = 1; i < depth; i++) {
+      b.append("/k").append(depth).append('-').append(i);
+    }
+    String dir = b.length() == 0 ? "/" : b.toString();
+    fs.mkdirs(new Path(dir));
+    fs.getFileStatus(new Path(dir));
+    int p = depth == 1 ? 1 : 0;
+
+    // The inode, its id entry, the parent; read: the new name, under its lock.
+    fs.mkdirs(new Path(dir, "d" + depth));
+    assertThat(LAST.get("mkdirs").keys()).isEqualTo(keys(3 + p, 0, 1));
+
+    // A new client: as mkdirs, plus the lease row and its last_update entry, the lease path row
+    // and its holder entry, the retry-cache row and its expiration entry; read: the retry-cache
+    // row, the new name and the client's lease row (whose key was held before, by other clients).
+    Path file = new Path(dir, "f" + depth);
+    try (DistributedFileSystem writer = cluster.client()) {
+      writer.create(file).close();
+    }
+    assertThat(LAST.get("create").keys()).isEqualTo(keys(9 + p, 0, 3));
+    // The inode; the lease path row and its holder entry.
+    assertThat(LAST.get("complete").keys()).isEqualTo("put 1, deleted 2, read 0");
+
+    // The moved row goes; the new row, its id entry (rewritten in place), the parent, the
+    // retry-cache row and entry are put; read: the retry-cache row and the destination's batch.
+    Path moved = new Path(dir, "g" + depth);
+    assertThat(fs.rename(file, moved)).isTrue();
+    assertThat(LAST.get("rename").keys()).isEqualTo(keys(5 + p, 1 + p, 2));
+
+    // The row and its id entry go; the parent and the retry-cache row and entry are put.
+    assertThat(fs.delete(moved, false)).isTrue();
+    assertThat(LAST.get("delete").keys()).isEqualTo(keys(3, 2 + p, 1));
+  }
+
+  private static String keys(int put, int deleted, int read) {
+    return "put " + put + ", deleted " + deleted + ", read " + read;
+  }
+}
