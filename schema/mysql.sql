@@ -196,15 +196,6 @@ CREATE TABLE IF NOT EXISTS quota (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (inode_id) PARTITIONS 8;
 
-CREATE TABLE IF NOT EXISTS quota_updates (
-  inode_id BIGINT NOT NULL,
-  update_id BIGINT NOT NULL,
-  ns_delta BIGINT NOT NULL,
-  ds_delta BIGINT NOT NULL,
-  PRIMARY KEY (inode_id, update_id)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
-  PARTITION BY KEY (inode_id) PARTITIONS 8;
-
 -- Outcomes of non-idempotent calls by (client_id, call_id), so a client retrying on another
 -- namenode gets the original outcome.
 CREATE TABLE IF NOT EXISTS retry_cache (

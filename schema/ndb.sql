@@ -209,15 +209,6 @@ CREATE TABLE IF NOT EXISTS quota (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (inode_id);
 
-CREATE TABLE IF NOT EXISTS quota_updates (
-  inode_id BIGINT NOT NULL,
-  update_id BIGINT NOT NULL,
-  ns_delta BIGINT NOT NULL,
-  ds_delta BIGINT NOT NULL,
-  PRIMARY KEY (inode_id, update_id)
-) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
-  PARTITION BY KEY (inode_id);
-
 -- Outcomes of non-idempotent calls by (client_id, call_id), so a client retrying on another
 -- namenode gets the original outcome.
 CREATE TABLE IF NOT EXISTS retry_cache (

@@ -19,7 +19,6 @@ import io.hops.dal.rows.OnDiskSmallFileDataRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.QuotaRow;
-import io.hops.dal.rows.QuotaUpdateRow;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
@@ -53,7 +52,6 @@ public final class Tables {
           PendingBlockRow.TABLE,
           ReleasedFileRow.TABLE,
           QuotaRow.TABLE,
-          QuotaUpdateRow.TABLE,
           RetryCacheRow.TABLE,
           OnGoingSubtreeOpRow.TABLE,
           InMemoryFileDataRow.TABLE,
