@@ -20,13 +20,27 @@ import org.slf4j.LoggerFactory;
  * re-replication queue ({@link PendingTimeout}, one transaction per file). {@code pending_blocks}
  * has no index on its timestamp: each round reads one page of it after a cursor ({@link
  * QueueCursor}), so a backlog of any size costs a round a page.
+ *
+ * <p>A copy is asked for through a command that waits in the scheduling leader's memory for the
+ * source datanode's next heartbeat; a leader that dies takes the commands it had not yet handed out
+ * with it. So a new leader also times out every copy scheduled before its term began, once the term
+ * is {@link #takeoverGraceMillis} old (a few heartbeats: the copies the old leader did hand out
+ * arrive by then), instead of waiting out the full timeout for copies that were never asked for. A
+ * copy both leaders asked for is made twice at worst, and the extra replica is removed as any
+ * excess one.
  */
 final class PendingReplicationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(PendingReplicationMonitor.class);
 
   private final Namesystem ns;
   private final long timeoutMillis;
+  private final long takeoverGraceMillis;
   private final QueueCursor<PendingBlockRow> cursor;
+
+  /** The leader epoch this namenode last ran a round in, and when that round began. */
+  private long epoch = -1;
+
+  private long termStart = -1;
 
   PendingReplicationMonitor(Namesystem ns) {
     this.ns = ns;
@@ -37,7 +51,30 @@ final class PendingReplicationMonitor implements HousekeepingTask {
                 DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_DEFAULT,
                 TimeUnit.SECONDS,
                 TimeUnit.MILLISECONDS);
+    long heartbeatMillis =
+        ns.conf()
+            .getTimeDuration(
+                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+                TimeUnit.SECONDS,
+                TimeUnit.MILLISECONDS);
+    this.takeoverGraceMillis = Math.min(timeoutMillis, 3 * heartbeatMillis);
     this.cursor = new QueueCursor<>(PendingBlockRow.TABLE, QueueCursor.pageRows(ns.conf()));
+  }
+
+  /**
+   * Copies scheduled before this time are timed out now: those older than the timeout and, once
+   * this leader's term is past its grace, those scheduled before the term began.
+   */
+  private long cutoff(long now) {
+    io.hops.election.LeaderElection election = ns.blocks().election();
+    long current = election == null ? 0 : election.epoch();
+    if (termStart < 0 || current != epoch) {
+      epoch = current;
+      termStart = now;
+    }
+    long cutoff = now - timeoutMillis;
+    return now - termStart >= takeoverGraceMillis ? Math.max(cutoff, termStart) : cutoff;
   }
 
   @Override
@@ -47,7 +84,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long cutoff = ns.blocks().now() - timeoutMillis;
+    long cutoff = cutoff(ns.blocks().now());
     Map<Long, List<Long>> byFile = new TreeMap<>();
     try (Transaction tx = ns.storage().begin()) {
       for (PendingBlockRow p : cursor.next(tx)) {
