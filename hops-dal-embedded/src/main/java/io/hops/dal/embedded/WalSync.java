@@ -105,6 +105,22 @@ final class WalSync implements AutoCloseable {
     }
   }
 
+  /**
+   * Puts the store in the failed state after a commit that synced the log itself failed; fails
+   * every waiting ticket. Returns the error for that commit.
+   */
+  StorageException failWith(StorageException e) {
+    synchronized (this) {
+      if (closing && failure == null) {
+        return e; // a commit racing the store's close: not a disk failure
+      }
+    }
+    fail(List.of(), e);
+    synchronized (this) {
+      return failed();
+    }
+  }
+
   private void fail(List<CompletableFuture<Void>> batch, Exception e) {
     LOG.error("syncing the write-ahead log of the embedded store {} failed", store, e);
     List<CompletableFuture<Void>> all = new ArrayList<>(batch);
