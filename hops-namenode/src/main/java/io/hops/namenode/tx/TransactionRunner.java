@@ -139,7 +139,7 @@ public final class TransactionRunner {
         if (call != null) {
           retryCache.keep(tx, call, kept, codec, result, clock.getAsLong());
         }
-        DurableResponse.await(tx.commitDeferred(), deferResponses);
+        DurableResponse.commit(tx, deferResponses);
         exec.committed();
         accesses = tx.accessCounts();
         long nanos = System.nanoTime() - start;

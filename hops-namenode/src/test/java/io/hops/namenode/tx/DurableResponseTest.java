@@ -92,6 +92,8 @@ class DurableResponseTest {
       WalSyncFaults.inject(
           s -> {
             if (s.equals(store)) {
+              // Fail after the handler has sent its part (see DurableResponse#respond).
+              Thread.sleep(200);
               throw new IOException("injected fsync failure");
             }
           });
