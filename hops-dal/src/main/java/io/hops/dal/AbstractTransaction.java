@@ -4,6 +4,7 @@ import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 /**
  * What every driver's transactions share: the write buffer, column-limit checks, access counting
@@ -55,7 +56,17 @@ public abstract class AbstractTransaction implements Transaction {
   /** Sends the writes, in the order given, inside the transaction. */
   protected abstract void doFlush(List<WriteOp> ops) throws StorageException;
 
+  /** Commits; returns once the commit is durable. */
   protected abstract void doCommit() throws StorageException;
+
+  /**
+   * Commits, returning once its rows are visible and its locks released; the stage completes when
+   * the commit is durable. This default is {@link #doCommit}, durable when it returns.
+   */
+  protected CompletionStage<Void> doCommitDeferred() throws StorageException {
+    doCommit();
+    return Durability.DURABLE;
+  }
 
   /** Rolls back and releases everything; must not throw. */
   protected abstract void doRollback();
@@ -224,6 +235,11 @@ public abstract class AbstractTransaction implements Transaction {
 
   @Override
   public final void commit() throws StorageException {
+    Durability.await(commitDeferred());
+  }
+
+  @Override
+  public final CompletionStage<Void> commitDeferred() throws StorageException {
     checkOpen();
     if (!writes.isEmpty()) {
       List<WriteOp> ops = writes.inFlushOrder();
@@ -235,12 +251,9 @@ public abstract class AbstractTransaction implements Transaction {
       counter.count(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE);
       counter.countRows(0, ops.size());
     }
-    guard(
-        () -> {
-          doCommit();
-          return null;
-        });
+    CompletionStage<Void> durable = guard(this::doCommitDeferred);
     finished = true;
+    return durable;
   }
 
   @Override

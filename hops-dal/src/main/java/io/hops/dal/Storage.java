@@ -49,6 +49,16 @@ public interface Storage extends AutoCloseable {
     return java.util.Map.of();
   }
 
+  /**
+   * A stage that completes once every transaction committed on this storage before the call is
+   * durable (see {@link Transaction#commitDeferred}): for a caller about to act outside the
+   * database on what it read, e.g. tell a datanode to delete the blocks of a deleted file. Already
+   * complete for an engine whose commits return durable.
+   */
+  default java.util.concurrent.CompletionStage<Void> durable() throws StorageException {
+    return Durability.DURABLE;
+  }
+
   @Override
   void close();
 }

@@ -3,6 +3,7 @@ package io.hops.dal;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One database transaction. Reads go to the database at once, each at the lock mode it names; locks
@@ -100,8 +101,20 @@ public interface Transaction extends AutoCloseable {
     delete(table, table.keyOf(row));
   }
 
-  /** Flushes the buffered writes (one {@link AccessKind#WRITE_BATCH} if any) and commits. */
+  /**
+   * Flushes the buffered writes (one {@link AccessKind#WRITE_BATCH} if any) and commits; returns
+   * once the commit is durable.
+   */
   void commit() throws StorageException;
+
+  /**
+   * Commits as {@link #commit}, but may return before the commit is durable: its rows are visible
+   * and its locks released, and the stage completes once it is on disk, or fails with a {@link
+   * StorageException} if it cannot be (the engine then commits nothing more). For a caller that can
+   * answer its client later (an RPC whose response waits for the stage), so that it does not hold a
+   * thread while the disk syncs. An engine whose commit returns durable gives a completed stage.
+   */
+  CompletionStage<Void> commitDeferred() throws StorageException;
 
   /** Discards the buffered writes and releases every lock. Idempotent. */
   void rollback();

@@ -33,6 +33,15 @@ public final class NamenodeConfig {
 
   public static final long TX_DEADLINE_MS_DEFAULT = 20_000;
 
+  /**
+   * Whether an RPC handler that commits goes on to the next call while the database makes the
+   * commit durable, the response being sent once it is (HDFS's async edit logging); false: the
+   * handler waits for the disk. The client is answered after the commit is durable either way.
+   */
+  public static final String DEFERRED_RESPONSE = "hops.namenode.rpc.deferred-response";
+
+  public static final boolean DEFERRED_RESPONSE_DEFAULT = true;
+
   /** Most inodes a delete or content summary handles in one transaction. */
   public static final String MAX_SUBTREE_INODES = "hops.namenode.subtree.max-inodes-in-one-tx";
 

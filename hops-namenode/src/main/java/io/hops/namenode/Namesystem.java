@@ -59,6 +59,9 @@ public final class Namesystem {
             conf.getLong(NamenodeConfig.TX_BACKOFF_BASE_MS, 2),
             conf.getLong(NamenodeConfig.TX_BACKOFF_MAX_MS, 500),
             conf.getLong(NamenodeConfig.TX_DEADLINE_MS, NamenodeConfig.TX_DEADLINE_MS_DEFAULT));
+    runner.deferResponses(
+        conf.getBoolean(
+            NamenodeConfig.DEFERRED_RESPONSE, NamenodeConfig.DEFERRED_RESPONSE_DEFAULT));
     this.users = new UsersAndGroups(storage);
     this.inodeIds = new IdPool(storage, "inode_id", 1000);
     this.fsOwner = UserGroupInformation.getCurrentUser().getShortUserName();

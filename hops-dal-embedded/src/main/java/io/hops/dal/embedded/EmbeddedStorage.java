@@ -43,6 +43,11 @@ final class EmbeddedStorage implements Storage {
   }
 
   @Override
+  public java.util.concurrent.CompletionStage<Void> durable() throws StorageException {
+    return store.durable();
+  }
+
+  @Override
   public SchemaAdmin schema() {
     return schema;
   }

@@ -1,6 +1,7 @@
 package io.hops.dal.embedded;
 
 import io.hops.dal.AbstractTransaction;
+import io.hops.dal.Durability;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.WriteOp;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A transaction on the RocksDB store. Reads see the latest committed rows; a locking read first
@@ -266,21 +268,27 @@ final class EmbeddedTransaction extends AbstractTransaction {
 
   @Override
   protected void doCommit() throws StorageException {
+    Durability.await(doCommitDeferred());
+  }
+
+  /** Writes the batch, then releases the locks; the stage completes when the batch is synced. */
+  @Override
+  protected CompletionStage<Void> doCommitDeferred() throws StorageException {
     try {
-      if (pending != null) {
-        countKeys(0, pending.keysPut(), pending.keysDeleted());
-        var growth = pending.growth();
-        if (growth.isEmpty()) {
-          store.commit("commit", pending);
-        } else {
-          store.capacities().reserve(growth, reader);
-          try {
-            store.commit("commit", pending);
-          } catch (StorageException | RuntimeException e) {
-            store.capacities().release(growth);
-            throw e;
-          }
-        }
+      if (pending == null) {
+        return Durability.DURABLE;
+      }
+      countKeys(0, pending.keysPut(), pending.keysDeleted());
+      var growth = pending.growth();
+      if (growth.isEmpty()) {
+        return store.commitDeferred("commit", pending);
+      }
+      store.capacities().reserve(growth, reader);
+      try {
+        return store.commitDeferred("commit", pending);
+      } catch (StorageException | RuntimeException e) {
+        store.capacities().release(growth);
+        throw e;
       }
     } finally {
       release();

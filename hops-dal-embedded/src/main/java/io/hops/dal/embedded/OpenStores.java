@@ -14,7 +14,7 @@ import org.rocksdb.RocksMemEnv;
  * long as the process, so a store reopened by name finds its data again.
  */
 final class OpenStores {
-  private static final String MEM_PREFIX = "mem:";
+  static final String MEM_PREFIX = "mem:";
 
   private static final Map<String, Entry> OPEN = new HashMap<>();
   private static final Map<String, Env> MEMORY = new HashMap<>();

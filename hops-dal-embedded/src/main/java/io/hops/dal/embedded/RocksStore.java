@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -20,8 +21,9 @@ import org.rocksdb.WriteOptions;
 
 /**
  * One open RocksDB store with the row locks of every transaction on it in this process. Commits go
- * to the write-ahead log; with {@code fsyncOnCommit} each commit returns after the log is on disk,
- * and RocksDB's write thread makes concurrent committers share one fsync (group commit).
+ * to the write-ahead log without waiting for the disk; with {@code fsyncOnCommit} a commit is
+ * durable once the store's {@link WalSync} thread has synced the log after it (one fsync for every
+ * commit that waits meanwhile: group commit), and a blocking commit returns only then.
  */
 final class RocksStore implements AutoCloseable {
   static {
@@ -35,6 +37,8 @@ final class RocksStore implements AutoCloseable {
   private final RocksDB db;
   private final Options options;
   private final WriteOptions commitOptions;
+  private final WriteOptions syncOptions;
+  private final WalSync walSync; // null: fsync on commit is off
   private final LockManager locks;
   private final RowCache rows;
   private final TableCapacities capacities = new TableCapacities();
@@ -59,7 +63,9 @@ final class RocksStore implements AutoCloseable {
     this.name = name;
     this.db = db;
     this.options = options;
-    this.commitOptions = new WriteOptions().setSync(fsync);
+    this.commitOptions = new WriteOptions().setSync(false);
+    this.syncOptions = new WriteOptions().setSync(fsync && !name.startsWith(OpenStores.MEM_PREFIX));
+    this.walSync = fsync ? new WalSync(name, this::syncWal) : null;
     this.locks = new LockManager(lockTimeout);
     this.rows = new RowCache(cachedRows);
   }
@@ -91,9 +97,10 @@ final class RocksStore implements AutoCloseable {
    */
   static RocksStore openInMemory(String name, Env env, long lockTimeout, int cachedRows)
       throws StorageException {
-    // Small memtables: a test JVM opens hundreds of these; fsync is a no-op in memory anyway.
+    // Small memtables: a test JVM opens hundreds of these. A sync is a no-op in memory, but the
+    // commits take the same path as on disk (and tests can hold or fail the sync).
     Options options = options(env, 4L << 20);
-    return open(name, "/hops-mem/" + name, options, false, lockTimeout, cachedRows);
+    return open(name, "/hops-mem/" + name, options, true, lockTimeout, cachedRows);
   }
 
   private static Options options(Env env, long writeBufferBytes) {
@@ -107,7 +114,7 @@ final class RocksStore implements AutoCloseable {
         .setStatsDumpPeriodSec(0)
         .setMaxBackgroundJobs(2)
         // Concurrent committers: the next group appends to the log while the previous one is
-        // still applied to the memtable (each commit still returns after its log is synced).
+        // still applied to the memtable.
         .setEnablePipelinedWrite(true)
         // A bloom filter over the memtable's whole keys: a point read of a key that is not there
         // (a retry-cache row, a name being created) skips the memtable's skip list.
@@ -180,21 +187,21 @@ final class RocksStore implements AutoCloseable {
    */
   void commit(String what, org.rocksdb.WriteBatch batch) throws StorageException {
     try {
-      write(what, batch);
+      writeSynced(what, batch);
     } finally {
       rows.clear();
     }
   }
 
   /**
-   * Writes a transaction's batch, then tells the row cache its rows and the unique indexes' marks
-   * its entries. The caller still holds the locks of those rows and unique values.
+   * As {@link #commitDeferred}, returning once the batch is durable: a write that syncs the log
+   * itself, RocksDB's write thread making concurrent writers share one fsync (cheaper for a waiting
+   * caller than a hand-over to the sync thread and back).
    */
   void commit(String what, CommitBatch pending) throws StorageException {
     try {
-      write(what, pending.batch());
+      writeSynced(what, pending.batch());
     } catch (StorageException | RuntimeException e) {
-      // The batch may or may not be in the store.
       rows.clear();
       highWaters.forget();
       throw e;
@@ -203,11 +210,81 @@ final class RocksStore implements AutoCloseable {
     pending.raiseMarks();
   }
 
-  private void write(String what, org.rocksdb.WriteBatch batch) throws StorageException {
+  private void writeSynced(String what, org.rocksdb.WriteBatch batch) throws StorageException {
+    if (walSync == null) {
+      write(what, batch);
+      return;
+    }
+    walSync.checkHealthy();
+    try {
+      WalSyncFaults.beforeSync(name);
+      use(
+          what,
+          db -> {
+            db.write(syncOptions, batch);
+            return null;
+          });
+    } catch (io.hops.dal.TransientStorageException e) {
+      throw e;
+    } catch (StorageException e) {
+      // The log may not be on disk: nothing more is acknowledged, as after a failed group sync.
+      throw walSync.failWith(e);
+    }
+  }
+
+  /**
+   * Writes a transaction's batch, then tells the row cache its rows and the unique indexes' marks
+   * its entries. The caller still holds the locks of those rows and unique values. Returns once the
+   * rows are visible; the stage completes when they are durable, exceptionally if the log cannot be
+   * synced.
+   */
+  CompletableFuture<Void> commitDeferred(String what, CommitBatch pending) throws StorageException {
+    CompletableFuture<Void> durable;
+    try {
+      durable = write(what, pending.batch());
+    } catch (StorageException | RuntimeException e) {
+      // The batch may or may not be in the store.
+      rows.clear();
+      highWaters.forget();
+      throw e;
+    }
+    rows.committed(pending.cachedRows());
+    pending.raiseMarks();
+    return durable;
+  }
+
+  /** A stage that completes once everything committed before this call is durable. */
+  CompletableFuture<Void> durable() throws StorageException {
+    if (walSync == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    walSync.checkHealthy();
+    return walSync.ticket();
+  }
+
+  private CompletableFuture<Void> write(String what, org.rocksdb.WriteBatch batch)
+      throws StorageException {
+    if (walSync != null) {
+      walSync.checkHealthy();
+    }
     use(
         what,
         db -> {
           db.write(commitOptions, batch);
+          return null;
+        });
+    return walSync == null ? CompletableFuture.completedFuture(null) : walSync.ticket();
+  }
+
+  private void syncWal() throws StorageException {
+    WalSyncFaults.beforeSync(name);
+    if (name.startsWith(OpenStores.MEM_PREFIX)) {
+      return; // RocksDB's in-memory log cannot sync, and need not
+    }
+    use(
+        "sync the write-ahead log",
+        db -> {
+          db.syncWal();
           return null;
         });
   }
@@ -230,12 +307,16 @@ final class RocksStore implements AutoCloseable {
 
   @Override
   public void close() {
+    if (walSync != null) {
+      walSync.close(); // first: its last sync uses the database
+    }
     Lock exclusive = lifecycle.writeLock();
     exclusive.lock();
     try {
       if (!closed) {
         closed = true;
         commitOptions.close();
+        syncOptions.close();
         db.close();
         options.close();
       }

@@ -93,6 +93,28 @@ public abstract class RoundTripKit extends DalKit {
   }
 
   @Test
+  public void aDeferredCommitIsVisibleAndUnlockedAtOnceAndItsStageCompletes() throws Exception {
+    Storage s = storage();
+    Table<InodeRow> t = InodeRow.TABLE;
+    InodeRow row = SampleRows.typical(t, 1);
+    java.util.concurrent.CompletionStage<Void> durable;
+    try (Transaction tx = s.begin()) {
+      tx.find(t, t.keyOf(row), LockMode.EXCLUSIVE);
+      tx.insert(t, row);
+      durable = tx.commitDeferred();
+      assertThatThrownBy(tx::commit).isInstanceOf(IllegalStateException.class);
+    }
+    // Visible and its lock released before (or whether or not) it is durable.
+    try (Transaction other = s.begin()) {
+      assertThat(cells(t, other.find(t, t.keyOf(row), LockMode.EXCLUSIVE)))
+          .isEqualTo(cells(t, row));
+      other.commit();
+    }
+    durable.toCompletableFuture().get(PROMPT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+    s.durable().toCompletableFuture().get(PROMPT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  @Test
   public void netChangesOfOneTransactionReachTheDatabase() throws Exception {
     Storage s = storage();
     Table<InodeRow> t = InodeRow.TABLE;

@@ -1,5 +1,6 @@
 package io.hops.namenode.housekeeping;
 
+import io.hops.dal.Durability;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.schema.Key;
@@ -112,6 +113,11 @@ final class InvalidationMonitor implements HousekeepingTask {
     if (cursor.wrapped()) {
       sent.keySet().retainAll(sentSincePass);
       sentSincePass.clear();
+    }
+    if (!byNode.isEmpty()) {
+      // A delete's invalidations are visible before its commit is on disk (the embedded engine
+      // syncs its log after the commit): a replica is deleted only once its file's delete is.
+      Durability.await(ns.storage().durable());
     }
     int sentNow = 0;
     for (Map.Entry<String, List<InvalidatedBlockRow>> e : byNode.entrySet()) {

@@ -39,6 +39,7 @@ public final class TransactionRunner {
   private volatile java.util.function.LongSupplier clock = System::currentTimeMillis;
   private volatile BiConsumer<String, AccessCounts> observer = (op, counts) -> {};
   private volatile StaleMarks staleMarks = e -> false;
+  private volatile boolean deferResponses = true;
 
   /**
    * Clears a subtree mark whose owner is no longer a live namenode (DESIGN.md §8), so that the
@@ -118,6 +119,8 @@ public final class TransactionRunner {
           if (RetryCache.live(kept, now)) {
             T first = codec.decode(kept.payload());
             tx.commit();
+            // The first attempt's commit may not be on disk yet: answer once it is.
+            DurableResponse.await(storage.durable(), deferResponses);
             metrics.record(
                 name + ".retried", System.nanoTime() - start, tx.accessCounts(), retry, false);
             return first;
@@ -136,7 +139,7 @@ public final class TransactionRunner {
         if (call != null) {
           retryCache.keep(tx, call, kept, codec, result, clock.getAsLong());
         }
-        tx.commit();
+        DurableResponse.commit(tx, deferResponses);
         exec.committed();
         accesses = tx.accessCounts();
         long nanos = System.nanoTime() - start;
@@ -238,6 +241,14 @@ public final class TransactionRunner {
   /** Sees the database accesses of every committed operation (tests of DESIGN.md §7). */
   public void observe(BiConsumer<String, AccessCounts> observer) {
     this.observer = observer;
+  }
+
+  /**
+   * Whether an operation run by an RPC handler answers its client once its commit is durable
+   * without holding the handler meanwhile ({@link DurableResponse}); otherwise the handler waits.
+   */
+  public void deferResponses(boolean on) {
+    this.deferResponses = on;
   }
 
   /** Who clears subtree marks of dead namenodes. */

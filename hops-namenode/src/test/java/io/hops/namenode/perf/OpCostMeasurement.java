@@ -50,6 +50,11 @@ class OpCostMeasurement {
     Configuration conf = new Configuration(false);
     conf.set(HopsConfig.METADATA_ENGINE, "embedded");
     conf.set(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
+    // Workers carry a call, as handlers do: by default their responses wait for durability
+    // without them (the response is never sent, nobody waits for it).
+    conf.set(
+        "hops.namenode.rpc.deferred-response",
+        System.getProperty("hops.bench.opcost.deferred", "true"));
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       // The protocol object RPC serves: reserved paths, safe mode, audit and counters included.
       ClientProtocol rpc = cluster.namenode().clientProtocol();
