@@ -191,6 +191,8 @@ final class RocksStore implements AutoCloseable {
    * its entries. The caller still holds the locks of those rows and unique values.
    */
   void commit(String what, CommitBatch pending) throws StorageException {
+    // Before the write: a reader that sees one of its keys must find the mark at or above it.
+    pending.raiseMarks();
     try {
       write(what, pending.batch());
     } catch (StorageException | RuntimeException e) {
@@ -200,7 +202,6 @@ final class RocksStore implements AutoCloseable {
       throw e;
     }
     rows.committed(pending.cachedRows());
-    pending.raiseMarks();
   }
 
   private void write(String what, org.rocksdb.WriteBatch batch) throws StorageException {
