@@ -28,12 +28,33 @@ final class OrderedBytes {
   }
 
   OrderedBytes(byte[] prefix) {
-    buf = Arrays.copyOf(prefix, prefix.length + 48);
+    this(prefix, 48);
+  }
+
+  /** After {@code prefix}, with room for {@code more} bytes: no copy at the end if exactly so. */
+  OrderedBytes(byte[] prefix, int more) {
+    buf = Arrays.copyOf(prefix, prefix.length + more);
     count = prefix.length;
   }
 
   byte[] toByteArray() {
-    return Arrays.copyOf(buf, count);
+    return count == buf.length ? buf : Arrays.copyOf(buf, count);
+  }
+
+  /**
+   * The bytes {@link #keyValue} writes for a value of this column, if every string is ASCII without
+   * a zero byte (the usual names and ids); else at least as many minus the escapes: a guess for the
+   * room a key needs.
+   */
+  static int keySize(Column c, Object v) {
+    return switch (c.type()) {
+      case BIGINT -> 8;
+      case INT -> 4;
+      case SMALLINT -> 2;
+      case TINYINT, BOOLEAN -> 1;
+      case STRING -> ((String) v).length() + 2;
+      case BYTES -> ((byte[]) v).length + 2;
+    };
   }
 
   private void write(int b) {
@@ -59,7 +80,7 @@ final class OrderedBytes {
       case SMALLINT -> bigEndian(((Number) v).shortValue() ^ Short.MIN_VALUE, 2);
       case TINYINT -> bigEndian(((Number) v).byteValue() ^ Byte.MIN_VALUE, 1);
       case BOOLEAN -> write((Boolean) v ? 1 : 0);
-      case STRING -> escaped(((String) v).getBytes(StandardCharsets.UTF_8));
+      case STRING -> escaped((String) v, 0);
       case BYTES -> escaped((byte[]) v);
     }
     return this;
@@ -68,7 +89,7 @@ final class OrderedBytes {
   /** Appends a key column's value: as {@link #value}, sign bits flipped if it orders signed. */
   OrderedBytes keyValue(Column c, Object v) {
     if (c.signedByteOrder()) {
-      escaped(((String) v).getBytes(StandardCharsets.UTF_8), 0x80); // sign bits flipped
+      escaped((String) v, 0x80); // sign bits flipped
       return this;
     }
     return value(c.type(), v);
@@ -163,6 +184,38 @@ final class OrderedBytes {
     out[n++] = ESCAPE;
     out[n++] = TERMINATOR;
     count = n;
+  }
+
+  /**
+   * A string's UTF-8 bytes as {@link #escaped(byte[], int)} writes them; an ASCII string's are its
+   * chars, written without encoding it first.
+   */
+  private void escaped(String s, int xor) {
+    int n = s.length();
+    int need = n + 2;
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        escaped(s.getBytes(StandardCharsets.UTF_8), xor);
+        return;
+      }
+      if ((c ^ xor) == ESCAPE) {
+        need++;
+      }
+    }
+    ensure(need);
+    byte[] out = buf;
+    int k = count;
+    for (int i = 0; i < n; i++) {
+      byte x = (byte) (s.charAt(i) ^ xor);
+      out[k++] = x;
+      if (x == ESCAPE) {
+        out[k++] = (byte) ESCAPED_ZERO;
+      }
+    }
+    out[k++] = ESCAPE;
+    out[k++] = TERMINATOR;
+    count = k;
   }
 
   /** Room for {@code more} bytes. */
