@@ -42,9 +42,8 @@ final class OrderedBytes {
   }
 
   /**
-   * The bytes {@link #keyValue} writes for a value of this column, if every string is ASCII without
-   * a zero byte (the usual names and ids); else at least as many minus the escapes: a guess for the
-   * room a key needs.
+   * The bytes {@link #keyValue} writes for a value of this column if a string is ASCII without a
+   * zero byte (the usual names and ids); else fewer: a guess for the room a key needs.
    */
   static int keySize(Column c, Object v) {
     return switch (c.type()) {
@@ -171,7 +170,13 @@ final class OrderedBytes {
 
   /** The bytes, each XORed with {@code xor} first, escaped and terminated. */
   private void escaped(byte[] bytes, int xor) {
-    ensure(2 * bytes.length + 2); // every byte escaped, at worst
+    int need = bytes.length + 2;
+    for (byte b : bytes) {
+      if ((byte) (b ^ xor) == ESCAPE) {
+        need++;
+      }
+    }
+    ensure(need); // exactly: a key sized for its values ends without a copy
     byte[] out = buf;
     int n = count;
     for (byte b : bytes) {
@@ -186,36 +191,9 @@ final class OrderedBytes {
     count = n;
   }
 
-  /**
-   * A string's UTF-8 bytes as {@link #escaped(byte[], int)} writes them; an ASCII string's are its
-   * chars, written without encoding it first.
-   */
+  /** A string's UTF-8 bytes, escaped and terminated. */
   private void escaped(String s, int xor) {
-    int n = s.length();
-    int need = n + 2;
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        escaped(s.getBytes(StandardCharsets.UTF_8), xor);
-        return;
-      }
-      if ((c ^ xor) == ESCAPE) {
-        need++;
-      }
-    }
-    ensure(need);
-    byte[] out = buf;
-    int k = count;
-    for (int i = 0; i < n; i++) {
-      byte x = (byte) (s.charAt(i) ^ xor);
-      out[k++] = x;
-      if (x == ESCAPE) {
-        out[k++] = (byte) ESCAPED_ZERO;
-      }
-    }
-    out[k++] = ESCAPE;
-    out[k++] = TERMINATOR;
-    count = k;
+    escaped(s.getBytes(StandardCharsets.UTF_8), xor);
   }
 
   /** Room for {@code more} bytes. */
