@@ -112,6 +112,32 @@ class FileTailCostTest {
     assertThat(fs.getFileStatus(new Path("/tail/thousand")).getLen()).isEqualTo(1000L * BLOCK);
   }
 
+  @Test
+  void aReaderOfAFileBeingWrittenIsToldWhereItsLastBlockIsBeingWritten() throws Exception {
+    Path p = new Path("/range/open");
+    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, BLOCK)) {
+      out.write(new byte[BLOCK + 100]);
+      out.hflush();
+      HopsTestCluster.awaitReplicas(fs, p, 1);
+      SEEN.clear();
+      var located = fs.getClient().getLocatedBlocks(p.toString(), 0, Long.MAX_VALUE);
+      AccessCounts open = last(SEEN.get("getBlockLocations"));
+      // The complete first block and its replica; the last one where its pipeline writes it (its
+      // expected replicas: the datanode reports it only once it is finalized).
+      assertThat(open).hasToString("PK(SHARED) + B + PPIS x4");
+      assertThat(located.isUnderConstruction()).isTrue();
+      assertThat(located.isLastBlockComplete()).isFalse();
+      assertThat(located.get(0).getLocations()).hasSize(1);
+      assertThat(located.getLastLocatedBlock().getStartOffset()).isEqualTo(BLOCK);
+      assertThat(located.getLastLocatedBlock().getLocations()).hasSize(1);
+    }
+    SEEN.clear();
+    var closed = fs.getClient().getLocatedBlocks(p.toString(), 0, Long.MAX_VALUE);
+    assertThat(last(SEEN.get("getBlockLocations"))).hasToString("PK(SHARED) + B + PPIS x3");
+    assertThat(closed.isLastBlockComplete()).isTrue();
+    assertThat(closed.getLastLocatedBlock().getLocations()).hasSize(1);
+  }
+
   /** Writes {@code blocks} full blocks in one go. */
   private static void writePlain(Path p, int blocks) throws Exception {
     byte[] block = new byte[BLOCK];
@@ -145,8 +171,10 @@ class FileTailCostTest {
     AccessCounts one = readOneBlock("/range/one", 0, answers);
     AccessCounts three = readOneBlock("/range/three", 1, answers);
     assertThat(thousand).as("accesses for block 500 of 1,000 vs 50 of 100").isEqualTo(hundred);
-    // A small file is read whole: its blocks in one scan, then its replica tables.
-    assertThat(one).hasToString("PK(SHARED) + B + PPIS x5");
+    // A small file is read whole: its blocks in one scan, then its replicas and corrupt replicas
+    // (its blocks are complete: no expected replicas, and a reader asks for no re-replication
+    // entries).
+    assertThat(one).hasToString("PK(SHARED) + B + PPIS x3");
     // The offset rows around the block and of the last block, the two block rows and their
     // replicas (11 rows): the same for 100 and 1,000 blocks (before, every block row of the file),
     // and no more than for a 1- or 3-block file but for the last block's rows.

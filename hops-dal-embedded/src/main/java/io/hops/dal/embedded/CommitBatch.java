@@ -135,7 +135,9 @@ final class CommitBatch {
     return keysDeleted;
   }
 
-  /** Tells the marks of the unique indexes what this batch put, once it is in the store. */
+  /**
+   * Tells the marks of the tables and unique indexes what this batch puts, before it is written.
+   */
   void raiseMarks() {
     for (int i = 0; i < newKeys.size(); i++) {
       highWaters.raise(newKeySpaces.get(i), newKeys.get(i));

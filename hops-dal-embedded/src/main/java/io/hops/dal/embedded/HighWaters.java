@@ -8,15 +8,21 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The greatest key each table's rows and each unique index of a store have ever had, so that a key
  * above it (a row or an entry keyed by a newly allocated id, say) is known to be absent without a
- * read. A mark only rises while the store is open: a deleted key leaves it where it was, which is
- * safe (a key at or below the mark is read, as before).
+ * read, and so is every key of a prefix above it (a partition of a table that never held a row of
+ * it, such as the corrupt replicas of every file while none was ever reported). A mark only rises
+ * while the store is open: a deleted key leaves it where it was, which is safe (a key at or below
+ * the mark is read, as before).
  *
- * <p>Why a skipped read stays exact: a transaction inserts a row under its key's exclusive lock,
- * and claims a unique value under the value's ({@link UniqueValue}), and raises the mark after its
- * write is in the store and before it releases that lock, so a later insert or claim of the same
- * key finds the mark at or above it and reads. A mark is learnt from the store (the space's last
- * key) under its monitor, which every raise also takes, so no commit can fall between the two.
- * After a write whose outcome is unknown every mark is forgotten and learnt again.
+ * <p>Why a skipped read stays exact: a commit raises the marks of the keys it puts <em>before</em>
+ * its write reaches the store, so a mark is at or above every key the store holds or is about to
+ * hold. A reader that finds a key above the mark reads a state before that key's commit, which it
+ * may (a read committed read that ran first), and one that saw the key once, in any read, finds the
+ * mark at or above it afterwards. A transaction inserts a row under its key's exclusive lock, and
+ * claims a unique value under the value's ({@link UniqueValue}), so a later insert or claim of the
+ * same key finds the mark at or above it and reads. A mark not yet learnt keeps what was raised
+ * meanwhile, and learning it (from the space's last key in the store, under its monitor, which
+ * every raise also takes) keeps the greater of the two; a write whose outcome is unknown was raised
+ * before it ran, so the marks stay upper bounds and are only learnt again.
  */
 final class HighWaters {
   /** One space's mark; {@code known} false until learnt from the store. */
@@ -35,32 +41,36 @@ final class HighWaters {
     Mark m = marks.computeIfAbsent(space, c -> new Mark());
     synchronized (m) {
       if (!m.known) {
-        m.highest = reader.lastKeyWithPrefix(space.bytes());
+        m.highest = greater(reader.lastKeyWithPrefix(space.bytes()), m.highest);
         m.known = true;
       }
       return m.highest == null || Arrays.compareUnsigned(key, m.highest) > 0;
     }
   }
 
-  /** A committed batch put {@code key} in {@code space}. */
+  /** A batch about to be written puts {@code key} in {@code space}: before it is in the store. */
   void raise(KeyBytes space, byte[] key) {
-    Mark m = marks.get(space);
-    if (m == null) {
-      return; // not learnt yet: learning it will find the key in the store
-    }
+    Mark m = marks.computeIfAbsent(space, c -> new Mark());
     synchronized (m) {
-      if (m.known && (m.highest == null || Arrays.compareUnsigned(key, m.highest) > 0)) {
-        m.highest = key;
-      }
+      m.highest = greater(m.highest, key);
     }
   }
 
-  /** Forgets every mark, after a write that may or may not be in the store. */
+  private static byte[] greater(byte[] a, byte[] b) {
+    if (a == null) {
+      return b;
+    }
+    return b == null || Arrays.compareUnsigned(a, b) >= 0 ? a : b;
+  }
+
+  /**
+   * Learns every mark again, after a write that may or may not be in the store (its keys were
+   * raised before it ran: what a mark holds stays an upper bound).
+   */
   void forget() {
     for (Mark m : marks.values()) {
       synchronized (m) {
         m.known = false;
-        m.highest = null;
       }
     }
   }

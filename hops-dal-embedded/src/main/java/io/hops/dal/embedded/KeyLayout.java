@@ -50,8 +50,13 @@ final class KeyLayout {
   }
 
   byte[] rowKey(Key key) {
-    OrderedBytes out = new OrderedBytes(rowPrefix);
     List<Column> keys = table.keyColumns();
+    int size = 0;
+    for (int i = 0; i < keys.size(); i++) {
+      size += OrderedBytes.keySize(keys.get(i), key.value(i));
+    }
+    // Sized for the key: no copy at the end unless a string needed escapes or was not ASCII.
+    OrderedBytes out = new OrderedBytes(rowPrefix, size);
     for (int i = 0; i < keys.size(); i++) {
       out.keyValue(keys.get(i), key.value(i));
     }

@@ -28,12 +28,32 @@ final class OrderedBytes {
   }
 
   OrderedBytes(byte[] prefix) {
-    buf = Arrays.copyOf(prefix, prefix.length + 48);
+    this(prefix, 48);
+  }
+
+  /** After {@code prefix}, with room for {@code more} bytes: no copy at the end if exactly so. */
+  OrderedBytes(byte[] prefix, int more) {
+    buf = Arrays.copyOf(prefix, prefix.length + more);
     count = prefix.length;
   }
 
   byte[] toByteArray() {
-    return Arrays.copyOf(buf, count);
+    return count == buf.length ? buf : Arrays.copyOf(buf, count);
+  }
+
+  /**
+   * The bytes {@link #keyValue} writes for a value of this column if a string is ASCII without a
+   * zero byte (the usual names and ids); else fewer: a guess for the room a key needs.
+   */
+  static int keySize(Column c, Object v) {
+    return switch (c.type()) {
+      case BIGINT -> 8;
+      case INT -> 4;
+      case SMALLINT -> 2;
+      case TINYINT, BOOLEAN -> 1;
+      case STRING -> ((String) v).length() + 2;
+      case BYTES -> ((byte[]) v).length + 2;
+    };
   }
 
   private void write(int b) {
@@ -59,7 +79,7 @@ final class OrderedBytes {
       case SMALLINT -> bigEndian(((Number) v).shortValue() ^ Short.MIN_VALUE, 2);
       case TINYINT -> bigEndian(((Number) v).byteValue() ^ Byte.MIN_VALUE, 1);
       case BOOLEAN -> write((Boolean) v ? 1 : 0);
-      case STRING -> escaped(((String) v).getBytes(StandardCharsets.UTF_8));
+      case STRING -> escaped((String) v, 0);
       case BYTES -> escaped((byte[]) v);
     }
     return this;
@@ -68,7 +88,7 @@ final class OrderedBytes {
   /** Appends a key column's value: as {@link #value}, sign bits flipped if it orders signed. */
   OrderedBytes keyValue(Column c, Object v) {
     if (c.signedByteOrder()) {
-      escaped(((String) v).getBytes(StandardCharsets.UTF_8), 0x80); // sign bits flipped
+      escaped((String) v, 0x80); // sign bits flipped
       return this;
     }
     return value(c.type(), v);
@@ -150,7 +170,13 @@ final class OrderedBytes {
 
   /** The bytes, each XORed with {@code xor} first, escaped and terminated. */
   private void escaped(byte[] bytes, int xor) {
-    ensure(2 * bytes.length + 2); // every byte escaped, at worst
+    int need = bytes.length + 2;
+    for (byte b : bytes) {
+      if ((byte) (b ^ xor) == ESCAPE) {
+        need++;
+      }
+    }
+    ensure(need); // exactly: a key sized for its values ends without a copy
     byte[] out = buf;
     int n = count;
     for (byte b : bytes) {
@@ -163,6 +189,11 @@ final class OrderedBytes {
     out[n++] = ESCAPE;
     out[n++] = TERMINATOR;
     count = n;
+  }
+
+  /** A string's UTF-8 bytes, escaped and terminated. */
+  private void escaped(String s, int xor) {
+    escaped(s.getBytes(StandardCharsets.UTF_8), xor);
   }
 
   /** Room for {@code more} bytes. */

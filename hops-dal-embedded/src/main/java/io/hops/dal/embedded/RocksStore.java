@@ -199,6 +199,8 @@ final class RocksStore implements AutoCloseable {
    * caller than a hand-over to the sync thread and back).
    */
   void commit(String what, CommitBatch pending) throws StorageException {
+    // Before the write: a reader that sees one of its keys must find the mark at or above it.
+    pending.raiseMarks();
     try {
       writeSynced(what, pending.batch());
     } catch (StorageException | RuntimeException e) {
@@ -207,7 +209,6 @@ final class RocksStore implements AutoCloseable {
       throw e;
     }
     rows.committed(pending.cachedRows());
-    pending.raiseMarks();
   }
 
   private void writeSynced(String what, org.rocksdb.WriteBatch batch) throws StorageException {

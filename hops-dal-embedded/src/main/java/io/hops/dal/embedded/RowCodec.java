@@ -1,6 +1,7 @@
 package io.hops.dal.embedded;
 
 import io.hops.dal.schema.Column;
+import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Table;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +17,21 @@ final class RowCodec<R extends Record> {
   private final Table<R> table;
   private final List<Column> columns;
 
+  /** Each column's type, by position: what {@link #decode} switches on. */
+  private final ColumnType[] types;
+
+  /** Each column's value in a row stored before the column was added, by position. */
+  private final Object[] absent;
+
   RowCodec(Table<R> table) {
     this.table = table;
     this.columns = table.columns();
+    this.types = new ColumnType[columns.size()];
+    this.absent = new Object[columns.size()];
+    for (Column c : columns) {
+      types[c.position()] = c.type();
+      absent[c.position()] = c.nullable() ? null : zero(c);
+    }
   }
 
   byte[] encode(R row) {
@@ -76,22 +89,22 @@ final class RowCodec<R extends Record> {
   }
 
   R decode(byte[] stored) {
+    int storedColumns = stored[0] & 0xFF;
+    // The null bitmap is read where it is stored; the values follow it.
     ByteBuffer in = ByteBuffer.wrap(stored);
-    int storedColumns = in.get() & 0xFF;
-    byte[] bitmap = new byte[(storedColumns + 7) / 8];
-    in.get(bitmap);
-    Object[] values = new Object[columns.size()];
-    for (Column c : columns) {
-      int i = c.position();
+    in.position(1 + (storedColumns + 7) / 8);
+    ColumnType[] types = this.types;
+    Object[] values = new Object[types.length];
+    for (int i = 0; i < types.length; i++) {
       if (i >= storedColumns) {
-        values[i] = c.nullable() ? null : zero(c);
+        values[i] = absent[i];
         continue;
       }
-      if ((bitmap[i / 8] & (1 << (i % 8))) != 0) {
+      if ((stored[1 + (i >>> 3)] & (1 << (i & 7))) != 0) {
         continue;
       }
       values[i] =
-          switch (c.type()) {
+          switch (types[i]) {
             case BIGINT -> in.getLong();
             case INT -> in.getInt();
             case SMALLINT -> in.getShort();

@@ -110,8 +110,14 @@ final class RowReader {
     return value == null ? null : t.codec.decode(value);
   }
 
-  /** The rows whose key starts with {@code prefix}, in key order. */
+  /**
+   * The rows whose key starts with {@code prefix}, in key order; none, without a read, if the
+   * prefix is above every key the table ever had ({@link HighWaters}).
+   */
   <R extends Record> List<R> scan(StoredTable<R> t, byte[] prefix) throws StorageException {
+    if (store.highWaters().neverHeld(this, t.rowSpace, prefix)) {
+      return new ArrayList<>(); // above every key the table ever had: no iterator
+    }
     List<byte[]> values = new ArrayList<>();
     store.use(
         "scan of " + t.table,
@@ -130,6 +136,9 @@ final class RowReader {
    */
   <R extends Record> List<R> scanFrom(StoredTable<R> t, byte[] prefix, byte[] after, int limit)
       throws StorageException {
+    if (store.highWaters().neverHeld(this, t.rowSpace, prefix)) {
+      return new ArrayList<>();
+    }
     List<byte[]> values = new ArrayList<>();
     byte[] start = after != null && Arrays.compareUnsigned(after, prefix) > 0 ? after : prefix;
     store.use(

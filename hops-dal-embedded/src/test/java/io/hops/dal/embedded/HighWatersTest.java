@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * A key above every key its table or unique index ever held is inserted without a read ({@link
  * HighWaters}); a key at or below it is read, so duplicates are refused as before, also after the
  * store is reopened and the marks are learnt again; a row that moves rewrites its unique entry in
- * place instead of deleting and putting it.
+ * place instead of deleting and putting it. A partition above every key of its table is empty
+ * without a read, and a row put there is found by the next scan, also by a scan that follows a read
+ * of the row while its commit is still returning (the marks rise before the write).
  */
 class HighWatersTest {
   private static final Table<InodeRow> T = InodeRow.TABLE;
@@ -99,6 +101,84 @@ class HighWatersTest {
     assertThat(moved.keysDeleted()).as(moved.keys()).isEqualTo(1);
     assertThat(moved.keysPut()).as(moved.keys()).isEqualTo(2);
     assertThat(byId(300)).containsExactly(after);
+  }
+
+  @Test
+  void aPartitionAboveEveryKeyIsEmptyUntilARowIsPutThere() throws Exception {
+    commit(row(1, 100));
+    assertThat(partition(50L)).isEmpty(); // learns the mark
+    InodeRow there = inPartition(50L, 1, 101);
+    commit(there);
+    assertThat(partition(50L)).containsExactly(there);
+    assertThat(page(50L)).containsExactly(there);
+    assertThat(partition(60L)).isEmpty();
+    assertThat(page(60L)).isEmpty();
+    // Below the mark: read as before.
+    assertThat(partition(3L)).containsExactly(row(1, 100));
+
+    storage.close();
+    storage = Storages.open(DalConfig.embeddedInMemory(name));
+    assertThat(partition(50L)).containsExactly(there);
+    assertThat(partition(70L)).isEmpty();
+    InodeRow later = inPartition(70L, 2, 102);
+    commit(later);
+    assertThat(page(70L)).containsExactly(later);
+  }
+
+  @Test
+  void aRowReadWhileItsCommitReturnsIsInItsPartitionsScan() throws Exception {
+    int partitions = 300;
+    java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                for (int p = 0; p < partitions; p++) {
+                  commit(inPartition(1000L + p, 1, 5000L + p));
+                }
+              } catch (Throwable e) {
+                failed.set(e);
+              }
+            });
+    writer.start();
+    try {
+      for (int p = 0; p < partitions && failed.get() == null; p++) {
+        InodeRow expected = inPartition(1000L + p, 1, 5000L + p);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        InodeRow seen = null;
+        while (seen == null && System.nanoTime() < deadline && failed.get() == null) {
+          try (Transaction tx = storage.begin()) {
+            seen = tx.find(T, T.keyOf(expected), LockMode.READ_COMMITTED);
+          }
+        }
+        assertThat(seen).as("row of partition %d", p).isEqualTo(expected);
+        assertThat(partition(1000L + p)).as("scan of partition %d", p).containsExactly(expected);
+      }
+    } finally {
+      writer.join();
+    }
+    assertThat(failed.get()).isNull();
+  }
+
+  /** A row with a key of its own (name {@code n}) and the given id, in partition {@code parent}. */
+  private static InodeRow inPartition(long parent, int n, long id) {
+    InodeRow r = SampleRows.inPartition(T, SampleRows.typical(T, 1), parent);
+    r = SampleRows.with(T, r, "parent_id", parent);
+    r = SampleRows.with(T, r, "name", "n" + n);
+    return SampleRows.with(T, r, "id", id);
+  }
+
+  private List<InodeRow> partition(long parent) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.findByPartition(T, parent, LockMode.READ_COMMITTED);
+    }
+  }
+
+  private List<InodeRow> page(long parent) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.scanFrom(T, parent, null, 10, LockMode.READ_COMMITTED);
+    }
   }
 
   /** A row with a key of its own (name {@code n}) and the given id. */

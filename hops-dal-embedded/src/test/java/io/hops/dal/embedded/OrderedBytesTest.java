@@ -20,6 +20,23 @@ class OrderedBytesTest {
   private final Random random = new Random(20261123);
 
   @Test
+  void aStringIsWrittenAsItsEscapedUtf8BytesWhetherOrNotItIsAscii() {
+    for (String v : List.of("", "a", "a\0b", "\0", "name-17", "é", "a中b", "😀\0", "\u007f\u0080")) {
+      byte[] utf8 = v.getBytes(StandardCharsets.UTF_8);
+      assertThat(new OrderedBytes().value(ColumnType.STRING, v).toByteArray())
+          .as(v)
+          .isEqualTo(new OrderedBytes().value(ColumnType.BYTES, utf8).toByteArray());
+      // Exactly sized (as a row key is) or not: the same bytes.
+      assertThat(
+              new OrderedBytes(new byte[] {7}, v.length() + 2)
+                  .value(ColumnType.STRING, v)
+                  .toByteArray())
+          .as(v)
+          .isEqualTo(new OrderedBytes(new byte[] {7}).value(ColumnType.STRING, v).toByteArray());
+    }
+  }
+
+  @Test
   void longsOrderLikeSignedNumbers() {
     List<Object> values = new ArrayList<>(List.of(Long.MIN_VALUE, -1L, 0L, 1L, Long.MAX_VALUE));
     for (int i = 0; i < SAMPLES; i++) {

@@ -83,31 +83,52 @@ public final class FileBlocks {
     if (f.blocks.isEmpty()) {
       return f;
     }
-    return f.withEveryReplica(tx, datanodes);
+    return f.withEveryReplica(tx, datanodes, false);
   }
 
-  /** Reads the replica rows of every block of the file, one PPIS per table. */
-  private FileBlocks withEveryReplica(LockPhase tx, DatanodeManager datanodes)
+  /**
+   * Reads the replica rows of every block of the file, one PPIS per table. A view for a reader
+   * ({@code forReader}) reads no re-replication entries, which only a change of the blocks asks
+   * about, and the expected replicas only if a block is not complete: a complete block is located
+   * by its reported replicas alone ({@link BlockManager#locatedBlock}).
+   */
+  private FileBlocks withEveryReplica(LockPhase tx, DatanodeManager datanodes, boolean forReader)
       throws StorageException {
     FileBlocks f = this;
     for (ReplicaRow r : tx.findByPartition(ReplicaRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
       f.replicas.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r);
       datanodes.storage(r.storageId());
     }
-    for (ReplicaUnderConstructionRow r :
-        tx.findByPartition(ReplicaUnderConstructionRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
-      f.expected.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r);
-      datanodes.storage(r.storageId());
+    if (!forReader || anyIncomplete(blocks)) {
+      for (ReplicaUnderConstructionRow r :
+          tx.findByPartition(ReplicaUnderConstructionRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
+        f.expected.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r);
+        datanodes.storage(r.storageId());
+      }
     }
     for (CorruptReplicaRow r :
         tx.findByPartition(CorruptReplicaRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
       f.corrupt.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r);
     }
-    for (UnderReplicatedBlockRow r :
-        tx.findByPartition(UnderReplicatedBlockRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
-      f.checked.add(r.blockId());
+    if (!forReader) {
+      for (UnderReplicatedBlockRow r :
+          tx.findByPartition(UnderReplicatedBlockRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
+        f.checked.add(r.blockId());
+      }
     }
     return f;
+  }
+
+  /**
+   * Whether a block of {@code rows} is not complete (under construction, committed, recovering).
+   */
+  private static boolean anyIncomplete(List<BlockInfoRow> rows) {
+    for (BlockInfoRow b : rows) {
+      if (b.underConstructionState() != BlockState.COMPLETE) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -121,10 +142,11 @@ public final class FileBlocks {
    * rows of only the blocks the range covers and of the last block (the located blocks' answer),
    * found by range scans of the file's {@link BlockOffsetRow}s ({@link BlockOffsets}: one PPIS, and
    * one more for the last block when the range does not reach it), read in one batch; then their
-   * replicas, expected and corrupt replicas, one PPIS each bounded by the block. Reading a block of
-   * an N-block file so costs the same accesses and rows whatever N. A range that covers a third of
-   * the file or more reads each replica table's partition once instead ({@link #lock}); a file that
-   * its recorded size says is small and that has at most {@link #SMALL_FILE_BLOCKS} blocks is read
+   * replicas and corrupt replicas, one PPIS each bounded by the block, and the expected replicas of
+   * a block that is not complete (where a block being written is). Reading a block of an N-block
+   * file so costs the same accesses and rows whatever N. A range that covers a third of the file or
+   * more reads each replica table's partition once instead ({@link #lock}); a file that its
+   * recorded size says is small and that has at most {@link #SMALL_FILE_BLOCKS} blocks is read
    * whole (one PPIS for its blocks, as before there were offset rows).
    */
   public static FileBlocks lockRange(
@@ -233,23 +255,27 @@ public final class FileBlocks {
   /**
    * Reads the replica rows of blocks {@code ids}, one PPIS per table bounded by the block; or, when
    * they are a third or more of the file's {@code fileBlocks} blocks, of every block (one PPIS per
-   * table).
+   * table). For a reader: the expected replicas of incomplete blocks only, no re-replication
+   * entries.
    */
   private FileBlocks withReplicasOf(
       LockPhase tx, List<Long> ids, int fileBlocks, DatanodeManager datanodes)
       throws StorageException {
     if (3L * ids.size() >= fileBlocks) {
-      return withEveryReplica(tx, datanodes);
+      return withEveryReplica(tx, datanodes, true);
     }
     for (long b : ids) {
       for (ReplicaRow r : perBlock(tx, ReplicaRow.TABLE, inodeId, b)) {
         replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
         datanodes.storage(r.storageId());
       }
-      for (ReplicaUnderConstructionRow r :
-          perBlock(tx, ReplicaUnderConstructionRow.TABLE, inodeId, b)) {
-        expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
-        datanodes.storage(r.storageId());
+      BlockInfoRow row = block(b);
+      if (row == null || row.underConstructionState() != BlockState.COMPLETE) {
+        for (ReplicaUnderConstructionRow r :
+            perBlock(tx, ReplicaUnderConstructionRow.TABLE, inodeId, b)) {
+          expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+          datanodes.storage(r.storageId());
+        }
       }
       for (CorruptReplicaRow r : perBlock(tx, CorruptReplicaRow.TABLE, inodeId, b)) {
         corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);

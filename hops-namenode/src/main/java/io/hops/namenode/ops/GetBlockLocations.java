@@ -18,11 +18,12 @@ import org.apache.hadoop.security.AccessControlException;
 
 /**
  * {@code getBlockLocations} (open): read like a stat, B + PK(SHARED); a file that may have blocks
- * (non-empty, or being written) also reads its blocks and where their replicas are, up to 5 pruned
- * scans of its partition (DESIGN.md §7): the rows of only the blocks of the range and of the last
- * block, found by where they begin, and their replicas ({@link FileBlocks#lockRange}), so reading a
- * block costs the same whatever the length of the file. The answer is what HDFS's
- * BlockManager.createLocatedBlocks gives, replicas sorted for the reader.
+ * (non-empty, or being written) also reads its blocks and where their replicas are: a complete file
+ * of a few blocks three pruned scans of its partition (blocks, replicas, corrupt replicas), and the
+ * expected replicas too while a block is being written (DESIGN.md §7): the rows of only the blocks
+ * of the range and of the last block, found by where they begin, and their replicas ({@link
+ * FileBlocks#lockRange}), so reading a block costs the same whatever the length of the file. The
+ * answer is what HDFS's BlockManager.createLocatedBlocks gives, replicas sorted for the reader.
  *
  * <p>The access time is not written here, which would turn every read into a write: the file read
  * is handed to {@link AccessTimes} afterwards ({@link #file()}), which updates it in the background
