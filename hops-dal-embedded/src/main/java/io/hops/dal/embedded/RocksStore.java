@@ -234,13 +234,15 @@ final class RocksStore implements AutoCloseable {
   }
 
   /**
-   * Writes a transaction's batch, then tells the row cache its rows and the unique indexes' marks
-   * its entries. The caller still holds the locks of those rows and unique values. Returns once the
+   * Raises the tables' high-water marks for the batch's new keys, writes it, then tells the row
+   * cache its rows. The caller still holds the locks of those rows and unique values. Returns once the
    * rows are visible; the stage completes when they are durable, exceptionally if the log cannot be
    * synced.
    */
   CompletableFuture<Void> commitDeferred(String what, CommitBatch pending) throws StorageException {
     CompletableFuture<Void> durable;
+    // Before the write: a reader that sees one of its keys must find the mark at or above it.
+    pending.raiseMarks();
     try {
       durable = write(what, pending.batch());
     } catch (StorageException | RuntimeException e) {
@@ -250,7 +252,6 @@ final class RocksStore implements AutoCloseable {
       throw e;
     }
     rows.committed(pending.cachedRows());
-    pending.raiseMarks();
     return durable;
   }
 
