@@ -12,8 +12,15 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
@@ -49,8 +56,10 @@ import org.apache.hadoop.thirdparty.protobuf.MessageLite;
  * <p>A call borrows an idle connection (or opens one), writes the request, reads the answer, and
  * returns the connection. A connection that fails is closed; a call that fails on a reused
  * connection before any answer (the namenode closed it while idle) is tried once on a new one, as
- * the read changes nothing. Only for simple authentication without tokens: {@link #usable} says
- * when; otherwise the stock client makes the call (SASL).
+ * the read changes nothing. A call still unanswered after {@code ipc.client.rpc-timeout.ms} has its
+ * connection closed and raises {@link SocketTimeoutException}, as the stock client's does. Only for
+ * simple authentication without tokens: {@link #usable} says when; otherwise the stock client makes
+ * the call (SASL).
  */
 final class DirectReadConnections implements AutoCloseable {
   private static final byte[] HEADER = {'h', 'r', 'p', 'c', 9, 0, 0}; // version, class, no SASL
@@ -73,6 +82,11 @@ final class DirectReadConnections implements AutoCloseable {
           .build();
   private final ConcurrentLinkedDeque<Conn> idle = new ConcurrentLinkedDeque<>();
   private final AtomicInteger callIds = new AtomicInteger();
+
+  /** The connections not closed yet, for {@link #expire}. */
+  private final Set<Conn> open = ConcurrentHashMap.newKeySet();
+
+  private final ScheduledFuture<?> expiry;
   private final LongAdder calls = new LongAdder();
   private volatile boolean closed;
 
@@ -89,6 +103,14 @@ final class DirectReadConnections implements AutoCloseable {
                 CommonConfigurationKeysPublic.IPC_CLIENT_CONNECTION_MAXIDLETIME_KEY,
                 CommonConfigurationKeysPublic.IPC_CLIENT_CONNECTION_MAXIDLETIME_DEFAULT)
             * 1_000_000L;
+    this.expiry =
+        rpcTimeout == 0
+            ? null
+            : Timeouts.WATCHDOG.scheduleWithFixedDelay(
+                this::expire,
+                Math.max(10, Math.min(1000, rpcTimeout / 4)),
+                Math.max(10, Math.min(1000, rpcTimeout / 4)),
+                TimeUnit.MILLISECONDS);
     this.maxResponse =
         conf.getInt(
             CommonConfigurationKeys.IPC_MAXIMUM_RESPONSE_LENGTH,
@@ -210,7 +232,9 @@ final class DirectReadConnections implements AutoCloseable {
       s.setTcpNoDelay(true);
       s.setKeepAlive(true);
       NetUtils.connect(s, address, connectTimeout);
-      s.setSoTimeout(rpcTimeout);
+      // Reads block without a timeout (one read per answer, where a timed read is a read, a poll
+      // and a read again); a call past the RPC timeout has its socket closed by expire().
+      s.setSoTimeout(0);
       UserInformationProto.Builder user =
           UserInformationProto.newBuilder().setEffectiveUser(ugi.getUserName());
       if (ugi.getRealUser() != null) {
@@ -250,12 +274,42 @@ final class DirectReadConnections implements AutoCloseable {
     return calls.sum();
   }
 
+  /**
+   * Closes the connections of calls waiting longer than the RPC timeout ({@code
+   * ipc.client.rpc-timeout.ms}); each such call raises a {@link SocketTimeoutException}.
+   */
+  private void expire() {
+    long now = System.nanoTime();
+    long limit = rpcTimeout * 1_000_000L;
+    for (Conn c : open) {
+      long started = c.started;
+      if (started != 0 && now - started > limit) {
+        c.timedOut = true;
+        c.close();
+      }
+    }
+  }
+
   @Override
   public void close() {
     closed = true;
+    if (expiry != null) {
+      expiry.cancel(false);
+    }
     for (Conn c; (c = idle.pollFirst()) != null; ) {
       c.close();
     }
+  }
+
+  /** One daemon thread for the RPC timeouts of every instance. */
+  private static final class Timeouts {
+    static final ScheduledExecutorService WATCHDOG =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "hops-client direct read timeouts");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** One socket to the namenode, used by one call at a time. */
@@ -265,6 +319,11 @@ final class DirectReadConnections implements AutoCloseable {
     private final DataInputStream in;
     private byte[] hello;
     volatile boolean closed;
+    volatile boolean timedOut;
+
+    /** When the call under way started ({@link System#nanoTime}, never 0), or 0 between calls. */
+    volatile long started;
+
     long lastUsed;
 
     Conn(Socket socket, byte[] hello) throws IOException {
@@ -272,9 +331,28 @@ final class DirectReadConnections implements AutoCloseable {
       this.out = socket.getOutputStream();
       this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 8192));
       this.hello = hello;
+      open.add(this);
     }
 
     ReadSmallFileResponseProto call(byte[] request, int callId) throws IOException {
+      started = System.nanoTime() | 1;
+      try {
+        return exchange(request, callId);
+      } catch (IOException e) {
+        if (timedOut) {
+          SocketTimeoutException t =
+              new SocketTimeoutException(
+                  rpcTimeout + " millis timeout while waiting for the answer of " + address);
+          t.initCause(e);
+          throw t;
+        }
+        throw e;
+      } finally {
+        started = 0;
+      }
+    }
+
+    private ReadSmallFileResponseProto exchange(byte[] request, int callId) throws IOException {
       if (hello != null) {
         byte[] both = new byte[hello.length + request.length];
         System.arraycopy(hello, 0, both, 0, hello.length);
@@ -315,6 +393,7 @@ final class DirectReadConnections implements AutoCloseable {
 
     void close() {
       closed = true;
+      open.remove(this);
       try {
         socket.close();
       } catch (IOException e) {

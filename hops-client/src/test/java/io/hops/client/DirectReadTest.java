@@ -2,11 +2,18 @@ package io.hops.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.hops.namenode.HopsTestCluster;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -28,8 +35,8 @@ import org.junit.jupiter.api.Test;
 /**
  * hops-client's reads of database files on connections of their own ({@link
  * DirectReadConnections}): the same bytes, the same exceptions (class and message) and the same
- * caller as the reads over Hadoop's IPC client, many threads at once, and connections that sat idle
- * past the idle time replaced.
+ * caller as the reads over Hadoop's IPC client, many threads at once, connections that sat idle
+ * past the idle time replaced, and a call without an answer ended at the RPC timeout.
  */
 class DirectReadTest {
   private static HopsTestCluster cluster;
@@ -130,6 +137,41 @@ class DirectReadTest {
     assertThat(SmallFilesTest.read(aliceDirect, new Path("/d/alices")))
         .isEqualTo(SmallFilesTest.bytes(10, 3));
     assertThat(SmallFilesTest.read(direct, secret)).isEqualTo(SmallFilesTest.bytes(100, 2));
+  }
+
+  /** A namenode that takes the call and never answers: the call ends at the RPC timeout. */
+  @Test
+  void aCallWithoutAnswerEndsAtTheRpcTimeout() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try (Socket s = silent.accept()) {
+                  s.getInputStream().read(new byte[4096]);
+                  Thread.sleep(30_000);
+                } catch (Exception e) {
+                  // done
+                }
+              });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      Configuration c = new Configuration(false);
+      c.setInt("ipc.client.rpc-timeout.ms", 400);
+      try (DirectReadConnections d =
+          new DirectReadConnections(
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), silent.getLocalPort()),
+              c,
+              UserGroupInformation.getCurrentUser())) {
+        long t0 = System.nanoTime();
+        Throwable e =
+            assertTimeoutPreemptively(
+                Duration.ofSeconds(20), () -> catchThrowable(() -> d.readSmallFile("/x")));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(e).isInstanceOf(SocketTimeoutException.class).hasMessageContaining("400 millis");
+        assertThat(ms).isBetween(350L, 5_000L);
+      }
+      acceptor.interrupt();
+    }
   }
 
   @Test
