@@ -42,7 +42,7 @@ final class SmallFilesClient implements AutoCloseable {
     if (HAUtilClient.isLogicalUri(conf, uri)) {
       Map<String, InetSocketAddress> byId =
           DFSUtilClient.getAddressesForNameserviceId(
-              conf, uri.getHost(), HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY);
+              conf, uri.getHost(), null, HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY);
       addresses.addAll(byId.values());
     } else {
       addresses.add(

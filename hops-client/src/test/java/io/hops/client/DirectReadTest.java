@@ -174,6 +174,39 @@ class DirectReadTest {
     }
   }
 
+  /** An HA nameservice with a namenode down: the read goes on to the next one. */
+  @Test
+  void goesOnToTheNextNamenode() throws Exception {
+    Path p = new Path("/d/ha");
+    byte[] data = SmallFilesTest.bytes(2000, 9);
+    SmallFilesTest.write(direct, p, data);
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      deadPort = s.getLocalPort();
+    }
+    String ns = "directns";
+    Configuration conf = cluster.clientConf();
+    conf.set("dfs.nameservices", ns);
+    conf.set("dfs.ha.namenodes." + ns, "nn0,nn1");
+    conf.set("dfs.namenode.rpc-address." + ns + ".nn0", "127.0.0.1:" + deadPort);
+    var live = cluster.namenode().address();
+    conf.set(
+        "dfs.namenode.rpc-address." + ns + ".nn1", live.getHostString() + ":" + live.getPort());
+    conf.set(
+        "dfs.client.failover.proxy.provider." + ns,
+        "org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider");
+    // The first namenode tried is random: enough clients that both orders occur.
+    for (int i = 0; i < 12; i++) {
+      try (SmallFilesClient client = new SmallFilesClient(new java.net.URI("hdfs://" + ns), conf)) {
+        java.nio.ByteBuffer got = client.read("/d/ha");
+        byte[] bytes = new byte[got.remaining()];
+        got.get(bytes);
+        assertThat(bytes).isEqualTo(data);
+        assertThat(client.directCalls()).isBetween(1L, 2L);
+      }
+    }
+  }
+
   @Test
   void manyThreadsAndIdleConnections() throws Exception {
     int files = 32;
