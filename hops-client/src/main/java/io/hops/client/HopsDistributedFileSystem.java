@@ -46,6 +46,11 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     }
   }
 
+  /** The small-file calls of this file system (null when disabled). */
+  SmallFilesClient smallFiles() {
+    return smallFiles;
+  }
+
   private String pathName(Path f) {
     Path p = fixRelativePart(f);
     checkPath(p);
@@ -131,7 +136,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     byte[] old;
     try {
-      old = bytes(smallFiles.call(p -> p.readSmallFile(src)));
+      old = bytes(smallFiles.read(src));
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }
@@ -188,7 +193,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     String src = pathName(f);
     ByteBuffer data;
     try {
-      data = smallFiles.call(p -> p.readSmallFile(src));
+      data = smallFiles.read(src);
     } catch (RemoteException e) {
       throw unwrap(e, src);
     }

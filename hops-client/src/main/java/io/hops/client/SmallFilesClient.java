@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.apache.hadoop.hdfs.HAUtilClient;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.ipc.Client;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * Proxies of {@link SmallFilesProtocol} to the namenodes of one file system URI: the one address,
@@ -25,7 +27,14 @@ import org.apache.hadoop.net.NetUtils;
  * SmallFilesProtocolTranslatorPB}).
  */
 final class SmallFilesClient implements AutoCloseable {
+  /**
+   * Whether reads go on connections of their own ({@link DirectReadConnections}) when the
+   * authentication allows; {@code true} by default.
+   */
+  static final String DIRECT_READ = "hops.client.smallfiles.direct-read";
+
   private final List<SmallFilesProtocolTranslatorPB> proxies = new ArrayList<>();
+  private final List<DirectReadConnections> direct = new ArrayList<>();
   private int current;
 
   SmallFilesClient(URI uri, Configuration conf) throws IOException {
@@ -33,7 +42,7 @@ final class SmallFilesClient implements AutoCloseable {
     if (HAUtilClient.isLogicalUri(conf, uri)) {
       Map<String, InetSocketAddress> byId =
           DFSUtilClient.getAddressesForNameserviceId(
-              conf, uri.getHost(), HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY);
+              conf, uri.getHost(), null, HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY);
       addresses.addAll(byId.values());
     } else {
       addresses.add(
@@ -41,8 +50,14 @@ final class SmallFilesClient implements AutoCloseable {
               uri.getAuthority(), HdfsClientConfigKeys.DFS_NAMENODE_RPC_PORT_DEFAULT));
     }
     Configuration c = new Configuration(conf);
+    // The user the stock proxies call as: the one creating them.
+    UserGroupInformation ugi = UserGroupInformation.getCurrentUser();
+    boolean directReads = conf.getBoolean(DIRECT_READ, true) && DirectReadConnections.usable(ugi);
     for (InetSocketAddress a : addresses) {
       proxies.add(new SmallFilesProtocolTranslatorPB(a, c));
+      if (directReads) {
+        direct.add(new DirectReadConnections(a, c, ugi));
+      }
     }
     current = proxies.isEmpty() ? 0 : ThreadLocalRandom.current().nextInt(proxies.size());
   }
@@ -76,10 +91,40 @@ final class SmallFilesClient implements AutoCloseable {
     throw last == null ? new IOException("no namenode address") : last;
   }
 
+  /**
+   * {@code readSmallFile}, on a namenode as {@link #call} makes it, on the calling thread when
+   * {@link DirectReadConnections} can carry it.
+   */
+  ByteBuffer read(String src) throws IOException {
+    if (direct.isEmpty()) {
+      return call(p -> p.readSmallFile(src));
+    }
+    IOException last = null;
+    for (int i = 0; i < direct.size(); i++) {
+      int at = Math.floorMod(current + i, direct.size());
+      try {
+        ByteBuffer out = direct.get(at).readSmallFile(src);
+        current = at;
+        return out;
+      } catch (EOFException | SocketException e) { // ConnectException too
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /** Reads made on {@link DirectReadConnections} so far (tests). */
+  long directCalls() {
+    return direct.stream().mapToLong(DirectReadConnections::calls).sum();
+  }
+
   @Override
   public void close() {
     for (SmallFilesProtocolTranslatorPB p : proxies) {
       p.close();
+    }
+    for (DirectReadConnections d : direct) {
+      d.close();
     }
   }
 }
