@@ -235,9 +235,9 @@ final class RocksStore implements AutoCloseable {
 
   /**
    * Raises the tables' high-water marks for the batch's new keys, writes it, then tells the row
-   * cache its rows. The caller still holds the locks of those rows and unique values. Returns once the
-   * rows are visible; the stage completes when they are durable, exceptionally if the log cannot be
-   * synced.
+   * cache its rows. The caller still holds the locks of those rows and unique values. Returns once
+   * the rows are visible; the stage completes when they are durable, exceptionally if the log
+   * cannot be synced.
    */
   CompletableFuture<Void> commitDeferred(String what, CommitBatch pending) throws StorageException {
     CompletableFuture<Void> durable;
