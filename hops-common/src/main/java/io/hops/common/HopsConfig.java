@@ -32,7 +32,9 @@ public final class HopsConfig {
   /**
    * How many decoded rows the embedded engine keeps in memory for point reads (0: none). The cache
    * is the store's own, written through by every commit in this process (the only process that may
-   * open the store), so it is never stale for a locked read. Past this count it starts over.
+   * open the store), so it is never stale for a locked read. Past this count it starts over. As
+   * many rows again may be kept as whole partitions (up to 1,024 rows each: a directory's children,
+   * a file's blocks) for partition scans, dropped by every commit that writes them.
    */
   public static final String EMBEDDED_ROW_CACHE_ENTRIES =
       "hops.metadata.embedded.row-cache.entries";

@@ -6,7 +6,9 @@ import io.hops.dal.WriteOp;
 import io.hops.dal.schema.Column;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +65,9 @@ final class CommitBatch {
   private final List<KeyBytes> newKeySpaces = new ArrayList<>();
 
   private final List<byte[]> newKeys = new ArrayList<>();
+
+  /** The partitions of cached tables whose rows this batch writes ({@link PartitionCache}). */
+  private final Set<KeyBytes> partitions = new HashSet<>();
 
   private int keysPut;
   private int keysDeleted;
@@ -123,6 +128,11 @@ final class CommitBatch {
   /** The rows of cacheable tables as this batch leaves them, by row key. */
   Map<KeyBytes, Object> cachedRows() {
     return cached;
+  }
+
+  /** The partitions of cached tables whose rows this batch writes, by row-key prefix. */
+  Set<KeyBytes> writtenPartitions() {
+    return partitions;
   }
 
   /** Keys (rows and index entries) this batch puts. */
@@ -228,6 +238,9 @@ final class CommitBatch {
     written.put(k, state);
     if (t.cacheable) {
       cached.put(k, state);
+    }
+    if (t.partitionPrefixLength > 0) {
+      partitions.add(new KeyBytes(Arrays.copyOf(key, t.partitionPrefixLength)));
     }
   }
 

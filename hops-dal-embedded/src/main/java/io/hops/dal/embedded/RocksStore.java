@@ -41,6 +41,7 @@ final class RocksStore implements AutoCloseable {
   private final WalSync walSync; // null: fsync on commit is off
   private final LockManager locks;
   private final RowCache rows;
+  private final PartitionCache partitions;
   private final TableCapacities capacities = new TableCapacities();
   private final HighWaters highWaters = new HighWaters();
 
@@ -68,6 +69,7 @@ final class RocksStore implements AutoCloseable {
     this.walSync = fsync ? new WalSync(name, this::syncWal) : null;
     this.locks = new LockManager(lockTimeout);
     this.rows = new RowCache(cachedRows);
+    this.partitions = new PartitionCache(cachedRows);
   }
 
   /** Opens (creating if new) the store in a directory. */
@@ -189,7 +191,7 @@ final class RocksStore implements AutoCloseable {
     try {
       writeSynced(what, batch);
     } finally {
-      rows.clear();
+      forgetCachedRows();
     }
   }
 
@@ -204,11 +206,12 @@ final class RocksStore implements AutoCloseable {
     try {
       writeSynced(what, pending.batch());
     } catch (StorageException | RuntimeException e) {
-      rows.clear();
+      forgetCachedRows();
       highWaters.forget();
       throw e;
     }
     rows.committed(pending.cachedRows());
+    partitions.committed(pending.writtenPartitions());
   }
 
   private void writeSynced(String what, org.rocksdb.WriteBatch batch) throws StorageException {
@@ -247,11 +250,12 @@ final class RocksStore implements AutoCloseable {
       durable = write(what, pending.batch());
     } catch (StorageException | RuntimeException e) {
       // The batch may or may not be in the store.
-      rows.clear();
+      forgetCachedRows();
       highWaters.forget();
       throw e;
     }
     rows.committed(pending.cachedRows());
+    partitions.committed(pending.writtenPartitions());
     return durable;
   }
 
@@ -301,6 +305,16 @@ final class RocksStore implements AutoCloseable {
 
   RowCache rows() {
     return rows;
+  }
+
+  PartitionCache partitions() {
+    return partitions;
+  }
+
+  /** After a write the caches cannot follow (its rows unknown, or it may or may not be in). */
+  private void forgetCachedRows() {
+    rows.clear();
+    partitions.clear();
   }
 
   LockManager locks() {

@@ -118,6 +118,28 @@ final class RowReader {
     if (store.highWaters().neverHeld(this, t.rowSpace, prefix)) {
       return new ArrayList<>(); // above every key the table ever had: no iterator
     }
+    if (!t.isPartition(prefix)) {
+      return scanStore(t, prefix);
+    }
+    PartitionCache cache = store.partitions();
+    KeyBytes partition = new KeyBytes(prefix);
+    PartitionCache.Generation g = cache.current(); // before the store is read
+    List<?> cached = g.get(partition);
+    if (cached != null) {
+      return rowsOf(t, cached, 0, cached.size());
+    }
+    PartitionCache.Claim claim = cache.claim(g, partition);
+    List<R> rows = null;
+    try {
+      rows = scanStore(t, prefix);
+    } finally {
+      cache.fill(claim, rows);
+    }
+    return rows;
+  }
+
+  private <R extends Record> List<R> scanStore(StoredTable<R> t, byte[] prefix)
+      throws StorageException {
     List<byte[]> values = new ArrayList<>();
     store.use(
         "scan of " + t.table,
@@ -139,6 +161,30 @@ final class RowReader {
     if (store.highWaters().neverHeld(this, t.rowSpace, prefix)) {
       return new ArrayList<>();
     }
+    if (!t.isPartition(prefix)) {
+      return scanStoreFrom(t, prefix, after, limit);
+    }
+    PartitionCache cache = store.partitions();
+    KeyBytes partition = new KeyBytes(prefix);
+    PartitionCache.Generation g = cache.current(); // before the store is read
+    List<?> cached = g.get(partition);
+    if (cached != null) {
+      int from = after == null ? 0 : firstAfter(t, cached, after);
+      return rowsOf(t, cached, from, Math.min(cached.size(), from + Math.max(0, limit)));
+    }
+    // Only a read from the partition's start that ends before the limit has the whole partition.
+    PartitionCache.Claim claim = after == null ? cache.claim(g, partition) : null;
+    List<R> rows = null;
+    try {
+      rows = scanStoreFrom(t, prefix, after, limit);
+    } finally {
+      cache.fill(claim, rows != null && rows.size() < limit ? rows : null);
+    }
+    return rows;
+  }
+
+  private <R extends Record> List<R> scanStoreFrom(
+      StoredTable<R> t, byte[] prefix, byte[] after, int limit) throws StorageException {
     List<byte[]> values = new ArrayList<>();
     byte[] start = after != null && Arrays.compareUnsigned(after, prefix) > 0 ? after : prefix;
     store.use(
@@ -161,6 +207,32 @@ final class RowReader {
           return null;
         });
     return decodeAll(t, values);
+  }
+
+  /** The position of the first cached row whose key comes after {@code after}. */
+  private static <R extends Record> int firstAfter(StoredTable<R> t, List<?> rows, byte[] after) {
+    int low = 0;
+    int high = rows.size();
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      byte[] key = t.rowKey(t.table.rowType().cast(rows.get(mid)));
+      if (Arrays.compareUnsigned(key, after) <= 0) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low;
+  }
+
+  /** Rows {@code from} to {@code to} of a cached partition, in a list of the caller's own. */
+  private static <R extends Record> List<R> rowsOf(
+      StoredTable<R> t, List<?> cached, int from, int to) {
+    List<R> rows = new ArrayList<>(Math.max(0, to - from));
+    for (int i = from; i < to; i++) {
+      rows.add(t.table.rowType().cast(cached.get(i)));
+    }
+    return rows;
   }
 
   /**

@@ -37,6 +37,13 @@ final class StoredTable<R extends Record> {
    */
   final boolean cacheable;
 
+  /**
+   * The length of a partition's row-key prefix, the same for every partition (the partition column
+   * is the first key column and of a fixed width), or -1: the table's partitions are not kept in
+   * the {@link PartitionCache}.
+   */
+  final int partitionPrefixLength;
+
   private StoredTable(Table<R> table) {
     this.table = table;
     this.layout = new KeyLayout(table);
@@ -54,6 +61,27 @@ final class StoredTable<R extends Record> {
                 Collectors.toUnmodifiableMap(
                     c -> c, c -> new KeyBytes(layout.indexColumnPrefix(c))));
     this.cacheable = table.columns().stream().noneMatch(c -> c.type() == ColumnType.BYTES);
+    int width = table.partitionColumn().map(StoredTable::fixedWidth).orElse(-1);
+    this.partitionPrefixLength = cacheable && width > 0 ? layout.rowPrefix().length + width : -1;
+  }
+
+  /** The bytes a key column's values take in a row key, or -1 if they vary. */
+  private static int fixedWidth(Column c) {
+    if (c.signedByteOrder()) {
+      return -1;
+    }
+    return switch (c.type()) {
+      case BIGINT -> 8;
+      case INT -> 4;
+      case SMALLINT -> 2;
+      case TINYINT, BOOLEAN -> 1;
+      case STRING, BYTES -> -1;
+    };
+  }
+
+  /** Whether {@code prefix} is the row-key prefix of one whole partition of a cached table. */
+  boolean isPartition(byte[] prefix) {
+    return partitionPrefixLength > 0 && prefix.length == partitionPrefixLength;
   }
 
   @SuppressWarnings("unchecked")

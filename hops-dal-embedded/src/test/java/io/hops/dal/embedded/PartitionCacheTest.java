@@ -1,0 +1,270 @@
+package io.hops.dal.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.common.HopsConfig;
+import io.hops.dal.DalConfig;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Storages;
+import io.hops.dal.Transaction;
+import io.hops.dal.kit.SampleRows;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The embedded store keeps whole partitions for partition scans, and a scan never returns a
+ * partition older than the last commit that wrote it: not after inserts, updates and deletes, not
+ * when a scan's read races with a commit, not across generations. Pages read from a kept partition
+ * are the pages the store gives.
+ */
+class PartitionCacheTest {
+  private static final Table<InodeRow> T = InodeRow.TABLE;
+  private static final long DIR = 77;
+  private Storage storage;
+
+  private void open(int cachedRows) throws Exception {
+    storage =
+        Storages.open(
+            DalConfig.embeddedInMemory("partition-cache-" + UUID.randomUUID())
+                .with(HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES, cachedRows));
+    storage.schema().createOrUpgrade();
+  }
+
+  @AfterEach
+  void close() {
+    if (storage != null) {
+      storage.close();
+    }
+  }
+
+  @Test
+  void aScanOfTheWholePartitionKeepsItAndACommitToItDropsIt() throws Exception {
+    open(1000);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    commit(tx -> tx.insert(T, child(2, "b")));
+    assertThat(names(scan())).containsExactly("a", "b");
+    assertThat(cached()).isTrue();
+    assertThat(names(scan())).containsExactly("a", "b"); // from the cache
+
+    commit(tx -> tx.insert(T, child(3, "c")));
+    assertThat(cached()).isFalse();
+    assertThat(names(scan())).containsExactly("a", "b", "c");
+
+    InodeRow b = scan().get(1);
+    commit(tx -> tx.update(T, SampleRows.with(T, b, "size", 4242L)));
+    assertThat(scan().get(1).size()).isEqualTo(4242L);
+
+    commit(tx -> tx.delete(T, T.keyOf(b)));
+    assertThat(names(scan())).containsExactly("a", "c");
+
+    // A write to another partition leaves this one kept.
+    scan();
+    commit(tx -> tx.insert(T, SampleRows.inPartition(T, child(9, "x"), DIR + 1)));
+    assertThat(cached()).isTrue();
+    assertThat(names(scan())).containsExactly("a", "c");
+  }
+
+  @Test
+  void pagesFromAKeptPartitionAreThePagesOfTheStore() throws Exception {
+    open(1000);
+    List<String> names = List.of("", "a", "a\0", "b", "é", "z", "\u0080", "zz");
+    for (int i = 0; i < names.size(); i++) {
+      InodeRow row = child(100 + i, names.get(i));
+      commit(tx -> tx.insert(T, row));
+    }
+    List<List<String>> fromStore = pages(3);
+    assertThat(cached()).isFalse(); // a page that stopped at its limit is not the whole partition
+    scan();
+    assertThat(cached()).isTrue();
+    assertThat(pages(3)).isEqualTo(fromStore);
+    assertThat(pages(100)).containsExactly(fromStore.stream().flatMap(List::stream).toList());
+  }
+
+  @Test
+  void aPageThatEndsBeforeItsLimitKeepsThePartition() throws Exception {
+    open(1000);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.scanFrom(T, DIR, null, 10, LockMode.READ_COMMITTED)).hasSize(1);
+    }
+    assertThat(cached()).isTrue();
+  }
+
+  @Test
+  void theCacheIsOffWithTheRowCache() throws Exception {
+    open(0);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    assertThat(names(scan())).containsExactly("a");
+    assertThat(cached()).isFalse();
+  }
+
+  /**
+   * The race the claim is built against, made to happen: a scan reads the partition from the store,
+   * a commit writes a new child before that scan puts what it read. The late scan must not keep the
+   * partition without the child.
+   */
+  @Test
+  void aScanThatReadBeforeACommitDoesNotKeepTheOldPartition() throws Exception {
+    open(1000);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
+    CountDownLatch read = new CountDownLatch(1);
+    CountDownLatch committed = new CountDownLatch(1);
+    Thread main = Thread.currentThread();
+    cache.beforeFill =
+        () -> {
+          if (Thread.currentThread() != main) {
+            read.countDown();
+            await(committed);
+          }
+        };
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<InodeRow>> slowScan = pool.submit(this::scan);
+      assertThat(read.await(30, TimeUnit.SECONDS)).isTrue();
+      commit(tx -> tx.insert(T, child(2, "b")));
+      committed.countDown();
+      assertThat(names(slowScan.get(30, TimeUnit.SECONDS))).containsExactly("a");
+      assertThat(names(scan())).containsExactly("a", "b");
+      assertThat(names(scan())).containsExactly("a", "b");
+    } finally {
+      cache.beforeFill = () -> {};
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Writers insert and delete children while readers scan the partition (filling the cache from
+   * scans that race with the commits) and the cache starts over every few rows: after each commit,
+   * its writer's scan must show what it did, and the last scan must be exactly what is left.
+   */
+  @Test
+  void noCommitIsMissedWhileScansRaceWithCommits() throws Exception {
+    open(5);
+    int writers = 3;
+    int perWriter = 150;
+    Set<String> expected = new ConcurrentSkipListSet<>();
+    ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
+    AtomicBoolean done = new AtomicBoolean();
+    try {
+      List<Future<?>> work = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int writer = w;
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perWriter; i++) {
+                    String name = "w" + writer + "-" + i;
+                    InodeRow row = child(1000L * (writer + 1) + i, name);
+                    commit(tx -> tx.insert(T, row));
+                    expected.add(name);
+                    assertThat(names(scan())).contains(name);
+                    if (i % 3 == 0) {
+                      commit(tx -> tx.delete(T, T.keyOf(row)));
+                      expected.remove(name);
+                      assertThat(names(scan())).doesNotContain(name);
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (int r = 0; r < 2; r++) {
+        work.add(
+            pool.submit(
+                () -> {
+                  while (!done.get()) {
+                    scan();
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : work.subList(0, writers)) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      done.set(true);
+      for (Future<?> f : work) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+    }
+    assertThat(new TreeSet<>(names(scan()))).isEqualTo(new TreeSet<>(expected));
+  }
+
+  private static InodeRow child(long id, String name) {
+    InodeRow row = SampleRows.typical(T, id);
+    row = SampleRows.inPartition(T, row, DIR);
+    row = SampleRows.with(T, row, "parent_id", DIR);
+    row = SampleRows.with(T, row, "id", id);
+    return SampleRows.with(T, row, "name", name);
+  }
+
+  private List<InodeRow> scan() throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.findByPartition(T, DIR, LockMode.READ_COMMITTED);
+    }
+  }
+
+  /** The partition page by page, {@code size} rows a page. */
+  private List<List<String>> pages(int size) throws Exception {
+    List<List<String>> pages = new ArrayList<>();
+    try (Transaction tx = storage.begin()) {
+      io.hops.dal.schema.Key after = null;
+      while (true) {
+        List<InodeRow> page = tx.scanFrom(T, DIR, after, size, LockMode.READ_COMMITTED);
+        if (page.isEmpty()) {
+          return pages;
+        }
+        pages.add(names(page));
+        after = T.keyOf(page.get(page.size() - 1));
+      }
+    }
+  }
+
+  private boolean cached() {
+    EmbeddedStorage s = (EmbeddedStorage) storage;
+    StoredTable<InodeRow> t = StoredTable.of(T);
+    byte[] prefix = t.layout.rowPrefix(List.of(T.partitionColumn().orElseThrow()), List.of(DIR));
+    return s.store().partitions().current().get(new KeyBytes(prefix)) != null;
+  }
+
+  private static List<String> names(List<InodeRow> rows) {
+    return rows.stream().map(InodeRow::name).toList();
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @FunctionalInterface
+  private interface Writes {
+    void apply(Transaction tx) throws Exception;
+  }
+
+  private void commit(Writes writes) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      writes.apply(tx);
+      tx.commit();
+    }
+  }
+}
