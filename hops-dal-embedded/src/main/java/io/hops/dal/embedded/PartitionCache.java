@@ -99,10 +99,8 @@ final class PartitionCache {
 
   /** Drops the partitions a commit wrote, once its batch is in the store. */
   void committed(Iterable<KeyBytes> partitions) {
+    // No isEmpty() shortcut: a ConcurrentHashMap's count may lag behind a claim just made.
     Generation g = current;
-    if (g.partitions.isEmpty()) {
-      return;
-    }
     for (KeyBytes p : partitions) {
       g.partitions.remove(p);
     }

@@ -201,10 +201,31 @@ final class RocksStore implements AutoCloseable {
    * caller than a hand-over to the sync thread and back).
    */
   void commit(String what, CommitBatch pending) throws StorageException {
+    commitWith(
+        pending,
+        batch -> {
+          writeSynced(what, batch);
+          return null;
+        });
+  }
+
+  /** Writes a commit's batch one way or the other. */
+  @FunctionalInterface
+  private interface BatchWrite<T> {
+    T write(org.rocksdb.WriteBatch batch) throws StorageException;
+  }
+
+  /**
+   * Raises the tables' high-water marks for the batch's new keys, writes it with {@code write},
+   * then tells the caches its rows and partitions. On failure the batch may or may not be in the
+   * store: the caches and marks start over.
+   */
+  private <T> T commitWith(CommitBatch pending, BatchWrite<T> write) throws StorageException {
     // Before the write: a reader that sees one of its keys must find the mark at or above it.
     pending.raiseMarks();
+    T result;
     try {
-      writeSynced(what, pending.batch());
+      result = write.write(pending.batch());
     } catch (StorageException | RuntimeException e) {
       forgetCachedRows();
       highWaters.forget();
@@ -212,6 +233,7 @@ final class RocksStore implements AutoCloseable {
     }
     rows.committed(pending.cachedRows());
     partitions.committed(pending.writtenPartitions());
+    return result;
   }
 
   private void writeSynced(String what, org.rocksdb.WriteBatch batch) throws StorageException {
@@ -237,26 +259,12 @@ final class RocksStore implements AutoCloseable {
   }
 
   /**
-   * Raises the tables' high-water marks for the batch's new keys, writes it, then tells the row
-   * cache its rows. The caller still holds the locks of those rows and unique values. Returns once
-   * the rows are visible; the stage completes when they are durable, exceptionally if the log
-   * cannot be synced.
+   * As {@link #commit}, with a write that does not wait for the disk. The caller still holds the
+   * locks of the batch's rows and unique values. Returns once the rows are visible; the stage
+   * completes when they are durable, exceptionally if the log cannot be synced.
    */
   CompletableFuture<Void> commitDeferred(String what, CommitBatch pending) throws StorageException {
-    CompletableFuture<Void> durable;
-    // Before the write: a reader that sees one of its keys must find the mark at or above it.
-    pending.raiseMarks();
-    try {
-      durable = write(what, pending.batch());
-    } catch (StorageException | RuntimeException e) {
-      // The batch may or may not be in the store.
-      forgetCachedRows();
-      highWaters.forget();
-      throw e;
-    }
-    rows.committed(pending.cachedRows());
-    partitions.committed(pending.writtenPartitions());
-    return durable;
+    return commitWith(pending, batch -> write(what, batch));
   }
 
   /** A stage that completes once everything committed before this call is durable. */

@@ -115,41 +115,7 @@ final class RowReader {
    * prefix is above every key the table ever had ({@link HighWaters}).
    */
   <R extends Record> List<R> scan(StoredTable<R> t, byte[] prefix) throws StorageException {
-    if (store.highWaters().neverHeld(this, t.rowSpace, prefix)) {
-      return new ArrayList<>(); // above every key the table ever had: no iterator
-    }
-    if (!t.isPartition(prefix)) {
-      return scanStore(t, prefix);
-    }
-    PartitionCache cache = store.partitions();
-    KeyBytes partition = new KeyBytes(prefix);
-    PartitionCache.Generation g = cache.current(); // before the store is read
-    List<?> cached = g.get(partition);
-    if (cached != null) {
-      return rowsOf(t, cached, 0, cached.size());
-    }
-    PartitionCache.Claim claim = cache.claim(g, partition);
-    List<R> rows = null;
-    try {
-      rows = scanStore(t, prefix);
-    } finally {
-      cache.fill(claim, rows);
-    }
-    return rows;
-  }
-
-  private <R extends Record> List<R> scanStore(StoredTable<R> t, byte[] prefix)
-      throws StorageException {
-    List<byte[]> values = new ArrayList<>();
-    store.use(
-        "scan of " + t.table,
-        db -> {
-          try (ReadOptions options = new ReadOptions()) {
-            forEachWithPrefix(db, prefix, options, (key, value) -> values.add(value));
-          }
-          return null;
-        });
-    return decodeAll(t, values);
+    return scanFrom(t, prefix, null, Integer.MAX_VALUE);
   }
 
   /**
