@@ -22,8 +22,12 @@ import java.util.List;
  * locking the file's inode: B-free, 2 PK + up to 4 PPIS/PK + W.
  *
  * <p>A replica of a block no file has is invalidated; one older than the block (a stale generation
- * stamp) too. A committed block that reaches the minimum replication becomes complete. A replica
- * that goes away from a complete block leaves it to be checked by re-replication.
+ * stamp) too, unless the storage's replica is recorded already: a datanode's stamps only grow, so
+ * that report is older than the one recorded, delivered out of order (a writer's namenode applying
+ * a receipt it kept, see {@link RecentReceipts}, after the owner of the datanode's reports recorded
+ * the appended replica), and it changes nothing. A committed block that reaches the minimum
+ * replication becomes complete. A replica that goes away from a complete block leaves it to be
+ * checked by re-replication.
  *
  * <p>A deletion report acknowledges the replica's invalidation row, which stays until then (see
  * {@code InvalidationMonitor}). The lookup row of a removed block stays while invalidations of it
@@ -172,7 +176,9 @@ public final class ReplicaChange extends Operation<Void> {
       return null;
     }
     if (block == null || genStamp < block.generationStamp()) {
-      invalidate(tx);
+      if (!known) {
+        invalidate(tx);
+      }
       return null;
     }
     if (!known) {
@@ -248,9 +254,6 @@ public final class ReplicaChange extends Operation<Void> {
       tx.insert(
           InvalidatedBlockRow.TABLE,
           new InvalidatedBlockRow(partition, blockId, storage.id(), genStamp, numBytes));
-    }
-    if (block != null && replicas.stream().anyMatch(r -> r.storageId() == storage.id())) {
-      tx.delete(ReplicaRow.TABLE, ReplicaRow.TABLE.key(block.inodeId(), blockId, storage.id()));
     }
   }
 }

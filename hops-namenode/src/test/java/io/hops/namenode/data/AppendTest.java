@@ -7,6 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.ReplicaChange;
+import io.hops.namenode.blocks.StorageRef;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -21,6 +25,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream.SyncFlag;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -133,6 +139,37 @@ class AppendTest {
           }
           return true;
         });
+  }
+
+  /**
+   * A report of a replica with the stamp it had before an append, applied after the appended
+   * replica was recorded: what a writer's namenode does with a receipt it kept ({@code
+   * RecentReceipts}) when the datanode's newer report has not reached it yet and the owner of the
+   * datanode's reports has recorded the appended replica meanwhile. Such a report is out of date (a
+   * datanode's stamps only grow): the appended replica stays where readers find it.
+   */
+  @Test
+  void aLateReportOfTheStampBeforeAnAppendKeepsTheAppendedReplica() throws Exception {
+    Path p = new Path("/append/late-report");
+    byte[] first = bytes(1000, 20);
+    write(p, first);
+    awaitAllReplicasReported(p);
+    LocatedBlock before = fs.getClient().getLocatedBlocks(p.toString(), 0).getLastLocatedBlock();
+    byte[] more = bytes(500, 21);
+    append(p, more);
+    awaitAllReplicasReported(p);
+    ExtendedBlock old = before.getBlock();
+    Namesystem ns = cluster.namenode().namesystem();
+    BlockManager bm = ns.blocks();
+    StorageRef storage = bm.datanodes().findStorage(before.getStorageIDs()[0]);
+    ns.run(
+        () ->
+            new ReplicaChange(
+                bm, storage, old.getBlockId(), old.getGenerationStamp(), old.getNumBytes(), true));
+    LocatedBlock after = fs.getClient().getLocatedBlocks(p.toString(), 0).getLastLocatedBlock();
+    assertThat(after.getBlock().getGenerationStamp()).isGreaterThan(old.getGenerationStamp());
+    assertThat(after.getStorageIDs()).as("replicas of the appended block").hasSize(3);
+    assertThat(read(fs, p)).isEqualTo(concat(first, more));
   }
 
   @Test
