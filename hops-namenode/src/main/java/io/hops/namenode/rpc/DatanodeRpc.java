@@ -214,7 +214,6 @@ public final class DatanodeRpc implements DatanodeProtocol {
           Block block = b.getBlock();
           switch (b.getStatus()) {
             case RECEIVED_BLOCK -> {
-              LOG.info("DEBUG receipt {}", block);
               bm.receipts()
                   .received(
                       node.uuid(),
