@@ -116,7 +116,12 @@ public final class HopsTestCluster implements AutoCloseable {
     return startDatanodes(n, new Configuration(false), types);
   }
 
-  private List<DataNode> startDatanodes(
+  /**
+   * Starts {@code n} datanodes as {@link #startDatanodes(int, Configuration, HopsNameNode...)}
+   * does, each with one data directory per storage type of {@code types} (none: one default
+   * directory).
+   */
+  public List<DataNode> startDatanodes(
       int n, Configuration extra, StorageType[] types, HopsNameNode... others) throws IOException {
     if (dataRoot == null) {
       dataRoot = Files.createTempDirectory("hops-dn-");

@@ -14,9 +14,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -69,6 +71,13 @@ public final class DatanodeManager {
     private volatile boolean heardFrom;
     private volatile boolean dead;
     private boolean ownedReports;
+    private long reportLease;
+
+    /**
+     * By storage id, the sorted ids of the replicas recorded as {@link #reportLease} was granted.
+     */
+    private final Map<Integer, long[]> recordedAtLease = new HashMap<>();
+
     private final java.util.concurrent.atomic.AtomicInteger fullReports =
         new java.util.concurrent.atomic.AtomicInteger();
     private volatile int xceivers;
@@ -98,8 +107,9 @@ public final class DatanodeManager {
     }
 
     /**
-     * Notes whether this namenode owns the datanode's reports now; true when it just became the
-     * owner (also on the first heartbeat this namenode gets), so that it asks for a full report.
+     * Notes whether this namenode owns the datanode's reports now (at a heartbeat, or as it turns a
+     * report away); true when it just became the owner (also on the first heartbeat this namenode
+     * gets), so that it asks for a full report.
      */
     public synchronized boolean gainedReports(boolean ownsNow) {
       boolean gained = ownsNow && !ownedReports;
@@ -109,6 +119,31 @@ public final class DatanodeManager {
 
     public synchronized boolean ownsReports() {
       return ownedReports;
+    }
+
+    /**
+     * Notes the full report lease this namenode grants, and the replicas each storage had recorded
+     * then: the report, made after the datanode gets the lease, may remove only those.
+     */
+    public synchronized void leaseGranted(long lease, Map<Integer, long[]> recorded) {
+      reportLease = lease;
+      recordedAtLease.clear();
+      recordedAtLease.putAll(recorded);
+    }
+
+    /**
+     * The sorted ids of the replicas a storage had recorded when this namenode granted {@code
+     * lease}, once; null if this namenode did not grant it (a report forced without a lease, or a
+     * lease granted before a restart or replaced since).
+     */
+    public synchronized long[] recordedAtLease(long lease, int storageId) {
+      return lease != 0 && lease == reportLease ? recordedAtLease.remove(storageId) : null;
+    }
+
+    /** Forgets the lease granted (its report was turned away): at most one is kept per datanode. */
+    public synchronized void forgetLease() {
+      reportLease = 0;
+      recordedAtLease.clear();
     }
 
     /** Full block reports of this datanode that this namenode applied. */
@@ -240,6 +275,7 @@ public final class DatanodeManager {
   private final Map<String, Node> nodes = new ConcurrentHashMap<>();
   private final Map<Integer, StorageRef> byId = new ConcurrentHashMap<>();
   private final Map<String, StorageRef> byUuid = new ConcurrentHashMap<>();
+  private volatile Consumer<Node> beforeFullReport = n -> {};
 
   public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
     this.storage = storage;
@@ -358,6 +394,19 @@ public final class DatanodeManager {
       s = n.storages.computeIfAbsent(reported.getStorageID(), u -> new StorageStat(ref));
     }
     return s;
+  }
+
+  /** A full block report of {@code n} is about to be applied here. */
+  public void fullReportArrived(Node n) {
+    beforeFullReport.accept(n);
+  }
+
+  /**
+   * Fault injection for tests: runs as this namenode starts applying a full block report, before it
+   * reads what the report's storages have recorded.
+   */
+  public void beforeFullReportForTesting(Consumer<Node> hook) {
+    beforeFullReport = hook == null ? n -> {} : hook;
   }
 
   /** Counts a full block report of {@code n} applied here. */

@@ -14,9 +14,10 @@ import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.protocol.Block;
@@ -50,9 +51,9 @@ import org.slf4j.LoggerFactory;
  * every namenode. The leader answers ACTIVE (with its election epoch as txid) and hands out
  * commands; the others answer STANDBY, so a datanode obeys only the leader (DESIGN.md §3). Reports
  * are processed by one owner per datanode among the live namenodes ({@link
- * io.hops.namenode.blocks.ReportOwnership}), idempotently, into the replica tables every namenode
- * reads; a full report is diffed against the storage's persisted replicas and the differences are
- * applied a batch per transaction. Only the owner grants full block report leases.
+ * io.hops.namenode.blocks.ReportOwnership}), into the replica tables every namenode reads; a full
+ * report is diffed against the storage's persisted replicas and the differences are applied a batch
+ * per transaction. Only the owner grants full block report leases.
  */
 public final class DatanodeRpc implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);
@@ -117,15 +118,33 @@ public final class DatanodeRpc implements DatanodeProtocol {
       LOG.info("namenode now owns the block reports of {}: full report requested", node.uuid());
     }
     // Only the owner grants a full block report lease: the others would drop the report.
-    long lease =
-        requestFullBlockReportLease && owner
-            ? ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE)
-            : 0;
+    long lease = requestFullBlockReportLease && owner ? grantLease(node) : 0;
     return new HeartbeatResponse(
         commands.toArray(new DatanodeCommand[0]),
         new NNHAStatusHeartbeat(leader ? HAServiceState.ACTIVE : HAServiceState.STANDBY, txid()),
         null,
         lease);
+  }
+
+  /**
+   * A full block report lease for {@code node}. The datanode makes the report after it gets the
+   * lease, so the replicas its storages have recorded now are the only ones the report may remove
+   * (see {@link #blockReport}); they are noted with the lease. None (0: the datanode asks again at
+   * its next heartbeat) if the store cannot be read now, so that the heartbeat still answers.
+   */
+  private long grantLease(DatanodeManager.Node node) {
+    Map<Integer, long[]> recorded = new HashMap<>();
+    try {
+      for (DatanodeManager.StorageStat s : node.storages()) {
+        recorded.put(s.ref.id(), recordedReplicas(s.ref));
+      }
+    } catch (IOException e) {
+      LOG.warn("no full block report lease for {} yet: {}", node.uuid(), e.toString());
+      return 0;
+    }
+    long lease = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    node.leaseGranted(lease, recorded);
+    return lease;
   }
 
   /**
@@ -146,6 +165,15 @@ public final class DatanodeRpc implements DatanodeProtocol {
     return reg;
   }
 
+  /**
+   * Applies a full report. A replica the report lacks is removed only if it was recorded when this
+   * namenode granted the report's lease, before the datanode made the report: one recorded since
+   * (the datanode's incremental report applied by another namenode whose view of the membership
+   * makes it the owner, or a writer's receipt, see {@link io.hops.namenode.blocks.RecentReceipts})
+   * may be newer than the report, and removing it could leave a live replica unlisted until the
+   * next full report, hours later. A report this namenode granted no lease for (one forced by
+   * {@code triggerBlockReport}, or granted before a restart) only adds.
+   */
   @Override
   public DatanodeCommand blockReport(
       DatanodeRegistration reg, String poolId, StorageBlockReport[] reports, BlockReportContext ctx)
@@ -153,29 +181,42 @@ public final class DatanodeRpc implements DatanodeProtocol {
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
     if (!bm.ownership().owns(node.uuid())) {
+      node.gainedReports(false); // asks for a full report again if it owns the datanode again
+      node.forgetLease();
       return null; // its owner, by the membership as it is now, applies it
     }
+    datanodes.fullReportArrived(node);
+    long lease = ctx == null ? 0 : ctx.getLeaseId();
     for (StorageBlockReport report : reports) {
       StorageRef storage = datanodes.storageStat(node, report.getStorage()).ref;
-      // The block ids the storage holds, from the index alone (keys: inode id, block id, storage).
-      Set<Long> stored = new HashSet<>();
-      try (Transaction tx = ns.storage().begin()) {
-        for (Key k : tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", storage.id())) {
-          stored.add((Long) k.value(1));
-        }
-      }
+      long[] stored = recordedReplicas(storage);
+      long[] removable = node.recordedAtLease(lease, storage.id());
+      boolean[] reported = new boolean[stored.length];
       List<Diff> diffs = new ArrayList<>();
       int added = 0;
       for (BlockReportReplica replica : report.getBlocks()) {
-        if (!stored.remove(replica.getBlockId()) && replica.getState() == ReplicaState.FINALIZED) {
+        int i = Arrays.binarySearch(stored, replica.getBlockId());
+        if (i >= 0) {
+          reported[i] = true;
+        } else if (replica.getState() == ReplicaState.FINALIZED) {
           diffs.add(
               new Diff(
                   replica.getBlockId(), replica.getGenerationStamp(), replica.getNumBytes(), true));
           added++;
         }
       }
-      for (long gone : stored) {
-        diffs.add(new Diff(gone, 0, 0, false));
+      int gone = 0;
+      int kept = 0;
+      for (int i = 0; i < stored.length; i++) {
+        if (reported[i]) {
+          continue;
+        }
+        if (removable != null && Arrays.binarySearch(removable, stored[i]) >= 0) {
+          diffs.add(new Diff(stored[i], 0, 0, false));
+          gone++;
+        } else {
+          kept++;
+        }
       }
       for (int from = 0; from < diffs.size(); from += REPORT_BATCH) {
         List<Diff> batch = diffs.subList(from, Math.min(diffs.size(), from + REPORT_BATCH));
@@ -187,15 +228,30 @@ public final class DatanodeRpc implements DatanodeProtocol {
                         .toList()));
       }
       LOG.info(
-          "full block report of {} storage {}: {} replicas, {} new, {} gone",
+          "full block report of {} storage {}: {} replicas, {} new, {} gone, {} unreported kept{}",
           reg.getXferAddr(),
           storage.storageUuid(),
           report.getBlocks().getNumberOfBlocks(),
           added,
-          stored.size());
+          gone,
+          kept,
+          removable == null ? " (no lease of this namenode: nothing removed)" : "");
     }
     datanodes.fullReportApplied(node);
     return null;
+  }
+
+  /** The sorted block ids of a storage's recorded replicas, from the index alone. */
+  private long[] recordedReplicas(StorageRef storage) throws IOException {
+    try (Transaction tx = ns.storage().begin()) {
+      List<Key> keys = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", storage.id());
+      long[] ids = new long[keys.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = (Long) keys.get(i).value(1); // keys: inode id, block id, storage
+      }
+      Arrays.sort(ids);
+      return ids;
+    }
   }
 
   @Override
@@ -208,7 +264,10 @@ public final class DatanodeRpc implements DatanodeProtocol {
       // Its owner, by the membership as it is now, applies it. This namenode keeps the replicas
       // received, for a writer whose call finds them missing because the owner died (see
       // RecentReceipts). A namenode that just became the owner applies reports too, before its
-      // next heartbeat asks the datanode for a full report.
+      // next heartbeat asks the datanode for a full report. One that owned the datanode and owns
+      // it again by its next heartbeat (its view of the membership changed and changed back) asks
+      // for a full report too: nobody may have applied this one.
+      node.gainedReports(false);
       for (StorageReceivedDeletedBlocks s : blocks) {
         for (ReceivedDeletedBlockInfo b : s.getBlocks()) {
           Block block = b.getBlock();
