@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToLongFunction;
+import org.rocksdb.Holder;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -48,7 +49,7 @@ final class RowReader {
     RowCache cache = store.rows();
     if (!t.cacheable || !cache.enabled()) {
       keyReads.read(1);
-      return decode(t, store.use("read of a row of " + t.table, db -> db.get(rowKey)));
+      return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey)));
     }
     RowCache.Generation g = cache.current(); // before the store is read
     Object cached = g.get(rowKey);
@@ -56,7 +57,7 @@ final class RowReader {
       return cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached);
     }
     keyReads.read(1);
-    R row = decode(t, store.use("read of a row of " + t.table, db -> db.get(rowKey)));
+    R row = decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey)));
     cache.fill(g, rowKey, row);
     return row;
   }
@@ -99,11 +100,23 @@ final class RowReader {
     return rows;
   }
 
+  /**
+   * One key's value, or null. RocksDB's Java {@code get} reports a missing key with a C++ exception
+   * thrown and caught inside the call, which costs more than the lookup; {@code keyMayExist} tells
+   * most missing keys by the bloom filters of the memtable and the table files, and returns most
+   * present ones from memory, without one.
+   */
+  private static byte[] pointRead(RocksDB db, byte[] key) throws RocksDBException {
+    Holder<byte[]> found = new Holder<>();
+    if (!db.keyMayExist(key, found)) {
+      return null;
+    }
+    return found.getValue() != null ? found.getValue() : db.get(key);
+  }
+
   private List<byte[]> multiGet(StoredTable<?> t, List<byte[]> rowKeys) throws StorageException {
     keyReads.read(rowKeys.size());
-    return store.use(
-        "batched read of " + rowKeys.size() + " rows of " + t.table,
-        db -> db.multiGetAsList(rowKeys));
+    return store.use(t.batchRead, db -> db.multiGetAsList(rowKeys));
   }
 
   private static <R extends Record> R decode(StoredTable<R> t, byte[] value) {
@@ -326,7 +339,7 @@ final class RowReader {
   /** The value stored under {@code key}, undecoded, or null. */
   byte[] raw(byte[] key) throws StorageException {
     keyReads.read(1);
-    return store.use("point read", db -> db.get(key));
+    return store.use("point read", db -> pointRead(db, key));
   }
 
   /** The greatest key that starts with {@code prefix}, or null: one seek backwards. */

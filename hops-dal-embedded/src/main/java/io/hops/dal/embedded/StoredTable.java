@@ -44,6 +44,11 @@ final class StoredTable<R extends Record> {
    */
   final int partitionPrefixLength;
 
+  /** What a point read or a batched read of its rows is called in an error (not built per read). */
+  final String rowRead;
+
+  final String batchRead;
+
   private StoredTable(Table<R> table) {
     this.table = table;
     this.layout = new KeyLayout(table);
@@ -63,6 +68,8 @@ final class StoredTable<R extends Record> {
     this.cacheable = table.columns().stream().noneMatch(c -> c.type() == ColumnType.BYTES);
     int width = table.partitionColumn().map(StoredTable::fixedWidth).orElse(-1);
     this.partitionPrefixLength = cacheable && width > 0 ? layout.rowPrefix().length + width : -1;
+    this.rowRead = "read of a row of " + table;
+    this.batchRead = "batched read of rows of " + table;
   }
 
   /** The bytes a key column's values take in a row key, or -1 if they vary. */
