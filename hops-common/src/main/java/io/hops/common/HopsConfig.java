@@ -42,6 +42,18 @@ public final class HopsConfig {
   public static final int EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT = 200_000;
 
   /**
+   * Whether the embedded engine's commits that do not wait for the disk (those of RPC handlers,
+   * which answer once a group sync covers them, and all commits with fsync off) enter RocksDB one
+   * at a time. RocksDB groups concurrent writers under a leader that appends for all, and the
+   * others wait for it by spinning, yielding and sleeping; with many handlers on few cores those
+   * waits cost more than the grouping saves, since such a write takes microseconds. {@code false}
+   * lets RocksDB group them, which may pay off on many cores.
+   */
+  public static final String EMBEDDED_SERIAL_WRITES = "hops.metadata.embedded.serial-writes";
+
+  public static final boolean EMBEDDED_SERIAL_WRITES_DEFAULT = true;
+
+  /**
    * Prefix of the embedded engine's per-table capacities: {@code
    * hops.metadata.embedded.max-bytes.TABLE=N} refuses a commit that would grow the encoded rows of
    * table {@code TABLE} past N bytes with the DAL's "table is full" error, as a MEMORY table at

@@ -33,6 +33,11 @@ public final class EmbeddedDriver implements StorageDriver {
                 String.valueOf(HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT)));
     RocksStore store =
         OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis(), cachedRows);
+    store.serialWrites(
+        Boolean.parseBoolean(
+            config.get(
+                HopsConfig.EMBEDDED_SERIAL_WRITES,
+                String.valueOf(HopsConfig.EMBEDDED_SERIAL_WRITES_DEFAULT))));
     store.capacities().configure(config.withPrefix(HopsConfig.EMBEDDED_TABLE_MAX_BYTES_PREFIX));
     return new EmbeddedStorage(store);
   }

