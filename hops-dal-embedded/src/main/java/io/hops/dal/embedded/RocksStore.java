@@ -19,6 +19,8 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One open RocksDB store with the row locks of every transaction on it in this process. Commits go
@@ -27,6 +29,8 @@ import org.rocksdb.WriteOptions;
  * commit that waits meanwhile: group commit), and a blocking commit returns only then.
  */
 final class RocksStore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RocksStore.class);
+
   static {
     RocksDB.loadLibrary();
   }
@@ -38,7 +42,10 @@ final class RocksStore implements AutoCloseable {
   private final RocksDB db;
   private final Options options;
   private final WriteOptions commitOptions;
-  private final WriteOptions syncOptions;
+
+  /** Whether a sync of the log reaches the disk (not for an in-memory store). */
+  private final boolean syncToDisk;
+
   private final WalSync walSync; // null: fsync on commit is off
   private final LockManager locks;
   private final RowCache rows;
@@ -77,7 +84,7 @@ final class RocksStore implements AutoCloseable {
     this.db = db;
     this.options = options;
     this.commitOptions = new WriteOptions().setSync(false);
-    this.syncOptions = new WriteOptions().setSync(fsync && !name.startsWith(OpenStores.MEM_PREFIX));
+    this.syncToDisk = fsync && !name.startsWith(OpenStores.MEM_PREFIX);
     this.walSync = fsync ? new WalSync(name, this::syncWal) : null;
     this.locks = new LockManager(lockTimeout);
     this.rows = new RowCache(cachedRows);
@@ -101,7 +108,7 @@ final class RocksStore implements AutoCloseable {
     } catch (java.io.IOException e) {
       throw new StorageException("cannot create the embedded store directory " + dir, e);
     }
-    Options options = options(Env.getDefault(), 64L << 20);
+    Options options = options(Env.getDefault(), 64L << 20, fsync);
     return open(dir.toString(), dir.toString(), options, fsync, lockTimeout, cachedRows);
   }
 
@@ -113,11 +120,18 @@ final class RocksStore implements AutoCloseable {
       throws StorageException {
     // Small memtables: a test JVM opens hundreds of these. A sync is a no-op in memory, but the
     // commits take the same path as on disk (and tests can hold or fail the sync).
-    Options options = options(env, 4L << 20);
+    Options options = options(env, 4L << 20, true);
     return open(name, "/hops-mem/" + name, options, true, lockTimeout, cachedRows);
   }
 
-  private static Options options(Env env, long writeBufferBytes) {
+  /**
+   * The store's RocksDB options. With {@code groupSync} (a store whose commits the {@link WalSync}
+   * thread makes durable), a commit's log record stays in RocksDB's log buffer until that thread
+   * writes the buffer out and syncs it ({@code manual_wal_flush}): one write system call per group
+   * instead of one per commit. A commit that syncs the log itself still writes the buffer out first
+   * (RocksDB's file sync flushes before it syncs).
+   */
+  private static Options options(Env env, long writeBufferBytes, boolean groupSync) {
     return new Options()
         .setEnv(env)
         .setCreateIfMissing(true)
@@ -130,6 +144,7 @@ final class RocksStore implements AutoCloseable {
         // Concurrent committers: the next group appends to the log while the previous one is
         // still applied to the memtable.
         .setEnablePipelinedWrite(true)
+        .setManualWalFlush(groupSync)
         // A bloom filter over the memtable's whole keys: a point read of a key that is not there
         // (a retry-cache row, a name being created) skips the memtable's skip list.
         .setMemtableWholeKeyFiltering(true)
@@ -207,20 +222,6 @@ final class RocksStore implements AutoCloseable {
     }
   }
 
-  /**
-   * As {@link #commitDeferred}, returning once the batch is durable: a write that syncs the log
-   * itself, RocksDB's write thread making concurrent writers share one fsync (cheaper for a waiting
-   * caller than a hand-over to the sync thread and back).
-   */
-  void commit(String what, CommitBatch pending) throws StorageException {
-    commitWith(
-        pending,
-        batch -> {
-          writeSynced(what, batch);
-          return null;
-        });
-  }
-
   /** Writes a commit's batch one way or the other. */
   @FunctionalInterface
   private interface BatchWrite<T> {
@@ -259,7 +260,10 @@ final class RocksStore implements AutoCloseable {
       use(
           what,
           db -> {
-            db.write(syncOptions, batch);
+            // The log buffer is written out and synced explicitly: a write that asks RocksDB to
+            // sync leaves the buffer to manual flushes (manual_wal_flush) on this RocksDB.
+            db.write(commitOptions, batch);
+            db.flushWal(syncToDisk);
             return null;
           });
     } catch (io.hops.dal.TransientStorageException e) {
@@ -311,17 +315,28 @@ final class RocksStore implements AutoCloseable {
     return walSync == null ? CompletableFuture.completedFuture(null) : walSync.ticket();
   }
 
+  /**
+   * Writes the log buffer out and syncs the log: everything written before the call is durable
+   * after it (RocksDB's {@code syncWal} alone would not write the buffer out).
+   */
   private void syncWal() throws StorageException {
     WalSyncFaults.beforeSync(name);
-    if (name.startsWith(OpenStores.MEM_PREFIX)) {
-      return; // RocksDB's in-memory log cannot sync, and need not
-    }
+    // RocksDB's in-memory log cannot sync, and need not; its buffer still goes to the file.
     use(
         "sync the write-ahead log",
         db -> {
-          db.syncWal();
+          db.flushWal(syncToDisk);
           return null;
         });
+  }
+
+  /** Writes out what the log buffer holds (a commit no sync was asked for), before a close. */
+  private void flushLogBuffer() {
+    try {
+      db.flushWal(syncToDisk);
+    } catch (RocksDBException e) {
+      LOG.warn("writing out the log buffer of the embedded store {} at close failed", name, e);
+    }
   }
 
   HighWaters highWaters() {
@@ -367,8 +382,10 @@ final class RocksStore implements AutoCloseable {
     try {
       if (!closed) {
         closed = true;
+        if (walSync != null) {
+          flushLogBuffer();
+        }
         commitOptions.close();
-        syncOptions.close();
         db.close();
         options.close();
       }

@@ -2,11 +2,13 @@ package io.hops.dal.embedded;
 
 import io.hops.dal.StorageException;
 import io.hops.dal.schema.Column;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToLongFunction;
 import org.rocksdb.Holder;
+import org.rocksdb.KeyMayExist;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -88,7 +90,14 @@ final class RowReader {
     if (missing == null) {
       return rows;
     }
-    List<byte[]> values = multiGet(t, missing);
+    // One missing key (the usual case under the row cache): a point read, not a batch.
+    List<byte[]> values;
+    if (missing.size() == 1) {
+      values = new ArrayList<>(1);
+      values.add(pointReadCounted(t, missing.get(0)));
+    } else {
+      values = multiGet(t, missing);
+    }
     int m = 0;
     for (int i = 0; i < rowKeys.size() && m < missing.size(); i++) {
       if (rowKeys.get(i) == missing.get(m)) {
@@ -104,14 +113,46 @@ final class RowReader {
    * One key's value, or null. RocksDB's Java {@code get} reports a missing key with a C++ exception
    * thrown and caught inside the call, which costs more than the lookup; {@code keyMayExist} tells
    * most missing keys by the bloom filters of the memtable and the table files, and returns most
-   * present ones from memory, without one.
+   * present ones from memory, without one. Its direct-buffer form hands the value back in this
+   * thread's buffer: the array form looks up a JNI class on every call.
    */
   private static byte[] pointRead(RocksDB db, byte[] key) throws RocksDBException {
-    Holder<byte[]> found = new Holder<>();
-    if (!db.keyMayExist(key, found)) {
+    ReadBuffers b = READ_BUFFERS.get();
+    if (key.length > b.key.capacity()) {
+      Holder<byte[]> found = new Holder<>();
+      if (!db.keyMayExist(key, found)) {
+        return null;
+      }
+      return found.getValue() != null ? found.getValue() : db.get(key);
+    }
+    b.key.clear();
+    b.key.put(key).flip();
+    b.value.clear();
+    KeyMayExist found = db.keyMayExist(b.key, b.value);
+    if (found.exists == KeyMayExist.KeyMayExistEnum.kNotExist) {
       return null;
     }
-    return found.getValue() != null ? found.getValue() : db.get(key);
+    if (found.exists == KeyMayExist.KeyMayExistEnum.kExistsWithValue
+        && found.valueLength <= b.value.capacity()) {
+      byte[] value = new byte[found.valueLength];
+      b.value.get(value);
+      return value;
+    }
+    return db.get(key); // not in memory, or larger than the buffer
+  }
+
+  /** A thread's direct buffers for {@link #pointRead}. */
+  private static final class ReadBuffers {
+    final ByteBuffer key = ByteBuffer.allocateDirect(1 << 10);
+    final ByteBuffer value = ByteBuffer.allocateDirect(16 << 10);
+  }
+
+  private static final ThreadLocal<ReadBuffers> READ_BUFFERS =
+      ThreadLocal.withInitial(ReadBuffers::new);
+
+  private byte[] pointReadCounted(StoredTable<?> t, byte[] rowKey) throws StorageException {
+    keyReads.read(1);
+    return store.use(t.rowRead, db -> pointRead(db, rowKey));
   }
 
   private List<byte[]> multiGet(StoredTable<?> t, List<byte[]> rowKeys) throws StorageException {

@@ -9,16 +9,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A store's group sync (HDFS's {@code FSEditLogAsync}, over RocksDB's log): commits write their
- * batch without waiting for the disk and take a ticket; this one thread syncs the write-ahead log
- * while tickets wait, then completes every ticket taken before the sync began. A ticket is taken
- * after its batch is in the log file (RocksDB appends a batch to the file before the write
- * returns), so the sync covers it. A failed sync fails every waiting ticket and every later commit:
- * what is not on disk is never acknowledged, as HDFS stops on an edit log sync failure.
+ * batch without waiting for the disk and take a ticket; this one thread writes the log buffer out
+ * and syncs the write-ahead log while tickets wait, then completes every ticket taken before the
+ * sync began. A ticket is taken after its batch is in the log buffer (RocksDB appends a batch's
+ * record before the write returns), so the sync covers it. A failed sync fails every waiting ticket
+ * and every later commit: what is not on disk is never acknowledged, as HDFS stops on an edit log
+ * sync failure.
  */
 final class WalSync implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WalSync.class);
 
-  /** One sync of the log: {@code RocksDB.syncWal}, or a test's fault around it. */
+  /** One sync of the log: {@code RocksDB.flushWal(true)}, or a test's fault around it. */
   @FunctionalInterface
   interface SyncCall {
     void sync() throws StorageException;
