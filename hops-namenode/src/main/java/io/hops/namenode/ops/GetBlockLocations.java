@@ -1,9 +1,11 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -17,11 +19,12 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.security.AccessControlException;
 
 /**
- * {@code getBlockLocations} (open): read like a stat, B + PK(SHARED); a file that may have blocks
- * (non-empty, or being written) also reads its blocks and where their replicas are: a complete file
- * of a few blocks three pruned scans of its partition (blocks, replicas, corrupt replicas), and the
- * expected replicas too while a block is being written (DESIGN.md §7): the rows of only the blocks
- * of the range and of the last block, found by where they begin, and their replicas ({@link
+ * {@code getBlockLocations} (open): read like a stat, B; a file that may have blocks or data
+ * (non-empty, being written, or stored in the database) is read again under a shared lock, + PK
+ * (SHARED), and also reads its blocks and where their replicas are: a complete file of a few blocks
+ * three pruned scans of its partition (blocks, replicas, corrupt replicas), and the expected
+ * replicas too while a block is being written (DESIGN.md §7): the rows of only the blocks of the
+ * range and of the last block, found by where they begin, and their replicas ({@link
  * FileBlocks#lockRange}), so reading a block costs the same whatever the length of the file. The
  * answer is what HDFS's BlockManager.createLocatedBlocks gives, replicas sorted for the reader.
  *
@@ -35,6 +38,10 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final long offset;
   private final long length;
   private ResolvedPath resolved;
+
+  /** The file row read again under a shared lock, if it may have blocks or data; else null. */
+  private InodeRow locked;
+
   private FileBlocks blocks;
   private boolean unreadableBySuperuser;
   private final BlockManager bm;
@@ -74,8 +81,16 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     if (length < 0) {
       throw new IllegalArgumentException("Negative length is not supported. File: " + src);
     }
-    resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED);
+    resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
     InodeRow file = resolved.target();
+    if (file != null && !file.isDir() && mayHaveContent(file)) {
+      // Its blocks (or its data in the database) must agree with its row: read it again, locked.
+      locked = tx.find(InodeRow.TABLE, Inodes.key(file.parentId(), file.name()), LockMode.SHARED);
+      if (locked == null || locked.id() != file.id()) {
+        throw new TransientStorageException("getBlockLocations: " + src + " changed while read");
+      }
+      file = locked;
+    }
     // Only the superuser can be refused by the marker: nobody else pays for reading xattrs.
     if (file != null && !file.isDir() && pc.enabled() && pc.isSuperuser()) {
       unreadableBySuperuser = XAttrs.read(tx, file).stream().anyMatch(XAttrs::isUnreadableMarker);
@@ -86,6 +101,14 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
         && (file.size() > 0 || file.underConstruction())) {
       blocks = FileBlocks.lockRange(tx, file, offset, length, bm.datanodes());
     }
+  }
+
+  /**
+   * Whether a file may have blocks or data: an empty, closed file has neither, so its row read
+   * committed (one consistent row) is the whole answer, and no lock is taken.
+   */
+  private static boolean mayHaveContent(InodeRow file) {
+    return file.size() > 0 || file.underConstruction() || file.fileStoredInDb();
   }
 
   @Override
@@ -100,6 +123,9 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
       }
     }
     InodeRow file = Checks.file(resolved, path);
+    if (locked != null) {
+      file = locked;
+    }
     if (unreadableBySuperuser) {
       // HDFS (FSDirectory.checkUnreadableBySuperuser): before the READ check, for the superuser.
       throw new AccessControlException(
