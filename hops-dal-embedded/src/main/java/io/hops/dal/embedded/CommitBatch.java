@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -44,7 +43,10 @@ final class CommitBatch {
   private final ValueLocker locker;
   private final TableCapacities capacities;
   private final HighWaters highWaters;
-  private final WriteBatch batch = new WriteBatch();
+  private final BatchBytes records = new BatchBytes();
+
+  /** The RocksDB batch of {@link #records}, once asked for. */
+  private WriteBatch batch;
 
   /** How many bytes of encoded rows this batch adds to each table with a capacity. */
   private final Map<StoredTable<?>, Long> growth = new HashMap<>();
@@ -103,20 +105,20 @@ final class CommitBatch {
         b.add(op);
       }
       for (KeyBytes k : b.deletes) {
-        b.batch.delete(k.bytes());
+        b.records.delete(k.bytes());
       }
       b.keysDeleted = b.deletes.size();
       return b;
     } catch (StorageException | RuntimeException e) {
       b.close();
       throw e;
-    } catch (RocksDBException e) {
-      b.close();
-      throw Errors.of("building the write batch", e);
     }
   }
 
   WriteBatch batch() {
+    if (batch == null) {
+      batch = records.toWriteBatch();
+    }
     return batch;
   }
 
@@ -155,11 +157,13 @@ final class CommitBatch {
   }
 
   void close() {
-    batch.close();
+    if (batch != null) {
+      batch.close();
+    }
   }
 
   @SuppressWarnings("unchecked")
-  private void add(WriteOp op) throws StorageException, RocksDBException {
+  private void add(WriteOp op) throws StorageException {
     StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
     byte[] key = t.rowKey(op.key());
     Record old = current(t, key, op.kind() == WriteOp.Kind.INSERT);
@@ -190,7 +194,7 @@ final class CommitBatch {
   }
 
   private void put(StoredTable<Record> t, byte[] key, Record old, Record row)
-      throws StorageException, RocksDBException {
+      throws StorageException {
     for (Column c : t.indexed) {
       Object value = t.table.get(row, c.position());
       Object oldValue = old == null ? null : t.table.get(old, c.position());
@@ -209,12 +213,12 @@ final class CommitBatch {
         newKeySpaces.add(t.uniquePrefixes.get(c));
         newKeys.add(entry);
       }
-      batch.put(entry, key);
+      records.put(entry, key);
       keysPut++;
       deletes.remove(new KeyBytes(entry));
     }
     byte[] encoded = t.codec.encode(row);
-    batch.put(key, encoded);
+    records.put(key, encoded);
     keysPut++;
     if (old == null) {
       newKeySpaces.add(t.rowSpace);
@@ -244,8 +248,7 @@ final class CommitBatch {
     }
   }
 
-  private void removeIndexEntries(StoredTable<Record> t, Record old, byte[] key)
-      throws RocksDBException {
+  private void removeIndexEntries(StoredTable<Record> t, Record old, byte[] key) {
     for (Column c : t.indexed) {
       Object value = t.table.get(old, c.position());
       if (t.table.indexHolds(c, value)) {
@@ -254,8 +257,7 @@ final class CommitBatch {
     }
   }
 
-  private void deleteEntry(StoredTable<Record> t, Column c, Object value, byte[] key)
-      throws RocksDBException {
+  private void deleteEntry(StoredTable<Record> t, Column c, Object value, byte[] key) {
     byte[] entry = entryKey(t, c, value, key);
     deletes.add(new KeyBytes(entry));
     if (value != null && t.unique.contains(c)) {

@@ -1,0 +1,75 @@
+package io.hops.dal.embedded;
+
+import java.util.Arrays;
+import org.rocksdb.WriteBatch;
+
+/**
+ * A write batch built in Java, in RocksDB's own serialized form, and handed to RocksDB in one call
+ * ({@link WriteBatch#WriteBatch(byte[])}) rather than one JNI call per key, each copying its key
+ * and value into native memory.
+ *
+ * <p>The form (RocksDB's {@code WriteBatch} rep, default column family): a 12-byte header (an
+ * 8-byte sequence number, zero here, and a 4-byte count of records, both little-endian), then per
+ * record a type byte ({@code 0x01} put, {@code 0x00} delete) and the key, and for a put the value,
+ * each as a varint32 length followed by the bytes.
+ */
+final class BatchBytes {
+  static final int HEADER = 12;
+  private static final byte PUT = 0x01;
+  private static final byte DELETE = 0x00;
+
+  private byte[] buf = new byte[256];
+  private int size = HEADER;
+  private int count;
+
+  void put(byte[] key, byte[] value) {
+    ensure(1 + 5 + key.length + 5 + value.length);
+    buf[size++] = PUT;
+    bytes(key);
+    bytes(value);
+    count++;
+  }
+
+  void delete(byte[] key) {
+    ensure(1 + 5 + key.length);
+    buf[size++] = DELETE;
+    bytes(key);
+    count++;
+  }
+
+  /** How many puts and deletes the batch holds. */
+  int count() {
+    return count;
+  }
+
+  /** The serialized batch, its header filled in. */
+  byte[] toByteArray() {
+    byte[] out = Arrays.copyOf(buf, size);
+    for (int i = 0; i < 4; i++) {
+      out[8 + i] = (byte) (count >>> (8 * i));
+    }
+    return out;
+  }
+
+  /** A RocksDB batch of these records; the caller closes it. */
+  WriteBatch toWriteBatch() {
+    return new WriteBatch(toByteArray());
+  }
+
+  private void bytes(byte[] b) {
+    int n = b.length;
+    while ((n & ~0x7F) != 0) {
+      buf[size++] = (byte) ((n & 0x7F) | 0x80);
+      n >>>= 7;
+    }
+    buf[size++] = (byte) n;
+    System.arraycopy(b, 0, buf, size, b.length);
+    size += b.length;
+  }
+
+  private void ensure(int more) {
+    if (size + more > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+    }
+  }
+}
