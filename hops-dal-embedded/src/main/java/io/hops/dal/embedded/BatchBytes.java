@@ -14,7 +14,7 @@ import org.rocksdb.WriteBatch;
  * each as a varint32 length followed by the bytes.
  */
 final class BatchBytes {
-  static final int HEADER = 12;
+  private static final int HEADER = 12;
   private static final byte PUT = 0x01;
   private static final byte DELETE = 0x00;
 

@@ -131,8 +131,8 @@ final class RocksStore implements AutoCloseable {
    * The store's RocksDB options. With {@code groupSync} (a store whose commits the {@link WalSync}
    * thread makes durable), a commit's log record stays in RocksDB's log buffer until that thread
    * writes the buffer out and syncs it ({@code manual_wal_flush}): one write system call per group
-   * instead of one per commit. A commit that syncs the log itself still writes the buffer out first
-   * (RocksDB's file sync flushes before it syncs).
+   * instead of one per commit. A commit that syncs the log itself ({@link #writeSynced}) writes the
+   * buffer out and syncs it the same way.
    */
   private static Options options(Env env, long writeBufferBytes, boolean groupSync) {
     return memtableHints()

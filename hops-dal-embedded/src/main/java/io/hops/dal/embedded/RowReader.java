@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToLongFunction;
-import org.rocksdb.Holder;
 import org.rocksdb.KeyMayExist;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -119,11 +118,7 @@ final class RowReader {
   private static byte[] pointRead(RocksDB db, byte[] key) throws RocksDBException {
     ReadBuffers b = READ_BUFFERS.get();
     if (key.length > b.key.capacity()) {
-      Holder<byte[]> found = new Holder<>();
-      if (!db.keyMayExist(key, found)) {
-        return null;
-      }
-      return found.getValue() != null ? found.getValue() : db.get(key);
+      b.key = ByteBuffer.allocateDirect(key.length);
     }
     b.key.clear();
     b.key.put(key).flip();
@@ -141,9 +136,9 @@ final class RowReader {
     return db.get(key); // not in memory, or larger than the buffer
   }
 
-  /** A thread's direct buffers for {@link #pointRead}. */
+  /** A thread's direct buffers for {@link #pointRead} (the key's grows to the longest key). */
   private static final class ReadBuffers {
-    final ByteBuffer key = ByteBuffer.allocateDirect(1 << 10);
+    ByteBuffer key = ByteBuffer.allocateDirect(1 << 10);
     final ByteBuffer value = ByteBuffer.allocateDirect(16 << 10);
   }
 

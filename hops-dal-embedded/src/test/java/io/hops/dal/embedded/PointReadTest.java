@@ -10,6 +10,7 @@ import io.hops.dal.Storages;
 import io.hops.dal.Transaction;
 import io.hops.dal.kit.SampleRows;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.nio.file.Path;
@@ -69,6 +70,30 @@ class PointReadTest {
       assertReads(s, kept, afterUpdate, deleted, neverWritten); // table files, cold
       assertReads(s, kept, afterUpdate, deleted, neverWritten); // table files, blocks cached
     }
+  }
+
+  @Test
+  void keysLongerThanTheReadBufferAreReadToo() throws Exception {
+    // A lease holder of 1,000 characters, escaped in the key: longer than a thread's first 1 KB
+    // key buffer, which then grows.
+    LeaseRow longest = new LeaseRow("h".repeat(990) + "\u0000\u0001", 7, 1);
+    LeaseRow shorter = new LeaseRow("h".repeat(500), 8, 2);
+    try (Storage s = open()) {
+      try (Transaction tx = s.begin()) {
+        tx.insert(LeaseRow.TABLE, longest);
+        tx.insert(LeaseRow.TABLE, shorter);
+        tx.commit();
+      }
+      try (Transaction tx = s.begin()) {
+        assertThat(find(tx, longest.holder())).isEqualTo(longest);
+        assertThat(find(tx, shorter.holder())).isEqualTo(shorter);
+        assertThat(find(tx, "h".repeat(1200))).isNull();
+      }
+    }
+  }
+
+  private static LeaseRow find(Transaction tx, String holder) throws Exception {
+    return tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.READ_COMMITTED);
   }
 
   private Storage open() throws Exception {

@@ -5,7 +5,6 @@ import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
-import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -85,7 +84,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     InodeRow file = resolved.target();
     if (file != null && !file.isDir() && mayHaveContent(file)) {
       // Its blocks (or its data in the database) must agree with its row: read it again, locked.
-      locked = tx.find(InodeRow.TABLE, Inodes.key(file.parentId(), file.name()), LockMode.SHARED);
+      locked = tx.find(InodeRow.TABLE, InodeRow.TABLE.keyOf(file), LockMode.SHARED);
       if (locked == null || locked.id() != file.id()) {
         throw new TransientStorageException("getBlockLocations: " + src + " changed while read");
       }
