@@ -32,7 +32,8 @@ import java.util.Map;
  * rename never holds a deep row while waiting for a shallow one. Rows shared by the two paths (same
  * parent, or one path inside the other) are locked once. Runs of rows with the same mode go in one
  * batched read: a file rename is B (source) + B (destination) + B (locks), each path's target
- * riding in its ancestors' read-committed batch.
+ * riding in its ancestors' read-committed batch; within one directory the destination is read
+ * beside the source, its new name alone (PK instead of B).
  *
  * <p>A directory moved into another directory could close a cycle (a directory inside its own
  * subtree) if a concurrent rename moved an ancestor of the destination into the source. The
@@ -72,7 +73,7 @@ final class RenameLocks {
       throws StorageException {
     RenameLocks l = new RenameLocks();
     l.srcPath = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
-    l.dstPath = tx.resolve(dst, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
+    l.dstPath = tx.resolveBeside(l.srcPath, dst);
     String[] sc = l.srcPath.components();
     String[] dc = l.dstPath.components();
     boolean into = oldApi && sc.length > 0 && l.dstPath.exists() && l.dstPath.target().isDir();

@@ -6,6 +6,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -64,6 +65,35 @@ public final class PathResolver {
     List<InodeRow> inodes = new ArrayList<>(names.length + 1);
     // Whether it ends at the target or above it (a missing component, a file), the path is read.
     readUnlocked(tx, names, names.length + 1, inodes);
+    return new ResolvedPath(path, names, List.copyOf(inodes));
+  }
+
+  /**
+   * Resolves {@code path} at READ COMMITTED, as {@link #resolve} with no lock does; when it names a
+   * child of the directory {@code base} ends in (a rename within a directory), from {@code base}'s
+   * ancestors and one read of the last name, rather than from the root again. Both resolutions are
+   * read committed, so the ancestors are as current as a second batch's would be; whoever locks
+   * their rows checks them then.
+   */
+  public ResolvedPath resolveBeside(Transaction tx, ResolvedPath base, String path)
+      throws StorageException {
+    String[] names = PathNames.components(path);
+    int n = names.length;
+    String[] baseNames = base.components();
+    List<InodeRow> baseRows = base.inodes();
+    if (n == 0
+        || baseNames.length != n
+        || baseRows.size() < n
+        || !baseRows.get(n - 1).isDir()
+        || !Arrays.equals(names, 0, n - 1, baseNames, 0, n - 1)) {
+      return resolveUnchecked(tx, path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
+    }
+    List<InodeRow> inodes = new ArrayList<>(n + 1);
+    inodes.addAll(baseRows.subList(0, n));
+    InodeRow target = readOne(tx, names, n, inodes, LockMode.READ_COMMITTED);
+    if (target != null) {
+      inodes.add(target);
+    }
     return new ResolvedPath(path, names, List.copyOf(inodes));
   }
 

@@ -53,6 +53,18 @@ public final class LockPhase {
   }
 
   /**
+   * Resolves a path with no lock, reusing the ancestors of {@code base} when the path is beside it
+   * (same parent directory): the second path of a rename ({@link PathResolver#resolveBeside}).
+   */
+  public ResolvedPath resolveBeside(ResolvedPath base, String path) throws StorageException {
+    checkOpen();
+    ResolvedPath p = resolver.resolveBeside(tx, base, path);
+    io.hops.namenode.resolve.ReservedPaths.check(p);
+    loadAcls(p.inodes());
+    return p;
+  }
+
+  /**
    * Resolves a path with no lock at all, the target in the ancestors' batch: for a read that checks
    * the consistency of what it read itself ({@code ReadSmallFile}).
    */
