@@ -6,12 +6,16 @@ import java.util.Arrays;
 public final class Key {
   private final Table<?> table;
   private final Object[] values;
-  private final int hash;
+
+  /**
+   * The hash, computed on first use (0 until then, a benign race as in {@link String}): most keys
+   * are only encoded for the store, never put in a hash map.
+   */
+  private int hash;
 
   Key(Table<?> table, Object[] values) {
     this.table = table;
     this.values = values;
-    this.hash = 31 * table.name().hashCode() + Arrays.deepHashCode(values);
   }
 
   public Table<?> table() {
@@ -30,14 +34,19 @@ public final class Key {
   @Override
   public boolean equals(Object o) {
     return o instanceof Key k
-        && k.hash == hash
         && k.table == table
+        && k.hashCode() == hashCode()
         && Arrays.deepEquals(k.values, values);
   }
 
   @Override
   public int hashCode() {
-    return hash;
+    int h = hash;
+    if (h == 0) {
+      h = 31 * table.name().hashCode() + Arrays.deepHashCode(values);
+      hash = h;
+    }
+    return h;
   }
 
   @Override

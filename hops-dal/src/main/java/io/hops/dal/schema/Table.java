@@ -29,6 +29,12 @@ public final class Table<R extends Record> {
   private final MethodHandle constructor;
   private final int[] keyPositions;
 
+  /**
+   * The columns {@link #validate} checks: those of a reference type, which may be null or too long
+   * (a primitive column is neither, and reading it would box it).
+   */
+  private final List<Column> referenceColumns;
+
   /** By column position: the values a partial index holds ({@link Indexed#only}), else null. */
   private final long[][] partialIndexes;
 
@@ -74,6 +80,8 @@ public final class Table<R extends Record> {
     this.keyColumns = List.copyOf(keys);
     this.partitionColumn = partition;
     this.keyPositions = keys.stream().mapToInt(Column::position).toArray();
+    this.referenceColumns =
+        cols.stream().filter(c -> !components[c.position()].getType().isPrimitive()).toList();
     try {
       Constructor<R> canonical = rowType.getDeclaredConstructor(types);
       canonical.setAccessible(true);
@@ -232,7 +240,7 @@ public final class Table<R extends Record> {
    * string or byte array over its column's limit. Called before anything is sent.
    */
   public void validate(R row) throws StorageException {
-    for (Column c : columns) {
+    for (Column c : referenceColumns) {
       Object v = get(row, c.position());
       if (v == null) {
         if (!c.nullable()) {
