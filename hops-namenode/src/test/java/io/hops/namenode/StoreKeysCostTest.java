@@ -78,6 +78,26 @@ class StoreKeysCostTest {
     assertThat(LAST.get("delete").keys()).isEqualTo(keys(3, 2 + p, 1));
   }
 
+  /**
+   * A directory's key is built and encoded once: the hints keep it, and the embedded store keeps
+   * its encoding on it, so resolutions through the directory build and encode neither again.
+   */
+  @org.junit.jupiter.api.Test
+  void resolutionsReuseTheKeysOfTheDirectoriesTheyPass() throws Exception {
+    fs.mkdirs(new Path("/kept/inner"));
+    fs.create(new Path("/kept/inner/f")).close();
+    fs.getFileStatus(new Path("/kept/inner/f"));
+    fs.getFileStatus(new Path("/kept/inner/f"));
+    var hints = cluster.namenode().namesystem().runner().hints();
+    var kept = hints.hint(io.hops.namenode.resolve.Inodes.ROOT_ID, "kept");
+    var inner = hints.hint(kept.id(), "inner");
+    assertThat(kept.key()).isNotNull();
+    assertThat(kept.key().encoded()).as("the store's encoding, kept on the key").isNotNull();
+    assertThat(inner.key()).isNotNull();
+    assertThat(inner.key().encoded()).isNotNull();
+    assertThat(hints.hint(inner.id(), "f").key()).as("a file's hint keeps no key").isNull();
+  }
+
   private static String keys(int put, int deleted, int read) {
     return "put " + put + ", deleted " + deleted + ", read " + read;
   }

@@ -321,6 +321,6 @@ final class CommitBatch {
     if (inserting && highWaters.neverHeld(reader, t.rowSpace, key)) {
       return null;
     }
-    return reader.get(t, key);
+    return reader.get(t, k);
   }
 }

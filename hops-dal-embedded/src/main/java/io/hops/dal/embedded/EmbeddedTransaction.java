@@ -54,7 +54,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
       throws StorageException {
     lock(key, mode);
     StoredTable<R> t = StoredTable.of(table);
-    byte[] rowKey = t.rowKey(key);
+    KeyBytes rowKey = t.rowKeyBytes(key);
     R row = reader.get(t, rowKey);
     if (mode != LockMode.READ_COMMITTED) {
       remember(t, rowKey, row);
@@ -62,11 +62,11 @@ final class EmbeddedTransaction extends AbstractTransaction {
     return row;
   }
 
-  private void remember(StoredTable<?> t, byte[] rowKey, Record row) {
+  private void remember(StoredTable<?> t, KeyBytes rowKey, Record row) {
     if (row == null) {
-      lockedReads.put(new KeyBytes(rowKey), RowCache.ABSENT);
+      lockedReads.put(rowKey, RowCache.ABSENT);
     } else if (t.cacheable) {
-      lockedReads.put(new KeyBytes(rowKey), row);
+      lockedReads.put(rowKey, row);
     }
   }
 
@@ -74,10 +74,10 @@ final class EmbeddedTransaction extends AbstractTransaction {
   protected <R extends Record> List<R> doFindBatch(Table<R> table, List<Key> keys, LockMode mode)
       throws StorageException {
     StoredTable<R> t = StoredTable.of(table);
-    List<byte[]> rowKeys = new ArrayList<>(keys.size());
+    List<KeyBytes> rowKeys = new ArrayList<>(keys.size());
     for (Key k : keys) {
       lock(k, mode);
-      rowKeys.add(t.rowKey(k));
+      rowKeys.add(t.rowKeyBytes(k));
     }
     List<R> rows = reader.getAll(t, rowKeys);
     if (mode != LockMode.READ_COMMITTED) {
@@ -153,10 +153,10 @@ final class EmbeddedTransaction extends AbstractTransaction {
     }
     // Lock what the page found, then read it again under the locks: a row deleted meanwhile
     // drops out; one inserted meanwhile belongs to a later read of the page.
-    List<byte[]> keys = new ArrayList<>(rows.size());
+    List<KeyBytes> keys = new ArrayList<>(rows.size());
     for (R row : rows) {
       lock(table.keyOf(row), mode);
-      keys.add(t.rowKey(row));
+      keys.add(new KeyBytes(t.rowKey(row)));
     }
     List<R> locked = new ArrayList<>(rows.size());
     for (R row : reader.getAll(t, keys)) {

@@ -25,8 +25,8 @@ final class RowCache {
     private final Map<KeyBytes, Object> rows = new ConcurrentHashMap<>();
 
     /** The cached row, {@link #ABSENT}, or null if not cached. */
-    Object get(byte[] rowKey) {
-      return rows.get(new KeyBytes(rowKey));
+    Object get(KeyBytes rowKey) {
+      return rows.get(rowKey);
     }
   }
 
@@ -50,12 +50,12 @@ final class RowCache {
   }
 
   /** Adds what a read found in the store (null: no row), unless a commit got there first. */
-  void fill(Generation g, byte[] rowKey, Object row) {
+  void fill(Generation g, KeyBytes rowKey, Object row) {
     if (capacity <= 0) {
       return;
     }
     beforeFill.run();
-    g.rows.putIfAbsent(new KeyBytes(rowKey), row == null ? ABSENT : row);
+    g.rows.putIfAbsent(rowKey, row == null ? ABSENT : row);
     if (g.rows.size() > capacity && current == g) {
       current = new Generation();
     }

@@ -46,11 +46,11 @@ final class RowReader {
     return new RowReader(store, keyReads);
   }
 
-  <R extends Record> R get(StoredTable<R> t, byte[] rowKey) throws StorageException {
+  <R extends Record> R get(StoredTable<R> t, KeyBytes rowKey) throws StorageException {
     RowCache cache = store.rows();
     if (!t.cacheable || !cache.enabled()) {
       keyReads.read(1);
-      return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey)));
+      return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     }
     RowCache.Generation g = cache.current(); // before the store is read
     Object cached = g.get(rowKey);
@@ -58,13 +58,13 @@ final class RowReader {
       return cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached);
     }
     keyReads.read(1);
-    R row = decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey)));
+    R row = decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     cache.fill(g, rowKey, row);
     return row;
   }
 
   /** The rows of {@code rowKeys}, aligned with them, null where missing. */
-  <R extends Record> List<R> getAll(StoredTable<R> t, List<byte[]> rowKeys)
+  <R extends Record> List<R> getAll(StoredTable<R> t, List<KeyBytes> rowKeys)
       throws StorageException {
     if (rowKeys.isEmpty()) {
       return new ArrayList<>();
@@ -75,8 +75,8 @@ final class RowReader {
     }
     RowCache.Generation g = cache.current(); // before the store is read
     List<R> rows = new ArrayList<>(rowKeys.size());
-    List<byte[]> missing = null;
-    for (byte[] k : rowKeys) {
+    List<KeyBytes> missing = null;
+    for (KeyBytes k : rowKeys) {
       Object cached = g.get(k);
       if (cached == null) {
         if (missing == null) {
@@ -93,7 +93,7 @@ final class RowReader {
     List<byte[]> values;
     if (missing.size() == 1) {
       values = new ArrayList<>(1);
-      values.add(pointReadCounted(t, missing.get(0)));
+      values.add(pointReadCounted(t, missing.get(0).bytes()));
     } else {
       values = multiGet(t, missing);
     }
@@ -150,9 +150,13 @@ final class RowReader {
     return store.use(t.rowRead, db -> pointRead(db, rowKey));
   }
 
-  private List<byte[]> multiGet(StoredTable<?> t, List<byte[]> rowKeys) throws StorageException {
+  private List<byte[]> multiGet(StoredTable<?> t, List<KeyBytes> rowKeys) throws StorageException {
     keyReads.read(rowKeys.size());
-    return store.use(t.batchRead, db -> db.multiGetAsList(rowKeys));
+    List<byte[]> keys = new ArrayList<>(rowKeys.size());
+    for (KeyBytes k : rowKeys) {
+      keys.add(k.bytes());
+    }
+    return store.use(t.batchRead, db -> db.multiGetAsList(keys));
   }
 
   private static <R extends Record> R decode(StoredTable<R> t, byte[] value) {

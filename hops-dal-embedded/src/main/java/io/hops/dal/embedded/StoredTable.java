@@ -100,6 +100,21 @@ final class StoredTable<R extends Record> {
     return layout.rowKey(key);
   }
 
+  /**
+   * The row key of {@code key} with its hash, encoded once per key object ({@link Key#encoded}).
+   */
+  KeyBytes rowKeyBytes(Key key) {
+    if (key.table() != table) {
+      return new KeyBytes(layout.rowKey(key)); // not this table's key: nothing to keep
+    }
+    if (key.encoded() instanceof KeyBytes k) {
+      return k;
+    }
+    KeyBytes k = new KeyBytes(layout.rowKey(key));
+    key.encoded(k);
+    return k;
+  }
+
   byte[] rowKey(R row) {
     return layout.rowKey(table.keyOf(row));
   }

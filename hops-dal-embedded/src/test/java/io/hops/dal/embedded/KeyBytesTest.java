@@ -2,6 +2,7 @@ package io.hops.dal.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import java.util.HashSet;
 import java.util.Set;
@@ -22,6 +23,25 @@ class KeyBytesTest {
     assertThat(new KeyBytes(a))
         .isNotEqualTo(new KeyBytes(INODES.rowKey(InodeRow.TABLE.key(7L, 7L, "y"))));
     assertThat(new KeyBytes(a).compareTo(new KeyBytes(b))).isZero();
+  }
+
+  @Test
+  void aKeyIsEncodedOnceAndOnlyForItsOwnTable() {
+    io.hops.dal.schema.Key key = InodeRow.TABLE.key(7L, 7L, "x");
+    KeyBytes first = INODES.rowKeyBytes(key);
+    assertThat(first.bytes()).isEqualTo(INODES.rowKey(key));
+    // Kept with the key: the same object again, no second encoding.
+    assertThat(INODES.rowKeyBytes(key)).isSameAs(first);
+    assertThat(key.encoded()).isSameAs(first);
+    // An equal key built anew is encoded anew, to equal bytes.
+    KeyBytes again = INODES.rowKeyBytes(InodeRow.TABLE.key(7L, 7L, "x"));
+    assertThat(again).isNotSameAs(first).isEqualTo(first);
+
+    // A key handed to another table's layout is encoded there, and nothing is kept on it.
+    io.hops.dal.schema.Key other = InodeRow.TABLE.key(8L, 8L, "y");
+    StoredTable<BlockInfoRow> blocks = StoredTable.of(BlockInfoRow.TABLE);
+    assertThat(blocks.rowKeyBytes(other).bytes()).isEqualTo(blocks.rowKey(other));
+    assertThat(other.encoded()).isNull();
   }
 
   @Test

@@ -13,6 +13,12 @@ public final class Key {
    */
   private int hash;
 
+  /**
+   * A driver's encoded form of this key, kept with it (a key never changes, so neither does its
+   * encoding): a key that lives on, as the ancestors' keys of resolved paths do, is encoded once.
+   */
+  private volatile Object encoded;
+
   Key(Table<?> table, Object[] values) {
     this.table = table;
     this.values = values;
@@ -29,6 +35,19 @@ public final class Key {
 
   public int size() {
     return values.length;
+  }
+
+  /** The encoded form a driver kept with this key ({@link #encoded(Object)}), or null. */
+  public Object encoded() {
+    return encoded;
+  }
+
+  /**
+   * Keeps a driver's encoded form of this key, which must depend on the key alone and be safe to
+   * share between threads (immutable).
+   */
+  public void encoded(Object form) {
+    encoded = form;
   }
 
   @Override

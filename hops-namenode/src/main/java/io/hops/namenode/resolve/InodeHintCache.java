@@ -1,5 +1,6 @@
 package io.hops.namenode.resolve;
 
+import io.hops.dal.schema.Key;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -45,7 +46,15 @@ public final class InodeHintCache {
   /** Where an inode was seen: its parent's id and its name. */
   public record Place(long parentId, String name) {}
 
-  private final ConcurrentHashMap<ChildName, Long> hints = new ConcurrentHashMap<>();
+  /**
+   * A hinted id; for a directory also its row's key, built once and kept (with the encoding the
+   * driver keeps on it): a directory is the ancestor of every path below it, so its key is wanted
+   * by every resolution through it. A file's key is built when wanted (files outnumber directories,
+   * and a file is at most the target of a path).
+   */
+  public record Hint(long id, Key key) {}
+
+  private final ConcurrentHashMap<ChildName, Hint> hints = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Long, Place> places = new ConcurrentHashMap<>();
   private final int capacity;
   private final LongAdder hits = new LongAdder();
@@ -57,15 +66,28 @@ public final class InodeHintCache {
 
   /** The hinted id of {@code name} under {@code parentId}, or -1. */
   public long get(long parentId, String name) {
-    Long id = hints.get(new ChildName(parentId, name));
-    (id == null ? misses : hits).increment();
-    return id == null ? -1 : id;
+    Hint h = hint(parentId, name);
+    return h == null ? -1 : h.id();
+  }
+
+  /** The hint of {@code name} under {@code parentId}, or null. */
+  public Hint hint(long parentId, String name) {
+    Hint h = hints.get(new ChildName(parentId, name));
+    (h == null ? misses : hits).increment();
+    return h;
   }
 
   public void put(long parentId, String name, long id) {
+    put(parentId, name, id, false);
+  }
+
+  /**
+   * As {@link #put(long, String, long)}; {@code dir}: the inode is a directory (its key is kept).
+   */
+  public void put(long parentId, String name, long id, boolean dir) {
     ChildName child = new ChildName(parentId, name);
-    Long known = hints.get(child);
-    if (known != null && known == id) {
+    Hint known = hints.get(child);
+    if (known != null && known.id() == id && (known.key() != null || !dir)) {
       Place p = places.get(id);
       if (p != null && p.parentId() == parentId && p.name().equals(name)) {
         return; // every resolution confirms its hints: reads only, no writes to shared maps
@@ -77,7 +99,12 @@ public final class InodeHintCache {
     if (places.size() >= capacity) {
       places.clear();
     }
-    hints.put(child, id);
+    // The same inode keeps the key it had; a directory without one gets it built.
+    Key key = known != null && known.id() == id ? known.key() : null;
+    if (key == null && dir) {
+      key = Inodes.key(parentId, name);
+    }
+    hints.put(child, new Hint(id, key));
     places.put(id, new Place(parentId, name));
   }
 

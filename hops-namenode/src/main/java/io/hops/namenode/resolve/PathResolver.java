@@ -150,12 +150,17 @@ public final class PathResolver {
     // used[i]: the id the batch assumed for component i (the hint at the time the key was built).
     long[] used = new long[count];
     used[0] = Inodes.ROOT_ID;
+    // kept[i]: the hint of component i held its key (a directory's, built once).
+    boolean[] kept = new boolean[count];
     for (int i = 1; i < count; i++) {
-      keys.add(Inodes.key(used[i - 1], names[i - 1]));
-      used[i] = hints.get(used[i - 1], names[i - 1]);
-      if (used[i] < 0) {
+      InodeHintCache.Hint hint = hints.hint(used[i - 1], names[i - 1]);
+      kept[i] = hint != null && hint.key() != null;
+      keys.add(kept[i] ? hint.key() : Inodes.key(used[i - 1], names[i - 1]));
+      if (hint == null) {
+        used[i] = -1;
         break;
       }
+      used[i] = hint.id();
     }
     // The root rides in the same round trip as the other ancestors rather than being cached:
     // a cached root would be an unvalidated authority for traversal checks (chmod / on another
@@ -173,10 +178,10 @@ public final class PathResolver {
       }
       inodes.add(row);
       if (i > 0) {
-        if (used[i] == row.id()) {
+        if (used[i] == row.id() && (kept[i] || !row.isDir())) {
           hints.confirmed(row.parentId(), row.name(), row.id());
         } else {
-          hints.put(row.parentId(), row.name(), row.id());
+          hints.put(row.parentId(), row.name(), row.id(), row.isDir());
         }
         if (i + 1 < keys.size() && used[i] != row.id()) {
           break; // a stale hint: the keys after this one named the wrong parent
@@ -211,7 +216,7 @@ public final class PathResolver {
     if (row == null) {
       hints.remove(parentId, names[i - 1]);
     } else {
-      hints.put(parentId, row.name(), row.id());
+      hints.put(parentId, row.name(), row.id(), row.isDir());
     }
     return row;
   }

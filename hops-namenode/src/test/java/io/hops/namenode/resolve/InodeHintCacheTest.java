@@ -1,0 +1,40 @@
+package io.hops.namenode.resolve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hints keep a directory's row key, built once, so that every resolution through it reuses the
+ * key (and the encoding a driver keeps on it); a file's hint keeps none.
+ */
+class InodeHintCacheTest {
+  @Test
+  void aDirectoryHintKeepsItsKeyAndAFileHintNone() {
+    InodeHintCache hints = new InodeHintCache(100);
+    hints.put(5, "dir", 10, true);
+    hints.put(5, "file", 11, false);
+
+    InodeHintCache.Hint dir = hints.hint(5, "dir");
+    assertThat(dir.id()).isEqualTo(10);
+    assertThat(dir.key()).isEqualTo(Inodes.key(5, "dir"));
+    assertThat(hints.hint(5, "dir").key()).isSameAs(dir.key());
+    assertThat(hints.hint(5, "file").key()).isNull();
+    assertThat(hints.get(5, "file")).isEqualTo(11);
+    assertThat(hints.hint(5, "none")).isNull();
+  }
+
+  @Test
+  void aDirectoryHintPutWithoutItsKeyGainsItOnTheNextPutAsADirectory() {
+    InodeHintCache hints = new InodeHintCache(100);
+    // A new directory's hint is put after its commit, knowing only its id.
+    hints.put(1, "new", 20);
+    assertThat(hints.hint(1, "new").key()).isNull();
+    hints.put(1, "new", 20, true);
+    assertThat(hints.hint(1, "new").key()).isEqualTo(Inodes.key(1, "new"));
+    // A later put without the flag keeps what is known.
+    InodeHintCache.Hint kept = hints.hint(1, "new");
+    hints.put(1, "new", 20);
+    assertThat(hints.hint(1, "new")).isSameAs(kept);
+  }
+}
