@@ -1,7 +1,6 @@
 package io.hops.client;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -20,8 +19,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.ha.AbstractNNFailoverProxyProvider;
 import org.apache.hadoop.hdfs.server.namenode.ha.HAProxyFactory;
+import org.apache.hadoop.ipc.Client.ConnectionId;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.ipc.RpcInvocationHandler;
 import org.apache.hadoop.ipc.StandbyException;
 
 /**
@@ -178,8 +179,15 @@ public class HopsFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvide
     return t instanceof IOException;
   }
 
-  /** Sends each call to the namenode the selection picks among the live ones. */
-  private final class SpreadingHandler implements InvocationHandler {
+  /**
+   * Sends each call to the namenode the selection picks among the live ones. An {@link
+   * RpcInvocationHandler}, so Hadoop's retry handler sees RPC behind it and sends every attempt of
+   * a call, after a failover too, with the first attempt's call id: a namenode that finds the call
+   * already done (its first namenode committed it, then died before answering) answers that outcome
+   * from the retry cache instead of running it again. Any other handler gets a new call id per
+   * attempt, and a resent delete would answer false.
+   */
+  private final class SpreadingHandler implements RpcInvocationHandler {
     @Override
     public Object invoke(Object self, Method method, Object[] args) throws Throwable {
       if (method.getDeclaringClass() == Object.class) {
@@ -198,5 +206,17 @@ public class HopsFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvide
         throw cause;
       }
     }
+
+    /** The connection of the namenode this thread called last (or would call now). */
+    @Override
+    public ConnectionId getConnectionId() {
+      InetSocketAddress nn = lastCalled.get();
+      return RPC.getConnectionIdForProxy(
+          proxyFor(nn != null ? nn : picker.pick(namenodes.candidates())));
+    }
+
+    /** Nothing of its own: the provider closes the proxies it made. */
+    @Override
+    public void close() {}
   }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -205,6 +206,69 @@ class HopsFailoverProxyProviderTest {
     }
     try (FSDataInputStream in = fs.open(p)) {
       assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("hello hops");
+    }
+  }
+
+  /**
+   * A namenode dies after committing a delete or a rename, before it answers (the window a SIGKILL
+   * can hit). The client fails over and sends the call again with its first call id, so the next
+   * namenode answers the committed outcome from the retry cache: true, not the false that running
+   * the call again would give (its path is gone by then).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"delete", "rename"})
+  void aCallWhoseNamenodeDiesAfterCommittingIsAnsweredFromTheRetryCache(String op)
+      throws Exception {
+    FileSystem fs = newClients(haConf(HopsFailoverProxyProvider.class, namenodes), 1).get(0);
+    Path file = new Path("/f");
+    Path renamed = new Path("/g");
+    fs.create(file).close();
+    AtomicBoolean armed = new AtomicBoolean(true);
+    AtomicReference<HopsNameNode> died = new AtomicReference<>();
+    for (HopsNameNode nn : namenodes) {
+      nn.namesystem()
+          .runner()
+          .observe(
+              (name, counts) -> {
+                if (name.equals(op) && armed.compareAndSet(true, false)) {
+                  died.set(nn);
+                  crashAndWait(nn); // on its RPC handler, after the commit, before the answer
+                }
+              });
+    }
+
+    boolean answer = op.equals("delete") ? fs.delete(file, false) : fs.rename(file, renamed);
+
+    assertThat(died.get()).as("a namenode died after committing the " + op).isNotNull();
+    assertThat(answer).as(op + " answered after the failover").isTrue();
+    assertThat(fs.exists(file)).isFalse();
+    assertThat(fs.exists(renamed)).isEqualTo(op.equals("rename"));
+    long fromCache = 0;
+    for (HopsNameNode nn : namenodes) {
+      if (nn != died.get()) {
+        fromCache += nn.namesystem().runner().metrics().get(op + ".retried").count();
+      }
+    }
+    assertThat(fromCache).as("resent " + op + " answered from the retry cache").isEqualTo(1);
+  }
+
+  /**
+   * Crashes {@code nn} from another thread, as a SIGKILL would, and waits until it is down (its
+   * client connections closed) even though the crash interrupts this handler thread.
+   */
+  private static void crashAndWait(HopsNameNode nn) {
+    Thread t = new Thread(nn::crash, "crash " + nn.address());
+    t.start();
+    boolean interrupted = false;
+    while (t.isAlive()) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

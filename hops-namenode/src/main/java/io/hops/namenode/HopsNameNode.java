@@ -304,7 +304,11 @@ public final class HopsNameNode implements AutoCloseable {
     if (web != null) {
       web.close();
     }
-    rpc.close();
+    if (crash) {
+      rpc.crash();
+    } else {
+      rpc.close();
+    }
     auditLog.close();
     if (dbBlocks != null) {
       dbBlocks.close();

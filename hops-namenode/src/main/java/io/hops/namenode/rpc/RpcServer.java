@@ -5,6 +5,7 @@ import io.hops.common.smallfiles.SmallFilesProtocolPB;
 import io.hops.common.smallfiles.proto.SmallFilesProtos.SmallFilesProtocolService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
@@ -125,5 +126,22 @@ public final class RpcServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop();
+  }
+
+  /**
+   * Stops as a killed process would: returns once every client connection is closed (Hadoop's
+   * {@code stop} leaves that to its listener thread), so no response goes out afterwards.
+   */
+  public void crash() {
+    server.stop();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (server.getNumOpenConnections() > 0 && System.nanoTime() - deadline < 0) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 }
