@@ -726,7 +726,10 @@ public class ClientRpc extends FeaturesOff {
       org.apache.hadoop.hdfs.protocol.DatanodeID[] newNodes,
       String[] newStorageIDs)
       throws IOException {
-    ns.run(
+    // @AtMostOnce in HDFS: a resend of an update that committed would find the block already at
+    // the new generation stamp and fail the writer's pipeline recovery.
+    ns.runAtMostOnce(
+        RetryCodecs.VOID,
         () ->
             new io.hops.namenode.ops.UpdatePipeline(
                 ns.blocks(), clientName, oldBlock, newBlock, newNodes, newStorageIDs));

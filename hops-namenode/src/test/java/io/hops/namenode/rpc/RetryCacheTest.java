@@ -20,7 +20,9 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolPB;
 import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolTranslatorPB;
 import org.apache.hadoop.io.EnumSetWritable;
@@ -50,6 +52,9 @@ class RetryCacheTest {
     small.setInt(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, 10);
     cluster = new HopsTestCluster(small);
     second = cluster.startAnotherNamenode();
+    // One datanode, known to both, for the blocks of the pipeline test.
+    cluster.startDatanodes(1, new Configuration(false), second);
+    cluster.waitForLive(1);
     // One configuration, so one IPC client, so one client id for calls to both namenodes.
     Configuration conf = cluster.clientConf();
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
@@ -149,6 +154,41 @@ class RetryCacheTest {
     assertThat(fs.exists(new org.apache.hadoop.fs.Path("/retry/r/c/b"))).isTrue();
     asCall(202, 0);
     assertThat(viaSecond.rename("/retry/r/a", "/retry/r/b")).as("a new call runs").isFalse();
+  }
+
+  /**
+   * {@code updatePipeline} is at-most-once in HDFS: a writer whose namenode committed the update
+   * and died before answering resends it, and the resend must not fail on the generation stamp the
+   * first attempt already set (that would fail the writer's pipeline recovery).
+   */
+  @Test
+  void aRetriedUpdatePipelineOnAnotherNamenodeSucceedsAgain() throws Exception {
+    String client = "DFSClient_retry_pipeline";
+    HdfsFileStatus file = create(viaFirst, "/retry/p/f", client);
+    LocatedBlock block =
+        viaFirst.addBlock("/retry/p/f", client, null, null, file.getFileId(), null, null);
+    ExtendedBlock old = block.getBlock();
+    long stamp = viaFirst.updateBlockForPipeline(old, client).getBlock().getGenerationStamp();
+    ExtendedBlock updated =
+        new ExtendedBlock(old.getBlockPoolId(), old.getBlockId(), old.getNumBytes(), stamp);
+    asCall(601, 0);
+    viaFirst.updatePipeline(client, old, updated, block.getLocations(), block.getStorageIDs());
+    asCall(601, 1);
+    viaSecond.updatePipeline(client, old, updated, block.getLocations(), block.getStorageIDs());
+    asCall(602, 0);
+    assertThatThrownBy(
+            () ->
+                viaSecond.updatePipeline(
+                    client, old, updated, block.getLocations(), block.getStorageIDs()))
+        .as("a new call runs, and the block is already at that generation stamp")
+        .isInstanceOf(IOException.class);
+    assertThat(
+            viaSecond
+                .getBlockLocations("/retry/p/f", 0, 1)
+                .getLastLocatedBlock()
+                .getBlock()
+                .getGenerationStamp())
+        .isEqualTo(stamp);
   }
 
   @Test
