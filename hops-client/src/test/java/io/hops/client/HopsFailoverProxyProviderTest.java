@@ -23,6 +23,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
+import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.Uninterruptibles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -259,17 +260,7 @@ class HopsFailoverProxyProviderTest {
   private static void crashAndWait(HopsNameNode nn) {
     Thread t = new Thread(nn::crash, "crash " + nn.address());
     t.start();
-    boolean interrupted = false;
-    while (t.isAlive()) {
-      try {
-        t.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    Uninterruptibles.joinUninterruptibly(t);
   }
 
   /** The stock HA client configuration of nameservice {@value #NS} over {@code nns}. */
