@@ -92,8 +92,8 @@ public final class HopsConfig {
   public static final long CONNECTION_TIMEOUT_MS_DEFAULT = 3_000;
 
   /**
-   * How often each namenode advances its leader-election counter (DESIGN.md §9). The leader raises
-   * it, up to {@link #ELECTION_MAX_PERIOD_MS}, when rounds run slow; every namenode follows.
+   * How often each namenode advances its leader-election counter (DESIGN.md §9). A namenode whose
+   * rounds run slow raises it, up to {@link #ELECTION_MAX_PERIOD_MS}; every namenode follows.
    */
   public static final String ELECTION_PERIOD_MS = "hops.leader-election.period.ms";
 
@@ -107,7 +107,7 @@ public final class HopsConfig {
 
   public static final int ELECTION_MISSED_HEARTBEATS_DEFAULT = 2;
 
-  /** The most the leader raises the election period to when rounds run slow. */
+  /** The most a namenode whose rounds run slow raises the election period to. */
   public static final String ELECTION_MAX_PERIOD_MS = "hops.leader-election.max-period.ms";
 
   public static final long ELECTION_MAX_PERIOD_MS_DEFAULT = 10_000;

@@ -31,10 +31,20 @@ import org.slf4j.LoggerFactory;
  * <p>Leadership is a lease that starts when a successful round starts and lasts a little less than
  * the time after which the others declare a silent contender dead: a contender that stalls (GC,
  * slow database, a round longer than the period) stops leading before anyone else can be elected,
- * since others only count a counter as silent from the end of the round in which they read it. Each
- * leadership has an epoch, bumped in the database by the new leader; leader-only transactions call
- * {@link #checkLeader(Transaction)}, which reads the epoch with a shared lock, so a former leader
- * that resumes after a pause cannot commit once another has taken over.
+ * since others only count a counter as silent from the end of the round in which they read it. The
+ * same bound is every contender's heartbeat deadline: a round that commits after the previous
+ * round's lease would have ended may come after another contender declared this one dead and took
+ * the lead on that, so the contender does not lead on it but joins again under a new id, as if
+ * evicted. Each leadership has an epoch, bumped in the database by the new leader; leader-only
+ * transactions call {@link #checkLeader(Transaction)}, which reads the epoch with a shared lock, so
+ * a former leader that resumes after a pause cannot commit once another has taken over.
+ *
+ * <p>Why this is safe: the period in {@code variables} only grows, and a contender counts another
+ * as dead after {@code missedHeartbeats} periods at the value it reads in that round, never less
+ * than the value the other read before its last commit. So a round that started at {@code s} and
+ * read period {@code p} cannot be followed by a declaration of death before {@code s + } {@link
+ * ElectionSettings#leaseNanos(long) lease(p)} on the counter it wrote; and a declaration on the
+ * counter of an earlier round is ruled out by the heartbeat deadline.
  */
 public final class LeaderElection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
@@ -43,7 +53,7 @@ public final class LeaderElection implements AutoCloseable {
   public static final String EPOCH_ROW = "leader_epoch";
 
   /**
-   * The {@code variables} row of the period in force, raised by the leader when rounds run slow.
+   * The {@code variables} row of the period in force, raised by a contender whose rounds run slow.
    */
   static final String PERIOD_ROW = "le_period_ms";
 
@@ -82,12 +92,19 @@ public final class LeaderElection implements AutoCloseable {
   private volatile Membership membership = Membership.EMPTY;
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
+  private volatile long injectedEvictionDelayMillis;
   private volatile long rounds;
   private final java.util.concurrent.atomic.AtomicBoolean evicting =
       new java.util.concurrent.atomic.AtomicBoolean();
   private long periodMillis;
-  private long previousPeriodMillis;
   private long lastRoundNanos;
+
+  /**
+   * When the next round must have committed by: the start of the last committed round (or of the
+   * join) plus the lease at the period it read. A round that commits later joins again.
+   */
+  private long heartbeatDeadlineNanos;
+
   private long nextDeadlineNanos = Long.MAX_VALUE;
 
   public LeaderElection(
@@ -115,7 +132,6 @@ public final class LeaderElection implements AutoCloseable {
     this.httpAddress = httpAddress;
     this.clock = clock;
     this.periodMillis = settings.period().toMillis();
-    this.previousPeriodMillis = periodMillis;
     this.thread = new Thread(this::loop, "leader-election");
     thread.setDaemon(true);
   }
@@ -131,17 +147,51 @@ public final class LeaderElection implements AutoCloseable {
     thread.start();
   }
 
+  /**
+   * Takes a new id and writes its row, removing in the same transaction the row of the id this
+   * contender gave up ({@link #rejoinFrom}), if any, so that the others do not wait for it to die.
+   */
   private void join() throws StorageException {
+    long start = System.nanoTime();
     long newId = storage.allocateIds(ID_COUNTER, 1).first();
+    long oldId = rejoinFrom;
     try (Transaction tx = storage.begin()) {
+      if (oldId >= 0) {
+        tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(oldId));
+      }
       tx.insert(
           LeDescriptorRow.TABLE,
           new LeDescriptorRow(newId, 0, hostname, rpcAddress, httpAddress, clock.now()));
       tx.commit();
     }
+    // Others count the new row as alive from when they first read it, after this commit.
+    heartbeatDeadlineNanos = start + settings.leaseNanos(periodMillis);
+    rejoinFrom = -1;
     id = newId;
     seen.clear();
     LOG.info("namenode {} joined the leader election as id {}", rpcAddress, newId);
+  }
+
+  /** The id given up after a missed heartbeat deadline, whose row the next join removes. */
+  private long rejoinFrom = -1;
+
+  /**
+   * Gives up this contender's id after a round that missed its heartbeat deadline: another
+   * contender may have declared it dead meanwhile and be leading on that, so it must not lead under
+   * this id. The next round joins again under a new id (a larger one: it leads only once the others
+   * are dead).
+   */
+  private void missedDeadline(long me, long lateNanos) {
+    LOG.warn(
+        "namenode {} (id {}) missed its heartbeat deadline by {} ms (a stall or a slow database);"
+            + " it joins the leader election again under a new id",
+        rpcAddress,
+        me,
+        lateNanos / 1_000_000L);
+    leading = false;
+    rejoinFrom = me;
+    id = -1;
+    notifyIfChanged();
   }
 
   private void loop() {
@@ -177,6 +227,10 @@ public final class LeaderElection implements AutoCloseable {
   private void round() throws StorageException {
     long start = System.nanoTime();
     long me = id;
+    if (start - heartbeatDeadlineNanos >= 0) {
+      missedDeadline(me, start - heartbeatDeadlineNanos);
+      return;
+    }
     boolean lead;
     long leaderEpoch;
     long leaderId;
@@ -187,7 +241,8 @@ public final class LeaderElection implements AutoCloseable {
       VariableRow periodRow = tx.find(VariableRow.TABLE, key(PERIOD_ROW), LockMode.READ_COMMITTED);
       long period =
           Math.max(settings.period().toMillis(), periodRow == null ? 0 : periodRow.longValue());
-      long deadAfter = settings.deadAfterNanos(Math.min(period, periodMillis));
+      // The period read now, never less than what any contender read before its last commit.
+      long deadAfter = settings.deadAfterNanos(period);
       Set<Long> present = new HashSet<>();
       List<Long> dead = new ArrayList<>();
       for (LeDescriptorRow row : all) {
@@ -255,28 +310,36 @@ public final class LeaderElection implements AutoCloseable {
               mine.startTime()));
       if (lead) {
         evict(me, dead);
-        long raised = raisedPeriod(period);
-        if (raised > period) {
-          VariableRow next = new VariableRow(PERIOD_ROW, raised, null);
-          if (periodRow == null) {
-            tx.insert(VariableRow.TABLE, next);
-          } else {
-            tx.update(VariableRow.TABLE, next);
-          }
-          LOG.warn(
-              "leader election rounds run slow ({} ms): period raised from {} to {} ms",
-              lastRoundNanos / 1_000_000L,
-              period,
-              raised);
+      }
+      // Any contender whose rounds run slow raises the period, not only the leader: a slow one
+      // would otherwise miss its deadlines and join again, round after round.
+      long raised = raisedPeriod(period);
+      if (raised > period) {
+        VariableRow next = new VariableRow(PERIOD_ROW, raised, null);
+        if (periodRow == null) {
+          tx.insert(VariableRow.TABLE, next);
+        } else {
+          tx.update(VariableRow.TABLE, next);
         }
+        LOG.warn(
+            "leader election rounds of id {} run slow ({} ms): period raised from {} to {} ms",
+            me,
+            lastRoundNanos / 1_000_000L,
+            period,
+            raised);
       }
       sleepInjectedDelay();
       if (stopped) {
         return; // crashed or closed meanwhile: a dead process commits nothing
       }
       tx.commit();
-      previousPeriodMillis = periodMillis;
+      long committed = System.nanoTime();
+      if (committed - heartbeatDeadlineNanos >= 0) {
+        missedDeadline(me, committed - heartbeatDeadlineNanos);
+        return;
+      }
       periodMillis = period;
+      heartbeatDeadlineNanos = start + settings.leaseNanos(period);
     }
     clock.sync();
     lastRoundNanos = System.nanoTime() - start;
@@ -299,7 +362,7 @@ public final class LeaderElection implements AutoCloseable {
             leaderEpoch);
     if (lead) {
       epoch = leaderEpoch;
-      leaseEndNanos = start + settings.leaseNanos(Math.min(periodMillis, previousPeriodMillis));
+      leaseEndNanos = heartbeatDeadlineNanos;
       long now = System.nanoTime();
       if (leaseEndNanos - now > 0) { // a round that stalled past its lease grants nothing
         leaseRecorder.leased(me, leaderEpoch, now, leaseEndNanos);
@@ -322,6 +385,7 @@ public final class LeaderElection implements AutoCloseable {
     Thread t =
         new Thread(
             () -> {
+              sleep(injectedEvictionDelayMillis);
               try (Transaction tx = storage.begin()) {
                 for (long d : dead) {
                   tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(d));
@@ -339,7 +403,7 @@ public final class LeaderElection implements AutoCloseable {
     t.start();
   }
 
-  /** When rounds take over half the period, the leader raises it by the configured period. */
+  /** When a round takes over half the period, the period goes up by the configured period. */
   private long raisedPeriod(long period) {
     if (lastRoundNanos * 2 <= period * 1_000_000L) {
       return period;
@@ -454,11 +518,22 @@ public final class LeaderElection implements AutoCloseable {
     injectedDelayMillis = delay.toMillis();
   }
 
+  /**
+   * Fault injection for tests: the leader's evictions wait this long before they start, as a slow
+   * database would make them, so a contender it found dead may commit a round before its row goes.
+   */
+  public void injectEvictionDelay(Duration delay) {
+    injectedEvictionDelayMillis = delay.toMillis();
+  }
+
   private void sleepInjectedDelay() {
-    long d = injectedDelayMillis;
-    if (d > 0) {
+    sleep(injectedDelayMillis);
+  }
+
+  private static void sleep(long millis) {
+    if (millis > 0) {
       try {
-        Thread.sleep(d);
+        Thread.sleep(millis);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -110,27 +110,49 @@ abstract class LeaderElectionTestBase {
       Thread.sleep(random.nextInt((int) PERIOD.toMillis() * 3));
     }
     assertThat(stalls).isGreaterThan(5);
-    List<Lease> all;
-    synchronized (leases) {
-      all = new ArrayList<>(leases);
-    }
+    List<Lease> all = leasesSoFar();
     assertThat(all.stream().map(Lease::id).distinct().count())
         .as("leadership moved at least once")
         .isGreaterThan(1);
-    for (Lease a : all) {
-      for (Lease b : all) {
-        if (a.id() != b.id()) {
-          assertThat(a.end() <= b.start() || b.end() <= a.start())
-              .as("leases of %s and %s overlap", a, b)
-              .isTrue();
-        }
-      }
-    }
+    assertNoTwoAtOnce(all);
     // Epochs only grow with time.
     all.sort((x, y) -> Long.compare(x.start(), y.start()));
     for (int i = 1; i < all.size(); i++) {
       assertThat(all.get(i).epoch()).isGreaterThanOrEqualTo(all.get(i - 1).epoch());
     }
+  }
+
+  /**
+   * The leader stalls in a round long enough for the other to declare it dead and take over; when
+   * its round commits at last, before the new leader's eviction of its row (slow here), it must not
+   * lead again under its old, smallest id while the other's lease runs: it joins again under a new
+   * id and the other keeps leading.
+   */
+  @Test
+  void aLeaderWhoseRoundCommitsAfterItsDeadlineJoinsAgainInsteadOfLeading() throws Exception {
+    LeaderElection a = contender(0);
+    LeaderElection b = contender(1);
+    b.injectEvictionDelay(Duration.ofSeconds(30));
+    waitRounds(2);
+    long oldId = a.id();
+    assertThat(a.isLeader()).isTrue();
+    a.injectRoundDelay(Duration.ofMillis(PERIOD.toMillis() * 5));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!b.isLeader() && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(b.isLeader()).isTrue();
+    a.injectRoundDelay(Duration.ZERO);
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (a.id() == oldId && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    waitRounds(3);
+    assertThat(a.id()).isGreaterThan(b.id());
+    assertThat(b.isLeader()).isTrue();
+    assertThat(a.isLeader()).isFalse();
+    assertThat(b.membership().ids()).containsExactly(b.id(), a.id());
+    assertNoTwoAtOnce(leasesSoFar());
   }
 
   @Test
@@ -216,6 +238,24 @@ abstract class LeaderElectionTestBase {
     }
     try (Transaction tx = storage.begin()) {
       b.checkLeader(tx);
+    }
+  }
+
+  private List<Lease> leasesSoFar() {
+    synchronized (leases) {
+      return new ArrayList<>(leases);
+    }
+  }
+
+  private static void assertNoTwoAtOnce(List<Lease> all) {
+    for (Lease a : all) {
+      for (Lease b : all) {
+        if (a.id() != b.id()) {
+          assertThat(a.end() <= b.start() || b.end() <= a.start())
+              .as("leases of %s and %s overlap", a, b)
+              .isTrue();
+        }
+      }
     }
   }
 
