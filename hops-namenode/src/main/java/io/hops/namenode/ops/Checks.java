@@ -25,10 +25,30 @@ final class Checks {
   static void componentLength(Namesystem ns, String name, String parentPath)
       throws PathComponentTooLongException {
     int limit = ns.limits().maxComponentLength();
-    int length = name.getBytes(StandardCharsets.UTF_8).length;
-    if (limit > 0 && length > limit) {
+    if (limit > 0 && tooLong(name, limit)) {
+      int length = name.getBytes(StandardCharsets.UTF_8).length;
       throw new PathComponentTooLongException(limit, length, parentPath, name);
     }
+  }
+
+  /**
+   * As above, for the name at {@code names[depth - 1]} below the first {@code depth - 1} names: the
+   * parent's path is spelled only for the error.
+   */
+  static void componentLength(Namesystem ns, String[] names, int depth)
+      throws PathComponentTooLongException {
+    int limit = ns.limits().maxComponentLength();
+    if (limit > 0 && tooLong(names[depth - 1], limit)) {
+      componentLength(ns, names[depth - 1], PathNames.prefix(names, depth - 1));
+    }
+  }
+
+  /**
+   * Whether the name takes more than {@code limit} bytes of UTF-8; encoded only when it might,
+   * since no char takes more than 3 bytes.
+   */
+  private static boolean tooLong(String name, int limit) {
+    return name.length() * 3 > limit && name.getBytes(StandardCharsets.UTF_8).length > limit;
   }
 
   /** dfs.namenode.fs-limits.max-directory-items. */
@@ -36,7 +56,15 @@ final class Checks {
       throws MaxDirectoryItemsExceededException {
     int limit = ns.limits().maxDirectoryItems();
     if (parent.childrenCount >= limit) {
-      throw new MaxDirectoryItemsExceededException(parentPath, limit, parent.childrenCount + 1);
+      throw new MaxDirectoryItemsExceededException(parentPath, limit, parent.childrenCount);
+    }
+  }
+
+  /** As above, for the directory at the first {@code depth} names, spelled only for the error. */
+  static void directoryItems(Namesystem ns, MutableInode parent, String[] names, int depth)
+      throws MaxDirectoryItemsExceededException {
+    if (parent.childrenCount >= ns.limits().maxDirectoryItems()) {
+      directoryItems(ns, parent, PathNames.prefix(names, depth));
     }
   }
 

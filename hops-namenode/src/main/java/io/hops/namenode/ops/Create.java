@@ -209,10 +209,9 @@ public final class Create extends Operation<Create.Outcome> {
     int existing = resolved.inodes().size();
     // WRITE on the deepest existing ancestor, before anything else is looked at (HDFS order).
     if (target == null) {
-      pc.check(anchor, PathNames.prefix(names, existing - 1), FsAction.WRITE);
+      pc.check(anchor, names, existing - 1, FsAction.WRITE);
     } else if (depth > 0) {
-      pc.check(
-          resolved.inodes().get(depth - 1), PathNames.prefix(names, depth - 1), FsAction.WRITE);
+      pc.check(resolved.inodes().get(depth - 1), names, depth - 1, FsAction.WRITE);
     }
     if (target != null) {
       if (target.isDir()) {
@@ -344,10 +343,9 @@ public final class Create extends Operation<Create.Outcome> {
   private MutableInode addDirectory(
       ExecutePhase tx, MutableInode parent, String[] names, int i, FsPermission permission)
       throws IOException {
-    String parentPath = PathNames.prefix(names, i - 1);
     String name = names[i - 1];
-    Checks.componentLength(ns, name, parentPath);
-    Checks.directoryItems(ns, parent, parentPath);
+    Checks.componentLength(ns, names, i);
+    Checks.directoryItems(ns, parent, names, i - 1);
     MutableInode dir = new MutableInode();
     dir.parentId = parent.id;
     dir.name = name;
@@ -374,10 +372,9 @@ public final class Create extends Operation<Create.Outcome> {
       policy = p.getId();
     }
     int depth = names.length;
-    String parentPath = PathNames.prefix(names, depth - 1);
     String name = names[depth - 1];
-    Checks.componentLength(ns, name, parentPath);
-    Checks.directoryItems(ns, parent, parentPath);
+    Checks.componentLength(ns, names, depth);
+    Checks.directoryItems(ns, parent, names, depth - 1);
     MutableInode file = new MutableInode();
     file.parentId = parent.id;
     file.name = name;

@@ -120,23 +120,22 @@ public final class Delete extends Operation<Boolean> {
     if (resolved.depth() == 0) {
       return deleteRoot(target);
     }
-    String path = path();
     InodeRow parent = resolved.parent();
-    String parentPath = PathNames.prefix(resolved.components(), resolved.depth() - 1);
     if (target != null && parent != null) {
-      pc.checkStickyBit(parent, parentPath, target, path);
+      pc.checkStickyBit(parent, target, resolved.components(), resolved.depth());
     }
     if (parent != null) {
-      pc.check(parent, parentPath, FsAction.WRITE);
+      pc.check(parent, resolved.components(), resolved.depth() - 1, FsAction.WRITE);
     }
     if (target == null) {
       return false;
     }
     boolean nonEmpty = target.isDir() && target.childrenCount() > 0;
     if (nonEmpty && detach && recursive && target.id() == ownMark) {
-      return detach(tx, target, parent, path);
+      return detach(tx, target, parent, path());
     }
     if (nonEmpty) {
+      String path = path();
       if (subtree == null || subtree.exceeded()) {
         // Not read (non-recursive) or not fully: only the top of HDFS's subtree check is possible.
         pc.check(target, path, FsAction.ALL);

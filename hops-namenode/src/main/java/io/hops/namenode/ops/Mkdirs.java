@@ -86,7 +86,7 @@ public final class Mkdirs extends Operation<Boolean> {
     if (!anchor.isDir()) {
       throw Checks.notADirectory(resolved, existing - 1);
     }
-    pc.check(anchor, PathNames.prefix(resolved.components(), existing - 1), FsAction.WRITE);
+    pc.check(anchor, resolved.components(), existing - 1, FsAction.WRITE);
     if (!createParent && existing < resolved.depth()) {
       throw new FileNotFoundException(
           "Parent directory doesn't exist: "
@@ -103,8 +103,8 @@ public final class Mkdirs extends Operation<Boolean> {
     for (int i = existing; i <= resolved.depth(); i++) {
       String name = resolved.components()[i - 1];
       Checks.notReserved(i, name);
-      Checks.componentLength(ns, name, PathNames.prefix(resolved.components(), i - 1));
-      Checks.directoryItems(ns, parent, PathNames.prefix(resolved.components(), i - 1));
+      Checks.componentLength(ns, resolved.components(), i);
+      Checks.directoryItems(ns, parent, resolved.components(), i - 1);
       try {
         quotas.verify(1, 0);
       } catch (QuotaExceededException e) {

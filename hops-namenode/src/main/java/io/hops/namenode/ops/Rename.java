@@ -224,11 +224,10 @@ public final class Rename extends Operation<Boolean> {
     InodeRow sp = locks.srcParent();
     String[] sc = locks.srcComponents();
     if (sp != null) {
-      String parentPath = PathNames.prefix(sc, sc.length - 1);
       if (s != null) {
-        pc.checkStickyBit(sp, parentPath, s, PathNames.prefix(sc, sc.length));
+        pc.checkStickyBit(sp, s, sc, sc.length);
       }
-      pc.check(sp, parentPath, FsAction.WRITE);
+      pc.check(sp, sc, sc.length - 1, FsAction.WRITE);
     }
     if (trashed != null) {
       // HDFS 3.x (FSDirRenameOp): a rename to the trash checks what a delete checks, or a user
@@ -242,7 +241,7 @@ public final class Rename extends Operation<Boolean> {
     String[] tc = locks.targetComponents();
     if (tc.length > 0) {
       int i = locks.deepestExistingAncestorOfTarget();
-      pc.check(locks.targetAncestor(i), PathNames.prefix(tc, i), FsAction.WRITE);
+      pc.check(locks.targetAncestor(i), tc, i, FsAction.WRITE);
     }
   }
 
@@ -323,10 +322,9 @@ public final class Rename extends Operation<Boolean> {
   /** The new name's length; the destination directory's size if the entry changes directory. */
   private void checkLimits() throws IOException {
     String[] tc = locks.targetComponents();
-    String parentPath = PathNames.prefix(tc, tc.length - 1);
-    Checks.componentLength(ns, tc[tc.length - 1], parentPath);
+    Checks.componentLength(ns, tc, tc.length);
     if (locks.srcParent().id() != locks.dstParent().id()) {
-      Checks.directoryItems(ns, MutableInode.of(locks.dstParent()), parentPath);
+      Checks.directoryItems(ns, MutableInode.of(locks.dstParent()), tc, tc.length - 1);
     }
   }
 

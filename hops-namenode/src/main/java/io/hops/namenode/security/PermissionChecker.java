@@ -105,6 +105,20 @@ public final class PermissionChecker {
     }
   }
 
+  /**
+   * {@code access} on the inode at the first {@code n} of {@code components}; the path is spelled
+   * only for a denial.
+   */
+  public void check(InodeRow inode, String[] components, int n, FsAction access)
+      throws AccessControlException, StorageException {
+    if (!enabled || superuser || access == FsAction.NONE) {
+      return;
+    }
+    if (!permits(inode, access)) {
+      throw new AccessControlException(denied(inode, PathNames.prefix(components, n), access));
+    }
+  }
+
   /** {@code access} on one inode at {@code path}. */
   public void check(InodeRow inode, String path, FsAction access)
       throws AccessControlException, StorageException {
@@ -211,6 +225,30 @@ public final class PermissionChecker {
   }
 
   /**
+   * As above, for the entry at the first {@code n} of {@code components}; the paths are spelled
+   * only for a denial.
+   */
+  public void checkStickyBit(InodeRow parent, InodeRow target, String[] components, int n)
+      throws AccessControlException, StorageException {
+    if (stickyDenies(parent, target)) {
+      checkStickyBit(
+          parent, PathNames.prefix(components, n - 1), target, PathNames.prefix(components, n));
+    }
+  }
+
+  /** Whether the parent's sticky bit keeps the caller from deleting or renaming the target. */
+  private boolean stickyDenies(InodeRow parent, InodeRow target) {
+    return enabled
+        && !superuser
+        && (parent.permission() & STICKY_BIT) != 0
+        && parent.userId() != userId
+        && target.userId() != userId;
+  }
+
+  /** The sticky bit of a mode ({@link FsPermission#getStickyBit()}). */
+  private static final int STICKY_BIT = 01000;
+
+  /**
    * As {@link #checkStickyBit(InodeRow, String, InodeRow, String)}, with {@code shown}'s owner,
    * group and mode in the message as the parent's: HDFS's sub-access check of a delete names the
    * subtree's root there (FSPermissionChecker.checkSubAccess passes it, not the parent).
@@ -218,10 +256,7 @@ public final class PermissionChecker {
   public void checkStickyBit(
       InodeRow parent, String parentPath, InodeRow target, String path, InodeRow shown)
       throws AccessControlException, StorageException {
-    if (!enabled || superuser || !new FsPermission(parent.permission()).getStickyBit()) {
-      return;
-    }
-    if (parent.userId() == userId || target.userId() == userId) {
+    if (!stickyDenies(parent, target)) {
       return;
     }
     throw new AccessControlException(
