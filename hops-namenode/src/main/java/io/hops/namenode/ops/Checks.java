@@ -125,7 +125,7 @@ final class Checks {
    */
   static void pathLength(String op, String src) throws IOException {
     PathNames.checkCreatable(src, op.equals("create"));
-    int depth = PathNames.components(src).length;
+    int depth = PathNames.depth(src);
     if (src.length() > HdfsServerConstants.MAX_PATH_LENGTH
         || depth > HdfsServerConstants.MAX_PATH_DEPTH) {
       throw new IOException(

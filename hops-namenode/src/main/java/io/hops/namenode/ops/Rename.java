@@ -246,12 +246,12 @@ public final class Rename extends Operation<Boolean> {
   }
 
   private boolean renameOld(ExecutePhase tx) throws IOException {
-    String from = PathNames.prefix(locks.srcComponents(), locks.srcComponents().length);
-    String to = PathNames.prefix(locks.targetComponents(), locks.targetComponents().length);
-    if (locks.src() == null || locks.srcComponents().length == 0) {
+    String[] from = locks.srcComponents();
+    String[] to = locks.targetComponents();
+    if (locks.src() == null || from.length == 0) {
       return false;
     }
-    if (to.equals(from)) {
+    if (Arrays.equals(to, from)) {
       return true;
     }
     if (isUnder(to, from) || locks.dst() != null || locks.dstParent() == null) {
@@ -264,7 +264,7 @@ public final class Rename extends Operation<Boolean> {
     }
     checkLimits();
     moveUsage(tx);
-    move(tx, to);
+    move(tx);
     return true;
   }
 
@@ -310,13 +310,18 @@ public final class Rename extends Operation<Boolean> {
     }
     checkLimits();
     moveUsage(tx);
-    move(tx, to);
+    move(tx);
     return true;
   }
 
   /** As HDFS: a path strictly below another, by the strings. */
   private static boolean isUnder(String path, String dir) {
     return path.startsWith(dir) && path.length() > dir.length() && path.charAt(dir.length()) == '/';
+  }
+
+  /** A path strictly below another, by their components (the same as by their strings). */
+  private static boolean isUnder(String[] path, String[] dir) {
+    return path.length > dir.length && Arrays.equals(path, 0, dir.length, dir, 0, dir.length);
   }
 
   /** The new name's length; the destination directory's size if the entry changes directory. */
@@ -328,7 +333,7 @@ public final class Rename extends Operation<Boolean> {
     }
   }
 
-  private void move(ExecutePhase tx, String to) throws StorageException {
+  private void move(ExecutePhase tx) throws StorageException {
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
     InodeRow sp = locks.srcParent();
@@ -373,7 +378,7 @@ public final class Rename extends Operation<Boolean> {
           new LeasePathRow(
               leasePath.inodeId(),
               leasePath.holder(),
-              to,
+              PathNames.prefix(tc, tc.length),
               leasePath.lastBlockId(),
               leasePath.penultimateBlockId()));
     }

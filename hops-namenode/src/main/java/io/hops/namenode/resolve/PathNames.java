@@ -19,14 +19,8 @@ public final class PathNames {
       throw new InvalidPathException(String.valueOf(src));
     }
     // Every RPC splits its path: count, then cut, without a list or a regular expression.
-    int n = 0;
     int len = src.length();
-    for (int i = 0; i < len; i++) {
-      if (src.charAt(i) != '/' && (i == 0 || src.charAt(i - 1) == '/')) {
-        n++;
-      }
-    }
-    String[] out = new String[n];
+    String[] out = new String[depth(src)];
     int k = 0;
     int start = -1;
     for (int i = 0; i <= len; i++) {
@@ -40,6 +34,18 @@ public final class PathNames {
       }
     }
     return out;
+  }
+
+  /** How many components {@link #components} finds in {@code src}, without cutting them out. */
+  public static int depth(String src) {
+    int n = 0;
+    int len = src.length();
+    for (int i = 0; i < len; i++) {
+      if (src.charAt(i) != '/' && (i == 0 || src.charAt(i - 1) == '/')) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /**
