@@ -3,6 +3,7 @@ package io.hops.namenode.housekeeping;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.rows.VariableRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.tx.ExecutePhase;
@@ -18,20 +19,40 @@ import org.slf4j.LoggerFactory;
 /**
  * Removes retry-cache entries past {@code dfs.namenode.retrycache.expirytime.millis}, in bounded
  * batches. Entries expire on whole minutes ({@link RetryCache#expiresAt}), so each expired minute
- * is one equality scan of the expiration index; a cursor remembers the next minute to clear. A new
- * leader finds where to start with one scan of the table.
+ * is read page by page through the expiration index, a page being what the round then deletes. The
+ * next minute to clear is kept in the database ({@link #CURSOR}, read every round), so a new leader
+ * goes on where the last one stopped; a store without it (none is written before the first round)
+ * is surveyed once, a page of the table a round, for its oldest entry. A round's reads are what it
+ * removes and a page, whatever the backlog.
  */
 final class RetryCacheExpiry implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RetryCacheExpiry.class);
-  private static final int BATCH = 500;
-  private static final int MOST_PER_ROUND = 20_000;
+
+  /** The {@code variables} row holding the first minute not yet cleared. */
+  static final String CURSOR = "retry_cache_expiry_minute";
+
+  /** Most expired minutes, empty ones included, a round looks at (after a long outage). */
+  private static final int MOST_MINUTES_PER_ROUND = 600;
 
   private final Namesystem ns;
-  private long nextMinute = -1;
+  private final int page;
+  private final int mostPerRound;
+
+  /** Within the minute being cleared: the last key deleted (a hint: null reads from its start). */
+  private long pageMinute = -1;
+
+  private Key pageAfter;
+
+  /** The survey of a store without a cursor: the last key read and the oldest minute seen. */
+  private Key surveyAfter;
+
+  private long surveyOldest = Long.MAX_VALUE;
   private long leadership = -1;
 
   RetryCacheExpiry(Namesystem ns) {
     this.ns = ns;
+    this.page = Math.min(500, QueueCursor.pageRows(ns.conf()));
+    this.mostPerRound = 4 * QueueCursor.pageRows(ns.conf());
   }
 
   @Override
@@ -45,41 +66,115 @@ final class RetryCacheExpiry implements HousekeepingTask {
     long epoch = ns.blocks().election() == null ? 0 : ns.blocks().election().epoch();
     if (epoch != leadership) {
       leadership = epoch;
-      nextMinute = -1; // a new leadership does not know how far its predecessor got
+      pageAfter = null;
+      surveyAfter = null;
+      surveyOldest = Long.MAX_VALUE;
     }
-    if (nextMinute < 0) {
-      long oldest = Long.MAX_VALUE;
-      try (Transaction tx = ns.storage().begin()) {
-        for (RetryCacheRow r : tx.scanAll(RetryCacheRow.TABLE, LockMode.READ_COMMITTED)) {
-          oldest = Math.min(oldest, r.expirationTime());
-        }
-      }
-      nextMinute = oldest == Long.MAX_VALUE ? RetryCache.ceilMinute(now) : oldest;
+    VariableRow cursor;
+    try (Transaction tx = ns.storage().begin()) {
+      cursor = tx.find(VariableRow.TABLE, VariableRow.TABLE.key(CURSOR), LockMode.READ_COMMITTED);
+    }
+    long first = cursor != null ? cursor.longValue() : survey(now);
+    if (first < 0) {
+      return; // the survey goes on next round
+    }
+    long minute = first;
+    if (minute != pageMinute) {
+      pageMinute = minute;
+      pageAfter = null;
     }
     int removed = 0;
-    while (nextMinute < now && removed < MOST_PER_ROUND) {
+    int minutes = 0;
+    while (minute < now && removed < mostPerRound && minutes < MOST_MINUTES_PER_ROUND) {
       List<RetryCacheRow> expired;
       try (Transaction tx = ns.storage().begin()) {
         expired =
-            tx.findByIndex(
-                RetryCacheRow.TABLE, "expiration_time", nextMinute, LockMode.READ_COMMITTED);
+            tx.findByIndexFrom(
+                RetryCacheRow.TABLE,
+                "expiration_time",
+                minute,
+                pageAfter,
+                page,
+                LockMode.READ_COMMITTED);
       }
-      int upTo = Math.min(expired.size(), MOST_PER_ROUND - removed);
-      for (int i = 0; i < upTo; i += BATCH) {
-        List<Key> keys =
-            expired.subList(i, Math.min(upTo, i + BATCH)).stream()
-                .map(RetryCacheRow.TABLE::keyOf)
-                .toList();
+      if (!expired.isEmpty()) {
+        List<Key> keys = expired.stream().map(RetryCacheRow.TABLE::keyOf).toList();
         ns.runAsLeader(() -> new DropExpired(keys, now));
+        removed += keys.size();
+        pageAfter = keys.get(keys.size() - 1);
       }
-      removed += upTo;
-      if (upTo < expired.size()) {
-        break; // the rest of this minute next round
+      if (expired.size() < page) {
+        minute += RetryCache.MINUTE;
+        minutes++;
+        pageMinute = minute;
+        pageAfter = null;
       }
-      nextMinute += RetryCache.MINUTE;
+    }
+    if (cursor == null || minute != first) {
+      long next = minute;
+      ns.runAsLeader(() -> new SaveCursor(next));
     }
     if (removed > 0) {
       LOG.info("retry cache: {} expired entries removed", removed);
+    }
+  }
+
+  /**
+   * For a store without a cursor: reads a page of the table for its oldest expiration; returns the
+   * minute to start from once the whole table was read, else -1.
+   */
+  private long survey(long now) throws IOException {
+    List<RetryCacheRow> rows;
+    try (Transaction tx = ns.storage().begin()) {
+      rows =
+          tx.scanFrom(
+              RetryCacheRow.TABLE,
+              null,
+              surveyAfter,
+              QueueCursor.pageRows(ns.conf()),
+              LockMode.READ_COMMITTED);
+    }
+    for (RetryCacheRow r : rows) {
+      surveyOldest = Math.min(surveyOldest, r.expirationTime());
+    }
+    if (rows.size() == QueueCursor.pageRows(ns.conf())) {
+      surveyAfter = RetryCacheRow.TABLE.keyOf(rows.get(rows.size() - 1));
+      return -1;
+    }
+    surveyAfter = null;
+    long start = surveyOldest == Long.MAX_VALUE ? RetryCache.ceilMinute(now) : surveyOldest;
+    surveyOldest = Long.MAX_VALUE;
+    return start;
+  }
+
+  /** Writes the first minute not yet cleared. */
+  private static final class SaveCursor extends Operation<Void> {
+    private final long minute;
+    private VariableRow old;
+
+    SaveCursor(long minute) {
+      this.minute = minute;
+    }
+
+    @Override
+    public String name() {
+      return "retryCacheExpiry";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      old = tx.find(VariableRow.TABLE, VariableRow.TABLE.key(CURSOR), LockMode.EXCLUSIVE);
+    }
+
+    @Override
+    protected Void execute(ExecutePhase tx) throws IOException {
+      VariableRow row = new VariableRow(CURSOR, minute, null);
+      if (old == null) {
+        tx.insert(VariableRow.TABLE, row);
+      } else if (old.longValue() < minute) {
+        tx.update(VariableRow.TABLE, row);
+      }
+      return null;
     }
   }
 

@@ -3,15 +3,19 @@ package io.hops.namenode.housekeeping;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.dal.AccessCounts;
+import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.tx.RetryCache;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -141,6 +145,100 @@ class HousekeepingBacklogTest {
       // Three rounds forgot a page each (and maybe the round a namenode runs at once when it
       // becomes the leader again, on a loaded machine); the datanode's real replicas: none.
       assertThat(left).isBetween(BACKLOG - 4 * PAGE, BACKLOG - 3 * PAGE);
+    }
+  }
+
+  /** {@code n} retry-cache entries of one client expiring at {@code minute}, call ids from 0. */
+  private static void insertRetryEntries(Storage storage, byte[] client, int n, long minute)
+      throws Exception {
+    for (int i = 0; i < n; i += 5000) {
+      try (Transaction tx = storage.begin()) {
+        for (int j = i; j < Math.min(n, i + 5000); j++) {
+          tx.insert(
+              RetryCacheRow.TABLE, new RetryCacheRow(client, j, (byte) 1, minute, new byte[0]));
+        }
+        tx.commit();
+      }
+    }
+  }
+
+  private static long retryEntries(Storage storage) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.countAll(RetryCacheRow.TABLE);
+    }
+  }
+
+  private static void setCursor(Storage storage, Long minute) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      tx.delete(VariableRow.TABLE, VariableRow.TABLE.key(RetryCacheExpiry.CURSOR));
+      tx.commit();
+    }
+    if (minute != null) {
+      try (Transaction tx = storage.begin()) {
+        tx.insert(VariableRow.TABLE, new VariableRow(RetryCacheExpiry.CURSOR, minute, null));
+        tx.commit();
+      }
+    }
+  }
+
+  /**
+   * 100,000 expired retry-cache entries in one minute, behind the cursor a former leader left, and
+   * 10,000 that have not expired: a round reads what it removes (four pages, twice) and the cursor,
+   * not the minute nor the table; the expired ones go in rounds, the others stay, and the cursor
+   * moves past the cleared minute.
+   */
+  @Test
+  void aRoundRemovesAPageOfExpiredRetryCacheEntriesAndReadsNoMore() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
+      Storage storage = cluster.namenode().namesystem().storage();
+      awaitLeader(cluster);
+      long now = cluster.namenode().namesystem().blocks().now();
+      long expired = RetryCache.ceilMinute(now) - 30 * RetryCache.MINUTE;
+      insertRetryEntries(storage, "expired-client-1".getBytes(), BACKLOG, expired);
+      insertRetryEntries(storage, "alive-client-123".getBytes(), BACKLOG / 10, now + 3_600_000);
+      setCursor(storage, expired - 5 * RetryCache.MINUTE);
+      // Each round reads its four pages twice (through the index, then locked to delete them).
+      List<Long> read = rounds(cluster, 3, 9);
+      assertThat(read).allMatch(r -> r >= 4 * PAGE, "each round removed four pages");
+      assertThat(retryEntries(storage)).isEqualTo(BACKLOG + BACKLOG / 10 - 3 * 4 * PAGE);
+      Housekeeping housekeeping = cluster.namenode().housekeeping();
+      for (int i = 0; i < BACKLOG / (4 * PAGE) + 2; i++) {
+        housekeeping.runOnce();
+      }
+      assertThat(retryEntries(storage)).isEqualTo(BACKLOG / 10);
+      try (Transaction tx = storage.begin()) {
+        VariableRow cursor =
+            tx.find(
+                VariableRow.TABLE,
+                VariableRow.TABLE.key(RetryCacheExpiry.CURSOR),
+                LockMode.READ_COMMITTED);
+        assertThat(cursor.longValue()).isGreaterThan(expired);
+      }
+    }
+  }
+
+  /**
+   * A store without the cursor (as one written before it existed) is surveyed a page a round for
+   * its oldest entry, then cleared from there.
+   */
+  @Test
+  void withoutACursorTheTableIsSurveyedAPageARound() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
+      Storage storage = cluster.namenode().namesystem().storage();
+      awaitLeader(cluster);
+      long now = cluster.namenode().namesystem().blocks().now();
+      long expired = RetryCache.ceilMinute(now) - 30 * RetryCache.MINUTE;
+      insertRetryEntries(storage, "expired-client-2".getBytes(), BACKLOG / 10, expired);
+      setCursor(storage, null);
+      rounds(cluster, 3, 2);
+      assertThat(retryEntries(storage))
+          .as("surveying, nothing removed yet")
+          .isEqualTo(BACKLOG / 10);
+      Housekeeping housekeeping = cluster.namenode().housekeeping();
+      for (int i = 0; i < 2 * (BACKLOG / 10 / PAGE) + 2; i++) {
+        housekeeping.runOnce();
+      }
+      assertThat(retryEntries(storage)).isZero();
     }
   }
 }
