@@ -37,8 +37,13 @@ public final class SideBySide implements AutoCloseable {
 
   /** Starts both systems; {@code name} names HDFS's test directory. */
   public static SideBySide start(String name) throws Exception {
-    HopsTestCluster hops = new HopsTestCluster();
-    MiniDFSCluster hdfs = ApacheHdfs.start(name);
+    return start(name, new Configuration(false));
+  }
+
+  /** As {@link #start(String)}, both namenodes with the settings of {@code extra}. */
+  public static SideBySide start(String name, Configuration extra) throws Exception {
+    HopsTestCluster hops = new HopsTestCluster(extra);
+    MiniDFSCluster hdfs = ApacheHdfs.start(name, extra);
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
     Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);

@@ -2,18 +2,15 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySide.Step;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,81 +24,40 @@ import org.junit.jupiter.params.provider.MethodSource;
  * be the same, so each names the same directory.
  */
 class NameLimitsLikeHdfsTest {
-  private record Side(DistributedFileSystem admin, DistributedFileSystem alice) {}
-
-  @FunctionalInterface
-  private interface Step {
-    void run(Side s) throws Exception;
-  }
-
   private static final String LONG = "abcdefghijk"; // 11 bytes, over the limit of 10
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  private static Configuration limits() {
-    Configuration c = new Configuration(false);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY, 10);
-    c.setInt(DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_KEY, 3);
-    return c;
-  }
+  private static SideBySide both;
 
   @BeforeAll
   static void start() throws Exception {
-    hops = new HopsTestCluster(limits());
-    hdfs = ApacheHdfs.start("limits", limits());
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    hopsSide =
-        new Side(
-            hops.client(),
-            (DistributedFileSystem)
-                alice.doAs(
-                    (java.security.PrivilegedExceptionAction<FileSystem>)
-                        () -> FileSystem.get(hops.uri(), hops.clientConf())));
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            (DistributedFileSystem)
-                alice.doAs(
-                    (java.security.PrivilegedExceptionAction<FileSystem>)
-                        () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
-    setUp(hopsSide);
-    setUp(hdfsSide);
+    Configuration limits = new Configuration(false);
+    limits.setInt(DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY, 10);
+    limits.setInt(DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_KEY, 3);
+    both = SideBySide.start("limits", limits);
+    setUp(both.hopsSide);
+    setUp(both.hdfsSide);
   }
 
   private static void setUp(Side s) throws Exception {
-    s.admin.mkdirs(p("/l/a/b"));
-    s.admin.createNewFile(p("/l/a/f"));
-    s.admin.mkdirs(p("/l/p/full/x"));
-    s.admin.mkdirs(p("/l/p/full/y"));
-    s.admin.mkdirs(p("/l/p/full/z"));
-    s.admin.mkdirs(p("/l/p/ro"));
-    s.admin.setPermission(p("/l/p/ro"), new FsPermission((short) 0755));
-    s.admin.mkdirs(p("/l/q/st"));
-    s.admin.setPermission(p("/l/q/st"), new FsPermission((short) 01777));
-    s.admin.createNewFile(p("/l/q/st/root-file"));
-    s.admin.setPermission(p("/l/q/st/root-file"), new FsPermission((short) 0666));
-    s.admin.mkdirs(p("/l/q/open"));
-    s.admin.setPermission(p("/l/q/open"), new FsPermission((short) 0777));
+    s.admin().mkdirs(p("/l/a/b"));
+    s.admin().createNewFile(p("/l/a/f"));
+    s.admin().mkdirs(p("/l/p/full/x"));
+    s.admin().mkdirs(p("/l/p/full/y"));
+    s.admin().mkdirs(p("/l/p/full/z"));
+    s.admin().mkdirs(p("/l/p/ro"));
+    s.admin().setPermission(p("/l/p/ro"), new FsPermission((short) 0755));
+    s.admin().mkdirs(p("/l/q/st"));
+    s.admin().setPermission(p("/l/q/st"), new FsPermission((short) 01777));
+    s.admin().createNewFile(p("/l/q/st/root-file"));
+    s.admin().setPermission(p("/l/q/st/root-file"), new FsPermission((short) 0666));
+    s.admin().mkdirs(p("/l/q/open"));
+    s.admin().setPermission(p("/l/q/open"), new FsPermission((short) 0777));
   }
 
   @AfterAll
   static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.admin.close();
-        s.alice.close();
-      }
-    }
-    if (hops != null) {
-      hops.close();
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
+    if (both != null) {
+      both.close();
     }
   }
 
@@ -109,65 +65,74 @@ class NameLimitsLikeHdfsTest {
     return new Path(path);
   }
 
-  private static Arguments step(String name, Step step) {
+  /** A step whose result, if any, is not compared: only whether and how it fails. */
+  @FunctionalInterface
+  private interface Action {
+    void run(Side s) throws Exception;
+  }
+
+  private static Arguments step(String name, Action action) {
+    Step step =
+        s -> {
+          action.run(s);
+          return "done";
+        };
     return Arguments.of(name, step);
   }
 
   static Stream<Arguments> calls() {
     return Stream.of(
-        step("mkdir of a long name", s -> s.admin.mkdirs(p("/l/a/b/" + LONG))),
-        step("mkdir -p through a long name", s -> s.admin.mkdirs(p("/l/a/b/" + LONG + "/c"))),
-        step("create of a long name", s -> s.admin.createNewFile(p("/l/a/b/" + LONG))),
+        step("mkdir of a long name", s -> s.admin().mkdirs(p("/l/a/b/" + LONG))),
+        step("mkdir -p through a long name", s -> s.admin().mkdirs(p("/l/a/b/" + LONG + "/c"))),
+        step("create of a long name", s -> s.admin().createNewFile(p("/l/a/b/" + LONG))),
         step(
             "create of a long name below new directories",
-            s -> s.admin.create(p("/l/a/new/" + LONG)).close()),
-        step("rename to a long name", s -> s.admin.rename(p("/l/a/f"), p("/l/a/b/" + LONG))),
+            s -> s.admin().create(p("/l/a/new/" + LONG)).close()),
+        step("rename to a long name", s -> s.admin().rename(p("/l/a/f"), p("/l/a/b/" + LONG))),
         step(
             "rename (new API) to a long name",
-            s -> s.admin.rename(p("/l/a/f"), p("/l/a/b/" + LONG), Options.Rename.NONE)),
-        step("mkdir in a full directory", s -> s.admin.mkdirs(p("/l/p/full/w"))),
-        step("mkdir -p through a full directory", s -> s.admin.mkdirs(p("/l/p/full/w/v"))),
-        step("create in a full directory", s -> s.admin.createNewFile(p("/l/p/full/w"))),
+            s -> s.admin().rename(p("/l/a/f"), p("/l/a/b/" + LONG), Options.Rename.NONE)),
+        step("mkdir in a full directory", s -> s.admin().mkdirs(p("/l/p/full/w"))),
+        step("mkdir -p through a full directory", s -> s.admin().mkdirs(p("/l/p/full/w/v"))),
+        step("create in a full directory", s -> s.admin().createNewFile(p("/l/p/full/w"))),
         step(
             "rename into a full directory",
-            s -> s.admin.rename(p("/l/a/f"), p("/l/p/full/f"), Options.Rename.NONE)),
-        step("mkdir without write on the parent", s -> s.alice.mkdirs(p("/l/p/ro/d"))),
-        step("mkdir -p without write on the ancestor", s -> s.alice.mkdirs(p("/l/p/ro/d/e"))),
-        step("create without write on the parent", s -> s.alice.createNewFile(p("/l/p/ro/f"))),
+            s -> s.admin().rename(p("/l/a/f"), p("/l/p/full/f"), Options.Rename.NONE)),
+        step("mkdir without write on the parent", s -> s.alice().mkdirs(p("/l/p/ro/d"))),
+        step("mkdir -p without write on the ancestor", s -> s.alice().mkdirs(p("/l/p/ro/d/e"))),
+        step("create without write on the parent", s -> s.alice().createNewFile(p("/l/p/ro/f"))),
         step(
             "rename out of a directory without write",
-            s -> s.alice.rename(p("/l/p/ro"), p("/l/q/open/ro"), Options.Rename.NONE)),
+            s -> s.alice().rename(p("/l/p/ro"), p("/l/q/open/ro"), Options.Rename.NONE)),
         step(
             "rename into a directory without write",
             s -> {
-              s.alice.mkdirs(p("/l/q/open/mine"));
-              s.alice.rename(p("/l/q/open/mine"), p("/l/p/ro/mine"), Options.Rename.NONE);
+              s.alice().mkdirs(p("/l/q/open/mine"));
+              s.alice().rename(p("/l/q/open/mine"), p("/l/p/ro/mine"), Options.Rename.NONE);
             }),
-        step("delete without write on the parent", s -> s.alice.delete(p("/l/p/ro"), true)),
+        step("delete without write on the parent", s -> s.alice().delete(p("/l/p/ro"), true)),
         step(
             "delete of another's file by the sticky bit",
-            s -> s.alice.delete(p("/l/q/st/root-file"), false)),
+            s -> s.alice().delete(p("/l/q/st/root-file"), false)),
         step(
             "rename of another's file by the sticky bit",
-            s -> s.alice.rename(p("/l/q/st/root-file"), p("/l/q/st/moved"), Options.Rename.NONE)));
+            s ->
+                s.alice().rename(p("/l/q/st/root-file"), p("/l/q/st/moved"), Options.Rename.NONE)));
   }
 
   private static String outcome(Step step, Side s) {
     try {
-      step.run(s);
-      return "done";
+      return String.valueOf(step.run(s));
     } catch (Exception e) {
-      return e.getClass().getName()
-          + ": "
-          + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+      return SideBySide.failure(e);
     }
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
   void outcomeIsTheSameAsApacheHdfs(String name, Step step) {
-    String expected = outcome(step, hdfsSide);
-    String actual = outcome(step, hopsSide);
+    String expected = outcome(step, both.hdfsSide);
+    String actual = outcome(step, both.hopsSide);
     assertThat(expected).as("HDFS refuses: " + name).isNotEqualTo("done");
     assertThat(actual).as(name).isEqualTo(expected);
   }
