@@ -105,6 +105,9 @@ public final class LeaderElection implements AutoCloseable {
    */
   private long heartbeatDeadlineNanos;
 
+  /** The id given up after a missed heartbeat deadline, whose row the next join removes. */
+  private long rejoinFrom = -1;
+
   private long nextDeadlineNanos = Long.MAX_VALUE;
 
   public LeaderElection(
@@ -171,9 +174,6 @@ public final class LeaderElection implements AutoCloseable {
     seen.clear();
     LOG.info("namenode {} joined the leader election as id {}", rpcAddress, newId);
   }
-
-  /** The id given up after a missed heartbeat deadline, whose row the next join removes. */
-  private long rejoinFrom = -1;
 
   /**
    * Gives up this contender's id after a round that missed its heartbeat deadline: another
@@ -328,7 +328,7 @@ public final class LeaderElection implements AutoCloseable {
             period,
             raised);
       }
-      sleepInjectedDelay();
+      sleep(injectedDelayMillis);
       if (stopped) {
         return; // crashed or closed meanwhile: a dead process commits nothing
       }
@@ -524,10 +524,6 @@ public final class LeaderElection implements AutoCloseable {
    */
   public void injectEvictionDelay(Duration delay) {
     injectedEvictionDelayMillis = delay.toMillis();
-  }
-
-  private void sleepInjectedDelay() {
-    sleep(injectedDelayMillis);
   }
 
   private static void sleep(long millis) {

@@ -43,8 +43,8 @@ final class RetryCacheExpiry implements HousekeepingTask {
 
   private Key pageAfter;
 
-  /** The survey of a store without a cursor: the last key read and the oldest minute seen. */
-  private Key surveyAfter;
+  /** The survey of a store without a cursor: where it is, and the oldest minute seen. */
+  private QueueCursor<RetryCacheRow> survey;
 
   private long surveyOldest = Long.MAX_VALUE;
   private long leadership = -1;
@@ -67,7 +67,7 @@ final class RetryCacheExpiry implements HousekeepingTask {
     if (epoch != leadership) {
       leadership = epoch;
       pageAfter = null;
-      surveyAfter = null;
+      survey = null;
       surveyOldest = Long.MAX_VALUE;
     }
     VariableRow cursor;
@@ -124,25 +124,19 @@ final class RetryCacheExpiry implements HousekeepingTask {
    * minute to start from once the whole table was read, else -1.
    */
   private long survey(long now) throws IOException {
-    List<RetryCacheRow> rows;
+    if (survey == null) {
+      survey = new QueueCursor<>(RetryCacheRow.TABLE, QueueCursor.pageRows(ns.conf()));
+    }
     try (Transaction tx = ns.storage().begin()) {
-      rows =
-          tx.scanFrom(
-              RetryCacheRow.TABLE,
-              null,
-              surveyAfter,
-              QueueCursor.pageRows(ns.conf()),
-              LockMode.READ_COMMITTED);
+      for (RetryCacheRow r : survey.next(tx)) {
+        surveyOldest = Math.min(surveyOldest, r.expirationTime());
+      }
     }
-    for (RetryCacheRow r : rows) {
-      surveyOldest = Math.min(surveyOldest, r.expirationTime());
-    }
-    if (rows.size() == QueueCursor.pageRows(ns.conf())) {
-      surveyAfter = RetryCacheRow.TABLE.keyOf(rows.get(rows.size() - 1));
+    if (!survey.wrapped()) {
       return -1;
     }
-    surveyAfter = null;
     long start = surveyOldest == Long.MAX_VALUE ? RetryCache.ceilMinute(now) : surveyOldest;
+    survey = null;
     surveyOldest = Long.MAX_VALUE;
     return start;
   }

@@ -111,10 +111,7 @@ public final class PermissionChecker {
    */
   public void check(InodeRow inode, String[] components, int n, FsAction access)
       throws AccessControlException, StorageException {
-    if (!enabled || superuser || access == FsAction.NONE) {
-      return;
-    }
-    if (!permits(inode, access)) {
+    if (denies(inode, access)) {
       throw new AccessControlException(denied(inode, PathNames.prefix(components, n), access));
     }
   }
@@ -122,12 +119,14 @@ public final class PermissionChecker {
   /** {@code access} on one inode at {@code path}. */
   public void check(InodeRow inode, String path, FsAction access)
       throws AccessControlException, StorageException {
-    if (!enabled || superuser || access == FsAction.NONE) {
-      return;
-    }
-    if (!permits(inode, access)) {
+    if (denies(inode, access)) {
       throw new AccessControlException(denied(inode, path, access));
     }
+  }
+
+  /** Whether the caller lacks {@code access} to the inode (never with checks off or for root). */
+  private boolean denies(InodeRow inode, FsAction access) throws StorageException {
+    return enabled && !superuser && access != FsAction.NONE && !permits(inode, access);
   }
 
   /**
