@@ -23,13 +23,17 @@ final class TestPlans {
   private TestPlans() {}
 
   static ClientSpec client(int threads, String user, long graceMillis) {
+    return client(threads, user, graceMillis, SMALL);
+  }
+
+  static ClientSpec client(int threads, String user, long graceMillis, NamespaceSpec namespace) {
     return new ClientSpec(
         "",
         Map.of(),
         threads,
         0,
         "/hammer/test-" + RUNS.incrementAndGet(),
-        SMALL,
+        namespace,
         11,
         user,
         graceMillis,

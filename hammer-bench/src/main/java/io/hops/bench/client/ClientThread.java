@@ -100,7 +100,7 @@ final class ClientThread {
         break;
       }
       Op op = sampler == null ? workload.rawOp() : sampler.next();
-      if (op == Op.DELETE_FILE && ops.fileCount() == 0 && now - nextRefill >= 0) {
+      if (op.needsFile() && ops.fileCount() == 0 && now - nextRefill >= 0) {
         if (ops.refill() == 0) {
           nextRefill = now + TimeUnit.SECONDS.toNanos(1);
         }

@@ -91,8 +91,9 @@ final class FileOps {
   }
 
   /**
-   * Delete-heavy work uses up this thread's files; when none are left, this creates a batch more
-   * (outside the measurement: the caller books the time as a pause). Returns how many it made.
+   * Deletes use up this thread's files, and a later phase may need them: when none are left, this
+   * creates a batch more (outside the measurement: the caller books the time as a pause). Returns
+   * how many it made.
    */
   int refill() {
     int made = 0;

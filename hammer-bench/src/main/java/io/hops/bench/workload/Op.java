@@ -42,6 +42,26 @@ public enum Op {
     return description;
   }
 
+  /**
+   * Whether the operation works on one of the thread's existing files (a thread left with none,
+   * after deletes, creates more before it runs one).
+   */
+  public boolean needsFile() {
+    return switch (this) {
+      case READ_FILE,
+              STAT_FILE,
+              LS_FILE,
+              CHMOD_FILE,
+              CHOWN_FILE,
+              SET_REPLICATION,
+              RENAME_FILE,
+              APPEND_FILE,
+              DELETE_FILE ->
+          true;
+      default -> false;
+    };
+  }
+
   /** The operation a key names, or an error listing the known keys. */
   public static Op byKey(String key) {
     for (Op op : values()) {
