@@ -63,6 +63,8 @@ class SideBySideProcessesTest {
     assertThat(out)
         .contains("== hops: serving at hdfs://127.0.0.1:")
         .contains("== hdfs: serving at hdfs://127.0.0.1:")
+        .containsPattern("namenode: 1 hops namenode, pid [0-9]+, -Xmx512m -XX:\\+UseParallelGC")
+        .containsPattern("namenode: 1 Apache HDFS NameNode, pid [0-9]+, -Xmx512m\\R")
         .contains("hops / hdfs: ratio")
         .containsPattern("hops \\| RAW stat_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
         .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms");

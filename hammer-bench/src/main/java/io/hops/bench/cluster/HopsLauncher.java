@@ -64,12 +64,12 @@ public final class HopsLauncher implements TargetLauncher {
     JavaProcess nn =
         JavaProcess.start(
             "hops namenode",
-            List.of("-Xmx" + s.heap(), SiteFiles.QUIET_LOGGING),
+            SiteFiles.namenodeJvm(s.heap()),
             conf + File.pathSeparator + s.classpath(),
             HopsMain.class.getName(),
             List.of("namenode", "--conf", conf.toString()),
             s.logDir().resolve("hops-namenode.log"));
-    facts.put("namenode", "1 hops namenode, pid " + nn.pid() + ", -Xmx" + s.heap());
+    facts.put("namenode", "1 hops namenode, pid " + nn.pid() + ", " + SiteFiles.jvmFact(s.heap()));
     facts.put("handlers", String.valueOf(s.handlers()));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);

@@ -76,7 +76,12 @@ public final class HopsNamenodes implements Target {
     c.facts.put("store", "mariadb " + s.jdbcUrl());
     c.facts.put(
         "namenodes",
-        c.size() + " hops namenode processes, -Xmx" + s.heap() + ", " + s.handlers() + " handlers");
+        c.size()
+            + " hops namenode processes, "
+            + SiteFiles.jvmFact(s.heap())
+            + ", "
+            + s.handlers()
+            + " handlers");
     c.facts.put("clients", "hops-client HopsFailoverProxyProvider, round-robin");
     return c;
   }
@@ -121,7 +126,7 @@ public final class HopsNamenodes implements Target {
     JavaProcess nn =
         JavaProcess.start(
             name,
-            List.of("-Xmx" + s.heap(), SiteFiles.QUIET_LOGGING),
+            SiteFiles.namenodeJvm(s.heap()),
             conf + File.pathSeparator + s.classpath(),
             HopsMain.class.getName(),
             List.of("namenode", "--conf", conf.toString()),

@@ -1,11 +1,14 @@
 package io.hops.bench.cluster;
 
+import io.hops.namenode.cli.NamenodeJvm;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** Hadoop configuration directories for the processes the benchmark starts, and free ports. */
@@ -18,6 +21,22 @@ final class SiteFiles {
   static final String QUIET_LOGGING = "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn";
 
   private SiteFiles() {}
+
+  /**
+   * The JVM options of a hops namenode process: its heap, quiet logging, and what {@code bin/hops
+   * namenode} gives it ({@link NamenodeJvm#OPTIONS}). HDFS's NameNode gets the heap and quiet
+   * logging only, as its own scripts start it.
+   */
+  static List<String> namenodeJvm(String heap) {
+    List<String> jvm = new ArrayList<>(List.of("-Xmx" + heap, QUIET_LOGGING));
+    jvm.addAll(NamenodeJvm.OPTIONS);
+    return jvm;
+  }
+
+  /** A hops namenode's JVM options as the report states them: {@code -Xmx2g -XX:+UseParallelGC}. */
+  static String jvmFact(String heap) {
+    return "-Xmx" + heap + " " + String.join(" ", NamenodeJvm.OPTIONS);
+  }
 
   /** A configuration directory with {@code core-site.xml}, {@code hdfs-site.xml} and logging. */
   static Path write(Path dir, Map<String, String> core, Map<String, String> hdfs)

@@ -169,18 +169,18 @@ final class ClusterCommand implements Callable<Integer> {
       site.writeXml(out);
     }
     File log = new File(dataDir, "namenode-" + i + ".log");
-    Process p =
-        new ProcessBuilder(
-                new File(System.getProperty("java.home"), "bin/java").getPath(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                HopsMain.class.getName(),
-                "namenode",
-                "--conf",
-                dir.getPath())
-            .redirectErrorStream(true)
-            .redirectOutput(log)
-            .start();
+    List<String> cmd = new ArrayList<>();
+    cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
+    cmd.addAll(NamenodeJvm.OPTIONS);
+    cmd.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            HopsMain.class.getName(),
+            "namenode",
+            "--conf",
+            dir.getPath()));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
     while (!java.nio.file.Files.readString(log.toPath()).contains("namenode serving at")) {
       if (!p.isAlive() || System.nanoTime() > deadline) {
