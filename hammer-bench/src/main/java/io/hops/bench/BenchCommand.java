@@ -154,8 +154,10 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--handlers",
-      description = "dfs.namenode.handler.count of every namenode (default: ${DEFAULT-VALUE}).")
-  int handlers = 32;
+      description =
+          "dfs.namenode.handler.count of every namenode (default: ${DEFAULT-VALUE}, the stock"
+              + " default of HDFS and of hops).")
+  int handlers = 10;
 
   @Option(
       names = "--db",
