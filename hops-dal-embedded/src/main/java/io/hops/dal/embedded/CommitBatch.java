@@ -4,6 +4,7 @@ import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.StorageException;
 import io.hops.dal.WriteOp;
 import io.hops.dal.schema.Column;
+import io.hops.dal.schema.Key;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,6 +68,11 @@ final class CommitBatch {
   private final List<KeyBytes> newKeySpaces = new ArrayList<>();
 
   private final List<byte[]> newKeys = new ArrayList<>();
+
+  /** The partitions of {@link StoredTable#partitionMarks} tables this batch inserts rows into. */
+  private final List<KeyBytes> newKeyPartitions = new ArrayList<>();
+
+  private final List<byte[]> newPartitionKeys = new ArrayList<>();
 
   /** The partitions of cached tables whose rows this batch writes ({@link PartitionCache}). */
   private final Set<KeyBytes> partitions = new HashSet<>();
@@ -154,6 +160,16 @@ final class CommitBatch {
     for (int i = 0; i < newKeys.size(); i++) {
       highWaters.raise(newKeySpaces.get(i), newKeys.get(i));
     }
+    for (int i = 0; i < newPartitionKeys.size(); i++) {
+      highWaters.raisePartition(newKeyPartitions.get(i), newPartitionKeys.get(i));
+    }
+  }
+
+  /** The write of this batch, after {@link #raiseMarks}, has returned or failed. */
+  void settleMarks() {
+    for (KeyBytes p : newKeyPartitions) {
+      highWaters.settlePartition(p);
+    }
   }
 
   void close() {
@@ -166,7 +182,7 @@ final class CommitBatch {
   private void add(WriteOp op) throws StorageException {
     StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
     byte[] key = t.rowKey(op.key());
-    Record old = current(t, key, op.kind() == WriteOp.Kind.INSERT);
+    Record old = current(t, key, op.key(), op.kind() == WriteOp.Kind.INSERT);
     switch (op.kind()) {
       case DELETE -> {
         if (old != null) {
@@ -189,6 +205,10 @@ final class CommitBatch {
               "insert of " + op.key() + ": a row with this primary key exists", null);
         }
         put(t, key, null, op.row());
+        if (t.partitionMarks) {
+          newKeyPartitions.add(t.partitionSpace(op.key()));
+          newPartitionKeys.add(key);
+        }
       }
     }
   }
@@ -308,7 +328,7 @@ final class CommitBatch {
   }
 
   /** The row as the store holds it after the writes added so far. */
-  private Record current(StoredTable<Record> t, byte[] key, boolean inserting)
+  private Record current(StoredTable<Record> t, byte[] key, Key rowKey, boolean inserting)
       throws StorageException {
     KeyBytes k = new KeyBytes(key);
     Object known = written.get(k);
@@ -319,6 +339,9 @@ final class CommitBatch {
       return known == RowCache.ABSENT ? null : (Record) known;
     }
     if (inserting && highWaters.neverHeld(reader, t.rowSpace, key)) {
+      return null;
+    }
+    if (t.partitionMarks && highWaters.partitionNeverHeld(reader, t.partitionSpace(rowKey), key)) {
       return null;
     }
     return reader.get(t, k);

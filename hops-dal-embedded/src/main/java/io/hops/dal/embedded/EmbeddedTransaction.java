@@ -55,7 +55,13 @@ final class EmbeddedTransaction extends AbstractTransaction {
     lock(key, mode);
     StoredTable<R> t = StoredTable.of(table);
     KeyBytes rowKey = t.rowKeyBytes(key);
-    R row = reader.get(t, rowKey);
+    R row =
+        t.partitionMarks
+                && store
+                    .highWaters()
+                    .partitionNeverHeld(reader, t.partitionSpace(key), rowKey.bytes())
+            ? null
+            : reader.get(t, rowKey);
     if (mode != LockMode.READ_COMMITTED) {
       remember(t, rowKey, row);
     }

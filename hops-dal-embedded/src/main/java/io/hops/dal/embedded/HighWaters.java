@@ -23,15 +23,47 @@ import java.util.concurrent.ConcurrentHashMap;
  * meanwhile, and learning it (from the space's last key in the store, under its monitor, which
  * every raise also takes) keeps the greater of the two; a write whose outcome is unknown was raised
  * before it ran, so the marks stay upper bounds and are only learnt again.
+ *
+ * <p>A table whose new keys come last in their partition ({@link io.hops.dal.schema.AscendingKeys})
+ * also has a mark per partition, under the same rules: the retry cache's lookup of a client's next
+ * call id, a key that is never there, then costs no read.
  */
 final class HighWaters {
+  /** Partition marks kept before the settled ones are dropped (about 100 bytes each). */
+  static final int PARTITION_MARKS = 1 << 16;
+
   /** One space's mark; {@code known} false until learnt from the store. */
   private static final class Mark {
     private boolean known;
     private byte[] highest;
+
+    /** Raises whose batch is still being written (partition marks only). */
+    private int inFlight;
+
+    /** Dropped from the map: a raise that finds it so takes a fresh mark. */
+    private boolean dropped;
   }
 
   private final Map<KeyBytes, Mark> marks = new ConcurrentHashMap<>();
+
+  /**
+   * The marks of the partitions of {@link io.hops.dal.schema.AscendingKeys} tables, by partition
+   * prefix: the retry cache's, one per client. Unlike a table's, these are many, so when they
+   * outgrow {@link #capacity} the settled ones are dropped and learnt again when next needed. A
+   * mark with a raise in flight is kept: learnt again while its batch is not yet in the store, it
+   * would fall below a key that is about to be there.
+   */
+  private final Map<KeyBytes, Mark> partitionMarks = new ConcurrentHashMap<>();
+
+  private final int capacity;
+
+  HighWaters() {
+    this(PARTITION_MARKS);
+  }
+
+  HighWaters(int partitionCapacity) {
+    this.capacity = partitionCapacity;
+  }
 
   /**
    * Whether the store has never held {@code key}, which starts with {@code space}: a table's row
@@ -71,6 +103,87 @@ final class HighWaters {
     for (Mark m : marks.values()) {
       synchronized (m) {
         m.known = false;
+      }
+    }
+    for (Mark m : partitionMarks.values()) {
+      synchronized (m) {
+        m.known = false;
+      }
+    }
+  }
+
+  /**
+   * Whether the store has never held {@code key}, which starts with {@code partition}, the row-key
+   * prefix of one partition of an {@link io.hops.dal.schema.AscendingKeys} table.
+   */
+  boolean partitionNeverHeld(RowReader reader, KeyBytes partition, byte[] key)
+      throws StorageException {
+    while (true) {
+      Mark m = partitionMark(partition);
+      synchronized (m) {
+        if (m.dropped) {
+          continue;
+        }
+        if (!m.known) {
+          m.highest = greater(reader.lastKeyWithPrefix(partition.bytes()), m.highest);
+          m.known = true;
+        }
+        return m.highest == null || Arrays.compareUnsigned(key, m.highest) > 0;
+      }
+    }
+  }
+
+  /**
+   * A batch about to be written puts {@code key} in {@code partition}; {@link #settlePartition}
+   * follows once the write has returned or failed.
+   */
+  void raisePartition(KeyBytes partition, byte[] key) {
+    while (true) {
+      Mark m = partitionMark(partition);
+      synchronized (m) {
+        if (m.dropped) {
+          continue;
+        }
+        m.highest = greater(m.highest, key);
+        m.inFlight++;
+        return;
+      }
+    }
+  }
+
+  /** The write of a batch that raised {@code partition}'s mark has returned or failed. */
+  void settlePartition(KeyBytes partition) {
+    Mark m = partitionMarks.get(partition); // not dropped while in flight
+    synchronized (m) {
+      m.inFlight--;
+    }
+  }
+
+  /** How many partition marks are kept now. */
+  int partitionMarks() {
+    return partitionMarks.size();
+  }
+
+  private Mark partitionMark(KeyBytes partition) {
+    Mark m = partitionMarks.get(partition);
+    if (m != null) {
+      return m;
+    }
+    if (partitionMarks.size() >= capacity) {
+      dropSettled();
+    }
+    return partitionMarks.computeIfAbsent(partition, c -> new Mark());
+  }
+
+  /** Drops every partition mark without a raise in flight. */
+  private void dropSettled() {
+    for (Map.Entry<KeyBytes, Mark> e : partitionMarks.entrySet()) {
+      Mark m = e.getValue();
+      synchronized (m) {
+        if (m.inFlight == 0 && !m.dropped) {
+          m.dropped = true;
+          partitionMarks.remove(e.getKey(), m);
+        }
       }
     }
   }

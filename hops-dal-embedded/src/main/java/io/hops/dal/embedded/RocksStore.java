@@ -272,6 +272,8 @@ final class RocksStore implements AutoCloseable {
       forgetCachedRows();
       highWaters.forget();
       throw e;
+    } finally {
+      pending.settleMarks();
     }
     rows.committed(pending.cachedRows());
     partitions.committed(pending.writtenPartitions());

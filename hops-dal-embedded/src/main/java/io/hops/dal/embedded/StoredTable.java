@@ -1,5 +1,6 @@
 package io.hops.dal.embedded;
 
+import io.hops.dal.schema.AscendingKeys;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Indexed;
@@ -44,6 +45,12 @@ final class StoredTable<R extends Record> {
    */
   final int partitionPrefixLength;
 
+  /**
+   * Whether each partition has a {@link HighWaters} mark of its own ({@link AscendingKeys}): a
+   * lookup of a key above its partition's greatest is answered without a read.
+   */
+  final boolean partitionMarks;
+
   /** What a point read or a batched read of its rows is called in an error (not built per read). */
   final String rowRead;
 
@@ -68,6 +75,9 @@ final class StoredTable<R extends Record> {
     this.cacheable = table.columns().stream().noneMatch(c -> c.type() == ColumnType.BYTES);
     int width = table.partitionColumn().map(StoredTable::fixedWidth).orElse(-1);
     this.partitionPrefixLength = cacheable && width > 0 ? layout.rowPrefix().length + width : -1;
+    this.partitionMarks =
+        table.rowType().isAnnotationPresent(AscendingKeys.class)
+            && table.partitionColumn().isPresent();
     this.rowRead = "read of a row of " + table;
     this.batchRead = "batched read of rows of " + table;
   }
@@ -113,6 +123,12 @@ final class StoredTable<R extends Record> {
     KeyBytes k = new KeyBytes(layout.rowKey(key));
     key.encoded(k);
     return k;
+  }
+
+  /** The row-key prefix of {@code key}'s partition, as a {@link HighWaters} space. */
+  KeyBytes partitionSpace(Key key) {
+    return new KeyBytes(
+        layout.rowPrefix(List.of(table.keyColumns().get(0)), List.of(key.value(0))));
   }
 
   byte[] rowKey(R row) {

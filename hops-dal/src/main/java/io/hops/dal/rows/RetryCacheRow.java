@@ -1,5 +1,6 @@
 package io.hops.dal.rows;
 
+import io.hops.dal.schema.AscendingKeys;
 import io.hops.dal.schema.Indexed;
 import io.hops.dal.schema.MaxBytes;
 import io.hops.dal.schema.PartitionKey;
@@ -9,6 +10,7 @@ import io.hops.dal.schema.TableName;
 
 /** The outcome of a non-idempotent call, so a client retrying on another namenode gets it again. */
 @TableName("retry_cache")
+@AscendingKeys
 public record RetryCacheRow(
     @Pk @PartitionKey @MaxBytes(16) byte[] clientId,
     @Pk int callId,
