@@ -15,7 +15,8 @@ import java.util.Map;
  * The child process of {@link EmbeddedDurabilityTest}: commits transaction after transaction on a
  * file-backed embedded store and prints {@code acked N} once commit N has returned, until killed.
  *
- * <p>Arguments: the store directory and the transaction shape ({@code single} or {@code multi}).
+ * <p>Arguments: the store directory and the transaction shape ({@code single}, {@code multi}, or
+ * {@code recycled}: as multi, written into a log that is the file of a flushed one written over).
  */
 public final class DurabilityWriter {
   static final String COUNTER = "durability";
@@ -24,9 +25,15 @@ public final class DurabilityWriter {
 
   public static void main(String[] args) throws Exception {
     String dir = args[0];
-    boolean multi = args[1].equals("multi");
+    boolean multi = !args[1].equals("single");
     Storage storage = Storages.open(DalConfig.of(Map.of(HopsConfig.EMBEDDED_DIR, dir)));
     storage.schema().createOrUpgrade();
+    if (args[1].equals("recycled")) {
+      java.nio.file.Path live =
+          LogRecyclingTest.writeOverAFlushedLog(
+              ((EmbeddedStorage) storage).store(), java.nio.file.Path.of(dir), first -> {});
+      System.out.println("live log of " + java.nio.file.Files.size(live) + " bytes");
+    }
     if (multi) {
       try (Transaction tx = storage.begin()) {
         tx.insert(VariableRow.TABLE, counter(0));
