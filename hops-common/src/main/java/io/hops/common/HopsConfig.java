@@ -54,6 +54,19 @@ public final class HopsConfig {
   public static final boolean EMBEDDED_SERIAL_WRITES_DEFAULT = true;
 
   /**
+   * How long, in microseconds, the embedded engine's group sync may wait before a sync of the
+   * write-ahead log for transactions that are still running and hold an exclusive row lock (so may
+   * commit soon) to commit too, so that one sync covers them all. A commit while no other writer
+   * runs is synced at once. {@code 0} syncs whenever a commit waits (every group as small as it
+   * comes). Like PostgreSQL's {@code commit_delay} with {@code commit_siblings} and MySQL's {@code
+   * binlog_group_commit_sync_delay}.
+   */
+  public static final String EMBEDDED_GROUP_COMMIT_DELAY_MICROS =
+      "hops.metadata.embedded.group-commit-delay-us";
+
+  public static final long EMBEDDED_GROUP_COMMIT_DELAY_MICROS_DEFAULT = 300;
+
+  /**
    * Prefix of the embedded engine's per-table capacities: {@code
    * hops.metadata.embedded.max-bytes.TABLE=N} refuses a commit that would grow the encoded rows of
    * table {@code TABLE} past N bytes with the DAL's "table is full" error, as a MEMORY table at

@@ -50,6 +50,15 @@ public interface Storage extends AutoCloseable {
   }
 
   /**
+   * Counters of the engine's own work, for the metrics (e.g. {@code LogSyncs}, {@code
+   * LogSyncedCommits}: the embedded engine's group syncs of its write-ahead log and the commits
+   * they covered); empty for an engine that has none.
+   */
+  default java.util.Map<String, Long> engineCounters() {
+    return java.util.Map.of();
+  }
+
+  /**
    * A stage that completes once every transaction committed on this storage before the call is
    * durable (see {@link Transaction#commitDeferred}): for a caller about to act outside the
    * database on what it read, e.g. tell a datanode to delete the blocks of a deleted file. Already

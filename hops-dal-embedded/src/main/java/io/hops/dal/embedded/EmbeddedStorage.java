@@ -48,6 +48,21 @@ final class EmbeddedStorage implements Storage {
   }
 
   @Override
+  public java.util.Map<String, Long> engineCounters() {
+    WalSync sync = store.walSync();
+    if (sync == null) {
+      return java.util.Map.of();
+    }
+    return java.util.Map.of(
+        "LogSyncs",
+        sync.syncs(),
+        "LogSyncedCommits",
+        sync.syncedCommits(),
+        "LogSyncsDelayed",
+        sync.delayedSyncs());
+  }
+
+  @Override
   public SchemaAdmin schema() {
     return schema;
   }

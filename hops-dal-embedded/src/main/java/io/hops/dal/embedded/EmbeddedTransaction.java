@@ -33,6 +33,9 @@ final class EmbeddedTransaction extends AbstractTransaction {
   private final RowReader reader;
   private CommitBatch pending;
 
+  /** Whether this transaction took an exclusive lock: the group sync counts it as a writer. */
+  private boolean writer;
+
   /**
    * What this transaction read under a row lock, by row key: the row, or {@link RowCache#ABSENT}.
    * The lock is held until commit, so no one else can have written those rows, and the commit's
@@ -260,7 +263,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
   @Override
   protected void doFlush(List<WriteOp> ops) throws StorageException {
     for (WriteOp op : ops) {
-      locks.acquire(this, op.key(), LockMode.EXCLUSIVE);
+      lock(op.key(), LockMode.EXCLUSIVE);
     }
     pending =
         CommitBatch.of(
@@ -287,11 +290,11 @@ final class EmbeddedTransaction extends AbstractTransaction {
       countKeys(0, pending.keysPut(), pending.keysDeleted());
       var growth = pending.growth();
       if (growth.isEmpty()) {
-        return store.commitDeferred("commit", pending);
+        return store.commitDeferred("commit", pending, this::writerEnds);
       }
       store.capacities().reserve(growth, reader);
       try {
-        return store.commitDeferred("commit", pending);
+        return store.commitDeferred("commit", pending, this::writerEnds);
       } catch (StorageException | RuntimeException e) {
         store.capacities().release(growth);
         throw e;
@@ -312,9 +315,22 @@ final class EmbeddedTransaction extends AbstractTransaction {
       pending = null;
     }
     locks.releaseAll(this);
+    writerEnds();
+  }
+
+  /** Counts this transaction out of the group sync's writers, if it was counted in. Idempotent. */
+  private void writerEnds() {
+    if (writer) {
+      writer = false;
+      store.writerEnds();
+    }
   }
 
   private void lock(Object lockName, LockMode mode) throws StorageException {
+    if (mode == LockMode.EXCLUSIVE && !writer) {
+      writer = true;
+      store.writerBegins();
+    }
     locks.acquire(this, lockName, mode);
   }
 }

@@ -291,7 +291,7 @@ final class RocksStore implements AutoCloseable {
 
   private void writeSynced(String what, org.rocksdb.WriteBatch batch) throws StorageException {
     if (walSync == null) {
-      write(what, batch);
+      write(what, batch, () -> {});
       return;
     }
     walSync.checkHealthy();
@@ -320,7 +320,17 @@ final class RocksStore implements AutoCloseable {
    * completes when they are durable, exceptionally if the log cannot be synced.
    */
   CompletableFuture<Void> commitDeferred(String what, CommitBatch pending) throws StorageException {
-    return commitWith(pending, batch -> write(what, batch));
+    return commitDeferred(what, pending, () -> {});
+  }
+
+  /**
+   * As {@link #commitDeferred(String, CommitBatch)} for a transaction that {@link #writerBegins
+   * began writing}: {@code writerEnds} (idempotent) counts it out once its commit waits for the
+   * sync.
+   */
+  CompletableFuture<Void> commitDeferred(String what, CommitBatch pending, Runnable writerEnds)
+      throws StorageException {
+    return commitWith(pending, batch -> write(what, batch, writerEnds));
   }
 
   /** A stage that completes once everything committed before this call is durable. */
@@ -332,8 +342,8 @@ final class RocksStore implements AutoCloseable {
     return walSync.ticket();
   }
 
-  private CompletableFuture<Void> write(String what, org.rocksdb.WriteBatch batch)
-      throws StorageException {
+  private CompletableFuture<Void> write(
+      String what, org.rocksdb.WriteBatch batch, Runnable writerEnds) throws StorageException {
     if (walSync != null) {
       walSync.checkHealthy();
     }
@@ -352,7 +362,7 @@ final class RocksStore implements AutoCloseable {
           }
           return null;
         });
-    return walSync == null ? CompletableFuture.completedFuture(null) : walSync.ticket();
+    return walSync == null ? CompletableFuture.completedFuture(null) : walSync.ticket(writerEnds);
   }
 
   /**
@@ -377,6 +387,34 @@ final class RocksStore implements AutoCloseable {
     } catch (RocksDBException e) {
       LOG.warn("writing out the log buffer of the embedded store {} at close failed", name, e);
     }
+  }
+
+  /**
+   * How long a group sync may wait for running writers to commit too ({@link
+   * io.hops.common.HopsConfig#EMBEDDED_GROUP_COMMIT_DELAY_MICROS}).
+   */
+  void groupCommitDelay(long micros) {
+    if (walSync != null) {
+      walSync.groupCommitDelay(micros);
+    }
+  }
+
+  /** A transaction took its first exclusive lock: it may commit soon (see {@link WalSync}). */
+  void writerBegins() {
+    if (walSync != null) {
+      walSync.writerBegins();
+    }
+  }
+
+  /** A transaction that {@link #writerBegins began writing} ended. */
+  void writerEnds() {
+    if (walSync != null) {
+      walSync.writerEnds();
+    }
+  }
+
+  WalSync walSync() {
+    return walSync;
   }
 
   HighWaters highWaters() {

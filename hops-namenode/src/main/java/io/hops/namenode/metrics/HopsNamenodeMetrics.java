@@ -155,6 +155,9 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
         .addGauge(
             Interns.info("InvalidationQueue", "replicas waiting to be deleted"),
             s.pendingDeletionBlocks());
+    for (Map.Entry<String, Long> c : ns.storage().engineCounters().entrySet()) {
+      counter(r, "Db" + c.getKey(), "the metadata engine's own work", c.getValue());
+    }
     for (Map.Entry<String, Long> p : ns.storage().poolUsage().entrySet()) {
       r.addGauge(Interns.info("DbPool" + metricName(p.getKey()), "connection pool"), p.getValue());
     }

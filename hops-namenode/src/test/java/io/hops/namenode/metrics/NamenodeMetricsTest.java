@@ -181,6 +181,12 @@ class NamenodeMetricsTest {
       assertThat(hops.get("HintCacheHits").asLong() + hops.get("HintCacheMisses").asLong())
           .isPositive();
       assertThat(hops.get("DbAccesses").asLong()).isPositive();
+      // The embedded store's group syncs: each covered one commit or more.
+      assertThat(hops.get("DbLogSyncs").asLong()).isPositive();
+      assertThat(hops.get("DbLogSyncedCommits").asLong())
+          .isGreaterThanOrEqualTo(hops.get("DbLogSyncs").asLong());
+      assertThat(hops.get("DbLogSyncsDelayed").asLong())
+          .isBetween(0L, hops.get("DbLogSyncs").asLong());
       assertThat(hops.has("TransactionRetriesDeadlock")).isTrue();
       assertThat(hops.has("TransactionRetriesLockWaitTimeout")).isTrue();
       assertThat(hops.get("HousekeepingRounds").asLong()).isPositive();
