@@ -1,5 +1,6 @@
 package io.hops.dal.embedded;
 
+import static io.hops.dal.embedded.WalSyncTest.insertDeferred;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -50,14 +51,6 @@ class GroupCommitDelayTest {
           }
         });
     return s;
-  }
-
-  private static CompletableFuture<Void> insertDeferred(Storage s, String name)
-      throws StorageException {
-    try (Transaction tx = s.begin()) {
-      tx.insert(VariableRow.TABLE, new VariableRow(name, 1, null));
-      return tx.commitDeferred().toCompletableFuture();
-    }
   }
 
   /** A transaction that holds an exclusive lock on a row of its own: a writer that runs. */

@@ -42,8 +42,7 @@ class WalSyncTest {
     return s;
   }
 
-  private static CompletableFuture<Void> insertDeferred(Storage s, String name)
-      throws StorageException {
+  static CompletableFuture<Void> insertDeferred(Storage s, String name) throws StorageException {
     try (Transaction tx = s.begin()) {
       tx.insert(VariableRow.TABLE, new VariableRow(name, 1, null));
       return tx.commitDeferred().toCompletableFuture();
