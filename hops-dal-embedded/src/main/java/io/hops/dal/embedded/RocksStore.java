@@ -317,16 +317,9 @@ final class RocksStore implements AutoCloseable {
   /**
    * As {@link #commit}, with a write that does not wait for the disk. The caller still holds the
    * locks of the batch's rows and unique values. Returns once the rows are visible; the stage
-   * completes when they are durable, exceptionally if the log cannot be synced.
-   */
-  CompletableFuture<Void> commitDeferred(String what, CommitBatch pending) throws StorageException {
-    return commitDeferred(what, pending, () -> {});
-  }
-
-  /**
-   * As {@link #commitDeferred(String, CommitBatch)} for a transaction that {@link #writerBegins
-   * began writing}: {@code writerEnds} (idempotent) counts it out once its commit waits for the
-   * sync.
+   * completes when they are durable, exceptionally if the log cannot be synced. {@code writerEnds}
+   * (idempotent) counts the committing transaction out of the group sync's {@link #writerBegins
+   * writers} once its commit waits for the sync.
    */
   CompletableFuture<Void> commitDeferred(String what, CommitBatch pending, Runnable writerEnds)
       throws StorageException {
