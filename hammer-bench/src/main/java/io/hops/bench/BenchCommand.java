@@ -155,9 +155,10 @@ final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--handlers",
       description =
-          "dfs.namenode.handler.count of every namenode (default: ${DEFAULT-VALUE}, the stock"
-              + " default of HDFS and of hops).")
-  int handlers = 10;
+          "dfs.namenode.handler.count of every namenode (default: each system's stock default:"
+              + " HDFS's 10; hops' 10, or over its embedded store two per core between 4 and"
+              + " 10).")
+  Integer handlers;
 
   @Option(
       names = "--db",
@@ -481,7 +482,7 @@ final class BenchCommand implements Callable<Integer> {
     m.put("durationSeconds", duration);
     m.put("opSweepSeconds", opDuration);
     m.put("namenodeHeap", heap);
-    m.put("namenodeHandlers", handlers);
+    m.put("namenodeHandlers", handlers == null ? "stock" : handlers);
     m.put("hopsStore", db);
     if (namenodes != null) {
       m.put("hopsNamenodes", namenodes);

@@ -3,6 +3,7 @@ package io.hops.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.hops.namenode.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +31,6 @@ class SideBySideProcessesTest {
       "--no-datanode",
       "--heap",
       "512m",
-      "--handlers",
-      "8",
       "--workload",
       "raw:stat_file,create_file",
       "--duration",
@@ -65,6 +64,13 @@ class SideBySideProcessesTest {
         .contains("== hdfs: serving at hdfs://127.0.0.1:")
         .containsPattern("namenode: 1 hops namenode, pid [0-9]+, -Xmx512m -XX:\\+UseParallelGC")
         .containsPattern("namenode: 1 Apache HDFS NameNode, pid [0-9]+, -Xmx512m\\R")
+        // No --handlers: each system's own default, HDFS's 10 and hops' for its embedded store.
+        .contains("handlers: 10 (stock default)")
+        .contains(
+            "handlers: "
+                + NamenodeConfig.defaultHandlerCount(
+                    "embedded", Runtime.getRuntime().availableProcessors())
+                + " (stock default)")
         .contains("hops / hdfs: ratio")
         .containsPattern("hops \\| RAW stat_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
         .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms");

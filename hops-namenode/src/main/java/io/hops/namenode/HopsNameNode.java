@@ -106,6 +106,7 @@ public final class HopsNameNode implements AutoCloseable {
                 }),
             SafeModeGuard.stage(client.safeMode()),
             VirtualPaths.stage(namesystem));
+    int handlers = NamenodeConfig.handlerCount(conf, storage.engine());
     this.rpc =
         new RpcServer(
             conf,
@@ -114,7 +115,8 @@ public final class HopsNameNode implements AutoCloseable {
             new NamenodeRpc(namesystem, client.safeMode()),
             new MembershipRpc(namesystem.blocks()),
             bind.getHostString(),
-            bind.getPort());
+            bind.getPort(),
+            handlers);
     rpc.addSmallFiles(new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem, client::fileRead));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped
@@ -193,8 +195,9 @@ public final class HopsNameNode implements AutoCloseable {
       throw e;
     }
     LOG.info(
-        "namenode serving ClientProtocol at {} over the {} store; web UI {}",
+        "namenode serving ClientProtocol at {} with {} handlers over the {} store; web UI {}",
         address(),
+        handlers,
         storage.engine(),
         web == null ? "off" : web.uri());
   }

@@ -1,5 +1,8 @@
 package io.hops.namenode;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+
 /**
  * The namenode's own configuration keys; HDFS keys ({@code dfs.*}) keep their Hadoop names and
  * defaults from {@link org.apache.hadoop.hdfs.DFSConfigKeys}. Documented in docs/configuration.md.
@@ -113,4 +116,25 @@ public final class NamenodeConfig {
   public static final String METRICS_SNAPSHOT_MS = "hops.namenode.metrics.snapshot.ms";
 
   public static final long METRICS_SNAPSHOT_MS_DEFAULT = 1000;
+
+  /**
+   * The RPC handler count when {@code dfs.namenode.handler.count} is not set. Over the embedded
+   * store a handler never waits for the disk or the network (reads are in the process, commits
+   * answer through the group sync), so handlers beyond two per core only take turns at the CPU: two
+   * per core, at least 4 and at most HDFS's 10. Over MySQL/MariaDB or NDB a handler waits for each
+   * round trip, so it keeps HDFS's 10.
+   */
+  public static int defaultHandlerCount(String engine, int cores) {
+    if (!engine.equals(io.hops.common.HopsConfig.METADATA_ENGINE_DEFAULT)) {
+      return DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT;
+    }
+    return Math.max(4, Math.min(DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT, 2 * cores));
+  }
+
+  /** {@code dfs.namenode.handler.count}, or {@link #defaultHandlerCount} on this machine. */
+  public static int handlerCount(Configuration conf, String engine) {
+    return conf.getInt(
+        DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_KEY,
+        defaultHandlerCount(engine, Runtime.getRuntime().availableProcessors()));
+  }
 }

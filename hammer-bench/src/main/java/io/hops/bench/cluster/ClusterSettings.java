@@ -3,11 +3,12 @@ package io.hops.bench.cluster;
 import java.nio.file.Path;
 
 /**
- * How the benchmark starts the systems it compares: the same heap and RPC handler count for every
- * namenode, everything on the loopback address, data under {@code workDir}.
+ * How the benchmark starts the systems it compares: the same heap for every namenode, everything on
+ * the loopback address, data under {@code workDir}.
  *
  * @param heap the namenodes' {@code -Xmx}, e.g. {@code 4g}
- * @param handlers {@code dfs.namenode.handler.count} for every namenode
+ * @param handlers {@code dfs.namenode.handler.count} for every namenode; null: each system's stock
+ *     default
  * @param workDir metadata, edit logs and block data
  * @param logDir the processes' logs and configuration directories
  * @param classpath for the processes: the benchmark's own (it holds hops and hadoop-hdfs)
@@ -22,7 +23,7 @@ import java.nio.file.Path;
  */
 public record ClusterSettings(
     String heap,
-    int handlers,
+    Integer handlers,
     Path workDir,
     Path logDir,
     String classpath,
@@ -38,4 +39,16 @@ public record ClusterSettings(
   static final long STARTUP_SECONDS = 120;
 
   static final long DATANODE_SECONDS = 45;
+
+  /**
+   * Sets {@code dfs.namenode.handler.count} in {@code hdfs} unless the system's stock default is
+   * wanted; returns the count its namenode runs ({@code stock}, if not set).
+   */
+  int handlers(java.util.Map<String, String> hdfs, int stock) {
+    if (handlers == null) {
+      return stock;
+    }
+    hdfs.put("dfs.namenode.handler.count", String.valueOf(handlers));
+    return handlers;
+  }
 }

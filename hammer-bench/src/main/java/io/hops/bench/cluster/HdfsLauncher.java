@@ -38,7 +38,8 @@ public final class HdfsLauncher implements TargetLauncher {
     hdfs.put("dfs.namenode.http-address", SiteFiles.loopback(http));
     hdfs.put("dfs.namenode.secondary.http-address", SiteFiles.loopback(0));
     hdfs.put("dfs.namenode.name.dir", dir.resolve("name").toUri().toString());
-    hdfs.put("dfs.namenode.handler.count", String.valueOf(s.handlers()));
+    int handlers =
+        s.handlers(hdfs, org.apache.hadoop.hdfs.DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT);
     hdfs.put("dfs.namenode.safemode.extension", "0");
     hdfs.put("dfs.namenode.safemode.min.datanodes", "0");
     hdfs.put("dfs.namenode.datanode.registration.ip-hostname-check", "false");
@@ -74,7 +75,7 @@ public final class HdfsLauncher implements TargetLauncher {
     Map<String, String> facts = new LinkedHashMap<>();
     facts.put("store", "Apache HDFS NameNode: in memory, edit log in " + dir.resolve("name"));
     facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", -Xmx" + s.heap());
-    facts.put("handlers", String.valueOf(s.handlers()));
+    facts.put("handlers", handlers + (s.handlers() == null ? " (stock default)" : ""));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);
   }

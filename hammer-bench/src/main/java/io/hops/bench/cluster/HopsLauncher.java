@@ -41,7 +41,12 @@ public final class HopsLauncher implements TargetLauncher {
     // Not the default 9870: another benchmark or cluster on this machine may hold it.
     hdfs.put(NamenodeConfig.HTTP_PORT, String.valueOf(SiteFiles.freePort()));
     hdfs.put("dfs.namenode.rpc-bind-host", "127.0.0.1");
-    hdfs.put("dfs.namenode.handler.count", String.valueOf(s.handlers()));
+    int handlers =
+        s.handlers(
+            hdfs,
+            NamenodeConfig.defaultHandlerCount(
+                s.store().equals("mariadb") ? "mysql" : HopsConfig.METADATA_ENGINE_DEFAULT,
+                Runtime.getRuntime().availableProcessors()));
     Map<String, String> facts = new LinkedHashMap<>();
     if (s.smallFiles()) {
       hdfs.put(HopsConfig.SMALL_FILE_DB_BY_DEFAULT, "true");
@@ -70,7 +75,7 @@ public final class HopsLauncher implements TargetLauncher {
             List.of("namenode", "--conf", conf.toString()),
             s.logDir().resolve("hops-namenode.log"));
     facts.put("namenode", "1 hops namenode, pid " + nn.pid() + ", " + SiteFiles.jvmFact(s.heap()));
-    facts.put("handlers", String.valueOf(s.handlers()));
+    facts.put("handlers", handlers + (s.handlers() == null ? " (stock default)" : ""));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);
   }

@@ -80,8 +80,9 @@ public final class HopsNamenodes implements Target {
             + " hops namenode processes, "
             + SiteFiles.jvmFact(s.heap())
             + ", "
-            + s.handlers()
-            + " handlers");
+            + (s.handlers() == null
+                ? NamenodeConfig.defaultHandlerCount("mysql", 1) + " handlers (stock default)"
+                : s.handlers() + " handlers"));
     c.facts.put("clients", "hops-client HopsFailoverProxyProvider, round-robin");
     return c;
   }
@@ -111,7 +112,7 @@ public final class HopsNamenodes implements Target {
     hdfs.put(NamenodeConfig.RPC_PORT, String.valueOf(rpcPorts[i]));
     hdfs.put(NamenodeConfig.HTTP_PORT, String.valueOf(httpPorts[i]));
     hdfs.put("dfs.namenode.rpc-bind-host", "127.0.0.1");
-    hdfs.put("dfs.namenode.handler.count", String.valueOf(s.handlers()));
+    s.handlers(hdfs, 0);
     hdfs.put(HopsConfig.METADATA_ENGINE, "mysql");
     hdfs.put(HopsConfig.JDBC_URL, s.jdbcUrl());
     hdfs.put(HopsConfig.JDBC_USER, s.jdbcUser());

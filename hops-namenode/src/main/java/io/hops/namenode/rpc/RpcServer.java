@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.DatanodeProtocolProtos.DatanodeProtocolService;
@@ -43,7 +42,8 @@ public final class RpcServer implements AutoCloseable {
       NamenodeProtocol namenode,
       GenericRefreshProtocol extensions,
       String bindHost,
-      int port)
+      int port,
+      int handlers)
       throws IOException {
     RPC.setProtocolEngine(conf, ClientNamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     BlockingService service =
@@ -55,10 +55,7 @@ public final class RpcServer implements AutoCloseable {
             .setInstance(service)
             .setBindAddress(bindHost)
             .setPort(port)
-            .setNumHandlers(
-                conf.getInt(
-                    DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_KEY,
-                    DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT))
+            .setNumHandlers(handlers)
             .setVerbose(false)
             .build();
     // Answers a client gets in the normal course, logged in one line as HDFS's namenode logs them.
