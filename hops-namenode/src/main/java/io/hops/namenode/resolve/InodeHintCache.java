@@ -54,7 +54,15 @@ public final class InodeHintCache {
    */
   public record Hint(long id, Key key) {}
 
+  /**
+   * The hints of the directories on a path below the root, found by the path in one lookup instead
+   * of one per component: {@code ids[i]} and {@code keys[i]} are those of the path's component i +
+   * 1 (the root is component 0). As every hint, checked against the rows read.
+   */
+  public record DirChain(long[] ids, Key[] keys) {}
+
   private final ConcurrentHashMap<ChildName, Hint> hints = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, DirChain> chains = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Long, Place> places = new ConcurrentHashMap<>();
   private final int capacity;
   private final LongAdder hits = new LongAdder();
@@ -128,9 +136,34 @@ public final class InodeHintCache {
     hints.remove(new ChildName(parentId, name));
   }
 
+  /** The hints of the directories on {@code dirPath} ({@link DirChain}), or null. */
+  public DirChain chain(String dirPath) {
+    DirChain c = chains.get(dirPath);
+    if (c != null) {
+      hits.add(
+          c.ids().length); // without one, the components are looked up, and counted, one by one
+    }
+    return c;
+  }
+
+  /** Keeps the hints of the directories on {@code dirPath}, once each has been read and checked. */
+  public void putChain(String dirPath, DirChain chain) {
+    // A chain is the size of a few hints: a sixteenth of the hints' capacity bounds their memory.
+    if (chains.size() >= Math.max(1, capacity / 16)) {
+      chains.clear();
+    }
+    chains.put(dirPath, chain);
+  }
+
+  /** Forgets the chain of {@code dirPath}: a row read through it did not match it. */
+  public void removeChain(String dirPath) {
+    chains.remove(dirPath);
+  }
+
   public void clear() {
     hints.clear();
     places.clear();
+    chains.clear();
   }
 
   public int size() {

@@ -142,6 +142,10 @@ public final class PathResolver {
   /**
    * Reads components [0, count) at READ COMMITTED: one batch as far as hints reach. Returns false
    * if the path ended before (a missing component, or one below a file).
+   *
+   * <p>The hints of components [1, count - 2], directories if the path goes on below them, come
+   * from one lookup by their path ({@link InodeHintCache.DirChain}) when it is kept; the others one
+   * by one. A chain that a row contradicts is dropped, and kept again once its rows are read.
    */
   private boolean readUnlocked(Transaction tx, String[] names, int count, List<InodeRow> inodes)
       throws StorageException {
@@ -152,7 +156,18 @@ public final class PathResolver {
     used[0] = Inodes.ROOT_ID;
     // kept[i]: the hint of component i held its key (a directory's, built once).
     boolean[] kept = new boolean[count];
-    for (int i = 1; i < count; i++) {
+    int chained = count - 2;
+    String chainPath = chained >= MIN_CHAIN ? PathNames.prefix(names, chained) : null;
+    InodeHintCache.DirChain chain = chainPath == null ? null : hints.chain(chainPath);
+    int next = 1;
+    if (chain != null) {
+      for (; next <= chained; next++) {
+        used[next] = chain.ids()[next - 1];
+        kept[next] = true;
+        keys.add(chain.keys()[next - 1]);
+      }
+    }
+    for (int i = next; i < count; i++) {
       InodeHintCache.Hint hint = hints.hint(used[i - 1], names[i - 1]);
       kept[i] = hint != null && hint.key() != null;
       keys.add(kept[i] ? hint.key() : Inodes.key(used[i - 1], names[i - 1]));
@@ -166,6 +181,7 @@ public final class PathResolver {
     // a cached root would be an unvalidated authority for traversal checks (chmod / on another
     // namenode), and reading it costs no extra round trip.
     List<InodeRow> rows = tx.findBatch(InodeRow.TABLE, keys, LockMode.READ_COMMITTED);
+    boolean chainHeld = chain != null;
     for (int i = 0; i < rows.size(); i++) {
       InodeRow row = rows.get(i);
       if (row == null) {
@@ -174,20 +190,26 @@ public final class PathResolver {
         }
         // Key i was built from the verified id of component i - 1: the component is missing.
         hints.remove(inodes.get(i - 1).id(), names[i - 1]);
+        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
       inodes.add(row);
       if (i > 0) {
+        boolean fromChain = chain != null && i <= chained;
         if (used[i] == row.id() && (kept[i] || !row.isDir())) {
-          hints.confirmed(row.parentId(), row.name(), row.id());
+          if (!fromChain) {
+            hints.confirmed(row.parentId(), row.name(), row.id());
+          }
         } else {
           hints.put(row.parentId(), row.name(), row.id(), row.isDir());
+          chainHeld &= !fromChain;
         }
         if (i + 1 < keys.size() && used[i] != row.id()) {
           break; // a stale hint: the keys after this one named the wrong parent
         }
       }
       if (!row.isDir()) {
+        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
     }
@@ -195,14 +217,51 @@ public final class PathResolver {
     while (inodes.size() < count) {
       InodeRow row = readOne(tx, names, inodes.size(), inodes, LockMode.READ_COMMITTED);
       if (row == null) {
+        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
       inodes.add(row);
       if (!row.isDir()) {
+        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
     }
+    settleChain(chainPath, chainHeld, chained, names, inodes);
     return true;
+  }
+
+  /** Paths with fewer directories below the root than this look their hints up one by one. */
+  private static final int MIN_CHAIN = 2;
+
+  /**
+   * After a read through {@code chainPath}'s directories: drops their chain if the path ended
+   * within them; else keeps it, built from the rows read, unless the chain used held.
+   */
+  private void settleChain(
+      String chainPath, boolean chainHeld, int chained, String[] names, List<InodeRow> inodes) {
+    if (chainPath == null) {
+      return;
+    }
+    if (inodes.size() <= chained) {
+      hints.removeChain(chainPath); // a directory on it is gone, or is not one
+      return;
+    }
+    if (chainHeld) {
+      return;
+    }
+    long[] ids = new long[chained];
+    Key[] keys = new Key[chained];
+    for (int i = 1; i <= chained; i++) {
+      InodeRow row = inodes.get(i);
+      InodeHintCache.Hint hint = hints.hint(inodes.get(i - 1).id(), names[i - 1]);
+      if (!row.isDir() || hint == null || hint.id() != row.id() || hint.key() == null) {
+        hints.removeChain(chainPath);
+        return;
+      }
+      ids[i - 1] = row.id();
+      keys[i - 1] = hint.key();
+    }
+    hints.putChain(chainPath, new InodeHintCache.DirChain(ids, keys));
   }
 
   private InodeRow readOne(
