@@ -45,10 +45,19 @@ public record ClusterSettings(
    * wanted; returns the count its namenode runs ({@code stock}, if not set).
    */
   int handlers(java.util.Map<String, String> hdfs, int stock) {
-    if (handlers == null) {
-      return stock;
+    if (handlers != null) {
+      hdfs.put("dfs.namenode.handler.count", String.valueOf(handlers));
     }
-    hdfs.put("dfs.namenode.handler.count", String.valueOf(handlers));
-    return handlers;
+    return handlersOr(stock);
+  }
+
+  /** The handler count a namenode runs whose stock default is {@code stock}. */
+  int handlersOr(int stock) {
+    return handlers == null ? stock : handlers;
+  }
+
+  /** What a report says of a namenode running {@code count} handlers. */
+  String handlersFact(int count) {
+    return count + (handlers == null ? " (stock default)" : "");
   }
 }

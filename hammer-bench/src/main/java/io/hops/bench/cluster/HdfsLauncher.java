@@ -75,7 +75,7 @@ public final class HdfsLauncher implements TargetLauncher {
     Map<String, String> facts = new LinkedHashMap<>();
     facts.put("store", "Apache HDFS NameNode: in memory, edit log in " + dir.resolve("name"));
     facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", -Xmx" + s.heap());
-    facts.put("handlers", handlers + (s.handlers() == null ? " (stock default)" : ""));
+    facts.put("handlers", s.handlersFact(handlers));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);
   }

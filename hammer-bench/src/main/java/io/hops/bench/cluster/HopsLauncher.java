@@ -75,7 +75,7 @@ public final class HopsLauncher implements TargetLauncher {
             List.of("namenode", "--conf", conf.toString()),
             s.logDir().resolve("hops-namenode.log"));
     facts.put("namenode", "1 hops namenode, pid " + nn.pid() + ", " + SiteFiles.jvmFact(s.heap()));
-    facts.put("handlers", handlers + (s.handlers() == null ? " (stock default)" : ""));
+    facts.put("handlers", s.handlersFact(handlers));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);
   }

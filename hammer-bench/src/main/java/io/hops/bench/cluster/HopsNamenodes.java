@@ -26,6 +26,10 @@ import org.apache.hadoop.conf.Configuration;
  * (SIGKILL) and restarted with the same ports, as an operator's supervisor would.
  */
 public final class HopsNamenodes implements Target {
+  /** The handler count of a hops namenode over MariaDB when none is given. */
+  private static final int SQL_STOCK_HANDLERS =
+      NamenodeConfig.defaultHandlerCount("mysql", Runtime.getRuntime().availableProcessors());
+
   public static final String NAMESERVICE = DatanodeLauncher.NAMESERVICE;
 
   private final ClusterSettings s;
@@ -79,10 +83,8 @@ public final class HopsNamenodes implements Target {
         c.size()
             + " hops namenode processes, "
             + SiteFiles.jvmFact(s.heap())
-            + ", "
-            + (s.handlers() == null
-                ? NamenodeConfig.defaultHandlerCount("mysql", 1) + " handlers (stock default)"
-                : s.handlers() + " handlers"));
+            + ", handlers "
+            + s.handlersFact(s.handlersOr(SQL_STOCK_HANDLERS)));
     c.facts.put("clients", "hops-client HopsFailoverProxyProvider, round-robin");
     return c;
   }
@@ -112,7 +114,7 @@ public final class HopsNamenodes implements Target {
     hdfs.put(NamenodeConfig.RPC_PORT, String.valueOf(rpcPorts[i]));
     hdfs.put(NamenodeConfig.HTTP_PORT, String.valueOf(httpPorts[i]));
     hdfs.put("dfs.namenode.rpc-bind-host", "127.0.0.1");
-    s.handlers(hdfs, 0);
+    s.handlers(hdfs, SQL_STOCK_HANDLERS);
     hdfs.put(HopsConfig.METADATA_ENGINE, "mysql");
     hdfs.put(HopsConfig.JDBC_URL, s.jdbcUrl());
     hdfs.put(HopsConfig.JDBC_USER, s.jdbcUser());

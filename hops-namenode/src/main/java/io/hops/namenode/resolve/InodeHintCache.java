@@ -139,9 +139,9 @@ public final class InodeHintCache {
   /** The hints of the directories on {@code dirPath} ({@link DirChain}), or null. */
   public DirChain chain(String dirPath) {
     DirChain c = chains.get(dirPath);
+    // Without one, the components are looked up, and counted, one by one.
     if (c != null) {
-      hits.add(
-          c.ids().length); // without one, the components are looked up, and counted, one by one
+      hits.add(c.ids().length);
     }
     return c;
   }

@@ -149,6 +149,22 @@ public final class PathResolver {
    */
   private boolean readUnlocked(Transaction tx, String[] names, int count, List<InodeRow> inodes)
       throws StorageException {
+    int chained = count - 2;
+    String chainPath = chained >= MIN_CHAIN ? PathNames.prefix(names, chained) : null;
+    InodeHintCache.DirChain chain = chainPath == null ? null : hints.chain(chainPath);
+    boolean found = readBatch(tx, names, count, inodes, chain);
+    settleChain(chainPath, chain, chained, names, inodes);
+    return found;
+  }
+
+  /** {@link #readUnlocked}'s reads, with the hints of components [1, chain's length] from it. */
+  private boolean readBatch(
+      Transaction tx,
+      String[] names,
+      int count,
+      List<InodeRow> inodes,
+      InodeHintCache.DirChain chain)
+      throws StorageException {
     List<Key> keys = new ArrayList<>(count);
     keys.add(Inodes.rootKey());
     // used[i]: the id the batch assumed for component i (the hint at the time the key was built).
@@ -156,18 +172,13 @@ public final class PathResolver {
     used[0] = Inodes.ROOT_ID;
     // kept[i]: the hint of component i held its key (a directory's, built once).
     boolean[] kept = new boolean[count];
-    int chained = count - 2;
-    String chainPath = chained >= MIN_CHAIN ? PathNames.prefix(names, chained) : null;
-    InodeHintCache.DirChain chain = chainPath == null ? null : hints.chain(chainPath);
-    int next = 1;
-    if (chain != null) {
-      for (; next <= chained; next++) {
-        used[next] = chain.ids()[next - 1];
-        kept[next] = true;
-        keys.add(chain.keys()[next - 1]);
-      }
+    int chained = chain == null ? 0 : chain.ids().length;
+    for (int i = 1; i <= chained; i++) {
+      used[i] = chain.ids()[i - 1];
+      kept[i] = true;
+      keys.add(chain.keys()[i - 1]);
     }
-    for (int i = next; i < count; i++) {
+    for (int i = chained + 1; i < count; i++) {
       InodeHintCache.Hint hint = hints.hint(used[i - 1], names[i - 1]);
       kept[i] = hint != null && hint.key() != null;
       keys.add(kept[i] ? hint.key() : Inodes.key(used[i - 1], names[i - 1]));
@@ -181,7 +192,6 @@ public final class PathResolver {
     // a cached root would be an unvalidated authority for traversal checks (chmod / on another
     // namenode), and reading it costs no extra round trip.
     List<InodeRow> rows = tx.findBatch(InodeRow.TABLE, keys, LockMode.READ_COMMITTED);
-    boolean chainHeld = chain != null;
     for (int i = 0; i < rows.size(); i++) {
       InodeRow row = rows.get(i);
       if (row == null) {
@@ -190,26 +200,22 @@ public final class PathResolver {
         }
         // Key i was built from the verified id of component i - 1: the component is missing.
         hints.remove(inodes.get(i - 1).id(), names[i - 1]);
-        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
       inodes.add(row);
       if (i > 0) {
-        boolean fromChain = chain != null && i <= chained;
         if (used[i] == row.id() && (kept[i] || !row.isDir())) {
-          if (!fromChain) {
+          if (i > chained) { // a chain's hints need no confirming: its own check is settleChain
             hints.confirmed(row.parentId(), row.name(), row.id());
           }
         } else {
           hints.put(row.parentId(), row.name(), row.id(), row.isDir());
-          chainHeld &= !fromChain;
         }
         if (i + 1 < keys.size() && used[i] != row.id()) {
           break; // a stale hint: the keys after this one named the wrong parent
         }
       }
       if (!row.isDir()) {
-        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
     }
@@ -217,16 +223,13 @@ public final class PathResolver {
     while (inodes.size() < count) {
       InodeRow row = readOne(tx, names, inodes.size(), inodes, LockMode.READ_COMMITTED);
       if (row == null) {
-        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
       inodes.add(row);
       if (!row.isDir()) {
-        settleChain(chainPath, chainHeld, chained, names, inodes);
         return false;
       }
     }
-    settleChain(chainPath, chainHeld, chained, names, inodes);
     return true;
   }
 
@@ -235,10 +238,14 @@ public final class PathResolver {
 
   /**
    * After a read through {@code chainPath}'s directories: drops their chain if the path ended
-   * within them; else keeps it, built from the rows read, unless the chain used held.
+   * within them; else keeps it, built from the rows read, unless {@code used} matched them all.
    */
   private void settleChain(
-      String chainPath, boolean chainHeld, int chained, String[] names, List<InodeRow> inodes) {
+      String chainPath,
+      InodeHintCache.DirChain used,
+      int chained,
+      String[] names,
+      List<InodeRow> inodes) {
     if (chainPath == null) {
       return;
     }
@@ -246,7 +253,7 @@ public final class PathResolver {
       hints.removeChain(chainPath); // a directory on it is gone, or is not one
       return;
     }
-    if (chainHeld) {
+    if (used != null && held(used, inodes)) {
       return;
     }
     long[] ids = new long[chained];
@@ -262,6 +269,17 @@ public final class PathResolver {
       keys[i - 1] = hint.key();
     }
     hints.putChain(chainPath, new InodeHintCache.DirChain(ids, keys));
+  }
+
+  /** Whether the rows read are the directories {@code chain} named. */
+  private static boolean held(InodeHintCache.DirChain chain, List<InodeRow> inodes) {
+    long[] ids = chain.ids();
+    for (int i = 0; i < ids.length; i++) {
+      if (inodes.get(i + 1).id() != ids[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private InodeRow readOne(
