@@ -236,6 +236,14 @@ final class BenchCommand implements Callable<Integer> {
       description = "A namespace.* key (as in the workload files), or a Hadoop client setting.")
   Map<String, String> settings = new LinkedHashMap<>();
 
+  @Option(
+      names = "--namenode-set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "A setting of every namenode the benchmark starts, hops and HDFS alike (a key a system"
+              + " does not know is ignored by it), e.g. hops.metadata.embedded.*.")
+  Map<String, String> namenodeSettings = new LinkedHashMap<>();
+
   @Option(names = "--user", description = "Run the clients as this user (simple authentication).")
   String user;
 
@@ -425,7 +433,8 @@ final class BenchCommand implements Callable<Integer> {
             jdbcPassword,
             noDatanode ? 0 : datanodes,
             namenodes,
-            smallFiles);
+            smallFiles,
+            namenodeSettings);
     if (compare != null) {
       if (!compare.equalsIgnoreCase("hdfs")) {
         throw new IllegalArgumentException("--compare takes hdfs, not " + compare);

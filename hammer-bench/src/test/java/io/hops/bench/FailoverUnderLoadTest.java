@@ -98,7 +98,8 @@ class FailoverUnderLoadTest {
             db.get(HopsConfig.JDBC_PASSWORD),
             3,
             3,
-            false);
+            false,
+            Map.of());
     try (HopsNamenodes cluster = HopsNamenodes.start(s)) {
       Map<String, String> conf = new LinkedHashMap<>(BenchRunner.CLIENT_DEFAULTS);
       conf.putAll(cluster.clientConf());

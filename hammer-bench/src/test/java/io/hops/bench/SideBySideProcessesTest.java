@@ -45,6 +45,8 @@ class SideBySideProcessesTest {
       "1",
       "--files-per-dir",
       "4",
+      "--namenode-set",
+      "dfs.namenode.fs-limits.max-directory-items=54321",
       "--out",
       dir.toString()
     };
@@ -74,6 +76,15 @@ class SideBySideProcessesTest {
         .contains("hops / hdfs: ratio")
         .containsPattern("hops \\| RAW stat_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
         .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms");
+    // --namenode-set reaches both namenodes' configuration, and the report says so.
+    assertThat(out)
+        .contains("namenode settings: {dfs.namenode.fs-limits.max-directory-items=54321}");
+    for (String conf : new String[] {"hops-namenode-conf", "hdfs-namenode-conf"}) {
+      assertThat(dir.resolve("logs").resolve(conf).resolve("hdfs-site.xml"))
+          .content()
+          .contains("dfs.namenode.fs-limits.max-directory-items")
+          .contains("54321");
+    }
     assertThat(dir.resolve("logs/hdfs-namenode.log")).exists();
     assertThat(dir.resolve("work")).doesNotExist();
     assertThat(dir.resolve("throughput.png")).isNotEmptyFile();

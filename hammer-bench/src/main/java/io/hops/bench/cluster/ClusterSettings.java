@@ -20,6 +20,8 @@ import java.nio.file.Path;
  * @param smallFiles hops keeps small files in the database: the namenode with {@code
  *     hops.smallfiles.db-by-default}, the clients with hops-client's {@code
  *     HopsDistributedFileSystem} (DESIGN.md §10)
+ * @param namenodeSettings written into every namenode's configuration, hops and HDFS alike, after
+ *     the benchmark's own (a key a system does not know is ignored by it)
  */
 public record ClusterSettings(
     String heap,
@@ -33,7 +35,12 @@ public record ClusterSettings(
     String jdbcPassword,
     int datanodes,
     Integer namenodes,
-    boolean smallFiles) {
+    boolean smallFiles,
+    java.util.Map<String, String> namenodeSettings) {
+
+  public ClusterSettings {
+    namenodeSettings = java.util.Map.copyOf(namenodeSettings);
+  }
 
   /** How long a namenode may take to serve, and a datanode to register. */
   static final long STARTUP_SECONDS = 120;
@@ -49,6 +56,19 @@ public record ClusterSettings(
       hdfs.put("dfs.namenode.handler.count", String.valueOf(handlers));
     }
     return handlersOr(stock);
+  }
+
+  /**
+   * Adds {@link #namenodeSettings} to a namenode's {@code hdfs} settings, and to its facts when
+   * there are any.
+   */
+  void addNamenodeSettings(
+      java.util.Map<String, String> hdfs, java.util.Map<String, String> facts) {
+    if (namenodeSettings.isEmpty()) {
+      return;
+    }
+    hdfs.putAll(namenodeSettings);
+    facts.put("namenode settings", new java.util.TreeMap<>(namenodeSettings).toString());
   }
 
   /** The handler count a namenode runs whose stock default is {@code stock}. */

@@ -44,6 +44,8 @@ public final class HdfsLauncher implements TargetLauncher {
     hdfs.put("dfs.namenode.safemode.min.datanodes", "0");
     hdfs.put("dfs.namenode.datanode.registration.ip-hostname-check", "false");
     hdfs.put("dfs.replication", "1");
+    Map<String, String> facts = new LinkedHashMap<>();
+    s.addNamenodeSettings(hdfs, facts);
     Path conf =
         SiteFiles.write(
             s.logDir().resolve("hdfs-namenode-conf"),
@@ -72,7 +74,6 @@ public final class HdfsLauncher implements TargetLauncher {
             NAMENODE,
             List.of(),
             s.logDir().resolve("hdfs-namenode.log"));
-    Map<String, String> facts = new LinkedHashMap<>();
     facts.put("store", "Apache HDFS NameNode: in memory, edit log in " + dir.resolve("name"));
     facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", -Xmx" + s.heap());
     facts.put("handlers", s.handlersFact(handlers));

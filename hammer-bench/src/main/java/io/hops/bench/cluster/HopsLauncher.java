@@ -63,6 +63,7 @@ public final class HopsLauncher implements TargetLauncher {
       hdfs.put(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
       facts.put("store", "embedded (in the namenode process), " + dir.resolve("metadata"));
     }
+    s.addNamenodeSettings(hdfs, facts);
     Path conf =
         SiteFiles.write(
             s.logDir().resolve("hops-namenode-conf"), Map.of("fs.defaultFS", uri), hdfs);

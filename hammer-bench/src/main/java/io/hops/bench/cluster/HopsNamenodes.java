@@ -120,6 +120,7 @@ public final class HopsNamenodes implements Target {
     hdfs.put(HopsConfig.JDBC_USER, s.jdbcUser());
     hdfs.put(HopsConfig.JDBC_PASSWORD, s.jdbcPassword());
     hdfs.put("dfs.heartbeat.interval", "1");
+    s.addNamenodeSettings(hdfs, facts);
     Path conf =
         SiteFiles.write(
             s.logDir().resolve("hops-namenode-" + i + "-conf"),
