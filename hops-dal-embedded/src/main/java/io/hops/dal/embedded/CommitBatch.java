@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -74,8 +73,11 @@ final class CommitBatch {
 
   private final List<byte[]> newPartitionKeys = new ArrayList<>();
 
-  /** The partitions of cached tables whose rows this batch writes ({@link PartitionCache}). */
-  private final Set<KeyBytes> partitions = new HashSet<>();
+  /**
+   * The rows this batch writes in partitions of cached tables, as it leaves them, by partition
+   * ({@link PartitionCache}).
+   */
+  private final Map<KeyBytes, Map<KeyBytes, Object>> partitions = new HashMap<>();
 
   private int keysPut;
   private int keysDeleted;
@@ -138,8 +140,11 @@ final class CommitBatch {
     return cached;
   }
 
-  /** The partitions of cached tables whose rows this batch writes, by row-key prefix. */
-  Set<KeyBytes> writtenPartitions() {
+  /**
+   * The rows this batch writes in partitions of cached tables (row or {@link RowCache#ABSENT} by
+   * row key), by row-key prefix.
+   */
+  Map<KeyBytes, Map<KeyBytes, Object>> writtenPartitions() {
     return partitions;
   }
 
@@ -264,7 +269,10 @@ final class CommitBatch {
       cached.put(k, state);
     }
     if (t.partitionPrefixLength > 0) {
-      partitions.add(new KeyBytes(Arrays.copyOf(key, t.partitionPrefixLength)));
+      partitions
+          .computeIfAbsent(
+              new KeyBytes(Arrays.copyOf(key, t.partitionPrefixLength)), p -> new HashMap<>(4))
+          .put(k, state);
     }
   }
 

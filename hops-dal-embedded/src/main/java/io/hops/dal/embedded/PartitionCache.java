@@ -1,5 +1,8 @@
 package io.hops.dal.embedded;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,32 +10,103 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Whole partitions of one store, decoded and in key order, for partition scans (a directory's
- * children, a file's blocks and replicas): a scan that finds its partition here takes no iterator.
- * An iterator's cost grows with what the range held and no longer holds (the delete markers of
- * renamed and deleted children, the older versions of a directory row updated by every create in
- * it), a cached partition's does not.
+ * children, a file's blocks and replicas) and for point reads of their rows: a scan that finds its
+ * partition here takes no iterator, a point read no lookup in the store. An iterator's cost grows
+ * with what the range held and no longer holds (the delete markers of renamed and deleted children,
+ * the older versions of a directory row updated by every create in it), a kept partition's does
+ * not.
  *
- * <p>As the {@link RowCache}: only this process writes the store, and every commit drops the
- * partitions it wrote after its batch is in the store and before it releases its locks. A scan that
- * misses claims its partition with a token <em>before</em> it reads the store and replaces the
- * token with what it read only if the token is still there: a commit that wrote the partition
- * meanwhile removed it (so the older read is dropped), and a commit that removed it before the
- * claim wrote the store before the read began (so the read sees it). Partitions larger than {@link
- * #MAX_PARTITION_ROWS} are not kept; past its capacity in rows, and after any write whose rows it
- * cannot follow, the cache starts a new generation.
+ * <p>As the {@link RowCache}: only this process writes the store, and every commit applies its rows
+ * to the partitions it wrote after its batch is in the store and before it releases its locks, so a
+ * read under a lock finds the latest commit. Two commits that write one partition at once write
+ * different rows (each holds its rows' locks), and a commit's rows replace whatever the partition
+ * holds for their keys, so the order in which they apply does not matter. A scan that misses claims
+ * its partition with a token <em>before</em> it reads the store and replaces the token with what it
+ * read only if the token is still there: a commit that wrote the partition meanwhile removed it (so
+ * the older read is dropped), and a commit that applied before the claim wrote the store before the
+ * read began (so the read sees it); a commit that applies after the fill applies to what was read.
+ * Partitions larger than {@link #MAX_PARTITION_ROWS} are not kept; past its capacity in rows, and
+ * after any write whose rows it cannot follow, the cache starts a new generation.
  */
 final class PartitionCache {
   /** The largest partition kept: a directory listing of {@code dfs.ls.limit} entries fits. */
   static final int MAX_PARTITION_ROWS = 1024;
 
-  /** One generation: partition prefix → its rows (an unmodifiable list), or a scan's claim. */
+  /** A kept partition: its rows in key order, with their row keys. Never changed once made. */
+  static final class Rows {
+    private static final Rows EMPTY = new Rows(new byte[0][], new Object[0]);
+
+    private final byte[][] keys;
+    private final Object[] rows;
+
+    private Rows(byte[][] keys, Object[] rows) {
+      this.keys = keys;
+      this.rows = rows;
+    }
+
+    /** {@code rows} as read from the store, in key order, with their keys. */
+    static Rows of(List<byte[]> keys, List<?> rows) {
+      return keys.isEmpty()
+          ? EMPTY
+          : new Rows(keys.toArray(new byte[0][]), rows.toArray(new Object[0]));
+    }
+
+    int size() {
+      return rows.length;
+    }
+
+    Object row(int i) {
+      return rows[i];
+    }
+
+    /** The position of the first row whose key comes after {@code after}. */
+    int firstAfter(byte[] after) {
+      int i = Arrays.binarySearch(keys, after, Arrays::compareUnsigned);
+      return i >= 0 ? i + 1 : -i - 1;
+    }
+
+    /** The row of {@code key} (which is in this partition), or {@link RowCache#ABSENT}. */
+    Object find(byte[] key) {
+      int i = Arrays.binarySearch(keys, key, Arrays::compareUnsigned);
+      return i >= 0 ? rows[i] : RowCache.ABSENT;
+    }
+
+    /**
+     * This partition with a commit's rows (a row, or {@link RowCache#ABSENT}, by row key) in place
+     * of what it held for their keys; null if that is more than {@link #MAX_PARTITION_ROWS}.
+     */
+    Rows with(Map<KeyBytes, Object> written) {
+      List<byte[]> k = new ArrayList<>(keys.length + written.size());
+      List<Object> r = new ArrayList<>(keys.length + written.size());
+      Collections.addAll(k, keys);
+      Collections.addAll(r, rows);
+      for (Map.Entry<KeyBytes, Object> w : written.entrySet()) {
+        byte[] key = w.getKey().bytes();
+        int i = Collections.binarySearch(k, key, Arrays::compareUnsigned);
+        if (w.getValue() == RowCache.ABSENT) {
+          if (i >= 0) {
+            k.remove(i);
+            r.remove(i);
+          }
+        } else if (i >= 0) {
+          r.set(i, w.getValue());
+        } else {
+          k.add(-i - 1, key);
+          r.add(-i - 1, w.getValue());
+        }
+      }
+      return k.size() > MAX_PARTITION_ROWS ? null : of(k, r);
+    }
+  }
+
+  /** One generation: partition prefix → its {@link Rows}, or a scan's claim. */
   static final class Generation {
     private final Map<KeyBytes, Object> partitions = new ConcurrentHashMap<>();
     private final AtomicInteger rows = new AtomicInteger();
 
-    /** The partition's rows in key order, or null if not cached. */
-    List<?> get(KeyBytes partition) {
-      return partitions.get(partition) instanceof List<?> rows ? rows : null;
+    /** The partition's rows, or null if not kept. */
+    Rows get(KeyBytes partition) {
+      return partitions.get(partition) instanceof Rows rows ? rows : null;
     }
   }
 
@@ -76,11 +150,11 @@ final class PartitionCache {
   }
 
   /**
-   * Puts what the claiming scan read (the whole partition, in key order), unless a commit wrote the
-   * partition since the claim; {@code rows} null: the scan did not read the whole partition, or
-   * failed.
+   * Puts what the claiming scan read (the whole partition, in key order, and the rows' keys),
+   * unless a commit wrote the partition since the claim; {@code rows} null: the scan did not read
+   * the whole partition, or failed.
    */
-  void fill(Claim claim, List<? extends Record> rows) {
+  void fill(Claim claim, List<byte[]> keys, List<? extends Record> rows) {
     if (claim == null) {
       return;
     }
@@ -90,19 +164,41 @@ final class PartitionCache {
       g.partitions.remove(claim.partition, claim);
       return;
     }
-    if (g.partitions.replace(claim.partition, claim, List.copyOf(rows))
-        && g.rows.addAndGet(Math.max(1, rows.size())) > capacity
-        && current == g) {
+    if (g.partitions.replace(claim.partition, claim, Rows.of(keys, rows))) {
+      grew(g, Math.max(1, rows.size()));
+    }
+  }
+
+  private void grew(Generation g, int rows) {
+    if (g.rows.addAndGet(rows) > capacity && current == g) {
       current = new Generation();
     }
   }
 
-  /** Drops the partitions a commit wrote, once its batch is in the store. */
-  void committed(Iterable<KeyBytes> partitions) {
+  /**
+   * Applies a commit's rows (a row, or {@link RowCache#ABSENT}, by row key, by partition) to the
+   * partitions it kept, once the commit's batch is in the store; a scan's claim on one of them is
+   * dropped.
+   */
+  void committed(Map<KeyBytes, Map<KeyBytes, Object>> written) {
     // No isEmpty() shortcut: a ConcurrentHashMap's count may lag behind a claim just made.
     Generation g = current;
-    for (KeyBytes p : partitions) {
-      g.partitions.remove(p);
+    int[] added = new int[1];
+    for (Map.Entry<KeyBytes, Map<KeyBytes, Object>> p : written.entrySet()) {
+      added[0] = 0;
+      g.partitions.computeIfPresent(
+          p.getKey(),
+          (k, kept) -> {
+            if (!(kept instanceof Rows rows)) {
+              return null;
+            }
+            Rows next = rows.with(p.getValue());
+            added[0] = next == null ? 0 : next.size() - rows.size();
+            return next;
+          });
+      if (added[0] > 0) {
+        grew(g, added[0]);
+      }
     }
   }
 

@@ -54,6 +54,9 @@ final class RowReader {
     }
     RowCache.Generation g = cache.current(); // before the store is read
     Object cached = g.get(rowKey);
+    if (cached == null) {
+      cached = keptRow(t, rowKey);
+    }
     if (cached != null) {
       return cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached);
     }
@@ -61,6 +64,21 @@ final class RowReader {
     R row = decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     cache.fill(g, rowKey, row);
     return row;
+  }
+
+  /**
+   * The row of {@code rowKey} (or {@link RowCache#ABSENT}) from its partition if the {@link
+   * PartitionCache} keeps that, else null. A kept partition follows every commit as the row cache
+   * does, so it answers a read under a lock exactly: a name that is not there, too.
+   */
+  private Object keptRow(StoredTable<?> t, KeyBytes rowKey) {
+    if (t.partitionPrefixLength <= 0) {
+      return null;
+    }
+    byte[] key = rowKey.bytes();
+    PartitionCache.Rows rows =
+        store.partitions().current().get(new KeyBytes(Arrays.copyOf(key, t.partitionPrefixLength)));
+    return rows == null ? null : rows.find(key);
   }
 
   /** The rows of {@code rowKeys}, aligned with them, null where missing. */
@@ -78,6 +96,9 @@ final class RowReader {
     List<KeyBytes> missing = null;
     for (KeyBytes k : rowKeys) {
       Object cached = g.get(k);
+      if (cached == null) {
+        cached = keptRow(t, k);
+      }
       if (cached == null) {
         if (missing == null) {
           missing = new ArrayList<>(rowKeys.size());
@@ -181,29 +202,32 @@ final class RowReader {
       return new ArrayList<>();
     }
     if (!t.isPartition(prefix)) {
-      return scanStoreFrom(t, prefix, after, limit);
+      return scanStoreFrom(t, prefix, after, limit, null);
     }
     PartitionCache cache = store.partitions();
     KeyBytes partition = new KeyBytes(prefix);
     PartitionCache.Generation g = cache.current(); // before the store is read
-    List<?> cached = g.get(partition);
+    PartitionCache.Rows cached = g.get(partition);
     if (cached != null) {
-      int from = after == null ? 0 : firstAfter(t, cached, after);
+      int from = after == null ? 0 : cached.firstAfter(after);
       return rowsOf(t, cached, from, Math.min(cached.size(), from + Math.max(0, limit)));
     }
     // Only a read from the partition's start that ends before the limit has the whole partition.
     PartitionCache.Claim claim = after == null ? cache.claim(g, partition) : null;
+    List<byte[]> keys = claim == null ? null : new ArrayList<>();
     List<R> rows = null;
     try {
-      rows = scanStoreFrom(t, prefix, after, limit);
+      rows = scanStoreFrom(t, prefix, after, limit, keys);
     } finally {
-      cache.fill(claim, rows != null && rows.size() < limit ? rows : null);
+      cache.fill(claim, keys, rows != null && rows.size() < limit ? rows : null);
     }
     return rows;
   }
 
+  /** As {@link #scanFrom} from the store; the rows' keys go to {@code keys} unless it is null. */
   private <R extends Record> List<R> scanStoreFrom(
-      StoredTable<R> t, byte[] prefix, byte[] after, int limit) throws StorageException {
+      StoredTable<R> t, byte[] prefix, byte[] after, int limit, List<byte[]> keys)
+      throws StorageException {
     List<byte[]> values = new ArrayList<>();
     byte[] start = after != null && Arrays.compareUnsigned(after, prefix) > 0 ? after : prefix;
     store.use(
@@ -214,11 +238,14 @@ final class RowReader {
                 db,
                 prefix,
                 start,
-                after != null,
+                after != null || keys != null,
                 options,
                 (key, value) -> {
                   if (after == null || !Arrays.equals(key, after)) {
                     values.add(value);
+                    if (keys != null) {
+                      keys.add(key);
+                    }
                   }
                   return values.size() < limit;
                 });
@@ -228,28 +255,12 @@ final class RowReader {
     return decodeAll(t, values);
   }
 
-  /** The position of the first cached row whose key comes after {@code after}. */
-  private static <R extends Record> int firstAfter(StoredTable<R> t, List<?> rows, byte[] after) {
-    int low = 0;
-    int high = rows.size();
-    while (low < high) {
-      int mid = (low + high) >>> 1;
-      byte[] key = t.rowKey(t.table.rowType().cast(rows.get(mid)));
-      if (Arrays.compareUnsigned(key, after) <= 0) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
-    return low;
-  }
-
-  /** Rows {@code from} to {@code to} of a cached partition, in a list of the caller's own. */
+  /** Rows {@code from} to {@code to} of a kept partition, in a list of the caller's own. */
   private static <R extends Record> List<R> rowsOf(
-      StoredTable<R> t, List<?> cached, int from, int to) {
+      StoredTable<R> t, PartitionCache.Rows cached, int from, int to) {
     List<R> rows = new ArrayList<>(Math.max(0, to - from));
     for (int i = from; i < to; i++) {
-      rows.add(t.table.rowType().cast(cached.get(i)));
+      rows.add(t.table.rowType().cast(cached.row(i)));
     }
     return rows;
   }

@@ -53,7 +53,7 @@ class PartitionCacheTest {
   }
 
   @Test
-  void aScanOfTheWholePartitionKeepsItAndACommitToItDropsIt() throws Exception {
+  void aScanOfTheWholePartitionKeepsItAndCommitsToItKeepItUpToDate() throws Exception {
     open(1000);
     commit(tx -> tx.insert(T, child(1, "a")));
     commit(tx -> tx.insert(T, child(2, "b")));
@@ -61,22 +61,83 @@ class PartitionCacheTest {
     assertThat(cached()).isTrue();
     assertThat(names(scan())).containsExactly("a", "b"); // from the cache
 
+    // Inserts, updates and deletes apply to the kept partition: it stays kept, and is what the
+    // store holds.
     commit(tx -> tx.insert(T, child(3, "c")));
-    assertThat(cached()).isFalse();
-    assertThat(names(scan())).containsExactly("a", "b", "c");
+    commit(tx -> tx.insert(T, child(4, "")));
+    assertThat(cached()).isTrue();
+    assertThat(names(scan())).containsExactly("", "a", "b", "c").isEqualTo(names(storeScan()));
 
-    InodeRow b = scan().get(1);
+    InodeRow b = scan().get(2);
     commit(tx -> tx.update(T, SampleRows.with(T, b, "size", 4242L)));
-    assertThat(scan().get(1).size()).isEqualTo(4242L);
+    assertThat(scan().get(2).size()).isEqualTo(4242L);
 
     commit(tx -> tx.delete(T, T.keyOf(b)));
-    assertThat(names(scan())).containsExactly("a", "c");
+    assertThat(cached()).isTrue();
+    assertThat(names(scan())).containsExactly("", "a", "c").isEqualTo(names(storeScan()));
 
-    // A write to another partition leaves this one kept.
+    // A row that changes its key within the partition (a rename in one directory): one commit.
+    InodeRow a = scan().get(1);
+    commit(
+        tx -> {
+          tx.delete(T, T.keyOf(a));
+          tx.insert(T, SampleRows.with(T, a, "name", "d"));
+        });
+    assertThat(names(scan())).containsExactly("", "c", "d").isEqualTo(names(storeScan()));
+
+    // A write to another partition leaves this one as it was.
     scan();
     commit(tx -> tx.insert(T, SampleRows.inPartition(T, child(9, "x"), DIR + 1)));
     assertThat(cached()).isTrue();
-    assertThat(names(scan())).containsExactly("a", "c");
+    assertThat(names(scan())).containsExactly("", "c", "d");
+  }
+
+  /**
+   * A point read of a row of a kept partition, present or not (a name being created), is answered
+   * from the partition without a lookup in the store; the answer follows commits.
+   */
+  @Test
+  void pointReadsOfAKeptPartitionDoNotReachTheStore() throws Exception {
+    open(1000);
+    InodeRow a = child(1, "a");
+    commit(tx -> tx.insert(T, a));
+    scan();
+    InodeRow missing = child(2, "new");
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.find(T, T.keyOf(missing), LockMode.EXCLUSIVE)).isNull();
+      assertThat(tx.accessCounts().keysRead()).isZero();
+    }
+    commit(tx -> tx.insert(T, missing));
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.find(T, T.keyOf(missing), LockMode.EXCLUSIVE)).isEqualTo(missing);
+      assertThat(tx.accessCounts().keysRead()).isZero();
+    }
+    commit(tx -> tx.delete(T, T.keyOf(missing)));
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.find(T, T.keyOf(missing), LockMode.EXCLUSIVE)).isNull();
+      assertThat(tx.findBatch(T, List.of(T.keyOf(a), T.keyOf(missing)), LockMode.READ_COMMITTED))
+          .containsExactly(a, null);
+      assertThat(tx.accessCounts().keysRead()).isZero();
+    }
+  }
+
+  /** A kept partition that commits grow past the largest kept is dropped, then read again. */
+  @Test
+  void aPartitionThatGrowsPastTheLargestKeptIsDropped() throws Exception {
+    open(100_000);
+    int most = PartitionCache.MAX_PARTITION_ROWS;
+    commit(
+        tx -> {
+          for (int i = 0; i < most; i++) {
+            tx.insert(T, child(10 + i, String.format("n%05d", i)));
+          }
+        });
+    assertThat(scan()).hasSize(most);
+    assertThat(cached()).isTrue();
+    commit(tx -> tx.insert(T, child(5, "last")));
+    assertThat(cached()).isFalse();
+    assertThat(scan()).hasSize(most + 1);
+    assertThat(cached()).isFalse();
   }
 
   @Test
@@ -218,6 +279,19 @@ class PartitionCacheTest {
   private List<InodeRow> scan() throws Exception {
     try (Transaction tx = storage.begin()) {
       return tx.findByPartition(T, DIR, LockMode.READ_COMMITTED);
+    }
+  }
+
+  /** The partition as the store holds it, read past the cache. */
+  private List<InodeRow> storeScan() throws Exception {
+    EmbeddedStorage s = (EmbeddedStorage) storage;
+    StoredTable<InodeRow> t = StoredTable.of(T);
+    byte[] prefix = t.layout.rowPrefix(List.of(T.partitionColumn().orElseThrow()), List.of(DIR));
+    s.store().partitions().clear();
+    try {
+      return new RowReader(s.store()).scanFrom(t, prefix, null, Integer.MAX_VALUE);
+    } finally {
+      s.store().partitions().clear();
     }
   }
 
