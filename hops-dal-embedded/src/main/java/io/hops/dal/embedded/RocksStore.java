@@ -17,6 +17,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
@@ -111,8 +112,60 @@ final class RocksStore implements AutoCloseable {
     } catch (java.io.IOException e) {
       throw new StorageException("cannot create the embedded store directory " + dir, e);
     }
-    Options options = options(Env.getDefault(), 64L << 20, fsync);
-    return open(dir.toString(), dir.toString(), options, fsync, lockTimeout, cachedRows);
+    // RocksDB names the store's current manifest in CURRENT from its creation on.
+    boolean created = !Files.exists(dir.resolve("CURRENT"));
+    Options options = options(Env.getDefault(), WRITE_BUFFER_BYTES, fsync);
+    RocksStore store =
+        open(dir.toString(), dir.toString(), options, fsync, lockTimeout, cachedRows);
+    if (created) {
+      try {
+        store.preallocateLogs(WRITE_BUFFER_BYTES);
+      } catch (StorageException | RuntimeException e) {
+        store.close();
+        throw e;
+      }
+    }
+    return store;
+  }
+
+  /** The memtable's size, and so about the size a write-ahead log reaches before it is flushed. */
+  static final long WRITE_BUFFER_BYTES = 64L << 20;
+
+  /** The one key the preallocation of a new store's logs writes (and deletes). */
+  private static final byte[] PREALLOCATION_KEY =
+      new OrderedBytes()
+          .raw(new byte[] {KeyLayout.FORMAT})
+          .raw("log-preallocation".getBytes(StandardCharsets.UTF_8))
+          .toByteArray();
+
+  /**
+   * Writes a new store's first write-ahead logs out to about the size a log reaches before its
+   * memtable is flushed, then flushes, so that they are kept to be written over ({@link
+   * #LOGS_KEPT_FOR_REUSE}): from its first commit, a sync of a new store's log writes only the
+   * log's data, as an old store's does, and not the file's growing size too (HDFS preallocates its
+   * edit log, InnoDB its redo log, for the same reason). It writes one key over and over, in
+   * records of a megabyte, then deletes it: two logs of three quarters of {@code bytes} (a
+   * memtable's size: a log holds a little less than its memtable, which RocksDB flushes once it is
+   * nearly full), one to write to next and one to write over at the next flush.
+   */
+  private void preallocateLogs(long bytes) throws StorageException {
+    byte[] chunk = new byte[1 << 20];
+    use(
+        "preallocation of the write-ahead log",
+        db -> {
+          try (WriteOptions write = new WriteOptions();
+              FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            for (int log = 0; log < 2; log++) {
+              for (long written = 0; written < bytes / 4 * 3; written += chunk.length) {
+                db.put(write, PREALLOCATION_KEY, chunk);
+              }
+              db.delete(write, PREALLOCATION_KEY);
+              db.flushWal(true);
+              db.flush(flush);
+            }
+          }
+          return null;
+        });
   }
 
   /**

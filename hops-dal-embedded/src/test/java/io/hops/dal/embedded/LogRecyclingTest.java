@@ -42,6 +42,53 @@ class LogRecyclingTest {
     }
   }
 
+  /**
+   * A new store's logs are written out before its first commit: its first commits write over a log
+   * file of a flushed memtable's size, whose size they do not change, and the key that wrote it is
+   * gone.
+   */
+  @Test
+  void aNewStoreWritesItsLogsOutBeforeItsFirstCommit() throws Exception {
+    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, 100)) {
+      java.util.Map<Object, Long> logs = logSizes(dir);
+      assertThat(logs.values())
+          .isNotEmpty()
+          .allSatisfy(size -> assertThat(size).isGreaterThan(RocksStore.WRITE_BUFFER_BYTES / 2));
+      assertThat(Files.size(liveLog(store, dir))).isGreaterThan(RocksStore.WRITE_BUFFER_BYTES / 2);
+      for (int i = 1; i <= 200; i++) {
+        write(store, i, 1000);
+      }
+      // The same files, of the same sizes: the commits were written over a preallocated log.
+      assertThat(logSizes(dir)).isEqualTo(logs);
+      assertThat((int) store.use("keys", LogRecyclingTest::countKeys)).isEqualTo(200);
+    }
+    // The reused log replays: every commit is there after a reopen.
+    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, 100)) {
+      assertThat((int) store.use("keys", LogRecyclingTest::countKeys)).isEqualTo(200);
+    }
+  }
+
+  /** The store's log files: size by inode. */
+  private static java.util.Map<Object, Long> logSizes(Path dir) throws IOException {
+    java.util.Map<Object, Long> sizes = new java.util.HashMap<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
+        sizes.put(inode(log), Files.size(log));
+      }
+    }
+    return sizes;
+  }
+
+  private static int countKeys(org.rocksdb.RocksDB db) {
+    int n = 0;
+    try (org.rocksdb.RocksIterator it = db.newIterator()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   static final int BIG = 1 << 20;
 
   /**
