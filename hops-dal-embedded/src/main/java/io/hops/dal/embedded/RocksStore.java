@@ -22,6 +22,7 @@ import org.rocksdb.InfoLogLevel;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,14 +140,14 @@ final class RocksStore implements AutoCloseable {
           .toByteArray();
 
   /**
-   * Writes a new store's first write-ahead logs out to about the size a log reaches before its
-   * memtable is flushed, then flushes, so that they are kept to be written over ({@link
-   * #LOGS_KEPT_FOR_REUSE}): from its first commit, a sync of a new store's log writes only the
-   * log's data, as an old store's does, and not the file's growing size too (HDFS preallocates its
-   * edit log, InnoDB its redo log, for the same reason). It writes one key over and over, in
-   * records of a megabyte, then deletes it: two logs of three quarters of {@code bytes} (a
-   * memtable's size: a log holds a little less than its memtable, which RocksDB flushes once it is
-   * nearly full), one to write to next and one to write over at the next flush.
+   * Writes a new store's first write-ahead logs out to a memtable's size, then flushes, so that
+   * they are kept to be written over ({@link #LOGS_KEPT_FOR_REUSE}): from its first commit, a sync
+   * of a new store's log writes only the log's data, as an old store's does, and not the file's
+   * growing size too (HDFS preallocates its edit log, InnoDB its redo log, for the same reason). A
+   * log holds a little less than its memtable, which RocksDB flushes once it is nearly full. Two
+   * logs: one to write to next, one to write over at the next flush. Each is filled with records of
+   * a megabyte that only the log keeps ({@code putLogData}: not the memtable, not the tables), and
+   * one key put and deleted, without which the flush would not move to a new log.
    */
   private void preallocateLogs(long bytes) throws StorageException {
     byte[] chunk = new byte[1 << 20];
@@ -156,9 +157,13 @@ final class RocksStore implements AutoCloseable {
           try (WriteOptions write = new WriteOptions();
               FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
             for (int log = 0; log < 2; log++) {
-              for (long written = 0; written < bytes / 4 * 3; written += chunk.length) {
-                db.put(write, PREALLOCATION_KEY, chunk);
+              for (long written = 0; written < bytes; written += chunk.length) {
+                try (WriteBatch batch = new WriteBatch()) {
+                  batch.putLogData(chunk);
+                  db.write(write, batch);
+                }
               }
+              db.put(write, PREALLOCATION_KEY, chunk);
               db.delete(write, PREALLOCATION_KEY);
               db.flushWal(true);
               db.flush(flush);

@@ -53,8 +53,10 @@ class LogRecyclingTest {
       java.util.Map<Object, Long> logs = logSizes(dir);
       assertThat(logs.values())
           .isNotEmpty()
-          .allSatisfy(size -> assertThat(size).isGreaterThan(RocksStore.WRITE_BUFFER_BYTES / 2));
-      assertThat(Files.size(liveLog(store, dir))).isGreaterThan(RocksStore.WRITE_BUFFER_BYTES / 2);
+          .allSatisfy(
+              size -> assertThat(size).isGreaterThanOrEqualTo(RocksStore.WRITE_BUFFER_BYTES));
+      assertThat(Files.size(liveLog(store, dir)))
+          .isGreaterThanOrEqualTo(RocksStore.WRITE_BUFFER_BYTES);
       for (int i = 1; i <= 200; i++) {
         write(store, i, 1000);
       }
