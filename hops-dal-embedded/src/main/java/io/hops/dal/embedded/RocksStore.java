@@ -163,7 +163,7 @@ final class RocksStore implements AutoCloseable {
                   db.write(write, batch);
                 }
               }
-              db.put(write, PREALLOCATION_KEY, chunk);
+              db.put(write, PREALLOCATION_KEY, new byte[0]);
               db.delete(write, PREALLOCATION_KEY);
               db.flushWal(true);
               db.flush(flush);
