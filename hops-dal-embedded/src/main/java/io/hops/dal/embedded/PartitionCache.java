@@ -1,8 +1,6 @@
 package io.hops.dal.embedded;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,26 +74,43 @@ final class PartitionCache {
      * of what it held for their keys; null if that is more than {@link #MAX_PARTITION_ROWS}.
      */
     Rows with(Map<KeyBytes, Object> written) {
-      List<byte[]> k = new ArrayList<>(keys.length + written.size());
-      List<Object> r = new ArrayList<>(keys.length + written.size());
-      Collections.addAll(k, keys);
-      Collections.addAll(r, rows);
+      Rows next = this;
       for (Map.Entry<KeyBytes, Object> w : written.entrySet()) {
-        byte[] key = w.getKey().bytes();
-        int i = Collections.binarySearch(k, key, Arrays::compareUnsigned);
-        if (w.getValue() == RowCache.ABSENT) {
-          if (i >= 0) {
-            k.remove(i);
-            r.remove(i);
-          }
-        } else if (i >= 0) {
-          r.set(i, w.getValue());
-        } else {
-          k.add(-i - 1, key);
-          r.add(-i - 1, w.getValue());
-        }
+        next = next.with(w.getKey().bytes(), w.getValue());
       }
-      return k.size() > MAX_PARTITION_ROWS ? null : of(k, r);
+      return next.size() > MAX_PARTITION_ROWS ? null : next;
+    }
+
+    /** A copy with {@code row} (or {@link RowCache#ABSENT}: none) as {@code key}'s row. */
+    private Rows with(byte[] key, Object row) {
+      int i = Arrays.binarySearch(keys, key, Arrays::compareUnsigned);
+      if (i >= 0) {
+        if (row != RowCache.ABSENT) {
+          Object[] r = rows.clone();
+          r[i] = row;
+          return new Rows(keys, r);
+        }
+        byte[][] k = new byte[keys.length - 1][];
+        Object[] r = new Object[rows.length - 1];
+        System.arraycopy(keys, 0, k, 0, i);
+        System.arraycopy(keys, i + 1, k, i, k.length - i);
+        System.arraycopy(rows, 0, r, 0, i);
+        System.arraycopy(rows, i + 1, r, i, r.length - i);
+        return new Rows(k, r);
+      }
+      if (row == RowCache.ABSENT) {
+        return this;
+      }
+      int at = -i - 1;
+      byte[][] k = new byte[keys.length + 1][];
+      Object[] r = new Object[rows.length + 1];
+      System.arraycopy(keys, 0, k, 0, at);
+      System.arraycopy(keys, at, k, at + 1, keys.length - at);
+      System.arraycopy(rows, 0, r, 0, at);
+      System.arraycopy(rows, at, r, at + 1, rows.length - at);
+      k[at] = key;
+      r[at] = row;
+      return new Rows(k, r);
     }
   }
 
