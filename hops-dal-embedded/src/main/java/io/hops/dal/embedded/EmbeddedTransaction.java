@@ -64,7 +64,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
                     .highWaters()
                     .partitionNeverHeld(reader, t.partitionSpace(key), rowKey.bytes())
             ? null
-            : reader.get(t, rowKey);
+            : mode == LockMode.EXCLUSIVE ? reader.getToWrite(t, rowKey) : reader.get(t, rowKey);
     if (mode != LockMode.READ_COMMITTED) {
       remember(t, rowKey, row);
     }

@@ -30,6 +30,13 @@ final class PartitionCache {
   /** The largest partition kept: a directory listing of {@code dfs.ls.limit} entries fits. */
   static final int MAX_PARTITION_ROWS = 1024;
 
+  /**
+   * The largest partition a write fills ({@link #fillsOnWrite}): reading it costs a transaction
+   * about as much as a few dozen point reads, once, where a partition that a listing fills may be
+   * as large as {@link #MAX_PARTITION_ROWS}.
+   */
+  static final int MAX_ROWS_FILLED_ON_WRITE = 128;
+
   /** A kept partition: its rows in key order, with their row keys. Never changed once made. */
   static final class Rows {
     private static final Rows EMPTY = new Rows(new byte[0][], new Object[0]);
@@ -119,6 +126,14 @@ final class PartitionCache {
     private final Map<KeyBytes, Object> partitions = new ConcurrentHashMap<>();
     private final AtomicInteger rows = new AtomicInteger();
 
+    /**
+     * The partitions in which a write missed a row that neither cache held: {@link #WRITE_MISS}
+     * once, {@link #TOO_LARGE} once a write found the partition larger than {@link
+     * #MAX_ROWS_FILLED_ON_WRITE}. Hints about cost only, never about rows; counted in {@link
+     * #rows}.
+     */
+    private final Map<KeyBytes, Boolean> writeMisses = new ConcurrentHashMap<>();
+
     /** The partition's rows, or null if not kept. */
     Rows get(KeyBytes partition) {
       return partitions.get(partition) instanceof Rows rows ? rows : null;
@@ -182,6 +197,33 @@ final class PartitionCache {
     if (g.partitions.replace(claim.partition, claim, Rows.of(keys, rows))) {
       grew(g, Math.max(1, rows.size()));
     }
+  }
+
+  private static final Boolean WRITE_MISS = Boolean.TRUE;
+  private static final Boolean TOO_LARGE = Boolean.FALSE;
+
+  /**
+   * Whether a write that missed a row of {@code partition} (in the row cache and here) should read
+   * and keep the whole partition rather than look the row up: on the partition's second such miss
+   * in {@code g}, unless it was found too large. A write into a directory is often followed by more
+   * (a job's outputs, a client's renames), and then every later lookup of a name being created is
+   * answered from memory; a one-off write pays one lookup, as before.
+   */
+  boolean fillsOnWrite(Generation g, KeyBytes partition) {
+    if (capacity <= 0) {
+      return false;
+    }
+    Boolean before = g.writeMisses.putIfAbsent(partition, WRITE_MISS);
+    if (before == null) {
+      grew(g, 1);
+      return false;
+    }
+    return before == WRITE_MISS;
+  }
+
+  /** A write found {@code partition} larger than it fills: later writes look rows up. */
+  void tooLargeToFillOnWrite(Generation g, KeyBytes partition) {
+    g.writeMisses.put(partition, TOO_LARGE);
   }
 
   private void grew(Generation g, int rows) {

@@ -5,6 +5,7 @@ import io.hops.dal.schema.Column;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.ToLongFunction;
 import org.rocksdb.KeyMayExist;
@@ -47,6 +48,21 @@ final class RowReader {
   }
 
   <R extends Record> R get(StoredTable<R> t, KeyBytes rowKey) throws StorageException {
+    return get(t, rowKey, false);
+  }
+
+  /**
+   * As {@link #get}, for a transaction that holds the row's exclusive lock to write it, or a row
+   * beside it: a write that misses both caches may read and keep the row's whole partition ({@link
+   * PartitionCache#fillsOnWrite}), so that the next writes into it, a directory's new names above
+   * all, are answered from memory.
+   */
+  <R extends Record> R getToWrite(StoredTable<R> t, KeyBytes rowKey) throws StorageException {
+    return get(t, rowKey, true);
+  }
+
+  private <R extends Record> R get(StoredTable<R> t, KeyBytes rowKey, boolean toWrite)
+      throws StorageException {
     RowCache cache = store.rows();
     if (!t.cacheable || !cache.enabled()) {
       keyReads.read(1);
@@ -54,8 +70,12 @@ final class RowReader {
     }
     RowCache.Generation g = cache.current(); // before the store is read
     Object cached = g.get(rowKey);
-    if (cached == null) {
-      cached = keptRow(t, rowKey);
+    if (cached == null && t.partitionPrefixLength > 0) {
+      KeyBytes partition = new KeyBytes(Arrays.copyOf(rowKey.bytes(), t.partitionPrefixLength));
+      cached = keptRow(partition, rowKey);
+      if (cached == null && toWrite) {
+        cached = fillToWrite(t, partition, rowKey);
+      }
     }
     if (cached != null) {
       return cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached);
@@ -75,10 +95,53 @@ final class RowReader {
     if (t.partitionPrefixLength <= 0) {
       return null;
     }
+    return keptRow(new KeyBytes(Arrays.copyOf(rowKey.bytes(), t.partitionPrefixLength)), rowKey);
+  }
+
+  private Object keptRow(KeyBytes partition, KeyBytes rowKey) {
+    PartitionCache.Rows rows = store.partitions().current().get(partition);
+    return rows == null ? null : rows.find(rowKey.bytes());
+  }
+
+  /**
+   * For a write that missed {@code rowKey} in both caches: reads its whole partition and keeps it,
+   * and returns the row (or {@link RowCache#ABSENT}) from what it read; null if the partition is
+   * not to be filled now ({@link PartitionCache#fillsOnWrite}), another scan is filling it, or it
+   * is larger than a write fills and the key lies beyond what was read. The caller holds the row's
+   * lock, so what the scan read for it is the row, even if a commit to the partition (to other
+   * rows) keeps the scan from filling.
+   */
+  private Object fillToWrite(StoredTable<?> t, KeyBytes partition, KeyBytes rowKey)
+      throws StorageException {
+    PartitionCache cache = store.partitions();
+    PartitionCache.Generation g = cache.current(); // before the store is read
+    if (t.partitionMarks || !cache.fillsOnWrite(g, partition)) {
+      return null;
+    }
+    PartitionCache.Claim claim = cache.claim(g, partition);
+    if (claim == null) {
+      return null;
+    }
+    int limit = PartitionCache.MAX_ROWS_FILLED_ON_WRITE + 1;
+    List<byte[]> keys = new ArrayList<>();
+    List<? extends Record> rows = null;
+    boolean whole = false;
+    try {
+      rows = scanStoreFrom(t, partition.bytes(), null, limit, keys);
+      whole = rows.size() < limit;
+    } finally {
+      cache.fill(claim, keys, whole ? rows : null);
+    }
+    keyReads.read(keys.size());
+    if (!whole) {
+      cache.tooLargeToFillOnWrite(g, partition);
+    }
     byte[] key = rowKey.bytes();
-    PartitionCache.Rows rows =
-        store.partitions().current().get(new KeyBytes(Arrays.copyOf(key, t.partitionPrefixLength)));
-    return rows == null ? null : rows.find(key);
+    int i = Collections.binarySearch(keys, key, Arrays::compareUnsigned);
+    if (i >= 0) {
+      return rows.get(i);
+    }
+    return whole || -i - 1 < keys.size() ? RowCache.ABSENT : null;
   }
 
   /** The rows of {@code rowKeys}, aligned with them, null where missing. */

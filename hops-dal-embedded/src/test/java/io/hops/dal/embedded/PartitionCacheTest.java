@@ -121,6 +121,106 @@ class PartitionCacheTest {
     }
   }
 
+  /**
+   * A write that misses a row neither cache holds looks it up the first time in its partition; the
+   * second time it reads the whole partition and keeps it, so that later writes into it (the names
+   * a directory's next creates and renames take) read nothing. The rows it answers are the store's.
+   */
+  @Test
+  void theSecondWriteThatMissesAPartitionKeepsIt() throws Exception {
+    open(1000);
+    InodeRow a = child(1, "a");
+    commit(tx -> tx.insert(T, a));
+    commit(tx -> tx.insert(T, child(2, "b")));
+    rowCache().clear(); // as after a restart: the rows are only in the store
+
+    assertThat(keysReadToWrite("new1")).isEqualTo(1); // a lookup
+    assertThat(cached()).isFalse();
+    assertThat(keysReadToWrite("new2")).isEqualTo(2); // the partition's two rows
+    assertThat(cached()).isTrue();
+    assertThat(keysReadToWrite("new3")).isZero();
+
+    // A row that is there, answered by the fill itself.
+    close();
+    open(1000);
+    commit(tx -> tx.insert(T, a));
+    commit(tx -> tx.insert(T, child(2, "b")));
+    rowCache().clear();
+    assertThat(keysReadToWrite("x")).isEqualTo(1);
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.find(T, T.keyOf(a), LockMode.EXCLUSIVE)).isEqualTo(a);
+      assertThat(tx.accessCounts().keysRead()).isEqualTo(2);
+    }
+    assertThat(cached()).isTrue();
+  }
+
+  /** Reads that will not write (shared or unlocked) never fill: they look their rows up. */
+  @Test
+  void readsThatDoNotWriteLookRowsUp() throws Exception {
+    open(1000);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    int n = 0;
+    for (LockMode mode : List.of(LockMode.SHARED, LockMode.READ_COMMITTED, LockMode.SHARED)) {
+      try (Transaction tx = storage.begin()) {
+        assertThat(tx.find(T, T.keyOf(child(9, "new" + n++)), mode)).isNull();
+        assertThat(tx.accessCounts().keysRead()).isEqualTo(1);
+      }
+    }
+    assertThat(cached()).isFalse();
+  }
+
+  /**
+   * A partition larger than a write fills is read once (up to one row past the largest filled), not
+   * kept, and remembered as large: later writes look their rows up.
+   */
+  @Test
+  void aPartitionLargerThanAWriteFillsIsReadOnce() throws Exception {
+    open(100_000);
+    int most = PartitionCache.MAX_ROWS_FILLED_ON_WRITE;
+    commit(
+        tx -> {
+          for (int i = 0; i <= most + 5; i++) {
+            tx.insert(T, child(10 + i, String.format("n%05d", i)));
+          }
+        });
+    rowCache().clear();
+    assertThat(keysReadToWrite("m")).isEqualTo(1);
+    // Before every name read: answered absent from what was read, without a lookup.
+    assertThat(keysReadToWrite("m2")).isEqualTo(most + 1);
+    assertThat(cached()).isFalse();
+    assertThat(keysReadToWrite("m3")).isEqualTo(1);
+    assertThat(keysReadToWrite("zz")).isEqualTo(1);
+
+    // After the names read: a lookup besides the read.
+    close();
+    open(100_000);
+    commit(
+        tx -> {
+          for (int i = 0; i <= most + 5; i++) {
+            tx.insert(T, child(10 + i, String.format("n%05d", i)));
+          }
+        });
+    rowCache().clear();
+    assertThat(keysReadToWrite("zz")).isEqualTo(1);
+    assertThat(keysReadToWrite("zz2")).isEqualTo(most + 2);
+    try (Transaction tx = storage.begin()) {
+      InodeRow last = child(10 + most + 5, String.format("n%05d", most + 5));
+      assertThat(tx.find(T, T.keyOf(last), LockMode.EXCLUSIVE)).isEqualTo(last);
+    }
+  }
+
+  /** How many keys an exclusive lookup of the child {@code name} read from the store. */
+  private long keysReadToWrite(String name) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.find(T, T.keyOf(child(99, name)), LockMode.EXCLUSIVE)).isNull();
+      return tx.accessCounts().keysRead();
+    }
+  }
+
+  private RowCache rowCache() {
+    return ((EmbeddedStorage) storage).store().rows();
+  }
+
   /** A kept partition that commits grow past the largest kept is dropped, then read again. */
   @Test
   void aPartitionThatGrowsPastTheLargestKeptIsDropped() throws Exception {
