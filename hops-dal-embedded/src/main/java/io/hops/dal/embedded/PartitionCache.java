@@ -127,12 +127,10 @@ final class PartitionCache {
     private final AtomicInteger rows = new AtomicInteger();
 
     /**
-     * The partitions in which a write missed a row that neither cache held: {@link #WRITE_MISS}
-     * once, {@link #TOO_LARGE} once a write found the partition larger than {@link
-     * #MAX_ROWS_FILLED_ON_WRITE}. Hints about cost only, never about rows; counted in {@link
-     * #rows}.
+     * The partitions in which a write missed a row that neither cache held. Hints about cost only,
+     * never about rows; counted in {@link #rows}.
      */
-    private final Map<KeyBytes, Boolean> writeMisses = new ConcurrentHashMap<>();
+    private final Map<KeyBytes, WriteMiss> writeMisses = new ConcurrentHashMap<>();
 
     /** The partition's rows, or null if not kept. */
     Rows get(KeyBytes partition) {
@@ -199,8 +197,13 @@ final class PartitionCache {
     }
   }
 
-  private static final Boolean WRITE_MISS = Boolean.TRUE;
-  private static final Boolean TOO_LARGE = Boolean.FALSE;
+  /** What writes found of a partition they missed rows of. */
+  private enum WriteMiss {
+    /** One write missed a row of it. */
+    ONCE,
+    /** A write read it and found it larger than {@link #MAX_ROWS_FILLED_ON_WRITE}. */
+    TOO_LARGE
+  }
 
   /**
    * Whether a write that missed a row of {@code partition} (in the row cache and here) should read
@@ -213,17 +216,17 @@ final class PartitionCache {
     if (capacity <= 0) {
       return false;
     }
-    Boolean before = g.writeMisses.putIfAbsent(partition, WRITE_MISS);
+    WriteMiss before = g.writeMisses.putIfAbsent(partition, WriteMiss.ONCE);
     if (before == null) {
       grew(g, 1);
       return false;
     }
-    return before == WRITE_MISS;
+    return before == WriteMiss.ONCE;
   }
 
   /** A write found {@code partition} larger than it fills: later writes look rows up. */
   void tooLargeToFillOnWrite(Generation g, KeyBytes partition) {
-    g.writeMisses.put(partition, TOO_LARGE);
+    g.writeMisses.put(partition, WriteMiss.TOO_LARGE);
   }
 
   private void grew(Generation g, int rows) {

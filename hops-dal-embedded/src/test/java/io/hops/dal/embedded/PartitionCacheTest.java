@@ -175,15 +175,8 @@ class PartitionCacheTest {
    */
   @Test
   void aPartitionLargerThanAWriteFillsIsReadOnce() throws Exception {
-    open(100_000);
     int most = PartitionCache.MAX_ROWS_FILLED_ON_WRITE;
-    commit(
-        tx -> {
-          for (int i = 0; i <= most + 5; i++) {
-            tx.insert(T, child(10 + i, String.format("n%05d", i)));
-          }
-        });
-    rowCache().clear();
+    openWithChildrenOnlyInTheStore(most + 6);
     assertThat(keysReadToWrite("m")).isEqualTo(1);
     // Before every name read: answered absent from what was read, without a lookup.
     assertThat(keysReadToWrite("m2")).isEqualTo(most + 1);
@@ -193,20 +186,28 @@ class PartitionCacheTest {
 
     // After the names read: a lookup besides the read.
     close();
-    open(100_000);
-    commit(
-        tx -> {
-          for (int i = 0; i <= most + 5; i++) {
-            tx.insert(T, child(10 + i, String.format("n%05d", i)));
-          }
-        });
-    rowCache().clear();
+    openWithChildrenOnlyInTheStore(most + 6);
     assertThat(keysReadToWrite("zz")).isEqualTo(1);
     assertThat(keysReadToWrite("zz2")).isEqualTo(most + 2);
     try (Transaction tx = storage.begin()) {
       InodeRow last = child(10 + most + 5, String.format("n%05d", most + 5));
       assertThat(tx.find(T, T.keyOf(last), LockMode.EXCLUSIVE)).isEqualTo(last);
     }
+  }
+
+  /**
+   * A new store whose partition holds {@code count} children named in order, in the store and in no
+   * cache (as after a restart).
+   */
+  private void openWithChildrenOnlyInTheStore(int count) throws Exception {
+    open(100_000);
+    commit(
+        tx -> {
+          for (int i = 0; i < count; i++) {
+            tx.insert(T, child(10 + i, String.format("n%05d", i)));
+          }
+        });
+    rowCache().clear();
   }
 
   /** How many keys an exclusive lookup of the child {@code name} read from the store. */
