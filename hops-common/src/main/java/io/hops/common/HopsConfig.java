@@ -32,14 +32,31 @@ public final class HopsConfig {
   /**
    * How many decoded rows the embedded engine keeps in memory for point reads (0: none). The cache
    * is the store's own, written through by every commit in this process (the only process that may
-   * open the store), so it is never stale for a locked read. Past this count it starts over. As
-   * many rows again may be kept as whole partitions (up to 1,024 rows each: a directory's children,
-   * a file's blocks) for partition scans, dropped by every commit that writes them.
+   * open the store), so it is never stale for a locked read. Past this count it starts over. Up to
+   * twice as many rows are kept as whole partitions (up to 1,024 rows each: a directory's children,
+   * a file's blocks) for partition scans and the point reads in them, followed by every commit that
+   * writes them, in two generations: past this count a new one starts, and the partitions still in
+   * use move into it from the one before. Unset: {@link #embeddedRowCacheEntriesDefault}.
    */
   public static final String EMBEDDED_ROW_CACHE_ENTRIES =
       "hops.metadata.embedded.row-cache.entries";
 
-  public static final int EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT = 200_000;
+  /**
+   * About the heap one row count of {@link #EMBEDDED_ROW_CACHE_ENTRIES} takes when both caches are
+   * full: an inode row in the row cache (about 400 bytes with its key and map entry) and in each of
+   * the partition cache's two generations (about 300 bytes each).
+   */
+  private static final long CACHED_ROW_BYTES = 1_000;
+
+  /**
+   * The default of {@link #EMBEDDED_ROW_CACHE_ENTRIES}: as many rows as a quarter of this JVM's
+   * heap holds when both caches are full, at least 10,000, at most ten million (537,000 with a 2 GB
+   * heap). HDFS keeps all its metadata in its heap; here the heap keeps what is in use.
+   */
+  public static int embeddedRowCacheEntriesDefault() {
+    long rows = Runtime.getRuntime().maxMemory() / 4 / CACHED_ROW_BYTES;
+    return (int) Math.max(10_000, Math.min(rows, 10_000_000));
+  }
 
   /**
    * Whether the embedded engine's commits that do not wait for the disk (those of RPC handlers,

@@ -30,7 +30,7 @@ public final class EmbeddedDriver implements StorageDriver {
         Integer.parseInt(
             config.get(
                 HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES,
-                String.valueOf(HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES_DEFAULT)));
+                String.valueOf(HopsConfig.embeddedRowCacheEntriesDefault())));
     RocksStore store =
         OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis(), cachedRows);
     store.serialWrites(

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Whole partitions of one store, decoded and in key order, for partition scans (a directory's
@@ -23,8 +24,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * read only if the token is still there: a commit that wrote the partition meanwhile removed it (so
  * the older read is dropped), and a commit that applied before the claim wrote the store before the
  * read began (so the read sees it); a commit that applies after the fill applies to what was read.
- * Partitions larger than {@link #MAX_PARTITION_ROWS} are not kept; past its capacity in rows, and
- * after any write whose rows it cannot follow, the cache starts a new generation.
+ * Partitions larger than {@link #MAX_PARTITION_ROWS} are not kept.
+ *
+ * <p>Past its capacity in rows the cache starts a new generation, and the one before stays readable
+ * until the next: a partition found there is moved into the new one (as a claim and its fill, so
+ * that a commit in between drops it), so the partitions in use survive a turnover and only those
+ * left unused for a whole generation are read again. Every commit applies to both generations, the
+ * older first; a commit that overlapped a turnover also applies to the generation that turnover
+ * made, and one that overlapped two drops everything. After any write whose rows it cannot follow
+ * the cache drops both generations.
  */
 final class PartitionCache {
   /** The largest partition kept: a directory listing of {@code dfs.ls.limit} entries fits. */
@@ -149,20 +157,57 @@ final class PartitionCache {
     }
   }
 
+  /** The generation being filled, and the one before it (read, and moved from, until the next). */
+  private record Generations(Generation current, Generation previous) {}
+
+  /** Rows in all partitions of a generation, past which a new one starts; 0: off. */
   private final int capacity;
-  private volatile Generation current = new Generation();
+
+  private final AtomicReference<Generations> generations =
+      new AtomicReference<>(new Generations(new Generation(), new Generation()));
 
   /** Runs between a scan's read and its fill: lets a test put a commit in between. */
   volatile Runnable beforeFill = () -> {};
 
-  /** {@code capacity}: rows in all partitions together; 0 turns the cache off. */
+  /** Runs between a move's read of the older generation and its fill of the current one. */
+  volatile Runnable beforeMove = () -> {};
+
+  /** {@code capacity}: rows in all partitions of a generation; 0 turns the cache off. */
   PartitionCache(int capacity) {
     this.capacity = capacity;
   }
 
   /** The generation a scan must look in (and claim from) before it reads the store. */
   Generation current() {
-    return current;
+    return generations.get().current;
+  }
+
+  /**
+   * The kept rows of {@code partition} in the current generation or, moved into it, in the one
+   * before; null if neither keeps it.
+   */
+  Rows get(KeyBytes partition) {
+    Generations gs = generations.get();
+    Object kept = gs.current.partitions.get(partition);
+    if (kept instanceof Rows rows) {
+      return rows;
+    }
+    Rows older = gs.previous.get(partition);
+    if (older == null || kept != null) {
+      return older; // kept != null: a scan is filling it; the older rows are still the latest
+    }
+    Claim claim = claim(gs.current, partition);
+    // Read again after the claim: a commit that applied before it applied to the older rows first.
+    Rows moved = gs.previous.get(partition);
+    if (claim != null) {
+      beforeMove.run();
+      if (moved == null) {
+        gs.current.partitions.remove(partition, claim);
+      } else if (gs.current.partitions.replace(partition, claim, moved)) {
+        grew(gs.current, Math.max(1, moved.size()));
+      }
+    }
+    return moved;
   }
 
   /**
@@ -230,8 +275,11 @@ final class PartitionCache {
   }
 
   private void grew(Generation g, int rows) {
-    if (g.rows.addAndGet(rows) > capacity && current == g) {
-      current = new Generation();
+    if (g.rows.addAndGet(rows) > capacity) {
+      Generations gs = generations.get();
+      if (gs.current == g) {
+        generations.compareAndSet(gs, new Generations(new Generation(), g));
+      }
     }
   }
 
@@ -242,7 +290,22 @@ final class PartitionCache {
    */
   void committed(Map<KeyBytes, Map<KeyBytes, Object>> written) {
     // No isEmpty() shortcut: a ConcurrentHashMap's count may lag behind a claim just made.
-    Generation g = current;
+    Generations seen = generations.get();
+    apply(seen.previous, written);
+    apply(seen.current, written);
+    for (Generations now = generations.get(); now != seen; now = generations.get()) {
+      if (now.previous != seen.current) {
+        clear(); // two turnovers during this commit
+        return;
+      }
+      // A turnover during this commit: the new generation may have moved a partition from the
+      // older before this commit applied to it.
+      apply(now.current, written);
+      seen = now;
+    }
+  }
+
+  private void apply(Generation g, Map<KeyBytes, Map<KeyBytes, Object>> written) {
     int[] added = new int[1];
     for (Map.Entry<KeyBytes, Map<KeyBytes, Object>> p : written.entrySet()) {
       added[0] = 0;
@@ -264,6 +327,6 @@ final class PartitionCache {
 
   /** Forgets everything (after a write the cache cannot follow). */
   void clear() {
-    current = new Generation();
+    generations.set(new Generations(new Generation(), new Generation()));
   }
 }

@@ -99,7 +99,7 @@ final class RowReader {
   }
 
   private Object keptRow(KeyBytes partition, KeyBytes rowKey) {
-    PartitionCache.Rows rows = store.partitions().current().get(partition);
+    PartitionCache.Rows rows = store.partitions().get(partition);
     return rows == null ? null : rows.find(rowKey.bytes());
   }
 
@@ -270,7 +270,7 @@ final class RowReader {
     PartitionCache cache = store.partitions();
     KeyBytes partition = new KeyBytes(prefix);
     PartitionCache.Generation g = cache.current(); // before the store is read
-    PartitionCache.Rows cached = g.get(partition);
+    PartitionCache.Rows cached = cache.get(partition);
     if (cached != null) {
       int from = after == null ? 0 : cached.firstAfter(after);
       return rowsOf(t, cached, from, Math.min(cached.size(), from + Math.max(0, limit)));

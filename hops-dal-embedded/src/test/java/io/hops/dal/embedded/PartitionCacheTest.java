@@ -241,6 +241,104 @@ class PartitionCacheTest {
     assertThat(cached()).isFalse();
   }
 
+  /**
+   * A partition in use survives the cache's turnover: the generation before is still read, and a
+   * partition found there moves into the new one, commits to it included. One left unused for a
+   * whole generation is read from the store again.
+   */
+  @Test
+  void aPartitionInUseSurvivesATurnover() throws Exception {
+    open(4);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    commit(tx -> tx.insert(T, child(2, "b")));
+    long other = DIR + 1;
+    long third = DIR + 2;
+    long fourth = DIR + 3;
+    for (long dir : List.of(other, third, fourth)) {
+      commit(
+          tx -> {
+            for (int i = 0; i < 5; i++) {
+              tx.insert(T, SampleRows.inPartition(T, child(100 * dir + i, "n" + i), dir));
+            }
+          });
+    }
+    assertThat(scanReadsTheStore(DIR)).isTrue();
+    assertThat(scanReadsTheStore(other)).isTrue(); // past the capacity: a new generation
+    assertThat(cached()).isFalse();
+
+    // A commit to the partition while only the older generation keeps it applies there.
+    commit(tx -> tx.insert(T, child(3, "c")));
+    assertThat(scanReadsTheStore(DIR)).isFalse();
+    assertThat(cached()).isTrue();
+    assertThat(names(scan())).containsExactly("a", "b", "c");
+
+    // Two turnovers in which it is not used: read from the store again.
+    assertThat(scanReadsTheStore(third)).isTrue();
+    assertThat(scanReadsTheStore(fourth)).isTrue();
+    assertThat(cached()).isFalse();
+    assertThat(scanReadsTheStore(DIR)).isTrue();
+  }
+
+  /**
+   * The race the move from the older generation is built against, made to happen: a scan has found
+   * the partition in the older generation and claimed it in the new one, and a commit writes a new
+   * child before the scan moves what it found. Neither that scan's claim nor a later scan may keep
+   * the partition without the child.
+   */
+  @Test
+  void aCommitWhileAPartitionMovesIsNotLost() throws Exception {
+    open(4);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    long other = DIR + 1;
+    commit(
+        tx -> {
+          for (int i = 0; i < 5; i++) {
+            tx.insert(T, SampleRows.inPartition(T, child(100 + i, "n" + i), other));
+          }
+        });
+    scan();
+    assertThat(scanReadsTheStore(other)).isTrue(); // DIR is now in the older generation only
+    PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
+    CountDownLatch found = new CountDownLatch(1);
+    CountDownLatch committed = new CountDownLatch(1);
+    Thread main = Thread.currentThread();
+    cache.beforeMove =
+        () -> {
+          if (Thread.currentThread() != main) {
+            found.countDown();
+            await(committed);
+          }
+        };
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<InodeRow>> slowScan = pool.submit(this::scan);
+      assertThat(found.await(30, TimeUnit.SECONDS)).isTrue();
+      commit(tx -> tx.insert(T, child(2, "b")));
+      committed.countDown();
+      assertThat(names(slowScan.get(30, TimeUnit.SECONDS))).containsExactly("a");
+      cache.beforeMove = () -> {};
+      assertThat(names(scan())).containsExactly("a", "b");
+      assertThat(cached()).isTrue();
+      assertThat(names(scan())).containsExactly("a", "b");
+    } finally {
+      cache.beforeMove = () -> {};
+      pool.shutdownNow();
+    }
+  }
+
+  /** Whether a scan of {@code dir}'s children read them from the store (and kept them). */
+  private boolean scanReadsTheStore(long dir) throws Exception {
+    PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
+    AtomicBoolean read = new AtomicBoolean();
+    cache.beforeFill = () -> read.set(true);
+    try (Transaction tx = storage.begin()) {
+      tx.findByPartition(T, dir, LockMode.READ_COMMITTED);
+    } finally {
+      cache.beforeFill = () -> {};
+    }
+    return read.get();
+  }
+
   @Test
   void pagesFromAKeptPartitionAreThePagesOfTheStore() throws Exception {
     open(1000);
