@@ -72,15 +72,37 @@ final class PartitionCache {
       return rows[i];
     }
 
+    /**
+     * As {@link Arrays#binarySearch(Object[], Object, java.util.Comparator)} by unsigned byte
+     * order, written out: the library's search calls its comparator through a call site that every
+     * caller in the process shares, so the comparison is not inlined.
+     */
+    private int search(byte[] key) {
+      int low = 0;
+      int high = keys.length - 1;
+      while (low <= high) {
+        int mid = (low + high) >>> 1;
+        int c = Arrays.compareUnsigned(keys[mid], key);
+        if (c < 0) {
+          low = mid + 1;
+        } else if (c > 0) {
+          high = mid - 1;
+        } else {
+          return mid;
+        }
+      }
+      return -(low + 1);
+    }
+
     /** The position of the first row whose key comes after {@code after}. */
     int firstAfter(byte[] after) {
-      int i = Arrays.binarySearch(keys, after, Arrays::compareUnsigned);
+      int i = search(after);
       return i >= 0 ? i + 1 : -i - 1;
     }
 
     /** The row of {@code key} (which is in this partition), or {@link RowCache#ABSENT}. */
     Object find(byte[] key) {
-      int i = Arrays.binarySearch(keys, key, Arrays::compareUnsigned);
+      int i = search(key);
       return i >= 0 ? rows[i] : RowCache.ABSENT;
     }
 
@@ -98,7 +120,7 @@ final class PartitionCache {
 
     /** A copy with {@code row} (or {@link RowCache#ABSENT}: none) as {@code key}'s row. */
     private Rows with(byte[] key, Object row) {
-      int i = Arrays.binarySearch(keys, key, Arrays::compareUnsigned);
+      int i = search(key);
       if (i >= 0) {
         if (row != RowCache.ABSENT) {
           Object[] r = rows.clone();
