@@ -78,11 +78,24 @@ public final class InodeHintCache {
     return h == null ? -1 : h.id();
   }
 
-  /** The hint of {@code name} under {@code parentId}, or null. */
+  /**
+   * The hint of {@code name} under {@code parentId}, or null. Not counted: see {@link #counted}.
+   */
   public Hint hint(long parentId, String name) {
-    Hint h = hints.get(new ChildName(parentId, name));
-    (h == null ? misses : hits).increment();
-    return h;
+    return hints.get(new ChildName(parentId, name));
+  }
+
+  /**
+   * Counts a resolution's lookups, once for all of its components: a shared counter bumped for
+   * every component costs a read-mostly path more than the lookups themselves.
+   */
+  public void counted(int found, int notFound) {
+    if (found > 0) {
+      hits.add(found);
+    }
+    if (notFound > 0) {
+      misses.add(notFound);
+    }
   }
 
   public void put(long parentId, String name, long id) {
@@ -133,17 +146,19 @@ public final class InodeHintCache {
   }
 
   public void remove(long parentId, String name) {
-    hints.remove(new ChildName(parentId, name));
+    ChildName child = new ChildName(parentId, name);
+    // Most names removed have no hint (a name being created): a look, which takes no lock, first.
+    if (hints.containsKey(child)) {
+      hints.remove(child);
+    }
   }
 
-  /** The hints of the directories on {@code dirPath} ({@link DirChain}), or null. */
+  /**
+   * The hints of the directories on {@code dirPath} ({@link DirChain}), or null. Not counted: see
+   * {@link #counted}.
+   */
   public DirChain chain(String dirPath) {
-    DirChain c = chains.get(dirPath);
-    // Without one, the components are looked up, and counted, one by one.
-    if (c != null) {
-      hits.add(c.ids().length);
-    }
-    return c;
+    return chains.get(dirPath);
   }
 
   /** Keeps the hints of the directories on {@code dirPath}, once each has been read and checked. */
@@ -170,12 +185,12 @@ public final class InodeHintCache {
     return hints.size();
   }
 
-  /** Lookups that found a hint (right or stale) since this namenode started. */
+  /** Path components whose hint (right or stale) was found since this namenode started. */
   public long hits() {
     return hits.sum();
   }
 
-  /** Lookups that found none. */
+  /** Path components whose hint was looked up and not found. */
   public long misses() {
     return misses.sum();
   }

@@ -188,6 +188,8 @@ public final class PathResolver {
       }
       used[i] = hint.id();
     }
+    int missed = used[keys.size() - 1] == -1 ? 1 : 0;
+    hints.counted(keys.size() - 1 - missed, missed);
     // The root rides in the same round trip as the other ancestors rather than being cached:
     // a cached root would be an unvalidated authority for traversal checks (chmod / on another
     // namenode), and reading it costs no extra round trip.
