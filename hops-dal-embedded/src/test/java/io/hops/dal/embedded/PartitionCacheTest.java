@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -299,31 +300,13 @@ class PartitionCacheTest {
     scan();
     assertThat(scanReadsTheStore(other)).isTrue(); // DIR is now in the older generation only
     PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
-    CountDownLatch found = new CountDownLatch(1);
-    CountDownLatch committed = new CountDownLatch(1);
-    Thread main = Thread.currentThread();
-    cache.beforeMove =
-        () -> {
-          if (Thread.currentThread() != main) {
-            found.countDown();
-            await(committed);
-          }
-        };
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try {
-      Future<List<InodeRow>> slowScan = pool.submit(this::scan);
-      assertThat(found.await(30, TimeUnit.SECONDS)).isTrue();
-      commit(tx -> tx.insert(T, child(2, "b")));
-      committed.countDown();
-      assertThat(names(slowScan.get(30, TimeUnit.SECONDS))).containsExactly("a");
-      cache.beforeMove = () -> {};
-      assertThat(names(scan())).containsExactly("a", "b");
-      assertThat(cached()).isTrue();
-      assertThat(names(scan())).containsExactly("a", "b");
-    } finally {
-      cache.beforeMove = () -> {};
-      pool.shutdownNow();
-    }
+    List<InodeRow> held =
+        scanHeldWhileACommitRuns(
+            hook -> cache.beforeMove = hook, tx -> tx.insert(T, child(2, "b")));
+    assertThat(names(held)).containsExactly("a");
+    assertThat(names(scan())).containsExactly("a", "b");
+    assertThat(cached()).isTrue();
+    assertThat(names(scan())).containsExactly("a", "b");
   }
 
   /** Whether a scan of {@code dir}'s children read them from the store (and kept them). */
@@ -383,27 +366,40 @@ class PartitionCacheTest {
     open(1000);
     commit(tx -> tx.insert(T, child(1, "a")));
     PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
-    CountDownLatch read = new CountDownLatch(1);
+    List<InodeRow> held =
+        scanHeldWhileACommitRuns(
+            hook -> cache.beforeFill = hook, tx -> tx.insert(T, child(2, "b")));
+    assertThat(names(held)).containsExactly("a");
+    assertThat(names(scan())).containsExactly("a", "b");
+    assertThat(names(scan())).containsExactly("a", "b");
+  }
+
+  /**
+   * Starts a scan in another thread, holds it where {@code setHook} puts its hook (the cache's
+   * {@code beforeFill} or {@code beforeMove}), makes {@code meanwhile}'s commit, and returns what
+   * the held scan answered once let go. The hook is taken out again before this returns.
+   */
+  private List<InodeRow> scanHeldWhileACommitRuns(Consumer<Runnable> setHook, Writes meanwhile)
+      throws Exception {
+    CountDownLatch reached = new CountDownLatch(1);
     CountDownLatch committed = new CountDownLatch(1);
     Thread main = Thread.currentThread();
-    cache.beforeFill =
+    setHook.accept(
         () -> {
           if (Thread.currentThread() != main) {
-            read.countDown();
+            reached.countDown();
             await(committed);
           }
-        };
+        });
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<List<InodeRow>> slowScan = pool.submit(this::scan);
-      assertThat(read.await(30, TimeUnit.SECONDS)).isTrue();
-      commit(tx -> tx.insert(T, child(2, "b")));
+      assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
+      commit(meanwhile);
       committed.countDown();
-      assertThat(names(slowScan.get(30, TimeUnit.SECONDS))).containsExactly("a");
-      assertThat(names(scan())).containsExactly("a", "b");
-      assertThat(names(scan())).containsExactly("a", "b");
+      return slowScan.get(30, TimeUnit.SECONDS);
     } finally {
-      cache.beforeFill = () -> {};
+      setHook.accept(() -> {});
       pool.shutdownNow();
     }
   }

@@ -200,11 +200,8 @@ public final class PathResolver {
         if (i == 0) {
           nonNull(null);
         }
-        // Key i was built from the verified id of component i - 1: the component is missing. A
-        // hint it had is stale (a name being created had none: nothing to remove).
-        if (used[i] != -1) {
-          hints.remove(inodes.get(i - 1).id(), names[i - 1]);
-        }
+        // Key i was built from the verified id of component i - 1: the component is missing.
+        hints.remove(inodes.get(i - 1).id(), names[i - 1]);
         return false;
       }
       inodes.add(row);
