@@ -45,31 +45,117 @@ final class PartitionCache {
    */
   static final int MAX_ROWS_FILLED_ON_WRITE = 128;
 
-  /** A kept partition: its rows in key order, with their row keys. Never changed once made. */
+  /**
+   * A kept partition: its rows in key order, with their row keys. Never changed once made.
+   *
+   * <p>The rows are held in chunks of at most {@link #CHUNK_ROWS}, so that a commit's new copy
+   * shares every chunk but the ones it writes: a write into a directory of a thousand entries
+   * copies one chunk and the chunk table, not the whole directory (a flat array's copy grew with
+   * the directory, as its garbage did).
+   */
   static final class Rows {
-    private static final Rows EMPTY = new Rows(new byte[0][], new Object[0]);
+    /** The most rows a chunk holds; one more splits it in two. */
+    static final int CHUNK_ROWS = 64;
 
-    private final byte[][] keys;
-    private final Object[] rows;
+    /**
+     * The rows a chunk of a partition read from the store gets: room for inserts before a split.
+     */
+    static final int FILLED_CHUNK_ROWS = 48;
 
-    private Rows(byte[][] keys, Object[] rows) {
+    private static final Rows EMPTY = new Rows(new byte[0][][], new Object[0][], new int[0]);
+
+    /** Each chunk's row keys, in key order; no chunk is empty. */
+    private final byte[][][] keys;
+
+    private final Object[][] rows;
+
+    /** The rows in chunks {@code 0..c}, for each chunk {@code c}. */
+    private final int[] ends;
+
+    private Rows(byte[][][] keys, Object[][] rows, int[] ends) {
       this.keys = keys;
       this.rows = rows;
+      this.ends = ends;
     }
 
     /** {@code rows} as read from the store, in key order, with their keys. */
     static Rows of(List<byte[]> keys, List<?> rows) {
-      return keys.isEmpty()
-          ? EMPTY
-          : new Rows(keys.toArray(new byte[0][]), rows.toArray(new Object[0]));
+      int n = keys.size();
+      if (n == 0) {
+        return EMPTY;
+      }
+      int chunks = (n + FILLED_CHUNK_ROWS - 1) / FILLED_CHUNK_ROWS;
+      byte[][][] k = new byte[chunks][][];
+      Object[][] r = new Object[chunks][];
+      int[] e = new int[chunks];
+      for (int c = 0; c < chunks; c++) {
+        int from = c * FILLED_CHUNK_ROWS;
+        int to = Math.min(n, from + FILLED_CHUNK_ROWS);
+        k[c] = keys.subList(from, to).toArray(new byte[0][]);
+        r[c] = rows.subList(from, to).toArray();
+        e[c] = to;
+      }
+      return new Rows(k, r, e);
     }
 
     int size() {
-      return rows.length;
+      return ends.length == 0 ? 0 : ends[ends.length - 1];
     }
 
-    Object row(int i) {
-      return rows[i];
+    /**
+     * Rows {@code from} (inclusive) to {@code to} (exclusive), in key order, added to {@code out}.
+     */
+    <R> void addTo(List<R> out, Class<R> type, int from, int to) {
+      if (from >= to) {
+        return;
+      }
+      int c = chunkAt(from);
+      int i = from - start(c);
+      for (int n = from; n < to; n++, i++) {
+        if (i == rows[c].length) {
+          c++;
+          i = 0;
+        }
+        out.add(type.cast(rows[c][i]));
+      }
+    }
+
+    /** The chunk that holds position {@code at} (which is below {@link #size()}). */
+    private int chunkAt(int at) {
+      int low = 0;
+      int high = ends.length - 1;
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (ends[mid] <= at) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      return low;
+    }
+
+    private int start(int chunk) {
+      return chunk == 0 ? 0 : ends[chunk - 1];
+    }
+
+    /**
+     * The chunk in which {@code key} is or would go: the first whose last key is not below it, or
+     * the last chunk. There is at least one chunk.
+     */
+    private int chunkOf(byte[] key) {
+      int low = 0;
+      int high = keys.length - 1;
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        byte[][] k = keys[mid];
+        if (Arrays.compareUnsigned(k[k.length - 1], key) < 0) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      return low;
     }
 
     /**
@@ -77,7 +163,7 @@ final class PartitionCache {
      * order, written out: the library's search calls its comparator through a call site that every
      * caller in the process shares, so the comparison is not inlined.
      */
-    private int search(byte[] key) {
+    private static int search(byte[][] keys, byte[] key) {
       int low = 0;
       int high = keys.length - 1;
       while (low <= high) {
@@ -96,14 +182,22 @@ final class PartitionCache {
 
     /** The position of the first row whose key comes after {@code after}. */
     int firstAfter(byte[] after) {
-      int i = search(after);
-      return i >= 0 ? i + 1 : -i - 1;
+      if (keys.length == 0) {
+        return 0;
+      }
+      int c = chunkOf(after);
+      int i = search(keys[c], after);
+      return start(c) + (i >= 0 ? i + 1 : -i - 1);
     }
 
     /** The row of {@code key} (which is in this partition), or {@link RowCache#ABSENT}. */
     Object find(byte[] key) {
-      int i = search(key);
-      return i >= 0 ? rows[i] : RowCache.ABSENT;
+      if (keys.length == 0) {
+        return RowCache.ABSENT;
+      }
+      int c = chunkOf(key);
+      int i = search(keys[c], key);
+      return i >= 0 ? rows[c][i] : RowCache.ABSENT;
     }
 
     /**
@@ -120,34 +214,102 @@ final class PartitionCache {
 
     /** A copy with {@code row} (or {@link RowCache#ABSENT}: none) as {@code key}'s row. */
     private Rows with(byte[] key, Object row) {
-      int i = search(key);
+      if (keys.length == 0) {
+        return row == RowCache.ABSENT
+            ? this
+            : new Rows(new byte[][][] {{key}}, new Object[][] {{row}}, new int[] {1});
+      }
+      int c = chunkOf(key);
+      byte[][] k = keys[c];
+      Object[] r = rows[c];
+      int i = search(k, key);
       if (i >= 0) {
         if (row != RowCache.ABSENT) {
-          Object[] r = rows.clone();
-          r[i] = row;
-          return new Rows(keys, r);
+          Object[] replaced = r.clone();
+          replaced[i] = row;
+          return replace(c, k, replaced, 0);
         }
-        byte[][] k = new byte[keys.length - 1][];
-        Object[] r = new Object[rows.length - 1];
-        System.arraycopy(keys, 0, k, 0, i);
-        System.arraycopy(keys, i + 1, k, i, k.length - i);
-        System.arraycopy(rows, 0, r, 0, i);
-        System.arraycopy(rows, i + 1, r, i, r.length - i);
-        return new Rows(k, r);
+        if (k.length == 1) {
+          return without(c);
+        }
+        return replace(c, removed(k, i), removed(r, i), -1);
       }
       if (row == RowCache.ABSENT) {
         return this;
       }
       int at = -i - 1;
-      byte[][] k = new byte[keys.length + 1][];
-      Object[] r = new Object[rows.length + 1];
-      System.arraycopy(keys, 0, k, 0, at);
-      System.arraycopy(keys, at, k, at + 1, keys.length - at);
-      System.arraycopy(rows, 0, r, 0, at);
-      System.arraycopy(rows, at, r, at + 1, rows.length - at);
-      k[at] = key;
-      r[at] = row;
-      return new Rows(k, r);
+      byte[][] grownKeys = inserted(k, at, key);
+      Object[] grownRows = inserted(r, at, row);
+      return grownKeys.length > CHUNK_ROWS
+          ? split(c, grownKeys, grownRows)
+          : replace(c, grownKeys, grownRows, 1);
+    }
+
+    /** A copy with chunk {@code c} replaced, {@code added} rows more (or fewer) than it had. */
+    private Rows replace(int c, byte[][] chunkKeys, Object[] chunkRows, int added) {
+      byte[][][] k = keys.clone();
+      Object[][] r = rows.clone();
+      k[c] = chunkKeys;
+      r[c] = chunkRows;
+      int[] e = ends;
+      if (added != 0) {
+        e = ends.clone();
+        for (int j = c; j < e.length; j++) {
+          e[j] += added;
+        }
+      }
+      return new Rows(k, r, e);
+    }
+
+    /** A copy without chunk {@code c}, which held one row. */
+    private Rows without(int c) {
+      byte[][][] k = removed(keys, c);
+      Object[][] r = removed(rows, c);
+      int[] e = new int[ends.length - 1];
+      for (int j = 0; j < e.length; j++) {
+        e[j] = j < c ? ends[j] : ends[j + 1] - 1;
+      }
+      return new Rows(k, r, e);
+    }
+
+    /** A copy with chunk {@code c} replaced by the two halves of what it grew to. */
+    private Rows split(int c, byte[][] grownKeys, Object[] grownRows) {
+      int half = grownKeys.length / 2;
+      byte[][][] k = new byte[keys.length + 1][][];
+      Object[][] r = new Object[rows.length + 1][];
+      int[] e = new int[ends.length + 1];
+      System.arraycopy(keys, 0, k, 0, c);
+      System.arraycopy(rows, 0, r, 0, c);
+      System.arraycopy(ends, 0, e, 0, c);
+      k[c] = Arrays.copyOfRange(grownKeys, 0, half);
+      r[c] = Arrays.copyOfRange(grownRows, 0, half);
+      e[c] = start(c) + half;
+      k[c + 1] = Arrays.copyOfRange(grownKeys, half, grownKeys.length);
+      r[c + 1] = Arrays.copyOfRange(grownRows, half, grownRows.length);
+      System.arraycopy(keys, c + 1, k, c + 2, keys.length - c - 1);
+      System.arraycopy(rows, c + 1, r, c + 2, rows.length - c - 1);
+      for (int j = c; j < ends.length; j++) {
+        e[j + 1] = ends[j] + 1;
+      }
+      return new Rows(k, r, e);
+    }
+
+    private static <T> T[] inserted(T[] a, int at, T value) {
+      T[] b = Arrays.copyOf(a, a.length + 1);
+      System.arraycopy(a, at, b, at + 1, a.length - at);
+      b[at] = value;
+      return b;
+    }
+
+    private static <T> T[] removed(T[] a, int at) {
+      T[] b = Arrays.copyOf(a, a.length - 1);
+      System.arraycopy(a, at + 1, b, at, a.length - at - 1);
+      return b;
+    }
+
+    /** The chunks, for tests: a write copies only the chunks it changes. */
+    Object[][] chunks() {
+      return rows;
     }
   }
 

@@ -322,9 +322,7 @@ final class RowReader {
   private static <R extends Record> List<R> rowsOf(
       StoredTable<R> t, PartitionCache.Rows cached, int from, int to) {
     List<R> rows = new ArrayList<>(Math.max(0, to - from));
-    for (int i = from; i < to; i++) {
-      rows.add(t.table.rowType().cast(cached.row(i)));
-    }
+    cached.addTo(rows, t.table.rowType(), from, to);
     return rows;
   }
 

@@ -1,0 +1,89 @@
+package io.hops.dal.embedded;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * What a commit costs a kept partition ({@link PartitionCache.Rows}) of a directory with {@code
+ * rows} children: a new child, a child's row replaced, a child removed; and a point read of a name.
+ * Results: docs/benchmarks.md.
+ *
+ * <p>Run: {@code java -cp <hops-dal-embedded test classpath>
+ * io.hops.dal.embedded.KeptPartitionBenchmark}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class KeptPartitionBenchmark {
+  @Param({"16", "128", "1000"})
+  public int rows;
+
+  private PartitionCache.Rows kept;
+  private KeyBytes newName;
+  private KeyBytes existingName;
+  private final Object row = new Object();
+
+  @Setup
+  public void fill() {
+    List<byte[]> keys = new ArrayList<>();
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      keys.add(key("child-" + (100_000 + 2 * i)));
+      values.add(new Object());
+    }
+    kept = PartitionCache.Rows.of(keys, values);
+    newName = new KeyBytes(key("child-" + (100_000 + rows + 1)));
+    existingName = new KeyBytes(keys.get(rows / 2));
+  }
+
+  private static byte[] key(String name) {
+    return ("inodes/42/" + name).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Benchmark
+  public PartitionCache.Rows insert() {
+    return kept.with(Map.of(newName, row));
+  }
+
+  @Benchmark
+  public PartitionCache.Rows replace() {
+    return kept.with(Map.of(existingName, row));
+  }
+
+  @Benchmark
+  public PartitionCache.Rows remove() {
+    return kept.with(Map.of(existingName, RowCache.ABSENT));
+  }
+
+  @Benchmark
+  public Object find() {
+    return kept.find(newName.bytes());
+  }
+
+  public static void main(String[] args) throws Exception {
+    new Runner(
+            new OptionsBuilder()
+                .include(KeptPartitionBenchmark.class.getSimpleName())
+                .forks(1)
+                .warmupIterations(3)
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(5)
+                .measurementTime(TimeValue.seconds(1))
+                .build())
+        .run();
+  }
+}
