@@ -62,19 +62,30 @@ final class PartitionCache {
      */
     static final int FILLED_CHUNK_ROWS = 48;
 
-    private static final Rows EMPTY = new Rows(new byte[0][][], new Object[0][], new int[0]);
+    private static final Rows EMPTY =
+        new Rows(new byte[0][][], new Object[0][], new byte[0][], new int[0]);
 
     /** Each chunk's row keys, in key order; no chunk is empty. */
     private final byte[][][] keys;
 
     private final Object[][] rows;
 
+    /**
+     * Each chunk's bound, so that finding a key's chunk reads one array of keys, as a B-tree's
+     * inner node does, rather than every chunk's own: no key of the chunk is above its bound and
+     * every key of the next chunk is (the last chunk's bound is never read). A chunk's last key
+     * when it is made; a removal or a change of rows leaves the bound true, and an insert into a
+     * chunk other than the last is below its bound, so only a split sets bounds.
+     */
+    private final byte[][] bounds;
+
     /** The rows in chunks {@code 0..c}, for each chunk {@code c}. */
     private final int[] ends;
 
-    private Rows(byte[][][] keys, Object[][] rows, int[] ends) {
+    private Rows(byte[][][] keys, Object[][] rows, byte[][] bounds, int[] ends) {
       this.keys = keys;
       this.rows = rows;
+      this.bounds = bounds;
       this.ends = ends;
     }
 
@@ -87,15 +98,17 @@ final class PartitionCache {
       int chunks = (n + FILLED_CHUNK_ROWS - 1) / FILLED_CHUNK_ROWS;
       byte[][][] k = new byte[chunks][][];
       Object[][] r = new Object[chunks][];
+      byte[][] l = new byte[chunks][];
       int[] e = new int[chunks];
       for (int c = 0; c < chunks; c++) {
         int from = c * FILLED_CHUNK_ROWS;
         int to = Math.min(n, from + FILLED_CHUNK_ROWS);
         k[c] = keys.subList(from, to).toArray(new byte[0][]);
         r[c] = rows.subList(from, to).toArray();
+        l[c] = keys.get(to - 1);
         e[c] = to;
       }
-      return new Rows(k, r, e);
+      return new Rows(k, r, l, e);
     }
 
     int size() {
@@ -140,16 +153,15 @@ final class PartitionCache {
     }
 
     /**
-     * The chunk in which {@code key} is or would go: the first whose last key is not below it, or
-     * the last chunk. There is at least one chunk.
+     * The chunk in which {@code key} is or would go: the first whose bound is not below it, or the
+     * last chunk. There is at least one chunk.
      */
     private int chunkOf(byte[] key) {
       int low = 0;
-      int high = keys.length - 1;
+      int high = bounds.length - 1;
       while (low < high) {
         int mid = (low + high) >>> 1;
-        byte[][] k = keys[mid];
-        if (Arrays.compareUnsigned(k[k.length - 1], key) < 0) {
+        if (Arrays.compareUnsigned(bounds[mid], key) < 0) {
           low = mid + 1;
         } else {
           high = mid;
@@ -217,7 +229,8 @@ final class PartitionCache {
       if (keys.length == 0) {
         return row == RowCache.ABSENT
             ? this
-            : new Rows(new byte[][][] {{key}}, new Object[][] {{row}}, new int[] {1});
+            : new Rows(
+                new byte[][][] {{key}}, new Object[][] {{row}}, new byte[][] {key}, new int[] {1});
       }
       int c = chunkOf(key);
       byte[][] k = keys[c];
@@ -258,7 +271,7 @@ final class PartitionCache {
           e[j] += added;
         }
       }
-      return new Rows(k, r, e);
+      return new Rows(k, r, bounds, e);
     }
 
     /** A copy without chunk {@code c}, which held one row. */
@@ -269,7 +282,7 @@ final class PartitionCache {
       for (int j = 0; j < e.length; j++) {
         e[j] = j < c ? ends[j] : ends[j + 1] - 1;
       }
-      return new Rows(k, r, e);
+      return new Rows(k, r, removed(bounds, c), e);
     }
 
     /** A copy with chunk {@code c} replaced by the two halves of what it grew to. */
@@ -277,21 +290,26 @@ final class PartitionCache {
       int half = grownKeys.length / 2;
       byte[][][] k = new byte[keys.length + 1][][];
       Object[][] r = new Object[rows.length + 1][];
+      byte[][] l = new byte[bounds.length + 1][];
       int[] e = new int[ends.length + 1];
       System.arraycopy(keys, 0, k, 0, c);
       System.arraycopy(rows, 0, r, 0, c);
+      System.arraycopy(bounds, 0, l, 0, c);
       System.arraycopy(ends, 0, e, 0, c);
       k[c] = Arrays.copyOfRange(grownKeys, 0, half);
       r[c] = Arrays.copyOfRange(grownRows, 0, half);
+      l[c] = grownKeys[half - 1];
       e[c] = start(c) + half;
       k[c + 1] = Arrays.copyOfRange(grownKeys, half, grownKeys.length);
       r[c + 1] = Arrays.copyOfRange(grownRows, half, grownRows.length);
+      l[c + 1] = grownKeys[grownKeys.length - 1];
       System.arraycopy(keys, c + 1, k, c + 2, keys.length - c - 1);
       System.arraycopy(rows, c + 1, r, c + 2, rows.length - c - 1);
+      System.arraycopy(bounds, c + 1, l, c + 2, bounds.length - c - 1);
       for (int j = c; j < ends.length; j++) {
         e[j + 1] = ends[j] + 1;
       }
-      return new Rows(k, r, e);
+      return new Rows(k, r, l, e);
     }
 
     private static <T> T[] inserted(T[] a, int at, T value) {

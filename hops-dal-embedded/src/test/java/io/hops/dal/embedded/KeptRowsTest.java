@@ -96,6 +96,11 @@ class KeptRowsTest {
     List<Object> all = new ArrayList<>();
     kept.addTo(all, Object.class, 0, kept.size());
     assertThat(all).containsExactlyElementsOf(model.values());
+    int position = 0;
+    for (Map.Entry<byte[], Object> e : model.entrySet()) {
+      assertThat(kept.find(e.getKey())).isSameAs(e.getValue());
+      assertThat(kept.firstAfter(e.getKey())).isEqualTo(++position);
+    }
     for (int probe = 0; probe < 8; probe++) {
       byte[] key = probe % 2 == 0 && !model.isEmpty() ? existing(model, random) : key(random);
       assertThat(kept.find(key)).isEqualTo(model.containsKey(key) ? model.get(key) : GONE);
