@@ -34,6 +34,19 @@ final class WalSync implements AutoCloseable {
     void sync() throws StorageException;
   }
 
+  /**
+   * A gathering sync's first look at the count of running writers, after this long; each later look
+   * waits twice as long as the one before, up to {@link #MOST_POLL_NANOS}, so a long wait costs a
+   * few wake-ups. A writer that ends does not wake the sync thread: that wake-up, a system call and
+   * an interrupt to the other processor (an exit to the hypervisor in a virtual machine), cost the
+   * writer's handler more than these timed waits cost the sync thread. Measured on 2 cores with 16
+   * clients: 5-9% less namenode CPU per mkdirs, the same per create, rename and delete and in the
+   * Spotify mix. Linux's timer slack (50 µs by default) lengthens each wait by up to that much.
+   */
+  private static final long POLL_NANOS = 20_000;
+
+  private static final long MOST_POLL_NANOS = 160_000;
+
   private final String store;
   private final SyncCall sync;
   private final Thread thread;
@@ -50,7 +63,6 @@ final class WalSync implements AutoCloseable {
   private volatile long delayedSyncs;
 
   private volatile long gatherNanos;
-  private volatile boolean gathering;
   private List<CompletableFuture<Void>> waiting = new ArrayList<>();
   private StorageException failure;
   private volatile boolean closing;
@@ -78,9 +90,7 @@ final class WalSync implements AutoCloseable {
 
   /** A transaction that {@link #writerBegins began writing} committed or rolled back. */
   void writerEnds() {
-    if (writers.decrementAndGet() == 0 && gathering) {
-      LockSupport.unpark(thread);
-    }
+    writers.decrementAndGet();
   }
 
   /** Group syncs of the log done so far. */
@@ -182,24 +192,24 @@ final class WalSync implements AutoCloseable {
     }
   }
 
-  /** Waits, at most the group-commit delay, while writers that may still commit are running. */
+  /**
+   * Waits, at most the group-commit delay, while writers that may still commit are running; looks
+   * at their count after {@link #POLL_NANOS}, then after twice as long each time (at most {@link
+   * #MOST_POLL_NANOS}).
+   */
   private void gather() {
     long delay = gatherNanos;
     if (delay <= 0 || writers.get() == 0) {
       return;
     }
     delayedSyncs++;
-    // Set before the count is read again: a writer that ends after that read sees it and unparks.
-    gathering = true;
-    try {
-      long deadline = System.nanoTime() + delay;
-      for (long left = delay;
-          left > 0 && writers.get() > 0 && !closing;
-          left = deadline - System.nanoTime()) {
-        LockSupport.parkNanos(this, left);
-      }
-    } finally {
-      gathering = false;
+    long deadline = System.nanoTime() + delay;
+    long poll = POLL_NANOS;
+    for (long left = delay;
+        left > 0 && writers.get() > 0 && !closing;
+        left = deadline - System.nanoTime()) {
+      LockSupport.parkNanos(this, Math.min(left, poll));
+      poll = Math.min(2 * poll, MOST_POLL_NANOS);
     }
   }
 
