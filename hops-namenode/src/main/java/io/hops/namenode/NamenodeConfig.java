@@ -131,10 +131,24 @@ public final class NamenodeConfig {
     return Math.max(4, Math.min(DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT, 2 * cores));
   }
 
-  /** {@code dfs.namenode.handler.count}, or {@link #defaultHandlerCount} on this machine. */
+  /**
+   * {@code dfs.namenode.handler.count} when a site file or the caller sets it, else {@link
+   * #defaultHandlerCount} on this machine. The 10 of Hadoop's {@code hdfs-default.xml}, which a
+   * configuration that loads the defaults holds, counts as not set.
+   */
   public static int handlerCount(Configuration conf, String engine) {
-    return conf.getInt(
-        DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_KEY,
-        defaultHandlerCount(engine, Runtime.getRuntime().availableProcessors()));
+    if (isDefault(conf, DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_KEY)) {
+      return defaultHandlerCount(engine, Runtime.getRuntime().availableProcessors());
+    }
+    return conf.getInt(DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_KEY, 0);
+  }
+
+  /**
+   * Whether {@code key} has its Hadoop default: unset, or set only by a {@code *-default.xml} (no
+   * site file of the operator's, and no caller, sets it).
+   */
+  public static boolean isDefault(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    return sources == null || sources.length == 0 || sources[0].endsWith("-default.xml");
   }
 }

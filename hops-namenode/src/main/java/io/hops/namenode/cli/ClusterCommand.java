@@ -159,7 +159,7 @@ final class ClusterCommand implements Callable<Integer> {
     }
     Configuration site = new Configuration(false);
     for (java.util.Map.Entry<String, String> e : c) {
-      if (!Confs.isDefault(c, e.getKey())) {
+      if (!NamenodeConfig.isDefault(c, e.getKey())) {
         site.set(e.getKey(), e.getValue());
       }
     }

@@ -36,18 +36,12 @@ final class Confs {
   static Configuration clientConf(String dir) {
     Configuration conf = load(dir);
     if (conf.get(NamenodeConfig.HTTP_PORT) != null
-        && isDefault(conf, DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY)) {
+        && NamenodeConfig.isDefault(conf, DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY)) {
       conf.set(
           DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY,
           "0.0.0.0:" + conf.getInt(NamenodeConfig.HTTP_PORT, NamenodeConfig.HTTP_PORT_DEFAULT));
     }
     return conf;
-  }
-
-  /** Whether {@code key} has its Hadoop default: no site file of the operator's sets it. */
-  static boolean isDefault(Configuration conf, String key) {
-    String[] sources = conf.getPropertySources(key);
-    return sources == null || sources.length == 0 || sources[0].endsWith("-default.xml");
   }
 
   /**
@@ -62,7 +56,7 @@ final class Confs {
       {"dfs.datanode.ipc.address", "9867"}
     };
     for (String[] k : keys) {
-      if (isDefault(conf, k[0])) {
+      if (NamenodeConfig.isDefault(conf, k[0])) {
         conf.set(k[0], host + ":" + (anyPorts ? "0" : k[1]));
       }
     }

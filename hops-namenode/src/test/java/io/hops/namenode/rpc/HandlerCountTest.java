@@ -8,6 +8,7 @@ import io.hops.namenode.NamenodeConfig;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,9 +44,30 @@ class HandlerCountTest {
     assertThat(handlersServing(12)).isEqualTo(12);
   }
 
+  /**
+   * {@code bin/hops namenode} loads Hadoop's defaults, whose {@code hdfs-default.xml} holds the key
+   * at 10: that is not the operator setting it.
+   */
+  @Test
+  void hadoopsDefaultOfTenIsNotASetting() throws Exception {
+    int cores = Runtime.getRuntime().availableProcessors();
+    Configuration defaults = new HdfsConfiguration();
+    assertThat(defaults.get("dfs.namenode.handler.count")).isEqualTo("10");
+    assertThat(NamenodeConfig.handlerCount(defaults, "embedded"))
+        .isEqualTo(NamenodeConfig.defaultHandlerCount("embedded", cores));
+    assertThat(handlersServing(new HdfsConfiguration(), null))
+        .isEqualTo(NamenodeConfig.defaultHandlerCount("embedded", cores));
+    Configuration site = new HdfsConfiguration();
+    site.setInt("dfs.namenode.handler.count", 10);
+    assertThat(NamenodeConfig.handlerCount(site, "embedded")).isEqualTo(10);
+  }
+
   /** Starts a namenode, has a client call it, and counts its RPC handler threads. */
   private static int handlersServing(Integer configured) throws Exception {
-    Configuration conf = new Configuration(false);
+    return handlersServing(new Configuration(false), configured);
+  }
+
+  private static int handlersServing(Configuration conf, Integer configured) throws Exception {
     conf.set(HopsConfig.EMBEDDED_DIR, "mem:handlers-" + configured + "-" + System.nanoTime());
     conf.setInt(NamenodeConfig.RPC_PORT, 0);
     conf.setInt(NamenodeConfig.HTTP_PORT, -1);
