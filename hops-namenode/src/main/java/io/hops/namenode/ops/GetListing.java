@@ -54,7 +54,10 @@ public final class GetListing extends Operation<DirectoryListing> {
   private ResolvedPath resolved;
   private List<InodeRow> children = List.of();
   private byte[][] names;
-  private Integer[] order;
+
+  /** The children in listing order, by their index in {@link #children}. */
+  private int[] order;
+
   private int first;
   private int count;
   private boolean wholeDirectory;
@@ -123,7 +126,8 @@ public final class GetListing extends Operation<DirectoryListing> {
             : InodeRow.TABLE.key(dirId, dirId, new String(startAfter, StandardCharsets.UTF_8));
     children = tx.scanFrom(InodeRow.TABLE, dirId, after, limit + 1, LockMode.READ_COMMITTED);
     names = new byte[children.size()][];
-    order = new Integer[children.size()];
+    // The scan returns the children in listing order already.
+    order = new int[children.size()];
     for (int i = 0; i < order.length; i++) {
       names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
       order[i] = i;
@@ -136,12 +140,13 @@ public final class GetListing extends Operation<DirectoryListing> {
   private void readRootPage(LockPhase tx) throws IOException {
     children = tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, LockMode.READ_COMMITTED);
     names = new byte[children.size()][];
-    order = new Integer[children.size()];
-    for (int i = 0; i < order.length; i++) {
+    Integer[] sorted = new Integer[children.size()];
+    for (int i = 0; i < sorted.length; i++) {
       names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
-      order[i] = i;
+      sorted[i] = i;
     }
-    Arrays.sort(order, (a, b) -> BY_NAME.compare(names[a], names[b]));
+    Arrays.sort(sorted, (a, b) -> BY_NAME.compare(names[a], names[b]));
+    order = Arrays.stream(sorted).mapToInt(Integer::intValue).toArray();
     first = 0;
     if (startAfter.length > 0) {
       while (first < order.length && BY_NAME.compare(names[order[first]], startAfter) <= 0) {
