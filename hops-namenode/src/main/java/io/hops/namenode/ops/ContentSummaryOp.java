@@ -26,11 +26,13 @@ import org.apache.hadoop.fs.permission.FsAction;
  * delete is; past the bound {@link io.hops.namenode.subtree.SubtreeOperations} counts it over many
  * short transactions, as HDFS itself yields its lock while it counts a big directory.
  *
- * <p>The subtree is read with SHARED locks, not read-committed: a directory's children change only
- * under an exclusive lock on it, so with every directory of the subtree locked shared the counts
- * are those of one moment, not a mix of before and after a concurrent rename that moves an entry
- * from a part not yet read into one already counted. The bound keeps the lock set small; the locks
- * block writers of this subtree only for one short transaction.
+ * <p>The subtree's directories are locked SHARED, its files read committed: a directory's children
+ * change only under an exclusive lock on it, so with every directory of the subtree locked shared
+ * the counts are those of one moment, not a mix of before and after a concurrent rename that moves
+ * an entry from a part not yet read into one already counted. A file's length and replication are
+ * its own, read as committed at some moment; locking every file too cost a lock and a second scan
+ * per directory and bought nothing. The bound keeps the lock set small; the locks block writers of
+ * this subtree's directories only for one short transaction.
  *
  * <p>As HDFS (FSDirStatAndListingOp, INodeDirectory.computeContentSummary): a missing path is a
  * {@link FileNotFoundException}; the caller needs READ_EXECUTE on every directory of the subtree,
@@ -65,7 +67,7 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     if (target == null) {
       return;
     }
-    subtree = SubtreeScan.read(tx, target, path(), LockMode.SHARED, bound);
+    subtree = SubtreeScan.readToCount(tx, target, path(), bound);
     if (target.isDir() && target.hasQuota()) {
       quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.READ_COMMITTED);
     }

@@ -3,6 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathResolver;
@@ -32,8 +33,29 @@ import org.apache.hadoop.hdfs.DFSUtilClient;
  * io.hops.namenode.subtree.SubtreeOperations}), which runs over many transactions.
  */
 final class SubtreeScan {
-  /** An inode of the subtree and its path. */
-  record Node(InodeRow row, String path) {}
+  /** An inode of the subtree and its path, spelled when first asked for. */
+  static final class Node {
+    private final InodeRow row;
+    private final Node parent;
+    private String path;
+
+    private Node(InodeRow row, Node parent, String path) {
+      this.row = row;
+      this.parent = parent;
+      this.path = path;
+    }
+
+    InodeRow row() {
+      return row;
+    }
+
+    String path() {
+      if (path == null) {
+        path = childPath(parent.path(), row.name());
+      }
+      return path;
+    }
+  }
 
   private static final Comparator<Node> BY_NAME =
       (a, b) ->
@@ -62,8 +84,25 @@ final class SubtreeScan {
    */
   static SubtreeScan read(LockPhase tx, InodeRow top, String topPath, LockMode mode, int bound)
       throws StorageException {
+    return read(tx, top, topPath, mode, false, bound);
+  }
+
+  /**
+   * As {@link #read} with SHARED locks on the directories only, the files read committed, for
+   * counts that are of one moment without being a base that writers keep up to date ({@code
+   * getContentSummary}): {@link #lockDirectories}. {@code setQuota} keeps every row locked, since
+   * the usage it counts is a base that writers of files below keep up to date afterwards.
+   */
+  static SubtreeScan readToCount(LockPhase tx, InodeRow top, String topPath, int bound)
+      throws StorageException {
+    return read(tx, top, topPath, LockMode.SHARED, true, bound);
+  }
+
+  private static SubtreeScan read(
+      LockPhase tx, InodeRow top, String topPath, LockMode mode, boolean filesCommitted, int bound)
+      throws StorageException {
     List<Node> nodes = new ArrayList<>();
-    nodes.add(new Node(top, topPath));
+    nodes.add(new Node(top, null, topPath));
     // Inodes read so far plus those announced by children counts and not read yet.
     long known = 1 + announced(top);
     if (known > bound) {
@@ -73,14 +112,19 @@ final class SubtreeScan {
     while (!level.isEmpty()) {
       List<Node> next = new ArrayList<>();
       for (Node dir : level) {
-        List<InodeRow> rows = childrenOf(tx, dir.row().id(), mode);
+        List<InodeRow> rows;
+        if (filesCommitted) {
+          rows = lockDirectories(tx, childrenOf(tx, dir.row().id(), LockMode.READ_COMMITTED));
+        } else {
+          rows = childrenOf(tx, dir.row().id(), mode);
+        }
         if (mode == LockMode.EXCLUSIVE) {
           // Locked: a subtree operation below must finish first (DESIGN.md §8).
           PathResolver.checkMarks(rows, tx.ownSubtreeMark());
         }
         known += rows.size() - announced(dir.row());
         for (InodeRow row : rows) {
-          Node child = new Node(row, childPath(dir.path(), row.name()));
+          Node child = new Node(row, dir, null);
           nodes.add(child);
           if (announced(row) > 0) {
             next.add(child);
@@ -96,6 +140,44 @@ final class SubtreeScan {
     // For the sub-access checks of the execute phase (ACLs of directories below the target).
     tx.loadAcls(nodes.stream().map(Node::row).toList());
     return new SubtreeScan(nodes, false);
+  }
+
+  /**
+   * The children of a directory this transaction holds SHARED: the directories among them locked
+   * SHARED and read again under their locks, the files as read, unlocked. That is enough for counts
+   * of one moment: an inode enters, leaves or moves between directories only under an exclusive
+   * lock on each directory it leaves or enters, so no inode moves within the locked directories
+   * while the transaction holds them, and a file's own attributes (length, replication) are read
+   * committed, as they were at some moment. The files' locks (one per inode, most of a subtree)
+   * bought nothing more.
+   */
+  private static List<InodeRow> lockDirectories(LockPhase tx, List<InodeRow> children)
+      throws StorageException {
+    List<Key> dirs = new ArrayList<>();
+    for (InodeRow row : children) {
+      if (row.isDir()) {
+        dirs.add(InodeRow.TABLE.keyOf(row));
+      }
+    }
+    if (dirs.isEmpty()) {
+      return children;
+    }
+    List<InodeRow> locked = tx.findBatch(InodeRow.TABLE, dirs, LockMode.SHARED);
+    List<InodeRow> rows = new ArrayList<>(children.size());
+    int d = 0;
+    for (InodeRow row : children) {
+      if (!row.isDir()) {
+        rows.add(row);
+        continue;
+      }
+      // Not gone: removing a child takes its parent's exclusive lock, which this transaction
+      // holds shared.
+      InodeRow now = locked.get(d++);
+      if (now != null) {
+        rows.add(now);
+      }
+    }
+    return rows;
   }
 
   private static long announced(InodeRow row) {

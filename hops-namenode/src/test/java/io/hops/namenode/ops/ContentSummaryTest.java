@@ -14,6 +14,9 @@ import io.hops.namenode.ThreadConsole;
 import io.hops.namenode.resolve.MutableInode;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FileSystem;
@@ -91,6 +94,56 @@ class ContentSummaryTest {
     ContentSummary empty = fs.getContentSummary(p("/cs/t/empty"));
     assertThat(empty.getDirectoryCount()).isEqualTo(1);
     assertThat(empty.getFileCount()).isZero();
+  }
+
+  /** Holds the exclusive lock of the inode at {@code path}, as a writer's transaction would. */
+  private static Transaction holdExclusively(String path) throws Exception {
+    long id = fs.getClient().getFileInfo(path).getFileId();
+    Transaction tx = storage.begin();
+    tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.EXCLUSIVE);
+    return tx;
+  }
+
+  private static CompletableFuture<ContentSummary> summaryOf(String path) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return fs.getContentSummary(p(path));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+  }
+
+  @Test
+  void aFileAWriterHoldsDoesNotHoldUpTheSummary() throws Exception {
+    fs.mkdirs(p("/csw/d/sub"));
+    file("/csw/d/f", 7, (short) 1);
+    file("/csw/d/sub/g", 5, (short) 1);
+    // Files are read committed: the summary neither waits for the file's writer (the lock wait
+    // is 10 s) nor takes a lock of its own on it.
+    try (Transaction writer = holdExclusively("/csw/d/f")) {
+      ContentSummary cs = summaryOf("/csw").get(5, TimeUnit.SECONDS);
+      assertThat(cs.getFileCount()).isEqualTo(2);
+      assertThat(cs.getDirectoryCount()).as("csw, d, sub").isEqualTo(3);
+      assertThat(cs.getLength()).isEqualTo(12);
+    }
+  }
+
+  @Test
+  void aDirectoryAWriterHoldsHoldsUpTheSummaryUntilItEnds() throws Exception {
+    fs.mkdirs(p("/csv/d/sub"));
+    file("/csv/d/sub/g", 5, (short) 1);
+    CompletableFuture<ContentSummary> summary;
+    try (Transaction writer = holdExclusively("/csv/d/sub")) {
+      // Directories are locked shared: their children cannot change while they are counted.
+      summary = summaryOf("/csv");
+      Thread.sleep(500);
+      assertThat(summary).isNotDone();
+    }
+    ContentSummary cs = summary.get(10, TimeUnit.SECONDS);
+    assertThat(cs.getFileCount()).isEqualTo(1);
+    assertThat(cs.getDirectoryCount()).isEqualTo(3);
   }
 
   @Test
