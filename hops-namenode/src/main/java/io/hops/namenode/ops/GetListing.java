@@ -14,7 +14,7 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -53,10 +53,9 @@ public final class GetListing extends Operation<DirectoryListing> {
   private final boolean needLocation;
   private ResolvedPath resolved;
   private List<InodeRow> children = List.of();
-  private byte[][] names;
 
-  /** The children in listing order, by their index in {@link #children}. */
-  private int[] order;
+  /** The children's names, like {@link #children} in listing order. */
+  private byte[][] names;
 
   private int first;
   private int count;
@@ -103,7 +102,7 @@ public final class GetListing extends Operation<DirectoryListing> {
           count = i;
           break;
         }
-        FileBlocks f = readBlocks(tx, children.get(order[first + i]));
+        FileBlocks f = readBlocks(tx, children.get(first + i));
         if (f != null) {
           for (var b : f.blocks()) {
             budget -= Math.max(1, f.replicas(b.blockId()).size());
@@ -125,36 +124,38 @@ public final class GetListing extends Operation<DirectoryListing> {
             ? null
             : InodeRow.TABLE.key(dirId, dirId, new String(startAfter, StandardCharsets.UTF_8));
     children = tx.scanFrom(InodeRow.TABLE, dirId, after, limit + 1, LockMode.READ_COMMITTED);
-    names = new byte[children.size()][];
-    // The scan returns the children in listing order already.
-    order = new int[children.size()];
-    for (int i = 0; i < order.length; i++) {
-      names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
-      order[i] = i;
-    }
+    names = namesOf(children);
     first = 0;
-    count = Math.min(order.length, limit);
+    count = Math.min(children.size(), limit);
   }
 
   /** The root's children are hash-partitioned (DESIGN.md §7): all of them by index, sorted here. */
   private void readRootPage(LockPhase tx) throws IOException {
-    children = tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, LockMode.READ_COMMITTED);
-    names = new byte[children.size()][];
-    Integer[] sorted = new Integer[children.size()];
-    for (int i = 0; i < sorted.length; i++) {
-      names[i] = children.get(i).name().getBytes(StandardCharsets.UTF_8);
-      sorted[i] = i;
-    }
-    Arrays.sort(sorted, (a, b) -> BY_NAME.compare(names[a], names[b]));
-    order = Arrays.stream(sorted).mapToInt(Integer::intValue).toArray();
+    children =
+        new ArrayList<>(
+            tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, LockMode.READ_COMMITTED));
+    children.sort(Comparator.comparing(GetListing::nameBytes, BY_NAME));
+    names = namesOf(children);
     first = 0;
     if (startAfter.length > 0) {
-      while (first < order.length && BY_NAME.compare(names[order[first]], startAfter) <= 0) {
+      while (first < names.length && BY_NAME.compare(names[first], startAfter) <= 0) {
         first++;
       }
     }
-    count = Math.min(order.length - first, lsLimit());
+    count = Math.min(names.length - first, lsLimit());
     wholeDirectory = true;
+  }
+
+  private static byte[] nameBytes(InodeRow row) {
+    return row.name().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[][] namesOf(List<InodeRow> rows) {
+    byte[][] names = new byte[rows.size()][];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = nameBytes(rows.get(i));
+    }
+    return names;
   }
 
   /**
@@ -165,7 +166,7 @@ public final class GetListing extends Operation<DirectoryListing> {
    * only as "more follow" (and, from the first page, to size the listing).
    */
   private int remaining(InodeRow dir) {
-    int after = order.length - first - count;
+    int after = names.length - first - count;
     if (after == 0 || wholeDirectory) {
       return after;
     }
@@ -202,8 +203,7 @@ public final class GetListing extends Operation<DirectoryListing> {
         target, PathNames.prefix(resolved.components(), resolved.depth()), FsAction.READ_EXECUTE);
     HdfsFileStatus[] listing = new HdfsFileStatus[count];
     for (int i = 0; i < count; i++) {
-      int child = order[first + i];
-      listing[i] = status(children.get(child), names[child]);
+      listing[i] = status(children.get(first + i), names[first + i]);
     }
     return new DirectoryListing(listing, remaining(target));
   }
