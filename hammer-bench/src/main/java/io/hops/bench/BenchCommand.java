@@ -52,7 +52,10 @@ import picocli.CommandLine.Option;
           + " client threads in one or more client JVMs, a warm-up and a fixed duration.",
       "By default it starts a hops namenode and measures it; --compare hdfs also starts an Apache"
           + " HDFS NameNode and DataNode, runs the identical workload on them and prints hops/HDFS"
-          + " ratios. Writes summary.json, results.csv and throughput.png to --out."
+          + " ratios. The two systems run side by side, phase by phase (each phase on one, then on"
+          + " the other, their order swapped from phase to phase), so that both measurements of a"
+          + " phase come from the same minutes of a shared machine. Writes summary.json,"
+          + " results.csv and throughput.png to --out."
     })
 final class BenchCommand implements Callable<Integer> {
   private final PrintStream out;
@@ -66,6 +69,13 @@ final class BenchCommand implements Callable<Integer> {
       paramLabel = "hdfs",
       description = "Also run Apache HDFS (NameNode + DataNode processes) and compare.")
   String compare;
+
+  @Option(
+      names = "--one-after-another",
+      description =
+          "With --compare: run every phase on hops, then start HDFS and run every phase on it,"
+              + " instead of interleaving the two phase by phase.")
+  boolean oneAfterAnother;
 
   @Option(
       names = "--system",
@@ -333,8 +343,12 @@ final class BenchCommand implements Callable<Integer> {
 
     BenchRunner runner = new BenchRunner(plan, this.out);
     List<SystemRun> runs = new ArrayList<>();
-    for (TargetLauncher l : launchers) {
-      runs.add(runner.run(l));
+    if (oneAfterAnother) {
+      for (TargetLauncher l : launchers) {
+        runs.add(runner.run(l));
+      }
+    } else {
+      runs.addAll(runner.runInterleaved(launchers));
     }
     BenchReport report =
         new BenchReport(

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +26,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the same plan against one system after another: start it, build the namespace, run every
- * phase while sampling its namenodes' CPU, stop it. Whatever goes wrong is recorded in the {@link
- * SystemRun} and the next system still runs.
+ * Runs the same plan against each system: start it, build the namespace, run every phase while
+ * sampling its namenodes' CPU, stop it. Whatever goes wrong is recorded in the {@link SystemRun}
+ * and the other systems still run.
+ *
+ * <p>Several systems run either one after the other ({@link #run}) or interleaved ({@link
+ * #runInterleaved}): all started and set up first, then each phase on every system in turn, the
+ * order of the systems reversed from one phase to the next. Interleaved, the two measurements of a
+ * phase are minutes apart instead of a whole run apart, so a slow stretch of a shared machine falls
+ * on both systems' phases of that moment, not on every phase of one system.
  */
 public final class BenchRunner {
   private static final Logger LOG = LoggerFactory.getLogger(BenchRunner.class);
@@ -60,86 +67,166 @@ public final class BenchRunner {
     this.out = out;
   }
 
+  /** Runs every phase on one system, from its start to its stop. */
   public SystemRun run(TargetLauncher launcher) throws InterruptedException {
-    String system = launcher.system();
-    out.printf("%n== %s: starting ...%n", system);
-    Target target;
-    try {
-      target = launcher.start();
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("starting {}", system, e);
-      out.printf("== %s: could not start: %s%n", system, e.getMessage());
-      return new SystemRun(
-          system, null, Map.of(), null, List.of(), List.of("could not start: " + e.getMessage()));
-    }
-    try (target) {
-      out.printf("== %s: serving at %s%n", system, target.uri());
-      target.facts().forEach((k, v) -> out.printf("   %s: %s%n", k, v));
-      return measure(target);
-    }
+    return runInterleaved(List.of(launcher)).get(0);
   }
 
-  private SystemRun measure(Target target) throws InterruptedException {
-    String system = target.system();
-    Map<String, String> conf = new LinkedHashMap<>(CLIENT_DEFAULTS);
-    conf.putAll(target.clientConf());
-    conf.putAll(plan.extraConf());
-    ClientSpec spec = plan.client().withTarget(target.uri(), conf);
-    List<MeasuredPhase> phases = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
-    SetupResult setup = null;
-    Clients clients =
-        plan.clientProcesses() == 0
-            ? new InProcessClients(spec)
-            : new ProcessClients(
-                spec,
-                plan.clientProcesses(),
-                plan.runDir().resolve("clients-" + system),
-                plan.clientJvmOptions());
+  /**
+   * Starts every system and builds each one's namespace, then runs each phase on every system in
+   * turn (the first phase in the launchers' order, the next in the reverse order, and so on), then
+   * stops them all. One result per launcher, in the launchers' order.
+   */
+  public List<SystemRun> runInterleaved(List<TargetLauncher> launchers)
+      throws InterruptedException {
+    List<Session> sessions = new ArrayList<>();
     try {
-      out.printf(
-          "== %s: building the namespace under %s (%d client thread(s) x %d process(es)) ...%n",
-          system, spec.baseDir(), spec.threads(), Math.max(1, plan.clientProcesses()));
-      setup = clients.setup(new ProgressPrinter(out, system, 0, 0));
-      out.printf(
-          "== %s: namespace ready in %.1f s: %,d directories, %,d files, %,d failures, %d of %d"
-              + " threads ready%n",
-          system,
-          setup.millis() / 1000.0,
-          setup.dirs(),
-          setup.files(),
-          setup.failures().failures(),
-          setup.threadsReady(),
-          setup.threads());
-      setup.failures().errors().forEach((m, n) -> out.printf("   ! %d x %s%n", n, m));
-      for (Phase phase : plan.phases()) {
-        String label = system + " | " + phase.workload().name();
-        ClusterWatch watch =
-            new ClusterWatch(
-                target.namenodePids(), target.namenodeWebAddresses(), target.database());
-        PhaseListener listener =
-            PhaseListener.both(
-                watch,
-                new ProgressPrinter(out, label, phase.warmupMillis(), phase.durationMillis()));
+      for (TargetLauncher launcher : launchers) {
+        Session s = new Session(launcher.system());
+        sessions.add(s);
+        s.start(launcher);
+      }
+      for (Session s : sessions) {
+        s.setup();
+      }
+      for (int i = 0; i < plan.phases().size(); i++) {
+        List<Session> turn = new ArrayList<>(sessions);
+        if (i % 2 == 1) {
+          Collections.reverse(turn);
+        }
+        for (Session s : turn) {
+          s.measure(plan.phases().get(i));
+        }
+      }
+    } finally {
+      for (Session s : sessions) {
+        s.close();
+      }
+    }
+    return sessions.stream().map(Session::result).toList();
+  }
+
+  /** One system of a run: its target, its clients and what was measured on it so far. */
+  private final class Session {
+    private final String system;
+    private final List<MeasuredPhase> phases = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private Target target;
+    private Clients clients;
+    private SetupResult setup;
+
+    /** Whether the system still takes phases: started, set up, and not broken off. */
+    private boolean running;
+
+    Session(String system) {
+      this.system = system;
+    }
+
+    void start(TargetLauncher launcher) throws InterruptedException {
+      out.printf("%n== %s: starting ...%n", system);
+      try {
+        target = launcher.start();
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("starting {}", system, e);
+        out.printf("== %s: could not start: %s%n", system, e.getMessage());
+        problems.add("could not start: " + e.getMessage());
+        return;
+      }
+      out.printf("== %s: serving at %s%n", system, target.uri());
+      target.facts().forEach((k, v) -> out.printf("   %s: %s%n", k, v));
+      Map<String, String> conf = new LinkedHashMap<>(CLIENT_DEFAULTS);
+      conf.putAll(target.clientConf());
+      conf.putAll(plan.extraConf());
+      ClientSpec spec = plan.client().withTarget(target.uri(), conf);
+      clients =
+          plan.clientProcesses() == 0
+              ? new InProcessClients(spec)
+              : new ProcessClients(
+                  spec,
+                  plan.clientProcesses(),
+                  plan.runDir().resolve("clients-" + system),
+                  plan.clientJvmOptions());
+    }
+
+    void setup() throws InterruptedException {
+      if (clients == null) {
+        return;
+      }
+      ClientSpec spec = plan.client();
+      try {
+        out.printf(
+            "== %s: building the namespace under %s (%d client thread(s) x %d process(es)) ...%n",
+            system, spec.baseDir(), spec.threads(), Math.max(1, plan.clientProcesses()));
+        setup = clients.setup(new ProgressPrinter(out, system, 0, 0));
+        out.printf(
+            "== %s: namespace ready in %.1f s: %,d directories, %,d files, %,d failures, %d of %d"
+                + " threads ready%n",
+            system,
+            setup.millis() / 1000.0,
+            setup.dirs(),
+            setup.files(),
+            setup.failures().failures(),
+            setup.threadsReady(),
+            setup.threads());
+        setup.failures().errors().forEach((m, n) -> out.printf("   ! %d x %s%n", n, m));
+        running = true;
+      } catch (IOException | RuntimeException e) {
+        brokeOff(e);
+      }
+    }
+
+    void measure(Phase phase) throws InterruptedException {
+      if (!running) {
+        return;
+      }
+      String label = system + " | " + phase.workload().name();
+      ClusterWatch watch =
+          new ClusterWatch(target.namenodePids(), target.namenodeWebAddresses(), target.database());
+      PhaseListener listener =
+          PhaseListener.both(
+              watch, new ProgressPrinter(out, label, phase.warmupMillis(), phase.durationMillis()));
+      try {
         PhaseResult result = clients.run(phase, listener);
         MeasuredPhase measured =
             new MeasuredPhase(phase, result, watch.namenodeCpuMillis(), watch.work());
         phases.add(measured);
         out.print(Tables.phase(system, measured));
+      } catch (IOException | RuntimeException e) {
+        brokeOff(e);
       }
-    } catch (IOException | RuntimeException e) {
+    }
+
+    private void brokeOff(Exception e) {
       LOG.warn("{}: the run broke off", system, e);
       problems.add("the run broke off: " + e);
       out.printf("== %s: the run broke off: %s%n", system, e);
-    } finally {
-      clients.close();
+      running = false;
     }
-    return new SystemRun(
-        system,
-        target.uri(),
-        Objects.requireNonNullElse(target.facts(), Map.of()),
-        setup,
-        phases,
-        problems);
+
+    void close() throws InterruptedException {
+      running = false;
+      try {
+        if (clients != null) {
+          clients.close();
+        }
+      } finally {
+        if (target != null) {
+          target.close();
+        }
+      }
+    }
+
+    SystemRun result() {
+      if (target == null) {
+        return new SystemRun(system, null, Map.of(), null, List.of(), List.copyOf(problems));
+      }
+      return new SystemRun(
+          system,
+          target.uri(),
+          Objects.requireNonNullElse(target.facts(), Map.of()),
+          setup,
+          List.copyOf(phases),
+          List.copyOf(problems));
+    }
   }
 }

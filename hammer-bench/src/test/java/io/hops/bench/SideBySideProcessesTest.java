@@ -10,14 +10,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * {@code hops bench --compare hdfs}, smallest: a hops namenode process and a formatted Apache HDFS
- * NameNode process, one after the other, the same RAW phase on each, CPU read from /proc, and the
- * ratio table.
+ * NameNode process side by side, each RAW phase on one and then on the other (their order swapped
+ * from phase to phase), CPU read from /proc, and the ratio table.
  */
 class SideBySideProcessesTest {
   @TempDir Path dir;
@@ -76,6 +77,17 @@ class SideBySideProcessesTest {
         .contains("hops / hdfs: ratio")
         .containsPattern("hops \\| RAW stat_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
         .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms");
+    // Both systems are up before the first phase; the phases interleave, the order swapped.
+    assertThat(out.indexOf("== hdfs: serving at")).isLessThan(out.indexOf("hops | RAW stat_file"));
+    assertThat(
+            List.of(
+                out.indexOf("hops | RAW stat_file"),
+                out.indexOf("hdfs | RAW stat_file"),
+                out.indexOf("hdfs | RAW create_file"),
+                out.indexOf("hops | RAW create_file")))
+        .as(out)
+        .doesNotContain(-1)
+        .isSorted();
     // --namenode-set reaches both namenodes' configuration, and the report says so.
     assertThat(out)
         .contains("namenode settings: {dfs.namenode.fs-limits.max-directory-items=54321}");
