@@ -99,11 +99,28 @@ public final class BenchRunner {
         }
       }
     } finally {
-      for (Session s : sessions) {
-        s.close();
-      }
+      closeAll(sessions);
     }
     return sessions.stream().map(Session::result).toList();
+  }
+
+  /** Stops every system, each even if stopping another one failed. */
+  private static void closeAll(List<Session> sessions) throws InterruptedException {
+    RuntimeException failed = null;
+    for (Session s : sessions) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
+      }
+    }
+    if (failed != null) {
+      throw failed;
+    }
   }
 
   /** One system of a run: its target, its clients and what was measured on it so far. */
@@ -112,11 +129,14 @@ public final class BenchRunner {
     private final List<MeasuredPhase> phases = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private Target target;
+    private ClientSpec spec;
     private Clients clients;
     private SetupResult setup;
 
     /** Whether the system still takes phases: started, set up, and not broken off. */
     private boolean running;
+
+    private boolean closed;
 
     Session(String system) {
       this.system = system;
@@ -137,7 +157,7 @@ public final class BenchRunner {
       Map<String, String> conf = new LinkedHashMap<>(CLIENT_DEFAULTS);
       conf.putAll(target.clientConf());
       conf.putAll(plan.extraConf());
-      ClientSpec spec = plan.client().withTarget(target.uri(), conf);
+      spec = plan.client().withTarget(target.uri(), conf);
       clients =
           plan.clientProcesses() == 0
               ? new InProcessClients(spec)
@@ -152,7 +172,6 @@ public final class BenchRunner {
       if (clients == null) {
         return;
       }
-      ClientSpec spec = plan.client();
       try {
         out.printf(
             "== %s: building the namespace under %s (%d client thread(s) x %d process(es)) ...%n",
@@ -196,15 +215,21 @@ public final class BenchRunner {
       }
     }
 
-    private void brokeOff(Exception e) {
+    /** Records why the system takes no more phases, and stops it now (the others run on). */
+    private void brokeOff(Exception e) throws InterruptedException {
       LOG.warn("{}: the run broke off", system, e);
       problems.add("the run broke off: " + e);
       out.printf("== %s: the run broke off: %s%n", system, e);
-      running = false;
+      close();
     }
 
+    /** Stops the clients and the system, once; what was measured stays for {@link #result}. */
     void close() throws InterruptedException {
       running = false;
+      if (closed) {
+        return;
+      }
+      closed = true;
       try {
         if (clients != null) {
           clients.close();
