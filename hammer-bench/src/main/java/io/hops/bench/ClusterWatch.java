@@ -11,15 +11,19 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Samples, when the clients start and stop measuring, each namenode's CPU time (/proc) and
- * operation count (its {@code /jmx} bean {@code HopsOperations}), and the database's statements and
- * CPU time; the differences are the window's {@link ClusterWork}.
+ * Samples, when the clients start and stop measuring, each namenode's CPU time (/proc), in all and
+ * by thread, and operation count (its {@code /jmx} bean {@code HopsOperations}), and the database's
+ * statements and CPU time; the differences are the window's {@link ClusterWork}.
  */
 final class ClusterWatch implements PhaseListener {
   static final String OPERATIONS_BEAN = "Hadoop:service=NameNode,name=HopsOperations";
@@ -31,7 +35,10 @@ final class ClusterWatch implements PhaseListener {
   private Snapshot end;
 
   private record Snapshot(
-      List<Long> cpu, List<long[]> operations, MariaDbCounters.Sample database) {}
+      List<Long> cpu,
+      List<Map<Long, ProcCpu.ThreadCpu>> threads,
+      List<long[]> operations,
+      MariaDbCounters.Sample database) {}
 
   ClusterWatch(List<Long> pids, List<String> webAddresses, MariaDbCounters database) {
     this.pids = pids;
@@ -79,7 +86,36 @@ final class ClusterWatch implements PhaseListener {
     return new ClusterWork(
         nns,
         database == null ? null : minus(end.database.cpuMillis(), start.database.cpuMillis()),
-        database == null ? null : minus(end.database.statements(), start.database.statements()));
+        database == null ? null : minus(end.database.statements(), start.database.statements()),
+        byThread(start.threads, end.threads));
+  }
+
+  /**
+   * The window's CPU milliseconds of each thread group ({@link ProcCpu#group}) over all namenodes,
+   * most first: each thread alive at the end, less what it had used at the start (nothing if it
+   * started since).
+   */
+  static Map<String, Long> byThread(
+      List<Map<Long, ProcCpu.ThreadCpu>> start, List<Map<Long, ProcCpu.ThreadCpu>> end) {
+    Map<String, Long> groups = new HashMap<>();
+    for (int i = 0; i < end.size(); i++) {
+      Map<Long, ProcCpu.ThreadCpu> before = i < start.size() ? start.get(i) : Map.of();
+      end.get(i)
+          .forEach(
+              (tid, t) -> {
+                ProcCpu.ThreadCpu was = before.get(tid);
+                long used =
+                    was != null && was.name().equals(t.name())
+                        ? t.millis() - was.millis()
+                        : t.millis();
+                groups.merge(ProcCpu.group(t.name()), Math.max(0, used), Long::sum);
+              });
+    }
+    Map<String, Long> sorted = new LinkedHashMap<>();
+    groups.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+        .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+    return sorted;
   }
 
   /** {@code b - a}, or null when either is unknown or a counter went back (a restart). */
@@ -89,16 +125,21 @@ final class ClusterWatch implements PhaseListener {
 
   private Snapshot sample() {
     List<Long> cpu = new ArrayList<>();
+    List<Map<Long, ProcCpu.ThreadCpu>> threads = new ArrayList<>();
     for (long pid : pids) {
       OptionalLong ms = ProcCpu.millis(pid);
       cpu.add(ms.isPresent() ? ms.getAsLong() : -1);
+      threads.add(ProcCpu.threads(pid));
     }
     List<long[]> ops = new ArrayList<>();
     for (String web : webAddresses) {
       ops.add(counters(web));
     }
     return new Snapshot(
-        cpu, ops, database == null ? new MariaDbCounters.Sample(-1, -1) : database.sample());
+        cpu,
+        threads,
+        ops,
+        database == null ? new MariaDbCounters.Sample(-1, -1) : database.sample());
   }
 
   /** The namenode's operations and DAL accesses from its {@code /jmx}, each -1 if unknown. */

@@ -18,7 +18,7 @@ import picocli.CommandLine;
 /**
  * {@code hops bench --compare hdfs}, smallest: a hops namenode process and a formatted Apache HDFS
  * NameNode process side by side, each RAW phase on one and then on the other (their order swapped
- * from phase to phase), CPU read from /proc, and the ratio table.
+ * from phase to phase), CPU read from /proc (in all and by thread), and the ratio table.
  */
 class SideBySideProcessesTest {
   @TempDir Path dir;
@@ -77,6 +77,12 @@ class SideBySideProcessesTest {
         .contains("hops / hdfs: ratio")
         .containsPattern("hops \\| RAW stat_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
         .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms");
+    // Each system's namenode CPU by thread, read from /proc: both have RPC handlers.
+    assertThat(
+            out.split("namenode CPU by thread, ms per 1,000 ops: [^\\n]*IPC Server hand", -1)
+                .length)
+        .as(out)
+        .isGreaterThanOrEqualTo(3);
     // Both systems are up before the first phase; the phases interleave, the order swapped.
     assertThat(out.indexOf("== hdfs: serving at")).isLessThan(out.indexOf("hops | RAW stat_file"));
     assertThat(

@@ -1,6 +1,9 @@
 package io.hops.bench.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the processes of a system did in a phase's measured window, each null where unknown.
@@ -8,14 +11,22 @@ import java.util.List;
  * @param namenodes per namenode, in the target's order
  * @param databaseCpuMillis the database server's CPU time (when it runs on this machine)
  * @param databaseStatements statements the database received: its round trips
+ * @param namenodeThreadCpuMillis the namenodes' CPU time by thread group (handlers, socket readers,
+ *     the log's sync thread, garbage collection...), summed over the namenodes, most first; empty
+ *     where unknown
  */
 public record ClusterWork(
-    List<NamenodeWork> namenodes, Long databaseCpuMillis, Long databaseStatements) {
+    List<NamenodeWork> namenodes,
+    Long databaseCpuMillis,
+    Long databaseStatements,
+    Map<String, Long> namenodeThreadCpuMillis) {
 
-  public static final ClusterWork NONE = new ClusterWork(List.of(), null, null);
+  public static final ClusterWork NONE = new ClusterWork(List.of(), null, null, Map.of());
 
   public ClusterWork {
     namenodes = List.copyOf(namenodes);
+    namenodeThreadCpuMillis =
+        Collections.unmodifiableMap(new LinkedHashMap<>(namenodeThreadCpuMillis));
   }
 
   /**

@@ -110,6 +110,13 @@ public final class Summary {
         "namenodeCpuSeconds",
         p.namenodeCpuMillis() == null ? null : p.namenodeCpuMillis() / 1000.0);
     m.put("namenodeCpuMsPer1000Ops", p.cpuMillisPer1000Ops());
+    if (!p.cluster().namenodeThreadCpuMillis().isEmpty() && p.clientOps() > 0) {
+      Map<String, Object> threads = new LinkedHashMap<>();
+      p.cluster()
+          .namenodeThreadCpuMillis()
+          .forEach((group, ms) -> threads.put(group, p.perOp(ms) * 1000));
+      m.put("namenodeCpuMsPer1000OpsByThread", threads);
+    }
     if (r.pausedMillis() > 0) {
       m.put("pausedThreadSeconds", r.pausedMillis() / 1000.0);
     }

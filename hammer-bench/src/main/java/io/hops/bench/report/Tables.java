@@ -103,6 +103,10 @@ public final class Tables {
                   : String.format(Locale.ROOT, "%.0f%%", 100.0 * n.operations() / all),
               num(p.perOp(n.cpuMillis()))));
     }
+    String threads = byThread(p);
+    if (!threads.isEmpty()) {
+      b.append("  namenode CPU by thread, ms per 1,000 ops: ").append(threads).append('\n');
+    }
     if (w.databaseCpuMillis() != null || w.databaseStatements() != null) {
       b.append(
           String.format(
@@ -112,6 +116,37 @@ public final class Tables {
               num(p.perOp(w.databaseCpuMillis())),
               num(p.perOp(w.databaseStatements())),
               num(p.perOp(w.databaseAccesses()))));
+    }
+    return b.toString();
+  }
+
+  /** Thread groups shown by name; the rest are summed as "other". */
+  static final int THREAD_GROUPS_SHOWN = 6;
+
+  /**
+   * The namenodes' CPU by thread group ({@code top -H}'s names, digits folded), per 1,000 client
+   * operations, the largest {@link #THREAD_GROUPS_SHOWN} by name; "" where unknown.
+   */
+  static String byThread(MeasuredPhase p) {
+    Map<String, Long> groups = p.cluster().namenodeThreadCpuMillis();
+    if (groups.isEmpty() || p.clientOps() == 0) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder();
+    long other = 0;
+    int shown = 0;
+    for (Map.Entry<String, Long> g : groups.entrySet()) {
+      if (shown < THREAD_GROUPS_SHOWN && g.getValue() > 0) {
+        b.append(shown++ == 0 ? "" : ", ")
+            .append(g.getKey())
+            .append(' ')
+            .append(num(p.perOp(g.getValue()) * 1000));
+      } else {
+        other += g.getValue();
+      }
+    }
+    if (other > 0) {
+      b.append(shown == 0 ? "" : ", ").append("other ").append(num(p.perOp(other) * 1000));
     }
     return b.toString();
   }
