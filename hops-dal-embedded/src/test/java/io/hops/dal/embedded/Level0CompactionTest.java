@@ -1,0 +1,83 @@
+package io.hops.dal.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Flushed memtables wait in level 0 until {@link RocksStore#LEVEL0_COMPACTION_TRIGGER} of them are
+ * there, and are then compacted: the level below, which holds keys of every table, is rewritten a
+ * third as often as with RocksDB's trigger of 4.
+ */
+class Level0CompactionTest {
+  private static final int ROCKSDB_DEFAULT_TRIGGER = 4;
+
+  @TempDir Path dir;
+
+  @Test
+  void flushedMemtablesWaitForTheTriggerBeforeACompaction() throws Exception {
+    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
+      int waiting = RocksStore.LEVEL0_COMPACTION_TRIGGER - 1;
+      assertThat(waiting).isGreaterThanOrEqualTo(ROCKSDB_DEFAULT_TRIGGER);
+      awaitNoCompaction(store);
+      // A new store starts with the files of its logs' preallocation.
+      int before = level0Files(store);
+      assertThat(before).isLessThan(waiting);
+      for (int i = before; i < waiting; i++) {
+        flushOneKey(store, i);
+        awaitNoCompaction(store);
+      }
+      // RocksDB's default trigger would have compacted them by now.
+      assertThat(level0Files(store)).isEqualTo(waiting);
+
+      flushOneKey(store, waiting);
+      awaitNoCompaction(store);
+      // At the trigger, a compaction merged them (into a lower level, or fewer level-0 files).
+      assertThat(level0Files(store)).isLessThan(RocksStore.LEVEL0_COMPACTION_TRIGGER);
+    }
+  }
+
+  private static void flushOneKey(RocksStore store, int i) throws Exception {
+    // Every file spans the same range (as a memtable of commits to every table does), so a
+    // compaction takes them all.
+    byte[] first = ("a-" + i).getBytes(StandardCharsets.UTF_8);
+    byte[] last = ("z-" + i).getBytes(StandardCharsets.UTF_8);
+    store.use(
+        "flush",
+        db -> {
+          try (WriteOptions write = new WriteOptions();
+              FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.put(write, first, first);
+            db.put(write, last, last);
+            db.flush(flush);
+          }
+          return null;
+        });
+  }
+
+  /** Waits until no compaction is running or due. */
+  private static void awaitNoCompaction(RocksStore store) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    // A compaction is scheduled right after the flush that makes it due; give it a moment first.
+    Thread.sleep(50);
+    while (property(store, "rocksdb.compaction-pending") > 0
+        || property(store, "rocksdb.num-running-compactions") > 0) {
+      assertThat(System.nanoTime()).as("compactions still running").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  private static int level0Files(RocksStore store) throws Exception {
+    return property(store, "rocksdb.num-files-at-level0");
+  }
+
+  private static int property(RocksStore store, String name) throws Exception {
+    return Integer.parseInt(store.use(name, (RocksDB db) -> db.getProperty(name)).trim());
+  }
+}
