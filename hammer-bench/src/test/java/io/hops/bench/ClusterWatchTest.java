@@ -73,12 +73,8 @@ class ClusterWatchTest {
   private static void spin() {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long until = mx.getCurrentThreadCpuTime() + SPIN_MILLIS * 1_000_000;
-    long x = 0;
     while (mx.getCurrentThreadCpuTime() < until) {
-      x += System.nanoTime() % 7;
-    }
-    if (x == 42) {
-      System.out.print("");
+      Thread.onSpinWait();
     }
   }
 }

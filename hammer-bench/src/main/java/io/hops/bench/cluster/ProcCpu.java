@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -66,8 +67,10 @@ public final class ProcCpu {
    * namenode's handlers, socket readers or garbage collector threads are one group each.
    */
   public static String group(String threadName) {
-    return threadName.replaceAll("[0-9]+", "#").strip();
+    return DIGITS.matcher(threadName).replaceAll("#").strip();
   }
+
+  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
 
   /** User plus system clock ticks of a {@code stat} line. */
   private static long ticks(String stat) {
