@@ -88,6 +88,7 @@ public final class Append extends Operation<Append.Outcome> {
   private FileBlocks blocks;
   private LeaseRecovery.Release takeover;
   private AncestorQuotas quotas = AncestorQuotas.none();
+  private long now;
 
   public Append(
       Namesystem ns,
@@ -118,15 +119,21 @@ public final class Append extends Operation<Append.Outcome> {
     if (target == null || target.isDir()) {
       return;
     }
+    now = bm.now();
     Set<String> holders = new HashSet<>();
     holders.add(holder);
     if (target.underConstruction()) {
       holders.add(target.clientName());
     }
-    leases = LeaseChanges.lock(tx, holders);
+    // Only the caller's lease, as in a create: shared if it was just renewed, so one client's
+    // appends run together and leave it as it is.
+    leases =
+        holders.size() == 1
+            ? LeaseChanges.lockToAdd(tx, holder, now)
+            : LeaseChanges.lock(tx, holders);
     if (target.underConstruction() && !holder.equals(target.clientName())) {
       LeaseRow writer = leases.read(target.clientName());
-      if (writer != null && leaseManager.expiredSoftLimit(writer, bm.now())) {
+      if (writer != null && leaseManager.expiredSoftLimit(writer, now)) {
         takeover = leaseManager.recovery().prepare(tx, target);
         if (takeover instanceof BlockRecovery.Prepared p) {
           blocks = p.blocks().withRemovalRows(tx);
@@ -172,7 +179,6 @@ public final class Append extends Operation<Append.Outcome> {
               + ": it is stored in the database (storage policy DB); append to it with hops-client,"
               + " which moves it to datanodes when it outgrows the database");
     }
-    long now = bm.now();
     MutableInode file = MutableInode.of(target);
     if (file.underConstruction) {
       IOException refused =

@@ -85,6 +85,47 @@ class OneClientCreatesTogetherTest {
   }
 
   /**
+   * An append of the client joins its fresh lease as a create does: while another transaction holds
+   * the lease row shared, the append and its close go through, and the row is not rewritten.
+   */
+  @Test
+  void anAppendGoesThroughWhileAnotherCreateOfTheClientHoldsItsLease() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (DistributedFileSystem c = cluster.client()) {
+      String holder = c.getClient().getClientName();
+      Path file = new Path("/together/appended");
+      try (FSDataOutputStream out = c.create(file, (short) 1)) { // a lease row now
+        out.write(new byte[] {1, 2});
+      }
+      long renewed = System.currentTimeMillis() + 3_600_000;
+      try (Transaction tx = storage.begin()) {
+        LeaseRow now = tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE);
+        tx.update(LeaseRow.TABLE, new LeaseRow(holder, renewed, now.count()));
+        tx.commit();
+      }
+      try (Transaction inFlight = storage.begin()) {
+        assertThat(inFlight.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.SHARED))
+            .isNotNull();
+        Future<Long> appendAndClose =
+            pool.submit(
+                () -> {
+                  try (FSDataOutputStream out = c.append(file)) {
+                    out.write(3);
+                  }
+                  return c.getFileStatus(file).getLen();
+                });
+        // An exclusive lock on the lease row would wait until the transaction above ends.
+        assertThat(appendAndClose.get(60, TimeUnit.SECONDS)).isEqualTo(3L);
+      }
+      assertThat(c.isFileClosed(file)).isTrue();
+      assertThat(lease(holder).lastUpdate()).isEqualTo(renewed);
+      assertThat(leasePaths(holder)).isEmpty();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
    * HDFS's getAdditionalBlock checks the writer against the file and does not renew its lease; no
    * more does addBlock here: with the lease row locked exclusively by another transaction (the
    * leader looking at it, or a create renewing it), the client's next block is still allocated and
