@@ -133,6 +133,20 @@ public final class LeaseChanges {
     return new LeaseChanges(byHolder);
   }
 
+  /**
+   * Lock phase, for an operation that gives {@code holder} a file that {@code writer} may be
+   * writing (null if nobody): {@link #lockToAdd} when the caller's lease is the only one; both
+   * leases exclusively, in holder order, when another client writes the file, since it may be taken
+   * over.
+   */
+  public static LeaseChanges lockToAdd(LockPhase tx, String holder, String writer, long now)
+      throws StorageException {
+    if (writer == null || writer.equals(holder)) {
+      return lockToAdd(tx, holder, now);
+    }
+    return lock(tx, List.of(holder, writer));
+  }
+
   private static boolean fresh(LeaseRow lease, long now) {
     return lease != null && now - lease.lastUpdate() <= FRESH_MILLIS;
   }

@@ -29,9 +29,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.permission.FsAction;
@@ -120,17 +118,11 @@ public final class Append extends Operation<Append.Outcome> {
       return;
     }
     now = bm.now();
-    Set<String> holders = new HashSet<>();
-    holders.add(holder);
-    if (target.underConstruction()) {
-      holders.add(target.clientName());
-    }
-    // Only the caller's lease, as in a create: shared if it was just renewed, so one client's
-    // appends run together and leave it as it is.
+    // As in a create: the caller's lease alone is locked shared if it was just renewed, so one
+    // client's appends run together and leave it as it is.
     leases =
-        holders.size() == 1
-            ? LeaseChanges.lockToAdd(tx, holder, now)
-            : LeaseChanges.lock(tx, holders);
+        LeaseChanges.lockToAdd(
+            tx, holder, target.underConstruction() ? target.clientName() : null, now);
     if (target.underConstruction() && !holder.equals(target.clientName())) {
       LeaseRow writer = leases.read(target.clientName());
       if (writer != null && leaseManager.expiredSoftLimit(writer, now)) {

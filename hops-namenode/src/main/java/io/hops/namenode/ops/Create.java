@@ -21,9 +21,7 @@ import io.hops.namenode.tx.Operation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -170,16 +168,13 @@ public final class Create extends Operation<Create.Outcome> {
     }
     InodeRow target = resolved.target();
     boolean oldFile = target != null && !target.isDir();
-    Set<String> holders = new HashSet<>();
-    holders.add(clientName);
-    if (oldFile && target.underConstruction()) {
-      holders.add(target.clientName());
-    }
     // Only the caller's lease: shared if it was just renewed, so one client's creates run together.
     leases =
-        holders.size() == 1
-            ? LeaseChanges.lockToAdd(tx, clientName, now)
-            : LeaseChanges.lock(tx, holders);
+        LeaseChanges.lockToAdd(
+            tx,
+            clientName,
+            oldFile && target.underConstruction() ? target.clientName() : null,
+            now);
     if (oldFile && flags.contains(CreateFlag.OVERWRITE)) {
       replaced = DeletedInodes.readWithoutLeases(tx, List.of(target));
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());

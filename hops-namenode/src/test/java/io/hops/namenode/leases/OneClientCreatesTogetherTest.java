@@ -56,14 +56,7 @@ class OneClientCreatesTogetherTest {
     try (DistributedFileSystem c = cluster.client()) {
       String holder = c.getClient().getClientName();
       FSDataOutputStream first = c.create(new Path("/together/first")); // a lease row now
-      // As renewed just now, whatever the time the steps below take on a busy machine.
-      try (Transaction tx = storage.begin()) {
-        LeaseRow now = tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE);
-        tx.update(
-            LeaseRow.TABLE,
-            new LeaseRow(holder, System.currentTimeMillis() + 3_600_000, now.count()));
-        tx.commit();
-      }
+      renewAheadOfTime(holder);
       try (Transaction inFlight = storage.begin()) {
         assertThat(inFlight.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.SHARED))
             .isNotNull();
@@ -97,12 +90,7 @@ class OneClientCreatesTogetherTest {
       try (FSDataOutputStream out = c.create(file, (short) 1)) { // a lease row now
         out.write(new byte[] {1, 2});
       }
-      long renewed = System.currentTimeMillis() + 3_600_000;
-      try (Transaction tx = storage.begin()) {
-        LeaseRow now = tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE);
-        tx.update(LeaseRow.TABLE, new LeaseRow(holder, renewed, now.count()));
-        tx.commit();
-      }
+      long renewed = renewAheadOfTime(holder);
       try (Transaction inFlight = storage.begin()) {
         assertThat(inFlight.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.SHARED))
             .isNotNull();
@@ -213,6 +201,20 @@ class OneClientCreatesTogetherTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Sets the lease of {@code holder} as renewed an hour from now, so that it counts as just renewed
+   * whatever the time the test's next steps take on a busy machine; returns that time.
+   */
+  private static long renewAheadOfTime(String holder) throws Exception {
+    long renewed = System.currentTimeMillis() + 3_600_000;
+    try (Transaction tx = storage.begin()) {
+      LeaseRow now = tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.EXCLUSIVE);
+      tx.update(LeaseRow.TABLE, new LeaseRow(holder, renewed, now.count()));
+      tx.commit();
+    }
+    return renewed;
   }
 
   private static List<LeasePathRow> leasePaths(String holder) throws Exception {
