@@ -142,6 +142,15 @@ final class BenchCommand implements Callable<Integer> {
   int opWarmup = 2;
 
   @Option(
+      names = "--rounds",
+      paramLabel = "N",
+      description =
+          "Run every phase N times, round after round; the ratio table then gives each system's"
+              + " median and the median of the rounds' ratios, followed by each round's ratios"
+              + " (default: ${DEFAULT-VALUE}).")
+  int rounds = 1;
+
+  @Option(
       names = {"-t", "--threads"},
       description = "Client threads per client process (default: ${DEFAULT-VALUE}).")
   int threads = 16;
@@ -385,7 +394,27 @@ final class BenchCommand implements Callable<Integer> {
     }
   }
 
+  /** The phases of one round, {@link #rounds} times; rounds after the first named by round. */
   private List<Phase> phases(Mix mix, List<Op> rawOps) {
+    if (rounds < 1) {
+      throw new IllegalArgumentException("--rounds takes N >= 1, not " + rounds);
+    }
+    List<Phase> round = round(mix, rawOps);
+    List<Phase> phases = new ArrayList<>(round);
+    for (int r = 2; r <= rounds; r++) {
+      for (Phase p : round) {
+        phases.add(
+            new Phase(
+                BenchReport.inRound(p.name(), r),
+                p.workload(),
+                p.warmupMillis(),
+                p.durationMillis()));
+      }
+    }
+    return phases;
+  }
+
+  private List<Phase> round(Mix mix, List<Op> rawOps) {
     List<Phase> phases = new ArrayList<>();
     if (mix != null) {
       phases.add(
@@ -482,6 +511,9 @@ final class BenchCommand implements Callable<Integer> {
           "workload: RAW %s, %d s warm-up + %d s measured each%n",
           rawOps.stream().map(Op::key).toList(), warmup, duration);
     }
+    if (rounds > 1) {
+      out.printf("rounds: %d, every phase once in each%n", rounds);
+    }
     out.printf(
         "clients: %d thread(s) in each of %d client process(es)%n",
         threads, Math.max(1, clientProcesses));
@@ -503,6 +535,7 @@ final class BenchCommand implements Callable<Integer> {
     m.put("clientProcesses", Math.max(1, clientProcesses));
     m.put("warmupSeconds", warmup);
     m.put("durationSeconds", duration);
+    m.put("rounds", rounds);
     m.put("opSweepSeconds", opDuration);
     m.put("namenodeHeap", heap);
     m.put("namenodeHandlers", handlers == null ? "stock" : handlers);

@@ -19,7 +19,8 @@ import picocli.CommandLine;
 /**
  * {@code hops bench --compare hdfs}, smallest: a hops namenode process and a formatted Apache HDFS
  * NameNode process side by side, each RAW phase on one and then on the other (their order swapped
- * from phase to phase), CPU read from /proc (in all and by thread), and the ratio table.
+ * from phase to phase), CPU read from /proc (in all and by thread), and the ratio table; two
+ * rounds, so the table gives medians and each round's ratios.
  */
 class SideBySideProcessesTest {
   @TempDir Path dir;
@@ -37,6 +38,8 @@ class SideBySideProcessesTest {
       "raw:stat_file,create_file",
       "--duration",
       "1",
+      "--rounds",
+      "2",
       "--warmup",
       "0",
       "--client-processes",
@@ -77,7 +80,12 @@ class SideBySideProcessesTest {
                 + " (stock default)")
         .contains("hops / hdfs: ratio")
         .containsPattern("hops \\| RAW stat_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
-        .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms");
+        .containsPattern("hdfs \\| RAW create_file .* 0 failures \\| namenode CPU [0-9.,]+ ms")
+        // The second round of each phase, and each round's ratios after the medians.
+        .containsPattern("hops \\| RAW create_file \\(round 2\\) .* 0 failures")
+        .containsPattern("hdfs \\| RAW stat_file \\(round 2\\) .* 0 failures")
+        .contains("(2 rounds: each value is its system's median")
+        .containsPattern("stat_file +\\| [0-9.]+ [0-9.]+ +\\| [0-9.]+ [0-9.]+");
     // Each system's namenode CPU by thread, read from /proc: both have RPC handlers.
     assertThat(
             Pattern.compile("namenode CPU by thread, ms per 1,000 ops: [^\\n]*IPC Server hand")

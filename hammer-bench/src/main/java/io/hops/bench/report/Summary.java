@@ -66,6 +66,9 @@ public final class Summary {
     x.put(a.system(), m.a());
     x.put(b.system(), m.b());
     x.put("ratio", m.ratio());
+    if (!m.roundRatios().isEmpty()) {
+      x.put("roundRatios", m.roundRatios());
+    }
     return x;
   }
 

@@ -23,6 +23,20 @@ public record SystemRun(
     return phases.stream().filter(p -> p.phase().name().equals(name)).findFirst().orElse(null);
   }
 
+  /** The phase of a given name in every round, in order. */
+  public List<MeasuredPhase> rounds(String name) {
+    return phases.stream()
+        .filter(p -> BenchReport.firstRoundName(p.phase().name()).equals(name))
+        .toList();
+  }
+
+  /** The RAW phases of an operation (its own runs or the sweeps after a mix), in order. */
+  public List<MeasuredPhase> rawRounds(Op op) {
+    return phases.stream()
+        .filter(p -> p.phase().workload().isRaw() && p.phase().workload().rawOp() == op)
+        .toList();
+  }
+
   /** The RAW phase of an operation (its own run or the sweep after a mix), or null. */
   public MeasuredPhase rawPhase(Op op) {
     return phases.stream()

@@ -3,6 +3,7 @@ package io.hops.bench.report;
 import io.hops.bench.client.OpStats;
 import io.hops.bench.client.PhaseResult;
 import io.hops.bench.workload.Op;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,9 +21,12 @@ public final class Tables {
             Locale.ROOT,
             "%s | %s | %.0f s, %d threads | %s ops/s | %d failures | namenode CPU %s%n",
             system,
-            p.phase().name().equals(BenchReport.MIX_PHASE)
-                ? "MIXED " + p.phase().workload().name()
-                : "RAW " + p.phase().workload().rawOp().key(),
+            (p.phase().workload().isRaw()
+                    ? "RAW " + p.phase().workload().rawOp().key()
+                    : "MIXED " + p.phase().workload().name())
+                + (BenchReport.roundOf(p.phase().name()) > 1
+                    ? " (round " + BenchReport.roundOf(p.phase().name()) + ")"
+                    : ""),
             r.measuredMillis() / 1000.0,
             r.threads(),
             num(p.totalOpsPerSec()),
@@ -242,7 +246,44 @@ public final class Tables {
           "(in the mix rows, ops/s and p99 are the operation's within the mix; CPU per op and RAW"
               + " ops/s come from the RAW sweep of that operation alone)\n");
     }
+    int rounds = Comparison.rounds(a, b);
+    if (rounds > 1) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "(%d rounds: each value is its system's median, each ratio the median of the rounds'"
+                  + " ratios)%n%s / %s, each round's ratio:%n",
+              rounds,
+              x,
+              y));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%-20s | %-24s | %-24s%s%n",
+              "operation",
+              "ops/s",
+              "namenode CPU / op",
+              sweep ? " | RAW ops/s (sweep)" : ""));
+      for (Comparison.Row r : rows) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "%-20s | %-24s | %-24s%s%n",
+                r.label(),
+                roundRatios(r.opsPerSec()),
+                roundRatios(r.cpuPer1000Ops()),
+                sweep ? " | " + roundRatios(r.rawOpsPerSec()) : ""));
+      }
+    }
     return out.toString();
+  }
+
+  private static String roundRatios(Comparison.Metric m) {
+    List<String> each = new ArrayList<>();
+    for (Double r : m.roundRatios()) {
+      each.add(r == null ? "-" : String.format(Locale.ROOT, "%.2f", r));
+    }
+    return each.isEmpty() ? "-" : String.join(" ", each);
   }
 
   private static String ratio(Comparison.Metric m) {
