@@ -77,12 +77,12 @@ public final class Comparison {
     return v.size() % 2 == 1 ? v.get(mid) : (v.get(mid - 1) + v.get(mid)) / 2;
   }
 
-  /** The most rounds any phase of {@code a} or {@code b} ran. */
+  /** The last round any phase of {@code a} or {@code b} ran in. */
   public static int rounds(SystemRun a, SystemRun b) {
     int most = 1;
     for (SystemRun s : List.of(a, b)) {
       for (MeasuredPhase p : s.phases()) {
-        most = Math.max(most, s.rounds(BenchReport.firstRoundName(p.phase().name())).size());
+        most = Math.max(most, BenchReport.roundOf(p.phase().name()));
       }
     }
     return most;

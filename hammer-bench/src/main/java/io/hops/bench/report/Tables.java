@@ -14,6 +14,7 @@ public final class Tables {
 
   public static String phase(String system, MeasuredPhase p) {
     PhaseResult r = p.result();
+    int round = BenchReport.roundOf(p.phase().name());
     StringBuilder b = new StringBuilder();
     Double cpu = p.cpuMillisPer1000Ops();
     b.append(
@@ -24,9 +25,7 @@ public final class Tables {
             (p.phase().workload().isRaw()
                     ? "RAW " + p.phase().workload().rawOp().key()
                     : "MIXED " + p.phase().workload().name())
-                + (BenchReport.roundOf(p.phase().name()) > 1
-                    ? " (round " + BenchReport.roundOf(p.phase().name()) + ")"
-                    : ""),
+                + (round > 1 ? " (round " + round + ")" : ""),
             r.measuredMillis() / 1000.0,
             r.threads(),
             num(p.totalOpsPerSec()),
@@ -280,14 +279,15 @@ public final class Tables {
 
   private static String roundRatios(Comparison.Metric m) {
     List<String> each = new ArrayList<>();
-    for (Double r : m.roundRatios()) {
-      each.add(r == null ? "-" : String.format(Locale.ROOT, "%.2f", r));
-    }
+    m.roundRatios().forEach(r -> each.add(ratio(r)));
     return each.isEmpty() ? "-" : String.join(" ", each);
   }
 
   private static String ratio(Comparison.Metric m) {
-    Double r = m.ratio();
+    return ratio(m.ratio());
+  }
+
+  private static String ratio(Double r) {
     return r == null ? "-" : String.format(Locale.ROOT, "%.2f", r);
   }
 
