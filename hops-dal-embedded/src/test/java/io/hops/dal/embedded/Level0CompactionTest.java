@@ -6,19 +6,27 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.CompactionStyle;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.WriteOptions;
 
 /**
- * Flushed memtables wait in level 0 until {@link RocksStore#LEVEL0_COMPACTION_TRIGGER} of them are
- * there, and are then compacted: the level below, which holds keys of every table, is rewritten a
- * third as often as with RocksDB's trigger of 4.
+ * The store compacts universally: flushed memtables wait in level 0 as sorted runs until {@link
+ * RocksStore#LEVEL0_COMPACTION_TRIGGER} of them are there, and are then merged, not compacted level
+ * by level.
  */
 class Level0CompactionTest {
   private static final int ROCKSDB_DEFAULT_TRIGGER = 4;
 
   @TempDir Path dir;
+
+  @Test
+  void theStoreCompactsUniversally() throws Exception {
+    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
+      assertThat(store.compactionStyle()).isEqualTo(CompactionStyle.UNIVERSAL);
+    }
+  }
 
   @Test
   void flushedMemtablesWaitForTheTriggerBeforeACompaction() throws Exception {
