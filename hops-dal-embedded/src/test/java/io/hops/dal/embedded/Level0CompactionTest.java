@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.WriteOptions;
 
@@ -26,6 +27,34 @@ class Level0CompactionTest {
     try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
       assertThat(store.compactionStyle()).isEqualTo(CompactionStyle.UNIVERSAL);
     }
+  }
+
+  /**
+   * A store written with leveled compaction (before stop 42), its keys compacted into the levels
+   * below level 0, opens as it is: each level is a sorted run, which universal compaction takes
+   * over, and every key is read back.
+   */
+  @Test
+  void aStoreWrittenWithLeveledCompactionOpens() throws Exception {
+    try (Options leveled =
+            new Options().setCreateIfMissing(true).setCompactionStyle(CompactionStyle.LEVEL);
+        RocksDB db = RocksDB.open(leveled, dir.toString())) {
+      for (int i = 0; i < 1_000; i++) {
+        db.put(key(i), key(i));
+      }
+      db.compactRange();
+      assertThat(db.getProperty("rocksdb.num-files-at-level0").trim()).isEqualTo("0");
+    }
+    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
+      for (int i = 0; i < 1_000; i += 99) {
+        byte[] k = key(i);
+        assertThat(store.use("read", (RocksDB db) -> db.get(k))).isEqualTo(k);
+      }
+    }
+  }
+
+  private static byte[] key(int i) {
+    return String.format("k-%05d", i).getBytes(StandardCharsets.UTF_8);
   }
 
   @Test
