@@ -206,7 +206,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   }
 
   private static InodeRow byId(LockPhase tx, long id) throws IOException {
-    InodeHintCache.Place place = tx.placeOf(id);
+    InodeHintCache.Hint place = tx.placeOf(id);
     if (place != null) {
       InodeRow there = tx.find(InodeRow.TABLE, Inodes.key(place.parentId(), place.name()), rc());
       if (there != null && there.id() == id) {

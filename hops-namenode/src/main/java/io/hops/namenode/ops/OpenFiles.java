@@ -39,7 +39,7 @@ final class OpenFiles {
    * inode now, an index scan on the id finds it.
    */
   static InodeRow byId(LockPhase tx, long id) throws IOException {
-    InodeHintCache.Place place = tx.placeOf(id);
+    InodeHintCache.Hint place = tx.placeOf(id);
     if (place != null) {
       InodeRow there =
           tx.find(InodeRow.TABLE, Inodes.key(place.parentId(), place.name()), LockMode.EXCLUSIVE);

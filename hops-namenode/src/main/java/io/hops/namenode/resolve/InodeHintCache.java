@@ -18,9 +18,9 @@ public final class InodeHintCache {
    * The key of a hint. Written out rather than a record: every component of every resolved path is
    * looked up, and a record's equals and hashCode go through generic bootstrap methods.
    */
-  private static final class ChildName {
-    private final long parentId;
-    private final String name;
+  static class ChildName {
+    final long parentId;
+    final String name;
     private final int hash;
 
     ChildName(long parentId, String name) {
@@ -30,7 +30,7 @@ public final class InodeHintCache {
     }
 
     @Override
-    public boolean equals(Object o) {
+    public final boolean equals(Object o) {
       return o instanceof ChildName c
           && c.hash == hash
           && c.parentId == parentId
@@ -38,21 +38,49 @@ public final class InodeHintCache {
     }
 
     @Override
-    public int hashCode() {
+    public final int hashCode() {
       return hash;
     }
   }
 
-  /** Where an inode was seen: its parent's id and its name. */
-  public record Place(long parentId, String name) {}
-
   /**
-   * A hinted id; for a directory also its row's key, built once and kept (with the encoding the
-   * driver keeps on it): a directory is the ancestor of every path below it, so its key is wanted
-   * by every resolution through it. A file's key is built when wanted (files outnumber directories,
-   * and a file is at most the target of a path).
+   * A hinted id and where it was seen: its parent's id and its name. For a directory also its row's
+   * key, built once and kept (with the encoding the driver keeps on it): a directory is the
+   * ancestor of every path below it, so its key is wanted by every resolution through it. A file's
+   * key is built when wanted (files outnumber directories, and a file is at most the target of a
+   * path).
+   *
+   * <p>One object is the hint's key and value, and what {@link #placeOf} finds by id: a new inode
+   * costs the caches one object, which the collector copies as long as the inode is cached, where a
+   * key, a hint and a place were three.
    */
-  public record Hint(long id, Key key) {}
+  public static final class Hint extends ChildName {
+    private final long id;
+    private final Key key;
+
+    Hint(long parentId, String name, long id, Key key) {
+      super(parentId, name);
+      this.id = id;
+      this.key = key;
+    }
+
+    public long id() {
+      return id;
+    }
+
+    /** The directory's row key, or null (a file, or a directory put without the flag). */
+    public Key key() {
+      return key;
+    }
+
+    public long parentId() {
+      return parentId;
+    }
+
+    public String name() {
+      return name;
+    }
+  }
 
   /**
    * The hints of the directories on a path below the root, found by the path in one lookup instead
@@ -61,9 +89,14 @@ public final class InodeHintCache {
    */
   public record DirChain(long[] ids, Key[] keys) {}
 
+  /** Each hint by its (parent id, name); the key is the hint itself. */
   private final ConcurrentHashMap<ChildName, Hint> hints = new ConcurrentHashMap<>();
+
   private final ConcurrentHashMap<String, DirChain> chains = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<Long, Place> places = new ConcurrentHashMap<>();
+
+  /** The same hints by id. */
+  private final ConcurrentHashMap<Long, Hint> places = new ConcurrentHashMap<>();
+
   private final int capacity;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
@@ -106,13 +139,9 @@ public final class InodeHintCache {
    * As {@link #put(long, String, long)}; {@code dir}: the inode is a directory (its key is kept).
    */
   public void put(long parentId, String name, long id, boolean dir) {
-    ChildName child = new ChildName(parentId, name);
-    Hint known = hints.get(child);
-    if (known != null && known.id() == id && (known.key() != null || !dir)) {
-      Place p = places.get(id);
-      if (p != null && p.parentId() == parentId && p.name().equals(name)) {
-        return; // every resolution confirms its hints: reads only, no writes to shared maps
-      }
+    Hint known = hints.get(new ChildName(parentId, name));
+    if (known != null && known.id == id && (known.key != null || !dir) && places.get(id) == known) {
+      return; // every resolution confirms its hints: reads only, no writes to shared maps
     }
     if (hints.size() >= capacity) {
       hints.clear();
@@ -121,12 +150,13 @@ public final class InodeHintCache {
       places.clear();
     }
     // The same inode keeps the key it had; a directory without one gets it built.
-    Key key = known != null && known.id() == id ? known.key() : null;
+    Key key = known != null && known.id == id ? known.key : null;
     if (key == null && dir) {
       key = Inodes.key(parentId, name);
     }
-    hints.put(child, new Hint(id, key));
-    places.put(id, new Place(parentId, name));
+    Hint hint = new Hint(parentId, name, id, key);
+    hints.put(hint, hint);
+    places.put(id, hint);
   }
 
   /**
@@ -134,14 +164,16 @@ public final class InodeHintCache {
    * #placeOf}) may need repair. One map lookup instead of {@link #put}'s two.
    */
   public void confirmed(long parentId, String name, long id) {
-    Place p = places.get(id);
-    if (p == null || p.parentId() != parentId || !p.name().equals(name)) {
+    Hint p = places.get(id);
+    if (p == null || p.parentId != parentId || !p.name.equals(name)) {
       put(parentId, name, id);
     }
   }
 
-  /** Where the inode {@code id} was last seen, or null. */
-  public Place placeOf(long id) {
+  /**
+   * Where the inode {@code id} was last seen ({@link Hint#parentId}, {@link Hint#name}), or null.
+   */
+  public Hint placeOf(long id) {
     return places.get(id);
   }
 

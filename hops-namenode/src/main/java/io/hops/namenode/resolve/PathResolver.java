@@ -308,7 +308,7 @@ public final class PathResolver {
   }
 
   /** Where the inode {@code id} was last seen (a hint), or null. */
-  public InodeHintCache.Place placeOf(long id) {
+  public InodeHintCache.Hint placeOf(long id) {
     return hints.placeOf(id);
   }
 }

@@ -117,7 +117,7 @@ public final class LockPhase {
   }
 
   /** Where the inode {@code id} was last seen by this namenode (a hint to verify), or null. */
-  public io.hops.namenode.resolve.InodeHintCache.Place placeOf(long id) {
+  public io.hops.namenode.resolve.InodeHintCache.Hint placeOf(long id) {
     return resolver.placeOf(id);
   }
 

@@ -37,4 +37,30 @@ class InodeHintCacheTest {
     hints.put(1, "new", 20);
     assertThat(hints.hint(1, "new")).isSameAs(kept);
   }
+
+  @Test
+  void anInodeHasOneHintFoundByNameAndById() {
+    InodeHintCache hints = new InodeHintCache(100);
+    hints.put(5, "dir", 10, true);
+
+    InodeHintCache.Hint byName = hints.hint(5, "dir");
+    assertThat(hints.placeOf(10)).isSameAs(byName);
+    assertThat(byName.parentId()).isEqualTo(5);
+    assertThat(byName.name()).isEqualTo("dir");
+    // Confirming a hint writes nothing.
+    hints.put(5, "dir", 10, true);
+    hints.confirmed(5, "dir", 10);
+    assertThat(hints.hint(5, "dir")).isSameAs(byName);
+
+    // Moved: the new name finds it, and so does its id; the old name is forgotten.
+    hints.remove(5, "dir");
+    hints.put(6, "moved", 10, true);
+    assertThat(hints.hint(5, "dir")).isNull();
+    assertThat(hints.placeOf(10)).isSameAs(hints.hint(6, "moved"));
+    assertThat(hints.placeOf(10).parentId()).isEqualTo(6);
+    // A repaired way back: the id was last seen elsewhere.
+    hints.confirmed(7, "again", 10);
+    assertThat(hints.placeOf(10).name()).isEqualTo("again");
+    assertThat(hints.get(7, "again")).isEqualTo(10);
+  }
 }
