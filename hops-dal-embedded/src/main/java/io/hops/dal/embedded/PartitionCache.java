@@ -176,7 +176,12 @@ final class PartitionCache {
      * caller in the process shares, so the comparison is not inlined.
      */
     private static int search(byte[][] keys, byte[] key) {
-      int low = 0;
+      return search(keys, 0, key);
+    }
+
+    /** As {@link #search(byte[][], byte[])} among {@code keys} from position {@code from} on. */
+    private static int search(byte[][] keys, int from, byte[] key) {
+      int low = from;
       int high = keys.length - 1;
       while (low <= high) {
         int mid = (low + high) >>> 1;
@@ -210,6 +215,38 @@ final class PartitionCache {
       int c = chunkOf(key);
       int i = search(keys[c], key);
       return i >= 0 ? rows[c][i] : RowCache.ABSENT;
+    }
+
+    /**
+     * The rows of {@code keys} (each in this partition), or {@link RowCache#ABSENT} for those it
+     * does not hold, in the keys' order. Keys in ascending order (a directory's children as a scan
+     * returned them) are each searched for only past the one before.
+     */
+    Object[] findAll(List<KeyBytes> wanted) {
+      Object[] found = new Object[wanted.size()];
+      int c = 0;
+      int i = 0;
+      byte[] previous = null;
+      for (int w = 0; w < found.length; w++) {
+        byte[] key = wanted.get(w).bytes();
+        if (keys.length == 0) {
+          found[w] = RowCache.ABSENT;
+          continue;
+        }
+        if (previous != null && Arrays.compareUnsigned(previous, key) > 0) {
+          c = 0; // out of order: start over
+          i = 0;
+        }
+        previous = key;
+        while (c < bounds.length - 1 && Arrays.compareUnsigned(bounds[c], key) < 0) {
+          c++;
+          i = 0;
+        }
+        int at = search(keys[c], i, key);
+        found[w] = at >= 0 ? rows[c][at] : RowCache.ABSENT;
+        i = at >= 0 ? at + 1 : -at - 1;
+      }
+      return found;
     }
 
     /**

@@ -97,6 +97,59 @@ class PartitionCacheTest {
    * A point read of a row of a kept partition, present or not (a name being created), is answered
    * from the partition without a lookup in the store; the answer follows commits.
    */
+  /**
+   * A batch of keys of one kept partition (the directories among a directory's children, read again
+   * under their locks) is answered from the partition, found key after key in one walk through its
+   * chunks when the keys are in order: what each key holds after updates and deletions, null for
+   * the deleted and the never written, in the order asked, in or out of key order.
+   */
+  @Test
+  void aBatchOfOnePartitionsKeysIsAnsweredFromItInTheOrderAsked() throws Exception {
+    open(100_000);
+    int n = 5 * PartitionCache.Rows.CHUNK_ROWS; // several chunks
+    commit(
+        tx -> {
+          for (int i = 0; i < n; i++) {
+            tx.insert(T, child(i + 1, String.format("c%04d", i)));
+          }
+        });
+    scan();
+    assertThat(cached()).isTrue();
+    commit(
+        tx -> {
+          for (int i = 0; i < n; i += 7) {
+            tx.update(T, SampleRows.with(T, child(i + 1, String.format("c%04d", i)), "size", 99L));
+          }
+          for (int i = 3; i < n; i += 11) {
+            tx.delete(T, T.keyOf(child(i + 1, String.format("c%04d", i))));
+          }
+        });
+    assertThat(cached()).isTrue();
+    rowCache().clear(); // the rows are in the kept partition and the store only
+
+    List<io.hops.dal.schema.Key> ascending = new ArrayList<>();
+    for (int i = 0; i < n + 5; i += 2) {
+      ascending.add(T.keyOf(child(0, String.format("c%04d", i))));
+    }
+    ascending.add(T.keyOf(child(0, "zz-never")));
+    List<io.hops.dal.schema.Key> shuffled = new ArrayList<>(ascending);
+    java.util.Collections.shuffle(shuffled, new java.util.Random(7));
+    java.util.Map<io.hops.dal.schema.Key, InodeRow> stored = new java.util.HashMap<>();
+    storeScan().forEach(r -> stored.put(T.keyOf(r), r));
+    assertThat(stored).hasSize(n - (n - 3 + 10) / 11);
+    scan(); // kept again after storeScan's clear
+    assertThat(cached()).isTrue();
+    for (List<io.hops.dal.schema.Key> keys : List.of(ascending, shuffled)) {
+      List<InodeRow> expected = new ArrayList<>();
+      keys.forEach(k -> expected.add(stored.get(k)));
+      assertThat(expected).contains((InodeRow) null);
+      try (Transaction tx = storage.begin()) {
+        assertThat(tx.findBatch(T, keys, LockMode.SHARED)).isEqualTo(expected);
+        assertThat(tx.accessCounts().keysRead()).isZero();
+      }
+    }
+  }
+
   @Test
   void pointReadsOfAKeptPartitionDoNotReachTheStore() throws Exception {
     open(1000);
