@@ -224,15 +224,15 @@ final class PartitionCache {
      */
     Object[] findAll(List<KeyBytes> wanted) {
       Object[] found = new Object[wanted.size()];
+      if (keys.length == 0) {
+        Arrays.fill(found, RowCache.ABSENT);
+        return found;
+      }
       int c = 0;
       int i = 0;
       byte[] previous = null;
       for (int w = 0; w < found.length; w++) {
         byte[] key = wanted.get(w).bytes();
-        if (keys.length == 0) {
-          found[w] = RowCache.ABSENT;
-          continue;
-        }
         if (previous != null && Arrays.compareUnsigned(previous, key) > 0) {
           c = 0; // out of order: start over
           i = 0;

@@ -286,7 +286,7 @@ final class RocksStore implements AutoCloseable {
    * RocksDB's own default is 8 MB per store: a walk of a large subtree (a content summary, a
    * delete, a chmod of a directory) over a namespace of a million inodes then read most blocks from
    * the files again and decompressed them: with this cache a content summary of the bench's third
-   * round cost a fifth less namenode CPU (stop 43). The cache fills only as blocks are read, so a
+   * round cost a fifth less namenode CPU (stop 44). The cache fills only as blocks are read, so a
    * small store never takes it all; it is memory outside the heap, besides {@code -Xmx}.
    */
   static final long BLOCK_CACHE_BYTES = 256L << 20;

@@ -74,7 +74,7 @@ final class RowReader {
     RowCache.Generation g = cache.current(); // before the store is read
     Object cached = g.get(rowKey);
     if (cached == null && t.partitionPrefixLength > 0) {
-      KeyBytes partition = new KeyBytes(Arrays.copyOf(rowKey.bytes(), t.partitionPrefixLength));
+      KeyBytes partition = partitionOf(t, rowKey);
       cached = keptRow(partition, rowKey);
       if (cached == null && toWrite) {
         cached = fillToWrite(t, partition, rowKey);
@@ -98,7 +98,12 @@ final class RowReader {
     if (t.partitionPrefixLength <= 0) {
       return null;
     }
-    return keptRow(new KeyBytes(Arrays.copyOf(rowKey.bytes(), t.partitionPrefixLength)), rowKey);
+    return keptRow(partitionOf(t, rowKey), rowKey);
+  }
+
+  /** The partition of a row of a partitioned table: its key's first bytes. */
+  private static KeyBytes partitionOf(StoredTable<?> t, KeyBytes rowKey) {
+    return new KeyBytes(Arrays.copyOf(rowKey.bytes(), t.partitionPrefixLength));
   }
 
   private Object keptRow(KeyBytes partition, KeyBytes rowKey) {
@@ -212,17 +217,12 @@ final class RowReader {
       return null;
     }
     byte[] first = rowKeys.get(0).bytes();
-    if (first.length < prefix) {
-      return null;
-    }
     for (KeyBytes k : rowKeys) {
-      byte[] b = k.bytes();
-      if (b.length < prefix || !Arrays.equals(b, 0, prefix, first, 0, prefix)) {
+      if (!Arrays.equals(k.bytes(), 0, prefix, first, 0, prefix)) {
         return null;
       }
     }
-    PartitionCache.Rows partition =
-        store.partitions().get(new KeyBytes(Arrays.copyOf(first, prefix)));
+    PartitionCache.Rows partition = store.partitions().get(partitionOf(t, rowKeys.get(0)));
     if (partition == null) {
       return null;
     }

@@ -10,9 +10,14 @@ import io.hops.dal.Storages;
 import io.hops.dal.Transaction;
 import io.hops.dal.kit.SampleRows;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -94,10 +99,6 @@ class PartitionCacheTest {
   }
 
   /**
-   * A point read of a row of a kept partition, present or not (a name being created), is answered
-   * from the partition without a lookup in the store; the answer follows commits.
-   */
-  /**
    * A batch of keys of one kept partition (the directories among a directory's children, read again
    * under their locks) is answered from the partition, found key after key in one walk through its
    * chunks when the keys are in order: what each key holds after updates and deletions, null for
@@ -127,19 +128,19 @@ class PartitionCacheTest {
     assertThat(cached()).isTrue();
     rowCache().clear(); // the rows are in the kept partition and the store only
 
-    List<io.hops.dal.schema.Key> ascending = new ArrayList<>();
+    List<Key> ascending = new ArrayList<>();
     for (int i = 0; i < n + 5; i += 2) {
       ascending.add(T.keyOf(child(0, String.format("c%04d", i))));
     }
     ascending.add(T.keyOf(child(0, "zz-never")));
-    List<io.hops.dal.schema.Key> shuffled = new ArrayList<>(ascending);
-    java.util.Collections.shuffle(shuffled, new java.util.Random(7));
-    java.util.Map<io.hops.dal.schema.Key, InodeRow> stored = new java.util.HashMap<>();
+    List<Key> shuffled = new ArrayList<>(ascending);
+    Collections.shuffle(shuffled, new Random(7));
+    Map<Key, InodeRow> stored = new HashMap<>();
     storeScan().forEach(r -> stored.put(T.keyOf(r), r));
     assertThat(stored).hasSize(n - (n - 3 + 10) / 11);
     scan(); // kept again after storeScan's clear
     assertThat(cached()).isTrue();
-    for (List<io.hops.dal.schema.Key> keys : List.of(ascending, shuffled)) {
+    for (List<Key> keys : List.of(ascending, shuffled)) {
       List<InodeRow> expected = new ArrayList<>();
       keys.forEach(k -> expected.add(stored.get(k)));
       assertThat(expected).contains((InodeRow) null);
@@ -150,6 +151,10 @@ class PartitionCacheTest {
     }
   }
 
+  /**
+   * A point read of a row of a kept partition, present or not (a name being created), is answered
+   * from the partition without a lookup in the store; the answer follows commits.
+   */
   @Test
   void pointReadsOfAKeptPartitionDoNotReachTheStore() throws Exception {
     open(1000);
@@ -547,7 +552,7 @@ class PartitionCacheTest {
   private List<List<String>> pages(int size) throws Exception {
     List<List<String>> pages = new ArrayList<>();
     try (Transaction tx = storage.begin()) {
-      io.hops.dal.schema.Key after = null;
+      Key after = null;
       while (true) {
         List<InodeRow> page = tx.scanFrom(T, DIR, after, size, LockMode.READ_COMMITTED);
         if (page.isEmpty()) {
