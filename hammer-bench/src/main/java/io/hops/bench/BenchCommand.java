@@ -168,7 +168,9 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--heap",
-      description = "-Xmx of every namenode, hops and HDFS alike (default: ${DEFAULT-VALUE}).")
+      description =
+          "Heap of every namenode, hops and HDFS alike, fixed at this size (-Xms and -Xmx;"
+              + " default: ${DEFAULT-VALUE}).")
   String heap = "4g";
 
   @Option(

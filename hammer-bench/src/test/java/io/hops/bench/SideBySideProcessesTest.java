@@ -69,8 +69,9 @@ class SideBySideProcessesTest {
     assertThat(out)
         .contains("== hops: serving at hdfs://127.0.0.1:")
         .contains("== hdfs: serving at hdfs://127.0.0.1:")
-        .containsPattern("namenode: 1 hops namenode, pid [0-9]+, -Xmx512m -XX:\\+UseParallelGC")
-        .containsPattern("namenode: 1 Apache HDFS NameNode, pid [0-9]+, -Xmx512m\\R")
+        .containsPattern(
+            "namenode: 1 hops namenode, pid [0-9]+, -Xms512m -Xmx512m -XX:\\+UseParallelGC")
+        .containsPattern("namenode: 1 Apache HDFS NameNode, pid [0-9]+, -Xms512m -Xmx512m\\R")
         // No --handlers: each system's own default, HDFS's 10 and hops' for its embedded store.
         .contains("handlers: 10 (stock default)")
         .contains(

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,8 @@ public final class HdfsLauncher implements TargetLauncher {
             Map.of("fs.defaultFS", uri, "hadoop.tmp.dir", dir.resolve("tmp").toString()),
             hdfs);
     String classpath = conf + File.pathSeparator + s.classpath();
-    List<String> jvm = List.of("-Xmx" + s.heap(), SiteFiles.QUIET_LOGGING);
+    List<String> jvm = new ArrayList<>(SiteFiles.heap(s.heap()));
+    jvm.add(SiteFiles.QUIET_LOGGING);
     try (JavaProcess format =
         JavaProcess.start(
             "hdfs format",
@@ -75,7 +77,9 @@ public final class HdfsLauncher implements TargetLauncher {
             List.of(),
             s.logDir().resolve("hdfs-namenode.log"));
     facts.put("store", "Apache HDFS NameNode: in memory, edit log in " + dir.resolve("name"));
-    facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", -Xmx" + s.heap());
+    facts.put(
+        "namenode",
+        "1 Apache HDFS NameNode, pid " + nn.pid() + ", " + SiteFiles.hdfsJvmFact(s.heap()));
     facts.put("handlers", s.handlersFact(handlers));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);

@@ -23,19 +23,41 @@ final class SiteFiles {
   private SiteFiles() {}
 
   /**
-   * The JVM options of a hops namenode process: its heap, quiet logging, and what {@code bin/hops
-   * namenode} gives it ({@link NamenodeJvm#OPTIONS}). HDFS's NameNode gets the heap and quiet
-   * logging only, as its own scripts start it.
+   * A namenode's heap, hops' and HDFS's alike: fixed at {@code heap} from the start ({@code -Xms}
+   * and {@code -Xmx}), as operators run namenodes. A heap left to grow from the JVM's initial size
+   * grows under the parallel collector by full collections, each a second or more of both cores
+   * once the caches hold a few hundred MB, and falls into whichever phase is running then (stop 45
+   * in docs/benchmarks.md).
+   */
+  static List<String> heap(String heap) {
+    return List.of("-Xms" + heap, "-Xmx" + heap);
+  }
+
+  /**
+   * The JVM options of a hops namenode process: its {@link #heap}, quiet logging, and what {@code
+   * bin/hops namenode} gives it ({@link NamenodeJvm#OPTIONS}). HDFS's NameNode gets the heap and
+   * quiet logging only, as its own scripts start it.
    */
   static List<String> namenodeJvm(String heap) {
-    List<String> jvm = new ArrayList<>(List.of("-Xmx" + heap, QUIET_LOGGING));
+    List<String> jvm = new ArrayList<>(heap(heap));
+    jvm.add(QUIET_LOGGING);
     jvm.addAll(NamenodeJvm.OPTIONS);
     return jvm;
   }
 
-  /** A hops namenode's JVM options as the report states them: {@code -Xmx2g -XX:+UseParallelGC}. */
+  /**
+   * A hops namenode's JVM options as the report states them: {@code -Xms2g -Xmx2g
+   * -XX:+UseParallelGC}.
+   */
   static String jvmFact(String heap) {
-    return "-Xmx" + heap + " " + String.join(" ", NamenodeJvm.OPTIONS);
+    List<String> shown = new ArrayList<>(heap(heap));
+    shown.addAll(NamenodeJvm.OPTIONS);
+    return String.join(" ", shown);
+  }
+
+  /** An HDFS NameNode's JVM options as the report states them: {@code -Xms2g -Xmx2g}. */
+  static String hdfsJvmFact(String heap) {
+    return String.join(" ", heap(heap));
   }
 
   /** A configuration directory with {@code core-site.xml}, {@code hdfs-site.xml} and logging. */
