@@ -77,9 +77,7 @@ public final class HdfsLauncher implements TargetLauncher {
             List.of(),
             s.logDir().resolve("hdfs-namenode.log"));
     facts.put("store", "Apache HDFS NameNode: in memory, edit log in " + dir.resolve("name"));
-    facts.put(
-        "namenode",
-        "1 Apache HDFS NameNode, pid " + nn.pid() + ", " + SiteFiles.hdfsJvmFact(s.heap()));
+    facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", " + SiteFiles.shown(jvm));
     facts.put("handlers", s.handlersFact(handlers));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);

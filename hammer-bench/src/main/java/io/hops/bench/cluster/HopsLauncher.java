@@ -67,15 +67,16 @@ public final class HopsLauncher implements TargetLauncher {
     Path conf =
         SiteFiles.write(
             s.logDir().resolve("hops-namenode-conf"), Map.of("fs.defaultFS", uri), hdfs);
+    List<String> jvm = SiteFiles.namenodeJvm(s.heap());
     JavaProcess nn =
         JavaProcess.start(
             "hops namenode",
-            SiteFiles.namenodeJvm(s.heap()),
+            jvm,
             conf + File.pathSeparator + s.classpath(),
             HopsMain.class.getName(),
             List.of("namenode", "--conf", conf.toString()),
             s.logDir().resolve("hops-namenode.log"));
-    facts.put("namenode", "1 hops namenode, pid " + nn.pid() + ", " + SiteFiles.jvmFact(s.heap()));
+    facts.put("namenode", "1 hops namenode, pid " + nn.pid() + ", " + SiteFiles.shown(jvm));
     facts.put("handlers", s.handlersFact(handlers));
     facts.put("namenode log", nn.log().toString());
     return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);

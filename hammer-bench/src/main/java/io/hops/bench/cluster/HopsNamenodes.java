@@ -82,7 +82,7 @@ public final class HopsNamenodes implements Target {
         "namenodes",
         c.size()
             + " hops namenode processes, "
-            + SiteFiles.jvmFact(s.heap())
+            + SiteFiles.shown(SiteFiles.namenodeJvm(s.heap()))
             + ", handlers "
             + s.handlersFact(s.handlersOr(SQL_STOCK_HANDLERS)));
     c.facts.put("clients", "hops-client HopsFailoverProxyProvider, round-robin");

@@ -46,18 +46,11 @@ final class SiteFiles {
   }
 
   /**
-   * A hops namenode's JVM options as the report states them: {@code -Xms2g -Xmx2g
-   * -XX:+UseParallelGC}.
+   * A namenode's JVM options as the report states them: those it is started with, less the quiet
+   * logging ({@code -Xms2g -Xmx2g -XX:+UseParallelGC} for hops, {@code -Xms2g -Xmx2g} for HDFS).
    */
-  static String jvmFact(String heap) {
-    List<String> shown = new ArrayList<>(heap(heap));
-    shown.addAll(NamenodeJvm.OPTIONS);
-    return String.join(" ", shown);
-  }
-
-  /** An HDFS NameNode's JVM options as the report states them: {@code -Xms2g -Xmx2g}. */
-  static String hdfsJvmFact(String heap) {
-    return String.join(" ", heap(heap));
+  static String shown(List<String> jvm) {
+    return String.join(" ", jvm.stream().filter(o -> !o.equals(QUIET_LOGGING)).toList());
   }
 
   /** A configuration directory with {@code core-site.xml}, {@code hdfs-site.xml} and logging. */
