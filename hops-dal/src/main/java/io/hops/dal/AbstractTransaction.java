@@ -46,6 +46,17 @@ public abstract class AbstractTransaction implements Transaction {
       throws StorageException;
 
   /**
+   * The partition's rows, read committed, folded. This default reads them all ({@link #doScan}); an
+   * engine that can keep summaries overrides it.
+   */
+  protected <R extends Record, A> A doFold(
+      Table<R> table, Column partition, Object partitionValue, PartitionFold<R, A> fold)
+      throws StorageException {
+    return fold.fold(
+        doScan(table, List.of(partition), List.of(partitionValue), LockMode.READ_COMMITTED));
+  }
+
+  /**
    * How many committed rows {@code table} holds. This default reads them all; a driver that can
    * count without reading rows overrides it.
    */
@@ -117,6 +128,16 @@ public abstract class AbstractTransaction implements Transaction {
         List.of(p, table.column(column)),
         List.of(partitionValue, value),
         mode);
+  }
+
+  @Override
+  public final <R extends Record, A> A foldPartition(
+      Table<R> table, Object partitionValue, PartitionFold<R, A> fold) throws StorageException {
+    checkOpen();
+    Column p = partitionColumn(table);
+    A summary = guard(() -> doFold(table, p, partitionValue, fold));
+    counter.count(AccessKind.PPIS, LockMode.READ_COMMITTED);
+    return summary;
   }
 
   @Override

@@ -49,6 +49,15 @@ public interface Transaction extends AutoCloseable {
       throws StorageException;
 
   /**
+   * The rows whose partition column equals {@code partitionValue}, read committed, summarized by
+   * {@code fold}: what a caller that wants a partition's summary rather than its rows asks (a
+   * directory's content summary). An engine may answer from a summary it kept since no commit wrote
+   * the partition (see {@link PartitionFold}). Counted as {@link AccessKind#PPIS}.
+   */
+  <R extends Record, A> A foldPartition(
+      Table<R> table, Object partitionValue, PartitionFold<R, A> fold) throws StorageException;
+
+  /**
    * One page of a bounded range scan: the rows whose primary key comes after {@code after} (null:
    * from the first), in primary-key order, at most {@code limit}; within one partition if {@code
    * partitionValue} is not null ({@link AccessKind#PPIS}), else over the table ({@link

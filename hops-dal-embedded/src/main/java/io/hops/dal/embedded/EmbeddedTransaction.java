@@ -3,6 +3,7 @@ package io.hops.dal.embedded;
 import io.hops.dal.AbstractTransaction;
 import io.hops.dal.Durability;
 import io.hops.dal.LockMode;
+import io.hops.dal.PartitionFold;
 import io.hops.dal.StorageException;
 import io.hops.dal.WriteOp;
 import io.hops.dal.schema.Column;
@@ -121,6 +122,17 @@ final class EmbeddedTransaction extends AbstractTransaction {
         return fresh ? scanOnce(t, columns, values) : rows;
       }
     }
+  }
+
+  @Override
+  protected <R extends Record, A> A doFold(
+      Table<R> table, Column partition, Object partitionValue, PartitionFold<R, A> fold)
+      throws StorageException {
+    if (partitionValue == null || !table.keyColumns().get(0).equals(partition)) {
+      return super.doFold(table, partition, partitionValue, fold);
+    }
+    StoredTable<R> t = StoredTable.of(table);
+    return reader.fold(t, t.layout.rowPrefix(List.of(partition), List.of(partitionValue)), fold);
   }
 
   @Override

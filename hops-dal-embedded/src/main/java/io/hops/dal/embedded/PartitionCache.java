@@ -1,5 +1,6 @@
 package io.hops.dal.embedded;
 
+import io.hops.dal.PartitionFold;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * the older read is dropped), and a commit that applied before the claim wrote the store before the
  * read began (so the read sees it); a commit that applies after the fill applies to what was read.
  * Partitions larger than {@link #MAX_PARTITION_ROWS} are not kept.
+ *
+ * <p>It also keeps summaries of partitions of any size ({@link PartitionFold}: a directory's files
+ * counted and their lengths added up), by the same rules: a fold claims the partition before it
+ * reads the rows, keeps what it made only if the claim is still there, and every commit drops the
+ * summaries (and claims) of the partitions it wrote. A content summary of a big directory then
+ * reads one summary, not thousands of rows, until the directory changes.
  *
  * <p>Past its capacity in rows the cache starts a new generation, and the one before stays readable
  * until the next: a partition found there is moved into the new one (as a claim and its fill, so
@@ -368,7 +375,14 @@ final class PartitionCache {
     }
   }
 
-  /** One generation: partition prefix → its {@link Rows}, or a scan's claim. */
+  /**
+   * In a generation's partitions: a partition a scan found larger than {@link #MAX_PARTITION_ROWS}.
+   * Later scans of it in the generation claim nothing and so copy out no keys; a hint about cost,
+   * kept across commits, never about rows.
+   */
+  private static final Object OVERSIZED = new Object();
+
+  /** One generation: partition prefix → its {@link Rows}, a scan's claim, or {@link #OVERSIZED}. */
   static final class Generation {
     private final Map<KeyBytes, Object> partitions = new ConcurrentHashMap<>();
     private final AtomicInteger rows = new AtomicInteger();
@@ -379,9 +393,31 @@ final class PartitionCache {
      */
     private final Map<KeyBytes, WriteMiss> writeMisses = new ConcurrentHashMap<>();
 
+    /**
+     * Partition prefix → a {@link PartitionFold}'s summary of its rows ({@link Folded}), or a
+     * fold's claim. Counted in {@link #rows} by the summaries' weights.
+     */
+    private final Map<KeyBytes, Object> folds = new ConcurrentHashMap<>();
+
     /** The partition's rows, or null if not kept. */
     Rows get(KeyBytes partition) {
       return partitions.get(partition) instanceof Rows rows ? rows : null;
+    }
+  }
+
+  /** What {@code fold} made of a partition's rows, and its weight. */
+  private record Folded(PartitionFold<?, ?> fold, Object summary, int weight) {}
+
+  /** A fold's claim of a partition it is summarizing. */
+  static final class FoldClaim {
+    private final Generation generation;
+    private final KeyBytes partition;
+    private final PartitionFold<?, ?> fold;
+
+    private FoldClaim(Generation generation, KeyBytes partition, PartitionFold<?, ?> fold) {
+      this.generation = generation;
+      this.partition = partition;
+      this.fold = fold;
     }
   }
 
@@ -451,7 +487,8 @@ final class PartitionCache {
 
   /**
    * Claims a partition missing from {@code g} for a scan about to read the store; null if the cache
-   * is off or another scan is reading it (this one then reads without filling).
+   * is off, another scan is reading it (this one then reads without filling), or it was found too
+   * large to keep.
    */
   Claim claim(Generation g, KeyBytes partition) {
     if (capacity <= 0) {
@@ -478,6 +515,87 @@ final class PartitionCache {
     }
     if (g.partitions.replace(claim.partition, claim, Rows.of(keys, rows))) {
       grew(g, Math.max(1, rows.size()));
+    }
+  }
+
+  /**
+   * In place of {@link #fill}: the claiming scan found more than {@link #MAX_PARTITION_ROWS} rows
+   * (and may have copied out only that many keys); later scans in this generation do not claim it.
+   */
+  void oversized(Claim claim) {
+    if (claim == null) {
+      return;
+    }
+    beforeFill.run();
+    if (claim.generation.partitions.replace(claim.partition, claim, OVERSIZED)) {
+      grew(claim.generation, 1);
+    }
+  }
+
+  /**
+   * The summary {@code fold} made of {@code partition}'s rows, kept since no commit wrote the
+   * partition, in the current generation or, moved into it, in the one before; null if neither
+   * keeps one. As kept rows, a summary follows commits: every commit that writes the partition
+   * drops it, before the commit releases its locks.
+   */
+  Object folded(KeyBytes partition, PartitionFold<?, ?> fold) {
+    Generations gs = generations.get();
+    Object kept = gs.current.folds.get(partition);
+    if (kept != null) {
+      return kept instanceof Folded f && f.fold == fold ? f.summary : null;
+    }
+    if (!(gs.previous.folds.get(partition) instanceof Folded older) || older.fold != fold) {
+      return null;
+    }
+    FoldClaim claim = claimFold(gs.current, partition, fold);
+    if (claim == null) {
+      return older.summary; // still the latest: a commit would have dropped it
+    }
+    // Read again after the claim: a commit that applied before it dropped the older summary first.
+    if (gs.previous.folds.get(partition) instanceof Folded moved && moved.fold == fold) {
+      beforeMove.run();
+      if (gs.current.folds.replace(partition, claim, moved)) {
+        grew(gs.current, moved.weight);
+      }
+      return moved.summary;
+    }
+    gs.current.folds.remove(partition, claim);
+    return null;
+  }
+
+  /**
+   * Claims {@code partition} for a fold about to read its rows; null if the cache is off or the
+   * partition has a summary or a claim already (the fold then keeps nothing).
+   */
+  FoldClaim claimFold(KeyBytes partition, PartitionFold<?, ?> fold) {
+    return claimFold(current(), partition, fold);
+  }
+
+  private FoldClaim claimFold(Generation g, KeyBytes partition, PartitionFold<?, ?> fold) {
+    if (capacity <= 0) {
+      return null;
+    }
+    FoldClaim claim = new FoldClaim(g, partition, fold);
+    return g.folds.putIfAbsent(partition, claim) == null ? claim : null;
+  }
+
+  /**
+   * Keeps the summary the claiming fold made, unless a commit wrote the partition since the claim;
+   * {@code summary} null: the fold failed.
+   */
+  void fillFold(FoldClaim claim, Object summary, int weight) {
+    if (claim == null) {
+      return;
+    }
+    beforeFill.run();
+    Generation g = claim.generation;
+    if (summary == null) {
+      g.folds.remove(claim.partition, claim);
+      return;
+    }
+    int w = Math.max(1, weight);
+    if (g.folds.replace(claim.partition, claim, new Folded(claim.fold, summary, w))) {
+      grew(g, w);
     }
   }
 
@@ -547,10 +665,14 @@ final class PartitionCache {
   private void apply(Generation g, Map<KeyBytes, Map<KeyBytes, Object>> written) {
     int[] added = new int[1];
     for (Map.Entry<KeyBytes, Map<KeyBytes, Object>> p : written.entrySet()) {
+      g.folds.remove(p.getKey()); // a summary, or a fold's claim: made before this commit
       added[0] = 0;
       g.partitions.computeIfPresent(
           p.getKey(),
           (k, kept) -> {
+            if (kept == OVERSIZED) {
+              return kept;
+            }
             if (!(kept instanceof Rows rows)) {
               return null;
             }

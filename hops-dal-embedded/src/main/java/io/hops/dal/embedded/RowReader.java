@@ -1,5 +1,6 @@
 package io.hops.dal.embedded;
 
+import io.hops.dal.PartitionFold;
 import io.hops.dal.StorageException;
 import io.hops.dal.schema.Column;
 import java.nio.ByteBuffer;
@@ -324,41 +325,101 @@ final class RowReader {
     try {
       rows = scanStoreFrom(t, prefix, after, limit, keys);
     } finally {
-      cache.fill(claim, keys, rows != null && rows.size() < limit ? rows : null);
+      if (rows != null && rows.size() > PartitionCache.MAX_PARTITION_ROWS) {
+        cache.oversized(claim);
+      } else {
+        cache.fill(claim, keys, rows != null && rows.size() < limit ? rows : null);
+      }
     }
     return rows;
   }
 
-  /** As {@link #scanFrom} from the store; the rows' keys go to {@code keys} unless it is null. */
+  /**
+   * The rows whose key starts with {@code prefix}, folded; for a whole partition, the summary that
+   * the {@link PartitionCache} keeps of it since the last commit that wrote it, or one made now and
+   * kept. The claim comes before the rows are read, from the kept partition or the store.
+   */
+  <R extends Record, A> A fold(StoredTable<R> t, byte[] prefix, PartitionFold<R, A> fold)
+      throws StorageException {
+    if (!t.isPartition(prefix)) {
+      return fold.fold(scan(t, prefix));
+    }
+    PartitionCache cache = store.partitions();
+    KeyBytes partition = new KeyBytes(prefix);
+    Object kept = cache.folded(partition, fold);
+    if (kept != null) {
+      @SuppressWarnings("unchecked") // kept by this very fold, compared by identity
+      A summary = (A) kept;
+      return summary;
+    }
+    PartitionCache.FoldClaim claim = cache.claimFold(partition, fold);
+    A summary = null;
+    try {
+      summary = fold.fold(scan(t, prefix));
+    } finally {
+      cache.fillFold(claim, summary, summary == null ? 0 : fold.weight(summary));
+    }
+    return summary;
+  }
+
+  /**
+   * As {@link #scanFrom} from the store; the rows' keys go to {@code keys} unless it is null, up to
+   * one more than a kept partition holds (enough to tell that it is too large to keep). Each value
+   * is copied into this thread's buffer and decoded there: an array of its own per value, made by
+   * JNI, cost more than the copy.
+   */
   private <R extends Record> List<R> scanStoreFrom(
       StoredTable<R> t, byte[] prefix, byte[] after, int limit, List<byte[]> keys)
       throws StorageException {
-    List<byte[]> values = new ArrayList<>();
-    byte[] start = after != null && Arrays.compareUnsigned(after, prefix) > 0 ? after : prefix;
+    List<R> rows = new ArrayList<>();
+    boolean fromAfter = after != null && Arrays.compareUnsigned(after, prefix) > 0;
+    byte[] start = fromAfter ? after : prefix;
+    byte[] end = OrderedBytes.prefixEnd(prefix);
     store.use(
         "page of " + t.table,
         db -> {
-          try (ReadOptions options = new ReadOptions()) {
-            forEachWithPrefix(
-                db,
-                prefix,
-                start,
-                after != null || keys != null,
-                options,
-                (key, value) -> {
-                  if (after == null || !Arrays.equals(key, after)) {
-                    values.add(value);
-                    if (keys != null) {
-                      keys.add(key);
-                    }
-                  }
-                  return values.size() < limit;
-                });
+          try (ReadOptions options = new ReadOptions();
+              Slice upper = end == null ? null : new Slice(end)) {
+            if (upper != null) {
+              options.setIterateUpperBound(upper);
+            }
+            try (RocksIterator it = db.newIterator(options)) {
+              it.seek(start);
+              if (fromAfter && it.isValid() && Arrays.equals(it.key(), after)) {
+                it.next(); // only the first key can be the one to start after
+              }
+              ScanBuffer buffer = SCAN_BUFFER.get();
+              for (; it.isValid() && rows.size() < limit; it.next()) {
+                rows.add(t.codec.decode(buffer.value(it)));
+                if (keys != null && keys.size() <= PartitionCache.MAX_PARTITION_ROWS) {
+                  keys.add(it.key());
+                }
+              }
+              it.status();
+            }
           }
           return null;
         });
-    return decodeAll(t, values);
+    return rows;
   }
+
+  /** A thread's buffer for the values of a scan, grown to the largest value it met. */
+  private static final class ScanBuffer {
+    private byte[] bytes = new byte[4 << 10];
+
+    /** The iterator's current value, in this buffer (from position 0; the rest is stale). */
+    byte[] value(RocksIterator it) {
+      int n = it.value(bytes);
+      if (n > bytes.length) {
+        bytes = new byte[Math.max(n, 2 * bytes.length)];
+        it.value(bytes);
+      }
+      return bytes;
+    }
+  }
+
+  private static final ThreadLocal<ScanBuffer> SCAN_BUFFER =
+      ThreadLocal.withInitial(ScanBuffer::new);
 
   /** Rows {@code from} to {@code to} of a kept partition, in a list of the caller's own. */
   private static <R extends Record> List<R> rowsOf(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
 import io.hops.dal.LockMode;
+import io.hops.dal.PartitionFold;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.Transaction;
@@ -430,6 +431,103 @@ class PartitionCacheTest {
     assertThat(names(held)).containsExactly("a");
     assertThat(names(scan())).containsExactly("a", "b");
     assertThat(names(scan())).containsExactly("a", "b");
+  }
+
+  /** How many times {@link #SIZES} ran: a kept summary is answered without it. */
+  private static final java.util.concurrent.atomic.AtomicInteger FOLDS =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** A partition's rows folded into their names and sizes, counting its runs. */
+  private static final PartitionFold<InodeRow, List<String>> SIZES =
+      rows -> {
+        FOLDS.incrementAndGet();
+        return rows.stream().map(r -> r.name() + "=" + r.size()).toList();
+      };
+
+  private List<String> fold() throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.foldPartition(T, DIR, SIZES);
+    }
+  }
+
+  /**
+   * A partition's summary is kept until a commit writes the partition (an insert, an update of a
+   * row's length, a delete), whatever the partition's size; a commit elsewhere keeps it.
+   */
+  @Test
+  void aFoldIsKeptUntilACommitWritesItsPartition() throws Exception {
+    open(100_000);
+    int rows = PartitionCache.MAX_PARTITION_ROWS + 10; // more than a kept partition holds
+    commit(
+        tx -> {
+          for (int i = 0; i < rows; i++) {
+            tx.insert(T, child(10 + i, String.format("n%05d", i)));
+          }
+        });
+    FOLDS.set(0);
+    List<String> first = fold();
+    assertThat(first).hasSize(rows);
+    assertThat(fold()).isEqualTo(first);
+    assertThat(FOLDS.get()).isEqualTo(1);
+    assertThat(cached()).isFalse(); // the summary is kept, not the rows
+
+    commit(tx -> tx.insert(T, SampleRows.inPartition(T, child(5, "elsewhere"), DIR + 1)));
+    assertThat(fold()).isEqualTo(first);
+    assertThat(FOLDS.get()).isEqualTo(1);
+
+    InodeRow n3 = storeScan().get(3);
+    commit(tx -> tx.update(T, SampleRows.with(T, n3, "size", 4242L)));
+    assertThat(fold().get(3)).isEqualTo("n00003=4242");
+    assertThat(FOLDS.get()).isEqualTo(2);
+    commit(tx -> tx.delete(T, n3));
+    commit(tx -> tx.insert(T, child(6, "a")));
+    List<String> now = fold();
+    assertThat(now)
+        .hasSize(rows)
+        .contains("a=" + child(6, "a").size())
+        .doesNotContain("n00003=4242");
+    assertThat(fold()).isEqualTo(now);
+    assertThat(FOLDS.get()).isEqualTo(3);
+    // storeScan() clears the cache: last.
+    assertThat(now).isEqualTo(storeScan().stream().map(r -> r.name() + "=" + r.size()).toList());
+
+    // The oversized partition's scans: every row, each time, from the store.
+    assertThat(names(scan())).hasSize(rows).isEqualTo(names(storeScan()));
+    assertThat(names(scan())).hasSize(rows);
+  }
+
+  /**
+   * A fold that read the partition before a commit to it answers what it read, but does not keep
+   * it: the next fold reads the commit.
+   */
+  @Test
+  void aFoldThatReadBeforeACommitDoesNotKeepTheOldSummary() throws Exception {
+    open(1000);
+    commit(tx -> tx.insert(T, child(1, "a")));
+    PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
+    CountDownLatch reached = new CountDownLatch(1);
+    CountDownLatch committed = new CountDownLatch(1);
+    Thread main = Thread.currentThread();
+    cache.beforeFill =
+        () -> {
+          if (Thread.currentThread() != main) {
+            reached.countDown();
+            await(committed);
+          }
+        };
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<String>> slowFold = pool.submit(this::fold);
+      assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
+      commit(tx -> tx.insert(T, child(2, "b")));
+      committed.countDown();
+      assertThat(slowFold.get(30, TimeUnit.SECONDS)).hasSize(1);
+    } finally {
+      cache.beforeFill = () -> {};
+      pool.shutdownNow();
+    }
+    assertThat(fold()).hasSize(2);
+    assertThat(fold()).hasSize(2);
   }
 
   /**

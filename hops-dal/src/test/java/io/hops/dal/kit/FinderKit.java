@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.PartitionFold;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
@@ -106,6 +107,62 @@ public abstract class FinderKit extends DalKit {
             .isEqualTo(expected(BlockInfoRow.TABLE, blocks, r -> r.inodeId() == p));
       }
       assertThat(tx.findByPartition(InodeRow.TABLE, 12345L, mode)).isEmpty();
+      tx.commit();
+    }
+  }
+
+  /** A partition's rows as cells, in the order given: a fold that keeps every column. */
+  private static final PartitionFold<InodeRow, List<List<Object>>> CELLS =
+      rows -> Cells.ofAll(InodeRow.TABLE, rows);
+
+  @Test
+  public void aFoldSummarizesExactlyItsPartitionAsLastCommitted() throws Exception {
+    Storage s = storage();
+    Table<InodeRow> t = InodeRow.TABLE;
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, t, inodes);
+    for (int round = 0; round < 2; round++) { // the second may be answered from what was kept
+      try (Transaction tx = s.begin()) {
+        for (long p : PARTITIONS) {
+          assertThat(tx.foldPartition(t, p, CELLS))
+              .as("inodes of partition %s", p)
+              .isEqualTo(expected(t, inodes, r -> r.partitionId() == p));
+        }
+        assertThat(tx.foldPartition(t, 12345L, CELLS)).isEmpty();
+        tx.commit();
+      }
+    }
+    // Commits into a partition (an update, a delete, an insert) and into another one.
+    long p = PARTITIONS[1];
+    List<InodeRow> mine =
+        new ArrayList<>(inodes.stream().filter(r -> r.partitionId() == p).toList());
+    InodeRow grown = SampleRows.with(t, mine.get(0), "size", 987_654_321L);
+    InodeRow added = SampleRows.with(t, mine.get(1), "name", "a new name");
+    added = SampleRows.with(t, added, "id", 4_000_000_007L);
+    InodeRow gone = mine.get(1);
+    InodeRow elsewhere = SampleRows.inPartition(t, SampleRows.typical(t, 99), PARTITIONS[2]);
+    try (Transaction tx = s.begin()) {
+      tx.update(t, grown);
+      tx.delete(t, gone);
+      tx.insert(t, added);
+      tx.insert(t, elsewhere);
+      tx.commit();
+    }
+    List<InodeRow> now = new ArrayList<>();
+    for (InodeRow r : inodes) {
+      if (r.equals(gone)) {
+        continue;
+      }
+      now.add(r.equals(mine.get(0)) ? grown : r);
+    }
+    now.add(added);
+    now.add(elsewhere);
+    try (Transaction tx = s.begin()) {
+      for (long q : PARTITIONS) {
+        assertThat(tx.foldPartition(t, q, CELLS))
+            .as("inodes of partition %s after the commit", q)
+            .isEqualTo(expected(t, now, r -> r.partitionId() == q));
+      }
       tx.commit();
     }
   }

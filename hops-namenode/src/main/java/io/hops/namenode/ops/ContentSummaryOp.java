@@ -22,9 +22,10 @@ import org.apache.hadoop.fs.permission.FsAction;
  * {@code getContentSummary} (what {@code hdfs dfs -count} and {@code -du -s} print): length, file
  * and directory counts (the directory itself included), space consumed (length times replication)
  * and the quotas (-1 unless the directory has a quota row). The target is read as stat does (B +
- * PK(SHARED)), then its subtree level by level, one pruned scan per non-empty directory, bounded as
- * delete is; past the bound {@link io.hops.namenode.subtree.SubtreeOperations} counts it over many
- * short transactions, as HDFS itself yields its lock while it counts a big directory.
+ * PK(SHARED)), then its subtree level by level, each non-empty directory's children counted ({@link
+ * ChildrenCount}: one pruned scan, or a count the store kept since the directory last changed),
+ * bounded as delete is; past the bound {@link io.hops.namenode.subtree.SubtreeOperations} counts it
+ * over many short transactions, as HDFS itself yields its lock while it counts a big directory.
  *
  * <p>The subtree's directories are locked SHARED, its files read committed: a directory's children
  * change only under an exclusive lock on it, so with every directory of the subtree locked shared
@@ -88,20 +89,10 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
       throw new SubtreeTooBigException("getContentSummary", path(), target, quota);
     }
     checkAccess();
-    long length = 0;
-    long files = 0;
-    long dirs = 0;
-    long space = 0;
-    for (SubtreeScan.Node n : subtree.nodes()) {
-      InodeRow r = n.row();
-      if (r.isDir()) {
-        dirs++;
-      } else {
-        files++;
-        length += r.size();
-        space += r.size() * r.replication();
-      }
-    }
+    long length = target.isDir() ? subtree.length() : target.size();
+    long files = target.isDir() ? subtree.files() : 1;
+    long dirs = target.isDir() ? subtree.nodes().size() : 0;
+    long space = target.isDir() ? subtree.space() : target.size() * target.replication();
     return new ContentSummary.Builder()
         .length(length)
         .fileCount(files)

@@ -65,11 +65,20 @@ final class SubtreeScan {
 
   private final List<Node> nodes;
   private final boolean exceeded;
+
+  /** Of a scan to count ({@link #readToCount}): the files below the top, their length and space. */
+  private final long[] fileTotals;
+
   private Map<Long, List<Node>> children;
 
   private SubtreeScan(List<Node> nodes, boolean exceeded) {
+    this(nodes, exceeded, null);
+  }
+
+  private SubtreeScan(List<Node> nodes, boolean exceeded, long[] fileTotals) {
     this.nodes = nodes;
     this.exceeded = exceeded;
+    this.fileTotals = fileTotals;
   }
 
   /** The bound on inodes one transaction handles, from the configuration. */
@@ -84,23 +93,6 @@ final class SubtreeScan {
    */
   static SubtreeScan read(LockPhase tx, InodeRow top, String topPath, LockMode mode, int bound)
       throws StorageException {
-    return read(tx, top, topPath, mode, false, bound);
-  }
-
-  /**
-   * As {@link #read} with SHARED locks on the directories only, the files read committed, for
-   * counts that are of one moment without being a base that writers keep up to date ({@code
-   * getContentSummary}): {@link #lockDirectories}. {@code setQuota} keeps every row locked, since
-   * the usage it counts is a base that writers of files below keep up to date afterwards.
-   */
-  static SubtreeScan readToCount(LockPhase tx, InodeRow top, String topPath, int bound)
-      throws StorageException {
-    return read(tx, top, topPath, LockMode.SHARED, true, bound);
-  }
-
-  private static SubtreeScan read(
-      LockPhase tx, InodeRow top, String topPath, LockMode mode, boolean filesCommitted, int bound)
-      throws StorageException {
     List<Node> nodes = new ArrayList<>();
     nodes.add(new Node(top, null, topPath));
     // Inodes read so far plus those announced by children counts and not read yet.
@@ -112,12 +104,7 @@ final class SubtreeScan {
     while (!level.isEmpty()) {
       List<Node> next = new ArrayList<>();
       for (Node dir : level) {
-        List<InodeRow> rows;
-        if (filesCommitted) {
-          rows = lockDirectories(tx, childrenOf(tx, dir.row().id(), LockMode.READ_COMMITTED));
-        } else {
-          rows = childrenOf(tx, dir.row().id(), mode);
-        }
+        List<InodeRow> rows = childrenOf(tx, dir.row().id(), mode);
         if (mode == LockMode.EXCLUSIVE) {
           // Locked: a subtree operation below must finish first (DESIGN.md §8).
           PathResolver.checkMarks(rows, tx.ownSubtreeMark());
@@ -143,41 +130,78 @@ final class SubtreeScan {
   }
 
   /**
-   * The children of a directory this transaction holds SHARED: the directories among them locked
-   * SHARED and read again under their locks, the files as read, unlocked. That is enough for counts
-   * of one moment: an inode enters, leaves or moves between directories only under an exclusive
-   * lock on each directory it leaves or enters, so no inode moves within the locked directories
-   * while the transaction holds them, and a file's own attributes (length, replication) are read
-   * committed, as they were at some moment. The files' locks (one per inode, most of a subtree)
-   * bought nothing more.
+   * For counts of one moment that are not a base writers keep up to date ({@code
+   * getContentSummary}): {@code top}'s directories, locked SHARED ({@link #lockDirectories}), and
+   * each directory's files counted by {@link ChildrenCount}, read committed, unless the subtree
+   * holds more than {@code bound} inodes in all (files too: a directory's count may have to read
+   * every file's row, and the locks would be held meanwhile). The nodes are the directories only;
+   * {@link #files}, {@link #length} and {@link #space} total the files below the top. {@code
+   * setQuota} reads every row with {@link #read}, locked, since the usage it counts is a base that
+   * writers of files below keep up to date afterwards.
    */
-  private static List<InodeRow> lockDirectories(LockPhase tx, List<InodeRow> children)
+  static SubtreeScan readToCount(LockPhase tx, InodeRow top, String topPath, int bound)
       throws StorageException {
-    List<Key> dirs = new ArrayList<>();
-    for (InodeRow row : children) {
-      if (row.isDir()) {
-        dirs.add(InodeRow.TABLE.keyOf(row));
-      }
+    List<Node> nodes = new ArrayList<>();
+    nodes.add(new Node(top, null, topPath));
+    long[] totals = new long[3];
+    long known = 1 + announced(top);
+    if (known > bound) {
+      return new SubtreeScan(nodes, true, totals);
     }
+    List<Node> level = announced(top) > 0 ? List.of(nodes.get(0)) : List.of();
+    while (!level.isEmpty()) {
+      List<Node> next = new ArrayList<>();
+      for (Node dir : level) {
+        ChildrenCount c = ChildrenCount.read(tx, dir.row().id());
+        totals[0] += c.files();
+        totals[1] += c.length();
+        totals[2] += c.space();
+        known += c.files() + c.dirs().size() - announced(dir.row());
+        for (InodeRow row : lockDirectories(tx, c.dirs())) {
+          Node child = new Node(row, dir, null);
+          nodes.add(child);
+          if (announced(row) > 0) {
+            next.add(child);
+            known += announced(row);
+          }
+        }
+        if (known > bound) {
+          return new SubtreeScan(nodes, true, totals);
+        }
+      }
+      level = next;
+    }
+    tx.loadAcls(nodes.stream().map(Node::row).toList());
+    return new SubtreeScan(nodes, false, totals);
+  }
+
+  /**
+   * The subdirectories of a directory this transaction holds SHARED, locked SHARED and read again
+   * under their locks. With every directory of a subtree locked shared its counts are those of one
+   * moment: an inode enters, leaves or moves between directories only under an exclusive lock on
+   * each directory it leaves or enters, so no inode moves within the locked directories while the
+   * transaction holds them, and a file's own attributes (length, replication) are read committed,
+   * as they were at some moment. The files' locks (one per inode, most of a subtree) bought nothing
+   * more.
+   */
+  private static List<InodeRow> lockDirectories(LockPhase tx, List<InodeRow> dirs)
+      throws StorageException {
     if (dirs.isEmpty()) {
-      return children;
+      return dirs;
     }
-    List<InodeRow> locked = tx.findBatch(InodeRow.TABLE, dirs, LockMode.SHARED);
-    List<InodeRow> rows = new ArrayList<>(children.size());
-    int d = 0;
-    for (InodeRow row : children) {
-      if (!row.isDir()) {
-        rows.add(row);
-        continue;
-      }
+    List<Key> keys = new ArrayList<>(dirs.size());
+    for (InodeRow row : dirs) {
+      keys.add(InodeRow.TABLE.keyOf(row));
+    }
+    List<InodeRow> locked = new ArrayList<>(dirs.size());
+    for (InodeRow now : tx.findBatch(InodeRow.TABLE, keys, LockMode.SHARED)) {
       // Not gone: removing a child takes its parent's exclusive lock, which this transaction
       // holds shared.
-      InodeRow now = locked.get(d++);
       if (now != null) {
-        rows.add(now);
+        locked.add(now);
       }
     }
-    return rows;
+    return locked;
   }
 
   private static long announced(InodeRow row) {
@@ -200,7 +224,22 @@ final class SubtreeScan {
     return exceeded;
   }
 
-  /** The inodes read, the top first, then level by level. */
+  /** Of a scan to count: the files below the top. */
+  long files() {
+    return fileTotals[0];
+  }
+
+  /** Of a scan to count: the files' length below the top. */
+  long length() {
+    return fileTotals[1];
+  }
+
+  /** Of a scan to count: the space the files below the top consume (length times replication). */
+  long space() {
+    return fileTotals[2];
+  }
+
+  /** The inodes read, the top first, then level by level (of a scan to count: directories). */
   List<Node> nodes() {
     return nodes;
   }

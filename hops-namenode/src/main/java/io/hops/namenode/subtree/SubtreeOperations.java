@@ -716,26 +716,21 @@ public final class SubtreeOperations {
     boolean check = !pc.isSuperuser();
     long[] c = new long[4]; // length, files, directories, space
     c[2] = 1;
-    SubtreeWalk.walk(
+    SubtreeWalk.count(
         ns,
         new SubtreeWalk.Dir(root, path),
-        LockMode.READ_COMMITTED,
-        root.id(),
         (dir, depth, children) -> {
           if (check && depth == 1) {
             // The root first, here where the walk's first transaction has read its ACL.
             pc.check(dir.row(), dir.path(), FsAction.READ_EXECUTE);
           }
-          for (InodeRow r : children) {
-            if (r.isDir()) {
-              c[2]++;
-              if (check) {
-                pc.check(r, SubtreeWalk.childPath(dir.path(), r.name()), FsAction.READ_EXECUTE);
-              }
-            } else {
-              c[1]++;
-              c[0] += r.size();
-              c[3] += r.size() * r.replication();
+          c[0] += children.length();
+          c[1] += children.files();
+          c[3] += children.space();
+          for (InodeRow r : children.dirs()) {
+            c[2]++;
+            if (check) {
+              pc.check(r, SubtreeWalk.childPath(dir.path(), r.name()), FsAction.READ_EXECUTE);
             }
           }
         },

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.ChildrenCount;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathResolver;
@@ -14,15 +15,14 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 
 /**
  * Reads a subtree level by level in many short transactions (DESIGN.md §8, phase 2): each takes a
@@ -34,8 +34,11 @@ import java.util.concurrent.Future;
  * io.hops.namenode.resolve.SubtreeMarkedException}, retried; a dead owner's mark is cleared).
  *
  * <p>The runs of one level are read in parallel (a few at a time, so that at most that many runs of
- * rows are held). Only the directories of the level being read and of the next one are held, with
- * their paths; what the visitor keeps is its own business.
+ * rows are held): the caller's thread reads each run that the pool has not started, the pool reads
+ * the next few meanwhile. A subtree of one run a level (a big directory of files) is read on the
+ * caller's thread alone, so many such walks at once wait for no pool thread. Only the directories
+ * of the level being read and of the next one are held, with their paths; what the visitor keeps is
+ * its own business.
  */
 final class SubtreeWalk {
   /** A directory of the subtree and its path. */
@@ -47,12 +50,18 @@ final class SubtreeWalk {
     void children(Dir dir, int level, List<InodeRow> children) throws IOException;
   }
 
+  /** Sees each non-empty directory's children counted, once their transaction committed. */
+  @FunctionalInterface
+  interface CountVisitor {
+    void counted(Dir dir, int level, ChildrenCount children) throws IOException;
+  }
+
   private SubtreeWalk() {}
 
   /**
    * Walks the subtree below {@code top} (marked by {@code ownMark}, or not marked). The runs of a
-   * level go to {@code pool}, up to {@code parallel} at a time; the visitor sees them in order, on
-   * the caller's thread.
+   * level are read up to {@code parallel} at a time, by the caller's thread and {@code pool}; the
+   * visitor sees them in order, on the caller's thread.
    */
   static void walk(
       Namesystem ns,
@@ -63,6 +72,30 @@ final class SubtreeWalk {
       ExecutorService pool,
       int parallel)
       throws IOException {
+    walk(ns, top, mode, ownMark, visitor, null, pool, parallel);
+  }
+
+  /**
+   * As {@link #walk}, read committed and not marked, each directory's children counted ({@link
+   * ChildrenCount}: the subdirectories' rows and the files' totals) rather than read: what a
+   * content summary needs, which the store may keep for a directory that did not change.
+   */
+  static void count(
+      Namesystem ns, Dir top, CountVisitor visitor, ExecutorService pool, int parallel)
+      throws IOException {
+    walk(ns, top, LockMode.READ_COMMITTED, top.row().id(), null, visitor, pool, parallel);
+  }
+
+  private static void walk(
+      Namesystem ns,
+      Dir top,
+      LockMode mode,
+      long ownMark,
+      Visitor visitor,
+      CountVisitor counter,
+      ExecutorService pool,
+      int parallel)
+      throws IOException {
     int bound =
         ns.conf()
             .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
@@ -70,21 +103,32 @@ final class SubtreeWalk {
     for (int depth = 1; !level.isEmpty(); depth++) {
       List<List<Dir>> runs = runs(level, bound);
       List<Dir> next = new ArrayList<>();
-      Deque<Future<Read>> inFlight = new ArrayDeque<>();
-      int submitted = 0;
+      List<FutureTask<Read>> reads = new ArrayList<>(runs.size());
       for (List<Dir> run : runs) {
-        while (submitted < runs.size() && inFlight.size() < Math.max(1, parallel)) {
-          List<Dir> r = runs.get(submitted++);
-          inFlight.add(pool.submit(() -> ns.run(() -> new ReadChildren(r, mode, ownMark))));
+        reads.add(
+            new FutureTask<>(
+                () -> ns.run(() -> new ReadChildren(run, mode, ownMark, counter != null))));
+      }
+      int handedOut = 1; // run 0 is the caller's
+      for (int i = 0; i < runs.size(); i++) {
+        // The runs after this one, up to parallel - 1 of them, read meanwhile in the pool.
+        while (handedOut < runs.size() && handedOut - i < Math.max(1, parallel)) {
+          pool.execute(reads.get(handedOut++));
         }
-        Read read = await(inFlight.poll(), inFlight);
-        for (Dir d : run) {
+        FutureTask<Read> own = reads.get(i);
+        own.run(); // on this thread, unless the pool has started it (then a no-op)
+        Read read = await(own, reads.subList(i + 1, handedOut));
+        for (Dir d : runs.get(i)) {
           List<InodeRow> rows = read.children().getOrDefault(d.row().id(), List.of());
           // The visitor's permission checks see the ACLs the run's transaction read.
           Map<Long, InodeAcl> outer = LoadedAcls.begin();
           try {
             read.acls().forEach(LoadedAcls::put);
-            visitor.children(d, depth, rows);
+            if (counter != null) {
+              counter.counted(d, depth, read.counts().get(d.row().id()));
+            } else {
+              visitor.children(d, depth, rows);
+            }
           } finally {
             LoadedAcls.end(outer);
           }
@@ -117,7 +161,7 @@ final class SubtreeWalk {
     return runs;
   }
 
-  private static <T> T await(Future<T> f, Deque<? extends Future<?>> others) throws IOException {
+  private static <T> T await(Future<T> f, List<? extends Future<?>> others) throws IOException {
     try {
       return f.get();
     } catch (InterruptedException e) {
@@ -141,8 +185,14 @@ final class SubtreeWalk {
     return dir.endsWith("/") ? dir + name : dir + "/" + name;
   }
 
-  /** What one transaction of the walk read: children by directory, and their ACLs by inode. */
-  private record Read(Map<Long, List<InodeRow>> children, Map<Long, InodeAcl> acls) {}
+  /**
+   * What one transaction of the walk read: children by directory (if counted, the subdirectories
+   * only, and the counts by directory), and their ACLs by inode.
+   */
+  private record Read(
+      Map<Long, List<InodeRow>> children,
+      Map<Long, ChildrenCount> counts,
+      Map<Long, InodeAcl> acls) {}
 
   /**
    * One transaction of the walk: the children of a run of directories, and the ACLs of those of
@@ -152,17 +202,23 @@ final class SubtreeWalk {
     private final List<Dir> dirs;
     private final LockMode mode;
     private final long ownMark;
+    private final boolean count;
     private final Map<Long, List<InodeRow>> children = new HashMap<>();
+    private final Map<Long, ChildrenCount> counts = new HashMap<>();
     private final Map<Long, InodeAcl> acls = new HashMap<>();
 
-    ReadChildren(List<Dir> dirs, LockMode mode, long ownMark) {
+    ReadChildren(List<Dir> dirs, LockMode mode, long ownMark, boolean count) {
       this.dirs = dirs;
       this.mode = mode;
       this.ownMark = ownMark;
+      this.count = count;
     }
 
     @Override
     public String name() {
+      if (count) {
+        return "subtreeCount";
+      }
       return mode == LockMode.EXCLUSIVE ? "subtreeQuiesce" : "subtreeRead";
     }
 
@@ -170,6 +226,12 @@ final class SubtreeWalk {
     protected void lock(LockPhase tx) throws IOException {
       for (Dir d : dirs) {
         long id = d.row().id();
+        if (count) {
+          ChildrenCount c = ChildrenCount.read(tx, id);
+          counts.put(id, c);
+          children.put(id, c.dirs());
+          continue;
+        }
         List<InodeRow> rows =
             id == Inodes.ROOT_ID
                 ? tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, mode)
@@ -197,7 +259,7 @@ final class SubtreeWalk {
           acls.put(r.id(), acl);
         }
       }
-      return new Read(children, acls);
+      return new Read(children, counts, acls);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.hops.namenode.tx;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.PartitionFold;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
@@ -143,6 +144,13 @@ public final class LockPhase {
       throws StorageException {
     checkOpen();
     return tx.findByPartition(table, partition, column, value, mode);
+  }
+
+  /** A partition's rows, read committed, summarized ({@link Transaction#foldPartition}). */
+  public <R extends Record, A> A foldPartition(
+      Table<R> table, Object partition, PartitionFold<R, A> fold) throws StorageException {
+    checkOpen();
+    return tx.foldPartition(table, partition, fold);
   }
 
   /** One page of a bounded range scan ({@link Transaction#scanFrom}). */
