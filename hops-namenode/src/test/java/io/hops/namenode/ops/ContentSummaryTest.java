@@ -199,6 +199,47 @@ class ContentSummaryTest {
     assertThat(cs.getLength()).isZero();
   }
 
+  /**
+   * The store keeps a directory's count between summaries: every change of its children shows in
+   * the next summary, in one transaction (a small tree) and past the bound (30 files).
+   */
+  @Test
+  void aSummaryFollowsEveryChangeOfTheDirectoriesItCounts() throws Exception {
+    for (String root : new String[] {"/csfollow-small", "/csfollow-big"}) {
+      int n = root.endsWith("big") ? 30 : 5;
+      for (int i = 0; i < n; i++) {
+        file(root + "/d/f" + i, 10, (short) 2);
+      }
+      fs.mkdirs(p(root + "/d/sub"));
+      assertSummary(root, 2, n, 10L * n, 20L * n);
+      assertSummary(root, 2, n, 10L * n, 20L * n); // again: from what the store kept
+
+      file(root + "/d/f0", 1000, (short) 2); // f0's length changed: 1000, not 10
+      assertSummary(root, 2, n, 10L * n + 990, 20L * n + 1980);
+      fs.setReplication(p(root + "/d/f0"), (short) 3);
+      assertSummary(root, 2, n, 10L * n + 990, 20L * n + 2980);
+      assertThat(fs.delete(p(root + "/d/f1"), false)).isTrue();
+      assertSummary(root, 2, n - 1, 10L * n + 980, 20L * n + 2960);
+      assertThat(fs.rename(p(root + "/d/f2"), p(root + "/d/sub/f2"))).isTrue();
+      assertSummary(root, 2, n - 1, 10L * n + 980, 20L * n + 2960);
+      assertSummary(root + "/d/sub", 0, 1, 10, 20);
+      assertThat(fs.rename(p(root + "/d/f3"), p("/csfollow-out-" + n))).isTrue();
+      assertSummary(root, 2, n - 2, 10L * n + 970, 20L * n + 2940);
+      fs.mkdirs(p(root + "/d/sub/deeper"));
+      assertSummary(root, 3, n - 2, 10L * n + 970, 20L * n + 2940);
+    }
+  }
+
+  /** {@code dirs} directories below {@code root} (which counts too), files, length and space. */
+  private static void assertSummary(String root, int dirs, int files, long length, long space)
+      throws IOException {
+    ContentSummary cs = fs.getContentSummary(p(root));
+    assertThat(cs.getDirectoryCount()).as("directories of %s", root).isEqualTo(dirs + 1);
+    assertThat(cs.getFileCount()).as("files of %s", root).isEqualTo(files);
+    assertThat(cs.getLength()).as("length of %s", root).isEqualTo(length);
+    assertThat(cs.getSpaceConsumed()).as("space of %s", root).isEqualTo(space);
+  }
+
   @Test
   void everyDirectoryNeedsReadAndExecute() throws Exception {
     fs.mkdirs(p("/csperm/open/closed"));
