@@ -22,6 +22,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -434,8 +436,7 @@ class PartitionCacheTest {
   }
 
   /** How many times {@link #SIZES} ran: a kept summary is answered without it. */
-  private static final java.util.concurrent.atomic.AtomicInteger FOLDS =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private static final AtomicInteger FOLDS = new AtomicInteger();
 
   /** A partition's rows folded into their names and sizes, counting its runs. */
   private static final PartitionFold<InodeRow, List<String>> SIZES =
@@ -505,27 +506,10 @@ class PartitionCacheTest {
     open(1000);
     commit(tx -> tx.insert(T, child(1, "a")));
     PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
-    CountDownLatch reached = new CountDownLatch(1);
-    CountDownLatch committed = new CountDownLatch(1);
-    Thread main = Thread.currentThread();
-    cache.beforeFill =
-        () -> {
-          if (Thread.currentThread() != main) {
-            reached.countDown();
-            await(committed);
-          }
-        };
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try {
-      Future<List<String>> slowFold = pool.submit(this::fold);
-      assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
-      commit(tx -> tx.insert(T, child(2, "b")));
-      committed.countDown();
-      assertThat(slowFold.get(30, TimeUnit.SECONDS)).hasSize(1);
-    } finally {
-      cache.beforeFill = () -> {};
-      pool.shutdownNow();
-    }
+    List<String> held =
+        heldWhileACommitRuns(
+            this::fold, hook -> cache.beforeFill = hook, tx -> tx.insert(T, child(2, "b")));
+    assertThat(held).hasSize(1);
     assertThat(fold()).hasSize(2);
     assertThat(fold()).hasSize(2);
   }
@@ -536,6 +520,12 @@ class PartitionCacheTest {
    * the held scan answered once let go. The hook is taken out again before this returns.
    */
   private List<InodeRow> scanHeldWhileACommitRuns(Consumer<Runnable> setHook, Writes meanwhile)
+      throws Exception {
+    return heldWhileACommitRuns(this::scan, setHook, meanwhile);
+  }
+
+  /** As {@link #scanHeldWhileACommitRuns}, for any read of the partition. */
+  private <T> T heldWhileACommitRuns(Callable<T> read, Consumer<Runnable> setHook, Writes meanwhile)
       throws Exception {
     CountDownLatch reached = new CountDownLatch(1);
     CountDownLatch committed = new CountDownLatch(1);
@@ -549,11 +539,11 @@ class PartitionCacheTest {
         });
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
-      Future<List<InodeRow>> slowScan = pool.submit(this::scan);
+      Future<T> slowRead = pool.submit(read);
       assertThat(reached.await(30, TimeUnit.SECONDS)).isTrue();
       commit(meanwhile);
       committed.countDown();
-      return slowScan.get(30, TimeUnit.SECONDS);
+      return slowRead.get(30, TimeUnit.SECONDS);
     } finally {
       setHook.accept(() -> {});
       pool.shutdownNow();
