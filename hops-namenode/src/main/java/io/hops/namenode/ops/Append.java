@@ -60,19 +60,7 @@ import org.apache.hadoop.ipc.RetriableException;
  * the current writer's), then the file's blocks with the rows the reopened block leaves (its
  * replication check, pending copies and invalidations).
  */
-public final class Append extends Operation<Append.Outcome> {
-  /**
-   * The answer, or the error to raise once the transaction (which may start a recovery) commits.
-   */
-  public record Outcome(LastBlockWithStatus result, IOException error) {
-    public LastBlockWithStatus get() throws IOException {
-      if (error != null) {
-        throw error;
-      }
-      return result;
-    }
-  }
-
+public final class Append extends Operation<LastBlockWithStatus> {
   private final Namesystem ns;
   private final BlockManager bm;
   private final PermissionChecker pc;
@@ -144,7 +132,7 @@ public final class Append extends Operation<Append.Outcome> {
   }
 
   @Override
-  protected Outcome execute(ExecutePhase tx) throws IOException {
+  protected LastBlockWithStatus execute(ExecutePhase tx) throws IOException {
     String path = PathNames.prefix(resolved.components(), resolved.depth());
     Checks.traverseNotCreating(pc, resolved);
     InodeRow target = resolved.target();
@@ -176,7 +164,8 @@ public final class Append extends Operation<Append.Outcome> {
       IOException refused =
           takeover().takeOver(tx, file, path, leases, blocks.last(), takeover, now);
       if (refused != null) {
-        return new Outcome(null, refused);
+        tx.failAfterCommit(refused);
+        return null;
       }
     }
     BlockInfoRow last = blocks.last();
@@ -220,7 +209,7 @@ public final class Append extends Operation<Append.Outcome> {
     leases.addFile(tx, holder, file.id, path, now);
     leases.flush(tx);
     HdfsFileStatus status = ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
-    return new Outcome(new LastBlockWithStatus(lb, status), null);
+    return new LastBlockWithStatus(lb, status);
   }
 
   /**

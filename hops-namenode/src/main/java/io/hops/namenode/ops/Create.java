@@ -54,20 +54,7 @@ import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
  * {@code supportedVersions} is ignored and an erasure coding policy other than {@code replication}
  * is refused.
  */
-public final class Create extends Operation<Create.Outcome> {
-  /**
-   * The new file's status, or the error to raise once the transaction has committed: HDFS closes an
-   * abandoned file on the way to refusing the create, and that close must stay.
-   */
-  public record Outcome(HdfsFileStatus status, IOException error) {
-    public HdfsFileStatus get() throws IOException {
-      if (error != null) {
-        throw error;
-      }
-      return status;
-    }
-  }
-
+public final class Create extends Operation<HdfsFileStatus> {
   private final Namesystem ns;
   private final PermissionChecker pc;
   private final LeaseManager leaseManager;
@@ -191,13 +178,13 @@ public final class Create extends Operation<Create.Outcome> {
   }
 
   @Override
-  protected Outcome execute(ExecutePhase tx) throws IOException {
+  protected HdfsFileStatus execute(ExecutePhase tx) throws IOException {
     String[] names = resolved.components();
     int depth = resolved.depth();
     String path = PathNames.prefix(names, depth);
     boolean overwrite = flags.contains(CreateFlag.OVERWRITE);
     if (inlineData != null && !smallFileApplies()) {
-      return new Outcome(null, null); // the client writes to datanodes instead
+      return null; // the client writes to datanodes instead
     }
     pc.checkTraverse(resolved);
     InodeRow target = resolved.target();
@@ -253,7 +240,7 @@ public final class Create extends Operation<Create.Outcome> {
       } catch (QuotaExceededException e) {
         // Declined before anything is written: the client's pipeline then meets the quota as HDFS
         // does, at its first addBlock.
-        return new Outcome(null, null);
+        return null;
       }
     }
     for (int i = firstMissing; i <= depth; i++) {
@@ -267,7 +254,8 @@ public final class Create extends Operation<Create.Outcome> {
         }
         // HDFS made the parents before this one, one at a time: they stay.
         quotas.flush(tx);
-        return new Outcome(null, e);
+        tx.failAfterCommit(e);
+        return null;
       }
       quotas.add(1, 0);
       if (i < depth) {
@@ -286,7 +274,7 @@ public final class Create extends Operation<Create.Outcome> {
           tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
     }
     leases.flush(tx);
-    return new Outcome(ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME), null);
+    return ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
   }
 
   /** Whether the new file's directory keeps small files in the database, and the bytes fit. */
@@ -301,7 +289,8 @@ public final class Create extends Operation<Create.Outcome> {
    * An existing file without OVERWRITE: refused, after taking over an abandoned file (HDFS
    * FSNamesystem.recoverLeaseInternal for CREATE_FILE).
    */
-  private Outcome refuseExisting(ExecutePhase tx, InodeRow target, String path) throws IOException {
+  private HdfsFileStatus refuseExisting(ExecutePhase tx, InodeRow target, String path)
+      throws IOException {
     FileAlreadyExistsException exists =
         new FileAlreadyExistsException(path + " for client " + clientMachine + " already exists");
     if (!target.underConstruction()) {
@@ -310,10 +299,12 @@ public final class Create extends Operation<Create.Outcome> {
     IOException refused =
         takeover().takeOver(tx, MutableInode.of(target), path, leases, null, takeover, now);
     if (refused != null) {
-      return new Outcome(null, refused); // the block recovery just started must commit
+      tx.failAfterCommit(refused); // the block recovery just started must commit
+      return null;
     }
     leases.flush(tx);
-    return new Outcome(null, exists);
+    tx.failAfterCommit(exists);
+    return null;
   }
 
   private LeaseTakeover takeover() {

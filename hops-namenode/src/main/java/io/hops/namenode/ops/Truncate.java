@@ -41,20 +41,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * exclusively, the lease rows (the caller's, the current writer's), the recovery holder's lease and
  * the file's lease path, then the blocks with the rows a removal touches.
  */
-public final class Truncate extends Operation<Truncate.Outcome> {
-
-  /**
-   * The answer, or the error to raise once the transaction (which may start a recovery) commits.
-   */
-  public record Outcome(boolean result, IOException error) {
-    public boolean get() throws IOException {
-      if (error != null) {
-        throw error;
-      }
-      return result;
-    }
-  }
-
+public final class Truncate extends Operation<Boolean> {
   private final BlockManager bm;
   private final PermissionChecker pc;
   private final LeaseManager leaseManager;
@@ -131,7 +118,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
   }
 
   @Override
-  protected Outcome execute(ExecutePhase tx) throws IOException {
+  protected Boolean execute(ExecutePhase tx) throws IOException {
     String path = PathNames.prefix(resolved.components(), resolved.depth());
     Checks.traverseNotCreating(pc, resolved);
     if (resolved.target() != null) {
@@ -150,7 +137,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
         && last.underConstructionState() == BlockState.UNDER_RECOVERY
         && BlockRecovery.truncateTarget(blocks, file, last) >= 0) {
       if (newLength == file.size) {
-        return new Outcome(false, null); // the same truncate again
+        return false; // the same truncate again
       }
       throw new AlreadyBeingCreatedException(
           takeover().failure(path, path + " is being truncated."));
@@ -162,12 +149,13 @@ public final class Truncate extends Operation<Truncate.Outcome> {
       IOException refused =
           takeover().takeOver(tx, file, path, leases, blocks.last(), expired ? release : null, now);
       if (refused != null) {
-        return new Outcome(false, refused);
+        tx.failAfterCommit(refused);
+        return false;
       }
     }
     long oldLength = blocks.length();
     if (oldLength == newLength) {
-      return new Outcome(true, null);
+      return true;
     }
     if (oldLength < newLength) {
       throw new HadoopIllegalArgumentException(
@@ -192,7 +180,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     if (kept == newLength) {
       countSpace(tx, file, spaceBefore);
       tx.update(InodeRow.TABLE, file.toRow());
-      return new Outcome(true, null);
+      return true;
     }
     // Inside the last block: reopen the file and cut the block's replicas by recovery.
     last = blocks.last();
@@ -219,7 +207,7 @@ public final class Truncate extends Operation<Truncate.Outcome> {
       throw new IllegalStateException("a truncated block closed without recovery: " + path);
     }
     leases.flush(tx);
-    return new Outcome(false, null);
+    return false;
   }
 
   /**
@@ -239,14 +227,14 @@ public final class Truncate extends Operation<Truncate.Outcome> {
   }
 
   /** A file stored in the database is cut at once: its rows are rewritten with the prefix. */
-  private Outcome truncateInDatabase(ExecutePhase tx, InodeRow target, String path)
+  private Boolean truncateInDatabase(ExecutePhase tx, InodeRow target, String path)
       throws IOException {
     if (dbData == null) {
       throw new org.apache.hadoop.hdfs.BlockMissingException(
           path, "Could not obtain the data of " + path + " from the database: row missing", 0);
     }
     if (target.size() == newLength) {
-      return new Outcome(true, null);
+      return true;
     }
     if (target.size() < newLength) {
       throw new HadoopIllegalArgumentException(
@@ -264,6 +252,6 @@ public final class Truncate extends Operation<Truncate.Outcome> {
     file.size = newLength;
     file.modificationTime = bm.now();
     tx.update(InodeRow.TABLE, file.toRow());
-    return new Outcome(true, null);
+    return true;
   }
 }

@@ -118,22 +118,21 @@ public class ClientRpc extends FeaturesOff {
     var flags = flag.get();
     var leases = leases();
     return ns.runAtMostOnce(
-            RetryCodecs.CREATE,
-            () ->
-                new Create(
-                    ns,
-                    pc,
-                    leases,
-                    src,
-                    masked,
-                    clientName,
-                    flags,
-                    createParent,
-                    replication,
-                    blockSize,
-                    ecPolicyName,
-                    storagePolicy))
-        .get();
+        RetryCodecs.CREATE,
+        () ->
+            new Create(
+                ns,
+                pc,
+                leases,
+                src,
+                masked,
+                clientName,
+                flags,
+                createParent,
+                replication,
+                blockSize,
+                ecPolicyName,
+                storagePolicy));
   }
 
   @Override
@@ -662,12 +661,11 @@ public class ClientRpc extends FeaturesOff {
     var flags = flag == null ? null : flag.get();
     var leases = ns.leases();
     return afterMovingFromDatabase(
-            pc,
-            () ->
-                ns.runAtMostOnce(
-                    RetryCodecs.APPEND,
-                    () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags)))
-        .get();
+        pc,
+        () ->
+            ns.runAtMostOnce(
+                RetryCodecs.APPEND,
+                () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags)));
   }
 
   @Override
@@ -780,11 +778,9 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     var leases = ns.leases();
     return ns.run(
-            () ->
-                new io.hops.namenode.ops.Truncate(
-                        ns.blocks(), pc, leases, src, newLength, clientName)
-                    .withSmallFiles(ns.smallFiles()))
-        .get();
+        () ->
+            new io.hops.namenode.ops.Truncate(ns.blocks(), pc, leases, src, newLength, clientName)
+                .withSmallFiles(ns.smallFiles()));
   }
 
   // ---- storage policies (HDFS's suite plus DB: small files in the database) ----

@@ -1,11 +1,10 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.ops.Append;
-import io.hops.namenode.ops.Create;
 import io.hops.namenode.tx.RetryCache;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.proto.HdfsProtos.HdfsFileStatusProto;
@@ -46,52 +45,44 @@ public final class RetryCodecs {
         }
       };
 
-  /** A create's new file; nothing for an error, or a small-file create the namenode declined. */
-  public static final RetryCache.Codec<Create.Outcome> CREATE =
+  /** A create's new file; nothing for a small-file create the namenode declined. */
+  public static final RetryCache.Codec<HdfsFileStatus> CREATE =
       new RetryCache.Codec<>() {
         @Override
-        public byte[] encode(Create.Outcome o) {
-          return o.error() != null || o.status() == null
-              ? null
-              : PBHelperClient.convert(o.status()).toByteArray();
+        public byte[] encode(HdfsFileStatus status) {
+          return status == null ? null : PBHelperClient.convert(status).toByteArray();
         }
 
         @Override
-        public Create.Outcome decode(byte[] payload) throws IOException {
-          return new Create.Outcome(
-              PBHelperClient.convert(HdfsFileStatusProto.parseFrom(payload)), null);
+        public HdfsFileStatus decode(byte[] payload) throws IOException {
+          return PBHelperClient.convert(HdfsFileStatusProto.parseFrom(payload));
         }
       };
 
-  static final RetryCache.Codec<Append.Outcome> APPEND =
+  static final RetryCache.Codec<LastBlockWithStatus> APPEND =
       new RetryCache.Codec<>() {
         @Override
-        public byte[] encode(Append.Outcome o) throws IOException {
-          if (o.error() != null) {
-            return null;
-          }
+        public byte[] encode(LastBlockWithStatus result) throws IOException {
           ByteArrayOutputStream out = new ByteArrayOutputStream();
-          LocatedBlock last = o.result().getLastBlock();
+          LocatedBlock last = result.getLastBlock();
           out.write(last == null ? 0 : 1);
           if (last != null) {
             PBHelperClient.convertLocatedBlock(last).writeDelimitedTo(out);
           }
-          PBHelperClient.convert(o.result().getFileStatus()).writeDelimitedTo(out);
+          PBHelperClient.convert(result.getFileStatus()).writeDelimitedTo(out);
           return out.toByteArray();
         }
 
         @Override
-        public Append.Outcome decode(byte[] payload) throws IOException {
+        public LastBlockWithStatus decode(byte[] payload) throws IOException {
           ByteArrayInputStream in = new ByteArrayInputStream(payload);
           LocatedBlock last =
               in.read() == 1
                   ? PBHelperClient.convertLocatedBlockProto(
                       LocatedBlockProto.parseDelimitedFrom(in))
                   : null;
-          return new Append.Outcome(
-              new LastBlockWithStatus(
-                  last, PBHelperClient.convert(HdfsFileStatusProto.parseDelimitedFrom(in))),
-              null);
+          return new LastBlockWithStatus(
+              last, PBHelperClient.convert(HdfsFileStatusProto.parseDelimitedFrom(in)));
         }
       };
 }

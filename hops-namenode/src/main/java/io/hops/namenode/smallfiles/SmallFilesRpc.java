@@ -56,23 +56,22 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
     byte[] bytes = data == null ? new byte[0] : data;
     try {
       return ns.runAtMostOnce(
-                  RetryCodecs.CREATE,
-                  () ->
-                      new Create(
-                              ns,
-                              pc,
-                              leases,
-                              src,
-                              new FsPermission(permission),
-                              clientName,
-                              flags,
-                              createParent,
-                              replication,
-                              blockSize,
-                              null,
-                              null)
-                          .withData(store, bytes))
-              .get()
+              RetryCodecs.CREATE,
+              () ->
+                  new Create(
+                          ns,
+                          pc,
+                          leases,
+                          src,
+                          new FsPermission(permission),
+                          clientName,
+                          flags,
+                          createParent,
+                          replication,
+                          blockSize,
+                          null,
+                          null)
+                      .withData(store, bytes))
           != null;
     } catch (TableFullException e) {
       // HOPS-155: the tier's table is full; the client writes the file to datanodes instead.

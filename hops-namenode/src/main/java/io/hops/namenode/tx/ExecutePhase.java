@@ -59,7 +59,9 @@ public final class ExecutePhase {
 
   /**
    * Commits what was buffered, then answers the client with {@code e}: HDFS's partial outcomes,
-   * e.g. {@code mkdirs -p} that made some directories before a quota refused the next one.
+   * e.g. {@code mkdirs -p} that made some directories before a quota refused the next one, or a
+   * create, append or truncate refused after it closed an abandoned file or started its block
+   * recovery. The retry cache does not keep such an outcome: a retry of the call runs again.
    */
   public void failAfterCommit(java.io.IOException e) {
     failure = e;

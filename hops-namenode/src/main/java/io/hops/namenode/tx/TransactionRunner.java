@@ -109,6 +109,7 @@ public final class TransactionRunner {
       Operation<T> op = attempt.get();
       name = op.name();
       Transaction tx = null;
+      IOException committedFailure = null;
       var outerAcls = io.hops.namenode.security.LoadedAcls.begin();
       try {
         tx = storage.begin(op.partitionHint()); // may fail transiently too: no connection
@@ -136,7 +137,9 @@ public final class TransactionRunner {
         lock.close(name);
         ExecutePhase exec = new ExecutePhase(tx, hints);
         T result = op.execute(exec);
-        if (call != null) {
+        committedFailure = exec.failure();
+        if (call != null && committedFailure == null) {
+          // A failed outcome is not kept, as in HDFS, even one that commits: its retry runs again.
           retryCache.keep(tx, call, kept, codec, result, clock.getAsLong());
         }
         DurableResponse.commit(tx, deferResponses);
@@ -146,10 +149,9 @@ public final class TransactionRunner {
         metrics.record(name, nanos, accesses, retry, false);
         observer.accept(name, accesses);
         timer.accept(name, nanos);
-        if (exec.failure() != null) {
-          throw exec.failure();
+        if (committedFailure == null) {
+          return result;
         }
-        return result;
       } catch (TransientStorageException | DuplicateKeyException e) {
         // A duplicate key at commit: a concurrent transaction inserted the same row first (on an
         // engine whose locking read of an absent row takes no lock, e.g. a client's first lease
@@ -196,6 +198,11 @@ public final class TransactionRunner {
         if (tx != null) {
           tx.close();
         }
+      }
+      if (committedFailure != null) {
+        // Raised once the operation committed (ExecutePhase.failAfterCommit), outside the catch
+        // above: what it committed stands, and no kept outcome of an earlier attempt replaces it.
+        throw committedFailure;
       }
     }
   }

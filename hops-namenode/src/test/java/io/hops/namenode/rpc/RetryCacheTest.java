@@ -7,6 +7,7 @@ import io.hops.common.smallfiles.SmallFilesProtocol;
 import io.hops.common.smallfiles.SmallFilesProtocolTranslatorPB;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
+import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
@@ -23,12 +24,14 @@ import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.RecoveryInProgressException;
 import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolPB;
 import org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolTranslatorPB;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.Client;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,6 +42,8 @@ import org.junit.jupiter.api.Test;
  * nothing, where running it again would answer wrongly; a new call runs as usual.
  */
 class RetryCacheTest {
+  private static final long SOFT_LIMIT_MS = 1_000;
+
   private static HopsTestCluster cluster;
   private static HopsNameNode second;
   private static ClientProtocol viaFirst;
@@ -50,6 +55,8 @@ class RetryCacheTest {
     Configuration small = new Configuration(false);
     // Small, so that a tree of a few dozen inodes takes the subtree protocol.
     small.setInt(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, 10);
+    // Short, so that a writer's lease passes it within a test (clients renew every 30 s).
+    small.setLong(io.hops.namenode.leases.LeaseManager.SOFT_LIMIT_MS, SOFT_LIMIT_MS);
     cluster = new HopsTestCluster(small);
     second = cluster.startAnotherNamenode();
     // One datanode, known to both, for the blocks of the pipeline test.
@@ -189,6 +196,46 @@ class RetryCacheTest {
                 .getBlock()
                 .getGenerationStamp())
         .isEqualTo(stamp);
+  }
+
+  /**
+   * An append refused after it started the recovery of the file's last block (its writer's lease
+   * past the soft limit) commits that start and raises {@code RecoveryInProgressException}, as HDFS
+   * does. The refusal is not kept: a retry of the call finds no outcome and runs again.
+   */
+  @Test
+  void anAppendRefusedAfterStartingARecoveryCommitsItAndKeepsNoOutcome() throws Exception {
+    org.apache.hadoop.fs.Path f = new org.apache.hadoop.fs.Path("/retry/recovering/f");
+    try (DistributedFileSystem writer = cluster.client()) {
+      String holder = writer.getClient().getClientName();
+      org.apache.hadoop.fs.FSDataOutputStream out = writer.create(f, (short) 1);
+      out.write(new byte[100]);
+      out.hflush();
+      Thread.sleep(SOFT_LIMIT_MS + 200);
+      asCall(701, 0);
+      assertThatThrownBy(
+              () ->
+                  viaFirst.append(
+                      f.toString(),
+                      "DFSClient_retry_append",
+                      new EnumSetWritable<>(EnumSet.of(CreateFlag.APPEND))))
+          .isInstanceOfSatisfying(
+              RemoteException.class,
+              e ->
+                  assertThat(e.getClassName())
+                      .isEqualTo(RecoveryInProgressException.class.getName()))
+          .hasMessageContaining("lease recovery is in progress");
+      try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
+        assertThat(tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED))
+            .as("the takeover committed: the file left its writer's lease")
+            .isEmpty();
+        assertThat(tx.scanAll(RetryCacheRow.TABLE, LockMode.READ_COMMITTED))
+            .extracting(RetryCacheRow::callId)
+            .as("no outcome kept for the refused call")
+            .doesNotContain(id(701));
+      }
+      writer.getClient().closeAllFilesBeingWritten(true);
+    }
   }
 
   @Test
