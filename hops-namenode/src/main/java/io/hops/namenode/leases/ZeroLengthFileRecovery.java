@@ -32,8 +32,8 @@ public final class ZeroLengthFileRecovery implements LeaseRecovery {
                 + inode.name
                 + "): it has "
                 + blocks.size()
-                + " block(s), and block recovery needs the data path, which hops does not support"
-                + " yet");
+                + " block(s); this recovery closes only files without blocks (BlockRecovery"
+                + " recovers the others)");
       }
       close(exec, inode, leases, now);
       return true;
