@@ -5,8 +5,6 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
-import io.hops.election.LeaderElection;
-import io.hops.election.NotLeaderException;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.resolve.InodeHintCache;
@@ -122,15 +120,7 @@ public final class Namesystem {
    * if this namenode still leads at the epoch the database names (DESIGN.md §3).
    */
   public <T> T runAsLeader(Supplier<? extends Operation<T>> op) throws IOException {
-    return runner.run(
-        op,
-        tx -> {
-          LeaderElection e = blocks.election();
-          if (e == null) {
-            throw new NotLeaderException("this namenode has not joined the leader election yet");
-          }
-          e.checkLeader(tx);
-        });
+    return runner.run(op, blocks::checkLeader);
   }
 
   /**
@@ -219,7 +209,10 @@ public final class Namesystem {
   public LeaseManager leases() {
     LeaseManager m = leaseManager;
     if (m == null) {
-      m = new LeaseManager(this); // made on first use: it only reads settings, racing is harmless
+      m =
+          new LeaseManager(
+              conf(), blocks,
+              runner); // made on first use: it only reads settings, racing is harmless
       leaseManager = m;
     }
     return m;

@@ -122,6 +122,19 @@ public final class BlockManager {
   }
 
   /**
+   * The fence of leader-only work (a {@link io.hops.namenode.tx.TransactionRunner.Fence}): passes
+   * only if this namenode still leads at the epoch the database names (DESIGN.md §3).
+   */
+  public void checkLeader(io.hops.dal.Transaction tx) throws StorageException {
+    LeaderElection e = election;
+    if (e == null) {
+      throw new io.hops.election.NotLeaderException(
+          "this namenode has not joined the leader election yet");
+    }
+    e.checkLeader(tx);
+  }
+
+  /**
    * The time every namenode agrees on (the database's clock): for lease limits and timeouts that
    * one namenode sets and another checks, and for the times the namespace records.
    */

@@ -207,7 +207,7 @@ public final class BlockRecovery implements LeaseRecovery {
     private void close(ExecutePhase tx, MutableInode file, LeaseChanges leases, long now)
         throws IOException {
       file.size = blocks.length();
-      ZeroLengthFileRecovery.close(tx, file, leases, now);
+      FileClose.close(tx, file, leases, now);
       bm.queueReplicationChecks(tx, blocks, file.replication);
     }
   }

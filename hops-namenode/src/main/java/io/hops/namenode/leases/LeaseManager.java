@@ -6,10 +6,12 @@ import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.NamenodeConfig;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
@@ -51,7 +53,8 @@ public final class LeaseManager {
 
   private static final int BLOCK_RECOVERY_TIMEOUT_HEARTBEATS = 30;
 
-  private final Namesystem ns;
+  private final BlockManager blocks;
+  private final TransactionRunner runner;
   private final LeaseRecovery recovery;
   private final long softLimitMillis;
   private final long hardLimitMillis;
@@ -68,59 +71,39 @@ public final class LeaseManager {
   private final String recoveryHolder =
       HdfsServerConstants.NAMENODE_LEASE_HOLDER + "-" + Time.formatTime(Time.now());
 
-  /** Leases whose expired files are released by {@link BlockRecovery}. */
-  public LeaseManager(Namesystem ns) {
-    this.ns = ns;
-    this.recovery = new BlockRecovery(ns.blocks(), this);
-    this.leasePageRows = pageRows(ns);
-    this.softLimitMillis = softLimit(ns);
-    this.hardLimitMillis = hardLimit(ns);
-    this.recoveryTimeoutMillis = recoveryTimeout(ns);
-  }
-
-  public LeaseManager(Namesystem ns, LeaseRecovery recovery) {
-    this.ns = ns;
-    this.recovery = recovery;
-    this.leasePageRows = pageRows(ns);
-    this.softLimitMillis = softLimit(ns);
-    this.hardLimitMillis = hardLimit(ns);
-    this.recoveryTimeoutMillis = recoveryTimeout(ns);
-  }
-
-  private static int pageRows(Namesystem ns) {
-    return Math.max(
-        1,
-        ns.conf()
-            .getInt(
+  /**
+   * Leases whose expired files are released by {@link BlockRecovery}: read with {@code conf}'s
+   * limits, on {@code blocks}' clock, in transactions of {@code runner} (the leader's fenced by
+   * {@link BlockManager#checkLeader}).
+   */
+  public LeaseManager(Configuration conf, BlockManager blocks, TransactionRunner runner) {
+    this.blocks = blocks;
+    this.runner = runner;
+    this.recovery = new BlockRecovery(blocks, this);
+    this.leasePageRows =
+        Math.max(
+            1,
+            conf.getInt(
                 NamenodeConfig.HOUSEKEEPING_PAGE_ROWS,
                 NamenodeConfig.HOUSEKEEPING_PAGE_ROWS_DEFAULT));
-  }
-
-  private static long softLimit(Namesystem ns) {
-    return ns.conf().getLong(SOFT_LIMIT_MS, HdfsConstants.LEASE_SOFTLIMIT_PERIOD);
-  }
-
-  private static long hardLimit(Namesystem ns) {
-    return ns.conf()
-            .getLong(
+    this.softLimitMillis = conf.getLong(SOFT_LIMIT_MS, HdfsConstants.LEASE_SOFTLIMIT_PERIOD);
+    this.hardLimitMillis =
+        conf.getLong(
                 DFSConfigKeys.DFS_LEASE_HARDLIMIT_KEY, DFSConfigKeys.DFS_LEASE_HARDLIMIT_DEFAULT)
-        * 1000;
-  }
-
-  private static long recoveryTimeout(Namesystem ns) {
+            * 1000;
     long heartbeat =
-        ns.conf()
-            .getTimeDuration(
-                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
-                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
-                java.util.concurrent.TimeUnit.SECONDS);
-    return ns.conf()
-        .getLong(BLOCK_RECOVERY_TIMEOUT_MS, heartbeat * 1000 * BLOCK_RECOVERY_TIMEOUT_HEARTBEATS);
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+            java.util.concurrent.TimeUnit.SECONDS);
+    this.recoveryTimeoutMillis =
+        conf.getLong(
+            BLOCK_RECOVERY_TIMEOUT_MS, heartbeat * 1000 * BLOCK_RECOVERY_TIMEOUT_HEARTBEATS);
   }
 
   /** The cluster's time (the database's clock): lease limits compare it with lease rows. */
   public long now() {
-    return ns.blocks().now();
+    return blocks.now();
   }
 
   /** The holder of the files whose blocks this namenode recovers. */
@@ -170,7 +153,7 @@ public final class LeaseManager {
     long now = now();
     List<LeaseRow> expired = new ArrayList<>();
     List<List<LeasePathRow>> files = new ArrayList<>();
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = runner.storage().begin()) {
       List<LeaseRow> page =
           tx.scanFrom(LeaseRow.TABLE, null, leaseCursor, leasePageRows, LockMode.READ_COMMITTED);
       leaseCursor =
@@ -196,11 +179,12 @@ public final class LeaseManager {
             files.get(i).size());
       }
       if (files.get(i).isEmpty()) {
-        ns.runAsLeader(() -> new ReleaseLease(this, holder, ReleaseLease.NO_FILE));
+        runner.run(() -> new ReleaseLease(this, holder, ReleaseLease.NO_FILE), blocks::checkLeader);
       }
       for (LeasePathRow file : files.get(i)) {
         try {
-          if (ns.runAsLeader(() -> new ReleaseLease(this, holder, file.inodeId()))) {
+          if (runner.run(
+              () -> new ReleaseLease(this, holder, file.inodeId()), blocks::checkLeader)) {
             closed++;
           }
         } catch (IOException e) {

@@ -10,8 +10,7 @@ import java.io.IOException;
  * The lease-expiry hook: what releasing a file's lease does to the file, when its holder's lease
  * expired (housekeeping), another client's create meets an abandoned file, or a client calls {@code
  * recoverLease}. HDFS closes a file whose blocks are all complete at once and otherwise starts
- * block recovery on a datanode (FSNamesystem.internalReleaseLease): {@link BlockRecovery}, the
- * default. {@link ZeroLengthFileRecovery} handles files without blocks only.
+ * block recovery on a datanode (FSNamesystem.internalReleaseLease): {@link BlockRecovery}.
  */
 public interface LeaseRecovery {
 
@@ -24,16 +23,16 @@ public interface LeaseRecovery {
   /** Releasing one file, in the execute phase, over what {@link #prepare} read. */
   interface Release {
     /**
-     * Closes {@code file} now and returns true, or starts a recovery that closes it later and
-     * returns false. Writes the inode row itself, and takes the file off its holder's lease through
-     * {@code leases} (the caller flushes them).
-     */
-    /**
      * The quota rows above the file, locked by the caller: a release that drops an empty last block
      * gives its space back there.
      */
     default void countIn(io.hops.namenode.quota.AncestorQuotas quotas) {}
 
+    /**
+     * Closes {@code file} now and returns true, or starts a recovery that closes it later and
+     * returns false. Writes the inode row itself, and takes the file off its holder's lease through
+     * {@code leases} (the caller flushes them).
+     */
     boolean release(ExecutePhase tx, MutableInode file, LeaseChanges leases, long now)
         throws IOException;
   }

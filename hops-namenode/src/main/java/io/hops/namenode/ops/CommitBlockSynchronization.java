@@ -9,8 +9,8 @@ import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.leases.FileClose;
 import io.hops.namenode.leases.LeaseChanges;
-import io.hops.namenode.leases.ZeroLengthFileRecovery;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
@@ -148,7 +148,7 @@ public final class CommitBlockSynchronization extends Operation<Void> {
             - spaceBefore);
     quotas.flush(tx);
     if (closeFile) {
-      ZeroLengthFileRecovery.close(tx, inode, leases, bm.now());
+      FileClose.close(tx, inode, leases, bm.now());
       leases.flush(tx);
       bm.queueReplicationChecks(tx, blocks, inode.replication);
     } else {

@@ -6,8 +6,8 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.leases.FileClose;
 import io.hops.namenode.leases.LeaseChanges;
-import io.hops.namenode.leases.ZeroLengthFileRecovery;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
@@ -131,7 +131,7 @@ public final class Complete extends Operation<Boolean> {
         return false; // not yet reported by enough replicas: the client asks again
       }
     }
-    ZeroLengthFileRecovery.close(tx, inode, leases, bm.now());
+    FileClose.close(tx, inode, leases, bm.now());
     leases.flush(tx);
     bm.queueReplicationChecks(tx, blocks, inode.replication);
     return true;

@@ -73,6 +73,12 @@ class LeaseTest {
     return fs.getClient().getFileInfo(path).getFileId();
   }
 
+  /** A lease manager of its own, so that its page of leases starts at the first one. */
+  private static LeaseManager freshLeaseManager() {
+    var ns = cluster.namenode().namesystem();
+    return new LeaseManager(ns.conf(), ns.blocks(), ns.runner());
+  }
+
   private static void sleepPast(long millis) throws InterruptedException {
     Thread.sleep(millis + 100);
   }
@@ -283,7 +289,7 @@ class LeaseTest {
       String holder = writer.getClient().getClientName();
       FSDataOutputStream a = writer.create(new Path("/lease/hard/a"));
       FSDataOutputStream b = writer.create(new Path("/lease/hard/b"));
-      LeaseManager manager = new LeaseManager(cluster.namenode().namesystem());
+      LeaseManager manager = freshLeaseManager();
       sleepPast(1000);
       assertThat(manager.releaseExpiredLeases()).isGreaterThanOrEqualTo(2);
       assertThat(writer.isFileClosed(new Path("/lease/hard/a"))).isTrue();
@@ -302,7 +308,7 @@ class LeaseTest {
       c.create(new Path("/lease/empty/f")).close();
       assertThat(leasePaths(holder)).isEmpty();
       assertThat(lease(holder)).as("a close does not touch the lease row").isNotNull();
-      LeaseManager manager = new LeaseManager(cluster.namenode().namesystem());
+      LeaseManager manager = freshLeaseManager();
       sleepPast(1000);
       for (int round = 0; round < 20 && lease(holder) != null; round++) {
         manager.releaseExpiredLeases(); // a page of leases a round
