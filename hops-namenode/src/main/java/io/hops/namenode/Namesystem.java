@@ -42,6 +42,7 @@ public final class Namesystem {
   private final String supergroup;
   private final boolean permissionsEnabled;
   private final BlockManager blocks;
+  private final LeaseManager leases;
   private final SubtreeOperations subtrees;
   private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
 
@@ -78,6 +79,7 @@ public final class Namesystem {
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_KEY,
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT)),
         blocks::now);
+    this.leases = new LeaseManager(conf, blocks, runner);
     this.smallFiles = new io.hops.namenode.smallfiles.SmallFileStore(conf);
     this.subtrees = new SubtreeOperations(this);
     runner.useStaleMarks(subtrees.marks());
@@ -203,19 +205,9 @@ public final class Namesystem {
         .build();
   }
 
-  private volatile LeaseManager leaseManager;
-
   /** Write leases; their expiry releases files through the lease recovery hook. */
   public LeaseManager leases() {
-    LeaseManager m = leaseManager;
-    if (m == null) {
-      m =
-          new LeaseManager(
-              conf(), blocks,
-              runner); // made on first use: it only reads settings, racing is harmless
-      leaseManager = m;
-    }
-    return m;
+    return leases;
   }
 
   /** Directory operations at any size: the subtree protocol (DESIGN.md §8). */
