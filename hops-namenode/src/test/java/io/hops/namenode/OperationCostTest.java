@@ -17,10 +17,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * depths 1, 2 and 7, hint cache warm and cold, through the stock client. Every warm count is within
  * the paper's (DESIGN.md §7): read B + PK; ls B + PK(SHARED) + PPIS (the root: IS); create 2B +
  * ≤5PK + PPIS + W; delete 2B + 2PK(X) + W; rename 3B + PK(X) + W (each path's target rides in its
- * ancestors' read-committed batch), here 2B + PK + PK(X) + W: the destination, in the source's
- * directory, is its new name's PK read beside the source's ancestors. At depth 1 the parent is the
- * root, locked directly, so no batch is needed; a cold cache adds one read-committed PK per
- * ancestor the batch could not reach.
+ * ancestors' read-committed batch), here B + B(X) + W: within one directory, the directory's
+ * ancestors are read in one batch, and the directory, the source and the destination locked in
+ * another. At depth 1 the parent is the root, locked directly, so no read-committed batch is
+ * needed; a cold cache adds one read-committed PK per ancestor the batch could not reach.
  */
 class OperationCostTest {
   private static HopsTestCluster cluster;
@@ -48,17 +48,17 @@ class OperationCostTest {
       delimiter = '|',
       value = {
         "1|false|PK + PK(EXCLUSIVE) x4 + W|B|PK(SHARED) + IS"
-            + "|PK + PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + W",
+            + "|PK(EXCLUSIVE) + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + W",
         "1|true|PK + PK(EXCLUSIVE) x4 + W|B|PK(SHARED) + IS"
-            + "|PK + PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + W",
+            + "|PK(EXCLUSIVE) + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + W",
         "2|false|PK + PK(EXCLUSIVE) x4 + B + W|B|PK(SHARED) + B + PPIS"
-            + "|PK + PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + B + W",
+            + "|PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + B + W",
         "2|true|PK + PK(EXCLUSIVE) x4 + B + W|PK + B|PK(SHARED) + B + PPIS"
-            + "|PK x2 + PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + B + W",
+            + "|PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + B + W",
         "7|false|PK + PK(EXCLUSIVE) x4 + B + W|B|PK(SHARED) + B + PPIS"
-            + "|PK + PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + B + W",
+            + "|PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W|PK(EXCLUSIVE) x3 + B + W",
         "7|true|PK x5 + PK(EXCLUSIVE) x4 + B + W|PK x6 + B"
-            + "|PK x4 + PK(SHARED) + B + PPIS|PK x7 + PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W"
+            + "|PK x4 + PK(SHARED) + B + PPIS|PK x5 + PK(EXCLUSIVE) + B + B(EXCLUSIVE) + W"
             + "|PK x4 + PK(EXCLUSIVE) x3 + B + W",
       })
   void fileOperationsCostWhatTheDesignSays(

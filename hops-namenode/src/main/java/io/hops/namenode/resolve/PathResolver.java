@@ -64,7 +64,21 @@ public final class PathResolver {
     String[] names = PathNames.components(path);
     List<InodeRow> inodes = new ArrayList<>(names.length + 1);
     // Whether it ends at the target or above it (a missing component, a file), the path is read.
-    readUnlocked(tx, names, names.length + 1, inodes);
+    readUnlocked(tx, names, names.length + 1, names.length - 1, inodes);
+    return new ResolvedPath(path, names, List.copyOf(inodes));
+  }
+
+  /**
+   * Resolves the directories above {@code path}'s target (its parent and the parent's ancestors) at
+   * READ COMMITTED, without reading the target: one batch with warm hints, for a caller that locks
+   * the target by its parent's id itself (a rename within one directory). The path has at least one
+   * component.
+   */
+  public ResolvedPath resolveAbove(Transaction tx, String path) throws StorageException {
+    String[] names = PathNames.components(path);
+    List<InodeRow> inodes = new ArrayList<>(names.length);
+    // Every component read is a directory the path goes on below, so the chain covers them all.
+    readUnlocked(tx, names, names.length, names.length - 1, inodes);
     return new ResolvedPath(path, names, List.copyOf(inodes));
   }
 
@@ -122,7 +136,7 @@ public final class PathResolver {
     } else {
       unlocked = n - 1;
     }
-    if (unlocked > 0 && !readUnlocked(tx, names, unlocked, inodes)) {
+    if (unlocked > 0 && !readUnlocked(tx, names, unlocked, unlocked - 2, inodes)) {
       return new ResolvedPath(path, names, List.copyOf(inodes));
     }
     for (int i = inodes.size(); i <= n; i++) {
@@ -143,13 +157,13 @@ public final class PathResolver {
    * Reads components [0, count) at READ COMMITTED: one batch as far as hints reach. Returns false
    * if the path ended before (a missing component, or one below a file).
    *
-   * <p>The hints of components [1, count - 2], directories if the path goes on below them, come
-   * from one lookup by their path ({@link InodeHintCache.DirChain}) when it is kept; the others one
-   * by one. A chain that a row contradicts is dropped, and kept again once its rows are read.
+   * <p>The hints of components [1, chained], directories if the path goes on below them, come from
+   * one lookup by their path ({@link InodeHintCache.DirChain}) when it is kept; the others one by
+   * one. A chain that a row contradicts is dropped, and kept again once its rows are read.
    */
-  private boolean readUnlocked(Transaction tx, String[] names, int count, List<InodeRow> inodes)
+  private boolean readUnlocked(
+      Transaction tx, String[] names, int count, int chained, List<InodeRow> inodes)
       throws StorageException {
-    int chained = count - 2;
     String chainPath = chained >= MIN_CHAIN ? PathNames.prefix(names, chained) : null;
     InodeHintCache.DirChain chain = chainPath == null ? null : hints.chain(chainPath);
     boolean found = readBatch(tx, names, count, inodes, chain);

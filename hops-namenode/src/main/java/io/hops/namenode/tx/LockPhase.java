@@ -66,6 +66,23 @@ public final class LockPhase {
   }
 
   /**
+   * The directories above {@code path}'s target, read committed; the target is not read: its caller
+   * locks it by its parent's id and completes the path with {@link #adopt}.
+   */
+  public ResolvedPath resolveAbove(String path) throws StorageException {
+    checkOpen();
+    return resolver.resolveAbove(tx, path);
+  }
+
+  /** A path its caller completed with rows it locked itself, checked as {@link #resolve}'s. */
+  public ResolvedPath adopt(ResolvedPath p) throws StorageException {
+    checkOpen();
+    io.hops.namenode.resolve.ReservedPaths.check(p);
+    loadAcls(p.inodes());
+    return p;
+  }
+
+  /**
    * Resolves a path with no lock at all, the target in the ancestors' batch: for a read that checks
    * the consistency of what it read itself ({@code ReadSmallFile}).
    */

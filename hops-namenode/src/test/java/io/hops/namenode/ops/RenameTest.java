@@ -289,6 +289,75 @@ class RenameTest {
     assertThat(NamespaceChecker.violations(storage)).isEmpty();
   }
 
+  /**
+   * Renames within one directory lock the directory and both names in one batch, in name order
+   * whichever way the rename goes; the old API's move into a sibling directory takes those locks
+   * and then the general way's. All of them at once, with creates and deletes in the same
+   * directory: none waits forever, none fails, and the directory's entries and count agree at the
+   * end.
+   */
+  @Test
+  void concurrentRenamesWithinOneDirectoryInBothNameOrders() throws Exception {
+    fs.mkdirs(p("/rwd/into"));
+    int renamers = 4;
+    int rounds = 40;
+    for (int t = 0; t < renamers; t++) {
+      touch("/rwd/" + t + "-a");
+    }
+    touch("/rwd/m");
+    ExecutorService pool = Executors.newFixedThreadPool(renamers + 2);
+    try {
+      List<Future<Boolean>> results = new ArrayList<>();
+      for (int t = 0; t < renamers; t++) {
+        String a = "/rwd/" + t + "-a";
+        String z = "/rwd/" + t + "-z";
+        results.add(
+            pool.submit(
+                () -> {
+                  boolean ok = true;
+                  for (int i = 0; i < rounds; i++) {
+                    ok &= fs.rename(p(a), p(z)); // the source's name first
+                    ok &= fs.rename(p(z), p(a)); // the destination's name first
+                  }
+                  return ok;
+                }));
+      }
+      results.add(
+          pool.submit(
+              () -> {
+                boolean ok = true;
+                for (int i = 0; i < rounds; i++) {
+                  touch("/rwd/tmp");
+                  ok &= fs.delete(p("/rwd/tmp"), false);
+                }
+                return ok;
+              }));
+      results.add(
+          pool.submit(
+              () -> {
+                boolean ok = true;
+                for (int i = 0; i < rounds; i++) {
+                  ok &= fs.rename(p("/rwd/m"), p("/rwd/into")); // into it: the general way
+                  ok &= fs.rename(p("/rwd/into/m"), p("/rwd/m"));
+                }
+                return ok;
+              }));
+      for (Future<Boolean> f : results) {
+        assertThat(f.get(120, TimeUnit.SECONDS)).isTrue();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    List<String> names = new ArrayList<>();
+    for (FileStatus st : fs.listStatus(p("/rwd"))) {
+      names.add(st.getPath().getName());
+    }
+    assertThat(names).containsExactly("0-a", "1-a", "2-a", "3-a", "into", "m");
+    assertThat(fs.getClient().getFileInfo("/rwd").getChildrenNum()).isEqualTo(6);
+    assertThat(fs.listStatus(p("/rwd/into"))).isEmpty();
+    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
   @Test
   void renameToTheSamePath() throws Exception {
     touch("/rsame/f");
