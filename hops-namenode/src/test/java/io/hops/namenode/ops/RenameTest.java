@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -309,39 +310,25 @@ class RenameTest {
     try {
       List<Future<Boolean>> results = new ArrayList<>();
       for (int t = 0; t < renamers; t++) {
-        String a = "/rwd/" + t + "-a";
-        String z = "/rwd/" + t + "-z";
-        results.add(
-            pool.submit(
-                () -> {
-                  boolean ok = true;
-                  for (int i = 0; i < rounds; i++) {
-                    ok &= fs.rename(p(a), p(z)); // the source's name first
-                    ok &= fs.rename(p(z), p(a)); // the destination's name first
-                  }
-                  return ok;
-                }));
+        Path a = p("/rwd/" + t + "-a");
+        Path z = p("/rwd/" + t + "-z");
+        // The source's name first, then the destination's ('&' runs both).
+        results.add(pool.submit(repeated(rounds, () -> fs.rename(a, z) & fs.rename(z, a))));
       }
       results.add(
           pool.submit(
-              () -> {
-                boolean ok = true;
-                for (int i = 0; i < rounds; i++) {
-                  touch("/rwd/tmp");
-                  ok &= fs.delete(p("/rwd/tmp"), false);
-                }
-                return ok;
-              }));
+              repeated(
+                  rounds,
+                  () -> {
+                    touch("/rwd/tmp");
+                    return fs.delete(p("/rwd/tmp"), false);
+                  })));
+      // Into the directory: the general way.
+      Path m = p("/rwd/m");
       results.add(
           pool.submit(
-              () -> {
-                boolean ok = true;
-                for (int i = 0; i < rounds; i++) {
-                  ok &= fs.rename(p("/rwd/m"), p("/rwd/into")); // into it: the general way
-                  ok &= fs.rename(p("/rwd/into/m"), p("/rwd/m"));
-                }
-                return ok;
-              }));
+              repeated(
+                  rounds, () -> fs.rename(m, p("/rwd/into")) & fs.rename(p("/rwd/into/m"), m))));
       for (Future<Boolean> f : results) {
         assertThat(f.get(120, TimeUnit.SECONDS)).isTrue();
       }
@@ -356,6 +343,22 @@ class RenameTest {
     assertThat(fs.getClient().getFileInfo("/rwd").getChildrenNum()).isEqualTo(6);
     assertThat(fs.listStatus(p("/rwd/into"))).isEmpty();
     assertThat(NamespaceChecker.violations(storage)).isEmpty();
+  }
+
+  /** One step of a worker: whether it did what it was asked. */
+  private interface Step {
+    boolean run() throws IOException;
+  }
+
+  /** A worker that runs {@code step} {@code rounds} times: whether every run did. */
+  private static Callable<Boolean> repeated(int rounds, Step step) {
+    return () -> {
+      boolean ok = true;
+      for (int i = 0; i < rounds; i++) {
+        ok &= step.run();
+      }
+      return ok;
+    };
   }
 
   @Test
