@@ -104,6 +104,11 @@ final class RenameLocks {
    */
   private boolean lockWithinDirectory(LockPhase tx, String src, String dst, boolean oldApi)
       throws StorageException {
+    // A rename across directories is told by its strings alone, before anything is parsed.
+    int slash = src.lastIndexOf('/');
+    if (slash < 0 || slash != dst.lastIndexOf('/') || !src.regionMatches(0, dst, 0, slash)) {
+      return false;
+    }
     String[] sc = PathNames.components(src);
     String[] dc = PathNames.components(dst);
     int n = sc.length;
@@ -114,7 +119,7 @@ final class RenameLocks {
       return false;
     }
     // The root's id is known: in it, there is nothing to find before the locks.
-    List<InodeRow> dirs = n == 1 ? List.of() : tx.resolveAbove(src).inodes();
+    List<InodeRow> dirs = n == 1 ? List.of() : tx.resolveAbove(src, sc).inodes();
     if (n > 1 && (dirs.size() != n || !dirs.get(n - 1).isDir())) {
       return false;
     }

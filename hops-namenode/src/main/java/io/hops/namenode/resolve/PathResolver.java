@@ -71,11 +71,11 @@ public final class PathResolver {
   /**
    * Resolves the directories above {@code path}'s target (its parent and the parent's ancestors) at
    * READ COMMITTED, without reading the target: one batch with warm hints, for a caller that locks
-   * the target by its parent's id itself (a rename within one directory). The path has at least one
-   * component.
+   * the target by its parent's id itself (a rename within one directory). {@code names} are the
+   * path's components (at least one), already cut by the caller.
    */
-  public ResolvedPath resolveAbove(Transaction tx, String path) throws StorageException {
-    String[] names = PathNames.components(path);
+  public ResolvedPath resolveAbove(Transaction tx, String path, String[] names)
+      throws StorageException {
     List<InodeRow> inodes = new ArrayList<>(names.length);
     // Every component read is a directory the path goes on below, so the chain covers them all.
     readUnlocked(tx, names, names.length, names.length - 1, inodes);

@@ -66,12 +66,13 @@ public final class LockPhase {
   }
 
   /**
-   * The directories above {@code path}'s target, read committed; the target is not read: its caller
-   * locks it by its parent's id and completes the path with {@link #adopt}.
+   * The directories above {@code path}'s target ({@code components}: the path's, as {@link
+   * io.hops.namenode.resolve.PathNames#components} cut them), read committed; the target is not
+   * read: its caller locks it by its parent's id and completes the path with {@link #adopt}.
    */
-  public ResolvedPath resolveAbove(String path) throws StorageException {
+  public ResolvedPath resolveAbove(String path, String[] components) throws StorageException {
     checkOpen();
-    return resolver.resolveAbove(tx, path);
+    return resolver.resolveAbove(tx, path, components);
   }
 
   /** A path its caller completed with rows it locked itself, checked as {@link #resolve}'s. */
