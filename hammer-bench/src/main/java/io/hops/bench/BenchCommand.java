@@ -177,7 +177,7 @@ final class BenchCommand implements Callable<Integer> {
       names = "--handlers",
       description =
           "dfs.namenode.handler.count of every namenode (default: each system's stock default:"
-              + " HDFS's 10; hops' 10, or over its embedded store two per core between 4 and"
+              + " HDFS's 10; hops' 10, or over its embedded store one per core between 2 and"
               + " 10).")
   Integer handlers;
 

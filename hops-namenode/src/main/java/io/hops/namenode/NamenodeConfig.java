@@ -120,15 +120,17 @@ public final class NamenodeConfig {
   /**
    * The RPC handler count when {@code dfs.namenode.handler.count} is not set. Over the embedded
    * store a handler never waits for the disk or the network (reads are in the process, commits
-   * answer through the group sync), so handlers beyond two per core only take turns at the CPU: two
-   * per core, at least 4 and at most HDFS's 10. Over MySQL/MariaDB or NDB a handler waits for each
-   * round trip, so it keeps HDFS's 10.
+   * answer through the group sync), so a handler per core keeps the processors busy, and more only
+   * take turns at them: one per core, at least 2 (so that one slow call does not hold up the rest)
+   * and at most HDFS's 10. On 2 cores with 16 clients, 2 handlers against 4 cost 5-16% less
+   * namenode CPU per mkdirs, rename, stat, create and delete (docs/benchmarks.md, stop 49). Over
+   * MySQL/MariaDB or NDB a handler waits for each round trip, so it keeps HDFS's 10.
    */
   public static int defaultHandlerCount(String engine, int cores) {
     if (!engine.equals(io.hops.common.HopsConfig.METADATA_ENGINE_DEFAULT)) {
       return DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT;
     }
-    return Math.max(4, Math.min(DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT, 2 * cores));
+    return Math.max(2, Math.min(DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_DEFAULT, cores));
   }
 
   /**

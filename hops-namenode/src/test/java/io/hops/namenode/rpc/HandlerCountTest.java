@@ -12,18 +12,19 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The RPC handler count: {@code dfs.namenode.handler.count} when set; unset, two per core between 4
+ * The RPC handler count: {@code dfs.namenode.handler.count} when set; unset, one per core between 2
  * and HDFS's 10 over the embedded store (its handlers never wait for I/O), HDFS's 10 over a SQL
  * store (its handlers wait for every round trip).
  */
 class HandlerCountTest {
 
   @Test
-  void theEmbeddedStoreGetsTwoHandlersPerCoreBetweenFourAndTen() {
-    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 1)).isEqualTo(4);
-    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 2)).isEqualTo(4);
-    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 3)).isEqualTo(6);
-    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 5)).isEqualTo(10);
+  void theEmbeddedStoreGetsAHandlerPerCoreBetweenTwoAndTen() {
+    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 1)).isEqualTo(2);
+    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 2)).isEqualTo(2);
+    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 3)).isEqualTo(3);
+    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 8)).isEqualTo(8);
+    assertThat(NamenodeConfig.defaultHandlerCount("embedded", 10)).isEqualTo(10);
     assertThat(NamenodeConfig.defaultHandlerCount("embedded", 64)).isEqualTo(10);
   }
 
