@@ -122,9 +122,9 @@ public final class NamenodeConfig {
    * store a handler never waits for the disk or the network (reads are in the process, commits
    * answer through the group sync), so a handler per core keeps the processors busy, and more only
    * take turns at them: one per core, at least 2 (so that one slow call does not hold up the rest)
-   * and at most HDFS's 10. On 2 cores with 16 clients, 2 handlers against 4 cost 5-16% less
-   * namenode CPU per mkdirs, rename, stat, create and delete (docs/benchmarks.md, stop 49). Over
-   * MySQL/MariaDB or NDB a handler waits for each round trip, so it keeps HDFS's 10.
+   * and at most HDFS's 10. On 2 cores with 16 clients, 2 handlers against 4 cost 6-16% less
+   * namenode CPU per mkdirs, stat, create and delete, the same per rename (docs/benchmarks.md, stop
+   * 49). Over MySQL/MariaDB or NDB a handler waits for each round trip, so it keeps HDFS's 10.
    */
   public static int defaultHandlerCount(String engine, int cores) {
     if (!engine.equals(io.hops.common.HopsConfig.METADATA_ENGINE_DEFAULT)) {
