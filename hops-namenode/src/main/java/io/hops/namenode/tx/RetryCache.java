@@ -14,10 +14,19 @@ import org.apache.hadoop.ipc.Server;
  * The retry cache in the database (DESIGN.md §3): the successful outcome of a non-idempotent call
  * is written, keyed by the caller's client id and call id, in the call's own transaction; a retry
  * of that call, on this namenode or any other, or by the runner after an ambiguous commit, reads it
- * and answers the first outcome without running the operation again. The row is read, with an
- * exclusive lock, before anything else the operation locks: only retries of one call ever meet on
- * it, so that order cannot deadlock, and a retry that arrives while the first attempt still runs
- * waits for its outcome. Failed outcomes are not kept, as in HDFS: their retry runs again.
+ * and answers the first outcome without running the operation again. Failed outcomes are not kept,
+ * as in HDFS: their retry runs again.
+ *
+ * <p>Only a retry reads the cache. A call whose retry count is 0 is the client's first attempt at
+ * that call id (Hadoop's retry handler counts every retry and failover, and call ids are not reused
+ * while an entry lives), so it has nothing to find: it runs, and inserts its outcome at commit. A
+ * retry reads its row read committed, without a lock, so every transaction locks a retry-cache row
+ * last, when its batch is flushed, and no two attempts of a call can wait on each other in a cycle.
+ * What keeps a call from taking effect twice is the row's primary key: of two attempts that both
+ * ran (a retry that read before the first attempt committed, or a first attempt that a slow
+ * namenode ran after a retry elsewhere), the second to commit fails on the first one's row ({@link
+ * io.hops.dal.DuplicateKeyException}), is rolled back, and its next attempt reads that row and
+ * answers it.
  */
 public final class RetryCache {
   /** State of a kept outcome. */
@@ -30,8 +39,11 @@ public final class RetryCache {
     T decode(byte[] payload) throws IOException;
   }
 
-  /** The (client id, call id) of the RPC this thread serves, or null outside a retriable RPC. */
-  record CallKey(byte[] clientId, int callId) {
+  /**
+   * The (client id, call id) of the RPC this thread serves, and how many times the client had sent
+   * it before ({@code retryCount}); null outside a retriable RPC.
+   */
+  record CallKey(byte[] clientId, int callId, int retryCount) {
     static CallKey current() {
       if (!Server.isRpcInvocation()) {
         return null;
@@ -43,7 +55,12 @@ public final class RetryCache {
           || call == RpcConstants.INVALID_CALL_ID) {
         return null;
       }
-      return new CallKey(client, call);
+      return new CallKey(client, call, Server.getCallRetryCount());
+    }
+
+    /** Whether the client sent this call before (a retry, or a failover to this namenode). */
+    boolean retried() {
+      return retryCount != 0;
     }
 
     Key key() {
@@ -57,9 +74,9 @@ public final class RetryCache {
     this.expiryMillis = expiryMillis;
   }
 
-  /** The row of this call, locked exclusively, or null. */
+  /** The row of this call as last committed, or null; read without a lock (see above). */
   RetryCacheRow lookup(Transaction tx, CallKey call) throws StorageException {
-    return tx.find(RetryCacheRow.TABLE, call.key(), LockMode.EXCLUSIVE);
+    return tx.find(RetryCacheRow.TABLE, call.key(), LockMode.READ_COMMITTED);
   }
 
   /**

@@ -114,7 +114,8 @@ public final class TransactionRunner {
       try {
         tx = storage.begin(op.partitionHint()); // may fail transiently too: no connection
         RetryCacheRow kept = null;
-        if (call != null) {
+        // A first attempt has no outcome to find (RetryCache): only a retry reads the cache.
+        if (call != null && (retry > 0 || call.retried())) {
           long now = clock.getAsLong();
           kept = retryCache.lookup(tx, call);
           if (RetryCache.live(kept, now)) {
@@ -208,12 +209,11 @@ public final class TransactionRunner {
   }
 
   /**
-   * The kept outcome of {@code call} if the first attempt committed while this retry ran. The
-   * lookup before the lock phase finds no row while the first attempt's transaction has not yet
-   * written it (a locking read of an absent row takes no lock at read-committed); the retry then
-   * waits for that attempt's locks, and its operation fails on what the first attempt did (a create
-   * finds its own file being created, a rename its source gone). Holding those locks now, it reads
-   * the row again before failing: one read, on the failure path only.
+   * The kept outcome of {@code call} if another attempt at it committed while this one ran. An
+   * attempt that did not read the cache (a first attempt), or read it before the other attempt
+   * committed, runs its operation after that attempt's locks are released, and the operation may
+   * fail on what the other attempt did (a create finds its own file being created, a rename its
+   * source gone). Before failing, it reads the row: one read, on the failure path only.
    */
   private <T> T answeredMeanwhile(
       Transaction tx, RetryCache.CallKey call, RetryCache.Codec<T> codec) {

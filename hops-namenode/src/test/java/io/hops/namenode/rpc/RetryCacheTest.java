@@ -238,6 +238,32 @@ class RetryCacheTest {
     }
   }
 
+  /**
+   * A call sent twice as a first attempt (retry count 0 both times, as a client that sends one call
+   * to two namenodes at once does) takes effect once. A first attempt does not read the cache: the
+   * second one runs, fails at commit on the first one's retry-cache row, and answers the first
+   * outcome. Run twice, the delete would answer false and the create would replace the file.
+   */
+  @Test
+  void aFirstAttemptSentTwiceAnswersTheFirstOutcomeAndTakesEffectOnce() throws Exception {
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/retry/twice/d"));
+    asCall(801, 0);
+    assertThat(viaFirst.delete("/retry/twice/d", true)).isTrue();
+    asCall(801, 0);
+    assertThat(viaSecond.delete("/retry/twice/d", true)).as("the first outcome").isTrue();
+
+    String client = "DFSClient_retry_twice";
+    EnumSet<CreateFlag> overwrite = EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE);
+    asCall(802, 0);
+    HdfsFileStatus first = create(viaFirst, "/retry/twice/f", client, overwrite);
+    asCall(802, 0);
+    HdfsFileStatus again = create(viaSecond, "/retry/twice/f", client, overwrite);
+    assertThat(again.getFileId()).as("the first outcome").isEqualTo(first.getFileId());
+    assertThat(viaFirst.getFileInfo("/retry/twice/f").getFileId())
+        .as("the file the first attempt made, not replaced")
+        .isEqualTo(first.getFileId());
+  }
+
   @Test
   void aRetriedCreateOnAnotherNamenodeAnswersTheSameFile() throws Exception {
     String client = "DFSClient_retry_test";
@@ -333,11 +359,16 @@ class RetryCacheTest {
 
   private static HdfsFileStatus create(ClientProtocol nn, String path, String client)
       throws IOException {
+    return create(nn, path, client, EnumSet.of(CreateFlag.CREATE));
+  }
+
+  private static HdfsFileStatus create(
+      ClientProtocol nn, String path, String client, EnumSet<CreateFlag> flags) throws IOException {
     return nn.create(
         path,
         new FsPermission((short) 0644),
         client,
-        new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
+        new EnumSetWritable<>(flags),
         true,
         (short) 1,
         1024 * 1024,
