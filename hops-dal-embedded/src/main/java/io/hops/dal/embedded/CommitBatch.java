@@ -346,10 +346,13 @@ final class CommitBatch {
     if (known != null) {
       return known == RowCache.ABSENT ? null : (Record) known;
     }
-    if (inserting && highWaters.neverHeld(reader, t.rowSpace, key)) {
-      return null;
-    }
-    if (t.partitionMarks && highWaters.partitionNeverHeld(reader, t.partitionSpace(rowKey), key)) {
+    if (t.partitionMarks) {
+      // The partition's mark, learnt before this insert raises it, so that it knows the keys
+      // just below this one that no commit put (HighWaters.WINDOW).
+      if (highWaters.partitionNeverHeld(reader, t.partitionSpace(rowKey), key)) {
+        return null;
+      }
+    } else if (inserting && highWaters.neverHeld(reader, t.rowSpace, key)) {
       return null;
     }
     return reader.get(t, k);

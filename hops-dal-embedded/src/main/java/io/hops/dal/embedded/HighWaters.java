@@ -26,7 +26,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A table whose new keys come last in their partition ({@link io.hops.dal.schema.AscendingKeys})
  * also has a mark per partition, under the same rules: the retry cache's lookup of a client's next
- * call id, a key that is never there, then costs no read.
+ * call id, a key that is never there, then costs no read. Keys do not arrive in order, though: a
+ * client's concurrent calls reach the store a few ids apart. So a partition's mark also remembers
+ * which of the {@link #WINDOW} keys just below it were raised ({@link Mark#held}), and a key there
+ * that was not is known to be absent too.
  */
 final class HighWaters {
   /** Partition marks kept before the settled ones are dropped (about 100 bytes each). */
@@ -42,7 +45,17 @@ final class HighWaters {
 
     /** Dropped from the map: a raise that finds it so takes a fresh mark. */
     private boolean dropped;
+
+    /**
+     * Partition marks only: bit {@code i} is set unless the key {@code i} below {@code highest}
+     * (see {@link #below}) is known never to have been held. Learning the mark from the store sets
+     * every bit, as nothing is known of the keys below the store's last.
+     */
+    private long held = -1L;
   }
+
+  /** How many keys at and below a partition's mark it remembers one by one. */
+  static final int WINDOW = Long.SIZE;
 
   private final Map<KeyBytes, Mark> marks = new ConcurrentHashMap<>();
 
@@ -125,12 +138,57 @@ final class HighWaters {
           continue;
         }
         if (!m.known) {
-          m.highest = greater(reader.lastKeyWithPrefix(partition.bytes()), m.highest);
-          m.known = true;
+          learn(m, reader.lastKeyWithPrefix(partition.bytes()));
         }
-        return m.highest == null || Arrays.compareUnsigned(key, m.highest) > 0;
+        if (m.highest == null || Arrays.compareUnsigned(key, m.highest) > 0) {
+          return true;
+        }
+        long d = below(m.highest, key);
+        return d >= 0 && d < WINDOW && (m.held >>> d & 1) == 0;
       }
     }
+  }
+
+  /**
+   * Learns partition mark {@code m} from {@code last}, its partition's last key in the store (null:
+   * none). Keys raised since the mark was made and still above {@code last} stay known, and so do
+   * the keys between them that were not raised: every key written is raised first, and the store
+   * held none above {@code last}.
+   */
+  private static void learn(Mark m, byte[] last) {
+    if (last != null) {
+      if (m.highest == null || Arrays.compareUnsigned(last, m.highest) > 0) {
+        m.highest = last;
+        m.held = -1L;
+      } else {
+        long d = below(m.highest, last);
+        m.held |= d < 0 ? -1L : d < WINDOW ? -1L << d : 0L;
+      }
+    }
+    m.known = true;
+  }
+
+  /**
+   * How many keys {@code key} is below {@code highest} (one length, equal but in their last eight
+   * bytes, read as an unsigned number), or -1 if they differ before those bytes or in length, or
+   * {@code key} is above it.
+   */
+  static long below(byte[] highest, byte[] key) {
+    int n = highest.length;
+    if (key.length != n) {
+      return -1;
+    }
+    int from = Math.max(0, n - Long.BYTES);
+    if (!Arrays.equals(highest, 0, from, key, 0, from)) {
+      return -1;
+    }
+    long h = 0;
+    long k = 0;
+    for (int i = from; i < n; i++) {
+      h = h << 8 | (highest[i] & 0xff);
+      k = k << 8 | (key[i] & 0xff);
+    }
+    return Long.compareUnsigned(h, k) < 0 ? -1 : h - k;
   }
 
   /**
@@ -143,6 +201,19 @@ final class HighWaters {
       synchronized (m) {
         if (m.dropped) {
           continue;
+        }
+        if (m.highest == null) {
+          m.held = 1L;
+        } else if (Arrays.compareUnsigned(key, m.highest) > 0) {
+          // The keys between the old mark and this one were never held. A mark of another length
+          // or other leading bytes tells nothing of the keys just below this one.
+          long d = below(key, m.highest);
+          m.held = d < 0 ? -1L : d < WINDOW ? m.held << d | 1L : 1L;
+        } else {
+          long d = below(m.highest, key);
+          if (d >= 0 && d < WINDOW) {
+            m.held |= 1L << d;
+          }
         }
         m.highest = greater(m.highest, key);
         m.inFlight++;

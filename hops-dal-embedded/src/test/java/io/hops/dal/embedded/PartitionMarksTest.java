@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The marks of a table whose new keys come last in their partition ({@link
  * io.hops.dal.schema.AscendingKeys}: the retry cache, a client's call ids): a lookup of a key above
- * its partition's greatest is answered absent without reading the store, a key at or below it is
- * read, and a mark stays above a commit that is still being written even when the marks outgrow
- * their capacity and the settled ones are dropped.
+ * its partition's greatest, or just below it and never put, is answered absent without reading the
+ * store, any other key is read, and a mark stays above a commit that is still being written even
+ * when the marks outgrow their capacity and the settled ones are dropped.
  */
 class PartitionMarksTest {
   private static final Table<RetryCacheRow> T = RetryCacheRow.TABLE;
@@ -59,16 +59,75 @@ class PartitionMarksTest {
   }
 
   @Test
-  void aCallAtOrBelowItsClientsLastIsRead() throws Exception {
+  void aCallJustBelowItsClientsLastThatNoCommitPutIsAbsentWithoutARead() throws Exception {
+    // A client's concurrent calls reach the store a few ids apart: 5 before 3 and 4.
     insert(row("b", 5));
 
     Lookup below = lookup("b", 3);
     assertThat(below.row()).isNull();
-    assertThat(below.counts().keysRead()).as("3 is below the mark (5)").isEqualTo(1);
+    assertThat(below.counts().keysRead()).as("3 was never put, 2 below the mark").isZero();
 
     insert(row("b", 3));
-    assertThat(lookup("b", 3).row()).usingRecursiveComparison().isEqualTo(row("b", 3));
+    Lookup put = lookup("b", 3);
+    assertThat(put.row()).usingRecursiveComparison().isEqualTo(row("b", 3));
+    assertThat(put.counts().keysRead()).isEqualTo(1);
     assertThat(lookup("b", 5).row()).usingRecursiveComparison().isEqualTo(row("b", 5));
+    Lookup between = lookup("b", 4);
+    assertThat(between.row()).isNull();
+    assertThat(between.counts().keysRead()).isZero();
+
+    // A mark that rises keeps what it knew of the keys below it.
+    insert(row("b", 9));
+    assertThat(lookup("b", 4).counts().keysRead()).isZero();
+    assertThat(lookup("b", 3).row()).usingRecursiveComparison().isEqualTo(row("b", 3));
+    assertThat(lookup("b", 7).counts().keysRead()).isZero();
+  }
+
+  @Test
+  void aCallFarBelowItsClientsLastOrOnceDeletedIsRead() throws Exception {
+    insert(row("f", 1), row("f", 100));
+    Lookup far = lookup("f", 30);
+    assertThat(far.row()).isNull();
+    assertThat(far.counts().keysRead()).as("70 below the mark").isEqualTo(1);
+    assertThat(lookup("f", 1).row()).usingRecursiveComparison().isEqualTo(row("f", 1));
+
+    try (Transaction tx = storage.begin()) {
+      tx.delete(T, T.key(client("f"), 100));
+      tx.commit();
+    }
+    Lookup deleted = lookup("f", 100);
+    assertThat(deleted.row()).isNull();
+    assertThat(deleted.counts().keysRead()).as("put once: read").isEqualTo(1);
+    insert(row("f", 100));
+    assertThat(lookup("f", 100).row()).usingRecursiveComparison().isEqualTo(row("f", 100));
+  }
+
+  @Test
+  void aMarkLearntFromTheStoreKnowsNothingOfTheKeysBelowIt() throws Exception {
+    insert(row("g", 6), row("g", 8));
+    storage.close();
+    storage = Storages.open(DalConfig.embeddedInMemory(name));
+
+    Lookup below = lookup("g", 7);
+    assertThat(below.row()).isNull();
+    assertThat(below.counts().keysRead()).isEqualTo(1);
+    assertThat(lookup("g", 6).row()).usingRecursiveComparison().isEqualTo(row("g", 6));
+  }
+
+  @Test
+  void keysAreComparedByTheirLastEightBytes() {
+    byte[] a = {1, 2, 3, 0, 0, 0, 0, 0, 0, 1, 0};
+    byte[] b = {1, 2, 3, 0, 0, 0, 0, 0, 0, 0, (byte) 0xf0};
+    assertThat(HighWaters.below(a, b)).isEqualTo(16);
+    assertThat(HighWaters.below(a, a)).isZero();
+    assertThat(HighWaters.below(b, a)).as("above").isEqualTo(-1);
+    assertThat(HighWaters.below(a, new byte[] {1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0}))
+        .as("another leading byte")
+        .isEqualTo(-1);
+    assertThat(HighWaters.below(a, new byte[] {1, 2, 3})).as("another length").isEqualTo(-1);
+    byte[] high = {(byte) 0xff, (byte) 0xff, 0, 0, 0, 0, 0, 0};
+    byte[] low = {0, (byte) 0xff, 0, 0, 0, 0, 0, 0};
+    assertThat(HighWaters.below(high, low)).as("unsigned").isEqualTo(0xff00_0000_0000_0000L);
   }
 
   @Test
