@@ -76,11 +76,11 @@ class XAttrAclCostTest {
       // Attributes cost nothing to calls that do not ask for them.
       assertThat(statWithXAttrs).isEqualTo(stat);
       // An inode without attributes is not scanned; with some, one pruned scan of its partition.
-      assertThat(firstSet).isEqualTo("PK(EXCLUSIVE) x2 + B + W");
-      assertThat(nextSet).isEqualTo("PK(EXCLUSIVE) x2 + B + PPIS + W");
+      assertThat(firstSet).isEqualTo("PK(EXCLUSIVE) + B + W");
+      assertThat(nextSet).isEqualTo("PK(EXCLUSIVE) + B + PPIS + W");
       assertThat(get).isEqualTo("PK(SHARED) + B + PPIS");
       assertThat(listNone).isEqualTo("PK(SHARED) + B");
-      assertThat(remove).isEqualTo("PK(EXCLUSIVE) x2 + B + PPIS + W");
+      assertThat(remove).isEqualTo("PK(EXCLUSIVE) + B + PPIS + W");
       // The ACL row is read with the path (one PK for one inode with an ACL).
       assertThat(firstAcl).isEqualTo("PK(EXCLUSIVE) + B + W");
       assertThat(nextAcl).isEqualTo("PK + PK(EXCLUSIVE) + B + W");
