@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
 
   private final Namesystem ns;
   private volatile boolean serializerExists;
+  private final AtomicInteger injectedUnmarkFailures = new AtomicInteger();
 
   /** Owners of marks met, by when this namenode first saw them out of the membership. */
   private final Map<Long, Long> absentSince = new ConcurrentHashMap<>();
@@ -111,14 +113,27 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
     }
   }
 
-  /** Removes this namenode's own mark after its subtree operation failed or gave up. */
-  void unmark(InodeRow root) {
+  /**
+   * Removes this namenode's own mark after its subtree operation failed or gave up. False if it
+   * could not (the transaction failed, e.g. timed out under contention): the mark is then still
+   * there, and nobody else clears it while this namenode lives, so the caller must try again.
+   */
+  boolean unmark(InodeRow root) {
     try {
+      if (injectedUnmarkFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new io.hops.dal.TransientStorageException("injected failure to unmark");
+      }
       ns.run(() -> new Clear(root.id(), root.subtreeLockOwner()));
+      return true;
     } catch (IOException e) {
-      // Left for the next namenode that meets it once this one is gone, or for a retry here.
       LOG.warn("could not clear the subtree mark on {} ({})", root.name(), root.id(), e);
+      return false;
     }
+  }
+
+  /** Fault injection for tests: the next {@code n} attempts to unmark fail. */
+  public void injectUnmarkFailures(int n) {
+    injectedUnmarkFailures.set(n);
   }
 
   /** Checks what the caller must before marking: the path's state and its permissions. */

@@ -86,6 +86,10 @@ public final class SubtreeOperations {
   private final boolean inBackground;
   private final ScheduledExecutorService reclaimer;
   private final Set<Long> reclaiming = ConcurrentHashMap.newKeySet();
+
+  /** How long a failed unmark waits before it is tried again. */
+  private static final long UNMARK_RETRY_MS = 500;
+
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
 
@@ -160,9 +164,29 @@ public final class SubtreeOperations {
     }
   }
 
+  /**
+   * Clears this namenode's mark on {@code root}; if that fails, again in the background until it is
+   * cleared: a live namenode's mark is cleared by no one else, and would make every operation on
+   * the subtree, its ancestors and its descendants back off for as long as this namenode lives.
+   */
   private void unmarkUnlessStopped(InodeRow root) {
-    if (!stopped) {
-      marks.unmark(root);
+    if (!stopped && !marks.unmark(root)) {
+      unmarkLater(root, UNMARK_RETRY_MS);
+    }
+  }
+
+  private void unmarkLater(InodeRow root, long delayMillis) {
+    try {
+      reclaimer.schedule(
+          () -> {
+            if (!stopped && !marks.unmark(root)) {
+              unmarkLater(root, UNMARK_RETRY_MS);
+            }
+          },
+          delayMillis,
+          TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // Stopping: the mark is cleared by whoever meets it once this namenode has left.
     }
   }
 

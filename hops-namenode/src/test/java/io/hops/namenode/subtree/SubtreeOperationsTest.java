@@ -470,6 +470,29 @@ class SubtreeOperationsTest {
   }
 
   @Test
+  void aMarkThatCouldNotBeClearedWhenItsOperationFailedIsClearedSoonAfter() throws Exception {
+    fs.mkdirs(new Path("/um/.Trash"));
+    fs.setPermission(new Path("/um"), new FsPermission((short) 0777));
+    fs.setPermission(new Path("/um/.Trash"), new FsPermission((short) 0777));
+    tree(alice, "/um/mine", 4, 10);
+    fs.mkdirs(new Path("/um/mine/d1/e1/protected"));
+    fs.create(new Path("/um/mine/d1/e1/protected/f")).close();
+    cluster.namenode().namesystem().subtrees().marks().injectUnmarkFailures(2);
+    // Refused by the quiesce, after the mark; the first two tries to clear the mark fail.
+    assertThatThrownBy(
+            () -> alice.getClient().rename("/um/mine", "/um/.Trash/mine", Options.Rename.TO_TRASH))
+        .isInstanceOf(AccessControlException.class);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while ((!marked().isEmpty() || !ongoing().isEmpty()) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(marked()).as("inodes left marked").isEmpty();
+    assertThat(ongoing()).as("subtree operations left recorded").isEmpty();
+    // The tree and its ancestors are free again: a subtree delete of its parent marks and goes on.
+    assertThat(fs.delete(new Path("/um"), true)).isTrue();
+  }
+
+  @Test
   void aStaleMarkOfADeadNamenodeIsClearedWithinSeconds() throws Exception {
     HopsNameNode second = cluster.startAnotherNamenode();
     others.add(second);
