@@ -18,9 +18,18 @@ final class BatchBytes {
   private static final byte PUT = 0x01;
   private static final byte DELETE = 0x00;
 
-  private byte[] buf = new byte[256];
+  private byte[] buf;
   private int size = HEADER;
   private int count;
+
+  BatchBytes() {
+    this(256);
+  }
+
+  /** A batch whose records are expected to take about {@code expectedBytes}: grown if not. */
+  BatchBytes(int expectedBytes) {
+    buf = new byte[HEADER + Math.max(expectedBytes, 64)];
+  }
 
   void put(byte[] key, byte[] value) {
     ensure(1 + 5 + key.length + 5 + value.length);

@@ -38,12 +38,18 @@ final class CommitBatch {
     void lock(UniqueValue value) throws StorageException;
   }
 
+  /**
+   * The bytes a write usually adds to the batch (a row of a few dozen bytes of key and about a
+   * hundred of value, and an index entry or two): the batch's buffer is sized once, not grown.
+   */
+  private static final int BYTES_PER_WRITE = 256;
+
   private final RowReader reader;
   private final Map<KeyBytes, Object> lockedReads;
   private final ValueLocker locker;
   private final TableCapacities capacities;
   private final HighWaters highWaters;
-  private final BatchBytes records = new BatchBytes();
+  private final BatchBytes records;
 
   /** The RocksDB batch of {@link #records}, once asked for. */
   private WriteBatch batch;
@@ -87,8 +93,10 @@ final class CommitBatch {
       Map<KeyBytes, Object> lockedReads,
       ValueLocker locker,
       TableCapacities capacities,
-      HighWaters highWaters) {
+      HighWaters highWaters,
+      int writes) {
     this.reader = reader;
+    this.records = new BatchBytes(writes * BYTES_PER_WRITE);
     this.lockedReads = lockedReads;
     this.locker = locker;
     this.capacities = capacities;
@@ -107,7 +115,8 @@ final class CommitBatch {
       HighWaters highWaters,
       List<WriteOp> ops)
       throws StorageException {
-    CommitBatch b = new CommitBatch(reader, lockedReads, locker, capacities, highWaters);
+    CommitBatch b =
+        new CommitBatch(reader, lockedReads, locker, capacities, highWaters, ops.size());
     try {
       for (WriteOp op : ops) {
         b.add(op);

@@ -245,8 +245,8 @@ public final class Create extends Operation<HdfsFileStatus> {
     }
     for (int i = firstMissing; i <= depth; i++) {
       try {
-        Checks.componentLength(ns, names[i - 1], PathNames.prefix(names, i - 1));
-        Checks.directoryItems(ns, parent, PathNames.prefix(names, i - 1));
+        Checks.componentLength(ns, names, i);
+        Checks.directoryItems(ns, parent, names, i - 1);
         quotas.verify(1, 0);
       } catch (QuotaExceededException e) {
         if (i == firstMissing) {

@@ -109,15 +109,18 @@ final class RenameLocks {
     if (slash < 0 || slash != dst.lastIndexOf('/') || !src.regionMatches(0, dst, 0, slash)) {
       return false;
     }
+    if (slash == src.length() - 1 || slash == dst.length() - 1) {
+      return false; // a trailing slash: the general way parses it
+    }
+    // The two strings are equal up to the last slash of each: so are their directories' names.
     String[] sc = PathNames.components(src);
-    String[] dc = PathNames.components(dst);
     int n = sc.length;
-    if (n == 0
-        || dc.length != n
-        || sc[n - 1].equals(dc[n - 1])
-        || !Arrays.equals(sc, 0, n - 1, dc, 0, n - 1)) {
+    String dstName = dst.substring(slash + 1);
+    if (n == 0 || sc[n - 1].equals(dstName)) {
       return false;
     }
+    String[] dc = sc.clone();
+    dc[n - 1] = dstName;
     // The root's id is known: in it, there is nothing to find before the locks.
     List<InodeRow> dirs = n == 1 ? List.of() : tx.resolveAbove(src, sc).inodes();
     if (n > 1 && (dirs.size() != n || !dirs.get(n - 1).isDir())) {
