@@ -24,10 +24,10 @@ import org.slf4j.LoggerFactory;
  * its partition of the table in call-id order: in the order they were made, so in the order they
  * expire. A round walks the table in primary-key order from where the last one stopped, deletes the
  * expired entries at the start of each client's partition, and at a client's first entry still live
- * skips the rest of that client with one seek. What a round reads is bounded: the first entry of
- * each client it passes, up to a housekeeping page of clients, and about twice what it deletes
- * (reads double while a client's entries keep expiring). The place is kept in memory only (a hint):
- * a new leader starts from the table's first key.
+ * skips the rest of that client with one seek. What a round reads is bounded: a probe of {@link
+ * #PROBE} rows of each client it passes, up to {@link #MOST_CLIENTS_PER_ROUND}, and about twice
+ * what it deletes (pages grow while a client's entries keep expiring). The place is kept in memory
+ * only (a hint): a new leader starts from the table's first key.
  *
  * <p>Two orders can leave an expired entry behind for a while, never an unexpired one deleted:
  * concurrent calls of one client that committed out of call-id order straddling a minute (the later
@@ -38,18 +38,15 @@ import org.slf4j.LoggerFactory;
 final class RetryCacheExpiry implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RetryCacheExpiry.class);
 
-  /**
-   * The rows a round reads first of a client it comes to: its first entry tells whether any has
-   * expired; while they have, the reads double.
-   */
-  static final int PROBE = 1;
+  /** The rows a round reads of a client it has not seen expire yet: most are live. */
+  static final int PROBE = 16;
+
+  /** Most clients a round passes (each with a probe), however few entries it deletes. */
+  static final int MOST_CLIENTS_PER_ROUND = 256;
 
   private final Namesystem ns;
   private final int page;
   private final int mostPerRound;
-
-  /** Most clients a round passes at a live entry (a probe and a seek each): a housekeeping page. */
-  private final int mostClients;
 
   /** Where the walk goes on: after this key (null: from the table's first). */
   private Key after;
@@ -60,7 +57,6 @@ final class RetryCacheExpiry implements HousekeepingTask {
     this.ns = ns;
     this.page = Math.min(500, QueueCursor.pageRows(ns.conf()));
     this.mostPerRound = 4 * QueueCursor.pageRows(ns.conf());
-    this.mostClients = QueueCursor.pageRows(ns.conf());
   }
 
   @Override
@@ -79,7 +75,7 @@ final class RetryCacheExpiry implements HousekeepingTask {
     int removed = 0;
     int clients = 0;
     int limit = PROBE;
-    while (removed < mostPerRound && clients < mostClients) {
+    while (removed < mostPerRound && clients < MOST_CLIENTS_PER_ROUND) {
       int asked = Math.min(limit, mostPerRound - removed);
       List<RetryCacheRow> rows;
       try (Transaction tx = ns.storage().begin()) {

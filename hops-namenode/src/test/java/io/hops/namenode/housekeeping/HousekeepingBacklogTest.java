@@ -198,8 +198,9 @@ class HousekeepingBacklogTest {
 
   /**
    * Many clients whose entries are all live, then one whose entries expired: a round passes at most
-   * a page of clients, reading the first entry of each and seeking past it, and the next round goes
-   * on from there; a client with expired entries followed by live ones loses only the expired ones.
+   * {@link RetryCacheExpiry#MOST_CLIENTS_PER_ROUND} clients, each with one probe and a seek past
+   * it, and the next round goes on from there; a client with expired entries followed by live ones
+   * loses only the expired ones.
    */
   @Test
   void aRoundProbesEachLiveClientOnceAndGoesOnWhereTheLastStopped() throws Exception {
@@ -209,7 +210,7 @@ class HousekeepingBacklogTest {
       long now = cluster.namenode().namesystem().blocks().now();
       long expired = RetryCache.ceilMinute(now) - 30 * RetryCache.MINUTE;
       long live = now + 3_600_000;
-      int clients = PAGE + 44;
+      int clients = RetryCacheExpiry.MOST_CLIENTS_PER_ROUND + 44;
       for (int c = 0; c < clients; c++) {
         insertRetryEntries(storage, String.format("live-%04d", c).getBytes(), 0, 50, live);
       }
@@ -219,7 +220,7 @@ class HousekeepingBacklogTest {
       insertRetryEntries(storage, mixed, 100, 30, live);
       long all = clients * 50L + 130;
       List<Long> first = rounds(cluster, 1, 5);
-      long probes = (long) PAGE * RetryCacheExpiry.PROBE;
+      long probes = (long) RetryCacheExpiry.MOST_CLIENTS_PER_ROUND * RetryCacheExpiry.PROBE;
       // The round's other tasks read a few rows of their own queues.
       assertThat(first.get(0)).as("a probe of each client passed").isBetween(probes, probes + 200);
       assertThat(retryEntries(storage)).as("the mixed client not reached yet").isEqualTo(all);
