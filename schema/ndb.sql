@@ -217,7 +217,8 @@ CREATE TABLE IF NOT EXISTS retry_cache (
   state TINYINT NOT NULL,
   expiration_time BIGINT NOT NULL,
   payload VARBINARY(4000),
-  PRIMARY KEY (client_id, call_id)
+  PRIMARY KEY (client_id, call_id),
+  KEY retry_cache_expiration_time_idx (expiration_time)
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (client_id);
 

@@ -1,6 +1,7 @@
 package io.hops.dal.rows;
 
 import io.hops.dal.schema.AscendingKeys;
+import io.hops.dal.schema.Indexed;
 import io.hops.dal.schema.MaxBytes;
 import io.hops.dal.schema.PartitionKey;
 import io.hops.dal.schema.Pk;
@@ -14,7 +15,7 @@ public record RetryCacheRow(
     @Pk @PartitionKey @MaxBytes(16) byte[] clientId,
     @Pk int callId,
     byte state,
-    long expirationTime,
+    @Indexed long expirationTime,
     @MaxBytes(4000) byte[] payload) {
   public static final Table<RetryCacheRow> TABLE = Table.of(RetryCacheRow.class);
 }

@@ -3,13 +3,14 @@ package io.hops.namenode.housekeeping;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.rows.VariableRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
+import io.hops.namenode.tx.RetryCache;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -17,40 +18,35 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Removes retry-cache entries past {@code dfs.namenode.retrycache.expirytime.millis}, in bounded
- * rounds, without an index on the expiration time (an index entry put with every at-most-once call
- * and deleted with it again was a third of the retry cache's writes).
- *
- * <p>A client's call ids only grow (Hadoop's {@code Client} numbers its calls), and its entries are
- * its partition of the table in call-id order: in the order they were made, so in the order they
- * expire. A round walks the table in primary-key order from where the last one stopped, deletes the
- * expired entries at the start of each client's partition, and at a client's first entry still live
- * skips the rest of that client with one seek. What a round reads is bounded: a probe of {@link
- * #PROBE} rows of each client it passes, up to {@link #MOST_CLIENTS_PER_ROUND}, and about twice
- * what it deletes (pages grow while a client's entries keep expiring). The place is kept in memory
- * only (a hint): a new leader starts from the table's first key.
- *
- * <p>Two orders can leave an expired entry behind for a while, never an unexpired one deleted:
- * concurrent calls of one client that committed out of call-id order straddling a minute (the later
- * id expires a minute earlier, and waits behind the earlier id), and a client whose call ids
- * wrapped around past 2<sup>31</sup> (its old high ids wait behind its new low ones until those
- * expire). A lookup checks the expiration itself, so an entry left over answers nothing.
+ * batches. Entries expire on whole minutes ({@link RetryCache#expiresAt}), so each expired minute
+ * is read page by page through the expiration index, a page being what the round then deletes. The
+ * next minute to clear is kept in the database ({@link #CURSOR}, read every round), so a new leader
+ * goes on where the last one stopped; a store without it (none is written before the first round)
+ * is surveyed once, a page of the table a round, for its oldest entry. A round's reads are what it
+ * removes and a page, whatever the backlog.
  */
 final class RetryCacheExpiry implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RetryCacheExpiry.class);
 
-  /** The rows a round reads of a client it has not seen expire yet: most are live. */
-  static final int PROBE = 16;
+  /** The {@code variables} row holding the first minute not yet cleared. */
+  static final String CURSOR = "retry_cache_expiry_minute";
 
-  /** Most clients a round passes (each with a probe), however few entries it deletes. */
-  static final int MOST_CLIENTS_PER_ROUND = 256;
+  /** Most expired minutes, empty ones included, a round looks at (after a long outage). */
+  private static final int MOST_MINUTES_PER_ROUND = 600;
 
   private final Namesystem ns;
   private final int page;
   private final int mostPerRound;
 
-  /** Where the walk goes on: after this key (null: from the table's first). */
-  private Key after;
+  /** Within the minute being cleared: the last key deleted (a hint: null reads from its start). */
+  private long pageMinute = -1;
 
+  private Key pageAfter;
+
+  /** The survey of a store without a cursor: where it is, and the oldest minute seen. */
+  private QueueCursor<RetryCacheRow> survey;
+
+  private long surveyOldest = Long.MAX_VALUE;
   private long leadership = -1;
 
   RetryCacheExpiry(Namesystem ns) {
@@ -70,46 +66,109 @@ final class RetryCacheExpiry implements HousekeepingTask {
     long epoch = ns.blocks().election() == null ? 0 : ns.blocks().election().epoch();
     if (epoch != leadership) {
       leadership = epoch;
-      after = null;
+      pageAfter = null;
+      survey = null;
+      surveyOldest = Long.MAX_VALUE;
+    }
+    VariableRow cursor;
+    try (Transaction tx = ns.storage().begin()) {
+      cursor = tx.find(VariableRow.TABLE, VariableRow.TABLE.key(CURSOR), LockMode.READ_COMMITTED);
+    }
+    long first = cursor != null ? cursor.longValue() : survey(now);
+    if (first < 0) {
+      return; // the survey goes on next round
+    }
+    long minute = first;
+    if (minute != pageMinute) {
+      pageMinute = minute;
+      pageAfter = null;
     }
     int removed = 0;
-    int clients = 0;
-    int limit = PROBE;
-    while (removed < mostPerRound && clients < MOST_CLIENTS_PER_ROUND) {
-      int asked = Math.min(limit, mostPerRound - removed);
-      List<RetryCacheRow> rows;
+    int minutes = 0;
+    while (minute < now && removed < mostPerRound && minutes < MOST_MINUTES_PER_ROUND) {
+      List<RetryCacheRow> expired;
       try (Transaction tx = ns.storage().begin()) {
-        rows = tx.scanFrom(RetryCacheRow.TABLE, null, after, asked, LockMode.READ_COMMITTED);
-      }
-      List<Key> expired = new ArrayList<>();
-      boolean skipped = false;
-      for (RetryCacheRow r : rows) {
-        if (r.expirationTime() >= now) {
-          // Live, and so is the rest of this client's: on to the next client.
-          after = RetryCacheRow.TABLE.key(r.clientId(), Integer.MAX_VALUE);
-          skipped = true;
-          clients++;
-          break;
-        }
-        expired.add(RetryCacheRow.TABLE.keyOf(r));
+        expired =
+            tx.findByIndexFrom(
+                RetryCacheRow.TABLE,
+                "expiration_time",
+                minute,
+                pageAfter,
+                page,
+                LockMode.READ_COMMITTED);
       }
       if (!expired.isEmpty()) {
-        ns.runAsLeader(() -> new DropExpired(expired, now));
-        removed += expired.size();
-        if (!skipped) {
-          after = expired.get(expired.size() - 1);
-        }
+        List<Key> keys = expired.stream().map(RetryCacheRow.TABLE::keyOf).toList();
+        ns.runAsLeader(() -> new DropExpired(keys, now));
+        removed += keys.size();
+        pageAfter = keys.get(keys.size() - 1);
       }
-      if (!skipped && rows.size() < asked) {
-        after = null; // the end of the table: the next round starts over
-        break;
+      if (expired.size() < page) {
+        minute += RetryCache.MINUTE;
+        minutes++;
+        pageMinute = minute;
+        pageAfter = null;
       }
-      // A client whose entries keep expiring gets pages twice as long, up to a full one: what is
-      // read past its first live entry is never more than what was deleted before it.
-      limit = skipped ? PROBE : Math.min(page, 2 * limit);
+    }
+    if (cursor == null || minute != first) {
+      long next = minute;
+      ns.runAsLeader(() -> new SaveCursor(next));
     }
     if (removed > 0) {
       LOG.info("retry cache: {} expired entries removed", removed);
+    }
+  }
+
+  /**
+   * For a store without a cursor: reads a page of the table for its oldest expiration; returns the
+   * minute to start from once the whole table was read, else -1.
+   */
+  private long survey(long now) throws IOException {
+    if (survey == null) {
+      survey = new QueueCursor<>(RetryCacheRow.TABLE, QueueCursor.pageRows(ns.conf()));
+    }
+    try (Transaction tx = ns.storage().begin()) {
+      for (RetryCacheRow r : survey.next(tx)) {
+        surveyOldest = Math.min(surveyOldest, r.expirationTime());
+      }
+    }
+    if (!survey.wrapped()) {
+      return -1;
+    }
+    long start = surveyOldest == Long.MAX_VALUE ? RetryCache.ceilMinute(now) : surveyOldest;
+    survey = null;
+    surveyOldest = Long.MAX_VALUE;
+    return start;
+  }
+
+  /** Writes the first minute not yet cleared. */
+  private static final class SaveCursor extends Operation<Void> {
+    private final long minute;
+    private VariableRow old;
+
+    SaveCursor(long minute) {
+      this.minute = minute;
+    }
+
+    @Override
+    public String name() {
+      return "retryCacheExpiry";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      old = tx.find(VariableRow.TABLE, VariableRow.TABLE.key(CURSOR), LockMode.EXCLUSIVE);
+    }
+
+    @Override
+    protected Void execute(ExecutePhase tx) throws IOException {
+      VariableRow row = new VariableRow(CURSOR, minute, null);
+      if (old == null) {
+        tx.insert(VariableRow.TABLE, row);
+      } else if (old.longValue() < minute) {
+        tx.update(VariableRow.TABLE, row);
+      }
+      return null;
     }
   }
 

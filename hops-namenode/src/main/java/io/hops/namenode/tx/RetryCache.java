@@ -79,7 +79,10 @@ public final class RetryCache {
     return tx.find(RetryCacheRow.TABLE, call.key(), LockMode.READ_COMMITTED);
   }
 
-  /** When an entry made now expires, rounded up to a whole minute. */
+  /**
+   * When an entry made now expires: rounded up to a whole minute, so that the leader removes
+   * expired entries a minute at a time with an equality scan of the expiration index.
+   */
   long expiresAt(long now) {
     return ceilMinute(now + expiryMillis);
   }
