@@ -4,6 +4,7 @@ import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
+import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.VariableRow;
@@ -121,7 +122,7 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
   boolean unmark(InodeRow root) {
     try {
       if (injectedUnmarkFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        throw new io.hops.dal.TransientStorageException("injected failure to unmark");
+        throw new TransientStorageException("injected failure to unmark");
       }
       ns.run(() -> new Clear(root.id(), root.subtreeLockOwner()));
       return true;

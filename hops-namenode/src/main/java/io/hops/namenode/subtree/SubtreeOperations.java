@@ -170,21 +170,11 @@ public final class SubtreeOperations {
    * the subtree, its ancestors and its descendants back off for as long as this namenode lives.
    */
   private void unmarkUnlessStopped(InodeRow root) {
-    if (!stopped && !marks.unmark(root)) {
-      unmarkLater(root, UNMARK_RETRY_MS);
+    if (stopped || marks.unmark(root)) {
+      return;
     }
-  }
-
-  private void unmarkLater(InodeRow root, long delayMillis) {
     try {
-      reclaimer.schedule(
-          () -> {
-            if (!stopped && !marks.unmark(root)) {
-              unmarkLater(root, UNMARK_RETRY_MS);
-            }
-          },
-          delayMillis,
-          TimeUnit.MILLISECONDS);
+      reclaimer.schedule(() -> unmarkUnlessStopped(root), UNMARK_RETRY_MS, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       // Stopping: the mark is cleared by whoever meets it once this namenode has left.
     }

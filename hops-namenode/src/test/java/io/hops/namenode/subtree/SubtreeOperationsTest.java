@@ -131,6 +131,19 @@ class SubtreeOperationsTest {
     return n;
   }
 
+  /**
+   * {@code top} (open to all) with a {@code .Trash} and alice's big tree {@code mine}, in which the
+   * superuser owns {@code d1/e1/protected/f}: alice may not move {@code mine} to the trash.
+   */
+  private static void aliceTreeWithAProtectedFile(String top) throws IOException {
+    fs.mkdirs(new Path(top + "/.Trash"));
+    fs.setPermission(new Path(top), new FsPermission((short) 0777));
+    fs.setPermission(new Path(top + "/.Trash"), new FsPermission((short) 0777));
+    tree(alice, top + "/mine", 4, 10);
+    fs.mkdirs(new Path(top + "/mine/d1/e1/protected"));
+    fs.create(new Path(top + "/mine/d1/e1/protected/f")).close();
+  }
+
   /** Inodes in the store once every deleted subtree is reclaimed. */
   private static long inodes() throws IOException {
     Reclaims.await(storage);
@@ -175,12 +188,7 @@ class SubtreeOperationsTest {
 
   @Test
   void moveToTrashOfABigTreeHoldingAnotherUsersFilesIsRefusedLikeHdfs() throws Exception {
-    fs.mkdirs(new Path("/pt/.Trash"));
-    fs.setPermission(new Path("/pt"), new FsPermission((short) 0777));
-    fs.setPermission(new Path("/pt/.Trash"), new FsPermission((short) 0777));
-    tree(alice, "/pt/mine", 4, 10);
-    fs.mkdirs(new Path("/pt/mine/d1/e1/protected"));
-    fs.create(new Path("/pt/mine/d1/e1/protected/f")).close();
+    aliceTreeWithAProtectedFile("/pt");
     assertThatThrownBy(
             () -> alice.getClient().rename("/pt/mine", "/pt/.Trash/mine", Options.Rename.TO_TRASH))
         .isInstanceOf(AccessControlException.class)
@@ -471,12 +479,7 @@ class SubtreeOperationsTest {
 
   @Test
   void aMarkThatCouldNotBeClearedWhenItsOperationFailedIsClearedSoonAfter() throws Exception {
-    fs.mkdirs(new Path("/um/.Trash"));
-    fs.setPermission(new Path("/um"), new FsPermission((short) 0777));
-    fs.setPermission(new Path("/um/.Trash"), new FsPermission((short) 0777));
-    tree(alice, "/um/mine", 4, 10);
-    fs.mkdirs(new Path("/um/mine/d1/e1/protected"));
-    fs.create(new Path("/um/mine/d1/e1/protected/f")).close();
+    aliceTreeWithAProtectedFile("/um");
     cluster.namenode().namesystem().subtrees().marks().injectUnmarkFailures(2);
     // Refused by the quiesce, after the mark; the first two tries to clear the mark fail.
     assertThatThrownBy(
