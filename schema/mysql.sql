@@ -204,8 +204,7 @@ CREATE TABLE IF NOT EXISTS retry_cache (
   state TINYINT NOT NULL,
   expiration_time BIGINT NOT NULL,
   payload VARBINARY(4000),
-  PRIMARY KEY (client_id, call_id),
-  KEY retry_cache_expiration_time_idx (expiration_time)
+  PRIMARY KEY (client_id, call_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (client_id) PARTITIONS 8;
 

@@ -3,6 +3,7 @@ package io.hops.dal;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletionStage;
 public abstract class AbstractTransaction implements Transaction {
   private final AccessCounter counter;
   private final WriteBuffer writes = new WriteBuffer();
+  private final List<KeyRange> rangeDeletes = new ArrayList<>(0);
   private boolean finished;
 
   protected AbstractTransaction(AccessCounter storageTotals) {
@@ -64,8 +66,11 @@ public abstract class AbstractTransaction implements Transaction {
     return doScan(table, List.of(), List.of(), LockMode.READ_COMMITTED).size();
   }
 
-  /** Sends the writes, in the order given, inside the transaction. */
-  protected abstract void doFlush(List<WriteOp> ops) throws StorageException;
+  /**
+   * Sends the writes inside the transaction: the range deletes, then the row writes in the order
+   * given (no row of which lies in a range).
+   */
+  protected abstract void doFlush(List<KeyRange> ranges, List<WriteOp> ops) throws StorageException;
 
   /** Commits; returns once the commit is durable. */
   protected abstract void doCommit() throws StorageException;
@@ -255,6 +260,13 @@ public abstract class AbstractTransaction implements Transaction {
   }
 
   @Override
+  public final void deleteRange(Table<?> table, Key first, Key last) throws StorageException {
+    checkKey(table, first);
+    checkKey(table, last);
+    rangeDeletes.add(new KeyRange(table, first, last));
+  }
+
+  @Override
   public final void commit() throws StorageException {
     Durability.await(commitDeferred());
   }
@@ -262,15 +274,24 @@ public abstract class AbstractTransaction implements Transaction {
   @Override
   public final CompletionStage<Void> commitDeferred() throws StorageException {
     checkOpen();
-    if (!writes.isEmpty()) {
+    if (!writes.isEmpty() || !rangeDeletes.isEmpty()) {
       List<WriteOp> ops = writes.inFlushOrder();
+      for (KeyRange r : rangeDeletes) {
+        for (WriteOp op : ops) {
+          if (r.contains(op.key())) {
+            rollback();
+            throw new IllegalArgumentException(
+                "a write of " + op.key() + ", which the same transaction's range delete covers");
+          }
+        }
+      }
       guard(
           () -> {
-            doFlush(ops);
+            doFlush(rangeDeletes, ops);
             return null;
           });
       counter.count(AccessKind.WRITE_BATCH, LockMode.EXCLUSIVE);
-      counter.countRows(0, ops.size());
+      counter.countRows(0, ops.size() + rangeDeletes.size());
     }
     CompletionStage<Void> durable = guard(this::doCommitDeferred);
     finished = true;

@@ -111,6 +111,16 @@ public interface Transaction extends AutoCloseable {
   }
 
   /**
+   * Buffers the delete of every row whose primary key lies between {@code first} and {@code last},
+   * both included: keys that differ in their last column only, a number, of a table without indexes
+   * ({@link KeyRange}). The rows are neither read nor locked: the delete takes whatever the range
+   * holds when the transaction commits, one range tombstone of a key-value engine rather than a
+   * tombstone per row. A caller that must not delete a row written in between locks the rows it
+   * knows of first. The transaction writes no row within a range it deletes.
+   */
+  void deleteRange(Table<?> table, Key first, Key last) throws StorageException;
+
+  /**
    * Flushes the buffered writes (one {@link AccessKind#WRITE_BATCH} if any) and commits; returns
    * once the commit is durable.
    */

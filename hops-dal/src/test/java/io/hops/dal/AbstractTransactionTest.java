@@ -90,7 +90,7 @@ class AbstractTransactionTest {
     }
 
     @Override
-    protected void doFlush(List<WriteOp> ops) throws StorageException {
+    protected void doFlush(List<KeyRange> ranges, List<WriteOp> ops) throws StorageException {
       maybeFail("flush");
       flushes.add(ops);
     }

@@ -10,13 +10,15 @@ import org.rocksdb.WriteBatch;
  *
  * <p>The form (RocksDB's {@code WriteBatch} rep, default column family): a 12-byte header (an
  * 8-byte sequence number, zero here, and a 4-byte count of records, both little-endian), then per
- * record a type byte ({@code 0x01} put, {@code 0x00} delete) and the key, and for a put the value,
- * each as a varint32 length followed by the bytes.
+ * record a type byte ({@code 0x01} put, {@code 0x00} delete, {@code 0x0F} range delete) and the
+ * key, and for a put the value, for a range delete its end key (excluded), each as a varint32
+ * length followed by the bytes.
  */
 final class BatchBytes {
   private static final int HEADER = 12;
   private static final byte PUT = 0x01;
   private static final byte DELETE = 0x00;
+  private static final byte DELETE_RANGE = 0x0F;
 
   private byte[] buf;
   private int size = HEADER;
@@ -46,7 +48,16 @@ final class BatchBytes {
     count++;
   }
 
-  /** How many puts and deletes the batch holds. */
+  /** Deletes every key from {@code begin} up to {@code end}, not included. */
+  void deleteRange(byte[] begin, byte[] end) {
+    ensure(1 + 5 + begin.length + 5 + end.length);
+    buf[size++] = DELETE_RANGE;
+    bytes(begin);
+    bytes(end);
+    count++;
+  }
+
+  /** How many records (puts, deletes, range deletes) the batch holds. */
   int count() {
     return count;
   }

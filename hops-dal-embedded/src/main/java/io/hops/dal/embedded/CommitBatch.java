@@ -1,6 +1,7 @@
 package io.hops.dal.embedded;
 
 import io.hops.dal.DuplicateKeyException;
+import io.hops.dal.KeyRange;
 import io.hops.dal.StorageException;
 import io.hops.dal.WriteOp;
 import io.hops.dal.schema.Column;
@@ -29,7 +30,10 @@ import org.rocksdb.WriteBatch;
  * value its index ever held or whose entry this batch deletes, is free without a read.
  *
  * <p>Deletes go last, and only of keys the batch does not put again: a row that moves keeps its
- * unique entries' keys, which are rewritten in place rather than deleted and put.
+ * unique entries' keys, which are rewritten in place rather than deleted and put. Range deletes go
+ * first, one range tombstone each; their rows are not read, so a range of a table whose rows the
+ * caches keep makes the commit drop the caches, and a table with a capacity (which counts the bytes
+ * of the rows it deletes) refuses them.
  */
 final class CommitBatch {
   /** Takes the exclusive lock of a unique value for the committing transaction. */
@@ -88,6 +92,9 @@ final class CommitBatch {
   private int keysPut;
   private int keysDeleted;
 
+  /** Whether a range delete removed rows the row or partition caches may hold. */
+  private boolean forgetsCachedRows;
+
   private CommitBatch(
       RowReader reader,
       Map<KeyBytes, Object> lockedReads,
@@ -113,18 +120,23 @@ final class CommitBatch {
       ValueLocker locker,
       TableCapacities capacities,
       HighWaters highWaters,
+      List<KeyRange> ranges,
       List<WriteOp> ops)
       throws StorageException {
     CommitBatch b =
-        new CommitBatch(reader, lockedReads, locker, capacities, highWaters, ops.size());
+        new CommitBatch(
+            reader, lockedReads, locker, capacities, highWaters, ranges.size() + ops.size());
     try {
+      for (KeyRange r : ranges) {
+        b.deleteRange(r);
+      }
       for (WriteOp op : ops) {
         b.add(op);
       }
       for (KeyBytes k : b.deletes) {
         b.records.delete(k.bytes());
       }
-      b.keysDeleted = b.deletes.size();
+      b.keysDeleted = b.deletes.size() + ranges.size();
       return b;
     } catch (StorageException | RuntimeException e) {
       b.close();
@@ -155,6 +167,11 @@ final class CommitBatch {
    */
   Map<KeyBytes, Map<KeyBytes, Object>> writtenPartitions() {
     return partitions;
+  }
+
+  /** Whether the caches must forget what they hold once this batch is in the store. */
+  boolean forgetsCachedRows() {
+    return forgetsCachedRows;
   }
 
   /** Keys (rows and index entries) this batch puts. */
@@ -190,6 +207,24 @@ final class CommitBatch {
     if (batch != null) {
       batch.close();
     }
+  }
+
+  /**
+   * One range tombstone from the first key's row key to just past the last's: the last row key with
+   * a zero byte appended, the next byte string after it, which no other row key of the table begins
+   * with (a key's columns are fixed width or terminated).
+   */
+  private void deleteRange(KeyRange r) throws StorageException {
+    StoredTable<?> t = StoredTable.of(r.table());
+    if (capacities.limits(t.table.name())) {
+      throw new StorageException(
+          "a range delete of "
+              + t.table
+              + ": the table has a capacity, which counts the bytes of each row deleted");
+    }
+    byte[] last = t.rowKey(r.last());
+    records.deleteRange(t.rowKey(r.first()), Arrays.copyOf(last, last.length + 1));
+    forgetsCachedRows |= t.cacheable || t.partitionPrefixLength > 0;
   }
 
   @SuppressWarnings("unchecked")

@@ -2,6 +2,7 @@ package io.hops.dal.embedded;
 
 import io.hops.dal.AbstractTransaction;
 import io.hops.dal.Durability;
+import io.hops.dal.KeyRange;
 import io.hops.dal.LockMode;
 import io.hops.dal.PartitionFold;
 import io.hops.dal.StorageException;
@@ -273,7 +274,10 @@ final class EmbeddedTransaction extends AbstractTransaction {
   }
 
   @Override
-  protected void doFlush(List<WriteOp> ops) throws StorageException {
+  protected void doFlush(List<KeyRange> ranges, List<WriteOp> ops) throws StorageException {
+    if (!ranges.isEmpty()) {
+      becomeWriter(); // no row lock taken for a range: counted in among the writers here
+    }
     for (WriteOp op : ops) {
       lock(op.key(), LockMode.EXCLUSIVE);
     }
@@ -284,6 +288,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
             value -> lock(value, LockMode.EXCLUSIVE),
             store.capacities(),
             store.highWaters(),
+            ranges,
             ops);
   }
 
@@ -339,10 +344,17 @@ final class EmbeddedTransaction extends AbstractTransaction {
   }
 
   private void lock(Object lockName, LockMode mode) throws StorageException {
-    if (mode == LockMode.EXCLUSIVE && !writer) {
+    if (mode == LockMode.EXCLUSIVE) {
+      becomeWriter();
+    }
+    locks.acquire(this, lockName, mode);
+  }
+
+  /** Counts this transaction in among the group sync's writers, once. */
+  private void becomeWriter() {
+    if (!writer) {
       writer = true;
       store.writerBegins();
     }
-    locks.acquire(this, lockName, mode);
   }
 }

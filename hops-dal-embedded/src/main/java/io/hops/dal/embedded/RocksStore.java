@@ -400,8 +400,12 @@ final class RocksStore implements AutoCloseable {
     } finally {
       pending.settleMarks();
     }
-    rows.committed(pending.cachedRows());
-    partitions.committed(pending.writtenPartitions());
+    if (pending.forgetsCachedRows()) {
+      forgetCachedRows(); // a range delete: its rows were not read
+    } else {
+      rows.committed(pending.cachedRows());
+      partitions.committed(pending.writtenPartitions());
+    }
     return result;
   }
 

@@ -29,6 +29,11 @@ class BatchBytesTest {
           ours.delete(key);
           theirs.delete(key);
         }
+        if (i % 11 == 0) {
+          byte[] end = bytes("k" + "x".repeat(i + 1));
+          ours.deleteRange(key, end);
+          theirs.deleteRange(key, end);
+        }
       }
       assertThat(ours.count()).isEqualTo(theirs.count());
       assertThat(ours.toByteArray()).isEqualTo(theirs.data());
@@ -36,23 +41,33 @@ class BatchBytesTest {
   }
 
   @Test
-  void writesItsPutsAndDeletes() throws Exception {
+  void writesItsPutsDeletesAndRangeDeletes() throws Exception {
     BatchBytes batch = new BatchBytes();
     batch.put(bytes("a"), bytes("1"));
     batch.put(bytes("b"), new byte[200]);
     batch.put(bytes("c"), bytes("3"));
     batch.delete(bytes("c"));
     batch.delete(bytes("never"));
+    batch.deleteRange(bytes("r1"), bytes("r3"));
     try (Options options = new Options().setCreateIfMissing(true);
         RocksDB db = RocksDB.open(options, dir.toString());
         WriteOptions write = new WriteOptions();
         WriteBatch rocks = batch.toWriteBatch()) {
       db.put(bytes("c"), bytes("old"));
+      for (String k : new String[] {"r", "r1", "r10", "r2", "r29", "r3"}) {
+        db.put(bytes(k), bytes("old"));
+      }
       db.write(write, rocks);
       assertThat(db.get(bytes("a"))).isEqualTo(bytes("1"));
       assertThat(db.get(bytes("b"))).isEqualTo(new byte[200]);
       assertThat(db.get(bytes("c"))).isNull();
       assertThat(db.get(bytes("never"))).isNull();
+      // From the range's first key up to its end, not included.
+      for (String gone : new String[] {"r1", "r10", "r2", "r29"}) {
+        assertThat(db.get(bytes(gone))).as(gone).isNull();
+      }
+      assertThat(db.get(bytes("r"))).isEqualTo(bytes("old"));
+      assertThat(db.get(bytes("r3"))).isEqualTo(bytes("old"));
     }
   }
 

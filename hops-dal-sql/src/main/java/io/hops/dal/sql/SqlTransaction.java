@@ -1,6 +1,7 @@
 package io.hops.dal.sql;
 
 import io.hops.dal.AbstractTransaction;
+import io.hops.dal.KeyRange;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.WriteOp;
@@ -183,7 +184,16 @@ final class SqlTransaction extends AbstractTransaction {
 
   @Override
   @SuppressWarnings("unchecked")
-  protected void doFlush(List<WriteOp> ops) throws StorageException {
+  protected void doFlush(List<KeyRange> ranges, List<WriteOp> ops) throws StorageException {
+    for (KeyRange r : ranges) {
+      TableSql<?> sql = storage.sql(r.table());
+      try (PreparedStatement ps = connection.prepareStatement(sql.deleteRange)) {
+        sql.bindRange(ps, r);
+        ps.executeUpdate();
+      } catch (SQLException e) {
+        throw dialect.classify("delete of " + r.first() + " to " + r.last(), e);
+      }
+    }
     int i = 0;
     try {
       while (i < ops.size()) {

@@ -1,5 +1,6 @@
 package io.hops.dal.sql;
 
+import io.hops.dal.KeyRange;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Key;
@@ -29,6 +30,10 @@ final class TableSql<R extends Record> {
   final String insert;
   final String update;
   final String delete;
+
+  /** The delete of a {@link KeyRange}: the key's last column between two values. */
+  final String deleteRange;
+
   private final Map<Integer, String> batchSql = new ConcurrentHashMap<>();
 
   TableSql(Table<R> table) {
@@ -62,6 +67,16 @@ final class TableSql<R extends Record> {
                 + " WHERE "
                 + byKey;
     this.delete = "DELETE FROM " + table.name() + " WHERE " + byKey;
+    Column last = keys.get(keys.size() - 1);
+    this.deleteRange =
+        "DELETE FROM "
+            + table.name()
+            + " WHERE "
+            + keys.subList(0, keys.size() - 1).stream()
+                .map(c -> c.name() + " = ? AND ")
+                .collect(Collectors.joining())
+            + last.name()
+            + " BETWEEN ? AND ?";
   }
 
   Table<R> table() {
@@ -179,6 +194,17 @@ final class TableSql<R extends Record> {
       bind(ps, first + i, keys.get(i), key.value(i));
     }
     return first + keys.size();
+  }
+
+  /** Binds {@link #deleteRange}: the key's other columns, then the range's two ends. */
+  void bindRange(PreparedStatement ps, KeyRange range) throws SQLException {
+    List<Column> keys = table.keyColumns();
+    int last = keys.size() - 1;
+    for (int i = 0; i < last; i++) {
+      bind(ps, 1 + i, keys.get(i), range.first().value(i));
+    }
+    bind(ps, 1 + last, keys.get(last), range.first().value(last));
+    bind(ps, 2 + last, keys.get(last), range.last().value(last));
   }
 
   void bindInsert(PreparedStatement ps, R row) throws SQLException {

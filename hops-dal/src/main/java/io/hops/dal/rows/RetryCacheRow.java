@@ -1,7 +1,6 @@
 package io.hops.dal.rows;
 
 import io.hops.dal.schema.AscendingKeys;
-import io.hops.dal.schema.Indexed;
 import io.hops.dal.schema.MaxBytes;
 import io.hops.dal.schema.PartitionKey;
 import io.hops.dal.schema.Pk;
@@ -15,7 +14,7 @@ public record RetryCacheRow(
     @Pk @PartitionKey @MaxBytes(16) byte[] clientId,
     @Pk int callId,
     byte state,
-    @Indexed long expirationTime,
+    long expirationTime,
     @MaxBytes(4000) byte[] payload) {
   public static final Table<RetryCacheRow> TABLE = Table.of(RetryCacheRow.class);
 }

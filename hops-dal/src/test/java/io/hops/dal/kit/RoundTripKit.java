@@ -9,6 +9,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Key;
@@ -85,6 +86,66 @@ public abstract class RoundTripKit extends DalKit {
   @Test
   public void deleteRemovesExactlyThatRow() {
     forEveryTable(this::deleteRemovesOneRow);
+  }
+
+  @Test
+  public void aRangeDeleteRemovesTheRowsBetweenItsKeysAndNoOthers() {
+    List<String> tested = new ArrayList<>();
+    forEveryTable(
+        t -> {
+          if (rangeDeletable(t)) {
+            rangeDeleteRemovesItsRows(t);
+            tested.add(t.name());
+          }
+        });
+    assertThat(tested).as("tables without indexes, keyed by a number last").contains("retry_cache");
+  }
+
+  @Test
+  public void aRangeDeleteOfATableWithIndexesAcrossPartitionsOrBackwardsIsRefused()
+      throws Exception {
+    Storage s = storage();
+    Table<RetryCacheRow> t = RetryCacheRow.TABLE;
+    byte[] client = "client-a".getBytes(StandardCharsets.UTF_8);
+    try (Transaction tx = s.begin()) {
+      assertThatThrownBy(
+              () ->
+                  tx.deleteRange(
+                      InodeRow.TABLE, InodeRow.TABLE.key(1L, "a"), InodeRow.TABLE.key(1L, "b")))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(
+              () ->
+                  tx.deleteRange(
+                      t, t.key(client, 1), t.key("client-b".getBytes(StandardCharsets.UTF_8), 2)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("last column only");
+      assertThatThrownBy(() -> tx.deleteRange(t, t.key(client, 2), t.key(client, 1)))
+          .isInstanceOf(IllegalArgumentException.class);
+      tx.rollback();
+    }
+  }
+
+  @Test
+  public void aTransactionThatWritesARowWithinARangeItDeletesIsRefusedAndWritesNothing()
+      throws Exception {
+    Storage s = storage();
+    Table<RetryCacheRow> t = RetryCacheRow.TABLE;
+    byte[] client = "client-a".getBytes(StandardCharsets.UTF_8);
+    RetryCacheRow kept = new RetryCacheRow(client, 1, (byte) 1, 5L, new byte[] {1});
+    insertCommitted(s, t, kept);
+    RetryCacheRow elsewhere = new RetryCacheRow(client, 9, (byte) 1, 5L, new byte[] {9});
+    try (Transaction tx = s.begin()) {
+      tx.deleteRange(t, t.key(client, 0), t.key(client, 4));
+      tx.insert(t, elsewhere);
+      tx.insert(t, new RetryCacheRow(client, 3, (byte) 1, 5L, new byte[] {3}));
+      assertThatThrownBy(tx::commit).isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, List.of(kept)));
+    try (Transaction tx = s.begin()) {
+      tx.deleteRange(t, t.key(client, 0), t.key(client, 4));
+      tx.rollback();
+    }
+    assertThat(readAll(s, t)).as("rolled back").isEqualTo(Cells.inKeyOrder(t, List.of(kept)));
   }
 
   @Test
@@ -351,6 +412,70 @@ public abstract class RoundTripKit extends DalKit {
       tx.commit();
     }
     assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, List.of(rows.get(0))));
+  }
+
+  private static boolean rangeDeletable(Table<?> t) {
+    List<Column> keys = t.keyColumns();
+    ColumnType last = keys.get(keys.size() - 1).type();
+    return t.columns().stream().noneMatch(Column::indexed)
+        && (last == ColumnType.BIGINT
+            || last == ColumnType.INT
+            || last == ColumnType.SMALLINT
+            || last == ColumnType.TINYINT);
+  }
+
+  /**
+   * Six rows in each of two runs (rows alike but for the key's last column), read once (so that an
+   * engine that keeps rows has them); a range of the middle of one run goes, then a range of one
+   * row, then one of no rows; the other run and the rows outside stay.
+   */
+  private <R extends Record> void rangeDeleteRemovesItsRows(Table<R> t) throws Exception {
+    Storage s = storage();
+    List<Column> keys = t.keyColumns();
+    Column last = keys.get(keys.size() - 1);
+    List<R> a = new ArrayList<>();
+    List<R> b = new ArrayList<>();
+    for (int v = 1; v <= 6; v++) {
+      a.add(SampleRows.with(t, SampleRows.typical(t, 1), last.name(), number(last, v)));
+      if (keys.size() > 1) {
+        b.add(SampleRows.with(t, SampleRows.typical(t, 2), last.name(), number(last, v)));
+      }
+    }
+    List<R> all = new ArrayList<>(a);
+    all.addAll(b);
+    insertCommitted(s, t, all);
+    for (R r : all) {
+      assertThat(readCommitted(s, t, t.keyOf(r))).isNotNull();
+    }
+    try (Transaction tx = s.begin()) {
+      tx.deleteRange(t, t.keyOf(a.get(1)), t.keyOf(a.get(3)));
+      tx.commit();
+    }
+    List<R> left = new ArrayList<>(List.of(a.get(0), a.get(4), a.get(5)));
+    left.addAll(b);
+    assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, left));
+    for (int i = 1; i <= 3; i++) {
+      assertThat(readCommitted(s, t, t.keyOf(a.get(i)))).isNull();
+    }
+    try (Transaction tx = s.begin()) {
+      tx.deleteRange(t, t.keyOf(a.get(4)), t.keyOf(a.get(4)));
+      tx.deleteRange(t, t.keyOf(a.get(2)), t.keyOf(a.get(3)));
+      tx.commit();
+    }
+    left.remove(a.get(4));
+    assertThat(readAll(s, t)).isEqualTo(Cells.inKeyOrder(t, left));
+    assertThat(readCommitted(s, t, t.keyOf(a.get(4)))).isNull();
+    assertThat(readCommitted(s, t, t.keyOf(a.get(5)))).isNotNull();
+  }
+
+  private static Object number(Column c, int v) {
+    return switch (c.type()) {
+      case BIGINT -> (long) v;
+      case INT -> v;
+      case SMALLINT -> (short) v;
+      case TINYINT -> (byte) v;
+      default -> throw new IllegalArgumentException(c + " is not a number");
+    };
   }
 
   private <R extends Record> void duplicateInsertFails(Table<R> t) throws Exception {

@@ -1,58 +1,74 @@
 package io.hops.namenode.housekeeping;
 
+import io.hops.dal.KeyRange;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.RetryCacheRow;
-import io.hops.dal.rows.VariableRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
-import io.hops.namenode.tx.RetryCache;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Removes retry-cache entries past {@code dfs.namenode.retrycache.expirytime.millis}, in bounded
- * batches. Entries expire on whole minutes ({@link RetryCache#expiresAt}), so each expired minute
- * is read page by page through the expiration index, a page being what the round then deletes. The
- * next minute to clear is kept in the database ({@link #CURSOR}, read every round), so a new leader
- * goes on where the last one stopped; a store without it (none is written before the first round)
- * is surveyed once, a page of the table a round, for its oldest entry. A round's reads are what it
- * removes and a page, whatever the backlog.
+ * rounds, without an index on the expiration time, and a client's run of expired entries with one
+ * range delete rather than a delete per entry.
+ *
+ * <p>A client's call ids only grow (Hadoop's {@code Client} numbers its calls), and its entries are
+ * its partition of the table in call-id order: in the order they were made, so in the order they
+ * expire. A round walks the table in primary-key order from where the last one stopped, deletes the
+ * expired entries at the start of each client's partition, and at a client's first entry still live
+ * skips the rest of that client with one seek. What a round reads is bounded: the first entry of
+ * each client it passes, up to a housekeeping page of clients, and about twice what it deletes
+ * (reads double while a client's entries keep expiring). The place is kept in memory only (a hint):
+ * a new leader starts from the table's first key.
+ *
+ * <p>A round deletes each client's run of expired entries it read as one range of call ids: a
+ * key-value store writes one range tombstone for it, which a later walk skips with one seek. The
+ * delete first locks the entries it read and ends the range before any that is live by then (a call
+ * id used again, after 2<sup>31</sup> calls); an entry inserted within the range between the read
+ * and the delete (a call whose id is below that of an entry already expired: one that ran for
+ * longer than the expiry time past a later call of its client) goes with the range.
+ *
+ * <p>Two orders can leave an expired entry behind for a while, never an unexpired one deleted:
+ * concurrent calls of one client that committed out of call-id order straddling a minute (the later
+ * id expires a minute earlier, and waits behind the earlier id), and a client whose call ids
+ * wrapped around past 2<sup>31</sup> (its old high ids wait behind its new low ones until those
+ * expire). A lookup checks the expiration itself, so an entry left over answers nothing.
  */
 final class RetryCacheExpiry implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RetryCacheExpiry.class);
 
-  /** The {@code variables} row holding the first minute not yet cleared. */
-  static final String CURSOR = "retry_cache_expiry_minute";
-
-  /** Most expired minutes, empty ones included, a round looks at (after a long outage). */
-  private static final int MOST_MINUTES_PER_ROUND = 600;
+  /**
+   * The rows a round reads first of a client it comes to: its first entry tells whether any has
+   * expired; while they have, the reads double.
+   */
+  static final int PROBE = 1;
 
   private final Namesystem ns;
   private final int page;
   private final int mostPerRound;
 
-  /** Within the minute being cleared: the last key deleted (a hint: null reads from its start). */
-  private long pageMinute = -1;
+  /** Most clients a round passes at a live entry (a probe and a seek each): a housekeeping page. */
+  private final int mostClients;
 
-  private Key pageAfter;
+  /** Where the walk goes on: after this key (null: from the table's first). */
+  private Key after;
 
-  /** The survey of a store without a cursor: where it is, and the oldest minute seen. */
-  private QueueCursor<RetryCacheRow> survey;
-
-  private long surveyOldest = Long.MAX_VALUE;
   private long leadership = -1;
 
   RetryCacheExpiry(Namesystem ns) {
     this.ns = ns;
     this.page = Math.min(500, QueueCursor.pageRows(ns.conf()));
     this.mostPerRound = 4 * QueueCursor.pageRows(ns.conf());
+    this.mostClients = QueueCursor.pageRows(ns.conf());
   }
 
   @Override
@@ -66,53 +82,51 @@ final class RetryCacheExpiry implements HousekeepingTask {
     long epoch = ns.blocks().election() == null ? 0 : ns.blocks().election().epoch();
     if (epoch != leadership) {
       leadership = epoch;
-      pageAfter = null;
-      survey = null;
-      surveyOldest = Long.MAX_VALUE;
-    }
-    VariableRow cursor;
-    try (Transaction tx = ns.storage().begin()) {
-      cursor = tx.find(VariableRow.TABLE, VariableRow.TABLE.key(CURSOR), LockMode.READ_COMMITTED);
-    }
-    long first = cursor != null ? cursor.longValue() : survey(now);
-    if (first < 0) {
-      return; // the survey goes on next round
-    }
-    long minute = first;
-    if (minute != pageMinute) {
-      pageMinute = minute;
-      pageAfter = null;
+      after = null;
     }
     int removed = 0;
-    int minutes = 0;
-    while (minute < now && removed < mostPerRound && minutes < MOST_MINUTES_PER_ROUND) {
-      List<RetryCacheRow> expired;
+    int clients = 0;
+    int limit = PROBE;
+    while (removed < mostPerRound && clients < mostClients) {
+      int asked = Math.min(limit, mostPerRound - removed);
+      List<RetryCacheRow> rows;
       try (Transaction tx = ns.storage().begin()) {
-        expired =
-            tx.findByIndexFrom(
-                RetryCacheRow.TABLE,
-                "expiration_time",
-                minute,
-                pageAfter,
-                page,
-                LockMode.READ_COMMITTED);
+        rows = tx.scanFrom(RetryCacheRow.TABLE, null, after, asked, LockMode.READ_COMMITTED);
       }
-      if (!expired.isEmpty()) {
-        List<Key> keys = expired.stream().map(RetryCacheRow.TABLE::keyOf).toList();
-        ns.runAsLeader(() -> new DropExpired(keys, now));
-        removed += keys.size();
-        pageAfter = keys.get(keys.size() - 1);
+      // The expired entries read, a run of keys per client, in key order.
+      List<List<Key>> runs = new ArrayList<>();
+      byte[] runClient = null;
+      Key lastExpired = null;
+      boolean skipped = false;
+      for (RetryCacheRow r : rows) {
+        if (r.expirationTime() >= now) {
+          // Live, and so is the rest of this client's: on to the next client.
+          after = RetryCacheRow.TABLE.key(r.clientId(), Integer.MAX_VALUE);
+          skipped = true;
+          clients++;
+          break;
+        }
+        if (!Arrays.equals(r.clientId(), runClient)) {
+          runClient = r.clientId();
+          runs.add(new ArrayList<>());
+        }
+        lastExpired = RetryCacheRow.TABLE.keyOf(r);
+        runs.get(runs.size() - 1).add(lastExpired);
+        removed++;
       }
-      if (expired.size() < page) {
-        minute += RetryCache.MINUTE;
-        minutes++;
-        pageMinute = minute;
-        pageAfter = null;
+      if (!runs.isEmpty()) {
+        ns.runAsLeader(() -> new DropExpired(runs, now));
+        if (!skipped) {
+          after = lastExpired;
+        }
       }
-    }
-    if (cursor == null || minute != first) {
-      long next = minute;
-      ns.runAsLeader(() -> new SaveCursor(next));
+      if (!skipped && rows.size() < asked) {
+        after = null; // the end of the table: the next round starts over
+        break;
+      }
+      // A client whose entries keep expiring gets pages twice as long, up to a full one: what is
+      // read past its first live entry is never more than what was deleted before it.
+      limit = skipped ? PROBE : Math.min(page, 2 * limit);
     }
     if (removed > 0) {
       LOG.info("retry cache: {} expired entries removed", removed);
@@ -120,66 +134,16 @@ final class RetryCacheExpiry implements HousekeepingTask {
   }
 
   /**
-   * For a store without a cursor: reads a page of the table for its oldest expiration; returns the
-   * minute to start from once the whole table was read, else -1.
+   * Deletes each run of expired entries as one range, up to the first entry that is live by now (a
+   * reused call id); the entries read are locked first.
    */
-  private long survey(long now) throws IOException {
-    if (survey == null) {
-      survey = new QueueCursor<>(RetryCacheRow.TABLE, QueueCursor.pageRows(ns.conf()));
-    }
-    try (Transaction tx = ns.storage().begin()) {
-      for (RetryCacheRow r : survey.next(tx)) {
-        surveyOldest = Math.min(surveyOldest, r.expirationTime());
-      }
-    }
-    if (!survey.wrapped()) {
-      return -1;
-    }
-    long start = surveyOldest == Long.MAX_VALUE ? RetryCache.ceilMinute(now) : surveyOldest;
-    survey = null;
-    surveyOldest = Long.MAX_VALUE;
-    return start;
-  }
-
-  /** Writes the first minute not yet cleared. */
-  private static final class SaveCursor extends Operation<Void> {
-    private final long minute;
-    private VariableRow old;
-
-    SaveCursor(long minute) {
-      this.minute = minute;
-    }
-
-    @Override
-    public String name() {
-      return "retryCacheExpiry";
-    }
-
-    @Override
-    protected void lock(LockPhase tx) throws IOException {
-      old = tx.find(VariableRow.TABLE, VariableRow.TABLE.key(CURSOR), LockMode.EXCLUSIVE);
-    }
-
-    @Override
-    protected Void execute(ExecutePhase tx) throws IOException {
-      VariableRow row = new VariableRow(CURSOR, minute, null);
-      if (old == null) {
-        tx.insert(VariableRow.TABLE, row);
-      } else if (old.longValue() < minute) {
-        tx.update(VariableRow.TABLE, row);
-      }
-      return null;
-    }
-  }
-
-  /** Deletes the entries among {@code keys} that are still expired (a reused key may not be). */
   private static final class DropExpired extends Operation<Void> {
-    private final List<Key> keys;
+    private final List<List<Key>> runs;
     private final long now;
-    private List<RetryCacheRow> found;
+    private final List<KeyRange> ranges = new ArrayList<>();
 
-    DropExpired(List<Key> keys, long now) {
-      this.keys = keys;
+    DropExpired(List<List<Key>> runs, long now) {
+      this.runs = runs;
       this.now = now;
     }
 
@@ -190,17 +154,31 @@ final class RetryCacheExpiry implements HousekeepingTask {
 
     @Override
     protected void lock(LockPhase tx) throws IOException {
-      found =
-          tx.findBatch(RetryCacheRow.TABLE, keys, LockMode.EXCLUSIVE).stream()
-              .filter(Objects::nonNull)
-              .filter(r -> r.expirationTime() < now)
-              .toList();
+      List<Key> keys = new ArrayList<>();
+      runs.forEach(keys::addAll);
+      List<RetryCacheRow> found = tx.findBatch(RetryCacheRow.TABLE, keys, LockMode.EXCLUSIVE);
+      ranges.clear();
+      int i = 0;
+      for (List<Key> run : runs) {
+        int end = 0;
+        while (end < run.size()) {
+          RetryCacheRow r = found.get(i + end);
+          if (r != null && r.expirationTime() >= now) {
+            break;
+          }
+          end++;
+        }
+        if (end > 0) {
+          ranges.add(new KeyRange(RetryCacheRow.TABLE, run.get(0), run.get(end - 1)));
+        }
+        i += run.size();
+      }
     }
 
     @Override
     protected Void execute(ExecutePhase tx) throws IOException {
-      for (RetryCacheRow r : found) {
-        tx.delete(RetryCacheRow.TABLE, r);
+      for (KeyRange r : ranges) {
+        tx.deleteRange(r.table(), r.first(), r.last());
       }
       return null;
     }

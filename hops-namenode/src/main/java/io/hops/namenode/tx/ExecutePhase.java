@@ -39,6 +39,11 @@ public final class ExecutePhase {
     tx.delete(table, key);
   }
 
+  /** See {@link io.hops.dal.Transaction#deleteRange}. */
+  public void deleteRange(Table<?> table, Key first, Key last) throws StorageException {
+    tx.deleteRange(table, first, last);
+  }
+
   /** Records that {@code name} under {@code parentId} now has id {@code id} (after commit). */
   public void hintAdded(long parentId, String name, long id) {
     afterCommit.add(() -> hints.put(parentId, name, id));

@@ -79,10 +79,7 @@ public final class RetryCache {
     return tx.find(RetryCacheRow.TABLE, call.key(), LockMode.READ_COMMITTED);
   }
 
-  /**
-   * When an entry made now expires: rounded up to a whole minute, so that the leader removes
-   * expired entries a minute at a time with an equality scan of the expiration index.
-   */
+  /** When an entry made now expires, rounded up to a whole minute. */
   long expiresAt(long now) {
     return ceilMinute(now + expiryMillis);
   }

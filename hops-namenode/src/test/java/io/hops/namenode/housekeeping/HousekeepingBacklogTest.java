@@ -10,7 +10,6 @@ import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
-import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
@@ -148,12 +147,15 @@ class HousekeepingBacklogTest {
     }
   }
 
-  /** {@code n} retry-cache entries of one client expiring at {@code minute}, call ids from 0. */
-  private static void insertRetryEntries(Storage storage, byte[] client, int n, long minute)
-      throws Exception {
-    for (int i = 0; i < n; i += 5000) {
+  /**
+   * {@code n} retry-cache entries of one client expiring at {@code minute}, call ids from {@code
+   * from}.
+   */
+  private static void insertRetryEntries(
+      Storage storage, byte[] client, int from, int n, long minute) throws Exception {
+    for (int i = from; i < from + n; i += 5000) {
       try (Transaction tx = storage.begin()) {
-        for (int j = i; j < Math.min(n, i + 5000); j++) {
+        for (int j = i; j < Math.min(from + n, i + 5000); j++) {
           tx.insert(
               RetryCacheRow.TABLE, new RetryCacheRow(client, j, (byte) 1, minute, new byte[0]));
         }
@@ -168,77 +170,74 @@ class HousekeepingBacklogTest {
     }
   }
 
-  private static void setCursor(Storage storage, Long minute) throws Exception {
-    try (Transaction tx = storage.begin()) {
-      tx.delete(VariableRow.TABLE, VariableRow.TABLE.key(RetryCacheExpiry.CURSOR));
-      tx.commit();
-    }
-    if (minute != null) {
-      try (Transaction tx = storage.begin()) {
-        tx.insert(VariableRow.TABLE, new VariableRow(RetryCacheExpiry.CURSOR, minute, null));
-        tx.commit();
-      }
-    }
-  }
-
   /**
-   * 100,000 expired retry-cache entries in one minute, behind the cursor a former leader left, and
-   * 10,000 that have not expired: a round reads what it removes (four pages, twice) and the cursor,
-   * not the minute nor the table; the expired ones go in rounds, the others stay, and the cursor
-   * moves past the cleared minute.
+   * 100,000 expired retry-cache entries of one client, and 10,000 live ones of another that sorts
+   * before it: a round reads what it removes (four pages, twice: the walk, then locked to delete
+   * them) and a probe of the live client, neither the live entries nor the table; the expired ones
+   * go in rounds, a range delete per read of them (not a delete per entry), the live ones stay.
    */
   @Test
-  void aRoundRemovesAPageOfExpiredRetryCacheEntriesAndReadsNoMore() throws Exception {
+  void aRoundRemovesFourPagesOfExpiredRetryCacheEntriesAndReadsNoMore() throws Exception {
     try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
       Storage storage = cluster.namenode().namesystem().storage();
       awaitLeader(cluster);
       long now = cluster.namenode().namesystem().blocks().now();
       long expired = RetryCache.ceilMinute(now) - 30 * RetryCache.MINUTE;
-      insertRetryEntries(storage, "expired-client-1".getBytes(), BACKLOG, expired);
-      insertRetryEntries(storage, "alive-client-123".getBytes(), BACKLOG / 10, now + 3_600_000);
-      setCursor(storage, expired - 5 * RetryCache.MINUTE);
-      // Each round reads its four pages twice (through the index, then locked to delete them).
+      insertRetryEntries(storage, "expired-client-1".getBytes(), 0, BACKLOG, expired);
+      insertRetryEntries(storage, "alive-client-123".getBytes(), 0, BACKLOG / 10, now + 3_600_000);
       List<Long> read = rounds(cluster, 3, 9);
       assertThat(read).allMatch(r -> r >= 4 * PAGE, "each round removed four pages");
       assertThat(retryEntries(storage)).isEqualTo(BACKLOG + BACKLOG / 10 - 3 * 4 * PAGE);
       Housekeeping housekeeping = cluster.namenode().housekeeping();
+      AccessCounts before = storage.accessCounts();
+      housekeeping.runOnce();
+      AccessCounts spent = storage.accessCounts().minus(before);
+      assertThat(retryEntries(storage)).isEqualTo(BACKLOG + BACKLOG / 10 - 4 * 4 * PAGE);
+      // A read doubles up to a page: 1, 2, 4, ... 256, then pages of 500 (PAGE is 1,000 here).
+      assertThat(spent.keysDeleted())
+          .as("keys deleted by a round that removed %s entries", 4 * PAGE)
+          .isLessThanOrEqualTo(20);
       for (int i = 0; i < BACKLOG / (4 * PAGE) + 2; i++) {
         housekeeping.runOnce();
       }
       assertThat(retryEntries(storage)).isEqualTo(BACKLOG / 10);
-      try (Transaction tx = storage.begin()) {
-        VariableRow cursor =
-            tx.find(
-                VariableRow.TABLE,
-                VariableRow.TABLE.key(RetryCacheExpiry.CURSOR),
-                LockMode.READ_COMMITTED);
-        assertThat(cursor.longValue()).isGreaterThan(expired);
-      }
     }
   }
 
   /**
-   * A store without the cursor (as one written before it existed) is surveyed a page a round for
-   * its oldest entry, then cleared from there.
+   * Many clients whose entries are all live, then one whose entries expired: a round passes at most
+   * a page of clients, reading the first entry of each and seeking past it, and the next round goes
+   * on from there; a client with expired entries followed by live ones loses only the expired ones.
    */
   @Test
-  void withoutACursorTheTableIsSurveyedAPageARound() throws Exception {
+  void aRoundProbesEachLiveClientOnceAndGoesOnWhereTheLastStopped() throws Exception {
     try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
       Storage storage = cluster.namenode().namesystem().storage();
       awaitLeader(cluster);
       long now = cluster.namenode().namesystem().blocks().now();
       long expired = RetryCache.ceilMinute(now) - 30 * RetryCache.MINUTE;
-      insertRetryEntries(storage, "expired-client-2".getBytes(), BACKLOG / 10, expired);
-      setCursor(storage, null);
-      rounds(cluster, 3, 2);
-      assertThat(retryEntries(storage))
-          .as("surveying, nothing removed yet")
-          .isEqualTo(BACKLOG / 10);
-      Housekeeping housekeeping = cluster.namenode().housekeeping();
-      for (int i = 0; i < 2 * (BACKLOG / 10 / PAGE) + 2; i++) {
-        housekeeping.runOnce();
+      long live = now + 3_600_000;
+      int clients = PAGE + 44;
+      for (int c = 0; c < clients; c++) {
+        insertRetryEntries(storage, String.format("live-%04d", c).getBytes(), 0, 50, live);
       }
-      assertThat(retryEntries(storage)).isZero();
+      // Sorts after every live client: expired call ids 0-99, then live ones 100-129.
+      byte[] mixed = "mixed-client".getBytes();
+      insertRetryEntries(storage, mixed, 0, 100, expired);
+      insertRetryEntries(storage, mixed, 100, 30, live);
+      long all = clients * 50L + 130;
+      List<Long> first = rounds(cluster, 1, 5);
+      long probes = (long) PAGE * RetryCacheExpiry.PROBE;
+      // The round's other tasks read a few rows of their own queues.
+      assertThat(first.get(0)).as("a probe of each client passed").isBetween(probes, probes + 200);
+      assertThat(retryEntries(storage)).as("the mixed client not reached yet").isEqualTo(all);
+      rounds(cluster, 1, 5);
+      assertThat(retryEntries(storage)).isEqualTo(all - 100);
+      try (Transaction tx = storage.begin()) {
+        List<RetryCacheRow> left =
+            tx.scanFrom(RetryCacheRow.TABLE, mixed, null, 1000, LockMode.READ_COMMITTED);
+        assertThat(left).hasSize(30).allMatch(r -> r.callId() >= 100);
+      }
     }
   }
 }
