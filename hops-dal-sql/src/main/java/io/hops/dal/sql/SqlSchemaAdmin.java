@@ -78,6 +78,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
         }
       }
       addMissingColumns(c, s, ddl);
+      dropObsoleteIndexes(c, s);
       c.commit();
     } catch (SQLException e) {
       throw storage.dialect().classify("creating the schema", e);
@@ -100,6 +101,40 @@ final class SqlSchemaAdmin implements SchemaAdmin {
         }
       }
     }
+  }
+
+  /**
+   * Indexes an older schema had and this one does not, by table: no write maintains them any more
+   * than it reads them, yet the database would keep updating them.
+   */
+  static final Map<String, List<String>> OBSOLETE_INDEXES =
+      Map.of("retry_cache", List.of("retry_cache_expiration_time_idx"));
+
+  private static void dropObsoleteIndexes(Connection c, Statement s) throws SQLException {
+    for (Map.Entry<String, List<String>> e : OBSOLETE_INDEXES.entrySet()) {
+      Set<String> present = indexesOf(c, e.getKey());
+      for (String index : e.getValue()) {
+        if (present.contains(index)) {
+          s.execute("ALTER TABLE " + e.getKey() + " DROP INDEX " + index);
+        }
+      }
+    }
+  }
+
+  private static Set<String> indexesOf(Connection c, String table) throws SQLException {
+    DatabaseMetaData meta = c.getMetaData();
+    Set<String> names = new HashSet<>();
+    for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
+      try (ResultSet rs = meta.getIndexInfo(c.getCatalog(), c.getSchema(), name, false, true)) {
+        while (rs.next()) {
+          String index = rs.getString("INDEX_NAME");
+          if (index != null) {
+            names.add(index.toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    return names;
   }
 
   private static final java.util.regex.Pattern VARBINARY =

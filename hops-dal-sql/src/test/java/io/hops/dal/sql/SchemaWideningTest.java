@@ -9,13 +9,17 @@ import io.hops.dal.Storages;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * A database made by an older hops, whose name columns held 255 bytes, is widened to the DDL's 1024
- * as a namenode starts (the schema is upgraded in place). Runs against the MariaDB of {@code
- * HOPS_TEST_MYSQL_URL}; skipped without one, as the other MariaDB kits are.
+ * A database made by an older hops is upgraded in place as a namenode starts: name columns that
+ * held 255 bytes are widened to the DDL's 1024, and an index the schema no longer has is dropped.
+ * Runs against the MariaDB of {@code HOPS_TEST_MYSQL_URL}; skipped without one, as the other
+ * MariaDB kits are.
  */
 class SchemaWideningTest {
 
@@ -28,16 +32,7 @@ class SchemaWideningTest {
 
   @Test
   void narrowerNameColumnsOfAnOlderSchemaAreWidened() throws Exception {
-    String url = System.getenv("HOPS_TEST_MYSQL_URL");
-    assumeTrue(url != null && !url.isBlank(), "needs HOPS_TEST_MYSQL_URL");
-    DalConfig config =
-        DalConfig.of(Map.of(HopsConfig.METADATA_ENGINE, "mysql", HopsConfig.JDBC_URL, url))
-            .with(
-                HopsConfig.JDBC_USER, System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"))
-            .with(
-                HopsConfig.JDBC_PASSWORD,
-                System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", ""));
-    try (SqlStorage storage = (SqlStorage) Storages.open(config)) {
+    try (SqlStorage storage = (SqlStorage) Storages.open(mariadb())) {
       storage.schema().createOrUpgrade();
       try (Connection c = storage.connection();
           Statement s = c.createStatement()) {
@@ -50,6 +45,46 @@ class SchemaWideningTest {
       assertThat(width(storage, "hdfs_users", "name")).isEqualTo(1024);
       assertThat(width(storage, "leases", "holder")).isEqualTo(1024);
     }
+  }
+
+  @Test
+  void theRetryCacheExpirationIndexOfAnOlderSchemaIsDropped() throws Exception {
+    try (SqlStorage storage = (SqlStorage) Storages.open(mariadb())) {
+      storage.schema().createOrUpgrade();
+      try (Connection c = storage.connection();
+          Statement s = c.createStatement()) {
+        s.execute(
+            "ALTER TABLE retry_cache ADD INDEX retry_cache_expiration_time_idx (expiration_time)");
+        c.commit();
+      }
+      assertThat(indexes(storage, "retry_cache")).contains("retry_cache_expiration_time_idx");
+      storage.schema().createOrUpgrade();
+      assertThat(indexes(storage, "retry_cache"))
+          .doesNotContain("retry_cache_expiration_time_idx")
+          .contains("primary");
+      storage.schema().createOrUpgrade(); // nothing left to drop
+    }
+  }
+
+  private static DalConfig mariadb() {
+    String url = System.getenv("HOPS_TEST_MYSQL_URL");
+    assumeTrue(url != null && !url.isBlank(), "needs HOPS_TEST_MYSQL_URL");
+    return DalConfig.of(Map.of(HopsConfig.METADATA_ENGINE, "mysql", HopsConfig.JDBC_URL, url))
+        .with(HopsConfig.JDBC_USER, System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"))
+        .with(
+            HopsConfig.JDBC_PASSWORD, System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", ""));
+  }
+
+  private static Set<String> indexes(SqlStorage storage, String table) throws Exception {
+    Set<String> names = new HashSet<>();
+    try (Connection c = storage.connection();
+        ResultSet rs =
+            c.getMetaData().getIndexInfo(c.getCatalog(), c.getSchema(), table, false, true)) {
+      while (rs.next()) {
+        names.add(String.valueOf(rs.getString("INDEX_NAME")).toLowerCase(Locale.ROOT));
+      }
+    }
+    return names;
   }
 
   private static int width(SqlStorage storage, String table, String column) throws Exception {
