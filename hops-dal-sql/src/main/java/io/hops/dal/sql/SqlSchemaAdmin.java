@@ -121,7 +121,8 @@ final class SqlSchemaAdmin implements SchemaAdmin {
     }
   }
 
-  private static Set<String> indexesOf(Connection c, String table) throws SQLException {
+  /** The names of {@code table}'s indexes, in lower case ({@code primary} among them). */
+  static Set<String> indexesOf(Connection c, String table) throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
     Set<String> names = new HashSet<>();
     for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {

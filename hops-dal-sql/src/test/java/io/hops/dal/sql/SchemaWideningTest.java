@@ -1,16 +1,11 @@
 package io.hops.dal.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.hops.common.HopsConfig;
-import io.hops.dal.DalConfig;
-import io.hops.dal.Storages;
+import io.hops.dal.sql.kit.MariadbFixture;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.HashSet;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -21,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * Runs against the MariaDB of {@code HOPS_TEST_MYSQL_URL}; skipped without one, as the other
  * MariaDB kits are.
  */
-class SchemaWideningTest {
+class SchemaWideningTest implements MariadbFixture {
 
   @Test
   void theDeclaredWidthOfAColumnIsRead() {
@@ -32,7 +27,7 @@ class SchemaWideningTest {
 
   @Test
   void narrowerNameColumnsOfAnOlderSchemaAreWidened() throws Exception {
-    try (SqlStorage storage = (SqlStorage) Storages.open(mariadb())) {
+    try (SqlStorage storage = (SqlStorage) open(Map.of())) {
       storage.schema().createOrUpgrade();
       try (Connection c = storage.connection();
           Statement s = c.createStatement()) {
@@ -49,7 +44,7 @@ class SchemaWideningTest {
 
   @Test
   void theRetryCacheExpirationIndexOfAnOlderSchemaIsDropped() throws Exception {
-    try (SqlStorage storage = (SqlStorage) Storages.open(mariadb())) {
+    try (SqlStorage storage = (SqlStorage) open(Map.of())) {
       storage.schema().createOrUpgrade();
       try (Connection c = storage.connection();
           Statement s = c.createStatement()) {
@@ -66,25 +61,10 @@ class SchemaWideningTest {
     }
   }
 
-  private static DalConfig mariadb() {
-    String url = System.getenv("HOPS_TEST_MYSQL_URL");
-    assumeTrue(url != null && !url.isBlank(), "needs HOPS_TEST_MYSQL_URL");
-    return DalConfig.of(Map.of(HopsConfig.METADATA_ENGINE, "mysql", HopsConfig.JDBC_URL, url))
-        .with(HopsConfig.JDBC_USER, System.getenv().getOrDefault("HOPS_TEST_MYSQL_USER", "hops"))
-        .with(
-            HopsConfig.JDBC_PASSWORD, System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", ""));
-  }
-
   private static Set<String> indexes(SqlStorage storage, String table) throws Exception {
-    Set<String> names = new HashSet<>();
-    try (Connection c = storage.connection();
-        ResultSet rs =
-            c.getMetaData().getIndexInfo(c.getCatalog(), c.getSchema(), table, false, true)) {
-      while (rs.next()) {
-        names.add(String.valueOf(rs.getString("INDEX_NAME")).toLowerCase(Locale.ROOT));
-      }
+    try (Connection c = storage.connection()) {
+      return SqlSchemaAdmin.indexesOf(c, table);
     }
-    return names;
   }
 
   private static int width(SqlStorage storage, String table, String column) throws Exception {

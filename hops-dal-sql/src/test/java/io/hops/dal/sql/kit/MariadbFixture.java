@@ -16,7 +16,7 @@ import java.util.Map;
  * reached they fail. The schema is created once per JVM and every table emptied before each storage
  * is handed out, so a test sees an empty database.
  */
-interface MariadbFixture extends StorageFixture {
+public interface MariadbFixture extends StorageFixture {
 
   @Override
   default Storage open(Map<String, String> settings) throws Exception {
