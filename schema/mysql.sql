@@ -57,17 +57,17 @@ CREATE TABLE IF NOT EXISTS leases (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (holder) PARTITIONS 8;
 
--- The files under construction each lease covers.
+-- The files under construction each lease covers, a holder's files together: the file's inode
+-- names its holder, so a file's row is read by key, and no index is kept.
 CREATE TABLE IF NOT EXISTS lease_paths (
+  holder VARBINARY(1024) NOT NULL,
   inode_id BIGINT NOT NULL,
-  holder VARBINARY(1024),
   path VARBINARY(8000),
   last_block_id BIGINT NOT NULL,
   penultimate_block_id BIGINT NOT NULL,
-  PRIMARY KEY (inode_id),
-  KEY lease_paths_holder_idx (holder)
+  PRIMARY KEY (holder, inode_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
-  PARTITION BY KEY (inode_id) PARTITIONS 8;
+  PARTITION BY KEY (holder) PARTITIONS 8;
 
 -- The file-related tables from here on are partitioned by the file's inode id, so one file's
 -- blocks and replicas share a shard.

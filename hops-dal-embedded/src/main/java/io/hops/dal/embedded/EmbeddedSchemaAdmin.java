@@ -22,9 +22,10 @@ final class EmbeddedSchemaAdmin implements SchemaAdmin {
    * row records where it begins in its file (a column in the middle of the row), and table {@code
    * block_offsets} finds blocks by offset. 5: a partial index ({@link
    * io.hops.dal.schema.Indexed#only}, {@code inodes.parent_id}) has entries for its values only. 6:
-   * {@code retry_cache} has no index on {@code expiration_time}.
+   * {@code retry_cache} has no index on {@code expiration_time}. 7: {@code lease_paths} is keyed by
+   * holder and inode id, partitioned by holder, without an index.
    */
-  static final byte[] FORMAT_VERSION = "rocksdb-6".getBytes(StandardCharsets.UTF_8);
+  static final byte[] FORMAT_VERSION = "rocksdb-7".getBytes(StandardCharsets.UTF_8);
 
   private final RocksStore store;
   private final RowReader reader;

@@ -18,7 +18,9 @@ import java.util.Set;
 
 /**
  * Creates the schema from the engine's DDL file and upgrades an older one by adding the columns it
- * lacks, with their definitions from the same file. Never drops data unless asked to.
+ * lacks, with their definitions from the same file, widening columns, rebuilding a table whose
+ * primary key changed (its rows copied over) and dropping indexes the schema no longer has. Never
+ * drops data unless asked to.
  */
 final class SqlSchemaAdmin implements SchemaAdmin {
   private final SqlStorage storage;
@@ -68,6 +70,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
     List<String> before = existingTables();
     try (Connection c = storage.connection();
         Statement s = c.createStatement()) {
+      List<DdlFile.TableDef> rekeyed = setAsideRekeyed(c, s, ddl);
       for (String statement : ddl.statements()) {
         try {
           s.execute(statement);
@@ -78,6 +81,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
         }
       }
       addMissingColumns(c, s, ddl);
+      copyBackRekeyed(s, rekeyed);
       dropObsoleteIndexes(c, s);
       c.commit();
     } catch (SQLException e) {
@@ -101,6 +105,83 @@ final class SqlSchemaAdmin implements SchemaAdmin {
         }
       }
     }
+  }
+
+  /** The suffix of a table set aside while it is rebuilt with a new primary key. */
+  static final String REKEYED_SUFFIX = "_rekeyed";
+
+  /**
+   * Sets aside (renames) each table whose primary key is not the one the DDL file declares (as
+   * {@code lease_paths}, keyed by inode id before stop 54 and by holder and inode id since), so
+   * that the DDL creates it anew; {@link #copyBackRekeyed} then copies its rows over and drops it.
+   * Returns the tables to copy back: those set aside now, and those an upgrade that stopped midway
+   * set aside before (the copy skips rows already copied).
+   */
+  private static List<DdlFile.TableDef> setAsideRekeyed(Connection c, Statement s, DdlFile ddl)
+      throws SQLException {
+    Set<String> present = tablesIn(c);
+    List<DdlFile.TableDef> out = new ArrayList<>();
+    for (DdlFile.TableDef def : ddl.tables().values()) {
+      String aside = def.name() + REKEYED_SUFFIX;
+      if (present.contains(def.name()) && !primaryKeyOf(c, def.name()).equals(def.primaryKey())) {
+        if (present.contains(aside)) {
+          throw new SQLException(
+              "table "
+                  + def.name()
+                  + " has an old primary key and "
+                  + aside
+                  + " exists: an earlier upgrade was interrupted and the table was changed since;"
+                  + " compare the two and drop one");
+        }
+        s.execute("RENAME TABLE " + def.name() + " TO " + aside);
+        out.add(def);
+      } else if (present.contains(aside)) {
+        out.add(def);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Copies the rows of each table {@link #setAsideRekeyed} set aside into the table the DDL made,
+   * skipping those already there and those whose new key columns are null, and drops it.
+   */
+  private static void copyBackRekeyed(Statement s, List<DdlFile.TableDef> rekeyed)
+      throws SQLException {
+    for (DdlFile.TableDef def : rekeyed) {
+      String columns = String.join(", ", def.columns().keySet());
+      String present =
+          def.primaryKey().stream()
+              .map(k -> k + " IS NOT NULL")
+              .collect(java.util.stream.Collectors.joining(" AND "));
+      s.execute(
+          "INSERT IGNORE INTO "
+              + def.name()
+              + " ("
+              + columns
+              + ") SELECT "
+              + columns
+              + " FROM "
+              + def.name()
+              + REKEYED_SUFFIX
+              + " WHERE "
+              + present);
+      s.execute("DROP TABLE " + def.name() + REKEYED_SUFFIX);
+    }
+  }
+
+  /** The columns of {@code table}'s primary key, in key order, in lower case. */
+  static List<String> primaryKeyOf(Connection c, String table) throws SQLException {
+    DatabaseMetaData meta = c.getMetaData();
+    java.util.TreeMap<Integer, String> columns = new java.util.TreeMap<>();
+    for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
+      try (ResultSet rs = meta.getPrimaryKeys(c.getCatalog(), c.getSchema(), name)) {
+        while (rs.next()) {
+          columns.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+        }
+      }
+    }
+    return List.copyOf(columns.values());
   }
 
   /**

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A database made by an older hops is upgraded in place as a namenode starts: name columns that
- * held 255 bytes are widened to the DDL's 1024, and an index the schema no longer has is dropped.
- * Runs against the MariaDB of {@code HOPS_TEST_MYSQL_URL}; skipped without one, as the other
- * MariaDB kits are.
+ * held 255 bytes are widened to the DDL's 1024, an index the schema no longer has is dropped, and a
+ * table whose primary key changed is rebuilt with its rows. Runs against the MariaDB of {@code
+ * HOPS_TEST_MYSQL_URL}; skipped without one, as the other MariaDB kits are.
  */
 class SchemaWideningTest implements MariadbFixture {
 
@@ -59,6 +59,104 @@ class SchemaWideningTest implements MariadbFixture {
           .contains("primary");
       storage.schema().createOrUpgrade(); // nothing left to drop
     }
+  }
+
+  /**
+   * {@code lease_paths} was keyed by inode id with an index on the holder, and is keyed by holder
+   * and inode id: the upgrade rebuilds it with its rows (a row without a holder cannot be keyed and
+   * is left behind), and an upgrade that stopped after setting the old table aside finishes.
+   */
+  @Test
+  void aTableWhosePrimaryKeyChangedIsRebuiltWithItsRows() throws Exception {
+    try (SqlStorage storage = (SqlStorage) open(Map.of())) {
+      storage.schema().createOrUpgrade();
+      try (Connection c = storage.connection();
+          Statement s = c.createStatement()) {
+        makeOldLeasePaths(s, "lease_paths");
+        c.commit();
+      }
+      assertThat(primaryKey(storage, "lease_paths")).containsExactly("inode_id");
+      storage.schema().createOrUpgrade();
+      assertThat(primaryKey(storage, "lease_paths")).containsExactly("holder", "inode_id");
+      assertThat(indexes(storage, "lease_paths")).containsExactly("primary");
+      assertThat(rows(storage, "lease_paths")).containsExactly("a:7:/a/f:11:10", "b:3:/b/g:-1:-1");
+      assertThat(storage.schema().existingTables()).contains("lease_paths");
+      assertThat(tables(storage)).doesNotContain("lease_paths_rekeyed");
+
+      // Stopped after the rename: the table is made and filled on the next start.
+      try (Connection c = storage.connection();
+          Statement s = c.createStatement()) {
+        s.execute("DROP TABLE lease_paths");
+        makeOldLeasePaths(s, "lease_paths" + SqlSchemaAdmin.REKEYED_SUFFIX);
+        c.commit();
+      }
+      storage.schema().createOrUpgrade();
+      assertThat(primaryKey(storage, "lease_paths")).containsExactly("holder", "inode_id");
+      assertThat(rows(storage, "lease_paths")).containsExactly("a:7:/a/f:11:10", "b:3:/b/g:-1:-1");
+      assertThat(tables(storage)).doesNotContain("lease_paths_rekeyed");
+      storage.schema().createOrUpgrade(); // nothing left to rebuild
+      assertThat(rows(storage, "lease_paths")).hasSize(2);
+    }
+  }
+
+  /** {@code lease_paths} as stop 53 made it, with three rows, one of them without a holder. */
+  private static void makeOldLeasePaths(Statement s, String name) throws Exception {
+    s.execute("DROP TABLE IF EXISTS " + name);
+    s.execute(
+        "CREATE TABLE "
+            + name
+            + " (inode_id BIGINT NOT NULL, holder VARBINARY(1024), path VARBINARY(8000),"
+            + " last_block_id BIGINT NOT NULL, penultimate_block_id BIGINT NOT NULL,"
+            + " PRIMARY KEY (inode_id), KEY lease_paths_holder_idx (holder)) ENGINE=InnoDB"
+            + " PARTITION BY KEY (inode_id) PARTITIONS 8");
+    s.execute(
+        "INSERT INTO "
+            + name
+            + " VALUES (7, 'a', '/a/f', 11, 10), (3, 'b', '/b/g', -1, -1), (5, NULL, '/c', -1, -1)");
+  }
+
+  private static java.util.List<String> primaryKey(SqlStorage storage, String table)
+      throws Exception {
+    try (Connection c = storage.connection()) {
+      return SqlSchemaAdmin.primaryKeyOf(c, table);
+    }
+  }
+
+  private static java.util.List<String> rows(SqlStorage storage, String table) throws Exception {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (Connection c = storage.connection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT holder, inode_id, path, last_block_id, penultimate_block_id FROM "
+                    + table
+                    + " ORDER BY holder, inode_id")) {
+      while (rs.next()) {
+        out.add(
+            new String(rs.getBytes(1), java.nio.charset.StandardCharsets.UTF_8)
+                + ":"
+                + rs.getLong(2)
+                + ":"
+                + new String(rs.getBytes(3), java.nio.charset.StandardCharsets.UTF_8)
+                + ":"
+                + rs.getLong(4)
+                + ":"
+                + rs.getLong(5));
+      }
+    }
+    return out;
+  }
+
+  private static Set<String> tables(SqlStorage storage) throws Exception {
+    Set<String> out = new java.util.HashSet<>();
+    try (Connection c = storage.connection();
+        ResultSet rs =
+            c.getMetaData().getTables(c.getCatalog(), c.getSchema(), "%", new String[] {"TABLE"})) {
+      while (rs.next()) {
+        out.add(rs.getString("TABLE_NAME").toLowerCase(java.util.Locale.ROOT));
+      }
+    }
+    return out;
   }
 
   private static Set<String> indexes(SqlStorage storage, String table) throws Exception {

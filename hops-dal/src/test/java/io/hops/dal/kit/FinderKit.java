@@ -15,6 +15,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.rows.StorageRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.rows.UserRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.ArrayList;
@@ -407,12 +408,12 @@ public abstract class FinderKit extends DalKit {
   @Test
   public void indexScanOnAStringColumnMatchesExactly() throws Exception {
     Storage s = storage();
-    Table<LeasePathRow> t = LeasePathRow.TABLE;
-    List<LeasePathRow> rows = new ArrayList<>();
+    Table<UserRow> t = UserRow.TABLE;
+    List<UserRow> rows = new ArrayList<>();
     int seed = 0;
-    for (String holder : LOOKALIKES) {
+    for (String name : LOOKALIKES) {
       for (int i = 0; i < 2; i++) {
-        rows.add(SampleRows.with(t, SampleRows.typical(t, ++seed), "holder", holder));
+        rows.add(SampleRows.with(t, SampleRows.typical(t, ++seed), "name", name));
       }
     }
     Collections.shuffle(rows, new Random(4));
@@ -424,13 +425,45 @@ public abstract class FinderKit extends DalKit {
     }
     insertCommitted(s, st, storages);
     try (Transaction tx = s.begin()) {
+      for (String name : LOOKALIKES) {
+        assertThat(Cells.ofAll(t, tx.findByIndex(t, "name", name, LockMode.READ_COMMITTED)))
+            .as("users named '%s'", name)
+            .isEqualTo(expected(t, rows, r -> r.name().equals(name)));
+        assertThat(Cells.ofAll(st, tx.findByIndex(st, "datanode_uuid", name, LockMode.SHARED)))
+            .as("storages of datanode '%s'", name)
+            .isEqualTo(expected(st, storages, r -> r.datanodeUuid().equals(name)));
+      }
+      tx.commit();
+    }
+  }
+
+  /**
+   * A partition whose key is a string (a lease holder's files) holds exactly the rows of that
+   * string: not those of a holder that differs in case, trailing spaces or normalization.
+   */
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void partitionScanOnAStringPartitionMatchesExactly(LockMode mode) throws Exception {
+    Storage s = storage();
+    Table<LeasePathRow> t = LeasePathRow.TABLE;
+    List<LeasePathRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (String holder : LOOKALIKES) {
+      for (int i = 0; i < 3; i++) {
+        rows.add(SampleRows.with(t, SampleRows.typical(t, ++seed), "holder", holder));
+      }
+    }
+    Collections.shuffle(rows, new Random(5));
+    insertCommitted(s, t, rows);
+    try (Transaction tx = s.begin()) {
       for (String holder : LOOKALIKES) {
-        assertThat(Cells.ofAll(t, tx.findByIndex(t, "holder", holder, LockMode.READ_COMMITTED)))
+        List<LeasePathRow> found = tx.findByPartition(t, holder, mode);
+        assertThat(Cells.ofAll(t, found))
             .as("lease paths of holder '%s'", holder)
             .isEqualTo(expected(t, rows, r -> r.holder().equals(holder)));
-        assertThat(Cells.ofAll(st, tx.findByIndex(st, "datanode_uuid", holder, LockMode.SHARED)))
-            .as("storages of datanode '%s'", holder)
-            .isEqualTo(expected(st, storages, r -> r.datanodeUuid().equals(holder)));
+        assertThat(found)
+            .as("in key order")
+            .isSortedAccordingTo(java.util.Comparator.comparingLong(LeasePathRow::inodeId));
       }
       tx.commit();
     }

@@ -361,7 +361,12 @@ public final class FileBlocks {
       throws StorageException {
     long id = file.id();
     LeasePathRow path =
-        tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(id), LockMode.READ_COMMITTED);
+        file.clientName() == null
+            ? null
+            : tx.find(
+                LeasePathRow.TABLE,
+                LeasePathRow.key(file.clientName(), id),
+                LockMode.READ_COMMITTED);
     List<Long> ids = new ArrayList<>(2);
     boolean known =
         path != null
@@ -504,7 +509,7 @@ public final class FileBlocks {
     if (lastId != leasePath.lastBlockId() || penultimateId != leasePath.penultimateBlockId()) {
       leasePath =
           new LeasePathRow(
-              leasePath.inodeId(), leasePath.holder(), leasePath.path(), lastId, penultimateId);
+              leasePath.holder(), leasePath.inodeId(), leasePath.path(), lastId, penultimateId);
       tx.update(LeasePathRow.TABLE, leasePath);
     }
   }

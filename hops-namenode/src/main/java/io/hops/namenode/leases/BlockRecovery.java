@@ -71,7 +71,12 @@ public final class BlockRecovery implements LeaseRecovery {
     if (!LeaseManager.isRecoveryHolder(file.clientName())) {
       recoveryLease = LeaseChanges.lock(tx, Set.of(manager.recoveryHolder()));
       leasePath =
-          tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(file.id()), LockMode.EXCLUSIVE);
+          file.clientName() == null
+              ? null
+              : tx.find(
+                  LeasePathRow.TABLE,
+                  LeasePathRow.key(file.clientName(), file.id()),
+                  LockMode.EXCLUSIVE);
     }
     FileBlocks blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes());
     return new Prepared(blocks, recoveryLease, leasePath, file.clientName());

@@ -22,14 +22,16 @@ import java.util.TreeSet;
  * inodes, in holder order (DESIGN.md §6); the execute phase adds and removes files and renews;
  * {@link #flush} writes each lease row once.
  *
- * <p>The {@code lease_paths} rows (one per open file, keyed by inode id, with an index on the
- * holder) are the truth about which files a holder writes; the lease row only says when its holder
- * last checked in. Its {@code count} column is no longer kept (always written 0, ignored when read;
- * the column stays so the store format does not change). So closing or deleting a file deletes its
- * lease path only, protected by the exclusive lock on the file's inode, and does not touch the
- * lease row: the creates and closes of one client do not queue on one row. A lease left without
- * files is dropped by the leader once it expires ({@link ReleaseLease}): with the row locked
- * exclusively it looks up the holder's paths and deletes the lease if there are none.
+ * <p>The {@code lease_paths} rows (one per open file, keyed by holder and inode id, and partitioned
+ * by holder; the file's inode names its holder, so a file's row is found by key and a holder's rows
+ * by one partition scan, and no index is kept) are the truth about which files a holder writes; the
+ * lease row only says when its holder last checked in. Its {@code count} column is no longer kept
+ * (always written 0, ignored when read; the column stays so the store format does not change). So
+ * closing or deleting a file deletes its lease path only, protected by the exclusive lock on the
+ * file's inode, and does not touch the lease row: the creates and closes of one client do not queue
+ * on one row. A lease left without files is dropped by the leader once it expires ({@link
+ * ReleaseLease}): with the row locked exclusively it looks up the holder's paths and deletes the
+ * lease if there are none.
  *
  * <p>Adding a file ({@link #lockToAdd}) locks the holder's lease row shared when a read-committed
  * read found it renewed within {@link #FRESH_MILLIS}, and does not rewrite it: concurrent creates
@@ -152,15 +154,13 @@ public final class LeaseChanges {
   }
 
   /**
-   * Lock phase: counts the files {@code holder} writes (an index read of its lease paths, read
-   * committed) for an error message that names them, HDFS's "pending creates". Only on error paths:
-   * it is an index scan over every shard.
+   * Lock phase: counts the files {@code holder} writes (its partition of lease paths, read
+   * committed) for an error message that names them, HDFS's "pending creates". Only on error paths.
    */
   public void countFiles(LockPhase tx, String holder) throws StorageException {
     if (holder != null && !openFiles.containsKey(holder)) {
       openFiles.put(
-          holder,
-          tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED).size());
+          holder, tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED).size());
     }
   }
 
@@ -207,7 +207,7 @@ public final class LeaseChanges {
     }
     tx.insert(
         LeasePathRow.TABLE,
-        new LeasePathRow(inodeId, holder, path, lastBlockId, penultimateBlockId));
+        new LeasePathRow(holder, inodeId, path, lastBlockId, penultimateBlockId));
   }
 
   /**
@@ -215,7 +215,7 @@ public final class LeaseChanges {
    * leader drops it once it expires without files).
    */
   public void removeFile(ExecutePhase tx, String holder, long inodeId) throws StorageException {
-    tx.delete(LeasePathRow.TABLE, LeasePathRow.TABLE.key(inodeId));
+    tx.delete(LeasePathRow.TABLE, LeasePathRow.key(holder, inodeId));
   }
 
   /**
@@ -241,12 +241,17 @@ public final class LeaseChanges {
     if (path == null) {
       tx.insert(
           LeasePathRow.TABLE,
-          new LeasePathRow(inodeId, to, fallbackPath, UNKNOWN_BLOCK, UNKNOWN_BLOCK));
+          new LeasePathRow(to, inodeId, fallbackPath, UNKNOWN_BLOCK, UNKNOWN_BLOCK));
     } else {
-      tx.update(
-          LeasePathRow.TABLE,
-          new LeasePathRow(
-              inodeId, to, path.path(), path.lastBlockId(), path.penultimateBlockId()));
+      // The row is keyed by its holder: a new holder's row is a new row.
+      LeasePathRow moved =
+          new LeasePathRow(to, inodeId, path.path(), path.lastBlockId(), path.penultimateBlockId());
+      if (path.holder().equals(to)) {
+        tx.update(LeasePathRow.TABLE, moved);
+      } else {
+        tx.delete(LeasePathRow.TABLE, path);
+        tx.insert(LeasePathRow.TABLE, moved);
+      }
     }
   }
 

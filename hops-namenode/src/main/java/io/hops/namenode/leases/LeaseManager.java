@@ -146,8 +146,8 @@ public final class LeaseManager {
    * Releases the files of every lease past its hard limit, one transaction per file, and drops
    * leases left without files; looks at the files of recovery holders the same way (their
    * recoveries are sent or started again when due). Housekeeping: finding the leases is a full
-   * table scan and finding their files an index scan, both read committed; each release then locks
-   * and checks again. Returns the number of files closed.
+   * table scan and finding their files a scan of the holder's partition, both read committed; each
+   * release then locks and checks again. Returns the number of files closed.
    */
   public synchronized int releaseExpiredLeases() throws IOException {
     long now = now();
@@ -162,8 +162,7 @@ public final class LeaseManager {
         if (needsRelease(lease, now)) {
           expired.add(lease);
           files.add(
-              tx.findByIndex(
-                  LeasePathRow.TABLE, "holder", lease.holder(), LockMode.READ_COMMITTED));
+              tx.findByPartition(LeasePathRow.TABLE, lease.holder(), LockMode.READ_COMMITTED));
         }
       }
     }

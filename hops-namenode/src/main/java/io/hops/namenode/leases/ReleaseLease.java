@@ -63,9 +63,10 @@ final class ReleaseLease extends Operation<Boolean> {
       }
     }
     leases = LeaseChanges.lock(tx, Set.of(holder));
-    holderFiles = tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED);
+    holderFiles = tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED);
     if (inodeId != NO_FILE) {
-      leasePath = tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(inodeId), LockMode.EXCLUSIVE);
+      leasePath =
+          tx.find(LeasePathRow.TABLE, LeasePathRow.key(holder, inodeId), LockMode.EXCLUSIVE);
       if (heldByHolder()) {
         release = manager.recovery().prepare(tx, file);
         release.countIn(io.hops.namenode.quota.AncestorQuotas.lockAbove(tx, file));
@@ -95,7 +96,7 @@ final class ReleaseLease extends Operation<Boolean> {
       MutableInode m = MutableInode.of(file);
       closed = release.release(tx, m, leases, manager.now());
       stillHolds = !closed && holder.equals(m.clientName);
-    } else if (leasePath != null && holder.equals(leasePath.holder())) {
+    } else if (leasePath != null) {
       // A lease path whose file is gone or no longer written by the holder.
       leases.removeFile(tx, holder, inodeId);
     }

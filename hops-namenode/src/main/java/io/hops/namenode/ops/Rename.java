@@ -131,9 +131,12 @@ public final class Rename extends Operation<Boolean> {
               LockMode.READ_COMMITTED,
               SubtreeScan.bound(ns));
     }
-    if (s != null && !s.isDir() && s.underConstruction()) {
+    if (s != null && !s.isDir() && s.underConstruction() && s.clientName() != null) {
       leasePath =
-          tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(s.id()), LockMode.READ_COMMITTED);
+          tx.find(
+              LeasePathRow.TABLE,
+              LeasePathRow.key(s.clientName(), s.id()),
+              LockMode.READ_COMMITTED);
     }
     if (!oldApi && overwrite && s != null && d != null && s.id() != d.id()) {
       if (d.isDir() == s.isDir() && (!d.isDir() || d.childrenCount() == 0)) {
@@ -376,8 +379,8 @@ public final class Rename extends Operation<Boolean> {
       tx.update(
           LeasePathRow.TABLE,
           new LeasePathRow(
-              leasePath.inodeId(),
               leasePath.holder(),
+              leasePath.inodeId(),
               PathNames.prefix(tc, tc.length),
               leasePath.lastBlockId(),
               leasePath.penultimateBlockId()));

@@ -191,11 +191,8 @@ class LeaseRecoveryTest {
     }
     try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
       assertThat(
-              tx.findByIndex(
-                  io.hops.dal.rows.LeasePathRow.TABLE,
-                  "holder",
-                  deadClient,
-                  LockMode.READ_COMMITTED))
+              tx.findByPartition(
+                  io.hops.dal.rows.LeasePathRow.TABLE, deadClient, LockMode.READ_COMMITTED))
           .as("the dead client has no open file left")
           .isEmpty();
     }

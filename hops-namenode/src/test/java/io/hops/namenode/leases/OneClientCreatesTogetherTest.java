@@ -219,7 +219,7 @@ class OneClientCreatesTogetherTest {
 
   private static List<LeasePathRow> leasePaths(String holder) throws Exception {
     try (Transaction tx = storage.begin()) {
-      return tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED);
+      return tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED);
     }
   }
 

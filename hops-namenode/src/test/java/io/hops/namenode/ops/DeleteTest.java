@@ -328,7 +328,7 @@ class DeleteTest {
 
   private static int openFiles(String holder) throws IOException {
     try (Transaction tx = storage.begin()) {
-      return tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED).size();
+      return tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED).size();
     }
   }
 

@@ -65,7 +65,7 @@ class LeaseTest {
 
   private static List<LeasePathRow> leasePaths(String holder) throws Exception {
     try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
-      return tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED);
+      return tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED);
     }
   }
 

@@ -200,7 +200,7 @@ class RenameTest {
     assertThat(fs.rename(p("/ropen/a"), p("/ropen/b"))).isTrue();
     try (Transaction tx = storage.begin()) {
       LeasePathRow lp =
-          tx.find(LeasePathRow.TABLE, LeasePathRow.TABLE.key(id), LockMode.READ_COMMITTED);
+          tx.find(LeasePathRow.TABLE, LeasePathRow.key(holder, id), LockMode.READ_COMMITTED);
       assertThat(lp.holder()).isEqualTo(holder);
       assertThat(lp.path()).isEqualTo("/ropen/b");
     }

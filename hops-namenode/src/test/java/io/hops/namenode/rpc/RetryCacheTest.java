@@ -226,7 +226,7 @@ class RetryCacheTest {
                       .isEqualTo(RecoveryInProgressException.class.getName()))
           .hasMessageContaining("lease recovery is in progress");
       try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
-        assertThat(tx.findByIndex(LeasePathRow.TABLE, "holder", holder, LockMode.READ_COMMITTED))
+        assertThat(tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED))
             .as("the takeover committed: the file left its writer's lease")
             .isEmpty();
         assertThat(tx.scanAll(RetryCacheRow.TABLE, LockMode.READ_COMMITTED))

@@ -40,7 +40,8 @@ class OpenFilesAndListingsLikeHdfsTest {
       DistributedFileSystem admin,
       DistributedFileSystem alice,
       Configuration conf,
-      List<FSDataOutputStream> open) {}
+      List<FSDataOutputStream> open,
+      DistributedFileSystem secondWriter) {}
 
   @FunctionalInterface
   private interface Call {
@@ -68,16 +69,22 @@ class OpenFilesAndListingsLikeHdfsTest {
             hops.client(),
             as(alice, () -> FileSystem.get(hops.uri(), hopsConf)),
             hopsConf,
-            new ArrayList<>());
+            new ArrayList<>(),
+            (DistributedFileSystem) FileSystem.newInstance(hops.uri(), hopsConf));
     hdfsSide =
         new Side(
             (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf),
             as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsConf)),
             hdfsConf,
-            new ArrayList<>());
+            new ArrayList<>(),
+            (DistributedFileSystem) FileSystem.newInstance(hdfs.getURI(), hdfsConf));
     for (Side s : List.of(hopsSide, hdfsSide)) {
-      for (String f : List.of("/o/a/f1", "/o/a/f2", "/o/b/f3", "/o/moved/deep/f4", "/o/ab")) {
-        s.open.add(s.admin.create(new Path(f)));
+      // Two writers (two lease holders) take turns, so that the files of a page, in id order,
+      // belong to both.
+      List<String> files = List.of("/o/a/f1", "/o/a/f2", "/o/b/f3", "/o/moved/deep/f4", "/o/ab");
+      for (int i = 0; i < files.size(); i++) {
+        DistributedFileSystem writer = i % 2 == 0 ? s.admin : s.secondWriter;
+        s.open.add(writer.create(new Path(files.get(i))));
       }
       s.admin.createNewFile(new Path("/o/closed"));
       s.admin.rename(new Path("/o/moved"), new Path("/o/renamed"));
@@ -102,6 +109,7 @@ class OpenFilesAndListingsLikeHdfsTest {
         }
         s.admin.close();
         s.alice.close();
+        s.secondWriter.close();
       }
     }
     if (hops != null) {
