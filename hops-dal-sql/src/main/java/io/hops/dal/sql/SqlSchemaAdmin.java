@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Creates the schema from the engine's DDL file and upgrades an older one by adding the columns it
@@ -153,7 +155,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
       String present =
           def.primaryKey().stream()
               .map(k -> k + " IS NOT NULL")
-              .collect(java.util.stream.Collectors.joining(" AND "));
+              .collect(Collectors.joining(" AND "));
       s.execute(
           "INSERT IGNORE INTO "
               + def.name()
@@ -173,7 +175,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
   /** The columns of {@code table}'s primary key, in key order, in lower case. */
   static List<String> primaryKeyOf(Connection c, String table) throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
-    java.util.TreeMap<Integer, String> columns = new java.util.TreeMap<>();
+    TreeMap<Integer, String> columns = new TreeMap<>();
     for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
       try (ResultSet rs = meta.getPrimaryKeys(c.getCatalog(), c.getSchema(), name)) {
         while (rs.next()) {

@@ -3,9 +3,14 @@ package io.hops.dal.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.dal.sql.kit.MariadbFixture;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -115,15 +120,14 @@ class SchemaWideningTest implements MariadbFixture {
             + " VALUES (7, 'a', '/a/f', 11, 10), (3, 'b', '/b/g', -1, -1), (5, NULL, '/c', -1, -1)");
   }
 
-  private static java.util.List<String> primaryKey(SqlStorage storage, String table)
-      throws Exception {
+  private static List<String> primaryKey(SqlStorage storage, String table) throws Exception {
     try (Connection c = storage.connection()) {
       return SqlSchemaAdmin.primaryKeyOf(c, table);
     }
   }
 
-  private static java.util.List<String> rows(SqlStorage storage, String table) throws Exception {
-    java.util.List<String> out = new java.util.ArrayList<>();
+  private static List<String> rows(SqlStorage storage, String table) throws Exception {
+    List<String> out = new ArrayList<>();
     try (Connection c = storage.connection();
         Statement s = c.createStatement();
         ResultSet rs =
@@ -133,11 +137,11 @@ class SchemaWideningTest implements MariadbFixture {
                     + " ORDER BY holder, inode_id")) {
       while (rs.next()) {
         out.add(
-            new String(rs.getBytes(1), java.nio.charset.StandardCharsets.UTF_8)
+            new String(rs.getBytes(1), StandardCharsets.UTF_8)
                 + ":"
                 + rs.getLong(2)
                 + ":"
-                + new String(rs.getBytes(3), java.nio.charset.StandardCharsets.UTF_8)
+                + new String(rs.getBytes(3), StandardCharsets.UTF_8)
                 + ":"
                 + rs.getLong(4)
                 + ":"
@@ -148,12 +152,12 @@ class SchemaWideningTest implements MariadbFixture {
   }
 
   private static Set<String> tables(SqlStorage storage) throws Exception {
-    Set<String> out = new java.util.HashSet<>();
+    Set<String> out = new HashSet<>();
     try (Connection c = storage.connection();
         ResultSet rs =
             c.getMetaData().getTables(c.getCatalog(), c.getSchema(), "%", new String[] {"TABLE"})) {
       while (rs.next()) {
-        out.add(rs.getString("TABLE_NAME").toLowerCase(java.util.Locale.ROOT));
+        out.add(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT));
       }
     }
     return out;

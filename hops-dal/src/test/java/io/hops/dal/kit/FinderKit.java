@@ -21,6 +21,7 @@ import io.hops.dal.schema.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Predicate;
@@ -463,7 +464,7 @@ public abstract class FinderKit extends DalKit {
             .isEqualTo(expected(t, rows, r -> r.holder().equals(holder)));
         assertThat(found)
             .as("in key order")
-            .isSortedAccordingTo(java.util.Comparator.comparingLong(LeasePathRow::inodeId));
+            .isSortedAccordingTo(Comparator.comparingLong(LeasePathRow::inodeId));
       }
       tx.commit();
     }
