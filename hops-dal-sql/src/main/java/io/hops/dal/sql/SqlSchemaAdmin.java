@@ -254,7 +254,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
     }
   }
 
-  private static Set<String> tablesIn(Connection c) throws SQLException {
+  static Set<String> tablesIn(Connection c) throws SQLException {
     DatabaseMetaData meta = c.getMetaData();
     Set<String> names = new HashSet<>();
     try (ResultSet rs =

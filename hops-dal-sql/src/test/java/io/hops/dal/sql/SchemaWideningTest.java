@@ -8,9 +8,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -152,15 +150,9 @@ class SchemaWideningTest implements MariadbFixture {
   }
 
   private static Set<String> tables(SqlStorage storage) throws Exception {
-    Set<String> out = new HashSet<>();
-    try (Connection c = storage.connection();
-        ResultSet rs =
-            c.getMetaData().getTables(c.getCatalog(), c.getSchema(), "%", new String[] {"TABLE"})) {
-      while (rs.next()) {
-        out.add(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT));
-      }
+    try (Connection c = storage.connection()) {
+      return SqlSchemaAdmin.tablesIn(c);
     }
-    return out;
   }
 
   private static Set<String> indexes(SqlStorage storage, String table) throws Exception {

@@ -360,13 +360,7 @@ public final class FileBlocks {
       boolean removalRows)
       throws StorageException {
     long id = file.id();
-    LeasePathRow path =
-        file.clientName() == null
-            ? null
-            : tx.find(
-                LeasePathRow.TABLE,
-                LeasePathRow.key(file.clientName(), id),
-                LockMode.READ_COMMITTED);
+    LeasePathRow path = LeaseChanges.pathOf(tx, file, LockMode.READ_COMMITTED);
     List<Long> ids = new ArrayList<>(2);
     boolean known =
         path != null

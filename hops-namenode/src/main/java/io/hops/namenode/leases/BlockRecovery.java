@@ -70,13 +70,7 @@ public final class BlockRecovery implements LeaseRecovery {
     LeasePathRow leasePath = null;
     if (!LeaseManager.isRecoveryHolder(file.clientName())) {
       recoveryLease = LeaseChanges.lock(tx, Set.of(manager.recoveryHolder()));
-      leasePath =
-          file.clientName() == null
-              ? null
-              : tx.find(
-                  LeasePathRow.TABLE,
-                  LeasePathRow.key(file.clientName(), file.id()),
-                  LockMode.EXCLUSIVE);
+      leasePath = LeaseChanges.pathOf(tx, file, LockMode.EXCLUSIVE);
     }
     FileBlocks blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes());
     return new Prepared(blocks, recoveryLease, leasePath, file.clientName());

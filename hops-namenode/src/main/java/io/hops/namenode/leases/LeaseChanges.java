@@ -3,6 +3,7 @@ package io.hops.namenode.leases;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.TransientStorageException;
+import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.schema.Key;
@@ -162,6 +163,17 @@ public final class LeaseChanges {
       openFiles.put(
           holder, tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED).size());
     }
+  }
+
+  /**
+   * Lock phase: the lease path of the open {@code file} at {@code mode}, by key (its holder is the
+   * inode's {@code clientName}); null for a file no client writes, or whose lease path is gone.
+   */
+  public static LeasePathRow pathOf(LockPhase tx, InodeRow file, LockMode mode)
+      throws StorageException {
+    return file.clientName() == null
+        ? null
+        : tx.find(LeasePathRow.TABLE, LeasePathRow.key(file.clientName(), file.id()), mode);
   }
 
   /** The number of files {@link #countFiles} found for {@code holder}. */

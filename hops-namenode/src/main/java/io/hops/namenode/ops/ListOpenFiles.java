@@ -10,8 +10,8 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.stream.LongStream;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedListEntries;
 import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
 
@@ -70,18 +70,14 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
 
   /** The ids of the files with a lease path whose id is above {@code after}, ascending. */
   private static long[] idsAfter(LockPhase tx, long after) throws IOException {
-    long[] ids = new long[64];
-    int n = 0;
+    LongStream.Builder ids = LongStream.builder();
     Key cursor = null;
     while (true) {
       List<LeasePathRow> page =
           tx.scanFrom(LeasePathRow.TABLE, null, cursor, SCAN_ROWS, LockMode.READ_COMMITTED);
       for (LeasePathRow lp : page) {
         if (lp.inodeId() > after) {
-          if (n == ids.length) {
-            ids = Arrays.copyOf(ids, 2 * n);
-          }
-          ids[n++] = lp.inodeId();
+          ids.add(lp.inodeId());
         }
       }
       if (page.size() < SCAN_ROWS) {
@@ -89,9 +85,7 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
       }
       cursor = LeasePathRow.TABLE.keyOf(page.get(page.size() - 1));
     }
-    long[] sorted = Arrays.copyOf(ids, n);
-    Arrays.sort(sorted);
-    return sorted;
+    return ids.build().sorted().toArray();
   }
 
   @Override
