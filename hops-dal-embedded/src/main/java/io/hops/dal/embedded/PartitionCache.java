@@ -2,8 +2,10 @@ package io.hops.dal.embedded;
 
 import io.hops.dal.PartitionFold;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,6 +35,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * summaries (and claims) of the partitions it wrote. A content summary of a big directory then
  * reads one summary, not thousands of rows, until the directory changes.
  *
+ * <p>Of a partition too large to keep but written into again and again (a directory of thousands of
+ * entries that keeps growing) it keeps the row keys alone ({@link Names}), so that a write's lookup
+ * of a key that is not there (the name a create takes) is answered from memory rather than by
+ * probing every sorted run of the store. The names follow commits in place; a commit while they are
+ * being read is told to the reader, which applies it after its read ({@link NamesClaim}).
+ *
  * <p>Past its capacity in rows the cache starts a new generation, and the one before stays readable
  * until the next: a partition found there is moved into the new one (as a claim and its fill, so
  * that a commit in between drops it), so the partitions in use survive a turnover and only those
@@ -46,11 +54,20 @@ final class PartitionCache {
   static final int MAX_PARTITION_ROWS = 1024;
 
   /**
-   * The largest partition a write fills ({@link #fillsOnWrite}): reading it costs a transaction
+   * The largest partition a write fills ({@link #fillOnWrite}): reading it costs a transaction
    * about as much as a few dozen point reads, once, where a partition that a listing fills may be
    * as large as {@link #MAX_PARTITION_ROWS}.
    */
   static final int MAX_ROWS_FILLED_ON_WRITE = 128;
+
+  /** The largest partition whose names are kept ({@link Names}). */
+  static final int MAX_NAMES = 1 << 16;
+
+  /**
+   * Names counted as one row of the cache's capacity: a name takes about a third of the heap of a
+   * kept row (its key and a set's entry, against the key, the decoded row and the chunk slots).
+   */
+  static final int NAMES_PER_ROW = 3;
 
   /**
    * A kept partition: its rows in key order, with their row keys. Never changed once made.
@@ -382,6 +399,82 @@ final class PartitionCache {
    */
   private static final Object OVERSIZED = new Object();
 
+  /**
+   * The row keys of a partition (its names), for a write's lookup of a key that is not there.
+   * Unlike {@link Rows} they change in place: every commit that writes the partition adds the keys
+   * it puts and removes those it deletes before it releases their locks, so a reader that holds a
+   * key's lock finds it here exactly when the store has it. Adding a key twice or removing it twice
+   * changes nothing, so the same names may sit in both generations and a commit apply to them
+   * twice.
+   */
+  static final class Names {
+    private final Set<KeyBytes> keys = ConcurrentHashMap.newKeySet();
+
+    private Names(List<byte[]> read) {
+      for (byte[] k : read) {
+        keys.add(new KeyBytes(k));
+      }
+    }
+
+    /** Whether the partition has a row of {@code rowKey}. */
+    boolean holds(KeyBytes rowKey) {
+      return keys.contains(rowKey);
+    }
+
+    int size() {
+      return keys.size();
+    }
+
+    /**
+     * Applies a commit's rows (a row, or {@link RowCache#ABSENT}, by row key); returns how many
+     * keys it added.
+     */
+    int apply(Map<KeyBytes, Object> written) {
+      int added = 0;
+      for (Map.Entry<KeyBytes, Object> w : written.entrySet()) {
+        if (w.getValue() == RowCache.ABSENT) {
+          keys.remove(w.getKey());
+        } else if (keys.add(w.getKey())) {
+          added++;
+        }
+      }
+      return added;
+    }
+
+    private int weight() {
+      return Math.max(1, keys.size() / NAMES_PER_ROW);
+    }
+  }
+
+  /**
+   * A write's claim of a partition whose names it is reading. A commit to the partition meanwhile
+   * is written down here rather than dropping the claim (a directory written into by many clients
+   * would otherwise never keep its names); the reader applies what was written down to what it read
+   * and puts the names in the claim's place in one step with marking it done, so a commit either is
+   * written down before that or applies to the names after. A commit applied before the claim was
+   * made is in the store before the read began.
+   */
+  static final class NamesClaim {
+    private final Generation generation;
+    private final KeyBytes partition;
+    private final Map<KeyBytes, Object> meanwhile = new HashMap<>();
+    private boolean done;
+
+    private NamesClaim(Generation generation, KeyBytes partition) {
+      this.generation = generation;
+      this.partition = partition;
+    }
+
+    /** Writes a commit's rows down; false if the claim is done (the names are in its place). */
+    private synchronized boolean note(Map<KeyBytes, Object> written) {
+      if (done) {
+        return false;
+      }
+      meanwhile.putAll(written); // a key's later commit comes later: it holds the key's lock
+      return true;
+    }
+  }
+
   /** One generation: partition prefix → its {@link Rows}, a scan's claim, or {@link #OVERSIZED}. */
   static final class Generation {
     private final Map<KeyBytes, Object> partitions = new ConcurrentHashMap<>();
@@ -398,6 +491,12 @@ final class PartitionCache {
      * fold's claim. Counted in {@link #rows} by the summaries' weights.
      */
     private final Map<KeyBytes, Object> folds = new ConcurrentHashMap<>();
+
+    /**
+     * Partition prefix → its {@link Names}, a write's {@link NamesClaim}, or {@link #OVERSIZED}
+     * (more than {@link #MAX_NAMES}). Counted in {@link #rows} by {@link Names#weight}.
+     */
+    private final Map<KeyBytes, Object> names = new ConcurrentHashMap<>();
 
     /** The partition's rows, or null if not kept. */
     Rows get(KeyBytes partition) {
@@ -607,28 +706,96 @@ final class PartitionCache {
     TOO_LARGE
   }
 
+  /** What a write that missed a row in both caches reads of the row's partition. */
+  enum WriteFill {
+    /** Nothing: it looks the row up. */
+    NOTHING,
+    /** The whole partition, up to one row more than {@link #MAX_ROWS_FILLED_ON_WRITE}. */
+    ROWS,
+    /** Its row keys, up to one more than {@link #MAX_NAMES} ({@link #claimNames}). */
+    NAMES
+  }
+
   /**
-   * Whether a write that missed a row of {@code partition} (in the row cache and here) should read
-   * and keep the whole partition rather than look the row up: on the partition's second such miss
-   * in {@code g}, unless it was found too large. A write into a directory is often followed by more
-   * (a job's outputs, a client's renames), and then every later lookup of a name being created is
-   * answered from memory; a one-off write pays one lookup, as before.
+   * What a write that missed a row of {@code partition} (in the row cache and here) should read of
+   * it rather than look the row up: the whole partition on its second such miss in {@code g}; its
+   * names on any later miss once it was found too large for that. A write into a directory is often
+   * followed by more (a job's outputs, a client's renames), and then every later lookup of a name
+   * being created is answered from memory; a one-off write pays one lookup, as before.
    */
-  boolean fillsOnWrite(Generation g, KeyBytes partition) {
+  WriteFill fillOnWrite(Generation g, KeyBytes partition) {
     if (capacity <= 0) {
-      return false;
+      return WriteFill.NOTHING;
     }
     WriteMiss before = g.writeMisses.putIfAbsent(partition, WriteMiss.ONCE);
     if (before == null) {
       grew(g, 1);
-      return false;
+      return WriteFill.NOTHING;
     }
-    return before == WriteMiss.ONCE;
+    return before == WriteMiss.ONCE ? WriteFill.ROWS : WriteFill.NAMES;
   }
 
-  /** A write found {@code partition} larger than it fills: later writes look rows up. */
+  /** A write found {@code partition} larger than it fills: later writes read its names. */
   void tooLargeToFillOnWrite(Generation g, KeyBytes partition) {
     g.writeMisses.put(partition, WriteMiss.TOO_LARGE);
+  }
+
+  /**
+   * The names of {@code partition} kept in the current generation or, moved into it, in the one
+   * before; null if neither keeps them. The same names move: they change in place, and every commit
+   * applies to both generations.
+   */
+  Names names(KeyBytes partition) {
+    Generations gs = generations.get();
+    Object kept = gs.current.names.get(partition);
+    if (kept instanceof Names names) {
+      return names;
+    }
+    if (!(gs.previous.names.get(partition) instanceof Names older)) {
+      return null;
+    }
+    if (kept == null && gs.current.names.putIfAbsent(partition, older) == null) {
+      grew(gs.current, older.weight());
+    }
+    return older; // kept != null: a write is reading them; the older names are still the latest
+  }
+
+  /**
+   * Claims {@code partition} in {@code g} for a write about to read its names; null if the cache is
+   * off or {@code g} has its names, a claim of them, or found them too many.
+   */
+  NamesClaim claimNames(Generation g, KeyBytes partition) {
+    if (capacity <= 0 || g.names.get(partition) != null) {
+      return null;
+    }
+    NamesClaim claim = new NamesClaim(g, partition);
+    return g.names.putIfAbsent(partition, claim) == null ? claim : null;
+  }
+
+  /**
+   * Puts the names the claiming write read (every row key of the partition, in key order), with
+   * what commits wrote meanwhile, in the claim's place; {@code keys} null: the read failed; more
+   * than {@link #MAX_NAMES}: later writes in this generation look their rows up.
+   */
+  void fillNames(NamesClaim claim, List<byte[]> keys) {
+    beforeFill.run();
+    Generation g = claim.generation;
+    Names names = keys == null || keys.size() > MAX_NAMES ? null : new Names(keys);
+    Object in = names != null ? names : keys != null ? OVERSIZED : null;
+    boolean placed;
+    synchronized (claim) {
+      claim.done = true;
+      if (names != null) {
+        names.apply(claim.meanwhile);
+      }
+      placed =
+          in == null
+              ? g.names.remove(claim.partition, claim)
+              : g.names.replace(claim.partition, claim, in);
+    }
+    if (placed && in != null) {
+      grew(g, names == null ? 1 : names.weight());
+    }
   }
 
   private void grew(Generation g, int rows) {
@@ -666,6 +833,7 @@ final class PartitionCache {
     int[] added = new int[1];
     for (Map.Entry<KeyBytes, Map<KeyBytes, Object>> p : written.entrySet()) {
       g.folds.remove(p.getKey()); // a summary, or a fold's claim: made before this commit
+      applyToNames(g, p.getKey(), p.getValue());
       added[0] = 0;
       g.partitions.computeIfPresent(
           p.getKey(),
@@ -682,6 +850,28 @@ final class PartitionCache {
           });
       if (added[0] > 0) {
         grew(g, added[0]);
+      }
+    }
+  }
+
+  /**
+   * Applies a commit's rows to the names {@code g} keeps of {@code partition}, or writes them down
+   * in a claim on them. Names grown past {@link #MAX_NAMES} are dropped.
+   */
+  private void applyToNames(Generation g, KeyBytes partition, Map<KeyBytes, Object> written) {
+    Object kept = g.names.get(partition);
+    if (kept == null || kept == OVERSIZED) {
+      return;
+    }
+    if (kept instanceof NamesClaim claim && !claim.note(written)) {
+      kept = g.names.get(partition); // the claim is done: its names are in its place
+    }
+    if (kept instanceof Names names) {
+      int added = names.apply(written);
+      if (names.size() > MAX_NAMES) {
+        g.names.replace(partition, names, OVERSIZED);
+      } else if (added > 0) {
+        grew(g, (added + NAMES_PER_ROW - 1) / NAMES_PER_ROW);
       }
     }
   }

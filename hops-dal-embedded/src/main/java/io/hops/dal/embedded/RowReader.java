@@ -58,7 +58,7 @@ final class RowReader {
   /**
    * As {@link #get}, for a transaction that holds the row's exclusive lock to write it, or a row
    * beside it: a write that misses both caches may read and keep the row's whole partition ({@link
-   * PartitionCache#fillsOnWrite}), so that the next writes into it, a directory's new names above
+   * PartitionCache#fillOnWrite}), so that the next writes into it, a directory's new names above
    * all, are answered from memory.
    */
   <R extends Record> R getToWrite(StoredTable<R> t, KeyBytes rowKey) throws StorageException {
@@ -108,25 +108,45 @@ final class RowReader {
   }
 
   private Object keptRow(KeyBytes partition, KeyBytes rowKey) {
-    PartitionCache.Rows rows = store.partitions().get(partition);
-    return rows == null ? null : rows.find(rowKey.bytes());
+    PartitionCache cache = store.partitions();
+    PartitionCache.Rows rows = cache.get(partition);
+    if (rows != null) {
+      return rows.find(rowKey.bytes());
+    }
+    PartitionCache.Names names = cache.names(partition);
+    return names == null || names.holds(rowKey) ? null : RowCache.ABSENT;
   }
 
   /**
-   * For a write that missed {@code rowKey} in both caches: reads its whole partition and keeps it,
-   * and returns the row (or {@link RowCache#ABSENT}) from what it read; null if the partition is
-   * not to be filled now ({@link PartitionCache#fillsOnWrite}), another scan is filling it, or it
-   * is larger than a write fills and the key lies beyond what was read. The caller holds the row's
-   * lock, so what the scan read for it is the row, even if a commit to the partition (to other
-   * rows) keeps the scan from filling.
+   * For a write that missed {@code rowKey} in both caches: reads its whole partition, or the
+   * partition's names if it is too large for that ({@link PartitionCache#fillOnWrite}), and keeps
+   * what it read; returns the row (or {@link RowCache#ABSENT}) from what it read, or null if it is
+   * to be looked up: the partition is not to be read now, another write is reading it, its rows
+   * were too many and the key lies beyond those read, or the key is among its names. The caller
+   * holds the row's lock, so what the read found of it is the row, even if a commit to the
+   * partition (to other rows) keeps the read from filling.
    */
   private Object fillToWrite(StoredTable<?> t, KeyBytes partition, KeyBytes rowKey)
       throws StorageException {
     PartitionCache cache = store.partitions();
-    PartitionCache.Generation g = cache.current(); // before the store is read
-    if (t.partitionMarks || !cache.fillsOnWrite(g, partition)) {
-      return null;
+    if (t.partitionMarks || cache.names(partition) != null) {
+      return null; // the names hold the key: it is there
     }
+    PartitionCache.Generation g = cache.current(); // before the store is read
+    return switch (cache.fillOnWrite(g, partition)) {
+      case NOTHING -> null;
+      case ROWS -> fillRowsToWrite(t, cache, g, partition, rowKey);
+      case NAMES -> fillNamesToWrite(t, cache, g, partition, rowKey);
+    };
+  }
+
+  private Object fillRowsToWrite(
+      StoredTable<?> t,
+      PartitionCache cache,
+      PartitionCache.Generation g,
+      KeyBytes partition,
+      KeyBytes rowKey)
+      throws StorageException {
     PartitionCache.Claim claim = cache.claim(g, partition);
     if (claim == null) {
       return null;
@@ -151,6 +171,52 @@ final class RowReader {
       return rows.get(i);
     }
     return whole || -i - 1 < keys.size() ? RowCache.ABSENT : null;
+  }
+
+  private Object fillNamesToWrite(
+      StoredTable<?> t,
+      PartitionCache cache,
+      PartitionCache.Generation g,
+      KeyBytes partition,
+      KeyBytes rowKey)
+      throws StorageException {
+    PartitionCache.NamesClaim claim = cache.claimNames(g, partition);
+    if (claim == null) {
+      return null;
+    }
+    List<byte[]> keys = null;
+    try {
+      keys = scanKeys(t, partition.bytes(), PartitionCache.MAX_NAMES + 1);
+    } finally {
+      cache.fillNames(claim, keys);
+    }
+    keyReads.read(keys.size());
+    int i = Collections.binarySearch(keys, rowKey.bytes(), Arrays::compareUnsigned);
+    return i >= 0 || keys.size() > PartitionCache.MAX_NAMES ? null : RowCache.ABSENT;
+  }
+
+  /** At most {@code limit} keys that start with {@code prefix}, in key order; no value copied. */
+  private List<byte[]> scanKeys(StoredTable<?> t, byte[] prefix, int limit)
+      throws StorageException {
+    byte[] end = OrderedBytes.prefixEnd(prefix);
+    return store.use(
+        "keys of " + t.table,
+        db -> {
+          List<byte[]> keys = new ArrayList<>();
+          try (ReadOptions options = new ReadOptions();
+              Slice upper = end == null ? null : new Slice(end)) {
+            if (upper != null) {
+              options.setIterateUpperBound(upper);
+            }
+            try (RocksIterator it = db.newIterator(options)) {
+              for (it.seek(prefix); it.isValid() && keys.size() < limit; it.next()) {
+                keys.add(it.key());
+              }
+              it.status();
+            }
+          }
+          return keys;
+        });
   }
 
   /** The rows of {@code rowKeys}, aligned with them, null where missing. */

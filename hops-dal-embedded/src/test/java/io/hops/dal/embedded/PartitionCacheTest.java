@@ -233,28 +233,190 @@ class PartitionCacheTest {
 
   /**
    * A partition larger than a write fills is read once (up to one row past the largest filled), not
-   * kept, and remembered as large: later writes look their rows up.
+   * kept, and remembered as large. The next write that misses reads its names and keeps them: from
+   * then on a write's lookup of a key that is not there (a name being created) reads nothing, one
+   * of a key that is there looks it up, and commits to the partition are followed.
    */
   @Test
-  void aPartitionLargerThanAWriteFillsIsReadOnce() throws Exception {
+  void aPartitionLargerThanAWriteFillsHasItsNamesKept() throws Exception {
     int most = PartitionCache.MAX_ROWS_FILLED_ON_WRITE;
-    openWithChildrenOnlyInTheStore(most + 6);
+    int n = most + 6;
+    openWithChildrenOnlyInTheStore(n);
     assertThat(keysReadToWrite("m")).isEqualTo(1);
     // Before every name read: answered absent from what was read, without a lookup.
     assertThat(keysReadToWrite("m2")).isEqualTo(most + 1);
     assertThat(cached()).isFalse();
-    assertThat(keysReadToWrite("m3")).isEqualTo(1);
-    assertThat(keysReadToWrite("zz")).isEqualTo(1);
+    assertThat(namesKept()).isFalse();
+    assertThat(keysReadToWrite("m3")).isEqualTo(n); // its names
+    assertThat(cached()).isFalse();
+    assertThat(namesKept()).isTrue();
+    assertThat(keysReadToWrite("m4")).isZero();
+    assertThat(keysReadToWrite("zz")).isZero();
+    InodeRow last = child(10 + n - 1, String.format("n%05d", n - 1));
+    assertThat(keysReadToFind(last)).isEqualTo(1);
 
-    // After the names read: a lookup besides the read.
-    close();
-    openWithChildrenOnlyInTheStore(most + 6);
-    assertThat(keysReadToWrite("zz")).isEqualTo(1);
-    assertThat(keysReadToWrite("zz2")).isEqualTo(most + 2);
+    InodeRow added = child(5000, "m4");
+    commit(tx -> tx.insert(T, added));
+    commit(tx -> tx.delete(T, T.keyOf(last)));
+    rowCache().clear();
+    assertThat(keysReadToFind(added)).isEqualTo(1);
+    assertThat(keysReadToWrite(last.name())).isZero();
+
+    // A write that reads nothing new when the names hold its key: no second read of the rows.
+    assertThat(keysReadToFind(child(10 + 3, "n00003"))).isEqualTo(1);
+    assertThat(namesKept()).isTrue();
+  }
+
+  /**
+   * The race the names' claim is built against, made to happen: a write has read a partition's
+   * names from the store, and a commit adds one child and deletes another before the write keeps
+   * them. The kept names must have the one and not the other: a write must find the added row, and
+   * the deleted name absent.
+   */
+  @Test
+  void aCommitWhileNamesAreReadIsNotLost() throws Exception {
+    int most = PartitionCache.MAX_ROWS_FILLED_ON_WRITE;
+    int n = most + 6;
+    openWithChildrenOnlyInTheStore(n);
+    keysReadToWrite("m");
+    keysReadToWrite("m2");
+    PartitionCache cache = ((EmbeddedStorage) storage).store().partitions();
+    InodeRow added = child(5000, "added");
+    InodeRow deleted = child(10 + 3, "n00003");
+    long read =
+        heldWhileACommitRuns(
+            () -> keysReadToWrite("m3"),
+            hook -> cache.beforeFill = hook,
+            tx -> {
+              tx.insert(T, added);
+              tx.delete(T, T.keyOf(deleted));
+            });
+    assertThat(read).isEqualTo(n);
+    assertThat(namesKept()).isTrue();
+    rowCache().clear();
     try (Transaction tx = storage.begin()) {
-      InodeRow last = child(10 + most + 5, String.format("n%05d", most + 5));
-      assertThat(tx.find(T, T.keyOf(last), LockMode.EXCLUSIVE)).isEqualTo(last);
+      assertThat(tx.find(T, T.keyOf(added), LockMode.EXCLUSIVE)).isEqualTo(added);
     }
+    assertThat(keysReadToWrite(deleted.name())).isZero();
+  }
+
+  /**
+   * Names in use survive the cache's turnover as partitions do, and a commit while only the older
+   * generation keeps them applies to them. Names that grow past the most kept are dropped, and a
+   * partition with more names than that is read up to one past them once, then looked up in.
+   */
+  @Test
+  void namesFollowTurnoversAndAreDroppedPastTheMostKept() throws Exception {
+    int most = PartitionCache.MAX_ROWS_FILLED_ON_WRITE;
+    openWithChildrenOnlyInTheStore(most + 6, (most + 6) / PartitionCache.NAMES_PER_ROW + 4);
+    keysReadToWrite("m");
+    keysReadToWrite("m2");
+    keysReadToWrite("m3");
+    assertThat(namesKept()).isTrue();
+    long other = DIR + 1;
+    commit(
+        tx -> {
+          for (int i = 0; i < 20; i++) {
+            tx.insert(T, SampleRows.inPartition(T, child(100 * other + i, "n" + i), other));
+          }
+        });
+    assertThat(scanReadsTheStore(other)).isTrue(); // past the capacity: a new generation
+    InodeRow deleted = child(10 + 4, "n00004");
+    commit(tx -> tx.delete(T, T.keyOf(deleted)));
+    rowCache().clear();
+    assertThat(keysReadToWrite(deleted.name())).isZero(); // moved, with the delete
+    assertThat(keysReadToWrite("m5")).isZero();
+
+    int largest = PartitionCache.MAX_NAMES;
+    close();
+    openWithChildrenOnlyInTheStore(largest);
+    keysReadToWrite("m");
+    keysReadToWrite("m2");
+    assertThat(keysReadToWrite("m3")).isEqualTo(largest);
+    assertThat(keysReadToWrite("m4")).isZero();
+    commit(tx -> tx.insert(T, child(1, "one-too-many")));
+    assertThat(namesKept()).isFalse();
+    assertThat(keysReadToWrite("m5")).isEqualTo(1);
+    assertThat(keysReadToWrite("m6")).isEqualTo(1);
+  }
+
+  /**
+   * Writers insert and delete children of a partition too large to keep while other writes look up
+   * names that are not there (reading and keeping the partition's names, racing with the commits)
+   * and the cache starts over every few rows: after each commit, its writer's locked lookup must
+   * find what it did.
+   */
+  @Test
+  void noCommitIsMissedWhileNamesAreReadInRaceWithCommits() throws Exception {
+    openWithChildrenOnlyInTheStore(PartitionCache.MAX_ROWS_FILLED_ON_WRITE + 6, 60);
+    int writers = 3;
+    int perWriter = 150;
+    ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicInteger probes = new AtomicInteger();
+    try {
+      List<Future<?>> work = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int writer = w;
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perWriter; i++) {
+                    InodeRow row = child(1000L * (writer + 1) + i, "w" + writer + "-" + i);
+                    commit(tx -> tx.insert(T, row));
+                    assertThat(find(row)).isEqualTo(row);
+                    if (i % 3 == 0) {
+                      commit(tx -> tx.delete(T, T.keyOf(row)));
+                      assertThat(find(row)).isNull();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (int r = 0; r < 2; r++) {
+        work.add(
+            pool.submit(
+                () -> {
+                  while (!done.get()) {
+                    keysReadToWrite("probe" + probes.incrementAndGet());
+                    if (probes.get() % 10 == 0) {
+                      rowCache().clear();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : work.subList(0, writers)) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      done.set(true);
+      for (Future<?> f : work) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+    }
+  }
+
+  /** The child with {@code row}'s key, read under an exclusive lock. */
+  private InodeRow find(InodeRow row) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.find(T, T.keyOf(row), LockMode.EXCLUSIVE);
+    }
+  }
+
+  /** How many keys an exclusive lookup of {@code row} (which is there) read from the store. */
+  private long keysReadToFind(InodeRow row) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      assertThat(tx.find(T, T.keyOf(row), LockMode.EXCLUSIVE)).isEqualTo(row);
+      return tx.accessCounts().keysRead();
+    }
+  }
+
+  private boolean namesKept() {
+    EmbeddedStorage s = (EmbeddedStorage) storage;
+    return s.store().partitions().names(new KeyBytes(prefix())) != null;
   }
 
   /**
@@ -262,7 +424,12 @@ class PartitionCacheTest {
    * cache (as after a restart).
    */
   private void openWithChildrenOnlyInTheStore(int count) throws Exception {
-    open(100_000);
+    openWithChildrenOnlyInTheStore(count, 100_000);
+  }
+
+  /** As above, with a cache of {@code cachedRows}. */
+  private void openWithChildrenOnlyInTheStore(int count, int cachedRows) throws Exception {
+    open(cachedRows);
     commit(
         tx -> {
           for (int i = 0; i < count; i++) {
@@ -654,9 +821,13 @@ class PartitionCacheTest {
 
   private boolean cached() {
     EmbeddedStorage s = (EmbeddedStorage) storage;
+    return s.store().partitions().current().get(new KeyBytes(prefix())) != null;
+  }
+
+  /** The row-key prefix of {@link #DIR}'s children. */
+  private static byte[] prefix() {
     StoredTable<InodeRow> t = StoredTable.of(T);
-    byte[] prefix = t.layout.rowPrefix(List.of(T.partitionColumn().orElseThrow()), List.of(DIR));
-    return s.store().partitions().current().get(new KeyBytes(prefix)) != null;
+    return t.layout.rowPrefix(List.of(T.partitionColumn().orElseThrow()), List.of(DIR));
   }
 
   private static List<String> names(List<InodeRow> rows) {
