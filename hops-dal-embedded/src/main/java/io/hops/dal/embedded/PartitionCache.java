@@ -432,9 +432,14 @@ final class PartitionCache {
     int apply(Map<KeyBytes, Object> written) {
       int added = 0;
       for (Map.Entry<KeyBytes, Object> w : written.entrySet()) {
+        // A look first: most keys a commit puts are there already (a row updated, or the same
+        // names applied to in both generations), and a look takes no lock.
+        KeyBytes key = w.getKey();
         if (w.getValue() == RowCache.ABSENT) {
-          keys.remove(w.getKey());
-        } else if (keys.add(w.getKey())) {
+          if (keys.contains(key)) {
+            keys.remove(key);
+          }
+        } else if (!keys.contains(key) && keys.add(key)) {
           added++;
         }
       }
