@@ -408,9 +408,10 @@ final class PartitionCache {
    * twice.
    */
   static final class Names {
-    private final Set<KeyBytes> keys = ConcurrentHashMap.newKeySet();
+    private final Set<KeyBytes> keys;
 
     private Names(List<byte[]> read) {
+      keys = ConcurrentHashMap.newKeySet(read.size()); // sized once for what was read
       for (byte[] k : read) {
         keys.add(new KeyBytes(k));
       }
