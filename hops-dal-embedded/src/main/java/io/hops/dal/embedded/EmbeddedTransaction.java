@@ -90,7 +90,8 @@ final class EmbeddedTransaction extends AbstractTransaction {
       lock(k, mode);
       rowKeys.add(t.rowKeyBytes(k));
     }
-    List<R> rows = reader.getAll(t, rowKeys);
+    List<R> rows =
+        mode == LockMode.EXCLUSIVE ? reader.getAllToWrite(t, rowKeys) : reader.getAll(t, rowKeys);
     if (mode != LockMode.READ_COMMITTED) {
       for (int i = 0; i < rows.size(); i++) {
         remember(t, rowKeys.get(i), rows.get(i));

@@ -90,23 +90,17 @@ final class RowReader {
     return row;
   }
 
-  /**
-   * The row of {@code rowKey} (or {@link RowCache#ABSENT}) from its partition if the {@link
-   * PartitionCache} keeps that, else null. A kept partition follows every commit as the row cache
-   * does, so it answers a read under a lock exactly: a name that is not there, too.
-   */
-  private Object keptRow(StoredTable<?> t, KeyBytes rowKey) {
-    if (t.partitionPrefixLength <= 0) {
-      return null;
-    }
-    return keptRow(partitionOf(t, rowKey), rowKey);
-  }
-
   /** The partition of a row of a partitioned table: its key's first bytes. */
   private static KeyBytes partitionOf(StoredTable<?> t, KeyBytes rowKey) {
     return new KeyBytes(Arrays.copyOf(rowKey.bytes(), t.partitionPrefixLength));
   }
 
+  /**
+   * The row of {@code rowKey} (or {@link RowCache#ABSENT}) from its partition if the {@link
+   * PartitionCache} keeps that, or {@link RowCache#ABSENT} if it keeps the partition's names and
+   * they do not hold the key; else null. Kept rows and names follow every commit as the row cache
+   * does, so they answer a read under a lock exactly: a name that is not there, too.
+   */
   private Object keptRow(KeyBytes partition, KeyBytes rowKey) {
     PartitionCache cache = store.partitions();
     PartitionCache.Rows rows = cache.get(partition);
@@ -222,6 +216,21 @@ final class RowReader {
   /** The rows of {@code rowKeys}, aligned with them, null where missing. */
   <R extends Record> List<R> getAll(StoredTable<R> t, List<KeyBytes> rowKeys)
       throws StorageException {
+    return getAll(t, rowKeys, false);
+  }
+
+  /**
+   * As {@link #getAll}, for a transaction that holds the rows' exclusive locks to write them: a key
+   * that misses both caches may have its partition (or the partition's names) read and kept, as
+   * {@link #getToWrite} does; a rename's source and its new name in one directory are one batch.
+   */
+  <R extends Record> List<R> getAllToWrite(StoredTable<R> t, List<KeyBytes> rowKeys)
+      throws StorageException {
+    return getAll(t, rowKeys, true);
+  }
+
+  private <R extends Record> List<R> getAll(
+      StoredTable<R> t, List<KeyBytes> rowKeys, boolean toWrite) throws StorageException {
     if (rowKeys.isEmpty()) {
       return new ArrayList<>();
     }
@@ -238,8 +247,12 @@ final class RowReader {
     List<KeyBytes> missing = null;
     for (KeyBytes k : rowKeys) {
       Object cached = g.get(k);
-      if (cached == null) {
-        cached = keptRow(t, k);
+      if (cached == null && t.partitionPrefixLength > 0) {
+        KeyBytes partition = partitionOf(t, k);
+        cached = keptRow(partition, k);
+        if (cached == null && toWrite) {
+          cached = fillToWrite(t, partition, k);
+        }
       }
       if (cached == null) {
         if (missing == null) {

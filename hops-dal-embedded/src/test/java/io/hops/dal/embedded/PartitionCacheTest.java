@@ -268,6 +268,43 @@ class PartitionCacheTest {
   }
 
   /**
+   * A batch read under exclusive locks (a rename's source and its new name in one directory) reads
+   * and keeps what a single write would: the partition, or its names if it is too large, after
+   * which the new names of later batches are answered from memory.
+   */
+  @Test
+  void aBatchToWriteKeepsWhatAWriteKeeps() throws Exception {
+    openWithChildrenOnlyInTheStore(3);
+    assertThat(keysReadToWrite("m")).isEqualTo(1);
+    assertThat(keysReadToWriteBatch(child(10, "n00000"), "r1")).isEqualTo(3); // the partition
+    assertThat(cached()).isTrue();
+    assertThat(keysReadToWriteBatch(child(11, "n00001"), "r2")).isZero();
+
+    int most = PartitionCache.MAX_ROWS_FILLED_ON_WRITE;
+    int n = most + 6;
+    close();
+    openWithChildrenOnlyInTheStore(n);
+    keysReadToWrite("m");
+    assertThat(keysReadToWrite("m2")).isEqualTo(most + 1);
+    // The names, and the row that is there looked up.
+    assertThat(keysReadToWriteBatch(child(10, "n00000"), "r1")).isEqualTo(n + 1);
+    assertThat(namesKept()).isTrue();
+    assertThat(keysReadToWriteBatch(child(11, "n00001"), "r2")).isEqualTo(1);
+  }
+
+  /**
+   * How many keys an exclusive batch read of {@code present} (which is there) and the child {@code
+   * absent} (which is not) read from the store.
+   */
+  private long keysReadToWriteBatch(InodeRow present, String absent) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      List<Key> keys = List.of(T.keyOf(present), T.keyOf(child(99, absent)));
+      assertThat(tx.findBatch(T, keys, LockMode.EXCLUSIVE)).containsExactly(present, null);
+      return tx.accessCounts().keysRead();
+    }
+  }
+
+  /**
    * The race the names' claim is built against, made to happen: a write has read a partition's
    * names from the store, and a commit adds one child and deletes another before the write keeps
    * them. The kept names must have the one and not the other: a write must find the added row, and
