@@ -386,11 +386,43 @@ class PartitionCacheTest {
   @Test
   void noCommitIsMissedWhileNamesAreReadInRaceWithCommits() throws Exception {
     openWithChildrenOnlyInTheStore(PartitionCache.MAX_ROWS_FILLED_ON_WRITE + 6, 60);
+    AtomicInteger probes = new AtomicInteger();
+    race(
+        (writer, i) -> {
+          InodeRow row = child(1000L * (writer + 1) + i, "w" + writer + "-" + i);
+          commit(tx -> tx.insert(T, row));
+          assertThat(find(row)).isEqualTo(row);
+          if (i % 3 == 0) {
+            commit(tx -> tx.delete(T, T.keyOf(row)));
+            assertThat(find(row)).isNull();
+          }
+        },
+        () -> {
+          keysReadToWrite("probe" + probes.incrementAndGet());
+          if (probes.get() % 10 == 0) {
+            rowCache().clear();
+          }
+        });
+  }
+
+  /** One step of a writer: its {@code i}th. */
+  @FunctionalInterface
+  private interface WriterStep {
+    void run(int writer, int i) throws Exception;
+  }
+
+  /** One read of a reader, repeated until the writers are done. */
+  @FunctionalInterface
+  private interface ReaderStep {
+    void run() throws Exception;
+  }
+
+  /** Three writers run 150 steps each while two readers repeat {@code read} until they are done. */
+  private static void race(WriterStep write, ReaderStep read) throws Exception {
     int writers = 3;
     int perWriter = 150;
     ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
     AtomicBoolean done = new AtomicBoolean();
-    AtomicInteger probes = new AtomicInteger();
     try {
       List<Future<?>> work = new ArrayList<>();
       for (int w = 0; w < writers; w++) {
@@ -399,13 +431,7 @@ class PartitionCacheTest {
             pool.submit(
                 () -> {
                   for (int i = 0; i < perWriter; i++) {
-                    InodeRow row = child(1000L * (writer + 1) + i, "w" + writer + "-" + i);
-                    commit(tx -> tx.insert(T, row));
-                    assertThat(find(row)).isEqualTo(row);
-                    if (i % 3 == 0) {
-                      commit(tx -> tx.delete(T, T.keyOf(row)));
-                      assertThat(find(row)).isNull();
-                    }
+                    write.run(writer, i);
                   }
                   return null;
                 }));
@@ -415,10 +441,7 @@ class PartitionCacheTest {
             pool.submit(
                 () -> {
                   while (!done.get()) {
-                    keysReadToWrite("probe" + probes.incrementAndGet());
-                    if (probes.get() % 10 == 0) {
-                      rowCache().clear();
-                    }
+                    read.run();
                   }
                   return null;
                 }));
@@ -762,54 +785,21 @@ class PartitionCacheTest {
   @Test
   void noCommitIsMissedWhileScansRaceWithCommits() throws Exception {
     open(5);
-    int writers = 3;
-    int perWriter = 150;
     Set<String> expected = new ConcurrentSkipListSet<>();
-    ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
-    AtomicBoolean done = new AtomicBoolean();
-    try {
-      List<Future<?>> work = new ArrayList<>();
-      for (int w = 0; w < writers; w++) {
-        int writer = w;
-        work.add(
-            pool.submit(
-                () -> {
-                  for (int i = 0; i < perWriter; i++) {
-                    String name = "w" + writer + "-" + i;
-                    InodeRow row = child(1000L * (writer + 1) + i, name);
-                    commit(tx -> tx.insert(T, row));
-                    expected.add(name);
-                    assertThat(names(scan())).contains(name);
-                    if (i % 3 == 0) {
-                      commit(tx -> tx.delete(T, T.keyOf(row)));
-                      expected.remove(name);
-                      assertThat(names(scan())).doesNotContain(name);
-                    }
-                  }
-                  return null;
-                }));
-      }
-      for (int r = 0; r < 2; r++) {
-        work.add(
-            pool.submit(
-                () -> {
-                  while (!done.get()) {
-                    scan();
-                  }
-                  return null;
-                }));
-      }
-      for (Future<?> f : work.subList(0, writers)) {
-        f.get(120, TimeUnit.SECONDS);
-      }
-      done.set(true);
-      for (Future<?> f : work) {
-        f.get(30, TimeUnit.SECONDS);
-      }
-    } finally {
-      done.set(true);
-      pool.shutdownNow();
-    }
+    race(
+        (writer, i) -> {
+          String name = "w" + writer + "-" + i;
+          InodeRow row = child(1000L * (writer + 1) + i, name);
+          commit(tx -> tx.insert(T, row));
+          expected.add(name);
+          assertThat(names(scan())).contains(name);
+          if (i % 3 == 0) {
+            commit(tx -> tx.delete(T, T.keyOf(row)));
+            expected.remove(name);
+            assertThat(names(scan())).doesNotContain(name);
+          }
+        },
+        this::scan);
     assertThat(new TreeSet<>(names(scan()))).isEqualTo(new TreeSet<>(expected));
   }
 
