@@ -84,6 +84,18 @@ public final class HopsConfig {
   public static final long EMBEDDED_GROUP_COMMIT_DELAY_MICROS_DEFAULT = 300;
 
   /**
+   * How long, in microseconds, the embedded engine's group sync first waits under load (its recent
+   * syncs covered more than two commits each) for commits on their way, before it looks for running
+   * writers: calls still crossing the network or queued for a handler hold no lock yet. Bounded by
+   * {@link #EMBEDDED_GROUP_COMMIT_DELAY_MICROS}. One or two clients are never kept waiting by it.
+   * {@code 0}: no such wait.
+   */
+  public static final String EMBEDDED_GROUP_COMMIT_WAIT_MICROS =
+      "hops.metadata.embedded.group-commit-wait-us";
+
+  public static final long EMBEDDED_GROUP_COMMIT_WAIT_MICROS_DEFAULT = 150;
+
+  /**
    * Prefix of the embedded engine's per-table capacities: {@code
    * hops.metadata.embedded.max-bytes.TABLE=N} refuses a commit that would grow the encoded rows of
    * table {@code TABLE} past N bytes with the DAL's "table is full" error, as a MEMORY table at

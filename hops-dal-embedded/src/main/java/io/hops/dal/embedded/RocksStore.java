@@ -512,6 +512,16 @@ final class RocksStore implements AutoCloseable {
     }
   }
 
+  /**
+   * How long a group sync under load first waits for commits on their way ({@link
+   * io.hops.common.HopsConfig#EMBEDDED_GROUP_COMMIT_WAIT_MICROS}).
+   */
+  void groupCommitWait(long micros) {
+    if (walSync != null) {
+      walSync.groupCommitWait(micros);
+    }
+  }
+
   /** A transaction took its first exclusive lock: it may commit soon (see {@link WalSync}). */
   void writerBegins() {
     if (walSync != null) {

@@ -21,9 +21,12 @@ import org.slf4j.LoggerFactory;
  * <p>Before a sync the thread gathers: while transactions that may still commit are running (they
  * hold an exclusive row lock: {@link #writerBegins}), it waits for them to commit or end, at most
  * the group-commit delay, so that one sync covers them too (PostgreSQL's {@code commit_delay} with
- * {@code commit_siblings}, MySQL's {@code binlog_group_commit_sync_delay}). A commit with no other
- * writer running is synced at once, so a lone client waits no longer; under load, fewer and larger
- * syncs leave the processors to the transactions.
+ * {@code commit_siblings}, MySQL's {@code binlog_group_commit_sync_delay}). Under load, when the
+ * recent syncs covered more than {@link #LOADED_GROUP} commits each, it first waits the
+ * group-commit wait (within the same delay) for the commits still on their way: calls crossing the
+ * network or queued for a handler hold no lock yet, and they are most of the calls in flight. A
+ * commit with no other writer running and no load is synced at once, so a lone client, or two,
+ * waits no longer; under load, fewer and larger syncs leave the processors to the transactions.
  */
 final class WalSync implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WalSync.class);
@@ -47,6 +50,18 @@ final class WalSync implements AutoCloseable {
 
   private static final long MOST_POLL_NANOS = 160_000;
 
+  /**
+   * A sync waits for commits on their way (the group-commit wait) while the recent syncs covered
+   * more commits than this each: not for one or two clients, whose commits a wait would only delay.
+   */
+  static final int LOADED_GROUP = 2;
+
+  /**
+   * The commits the recent syncs covered, on average, in sixteenths: each sync moves it an eighth
+   * of the way to its own count. Written by the sync thread only.
+   */
+  private int recentGroup16;
+
   private final String store;
   private final SyncCall sync;
   private final Thread thread;
@@ -63,6 +78,7 @@ final class WalSync implements AutoCloseable {
   private volatile long delayedSyncs;
 
   private volatile long gatherNanos;
+  private volatile long waitNanos;
   private List<CompletableFuture<Void>> waiting = new ArrayList<>();
   private StorageException failure;
   private volatile boolean closing;
@@ -81,6 +97,17 @@ final class WalSync implements AutoCloseable {
       throw new IllegalArgumentException("negative group-commit delay: " + micros);
     }
     gatherNanos = micros * 1_000;
+  }
+
+  /**
+   * How long a sync under load first waits for commits on their way ({@code 0}: it does not); the
+   * group-commit delay bounds this wait too.
+   */
+  void groupCommitWait(long micros) {
+    if (micros < 0) {
+      throw new IllegalArgumentException("negative group-commit wait: " + micros);
+    }
+    waitNanos = micros * 1_000;
   }
 
   /** A transaction took its first exclusive lock: it may commit soon. */
@@ -103,7 +130,7 @@ final class WalSync implements AutoCloseable {
     return syncedCommits;
   }
 
-  /** Syncs that waited for running writers first (for tests). */
+  /** Syncs that waited first, for running writers or under load (for tests). */
   long delayedSyncs() {
     return delayedSyncs;
   }
@@ -178,6 +205,7 @@ final class WalSync implements AutoCloseable {
         batch = waiting;
         waiting = new ArrayList<>();
       }
+      recentGroup16 += (batch.size() * 16 - recentGroup16) / 8;
       try {
         sync.sync();
       } catch (StorageException | RuntimeException e) {
@@ -193,19 +221,27 @@ final class WalSync implements AutoCloseable {
   }
 
   /**
-   * Waits, at most the group-commit delay, while writers that may still commit are running; looks
-   * at their count after {@link #POLL_NANOS}, then after twice as long each time (at most {@link
-   * #MOST_POLL_NANOS}).
+   * Waits, at most the group-commit delay: under load, the group-commit wait first; then while
+   * writers that may still commit are running, looking at their count after {@link #POLL_NANOS},
+   * then after twice as long each time (at most {@link #MOST_POLL_NANOS}).
    */
   private void gather() {
     long delay = gatherNanos;
-    if (delay <= 0 || writers.get() == 0) {
+    boolean loaded = waitNanos > 0 && recentGroup16 > LOADED_GROUP * 16;
+    if (delay <= 0 || (!loaded && writers.get() == 0)) {
       return;
     }
     delayedSyncs++;
-    long deadline = System.nanoTime() + delay;
+    long start = System.nanoTime();
+    long deadline = start + delay;
+    if (loaded) {
+      long waited = start + Math.min(waitNanos, delay);
+      for (long left = waited - start; left > 0 && !closing; left = waited - System.nanoTime()) {
+        LockSupport.parkNanos(this, left);
+      }
+    }
     long poll = POLL_NANOS;
-    for (long left = delay;
+    for (long left = deadline - System.nanoTime();
         left > 0 && writers.get() > 0 && !closing;
         left = deadline - System.nanoTime()) {
       LockSupport.parkNanos(this, Math.min(left, poll));

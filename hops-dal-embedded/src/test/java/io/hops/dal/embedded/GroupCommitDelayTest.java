@@ -14,8 +14,11 @@ import io.hops.dal.Transaction;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.VariableRow;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The group sync's delay: before a sync it waits for transactions that hold an exclusive lock to
- * commit too, at most the delay, and not at all when no other writer runs.
+ * commit too, at most the delay, and not at all when no other writer runs; under load it first
+ * waits for commits on their way.
  */
 class GroupCommitDelayTest {
   @TempDir Path dir;
@@ -36,11 +40,22 @@ class GroupCommitDelayTest {
     WalSyncFaults.clear();
   }
 
+  /** While set, each sync of the store waits for a permit of {@link #held} once it has begun. */
+  private volatile boolean holding;
+
+  private final Semaphore held = new Semaphore(0);
+  private final Semaphore begun = new Semaphore(0);
+
   private Storage open(long delayMicros) throws Exception {
+    return open(delayMicros, 0);
+  }
+
+  private Storage open(long delayMicros, long waitMicros) throws Exception {
     Storage s =
         Storages.open(
             DalConfig.of(Map.of(HopsConfig.EMBEDDED_DIR, dir.toString()))
                 .with(HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS, delayMicros)
+                .with(HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS, waitMicros)
                 .with(HopsConfig.LOCK_WAIT_TIMEOUT_MS, 500));
     s.schema().createOrUpgrade();
     String store = dir.toAbsolutePath().normalize().toString();
@@ -48,9 +63,39 @@ class GroupCommitDelayTest {
         name -> {
           if (name.equals(store)) {
             syncs.incrementAndGet();
+            if (holding) {
+              begun.release();
+              held.acquireUninterruptibly();
+            }
           }
         });
     return s;
+  }
+
+  /**
+   * Syncs of {@code commits} commits each, {@code groups} times over: each group's commits wait
+   * while the sync before them is held. Ten groups of four are load: the recent syncs covered more
+   * than {@link WalSync#LOADED_GROUP} commits each.
+   */
+  private void syncsOf(Storage s, int groups, int commits) throws Exception {
+    holding = true;
+    List<CompletableFuture<Void>> all = new ArrayList<>();
+    all.add(insertDeferred(s, "before"));
+    assertThat(begun.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+    for (int group = 0; group < groups; group++) {
+      for (int i = 0; i < commits; i++) {
+        all.add(insertDeferred(s, "group-" + group + "-" + i));
+      }
+      held.release(); // the held sync ends; the next one takes this group
+      assertThat(begun.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+    }
+    holding = false;
+    held.release();
+    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+  }
+
+  private void load(Storage s) throws Exception {
+    syncsOf(s, 10, 4);
   }
 
   /** A transaction that holds an exclusive lock on a row of its own: a writer that runs. */
@@ -121,6 +166,50 @@ class GroupCommitDelayTest {
         assertThat(writer.find(VariableRow.TABLE, VariableRow.TABLE.key("first"), LockMode.SHARED))
             .isNotNull();
       }
+    }
+  }
+
+  @Test
+  void underLoadASyncFirstWaitsForCommitsOnTheirWay() throws Exception {
+    try (Storage s = open(TimeUnit.SECONDS.toMicros(30), TimeUnit.MILLISECONDS.toMicros(400))) {
+      load(s);
+      int before = syncs.get();
+      long start = System.nanoTime();
+      // No writer runs when the first commit waits: only the load makes its sync wait.
+      CompletableFuture<Void> first = insertDeferred(s, "first");
+      Thread.sleep(100);
+      CompletableFuture<Void> second = insertDeferred(s, "second");
+      CompletableFuture.allOf(first, second).get(10, TimeUnit.SECONDS);
+      assertThat(syncs.get() - before).as("one sync for both commits").isEqualTo(1);
+      assertThat(System.nanoTime() - start).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(350));
+    }
+  }
+
+  @Test
+  void theWaitStopsOnceTheLoadIsGone() throws Exception {
+    try (Storage s = open(TimeUnit.SECONDS.toMicros(30), TimeUnit.MILLISECONDS.toMicros(50))) {
+      load(s);
+      long waitedBefore = walSync(s).delayedSyncs();
+      for (int i = 0; i < 15; i++) {
+        insertDeferred(s, "alone-" + i).get(10, TimeUnit.SECONDS);
+      }
+      long waitedAlone = walSync(s).delayedSyncs() - waitedBefore;
+      assertThat(waitedAlone).as("the first lone commits still see the load").isPositive();
+      assertThat(waitedAlone).as("then they no longer wait").isLessThan(15);
+      long settled = walSync(s).delayedSyncs();
+      for (int i = 0; i < 5; i++) {
+        insertDeferred(s, "settled-" + i).get(10, TimeUnit.SECONDS);
+      }
+      assertThat(walSync(s).delayedSyncs()).isEqualTo(settled);
+    }
+  }
+
+  @Test
+  void twoClientsAreNeverKeptWaiting() throws Exception {
+    try (Storage s = open(TimeUnit.SECONDS.toMicros(30), TimeUnit.SECONDS.toMicros(2))) {
+      // Two clients' commits: at most two per sync, with no writer running when a sync begins.
+      syncsOf(s, 20, 2);
+      assertThat(walSync(s).delayedSyncs()).isZero();
     }
   }
 
