@@ -74,9 +74,10 @@ public final class HopsConfig {
    * How long, in microseconds, the embedded engine's group sync may wait before a sync of the
    * write-ahead log for transactions that are still running and hold an exclusive row lock (so may
    * commit soon) to commit too, so that one sync covers them all. A commit while no other writer
-   * runs is synced at once. {@code 0} syncs whenever a commit waits (every group as small as it
-   * comes). Like PostgreSQL's {@code commit_delay} with {@code commit_siblings} and MySQL's {@code
-   * binlog_group_commit_sync_delay}.
+   * runs is synced at once, unless the syncs are under load ({@link
+   * #EMBEDDED_GROUP_COMMIT_WAIT_MICROS}). {@code 0} syncs whenever a commit waits (every group as
+   * small as it comes), with no wait under load either. Like PostgreSQL's {@code commit_delay} with
+   * {@code commit_siblings} and MySQL's {@code binlog_group_commit_sync_delay}.
    */
   public static final String EMBEDDED_GROUP_COMMIT_DELAY_MICROS =
       "hops.metadata.embedded.group-commit-delay-us";

@@ -235,8 +235,10 @@ final class WalSync implements AutoCloseable {
     long start = System.nanoTime();
     long deadline = start + delay;
     if (loaded) {
-      long waited = start + Math.min(waitNanos, delay);
-      for (long left = waited - start; left > 0 && !closing; left = waited - System.nanoTime()) {
+      long waitEnds = start + Math.min(waitNanos, delay);
+      for (long left = waitEnds - start;
+          left > 0 && !closing;
+          left = waitEnds - System.nanoTime()) {
         LockSupport.parkNanos(this, left);
       }
     }
