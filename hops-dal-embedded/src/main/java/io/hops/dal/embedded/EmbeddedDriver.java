@@ -38,16 +38,13 @@ public final class EmbeddedDriver implements StorageDriver {
             config.get(
                 HopsConfig.EMBEDDED_SERIAL_WRITES,
                 String.valueOf(HopsConfig.EMBEDDED_SERIAL_WRITES_DEFAULT))));
-    store.groupCommitDelay(
-        Long.parseLong(
-            config.get(
-                HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS,
-                String.valueOf(HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS_DEFAULT))));
-    store.groupCommitWait(
-        Long.parseLong(
-            config.get(
-                HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS,
-                String.valueOf(HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS_DEFAULT))));
+    store.groupCommit(
+        config.getLong(
+            HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS,
+            HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS_DEFAULT),
+        config.getLong(
+            HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS,
+            HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS_DEFAULT));
     store.capacities().configure(config.withPrefix(HopsConfig.EMBEDDED_TABLE_MAX_BYTES_PREFIX));
     return new EmbeddedStorage(store);
   }

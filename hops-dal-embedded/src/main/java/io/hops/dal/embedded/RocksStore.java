@@ -503,22 +503,14 @@ final class RocksStore implements AutoCloseable {
   }
 
   /**
-   * How long a group sync may wait for running writers to commit too ({@link
-   * io.hops.common.HopsConfig#EMBEDDED_GROUP_COMMIT_DELAY_MICROS}).
-   */
-  void groupCommitDelay(long micros) {
-    if (walSync != null) {
-      walSync.groupCommitDelay(micros);
-    }
-  }
-
-  /**
-   * How long a group sync under load first waits for commits on their way ({@link
+   * How long a group sync may wait for running writers to commit too, and how much of that it first
+   * waits under load for commits on their way ({@link
+   * io.hops.common.HopsConfig#EMBEDDED_GROUP_COMMIT_DELAY_MICROS}, {@link
    * io.hops.common.HopsConfig#EMBEDDED_GROUP_COMMIT_WAIT_MICROS}).
    */
-  void groupCommitWait(long micros) {
+  void groupCommit(long delayMicros, long waitMicros) {
     if (walSync != null) {
-      walSync.groupCommitWait(micros);
+      walSync.groupCommit(delayMicros, waitMicros);
     }
   }
 

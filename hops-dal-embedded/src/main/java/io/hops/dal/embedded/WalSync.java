@@ -91,23 +91,18 @@ final class WalSync implements AutoCloseable {
     thread.start();
   }
 
-  /** How long a sync may wait for running writers to commit ({@code 0}: it never waits). */
-  void groupCommitDelay(long micros) {
-    if (micros < 0) {
-      throw new IllegalArgumentException("negative group-commit delay: " + micros);
-    }
-    gatherNanos = micros * 1_000;
-  }
-
   /**
-   * How long a sync under load first waits for commits on their way ({@code 0}: it does not); the
-   * group-commit delay bounds this wait too.
+   * How long a sync may wait in all ({@code delayMicros}; {@code 0}: it never waits), and how much
+   * of that a sync under load first waits for commits on their way ({@code waitMicros}; {@code 0}:
+   * it only waits for running writers).
    */
-  void groupCommitWait(long micros) {
-    if (micros < 0) {
-      throw new IllegalArgumentException("negative group-commit wait: " + micros);
+  void groupCommit(long delayMicros, long waitMicros) {
+    if (delayMicros < 0 || waitMicros < 0) {
+      throw new IllegalArgumentException(
+          "negative group-commit delay or wait: " + delayMicros + ", " + waitMicros);
     }
-    waitNanos = micros * 1_000;
+    gatherNanos = delayMicros * 1_000;
+    waitNanos = waitMicros * 1_000;
   }
 
   /** A transaction took its first exclusive lock: it may commit soon. */
