@@ -200,7 +200,11 @@ public final class BenchRunner {
       }
       String label = system + " | " + phase.workload().name();
       ClusterWatch watch =
-          new ClusterWatch(target.namenodePids(), target.namenodeWebAddresses(), target.database());
+          new ClusterWatch(
+              target.namenodePids(),
+              clients.pids(),
+              target.namenodeWebAddresses(),
+              target.database());
       PhaseListener listener =
           PhaseListener.both(
               watch, new ProgressPrinter(out, label, phase.warmupMillis(), phase.durationMillis()));

@@ -22,13 +22,15 @@ import java.util.regex.Pattern;
 
 /**
  * Samples, when the clients start and stop measuring, each namenode's CPU time (/proc), in all and
- * by thread, and operation count (its {@code /jmx} bean {@code HopsOperations}), and the database's
- * statements and CPU time; the differences are the window's {@link ClusterWork}.
+ * by thread, and operation count (its {@code /jmx} bean {@code HopsOperations}), the database's
+ * statements and CPU time, the clients' CPU time and the machine's; the differences are the
+ * window's {@link ClusterWork}.
  */
 final class ClusterWatch implements PhaseListener {
   static final String OPERATIONS_BEAN = "Hadoop:service=NameNode,name=HopsOperations";
 
   private final List<Long> pids;
+  private final List<Long> clientPids;
   private final List<String> webAddresses;
   private final MariaDbCounters database;
   private Snapshot start;
@@ -38,10 +40,18 @@ final class ClusterWatch implements PhaseListener {
       List<Long> cpu,
       List<Map<Long, ProcCpu.ThreadCpu>> threads,
       List<long[]> operations,
-      MariaDbCounters.Sample database) {}
+      MariaDbCounters.Sample database,
+      long clientCpu,
+      ProcCpu.MachineCpu machine) {}
 
-  ClusterWatch(List<Long> pids, List<String> webAddresses, MariaDbCounters database) {
+  /**
+   * @param pids the namenodes' processes
+   * @param clientPids the processes the clients run in
+   */
+  ClusterWatch(
+      List<Long> pids, List<Long> clientPids, List<String> webAddresses, MariaDbCounters database) {
     this.pids = pids;
+    this.clientPids = clientPids;
     this.webAddresses = webAddresses;
     this.database = database;
   }
@@ -87,7 +97,13 @@ final class ClusterWatch implements PhaseListener {
         nns,
         database == null ? null : minus(end.database.cpuMillis(), start.database.cpuMillis()),
         database == null ? null : minus(end.database.statements(), start.database.statements()),
-        byThread(start.threads, end.threads));
+        byThread(start.threads, end.threads),
+        minus(end.clientCpu, start.clientCpu),
+        end.machine == null || start.machine == null
+            ? null
+            : new ClusterWork.MachineWork(
+                end.machine.busyMillis() - start.machine.busyMillis(),
+                end.machine.allMillis() - start.machine.allMillis()));
   }
 
   /**
@@ -135,11 +151,18 @@ final class ClusterWatch implements PhaseListener {
     for (String web : webAddresses) {
       ops.add(counters(web));
     }
+    long clientCpu = clientPids.isEmpty() ? -1 : 0;
+    for (long pid : clientPids) {
+      OptionalLong ms = ProcCpu.millis(pid);
+      clientCpu = ms.isPresent() && clientCpu >= 0 ? clientCpu + ms.getAsLong() : -1;
+    }
     return new Snapshot(
         cpu,
         threads,
         ops,
-        database == null ? new MariaDbCounters.Sample(-1, -1) : database.sample());
+        database == null ? new MariaDbCounters.Sample(-1, -1) : database.sample(),
+        clientCpu,
+        ProcCpu.machine());
   }
 
   /** The namenode's operations and DAL accesses from its {@code /jmx}, each -1 if unknown. */

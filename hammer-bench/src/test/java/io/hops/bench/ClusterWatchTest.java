@@ -2,7 +2,9 @@ package io.hops.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.bench.client.Stage;
 import io.hops.bench.cluster.ProcCpu;
+import io.hops.bench.report.ClusterWork;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -56,6 +58,36 @@ class ClusterWatchTest {
         .isBetween(2 * SPIN_MILLIS - 40, 2 * SPIN_MILLIS + 400);
     assertThat(groups.keySet().iterator().next()).isEqualTo("bench-spinner-#");
     assertThat(new ArrayList<>(groups.values())).isSortedAccordingTo((a, b) -> Long.compare(b, a));
+  }
+
+  @Test
+  void countsTheClientsCpuAndTheMachinesInTheWindow() throws Exception {
+    // This JVM stands for the client process: what it spins in the window is the clients' CPU,
+    // and the machine was busy for at least that long.
+    ClusterWatch watch =
+        new ClusterWatch(List.of(), List.of(ProcessHandle.current().pid()), List.of(), null);
+    watch.stage(Stage.MEASURE);
+    long started = System.nanoTime();
+    spin();
+    long wallMillis = (System.nanoTime() - started) / 1_000_000;
+    watch.stage(Stage.DRAIN);
+
+    ClusterWork w = watch.work();
+    assertThat(w.clientCpuMillis()).isBetween(SPIN_MILLIS - 20, SPIN_MILLIS + 400);
+    assertThat(w.machine()).isNotNull();
+    assertThat(w.machine().busyMillis()).isGreaterThanOrEqualTo(SPIN_MILLIS - 20);
+    int cores = Runtime.getRuntime().availableProcessors();
+    assertThat(w.machine().allMillis())
+        .isBetween(w.machine().busyMillis(), (wallMillis + 200) * cores);
+    assertThat(w.machine().busyShare()).isBetween(0.0, 1.0);
+  }
+
+  @Test
+  void aClientProcessThatIsGoneHasNoCpu() {
+    ClusterWatch watch = new ClusterWatch(List.of(), List.of(Long.MAX_VALUE), List.of(), null);
+    watch.stage(Stage.MEASURE);
+    watch.stage(Stage.DRAIN);
+    assertThat(watch.work().clientCpuMillis()).isNull();
   }
 
   @Test

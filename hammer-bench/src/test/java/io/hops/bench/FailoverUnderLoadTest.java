@@ -125,7 +125,7 @@ class FailoverUnderLoadTest {
         assertThat(setup.failures().errors()).isEmpty();
         Phase phase = new Phase("mix", Workload.mixed(Mix.load("spotify")), 2_000, millis);
         // Per-namenode counters restart with their namenode: only the database's are read here.
-        ClusterWatch watch = new ClusterWatch(List.of(), List.of(), cluster.database());
+        ClusterWatch watch = new ClusterWatch(List.of(), List.of(), List.of(), cluster.database());
         Killer killer = new Killer(cluster, phase.warmupMillis(), millis);
         killer.start();
         PhaseResult result = clients.run(phase, watch);

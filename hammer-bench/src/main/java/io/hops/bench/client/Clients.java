@@ -1,6 +1,7 @@
 package io.hops.bench.client;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * The client side of a run: one or more client sessions, in this JVM or in client processes of
@@ -12,6 +13,14 @@ public interface Clients extends AutoCloseable {
 
   /** Runs one phase on all clients at once and merges what they measured. */
   PhaseResult run(Phase phase, PhaseListener listener) throws IOException, InterruptedException;
+
+  /**
+   * The processes the client sessions run in, whose CPU time is the clients'; this JVM's own where
+   * they run in it.
+   */
+  default List<Long> pids() {
+    return List.of(ProcessHandle.current().pid());
+  }
 
   @Override
   void close() throws InterruptedException;

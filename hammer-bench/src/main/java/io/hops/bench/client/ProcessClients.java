@@ -63,6 +63,11 @@ public final class ProcessClients implements Clients {
     }
   }
 
+  @Override
+  public List<Long> pids() {
+    return children.stream().map(c -> c.process.pid()).toList();
+  }
+
   /**
    * @param dir where the specs, results and client logs ({@code client-N.log}) go
    * @param jvmOptions for each client JVM, e.g. {@code -Xmx1g}

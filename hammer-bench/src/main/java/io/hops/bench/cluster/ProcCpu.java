@@ -34,6 +34,29 @@ public final class ProcCpu {
     }
   }
 
+  /**
+   * The whole machine's CPU time so far, all cores summed, from the first line of {@code
+   * /proc/stat}: busy (user, nice, system, interrupts, steal) and in all (busy plus idle and I/O
+   * wait), in milliseconds; null where there is no {@code /proc}.
+   */
+  public static MachineCpu machine() {
+    try (Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
+      String cpu = lines.filter(l -> l.startsWith("cpu ")).findFirst().orElseThrow();
+      String[] f = cpu.substring(4).trim().split(" +");
+      long all = 0;
+      for (int i = 0; i < Math.min(8, f.length); i++) { // guest time is within user already
+        all += Long.parseLong(f[i]);
+      }
+      long idle = Long.parseLong(f[3]) + Long.parseLong(f[4]);
+      return new MachineCpu((all - idle) * 1000 / TICKS_PER_SECOND, all * 1000 / TICKS_PER_SECOND);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The machine's busy and total CPU milliseconds, all cores summed. */
+  public record MachineCpu(long busyMillis, long allMillis) {}
+
   /** One thread's name ({@code comm}) and CPU milliseconds so far. */
   public record ThreadCpu(String name, long millis) {}
 

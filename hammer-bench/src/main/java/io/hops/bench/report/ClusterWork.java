@@ -14,14 +14,21 @@ import java.util.Map;
  * @param namenodeThreadCpuMillis the namenodes' CPU time by thread group (handlers, socket readers,
  *     the log's sync thread, garbage collection...), summed over the namenodes, most first; empty
  *     where unknown
+ * @param clientCpuMillis the client processes' CPU time, summed (the benchmark's own JVM where the
+ *     clients run in it)
+ * @param machine the whole machine's busy and total CPU time, all cores summed: with the clients'
+ *     and the namenodes' share, whether the clients, the namenodes or neither had the processors
  */
 public record ClusterWork(
     List<NamenodeWork> namenodes,
     Long databaseCpuMillis,
     Long databaseStatements,
-    Map<String, Long> namenodeThreadCpuMillis) {
+    Map<String, Long> namenodeThreadCpuMillis,
+    Long clientCpuMillis,
+    MachineWork machine) {
 
-  public static final ClusterWork NONE = new ClusterWork(List.of(), null, null, Map.of());
+  public static final ClusterWork NONE =
+      new ClusterWork(List.of(), null, null, Map.of(), null, null);
 
   public ClusterWork {
     namenodes = List.copyOf(namenodes);
@@ -39,6 +46,14 @@ public record ClusterWork(
    *     batches), the election's and housekeeping's included
    */
   public record NamenodeWork(Long cpuMillis, Long operations, Long databaseAccesses) {}
+
+  /** The machine's CPU time in the window: busy, and in all (busy and idle), all cores summed. */
+  public record MachineWork(long busyMillis, long allMillis) {
+    /** The share of the machine's processors that were busy. */
+    public double busyShare() {
+      return allMillis == 0 ? 0 : (double) busyMillis / allMillis;
+    }
+  }
 
   /** All namenodes' operations; null unless every count is known. */
   public Long namenodeOperations() {

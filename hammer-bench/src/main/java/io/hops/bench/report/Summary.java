@@ -120,6 +120,12 @@ public final class Summary {
           .forEach((group, ms) -> threads.put(group, p.perOp(ms) * 1000));
       m.put("namenodeCpuMsPer1000OpsByThread", threads);
     }
+    if (p.cluster().clientCpuMillis() != null) {
+      m.put("clientCpuMsPer1000Ops", p.perOp(p.cluster().clientCpuMillis() * 1000));
+    }
+    if (p.cluster().machine() != null) {
+      m.put("machineBusyShare", p.cluster().machine().busyShare());
+    }
     if (r.pausedMillis() > 0) {
       m.put("pausedThreadSeconds", r.pausedMillis() / 1000.0);
     }

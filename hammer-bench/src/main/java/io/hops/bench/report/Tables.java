@@ -110,6 +110,10 @@ public final class Tables {
     if (!threads.isEmpty()) {
       b.append("  namenode CPU by thread, ms per 1,000 ops: ").append(threads).append('\n');
     }
+    String pace = clientsAndMachine(p);
+    if (!pace.isEmpty()) {
+      b.append(pace);
+    }
     if (w.databaseCpuMillis() != null || w.databaseStatements() != null) {
       b.append(
           String.format(
@@ -121,6 +125,38 @@ public final class Tables {
               num(p.perOp(w.databaseAccesses()))));
     }
     return b.toString();
+  }
+
+  /**
+   * The clients' CPU per 1,000 operations and in cores, and how busy the machine's processors were:
+   * where clients and namenodes share a machine, whether the clients, the namenodes or neither had
+   * them all; "" where unknown.
+   */
+  static String clientsAndMachine(MeasuredPhase p) {
+    ClusterWork w = p.cluster();
+    double seconds = p.result().measuredMillis() / 1000.0;
+    if (seconds <= 0 || (w.clientCpuMillis() == null && w.machine() == null)) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder("  ");
+    if (w.clientCpuMillis() != null) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "clients: CPU %s ms per 1,000 ops (%.2f cores)",
+              num(p.perOp(w.clientCpuMillis() * 1000)),
+              w.clientCpuMillis() / 1000.0 / seconds));
+    }
+    if (w.machine() != null && w.machine().allMillis() > 0) {
+      b.append(w.clientCpuMillis() != null ? "; " : "")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "the machine: %.0f%% of its %d cores busy",
+                  100 * w.machine().busyShare(),
+                  Math.round(w.machine().allMillis() / 1000.0 / seconds)));
+    }
+    return b.append('\n').toString();
   }
 
   /** Thread groups shown by name; the rest are summed as "other". */
