@@ -110,10 +110,7 @@ public final class Tables {
     if (!threads.isEmpty()) {
       b.append("  namenode CPU by thread, ms per 1,000 ops: ").append(threads).append('\n');
     }
-    String pace = clientsAndMachine(p);
-    if (!pace.isEmpty()) {
-      b.append(pace);
-    }
+    b.append(clientsAndMachine(p));
     if (w.databaseCpuMillis() != null || w.databaseStatements() != null) {
       b.append(
           String.format(
