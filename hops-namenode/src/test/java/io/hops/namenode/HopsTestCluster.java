@@ -25,6 +25,7 @@ public final class HopsTestCluster implements AutoCloseable {
   private final HopsNameNode namenode;
   private final Configuration conf;
   private final List<DataNode> datanodes = new ArrayList<>();
+  private final List<Configuration> datanodeConfs = new ArrayList<>();
   private Path dataRoot;
 
   public HopsTestCluster() throws IOException {
@@ -147,6 +148,7 @@ public final class HopsTestCluster implements AutoCloseable {
       }
       DataNode dn = DatanodeLauncher.start(dnConf);
       datanodes.add(dn);
+      datanodeConfs.add(dnConf);
       started.add(dn);
     }
     waitForLive(datanodes.size());
@@ -165,6 +167,19 @@ public final class HopsTestCluster implements AutoCloseable {
           .append(d.toURI());
     }
     return out.toString();
+  }
+
+  /**
+   * Puts the data directories of the datanodes started from now on in memory ({@code /dev/shm},
+   * where the machine has one): for tests that give a datanode hundreds of thousands of replicas,
+   * whose files a disk creates and deletes slowly. Call before the first datanode starts.
+   */
+  public HopsTestCluster withDatanodesInMemory() throws IOException {
+    Path shm = Path.of("/dev/shm");
+    if (dataRoot == null && Files.isDirectory(shm) && Files.isWritable(shm)) {
+      dataRoot = Files.createTempDirectory(shm, "hops-dn-");
+    }
+    return this;
   }
 
   /** Starts {@code n} datanodes with default settings. */
@@ -207,6 +222,33 @@ public final class HopsTestCluster implements AutoCloseable {
 
   public List<DataNode> datanodes() {
     return datanodes;
+  }
+
+  /**
+   * Stops datanode {@code i}, runs {@code whileStopped} on its volumes (the directories of its
+   * storages, in the order of its data directories) and starts it again over them, with the same
+   * configuration: the same datanode, as after a restart of its process. Returns it once it has
+   * registered with this cluster's namenode again.
+   */
+  public DataNode restartDatanode(int i, VolumeAction whileStopped) throws IOException {
+    datanodes.get(i).shutdown();
+    Configuration dnConf = datanodeConfs.get(i);
+    List<File> volumes = new ArrayList<>();
+    for (String location : dnConf.getTrimmedStrings("dfs.datanode.data.dir")) {
+      volumes.add(
+          new File(
+              org.apache.hadoop.hdfs.server.datanode.StorageLocation.parse(location).getUri()));
+    }
+    whileStopped.run(volumes);
+    DataNode dn = DatanodeLauncher.start(dnConf);
+    datanodes.set(i, dn);
+    waitForLive(datanodes.size());
+    return dn;
+  }
+
+  /** What a test does to a stopped datanode's volumes. */
+  public interface VolumeAction {
+    void run(List<File> volumes) throws IOException;
   }
 
   /** Waits (up to 60 s) until the namenode counts {@code n} live datanodes with storages. */

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.ClientNamenodeProtocolProtos.ClientNamenodeProtocol;
 import org.apache.hadoop.hdfs.protocol.proto.DatanodeProtocolProtos.DatanodeProtocolService;
@@ -83,7 +84,7 @@ public final class RpcServer implements AutoCloseable {
         RPC.RpcKind.RPC_PROTOCOL_BUFFER,
         DatanodeProtocolPB.class,
         DatanodeProtocolService.newReflectiveBlockingService(
-            new DatanodeProtocolServerSideTranslatorPB(datanode, 1000)));
+            new DatanodeProtocolServerSideTranslatorPB(datanode, maxDataLength(conf))));
     // The Balancer and other stock tools.
     RPC.setProtocolEngine(conf, NamenodeProtocolPB.class, ProtobufRpcEngine2.class);
     server.addProtocol(
@@ -98,6 +99,17 @@ public final class RpcServer implements AutoCloseable {
         GenericRefreshProtocolPB.class,
         GenericRefreshProtocolService.newReflectiveBlockingService(
             new GenericRefreshProtocolServerSideTranslatorPB(extensions)));
+  }
+
+  /**
+   * The largest message the server reads, {@code ipc.maximum.data.length} (128 MB by default), as
+   * HDFS's NameNodeRpcServer passes it on: Hadoop's block report decoder applies it as the protobuf
+   * size limit of a full block report's replica list, so a smaller value refuses real reports.
+   */
+  static int maxDataLength(Configuration conf) {
+    return conf.getInt(
+        CommonConfigurationKeys.IPC_MAXIMUM_DATA_LENGTH,
+        CommonConfigurationKeys.IPC_MAXIMUM_DATA_LENGTH_DEFAULT);
   }
 
   /**
