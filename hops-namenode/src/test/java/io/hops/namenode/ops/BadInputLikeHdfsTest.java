@@ -36,7 +36,7 @@ class BadInputLikeHdfsTest {
   private static final String LONG = "u".repeat(300);
   private static final String LONG_UTF8 = "é".repeat(400); // 800 bytes
 
-  private record Side(DistributedFileSystem admin, Configuration conf) {
+  private record Side(DistributedFileSystem admin, Configuration conf, String pool) {
     ClientProtocol nn() {
       return admin.getClient().getNamenode();
     }
@@ -56,9 +56,15 @@ class BadInputLikeHdfsTest {
   static void start() throws Exception {
     hops = new HopsTestCluster();
     hdfs = ApacheHdfs.start("bad-input");
-    hopsSide = new Side(hops.client(), hops.clientConf());
+    hopsSide =
+        new Side(
+            hops.client(), hops.clientConf(), hops.namenode().namesystem().blocks().blockPoolId());
     Configuration hdfsConf = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    hdfsSide = new Side((DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf), hdfsConf);
+    hdfsSide =
+        new Side(
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf),
+            hdfsConf,
+            hdfs.getNamesystem().getBlockPoolId());
     for (Side s : List.of(hopsSide, hdfsSide)) {
       s.admin.mkdirs(new Path("/b"));
       s.admin.setPermission(new Path("/b"), new FsPermission((short) 0777));
@@ -150,7 +156,73 @@ class BadInputLikeHdfsTest {
               s.admin.mkdirs(p("/b/chown8"));
               s.admin.setOwner(p("/b/chown8"), LONG_UTF8, LONG_UTF8);
               return owner(s, "/b/chown8");
+            }),
+        call(
+            "a directory's access time",
+            s -> s.admin.getFileStatus(mkdirs(s, "/b/at")).getAccessTime()),
+        call(
+            "a directory's access time in a listing",
+            s -> {
+              mkdirs(s, "/b/atl/d");
+              return s.admin.listStatus(p("/b/atl"))[0].getAccessTime();
+            }),
+        call(
+            "a directory's access time after setTimes",
+            s -> {
+              s.admin.setTimes(mkdirs(s, "/b/ats"), -1, 12345L);
+              return s.admin.getFileStatus(p("/b/ats")).getAccessTime();
+            }),
+        call("resetting both quotas of /", s -> quota(s, "/", QUOTA_RESET, QUOTA_RESET)),
+        call("resetting the namespace quota of /", s -> quota(s, "/", QUOTA_RESET, DONT_SET)),
+        call("resetting the space quota of /", s -> quota(s, "/", DONT_SET, QUOTA_RESET)),
+        call("leaving the quotas of / as they are", s -> quota(s, "/", DONT_SET, DONT_SET)),
+        call(
+            "raw mkdirs of an empty path",
+            s -> s.nn().mkdirs("", FsPermission.getDirDefault(), true)),
+        call("raw delete of an empty path", s -> s.nn().delete("", true)),
+        call("abandonBlock of an unknown block", s -> abandon(s, "/b/ab1", s.pool(), true)),
+        call("abandonBlock of another pool's block", s -> abandon(s, "/b/ab2", "BP-1-2-3", true)),
+        call("abandonBlock on a closed file", s -> abandon(s, "/b/ab3", s.pool(), false)),
+        call(
+            "abandonBlock on a missing file",
+            s -> {
+              s.nn()
+                  .abandonBlock(
+                      new org.apache.hadoop.hdfs.protocol.ExtendedBlock(s.pool(), 987_654_321L),
+                      org.apache.hadoop.hdfs.protocol.HdfsConstants.GRANDFATHER_INODE_ID,
+                      "/b/no-such-file",
+                      "ab-client");
+              return "abandoned";
             }));
+  }
+
+  private static final long QUOTA_RESET = org.apache.hadoop.hdfs.protocol.HdfsConstants.QUOTA_RESET;
+  private static final long DONT_SET = org.apache.hadoop.hdfs.protocol.HdfsConstants.QUOTA_DONT_SET;
+
+  private static Path mkdirs(Side s, String path) throws Exception {
+    s.admin.mkdirs(p(path));
+    return p(path);
+  }
+
+  private static String quota(Side s, String path, long ns, long ds) throws Exception {
+    s.nn().setQuota(path, ns, ds, null);
+    return "set";
+  }
+
+  /** abandonBlock of a block id no file has, by the writer of {@code path} (open or closed). */
+  private static String abandon(Side s, String path, String pool, boolean open) throws Exception {
+    create(s, path, "ab-client", 1 << 20);
+    if (!open) {
+      s.nn().complete(path, "ab-client", null, s.nn().getFileInfo(path).getFileId());
+    }
+    long fileId = s.nn().getFileInfo(path).getFileId();
+    s.nn()
+        .abandonBlock(
+            new org.apache.hadoop.hdfs.protocol.ExtendedBlock(pool, 987_654_321L),
+            fileId,
+            path,
+            "ab-client");
+    return "abandoned";
   }
 
   private static String outcome(Call call, Side s) {
@@ -163,8 +235,13 @@ class BadInputLikeHdfsTest {
     }
   }
 
+  /** The first line of the message, inode ids left out (each system numbers its own). */
   private static String firstLine(Throwable e) {
-    return String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+    return String.valueOf(e.getMessage())
+        .lines()
+        .findFirst()
+        .orElse("")
+        .replaceAll("\\(inode [0-9]+\\)", "(inode N)");
   }
 
   /**
@@ -195,7 +272,7 @@ class BadInputLikeHdfsTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(mdb != null, "needs HOPS_TEST_MYSQL_URL");
     try (mdb;
         DistributedFileSystem fs = mdb.client()) {
-      Side side = new Side(fs, mdb.clientConf());
+      Side side = new Side(fs, mdb.clientConf(), null);
       fs.mkdirs(p("/b"));
       fs.setPermission(p("/b"), new FsPermission((short) 0777));
       assertThat(create(side, "/b/c", LONG_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
