@@ -28,13 +28,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input where hops differed from HDFS, against both in the same run: the reserved name, block
- * sizes beyond HDFS's 48 bits, and user, group and client names longer than 255 bytes. The outcome
+ * sizes beyond HDFS's 48 bits, user, group and client names up to the widest hops stores (3064
+ * bytes), directory access times, quotas of the root, empty paths and abandoned blocks. The outcome
  * (result, or exception class and first message line) must be the same, and no DAL class may reach
  * the client.
  */
 class BadInputLikeHdfsTest {
   private static final String LONG = "u".repeat(300);
   private static final String LONG_UTF8 = "é".repeat(400); // 800 bytes
+
+  /** As long as hops stores a name: {@link io.hops.dal.schema.MaxBytes#NAME} bytes. */
+  private static final String WIDEST = "w".repeat(io.hops.dal.schema.MaxBytes.NAME);
+
+  private static final String WIDEST_UTF8 = "é".repeat(io.hops.dal.schema.MaxBytes.NAME / 2);
 
   private record Side(DistributedFileSystem admin, Configuration conf, String pool) {
     ClientProtocol nn() {
@@ -150,6 +156,33 @@ class BadInputLikeHdfsTest {
               s.admin.setOwner(p("/b/chown"), LONG, LONG + "g");
               return owner(s, "/b/chown");
             }),
+        call("a client name of 3064 bytes", s -> create(s, "/b/widest-client", WIDEST, 1 << 20)),
+        call(
+            "a client name of 3064 bytes of UTF-8",
+            s -> create(s, "/b/widest-utf8-client", WIDEST_UTF8, 1 << 20)),
+        call("a user of 3064 bytes", s -> mkdirsAs(s, WIDEST, "/b/widest-user")),
+        call(
+            "chown to names of 3064 bytes",
+            s -> {
+              s.admin.mkdirs(p("/b/chown-widest"));
+              s.admin.setOwner(p("/b/chown-widest"), WIDEST_UTF8, WIDEST);
+              return owner(s, "/b/chown-widest");
+            }),
+        call(
+            "a writer of 3064 bytes, its lease and its open file listed",
+            s -> {
+              create(s, "/b/widest-open", WIDEST, 1 << 20);
+              return s.nn()
+                  .listOpenFiles(
+                      0,
+                      EnumSet.of(
+                          org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType
+                              .ALL_OPEN_FILES),
+                      "/b/widest-open")
+                  .get(0)
+                  .getClientName()
+                  .equals(WIDEST);
+            }),
         call(
             "chown to names of 800 bytes",
             s -> {
@@ -245,12 +278,13 @@ class BadInputLikeHdfsTest {
   }
 
   /**
-   * hops stores names up to 1024 bytes (HDFS has no limit): a longer one is refused as a plain
-   * {@code IOException} naming the column, never a DAL exception, and the namenode stays usable.
+   * hops stores names up to {@link io.hops.dal.schema.MaxBytes#NAME} bytes (HDFS has no limit): a
+   * longer one is refused as a plain {@code IOException} naming the column, never a DAL exception,
+   * and the namenode stays usable.
    */
   @org.junit.jupiter.api.Test
   void aNameBeyondTheColumnIsAPlainIoException() throws Exception {
-    String huge = "x".repeat(1100);
+    String huge = "x".repeat(io.hops.dal.schema.MaxBytes.NAME + 1);
     String outcome =
         outcome(
             s -> {
@@ -261,7 +295,7 @@ class BadInputLikeHdfsTest {
             hopsSide);
     assertThat(outcome)
         .startsWith(
-            "java.io.IOException: setOwner: column hdfs_users.name holds at most 1024 bytes");
+            "java.io.IOException: setOwner: column hdfs_users.name holds at most 3064 bytes");
     assertThat(hopsSide.admin.exists(p("/b/huge"))).isTrue();
   }
 
@@ -275,10 +309,10 @@ class BadInputLikeHdfsTest {
       Side side = new Side(fs, mdb.clientConf(), null);
       fs.mkdirs(p("/b"));
       fs.setPermission(p("/b"), new FsPermission((short) 0777));
-      assertThat(create(side, "/b/c", LONG_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
-      assertThat(mkdirsAs(side, LONG, "/b/u")).isEqualTo(LONG + ":supergroup");
-      fs.setOwner(p("/b/u"), LONG_UTF8, LONG_UTF8 + "g");
-      assertThat(owner(side, "/b/u")).isEqualTo(LONG_UTF8 + ":" + LONG_UTF8 + "g");
+      assertThat(create(side, "/b/c", WIDEST_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
+      assertThat(mkdirsAs(side, WIDEST, "/b/u")).isEqualTo(WIDEST + ":supergroup");
+      fs.setOwner(p("/b/u"), WIDEST_UTF8, LONG_UTF8 + "g");
+      assertThat(owner(side, "/b/u")).isEqualTo(WIDEST_UTF8 + ":" + LONG_UTF8 + "g");
       assertThat(
               fs.getClient()
                   .getNamenode()
@@ -290,7 +324,7 @@ class BadInputLikeHdfsTest {
                       "/")
                   .get(0)
                   .getClientName())
-          .isEqualTo(LONG_UTF8);
+          .isEqualTo(WIDEST_UTF8);
     }
   }
 
