@@ -9,22 +9,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 62: {@code /prom} of a namenode started as an operator starts it, {@code bin/hops namenode}
- * with the repository's {@code conf/hdfs-site.xml} (Hadoop's {@code core-default.xml}, which says
- * {@code hadoop.prometheus.endpoint.enabled=false}, loaded as always), read by Prometheus's own
- * Python parser. Only the ports are added, in a {@code core-site.xml} beside the shipped file, so
- * that the test does not take 8020 and 9870 from whatever else runs on the machine.
+ * or {@code bin/hops cluster} with the repository's {@code conf/hdfs-site.xml} (Hadoop's {@code
+ * core-default.xml}, which says {@code hadoop.prometheus.endpoint.enabled=false}, loaded as
+ * always), read by Prometheus's own Python parser. Only the ports are added, in a {@code
+ * core-site.xml} beside the shipped file, so that the test does not take 8020 and 9870 from
+ * whatever else runs on the machine.
  */
 class PromWithShippedConfTest {
   private static final long START_SECONDS = 90;
 
-  @Test
+  /** {@code bin/hops namenode}, and {@code bin/hops cluster} (the issue's command), as run. */
+  @ParameterizedTest(name = "bin/hops {0}")
+  @ValueSource(strings = {"namenode", "cluster"})
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
-  void promIsOnForANamenodeStartedFromTheShippedConf() throws Exception {
+  void promIsOnForANamenodeStartedFromTheShippedConf(String command) throws Exception {
     String python = NamenodeMetricsTest.Python.withPrometheusClient();
     assumeTrue(python != null, "python3 is not installed: /prom is not parsed");
     Path work = Files.createDirectories(Path.of("target/prom-shipped-conf/" + System.nanoTime()));
@@ -39,7 +43,10 @@ class PromWithShippedConfTest {
             "hops.namenode.http.port", Integer.toString(httpPort)));
 
     List<String> cmd = Processes.java(false);
-    cmd.addAll(List.of("namenode", "--conf", conf.toAbsolutePath().toString()));
+    cmd.addAll(List.of(command, "--conf", conf.toAbsolutePath().toString()));
+    if (command.equals("cluster")) {
+      cmd.addAll(List.of("--datanodes", "0")); // the namenode's /prom is what is checked
+    }
     Path out = work.resolve("namenode.out");
     Path err = work.resolve("namenode.err");
     // The shipped conf keeps the embedded store in ./data/metadata: the namenode's own directory.
@@ -50,7 +57,8 @@ class PromWithShippedConfTest {
             .redirectError(err.toFile())
             .start();
     try {
-      awaitStart(namenode, out, err);
+      awaitStart(
+          namenode, out, err, command.equals("cluster") ? "hops cluster running" : "serving at");
       String prom = scrapeOnceMetricsArePublished("http://127.0.0.1:" + httpPort + "/prom");
       Path text = work.resolve("prom.txt");
       Files.writeString(text, prom);
@@ -63,9 +71,9 @@ class PromWithShippedConfTest {
     }
   }
 
-  private static void awaitStart(Process p, Path out, Path err) throws Exception {
+  private static void awaitStart(Process p, Path out, Path err, String ready) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
-    while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
+    while (!Files.readString(out, StandardCharsets.UTF_8).contains(ready)) {
       assertThat(p.isAlive()).as("the namenode died:%n%s", Processes.tail(err)).isTrue();
       assertThat(System.nanoTime())
           .as("the namenode did not start:%n%s", Processes.tail(err))
