@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS inodes (
   replication SMALLINT NOT NULL,
   preferred_block_size BIGINT NOT NULL,
   under_construction BOOLEAN NOT NULL,
-  client_name VARBINARY(1024),
+  client_name VARBINARY(3064),
   client_machine VARBINARY(1024),
   subtree_locked BOOLEAN NOT NULL,
   subtree_lock_owner BIGINT NOT NULL,
@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS inodes (
 
 -- A client's write lease.
 CREATE TABLE IF NOT EXISTS leases (
-  holder VARBINARY(1024) NOT NULL,
+  holder VARBINARY(3064) NOT NULL,
   last_update BIGINT NOT NULL,
   count INT NOT NULL,
   PRIMARY KEY (holder),
@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS leases (
 -- The files under construction each lease covers, a holder's files together: the file's inode
 -- names its holder, so a file's row is read by key, and no index is kept.
 CREATE TABLE IF NOT EXISTS lease_paths (
-  holder VARBINARY(1024) NOT NULL,
+  holder VARBINARY(3064) NOT NULL,
   inode_id BIGINT NOT NULL,
   path VARBINARY(8000),
   last_block_id BIGINT NOT NULL,
@@ -229,8 +229,8 @@ CREATE TABLE IF NOT EXISTS on_going_subtree_ops (
   namenode_id BIGINT NOT NULL,
   op_type TINYINT NOT NULL,
   start_time BIGINT NOT NULL,
-  user_name VARBINARY(1024),
-  client_name VARBINARY(1024),
+  user_name VARBINARY(3064),
+  client_name VARBINARY(3064),
   PRIMARY KEY (partition_id, inode_id)
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (partition_id);
@@ -281,7 +281,7 @@ CREATE TABLE IF NOT EXISTS xattrs (
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,
-  name VARBINARY(1024),
+  name VARBINARY(3064),
   PRIMARY KEY (id),
   KEY hdfs_users_name_idx (name)
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
@@ -289,7 +289,7 @@ CREATE TABLE IF NOT EXISTS hdfs_users (
 
 CREATE TABLE IF NOT EXISTS hdfs_groups (
   id INT NOT NULL,
-  name VARBINARY(1024),
+  name VARBINARY(3064),
   PRIMARY KEY (id),
   KEY hdfs_groups_name_idx (name)
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4

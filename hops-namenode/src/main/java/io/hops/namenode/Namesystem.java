@@ -103,7 +103,7 @@ public final class Namesystem {
     root.userId = users.userId(fsOwner);
     root.groupId = users.groupId(supergroup);
     root.modificationTime = blocks.now();
-    root.accessTime = root.modificationTime;
+    root.accessTime = 0; // as in HDFS: a directory's access time moves only by setTimes
     try (Transaction tx = storage.begin()) {
       tx.insert(InodeRow.TABLE, root.toRow());
       tx.commit();

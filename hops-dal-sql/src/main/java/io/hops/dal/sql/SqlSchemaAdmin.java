@@ -102,7 +102,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
         if (size == null) {
           s.execute("ALTER TABLE " + def.name() + " ADD COLUMN " + col.getValue());
         } else if (size < declaredBytes(col.getValue())) {
-          // A string column the DDL has since widened (e.g. names of 255 bytes to 1024).
+          // A string column the DDL has since widened (e.g. names of 255 or 1024 bytes to 3064).
           s.execute("ALTER TABLE " + def.name() + " MODIFY COLUMN " + col.getValue());
         }
       }

@@ -2,6 +2,7 @@ package io.hops.dal.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.schema.MaxBytes;
 import io.hops.dal.sql.kit.MariadbFixture;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -15,9 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A database made by an older hops is upgraded in place as a namenode starts: name columns that
- * held 255 bytes are widened to the DDL's 1024, an index the schema no longer has is dropped, and a
- * table whose primary key changed is rebuilt with its rows. Runs against the MariaDB of {@code
- * HOPS_TEST_MYSQL_URL}; skipped without one, as the other MariaDB kits are.
+ * held 255 or 1024 bytes are widened to the DDL's, an index the schema no longer has is dropped,
+ * and a table whose primary key changed is rebuilt with its rows. Runs against the MariaDB of
+ * {@code HOPS_TEST_MYSQL_URL}; skipped without one, as the other MariaDB kits are.
  */
 class SchemaWideningTest implements MariadbFixture {
 
@@ -40,8 +41,53 @@ class SchemaWideningTest implements MariadbFixture {
       }
       assertThat(width(storage, "hdfs_users", "name")).isEqualTo(255);
       storage.schema().createOrUpgrade();
-      assertThat(width(storage, "hdfs_users", "name")).isEqualTo(1024);
-      assertThat(width(storage, "leases", "holder")).isEqualTo(1024);
+      assertThat(width(storage, "hdfs_users", "name")).isEqualTo(MaxBytes.NAME);
+      assertThat(width(storage, "leases", "holder")).isEqualTo(MaxBytes.NAME);
+    }
+  }
+
+  /**
+   * The user, group and client names of a database whose columns held 1024 bytes are widened to
+   * {@link MaxBytes#NAME} with their rows, keys and partitioning, and then hold names that wide.
+   */
+  @Test
+  void nameColumnsOf1024BytesAreWidenedWithTheirRows() throws Exception {
+    String[][] columns = {
+      {"hdfs_users", "name", ""},
+      {"hdfs_groups", "name", ""},
+      {"leases", "holder", " NOT NULL"},
+      {"lease_paths", "holder", " NOT NULL"},
+      {"inodes", "client_name", ""},
+      {"on_going_subtree_ops", "user_name", ""},
+      {"on_going_subtree_ops", "client_name", ""}
+    };
+    try (SqlStorage storage = (SqlStorage) open(Map.of())) {
+      storage.schema().createOrUpgrade();
+      try (Connection c = storage.connection();
+          Statement s = c.createStatement()) {
+        for (String[] col : columns) {
+          s.execute(
+              "ALTER TABLE " + col[0] + " MODIFY COLUMN " + col[1] + " VARBINARY(1024)" + col[2]);
+        }
+        s.execute("INSERT INTO lease_paths VALUES ('a', 7, '/a/f', 11, 10)");
+        c.commit();
+      }
+      assertThat(width(storage, "lease_paths", "holder")).isEqualTo(1024);
+      storage.schema().createOrUpgrade();
+      for (String[] col : columns) {
+        assertThat(width(storage, col[0], col[1]))
+            .as(col[0] + "." + col[1])
+            .isEqualTo(MaxBytes.NAME);
+      }
+      assertThat(primaryKey(storage, "lease_paths")).containsExactly("holder", "inode_id");
+      String widest = "h".repeat(MaxBytes.NAME);
+      try (Connection c = storage.connection();
+          Statement s = c.createStatement()) {
+        s.execute("INSERT INTO lease_paths VALUES ('" + widest + "', 8, '/a/g', -1, -1)");
+        c.commit();
+      }
+      assertThat(rows(storage, "lease_paths"))
+          .containsExactlyInAnyOrder("a:7:/a/f:11:10", widest + ":8:/a/g:-1:-1");
     }
   }
 

@@ -9,6 +9,6 @@ import io.hops.dal.schema.TableName;
 
 /** A group name, stored once and referenced by id. */
 @TableName("hdfs_groups")
-public record GroupRow(@Pk @PartitionKey int id, @Indexed @MaxBytes(1024) String name) {
+public record GroupRow(@Pk @PartitionKey int id, @Indexed @MaxBytes(MaxBytes.NAME) String name) {
   public static final Table<GroupRow> TABLE = Table.of(GroupRow.class);
 }

@@ -34,7 +34,7 @@ public record InodeRow(
     short replication,
     long preferredBlockSize,
     boolean underConstruction,
-    @MaxBytes(1024) String clientName,
+    @MaxBytes(MaxBytes.NAME) String clientName,
     @MaxBytes(1024) String clientMachine,
     boolean subtreeLocked,
     long subtreeLockOwner,

@@ -18,7 +18,7 @@ import io.hops.dal.schema.TableName;
 @AscendingKeys
 @TableName("lease_paths")
 public record LeasePathRow(
-    @Pk @PartitionKey @MaxBytes(1024) String holder,
+    @Pk @PartitionKey @MaxBytes(MaxBytes.NAME) String holder,
     @Pk long inodeId,
     @MaxBytes(8000) String path,
     long lastBlockId,

@@ -10,6 +10,6 @@ import io.hops.dal.schema.TableName;
 /** A client's write lease; it covers the files in {@code lease_paths}. */
 @TableName("leases")
 public record LeaseRow(
-    @Pk @PartitionKey @MaxBytes(1024) String holder, @Indexed long lastUpdate, int count) {
+    @Pk @PartitionKey @MaxBytes(MaxBytes.NAME) String holder, @Indexed long lastUpdate, int count) {
   public static final Table<LeaseRow> TABLE = Table.of(LeaseRow.class);
 }

@@ -15,7 +15,7 @@ public record OnGoingSubtreeOpRow(
     long namenodeId,
     byte opType,
     long startTime,
-    @MaxBytes(1024) String userName,
-    @MaxBytes(1024) String clientName) {
+    @MaxBytes(MaxBytes.NAME) String userName,
+    @MaxBytes(MaxBytes.NAME) String clientName) {
   public static final Table<OnGoingSubtreeOpRow> TABLE = Table.of(OnGoingSubtreeOpRow.class);
 }

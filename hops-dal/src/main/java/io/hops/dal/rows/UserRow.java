@@ -9,6 +9,6 @@ import io.hops.dal.schema.TableName;
 
 /** A user name, stored once and referenced by id. */
 @TableName("hdfs_users")
-public record UserRow(@Pk @PartitionKey int id, @Indexed @MaxBytes(1024) String name) {
+public record UserRow(@Pk @PartitionKey int id, @Indexed @MaxBytes(MaxBytes.NAME) String name) {
   public static final Table<UserRow> TABLE = Table.of(UserRow.class);
 }

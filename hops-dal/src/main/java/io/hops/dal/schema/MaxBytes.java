@@ -12,5 +12,12 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.RECORD_COMPONENT)
 public @interface MaxBytes {
+  /**
+   * User, group and client names (HDFS has no limit): as wide as every SQL engine can key them,
+   * InnoDB's 3072 bytes of an index less the 8-byte inode id {@code lease_paths} keys a holder
+   * with.
+   */
+  int NAME = 3064;
+
   int value();
 }

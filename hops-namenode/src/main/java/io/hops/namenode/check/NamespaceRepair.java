@@ -124,7 +124,7 @@ public final class NamespaceRepair {
         dir.userId = root.userId();
         dir.groupId = root.groupId();
         dir.modificationTime = now;
-        dir.accessTime = now;
+        dir.accessTime = 0; // as in HDFS: a directory's access time moves only by setTimes
       } else {
         dir = MutableInode.of(lf);
       }

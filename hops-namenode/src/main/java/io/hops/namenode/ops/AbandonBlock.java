@@ -60,7 +60,7 @@ public final class AbandonBlock extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    OpenFiles.checkPool(bm.blockPoolId(), block);
+    // No check of the block's pool: HDFS compares only the block id with the file's last block.
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     file = OpenFiles.lock(tx, resolved, fileId);
     leases = OpenFiles.leasesToCheck(tx, file, holder);

@@ -120,12 +120,13 @@ final class Checks {
   }
 
   /**
-   * HDFS's refusal of an invalid name to create or rename to, then its limit on the length and
-   * depth of such a path.
+   * HDFS's limit on the length and depth of a path to create or rename to, then its refusal of an
+   * invalid name there. As NameNodeRpcServer.checkPathLength, the path is parsed as a {@link
+   * org.apache.hadoop.fs.Path} first: an empty one is an {@code IllegalArgumentException} ("Can not
+   * create a Path from an empty string").
    */
   static void pathLength(String op, String src) throws IOException {
-    PathNames.checkCreatable(src, op.equals("create"));
-    int depth = PathNames.depth(src);
+    int depth = new org.apache.hadoop.fs.Path(src).depth();
     if (src.length() > HdfsServerConstants.MAX_PATH_LENGTH
         || depth > HdfsServerConstants.MAX_PATH_DEPTH) {
       throw new IOException(
@@ -136,6 +137,7 @@ final class Checks {
               + HdfsServerConstants.MAX_PATH_DEPTH
               + " levels.");
     }
+    PathNames.checkCreatable(src, op.equals("create"));
   }
 
   /**

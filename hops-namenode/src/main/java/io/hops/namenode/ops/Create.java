@@ -340,7 +340,7 @@ public final class Create extends Operation<HdfsFileStatus> {
     dir.userId = pc.userId();
     dir.groupId = parent.groupId;
     dir.modificationTime = now;
-    dir.accessTime = now;
+    dir.accessTime = 0; // as in HDFS: a directory's access time moves only by setTimes
     inheritedAcl = DefaultAcl.apply(tx, inheritedAcl, dir, permission);
     link(tx, parent, dir);
     return dir;

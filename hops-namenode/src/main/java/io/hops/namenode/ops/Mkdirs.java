@@ -124,7 +124,7 @@ public final class Mkdirs extends Operation<Boolean> {
       dir.userId = pc.userId();
       dir.groupId = parent.groupId;
       dir.modificationTime = now;
-      dir.accessTime = now;
+      dir.accessTime = 0; // as in HDFS: a directory's access time moves only by setTimes
       FsPermission modes =
           i == resolved.depth()
               ? masked

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.PathResolver;
@@ -93,7 +94,7 @@ public final class SetQuota extends Operation<Void> {
     tx.passOwnSubtreeMark(ownMark);
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     InodeRow target = resolved.target();
-    if (target == null || !target.isDir()) {
+    if (target == null || !target.isDir() || target.id() == Inodes.ROOT_ID) {
       return;
     }
     if (target.hasQuota()) {
@@ -125,9 +126,9 @@ public final class SetQuota extends Operation<Void> {
     if (!target.isDir()) {
       throw new PathIsNotDirectoryException(path());
     }
-    if (target.id() == io.hops.namenode.resolve.Inodes.ROOT_ID) {
-      throw new UnsupportedActionException(
-          "hops keeps no quota on the root directory: set quotas on its subdirectories");
+    if (target.id() == Inodes.ROOT_ID) {
+      checkRootQuotaKept();
+      return null;
     }
     long oldNs = quota == null ? HdfsConstants.QUOTA_RESET : quota.nsQuota();
     long oldDs = quota == null ? HdfsConstants.QUOTA_RESET : quota.dsQuota();
@@ -163,6 +164,23 @@ public final class SetQuota extends Operation<Void> {
       tx.update(InodeRow.TABLE, after);
     }
     return null;
+  }
+
+  /**
+   * HDFS's root has a namespace quota of {@code Long.MAX_VALUE} (= {@code QUOTA_DONT_SET}), which
+   * resetting it keeps, and no storage space quota (FSDirAttrOp.unprotectedSetQuota): a call that
+   * leaves both so changes nothing there, and is accepted. hops keeps no quota on the root, so any
+   * other value is refused.
+   */
+  private void checkRootQuotaKept() throws UnsupportedActionException {
+    boolean nsKept =
+        nsQuota == HdfsConstants.QUOTA_RESET || nsQuota == HdfsConstants.QUOTA_DONT_SET;
+    boolean dsKept =
+        dsQuota == HdfsConstants.QUOTA_RESET || dsQuota == HdfsConstants.QUOTA_DONT_SET;
+    if (!nsKept || !dsKept) {
+      throw new UnsupportedActionException(
+          "hops keeps no quota on the root directory: set quotas on its subdirectories");
+    }
   }
 
   private long[] usage(InodeRow target) throws IOException {

@@ -319,6 +319,11 @@ public class ClientRpc extends FeaturesOff {
 
   @Override
   public boolean delete(String src, boolean recursive) throws IOException {
+    // HDFS resolves the path without checking its name first (FSDirDeleteOp.delete), so a relative
+    // or empty one fails in INode.checkAbsolutePath, with an AssertionError.
+    if (!src.startsWith("/")) {
+      throw new AssertionError("Absolute path required, but got '" + src + "'");
+    }
     var pc = ns.checker();
     return ns.subtrees().delete(pc, src, recursive, RetryCodecs.BOOLEAN);
   }

@@ -1,5 +1,6 @@
 package io.hops.namenode.rpc;
 
+import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.CheckPath;
 import java.io.FileNotFoundException;
@@ -185,12 +186,19 @@ public abstract class FeaturesOff extends UnsupportedClientProtocol {
         });
   }
 
+  /**
+   * {@value DFSConfigKeys#DFS_NAMENODE_EC_SYSTEM_DEFAULT_POLICY} when a site file or the caller
+   * sets it, else empty (hops has no erasure coding): the {@code RS-6-3-1024k} of Hadoop's {@code
+   * hdfs-default.xml}, which a configuration that loads the defaults holds, counts as not set.
+   */
+  private String systemDefaultPolicy() {
+    String key = DFSConfigKeys.DFS_NAMENODE_EC_SYSTEM_DEFAULT_POLICY;
+    return NamenodeConfig.isDefault(ns.conf(), key) ? "" : ns.conf().getTrimmed(key, "");
+  }
+
   @Override
   public void setErasureCodingPolicy(String src, String ecPolicyName) throws IOException {
-    String name =
-        ecPolicyName != null
-            ? ecPolicyName
-            : ns.conf().getTrimmed(DFSConfigKeys.DFS_NAMENODE_EC_SYSTEM_DEFAULT_POLICY, "");
+    String name = ecPolicyName != null ? ecPolicyName : systemDefaultPolicy();
     boolean replication =
         name.equalsIgnoreCase(SystemErasureCodingPolicies.getReplicationPolicy().getName());
     if (!replication) {

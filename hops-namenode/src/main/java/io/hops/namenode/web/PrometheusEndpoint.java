@@ -1,5 +1,6 @@
 package io.hops.namenode.web;
 
+import io.hops.namenode.NamenodeConfig;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.http.PrometheusServlet;
@@ -23,15 +24,20 @@ final class PrometheusEndpoint {
 
   private PrometheusEndpoint() {}
 
-  /** Whether {@code conf} asks for {@code /prom}; hops's default is yes. */
+  /**
+   * Whether {@code conf} asks for {@code /prom}; hops's default is yes. Hadoop's {@code
+   * core-default.xml} says false, which a configuration that loads the defaults ({@code bin/hops})
+   * holds: only a site file or the caller turns it off.
+   */
   static boolean enabled(Configuration conf) {
-    return conf.getBoolean(ENABLED, true);
+    return NamenodeConfig.isDefault(conf, ENABLED) || conf.getBoolean(ENABLED, true);
   }
 
   /**
    * Serves {@code /prom} of a server built from {@code conf} and not yet started from the JVM's
    * sink; the metrics system must be initialised. HttpServer2 adds the servlet itself when the key
-   * is set to true (its own sink then stays unused); hops adds it when the key is unset.
+   * is set to true (its own sink then stays unused); hops adds it when the key is unset or has
+   * core-default.xml's false.
    */
   static void addTo(HttpServer2 server, Configuration conf) {
     server.setAttribute(SINK_ATTRIBUTE, sink());

@@ -28,7 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input where hops differed from HDFS, against both in the same run: the reserved name, block
- * sizes beyond HDFS's 48 bits, and user, group and client names longer than 255 bytes. The outcome
+ * sizes beyond HDFS's 48 bits, user, group and client names up to the widest hops stores (3064
+ * bytes), directory access times, quotas of the root, empty paths and abandoned blocks. The outcome
  * (result, or exception class and first message line) must be the same, and no DAL class may reach
  * the client.
  */
@@ -36,7 +37,12 @@ class BadInputLikeHdfsTest {
   private static final String LONG = "u".repeat(300);
   private static final String LONG_UTF8 = "é".repeat(400); // 800 bytes
 
-  private record Side(DistributedFileSystem admin, Configuration conf) {
+  /** As long as hops stores a name: {@link io.hops.dal.schema.MaxBytes#NAME} bytes. */
+  private static final String WIDEST = "w".repeat(io.hops.dal.schema.MaxBytes.NAME);
+
+  private static final String WIDEST_UTF8 = "é".repeat(io.hops.dal.schema.MaxBytes.NAME / 2);
+
+  private record Side(DistributedFileSystem admin, Configuration conf, String pool) {
     ClientProtocol nn() {
       return admin.getClient().getNamenode();
     }
@@ -56,9 +62,15 @@ class BadInputLikeHdfsTest {
   static void start() throws Exception {
     hops = new HopsTestCluster();
     hdfs = ApacheHdfs.start("bad-input");
-    hopsSide = new Side(hops.client(), hops.clientConf());
+    hopsSide =
+        new Side(
+            hops.client(), hops.clientConf(), hops.namenode().namesystem().blocks().blockPoolId());
     Configuration hdfsConf = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    hdfsSide = new Side((DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf), hdfsConf);
+    hdfsSide =
+        new Side(
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf),
+            hdfsConf,
+            hdfs.getNamesystem().getBlockPoolId());
     for (Side s : List.of(hopsSide, hdfsSide)) {
       s.admin.mkdirs(new Path("/b"));
       s.admin.setPermission(new Path("/b"), new FsPermission((short) 0777));
@@ -144,13 +156,106 @@ class BadInputLikeHdfsTest {
               s.admin.setOwner(p("/b/chown"), LONG, LONG + "g");
               return owner(s, "/b/chown");
             }),
+        call("a client name of 3064 bytes", s -> create(s, "/b/widest-client", WIDEST, 1 << 20)),
+        call(
+            "a client name of 3064 bytes of UTF-8",
+            s -> create(s, "/b/widest-utf8-client", WIDEST_UTF8, 1 << 20)),
+        call("a user of 3064 bytes", s -> mkdirsAs(s, WIDEST, "/b/widest-user")),
+        call(
+            "chown to names of 3064 bytes",
+            s -> {
+              s.admin.mkdirs(p("/b/chown-widest"));
+              s.admin.setOwner(p("/b/chown-widest"), WIDEST_UTF8, WIDEST);
+              return owner(s, "/b/chown-widest");
+            }),
+        call(
+            "a writer of 3064 bytes, its lease and its open file listed",
+            s -> {
+              create(s, "/b/widest-open", WIDEST, 1 << 20);
+              return s.nn()
+                  .listOpenFiles(
+                      0,
+                      EnumSet.of(
+                          org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType
+                              .ALL_OPEN_FILES),
+                      "/b/widest-open")
+                  .get(0)
+                  .getClientName()
+                  .equals(WIDEST);
+            }),
         call(
             "chown to names of 800 bytes",
             s -> {
               s.admin.mkdirs(p("/b/chown8"));
               s.admin.setOwner(p("/b/chown8"), LONG_UTF8, LONG_UTF8);
               return owner(s, "/b/chown8");
+            }),
+        call(
+            "a directory's access time",
+            s -> s.admin.getFileStatus(mkdirs(s, "/b/at")).getAccessTime()),
+        call(
+            "a directory's access time in a listing",
+            s -> {
+              mkdirs(s, "/b/atl/d");
+              return s.admin.listStatus(p("/b/atl"))[0].getAccessTime();
+            }),
+        call(
+            "a directory's access time after setTimes",
+            s -> {
+              s.admin.setTimes(mkdirs(s, "/b/ats"), -1, 12345L);
+              return s.admin.getFileStatus(p("/b/ats")).getAccessTime();
+            }),
+        call("resetting both quotas of /", s -> quota(s, "/", QUOTA_RESET, QUOTA_RESET)),
+        call("resetting the namespace quota of /", s -> quota(s, "/", QUOTA_RESET, DONT_SET)),
+        call("resetting the space quota of /", s -> quota(s, "/", DONT_SET, QUOTA_RESET)),
+        call("leaving the quotas of / as they are", s -> quota(s, "/", DONT_SET, DONT_SET)),
+        call(
+            "raw mkdirs of an empty path",
+            s -> s.nn().mkdirs("", FsPermission.getDirDefault(), true)),
+        call("raw delete of an empty path", s -> s.nn().delete("", true)),
+        call("abandonBlock of an unknown block", s -> abandon(s, "/b/ab1", s.pool(), true)),
+        call("abandonBlock of another pool's block", s -> abandon(s, "/b/ab2", "BP-1-2-3", true)),
+        call("abandonBlock on a closed file", s -> abandon(s, "/b/ab3", s.pool(), false)),
+        call(
+            "abandonBlock on a missing file",
+            s -> {
+              s.nn()
+                  .abandonBlock(
+                      new org.apache.hadoop.hdfs.protocol.ExtendedBlock(s.pool(), 987_654_321L),
+                      org.apache.hadoop.hdfs.protocol.HdfsConstants.GRANDFATHER_INODE_ID,
+                      "/b/no-such-file",
+                      "ab-client");
+              return "abandoned";
             }));
+  }
+
+  private static final long QUOTA_RESET = org.apache.hadoop.hdfs.protocol.HdfsConstants.QUOTA_RESET;
+  private static final long DONT_SET = org.apache.hadoop.hdfs.protocol.HdfsConstants.QUOTA_DONT_SET;
+
+  private static Path mkdirs(Side s, String path) throws Exception {
+    s.admin.mkdirs(p(path));
+    return p(path);
+  }
+
+  private static String quota(Side s, String path, long ns, long ds) throws Exception {
+    s.nn().setQuota(path, ns, ds, null);
+    return "set";
+  }
+
+  /** abandonBlock of a block id no file has, by the writer of {@code path} (open or closed). */
+  private static String abandon(Side s, String path, String pool, boolean open) throws Exception {
+    create(s, path, "ab-client", 1 << 20);
+    if (!open) {
+      s.nn().complete(path, "ab-client", null, s.nn().getFileInfo(path).getFileId());
+    }
+    long fileId = s.nn().getFileInfo(path).getFileId();
+    s.nn()
+        .abandonBlock(
+            new org.apache.hadoop.hdfs.protocol.ExtendedBlock(pool, 987_654_321L),
+            fileId,
+            path,
+            "ab-client");
+    return "abandoned";
   }
 
   private static String outcome(Call call, Side s) {
@@ -163,17 +268,23 @@ class BadInputLikeHdfsTest {
     }
   }
 
+  /** The first line of the message, inode ids left out (each system numbers its own). */
   private static String firstLine(Throwable e) {
-    return String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+    return String.valueOf(e.getMessage())
+        .lines()
+        .findFirst()
+        .orElse("")
+        .replaceAll("\\(inode [0-9]+\\)", "(inode N)");
   }
 
   /**
-   * hops stores names up to 1024 bytes (HDFS has no limit): a longer one is refused as a plain
-   * {@code IOException} naming the column, never a DAL exception, and the namenode stays usable.
+   * hops stores names up to {@link io.hops.dal.schema.MaxBytes#NAME} bytes (HDFS has no limit): a
+   * longer one is refused as a plain {@code IOException} naming the column, never a DAL exception,
+   * and the namenode stays usable.
    */
   @org.junit.jupiter.api.Test
   void aNameBeyondTheColumnIsAPlainIoException() throws Exception {
-    String huge = "x".repeat(1100);
+    String huge = "x".repeat(io.hops.dal.schema.MaxBytes.NAME + 1);
     String outcome =
         outcome(
             s -> {
@@ -184,7 +295,7 @@ class BadInputLikeHdfsTest {
             hopsSide);
     assertThat(outcome)
         .startsWith(
-            "java.io.IOException: setOwner: column hdfs_users.name holds at most 1024 bytes");
+            "java.io.IOException: setOwner: column hdfs_users.name holds at most 3064 bytes");
     assertThat(hopsSide.admin.exists(p("/b/huge"))).isTrue();
   }
 
@@ -195,13 +306,13 @@ class BadInputLikeHdfsTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(mdb != null, "needs HOPS_TEST_MYSQL_URL");
     try (mdb;
         DistributedFileSystem fs = mdb.client()) {
-      Side side = new Side(fs, mdb.clientConf());
+      Side side = new Side(fs, mdb.clientConf(), null);
       fs.mkdirs(p("/b"));
       fs.setPermission(p("/b"), new FsPermission((short) 0777));
-      assertThat(create(side, "/b/c", LONG_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
-      assertThat(mkdirsAs(side, LONG, "/b/u")).isEqualTo(LONG + ":supergroup");
-      fs.setOwner(p("/b/u"), LONG_UTF8, LONG_UTF8 + "g");
-      assertThat(owner(side, "/b/u")).isEqualTo(LONG_UTF8 + ":" + LONG_UTF8 + "g");
+      assertThat(create(side, "/b/c", WIDEST_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
+      assertThat(mkdirsAs(side, WIDEST, "/b/u")).isEqualTo(WIDEST + ":supergroup");
+      fs.setOwner(p("/b/u"), WIDEST_UTF8, LONG_UTF8 + "g");
+      assertThat(owner(side, "/b/u")).isEqualTo(WIDEST_UTF8 + ":" + LONG_UTF8 + "g");
       assertThat(
               fs.getClient()
                   .getNamenode()
@@ -213,7 +324,7 @@ class BadInputLikeHdfsTest {
                       "/")
                   .get(0)
                   .getClientName())
-          .isEqualTo(LONG_UTF8);
+          .isEqualTo(WIDEST_UTF8);
     }
   }
 

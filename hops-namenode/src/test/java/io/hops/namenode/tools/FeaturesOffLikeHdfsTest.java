@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.CacheDirectiveInfo;
 import org.apache.hadoop.hdfs.protocol.CachePoolInfo;
@@ -70,7 +71,9 @@ class FeaturesOffLikeHdfsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    hops = new HopsTestCluster();
+    // Hadoop's *-default.xml loaded, as bin/hops loads them: their values must not leak into
+    // hops's answers (hdfs-default.xml's RS-6-3-1024k default policy, for one).
+    hops = new HopsTestCluster(new HdfsConfiguration());
     Configuration off = new Configuration(false);
     off.set(DFSConfigKeys.DFS_NAMENODE_EC_SYSTEM_DEFAULT_POLICY, "");
     hdfs = ApacheHdfs.start("features-off", off);
