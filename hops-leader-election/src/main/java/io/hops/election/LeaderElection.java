@@ -71,8 +71,11 @@ public final class LeaderElection implements AutoCloseable {
     void leased(long id, long epoch, long startNanos, long endNanos);
   }
 
-  /** The counter of a contender and the monotonic time at which it was first seen at that value. */
-  private record Seen(long counter, long sinceNanos) {}
+  /**
+   * The counter of a contender, the monotonic time at which it was first seen at that value, and
+   * whether this contender has seen it advance (a row read once may be a dead contender's).
+   */
+  private record Seen(long counter, long sinceNanos, boolean advanced) {}
 
   private final Storage storage;
   private final ElectionSettings settings;
@@ -90,6 +93,7 @@ public final class LeaderElection implements AutoCloseable {
   private volatile long leaseEndNanos;
   private volatile long epoch;
   private volatile Membership membership = Membership.EMPTY;
+  private volatile boolean leaderAlive;
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
   private volatile long injectedEvictionDelayMillis;
@@ -249,7 +253,7 @@ public final class LeaderElection implements AutoCloseable {
         present.add(row.id());
         Seen s = seen.get(row.id());
         if (s == null || s.counter() != row.counter()) {
-          seen.put(row.id(), new Seen(row.counter(), readNanos));
+          seen.put(row.id(), new Seen(row.counter(), readNanos, s != null));
           alive.add(row);
         } else if (row.id() == me || start - s.sinceNanos() < deadAfter) {
           alive.add(row);
@@ -360,6 +364,8 @@ public final class LeaderElection implements AutoCloseable {
                 .toList(),
             leaderNow,
             leaderEpoch);
+    Seen leaderSeen = seen.get(leaderNow);
+    leaderAlive = lead || (leaderSeen != null && leaderSeen.advanced());
     if (lead) {
       epoch = leaderEpoch;
       leaseEndNanos = heartbeatDeadlineNanos;
@@ -454,6 +460,16 @@ public final class LeaderElection implements AutoCloseable {
    */
   public long epoch() {
     return epoch;
+  }
+
+  /**
+   * Whether the leader of {@link #membership()} is known to be alive: this contender leads, or it
+   * has seen the leader's counter advance. A contender that has just joined counts every row it
+   * reads as alive until it has watched it for a while, so a leader named by the epoch row may be
+   * one that died (all the namenodes of a cluster were restarted) until this says otherwise.
+   */
+  public boolean leaderAlive() {
+    return leaderAlive;
   }
 
   /** This contender's id, or -1 between an eviction and its next join. */

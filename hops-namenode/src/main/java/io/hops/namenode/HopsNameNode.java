@@ -50,6 +50,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final LeaderElection election;
   private final InetSocketAddress address;
   private ElectionBean electionBean;
+  private io.hops.namenode.rpc.SafeMode safeMode;
   private NamenodeMetrics metrics;
   private final OperationsBean operationsBean;
   private boolean stopped;
@@ -162,6 +163,10 @@ public final class HopsNameNode implements AutoCloseable {
           });
       election.start();
       electionBean = new ElectionBean(election);
+      // Serving once it knows the cluster's state: a namenode that joins a serving cluster leaves
+      // startup safe mode within a round or two; one of a cluster that starts stays in it.
+      safeMode = client.safeMode();
+      safeMode.start(4 * election.periodMillis());
     } catch (IOException | RuntimeException e) {
       housekeeping.close();
       if (web != null) {
@@ -292,6 +297,9 @@ public final class HopsNameNode implements AutoCloseable {
       return;
     }
     stopped = true;
+    if (safeMode != null) {
+      safeMode.close();
+    }
     namesystem.subtrees().stop();
     housekeeping.close();
     electionBean.close();

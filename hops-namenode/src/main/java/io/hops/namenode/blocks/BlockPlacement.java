@@ -18,11 +18,11 @@ import org.apache.hadoop.util.Time;
 
 /**
  * Where new replicas go (HDFS BlockPlacementPolicyDefault, without racks: every node is on {@link
- * DatanodeManager#DEFAULT_RACK}). A target is a live datanode with room for a whole block on one
- * storage, not excluded, not already holding the block, and not much busier than average; favored
- * nodes come first, then the writer's own node, then the others in random order. Each replica goes
- * to a storage of the type the file's storage policy asks for, as the datanodes report their
- * storages' types.
+ * DatanodeManager#DEFAULT_RACK}). A target is a live datanode this namenode has heard from since it
+ * started, with room for a whole block on one storage, not excluded, not already holding the block,
+ * and not much busier than average; favored nodes come first, then the writer's own node, then the
+ * others in random order. Each replica goes to a storage of the type the file's storage policy asks
+ * for, as the datanodes report their storages' types.
  */
 public final class BlockPlacement {
   private final DatanodeManager datanodes;
@@ -61,7 +61,7 @@ public final class BlockPlacement {
       BlockStoragePolicy policy,
       List<StorageType> chosen) {
     List<Node> candidates = new ArrayList<>();
-    for (Node n : datanodes.live()) {
+    for (Node n : datanodes.heardFromLive()) {
       if (!excluded.contains(n.uuid()) && hasRoom(n, blockSize)) {
         candidates.add(n);
       }

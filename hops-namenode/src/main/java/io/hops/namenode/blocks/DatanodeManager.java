@@ -488,6 +488,34 @@ public final class DatanodeManager {
     return out;
   }
 
+  /**
+   * The live datanodes this namenode has heard from since it started: the only ones it gives a
+   * writer as targets (a datanode known from the store may be gone, or back at another address).
+   */
+  public List<Node> heardFromLive() {
+    List<Node> out = new ArrayList<>();
+    for (Node n : nodes.values()) {
+      if (n.heardFrom && isLive(n)) {
+        out.add(n);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How many datanodes known from the store this namenode has not heard from since it started,
+   * while they may still be on their way (within the expiry interval of its start).
+   */
+  public int notYetHeardFrom() {
+    int n = 0;
+    for (Node node : nodes.values()) {
+      if (!node.heardFrom && isLive(node)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   public boolean isLive(Node n) {
     return !n.dead && Time.monotonicNow() - n.lastHeartbeat <= expiryMillis;
   }

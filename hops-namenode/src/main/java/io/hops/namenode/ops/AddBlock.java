@@ -25,6 +25,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
+import org.apache.hadoop.ipc.RetriableException;
 
 /**
  * {@code addBlock}: the writer of a file gets a new block and the datanodes to write it to (HDFS
@@ -162,7 +163,17 @@ public final class AddBlock extends Operation<LocatedBlock> {
                 StoragePolicies.ofFile(resolved.inodes(), file),
                 List.of());
     if (targets.size() < bm.minReplication()) {
-      int running = bm.datanodes().live().size();
+      int awaited = bm.datanodes().notYetHeardFrom();
+      if (awaited > 0) {
+        // A namenode that has just started has not heard from every datanode yet: the client
+        // retries (on another namenode of an HA nameservice) instead of failing the write.
+        throw new RetriableException(
+            String.format(
+                "File %s could only be written to %d of the %d minReplication nodes: this namenode"
+                    + " has not yet heard from %d datanode(s) since it started.",
+                src, targets.size(), bm.minReplication(), awaited));
+      }
+      int running = bm.datanodes().heardFromLive().size();
       throw new IOException(
           String.format(
               "File %s could only be written to %d of the %d minReplication nodes. There are %d"

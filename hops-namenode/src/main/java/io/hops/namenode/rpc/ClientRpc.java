@@ -491,7 +491,7 @@ public class ClientRpc extends FeaturesOff {
         if (safeMode == null) {
           safeMode =
               new SafeMode(
-                  ns.storage(),
+                  ns,
                   ns.conf().getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"));
         }
         m = safeMode;
@@ -537,8 +537,8 @@ public class ClientRpc extends FeaturesOff {
   }
 
   /**
-   * Manual safe mode for the whole cluster ({@link SafeMode}); there is no startup safe mode, so
-   * leave and forceExit are the same and immediate.
+   * Safe mode for the whole cluster ({@link SafeMode}): manual, or startup safe mode while the
+   * namenodes start; leave and forceExit end both, at once.
    */
   @Override
   public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked)
