@@ -30,6 +30,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.io.IOUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -234,6 +235,73 @@ class ProcessFailoverTest {
     System.out.printf(
         "process failover: %d files acknowledged, %d client operations failed over %d kills%n",
         acknowledged.size(), failed.get(), KILLS);
+  }
+
+  /**
+   * Issue 55: every namenode process gets SIGKILL at once while a stock HA client writes, and they
+   * start again over the same database. The cluster starts in safe mode, as HDFS does: the writer's
+   * calls are refused retriably until the datanodes (processes that lived on) are heard from and
+   * the extension has passed, so no write fails and no file is left open; the namenodes never give
+   * a writer a datanode they have not heard from since they started.
+   */
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void killingEveryNamenodeAtOnceFailsNoWriteAndLeavesNoFileOpen() throws Exception {
+    Map<String, String> db = database();
+    extraConf.put("dfs.namenode.safemode.extension", "5000");
+    startCluster(db, 3);
+    Configuration client = haClient();
+    client.setInt("dfs.client.failover.max.attempts", 200);
+    client.setInt("dfs.client.retry.max.attempts", 200);
+    try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
+      org.apache.hadoop.hdfs.DistributedFileSystem dfs =
+          (org.apache.hadoop.hdfs.DistributedFileSystem) fs;
+      waitForLiveDatanodes(fs, 3);
+      Writer writer = new Writer(fs, "/restart", BLOCK);
+      while (writer.acknowledged() < 10) {
+        Thread.sleep(100);
+      }
+      for (Process nn : namenodes) {
+        nn.destroyForcibly();
+      }
+      for (Process nn : namenodes) {
+        assertThat(nn.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      }
+      int acknowledgedAtKill = writer.acknowledged();
+      long restarted = System.nanoTime();
+      namenodes[0] = startNamenode(0, 1);
+      Configuration direct = new Configuration(false);
+      direct.setBoolean("fs.hdfs.impl.disable.cache", true);
+      try (org.apache.hadoop.hdfs.DistributedFileSystem first =
+          (org.apache.hadoop.hdfs.DistributedFileSystem)
+              FileSystem.get(java.net.URI.create("hdfs://127.0.0.1:" + rpcPorts[0]), direct)) {
+        assertThat(first.setSafeMode(SafeModeAction.SAFEMODE_GET))
+            .as("the restarted cluster is in safe mode")
+            .isTrue();
+      }
+      for (int i = 1; i < NAMENODES; i++) {
+        namenodes[i] = startNamenode(i, 1);
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (dfs.setSafeMode(SafeModeAction.SAFEMODE_GET)) {
+        assertThat(System.nanoTime()).as("safe mode left").isLessThan(deadline);
+        Thread.sleep(200);
+      }
+      long safeModeMillis = (System.nanoTime() - restarted) / 1_000_000;
+      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (writer.acknowledged() < acknowledgedAtKill + 10 && writer.failures().isEmpty()) {
+        assertThat(System.nanoTime()).as("the writer goes on").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      writer.close();
+      assertThat(writer.failures()).as("writes the stock client gave up on").isEmpty();
+      writer.assertAcknowledgedFilesRead();
+      assertThat(Writer.openFiles(dfs)).as("files left open").isEmpty();
+      System.out.printf(
+          "all %d namenodes killed and restarted under a writer: %d files written, none failed;"
+              + " safe mode left %d ms after the restart began%n",
+          NAMENODES, writer.acknowledged(), safeModeMillis);
+    }
   }
 
   /**
