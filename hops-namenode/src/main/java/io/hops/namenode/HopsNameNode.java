@@ -327,6 +327,11 @@ public final class HopsNameNode implements AutoCloseable {
     Map<String, String> values = new HashMap<>(conf.getPropsWithPrefix("hops.metadata."));
     Map<String, String> keys = new HashMap<>();
     values.forEach((k, v) -> keys.put("hops.metadata." + k, v));
+    // A statement may wait for the database as long as an operation retries, no longer.
+    keys.putIfAbsent(
+        HopsConfig.ROUND_TRIP_TIMEOUT_MS,
+        Long.toString(
+            conf.getLong(NamenodeConfig.TX_DEADLINE_MS, NamenodeConfig.TX_DEADLINE_MS_DEFAULT)));
     return DalConfig.of(keys);
   }
 }

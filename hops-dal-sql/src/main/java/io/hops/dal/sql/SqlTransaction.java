@@ -242,6 +242,20 @@ final class SqlTransaction extends AbstractTransaction {
     }
   }
 
+  /**
+   * The driver's socket timeout for this connection only; the pool puts the configured one back
+   * when the connection returns to it.
+   */
+  @Override
+  public void limitRoundTrips(long millis) {
+    try {
+      connection.setNetworkTimeout(
+          Runnable::run, (int) Math.min(Integer.MAX_VALUE, Math.max(1, millis)));
+    } catch (SQLException e) {
+      storage.log().debug("setting a round trip timeout failed; the pool's default stays", e);
+    }
+  }
+
   @Override
   protected void doCommit() throws StorageException {
     try {

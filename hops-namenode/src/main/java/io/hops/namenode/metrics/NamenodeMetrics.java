@@ -34,6 +34,8 @@ public final class NamenodeMetrics implements AutoCloseable {
 
   private final NameNodeActivity activity;
   private final HopsNamenodeMetrics hops;
+  private final Snapshots snapshots;
+  private final DatabaseHealth database;
   private final RecentOperations recent = new RecentOperations();
   private final Namesystem ns;
   private final List<String> sources = new ArrayList<>();
@@ -65,9 +67,17 @@ public final class NamenodeMetrics implements AutoCloseable {
     activity.tagPort(rpcPort);
     ns.runner().metrics().addListener(recent);
     MetricsSystem ms = initialize();
-    Snapshots snapshots = new Snapshots(ns, safeMode);
+    this.database =
+        new DatabaseHealth(
+            ns.storage(),
+            ns.runner().metrics(),
+            ns.conf()
+                .getLong(
+                    io.hops.namenode.NamenodeConfig.DB_PROBE_PERIOD_MS,
+                    io.hops.namenode.NamenodeConfig.DB_PROBE_PERIOD_MS_DEFAULT));
+    this.snapshots = new Snapshots(ns, safeMode);
     FsNamesystemMetrics fsn = new FsNamesystemMetrics(snapshots, rpcPort);
-    this.hops = new HopsNamenodeMetrics(ns, snapshots, housekeeping, rpcPort);
+    this.hops = new HopsNamenodeMetrics(ns, snapshots, database, housekeeping, rpcPort);
     String fsnName = own("FSNamesystem");
     ms.register(fsnName, "Namesystem state and counts", fsn);
     sources.add(fsnName);
@@ -106,6 +116,16 @@ public final class NamenodeMetrics implements AutoCloseable {
 
   public NameNodeActivity activity() {
     return activity;
+  }
+
+  /** The cluster-wide values, read in the background (the web UI's overview). */
+  public Snapshots snapshots() {
+    return snapshots;
+  }
+
+  /** How long ago the database last answered. */
+  public DatabaseHealth database() {
+    return database;
   }
 
   private void bean(String name, Object bean) {
@@ -168,6 +188,8 @@ public final class NamenodeMetrics implements AutoCloseable {
       release(b.getKeyProperty("name"));
     }
     hops.close();
+    snapshots.close();
+    database.close();
     ns.runner().metrics().removeListener(recent);
   }
 }
