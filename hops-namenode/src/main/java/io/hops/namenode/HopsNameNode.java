@@ -87,10 +87,12 @@ public final class HopsNameNode implements AutoCloseable {
     NameNodeActivity activity = NamenodeMetrics.newActivity();
     // One protocol object for RPC and WebHDFS: reserved paths, safe mode, the audit log, metrics
     // and errors are shared.
-    // Outermost first: counters, audit, safe mode, then reserved paths become real ones.
+    // Outermost first: database errors as clients see them, counters, audit, safe mode, then
+    // reserved paths become real ones.
     this.served =
         io.hops.namenode.rpc.ClientProtocolChain.of(
             client,
+            io.hops.namenode.rpc.DatabaseErrors.stage(),
             ActivityCounting.stage(activity),
             io.hops.namenode.audit.AuditLogging.stage(
                 auditLog,

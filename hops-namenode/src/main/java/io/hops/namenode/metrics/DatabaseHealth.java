@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * operation that commits, count as answers. What an operator's page shows must not wait for a
  * database that does not answer; the age it shows grows while the database is frozen.
  */
-public final class DatabaseHealth implements AutoCloseable {
+public final class DatabaseHealth implements DatabaseHealthMXBean, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseHealth.class);
 
   /** How long a probe may wait before the page calls the database unreachable. */
@@ -106,6 +106,21 @@ public final class DatabaseHealth implements AutoCloseable {
       return "UNREACHABLE (" + age + "): " + error;
     }
     return String.format("healthy (%s, a read took %.1f ms)", age, lastProbeMicros() / 1000.0);
+  }
+
+  @Override
+  public long getDatabaseLastRoundTripAgeMs() {
+    return lastRoundTripAgeMillis();
+  }
+
+  @Override
+  public long getDatabaseProbeMicros() {
+    return lastProbeMicros();
+  }
+
+  @Override
+  public String getDatabaseState() {
+    return describe();
   }
 
   @Override

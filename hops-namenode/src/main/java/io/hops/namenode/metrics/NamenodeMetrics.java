@@ -22,8 +22,9 @@ import org.apache.hadoop.metrics2.util.MBeans;
  * A namenode's metrics in Hadoop's metrics2 system, under HDFS's names so that HDFS dashboards, JMX
  * exporters and {@code /prom} read them: the sources {@code FSNamesystem}, {@code
  * NameNodeActivity}, {@code JvmMetrics} and {@code HopsNamenode}, and the beans {@code
- * FSNamesystemState} and {@code NameNodeInfo} ({@code Hadoop:service=NameNode,name=...}); the RPC
- * server registers {@code RpcActivityForPort<port>} itself once {@link #initialize()} has run.
+ * FSNamesystemState}, {@code NameNodeInfo} and {@code HopsDatabase} ({@code
+ * Hadoop:service=NameNode,name=...}); the RPC server registers {@code RpcActivityForPort<port>}
+ * itself once {@link #initialize()} has run.
  *
  * <p>Several namenodes in one JVM (tests, {@code bin/hops cluster --namenodes N}) share one metrics
  * system and one MBean server: the first takes HDFS's names, the others get {@code -<n>} suffixes.
@@ -92,6 +93,7 @@ public final class NamenodeMetrics implements AutoCloseable {
     bean(
         own("NameNodeInfo"),
         new StandardMBean(new NameNodeInfo(ns, snapshots), NameNodeMXBean.class, true));
+    bean(own("HopsDatabase"), new StandardMBean(database, DatabaseHealthMXBean.class, true));
   }
 
   /**
