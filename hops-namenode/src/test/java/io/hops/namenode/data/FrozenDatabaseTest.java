@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -96,6 +98,10 @@ class FrozenDatabaseTest {
         Page prom;
         long frozenAt = System.nanoTime();
         proxy.freeze();
+        // The thaw comes on time whatever the pages do, so that a page held by the database
+        // shows as slow rather than holding the test.
+        ScheduledExecutorService thawer = Executors.newSingleThreadScheduledExecutor();
+        thawer.schedule(proxy::thaw, FREEZE_MS, TimeUnit.MILLISECONDS);
         try {
           Thread.sleep(2000);
           jmxEarly = get(hopsBean);
@@ -106,6 +112,8 @@ class FrozenDatabaseTest {
           jmxLate = get(hopsBean);
           Thread.sleep(Math.max(0, FREEZE_MS - millisSince(frozenAt)));
         } finally {
+          thawer.shutdown();
+          thawer.awaitTermination(FREEZE_MS, TimeUnit.MILLISECONDS);
           proxy.thaw();
           stop.set(true);
         }
@@ -133,6 +141,9 @@ class FrozenDatabaseTest {
         assertThat(failed).as("calls during the freeze").isNotEmpty();
         for (Call c : failed) {
           assertThat(retriable(c.error())).as(c.error().toString()).isTrue();
+        }
+        for (Page p : List.of(jmxEarly, jmxAll, jmxLate, overview, prom)) {
+          assertThat(p.status).as(p.body).isEqualTo(200);
         }
         assertThat(jmxEarly.millis).as("/jmx during the freeze").isLessThan(PAGE_MS);
         assertThat(jmxAll.millis).as("all of /jmx during the freeze").isLessThan(PAGE_MS);
@@ -207,14 +218,17 @@ class FrozenDatabaseTest {
     return (System.nanoTime() - nanos) / 1_000_000L;
   }
 
-  private record Page(String body, long millis) {}
+  private record Page(int status, String body, long millis) {}
 
   private static Page get(String uri) throws IOException {
     long start = System.nanoTime();
     HttpURLConnection c = (HttpURLConnection) URI.create(uri).toURL().openConnection();
     c.setReadTimeout((int) (3 * FREEZE_MS));
-    try (InputStream in = c.getInputStream()) {
-      return new Page(new String(in.readAllBytes(), StandardCharsets.UTF_8), millisSince(start));
+    try {
+      int status = c.getResponseCode();
+      InputStream in = status == 200 ? c.getInputStream() : c.getErrorStream();
+      String body = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return new Page(status, body, millisSince(start));
     } finally {
       c.disconnect();
     }
