@@ -143,8 +143,9 @@ public interface Transaction extends AutoCloseable {
 
   /**
    * Bounds how long each further round trip of this transaction waits for the database's answer (at
-   * least 1 ms): one that waits longer fails with a {@link TransientStorageException} and its
-   * connection is given up, not reused. Engines without a network (the embedded one) ignore it.
+   * least 1 ms, never more than the engine's own round-trip timeout): one that waits longer fails
+   * with a {@link TransientStorageException} and its connection is given up, not reused. Engines
+   * without a network (the embedded one) ignore it.
    */
   default void limitRoundTrips(long millis) {}
 
