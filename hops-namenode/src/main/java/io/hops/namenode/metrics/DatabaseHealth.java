@@ -105,6 +105,9 @@ public final class DatabaseHealth implements DatabaseHealthMXBean, AutoCloseable
     if (error != null) {
       return "UNREACHABLE (" + age + "): " + error;
     }
+    if (probeNanos < 0) {
+      return "not probed yet";
+    }
     return String.format("healthy (%s, a read took %.1f ms)", age, lastProbeMicros() / 1000.0);
   }
 
