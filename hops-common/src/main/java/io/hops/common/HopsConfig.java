@@ -135,6 +135,18 @@ public final class HopsConfig {
   public static final long CONNECTION_TIMEOUT_MS_DEFAULT = 3_000;
 
   /**
+   * How long one statement waits for a server database's answer before its connection is given up
+   * (the JDBC driver's socket timeout) and the transaction fails with a retryable error: a database
+   * that stops answering (frozen, partitioned without a reset) cannot hold a caller longer. A
+   * namenode that is not given it uses its operations' deadline ({@code
+   * hops.namenode.tx.deadline.ms}), and bounds each transaction's round trips by what is left of
+   * that deadline. Longer than the lock-wait timeout, so that a lock wait ends first.
+   */
+  public static final String ROUND_TRIP_TIMEOUT_MS = "hops.metadata.round-trip-timeout.ms";
+
+  public static final long ROUND_TRIP_TIMEOUT_MS_DEFAULT = 20_000;
+
+  /**
    * How often each namenode advances its leader-election counter (DESIGN.md §9). A namenode whose
    * rounds run slow raises it, up to {@link #ELECTION_MAX_PERIOD_MS}; every namenode follows.
    */

@@ -66,6 +66,10 @@ public final class DalConfig {
     return getLong(HopsConfig.LOCK_WAIT_TIMEOUT_MS, HopsConfig.LOCK_WAIT_TIMEOUT_MS_DEFAULT);
   }
 
+  public long roundTripTimeoutMillis() {
+    return getLong(HopsConfig.ROUND_TRIP_TIMEOUT_MS, HopsConfig.ROUND_TRIP_TIMEOUT_MS_DEFAULT);
+  }
+
   public int poolSize() {
     return (int) getLong(HopsConfig.POOL_SIZE, HopsConfig.POOL_SIZE_DEFAULT);
   }

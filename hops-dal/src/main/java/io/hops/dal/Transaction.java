@@ -141,6 +141,14 @@ public interface Transaction extends AutoCloseable {
   /** This transaction's accesses so far. */
   AccessCounts accessCounts();
 
+  /**
+   * Bounds how long each further round trip of this transaction waits for the database's answer (at
+   * least 1 ms, never more than the engine's own round-trip timeout): one that waits longer fails
+   * with a {@link TransientStorageException} and its connection is given up, not reused. Engines
+   * without a network (the embedded one) ignore it.
+   */
+  default void limitRoundTrips(long millis) {}
+
   /** Rolls back unless committed. */
   @Override
   void close();

@@ -88,10 +88,12 @@ public final class HopsNameNode implements AutoCloseable {
     NameNodeActivity activity = NamenodeMetrics.newActivity();
     // One protocol object for RPC and WebHDFS: reserved paths, safe mode, the audit log, metrics
     // and errors are shared.
-    // Outermost first: counters, audit, safe mode, then reserved paths become real ones.
+    // Outermost first: database errors as clients see them, counters, audit, safe mode, then
+    // reserved paths become real ones.
     this.served =
         io.hops.namenode.rpc.ClientProtocolChain.of(
             client,
+            io.hops.namenode.rpc.DatabaseErrors.stage(),
             ActivityCounting.stage(activity),
             io.hops.namenode.audit.AuditLogging.stage(
                 auditLog,
@@ -335,6 +337,11 @@ public final class HopsNameNode implements AutoCloseable {
     Map<String, String> values = new HashMap<>(conf.getPropsWithPrefix("hops.metadata."));
     Map<String, String> keys = new HashMap<>();
     values.forEach((k, v) -> keys.put("hops.metadata." + k, v));
+    // A statement may wait for the database as long as an operation retries, no longer.
+    keys.putIfAbsent(
+        HopsConfig.ROUND_TRIP_TIMEOUT_MS,
+        Long.toString(
+            conf.getLong(NamenodeConfig.TX_DEADLINE_MS, NamenodeConfig.TX_DEADLINE_MS_DEFAULT)));
     return DalConfig.of(keys);
   }
 }

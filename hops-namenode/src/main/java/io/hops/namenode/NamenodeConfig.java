@@ -118,6 +118,14 @@ public final class NamenodeConfig {
   public static final long METRICS_SNAPSHOT_MS_DEFAULT = 1000;
 
   /**
+   * How often a namenode reads one row in a thread of its own to know that its database answers
+   * ({@code DatabaseLastRoundTripAgeMs} in {@code /jmx} and {@code /prom}, the web UI's overview).
+   */
+  public static final String DB_PROBE_PERIOD_MS = "hops.namenode.db-probe.period.ms";
+
+  public static final long DB_PROBE_PERIOD_MS_DEFAULT = 1000;
+
+  /**
    * The RPC handler count when {@code dfs.namenode.handler.count} is not set. Over the embedded
    * store a handler never waits for the disk or the network (reads are in the process, commits
    * answer through the group sync), so a handler per core keeps the processors busy, and more only

@@ -31,8 +31,15 @@ public class MysqlDriver implements StorageDriver {
     long connect =
         config.getLong(HopsConfig.CONNECTION_TIMEOUT_MS, HopsConfig.CONNECTION_TIMEOUT_MS_DEFAULT);
     pool.setConnectionTimeout(Math.max(250, connect));
+    // An idle connection is checked before it is handed out; a check that gets no answer gives it
+    // up within the connection timeout, so that a caller can still get another one.
+    pool.setValidationTimeout(Math.max(250, connect / 2));
     // An unreachable database fails the connection attempt quickly, not after minutes.
     pool.addDataSourceProperty("connectTimeout", Long.toString(Math.max(250, connect)));
+    // A database that stops answering (frozen, or gone without a reset) fails the statement that
+    // waits for it with a connection error (SQLState 08), which the pool answers by closing the
+    // connection; the transaction is retried on another. Without it a read waits forever.
+    pool.addDataSourceProperty("socketTimeout", Long.toString(roundTripTimeout(config)));
     // Server-side prepared statements, cached per connection: a PK read is one round trip.
     pool.addDataSourceProperty("useServerPrepStmts", "true");
     pool.addDataSourceProperty("cachePrepStmts", "true");
@@ -40,5 +47,10 @@ public class MysqlDriver implements StorageDriver {
     long seconds = Math.max(1, (config.lockWaitTimeoutMillis() + 999) / 1000);
     pool.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + seconds);
     return new SqlStorage(dialect(), pool, () -> {});
+  }
+
+  /** At least the lock-wait timeout and a second, so that a lock wait always ends first. */
+  static long roundTripTimeout(DalConfig config) {
+    return Math.max(config.roundTripTimeoutMillis(), config.lockWaitTimeoutMillis() + 1000);
   }
 }

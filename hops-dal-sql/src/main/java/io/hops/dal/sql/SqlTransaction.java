@@ -242,6 +242,23 @@ final class SqlTransaction extends AbstractTransaction {
     }
   }
 
+  /**
+   * The driver's socket timeout for this connection only, never above the pool's; the pool puts its
+   * own back when the connection returns to it.
+   */
+  @Override
+  public void limitRoundTrips(long millis) {
+    try {
+      int pools = connection.getNetworkTimeout(); // 0: none
+      long limit = Math.max(1, pools > 0 ? Math.min(millis, pools) : millis);
+      if (limit != pools) {
+        connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, limit));
+      }
+    } catch (SQLException e) {
+      storage.log().debug("setting a round trip timeout failed; the pool's default stays", e);
+    }
+  }
+
   @Override
   protected void doCommit() throws StorageException {
     try {

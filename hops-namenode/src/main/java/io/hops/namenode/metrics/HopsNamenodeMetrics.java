@@ -22,14 +22,16 @@ import org.apache.hadoop.metrics2.lib.Interns;
  * operation (the transaction runner's names, capitalised) its count, failures, retries, database
  * round trips, mean time and time in the lock phase, and latency percentiles over the last interval
  * ({@code dfs.metrics.percentiles.intervals}, first value; 60 s by default); retries by cause; the
- * hint cache; the leader election; the leader's housekeeping; database round trips by access kind.
- * Counters are since this namenode started.
+ * hint cache; the leader election; the leader's housekeeping; database round trips by access kind;
+ * how long ago the database last answered ({@link DatabaseHealth}). Counters are since this
+ * namenode started.
  */
 public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   static final String NAME = "HopsNamenode";
 
   private final Namesystem ns;
   private final Snapshots snapshots;
+  private final DatabaseHealth database;
   private final Supplier<Housekeeping> housekeeping;
   private final int rpcPort;
   private final int percentileSeconds;
@@ -37,8 +39,13 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   private final OperationMetrics.Listener listener = this::finished;
 
   public HopsNamenodeMetrics(
-      Namesystem ns, Snapshots snapshots, Supplier<Housekeeping> housekeeping, int rpcPort) {
+      Namesystem ns,
+      Snapshots snapshots,
+      DatabaseHealth database,
+      Supplier<Housekeeping> housekeeping,
+      int rpcPort) {
     this.ns = ns;
+    this.database = database;
     this.rpcPort = rpcPort;
     this.snapshots = snapshots;
     this.housekeeping = housekeeping;
@@ -155,6 +162,14 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
         .addGauge(
             Interns.info("InvalidationQueue", "replicas waiting to be deleted"),
             s.pendingDeletionBlocks());
+    r.addGauge(
+            Interns.info(
+                "DatabaseLastRoundTripAgeMs",
+                "milliseconds since the database last answered this namenode"),
+            database.lastRoundTripAgeMillis())
+        .addGauge(
+            Interns.info("DatabaseProbeMicros", "time of the last answered one-row probe read"),
+            database.lastProbeMicros());
     for (Map.Entry<String, Long> c : ns.storage().engineCounters().entrySet()) {
       counter(r, "Db" + c.getKey(), "the metadata engine's own work", c.getValue());
     }

@@ -22,8 +22,9 @@ import org.apache.hadoop.metrics2.util.MBeans;
  * A namenode's metrics in Hadoop's metrics2 system, under HDFS's names so that HDFS dashboards, JMX
  * exporters and {@code /prom} read them: the sources {@code FSNamesystem}, {@code
  * NameNodeActivity}, {@code JvmMetrics} and {@code HopsNamenode}, and the beans {@code
- * FSNamesystemState} and {@code NameNodeInfo} ({@code Hadoop:service=NameNode,name=...}); the RPC
- * server registers {@code RpcActivityForPort<port>} itself once {@link #initialize()} has run.
+ * FSNamesystemState}, {@code NameNodeInfo} and {@code HopsDatabase} ({@code
+ * Hadoop:service=NameNode,name=...}); the RPC server registers {@code RpcActivityForPort<port>}
+ * itself once {@link #initialize()} has run.
  *
  * <p>Several namenodes in one JVM (tests, {@code bin/hops cluster --namenodes N}) share one metrics
  * system and one MBean server: the first takes HDFS's names, the others get {@code -<n>} suffixes.
@@ -34,6 +35,8 @@ public final class NamenodeMetrics implements AutoCloseable {
 
   private final NameNodeActivity activity;
   private final HopsNamenodeMetrics hops;
+  private final Snapshots snapshots;
+  private final DatabaseHealth database;
   private final RecentOperations recent = new RecentOperations();
   private final Namesystem ns;
   private final List<String> sources = new ArrayList<>();
@@ -65,9 +68,17 @@ public final class NamenodeMetrics implements AutoCloseable {
     activity.tagPort(rpcPort);
     ns.runner().metrics().addListener(recent);
     MetricsSystem ms = initialize();
-    Snapshots snapshots = new Snapshots(ns, safeMode);
+    this.database =
+        new DatabaseHealth(
+            ns.storage(),
+            ns.runner().metrics(),
+            ns.conf()
+                .getLong(
+                    io.hops.namenode.NamenodeConfig.DB_PROBE_PERIOD_MS,
+                    io.hops.namenode.NamenodeConfig.DB_PROBE_PERIOD_MS_DEFAULT));
+    this.snapshots = new Snapshots(ns, safeMode);
     FsNamesystemMetrics fsn = new FsNamesystemMetrics(snapshots, rpcPort);
-    this.hops = new HopsNamenodeMetrics(ns, snapshots, housekeeping, rpcPort);
+    this.hops = new HopsNamenodeMetrics(ns, snapshots, database, housekeeping, rpcPort);
     String fsnName = own("FSNamesystem");
     ms.register(fsnName, "Namesystem state and counts", fsn);
     sources.add(fsnName);
@@ -82,6 +93,7 @@ public final class NamenodeMetrics implements AutoCloseable {
     bean(
         own("NameNodeInfo"),
         new StandardMBean(new NameNodeInfo(ns, snapshots), NameNodeMXBean.class, true));
+    bean(own("HopsDatabase"), new StandardMBean(database, DatabaseHealthMXBean.class, true));
   }
 
   /**
@@ -106,6 +118,16 @@ public final class NamenodeMetrics implements AutoCloseable {
 
   public NameNodeActivity activity() {
     return activity;
+  }
+
+  /** The cluster-wide values, read in the background (the web UI's overview). */
+  public Snapshots snapshots() {
+    return snapshots;
+  }
+
+  /** How long ago the database last answered. */
+  public DatabaseHealth database() {
+    return database;
   }
 
   private void bean(String name, Object bean) {
@@ -168,6 +190,8 @@ public final class NamenodeMetrics implements AutoCloseable {
       release(b.getKeyProperty("name"));
     }
     hops.close();
+    snapshots.close();
+    database.close();
     ns.runner().metrics().removeListener(recent);
   }
 }

@@ -3,23 +3,46 @@ package io.hops.namenode.metrics;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.rpc.SafeMode;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The latest {@link ClusterSnapshot}, reread at most once per {@value
  * NamenodeConfig#METRICS_SNAPSHOT_MS}: a scrape reads dozens of attributes, and several scrapers
- * may come at once. If the database cannot be read, the last good snapshot stays (and one warning
- * is logged until it can be read again).
+ * may come at once. The reading is done in a thread of its own, which a reader waits for at most
+ * {@value #WAIT_MILLIS} ms: a database that does not answer must not hold {@code /jmx}, {@code
+ * /prom} or the web UI, which then show the last good snapshot (and one warning is logged until the
+ * database can be read again).
  */
-public final class Snapshots {
+public final class Snapshots implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Snapshots.class);
+
+  /** How long a reader waits for a fresh snapshot before it takes the last one. */
+  static final long WAIT_MILLIS = 500;
+
+  /** How long the first reader waits, there being no last snapshot to show. */
+  static final long FIRST_WAIT_MILLIS = 10_000;
 
   private final Namesystem ns;
   private final SafeMode safeMode;
   private final long maxAgeNanos;
+  private final ExecutorService reader =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "metrics-snapshot");
+            t.setDaemon(true);
+            return t;
+          });
   private ClusterSnapshot last;
   private long lastNanos;
+  private CompletableFuture<Void> reading;
+  private long readingSince;
   private boolean failing;
 
   public Snapshots(Namesystem ns, SafeMode safeMode) {
@@ -30,31 +53,81 @@ public final class Snapshots {
                 .getLong(
                     NamenodeConfig.METRICS_SNAPSHOT_MS, NamenodeConfig.METRICS_SNAPSHOT_MS_DEFAULT)
             * 1_000_000L;
+    synchronized (this) {
+      startReading(System.nanoTime()); // so that the first scrape finds one
+    }
   }
 
-  public synchronized ClusterSnapshot get() {
-    long now = System.nanoTime();
-    if (last == null || now - lastNanos >= maxAgeNanos) {
+  /** The latest snapshot: a fresh one if the database gives it in time, else the last good one. */
+  public ClusterSnapshot get() {
+    CompletableFuture<Void> pending;
+    long waitNanos;
+    synchronized (this) {
+      long now = System.nanoTime();
+      if (last != null && now - lastNanos < maxAgeNanos) {
+        return last;
+      }
+      if (reading == null) {
+        startReading(now);
+      }
+      pending = reading;
+      long wait = last == null ? FIRST_WAIT_MILLIS : WAIT_MILLIS;
+      waitNanos = readingSince + wait * 1_000_000L - now;
+    }
+    if (waitNanos > 0) {
       try {
-        last = ClusterSnapshot.take(ns, safeMode);
-        lastNanos = now;
-        if (failing) {
-          LOG.info("metrics: the cluster's state can be read again");
-          failing = false;
-        }
-      } catch (Exception e) {
-        // A scrape every few seconds against a database that is down: one warning, not thousands.
-        if (!failing) {
-          LOG.warn("metrics: cannot read the cluster's state, keeping the last values", e);
-          failing = true;
-        } else {
-          LOG.debug("metrics: cannot read the cluster's state", e);
-        }
-        if (last == null) {
-          throw new IllegalStateException("metrics: no cluster state yet", e);
-        }
+        pending.get(waitNanos, TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        // the last snapshot it is
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
     }
-    return last;
+    synchronized (this) {
+      if (last == null) {
+        throw new IllegalStateException("metrics: no cluster state yet");
+      }
+      return last;
+    }
+  }
+
+  private void startReading(long now) {
+    try {
+      reading = CompletableFuture.runAsync(this::read, reader);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      reading = CompletableFuture.completedFuture(null); // closed: the last snapshot stays
+    }
+    readingSince = now;
+  }
+
+  private void read() {
+    try {
+      ClusterSnapshot s = ClusterSnapshot.take(ns, safeMode);
+      synchronized (this) {
+        last = s;
+        lastNanos = System.nanoTime();
+      }
+      if (failing) {
+        LOG.info("metrics: the cluster's state can be read again");
+        failing = false;
+      }
+    } catch (Exception e) {
+      // A scrape every few seconds against a database that is down: one warning, not thousands.
+      if (!failing) {
+        LOG.warn("metrics: cannot read the cluster's state, keeping the last values", e);
+        failing = true;
+      } else {
+        LOG.debug("metrics: cannot read the cluster's state", e);
+      }
+    } finally {
+      synchronized (this) {
+        reading = null;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    reader.shutdownNow();
   }
 }

@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
 public final class TransactionRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
 
+  /** The least time a last attempt, begun at its deadline, has for each round trip. */
+  private static final long MIN_ROUND_TRIP_MILLIS = 1000;
+
   private final Storage storage;
   private final InodeHintCache hints;
   private final PathResolver resolver;
@@ -113,6 +116,8 @@ public final class TransactionRunner {
       var outerAcls = io.hops.namenode.security.LoadedAcls.begin();
       try {
         tx = storage.begin(op.partitionHint()); // may fail transiently too: no connection
+        // A database that stops answering fails the attempt by the deadline, not when it thaws.
+        tx.limitRoundTrips(Math.max(MIN_ROUND_TRIP_MILLIS, millisLeft(start)));
         RetryCacheRow kept = null;
         // A first attempt has no outcome to find (RetryCache): only a retry reads the cache.
         if (call != null && (retry > 0 || call.retried())) {
@@ -229,6 +234,10 @@ public final class TransactionRunner {
       LOG.debug("looking up the retry cache again failed", e);
       return null;
     }
+  }
+
+  private long millisLeft(long start) {
+    return (deadlineNanos - (System.nanoTime() - start)) / 1_000_000L;
   }
 
   private static AccessCounts counts(Transaction tx) {

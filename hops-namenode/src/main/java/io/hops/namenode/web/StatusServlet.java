@@ -5,10 +5,10 @@ import io.hops.election.Member;
 import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.metrics.ClusterSnapshot;
+import io.hops.namenode.metrics.DatabaseHealth;
 import io.hops.namenode.metrics.NamenodeMetrics;
 import io.hops.namenode.metrics.RecentOperations;
-import io.hops.namenode.ops.GetStats;
-import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.tx.OperationMetrics;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,9 +40,15 @@ public final class StatusServlet extends HttpServlet {
     }
     ServletContext context = getServletContext();
     Namesystem ns = (Namesystem) context.getAttribute(WebServer.NAMESYSTEM);
-    SafeMode safeMode = (SafeMode) context.getAttribute(WebServer.SAFE_MODE);
+    NamenodeMetrics metrics = (NamenodeMetrics) context.getAttribute(WebServer.METRICS);
+    if (metrics == null) {
+      response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the namenode is starting");
+      return;
+    }
+    // Nothing here waits for the database: a page that hangs when it hangs cannot say so.
+    ClusterSnapshot cluster = metrics.snapshots().get();
+    DatabaseHealth database = metrics.database();
     DatanodeManager dm = ns.blocks().datanodes();
-    long[] stats = GetStats.stats(ns);
     List<DatanodeManager.Node> nodes = new ArrayList<>(dm.all());
     nodes.sort(Comparator.comparing(n -> n.id().getXferAddr()));
     long live = nodes.stream().filter(dm::isLive).count();
@@ -51,17 +57,22 @@ public final class StatusServlet extends HttpServlet {
     out.println("<table>");
     row(out, "RPC address", (String) context.getAttribute(WebServer.RPC_URI));
     row(out, "Started", new Date((Long) context.getAttribute(WebServer.STARTED)).toString());
-    row(out, "Metadata store", ns.storage().engine() + ", " + storeHealth(ns));
+    row(out, "Metadata store", ns.storage().engine() + ", " + database.describe());
     row(out, "Block pool", ns.blocks().blockPoolId());
     row(out, "Leader", ns.blocks().isLeader() ? "yes" : "no");
-    row(out, "Safe mode", safeMode.get() ? "ON" : "OFF");
+    row(out, "Safe mode", cluster.safeMode() ? "ON" : "OFF");
     row(out, "Datanodes", live + " live, " + (nodes.size() - live) + " dead");
-    row(out, "Configured capacity", bytes(stats[0]));
-    row(out, "DFS used", bytes(stats[1]));
-    row(out, "DFS remaining", bytes(stats[2]));
-    row(out, "Under-replicated blocks", Long.toString(stats[3]));
-    row(out, "Blocks with corrupt replicas", Long.toString(stats[4]));
-    row(out, "Missing blocks", Long.toString(stats[5]));
+    row(out, "Configured capacity", bytes(cluster.capacityTotal()));
+    row(out, "DFS used", bytes(cluster.capacityUsed()));
+    row(out, "DFS remaining", bytes(cluster.capacityRemaining()));
+    row(out, "Under-replicated blocks", Long.toString(cluster.lowRedundancyBlocks()));
+    row(out, "Blocks with corrupt replicas", Long.toString(cluster.corruptBlocks()));
+    row(out, "Missing blocks", Long.toString(cluster.missingBlocks()));
+    row(
+        out,
+        "Cluster values read",
+        String.format(
+            "%.1f s ago", (System.currentTimeMillis() - cluster.takenAtMillis()) / 1000.0));
     LeaderElection election = ns.blocks().election();
     Membership members = election == null ? Membership.EMPTY : election.membership();
     out.println(
@@ -109,7 +120,7 @@ public final class StatusServlet extends HttpServlet {
               + "</td></tr>");
     }
     out.println("</table>");
-    lastMinute(out, (NamenodeMetrics) context.getAttribute(WebServer.METRICS));
+    lastMinute(out, metrics);
     out.println(
         "<h2>Operations on this namenode since it started</h2>"
             + "<p>Latency percentiles are in <a href=\"/jmx?qry="
@@ -145,8 +156,7 @@ public final class StatusServlet extends HttpServlet {
 
   private static void lastMinute(PrintWriter out, NamenodeMetrics metrics) {
     out.println("<h2>Operations in the last minute</h2>");
-    Map<String, RecentOperations.Rate> rates =
-        metrics == null ? Map.of() : metrics.recent().lastMinute();
+    Map<String, RecentOperations.Rate> rates = metrics.recent().lastMinute();
     if (rates.isEmpty()) {
       out.println("<p id=\"recent\">None.</p>");
       return;
@@ -171,21 +181,6 @@ public final class StatusServlet extends HttpServlet {
                     + r.failures()
                     + "</td></tr>"));
     out.println("</table>");
-  }
-
-  /** "healthy, a read takes N ms" or the error a read of the root meets. */
-  private static String storeHealth(Namesystem ns) {
-    long start = System.nanoTime();
-    try (io.hops.dal.Transaction tx = ns.storage().begin()) {
-      tx.find(
-          io.hops.dal.rows.InodeRow.TABLE,
-          io.hops.namenode.resolve.Inodes.rootKey(),
-          io.hops.dal.LockMode.READ_COMMITTED);
-      return String.format(
-          "healthy (a read took %.1f ms)", (System.nanoTime() - start) / 1_000_000.0);
-    } catch (Exception e) {
-      return "UNREACHABLE: " + e.getMessage();
-    }
   }
 
   private static void row(PrintWriter out, String name, String value) {

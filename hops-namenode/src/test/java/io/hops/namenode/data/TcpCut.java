@@ -10,15 +10,20 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP forwarder between a namenode and its database that a test can cut and restore: the one
- * fault the real database cannot produce on demand for one namenode only. Cutting closes the
- * listening socket and every forwarded connection; restoring listens on the same port again.
+ * A TCP forwarder between a namenode and its database that a test can cut and restore, or freeze
+ * and thaw: the faults the real database cannot produce on demand for one namenode only. Cutting
+ * closes the listening socket and every forwarded connection; restoring listens on the same port
+ * again. Freezing is a database process stopped by SIGSTOP: connections are still accepted (the
+ * kernel's backlog does that for a stopped server) but no byte goes either way until the thaw, when
+ * what was held is delivered.
  */
 final class TcpCut implements AutoCloseable {
   private final InetSocketAddress target;
   private final int port;
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private volatile ServerSocket listener;
+  private final Object thawed = new Object();
+  private volatile boolean frozen;
 
   TcpCut(InetSocketAddress target) throws IOException {
     this.target = target;
@@ -48,6 +53,30 @@ final class TcpCut implements AutoCloseable {
     accept(s);
   }
 
+  void freeze() {
+    frozen = true;
+  }
+
+  void thaw() {
+    synchronized (thawed) {
+      frozen = false;
+      thawed.notifyAll();
+    }
+  }
+
+  private void awaitThaw() throws IOException {
+    synchronized (thawed) {
+      while (frozen) {
+        try {
+          thawed.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while frozen", e);
+        }
+      }
+    }
+  }
+
   private void accept(ServerSocket s) {
     listener = s;
     Thread t =
@@ -71,7 +100,7 @@ final class TcpCut implements AutoCloseable {
     t.start();
   }
 
-  private static void pump(Socket from, Socket to) {
+  private void pump(Socket from, Socket to) {
     Thread t =
         new Thread(
             () -> {
@@ -79,6 +108,7 @@ final class TcpCut implements AutoCloseable {
               try (InputStream in = from.getInputStream();
                   OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buf)) >= 0; ) {
+                  awaitThaw();
                   out.write(buf, 0, n);
                   out.flush();
                 }
@@ -100,6 +130,7 @@ final class TcpCut implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    thaw();
     cut();
   }
 }
