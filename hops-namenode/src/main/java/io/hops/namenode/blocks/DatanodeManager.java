@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * usage and liveness are soft state, kept per namenode from the heartbeats that every datanode
  * sends every namenode (as in HDFS). A datanode persisted but not yet heard from counts as live
  * until the expiry interval has passed since this namenode started, so a restarted namenode serves
- * replica locations at once.
+ * replica locations at once; it is given to no writer until it heartbeats ({@link #heardFromLive}).
  */
 public final class DatanodeManager {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeManager.class);

@@ -65,7 +65,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
 
   @Override
   public String getSafemode() {
-    return s().safeMode() ? "Safe mode is ON. It was turned on manually." : "";
+    return snapshots.safeModeText();
   }
 
   @Override

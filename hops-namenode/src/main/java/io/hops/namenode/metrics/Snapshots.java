@@ -59,6 +59,16 @@ public final class Snapshots implements AutoCloseable {
   }
 
   /** The latest snapshot: a fresh one if the database gives it in time, else the last good one. */
+  /** HDFS's {@code Safemode} text: empty when off, else why it is on and when it ends. */
+  public String safeModeText() {
+    if (!get().safeMode()) {
+      return "";
+    }
+    return safeMode.inStartupSafeMode()
+        ? "Safe mode is ON. " + safeMode.startupTip()
+        : "Safe mode is ON. It was turned on manually.";
+  }
+
   public ClusterSnapshot get() {
     CompletableFuture<Void> pending;
     long waitNanos;
