@@ -328,6 +328,11 @@ public final class HopsNameNode implements AutoCloseable {
     }
   }
 
+  /** Safe mode as this namenode follows it (manual, and startup safe mode). */
+  public io.hops.namenode.rpc.SafeMode safeMode() {
+    return safeMode;
+  }
+
   /** The audit log (HDFS's {@code hdfs-audit.log} lines). */
   public io.hops.namenode.audit.AuditLog auditLog() {
     return auditLog;

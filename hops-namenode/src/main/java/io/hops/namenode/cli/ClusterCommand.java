@@ -109,6 +109,13 @@ final class ClusterCommand implements Callable<Integer> {
     }
     System.out.println(
         "  datanodes  " + datanodes + ", blocks in " + dataDir.getAbsolutePath() + "/datanode-N");
+    if (nns.get(0).safeMode().inStartupSafeMode()) {
+      System.out.println(
+          "  safe mode  ON while the cluster starts: writes wait until the datanodes' blocks are"
+              + " counted (bin/hops dfsadmin"
+              + withConf
+              + " -safemode wait)");
+    }
     System.out.println("try, in another terminal:");
     System.out.println("  bin/hops dfs" + withConf + " -mkdir -p /user/$USER");
     System.out.println("  bin/hops dfs" + withConf + " -put README.md /user/$USER/");

@@ -85,6 +85,16 @@ final class DemoCommand implements Callable<Integer> {
               new String[] {"-ls", "-R", home},
               new String[] {"-count", home},
               new String[] {"-rm", "-r", "-skipTrash", home + "/logs"});
+      if (nn.safeMode().inStartupSafeMode()) {
+        // The namespace kept blocks from an earlier run: as HDFS's, the namenode is in safe mode
+        // until the datanodes' blocks are counted and dfs.namenode.safemode.extension has passed.
+        System.out.println(
+            "\n$ hdfs dfsadmin -safemode wait   (blocks from an earlier run: startup safe mode)");
+        int rc = ToolRunner.run(new DFSAdmin(client), new String[] {"-safemode", "wait"});
+        if (rc != 0) {
+          return rc;
+        }
+      }
       for (String[] args : commands) {
         System.out.println(
             "\n$ hdfs dfs " + String.join(" ", args).replace(local.toString(), "/tmp"));
