@@ -163,7 +163,8 @@ class AbstractTransactionTest {
 
   @Test
   void aRowOverALimitIsRefusedBeforeItIsBufferedAndTheTransactionGoesOn() throws Exception {
-    InodeRow over = SampleRows.with(T, row, "client_name", "x".repeat(1025));
+    InodeRow over =
+        SampleRows.with(T, row, "client_name", "x".repeat(io.hops.dal.schema.MaxBytes.NAME + 1));
     assertThatThrownBy(() -> tx.insert(T, over)).hasMessageContaining("inodes.client_name");
     assertThatThrownBy(() -> tx.update(T, over)).hasMessageContaining("inodes.client_name");
     tx.commit();
