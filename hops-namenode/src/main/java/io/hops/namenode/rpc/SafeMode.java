@@ -60,6 +60,7 @@ public final class SafeMode implements AutoCloseable {
   private volatile boolean on;
   private volatile boolean starting = true;
   private volatile long leftAtEpoch = -1;
+  private volatile boolean startupRowExists = true;
   private volatile String leaderTip = "";
   private volatile long readAt = Long.MIN_VALUE;
   private volatile boolean closed;
@@ -195,6 +196,7 @@ public final class SafeMode implements AutoCloseable {
               LockMode.READ_COMMITTED);
       on = rows.get(0) != null && rows.get(0).longValue() != 0;
       VariableRow startup = rows.get(1);
+      startupRowExists = startup != null;
       leftAtEpoch = startup == null ? -1 : startup.longValue();
       byte[] tip = startup == null ? null : startup.bytesValue();
       leaderTip = tip == null ? "" : new String(tip, StandardCharsets.UTF_8);
@@ -210,7 +212,9 @@ public final class SafeMode implements AutoCloseable {
       return;
     }
     long epoch = e.membership().epoch();
-    if (leftAtEpoch >= 0 && leftAtEpoch == epoch) {
+    // No row at all: the live leader runs a release that does not write it (a rolling upgrade),
+    // and serves. (A new cluster's first namenode leads at once and writes the row itself.)
+    if (leftAtEpoch == epoch || !startupRowExists) {
       starting = false;
       LOG.info("STATE* Safe mode is OFF: the cluster's leader (epoch {}) serves", epoch);
     }

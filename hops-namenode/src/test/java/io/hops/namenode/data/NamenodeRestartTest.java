@@ -9,8 +9,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hops.common.HopsConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.VariableRow;
 import io.hops.datanode.DatanodeLauncher;
 import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
@@ -34,6 +37,8 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.ipc.RetriableException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A namenode that restarts over the metadata of a cluster whose datanodes live on (as after a
@@ -126,6 +131,29 @@ class NamenodeRestartTest {
       }
     } finally {
       FileUtil.fullyDelete(dir.toFile());
+    }
+  }
+
+  /**
+   * A namenode that joins a serving cluster leaves startup safe mode before it says it serves, and
+   * so does one joining a cluster whose leader runs a release that never wrote the startup row.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aNamenodeJoiningAServingClusterServesAtOnce(boolean olderLeader) throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster()) {
+      assertThat(cluster.namenode().safeMode().inStartupSafeMode()).isFalse();
+      if (olderLeader) {
+        try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
+          tx.delete(VariableRow.TABLE, VariableRow.TABLE.key("startup_safe_mode"));
+          tx.commit();
+        }
+      }
+      try (HopsNameNode second = cluster.startAnotherNamenode();
+          DistributedFileSystem fs = cluster.client(second)) {
+        assertThat(second.safeMode().inStartupSafeMode()).isFalse();
+        assertThat(fs.mkdirs(new org.apache.hadoop.fs.Path("/joined"))).isTrue();
+      }
     }
   }
 
