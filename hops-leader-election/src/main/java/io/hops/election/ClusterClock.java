@@ -26,8 +26,13 @@ public final class ClusterClock {
 
   /** Samples the database's clock (one round trip on a server database). */
   public void sync() throws StorageException {
+    sync(storage);
+  }
+
+  /** As {@link #sync()}, over {@code from}: the election's own connections. */
+  public void sync(Storage from) throws StorageException {
     long before = System.nanoTime();
-    long db = storage.databaseTimeMillis();
+    long db = from.databaseTimeMillis();
     long after = System.nanoTime();
     sample = new Sample(db, before + (after - before) / 2);
   }
