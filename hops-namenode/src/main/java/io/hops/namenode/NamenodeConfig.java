@@ -152,6 +152,11 @@ public final class NamenodeConfig {
    */
   public static final int POOL_RESERVE = 4;
 
+  /** The connections a namenode's threads may hold at once (see {@link #checkPoolServes}). */
+  public static int connectionsNeeded(int handlers, int subtreeThreads) {
+    return handlers + subtreeThreads + POOL_RESERVE;
+  }
+
   /**
    * Refuses a configuration whose connection pool ({@code poolSize}; null: an engine without one)
    * cannot give every thread that takes a connection one at once: {@code handlers} + {@code
@@ -161,7 +166,7 @@ public final class NamenodeConfig {
   public static void checkPoolServes(Configuration conf, int handlers, Long poolSize)
       throws java.io.IOException {
     int subtree = conf.getInt(SUBTREE_THREADS, SUBTREE_THREADS_DEFAULT);
-    long needed = (long) handlers + subtree + POOL_RESERVE;
+    long needed = connectionsNeeded(handlers, subtree);
     if (poolSize != null && poolSize < needed) {
       throw new java.io.IOException(
           String.format(
