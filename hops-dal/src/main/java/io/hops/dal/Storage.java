@@ -28,11 +28,21 @@ public interface Storage extends AutoCloseable {
 
   /**
    * The database's clock, in milliseconds since the epoch: the one clock every namenode of a
-   * cluster agrees on (DESIGN.md §3). An engine in the namenode's own process answers with the
-   * process's clock, which all its users share.
+   * cluster agrees on (docs/architecture.md, Many namenodes). An engine in the namenode's own
+   * process answers with the process's clock, which all its users share.
    */
   default long databaseTimeMillis() throws StorageException {
     return System.currentTimeMillis();
+  }
+
+  /**
+   * A storage over the same database with {@code connections} connections of its own, for work that
+   * must never wait behind the shared pool (the leader election: docs/architecture.md); the caller
+   * closes it. An engine without a pool has nothing to wait for and answers {@code this}, which the
+   * caller must not close.
+   */
+  default Storage withOwnConnections(String name, int connections) throws StorageException {
+    return this;
   }
 
   /** Creating, upgrading and inspecting the schema. */

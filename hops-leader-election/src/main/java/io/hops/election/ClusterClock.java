@@ -18,6 +18,7 @@ public final class ClusterClock {
   private final Storage storage;
   private volatile Sample sample;
   private final AtomicLong last = new AtomicLong();
+  private volatile long skewMillis;
 
   public ClusterClock(Storage storage) throws StorageException {
     this.storage = storage;
@@ -26,10 +27,27 @@ public final class ClusterClock {
 
   /** Samples the database's clock (one round trip on a server database). */
   public void sync() throws StorageException {
+    sync(storage);
+  }
+
+  /** As {@link #sync()}, over {@code from}: the election's own connections. */
+  public void sync(Storage from) throws StorageException {
     long before = System.nanoTime();
-    long db = storage.databaseTimeMillis();
+    long db = from.databaseTimeMillis();
     long after = System.nanoTime();
-    sample = new Sample(db, before + (after - before) / 2);
+    sample = new Sample(db + skewMillis, before + (after - before) / 2);
+  }
+
+  /**
+   * Fault injection for tests: from now on the database's clock reads {@code skew} off this
+   * process's (negative: behind), as when the database's host keeps another time than the
+   * namenode's. The cluster clock jumps once, backwards too, as no real one does: call it before
+   * the namenode keeps any time that matters to the test.
+   */
+  public void skewForTesting(java.time.Duration skew) throws StorageException {
+    skewMillis = skew.toMillis();
+    sync();
+    last.set(sample.millis());
   }
 
   /** Milliseconds since the epoch by the database's clock. */

@@ -345,7 +345,7 @@ public final class LeaderElection implements AutoCloseable {
       periodMillis = period;
       heartbeatDeadlineNanos = start + settings.leaseNanos(period);
     }
-    clock.sync();
+    clock.sync(storage);
     lastRoundNanos = System.nanoTime() - start;
     final long leaderNow = leaderId;
     membership =

@@ -48,6 +48,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final WebServer web;
   private final Housekeeping housekeeping;
   private final LeaderElection election;
+  private final Storage electionStorage;
   private final InetSocketAddress address;
   private ElectionBean electionBean;
   private io.hops.namenode.rpc.SafeMode safeMode;
@@ -76,6 +77,8 @@ public final class HopsNameNode implements AutoCloseable {
       throws IOException {
     this.storage = storage;
     this.ownsStorage = ownsStorage;
+    int handlers = NamenodeConfig.handlerCount(conf, storage.engine());
+    NamenodeConfig.checkPoolServes(conf, handlers, storage.poolUsage().get("max"));
     this.namesystem = new Namesystem(storage, conf);
     namesystem.ensureRoot();
     InetSocketAddress bind =
@@ -109,7 +112,6 @@ public final class HopsNameNode implements AutoCloseable {
                 }),
             SafeModeGuard.stage(client.safeMode()),
             VirtualPaths.stage(namesystem));
-    int handlers = NamenodeConfig.handlerCount(conf, storage.engine());
     this.rpc =
         new RpcServer(
             conf,
@@ -147,10 +149,15 @@ public final class HopsNameNode implements AutoCloseable {
             new io.hops.namenode.smallfiles.DatabaseFileMover(
                 namesystem, java.net.URI.create(uri()), conf));
     housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
+    // The election's rounds never wait behind the shared pool: a namenode whose handlers hold
+    // every connection would otherwise miss its heartbeats and lose the leadership.
+    Storage ownConnections = null;
     try {
+      ownConnections = storage.withOwnConnections("election", ELECTION_CONNECTIONS);
+      electionStorage = ownConnections;
       election =
           new LeaderElection(
-              storage,
+              electionStorage,
               electionSettings(conf),
               address().getHostString(),
               address().getHostString() + ":" + address().getPort(),
@@ -171,6 +178,9 @@ public final class HopsNameNode implements AutoCloseable {
       safeMode.start(4 * election.periodMillis());
     } catch (IOException | RuntimeException e) {
       housekeeping.close();
+      if (ownConnections != null && ownConnections != storage) {
+        ownConnections.close();
+      }
       if (web != null) {
         web.close();
       }
@@ -195,6 +205,7 @@ public final class HopsNameNode implements AutoCloseable {
       stopped = true;
       housekeeping.close();
       election.close();
+      closeElectionStorage();
       if (web != null) {
         web.close();
       }
@@ -207,6 +218,15 @@ public final class HopsNameNode implements AutoCloseable {
         handlers,
         storage.engine(),
         web == null ? "off" : web.uri());
+  }
+
+  /** The election's round and the leader's eviction of dead namenodes, each in a thread. */
+  private static final int ELECTION_CONNECTIONS = 2;
+
+  private void closeElectionStorage() {
+    if (electionStorage != storage) {
+      electionStorage.close();
+    }
   }
 
   /** With the RPC port picked by the system (tests, demo), the HTTP port is too, unless set. */
@@ -314,6 +334,7 @@ public final class HopsNameNode implements AutoCloseable {
     } else {
       election.close();
     }
+    closeElectionStorage();
     if (web != null) {
       web.close();
     }

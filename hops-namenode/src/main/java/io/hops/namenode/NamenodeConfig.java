@@ -154,6 +154,48 @@ public final class NamenodeConfig {
   }
 
   /**
+   * Connections a namenode's threads other than its RPC handlers and subtree threads may hold at
+   * once: the leader's housekeeping, the subtree reclaimer, the access-time writer and one web
+   * request (WebHDFS, {@code /fsck}, the metrics). The election has connections of its own.
+   */
+  public static final int POOL_RESERVE = 4;
+
+  /** The connections a namenode's threads may hold at once (see {@link #checkPoolServes}). */
+  public static int connectionsNeeded(int handlers, int subtreeThreads) {
+    return handlers + subtreeThreads + POOL_RESERVE;
+  }
+
+  /**
+   * Refuses a configuration whose connection pool ({@code poolSize}; null: an engine without one)
+   * cannot give every thread that takes a connection one at once: {@code handlers} + {@code
+   * hops.namenode.subtree.threads} + {@link #POOL_RESERVE}. Fewer would make busy handlers wait for
+   * connections that other busy handlers hold, up to the connection timeout, and fail.
+   */
+  public static void checkPoolServes(Configuration conf, int handlers, Long poolSize)
+      throws java.io.IOException {
+    int subtree = conf.getInt(SUBTREE_THREADS, SUBTREE_THREADS_DEFAULT);
+    long needed = connectionsNeeded(handlers, subtree);
+    if (poolSize != null && poolSize < needed) {
+      throw new java.io.IOException(
+          String.format(
+              "%s = %d cannot serve the %d threads of this namenode that take database"
+                  + " connections: %s (%d) + %s (%d) + %d (housekeeping, subtree reclaim,"
+                  + " access times, web); raise %s to at least %d or lower the others"
+                  + " (docs/configuration.md)",
+              io.hops.common.HopsConfig.POOL_SIZE,
+              poolSize,
+              needed,
+              DFSConfigKeys.DFS_NAMENODE_HANDLER_COUNT_KEY,
+              handlers,
+              SUBTREE_THREADS,
+              subtree,
+              POOL_RESERVE,
+              io.hops.common.HopsConfig.POOL_SIZE,
+              needed));
+    }
+  }
+
+  /**
    * Whether {@code key} has its Hadoop default: unset, or set only by a {@code *-default.xml} (no
    * site file of the operator's, and no caller, sets it).
    */

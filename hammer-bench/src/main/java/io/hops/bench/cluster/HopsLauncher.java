@@ -57,6 +57,7 @@ public final class HopsLauncher implements TargetLauncher {
       hdfs.put(HopsConfig.JDBC_URL, s.jdbcUrl());
       hdfs.put(HopsConfig.JDBC_USER, s.jdbcUser());
       hdfs.put(HopsConfig.JDBC_PASSWORD, s.jdbcPassword());
+      hdfs.put(HopsConfig.POOL_SIZE, String.valueOf(HopsNamenodes.poolSize(handlers)));
       facts.put("store", "mariadb " + s.jdbcUrl());
     } else {
       hdfs.put(HopsConfig.METADATA_ENGINE, "embedded");

@@ -109,13 +109,21 @@ public final class HopsNamenodes implements Target {
     }
   }
 
+  /** A pool that serves the namenode's threads (it refuses to start otherwise), at least 32. */
+  static int poolSize(int handlers) {
+    return Math.max(
+        HopsConfig.POOL_SIZE_DEFAULT,
+        NamenodeConfig.connectionsNeeded(handlers, NamenodeConfig.SUBTREE_THREADS_DEFAULT));
+  }
+
   private JavaProcess launch(int i) throws IOException {
     Map<String, String> hdfs = new LinkedHashMap<>();
     hdfs.put(NamenodeConfig.RPC_PORT, String.valueOf(rpcPorts[i]));
     hdfs.put(NamenodeConfig.HTTP_PORT, String.valueOf(httpPorts[i]));
     hdfs.put("dfs.namenode.rpc-bind-host", "127.0.0.1");
-    s.handlers(hdfs, SQL_STOCK_HANDLERS);
+    int handlers = s.handlers(hdfs, SQL_STOCK_HANDLERS);
     hdfs.put(HopsConfig.METADATA_ENGINE, "mysql");
+    hdfs.put(HopsConfig.POOL_SIZE, String.valueOf(poolSize(handlers)));
     hdfs.put(HopsConfig.JDBC_URL, s.jdbcUrl());
     hdfs.put(HopsConfig.JDBC_USER, s.jdbcUser());
     hdfs.put(HopsConfig.JDBC_PASSWORD, s.jdbcPassword());

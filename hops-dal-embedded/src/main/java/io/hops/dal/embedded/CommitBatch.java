@@ -251,7 +251,7 @@ final class CommitBatch {
       case INSERT -> {
         if (old != null) {
           throw new DuplicateKeyException(
-              "insert of " + op.key() + ": a row with this primary key exists", null);
+              "insert of " + op.key() + ": a row with this primary key exists", null, op.key());
         }
         put(t, key, null, op.row());
         if (t.partitionMarks) {

@@ -24,6 +24,7 @@ final class SqlStorage implements Storage {
   private static final Logger LOG = LoggerFactory.getLogger(SqlStorage.class);
 
   private final SqlDialect dialect;
+  private final HikariConfig config;
   private final HikariDataSource pool;
   private final Runnable onClose;
   private final AccessCounter totals = new AccessCounter();
@@ -34,11 +35,17 @@ final class SqlStorage implements Storage {
    * @param onClose run once when the storage closes, after the pool
    */
   SqlStorage(SqlDialect dialect, HikariConfig config, Runnable onClose) throws StorageException {
+    this(dialect, config, "hops-" + dialect.engine(), onClose);
+  }
+
+  private SqlStorage(SqlDialect dialect, HikariConfig config, String poolName, Runnable onClose)
+      throws StorageException {
     this.dialect = dialect;
     this.onClose = onClose;
+    this.config = config;
     config.setAutoCommit(false);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-    config.setPoolName("hops-" + dialect.engine());
+    config.setPoolName(poolName);
     try {
       this.pool = new HikariDataSource(config);
     } catch (HikariPool.PoolInitializationException e) {
@@ -68,6 +75,16 @@ final class SqlStorage implements Storage {
         "total", (long) p.getTotalConnections(),
         "waiting", (long) p.getThreadsAwaitingConnection(),
         "max", (long) pool.getMaximumPoolSize());
+  }
+
+  /** A second pool of the same settings, kept full: its users never wait to open a connection. */
+  @Override
+  public Storage withOwnConnections(String name, int connections) throws StorageException {
+    HikariConfig own = new HikariConfig();
+    config.copyStateTo(own);
+    own.setMaximumPoolSize(connections);
+    own.setMinimumIdle(connections);
+    return new SqlStorage(dialect, own, "hops-" + dialect.engine() + "-" + name, () -> {});
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.hops.dal.sql;
 
 import io.hops.dal.AbstractTransaction;
+import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.KeyRange;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
@@ -208,7 +209,11 @@ final class SqlTransaction extends AbstractTransaction {
         i = j;
       }
     } catch (SQLException e) {
-      throw dialect.classify("write of " + ops.get(Math.min(i, ops.size() - 1)).key(), e);
+      Key key = ops.get(Math.min(i, ops.size() - 1)).key();
+      StorageException error = dialect.classify("write of " + key, e);
+      throw error instanceof DuplicateKeyException
+          ? new DuplicateKeyException(error.getMessage(), e, key)
+          : error;
     }
   }
 

@@ -13,6 +13,7 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -143,6 +144,13 @@ public final class ReplicaChange extends Operation<Void> {
             PendingBlockRow.TABLE,
             PendingBlockRow.TABLE.key(inode, blockId),
             LockMode.READ_COMMITTED);
+    if (pending != null) {
+      for (String id : pending.targets().split(",")) {
+        if (!id.isBlank()) {
+          bm.datanodes().storage(Integer.parseInt(id.trim())); // known in execute
+        }
+      }
+    }
     if (!added || genStamp < block.generationStamp()) {
       invalidated = readInvalidated(tx, inode);
     }
@@ -187,18 +195,7 @@ public final class ReplicaChange extends Operation<Void> {
           new ReplicaRow(block.inodeId(), blockId, storage.id(), replicas.size()));
     }
     if (pending != null) {
-      if (pending.numReplicasInProgress() <= 1) {
-        tx.delete(PendingBlockRow.TABLE, pending);
-      } else {
-        tx.update(
-            PendingBlockRow.TABLE,
-            new PendingBlockRow(
-                pending.inodeId(),
-                blockId,
-                pending.timestamp(),
-                pending.numReplicasInProgress() - 1,
-                pending.targets()));
-      }
+      copyArrived(tx);
     }
     if (block.underConstructionState() == BlockState.COMMITTED
         && genStamp == block.generationStamp()
@@ -226,6 +223,48 @@ public final class ReplicaChange extends Operation<Void> {
       needsCheck(tx); // maybe now over-replicated
     }
     return null;
+  }
+
+  /**
+   * A scheduled copy to the reporting datanode arrived: its targets leave the pending row, which
+   * goes with the last (HDFS PendingReconstructionBlocks.decrement). A receipt applied again (a
+   * datanode's retry, or a receipt both the writer's namenode and the report owner apply), or one
+   * from a datanode that was no target, changes nothing.
+   */
+  private void copyArrived(ExecutePhase tx) throws IOException {
+    List<String> left = new ArrayList<>();
+    int arrived = 0;
+    for (String id : pending.targets().split(",")) {
+      if (id.isBlank()) {
+        continue;
+      }
+      if (onReportingDatanode(Integer.parseInt(id.trim()))) {
+        arrived++;
+      } else {
+        left.add(id.trim());
+      }
+    }
+    if (arrived == 0) {
+      return;
+    }
+    int inProgress = pending.numReplicasInProgress() - arrived;
+    if (inProgress <= 0 || left.isEmpty()) {
+      tx.delete(PendingBlockRow.TABLE, pending);
+    } else {
+      tx.update(
+          PendingBlockRow.TABLE,
+          new PendingBlockRow(
+              pending.inodeId(), blockId, pending.timestamp(), inProgress, String.join(",", left)));
+    }
+  }
+
+  /** The datanode picks the volume of a copy, so any storage of the target datanode counts. */
+  private boolean onReportingDatanode(int storageId) {
+    if (storageId == storage.id()) {
+      return true;
+    }
+    StorageRef target = bm.datanodes().cachedStorage(storageId);
+    return target != null && target.datanodeUuid().equals(storage.datanodeUuid());
   }
 
   private int liveAfter() {

@@ -168,7 +168,8 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     // Both pages come in (inode, block) order, the order RemoveStorageReplicas locks in.
     for (int i = 0; i < held.size(); i += BATCH) {
       List<FileBlock> batch = held.subList(i, Math.min(held.size(), i + BATCH));
-      removed += ns.runAsLeader(() -> new RemoveStorageReplicas(s.id(), batch));
+      removed +=
+          ns.runAsLeader(() -> new RemoveStorageReplicas(ns.blocks().clock(), s.id(), batch));
     }
     return read;
   }

@@ -98,7 +98,9 @@ final class PendingReplicationMonitor implements HousekeepingTask {
       List<Long> ids = f.getValue().stream().sorted().toList();
       for (int i = 0; i < ids.size(); i += DeadDatanodeMonitor.BATCH) {
         List<Long> batch = ids.subList(i, Math.min(ids.size(), i + DeadDatanodeMonitor.BATCH));
-        timedOut += ns.runAsLeader(() -> new PendingTimeout(f.getKey(), batch, cutoff));
+        timedOut +=
+            ns.runAsLeader(
+                () -> new PendingTimeout(ns.blocks().clock(), f.getKey(), batch, cutoff));
       }
     }
     if (timedOut > 0) {

@@ -7,6 +7,7 @@ import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
+import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -22,6 +23,7 @@ import java.util.List;
  * exclusively (a copy that arrives meanwhile waits): 3 B + W.
  */
 final class PendingTimeout extends Operation<Integer> {
+  private final ClusterClock clock;
   private final long inodeId;
   private final List<Long> blockIds;
   private final long cutoff;
@@ -29,8 +31,12 @@ final class PendingTimeout extends Operation<Integer> {
   private List<PendingBlockRow> pending;
   private List<UnderReplicatedBlockRow> marks;
 
-  /** Pending rows of {@code blockIds} (sorted) older than {@code cutoff} (epoch ms) time out. */
-  PendingTimeout(long inodeId, List<Long> blockIds, long cutoff) {
+  /**
+   * Pending rows of {@code blockIds} (sorted) older than {@code cutoff} (epoch ms by {@code clock})
+   * time out.
+   */
+  PendingTimeout(ClusterClock clock, long inodeId, List<Long> blockIds, long cutoff) {
+    this.clock = clock;
     this.inodeId = inodeId;
     this.blockIds = blockIds;
     this.cutoff = cutoff;
@@ -64,7 +70,7 @@ final class PendingTimeout extends Operation<Integer> {
   @Override
   protected Integer execute(ExecutePhase tx) throws IOException {
     int timedOut = 0;
-    long now = System.currentTimeMillis();
+    long now = clock.now(); // the queue's ages are compared by the next leader too
     for (int i = 0; i < blockIds.size(); i++) {
       PendingBlockRow p = pending.get(i);
       if (p == null || p.timestamp() >= cutoff) {

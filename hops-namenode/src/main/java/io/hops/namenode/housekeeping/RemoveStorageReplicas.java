@@ -10,6 +10,7 @@ import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
+import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -30,6 +31,7 @@ final class RemoveStorageReplicas extends Operation<Integer> {
   /** A block of a file. */
   record FileBlock(long inodeId, long blockId) {}
 
+  private final ClusterClock clock;
   private final int storageId;
   private final List<FileBlock> batch;
   private List<BlockInfoRow> blocks;
@@ -40,7 +42,8 @@ final class RemoveStorageReplicas extends Operation<Integer> {
   private List<UnderReplicatedBlockRow> marks;
 
   /** {@code batch} in key order (inode id, block id). */
-  RemoveStorageReplicas(int storageId, List<FileBlock> batch) {
+  RemoveStorageReplicas(ClusterClock clock, int storageId, List<FileBlock> batch) {
+    this.clock = clock;
     this.storageId = storageId;
     this.batch = batch;
   }
@@ -98,7 +101,7 @@ final class RemoveStorageReplicas extends Operation<Integer> {
   @Override
   protected Integer execute(ExecutePhase tx) throws IOException {
     int removed = 0;
-    long now = System.currentTimeMillis();
+    long now = clock.now(); // the queue's ages are compared by the next leader too
     for (int i = 0; i < batch.size(); i++) {
       FileBlock f = batch.get(i);
       deleteIfThere(tx, CorruptReplicaRow.TABLE, corrupt.get(i));

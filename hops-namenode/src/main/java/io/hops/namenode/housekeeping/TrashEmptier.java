@@ -1,9 +1,13 @@
 package io.hops.namenode.housekeeping;
 
+import io.hops.election.ClusterClock;
 import io.hops.namenode.Namesystem;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.security.PrivilegedExceptionAction;
+import java.text.ParseException;
+import java.text.SimpleDateFormat;
 import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -11,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.TrashPolicyDefault;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
@@ -22,19 +27,33 @@ import org.slf4j.LoggerFactory;
  * deletion interval if unset or larger), on the interval's boundaries, each user's trash gets its
  * checkpoints older than the deletion interval removed and its {@code Current} turned into a new
  * checkpoint. Hadoop's own {@link TrashPolicyDefault} does the work through a client of this
- * namenode, as each trash's owner (simple authentication), so trash semantics are Hadoop's.
+ * namenode, as each trash's owner (simple authentication), so trash semantics are Hadoop's, but for
+ * the clock: checkpoints are named, and their age measured, by the cluster clock, since the next
+ * leader judges the checkpoints this one made (Hadoop's {@code deleteCheckpoint} measures with the
+ * process's own clock, so it is done here).
  */
 final class TrashEmptier implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(TrashEmptier.class);
 
+  /** How Hadoop names a checkpoint: its time, and "-N" if that name was taken. */
+  private static final String CHECKPOINT = "yyMMddHHmmss";
+
+  /** Checkpoints of Hadoop 1.x, still read as Hadoop does. */
+  private static final String OLD_CHECKPOINT = "yyMMddHHmm";
+
   private final Configuration conf;
   private final URI self;
+  private final ClusterClock clock;
+  private final long deletion;
   private final long interval;
   private long next = -1;
 
-  private TrashEmptier(Configuration conf, URI self, long interval) {
+  private TrashEmptier(
+      Configuration conf, URI self, ClusterClock clock, long deletion, long interval) {
     this.conf = conf;
     this.self = self;
+    this.clock = clock;
+    this.deletion = deletion;
     this.interval = interval;
   }
 
@@ -62,7 +81,7 @@ final class TrashEmptier implements HousekeepingTask {
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     LOG.info(
         "trash emptier: deletion interval {} ms, checkpoint interval {} ms", deletion, checkpoint);
-    return new TrashEmptier(conf, self, checkpoint);
+    return new TrashEmptier(conf, self, ns.blocks().clock(), deletion, checkpoint);
   }
 
   @Override
@@ -72,7 +91,7 @@ final class TrashEmptier implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long now = System.currentTimeMillis();
+    long now = clock.now();
     if (next < 0) {
       next = (now / interval + 1) * interval;
     }
@@ -97,7 +116,7 @@ final class TrashEmptier implements HousekeepingTask {
                       try (FileSystem fs = FileSystem.newInstance(self, conf)) {
                         TrashPolicyDefault trash = new TrashPolicyDefault();
                         trash.initialize(conf, fs);
-                        trash.deleteCheckpoint();
+                        deleteOldCheckpoints(fs, now);
                         trash.createCheckpoint(new Date(now));
                       }
                       return null;
@@ -105,6 +124,45 @@ final class TrashEmptier implements HousekeepingTask {
       } catch (IOException | InterruptedException e) {
         LOG.warn("trash of {} not emptied: {}", owner, e.toString());
       }
+    }
+  }
+
+  /**
+   * Removes the owner's checkpoints older than the deletion interval at {@code now}, as {@code
+   * TrashPolicyDefault.deleteCheckpoint}; an item of a trash root that is not a checkpoint stays.
+   */
+  private void deleteOldCheckpoints(FileSystem fs, long now) throws IOException {
+    for (FileStatus root : fs.getTrashRoots(false)) {
+      FileStatus[] items;
+      try {
+        items = fs.listStatus(root.getPath());
+      } catch (FileNotFoundException e) {
+        continue;
+      }
+      for (FileStatus item : items) {
+        Path path = item.getPath();
+        if (path.getName().equals("Current")) {
+          continue;
+        }
+        long time;
+        try {
+          time = checkpointTime(path.getName());
+        } catch (ParseException e) {
+          LOG.warn("Unexpected item in trash: {}. Ignoring.", path.toUri().getPath());
+          continue;
+        }
+        if (now - deletion > time && !fs.delete(path, true)) {
+          LOG.warn("Couldn't delete checkpoint: {} Ignoring.", path.toUri().getPath());
+        }
+      }
+    }
+  }
+
+  private static long checkpointTime(String name) throws ParseException {
+    try {
+      return new SimpleDateFormat(CHECKPOINT).parse(name).getTime();
+    } catch (ParseException e) {
+      return new SimpleDateFormat(OLD_CHECKPOINT).parse(name).getTime();
     }
   }
 }

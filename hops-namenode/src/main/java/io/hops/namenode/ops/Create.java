@@ -337,7 +337,7 @@ public final class Create extends Operation<HdfsFileStatus> {
     dir.name = name;
     dir.id = ns.newInodeId();
     dir.isDir = true;
-    dir.userId = pc.userId();
+    dir.userId = pc.ownerId();
     dir.groupId = parent.groupId;
     dir.modificationTime = now;
     dir.accessTime = 0; // as in HDFS: a directory's access time moves only by setTimes
@@ -366,7 +366,7 @@ public final class Create extends Operation<HdfsFileStatus> {
     file.name = name;
     file.id = ns.newInodeId();
     DefaultAcl.apply(tx, inheritedAcl, file, masked);
-    file.userId = pc.userId();
+    file.userId = pc.ownerId();
     file.groupId = parent.groupId;
     file.modificationTime = now;
     file.accessTime = now;

@@ -121,7 +121,7 @@ public final class Mkdirs extends Operation<Boolean> {
       dir.name = name;
       dir.id = ns.newInodeId();
       dir.isDir = true;
-      dir.userId = pc.userId();
+      dir.userId = pc.ownerId();
       dir.groupId = parent.groupId;
       dir.modificationTime = now;
       dir.accessTime = 0; // as in HDFS: a directory's access time moves only by setTimes

@@ -6,6 +6,7 @@ import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -17,30 +18,24 @@ import org.apache.hadoop.security.AccessControlException;
  * {@code setOwner} (chown, chgrp): the target locked exclusively (B + PK(EXCLUSIVE) + W). HDFS's
  * rules: the caller must own the inode or be the superuser; only the superuser may give it to
  * another user, and the owner may change its group only to a group they belong to. A null name
- * leaves that part unchanged. The names' ids are registered by the caller before the transaction (a
- * short transaction of their own), so this one reads only what the paper's does.
+ * leaves that part unchanged. A new name is registered (a short transaction of its own) only once
+ * the checks pass, so a refused call stores nothing.
  */
 public final class SetOwner extends Operation<Void> {
   private final PermissionChecker pc;
+  private final UsersAndGroups names;
   private final String path;
   private final String user;
   private final String group;
-  private final int userId;
-  private final int groupId;
   private ResolvedPath resolved;
 
-  /**
-   * @param userId the id of {@code user}, ignored when {@code user} is null
-   * @param groupId the id of {@code group}, ignored when {@code group} is null
-   */
   public SetOwner(
-      PermissionChecker pc, String path, String user, int userId, String group, int groupId) {
+      PermissionChecker pc, UsersAndGroups names, String path, String user, String group) {
     this.pc = pc;
+    this.names = names;
     this.path = path;
     this.user = user;
-    this.userId = userId;
     this.group = group;
-    this.groupId = groupId;
   }
 
   @Override
@@ -73,10 +68,10 @@ public final class SetOwner extends Operation<Void> {
     }
     MutableInode inode = MutableInode.of(target);
     if (user != null) {
-      inode.userId = userId;
+      inode.userId = names.userId(user);
     }
     if (group != null) {
-      inode.groupId = groupId;
+      inode.groupId = names.groupId(group);
     }
     if (inode.userId != target.userId() || inode.groupId != target.groupId()) {
       tx.update(InodeRow.TABLE, inode.toRow());

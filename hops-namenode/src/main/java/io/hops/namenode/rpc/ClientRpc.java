@@ -380,10 +380,7 @@ public class ClientRpc extends FeaturesOff {
   @Override
   public void setOwner(String src, String username, String groupname) throws IOException {
     var pc = ns.checker();
-    // The names get their ids in short transactions of their own, so setOwner reads only the path.
-    int userId = username == null ? -1 : ns.users().userId(username);
-    int groupId = groupname == null ? -1 : ns.users().groupId(groupname);
-    ns.run(() -> new SetOwner(pc, src, username, userId, groupname, groupId));
+    ns.run(() -> new SetOwner(pc, ns.users(), src, username, groupname));
   }
 
   @Override

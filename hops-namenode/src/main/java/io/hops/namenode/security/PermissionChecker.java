@@ -31,7 +31,13 @@ public final class PermissionChecker {
   private final boolean superuser;
   private final boolean enabled;
   private final UsersAndGroups names;
-  private final int userId;
+
+  /**
+   * The caller's user id if this namenode has seen the name (registered or read), else -1: a call
+   * registers no name (any caller could grow {@code hdfs_users} without bound); an inode written
+   * with the caller as owner does, through {@link #ownerId()}.
+   */
+  private int userId;
 
   /** The caller's group ids, found when a check first needs them (a superuser's calls never do). */
   private Set<Integer> groupIds;
@@ -50,7 +56,7 @@ public final class PermissionChecker {
     this.names = names;
     this.enabled = enabled;
     this.superuser = caller.user().equals(fsOwner) || caller.groups().contains(supergroup);
-    this.userId = names.userId(caller.user());
+    this.userId = names.knownUserId(caller.user());
   }
 
   private void loadGroups() {
@@ -79,8 +85,24 @@ public final class PermissionChecker {
     return caller;
   }
 
-  public int userId() {
+  /**
+   * The caller's user id, for an inode written with the caller as owner, after the permission
+   * checks: the name is registered now if it is new (a short transaction of its own).
+   */
+  public int ownerId() throws StorageException {
+    if (userId < 0) {
+      userId = names.userId(caller.user());
+    }
     return userId;
+  }
+
+  /**
+   * Whether the caller owns an inode of this owner id: by id if this namenode knows the caller's,
+   * else by the name of the inode's owner (a name registered by another namenode, or since this
+   * checker was made), as {@link #inGroup} does for groups.
+   */
+  private boolean owns(int ownerId) throws StorageException {
+    return ownerId == userId || (userId < 0 && caller.user().equals(names.userName(ownerId)));
   }
 
   /**
@@ -140,7 +162,7 @@ public final class PermissionChecker {
     }
     // The mode's bits straight from the row: owner, group, other, three bits each.
     int shift;
-    if (inode.userId() == userId) {
+    if (owns(inode.userId())) {
       shift = 6;
     } else if (inGroup(inode.groupId())) {
       shift = 3;
@@ -160,7 +182,7 @@ public final class PermissionChecker {
    */
   private boolean aclPermits(InodeRow inode, FsPermission mode, InodeAcl acl, FsAction access)
       throws StorageException {
-    if (inode.userId() == userId) {
+    if (owns(inode.userId())) {
       return mode.getUserAction().implies(access);
     }
     FsAction mask = mode.getGroupAction();
@@ -208,7 +230,7 @@ public final class PermissionChecker {
    */
   public void checkOwner(InodeRow inode, String path)
       throws AccessControlException, StorageException {
-    if (!superuser && inode.userId() != userId) {
+    if (!superuser && !owns(inode.userId())) {
       throw new AccessControlException(
           "Permission denied. user=" + caller.user() + " is not the owner of inode=" + path);
     }
@@ -236,12 +258,12 @@ public final class PermissionChecker {
   }
 
   /** Whether the parent's sticky bit keeps the caller from deleting or renaming the target. */
-  private boolean stickyDenies(InodeRow parent, InodeRow target) {
+  private boolean stickyDenies(InodeRow parent, InodeRow target) throws StorageException {
     return enabled
         && !superuser
         && (parent.permission() & STICKY_BIT) != 0
-        && parent.userId() != userId
-        && target.userId() != userId;
+        && !owns(parent.userId())
+        && !owns(target.userId());
   }
 
   /** The sticky bit of a mode ({@link FsPermission#getStickyBit()}). */

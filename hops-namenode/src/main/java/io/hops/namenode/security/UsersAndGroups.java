@@ -36,16 +36,28 @@ public final class UsersAndGroups {
     this.storage = storage;
   }
 
-  /** The id of a user, created if new. */
+  /**
+   * The id of a user, created if new: only for a name about to be stored in an inode, after the
+   * permission checks, never on a mere call.
+   */
   public int userId(String name) throws StorageException {
     Integer id = users.ids.get(name);
     return id != null ? id : create(UserRow.TABLE, "user_id", name, users);
   }
 
-  /** The id of a group, created if new. */
+  /** The id of a group, created if new: as {@link #userId}. */
   public int groupId(String name) throws StorageException {
     Integer id = groups.ids.get(name);
     return id != null ? id : create(GroupRow.TABLE, "group_id", name, groups);
+  }
+
+  /**
+   * The id of a user this namenode has seen (registered or read), or -1; never touches the
+   * database.
+   */
+  public int knownUserId(String name) {
+    Integer id = users.ids.get(name);
+    return id == null ? -1 : id;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.TransientStorageException;
+import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.PathResolver;
@@ -15,6 +16,7 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,6 +110,7 @@ public final class TransactionRunner {
     long start = System.nanoTime();
     AccessCounts accesses = AccessCounts.NONE;
     String name = "unknown";
+    DuplicateKeyException lastDuplicate = null;
     for (int retry = 0; ; retry++) {
       Operation<T> op = attempt.get();
       name = op.name();
@@ -159,12 +162,16 @@ public final class TransactionRunner {
           return result;
         }
       } catch (TransientStorageException | DuplicateKeyException e) {
-        // A duplicate key at commit: a concurrent transaction inserted the same row first (on an
-        // engine whose locking read of an absent row takes no lock, e.g. a client's first lease
-        // row from two creates at once). A retry reads that row and goes on from it.
         if (tx != null) {
           tx.close(); // before clearing a stale mark: this attempt may hold locks on its path
         }
+        if (e instanceof DuplicateKeyException d) {
+          if (!raceRetryResolves(d, lastDuplicate)) {
+            metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
+            throw notARace(name, d);
+          }
+        }
+        lastDuplicate = e instanceof DuplicateKeyException d ? d : null;
         boolean cleared = e instanceof SubtreeMarkedException m && staleMarks.clearIfStale(m);
         if (retry + 1 >= maxAttempts || System.nanoTime() - start > deadlineNanos) {
           metrics.record(name, System.nanoTime() - start, counts(tx), retry, true);
@@ -211,6 +218,42 @@ public final class TransactionRunner {
         throw committedFailure;
       }
     }
+  }
+
+  /**
+   * Whether a duplicate key is a race that a retry resolves: a concurrent transaction inserted the
+   * same row first (on an engine whose locking read of an absent row takes no lock, e.g. a client's
+   * first lease row from two creates at once), and the next attempt reads that row and goes on from
+   * it, or answers as HDFS would (a create that finds the file another create made throws
+   * FileAlreadyExistsException). The same key in two attempts in a row is no race: the operation
+   * writes a row that its reads do not see (a damaged index, a row an operator tool left), and
+   * retrying it until the deadline would only answer RetriableException, which clients retry for
+   * ever. A new key each time (a fresh id that an id counter behind the rows hands out) is retried:
+   * the next id may be free.
+   */
+  private static boolean raceRetryResolves(
+      DuplicateKeyException d, DuplicateKeyException previous) {
+    if (previous == null) {
+      return true;
+    }
+    return d.key() != null && previous.key() != null
+        ? !d.key().equals(previous.key())
+        : !String.valueOf(d.getMessage()).equals(previous.getMessage());
+  }
+
+  /**
+   * A duplicate key that is no race, as the client sees it: HDFS's FileAlreadyExistsException for
+   * an inode whose parent and name are taken, else a plain (not retriable) IOException.
+   */
+  private static IOException notARace(String name, DuplicateKeyException d) {
+    String message =
+        name + " failed: it writes a row that exists but that it cannot read: " + d.getMessage();
+    IOException out =
+        d.key() != null && d.key().table() == InodeRow.TABLE
+            ? new FileAlreadyExistsException(message)
+            : new IOException(message);
+    out.initCause(d);
+    return out;
   }
 
   /**

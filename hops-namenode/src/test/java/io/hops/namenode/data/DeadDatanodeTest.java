@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -67,6 +68,43 @@ class DeadDatanodeTest {
           assertThat(withBlockFile(cluster, id)).containsAll(holders(b));
         }
         assertThat(read(fs, path, data.length)).isEqualTo(data);
+      }
+    }
+  }
+
+  /**
+   * The namenode's wall clock runs 30 s ahead of the database's (the cluster clock): the blocks of
+   * a dead datanode are queued for copies at the cluster clock's time, so the copies start within
+   * the same few rounds; at the namenode's own time, each queued block would look 30 s young and
+   * wait out that time first.
+   */
+  @Test
+  void theBlocksOfADeadDatanodeAreCopiedOnTimeWhenTheNamenodesClockIsOff() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
+    conf.setInt("dfs.heartbeat.interval", 1);
+    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      cluster.namenode().namesystem().blocks().clock().skewForTesting(Duration.ofSeconds(-30));
+      cluster.startDatanodes(4);
+      DatanodeManager dm = cluster.namenode().namesystem().blocks().datanodes();
+      String path = "/dead/skewed";
+      byte[] data = bytes(BLOCK + 100, 7);
+      try (DistributedFileSystem fs = cluster.client()) {
+        write(fs, path, data, (short) 3, BLOCK);
+        waitFor("three replicas of each block", 20, () -> everyBlockOn(fs, path, 3));
+        String victim = holders(located(fs, path).get(0)).iterator().next();
+        long stopped = System.nanoTime();
+        BlockFiles.datanode(cluster, victim).shutdown();
+        waitFor(
+            "every block on three datanodes other than the dead one",
+            (int) (dm.expiryMillis() / 1000) + 60,
+            () ->
+                located(fs, path).stream()
+                    .allMatch(b -> holders(b).size() == 3 && !holders(b).contains(victim)));
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped);
+        assertThat(tookMillis).isLessThan(dm.expiryMillis() + 15_000);
       }
     }
   }

@@ -133,4 +133,38 @@ class TrashEmptierTest {
       assertThat(admin.exists(new Path(trash, checkpoint))).isFalse();
     }
   }
+
+  /**
+   * The leader's wall clock runs 30 s behind the database's (the cluster clock), which the next
+   * leader measures with: a checkpoint is named by the cluster clock, and one that another leader
+   * made 70 s ago by that clock goes (the deletion interval is a minute), where the leader's own
+   * clock would call it 40 s old and keep it.
+   */
+  @Test
+  void checkpointsAreNamedAndAgedByTheClusterClock() throws Exception {
+    Configuration c = new Configuration(false);
+    c.set("fs.trash.interval", "1");
+    c.set("fs.trash.checkpoint.interval", "0.03"); // 1.8 s
+    c.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 200);
+    try (HopsTestCluster hops = new HopsTestCluster(c);
+        DistributedFileSystem admin = hops.client()) {
+      io.hops.election.ClusterClock clock = hops.namenode().namesystem().blocks().clock();
+      clock.skewForTesting(java.time.Duration.ofSeconds(30));
+      String home = "/user/" + UserGroupInformation.getCurrentUser().getShortUserName();
+      Path trash = new Path(home + "/.Trash");
+      java.text.SimpleDateFormat checkpointName = new java.text.SimpleDateFormat("yyMMddHHmmss");
+      String earlier = checkpointName.format(new java.util.Date(clock.now() - 70_000));
+      admin.mkdirs(new Path(trash, earlier));
+      admin.create(new Path(trash, "Current/f")).close();
+
+      long deadline = System.currentTimeMillis() + 15_000;
+      while (admin.exists(new Path(trash, "Current")) && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+      }
+      List<String> inTrash = names(admin, trash);
+      assertThat(inTrash).doesNotContain("Current", earlier).hasSize(1);
+      long madeAt = checkpointName.parse(inTrash.get(0)).getTime();
+      assertThat(madeAt).isBetween(clock.now() - 10_000, clock.now() + 1_000);
+    }
+  }
 }

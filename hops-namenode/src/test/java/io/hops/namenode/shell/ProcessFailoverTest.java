@@ -603,7 +603,7 @@ class ProcessFailoverTest {
         });
     kv.addAll(
         List.of(
-            "hops.metadata.pool.size", "8",
+            "hops.metadata.pool.size", "20",
             "hops.namenode.rpc.port", Integer.toString(rpcPorts[i]),
             "hops.namenode.http.port", Integer.toString(httpPort),
             "hops.namenode.housekeeping.interval.ms", "500",
