@@ -149,6 +149,15 @@ public final class HopsNameNode implements AutoCloseable {
             new io.hops.namenode.smallfiles.DatabaseFileMover(
                 namesystem, java.net.URI.create(uri()), conf));
     housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
+    io.hops.namenode.rpc.SafeMode modes = client.safeMode();
+    housekeeping.whileInSafeMode(
+        () -> {
+          try {
+            return modes.isOn();
+          } catch (IOException e) {
+            return true; // not known: change nothing this round
+          }
+        });
     // The election's rounds never wait behind the shared pool: a namenode whose handlers hold
     // every connection would otherwise miss its heartbeats and lose the leadership.
     Storage ownConnections = null;

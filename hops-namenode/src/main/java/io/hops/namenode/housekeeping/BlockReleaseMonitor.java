@@ -28,6 +28,11 @@ final class BlockReleaseMonitor implements HousekeepingTask {
   }
 
   @Override
+  public boolean runsInSafeMode() {
+    return false;
+  }
+
+  @Override
   public String name() {
     return "block-release";
   }

@@ -24,6 +24,8 @@ public final class Housekeeping implements AutoCloseable {
   private final ScheduledExecutorService thread;
   private ScheduledFuture<?> rounds;
   private long epoch;
+  private volatile java.util.function.BooleanSupplier inSafeMode = () -> false;
+  private boolean pausedForSafeMode;
   private volatile long lastRoundMillis;
   private final java.util.concurrent.atomic.LongAdder roundsRun =
       new java.util.concurrent.atomic.LongAdder();
@@ -71,6 +73,14 @@ public final class Housekeeping implements AutoCloseable {
     return t;
   }
 
+  /**
+   * How the rounds learn whether the cluster is in safe mode (manual or startup): then the tasks
+   * that do not run in safe mode ({@link HousekeepingTask#runsInSafeMode}) wait.
+   */
+  public void whileInSafeMode(java.util.function.BooleanSupplier inSafeMode) {
+    this.inSafeMode = inSafeMode;
+  }
+
   public void start() {
     long interval =
         ns.conf()
@@ -111,11 +121,23 @@ public final class Housekeeping implements AutoCloseable {
       epoch = election.epoch();
       LOG.info("housekeeping starts as leader of epoch {}", epoch);
     }
+    boolean safe = inSafeMode.getAsBoolean();
+    if (safe != pausedForSafeMode && ns.blocks().isLeader()) {
+      LOG.info(
+          safe
+              ? "safe mode: re-replication, invalidation, block release and lease expiry wait"
+              : "safe mode is off: re-replication, invalidation, block release and lease expiry"
+                  + " resume");
+    }
+    pausedForSafeMode = safe;
     for (HousekeepingTask task : tasks) {
       // Checked before every task: a namenode that lost its lease stops within one task (and its
       // transactions are fenced meanwhile).
       if (!ns.blocks().isLeader()) {
         return;
+      }
+      if (safe && !task.runsInSafeMode()) {
+        continue;
       }
       try {
         task.runOnce();

@@ -82,6 +82,11 @@ final class InvalidationMonitor implements HousekeepingTask {
   }
 
   @Override
+  public boolean runsInSafeMode() {
+    return false;
+  }
+
+  @Override
   public String name() {
     return "invalidation";
   }

@@ -12,6 +12,11 @@ final class LeaseExpiry implements HousekeepingTask {
   }
 
   @Override
+  public boolean runsInSafeMode() {
+    return false;
+  }
+
+  @Override
   public String name() {
     return "lease-expiry";
   }

@@ -120,6 +120,11 @@ final class ReplicationMonitor implements HousekeepingTask {
   }
 
   @Override
+  public boolean runsInSafeMode() {
+    return false;
+  }
+
+  @Override
   public String name() {
     return "replication";
   }
