@@ -161,9 +161,8 @@ final class StartupSafeMode {
     return concat(all, size);
   }
 
-  /** How many values appear at least {@code min} times in {@code ids}. */
-  static long countSafe(long[] ids, int min) {
-    long[] sorted = ids.clone();
+  /** How many values appear at least {@code min} times in {@code ids}, which it sorts. */
+  private static long countSafe(long[] sorted, int min) {
     Arrays.sort(sorted);
     long safe = 0;
     for (int i = 0; i < sorted.length; ) {

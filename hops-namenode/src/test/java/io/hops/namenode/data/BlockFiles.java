@@ -37,6 +37,19 @@ import org.apache.hadoop.io.IOUtils;
  * are, which stock DataNodes really hold their block files, and the namenode's tables.
  */
 final class BlockFiles {
+  /**
+   * A namenode that declares a silent datanode dead within seconds (2 × 500 ms recheck + 10 × 1 s
+   * heartbeat) and runs its housekeeping every 300 ms, with small blocks allowed.
+   */
+  static org.apache.hadoop.conf.Configuration fastDeadDatanodes() {
+    var conf = new org.apache.hadoop.conf.Configuration(false);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
+    conf.setInt("dfs.heartbeat.interval", 1);
+    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
+    conf.setLong(io.hops.namenode.NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
+    return conf;
+  }
+
   private BlockFiles() {}
 
   /** A condition polled until it holds or the deadline passes. */

@@ -11,12 +11,10 @@ import static io.hops.namenode.data.BlockFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -32,12 +30,7 @@ class DeadDatanodeTest {
 
   @Test
   void theBlocksOfADeadDatanodeAreCopiedToAnotherWithinTheExpiryInterval() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    try (HopsTestCluster cluster = new HopsTestCluster(BlockFiles.fastDeadDatanodes())) {
       cluster.startDatanodes(4);
       DatanodeManager dm = cluster.namenode().namesystem().blocks().datanodes();
       String path = "/dead/f";
@@ -80,12 +73,7 @@ class DeadDatanodeTest {
    */
   @Test
   void theBlocksOfADeadDatanodeAreCopiedOnTimeWhenTheNamenodesClockIsOff() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    try (HopsTestCluster cluster = new HopsTestCluster(BlockFiles.fastDeadDatanodes())) {
       cluster.namenode().namesystem().blocks().clock().skewForTesting(Duration.ofSeconds(-30));
       cluster.startDatanodes(4);
       DatanodeManager dm = cluster.namenode().namesystem().blocks().datanodes();

@@ -9,9 +9,7 @@ import static io.hops.namenode.data.BlockFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -28,12 +26,7 @@ class SafeModeHousekeepingTest {
 
   @Test
   void noReplicaIsCopiedWhileSafeModeIsOnAndTheCopiesFollowOnceItIsLeft() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    try (HopsTestCluster cluster = new HopsTestCluster(BlockFiles.fastDeadDatanodes())) {
       cluster.startDatanodes(4);
       DatanodeManager dm = cluster.namenode().namesystem().blocks().datanodes();
       String path = "/safe/f";
