@@ -280,6 +280,15 @@ CREATE TABLE IF NOT EXISTS hdfs_groups (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (id) PARTITIONS 8;
 
+-- The text of names too wide to be keys, in 8 KB pieces, under their digest keys.
+CREATE TABLE IF NOT EXISTS long_names (
+  name_key VARBINARY(80) NOT NULL,
+  piece INT NOT NULL,
+  data VARBINARY(8192),
+  PRIMARY KEY (name_key, piece)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (name_key) PARTITIONS 8;
+
 -- Registered datanodes and their storages.
 CREATE TABLE IF NOT EXISTS datanodes (
   datanode_uuid VARBINARY(64) NOT NULL,

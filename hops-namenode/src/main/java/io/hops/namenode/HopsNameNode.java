@@ -97,6 +97,7 @@ public final class HopsNameNode implements AutoCloseable {
         io.hops.namenode.rpc.ClientProtocolChain.of(
             client,
             io.hops.namenode.rpc.DatabaseErrors.stage(),
+            io.hops.namenode.rpc.NamesInMessages.stage(namesystem.users().longNames()),
             ActivityCounting.stage(activity),
             io.hops.namenode.audit.AuditLogging.stage(
                 auditLog,

@@ -13,6 +13,7 @@ import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.LeDescriptorRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
+import io.hops.dal.rows.LongNameRow;
 import io.hops.dal.rows.OnDiskLargeFileDataRow;
 import io.hops.dal.rows.OnDiskMediumFileDataRow;
 import io.hops.dal.rows.OnDiskSmallFileDataRow;
@@ -61,6 +62,7 @@ public final class Tables {
           XAttrRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
+          LongNameRow.TABLE,
           DatanodeRow.TABLE,
           StorageRow.TABLE,
           LeDescriptorRow.TABLE,

@@ -22,7 +22,9 @@ import io.hops.namenode.ops.SetOwner;
 import io.hops.namenode.ops.SetPermission;
 import io.hops.namenode.ops.SetReplication;
 import io.hops.namenode.ops.SetTimes;
+import io.hops.namenode.security.LongNames;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -101,6 +103,14 @@ public class ClientRpc extends FeaturesOff {
     return ns.leases();
   }
 
+  /**
+   * The key a client's lease is held under: its name, or for a name too long to be a key a digest,
+   * whose text is stored first so that listings can show it ({@link LongNames}).
+   */
+  private String holder(String clientName) throws IOException {
+    return ns.users().longNames().remember(clientName);
+  }
+
   @Override
   public HdfsFileStatus create(
       String src,
@@ -117,6 +127,7 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     var flags = flag.get();
     var leases = leases();
+    String holder = holder(clientName);
     return ns.runAtMostOnce(
         RetryCodecs.CREATE,
         () ->
@@ -126,7 +137,7 @@ public class ClientRpc extends FeaturesOff {
                 leases,
                 src,
                 masked,
-                clientName,
+                holder,
                 flags,
                 createParent,
                 replication,
@@ -142,7 +153,7 @@ public class ClientRpc extends FeaturesOff {
     AtomicReference<Complete> op = new AtomicReference<>();
     Supplier<Complete> complete =
         () -> {
-          op.set(new Complete(ns.blocks(), pc, src, clientName, last, fileId));
+          op.set(new Complete(ns.blocks(), pc, src, LongNames.key(clientName), last, fileId));
           return op.get();
         };
     boolean done = ns.run(complete);
@@ -168,7 +179,14 @@ public class ClientRpc extends FeaturesOff {
         () -> {
           op.set(
               new AddBlock(
-                  ns, writer, src, fileId, clientName, previous, excludeNodes, favoredNodes));
+                  ns,
+                  writer,
+                  src,
+                  fileId,
+                  LongNames.key(clientName),
+                  previous,
+                  excludeNodes,
+                  favoredNodes));
           return op.get();
         };
     try {
@@ -267,14 +285,14 @@ public class ClientRpc extends FeaturesOff {
     if (namespaces != null && !namespaces.isEmpty()) {
       throw new IOException("namespaces(" + namespaces + ") should be null or empty");
     }
-    ns.run(() -> new RenewLease(clientName, ns.blocks().now()));
+    ns.run(() -> new RenewLease(LongNames.key(clientName), ns.blocks().now()));
   }
 
   @Override
   public boolean recoverLease(String src, String clientName) throws IOException {
     var pc = ns.checker();
     var leases = leases();
-    return ns.run(() -> new RecoverLease(pc, leases, src, clientName));
+    return ns.run(() -> new RecoverLease(pc, leases, src, LongNames.key(clientName)));
   }
 
   /**
@@ -604,7 +622,21 @@ public class ClientRpc extends FeaturesOff {
             .getInt(
                 DFSConfigKeys.DFS_NAMENODE_LIST_OPENFILES_NUM_RESPONSES,
                 DFSConfigKeys.DFS_NAMENODE_LIST_OPENFILES_NUM_RESPONSES_DEFAULT);
-    return ns.run(() -> new io.hops.namenode.ops.ListOpenFiles(normalized, prevId, limit));
+    var page = ns.run(() -> new io.hops.namenode.ops.ListOpenFiles(normalized, prevId, limit));
+    List<org.apache.hadoop.hdfs.protocol.OpenFileEntry> named = new ArrayList<>(page.size());
+    for (int i = 0; i < page.size(); i++) {
+      var e = page.get(i);
+      named.add(
+          LongNames.isDigest(e.getClientName())
+              ? new org.apache.hadoop.hdfs.protocol.OpenFileEntry(
+                  e.getId(),
+                  e.getFilePath(),
+                  ns.users().longNames().name(e.getClientName()),
+                  e.getClientMachine())
+              : e);
+    }
+    return new org.apache.hadoop.fs.BatchedRemoteIterator.BatchedListEntries<>(
+        named, page.hasMore());
   }
 
   @Override
@@ -662,26 +694,29 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     var flags = flag == null ? null : flag.get();
     var leases = ns.leases();
+    String holder = holder(clientName);
     return afterMovingFromDatabase(
         pc,
         () ->
             ns.runAtMostOnce(
                 RetryCodecs.APPEND,
-                () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, clientName, flags)));
+                () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, holder, flags)));
   }
 
   @Override
   public void fsync(String src, long fileId, String clientName, long lastBlockLength)
       throws IOException {
     var pc = ns.checker();
-    ns.run(() -> new io.hops.namenode.ops.Fsync(pc, src, fileId, clientName, lastBlockLength));
+    String holder = LongNames.key(clientName);
+    ns.run(() -> new io.hops.namenode.ops.Fsync(pc, src, fileId, holder, lastBlockLength));
   }
 
   @Override
   public void abandonBlock(ExtendedBlock b, long fileId, String src, String holder)
       throws IOException {
     var pc = ns.checker();
-    ns.run(() -> new io.hops.namenode.ops.AbandonBlock(pc, ns.blocks(), b, fileId, src, holder));
+    String key = LongNames.key(holder);
+    ns.run(() -> new io.hops.namenode.ops.AbandonBlock(pc, ns.blocks(), b, fileId, src, key));
   }
 
   @Override
@@ -708,14 +743,16 @@ public class ClientRpc extends FeaturesOff {
                 existingStorageIDs,
                 excludes,
                 numAdditionalNodes,
-                clientName));
+                LongNames.key(clientName)));
   }
 
   @Override
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName)
       throws IOException {
     return ns.run(
-        () -> new io.hops.namenode.ops.UpdateBlockForPipeline(ns.blocks(), block, clientName));
+        () ->
+            new io.hops.namenode.ops.UpdateBlockForPipeline(
+                ns.blocks(), block, LongNames.key(clientName)));
   }
 
   @Override
@@ -732,7 +769,12 @@ public class ClientRpc extends FeaturesOff {
         RetryCodecs.VOID,
         () ->
             new io.hops.namenode.ops.UpdatePipeline(
-                ns.blocks(), clientName, oldBlock, newBlock, newNodes, newStorageIDs));
+                ns.blocks(),
+                LongNames.key(clientName),
+                oldBlock,
+                newBlock,
+                newNodes,
+                newStorageIDs));
   }
 
   @Override
@@ -779,9 +821,10 @@ public class ClientRpc extends FeaturesOff {
   public boolean truncate(String src, long newLength, String clientName) throws IOException {
     var pc = ns.checker();
     var leases = ns.leases();
+    String holder = holder(clientName);
     return ns.run(
         () ->
-            new io.hops.namenode.ops.Truncate(ns.blocks(), pc, leases, src, newLength, clientName)
+            new io.hops.namenode.ops.Truncate(ns.blocks(), pc, leases, src, newLength, holder)
                 .withSmallFiles(ns.smallFiles()));
   }
 

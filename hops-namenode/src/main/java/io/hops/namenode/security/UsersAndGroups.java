@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class UsersAndGroups {
   private final Storage storage;
+  private final LongNames longNames;
   private final Names users = new Names();
   private final Names groups = new Names();
 
@@ -34,6 +35,12 @@ public final class UsersAndGroups {
 
   public UsersAndGroups(Storage storage) {
     this.storage = storage;
+    this.longNames = new LongNames(storage);
+  }
+
+  /** The text of names too long to be keys, which client names share (see {@link LongNames}). */
+  public LongNames longNames() {
+    return longNames;
   }
 
   /**
@@ -89,13 +96,14 @@ public final class UsersAndGroups {
     if (existing != null) {
       return existing;
     }
+    String key = longNames.remember(name);
     int id = (int) storage.allocateIds(counter, 1).first(); // also makes sure the row exists
     for (int attempt = 0; ; attempt++) {
       try (Transaction tx = storage.begin()) {
         tx.find(VariableRow.TABLE, VariableRow.TABLE.key(counter), LockMode.EXCLUSIVE);
-        List<R> rows = tx.findByIndex(table, "name", name, LockMode.READ_COMMITTED);
+        List<R> rows = tx.findByIndex(table, "name", key, LockMode.READ_COMMITTED);
         if (rows.isEmpty()) {
-          tx.insert(table, newRow(table, id, name));
+          tx.insert(table, newRow(table, id, key));
         } else {
           id = (Integer) table.get(rows.get(0), 0);
         }
@@ -113,7 +121,7 @@ public final class UsersAndGroups {
   private <R extends Record> Integer lookupByName(Table<R> table, String name, Names cache)
       throws StorageException {
     try (Transaction tx = storage.begin()) {
-      List<R> rows = tx.findByIndex(table, "name", name, LockMode.READ_COMMITTED);
+      List<R> rows = tx.findByIndex(table, "name", LongNames.key(name), LockMode.READ_COMMITTED);
       tx.commit();
       if (rows.isEmpty()) {
         return null;
@@ -132,7 +140,7 @@ public final class UsersAndGroups {
       if (row == null) {
         return String.valueOf(id);
       }
-      String name = (String) table.get(row, 1);
+      String name = longNames.name((String) table.get(row, 1));
       cache.learn(id, name);
       return name;
     }

@@ -54,6 +54,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
             ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
             : EnumSet.of(CreateFlag.CREATE);
     byte[] bytes = data == null ? new byte[0] : data;
+    String holder = ns.users().longNames().remember(clientName);
     try {
       return ns.runAtMostOnce(
               RetryCodecs.CREATE,
@@ -64,7 +65,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
                           leases,
                           src,
                           new FsPermission(permission),
-                          clientName,
+                          holder,
                           flags,
                           createParent,
                           replication,

@@ -232,7 +232,14 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
       tx.insert(
           OnGoingSubtreeOpRow.TABLE,
           new OnGoingSubtreeOpRow(
-              PARTITION, target.id(), p, me, op, System.currentTimeMillis(), user, null));
+              PARTITION,
+              target.id(),
+              p,
+              me,
+              op,
+              System.currentTimeMillis(),
+              io.hops.namenode.security.LongNames.key(user),
+              null));
       return marked;
     }
   }

@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input where hops differed from HDFS, against both in the same run: the reserved name, block
- * sizes beyond HDFS's 48 bits, user, group and client names up to the widest hops stores (3064
- * bytes), directory access times, quotas of the root, empty paths and abandoned blocks. The outcome
+ * sizes beyond HDFS's 48 bits, user, group and client names of any length (wider than a key column
+ * too), directory access times, quotas of the root, empty paths and abandoned blocks. The outcome
  * (result, or exception class and first message line) must be the same, and no DAL class may reach
  * the client.
  */
@@ -41,6 +41,11 @@ class BadInputLikeHdfsTest {
   private static final String WIDEST = "w".repeat(io.hops.dal.schema.MaxBytes.NAME);
 
   private static final String WIDEST_UTF8 = "é".repeat(io.hops.dal.schema.MaxBytes.NAME / 2);
+
+  /** Wider than any key column: stored under a digest, its text in {@code long_names}. */
+  private static final String HUGE = "h".repeat(20_000);
+
+  private static final String HUGE_UTF8 = "é".repeat(6_000) + "x"; // 12,001 bytes
 
   private record Side(DistributedFileSystem admin, Configuration conf, String pool) {
     ClientProtocol nn() {
@@ -183,6 +188,46 @@ class BadInputLikeHdfsTest {
                   .getClientName()
                   .equals(WIDEST);
             }),
+        call("a client name of 20,000 bytes", s -> create(s, "/b/huge-client", HUGE, 1 << 20)),
+        call("a user of 20,000 bytes", s -> mkdirsAs(s, HUGE, "/b/huge-user")),
+        call(
+            "chown to names of 20,000 and 12,001 bytes",
+            s -> {
+              s.admin.mkdirs(p("/b/chown-huge"));
+              s.admin.setOwner(p("/b/chown-huge"), HUGE_UTF8, HUGE);
+              return owner(s, "/b/chown-huge") + " " + owner(s, "/b/huge-user");
+            }),
+        call(
+            "a writer of 12,001 bytes: its open file listed, its lease renewed, its file closed",
+            s -> {
+              create(s, "/b/huge-open", HUGE_UTF8, 1 << 20);
+              String listed =
+                  s.nn()
+                      .listOpenFiles(
+                          0,
+                          EnumSet.of(
+                              org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType
+                                  .ALL_OPEN_FILES),
+                          "/b/huge-open")
+                      .get(0)
+                      .getClientName();
+              s.nn().renewLease(HUGE_UTF8, null);
+              long id = s.admin.getClient().getFileInfo("/b/huge-open").getFileId();
+              boolean someoneElse;
+              try {
+                s.nn().complete("/b/huge-open", HUGE_UTF8 + "y", null, id);
+                someoneElse = true;
+              } catch (org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException e) {
+                someoneElse = false;
+              }
+              return listed.equals(HUGE_UTF8)
+                  + " "
+                  + someoneElse
+                  + " "
+                  + s.nn().complete("/b/huge-open", HUGE_UTF8, null, id)
+                  + " "
+                  + s.admin.isFileClosed(p("/b/huge-open"));
+            }),
         call(
             "chown to names of 800 bytes",
             s -> {
@@ -278,25 +323,21 @@ class BadInputLikeHdfsTest {
   }
 
   /**
-   * hops stores names up to {@link io.hops.dal.schema.MaxBytes#NAME} bytes (HDFS has no limit): a
-   * longer one is refused as a plain {@code IOException} naming the column, never a DAL exception,
-   * and the namenode stays usable.
+   * A name wider than a key is stored once under its digest; another namenode (a fresh name cache
+   * over the same database) reads the whole name back.
    */
   @org.junit.jupiter.api.Test
-  void aNameBeyondTheColumnIsAPlainIoException() throws Exception {
-    String huge = "x".repeat(io.hops.dal.schema.MaxBytes.NAME + 1);
-    String outcome =
-        outcome(
-            s -> {
-              s.admin.mkdirs(p("/b/huge"));
-              s.admin.setOwner(p("/b/huge"), huge, null);
-              return owner(s, "/b/huge");
-            },
-            hopsSide);
-    assertThat(outcome)
-        .startsWith(
-            "java.io.IOException: setOwner: column hdfs_users.name holds at most 3064 bytes");
-    assertThat(hopsSide.admin.exists(p("/b/huge"))).isTrue();
+  void aHugeNameIsReadBackByAnotherNamenode() throws Exception {
+    hopsSide.admin.mkdirs(p("/b/huge-other"));
+    hopsSide.admin.setOwner(p("/b/huge-other"), HUGE + "o", HUGE_UTF8 + "o");
+    var other =
+        new io.hops.namenode.security.UsersAndGroups(hops.namenode().namesystem().storage());
+    int user = other.userId(HUGE + "o");
+    var fresh =
+        new io.hops.namenode.security.UsersAndGroups(hops.namenode().namesystem().storage());
+    assertThat(fresh.userName(user)).isEqualTo(HUGE + "o");
+    assertThat(fresh.groupName(fresh.groupId(HUGE_UTF8 + "o"))).isEqualTo(HUGE_UTF8 + "o");
+    assertThat(owner(hopsSide, "/b/huge-other")).isEqualTo(HUGE + "o:" + HUGE_UTF8 + "o");
   }
 
   /** The same long names over MariaDB, whose columns enforce their widths themselves. */
@@ -325,6 +366,12 @@ class BadInputLikeHdfsTest {
                   .get(0)
                   .getClientName())
           .isEqualTo(WIDEST_UTF8);
+      assertThat(create(side, "/b/h", HUGE_UTF8, 1 << 20)).isEqualTo("0 1048576 false");
+      assertThat(mkdirsAs(side, HUGE, "/b/hu")).isEqualTo(HUGE + ":supergroup");
+      fs.setOwner(p("/b/hu"), HUGE_UTF8, HUGE + "g");
+      assertThat(owner(side, "/b/hu")).isEqualTo(HUGE_UTF8 + ":" + HUGE + "g");
+      long id = fs.getClient().getFileInfo("/b/h").getFileId();
+      assertThat(fs.getClient().getNamenode().complete("/b/h", HUGE_UTF8, null, id)).isTrue();
     }
   }
 
