@@ -35,7 +35,8 @@ public final class FsckNamespaceCommand implements Callable<Integer> {
       names = "--repair",
       description =
           "Repair what is safe: clear subtree marks of dead namenodes, move orphans to"
-              + " /lost+found, set quota usage to what the tree holds.")
+              + " /lost+found, set quota usage to what the tree holds. Refused while a namenode"
+              + " is live, unless the cluster is in safe mode (hdfs dfsadmin -safemode enter).")
   boolean repair;
 
   @Option(
@@ -55,11 +56,35 @@ public final class FsckNamespaceCommand implements Callable<Integer> {
               conf.getInt(
                   HopsConfig.ELECTION_MISSED_HEARTBEATS,
                   HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT));
+      if (repair) {
+        String refusal = repairRefusal(storage, alive.live());
+        if (refusal != null) {
+          System.err.println("fsck-namespace: " + refusal);
+          return 2;
+        }
+      }
       return run(storage, batch, repair, alive, System.out);
     } catch (java.io.IOException | RuntimeException e) {
       System.err.println("fsck-namespace: " + e.getMessage());
       return 2;
     }
+  }
+
+  /**
+   * Why a repair may not run now, or null. A repair writes what a paged, non-snapshot read of the
+   * namespace found (quota usage above all): a namenode writing at the same time would make it
+   * wrong. So it runs only when no namenode is live, or when the cluster is in safe mode, where no
+   * namenode writes the namespace.
+   */
+  static String repairRefusal(Storage storage, java.util.Set<Long> live)
+      throws java.io.IOException {
+    if (live.isEmpty() || io.hops.namenode.rpc.SafeMode.enteredManually(storage)) {
+      return null;
+    }
+    return "--repair refused: namenode(s) "
+        + new java.util.TreeSet<>(live)
+        + " are live and the cluster is not in safe mode; run 'hdfs dfsadmin -safemode enter'"
+        + " first (and leave it after the repair), or stop every namenode";
   }
 
   /** The check (and repair) over {@code storage}, reporting to {@code out}; the exit code. */

@@ -111,6 +111,19 @@ public final class SafeMode implements AutoCloseable {
     return on || starting;
   }
 
+  /**
+   * Whether an operator put the cluster in safe mode ({@code dfsadmin -safemode enter}), read from
+   * the database: what a tool outside the namenodes asks.
+   */
+  public static boolean enteredManually(Storage storage) throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      VariableRow row =
+          tx.find(VariableRow.TABLE, VariableRow.TABLE.key(ROW), LockMode.READ_COMMITTED);
+      tx.commit();
+      return row != null && row.longValue() != 0;
+    }
+  }
+
   /** Whether this namenode is still in startup safe mode. */
   public boolean inStartupSafeMode() {
     return starting;

@@ -81,7 +81,7 @@ class FsckNamespaceCommandTest {
     cluster.close();
   }
 
-  private record Run(int exit, String out) {}
+  private record Run(int exit, String out, String err) {}
 
   private static Run fsckNamespace(String... extra) throws Exception {
     String[] args = new String[2 + extra.length + 1];
@@ -90,7 +90,7 @@ class FsckNamespaceCommandTest {
     args[2] = confDir.toString();
     System.arraycopy(extra, 0, args, 3, extra.length);
     ThreadConsole.Captured c = ThreadConsole.capture(() -> HopsMainAccess.execute(args));
-    return new Run(c.exit(), c.out());
+    return new Run(c.exit(), c.out(), c.err());
   }
 
   private static InodeRow inode(String path) throws IOException {
@@ -197,7 +197,18 @@ class FsckNamespaceCommandTest {
         .contains("STALE_SUBTREE_OPERATION: the subtree operation on /m of namenode 4242")
         .contains("QUOTA_USAGE: directory q (" + q.id() + ") records a usage of");
 
+    // A repair while a namenode is live and writes could be lost is refused, and repairs nothing.
+    Run refused = fsckNamespace("--repair");
+    assertThat(refused.exit()).isEqualTo(2);
+    assertThat(refused.err())
+        .contains("--repair refused: namenode(s) [")
+        .contains("are live and the cluster is not in safe mode");
+    assertThat(fsckNamespace().out()).contains("ORPHAN").contains("QUOTA_USAGE");
+
+    // In safe mode, which every namenode honours, it runs.
+    fs.setSafeMode(org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction.SAFEMODE_ENTER);
     Run repaired = fsckNamespace("--repair");
+    fs.setSafeMode(org.apache.hadoop.hdfs.protocol.HdfsConstants.SafeModeAction.SAFEMODE_LEAVE);
     assertThat(repaired.exit()).as("unrepairable problems remain").isEqualTo(1);
     assertThat(repaired.out())
         .contains("repaired ORPHAN")
@@ -231,6 +242,23 @@ class FsckNamespaceCommandTest {
     Run again = fsckNamespace();
     assertThat(again.exit()).as(again.out()).isZero();
     assertThat(w.childrenCount()).isEqualTo(2);
+
+    // Slow rounds raised the election period to 3 s: the namenode beats every 3 s, not every
+    // 200 ms as configured, and is still seen live, so a repair is still refused.
+    inject(
+        tx -> {
+          var period = io.hops.dal.rows.VariableRow.TABLE;
+          var raised = new io.hops.dal.rows.VariableRow("le_period_ms", 3_000L, null);
+          if (tx.find(period, period.key("le_period_ms"), LockMode.EXCLUSIVE) == null) {
+            tx.insert(period, raised);
+          } else {
+            tx.update(period, raised);
+          }
+        });
+    Thread.sleep(3_500); // the namenode's round now waits the raised period
+    Run slow = fsckNamespace("--repair");
+    assertThat(slow.exit()).as(slow.out()).isEqualTo(2);
+    assertThat(slow.err()).contains("are live and the cluster is not in safe mode");
   }
 
   private static InodeRow withPartition(InodeRow r, long partition) {
