@@ -48,7 +48,9 @@ class MysqlDialect implements SqlDialect {
     String message = what + ": " + e.getMessage();
     // By vendor code: MariaDB's driver reports a lock-wait timeout as 1205 with SQLState HY000.
     int code = e.getErrorCode();
-    if (code == ER_LOCK_DEADLOCK || code == ER_LOCK_WAIT_TIMEOUT || isTemporary(code)) {
+    if (code == ER_LOCK_DEADLOCK
+        || code == ER_LOCK_WAIT_TIMEOUT
+        || isTemporary(code, e.getMessage())) {
       return new TransientStorageException(message, e);
     }
     if (code == ER_DUP_ENTRY) {
@@ -65,7 +67,7 @@ class MysqlDialect implements SqlDialect {
   }
 
   /** NDB temporary errors, as reported through a SQL node. */
-  boolean isTemporary(int code) {
+  boolean isTemporary(int code, String message) {
     return false;
   }
 }
