@@ -93,26 +93,25 @@ public final class HopsNameNode implements AutoCloseable {
     // and errors are shared.
     // Outermost first: database errors as clients see them, counters, audit, safe mode, then
     // reserved paths become real ones.
-    this.served =
-        io.hops.namenode.rpc.ClientProtocolChain.of(
-            client,
-            io.hops.namenode.rpc.DatabaseErrors.stage(),
-            io.hops.namenode.rpc.NamesInMessages.stage(namesystem.users().longNames()),
-            ActivityCounting.stage(activity),
-            io.hops.namenode.audit.AuditLogging.stage(
-                auditLog,
-                path -> {
-                  var superuser = namesystem.superuserChecker();
-                  String real =
-                      io.hops.namenode.resolve.ReservedPaths.translate(namesystem.storage(), path)
-                          .path();
-                  return namesystem.run(
-                      () ->
-                          new io.hops.namenode.ops.GetFileInfo(
-                              namesystem, superuser, real, "auditStatus"));
-                }),
-            SafeModeGuard.stage(client.safeMode()),
-            VirtualPaths.stage(namesystem));
+    io.hops.namenode.rpc.CallStage[] stages = {
+      io.hops.namenode.rpc.DatabaseErrors.stage(),
+      io.hops.namenode.rpc.NamesInMessages.stage(namesystem.users().longNames()),
+      ActivityCounting.stage(activity),
+      io.hops.namenode.audit.AuditLogging.stage(
+          auditLog,
+          path -> {
+            var superuser = namesystem.superuserChecker();
+            String real =
+                io.hops.namenode.resolve.ReservedPaths.translate(namesystem.storage(), path).path();
+            return namesystem.run(
+                () ->
+                    new io.hops.namenode.ops.GetFileInfo(
+                        namesystem, superuser, real, "auditStatus"));
+          }),
+      SafeModeGuard.stage(client.safeMode()),
+      VirtualPaths.stage(namesystem)
+    };
+    this.served = io.hops.namenode.rpc.ClientProtocolChain.of(client, stages);
     this.rpc =
         new RpcServer(
             conf,
@@ -123,7 +122,12 @@ public final class HopsNameNode implements AutoCloseable {
             bind.getHostString(),
             bind.getPort(),
             handlers);
-    rpc.addSmallFiles(new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem, client::fileRead));
+    // The small-files protocol behind the same stages: safe mode, audit, counters, reserved paths.
+    rpc.addSmallFiles(
+        io.hops.namenode.rpc.ClientProtocolChain.of(
+            io.hops.common.smallfiles.SmallFilesProtocol.class,
+            new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem, client::fileRead),
+            stages));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped
     int xferPort =

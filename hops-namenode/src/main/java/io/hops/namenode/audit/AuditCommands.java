@@ -37,6 +37,9 @@ public final class AuditCommands {
         case "setSafeMode" -> args[0].toString().toLowerCase(java.util.Locale.ROOT);
         case "restoreFailedStorage" -> restoreCommand((String) args[0]);
         case "getLocatedFileInfo" -> Boolean.TRUE.equals(args[1]) ? "open" : "getfileinfo";
+        case "createSmallFile" -> "create";
+        case "appendSmallFile" -> "append";
+        case "readSmallFile" -> "open";
         default -> name;
       };
     }
@@ -45,6 +48,8 @@ public final class AuditCommands {
       return switch (name) {
         case "concat" -> Arrays.toString((String[]) args[1]);
         case "listCorruptFileBlocks", "rename", "rename2", "getBlockLocations" -> (String) args[0];
+          // a database file's append names the file by its inode, as the client asked for it
+        case "appendSmallFile" -> "/.reserved/.inodes/" + args[0];
         default -> args != null && args.length > 0 && args[0] instanceof String s ? s : null;
       };
     }
@@ -76,6 +81,10 @@ public final class AuditCommands {
 
   static {
     add("getBlockLocations", "open", Perm.NONE);
+    // hops's small-files protocol, audited as the calls it stands for
+    add("createSmallFile", "createSmallFile", Perm.SRC);
+    add("appendSmallFile", "appendSmallFile", Perm.NONE);
+    add("readSmallFile", "readSmallFile", Perm.NONE);
     add("getFileInfo", "getfileinfo", Perm.NONE);
     add("getFileLinkInfo", "getfileinfo", Perm.NONE);
     add("getLocatedFileInfo", "getLocatedFileInfo", Perm.NONE);

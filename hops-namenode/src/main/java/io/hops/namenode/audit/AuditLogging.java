@@ -67,6 +67,12 @@ public final class AuditLogging {
     }
     switch (method.getName()) {
       case "delete" -> log.log(event(command, args, Boolean.TRUE.equals(result), null));
+      case "createSmallFile", "appendSmallFile", "readSmallFile" -> {
+        // Declined (false, null): the client's ordinary call follows and is audited itself.
+        if (result != null && !Boolean.FALSE.equals(result)) {
+          log.log(event(command, args, true, status(command, args, result, lookup)));
+        }
+      }
       case "rename" -> {
         if (Boolean.TRUE.equals(result)) {
           log.log(event(command, args, true, status(lookup, command.dst(args))));

@@ -9,6 +9,8 @@ import org.apache.hadoop.hdfs.protocol.DirectoryListing;
  * does: an {@code ...Ops} counter for every call, a {@code Files...} counter for every success.
  * HDFS counts every inode a recursive mkdirs or delete touched in {@code FilesCreated} and {@code
  * FilesDeleted}; hops counts one per successful call (the count is not known without reading it).
+ * The small-files protocol's calls count as the {@code create}, {@code append} and {@code
+ * getBlockLocations} they stand for.
  */
 public final class ActivityCounting {
   private ActivityCounting() {}
@@ -56,6 +58,24 @@ public final class ActivityCounting {
       case "getListing" -> {
         if (result instanceof DirectoryListing l) {
           a.filesInGetListingOps.incr(l.getPartialListing().length);
+        }
+      }
+        // The small-files protocol: a call that declines (false, null) is followed by the client's
+        // ordinary create, append or getBlockLocations, which counts itself.
+      case "createSmallFile" -> {
+        if (Boolean.TRUE.equals(result)) {
+          a.createFileOps.incr();
+          a.filesCreated.incr();
+        }
+      }
+      case "appendSmallFile" -> {
+        if (Boolean.TRUE.equals(result)) {
+          a.filesAppended.incr();
+        }
+      }
+      case "readSmallFile" -> {
+        if (result != null) {
+          a.getBlockLocations.incr();
         }
       }
       default -> {}

@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 
 /**
- * The client protocol as a namenode serves it: {@link CallStage}s, outermost first, in front of the
+ * The client protocols as a namenode serves them ({@code ClientProtocol} and hops's small-files
+ * protocol, behind the same stages): {@link CallStage}s, outermost first, in front of the
  * operations, in one proxy. A proxy per stage cost each RPC a proxy dispatch, an argument array and
  * a {@code Method.invoke} (with its caller-sensitive access check) per stage; here the stages are
  * plain calls and the operation is reached through a method handle bound once per method.
@@ -17,12 +18,12 @@ import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 public final class ClientProtocolChain {
   private static final MethodType SPREAD = MethodType.methodType(Object.class, Object[].class);
 
-  private final ClientProtocol target;
+  private final Object target;
   private final CallStage[] stages;
   private final CallStage.Next[] nexts;
   private final ConcurrentHashMap<Method, MethodHandle> handles = new ConcurrentHashMap<>();
 
-  private ClientProtocolChain(ClientProtocol target, CallStage[] stages) {
+  private ClientProtocolChain(Object target, CallStage[] stages) {
     this.target = target;
     this.stages = stages.clone();
     this.nexts = new CallStage.Next[stages.length + 1];
@@ -35,15 +36,20 @@ public final class ClientProtocolChain {
 
   /** {@code target} behind {@code stages}; the first stage sees a call first. */
   public static ClientProtocol of(ClientProtocol target, CallStage... stages) {
+    return of(ClientProtocol.class, target, stages);
+  }
+
+  /** {@code target}, served as {@code protocol}, behind {@code stages}. */
+  public static <T> T of(Class<T> protocol, T target, CallStage... stages) {
     ClientProtocolChain chain = new ClientProtocolChain(target, stages);
-    return (ClientProtocol)
+    return protocol.cast(
         Proxy.newProxyInstance(
-            ClientProtocol.class.getClassLoader(),
-            new Class<?>[] {ClientProtocol.class},
+            protocol.getClassLoader(),
+            new Class<?>[] {protocol},
             (proxy, method, args) ->
                 method.getDeclaringClass() == Object.class
                     ? chain.call(method, args)
-                    : chain.nexts[0].invoke(method, args));
+                    : chain.nexts[0].invoke(method, args)));
   }
 
   private Object call(Method method, Object[] args) throws Throwable {

@@ -17,6 +17,8 @@ public final class SafeModeGuard {
       Map.ofEntries(
           Map.entry("create", a -> "Cannot create file" + a[0]),
           Map.entry("append", a -> "Cannot append to file" + a[0]),
+          Map.entry("createSmallFile", a -> "Cannot create file" + a[0]),
+          Map.entry("appendSmallFile", a -> "Cannot append to file/.reserved/.inodes/" + a[0]),
           Map.entry("mkdirs", a -> "Cannot create directory " + a[0]),
           Map.entry("delete", a -> "Cannot delete " + a[0]),
           Map.entry("rename", a -> "Cannot rename " + a[0]),

@@ -27,6 +27,7 @@ public final class VirtualPaths {
           "getFileLinkInfo",
           "getLocatedFileInfo",
           "getBlockLocations",
+          "readSmallFile",
           "getListing",
           "getBatchedListing",
           "getContentSummary",
