@@ -47,9 +47,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Kerberos on the namenode's RPC port, side by side with a kerberized MiniDFSCluster over the same
  * KDC ({@code hadoop-minikdc}): logins from keytabs, refusals of clients without a ticket or with
  * simple authentication, {@code hadoop.rpc.protection}, proxy users, service ACLs and their refresh
- * through the database, and the audit line of a proxied call. The namenodes and the datanode share
- * one service principal ({@code hdfs/localhost}), as Hadoop's own tests do in one JVM: a process
- * has one login user.
+ * through the database, a client principal posing as a datanode, and the audit line of a proxied
+ * call. Both namenodes share one service principal ({@code hdfs/localhost}), as Hadoop's own tests
+ * do in one JVM: a process has one login user. No datanode: a stock DataNode needs block access
+ * tokens to start with Kerberos (issue 56, item 4).
  */
 class KerberosRpcTest {
   private static MiniKdc kdc;
@@ -215,11 +216,7 @@ class KerberosRpcTest {
   @Test
   void clientWithKeytabCreatesListsAndReads() throws Exception {
     UserGroupInformation alice = login("alice");
-    // The superuser (the namenode's short principal name, hdfs) makes alice's home.
-    as(
-        UserGroupInformation.getLoginUser(),
-        hops.namenode().uri(),
-        fs -> fs.mkdirs(new Path("/user/alice")) && setOwner(fs, "/user/alice", "alice"));
+    aliceHome();
     FileStatus[] listed =
         as(
             alice,
@@ -234,11 +231,47 @@ class KerberosRpcTest {
               }
               return fs.listStatus(new Path("/user/alice"));
             });
-    assertThat(listed).extracting(s -> s.getPath().getName()).containsExactly("dir", "empty");
+    assertThat(listed).extracting(s -> s.getPath().getName()).contains("dir", "empty");
     assertThat(listed).extracting(FileStatus::getOwner).containsOnly("alice");
     // The superuser is the namenode's short principal name: hdfs owns the root.
     FileStatus root = as(alice, hops.namenode().uri(), fs -> fs.getFileStatus(new Path("/")));
     assertThat(root.getOwner()).isEqualTo("hdfs");
+  }
+
+  @Test
+  void clientPrincipalPosingAsDatanodeIsRefusedLikeHdfs() throws Exception {
+    UserGroupInformation alice = login("alice");
+    List<String> refusals = new ArrayList<>();
+    for (String uri : List.of(hops.namenode().uri(), hdfsUri())) {
+      try {
+        alice.doAs(
+            (PrivilegedExceptionAction<Object>)
+                () -> {
+                  var dp =
+                      new org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB(
+                          NetUtils.createSocketAddr(URI.create(uri).getAuthority()),
+                          clientConf("authentication"));
+                  try {
+                    return dp.versionRequest();
+                  } finally {
+                    dp.close();
+                  }
+                });
+        refusals.add("allowed");
+      } catch (IOException e) {
+        refusals.add(e.getClass().getName() + ": " + normalise(e.getMessage()));
+      }
+    }
+    assertThat(refusals.get(0)).contains("is not authorized for protocol interface");
+    assertThat(refusals.get(0)).isEqualTo(refusals.get(1));
+  }
+
+  /** The superuser (the namenode's short principal name, hdfs) makes alice's home. */
+  private static void aliceHome() throws Exception {
+    as(
+        login("hdfs/localhost"),
+        hops.namenode().uri(),
+        fs -> fs.mkdirs(new Path("/user/alice")) && setOwner(fs, "/user/alice", "alice"));
   }
 
   private static boolean setOwner(FileSystem fs, String path, String owner) throws IOException {
