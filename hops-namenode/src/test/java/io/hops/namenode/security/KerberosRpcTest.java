@@ -314,6 +314,8 @@ class KerberosRpcTest {
   @ValueSource(strings = {"authentication", "integrity", "privacy"})
   void everyRpcProtectionWorks(String protection) throws Exception {
     Configuration conf = secure(protection);
+    // The namenode logs in by itself, not as whoever this JVM logged in last.
+    UserGroupInformation.setLoginUser(null);
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       UserGroupInformation superuser = login("hdfs/localhost");
       Configuration client = clientConf(protection);
