@@ -17,6 +17,8 @@ import io.hops.namenode.rpc.NamenodeRpc;
 import io.hops.namenode.rpc.RpcServer;
 import io.hops.namenode.rpc.SafeModeGuard;
 import io.hops.namenode.rpc.VirtualPaths;
+import io.hops.namenode.security.NamenodeLogin;
+import io.hops.namenode.security.SecurityRefresh;
 import io.hops.namenode.web.ElectionBean;
 import io.hops.namenode.web.OperationsBean;
 import io.hops.namenode.web.WebServer;
@@ -26,8 +28,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.authorize.ProxyUsers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +46,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final boolean ownsStorage;
   private final Namesystem namesystem;
   private final RpcServer rpc;
+  private final SecurityRefresh securityRefresh;
   private final io.hops.namenode.audit.AuditLog auditLog;
   private final org.apache.hadoop.hdfs.protocol.ClientProtocol served;
   private io.hops.namenode.smallfiles.DatabaseBlockServer dbBlocks;
@@ -79,6 +84,8 @@ public final class HopsNameNode implements AutoCloseable {
     this.ownsStorage = ownsStorage;
     int handlers = NamenodeConfig.handlerCount(conf, storage.engine());
     NamenodeConfig.checkPoolServes(conf, handlers, storage.poolUsage().get("max"));
+    // Before the namesystem: the superuser is the login user's short name.
+    NamenodeLogin.login(conf, rpcHostName(conf));
     this.namesystem = new Namesystem(storage, conf);
     namesystem.ensureRoot();
     InetSocketAddress bind =
@@ -112,16 +119,34 @@ public final class HopsNameNode implements AutoCloseable {
       VirtualPaths.stage(namesystem)
     };
     this.served = io.hops.namenode.rpc.ClientProtocolChain.of(client, stages);
-    this.rpc =
-        new RpcServer(
+    // Proxy users as configured, for RPC and WebHDFS alike (one process-wide list, as in HDFS).
+    ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
+    this.securityRefresh =
+        new SecurityRefresh(
+            storage,
             conf,
-            served,
-            new DatanodeRpc(namesystem),
-            new NamenodeRpc(namesystem, client.safeMode()),
-            new MembershipRpc(namesystem.blocks()),
-            bind.getHostString(),
-            bind.getPort(),
-            handlers);
+            auditLog,
+            conf.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false),
+            this::refreshServiceAcl,
+            conf.getLong(
+                NamenodeConfig.SECURITY_REFRESH_POLL_MS,
+                NamenodeConfig.SECURITY_REFRESH_POLL_MS_DEFAULT));
+    try {
+      this.rpc =
+          new RpcServer(
+              conf,
+              served,
+              new DatanodeRpc(namesystem),
+              new NamenodeRpc(namesystem, client.safeMode()),
+              new MembershipRpc(namesystem.blocks()),
+              securityRefresh,
+              bind.getHostString(),
+              bind.getPort(),
+              handlers);
+    } catch (IOException | RuntimeException e) {
+      securityRefresh.close();
+      throw e;
+    }
     // The small-files protocol behind the same stages: safe mode, audit, counters, reserved paths.
     rpc.addSmallFiles(
         io.hops.namenode.rpc.ClientProtocolChain.of(
@@ -146,6 +171,7 @@ public final class HopsNameNode implements AutoCloseable {
               httpConf(conf), namesystem, served, client.safeMode(), bind.getHostString(), uri());
     } catch (IOException | RuntimeException e) {
       rpc.close();
+      securityRefresh.close();
       throw e;
     }
     namesystem
@@ -199,6 +225,7 @@ public final class HopsNameNode implements AutoCloseable {
         web.close();
       }
       rpc.close();
+      securityRefresh.close();
       throw e;
     }
     housekeeping.start();
@@ -224,6 +251,7 @@ public final class HopsNameNode implements AutoCloseable {
         web.close();
       }
       rpc.close();
+      securityRefresh.close();
       throw e;
     }
     LOG.info(
@@ -241,6 +269,25 @@ public final class HopsNameNode implements AutoCloseable {
     if (electionStorage != storage) {
       electionStorage.close();
     }
+  }
+
+  /**
+   * Applies the service ACLs of a refreshed configuration (a refresh may come from any namenode).
+   */
+  private void refreshServiceAcl(Configuration fresh) {
+    rpc.refreshServiceAcl(fresh);
+  }
+
+  /**
+   * The host name {@code _HOST} stands for in the namenode's principal: that of the RPC address
+   * clients use ({@code dfs.namenode.rpc-address} if set, else the bind host), as HDFS's NameNode.
+   */
+  private static String rpcHostName(Configuration conf) {
+    String address = conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY);
+    if (address == null || address.isEmpty()) {
+      address = conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1");
+    }
+    return NetUtils.createSocketAddr(address, 0).getHostName();
   }
 
   /** With the RPC port picked by the system (tests, demo), the HTTP port is too, unless set. */
@@ -357,6 +404,7 @@ public final class HopsNameNode implements AutoCloseable {
     } else {
       rpc.close();
     }
+    securityRefresh.close();
     auditLog.close();
     if (dbBlocks != null) {
       dbBlocks.close();

@@ -87,6 +87,15 @@ public final class NamenodeConfig {
 
   public static final int HOUSEKEEPING_PAGE_ROWS_DEFAULT = 5000;
 
+  /**
+   * How often a namenode reads the generations of the security refreshes ({@code dfsadmin
+   * -refreshServiceAcl}, {@code -refreshSuperUserGroupsConfiguration}, {@code
+   * -refreshUserToGroupsMappings}): a refresh asked of another namenode applies here within this.
+   */
+  public static final String SECURITY_REFRESH_POLL_MS = "hops.namenode.security.refresh-poll.ms";
+
+  public static final long SECURITY_REFRESH_POLL_MS_DEFAULT = 3000;
+
   /** The namenode's HTTP port (web UI, {@code /fsck}); 0 picks a free one, -1 disables it. */
   public static final String HTTP_PORT = "hops.namenode.http.port";
 

@@ -83,6 +83,27 @@ public final class AuditLogging {
     return result;
   }
 
+  /**
+   * Audits a namenode call outside {@code ClientProtocol} that HDFS's FSNamesystem audits by name
+   * with no path (the refresh calls of {@code dfsadmin}).
+   */
+  public static void logRpc(AuditLog log, String cmd) throws IOException {
+    if (!log.enabled() || !Server.isRpcInvocation()) {
+      return;
+    }
+    log.log(
+        new AuditLog.Event(
+            true,
+            Server.getRemoteUser().toString(),
+            Server.getRemoteIp(),
+            cmd,
+            null,
+            null,
+            null,
+            Server.getProtocol(),
+            CallerContext.getCurrent()));
+  }
+
   private static FileStatus status(
       Command command, Object[] args, Object result, StatusLookup lookup) {
     return switch (command.perm()) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs.BlockReportReplica;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
@@ -27,6 +28,7 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.UnregisteredNodeException;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
+import org.apache.hadoop.hdfs.server.common.IncorrectVersionException;
 import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
@@ -43,6 +45,8 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
 import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.util.VersionInfo;
+import org.apache.hadoop.util.VersionUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,11 +72,74 @@ public final class DatanodeRpc implements DatanodeProtocol {
   private final Namesystem ns;
   private final BlockManager bm;
   private final DatanodeManager datanodes;
+  private final String minimumDatanodeVersion;
 
   public DatanodeRpc(Namesystem ns) {
     this.ns = ns;
     this.bm = ns.blocks();
     this.datanodes = bm.datanodes();
+    this.minimumDatanodeVersion =
+        ns.conf()
+            .getTrimmed(
+                DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_KEY,
+                DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_DEFAULT);
+  }
+
+  /**
+   * HDFS's verifyRequest: a datanode's call carries the registration id of the namespace it was
+   * formatted for (namespace id, cluster id, creation time); any other is refused with {@link
+   * UnregisteredNodeException}, as HDFS's namenode refuses it.
+   */
+  private void verifyRequest(DatanodeRegistration reg) throws UnregisteredNodeException {
+    String expected =
+        org.apache.hadoop.hdfs.server.common.Storage.getRegistrationID(bm.ids().namespaceInfo());
+    String id = reg.getRegistrationID();
+    if (!expected.equals(id)) {
+      LOG.warn(
+          "Registration IDs mismatched: the {} ID is {} but the expected ID is {}",
+          reg.getClass().getSimpleName(),
+          id,
+          expected);
+      throw new UnregisteredNodeException(reg);
+    }
+  }
+
+  /**
+   * HDFS's verifySoftwareVersion: a datanode older than {@code
+   * dfs.namenode.min.supported.datanode.version} is refused; one of another version only if its
+   * storage's creation time is not the namespace's (not a rolling upgrade).
+   */
+  private void verifySoftwareVersion(DatanodeRegistration reg) throws IncorrectVersionException {
+    String dnVersion = reg.getSoftwareVersion();
+    if (VersionUtil.compareVersions(dnVersion, minimumDatanodeVersion) < 0) {
+      IncorrectVersionException e =
+          new IncorrectVersionException(minimumDatanodeVersion, dnVersion, "DataNode", "NameNode");
+      LOG.warn("{} DN: {}", e.getMessage(), reg);
+      throw e;
+    }
+    String nnVersion = VersionInfo.getVersion();
+    if (!dnVersion.equals(nnVersion)) {
+      String prefix =
+          "Reported DataNode version '"
+              + dnVersion
+              + "' of DN "
+              + reg
+              + " does not match NameNode version '"
+              + nnVersion
+              + "'";
+      long nnCTime = bm.ids().namespaceInfo().getCTime();
+      long dnCTime = reg.getStorageInfo().getCTime();
+      if (nnCTime != dnCTime) {
+        throw new IncorrectVersionException(
+            prefix
+                + " and CTime of DN ('"
+                + dnCTime
+                + "') does not match CTime of NN ('"
+                + nnCTime
+                + "')");
+      }
+      LOG.info("{}. Note: This is normal during a rolling upgrade.", prefix);
+    }
   }
 
   @Override
@@ -84,6 +151,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
 
   @Override
   public DatanodeRegistration registerDatanode(DatanodeRegistration reg) throws IOException {
+    verifySoftwareVersion(reg);
     datanodes.register(withRemoteIp(reg));
     // A datanode sends a full report after it registers: whoever owns its reports now needs no
     // other catch-up.
@@ -105,6 +173,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       SlowPeerReports slowPeers,
       SlowDiskReports slowDisks)
       throws IOException {
+    verifyRequest(reg);
     DatanodeManager.Node node = datanodes.heartbeat(withRemoteIp(reg), reports, xceiverCount);
     boolean leader = bm.isLeader();
     List<DatanodeCommand> commands =
@@ -178,6 +247,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
   public DatanodeCommand blockReport(
       DatanodeRegistration reg, String poolId, StorageBlockReport[] reports, BlockReportContext ctx)
       throws IOException {
+    verifyRequest(reg);
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
     if (!bm.ownership().owns(node.uuid())) {
@@ -258,6 +328,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
   public void blockReceivedAndDeleted(
       DatanodeRegistration reg, String poolId, StorageReceivedDeletedBlocks[] blocks)
       throws IOException {
+    verifyRequest(reg);
     checkPool(poolId);
     DatanodeManager.Node node = known(reg);
     if (!bm.ownership().owns(node.uuid())) {
@@ -330,12 +401,15 @@ public final class DatanodeRpc implements DatanodeProtocol {
   }
 
   @Override
-  public DatanodeCommand cacheReport(DatanodeRegistration reg, String poolId, List<Long> blockIds) {
+  public DatanodeCommand cacheReport(DatanodeRegistration reg, String poolId, List<Long> blockIds)
+      throws IOException {
+    verifyRequest(reg);
     return null; // hops does not cache blocks
   }
 
   @Override
-  public void errorReport(DatanodeRegistration reg, int errorCode, String msg) {
+  public void errorReport(DatanodeRegistration reg, int errorCode, String msg) throws IOException {
+    verifyRequest(reg);
     LOG.warn("error report from datanode {} (code {}): {}", reg.getXferAddr(), errorCode, msg);
   }
 

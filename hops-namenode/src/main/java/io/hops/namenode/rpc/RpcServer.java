@@ -3,6 +3,9 @@ package io.hops.namenode.rpc;
 import io.hops.common.smallfiles.SmallFilesProtocol;
 import io.hops.common.smallfiles.SmallFilesProtocolPB;
 import io.hops.common.smallfiles.proto.SmallFilesProtos.SmallFilesProtocolService;
+import io.hops.namenode.security.HopsPolicyProvider;
+import io.hops.namenode.security.SecurityRefresh;
+import io.hops.namenode.security.TokenSeam;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -26,12 +29,21 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.proto.GenericRefreshProtocolProtos.GenericRefreshProtocolService;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolPB;
 import org.apache.hadoop.ipc.protocolPB.GenericRefreshProtocolServerSideTranslatorPB;
+import org.apache.hadoop.security.proto.RefreshAuthorizationPolicyProtocolProtos.RefreshAuthorizationPolicyProtocolService;
+import org.apache.hadoop.security.proto.RefreshUserMappingsProtocolProtos.RefreshUserMappingsProtocolService;
+import org.apache.hadoop.security.protocolPB.RefreshAuthorizationPolicyProtocolPB;
+import org.apache.hadoop.security.protocolPB.RefreshAuthorizationPolicyProtocolServerSideTranslatorPB;
+import org.apache.hadoop.security.protocolPB.RefreshUserMappingsProtocolPB;
+import org.apache.hadoop.security.protocolPB.RefreshUserMappingsProtocolServerSideTranslatorPB;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 
 /**
  * The namenode's Hadoop IPC server for ClientProtocol, DatanodeProtocol and NamenodeProtocol:
  * Hadoop's own protobuf translators speak the wire, hops supplies the semantics. Exceptions reach
- * the client with their class intact.
+ * the client with their class intact. Security is Hadoop's server's own, configured as HDFS's
+ * NameNodeRpcServer configures it: SASL authentication (Kerberos, tokens), {@code
+ * hadoop.rpc.protection}, proxy users ({@code ProxyUsers.authorize} when a connection names a real
+ * user) and the service ACLs of {@link HopsPolicyProvider} (docs/security.md).
  */
 public final class RpcServer implements AutoCloseable {
   private final RPC.Server server;
@@ -42,6 +54,7 @@ public final class RpcServer implements AutoCloseable {
       DatanodeProtocol datanode,
       NamenodeProtocol namenode,
       GenericRefreshProtocol extensions,
+      SecurityRefresh refresh,
       String bindHost,
       int port,
       int handlers)
@@ -58,6 +71,9 @@ public final class RpcServer implements AutoCloseable {
             .setPort(port)
             .setNumHandlers(handlers)
             .setVerbose(false)
+            // SASL: Kerberos when hadoop.security.authentication says so, tokens always offered
+            // first, at the hadoop.rpc.protection quality of protection.
+            .setSecretManager(new TokenSeam())
             .build();
     // Answers a client gets in the normal course, logged in one line as HDFS's namenode logs them.
     server.addTerseExceptions(
@@ -99,6 +115,32 @@ public final class RpcServer implements AutoCloseable {
         GenericRefreshProtocolPB.class,
         GenericRefreshProtocolService.newReflectiveBlockingService(
             new GenericRefreshProtocolServerSideTranslatorPB(extensions)));
+    // dfsadmin -refreshServiceAcl, -refreshSuperUserGroupsConfiguration,
+    // -refreshUserToGroupsMappings.
+    RPC.setProtocolEngine(
+        conf, RefreshAuthorizationPolicyProtocolPB.class, ProtobufRpcEngine2.class);
+    server.addProtocol(
+        RPC.RpcKind.RPC_PROTOCOL_BUFFER,
+        RefreshAuthorizationPolicyProtocolPB.class,
+        RefreshAuthorizationPolicyProtocolService.newReflectiveBlockingService(
+            new RefreshAuthorizationPolicyProtocolServerSideTranslatorPB(refresh)));
+    RPC.setProtocolEngine(conf, RefreshUserMappingsProtocolPB.class, ProtobufRpcEngine2.class);
+    server.addProtocol(
+        RPC.RpcKind.RPC_PROTOCOL_BUFFER,
+        RefreshUserMappingsProtocolPB.class,
+        RefreshUserMappingsProtocolService.newReflectiveBlockingService(
+            new RefreshUserMappingsProtocolServerSideTranslatorPB(refresh)));
+    refreshServiceAcl(conf);
+  }
+
+  /**
+   * With {@code hadoop.security.authorization=true}, the service ACLs of {@code conf} (and its
+   * {@code hadoop-policy.xml}), as HDFS's NameNodeRpcServer applies them.
+   */
+  public void refreshServiceAcl(Configuration conf) {
+    if (conf.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false)) {
+      server.refreshServiceAcl(conf, new HopsPolicyProvider());
+    }
   }
 
   /**

@@ -108,6 +108,17 @@ public final class BlockReportThroughput {
     }
   }
 
+  /** A datanode's storage formatted for this namespace: its calls carry the registration id. */
+  private static StorageInfo datanodeStorage(
+      org.apache.hadoop.hdfs.server.protocol.NamespaceInfo ns) {
+    return new StorageInfo(
+        org.apache.hadoop.hdfs.server.datanode.DataNodeLayoutVersion.getCurrentLayoutVersion(),
+        ns.getNamespaceID(),
+        ns.getClusterID(),
+        ns.getCTime(),
+        NodeType.DATA_NODE);
+  }
+
   /** Registers a datanode and sends two identical full reports; their times in ms. */
   private static long[] reportTwice(HopsNameNode nn, String uuid, long from, int count)
       throws Exception {
@@ -115,7 +126,7 @@ public final class BlockReportThroughput {
     DatanodeRegistration reg =
         new DatanodeRegistration(
             new DatanodeID("127.0.0.1", "localhost", uuid, 9866, 9864, 0, 9867),
-            new StorageInfo(NodeType.DATA_NODE),
+            datanodeStorage(nn.namesystem().blocks().ids().namespaceInfo()),
             new ExportedBlockKeys(),
             VersionInfo.getVersion());
     rpc.registerDatanode(reg);

@@ -13,17 +13,17 @@ import java.util.concurrent.TimeUnit;
  * as {@code bin/hdfs} runs it: the test's classpath behind a conf directory of empty site files
  * (the tools load their configuration strictly), generic {@code -D} options first.
  */
-final class ToolProcess {
+public final class ToolProcess {
   static final long TIMEOUT_SECONDS = 90;
 
   /** What one process did. */
-  record Result(int exit, String out, String err) {}
+  public record Result(int exit, String out, String err) {}
 
   private final File workDir;
   private final File confDir;
 
   /** Keeps its conf directory and the processes' output files under {@code workDir}. */
-  ToolProcess(File workDir) throws IOException {
+  public ToolProcess(File workDir) throws IOException {
     this.workDir = workDir;
     this.confDir = new File(workDir, "conf");
     confDir.mkdirs();
@@ -36,10 +36,18 @@ final class ToolProcess {
   /**
    * Runs {@code mainClass} with {@code -D} settings {@code defs} ("key=value"), then {@code args}.
    */
-  Result run(String mainClass, List<String> defs, String tag, String... args)
+  public Result run(String mainClass, List<String> defs, String tag, String... args)
+      throws IOException, InterruptedException {
+    return run(mainClass, List.of(), defs, tag, args);
+  }
+
+  /** As {@link #run(String, List, String, String...)}, with JVM options {@code jvmArgs} first. */
+  public Result run(
+      String mainClass, List<String> jvmArgs, List<String> defs, String tag, String... args)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
+    cmd.addAll(jvmArgs);
     // A short-lived client: start fast, log only warnings (slf4j-simple is the binding).
     cmd.add("-XX:TieredStopAtLevel=1");
     cmd.add("-XX:+UseSerialGC");

@@ -22,7 +22,6 @@ import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authentication.server.PseudoAuthenticationHandler;
-import org.apache.hadoop.security.authorize.ProxyUsers;
 
 /**
  * {@code /webhdfs/v1/<path>?op=...}: Hadoop's WebHDFS REST API on the namenode's HTTP port. Each
@@ -53,8 +52,8 @@ public final class WebHdfsServlet extends HttpServlet {
         conf.get(
             HdfsClientConfigKeys.DFS_WEBHDFS_ACL_PERMISSION_PATTERN_KEY,
             HdfsClientConfigKeys.DFS_WEBHDFS_ACL_PERMISSION_PATTERN_DEFAULT));
-    // doas= is authorized by the hadoop.proxyuser.* rules, read at start as HDFS's namenode does.
-    ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
+    // doas= is authorized by the hadoop.proxyuser.* rules, which the namenode reads at start and
+    // on every refresh (HopsNameNode, security/SecurityRefresh).
     server.setAttribute(CLIENT_PROTOCOL, cp);
     server.setAttribute(NAMESYSTEM, ns);
     server.setAttribute(RPC_URI, rpcUri);
