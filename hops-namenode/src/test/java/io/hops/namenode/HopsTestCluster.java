@@ -27,6 +27,7 @@ public final class HopsTestCluster implements AutoCloseable {
   private final List<DataNode> datanodes = new ArrayList<>();
   private final List<Configuration> datanodeConfs = new ArrayList<>();
   private Path dataRoot;
+  private boolean ownsDataRoot = true;
 
   public HopsTestCluster() throws IOException {
     this(new Configuration(false));
@@ -153,6 +154,17 @@ public final class HopsTestCluster implements AutoCloseable {
     }
     waitForLive(datanodes.size());
     return started;
+  }
+
+  /**
+   * Datanodes started from now on keep their blocks in {@code root} ({@code dn0}, {@code dn1},
+   * ...), which the caller owns and {@link #close} leaves: another cluster's datanodes over the
+   * same directories are the same datanodes, with the same blocks.
+   */
+  public HopsTestCluster withDataRoot(Path root) {
+    dataRoot = root;
+    ownsDataRoot = false;
+    return this;
   }
 
   /** {@code [TYPE]file:///dir/type0,...}: one directory under {@code dir} per storage type. */
@@ -309,7 +321,7 @@ public final class HopsTestCluster implements AutoCloseable {
       dn.shutdown();
     }
     namenode.close();
-    if (dataRoot != null) {
+    if (dataRoot != null && ownsDataRoot) {
       org.apache.hadoop.fs.FileUtil.fullyDelete(dataRoot.toFile());
     }
   }

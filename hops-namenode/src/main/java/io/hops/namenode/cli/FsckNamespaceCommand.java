@@ -1,6 +1,5 @@
 package io.hops.namenode.cli;
 
-import io.hops.common.HopsConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.namenode.HopsNameNode;
@@ -49,17 +48,11 @@ public final class FsckNamespaceCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Configuration conf = Confs.load(confDir);
     try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
-      Liveness alive =
-          new Liveness(
-              storage,
-              conf.getLong(HopsConfig.ELECTION_PERIOD_MS, HopsConfig.ELECTION_PERIOD_MS_DEFAULT),
-              conf.getInt(
-                  HopsConfig.ELECTION_MISSED_HEARTBEATS,
-                  HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT));
+      Liveness alive = ExportCommand.liveness(storage, conf);
       if (repair) {
-        String refusal = repairRefusal(storage, alive.live());
+        String refusal = writersRefusal(storage, alive.live());
         if (refusal != null) {
-          System.err.println("fsck-namespace: " + refusal);
+          System.err.println("fsck-namespace: --repair refused: " + refusal);
           return 2;
         }
       }
@@ -71,17 +64,17 @@ public final class FsckNamespaceCommand implements Callable<Integer> {
   }
 
   /**
-   * Why a repair may not run now, or null. A repair writes what a paged, non-snapshot read of the
-   * namespace found (quota usage above all): a namenode writing at the same time would make it
-   * wrong. So it runs only when no namenode is live, or when the cluster is in safe mode, where no
-   * namenode writes the namespace.
+   * Why a tool that must see the namespace still may not run now, or null. A repair writes what a
+   * paged, non-snapshot read of the namespace found (quota usage above all), and an export is such
+   * a read: a namenode writing at the same time would make them wrong. So they run only when no
+   * namenode is live, or when the cluster is in safe mode, where no namenode writes the namespace.
    */
-  static String repairRefusal(Storage storage, java.util.Set<Long> live)
+  static String writersRefusal(Storage storage, java.util.Set<Long> live)
       throws java.io.IOException {
     if (live.isEmpty() || io.hops.namenode.rpc.SafeMode.enteredManually(storage)) {
       return null;
     }
-    return "--repair refused: namenode(s) "
+    return "namenode(s) "
         + new java.util.TreeSet<>(live)
         + " are live and the cluster is not in safe mode; run 'hdfs dfsadmin -safemode enter'"
         + " first (and leave it after the repair), or stop every namenode";

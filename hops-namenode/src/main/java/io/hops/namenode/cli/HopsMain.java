@@ -45,6 +45,8 @@ public final class HopsMain {
     cmd.addSubcommand("namenodes", new NamenodesCommand());
     cmd.addSubcommand("demo", new DemoCommand());
     cmd.addSubcommand("fsck-namespace", new FsckNamespaceCommand());
+    cmd.addSubcommand("export", new ExportCommand());
+    cmd.addSubcommand("import", new ImportCommand());
     // Listed for --help only: their arguments are the stock tools', so main() hands them over.
     cmd.addSubcommand("dfs", listed("The stock 'hdfs dfs' shell: bin/hops dfs [--conf DIR] -ls /"));
     cmd.addSubcommand(
