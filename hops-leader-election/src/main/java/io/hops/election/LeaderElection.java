@@ -89,6 +89,16 @@ public final class LeaderElection implements AutoCloseable {
   private final Thread thread;
 
   private volatile long id = -1;
+
+  /**
+   * This process's incarnation: the first id it took, kept across joins (a round that overran its
+   * deadline joins again under a new id, but the process and its subtree operations live on).
+   */
+  private volatile long incarnation = -1;
+
+  /** The incarnations of the live contenders as of the last round. */
+  private volatile Set<Long> liveIncarnations = Set.of();
+
   private volatile boolean leading;
   private volatile long leaseEndNanos;
   private volatile long epoch;
@@ -162,13 +172,17 @@ public final class LeaderElection implements AutoCloseable {
     long start = System.nanoTime();
     long newId = storage.allocateIds(ID_COUNTER, 1).first();
     long oldId = rejoinFrom;
+    if (incarnation < 0) {
+      incarnation = newId;
+    }
     try (Transaction tx = storage.begin()) {
       if (oldId >= 0) {
         tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(oldId));
       }
       tx.insert(
           LeDescriptorRow.TABLE,
-          new LeDescriptorRow(newId, 0, hostname, rpcAddress, httpAddress, clock.now()));
+          new LeDescriptorRow(
+              newId, 0, hostname, rpcAddress, httpAddress, clock.now(), incarnation));
       tx.commit();
     }
     // Others count the new row as alive from when they first read it, after this commit.
@@ -311,7 +325,8 @@ public final class LeaderElection implements AutoCloseable {
               mine.hostname(),
               mine.rpcAddress(),
               mine.httpAddress(),
-              mine.startTime()));
+              mine.startTime(),
+              incarnation));
       if (lead) {
         evict(me, dead);
       }
@@ -364,6 +379,10 @@ public final class LeaderElection implements AutoCloseable {
                 .toList(),
             leaderNow,
             leaderEpoch);
+    liveIncarnations =
+        alive.stream()
+            .map(r -> r.incarnation() == 0 ? r.id() : r.incarnation())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
     Seen leaderSeen = seen.get(leaderNow);
     leaderAlive = lead || (leaderSeen != null && leaderSeen.advanced());
     if (lead) {
@@ -475,6 +494,22 @@ public final class LeaderElection implements AutoCloseable {
   /** This contender's id, or -1 between an eviction and its next join. */
   public long id() {
     return id;
+  }
+
+  /**
+   * This process's incarnation (docs/architecture.md, "Subtree marks"): the id of its first join,
+   * kept when it joins again under a new id; -1 before the first join.
+   */
+  public long incarnation() {
+    return incarnation;
+  }
+
+  /**
+   * The incarnations of the live namenodes as of this contender's last round: a process whose id
+   * was declared dead and that joined again under a new id is still among them.
+   */
+  public Set<Long> liveIncarnations() {
+    return liveIncarnations;
   }
 
   /** The live namenodes as of this contender's last round. */

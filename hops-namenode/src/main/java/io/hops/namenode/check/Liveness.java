@@ -15,8 +15,9 @@ import java.util.function.LongPredicate;
 
 /**
  * Which namenodes are alive, seen from outside them (DESIGN.md §9): a namenode is alive if its
- * election counter advances within {@code missed} periods. Asked only when a check meets a mark:
- * then it reads the counters twice, that long apart, once.
+ * election counter advances within {@code missed} periods; its id and its process's incarnation
+ * (what subtree marks carry) then count as alive. Asked only when a check meets a mark: then it
+ * reads the counters twice, that long apart, once.
  */
 public final class Liveness implements LongPredicate {
   private final Storage storage;
@@ -32,14 +33,15 @@ public final class Liveness implements LongPredicate {
   public synchronized boolean test(long namenodeId) {
     if (alive == null) {
       try {
-        Map<Long, Long> first = counters();
+        Map<Long, long[]> first = counters();
         Thread.sleep(waitMillis);
-        Map<Long, Long> second = counters();
+        Map<Long, long[]> second = counters();
         alive = new HashSet<>();
         second.forEach(
             (id, c) -> {
-              if (!c.equals(first.get(id))) {
+              if (c[0] != first.getOrDefault(id, new long[] {-1, 0})[0]) {
                 alive.add(id);
+                alive.add(c[1]); // marks carry the process's incarnation
               }
             });
       } catch (InterruptedException e) {
@@ -52,11 +54,12 @@ public final class Liveness implements LongPredicate {
     return alive.contains(namenodeId);
   }
 
-  private Map<Long, Long> counters() throws StorageException {
-    Map<Long, Long> out = new HashMap<>();
+  /** Each row's counter and its process's incarnation (the id in a row that has none). */
+  private Map<Long, long[]> counters() throws StorageException {
+    Map<Long, long[]> out = new HashMap<>();
     try (Transaction tx = storage.begin()) {
       for (LeDescriptorRow r : tx.scanAll(LeDescriptorRow.TABLE, LockMode.READ_COMMITTED)) {
-        out.put(r.id(), r.counter());
+        out.put(r.id(), new long[] {r.counter(), r.incarnation() == 0 ? r.id() : r.incarnation()});
       }
       tx.commit();
     }
