@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * a short transaction. A contender is alive while its counter was seen to advance within the last
  * {@code missedHeartbeats} periods; the leader is the alive contender with the smallest id. Ids
  * come from a database counter and are never reused: a contender whose row was evicted joins again
- * with a new id.
+ * with a new id. The id of its first join is its process's incarnation, kept in every row it writes
+ * while it lives: what outlives a rejoin (subtree marks) belongs to the incarnation, not to an id.
  *
  * <p>Leadership is a lease that starts when a successful round starts and lasts a little less than
  * the time after which the others declare a silent contender dead: a contender that stalls (GC,
@@ -497,8 +498,8 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   /**
-   * This process's incarnation (docs/architecture.md, "Subtree marks"): the id of its first join,
-   * kept when it joins again under a new id; -1 before the first join.
+   * This process's incarnation (docs/architecture.md, "Subtree operations"): the id of its first
+   * join, kept when it joins again under a new id; -1 before the first join.
    */
   public long incarnation() {
     return incarnation;

@@ -48,6 +48,8 @@ public final class FencedPause {
       if (mode.equals("sigstop")) {
         long pid = ProcessHandle.current().pid();
         new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor();
+        // The signal may land a moment after kill returns: stay here until it has.
+        Thread.sleep(500);
       } else {
         Thread.sleep(Long.parseLong(mode));
       }

@@ -142,6 +142,14 @@ class PausedLeaderTest {
             "%s run %d: paused at lease end - %d ms; new leader acted %d ms after the lease end%n",
             name, run + 1, leaseEnd - paused[0], delay);
         end.at(leader);
+        String resumed = awaitLine(log, linesBefore, "the fenced transaction resumes at");
+        if (mode.equals("sigstop")) {
+          // The process stopped inside the transaction, not a moment after it (a cut-off thread
+          // leaves the hook at once and then waits on the database).
+          assertThat(Long.parseLong(resumed.replaceAll(".*resumes at ", "").trim()) - paused[0])
+              .as("the leader stayed stopped inside its transaction")
+              .isGreaterThan(PAUSE_MS / 2);
+        }
         String outcome = awaitLine(log, linesBefore, "the paused fenced transaction");
         assertThat(outcome).as("what the old leader's paused transaction did").contains("failed");
         awaitFollower(leader, other);
