@@ -340,6 +340,7 @@ CREATE TABLE IF NOT EXISTS le_descriptors (
   rpc_address VARBINARY(255),
   http_address VARBINARY(255),
   start_time BIGINT NOT NULL,
+  incarnation BIGINT NOT NULL DEFAULT 0,
   PRIMARY KEY (id)
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (id);

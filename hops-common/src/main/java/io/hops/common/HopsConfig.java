@@ -126,6 +126,19 @@ public final class HopsConfig {
   public static final long LOCK_WAIT_TIMEOUT_MS_DEFAULT = 10_000;
 
   /**
+   * How long a server database keeps a transaction whose client has gone quiet (paused by SIGSTOP
+   * or a long GC, or cut off by the network) before it rolls it back and drops its session, so that
+   * its row locks go (docs/architecture.md, "Fencing a paused leader"). MariaDB's {@code
+   * idle_transaction_timeout}, in whole seconds (rounded up; 0 turns it off); MySQL has no such
+   * bound and NDB applies its data nodes' {@code TransactionInactiveTimeout} instead. Below the
+   * leader's lease, so that a takeover's wait for a paused leader's lock fits in one round.
+   */
+  public static final String IDLE_TRANSACTION_TIMEOUT_MS =
+      "hops.metadata.idle-transaction-timeout.ms";
+
+  public static final long IDLE_TRANSACTION_TIMEOUT_MS_DEFAULT = 1_000;
+
+  /**
    * How long a server database may take to hand out a connection (or to be reached) before the
    * attempt fails with a retryable error: short, so a namenode whose database is unreachable
    * answers within its operations' deadline instead of hanging.

@@ -66,6 +66,11 @@ public final class DalConfig {
     return getLong(HopsConfig.LOCK_WAIT_TIMEOUT_MS, HopsConfig.LOCK_WAIT_TIMEOUT_MS_DEFAULT);
   }
 
+  public long idleTransactionTimeoutMillis() {
+    return getLong(
+        HopsConfig.IDLE_TRANSACTION_TIMEOUT_MS, HopsConfig.IDLE_TRANSACTION_TIMEOUT_MS_DEFAULT);
+  }
+
   public long roundTripTimeoutMillis() {
     return getLong(HopsConfig.ROUND_TRIP_TIMEOUT_MS, HopsConfig.ROUND_TRIP_TIMEOUT_MS_DEFAULT);
   }

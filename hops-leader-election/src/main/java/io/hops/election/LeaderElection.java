@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * a short transaction. A contender is alive while its counter was seen to advance within the last
  * {@code missedHeartbeats} periods; the leader is the alive contender with the smallest id. Ids
  * come from a database counter and are never reused: a contender whose row was evicted joins again
- * with a new id.
+ * with a new id. The id of its first join is its process's incarnation, kept in every row it writes
+ * while it lives: what outlives a rejoin (subtree marks) belongs to the incarnation, not to an id.
  *
  * <p>Leadership is a lease that starts when a successful round starts and lasts a little less than
  * the time after which the others declare a silent contender dead: a contender that stalls (GC,
@@ -89,6 +90,16 @@ public final class LeaderElection implements AutoCloseable {
   private final Thread thread;
 
   private volatile long id = -1;
+
+  /**
+   * This process's incarnation: the first id it took, kept across joins (a round that overran its
+   * deadline joins again under a new id, but the process and its subtree operations live on).
+   */
+  private volatile long incarnation = -1;
+
+  /** The incarnations of the live contenders as of the last round. */
+  private volatile Set<Long> liveIncarnations = Set.of();
+
   private volatile boolean leading;
   private volatile long leaseEndNanos;
   private volatile long epoch;
@@ -162,13 +173,17 @@ public final class LeaderElection implements AutoCloseable {
     long start = System.nanoTime();
     long newId = storage.allocateIds(ID_COUNTER, 1).first();
     long oldId = rejoinFrom;
+    if (incarnation < 0) {
+      incarnation = newId;
+    }
     try (Transaction tx = storage.begin()) {
       if (oldId >= 0) {
         tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(oldId));
       }
       tx.insert(
           LeDescriptorRow.TABLE,
-          new LeDescriptorRow(newId, 0, hostname, rpcAddress, httpAddress, clock.now()));
+          new LeDescriptorRow(
+              newId, 0, hostname, rpcAddress, httpAddress, clock.now(), incarnation));
       tx.commit();
     }
     // Others count the new row as alive from when they first read it, after this commit.
@@ -311,7 +326,8 @@ public final class LeaderElection implements AutoCloseable {
               mine.hostname(),
               mine.rpcAddress(),
               mine.httpAddress(),
-              mine.startTime()));
+              mine.startTime(),
+              incarnation));
       if (lead) {
         evict(me, dead);
       }
@@ -364,6 +380,10 @@ public final class LeaderElection implements AutoCloseable {
                 .toList(),
             leaderNow,
             leaderEpoch);
+    liveIncarnations =
+        alive.stream()
+            .map(r -> r.incarnation() == 0 ? r.id() : r.incarnation())
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
     Seen leaderSeen = seen.get(leaderNow);
     leaderAlive = lead || (leaderSeen != null && leaderSeen.advanced());
     if (lead) {
@@ -475,6 +495,22 @@ public final class LeaderElection implements AutoCloseable {
   /** This contender's id, or -1 between an eviction and its next join. */
   public long id() {
     return id;
+  }
+
+  /**
+   * This process's incarnation (docs/architecture.md, "Subtree operations"): the id of its first
+   * join, kept when it joins again under a new id; -1 before the first join.
+   */
+  public long incarnation() {
+    return incarnation;
+  }
+
+  /**
+   * The incarnations of the live namenodes as of this contender's last round: a process whose id
+   * was declared dead and that joined again under a new id is still among them.
+   */
+  public Set<Long> liveIncarnations() {
+    return liveIncarnations;
   }
 
   /** The live namenodes as of this contender's last round. */

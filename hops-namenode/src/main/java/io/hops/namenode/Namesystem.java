@@ -122,7 +122,7 @@ public final class Namesystem {
    * if this namenode still leads at the epoch the database names (DESIGN.md §3).
    */
   public <T> T runAsLeader(Supplier<? extends Operation<T>> op) throws IOException {
-    return runner.run(op, blocks::checkLeader);
+    return runner.run(op, blocks.leaderFence());
   }
 
   /**

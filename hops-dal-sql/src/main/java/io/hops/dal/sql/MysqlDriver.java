@@ -44,9 +44,26 @@ public class MysqlDriver implements StorageDriver {
     pool.addDataSourceProperty("useServerPrepStmts", "true");
     pool.addDataSourceProperty("cachePrepStmts", "true");
     pool.addDataSourceProperty("prepStmtCacheSize", "512");
-    long seconds = Math.max(1, (config.lockWaitTimeoutMillis() + 999) / 1000);
-    pool.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + seconds);
+    pool.setConnectionInitSql(sessionSetup(config));
     return new SqlStorage(dialect(), pool, () -> {});
+  }
+
+  /**
+   * The session's bounds: the lock wait, and (MariaDB 10.3 and later, in an executable comment that
+   * MySQL skips) how long the server keeps a transaction whose client has gone quiet. The second is
+   * what lets a new leader take over from one paused inside a fenced transaction: the server rolls
+   * the paused transaction back and its locks go (docs/architecture.md, "Fencing a paused leader").
+   * NDB ignores both: its data nodes' TransactionDeadlockDetectionTimeout bounds lock waits and
+   * TransactionInactiveTimeout idle transactions.
+   */
+  static String sessionSetup(DalConfig config) {
+    long lockWait = Math.max(1, (config.lockWaitTimeoutMillis() + 999) / 1000);
+    long idle = (config.idleTransactionTimeoutMillis() + 999) / 1000;
+    return "SET SESSION innodb_lock_wait_timeout = "
+        + lockWait
+        + " /*M!100300 , idle_transaction_timeout = "
+        + idle
+        + " */";
   }
 
   /** At least the lock-wait timeout and a second, so that a lock wait always ends first. */

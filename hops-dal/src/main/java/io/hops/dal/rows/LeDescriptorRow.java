@@ -8,7 +8,9 @@ import io.hops.dal.schema.TableName;
 
 /**
  * A namenode's row in the leader election (DESIGN.md §9): its id (never reused), the counter it
- * advances every period, where clients and operators reach it, and when it joined (database time).
+ * advances every period, where clients and operators reach it, when it joined (database time), and
+ * its process's incarnation: the first id that process took, kept when it joins again under a new
+ * id (0 in a row of a release before incarnations: the id stands for it).
  */
 @TableName("le_descriptors")
 public record LeDescriptorRow(
@@ -17,6 +19,7 @@ public record LeDescriptorRow(
     @MaxBytes(255) String hostname,
     @MaxBytes(255) String rpcAddress,
     @MaxBytes(255) String httpAddress,
-    long startTime) {
+    long startTime,
+    long incarnation) {
   public static final Table<LeDescriptorRow> TABLE = Table.of(LeDescriptorRow.class);
 }

@@ -119,7 +119,38 @@ public final class BlockManager {
 
   public void setElection(LeaderElection election) {
     this.election = election;
+    io.hops.namenode.tx.FencedPause.leaseEnd(
+        () ->
+            election.isLeader()
+                ? System.currentTimeMillis()
+                    + (election.leaseEndNanos() - System.nanoTime()) / 1_000_000L
+                : -1);
   }
+
+  /**
+   * The fence of leader-only work: {@link #checkLeader} at the end of the lock phase, and the lease
+   * again just before the commit (docs/architecture.md, "Fencing a paused leader").
+   */
+  public io.hops.namenode.tx.TransactionRunner.Fence leaderFence() {
+    return leaderFence;
+  }
+
+  private final io.hops.namenode.tx.TransactionRunner.Fence leaderFence =
+      new io.hops.namenode.tx.TransactionRunner.Fence() {
+        @Override
+        public void check(io.hops.dal.Transaction tx) throws StorageException {
+          checkLeader(tx);
+        }
+
+        @Override
+        public void recheck() throws StorageException {
+          LeaderElection e = election;
+          if (e == null || !e.isLeader()) {
+            throw new io.hops.election.NotLeaderException(
+                "this namenode's lease ended before its fenced transaction could commit");
+          }
+        }
+      };
 
   /**
    * The fence of leader-only work (a {@link io.hops.namenode.tx.TransactionRunner.Fence}): passes

@@ -18,8 +18,9 @@ import java.util.function.LongPredicate;
  * Which namenodes are alive, seen from outside them (docs/architecture.md, "Many namenodes"): a
  * namenode is alive if its election counter advances within {@code missed} periods, at the period
  * in force: the configured one or the larger one contenders whose rounds ran slow raised it to
- * ({@code le_period_ms}). Asked only when a check meets a mark or a repair is asked for: then it
- * reads the counters twice, that long apart, once.
+ * ({@code le_period_ms}); its id and its process's incarnation (what subtree marks carry) then
+ * count as alive. Asked only when a check meets a mark or a tool must know: then it reads the
+ * counters twice, that long apart, once.
  */
 public final class Liveness implements LongPredicate {
   /** The {@code variables} row of the raised election period (see {@code LeaderElection}). */
@@ -41,18 +42,19 @@ public final class Liveness implements LongPredicate {
     return live().contains(namenodeId);
   }
 
-  /** The ids of the namenodes alive now (read once). */
+  /** The ids and incarnations of the namenodes alive now (read once). */
   public synchronized Set<Long> live() {
     if (alive == null) {
       try {
-        Map<Long, Long> first = counters();
+        Map<Long, long[]> first = counters();
         Thread.sleep(waitMillis());
-        Map<Long, Long> second = counters();
+        Map<Long, long[]> second = counters();
         alive = new HashSet<>();
         second.forEach(
             (id, c) -> {
-              if (!c.equals(first.get(id))) {
+              if (c[0] != first.getOrDefault(id, new long[] {-1, 0})[0]) {
                 alive.add(id);
+                alive.add(c[1]); // marks carry the process's incarnation
               }
             });
       } catch (InterruptedException e) {
@@ -76,11 +78,12 @@ public final class Liveness implements LongPredicate {
     }
   }
 
-  private Map<Long, Long> counters() throws StorageException {
-    Map<Long, Long> out = new HashMap<>();
+  /** Each row's counter and its process's incarnation (the id in a row that has none). */
+  private Map<Long, long[]> counters() throws StorageException {
+    Map<Long, long[]> out = new HashMap<>();
     try (Transaction tx = storage.begin()) {
       for (LeDescriptorRow r : tx.scanAll(LeDescriptorRow.TABLE, LockMode.READ_COMMITTED)) {
-        out.put(r.id(), r.counter());
+        out.put(r.id(), new long[] {r.counter(), r.incarnation() == 0 ? r.id() : r.incarnation()});
       }
       tx.commit();
     }

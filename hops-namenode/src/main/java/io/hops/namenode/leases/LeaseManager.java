@@ -178,12 +178,13 @@ public final class LeaseManager {
             files.get(i).size());
       }
       if (files.get(i).isEmpty()) {
-        runner.run(() -> new ReleaseLease(this, holder, ReleaseLease.NO_FILE), blocks::checkLeader);
+        runner.run(
+            () -> new ReleaseLease(this, holder, ReleaseLease.NO_FILE), blocks.leaderFence());
       }
       for (LeasePathRow file : files.get(i)) {
         try {
           if (runner.run(
-              () -> new ReleaseLease(this, holder, file.inodeId()), blocks::checkLeader)) {
+              () -> new ReleaseLease(this, holder, file.inodeId()), blocks.leaderFence())) {
             closed++;
           }
         } catch (IOException e) {

@@ -43,6 +43,7 @@ public final class Delete extends Operation<Boolean> {
   private SubtreeScan subtree;
   private DeletedInodes related;
   private long ownMark = PathResolver.NO_MARK;
+  private long ownMarkOwner;
   private boolean detach;
   private AncestorQuotas quotas = AncestorQuotas.none();
 
@@ -57,8 +58,9 @@ public final class Delete extends Operation<Boolean> {
    * The last transaction of a subtree delete: passes the mark this namenode set on {@code rootId}
    * and removes its record of the subtree operation.
    */
-  public Delete underOwnMark(long rootId) {
+  public Delete underOwnMark(long rootId, long owner) {
     this.ownMark = rootId;
+    this.ownMarkOwner = owner;
     return this;
   }
 
@@ -82,7 +84,7 @@ public final class Delete extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    tx.passOwnSubtreeMark(ownMark);
+    tx.passOwnSubtreeMark(ownMark, ownMarkOwner);
     if (PathNames.components(src).length == 0) {
       // The root is never deleted: nothing to lock.
       resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);

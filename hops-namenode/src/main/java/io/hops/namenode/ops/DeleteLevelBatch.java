@@ -47,6 +47,7 @@ public final class DeleteLevelBatch extends Operation<Integer> {
   private DeletedInodes related;
   private List<Long> quotaDirs = List.of();
   private AncestorQuotas quotas = AncestorQuotas.none();
+  private io.hops.namenode.resolve.OwnMark mark;
 
   /** {@code doomed}'s parents must all be in {@code parents}. */
   public DeleteLevelBatch(List<Entry> parents, List<Entry> doomed) {
@@ -65,6 +66,15 @@ public final class DeleteLevelBatch extends Operation<Integer> {
     return this;
   }
 
+  /**
+   * The mark this batch works under: its transaction locks the marked root's row first and stops
+   * ({@link io.hops.namenode.resolve.SubtreeMarkLostException}) unless the mark is still its own.
+   */
+  public DeleteLevelBatch underMark(io.hops.namenode.resolve.OwnMark mark) {
+    this.mark = mark;
+    return this;
+  }
+
   @Override
   public String name() {
     return "subtreeDeleteBatch";
@@ -72,6 +82,12 @@ public final class DeleteLevelBatch extends Operation<Integer> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
+    if (mark != null) {
+      // The root is an ancestor of every row here, so it comes first in the lock order; the last
+      // level's batches change its children count, so they take it exclusively at once.
+      boolean rootIsParent = parents.stream().anyMatch(p -> p.id() == mark.rootId());
+      mark.check(tx, rootIsParent ? LockMode.EXCLUSIVE : LockMode.SHARED);
+    }
     List<InodeRow> ps =
         tx.findBatch(InodeRow.TABLE, parents.stream().map(Entry::key).toList(), LockMode.EXCLUSIVE);
     for (int i = 0; i < ps.size(); i++) {

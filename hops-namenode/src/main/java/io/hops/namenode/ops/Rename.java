@@ -50,6 +50,7 @@ public final class Rename extends Operation<Boolean> {
   private DeletedInodes overwritten;
   private SubtreeScan trashed;
   private long ownMark = PathResolver.NO_MARK;
+  private long ownMarkOwner;
   private AncestorQuotas quotas = AncestorQuotas.none();
   private long[] moved;
   private long[] givenUsage;
@@ -88,8 +89,9 @@ public final class Rename extends Operation<Boolean> {
    * {@code rootId} (the subtree was checked while the mark quiesced it), clears it on the moved row
    * and removes the record of the subtree operation, all in the rename's own transaction.
    */
-  public Rename underOwnMark(long rootId) {
+  public Rename underOwnMark(long rootId, long owner) {
     this.ownMark = rootId;
+    this.ownMarkOwner = owner;
     return this;
   }
 
@@ -109,7 +111,7 @@ public final class Rename extends Operation<Boolean> {
     // As the RPC server: the destination's length is checked before anything is read.
     Checks.pathLength("rename", dst);
     Checks.notExactReserved(src, dst);
-    tx.passOwnSubtreeMark(ownMark);
+    tx.passOwnSubtreeMark(ownMark, ownMarkOwner);
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();

@@ -35,6 +35,7 @@ public final class SetQuota extends Operation<Void> {
   private long dsQuota;
   private final int bound;
   private long ownMark = PathResolver.NO_MARK;
+  private long ownMarkOwner;
   private long[] givenUsage;
   private ResolvedPath resolved;
   private QuotaRow quota;
@@ -78,8 +79,9 @@ public final class SetQuota extends Operation<Void> {
   }
 
   /** Runs under the caller's subtree mark on the directory, with its usage counted under it. */
-  public SetQuota withUsage(long rootId, long ns, long ds) {
+  public SetQuota withUsage(long rootId, long owner, long ns, long ds) {
     this.ownMark = rootId;
+    this.ownMarkOwner = owner;
     this.givenUsage = new long[] {ns, ds};
     return this;
   }
@@ -91,7 +93,7 @@ public final class SetQuota extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    tx.passOwnSubtreeMark(ownMark);
+    tx.passOwnSubtreeMark(ownMark, ownMarkOwner);
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     InodeRow target = resolved.target();
     if (target == null || !target.isDir() || target.id() == Inodes.ROOT_ID) {

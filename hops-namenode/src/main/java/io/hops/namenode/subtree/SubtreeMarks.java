@@ -9,7 +9,6 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.election.LeaderElection;
-import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
@@ -35,8 +34,12 @@ import org.slf4j.LoggerFactory;
  * subtree_locked} flag with the owner's namenode id, and a row of {@code on_going_subtree_ops} with
  * the root's path. Setting one is serialized by an exclusive lock on one {@code variables} row, so
  * two operations on an ancestor and a descendant cannot both see the table without the other and
- * mark at once. A mark whose owner is not in the membership (the election's live namenodes) is
- * stale: whoever meets it clears it.
+ * mark at once. A mark's owner is the marking process's incarnation ({@link
+ * LeaderElection#incarnation}), not its election id: a namenode whose round overran its deadline
+ * joins again under a new id, its old id is declared dead, and yet its operations run on. A mark
+ * whose incarnation is not among the live namenodes' is stale: whoever meets it clears it. Every
+ * batch transaction under a mark checks that it is still its own ({@link
+ * io.hops.namenode.resolve.OwnMark}), so one that was cleared all the same stops its operation.
  */
 public final class SubtreeMarks implements TransactionRunner.StaleMarks {
   private static final Logger LOG = LoggerFactory.getLogger(SubtreeMarks.class);
@@ -65,10 +68,10 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
     this.ns = ns;
   }
 
-  /** This namenode's id in the membership, which marks carry. */
+  /** This namenode process's incarnation, which its marks carry. */
   long myId() throws IOException {
     LeaderElection e = ns.blocks().election();
-    long id = e == null ? -1 : e.id();
+    long id = e == null ? -1 : e.incarnation();
     if (id < 0) {
       throw new RetriableException("this namenode has not joined the namenode membership yet");
     }
@@ -76,19 +79,20 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
   }
 
   /**
-   * Whether the namenode {@code owner} is dead: absent from this namenode's view of the membership
-   * for two election periods in a row. (A namenode that just joined is absent from a view taken
-   * before it joined; it shows up within a period, so it is not taken for dead.) With the default
-   * period of one second, a dead namenode's marks are cleared about four seconds after it died: two
-   * missed heartbeats to leave the membership, two periods of absence here.
+   * Whether the namenode process of incarnation {@code owner} is dead: no live namenode of this
+   * namenode's view of the membership had it for two election periods in a row. (A namenode that
+   * just joined is absent from a view taken before it joined; it shows up within a period, so it is
+   * not taken for dead; one that joined again under a new id keeps its incarnation.) With the
+   * default period of one second, a dead namenode's marks are cleared about four seconds after it
+   * died: two missed heartbeats to leave the membership, two periods of absence here.
    */
   public boolean isDead(long owner) {
     LeaderElection e = ns.blocks().election();
-    if (e == null || e.id() < 0 || owner == e.id()) {
+    if (e == null || e.incarnation() < 0 || owner == e.incarnation()) {
       return false;
     }
-    Membership m = e.membership();
-    if (m.members().isEmpty() || m.ids().contains(owner)) {
+    java.util.Set<Long> live = e.liveIncarnations();
+    if (live.isEmpty() || live.contains(owner)) {
       absentSince.remove(owner);
       return false;
     }

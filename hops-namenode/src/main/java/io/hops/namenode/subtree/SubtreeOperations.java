@@ -18,6 +18,7 @@ import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.quota.QuotaDirsOnPath;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.OwnMark;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -233,7 +234,10 @@ public final class SubtreeOperations {
         try {
           boolean out =
               ns.runAtMostOnce(
-                  codec, () -> new Delete(ns, pc, src, recursive).underOwnMark(root.id()));
+                  codec,
+                  () ->
+                      new Delete(ns, pc, src, recursive)
+                          .underOwnMark(root.id(), root.subtreeLockOwner()));
           LOG.info(
               "subtree delete of {} ({} inodes) took {} ms: quiesce {} ms, deletion {} ms",
               path,
@@ -279,7 +283,11 @@ public final class SubtreeOperations {
     try {
       out =
           ns.runAtMostOnce(
-              codec, () -> new Delete(ns, pc, src, recursive).underOwnMark(root.id()).detaching());
+              codec,
+              () ->
+                  new Delete(ns, pc, src, recursive)
+                      .underOwnMark(root.id(), root.subtreeLockOwner())
+                      .detaching());
     } catch (SubtreeTooBigException quotaAbove) {
       return null;
     }
@@ -497,7 +505,7 @@ public final class SubtreeOperations {
         ns,
         new SubtreeWalk.Dir(root, path),
         LockMode.EXCLUSIVE,
-        root.id(),
+        ownMark(root),
         (dir, depth, children) -> {
           step();
           if (check && !children.isEmpty()) {
@@ -531,12 +539,21 @@ public final class SubtreeOperations {
     return levels;
   }
 
+  /**
+   * This namenode's mark on {@code root}, which every batch transaction under it checks: the mark
+   * carries this process's incarnation, whether this process set it or took it over.
+   */
+  private OwnMark ownMark(InodeRow root) throws IOException {
+    return OwnMark.of(root, marks.myId());
+  }
+
   /** Deletes the levels from the deepest up, each in parallel batches of one transaction. */
   private void deleteLevels(
       InodeRow root, List<List<DeleteLevelBatch.Entry>> levels, List<Long> quotaDirs)
       throws IOException {
     DeleteLevelBatch.Entry rootEntry =
         new DeleteLevelBatch.Entry(root.id(), root.parentId(), root.name(), true);
+    OwnMark mark = ownMark(root);
     for (int k = levels.size() - 1; k >= 0; k--) {
       Map<Long, DeleteLevelBatch.Entry> parents = new HashMap<>();
       if (k == 0) {
@@ -560,7 +577,8 @@ public final class SubtreeOperations {
             deleters.submit(
                 () -> {
                   step();
-                  return ns.run(() -> new DeleteLevelBatch(ps, doomed).countedIn(quotaDirs));
+                  return ns.run(
+                      () -> new DeleteLevelBatch(ps, doomed).countedIn(quotaDirs).underMark(mark));
                 }));
       }
       await(batches);
@@ -628,7 +646,12 @@ public final class SubtreeOperations {
           quiesce(root, pathOf(src), pc, false, usage, open);
           usage[1] += ns.run(() -> new OpenFilesSpace(open));
           return ns.runAtMostOnce(
-              codec, () -> plain.get().underOwnMark(root.id()).withMovedUsage(usage[0], usage[1]));
+              codec,
+              () ->
+                  plain
+                      .get()
+                      .underOwnMark(root.id(), root.subtreeLockOwner())
+                      .withMovedUsage(usage[0], usage[1]));
         } finally {
           unmarkUnlessStopped(root);
         }
@@ -667,7 +690,7 @@ public final class SubtreeOperations {
           ns.run(
               () ->
                   new SetQuota(pc, src, nsQuota, dsQuota, bound)
-                      .withUsage(root.id(), usage[0], usage[1]));
+                      .withUsage(root.id(), root.subtreeLockOwner(), usage[0], usage[1]));
           return;
         } finally {
           unmarkUnlessStopped(root);
@@ -684,7 +707,7 @@ public final class SubtreeOperations {
         ns,
         new SubtreeWalk.Dir(root, path),
         LockMode.EXCLUSIVE,
-        root.id(),
+        ownMark(root),
         (dir, depth, children) -> {
           step();
           for (InodeRow r : children) {

@@ -7,6 +7,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.ChildrenCount;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.OwnMark;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.security.InodeAcl;
 import io.hops.namenode.security.LoadedAcls;
@@ -59,15 +60,16 @@ final class SubtreeWalk {
   private SubtreeWalk() {}
 
   /**
-   * Walks the subtree below {@code top} (marked by {@code ownMark}, or not marked). The runs of a
-   * level are read up to {@code parallel} at a time, by the caller's thread and {@code pool}; the
-   * visitor sees them in order, on the caller's thread.
+   * Walks the subtree below {@code top}, marked by {@code ownMark}: each transaction first checks
+   * that the mark is still its own ({@link OwnMark#check}). The runs of a level are read up to
+   * {@code parallel} at a time, by the caller's thread and {@code pool}; the visitor sees them in
+   * order, on the caller's thread.
    */
   static void walk(
       Namesystem ns,
       Dir top,
       LockMode mode,
-      long ownMark,
+      OwnMark ownMark,
       Visitor visitor,
       ExecutorService pool,
       int parallel)
@@ -83,14 +85,14 @@ final class SubtreeWalk {
   static void count(
       Namesystem ns, Dir top, CountVisitor visitor, ExecutorService pool, int parallel)
       throws IOException {
-    walk(ns, top, LockMode.READ_COMMITTED, top.row().id(), null, visitor, pool, parallel);
+    walk(ns, top, LockMode.READ_COMMITTED, null, null, visitor, pool, parallel);
   }
 
   private static void walk(
       Namesystem ns,
       Dir top,
       LockMode mode,
-      long ownMark,
+      OwnMark ownMark,
       Visitor visitor,
       CountVisitor counter,
       ExecutorService pool,
@@ -201,13 +203,13 @@ final class SubtreeWalk {
   private static final class ReadChildren extends Operation<Read> {
     private final List<Dir> dirs;
     private final LockMode mode;
-    private final long ownMark;
+    private final OwnMark ownMark;
     private final boolean count;
     private final Map<Long, List<InodeRow>> children = new HashMap<>();
     private final Map<Long, ChildrenCount> counts = new HashMap<>();
     private final Map<Long, InodeAcl> acls = new HashMap<>();
 
-    ReadChildren(List<Dir> dirs, LockMode mode, long ownMark, boolean count) {
+    ReadChildren(List<Dir> dirs, LockMode mode, OwnMark ownMark, boolean count) {
       this.dirs = dirs;
       this.mode = mode;
       this.ownMark = ownMark;
@@ -224,6 +226,9 @@ final class SubtreeWalk {
 
     @Override
     protected void lock(LockPhase tx) throws IOException {
+      if (ownMark != null) {
+        ownMark.check(tx, LockMode.SHARED);
+      }
       for (Dir d : dirs) {
         long id = d.row().id();
         if (count) {
@@ -237,7 +242,7 @@ final class SubtreeWalk {
                 ? tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, mode)
                 : tx.findByPartition(InodeRow.TABLE, id, mode);
         if (mode == LockMode.EXCLUSIVE) {
-          PathResolver.checkMarks(rows, ownMark);
+          PathResolver.checkMarks(rows, ownMark == null ? PathResolver.NO_MARK : ownMark.rootId());
         }
         children.put(id, rows);
       }

@@ -25,6 +25,7 @@ public final class LockPhase {
   private final PathResolver resolver;
   private String closedBy;
   private long ownMark = PathResolver.NO_MARK;
+  private long ownMarkOwner;
 
   LockPhase(Transaction tx, PathResolver resolver) {
     this.tx = tx;
@@ -48,6 +49,19 @@ public final class LockPhase {
       throws StorageException {
     checkOpen();
     ResolvedPath p = resolver.resolve(tx, path, parentMode, targetMode, ownMark);
+    if (ownMark != PathResolver.NO_MARK) {
+      for (InodeRow r : p.inodes()) {
+        if (r != null
+            && r.id() == ownMark
+            && r.subtreeLocked()
+            && r.subtreeLockOwner() != ownMarkOwner) {
+          throw new io.hops.namenode.resolve.SubtreeMarkedException(
+              "inode " + r.id() + " (" + r.name() + "), whose mark was taken over,",
+              r.id(),
+              r.subtreeLockOwner());
+        }
+      }
+    }
     io.hops.namenode.resolve.ReservedPaths.check(p);
     loadAcls(p.inodes());
     return p;
@@ -123,11 +137,13 @@ public final class LockPhase {
   }
 
   /**
-   * Lets this transaction pass the subtree mark on inode {@code id}: the transactions of the
-   * subtree operation that set it.
+   * Lets this transaction pass the subtree mark on inode {@code id} as long as it is still {@code
+   * owner}'s (the marking process's incarnation): the transactions of the subtree operation that
+   * set it. A mark there of another owner (who took it over) is met like any other mark.
    */
-  public void passOwnSubtreeMark(long id) {
+  public void passOwnSubtreeMark(long id, long owner) {
     ownMark = id;
+    ownMarkOwner = owner;
   }
 
   /** The mark {@link #passOwnSubtreeMark} allowed, or {@link PathResolver#NO_MARK}. */

@@ -76,11 +76,17 @@ public final class TransactionRunner {
 
   /**
    * Checks, at the end of the lock phase, that a transaction may commit: the election's fence of
-   * leader-only work (DESIGN.md §3).
+   * leader-only work (docs/architecture.md, "Fencing a paused leader").
    */
-  @FunctionalInterface
   public interface Fence {
     void check(Transaction tx) throws StorageException;
+
+    /**
+     * Checked again just before the commit, without a round trip: a transaction whose execute phase
+     * outlived the lease rolls back instead of committing, so a fenced lock is held past the lease
+     * only by a commit already under way or by a session the database is about to drop.
+     */
+    default void recheck() throws StorageException {}
   }
 
   /** Runs a fresh operation from {@code attempt} until it commits or fails for good. */
@@ -142,6 +148,7 @@ public final class TransactionRunner {
         metrics.lockPhase(name, System.nanoTime() - lockStart);
         if (fence != null) {
           fence.check(tx);
+          FencedPause.pauseIfAsked();
         }
         lock.close(name);
         ExecutePhase exec = new ExecutePhase(tx, hints);
@@ -151,7 +158,11 @@ public final class TransactionRunner {
           // A failed outcome is not kept, as in HDFS, even one that commits: its retry runs again.
           retryCache.keep(tx, call, kept, codec, result, clock.getAsLong());
         }
+        if (fence != null) {
+          fence.recheck();
+        }
         DurableResponse.commit(tx, deferResponses);
+        FencedPause.outcome(null);
         exec.committed();
         accesses = tx.accessCounts();
         long nanos = System.nanoTime() - start;
@@ -162,6 +173,7 @@ public final class TransactionRunner {
           return result;
         }
       } catch (TransientStorageException | DuplicateKeyException e) {
+        FencedPause.outcome(e);
         if (tx != null) {
           tx.close(); // before clearing a stale mark: this attempt may hold locks on its path
         }
@@ -193,6 +205,7 @@ public final class TransactionRunner {
           backOff(retry);
         }
       } catch (IOException | RuntimeException e) {
+        FencedPause.outcome(e);
         if (call != null
             && tx != null
             && e instanceof IOException

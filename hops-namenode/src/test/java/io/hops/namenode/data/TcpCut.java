@@ -17,7 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * kernel's backlog does that for a stopped server) but no byte goes either way until the thaw, when
  * what was held is delivered.
  */
-final class TcpCut implements AutoCloseable {
+public final class TcpCut implements AutoCloseable {
   private final InetSocketAddress target;
   private final int port;
   private final List<Socket> open = new CopyOnWriteArrayList<>();
@@ -25,7 +25,7 @@ final class TcpCut implements AutoCloseable {
   private final Object thawed = new Object();
   private volatile boolean frozen;
 
-  TcpCut(InetSocketAddress target) throws IOException {
+  public TcpCut(InetSocketAddress target) throws IOException {
     this.target = target;
     ServerSocket s = new ServerSocket();
     s.setReuseAddress(true);
@@ -34,11 +34,11 @@ final class TcpCut implements AutoCloseable {
     accept(s);
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  synchronized void cut() throws IOException {
+  public synchronized void cut() throws IOException {
     listener.close();
     for (Socket s : open) {
       s.close();
@@ -46,18 +46,18 @@ final class TcpCut implements AutoCloseable {
     open.clear();
   }
 
-  synchronized void restore() throws IOException {
+  public synchronized void restore() throws IOException {
     ServerSocket s = new ServerSocket();
     s.setReuseAddress(true);
     s.bind(new InetSocketAddress("127.0.0.1", port));
     accept(s);
   }
 
-  void freeze() {
+  public void freeze() {
     frozen = true;
   }
 
-  void thaw() {
+  public void thaw() {
     synchronized (thawed) {
       frozen = false;
       thawed.notifyAll();

@@ -495,6 +495,112 @@ class SubtreeOperationsTest {
     assertThat(fs.delete(new Path("/um"), true)).isTrue();
   }
 
+  /**
+   * Issue 58, item 2: a namenode whose election round overran its deadline joins again under a new
+   * id, and the others declare its old id dead, while its big delete's reclaim still runs. The mark
+   * belongs to its process, which lives: the leader's sweep does not take the reclaim over, and the
+   * mark keeps its one owner until the reclaim is done.
+   */
+  @Test
+  void aDeleteWhoseNamenodeJoinsTheElectionAgainKeepsItsMarkWhileItsBatchesRun() throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    tree(fs, "/rejoin", 30, 20);
+    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(500));
+    io.hops.election.LeaderElection e2 = second.namesystem().blocks().election();
+    long firstId = e2.id();
+    try (DistributedFileSystem fs2 = cluster.client(second)) {
+      assertThat(fs2.delete(new Path("/rejoin"), true)).isTrue();
+      InodeRow detached = Reclaims.pending(storage).get(0);
+      long owner = detached.subtreeLockOwner();
+      // Its next round overruns its deadline: it gives up its id and joins again.
+      e2.injectRoundDelay(Duration.ofMillis(600));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (e2.id() == firstId || e2.id() < 0) {
+        assertThat(System.nanoTime()).as("a rejoin").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      e2.injectRoundDelay(Duration.ZERO);
+      SubtreeOperations leader = cluster.namenode().namesystem().subtrees();
+      io.hops.election.LeaderElection e1 = cluster.namenode().namesystem().blocks().election();
+      while (e1.membership().ids().contains(firstId)) {
+        assertThat(System.nanoTime()).as("the old id declared dead").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      // Out of the membership for two periods: what made a mark of that id stale before.
+      Thread.sleep(3 * e1.periodMillis());
+      assertThat(Reclaims.pending(storage)).as("the reclaim still runs").hasSize(1);
+      // The leader's sweep (run here at once rather than waiting for housekeeping) leaves it.
+      leader.resumeReclaims();
+      Set<Long> owners = new java.util.TreeSet<>();
+      for (List<InodeRow> left = Reclaims.pending(storage);
+          !left.isEmpty();
+          left = Reclaims.pending(storage)) {
+        owners.add(left.get(0).subtreeLockOwner());
+        assertThat(System.nanoTime()).as("the reclaim ends").isLessThan(deadline + 60_000_000_000L);
+        Thread.sleep(20);
+      }
+      assertThat(owners).as("owners of the mark while the reclaim ran").containsOnly(owner);
+    } finally {
+      second.namesystem().subtrees().injectBatchDelay(Duration.ZERO);
+    }
+  }
+
+  /**
+   * Issue 58, item 2: a batch of a subtree operation checks, in its own transaction, that the mark
+   * is still its own. The reclaim's mark is taken over by the leader (as its sweep does for a
+   * namenode it takes for dead): the first namenode's batches stop at once, with the mark's loss,
+   * and the leader finishes the reclaim.
+   */
+  @Test
+  void aBatchWhoseMarkWasTakenOverStops() throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    tree(fs, "/taken", 30, 20);
+    SubtreeOperations leader = cluster.namenode().namesystem().subtrees();
+    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(300));
+    leader.injectBatchDelay(Duration.ofMillis(300));
+    var batches = second.namesystem().runner().metrics();
+    long committedBefore = committed(batches.get("subtreeDeleteBatch"));
+    try (DistributedFileSystem fs2 = cluster.client(second)) {
+      assertThat(fs2.delete(new Path("/taken"), true)).isTrue();
+      InodeRow detached = Reclaims.pending(storage).get(0);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (committed(batches.get("subtreeDeleteBatch")) < committedBefore + 2) {
+        assertThat(System.nanoTime()).as("the reclaim's batches run").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+      long me = cluster.namenode().namesystem().blocks().election().incarnation();
+      try (Transaction tx = storage.begin()) {
+        InodeRow r =
+            tx.find(
+                InodeRow.TABLE,
+                io.hops.namenode.resolve.Inodes.detachedKey(detached.id()),
+                LockMode.EXCLUSIVE);
+        var m = io.hops.namenode.resolve.MutableInode.of(r);
+        m.subtreeLockOwner = me;
+        tx.update(InodeRow.TABLE, m.toRow());
+        tx.commit();
+      }
+      long committedAtTakeOver = committed(batches.get("subtreeDeleteBatch"));
+      leader.resumeReclaims();
+      Reclaims.await(storage);
+      long after = committed(batches.get("subtreeDeleteBatch")) - committedAtTakeOver;
+      int threads = NamenodeConfig.SUBTREE_THREADS_DEFAULT;
+      assertThat(after)
+          .as("batches the first namenode committed after its mark was taken over")
+          .isLessThanOrEqualTo(threads);
+      assertThat(batches.get("subtreeDeleteBatch").failures()).isPositive();
+    } finally {
+      second.namesystem().subtrees().injectBatchDelay(Duration.ZERO);
+      leader.injectBatchDelay(Duration.ZERO);
+    }
+  }
+
+  private static long committed(io.hops.namenode.tx.OperationMetrics.Stats s) {
+    return s.count() - s.failures();
+  }
+
   @Test
   void aStaleMarkOfADeadNamenodeIsClearedWithinSeconds() throws Exception {
     HopsNameNode second = cluster.startAnotherNamenode();
