@@ -51,11 +51,13 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * <p>Per block, with the replicas counted as HDFS counts them (live: on a live datanode, not
  * corrupt, not being deleted): a block no file has any more, or that is not complete, leaves the
  * queue; corrupt replicas are deleted once there are enough good ones; a block with too many live
- * replicas has the surplus deleted (the datanode with the least room first); one with too few is
- * copied from a live replica to new datanodes and the copies become pending; a block that is
- * satisfied, counting pending copies, leaves the queue; one that cannot be helped now stays, at
- * HDFS's priority level. Deleting a replica keeps its row until the datanode reports it gone, and
- * adds an excess-replica row (the replica is no longer counted) and an invalidation.
+ * replicas has the surplus deleted (from racks holding more than one first, then the datanode with
+ * the least room first); one with too few, or with enough but all on one rack of several
+ * (mis-replicated: one more copy, on another rack), is copied from a live replica to new datanodes
+ * and the copies become pending; a block that is satisfied, counting pending copies, leaves the
+ * queue; one that cannot be helped now stays, at HDFS's priority level. Deleting a replica keeps
+ * its row until the datanode reports it gone, and adds an excess-replica row (the replica is no
+ * longer counted) and an invalidation.
  */
 final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   /** HDFS LowRedundancyBlocks' priority levels. */
