@@ -17,7 +17,9 @@ import java.util.Set;
  * the leader's replication check, which copies each to another rack and then deletes the surplus
  * (HDFS BlockManager.processMisReplicatedBlocks). One transaction: the file's block rows locked
  * exclusively (as the check and setReplication lock them), its queued marks read committed, one
- * pruned scan each; a block already queued or gone is skipped. Answers how many it queued.
+ * pruned scan each; a block gone is skipped, one already queued stays as it is. Answers how many of
+ * the blocks are queued now, as HDFS counts the blocks it processed ("Blocks queued for
+ * replication").
  */
 public final class QueueMisplacedBlocks extends Operation<Integer> {
   private final BlockManager bm;
@@ -53,12 +55,15 @@ public final class QueueMisplacedBlocks extends Operation<Integer> {
   protected Integer execute(ExecutePhase tx) throws IOException {
     int n = 0;
     for (BlockInfoRow b : blocks) {
-      if (blockIds.contains(b.blockId()) && queued.add(b.blockId())) {
+      if (!blockIds.contains(b.blockId())) {
+        continue;
+      }
+      if (queued.add(b.blockId())) {
         tx.insert(
             UnderReplicatedBlockRow.TABLE,
             new UnderReplicatedBlockRow(inodeId, b.blockId(), 0, bm.now(), -1));
-        n++;
       }
+      n++;
     }
     return n;
   }

@@ -119,6 +119,9 @@ class MisReplicatedBlocksLikeHdfsTest {
       o.write(new byte[BLOCKS * BLOCK]);
     }
     HopsTestCluster.awaitReplicas(fs, file, 3);
+    // Several rounds of re-replication: the checks queued as the blocks completed are done (on one
+    // rack the blocks are well placed), so only fsck -replicate queues them once a rack joins.
+    Thread.sleep(2000);
     out.add("one rack: " + racksPerBlock(fs, file) + ", mis-replicated " + misReplicated(client));
     addRack.run();
     String report = fsck(client, "/");
