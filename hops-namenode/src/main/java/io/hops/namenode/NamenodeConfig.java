@@ -73,6 +73,25 @@ public final class NamenodeConfig {
 
   public static final boolean SUBTREE_DELETE_IN_BACKGROUND_DEFAULT = true;
 
+  /**
+   * Longest a datanode's network location may take to resolve (a topology script run) before the
+   * default rack is used, with a warning: a hung script never holds a registration (HDFS waits).
+   */
+  public static final String TOPOLOGY_RESOLVE_TIMEOUT_MS =
+      "hops.namenode.topology.resolve-timeout.ms";
+
+  public static final long TOPOLOGY_RESOLVE_TIMEOUT_MS_DEFAULT = 10_000;
+
+  /**
+   * Whether a caching topology mapping ({@code ScriptBasedMapping}, {@code TableMapping}) is asked
+   * for a datanode's host name instead of its address (HDFS asks for the address): for datanodes
+   * that share one address, as {@code hops cluster --racks} runs them.
+   */
+  public static final String TOPOLOGY_RESOLVE_HOSTNAMES =
+      "hops.namenode.topology.resolve-hostnames";
+
+  public static final boolean TOPOLOGY_RESOLVE_HOSTNAMES_DEFAULT = false;
+
   /** How often the leader's housekeeping runs (re-replication, invalidation, dead datanodes). */
   public static final String HOUSEKEEPING_INTERVAL_MS = "hops.namenode.housekeeping.interval.ms";
 

@@ -60,7 +60,7 @@ public final class BlockManager {
 
   public BlockManager(Storage storage, Configuration conf) throws StorageException {
     this.datanodes = new DatanodeManager(storage, conf);
-    this.placement = new BlockPlacement(datanodes);
+    this.placement = new BlockPlacement(datanodes, conf);
     this.ids = NamespaceIds.loadOrCreate(storage);
     this.blockIds = new IdPool(storage, "block_id", 1000);
     this.blockIds.reserveUpTo(FIRST_BLOCK_ID);
@@ -278,6 +278,20 @@ public final class BlockManager {
     return n;
   }
 
+  /** The datanodes of a block's live replicas that are not corrupt. */
+  private List<String> liveHolders(FileBlocks f, long blockId) {
+    Set<Integer> bad = new HashSet<>();
+    f.corrupt(blockId).forEach(c -> bad.add(c.storageId()));
+    List<String> out = new ArrayList<>();
+    for (ReplicaRow r : f.replicas(blockId)) {
+      StorageRef s = datanodes.cachedStorage(r.storageId());
+      if (!bad.contains(r.storageId()) && datanodes.isLive(s)) {
+        out.add(s.datanodeUuid());
+      }
+    }
+    return out;
+  }
+
   /** The located blocks of a file for a reader (HDFS BlockManager.createLocatedBlocks). */
   public LocatedBlocks locatedBlocks(
       FileBlocks f, boolean underConstruction, long offset, long length, String reader) {
@@ -426,10 +440,16 @@ public final class BlockManager {
     }
   }
 
-  /** Queues a replication check of one block of {@code f} unless it has its replicas. */
+  /**
+   * Queues a replication check of one block of {@code f} unless it has its replicas, spread over
+   * the racks as the placement rule wants (HDFS isNeededReconstruction).
+   */
   public void queueReplicationCheck(
       ExecutePhase tx, FileBlocks f, BlockInfoRow b, short replication) throws StorageException {
-    if (liveReplicas(f, b.blockId()) != replication && !f.queuedForCheck(b.blockId())) {
+    boolean needed =
+        liveReplicas(f, b.blockId()) != replication
+            || !placement.isPlacementSatisfied(liveHolders(f, b.blockId()), replication);
+    if (needed && !f.queuedForCheck(b.blockId())) {
       f.markQueued(b.blockId());
       tx.insert(
           UnderReplicatedBlockRow.TABLE,

@@ -3,32 +3,56 @@ package io.hops.namenode.blocks;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.util.Time;
 
 /**
- * Where new replicas go (HDFS BlockPlacementPolicyDefault, without racks: every node is on {@link
- * DatanodeManager#DEFAULT_RACK}). A target is a live datanode this namenode has heard from since it
- * started, with room for a whole block on one storage, not excluded, not already holding the block,
- * and not much busier than average; favored nodes come first, then the writer's own node, then the
- * others in random order. Each replica goes to a storage of the type the file's storage policy asks
- * for, as the datanodes report their storages' types.
+ * Where new replicas go, and which go when there are too many (HDFS BlockPlacementPolicyDefault). A
+ * target is a live datanode this namenode has heard from since it started, with room for a whole
+ * block on one storage, not excluded, not already holding the block, and not much busier than
+ * average. Favored nodes come first, then the writer's own node; the others follow HDFS's rack
+ * rule, over the network locations stored with the datanodes (docs/architecture.md, "Racks"): the
+ * first replica on the writer's node (or its rack, or anywhere), the second on another rack, the
+ * third on the second's rack (or, for a block whose first two replicas share a rack, on another),
+ * the rest anywhere, never more than {@code (replicas-1)/racks+2} on one rack. Each replica goes to
+ * a storage of the type the file's storage policy asks for, as the datanodes report their storages'
+ * types.
  */
 public final class BlockPlacement {
-  private final DatanodeManager datanodes;
+  /** A replica the block already has (or a pipeline already uses): its datanode and type. */
+  public record Placed(String datanodeUuid, StorageType type) {}
 
-  public BlockPlacement(DatanodeManager datanodes) {
+  private final DatanodeManager datanodes;
+  private final boolean avoidStaleForRead;
+  private final long staleMillis;
+
+  public BlockPlacement(DatanodeManager datanodes, Configuration conf) {
     this.datanodes = datanodes;
+    this.avoidStaleForRead =
+        conf.getBoolean(
+            DFSConfigKeys.DFS_NAMENODE_AVOID_STALE_DATANODE_FOR_READ_KEY,
+            DFSConfigKeys.DFS_NAMENODE_AVOID_STALE_DATANODE_FOR_READ_DEFAULT);
+    this.staleMillis =
+        conf.getLong(
+            DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
+            DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
   }
 
   /**
@@ -44,7 +68,7 @@ public final class BlockPlacement {
 
   /**
    * Up to {@code count} more storages, on distinct datanodes, for a block whose storage policy is
-   * {@code policy} and whose replicas so far are on storages of the types {@code chosen} (HDFS
+   * {@code policy} and whose replicas so far are {@code chosen} (HDFS
    * BlockPlacementPolicyDefault.chooseTarget): the policy names the types wanted for all the
    * replicas, less those already chosen; a target is a storage of a wanted type. When some wanted
    * type cannot be placed, the types still wanted count as unavailable and the rest is placed again
@@ -59,7 +83,10 @@ public final class BlockPlacement {
       List<String> favored,
       long blockSize,
       BlockStoragePolicy policy,
-      List<StorageType> chosen) {
+      List<Placed> chosen) {
+    if (count <= 0) {
+      return List.of();
+    }
     List<Node> candidates = new ArrayList<>();
     for (Node n : datanodes.heardFromLive()) {
       if (!excluded.contains(n.uuid()) && hasRoom(n, blockSize)) {
@@ -77,13 +104,16 @@ public final class BlockPlacement {
     if (writer != null) {
       moveFirst(candidates, preferred, n -> isOn(n, writer));
     }
+    Node writerNode = writer == null ? null : datanodes.onHost(writer);
+    int maxPerRack = maxPerRack(chosen.size(), count);
     boolean newBlock = chosen.isEmpty();
     short total = (short) (count + chosen.size());
     EnumSet<StorageType> unavailable = EnumSet.noneOf(StorageType.class);
     List<StorageStat> out = new ArrayList<>(count);
     Set<String> used = new HashSet<>();
     while (true) {
-      List<StorageType> have = new ArrayList<>(chosen);
+      List<StorageType> have = new ArrayList<>();
+      chosen.forEach(p -> have.add(p.type()));
       out.forEach(s -> have.add(s.ref.type()));
       EnumMap<StorageType, Integer> wanted =
           counts(policy.chooseStorageTypes(total, have, unavailable, newBlock));
@@ -93,13 +123,17 @@ public final class BlockPlacement {
       }
       // The writer's and favored nodes take the first wanted type they have (HDFS
       // chooseLocalOrFavoredStorage); each other replica goes to a random node with room on the
-      // first wanted type some node has (HDFS chooseRandom over DFSNetworkTopology).
+      // first wanted type some node has (HDFS chooseRandom over DFSNetworkTopology), on the rack
+      // HDFS's order asks for if it can.
       for (Node n : preferred) {
-        if (out.size() < count && !used.contains(n.uuid())) {
+        if (out.size() < count
+            && !used.contains(n.uuid())
+            && perRack(chosen, out).getOrDefault(n.location(), 0) < maxPerRack) {
           take(n, null, wanted, blockSize, out, used);
         }
       }
-      while (out.size() < count && takeRandom(candidates, wanted, blockSize, out, used)) {
+      while (out.size() < count
+          && takeNext(candidates, wanted, blockSize, out, used, chosen, writerNode, maxPerRack)) {
         // placed one more
       }
       if (out.isEmpty() && firstTry != null) {
@@ -124,20 +158,115 @@ public final class BlockPlacement {
     }
   }
 
+  /**
+   * Places one more replica by HDFS's order (chooseTargetInOrder): with none placed, on the
+   * writer's rack; after one, on another rack; after two on one rack, on another; after two on two
+   * racks, on the second's rack (or, re-replicating, the writer's); failing that, or after three,
+   * anywhere; always within {@code maxPerRack}.
+   */
+  private boolean takeNext(
+      List<Node> nodes,
+      EnumMap<StorageType, Integer> wanted,
+      long blockSize,
+      List<StorageStat> out,
+      Set<String> used,
+      List<Placed> chosen,
+      Node writer,
+      int maxPerRack) {
+    List<String> racks = new ArrayList<>();
+    for (Placed p : chosen) {
+      Node n = datanodes.node(p.datanodeUuid());
+      if (n != null) {
+        racks.add(n.location());
+      }
+    }
+    for (StorageStat s : out) {
+      racks.add(datanodes.node(s.ref.datanodeUuid()).location());
+    }
+    Map<String, Integer> perRack = perRack(chosen, out);
+    Predicate<Node> roomOnRack = n -> perRack.getOrDefault(n.location(), 0) < maxPerRack;
+    Predicate<Node> first = null;
+    if (racks.isEmpty()) {
+      first = writer == null ? null : onRack(writer.location());
+    } else if (racks.size() == 1 || (racks.size() == 2 && racks.get(0).equals(racks.get(1)))) {
+      first = onRack(racks.get(0)).negate();
+    } else if (racks.size() == 2) {
+      // Re-replicating, HDFS's writer is the copy's source, or else the first replica.
+      boolean newBlock = chosen.isEmpty();
+      String writerRack = writer == null ? racks.get(0) : writer.location();
+      first = onRack(newBlock ? racks.get(1) : writerRack);
+    }
+    return (first != null && takeRandom(nodes, wanted, blockSize, out, used, roomOnRack.and(first)))
+        || takeRandom(nodes, wanted, blockSize, out, used, roomOnRack);
+  }
+
+  private static Predicate<Node> onRack(String rack) {
+    return n -> n.location().equals(rack);
+  }
+
+  /** How many of the block's replicas, those it has and those chosen, each rack holds. */
+  private Map<String, Integer> perRack(List<Placed> chosen, List<StorageStat> out) {
+    Map<String, Integer> counts = new HashMap<>();
+    for (Placed p : chosen) {
+      Node n = datanodes.node(p.datanodeUuid());
+      if (n != null) {
+        counts.merge(n.location(), 1, Integer::sum);
+      }
+    }
+    for (StorageStat s : out) {
+      counts.merge(datanodes.node(s.ref.datanodeUuid()).location(), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * HDFS getMaxNodesPerRack: {@code (replicas-1)/racks+2}, less one if that would let every replica
+   * share a rack; all of them on a one-rack cluster.
+   */
+  private int maxPerRack(int chosen, int count) {
+    int total = Math.min(chosen + count, datanodes.live().size());
+    int racks = datanodes.racks();
+    if (racks <= 1 || total <= 1) {
+      return Math.max(total, 1);
+    }
+    int max = (total - 1) / racks + 2;
+    return max == total ? max - 1 : max;
+  }
+
   private boolean takeRandom(
       List<Node> nodes,
       EnumMap<StorageType, Integer> wanted,
       long blockSize,
       List<StorageStat> out,
-      Set<String> used) {
+      Set<String> used,
+      Predicate<Node> allowed) {
     for (StorageType t : wanted.keySet()) {
       for (Node n : nodes) {
-        if (!used.contains(n.uuid()) && take(n, t, wanted, blockSize, out, used)) {
+        if (!used.contains(n.uuid())
+            && allowed.test(n)
+            && take(n, t, wanted, blockSize, out, used)) {
           return true;
         }
       }
     }
     return false;
+  }
+
+  /**
+   * Whether a block's replicas are spread as the rack rule wants (HDFS verifyBlockPlacement): on at
+   * least two racks when the cluster has two and the block wants two replicas; false means
+   * mis-replicated.
+   */
+  public boolean isPlacementSatisfied(Collection<String> datanodeUuids, int replication) {
+    Set<String> racks = new HashSet<>();
+    for (String uuid : datanodeUuids) {
+      Node n = datanodes.node(uuid);
+      if (n != null) {
+        racks.add(n.location());
+      }
+    }
+    int minRacks = Math.min(2, Math.min(replication, datanodes.racks()));
+    return racks.size() >= minRacks;
   }
 
   /**
@@ -202,9 +331,10 @@ public final class BlockPlacement {
 
   /**
    * Which {@code count} of a block's replicas to delete when it has too many (HDFS
-   * BlockPlacementPolicyDefault.chooseReplicaToDelete, all on one rack): each time the one whose
-   * datanode has been silent longer than {@code staleMillis} the longest, else the one with the
-   * least remaining space.
+   * BlockPlacementPolicyDefault.chooseReplicasToDelete): each time among the replicas on a rack
+   * that holds more than one (all of them if none does), so that no rack is left without its copy,
+   * the one whose datanode has been silent longer than {@code staleMillis} the longest, else the
+   * one with the least remaining space.
    */
   public List<StorageRef> chooseExcess(List<StorageRef> replicas, int count, long staleMillis) {
     List<StorageRef> left = new ArrayList<>(replicas);
@@ -215,7 +345,7 @@ public final class BlockPlacement {
       long oldestBeat = staleBefore;
       StorageRef fullest = null;
       long minSpace = Long.MAX_VALUE;
-      for (StorageRef r : left) {
+      for (StorageRef r : onSharedRacks(left)) {
         Node n = datanodes.node(r.datanodeUuid());
         long beat = n == null ? Long.MIN_VALUE : n.lastHeartbeat();
         if (beat < oldestBeat) {
@@ -234,6 +364,28 @@ public final class BlockPlacement {
       left.remove(chosen);
     }
     return out;
+  }
+
+  /**
+   * The replicas on racks holding more than one of them, or all if none does (HDFS moreThanOne).
+   */
+  private List<StorageRef> onSharedRacks(List<StorageRef> replicas) {
+    Map<String, Integer> perRack = new HashMap<>();
+    for (StorageRef r : replicas) {
+      perRack.merge(rackOf(r), 1, Integer::sum);
+    }
+    List<StorageRef> shared = new ArrayList<>();
+    for (StorageRef r : replicas) {
+      if (perRack.get(rackOf(r)) > 1) {
+        shared.add(r);
+      }
+    }
+    return shared.isEmpty() ? replicas : shared;
+  }
+
+  private String rackOf(StorageRef r) {
+    Node n = datanodes.node(r.datanodeUuid());
+    return n == null ? NetworkTopology.DEFAULT_RACK : n.location();
   }
 
   /**
@@ -276,21 +428,47 @@ public final class BlockPlacement {
   }
 
   /**
-   * Sorts replicas for a reader: its own node first, then live nodes, then nodes not heard from
-   * (HDFS: by network distance, ties shuffled so that reads spread).
+   * Sorts replicas for a reader as HDFS's DatanodeManager.sortLocatedBlock does: live nodes first
+   * (stale ones after them when {@code dfs.namenode.avoid.read.stale.datanode} is set), then nodes
+   * not live here; among the first, by network distance to the reader (its own node, then its rack,
+   * then the rest), ties shuffled so that reads spread. A reader on no datanode's host is placed by
+   * the topology mapping; one it cannot place is equally far from all.
    */
   public <T> void sortForReader(List<T> replicas, Function<T, Node> nodeOf, String reader) {
     Collections.shuffle(replicas, ThreadLocalRandom.current());
-    replicas.sort(Comparator.comparingInt(r -> distance(nodeOf.apply(r), reader)));
+    if (replicas.size() < 2) {
+      return;
+    }
+    String host = reader == null || reader.isEmpty() ? null : reader;
+    Node readerNode = host == null ? null : datanodes.onHost(host);
+    String readerRack =
+        readerNode != null
+            ? readerNode.location()
+            : host == null ? null : datanodes.locationOfHost(host);
+    replicas.sort(
+        Comparator.comparingInt((T r) -> activity(nodeOf.apply(r)))
+            .thenComparingInt(r -> distance(nodeOf.apply(r), readerNode, readerRack, host)));
   }
 
-  private int distance(Node n, String reader) {
+  /** 0 live, 1 stale (when reads avoid stale nodes), 2 not live here, 3 unknown. */
+  private int activity(Node n) {
     if (n == null) {
       return 3;
     }
     if (!datanodes.isLive(n)) {
       return 2;
     }
-    return reader != null && isOn(n, reader) ? 0 : 1;
+    boolean stale = Time.monotonicNow() - n.lastHeartbeat() > staleMillis;
+    return avoidStaleForRead && stale ? 1 : 0;
+  }
+
+  private static int distance(Node n, Node readerNode, String readerRack, String reader) {
+    if (n == null || readerRack == null) {
+      return 0;
+    }
+    if (n == readerNode) {
+      return 0;
+    }
+    return NetworkLocations.distance(n.location(), n.uuid(), readerRack, reader);
   }
 }

@@ -15,8 +15,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
@@ -27,6 +29,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.util.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class DatanodeManager {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeManager.class);
-  public static final String DEFAULT_RACK = "/default-rack";
 
   /** The {@code variables} row that maps a storage uuid to its id: this prefix and the uuid. */
   static final String STORAGE_ID_PREFIX = "storage:";
@@ -63,6 +65,9 @@ public final class DatanodeManager {
   /** One datanode: its id and the soft state of its heartbeats. */
   public static final class Node {
     private volatile DatanodeID id;
+
+    /** Where it sits in the network, as resolved when it registered and stored in its row. */
+    private volatile String location = NetworkTopology.DEFAULT_RACK;
 
     /** Monotonic time of the last heartbeat, or of this namenode's start if none yet. */
     private volatile long lastHeartbeat;
@@ -104,6 +109,11 @@ public final class DatanodeManager {
 
     public String uuid() {
       return id.getDatanodeUuid();
+    }
+
+    /** Its network location: its rack, such as {@code /default-rack} or {@code /dc1/r7}. */
+    public String location() {
+      return location;
     }
 
     /**
@@ -263,7 +273,7 @@ public final class DatanodeManager {
           .setLastUpdate(lastHeartbeatWallclock)
           .setLastUpdateMonotonic(lastHeartbeat)
           .setXceiverCount(xceivers)
-          .setNetworkLocation(DEFAULT_RACK)
+          .setNetworkLocation(location)
           .setAdminState(DatanodeInfo.AdminStates.NORMAL)
           .build();
     }
@@ -271,6 +281,7 @@ public final class DatanodeManager {
 
   private final Storage storage;
   private final IdPool storageIds;
+  private final NetworkLocations locations;
   private final long expiryMillis;
   private final Map<String, Node> nodes = new ConcurrentHashMap<>();
   private final Map<Integer, StorageRef> byId = new ConcurrentHashMap<>();
@@ -280,6 +291,7 @@ public final class DatanodeManager {
   public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
     this.storage = storage;
     this.storageIds = new IdPool(storage, "storage_id", 16);
+    this.locations = new NetworkLocations(conf);
     long recheck =
         conf.getTimeDuration(
             DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY,
@@ -299,7 +311,9 @@ public final class DatanodeManager {
     long now = Time.monotonicNow();
     try (Transaction tx = storage.begin()) {
       for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.READ_COMMITTED)) {
-        nodes.put(row.datanodeUuid(), new Node(toId(row), now));
+        Node n = new Node(toId(row), now);
+        n.location = locationOf(row);
+        nodes.put(row.datanodeUuid(), n);
       }
       for (StorageRow row : tx.scanAll(StorageRow.TABLE, LockMode.READ_COMMITTED)) {
         remember(toRef(row));
@@ -311,8 +325,31 @@ public final class DatanodeManager {
     return expiryMillis;
   }
 
-  /** Registers (or re-registers) a datanode: persists it; its storages come with heartbeats. */
+  /**
+   * Registers (or re-registers) a datanode: resolves its network location and persists both, so
+   * that every namenode places replicas by the same racks; its storages come with heartbeats.
+   */
   public void register(DatanodeID reg) throws StorageException {
+    store(reg, locations.of(reg));
+  }
+
+  /**
+   * A datanode heard from before this namenode knew it registered: it registered with another
+   * namenode, whose resolved location it keeps (one read of its row); resolved here only if none.
+   */
+  private void adopt(DatanodeID reg) throws StorageException {
+    DatanodeRow stored;
+    try (Transaction tx = storage.begin()) {
+      stored =
+          tx.find(
+              DatanodeRow.TABLE,
+              DatanodeRow.TABLE.key(reg.getDatanodeUuid()),
+              LockMode.READ_COMMITTED);
+    }
+    store(reg, stored != null ? locationOf(stored) : locations.of(reg));
+  }
+
+  private void store(DatanodeID reg, String location) throws StorageException {
     DatanodeRow row =
         new DatanodeRow(
             reg.getDatanodeUuid(),
@@ -322,7 +359,7 @@ public final class DatanodeManager {
             reg.getInfoPort(),
             reg.getInfoSecurePort(),
             reg.getIpcPort(),
-            DEFAULT_RACK,
+            location,
             (byte) 0,
             System.currentTimeMillis());
     for (int attempt = 0; ; attempt++) {
@@ -346,8 +383,10 @@ public final class DatanodeManager {
     }
     Node n = nodes.computeIfAbsent(reg.getDatanodeUuid(), u -> new Node(reg, Time.monotonicNow()));
     n.id = new DatanodeID(reg);
+    n.location = location;
     touch(n);
-    LOG.info("registered datanode {} ({})", reg.getXferAddr(), reg.getDatanodeUuid());
+    LOG.info(
+        "registered datanode {} ({}) at {}", reg.getXferAddr(), reg.getDatanodeUuid(), location);
   }
 
   /**
@@ -359,7 +398,7 @@ public final class DatanodeManager {
       throws StorageException {
     Node n = nodes.get(reg.getDatanodeUuid());
     if (n == null || !n.heardFrom) {
-      register(reg);
+      adopt(reg);
       n = nodes.get(reg.getDatanodeUuid());
     }
     for (StorageReport r : reports) {
@@ -591,6 +630,42 @@ public final class DatanodeManager {
   /** A datanode's commands for its next heartbeat. */
   public List<DatanodeCommand> commandsFor(Node n, int max) {
     return n.drainCommands(max);
+  }
+
+  /**
+   * The datanode on the machine {@code host} (an address or a host name), if any is live here; one
+   * at random of several sharing it (HDFS Host2NodesMap.getDatanodeByHost).
+   */
+  public Node onHost(String host) {
+    List<Node> on = new ArrayList<>();
+    for (Node n : nodes.values()) {
+      if (isLive(n) && BlockPlacement.isOn(n, host)) {
+        on.add(n);
+      }
+    }
+    return on.isEmpty()
+        ? null
+        : on.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(on.size()));
+  }
+
+  /** The network location of a reader's host: its datanode's, else the mapping's (null if none). */
+  public String locationOfHost(String host) {
+    Node n = onHost(host);
+    return n != null ? n.location : locations.ofReader(host);
+  }
+
+  /** How many racks the live datanodes are on (HDFS NetworkTopology.getNumOfNonEmptyRacks). */
+  public int racks() {
+    Set<String> racks = new HashSet<>();
+    for (Node n : live()) {
+      racks.add(n.location);
+    }
+    return racks.size();
+  }
+
+  private static String locationOf(DatanodeRow row) {
+    String l = row.networkLocation();
+    return l == null || l.isEmpty() ? NetworkTopology.DEFAULT_RACK : l;
   }
 
   private static DatanodeID toId(DatanodeRow row) {

@@ -6,6 +6,7 @@ import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.GetBlockLocations;
 import io.hops.namenode.ops.GetFileInfo;
 import io.hops.namenode.ops.GetListing;
+import io.hops.namenode.ops.QueueMisplacedBlocks;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;
@@ -32,10 +33,11 @@ import org.apache.hadoop.util.Time;
  * is HEALTHY", "... is CORRUPT", "... does not exist", "... FAILED").
  *
  * <p>A replica counts as live when its datanode is live here and it is not marked corrupt; a block
- * with none is missing. hops has one rack, no decommissioning or maintenance, no erasure coding and
- * no snapshots, so those counts are zero and placement is always satisfied. Supported options:
- * -files -blocks -locations -racks -replicaDetails -openforwrite -list-corruptfileblocks -delete
- * (-showprogress, -includeSnapshots and -maintenance change nothing); the others are refused.
+ * with none is missing. A block on fewer racks than the placement rule asks is mis-replicated. hops
+ * has no decommissioning or maintenance, no erasure coding and no snapshots, so those counts are
+ * zero. Supported options: -files -blocks -locations -racks -replicaDetails -openforwrite
+ * -list-corruptfileblocks -delete -replicate (queues the mis-replicated blocks; -showprogress,
+ * -includeSnapshots and -maintenance change nothing); the others are refused.
  */
 public final class Fsck {
   static final String HEALTHY_STATUS = "is HEALTHY";
@@ -44,7 +46,7 @@ public final class Fsck {
   static final String FAILURE_STATUS = "FAILED";
 
   private static final Set<String> REFUSED =
-      Set.of("move", "blockId", "replicate", "storagepolicies", "upgradedomains");
+      Set.of("move", "blockId", "storagepolicies", "upgradedomains");
 
   /** One kind of block's totals (NamenodeFsck.Result). */
   static final class Result {
@@ -58,6 +60,8 @@ public final class Fsck {
     long numUnderMinReplicatedBlocks;
     long numOverReplicatedBlocks;
     long numUnderReplicatedBlocks;
+    long numMisReplicatedBlocks;
+    long numBlocksQueuedForReplication;
     long numMinReplicatedBlocks;
     long totalBlocks;
     long numExpectedReplicas;
@@ -126,8 +130,8 @@ public final class Fsck {
       r.append(percentOfBlocks(numOverReplicatedBlocks));
       r.append("\n Under-replicated blocks:\t").append(numUnderReplicatedBlocks);
       r.append(percentOfBlocks(numUnderReplicatedBlocks));
-      r.append("\n Mis-replicated blocks:\t\t").append(0);
-      r.append(percentOfBlocks(0));
+      r.append("\n Mis-replicated blocks:\t\t").append(numMisReplicatedBlocks);
+      r.append(percentOfBlocks(numMisReplicatedBlocks));
       r.append("\n Default replication factor:\t").append(defaultReplication);
       r.append("\n Average block replication:\t").append(replicationFactor());
       r.append("\n Missing blocks:\t\t").append(missingIds.size());
@@ -138,7 +142,7 @@ public final class Fsck {
             .append((float) (missingReplicas * 100) / (float) numExpectedReplicas)
             .append(" %)");
       }
-      r.append("\n Blocks queued for replication:\t").append(0);
+      r.append("\n Blocks queued for replication:\t").append(numBlocksQueuedForReplication);
       return r.toString();
     }
 
@@ -165,6 +169,13 @@ public final class Fsck {
   private final boolean showBlocks;
   private final boolean showLocations;
   private final boolean showRacks;
+
+  /** {@code -replicate}: the mis-replicated blocks found are queued for re-replication. */
+  private final boolean doReplicate;
+
+  /** The racks of the live datanodes, counted at the first block this walk checks. */
+  private int totalRacks = -1;
+
   private final boolean showReplicaDetails;
   private final boolean showOpenFiles;
   private final boolean doDelete;
@@ -200,6 +211,7 @@ public final class Fsck {
     this.showBlocks = params.containsKey("blocks");
     this.showLocations = params.containsKey("locations");
     this.showRacks = params.containsKey("racks");
+    this.doReplicate = params.containsKey("replicate");
     this.showReplicaDetails = params.containsKey("replicadetails");
     this.showOpenFiles = params.containsKey("openforwrite");
     this.doDelete = params.containsKey("delete");
@@ -238,7 +250,7 @@ public final class Fsck {
       out.print("\nStatus: ");
       out.println(res.isHealthy() ? "HEALTHY" : "CORRUPT");
       out.println(" Number of data-nodes:\t" + live);
-      out.println(" Number of racks:\t\t" + (live > 0 ? 1 : 0));
+      out.println(" Number of racks:\t\t" + datanodes.racks());
       out.println(" Total dirs:\t\t\t" + totalDirs);
       out.println(" Total symlinks:\t\t" + totalSymlinks);
       out.println("\nReplicated Blocks:");
@@ -387,6 +399,7 @@ public final class Fsck {
     long missingSize = 0;
     long corruptSize = 0;
     int underReplicated = 0;
+    Set<Long> misplacedIds = new java.util.HashSet<>();
     StringBuilder report = new StringBuilder();
     int n = 0;
     LocatedBlock last = blocks.getLastLocatedBlock();
@@ -445,6 +458,9 @@ public final class Fsck {
                 + " live replica(s), 0 decommissioned replica(s), 0 decommissioning"
                 + " replica(s).");
       }
+      if (misplaced(lb, target, p, underReplicated) && doReplicate) {
+        misplacedIds.add(block.getBlockId());
+      }
       report.append(n).append(". ").append(block).append(" len=").append(block.getNumBytes());
       if (isMissing && !lb.isCorrupt()) {
         report.append(" MISSING!");
@@ -462,6 +478,11 @@ public final class Fsck {
       }
       report.append('\n');
       n++;
+    }
+    if (!misplacedIds.isEmpty()) {
+      int queued =
+          ns.run(() -> new QueueMisplacedBlocks(ns.blocks(), file.getFileId(), misplacedIds));
+      res.numBlocksQueuedForReplication += queued;
     }
     if (lastOpen) {
       ExtendedBlock block = last.getBlock();
@@ -524,12 +545,48 @@ public final class Fsck {
     return live;
   }
 
+  /**
+   * Counts and reports a block whose replicas are on fewer racks than HDFS's rule asks (two, or all
+   * there are; verifyBlockPlacement), in NamenodeFsck's words.
+   */
+  private boolean misplaced(LocatedBlock lb, int replication, String p, int underReplicated) {
+    if (totalRacks < 0) {
+      totalRacks = datanodes.racks(); // once a walk: it counts every datanode
+    }
+    if (totalRacks <= 1) {
+      return false;
+    }
+    Set<String> racks = new java.util.HashSet<>();
+    for (DatanodeInfo d : lb.getLocations()) {
+      racks.add(d.getNetworkLocation());
+    }
+    int required = Math.min(2, replication);
+    if (racks.size() >= required || racks.size() >= totalRacks) {
+      return false;
+    }
+    res.numMisReplicatedBlocks++;
+    if (!showFiles) {
+      if (underReplicated == 0) {
+        out.println();
+      }
+      out.print(p + ": ");
+    }
+    out.println(
+        " Replica placement policy is violated for "
+            + lb.getBlock()
+            + ". Block should be additionally replicated on "
+            + (required - racks.size())
+            + " more rack(s). Total number of racks in the cluster: "
+            + totalRacks);
+    return true;
+  }
+
   /** The replicas of a block as -locations, -racks or -replicaDetails show them. */
   private String replicaInfo(LocatedBlock lb, boolean corrupt) {
     if (!(showLocations || showRacks || showReplicaDetails)) {
       return "";
     }
-    StringBuilder sb = new StringBuilder("[");
+    StringBuilder sb = new StringBuilder(" ["); // two spaces after Live_repl=N, as HDFS prints
     DatanodeInfo[] locations = lb.getLocations();
     for (int i = 0; i < locations.length; i++) {
       DatanodeInfo d = locations[i];

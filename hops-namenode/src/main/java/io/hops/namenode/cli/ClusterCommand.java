@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.net.TableMapping;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -47,9 +49,20 @@ final class ClusterCommand implements Callable<Integer> {
           "How many namenodes (default: ${DEFAULT-VALUE}); they elect a leader among themselves.")
   int namenodes = 1;
 
+  @Option(
+      names = "--racks",
+      paramLabel = "R",
+      description =
+          "Spread the datanodes over R racks, /rack-1 to /rack-R, by a table mapping written to"
+              + " DATA_DIR/topology.table (default: one rack, /default-rack).")
+  int racks = 0;
+
   @Override
   public Integer call() throws Exception {
     Configuration conf = Confs.load(confDir);
+    if (racks > 0) {
+      writeTopology(conf);
+    }
     List<HopsNameNode> nns = new ArrayList<>();
     List<Process> children = new ArrayList<>();
     List<InetSocketAddress> addresses = new ArrayList<>();
@@ -75,7 +88,7 @@ final class ClusterCommand implements Callable<Integer> {
                   c.getInt(NamenodeConfig.RPC_PORT, NamenodeConfig.RPC_PORT_DEFAULT)));
         }
       }
-      dns = LocalDatanodes.start(conf, first, addresses, dataDir, datanodes);
+      dns = LocalDatanodes.start(conf, first, addresses, dataDir, datanodes, racks > 0);
     } catch (Exception e) {
       children.forEach(Process::destroy);
       for (int i = nns.size() - 1; i >= 0; i--) {
@@ -109,6 +122,15 @@ final class ClusterCommand implements Callable<Integer> {
     }
     System.out.println(
         "  datanodes  " + datanodes + ", blocks in " + dataDir.getAbsolutePath() + "/datanode-N");
+    if (racks > 0) {
+      System.out.println(
+          "  racks      "
+              + racks
+              + ", datanode-N on /rack-((N-1) mod "
+              + racks
+              + " + 1), mapped by "
+              + new File(dataDir, "topology.table").getAbsolutePath());
+    }
     if (nns.get(0).safeMode().inStartupSafeMode()) {
       System.out.println(
           "  safe mode  ON while the cluster starts: writes wait until the datanodes' blocks are"
@@ -121,6 +143,9 @@ final class ClusterCommand implements Callable<Integer> {
     System.out.println("  bin/hops dfs" + withConf + " -put README.md /user/$USER/");
     System.out.println("  bin/hops dfs" + withConf + " -cat /user/$USER/README.md");
     System.out.println("  bin/hops dfsadmin" + withConf + " -report");
+    if (racks > 0) {
+      System.out.println("  bin/hops dfsadmin" + withConf + " -printTopology");
+    }
     System.out.println("  bin/hops fsck" + withConf + " / -files -blocks -locations");
     System.out.println("  bin/hops namenodes" + withConf);
     System.out.println("stop with Ctrl-C");
@@ -138,6 +163,32 @@ final class ClusterCommand implements Callable<Integer> {
                 }));
     stopped.await();
     return 0;
+  }
+
+  /**
+   * Writes the table that puts datanode i on rack {@code (i-1) mod R + 1} and points the namenodes
+   * at it: Hadoop's TableMapping, asked for the datanodes' host names (they share one address).
+   */
+  private void writeTopology(Configuration conf) throws IOException {
+    if (!dataDir.isDirectory() && !dataDir.mkdirs()) {
+      throw new IOException("cannot create " + dataDir);
+    }
+    File table = new File(dataDir, "topology.table").getAbsoluteFile();
+    StringBuilder lines = new StringBuilder();
+    for (int i = 1; i <= datanodes; i++) {
+      lines
+          .append(LocalDatanodes.hostName(i))
+          .append(' ')
+          .append("/rack-")
+          .append((i - 1) % racks + 1)
+          .append('\n');
+    }
+    java.nio.file.Files.writeString(table.toPath(), lines);
+    conf.set(
+        CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
+        TableMapping.class.getName());
+    conf.set(CommonConfigurationKeysPublic.NET_TOPOLOGY_TABLE_MAPPING_FILE_KEY, table.getPath());
+    conf.setBoolean(NamenodeConfig.TOPOLOGY_RESOLVE_HOSTNAMES, true);
   }
 
   /**

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.net.NetUtils;
 
 /**
  * Stock DataNodes in this process for {@code hops cluster} and {@code hops demo}: {@code
@@ -48,12 +49,32 @@ final class LocalDatanodes implements AutoCloseable {
       File dataDir,
       int n)
       throws IOException {
+    return start(conf, nn, addresses, dataDir, n, false);
+  }
+
+  /**
+   * As {@link #start(Configuration, HopsNameNode, List, File, int)}; with {@code named}, datanode i
+   * registers as host {@code datanode-i} (an alias of 127.0.0.1 in this process, as MiniDFSCluster
+   * names its datanodes), so that a topology mapping can tell them apart.
+   */
+  static LocalDatanodes start(
+      Configuration conf,
+      HopsNameNode nn,
+      List<java.net.InetSocketAddress> addresses,
+      File dataDir,
+      int n,
+      boolean named)
+      throws IOException {
     LocalDatanodes dns = new LocalDatanodes();
     try {
       for (int i = 1; i <= n; i++) {
         File dir = new File(dataDir, "datanode-" + i).getAbsoluteFile();
         Configuration c = new Configuration(conf);
         Confs.datanodeAddresses(c, "127.0.0.1", true);
+        if (named) {
+          c.set("dfs.datanode.hostname", hostName(i));
+          NetUtils.addStaticResolution(hostName(i), "127.0.0.1");
+        }
         dns.nodes.add(
             DatanodeLauncher.start(DatanodeLauncher.configure(c, addresses, dir, "127.0.0.1")));
       }
@@ -84,6 +105,11 @@ final class LocalDatanodes implements AutoCloseable {
         throw new InterruptedIOException("interrupted while waiting for the datanodes");
       }
     }
+  }
+
+  /** The host name datanode {@code i} (from 1) registers with when its datanodes are named. */
+  static String hostName(int i) {
+    return "datanode-" + i;
   }
 
   List<DataNode> nodes() {

@@ -11,6 +11,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockPlacement;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
@@ -32,7 +33,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
-import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
@@ -51,11 +51,13 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * <p>Per block, with the replicas counted as HDFS counts them (live: on a live datanode, not
  * corrupt, not being deleted): a block no file has any more, or that is not complete, leaves the
  * queue; corrupt replicas are deleted once there are enough good ones; a block with too many live
- * replicas has the surplus deleted (the datanode with the least room first); one with too few is
- * copied from a live replica to new datanodes and the copies become pending; a block that is
- * satisfied, counting pending copies, leaves the queue; one that cannot be helped now stays, at
- * HDFS's priority level. Deleting a replica keeps its row until the datanode reports it gone, and
- * adds an excess-replica row (the replica is no longer counted) and an invalidation.
+ * replicas has the surplus deleted (from racks holding more than one first, then the datanode with
+ * the least room first); one with too few, or with enough but all on one rack of several
+ * (mis-replicated: one more copy, on another rack), is copied from a live replica to new datanodes
+ * and the copies become pending; a block that is satisfied, counting pending copies, leaves the
+ * queue; one that cannot be helped now stays, at HDFS's priority level. Deleting a replica keeps
+ * its row until the datanode reports it gone, and adds an excess-replica row (the replica is no
+ * longer counted) and an invalidation.
  */
 final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   /** HDFS LowRedundancyBlocks' priority levels. */
@@ -322,13 +324,30 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
       return;
     }
-    if (live.size() + pendingNum >= expected) {
+    // A block with enough replicas, all on one rack of several, gets one more on another rack;
+    // the surplus is then deleted from the shared rack (HDFS: misplaced, "badly distributed").
+    boolean misplaced =
+        live.size() >= expected
+            && !bm.placement()
+                .isPlacementSatisfied(
+                    live.stream().map(StorageRef::datanodeUuid).toList(), expected);
+    if (misplaced && pendingNum > 0) {
+      keep(tx, mark, b, BADLY_DISTRIBUTED, expected); // its copy is on its way
+      out.waiting++;
+      return;
+    }
+    if (live.size() + pendingNum >= expected && !misplaced) {
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
       out.satisfied++;
       return;
     }
-    int priority = priority(live.size(), expected);
-    Transfer t = schedule(b, live, containing, p, expected - live.size() - pendingNum, priority);
+    int priority = misplaced ? BADLY_DISTRIBUTED : priority(live.size(), expected);
+    int needed = misplaced ? 1 : expected - live.size() - pendingNum;
+    Transfer t = schedule(b, live, containing, p, needed, priority);
+    if (t != null && misplaced && !spreads(live, t)) {
+      t = null; // HDFS validateReconstructionWork: a copy that leaves it misplaced is not made
+      hopeless = true;
+    }
     if (t == null) {
       UnderReplicatedBlockRow kept = keep(tx, mark, b, priority, expected);
       out.waiting++;
@@ -353,7 +372,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     } else {
       tx.update(PendingBlockRow.TABLE, next);
     }
-    if (live.size() + pendingNum + t.targets().size() >= expected) {
+    if (live.size() + pendingNum + t.targets().size() >= expected && !misplaced) {
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
     } else {
       keep(tx, mark, b, priority, expected);
@@ -403,11 +422,20 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     }
     // HDFS ReplicationWork: the live replicas count as chosen, so the new ones get the types the
     // policy still wants, with its replication fallbacks.
-    List<StorageType> chosen = live.stream().map(StorageRef::type).toList();
+    List<BlockPlacement.Placed> chosen =
+        live.stream().map(s -> new BlockPlacement.Placed(s.datanodeUuid(), s.type())).toList();
     List<StorageStat> targets =
         bm.placement().chooseTargets(needed, null, excluded, null, b.numBytes(), policy, chosen);
     hopeless = targets.isEmpty();
     return hopeless ? null : new Transfer(source, b, targets);
+  }
+
+  /** Whether the block, with the transfer's copies, is on enough racks. */
+  private boolean spreads(List<StorageRef> live, Transfer t) {
+    List<String> uuids = new ArrayList<>();
+    live.forEach(s -> uuids.add(s.datanodeUuid()));
+    t.targets().forEach(s -> uuids.add(s.ref.datanodeUuid()));
+    return bm.placement().isPlacementSatisfied(uuids, uuids.size());
   }
 
   /** The replica on {@code s} is to be deleted: no longer counted, and its datanode told. */

@@ -163,7 +163,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
       m.put("infoAddr", n.id().getInfoAddr());
       m.put("infoSecureAddr", n.id().getInfoSecureAddr());
       m.put("xferaddr", n.id().getXferAddr());
-      m.put("location", DatanodeManager.DEFAULT_RACK);
+      m.put("location", n.location());
       m.put("uuid", n.uuid());
       m.put("lastContact", (now - n.lastHeartbeat()) / 1000);
       m.put("usedSpace", n.dfsUsed());

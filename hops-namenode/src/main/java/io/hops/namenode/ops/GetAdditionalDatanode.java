@@ -3,6 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockPlacement;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import io.hops.namenode.blocks.StoragePolicies;
@@ -98,8 +99,10 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
     // HDFS chooseTarget4AdditionalDatanode: the pipeline's storages count as chosen, so the new
     // ones get the types the file's policy still wants (with its replication fallbacks).
     List<StorageType> existingTypes = new ArrayList<>();
+    List<BlockPlacement.Placed> placed = new ArrayList<>();
     for (int i = 0; i < existings.length; i++) {
       existingTypes.add(typeOf(existings[i], storageIdAt(i)));
+      placed.add(new BlockPlacement.Placed(existings[i].getDatanodeUuid(), existingTypes.get(i)));
     }
     List<StorageStat> chosen =
         bm.placement()
@@ -110,7 +113,7 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
                 List.of(),
                 file.preferredBlockSize(),
                 StoragePolicies.ofFile(resolved.inodes(), file),
-                existingTypes);
+                placed);
     List<DatanodeInfoWithStorage> nodes = new ArrayList<>();
     for (int i = 0; i < existings.length; i++) {
       nodes.add(new DatanodeInfoWithStorage(existings[i], storageIdAt(i), existingTypes.get(i)));

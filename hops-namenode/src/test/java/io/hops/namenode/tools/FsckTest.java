@@ -113,7 +113,7 @@ class FsckTest {
                 + (2 * BLOCK + BLOCK / 2)
                 + " bytes, replicated: replication=3, 3 block(s):  OK")
         .containsPattern(
-            "\n0\\. BP-[^:]+:blk_\\d+_\\d+ len=1048576 Live_repl=3 \\[DatanodeInfoWithStorage\\[127\\.0\\.0\\.1:\\d+,DS-")
+            "\n0\\. BP-[^:]+:blk_\\d+_\\d+ len=1048576 Live_repl=3  \\[DatanodeInfoWithStorage\\[127\\.0\\.0\\.1:\\d+,DS-")
         .containsPattern("\n2\\. BP-[^:]+:blk_\\d+_\\d+ len=524288 Live_repl=3 ");
     StockTool.Output racks = fsck("/fsck/sub", "-files", "-blocks", "-racks");
     assertThat(racks.out())

@@ -9,13 +9,13 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
 /** Runs a stock Hadoop tool in this JVM, as a given user, and keeps what it printed. */
-final class StockTool {
+public final class StockTool {
   /** Makes the tool, printing to {@code out} where it lets one choose. */
-  interface Factory {
+  public interface Factory {
     Tool make(PrintStream out) throws IOException;
   }
 
-  record Output(int rc, String out, String err) {
+  public record Output(int rc, String out, String err) {
     /** The last non-empty line of stdout, which DFSck reads for its status. */
     String lastLine() {
       String[] lines = out.strip().split("\n");
@@ -25,12 +25,12 @@ final class StockTool {
 
   private StockTool() {}
 
-  static synchronized Output run(Factory factory, String... args) throws Exception {
+  public static synchronized Output run(Factory factory, String... args) throws Exception {
     return run(UserGroupInformation.getCurrentUser(), factory, args);
   }
 
   /** System.out and System.err are swapped while the tool runs, so runs are serialized. */
-  static synchronized Output run(UserGroupInformation user, Factory factory, String... args)
+  public static synchronized Output run(UserGroupInformation user, Factory factory, String... args)
       throws Exception {
     ThreadConsole.Captured c =
         ThreadConsole.capture(
