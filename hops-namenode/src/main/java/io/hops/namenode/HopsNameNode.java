@@ -65,7 +65,7 @@ public final class HopsNameNode implements AutoCloseable {
   public static HopsNameNode start(Configuration conf) throws IOException {
     Storage storage = Storages.open(dalConfig(conf));
     try {
-      storage.schema().createOrUpgrade();
+      SchemaVersion.atStart(storage, conf);
       return new HopsNameNode(conf, storage, true);
     } catch (IOException | RuntimeException e) {
       storage.close();

@@ -52,7 +52,10 @@ final class FormatCommand implements Callable<Integer> {
         out.println("wiped:   dropped " + dropped.size() + " tables with their data");
       }
       List<String> existing = schema.existingTables();
+      long version = io.hops.namenode.SchemaVersion.stored(storage);
+      io.hops.namenode.SchemaVersion.refuseNewer(version);
       List<String> created = schema.createOrUpgrade();
+      io.hops.namenode.SchemaVersion.record(storage);
       if (!created.isEmpty()) {
         out.println("created: " + created.size() + " tables " + created);
       }
@@ -62,7 +65,15 @@ final class FormatCommand implements Callable<Integer> {
                 + existing.size()
                 + " tables already existed; columns they lacked, if any, were added");
       }
-      out.println("schema:  " + Tables.ALL.size() + " tables, up to date");
+      out.println(
+          "schema:  "
+              + Tables.ALL.size()
+              + " tables, up to date (version "
+              + io.hops.namenode.SchemaVersion.CURRENT
+              + (version != 0 && version != io.hops.namenode.SchemaVersion.CURRENT
+                  ? ", upgraded from " + version
+                  : "")
+              + ")");
       if (schema.hasData()) {
         out.println(
             "The metadata store already holds data; it was kept. Run 'hops format --force' to"

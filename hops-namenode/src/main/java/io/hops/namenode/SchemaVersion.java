@@ -1,0 +1,112 @@
+package io.hops.namenode;
+
+import io.hops.common.HopsConfig;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.VariableRow;
+import io.hops.namenode.check.Liveness;
+import java.io.IOException;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The version of the metadata schema, kept in the database ({@code schema_version} in {@code
+ * variables}), so that namenodes of two releases over one database know which one the schema is
+ * (docs/operations.md, "Upgrade"). A namenode refuses to start over a schema newer than its own;
+ * over its own it changes nothing (no DDL at start); over an older one it upgrades it, once, only
+ * when no namenode (of the older release) is live, and refuses otherwise. {@code bin/hops format}
+ * upgrades explicitly, beside live namenodes, for a change that only adds.
+ */
+public final class SchemaVersion {
+  private static final Logger LOG = LoggerFactory.getLogger(SchemaVersion.class);
+
+  /**
+   * This release's schema. Raise it with every change to the tables or their columns. 1: the first
+   * versioned schema (long names, namenode incarnations); stores made before it have no row and
+   * read as 0.
+   */
+  public static final long CURRENT = 1;
+
+  static final String ROW = "schema_version";
+
+  private SchemaVersion() {}
+
+  /** The version stored in {@code storage}; 0 when none is (a store from before versions). */
+  public static long stored(Storage storage) throws StorageException {
+    if (!storage.schema().existingTables().contains(VariableRow.TABLE.name())) {
+      return 0;
+    }
+    try (Transaction tx = storage.begin()) {
+      VariableRow row =
+          tx.find(VariableRow.TABLE, VariableRow.TABLE.key(ROW), LockMode.READ_COMMITTED);
+      tx.commit();
+      return row == null ? 0 : row.longValue();
+    }
+  }
+
+  /** Records that the schema is this release's. */
+  public static void record(Storage storage) throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      VariableRow now = new VariableRow(ROW, CURRENT, null);
+      if (tx.find(VariableRow.TABLE, VariableRow.TABLE.key(ROW), LockMode.EXCLUSIVE) == null) {
+        tx.insert(VariableRow.TABLE, now);
+      } else {
+        tx.update(VariableRow.TABLE, now);
+      }
+      tx.commit();
+    }
+  }
+
+  /** Refuses a schema newer than this release's. */
+  public static void refuseNewer(long stored) throws IOException {
+    if (stored > CURRENT) {
+      throw new IOException(
+          "the metadata schema is at version "
+              + stored
+              + ", newer than this release's ("
+              + CURRENT
+              + "): a namenode of a newer release upgraded it; start that release");
+    }
+  }
+
+  /** What a namenode does with the schema as it starts (see the class comment). */
+  public static void atStart(Storage storage, Configuration conf) throws IOException {
+    if (!storage.schema().hasData()) {
+      storage.schema().createOrUpgrade(); // a new store, or one formatted empty
+      record(storage);
+      return;
+    }
+    long stored = stored(storage);
+    refuseNewer(stored);
+    if (stored == CURRENT) {
+      return;
+    }
+    Set<Long> live =
+        new Liveness(
+                storage,
+                conf.getLong(HopsConfig.ELECTION_PERIOD_MS, HopsConfig.ELECTION_PERIOD_MS_DEFAULT),
+                conf.getInt(
+                    HopsConfig.ELECTION_MISSED_HEARTBEATS,
+                    HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT))
+            .live();
+    if (!live.isEmpty()) {
+      throw new IOException(
+          "the metadata schema is at version "
+              + stored
+              + " and this release needs version "
+              + CURRENT
+              + ", but namenode(s) "
+              + new java.util.TreeSet<>(live)
+              + " of the older release are live: stop them and start this one (it upgrades the"
+              + " schema once), or upgrade it beside them with 'bin/hops format' when the change"
+              + " only adds (docs/operations.md, \"Upgrade\")");
+    }
+    LOG.info("upgrading the metadata schema from version {} to {}", stored, CURRENT);
+    storage.schema().createOrUpgrade();
+    record(storage);
+  }
+}
