@@ -34,7 +34,11 @@ public interface MariadbFixture extends StorageFixture {
                     HopsConfig.JDBC_URL,
                     url,
                     HopsConfig.POOL_SIZE,
-                    "16"))
+                    "16",
+                    // The kit holds locks in idle transactions on purpose, longer than the lock
+                    // wait it tests; the server's idle bound (a paused leader's) would end them.
+                    HopsConfig.IDLE_TRANSACTION_TIMEOUT_MS,
+                    "0"))
             .with(
                 HopsConfig.JDBC_USER,
                 orElse(Fixtures.setting("HOPS_TEST_MYSQL_USER", "hops.test.mysql.user"), "hops"))
