@@ -255,6 +255,20 @@ public final class HopsTestCluster implements AutoCloseable {
     DataNode dn = DatanodeLauncher.start(dnConf);
     datanodes.set(i, dn);
     waitForLive(datanodes.size());
+    // The namenode may still count the datanode's registration from before the restart: wait
+    // for the new process to have registered (it learns its uuid then).
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (dn.getDatanodeUuid() == null) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("restarted datanode " + i + " did not register in 60 s");
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted");
+      }
+    }
     return dn;
   }
 

@@ -54,8 +54,13 @@ final class FormatCommand implements Callable<Integer> {
       List<String> existing = schema.existingTables();
       long version = io.hops.namenode.SchemaVersion.stored(storage);
       io.hops.namenode.SchemaVersion.refuseNewer(version);
+      boolean hadData = schema.hasData();
       List<String> created = schema.createOrUpgrade();
-      io.hops.namenode.SchemaVersion.record(storage);
+      if (hadData) {
+        // An upgrade of a namespace: recorded, so namenodes of this release start without DDL. An
+        // empty store stays empty; its first namenode records the version.
+        io.hops.namenode.SchemaVersion.record(storage);
+      }
       if (!created.isEmpty()) {
         out.println("created: " + created.size() + " tables " + created);
       }
