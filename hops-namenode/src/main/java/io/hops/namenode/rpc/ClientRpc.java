@@ -47,6 +47,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.util.DataChecksum;
@@ -651,6 +652,41 @@ public class ClientRpc extends FeaturesOff {
                 DFSConfigKeys.DFS_DEFAULT_MAX_CORRUPT_FILES_RETURNED);
     return ns.run(
         () -> new io.hops.namenode.ops.ListCorruptFileBlocks(missing, path, cookie, limit));
+  }
+
+  /**
+   * {@code dfsadmin -setBalancerBandwidth}: stored for every namenode, and passed to each datanode
+   * by the leader's next heartbeat answer ({@link io.hops.namenode.blocks.BalancerBandwidth}).
+   */
+  @Override
+  public void setBalancerBandwidth(long bandwidth) throws IOException {
+    if (bandwidth > HdfsServerConstants.MAX_BANDWIDTH_PER_DATANODE) {
+      throw new IllegalArgumentException(
+          "Bandwidth should not exceed maximum limit "
+              + HdfsServerConstants.MAX_BANDWIDTH_PER_DATANODE
+              + " bytes per second");
+    }
+    NamenodeRpc.checkSuperuser(ns, "setBalancerBandwidth");
+    io.hops.namenode.blocks.BalancerBandwidth.set(ns.storage(), bandwidth);
+  }
+
+  /**
+   * {@code dfsadmin -metasave FILE}: HDFS's dump of the block state, read from the database ({@link
+   * io.hops.namenode.ops.MetaSave}), written to {@code FILE} in {@code hadoop.log.dir} of this
+   * namenode as HDFS writes it.
+   */
+  @Override
+  public void metaSave(String filename) throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "metaSave");
+    java.io.File file = new java.io.File(System.getProperty("hadoop.log.dir"), filename);
+    try (java.io.PrintWriter out =
+        new java.io.PrintWriter(
+            new java.io.BufferedWriter(
+                new java.io.OutputStreamWriter(
+                    java.nio.file.Files.newOutputStream(file.toPath()),
+                    java.nio.charset.StandardCharsets.UTF_8)))) {
+      io.hops.namenode.ops.MetaSave.write(ns, out);
+    }
   }
 
   /** A file's status with its block locations; a directory's plain status; null if missing. */

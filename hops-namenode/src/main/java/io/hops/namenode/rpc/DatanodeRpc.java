@@ -6,6 +6,7 @@ import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
+import io.hops.namenode.blocks.BalancerBandwidth;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.ReplicaChange;
@@ -29,6 +30,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.UnregisteredNodeException;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
 import org.apache.hadoop.hdfs.server.common.IncorrectVersionException;
+import org.apache.hadoop.hdfs.server.protocol.BalancerBandwidthCommand;
 import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
@@ -73,11 +75,13 @@ public final class DatanodeRpc implements DatanodeProtocol {
   private final BlockManager bm;
   private final DatanodeManager datanodes;
   private final String minimumDatanodeVersion;
+  private final BalancerBandwidth balancerBandwidth;
 
   public DatanodeRpc(Namesystem ns) {
     this.ns = ns;
     this.bm = ns.blocks();
     this.datanodes = bm.datanodes();
+    this.balancerBandwidth = new BalancerBandwidth(ns.storage());
     this.minimumDatanodeVersion =
         ns.conf()
             .getTrimmed(
@@ -179,6 +183,10 @@ public final class DatanodeRpc implements DatanodeProtocol {
     List<DatanodeCommand> commands =
         new ArrayList<>(
             leader ? datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT) : List.of());
+    BalancerBandwidthCommand bandwidth = balancerBandwidth.commandFor(node.uuid(), leader);
+    if (bandwidth != null) {
+      commands.add(bandwidth);
+    }
     boolean owner = bm.ownership().owns(node.uuid());
     if (node.gainedReports(owner)) {
       // A new owner of this datanode's reports may have missed some while ownership moved: the

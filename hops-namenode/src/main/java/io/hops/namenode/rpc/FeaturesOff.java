@@ -38,7 +38,6 @@ import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.common.ECTopologyVerifier;
-import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.erasurecode.CodecRegistry;
@@ -575,19 +574,5 @@ public abstract class FeaturesOff extends UnsupportedClientProtocol {
           default -> "disableRestoreFailedStorage";
         });
     return false;
-  }
-
-  @Override
-  public void setBalancerBandwidth(long bandwidth) throws IOException {
-    if (bandwidth > HdfsServerConstants.MAX_BANDWIDTH_PER_DATANODE) {
-      throw new IllegalArgumentException(
-          "Bandwidth should not exceed maximum limit "
-              + HdfsServerConstants.MAX_BANDWIDTH_PER_DATANODE
-              + " bytes per second");
-    }
-    superuser("setBalancerBandwidth");
-    throw new UnsupportedActionException(
-        "setBalancerBandwidth not supported by hops yet: datanodes keep their configured"
-            + " dfs.datanode.balance.bandwidthPerSec");
   }
 }

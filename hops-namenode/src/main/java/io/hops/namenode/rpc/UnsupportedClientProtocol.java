@@ -17,13 +17,6 @@ public abstract class UnsupportedClientProtocol
   }
 
   @Override
-  public void metaSave(java.lang.String a0) throws java.io.IOException {
-    throw unsupported(
-        "metaSave",
-        "there is no in-memory block map to dump; use `hdfs fsck` and `hdfs dfsadmin -report`");
-  }
-
-  @Override
   public void refreshNodes() throws java.io.IOException {
     throw unsupported(
         "refreshNodes",

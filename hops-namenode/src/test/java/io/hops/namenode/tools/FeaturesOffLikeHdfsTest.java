@@ -418,14 +418,6 @@ class FeaturesOffLikeHdfsTest {
             "java.lang.UnsupportedOperationException: ClientProtocol.refreshNodes is not supported"
                 + " by hops: hops reads no dfs.hosts / dfs.hosts.exclude files, so datanodes cannot"
                 + " be decommissioned");
-    assertThat(outcome(s -> step(() -> s.admin.metaSave("x")), hopsSide))
-        .startsWith(
-            "java.lang.UnsupportedOperationException: ClientProtocol.metaSave is not supported by"
-                + " hops: ");
-    assertThat(outcome(s -> step(() -> s.admin.setBalancerBandwidth(1 << 20)), hopsSide))
-        .startsWith(
-            "org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException:"
-                + " setBalancerBandwidth not supported by hops yet");
     assertThat(outcome(s -> s.admin.getInotifyEventStream(), hopsSide))
         .contains("UnsupportedActionException: getCurrentEditLogTxid (inotify) not supported");
   }
