@@ -1,6 +1,5 @@
 package io.hops.namenode;
 
-import io.hops.common.HopsConfig;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
@@ -85,14 +84,7 @@ public final class SchemaVersion {
     if (stored == CURRENT) {
       return;
     }
-    Set<Long> live =
-        new Liveness(
-                storage,
-                conf.getLong(HopsConfig.ELECTION_PERIOD_MS, HopsConfig.ELECTION_PERIOD_MS_DEFAULT),
-                conf.getInt(
-                    HopsConfig.ELECTION_MISSED_HEARTBEATS,
-                    HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT))
-            .live();
+    Set<Long> live = Liveness.of(storage, conf).live();
     if (!live.isEmpty()) {
       throw new IOException(
           "the metadata schema is at version "

@@ -29,6 +29,21 @@ class SchemaVersionTest {
     return conf;
   }
 
+  /** A configuration directory naming {@code conf}'s store, for {@code bin/hops}. */
+  private static Path confDir(Configuration conf) throws Exception {
+    Path dir = Files.createTempDirectory("schema-conf");
+    Files.writeString(
+        dir.resolve("hdfs-site.xml"),
+        "<configuration><property><name>"
+            + HopsConfig.METADATA_ENGINE
+            + "</name><value>embedded</value></property><property><name>"
+            + HopsConfig.EMBEDDED_DIR
+            + "</name><value>"
+            + conf.get(HopsConfig.EMBEDDED_DIR)
+            + "</value></property></configuration>");
+    return dir;
+  }
+
   private static void setVersion(Storage storage, long version) throws Exception {
     try (Transaction tx = storage.begin()) {
       VariableRow row = new VariableRow(SchemaVersion.ROW, version, null);
@@ -54,16 +69,7 @@ class SchemaVersionTest {
               "the metadata schema is at version "
                   + (SchemaVersion.CURRENT + 1)
                   + ", newer than this release's");
-      Path confDir = Files.createTempDirectory("schema-conf");
-      Files.writeString(
-          confDir.resolve("hdfs-site.xml"),
-          "<configuration><property><name>"
-              + HopsConfig.METADATA_ENGINE
-              + "</name><value>embedded</value></property><property><name>"
-              + HopsConfig.EMBEDDED_DIR
-              + "</name><value>"
-              + conf.get(HopsConfig.EMBEDDED_DIR)
-              + "</value></property></configuration>");
+      Path confDir = confDir(conf);
       assertThat(HopsMainAccess.execute("format", "--conf", confDir.toString())).isNotZero();
       assertThat(SchemaVersion.stored(storage)).isEqualTo(SchemaVersion.CURRENT + 1);
     }
@@ -83,16 +89,7 @@ class SchemaVersionTest {
       assertThat(SchemaVersion.stored(storage)).isZero();
 
       // The explicit upgrade beside it.
-      Path confDir = Files.createTempDirectory("schema-conf");
-      Files.writeString(
-          confDir.resolve("hdfs-site.xml"),
-          "<configuration><property><name>"
-              + HopsConfig.METADATA_ENGINE
-              + "</name><value>embedded</value></property><property><name>"
-              + HopsConfig.EMBEDDED_DIR
-              + "</name><value>"
-              + conf.get(HopsConfig.EMBEDDED_DIR)
-              + "</value></property></configuration>");
+      Path confDir = confDir(conf);
       HopsMainAccess.execute("format", "--conf", confDir.toString());
       assertThat(SchemaVersion.stored(storage)).isEqualTo(SchemaVersion.CURRENT);
       HopsNameNode second = HopsNameNode.start(conf);

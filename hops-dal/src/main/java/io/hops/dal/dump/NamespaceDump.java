@@ -222,12 +222,13 @@ public final class NamespaceDump {
     }
     long rows = 0;
     List<R> batch = new ArrayList<>(BATCH);
+    Object[] defaults = defaults(table);
     try (DataInputStream in =
         new DataInputStream(
             new BufferedInputStream(
                 new InflaterInputStream(Files.newInputStream(file)), 1 << 16))) {
       while (in.readBoolean()) {
-        Object[] values = defaults(table);
+        Object[] values = defaults.clone();
         for (int i = 0; i < dumped.length; i++) {
           values[position[i]] = read(in, type[i], flagged[i]);
         }

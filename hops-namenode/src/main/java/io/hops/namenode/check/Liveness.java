@@ -31,6 +31,18 @@ public final class Liveness implements LongPredicate {
   private final int missed;
   private Set<Long> alive;
 
+  /** Liveness at the election period and missed heartbeats {@code conf} sets. */
+  public static Liveness of(Storage storage, org.apache.hadoop.conf.Configuration conf) {
+    return new Liveness(
+        storage,
+        conf.getLong(
+            io.hops.common.HopsConfig.ELECTION_PERIOD_MS,
+            io.hops.common.HopsConfig.ELECTION_PERIOD_MS_DEFAULT),
+        conf.getInt(
+            io.hops.common.HopsConfig.ELECTION_MISSED_HEARTBEATS,
+            io.hops.common.HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT));
+  }
+
   public Liveness(Storage storage, long periodMillis, int missed) {
     this.storage = storage;
     this.periodMillis = periodMillis;

@@ -1,6 +1,5 @@
 package io.hops.namenode.cli;
 
-import io.hops.common.HopsConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.dump.NamespaceDump;
@@ -36,21 +35,15 @@ public final class ExportCommand implements Callable<Integer> {
   public Integer call() {
     Configuration conf = Confs.load(confDir);
     try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
-      String refusal = FsckNamespaceCommand.writersRefusal(storage, liveness(storage, conf).live());
+      String refusal =
+          FsckNamespaceCommand.writersRefusal(storage, Liveness.of(storage, conf).live());
       if (refusal != null) {
         System.err.println("export: refused: " + refusal);
         return 2;
       }
       long start = System.nanoTime();
       NamespaceDump.Counts counts = NamespaceDump.export(storage, dir, System.out::println);
-      double seconds = (System.nanoTime() - start) / 1e9;
-      System.out.printf(
-          "exported %d rows (%d inodes) to %s in %.1f s: %.0f inodes/s%n",
-          counts.total(),
-          counts.rows().getOrDefault("inodes", 0L),
-          dir,
-          seconds,
-          counts.rows().getOrDefault("inodes", 0L) / Math.max(seconds, 1e-3));
+      System.out.println(summary("exported", counts, "to", dir, start));
       return 0;
     } catch (java.io.IOException | RuntimeException e) {
       System.err.println("export: " + e.getMessage());
@@ -58,11 +51,13 @@ public final class ExportCommand implements Callable<Integer> {
     }
   }
 
-  static Liveness liveness(Storage storage, Configuration conf) {
-    return new Liveness(
-        storage,
-        conf.getLong(HopsConfig.ELECTION_PERIOD_MS, HopsConfig.ELECTION_PERIOD_MS_DEFAULT),
-        conf.getInt(
-            HopsConfig.ELECTION_MISSED_HEARTBEATS, HopsConfig.ELECTION_MISSED_HEARTBEATS_DEFAULT));
+  /** {@code exported 12 rows (3 inodes) to DIR in 0.1 s: 30 inodes/s}; import's line too. */
+  static String summary(
+      String done, NamespaceDump.Counts counts, String preposition, Path dir, long startNanos) {
+    double seconds = (System.nanoTime() - startNanos) / 1e9;
+    long inodes = counts.rows().getOrDefault("inodes", 0L);
+    return String.format(
+        "%s %d rows (%d inodes) %s %s in %.1f s: %.0f inodes/s",
+        done, counts.total(), inodes, preposition, dir, seconds, inodes / Math.max(seconds, 1e-3));
   }
 }

@@ -48,7 +48,7 @@ public final class FsckNamespaceCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Configuration conf = Confs.load(confDir);
     try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
-      Liveness alive = ExportCommand.liveness(storage, conf);
+      Liveness alive = Liveness.of(storage, conf);
       if (repair) {
         String refusal = writersRefusal(storage, alive.live());
         if (refusal != null) {

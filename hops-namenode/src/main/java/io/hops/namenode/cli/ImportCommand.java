@@ -36,14 +36,7 @@ public final class ImportCommand implements Callable<Integer> {
       storage.schema().createOrUpgrade();
       long start = System.nanoTime();
       NamespaceDump.Counts counts = NamespaceDump.importInto(storage, dir, System.out::println);
-      double seconds = (System.nanoTime() - start) / 1e9;
-      System.out.printf(
-          "imported %d rows (%d inodes) from %s in %.1f s: %.0f inodes/s%n",
-          counts.total(),
-          counts.rows().getOrDefault("inodes", 0L),
-          dir,
-          seconds,
-          counts.rows().getOrDefault("inodes", 0L) / Math.max(seconds, 1e-3));
+      System.out.println(ExportCommand.summary("imported", counts, "from", dir, start));
       return 0;
     } catch (java.io.IOException | RuntimeException e) {
       System.err.println("import: " + e.getMessage());

@@ -48,6 +48,9 @@ public final class LongNames {
     if (name == null) {
       return null;
     }
+    if (name.length() <= MaxBytes.NAME / 3 && (name.isEmpty() || name.charAt(0) != '\u0000')) {
+      return name; // fits a key however it encodes: the common case, without encoding it
+    }
     byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
     if (utf8.length <= MaxBytes.NAME && !name.startsWith("\u0000")) {
       return name;
