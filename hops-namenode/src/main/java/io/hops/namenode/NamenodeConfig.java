@@ -51,6 +51,28 @@ public final class NamenodeConfig {
   public static final int MAX_SUBTREE_INODES_DEFAULT = 1000;
 
   /**
+   * Most rows one transaction reads and writes (docs/architecture.md, "Transactions bounded in
+   * rows"): a delete takes files until their rows would pass it, a file of more blocks is released
+   * in several transactions, a concat that would pass it is refused. The default leaves room under
+   * NDB's default {@code MaxNoOfConcurrentOperations} (32,768), which counts a row read with a lock
+   * and then written twice.
+   */
+  public static final String TRANSACTION_MAX_ROWS = "hops.namenode.transaction.max-rows";
+
+  public static final int TRANSACTION_MAX_ROWS_DEFAULT = 10_000;
+
+  /**
+   * The inodes one transaction of a subtree operation handles: {@link #MAX_SUBTREE_INODES}, and no
+   * more than a quarter of {@link #TRANSACTION_MAX_ROWS}, so that a batch's inode rows leave room
+   * for its files' blocks.
+   */
+  public static int inodesInOneTx(Configuration conf) {
+    int rows = conf.getInt(TRANSACTION_MAX_ROWS, TRANSACTION_MAX_ROWS_DEFAULT);
+    return Math.max(
+        1, Math.min(conf.getInt(MAX_SUBTREE_INODES, MAX_SUBTREE_INODES_DEFAULT), rows / 4));
+  }
+
+  /**
    * Fault injection, for tests of namenodes in separate processes only: every transaction of a
    * subtree operation's quiesce and delete waits this long first, so that a test can kill the
    * namenode in the middle of one. 0 (the default) in every real deployment.

@@ -43,6 +43,11 @@ import org.apache.hadoop.fs.permission.FsAction;
  * lookup row points to the target, and a replication check is queued when the replication differs
  * (pending copies are dropped: re-replication decides again). Locks the directory and every file
  * exclusively, in path order, then each file's blocks.
+ *
+ * <p>A concat is one transaction, as HDFS's is one atomic edit: split, a crash or a reader between
+ * its parts would see some sources moved and others not. So the rows it moves are bounded ({@code
+ * hops.namenode.transaction.max-rows}): a concat whose sources' blocks would pass the bound is
+ * refused, before anything is written, with a message that says to concat fewer files at a time.
  */
 public final class Concat extends Operation<Void> {
   private final BlockManager bm;
@@ -101,10 +106,23 @@ public final class Concat extends Operation<Void> {
     for (String p : new TreeSet<>(allPaths())) {
       resolved.put(p, tx.resolve(p, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE));
     }
+    long moved = 0;
     for (String p : new TreeSet<>(allPaths())) {
       InodeRow f = resolved.get(p).target();
       if (f != null && !f.isDir() && !blocks.containsKey(f.id())) {
-        blocks.put(f.id(), FileBlocks.lock(tx, f.id(), LockMode.EXCLUSIVE, bm.datanodes()));
+        FileBlocks fb = FileBlocks.lock(tx, f.id(), LockMode.EXCLUSIVE, bm.datanodes());
+        blocks.put(f.id(), fb);
+        if (!p.equals(target)) {
+          moved += rowsMoved(fb);
+          if (moved > tx.maxRows()) {
+            throw new HadoopIllegalArgumentException(
+                "concat: the source files' blocks would move more than "
+                    + tx.maxRows()
+                    + " rows in one transaction ("
+                    + io.hops.namenode.NamenodeConfig.TRANSACTION_MAX_ROWS
+                    + "); concat fewer or smaller files at a time");
+          }
+        }
         excess.put(
             f.id(), tx.findByPartition(ExcessReplicaRow.TABLE, f.id(), LockMode.READ_COMMITTED));
         pending.put(
@@ -118,6 +136,19 @@ public final class Concat extends Operation<Void> {
     }
     ResolvedPath t = resolved.get(target);
     quotas = AncestorQuotas.lock(tx, t, t.depth());
+  }
+
+  /**
+   * The rows moving a source's blocks reads and writes: per block its block, offset and lookup rows
+   * read, deleted and inserted or updated, a replication check, and each replica read, deleted and
+   * inserted.
+   */
+  private static long rowsMoved(FileBlocks fb) {
+    long rows = 0;
+    for (BlockInfoRow b : fb.blocks()) {
+      rows += 8 + 3L * fb.replicas(b.blockId()).size();
+    }
+    return rows;
   }
 
   private List<String> allPaths() {

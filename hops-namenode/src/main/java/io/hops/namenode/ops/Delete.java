@@ -23,11 +23,12 @@ import org.apache.hadoop.fs.permission.FsAction;
  * {@code delete}: a file, an empty directory, or a directory and everything below it, in one
  * transaction. The parent and the target are locked exclusively (B + 2 PK(EXCLUSIVE) + W for a
  * closed empty file); a directory's subtree is then read level by level with exclusive locks, one
- * pruned scan per non-empty directory, up to {@link SubtreeScan#bound}; past it nothing is written
- * and a {@link SubtreeTooBigException} sends the delete to the subtree protocol, which deletes the
- * subtree in many transactions and then runs this operation again under its own mark ({@link
- * #underOwnMark}) for the emptied root. Then the leases, blocks and other rows that go with the
- * deleted files ({@link DeletedInodes}).
+ * pruned scan per non-empty directory, up to {@link SubtreeScan#bound}; past it, or when its files'
+ * rows would pass {@code hops.namenode.transaction.max-rows}, nothing is written and a {@link
+ * SubtreeTooBigException} sends the delete to the subtree protocol, which deletes the subtree in
+ * many transactions and then runs this operation again under its own mark ({@link #underOwnMark})
+ * for the emptied root. Then the leases, blocks and other rows that go with the deleted files
+ * ({@link DeletedInodes}).
  *
  * <p>HDFS semantics (FSDirDeleteOp): the root is never deleted (false); a missing path gives false;
  * a non-empty directory without {@code recursive} is a {@link PathIsNotEmptyDirectoryException}.
@@ -42,6 +43,7 @@ public final class Delete extends Operation<Boolean> {
   private ResolvedPath resolved;
   private SubtreeScan subtree;
   private DeletedInodes related;
+  private boolean tooManyRows;
   private long ownMark = PathResolver.NO_MARK;
   private long ownMarkOwner;
   private boolean detach;
@@ -103,7 +105,13 @@ public final class Delete extends Operation<Boolean> {
     } else if (recursive) {
       subtree = SubtreeScan.read(tx, target, path(), LockMode.EXCLUSIVE, bound);
       if (!subtree.exceeded()) {
-        related = DeletedInodes.read(tx, subtree.rows());
+        related =
+            DeletedInodes.readWithin(tx, subtree.rows(), tx.maxRows() - subtree.rows().size());
+        if (!related.deferred().isEmpty()) {
+          // Its files' rows do not fit one transaction: the subtree protocol splits them.
+          tooManyRows = true;
+          related = null;
+        }
       }
     }
     if (related != null) {
@@ -138,7 +146,7 @@ public final class Delete extends Operation<Boolean> {
     }
     if (nonEmpty) {
       String path = path();
-      if (subtree == null || subtree.exceeded()) {
+      if (subtree == null || subtree.exceeded() || tooManyRows) {
         // Not read (non-recursive) or not fully: only the top of HDFS's subtree check is possible.
         pc.check(target, path, FsAction.ALL);
         if (subtree == null) {

@@ -27,8 +27,18 @@ import java.util.Map;
  * <p>An inode that is no longer where the walk saw it is skipped; a directory that has children
  * again (a transaction that resolved its path before the mark and committed after the quiesce) is
  * left, and counted: the caller reads the subtree again.
+ *
+ * <p>Bounded in rows as well as inodes ({@link io.hops.namenode.tx.LockPhase#maxRows()}): files are
+ * taken while their blocks' rows fit what the inode rows leave; the others come back as {@link
+ * Outcome#deferred()} for the caller's next transaction.
  */
-public final class DeleteLevelBatch extends Operation<Integer> {
+public final class DeleteLevelBatch extends Operation<DeleteLevelBatch.Outcome> {
+  /**
+   * What a batch did: directories left because they have children again, inodes deleted, and the
+   * entries whose rows did not fit, for another transaction.
+   */
+  public record Outcome(int refilled, int deleted, List<Entry> deferred) {}
+
   /** An inode of the subtree by its primary key and id. */
   public record Entry(long id, long parentId, String name, boolean isDir) {
     Key key() {
@@ -43,6 +53,7 @@ public final class DeleteLevelBatch extends Operation<Integer> {
   private final List<Entry> doomed;
   private final Map<Long, InodeRow> lockedParents = new HashMap<>();
   private final List<InodeRow> leaves = new ArrayList<>();
+  private final List<Entry> deferred = new ArrayList<>();
   private int left;
   private DeletedInodes related;
   private List<Long> quotaDirs = List.of();
@@ -114,14 +125,26 @@ public final class DeleteLevelBatch extends Operation<Integer> {
         leaves.add(r);
       }
     }
-    related = DeletedInodes.read(tx, leaves);
+    // The rows read so far and the parents' and quotas' writes come off the budget first.
+    int own = 1 + 2 * lockedParents.size() + rows.size() + 2 * quotaDirs.size();
+    related = DeletedInodes.readWithin(tx, leaves, tx.maxRows() - own);
+    if (!related.deferred().isEmpty()) {
+      java.util.Set<Long> later = new java.util.HashSet<>();
+      related.deferred().forEach(r -> later.add(r.id()));
+      leaves.removeIf(r -> later.contains(r.id()));
+      for (Entry e : wanted) {
+        if (later.contains(e.id())) {
+          deferred.add(e);
+        }
+      }
+    }
     if (!leaves.isEmpty()) {
       quotas = AncestorQuotas.lockIds(tx, quotaDirs);
     }
   }
 
   @Override
-  protected Integer execute(ExecutePhase tx) throws IOException {
+  protected Outcome execute(ExecutePhase tx) throws IOException {
     Map<Long, Integer> gone = new HashMap<>();
     for (InodeRow r : leaves) {
       tx.delete(InodeRow.TABLE, r);
@@ -138,6 +161,6 @@ public final class DeleteLevelBatch extends Operation<Integer> {
       quotas.add(-leaves.size(), -related.space(leaves));
       quotas.flush(tx);
     }
-    return left;
+    return new Outcome(left, leaves.size(), deferred);
   }
 }

@@ -52,23 +52,47 @@ import java.util.TreeMap;
  * is deleted waits, then finds no block and is invalidated. A file that is closed and empty has
  * none of these rows, so deleting it reads nothing more.
  *
- * <p>A transaction is bounded by rows, not only by inodes: a file of more than {@link
- * #MAX_BLOCKS_IN_ONE_TX} blocks keeps its blocks when deleted; a {@code released_files} row names
- * it, and the leader frees its blocks afterwards, {@link #MAX_BLOCKS_IN_ONE_TX} per transaction
- * ({@link ReleaseBlocks}), as HopsFS does. Until then its block rows are orphans that no path
- * reaches; a datanode's report of one of their replicas is answered as for any block.
+ * <p>A transaction is bounded by rows, not only by inodes ({@link LockPhase#maxRows()}): files are
+ * taken in id order while their rows, reckoned from their blocks and replication ({@link
+ * #rowsPerBlock}), fit the budget; the others are {@link #deferred()} to a later transaction. The
+ * first file is always taken: a file whose blocks alone would pass the bound keeps them when
+ * deleted; a {@code released_files} row names it, and the leader frees its blocks afterwards, a
+ * bounded batch per transaction ({@link ReleaseBlocks}), as HopsFS does. Until then its block rows
+ * are orphans that no path reaches; a datanode's report of one of their replicas is answered as for
+ * any block.
  */
 final class DeletedInodes {
   private static final Comparator<InodeRow> BY_ID = Comparator.comparingLong(InodeRow::id);
 
-  /** Most blocks one transaction frees. */
-  static final int MAX_BLOCKS_IN_ONE_TX = 1000;
+  /**
+   * Rows a file costs besides its blocks: its inode read and deleted, its lease path, its rows of
+   * small-file data, and one to spare.
+   */
+  private static final int FILE_ROWS = 6;
 
   /**
-   * Rows of a file's table read per page when freeing a batch of its blocks: the last page of a
-   * table reads at most this many rows past the batch's range.
+   * Rows one block of a file of replication {@code r} costs a delete, read and written: its block,
+   * offset and lookup rows, and each replica read, deleted and turned into an invalidation.
    */
-  private static final int PAGE = MAX_BLOCKS_IN_ONE_TX;
+  static int rowsPerBlock(int replication) {
+    return 5 + 3 * Math.max(1, replication);
+  }
+
+  /**
+   * Rows per block a release batch reckons with, not knowing the deleted file's replication:
+   * replication 3, and the page each table's range scan may read past the batch.
+   */
+  private static final int RELEASE_ROWS_PER_BLOCK = 16;
+
+  /** Blocks one {@link ReleaseBlocks} transaction frees. */
+  static int releaseBatch(LockPhase tx) {
+    return Math.max(1, tx.maxRows() / RELEASE_ROWS_PER_BLOCK);
+  }
+
+  /** Most blocks of a file of replication {@code r} that one delete frees with its inode. */
+  static int blocksInOneDelete(LockPhase tx, int replication) {
+    return Math.max(1, (tx.maxRows() - FILE_ROWS) / rowsPerBlock(replication));
+  }
 
   /** Where a file's rows of one table come from: its partition, or a batch's range of blocks. */
   @FunctionalInterface
@@ -100,6 +124,9 @@ final class DeletedInodes {
 
   private boolean finished = true;
 
+  /** Files left for a later transaction: their rows would have passed the budget. */
+  private final List<InodeRow> deferred = new ArrayList<>();
+
   private final Map<Long, BlockInfoRow> lastBlocks = new HashMap<>();
 
   private DeletedInodes() {}
@@ -118,7 +145,21 @@ final class DeletedInodes {
 
   /** Reads what goes with {@code inodes} (files and directories), which the caller has locked. */
   static DeletedInodes read(LockPhase tx, Collection<InodeRow> inodes) throws StorageException {
-    return read(tx, inodes, true);
+    return read(tx, inodes, true, tx.maxRows());
+  }
+
+  /**
+   * As {@link #read(LockPhase, Collection)}, within {@code budget} rows: files whose rows would
+   * pass it are {@link #deferred()} (never the first).
+   */
+  static DeletedInodes readWithin(LockPhase tx, Collection<InodeRow> inodes, int budget)
+      throws StorageException {
+    return read(tx, inodes, true, budget);
+  }
+
+  /** The files not read, to be deleted by a later transaction; none of their rows are doomed. */
+  List<InodeRow> deferred() {
+    return deferred;
   }
 
   /**
@@ -127,27 +168,39 @@ final class DeletedInodes {
    */
   static DeletedInodes readWithoutLeases(LockPhase tx, Collection<InodeRow> inodes)
       throws StorageException {
-    return read(tx, inodes, false);
+    return read(tx, inodes, false, tx.maxRows());
   }
 
-  private static DeletedInodes read(LockPhase tx, Collection<InodeRow> inodes, boolean withLeases)
+  private static DeletedInodes read(
+      LockPhase tx, Collection<InodeRow> inodes, boolean withLeases, int budget)
       throws StorageException {
     DeletedInodes d = new DeletedInodes();
-    List<InodeRow> files = new ArrayList<>();
+    List<InodeRow> all = new ArrayList<>();
     List<InodeRow> quotaDirs = new ArrayList<>();
+    int used = 0;
     for (InodeRow r : inodes) {
-      if (!r.isDir()) {
-        files.add(r);
-      } else if (r.hasQuota()) {
-        quotaDirs.add(r);
+      if (r.isDir()) {
+        // The directories of a delete batch are empty leaves: a few rows each, always taken.
+        all.add(r);
+        used += r.hasQuota() ? 4 : 2;
+        if (r.hasQuota()) {
+          quotaDirs.add(r);
+        }
       }
     }
-    files.sort(BY_ID);
+    List<InodeRow> candidates = new ArrayList<>();
+    for (InodeRow r : inodes) {
+      if (!r.isDir()) {
+        candidates.add(r);
+      }
+    }
+    candidates.sort(BY_ID);
     quotaDirs.sort(BY_ID);
+    List<InodeRow> files = d.readBlocks(tx, candidates, budget - used);
+    all.addAll(files);
     if (withLeases) {
       d.readLeases(tx, files);
     }
-    d.readBlocks(tx, files);
     d.readAll(tx, QuotaRow.TABLE, ids(quotaDirs));
     List<Long> inDb = ids(files.stream().filter(InodeRow::fileStoredInDb).toList());
     d.readAll(tx, InMemoryFileDataRow.TABLE, inDb);
@@ -155,7 +208,7 @@ final class DeletedInodes {
     d.readAll(tx, OnDiskMediumFileDataRow.TABLE, inDb);
     d.scanAll(tx, OnDiskLargeFileDataRow.TABLE, inDb, WHOLE_PARTITION);
     List<InodeRow> attributed = new ArrayList<>();
-    for (InodeRow r : inodes) {
+    for (InodeRow r : all) {
       if (InodeFlags.hasAttributeRows(r.permission())) {
         attributed.add(r);
       }
@@ -183,20 +236,44 @@ final class DeletedInodes {
    * Blocks of files that may have some (a length, or still being written): one pruned scan per
    * table and file, and only the block table for a file that turns out to have none. (A closed file
    * of length 0 is taken to have none: one whose writer added a block and wrote nothing to it would
-   * keep that empty block's rows.)
+   * keep that empty block's rows.) Takes {@code files} in order while their rows fit {@code
+   * budget}, the first whatever its size; the others are deferred. Answers the files taken.
    */
-  private void readBlocks(LockPhase tx, List<InodeRow> files) throws StorageException {
+  private List<InodeRow> readBlocks(LockPhase tx, List<InodeRow> files, int budget)
+      throws StorageException {
     List<Long> withBlocks = new ArrayList<>();
     Map<Long, BlockInfoRow> blocks = new HashMap<>();
-    for (InodeRow f : files) {
+    List<InodeRow> taken = new ArrayList<>();
+    int left = budget;
+    for (int i = 0; i < files.size(); i++) {
+      InodeRow f = files.get(i);
+      int perBlock = rowsPerBlock(f.replication());
+      int cap = blocksInOneDelete(tx, f.replication());
+      // Past the first file, blocks are read only as far as they could still fit.
+      int fit =
+          taken.isEmpty()
+              ? cap
+              : left < FILE_ROWS ? -1 : Math.min(cap, (left - FILE_ROWS) / perBlock);
+      if (fit < 0) {
+        deferred.addAll(files.subList(i, files.size()));
+        break;
+      }
+      List<BlockInfoRow> rows = List.of();
       if (!f.fileStoredInDb() && (f.size() > 0 || f.underConstruction())) {
-        // One page more than a transaction frees: a longer file is released afterwards.
-        List<BlockInfoRow> rows =
-            tx.scanFrom(
-                BlockInfoRow.TABLE, f.id(), null, MAX_BLOCKS_IN_ONE_TX + 1, LockMode.EXCLUSIVE);
-        if (rows.size() > MAX_BLOCKS_IN_ONE_TX) {
-          released.add(f.id());
-        } else if (!rows.isEmpty()) {
+        // One row more than fits: a file that does not fit is deferred, or released afterwards.
+        rows = tx.scanFrom(BlockInfoRow.TABLE, f.id(), null, fit + 1, LockMode.EXCLUSIVE);
+      }
+      if (rows.size() > fit && !taken.isEmpty()) {
+        deferred.addAll(files.subList(i, files.size()));
+        break;
+      }
+      taken.add(f);
+      if (rows.size() > cap) {
+        released.add(f.id());
+        left -= FILE_ROWS + rows.size();
+      } else {
+        left -= FILE_ROWS + rows.size() * perBlock;
+        if (!rows.isEmpty()) {
           withBlocks.add(f.id());
           for (BlockInfoRow b : rows) {
             BlockInfoRow l = lastBlocks.get(f.id());
@@ -211,18 +288,20 @@ final class DeletedInodes {
       }
     }
     readRelated(tx, withBlocks, blocks, WHOLE_PARTITION);
+    return taken;
   }
 
   /**
-   * Lock phase of {@link ReleaseBlocks}: the next {@link #MAX_BLOCKS_IN_ONE_TX} blocks of a deleted
-   * file, locked exclusively, and their rows (bounded scans of the batch's block range); with the
-   * last batch, the file's {@code released_files} row.
+   * Lock phase of {@link ReleaseBlocks}: the next {@link #releaseBatch} blocks of a deleted file,
+   * locked exclusively, and their rows (bounded scans of the batch's block range); with the last
+   * batch, the file's {@code released_files} row.
    */
   static DeletedInodes readReleaseBatch(LockPhase tx, long fileId) throws StorageException {
     DeletedInodes d = new DeletedInodes();
+    int batch = releaseBatch(tx);
     List<BlockInfoRow> rows =
-        tx.scanFrom(BlockInfoRow.TABLE, fileId, null, MAX_BLOCKS_IN_ONE_TX, LockMode.EXCLUSIVE);
-    d.finished = rows.size() < MAX_BLOCKS_IN_ONE_TX;
+        tx.scanFrom(BlockInfoRow.TABLE, fileId, null, batch, LockMode.EXCLUSIVE);
+    d.finished = rows.size() < batch;
     if (d.finished) {
       d.readAll(tx, ReleasedFileRow.TABLE, List.of(fileId));
     }
@@ -237,7 +316,7 @@ final class DeletedInodes {
     }
     long first = rows.get(0).blockId();
     long last = rows.get(rows.size() - 1).blockId();
-    d.readRelated(tx, List.of(fileId), blocks, blockRange(first, last));
+    d.readRelated(tx, List.of(fileId), blocks, blockRange(first, last, batch));
     return d;
   }
 
@@ -248,9 +327,10 @@ final class DeletedInodes {
 
   /**
    * The rows of blocks {@code first..last} of a file in a table keyed (inode id, block id, ...):
-   * pages after a cursor just before the range, until past it.
+   * pages of {@code page} rows after a cursor just before the range, until past it (the last page
+   * reads at most {@code page} rows past the range).
    */
-  private static FileRows blockRange(long first, long last) {
+  private static FileRows blockRange(long first, long last, int page) {
     return new FileRows() {
       @Override
       public <R extends Record> List<R> of(LockPhase tx, Table<R> table, long fileId)
@@ -259,17 +339,17 @@ final class DeletedInodes {
         Key after = justBefore(table, fileId, first);
         List<R> out = new ArrayList<>();
         while (true) {
-          List<R> page = tx.scanFrom(table, fileId, after, PAGE, LockMode.READ_COMMITTED);
-          for (R r : page) {
+          List<R> rows = tx.scanFrom(table, fileId, after, page, LockMode.READ_COMMITTED);
+          for (R r : rows) {
             if ((Long) table.get(r, blockColumn) > last) {
               return out;
             }
             out.add(r);
           }
-          if (page.size() < PAGE) {
+          if (rows.size() < page) {
             return out;
           }
-          after = table.keyOf(page.get(page.size() - 1));
+          after = table.keyOf(rows.get(rows.size() - 1));
         }
       }
     };

@@ -7,9 +7,10 @@ import java.io.IOException;
 
 /**
  * Frees the next batch of blocks of a deleted file named in {@code released_files} (see {@link
- * DeletedInodes}): at most {@link DeletedInodes#MAX_BLOCKS_IN_ONE_TX} block rows with their lookup,
- * replica and queue rows, each replica becoming an invalidation, as a delete does. Answers whether
- * the file is done (its {@code released_files} row went with this batch).
+ * DeletedInodes}): at most {@link DeletedInodes#releaseBatch} block rows (a sixteenth of {@code
+ * hops.namenode.transaction.max-rows}) with their lookup, replica and queue rows, each replica
+ * becoming an invalidation, as a delete does. Answers whether the file is done (its {@code
+ * released_files} row went with this batch).
  */
 public final class ReleaseBlocks extends Operation<Boolean> {
   private final long fileId;

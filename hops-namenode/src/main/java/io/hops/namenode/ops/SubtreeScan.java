@@ -83,8 +83,7 @@ final class SubtreeScan {
 
   /** The bound on inodes one transaction handles, from the configuration. */
   static int bound(io.hops.namenode.Namesystem ns) {
-    return ns.conf()
-        .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
+    return NamenodeConfig.inodesInOneTx(ns.conf());
   }
 
   /**

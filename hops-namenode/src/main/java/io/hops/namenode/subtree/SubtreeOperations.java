@@ -97,9 +97,7 @@ public final class SubtreeOperations {
   public SubtreeOperations(Namesystem ns) {
     this.ns = ns;
     this.marks = new SubtreeMarks(ns);
-    this.bound =
-        ns.conf()
-            .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
+    this.bound = NamenodeConfig.inodesInOneTx(ns.conf());
     this.threads =
         ns.conf().getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT);
     this.injectedDelayMillis = ns.conf().getLong(NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, 0);
@@ -570,20 +568,44 @@ public final class SubtreeOperations {
       List<Future<Integer>> batches = new ArrayList<>();
       for (int i = 0; i < level.size(); i += bound) {
         List<DeleteLevelBatch.Entry> doomed = level.subList(i, Math.min(level.size(), i + bound));
-        Map<Long, DeleteLevelBatch.Entry> mine = new HashMap<>();
-        doomed.forEach(e -> mine.put(e.parentId(), parents.get(e.parentId())));
-        List<DeleteLevelBatch.Entry> ps = new ArrayList<>(mine.values());
-        batches.add(
-            deleters.submit(
-                () -> {
-                  step();
-                  return ns.run(
-                      () -> new DeleteLevelBatch(ps, doomed).countedIn(quotaDirs).underMark(mark));
-                }));
+        batches.add(deleters.submit(() -> deleteBatch(doomed, parents, quotaDirs, mark)));
       }
       await(batches);
       levels.set(k, List.of()); // deleted: its memory goes
     }
+  }
+
+  /**
+   * Deletes {@code doomed} (inodes of one level) in as many transactions as their rows need: each
+   * takes what fits {@code hops.namenode.transaction.max-rows} and hands back the rest; the next
+   * takes twice as many entries as the last one deleted, so that big files are not read again and
+   * again for nothing. Answers the directories left because they have children again.
+   */
+  private int deleteBatch(
+      List<DeleteLevelBatch.Entry> doomed,
+      Map<Long, DeleteLevelBatch.Entry> parents,
+      List<Long> quotaDirs,
+      OwnMark mark)
+      throws IOException {
+    List<DeleteLevelBatch.Entry> todo = doomed;
+    int take = todo.size();
+    int refilled = 0;
+    while (!todo.isEmpty()) {
+      step();
+      List<DeleteLevelBatch.Entry> now = todo.subList(0, Math.min(take, todo.size()));
+      List<DeleteLevelBatch.Entry> after = todo.subList(now.size(), todo.size());
+      Map<Long, DeleteLevelBatch.Entry> mine = new HashMap<>();
+      now.forEach(e -> mine.put(e.parentId(), parents.get(e.parentId())));
+      List<DeleteLevelBatch.Entry> ps = new ArrayList<>(mine.values());
+      DeleteLevelBatch.Outcome out =
+          ns.run(() -> new DeleteLevelBatch(ps, now).countedIn(quotaDirs).underMark(mark));
+      refilled += out.refilled();
+      List<DeleteLevelBatch.Entry> rest = new ArrayList<>(out.deferred());
+      rest.addAll(after);
+      todo = rest;
+      take = out.deferred().isEmpty() ? bound : Math.max(1, Math.min(bound, 2 * out.deleted()));
+    }
+    return refilled;
   }
 
   private static void await(List<Future<Integer>> batches) throws IOException {

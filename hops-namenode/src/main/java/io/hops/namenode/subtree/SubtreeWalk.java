@@ -98,18 +98,14 @@ final class SubtreeWalk {
       ExecutorService pool,
       int parallel)
       throws IOException {
-    int bound =
-        ns.conf()
-            .getInt(NamenodeConfig.MAX_SUBTREE_INODES, NamenodeConfig.MAX_SUBTREE_INODES_DEFAULT);
+    int bound = NamenodeConfig.inodesInOneTx(ns.conf());
     List<Dir> level = top.row().childrenCount() > 0 ? List.of(top) : List.of();
     for (int depth = 1; !level.isEmpty(); depth++) {
       List<List<Dir>> runs = runs(level, bound);
       List<Dir> next = new ArrayList<>();
       List<FutureTask<Read>> reads = new ArrayList<>(runs.size());
       for (List<Dir> run : runs) {
-        reads.add(
-            new FutureTask<>(
-                () -> ns.run(() -> new ReadChildren(run, mode, ownMark, counter != null))));
+        reads.add(new FutureTask<>(() -> read(ns, run, mode, ownMark, counter != null, bound)));
       }
       int handedOut = 1; // run 0 is the caller's
       for (int i = 0; i < runs.size(); i++) {
@@ -142,6 +138,40 @@ final class SubtreeWalk {
         }
       }
       level = next;
+    }
+  }
+
+  /**
+   * Reads a run in one transaction; a run of one directory with more children than the bound, to be
+   * locked ({@link LockMode#EXCLUSIVE}, the quiesce), in pages of the bound, one transaction each,
+   * so that no transaction locks more rows than the bound ({@code
+   * hops.namenode.transaction.max-rows}). Locking and releasing each child once is all the quiesce
+   * needs; a child added behind the cursor is met as one added after the quiesce is.
+   */
+  private static Read read(
+      Namesystem ns, List<Dir> run, LockMode mode, OwnMark ownMark, boolean count, int bound)
+      throws IOException {
+    InodeRow only = run.get(0).row();
+    if (count
+        || mode != LockMode.EXCLUSIVE
+        || run.size() > 1
+        || only.id() == Inodes.ROOT_ID
+        || only.childrenCount() <= bound) {
+      return ns.run(() -> new ReadChildren(run, mode, ownMark, count));
+    }
+    List<InodeRow> children = new ArrayList<>();
+    Map<Long, InodeAcl> acls = new HashMap<>();
+    io.hops.dal.schema.Key after = null;
+    while (true) {
+      io.hops.dal.schema.Key from = after;
+      Read page = ns.run(() -> new ReadChildren(run, mode, ownMark, false).page(from, bound));
+      List<InodeRow> rows = page.children().getOrDefault(only.id(), List.of());
+      children.addAll(rows);
+      acls.putAll(page.acls());
+      if (rows.size() < bound) {
+        return new Read(Map.of(only.id(), children), Map.of(), acls);
+      }
+      after = InodeRow.TABLE.keyOf(rows.get(rows.size() - 1));
     }
   }
 
@@ -208,6 +238,15 @@ final class SubtreeWalk {
     private final Map<Long, List<InodeRow>> children = new HashMap<>();
     private final Map<Long, ChildrenCount> counts = new HashMap<>();
     private final Map<Long, InodeAcl> acls = new HashMap<>();
+    private io.hops.dal.schema.Key after;
+    private int limit;
+
+    /** Reads one page of the one directory's children: {@code limit} after {@code after}. */
+    ReadChildren page(io.hops.dal.schema.Key after, int limit) {
+      this.after = after;
+      this.limit = limit;
+      return this;
+    }
 
     ReadChildren(List<Dir> dirs, LockMode mode, OwnMark ownMark, boolean count) {
       this.dirs = dirs;
@@ -240,7 +279,9 @@ final class SubtreeWalk {
         List<InodeRow> rows =
             id == Inodes.ROOT_ID
                 ? tx.findByIndex(InodeRow.TABLE, "parent_id", Inodes.ROOT_ID, mode)
-                : tx.findByPartition(InodeRow.TABLE, id, mode);
+                : limit > 0
+                    ? tx.scanFrom(InodeRow.TABLE, id, after, limit, mode)
+                    : tx.findByPartition(InodeRow.TABLE, id, mode);
         if (mode == LockMode.EXCLUSIVE) {
           PathResolver.checkMarks(rows, ownMark == null ? PathResolver.NO_MARK : ownMark.rootId());
         }

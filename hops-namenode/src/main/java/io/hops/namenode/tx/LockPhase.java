@@ -27,9 +27,21 @@ public final class LockPhase {
   private long ownMark = PathResolver.NO_MARK;
   private long ownMarkOwner;
 
-  LockPhase(Transaction tx, PathResolver resolver) {
+  private final int maxRows;
+
+  LockPhase(Transaction tx, PathResolver resolver, int maxRows) {
     this.tx = tx;
     this.resolver = resolver;
+    this.maxRows = maxRows;
+  }
+
+  /**
+   * Most rows this transaction should read and write ({@code hops.namenode.transaction.max-rows}):
+   * an operation whose rows grow with the data (a delete's blocks, a concat's) splits its work or
+   * refuses by it.
+   */
+  public int maxRows() {
+    return maxRows;
   }
 
   /** Ends the lock phase: from now on every read throws, naming the operation. */

@@ -45,6 +45,7 @@ public final class TransactionRunner {
   private volatile BiConsumer<String, AccessCounts> observer = (op, counts) -> {};
   private volatile StaleMarks staleMarks = e -> false;
   private volatile boolean deferResponses = true;
+  private volatile int maxRows = io.hops.namenode.NamenodeConfig.TRANSACTION_MAX_ROWS_DEFAULT;
 
   /**
    * Clears a subtree mark whose owner is no longer a live namenode (DESIGN.md §8), so that the
@@ -142,7 +143,7 @@ public final class TransactionRunner {
             return first;
           }
         }
-        LockPhase lock = new LockPhase(tx, resolver);
+        LockPhase lock = new LockPhase(tx, resolver, maxRows);
         long lockStart = System.nanoTime();
         op.lock(lock);
         metrics.lockPhase(name, System.nanoTime() - lockStart);
@@ -321,6 +322,14 @@ public final class TransactionRunner {
    */
   public void deferResponses(boolean on) {
     this.deferResponses = on;
+  }
+
+  /**
+   * Most rows one transaction should read and write ({@code hops.namenode.transaction.max-rows}):
+   * operations that can grow with the data size themselves by it ({@link LockPhase#maxRows()}).
+   */
+  public void boundRows(int rows) {
+    this.maxRows = Math.max(1, rows);
   }
 
   /** Who clears subtree marks of dead namenodes. */

@@ -42,6 +42,7 @@ class LargeFileDeleteTest {
   void aFileOfOneHundredThousandBlocksIsFreedInBoundedTransactions() throws Exception {
     Configuration conf = new Configuration(false);
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    conf.setInt(NamenodeConfig.TRANSACTION_MAX_ROWS, 16_000); // 1,000 blocks per release batch
     try (HopsTestCluster cluster = new HopsTestCluster(conf);
         DistributedFileSystem fs = cluster.client()) {
       List<String> ops = Collections.synchronizedList(new ArrayList<>());
