@@ -83,6 +83,7 @@ public final class SafeMode implements AutoCloseable {
    * {@code waitMillis}.
    */
   public void start(long waitMillis) {
+    ensureRow();
     long deadline = Time.monotonicNow() + waitMillis;
     while (starting && !closed) {
       tickQuietly();
@@ -185,6 +186,22 @@ public final class SafeMode implements AutoCloseable {
                 + startupTip()
                 + " NamenodeHostName:"
                 + hostName));
+  }
+
+  /**
+   * The exact check of a write, inside its transaction at the end of its lock phase: the {@code
+   * safe_mode} row read with a shared lock, held to the commit. Entering safe mode writes the row
+   * under an exclusive lock, so it waits for the writes that passed this check, and every write
+   * after it sees it on: once {@code dfsadmin -safemode enter} returns, no write commits on any
+   * namenode, as in HDFS, where the check is made under the namesystem lock.
+   */
+  void checkStored(Transaction tx, Supplier<String> errorMsg) throws IOException {
+    VariableRow row = tx.find(VariableRow.TABLE, VariableRow.TABLE.key(ROW), LockMode.SHARED);
+    if (row != null && row.longValue() != 0) {
+      on = true;
+      readAt = Time.monotonicNow();
+      check(errorMsg);
+    }
   }
 
   /** HDFS's tip for startup safe mode: the leader's count, as this namenode knows it. */
@@ -299,6 +316,24 @@ public final class SafeMode implements AutoCloseable {
   private long currentEpoch() {
     LeaderElection e = ns.blocks().election();
     return e == null ? 0 : Math.max(e.epoch(), e.membership().epoch());
+  }
+
+  /**
+   * Makes sure the {@code safe_mode} row exists (off), so that a write's shared lock on it has a
+   * row to lock: a locking read of a missing row locks nothing at READ COMMITTED, and entering safe
+   * mode for the first time would not wait for the writes in flight.
+   */
+  private void ensureRow() {
+    try (Transaction tx = storage.begin()) {
+      if (tx.find(VariableRow.TABLE, VariableRow.TABLE.key(ROW), LockMode.READ_COMMITTED) == null) {
+        tx.insert(VariableRow.TABLE, new VariableRow(ROW, 0, null));
+      }
+      tx.commit();
+    } catch (StorageException e) {
+      // another namenode made it first, or the database is away: the first entry into safe mode
+      // makes it then
+      LOG.debug("safe_mode row not made: {}", e.getMessage());
+    }
   }
 
   private void write(String name, long value, byte[] bytes) throws StorageException {

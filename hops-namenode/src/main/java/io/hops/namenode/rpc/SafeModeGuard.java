@@ -1,5 +1,6 @@
 package io.hops.namenode.rpc;
 
+import io.hops.namenode.tx.TransactionRunner;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.function.Function;
@@ -99,10 +100,17 @@ public final class SafeModeGuard {
   private static Object invoke(SafeMode safeMode, Method method, Object[] args, CallStage.Next next)
       throws Throwable {
     Function<Object[], String> refusal = WRITES.get(method.getName());
-    if (refusal != null) {
-      safeMode.check(() -> refusal.apply(args));
+    if (refusal == null) {
+      try {
+        return next.invoke(method, args);
+      } catch (Throwable t) {
+        throw clientSide(method.getName(), t);
+      }
     }
-    try {
+    safeMode.check(() -> refusal.apply(args)); // the quick check, on this namenode's copy
+    // ... and the exact one, inside the call's transaction (SafeMode.checkStored).
+    try (AutoCloseable gate =
+        TransactionRunner.gate(tx -> safeMode.checkStored(tx, () -> refusal.apply(args)))) {
       return next.invoke(method, args);
     } catch (Throwable t) {
       throw clientSide(method.getName(), t);

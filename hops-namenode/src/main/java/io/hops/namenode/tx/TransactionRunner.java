@@ -90,6 +90,41 @@ public final class TransactionRunner {
     default void recheck() throws StorageException {}
   }
 
+  /**
+   * A check a call makes inside its first transaction, at the end of the lock phase, with the
+   * transaction's own locks: safe mode's, so that a write that passed the call's quick check cannot
+   * commit after safe mode was entered (HDFS checks under its namesystem lock). Once a transaction
+   * of the call has committed, the rest of the call (a subtree operation's later batches) runs on.
+   */
+  @FunctionalInterface
+  public interface CallGate {
+    void check(Transaction tx) throws IOException;
+  }
+
+  private static final class Gate {
+    final CallGate check;
+    boolean passed;
+
+    Gate(CallGate check) {
+      this.check = check;
+    }
+  }
+
+  private static final ThreadLocal<Gate> CALL_GATE = new ThreadLocal<>();
+
+  /** Sets {@code gate} for the transactions this thread runs until the result is closed. */
+  public static AutoCloseable gate(CallGate gate) {
+    Gate outer = CALL_GATE.get();
+    CALL_GATE.set(new Gate(gate));
+    return () -> {
+      if (outer == null) {
+        CALL_GATE.remove();
+      } else {
+        CALL_GATE.set(outer);
+      }
+    };
+  }
+
   /** Runs a fresh operation from {@code attempt} until it commits or fails for good. */
   public <T> T run(Supplier<? extends Operation<T>> attempt) throws IOException {
     return run(attempt, null);
@@ -151,6 +186,10 @@ public final class TransactionRunner {
           fence.check(tx);
           FencedPause.pauseIfAsked();
         }
+        Gate gate = CALL_GATE.get();
+        if (gate != null && !gate.passed) {
+          gate.check.check(tx);
+        }
         lock.close(name);
         ExecutePhase exec = new ExecutePhase(tx, hints);
         T result = op.execute(exec);
@@ -163,6 +202,9 @@ public final class TransactionRunner {
           fence.recheck();
         }
         DurableResponse.commit(tx, deferResponses);
+        if (gate != null) {
+          gate.passed = true;
+        }
         FencedPause.outcome(null);
         exec.committed();
         accesses = tx.accessCounts();
