@@ -76,14 +76,15 @@ class XAttrAclCostTest {
       // Attributes cost nothing to calls that do not ask for them.
       assertThat(statWithXAttrs).isEqualTo(stat);
       // An inode without attributes is not scanned; with some, one pruned scan of its partition.
-      assertThat(firstSet).isEqualTo("PK(EXCLUSIVE) + B + W");
-      assertThat(nextSet).isEqualTo("PK(EXCLUSIVE) + B + PPIS + W");
+      // Every write also reads the safe-mode row under a shared lock (PK(SHARED)).
+      assertThat(firstSet).isEqualTo("PK(SHARED) + PK(EXCLUSIVE) + B + W");
+      assertThat(nextSet).isEqualTo("PK(SHARED) + PK(EXCLUSIVE) + B + PPIS + W");
       assertThat(get).isEqualTo("PK(SHARED) + B + PPIS");
       assertThat(listNone).isEqualTo("PK(SHARED) + B");
-      assertThat(remove).isEqualTo("PK(EXCLUSIVE) + B + PPIS + W");
+      assertThat(remove).isEqualTo("PK(SHARED) + PK(EXCLUSIVE) + B + PPIS + W");
       // The ACL row is read with the path (one PK for one inode with an ACL).
-      assertThat(firstAcl).isEqualTo("PK(EXCLUSIVE) + B + W");
-      assertThat(nextAcl).isEqualTo("PK + PK(EXCLUSIVE) + B + W");
+      assertThat(firstAcl).isEqualTo("PK(SHARED) + PK(EXCLUSIVE) + B + W");
+      assertThat(nextAcl).isEqualTo("PK + PK(SHARED) + PK(EXCLUSIVE) + B + W");
       assertThat(aclStatus).isEqualTo("PK + PK(SHARED) + B");
       assertThat(statBelowAcl).isEqualTo("PK + " + stat);
       assertThat(access).isEqualTo("PK + PK(SHARED) + B");
