@@ -1,17 +1,18 @@
--- Schema of MySQL 8 / MariaDB 10.11 with InnoDB. One of three DDL files, one per engine (h2.sql,
--- mysql.sql, ndb.sql), kept in step with each other and with the DAL row types (io.hops.dal.rows)
--- by SchemaFilesAgreeTest: same tables in the same order, same columns, keys and indexes.
+-- Schema of MySQL 8 / MariaDB 10.11 with InnoDB. One of two DDL files, one per SQL engine
+-- (mysql.sql, ndb.sql; the embedded engine derives its layout from the row types), kept in step
+-- with each other and with the DAL row types (io.hops.dal.rows) by SchemaFilesAgreeTest: same
+-- tables in the same order, same columns, keys and indexes.
 --
--- Tables come in the global lock order of Tables.ALL (DESIGN.md §6).
+-- Tables come in the global lock order of Tables.ALL (docs/architecture.md, "Lock order").
 -- Strings are VARBINARY holding UTF-8, so comparison is byte-exact and case-sensitive with no
 -- trailing-space padding, as HDFS path components need. No column is textual: the default
 -- charset only matters to columns added later.
--- Every table is partitioned by the DAL's partition column (DESIGN.md §4), so a partition-pruned
+-- Every table is partitioned by the DAL's partition column (docs/architecture.md, "Metadata schema"), so a partition-pruned
 -- scan reads one partition, as it reads one shard on NDB.
 -- Every statement is idempotent (IF NOT EXISTS), so running the file again is harmless.
 
 -- Files, directories and symlinks. partition_id is the parent's id, or a hash of the name
--- for children of the root, so top-level directories spread over shards (DESIGN.md §4).
+-- for children of the root, so top-level directories spread over shards (docs/architecture.md, "Metadata schema").
 -- name holds the UTF-8 bytes with the top bit of each byte flipped (the DAL's @SignedByteOrder):
 -- VARBINARY compares unsigned and HDFS orders names as signed bytes, so the primary key is
 -- then listing order and a listing page is one range scan.
@@ -208,7 +209,7 @@ CREATE TABLE IF NOT EXISTS retry_cache (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (client_id) PARTITIONS 8;
 
--- Subtree operations in progress (DESIGN.md §8), all in one partition.
+-- Subtree operations in progress (docs/architecture.md, "Subtree operations"), all in one partition.
 CREATE TABLE IF NOT EXISTS on_going_subtree_ops (
   partition_id INT NOT NULL,
   inode_id BIGINT NOT NULL,
@@ -222,7 +223,7 @@ CREATE TABLE IF NOT EXISTS on_going_subtree_ops (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (partition_id) PARTITIONS 8;
 
--- Small-file data tiers (DESIGN.md §10): <= 1 KB, <= 2 KB, <= 4 KB, and 8 KB pieces up to 64 KB.
+-- Small-file data tiers (docs/architecture.md, "Small files in the database"): <= 1 KB, <= 2 KB, <= 4 KB, and 8 KB pieces up to 64 KB.
 CREATE TABLE IF NOT EXISTS inmemory_file_data (
   inode_id BIGINT NOT NULL,
   data VARBINARY(1024),
@@ -317,7 +318,7 @@ CREATE TABLE IF NOT EXISTS storages (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (storage_id) PARTITIONS 8;
 
--- Leader election heartbeats, one row per namenode (DESIGN.md §9).
+-- Leader election heartbeats, one row per namenode (docs/architecture.md, "Leader election").
 CREATE TABLE IF NOT EXISTS le_descriptors (
   id BIGINT NOT NULL,
   counter BIGINT NOT NULL,

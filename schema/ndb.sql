@@ -1,16 +1,16 @@
--- Schema of MySQL NDB Cluster, created through an SQL node. One of three DDL files, one per engine
--- (h2.sql, mysql.sql, ndb.sql), kept in step with each other and with the DAL row types
--- (io.hops.dal.rows) by SchemaFilesAgreeTest: same tables in the same order, same columns, keys
--- and indexes.
+-- Schema of MySQL NDB Cluster, created through an SQL node. One of two DDL files, one per SQL
+-- engine (mysql.sql, ndb.sql; the embedded engine derives its layout from the row types), kept in
+-- step with each other and with the DAL row types (io.hops.dal.rows) by SchemaFilesAgreeTest: same
+-- tables in the same order, same columns, keys and indexes.
 --
--- Tables come in the global lock order of Tables.ALL (DESIGN.md §6).
+-- Tables come in the global lock order of Tables.ALL (docs/architecture.md, "Lock order").
 -- Strings are VARBINARY holding UTF-8, so comparison is byte-exact and case-sensitive with no
 -- trailing-space padding, as HDFS path components need.
--- Every table is partitioned by the DAL's partition column (DESIGN.md §4), so a partition-pruned
+-- Every table is partitioned by the DAL's partition column (docs/architecture.md, "Metadata schema"), so a partition-pruned
 -- scan reads one shard. The number of partitions is left to NDB, which sizes it to the data
 -- nodes and their LDM threads.
 
--- Disk storage for the on-disk small-file tables (DESIGN.md §10).
+-- Disk storage for the on-disk small-file tables (docs/architecture.md, "Small files in the database").
 -- NDB has no IF NOT EXISTS for these two statements: the loader ignores their "already exists"
 -- errors, so the file stays safe to run again.
 CREATE LOGFILE GROUP lg_1
@@ -26,7 +26,7 @@ CREATE TABLESPACE ts_1
   ENGINE=NDBCLUSTER;
 
 -- Files, directories and symlinks. partition_id is the parent's id, or a hash of the name
--- for children of the root, so top-level directories spread over shards (DESIGN.md §4).
+-- for children of the root, so top-level directories spread over shards (docs/architecture.md, "Metadata schema").
 -- name holds the UTF-8 bytes with the top bit of each byte flipped (the DAL's @SignedByteOrder):
 -- VARBINARY compares unsigned and HDFS orders names as signed bytes, so the primary key is
 -- then listing order and a listing page is one range scan.
@@ -221,7 +221,7 @@ CREATE TABLE IF NOT EXISTS retry_cache (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (client_id);
 
--- Subtree operations in progress (DESIGN.md §8), all in one partition.
+-- Subtree operations in progress (docs/architecture.md, "Subtree operations"), all in one partition.
 CREATE TABLE IF NOT EXISTS on_going_subtree_ops (
   partition_id INT NOT NULL,
   inode_id BIGINT NOT NULL,
@@ -235,7 +235,7 @@ CREATE TABLE IF NOT EXISTS on_going_subtree_ops (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (partition_id);
 
--- Small-file data tiers (DESIGN.md §10): <= 1 KB, <= 2 KB, <= 4 KB, and 8 KB pieces up to 64 KB.
+-- Small-file data tiers (docs/architecture.md, "Small files in the database"): <= 1 KB, <= 2 KB, <= 4 KB, and 8 KB pieces up to 64 KB.
 -- Kept in memory: these are the smallest files, read with their metadata.
 CREATE TABLE IF NOT EXISTS inmemory_file_data (
   inode_id BIGINT NOT NULL,
@@ -332,7 +332,7 @@ CREATE TABLE IF NOT EXISTS storages (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (storage_id);
 
--- Leader election heartbeats, one row per namenode (DESIGN.md §9).
+-- Leader election heartbeats, one row per namenode (docs/architecture.md, "Leader election").
 CREATE TABLE IF NOT EXISTS le_descriptors (
   id BIGINT NOT NULL,
   counter BIGINT NOT NULL,

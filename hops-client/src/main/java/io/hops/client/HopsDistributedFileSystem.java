@@ -19,11 +19,12 @@ import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * The stock HDFS client plus hops's small-file fast path (DESIGN.md §10), chosen by configuration
- * alone: {@code fs.hdfs.impl=io.hops.client.HopsDistributedFileSystem}. A new file is buffered and
- * sent with its close in one call; the namenode keeps it in the database if its directory has the
- * {@code DB} storage policy, else the file is written to datanodes as usual. {@code open} asks for
- * the bytes of a database file in one call and reads other files as usual.
+ * The stock HDFS client plus hops's small-file fast path (docs/architecture.md, "Small files in the
+ * database"), chosen by configuration alone: {@code
+ * fs.hdfs.impl=io.hops.client.HopsDistributedFileSystem}. A new file is buffered and sent with its
+ * close in one call; the namenode keeps it in the database if its directory has the {@code DB}
+ * storage policy, else the file is written to datanodes as usual. {@code open} asks for the bytes
+ * of a database file in one call and reads other files as usual.
  *
  * <p>A file written this way exists from its close on (not from its create), and an error of the
  * create (the file exists, a permission) is raised by the close.

@@ -160,8 +160,9 @@ public final class HopsConfig {
   public static final long ROUND_TRIP_TIMEOUT_MS_DEFAULT = 20_000;
 
   /**
-   * How often each namenode advances its leader-election counter (DESIGN.md §9). A namenode whose
-   * rounds run slow raises it, up to {@link #ELECTION_MAX_PERIOD_MS}; every namenode follows.
+   * How often each namenode advances its leader-election counter (docs/architecture.md, "Leader
+   * election"). A namenode whose rounds run slow raises it, up to {@link #ELECTION_MAX_PERIOD_MS};
+   * every namenode follows.
    */
   public static final String ELECTION_PERIOD_MS = "hops.leader-election.period.ms";
 
@@ -180,7 +181,7 @@ public final class HopsConfig {
 
   public static final long ELECTION_MAX_PERIOD_MS_DEFAULT = 10_000;
 
-  // ---- small files in the database (DESIGN.md §10) ----
+  // ---- small files in the database (docs/architecture.md, "Small files in the database") ----
 
   /**
    * Largest file kept in the database; a larger one, or one that grows past it, lives on datanodes.

@@ -1,8 +1,8 @@
 package io.hops.dal;
 
 /**
- * The kinds of database access, named by their cost (DESIGN.md §7): a reviewer reads the cost of an
- * operation from the kinds it uses.
+ * The kinds of database access, named by their cost (docs/architecture.md, "Database cost per
+ * operation"): a reviewer reads the cost of an operation from the kinds it uses.
  */
 public enum AccessKind {
   /** Primary-key read of one row. */

@@ -13,10 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the stock Apache DataNode against hops namenodes (DESIGN.md §3). With one namenode the
- * datanode serves it as {@code fs.defaultFS}; with several they form one HA nameservice, {@value
- * #NAMESERVICE}, so the datanode heartbeats every namenode and obeys the one that reports ACTIVE
- * (the leader). Nothing of the DataNode is changed: this only writes its configuration.
+ * Runs the stock Apache DataNode against hops namenodes (docs/architecture.md, "Wire
+ * compatibility"). With one namenode the datanode serves it as {@code fs.defaultFS}; with several
+ * they form one HA nameservice, {@value #NAMESERVICE}, so the datanode heartbeats every namenode
+ * and obeys the one that reports ACTIVE (the leader). Nothing of the DataNode is changed: this only
+ * writes its configuration.
  */
 public final class DatanodeLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeLauncher.class);

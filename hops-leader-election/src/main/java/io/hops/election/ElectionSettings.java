@@ -3,9 +3,10 @@ package io.hops.election;
 import java.time.Duration;
 
 /**
- * The election's timing (DESIGN.md §9). A namenode is dead once its counter has not advanced for
- * {@code missedHeartbeats} periods; a leader's lease is {@link #LEASE_FRACTION} of that, so that it
- * stops acting as leader before any other namenode can take its place, whatever its clock rate.
+ * The election's timing (docs/architecture.md, "Leader election"). A namenode is dead once its
+ * counter has not advanced for {@code missedHeartbeats} periods; a leader's lease is {@link
+ * #LEASE_FRACTION} of that, so that it stops acting as leader before any other namenode can take
+ * its place, whatever its clock rate.
  */
 public record ElectionSettings(Duration period, int missedHeartbeats, Duration maxPeriod) {
   /** The lease as a share of the time after which others declare a silent namenode dead. */

@@ -20,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leader election and membership with the database as shared memory (DAIS'15; DESIGN.md §9).
+ * Leader election and membership with the database as shared memory (DAIS'15; docs/architecture.md,
+ * "Leader election").
  *
  * <p>Every contender owns a row of {@code le_descriptors} and advances its counter once a period in
  * a short transaction. A contender is alive while its counter was seen to advance within the last

@@ -6,8 +6,8 @@ import io.hops.dal.StorageException;
 
 /**
  * Ids taken from a database counter a range at a time, so a namenode does not touch the database
- * for every new id (DESIGN.md §4). Ranges are unique across namenodes; an unused rest of a range is
- * simply never used.
+ * for every new id (docs/architecture.md, "Metadata schema"). Ranges are unique across namenodes;
+ * an unused rest of a range is simply never used.
  */
 public final class IdPool {
   private final Storage storage;

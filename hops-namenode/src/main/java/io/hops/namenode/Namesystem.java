@@ -122,7 +122,8 @@ public final class Namesystem {
 
   /**
    * Runs leader-only work (housekeeping) as a transaction fenced by the election: it commits only
-   * if this namenode still leads at the epoch the database names (DESIGN.md §3).
+   * if this namenode still leads at the epoch the database names (docs/architecture.md, "Wire
+   * compatibility").
    */
   public <T> T runAsLeader(Supplier<? extends Operation<T>> op) throws IOException {
     return runner.run(op, blocks.leaderFence());
@@ -213,7 +214,10 @@ public final class Namesystem {
     return leases;
   }
 
-  /** Directory operations at any size: the subtree protocol (DESIGN.md §8). */
+  /**
+   * Directory operations at any size: the subtree protocol (docs/architecture.md, "Subtree
+   * operations").
+   */
   public SubtreeOperations subtrees() {
     return subtrees;
   }

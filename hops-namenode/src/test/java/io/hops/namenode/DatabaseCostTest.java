@@ -17,8 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The database accesses of each operation, through the stock client, match DESIGN.md §7 (the
- * paper's Table I) exactly, with the hint cache warm and cold, at depths 1, 2 and 7.
+ * The database accesses of each operation, through the stock client, match docs/architecture.md,
+ * "Database cost per operation" (the paper's Table I) exactly, with the hint cache warm and cold,
+ * at depths 1, 2 and 7.
  */
 class DatabaseCostTest {
   private static HopsTestCluster cluster;

@@ -15,12 +15,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The exact database accesses of create, read of an empty file, ls, rename and delete of a file at
  * depths 1, 2 and 7, hint cache warm and cold, through the stock client. Every warm count is within
- * the paper's (DESIGN.md §7): read B + PK; ls B + PK(SHARED) + PPIS (the root: IS); create 2B +
- * ≤5PK + PPIS + W; delete 2B + 2PK(X) + W; rename 3B + PK(X) + W (each path's target rides in its
- * ancestors' read-committed batch), here B + B(X) + W: within one directory, the directory's
- * ancestors are read in one batch, and the directory, the source and the destination locked in
- * another. At depth 1 the parent is the root, locked directly, so no read-committed batch is
- * needed; a cold cache adds one read-committed PK per ancestor the batch could not reach.
+ * the paper's (docs/architecture.md, "Database cost per operation"): read B + PK; ls B + PK(SHARED)
+ * + PPIS (the root: IS); create 2B + ≤5PK + PPIS + W; delete 2B + 2PK(X) + W; rename 3B + PK(X) + W
+ * (each path's target rides in its ancestors' read-committed batch), here B + B(X) + W: within one
+ * directory, the directory's ancestors are read in one batch, and the directory, the source and the
+ * destination locked in another. At depth 1 the parent is the root, locked directly, so no
+ * read-committed batch is needed; a cold cache adds one read-committed PK per ancestor the batch
+ * could not reach.
  */
 class OperationCostTest {
   private static HopsTestCluster cluster;

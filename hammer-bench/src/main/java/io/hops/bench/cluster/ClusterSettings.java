@@ -19,7 +19,7 @@ import java.nio.file.Path;
  *     proxy provider as one HA nameservice; null for the single namenode reached by its address
  * @param smallFiles hops keeps small files in the database: the namenode with {@code
  *     hops.smallfiles.db-by-default}, the clients with hops-client's {@code
- *     HopsDistributedFileSystem} (DESIGN.md §10)
+ *     HopsDistributedFileSystem} (docs/architecture.md, "Small files in the database")
  * @param namenodeSettings written into every namenode's configuration, hops and HDFS alike, after
  *     the benchmark's own (a key a system does not know is ignored by it)
  */

@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 /**
  * hops's extension RPC for small files, served on the namenode's RPC port next to {@code
  * ClientProtocol}: a file of up to the maximum is created and completed with its bytes in one
- * transaction, and read back in one call, without a datanode (DESIGN.md §10). Exceptions are those
- * of {@code create} and {@code getBlockLocations}.
+ * transaction, and read back in one call, without a datanode (docs/architecture.md, "Small files in
+ * the database"). Exceptions are those of {@code create} and {@code getBlockLocations}.
  *
  * <p>The namenode implements this interface; on the wire it is the protobuf service of {@code
  * src/main/proto/SmallFilesProtocol.proto} ({@link SmallFilesProtocolPB}, Hadoop's protobuf RPC

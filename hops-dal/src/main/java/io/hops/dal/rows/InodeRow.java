@@ -10,9 +10,9 @@ import io.hops.dal.schema.TableName;
 
 /**
  * A file, directory or symlink. Partitioned by {@code partitionId}: the parent's id, or for
- * children of the root a hash of the name, so top-level directories spread over shards (DESIGN.md
- * §4). Names order as HDFS orders them (signed bytes), so a partition's rows are a directory's
- * children in listing order.
+ * children of the root a hash of the name, so top-level directories spread over shards
+ * (docs/architecture.md, "Metadata schema"). Names order as HDFS orders them (signed bytes), so a
+ * partition's rows are a directory's children in listing order.
  *
  * <p>The {@code parent_id} index holds only the root's children (the root's id is 1): theirs are
  * the only partitions that are not their parent's id; every other directory's children are its

@@ -7,10 +7,11 @@ import io.hops.dal.schema.Table;
 import io.hops.dal.schema.TableName;
 
 /**
- * A namenode's row in the leader election (DESIGN.md §9): its id (never reused), the counter it
- * advances every period, where clients and operators reach it, when it joined (database time), and
- * its process's incarnation: the first id that process took, kept when it joins again under a new
- * id (0 in a row of a release before incarnations: the id stands for it).
+ * A namenode's row in the leader election (docs/architecture.md, "Leader election"): its id (never
+ * reused), the counter it advances every period, where clients and operators reach it, when it
+ * joined (database time), and its process's incarnation: the first id that process took, kept when
+ * it joins again under a new id (0 in a row of a release before incarnations: the id stands for
+ * it).
  */
 @TableName("le_descriptors")
 public record LeDescriptorRow(

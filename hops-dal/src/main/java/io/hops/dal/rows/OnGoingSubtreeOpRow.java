@@ -6,7 +6,10 @@ import io.hops.dal.schema.Pk;
 import io.hops.dal.schema.Table;
 import io.hops.dal.schema.TableName;
 
-/** A subtree operation in progress (DESIGN.md §8); all rows share one partition. */
+/**
+ * A subtree operation in progress (docs/architecture.md, "Subtree operations"); all rows share one
+ * partition.
+ */
 @TableName("on_going_subtree_ops")
 public record OnGoingSubtreeOpRow(
     @Pk @PartitionKey int partitionId,

@@ -6,8 +6,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks the column a table is partitioned by (DESIGN.md §4). It is always part of the primary key,
- * so one partition-pruned scan reads one shard.
+ * Marks the column a table is partitioned by (docs/architecture.md, "Metadata schema"). It is
+ * always part of the primary key, so one partition-pruned scan reads one shard.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.RECORD_COMPONENT)

@@ -183,7 +183,9 @@ public final class Table<R extends Record> {
     return keyColumns;
   }
 
-  /** The partition column, if the table is partitioned (DESIGN.md §4). */
+  /**
+   * The partition column, if the table is partitioned (docs/architecture.md, "Metadata schema").
+   */
   public Optional<Column> partitionColumn() {
     return Optional.ofNullable(partitionColumn);
   }

@@ -32,8 +32,9 @@ import io.hops.dal.rows.XAttrRow;
 import java.util.List;
 
 /**
- * Every table of the schema, in the global lock order of DESIGN.md §6: inodes first, then the
- * file-related tables in a fixed order, then the rest. Writes are flushed in this order too.
+ * Every table of the schema, in the global lock order of docs/architecture.md, "Lock order": inodes
+ * first, then the file-related tables in a fixed order, then the rest. Writes are flushed in this
+ * order too.
  */
 public final class Tables {
   public static final List<Table<?>> ALL =

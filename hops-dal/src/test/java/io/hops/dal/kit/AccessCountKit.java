@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Access counts are exact for every kind of call, in the transaction and in the storage's totals
- * (DESIGN.md §7): one count per call whatever the number of rows, one write batch per commit that
- * has writes and none otherwise.
+ * (docs/architecture.md, "Database cost per operation"): one count per call whatever the number of
+ * rows, one write batch per commit that has writes and none otherwise.
  */
 public abstract class AccessCountKit extends DalKit {
   private static final Table<InodeRow> T = InodeRow.TABLE;

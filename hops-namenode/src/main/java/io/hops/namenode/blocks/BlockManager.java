@@ -36,7 +36,8 @@ import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
 /**
  * The block side of one namenode: the datanodes it knows, where new replicas go, block ids and
  * generation stamps, and how block rows become the {@link LocatedBlock}s clients read. It keeps no
- * authoritative state: blocks and replica locations are rows of DESIGN.md §4.
+ * authoritative state: blocks and replica locations are rows of docs/architecture.md, "Metadata
+ * schema".
  */
 public final class BlockManager {
   /** Block ids below this are reserved, as in HDFS (LAST_RESERVED_BLOCK_ID). */
@@ -94,8 +95,8 @@ public final class BlockManager {
   }
 
   /**
-   * Whether this namenode does housekeeping and commands datanodes (DESIGN.md §3): it was elected
-   * and its lease holds.
+   * Whether this namenode does housekeeping and commands datanodes (docs/architecture.md, "Wire
+   * compatibility"): it was elected and its lease holds.
    */
   public boolean isLeader() {
     LeaderElection e = election;
@@ -154,7 +155,8 @@ public final class BlockManager {
 
   /**
    * The fence of leader-only work (a {@link io.hops.namenode.tx.TransactionRunner.Fence}): passes
-   * only if this namenode still leads at the epoch the database names (DESIGN.md §3).
+   * only if this namenode still leads at the epoch the database names (docs/architecture.md, "Wire
+   * compatibility").
    */
   public void checkLeader(io.hops.dal.Transaction tx) throws StorageException {
     LeaderElection e = election;

@@ -25,9 +25,9 @@ import java.util.Map;
 
 /**
  * One file's blocks and where their replicas are, as a lock phase read them: after the file's inode
- * (DESIGN.md §6), one partition-pruned scan per table, all in the file's partition. The block rows
- * are locked when the operation changes blocks: the lock on a block row protects its replica rows,
- * which datanode reports change without locking the inode.
+ * (docs/architecture.md, "Lock order"), one partition-pruned scan per table, all in the file's
+ * partition. The block rows are locked when the operation changes blocks: the lock on a block row
+ * protects its replica rows, which datanode reports change without locking the inode.
  *
  * <p>A file being written may be read as its <em>tail</em> ({@link #lockTail}): only its last and
  * penultimate blocks, whose ids its lease path keeps (as HopsFS does), so that writing an N-block
@@ -342,14 +342,15 @@ public final class FileBlocks {
   }
 
   /**
-   * Reads the tail of an open file (after its inode and lease rows, DESIGN.md §6): its lease path
-   * (PK), its last and penultimate blocks at {@code mode} (one PK or B) and, per tail block, its
-   * replicas, expected and corrupt replicas (one PPIS each, bounded by the block) and its
-   * replication-check entries (one PK or B); with {@code removalRows} also what {@link
-   * #withRemovalRows} reads, for the tail blocks only. Falls back to {@link #lock} (every block)
-   * when the file has no lease path, when the lease path does not know the tail (a file reopened by
-   * append or recovery, or after an abandoned block) or names a block that is gone, and when {@code
-   * wantedBlockId} (or -1) is not in the tail. Without {@code datanodes}, the tail blocks only.
+   * Reads the tail of an open file (after its inode and lease rows, docs/architecture.md, "Lock
+   * order"): its lease path (PK), its last and penultimate blocks at {@code mode} (one PK or B)
+   * and, per tail block, its replicas, expected and corrupt replicas (one PPIS each, bounded by the
+   * block) and its replication-check entries (one PK or B); with {@code removalRows} also what
+   * {@link #withRemovalRows} reads, for the tail blocks only. Falls back to {@link #lock} (every
+   * block) when the file has no lease path, when the lease path does not know the tail (a file
+   * reopened by append or recovery, or after an abandoned block) or names a block that is gone, and
+   * when {@code wantedBlockId} (or -1) is not in the tail. Without {@code datanodes}, the tail
+   * blocks only.
    */
   public static FileBlocks lockTail(
       LockPhase tx,

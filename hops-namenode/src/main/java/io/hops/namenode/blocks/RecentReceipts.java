@@ -9,13 +9,13 @@ import org.apache.hadoop.util.Time;
 
 /**
  * Replicas that datanodes reported to this namenode while another namenode owned their reports
- * (DESIGN.md §3). Every datanode reports every replica it receives to every namenode; only the
- * owner applies it. When the owner dies, what it was sent and had not applied yet is lost until the
- * datanode's full report to the next owner, seconds later, and a writer whose {@code complete} or
- * {@code addBlock} waits for those replicas stalls meanwhile. So each namenode keeps the recent
- * receipts it did not apply, and when a writer's call finds its block short of replicas it applies
- * the receipts of that block itself, exactly as the owner would (applying a replica twice changes
- * nothing).
+ * (docs/architecture.md, "Wire compatibility"). Every datanode reports every replica it receives to
+ * every namenode; only the owner applies it. When the owner dies, what it was sent and had not
+ * applied yet is lost until the datanode's full report to the next owner, seconds later, and a
+ * writer whose {@code complete} or {@code addBlock} waits for those replicas stalls meanwhile. So
+ * each namenode keeps the recent receipts it did not apply, and when a writer's call finds its
+ * block short of replicas it applies the receipts of that block itself, exactly as the owner would
+ * (applying a replica twice changes nothing).
  *
  * <p>Nothing here is authoritative: a receipt is what a datanode said, applied through the same
  * transaction as its owner's, which checks it against the block as stored. Bounded in count and

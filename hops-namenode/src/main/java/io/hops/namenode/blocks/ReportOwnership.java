@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Which namenode processes a datanode's block reports (DESIGN.md §3): every datanode reports to
- * every namenode, and exactly one of the live namenodes, chosen by a hash of the datanode's uuid
- * over the sorted live ids, applies them. When the membership changes the datanode is re-owned at
- * the next round, and a new owner asks the datanode for a full report to catch up on what it
- * missed. Views of the membership differ for a moment around a change, so two namenodes may both
- * apply a datanode's reports, out of order with each other: a full report removes only replicas
- * recorded before it was asked for (see {@code DatanodeRpc.blockReport}).
+ * Which namenode processes a datanode's block reports (docs/architecture.md, "Wire compatibility"):
+ * every datanode reports to every namenode, and exactly one of the live namenodes, chosen by a hash
+ * of the datanode's uuid over the sorted live ids, applies them. When the membership changes the
+ * datanode is re-owned at the next round, and a new owner asks the datanode for a full report to
+ * catch up on what it missed. Views of the membership differ for a moment around a change, so two
+ * namenodes may both apply a datanode's reports, out of order with each other: a full report
+ * removes only replicas recorded before it was asked for (see {@code DatanodeRpc.blockReport}).
  */
 public final class ReportOwnership {
   private final BlockManager bm;

@@ -10,9 +10,10 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockStoragePolicySuite;
 
 /**
  * The storage policies a hops namenode knows: HDFS's built-in suite as Hadoop 3.5.0 reports it,
- * plus {@code DB}, hops's policy for directories whose small files live in the database (DESIGN.md
- * §10; its blocks, once a file outgrows the database, go to DISK as under HOT). A policy is
- * inherited as in HDFS: an inode without one of its own takes its nearest ancestor's.
+ * plus {@code DB}, hops's policy for directories whose small files live in the database
+ * (docs/architecture.md, "Small files in the database"; its blocks, once a file outgrows the
+ * database, go to DISK as under HOT). A policy is inherited as in HDFS: an inode without one of its
+ * own takes its nearest ancestor's.
  */
 public final class StoragePolicies {
   /**

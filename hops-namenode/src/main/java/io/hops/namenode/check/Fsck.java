@@ -313,8 +313,9 @@ public final class Fsck {
   }
 
   /**
-   * A file stored in the database (DESIGN.md §10): no replicas to count; corrupt when its rows are
-   * missing, as a block without replicas would be missing.
+   * A file stored in the database (docs/architecture.md, "Small files in the database"): no
+   * replicas to count; corrupt when its rows are missing, as a block without replicas would be
+   * missing.
    */
   private void databaseFile(String p, HdfsFileStatus file, ExtendedBlock block) throws IOException {
     res.totalFiles++;

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The DAL at work on the configured store: one transaction per access kind, each printed with its
- * result and its cost in the vocabulary of DESIGN.md §7. Leaves the store as it found it.
+ * result and its cost in the vocabulary of docs/architecture.md, "Database cost per operation".
+ * Leaves the store as it found it.
  */
 @Command(
     name = "dal-demo",
@@ -126,7 +127,10 @@ final class DalDemoCommand implements Callable<Integer> {
     return rows.stream().map(DalDemoCommand::describe).collect(Collectors.joining(", "));
   }
 
-  /** A directory or file under {@code parentId}, partitioned by its parent (DESIGN.md §4). */
+  /**
+   * A directory or file under {@code parentId}, partitioned by its parent (docs/architecture.md,
+   * "Metadata schema").
+   */
   private static InodeRow inode(long parentId, String name, long id, boolean isDir) {
     long now = System.currentTimeMillis();
     return new InodeRow(

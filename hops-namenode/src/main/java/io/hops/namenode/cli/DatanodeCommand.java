@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code hops datanode}: the stock Apache DataNode, serving one namenode or, with several, all of
- * them as one HA nameservice (DESIGN.md §3), until killed.
+ * them as one HA nameservice (docs/architecture.md, "Wire compatibility"), until killed.
  */
 @Command(
     name = "datanode",

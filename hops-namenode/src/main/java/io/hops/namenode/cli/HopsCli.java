@@ -10,7 +10,10 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** {@code bin/hops}: the single entry point (DESIGN.md §11). */
+/**
+ * {@code bin/hops}: the single entry point (docs/architecture.md, "Configuration and the entry
+ * point").
+ */
 @Command(
     name = "hops",
     description = "HDFS-compatible file system whose metadata lives in a database.",

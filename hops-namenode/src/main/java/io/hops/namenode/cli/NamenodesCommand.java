@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code hops namenodes}: the live namenodes and the leader, as any namenode answers them over its
- * RPC port (the membership extension call; DESIGN.md §9).
+ * RPC port (the membership extension call; docs/architecture.md, "Leader election").
  */
 @Command(
     name = "namenodes",

@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The leader's housekeeping (DESIGN.md §3): one daemon thread that runs every task each interval
- * while this namenode is the leader. Tasks are driven by the tables of DESIGN.md §4, so a new
- * leader picks up where the old one stopped.
+ * The leader's housekeeping (docs/architecture.md, "Wire compatibility"): one daemon thread that
+ * runs every task each interval while this namenode is the leader. Tasks are driven by the tables
+ * of docs/architecture.md, "Metadata schema", so a new leader picks up where the old one stopped.
  */
 public final class Housekeeping implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);

@@ -38,12 +38,12 @@ import org.slf4j.LoggerFactory;
  * namenode's recovery holder ({@code HDFS_NameNode-<time>}) until the primary's {@code
  * commitBlockSynchronization} closes it.
  *
- * <p>Only the leader commands datanodes (DESIGN.md §3). The block row remembers when the recovery
- * command was queued ({@code timestamp}; 0: started on another namenode, not yet sent), so the
- * leader's housekeeping, which looks at the files of recovery holders every round, sends what
- * others started and starts again, with a new id and the next primary, a recovery that did not
- * finish within {@link LeaseManager#BLOCK_RECOVERY_TIMEOUT_MS} (HDFS re-issues it the same way
- * after its recovery timeout).
+ * <p>Only the leader commands datanodes (docs/architecture.md, "Wire compatibility"). The block row
+ * remembers when the recovery command was queued ({@code timestamp}; 0: started on another
+ * namenode, not yet sent), so the leader's housekeeping, which looks at the files of recovery
+ * holders every round, sends what others started and starts again, with a new id and the next
+ * primary, a recovery that did not finish within {@link LeaseManager#BLOCK_RECOVERY_TIMEOUT_MS}
+ * (HDFS re-issues it the same way after its recovery timeout).
  *
  * <p>A truncate in the middle of a block (see {@code ops.Truncate}) uses the same recovery: it
  * leaves the inode shorter than its blocks, and the difference is what the last block's replicas

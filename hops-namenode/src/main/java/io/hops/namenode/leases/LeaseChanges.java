@@ -20,8 +20,8 @@ import java.util.TreeSet;
 
 /**
  * The lease rows one transaction reads and changes. They are read in the lock phase after the
- * inodes, in holder order (DESIGN.md §6); the execute phase adds and removes files and renews;
- * {@link #flush} writes each lease row once.
+ * inodes, in holder order (docs/architecture.md, "Lock order"); the execute phase adds and removes
+ * files and renews; {@link #flush} writes each lease row once.
  *
  * <p>The {@code lease_paths} rows (one per open file, keyed by holder and inode id, and partitioned
  * by holder; the file's inode names its holder, so a file's row is found by key and a holder's rows

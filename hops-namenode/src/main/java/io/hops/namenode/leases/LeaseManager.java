@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * serve any client. A lease is renewed by its holder (the client's {@code renewLease}); past the
  * soft limit another client may take its files over, past the hard limit {@link
  * #releaseExpiredLeases} releases them through the {@link LeaseRecovery} hook (by default {@link
- * BlockRecovery}). Times are wall-clock milliseconds, comparable across namenodes.
+ * BlockRecovery}). Times are the cluster's clock ({@link #now}: the database's), comparable across
+ * namenodes, never one namenode's wall clock.
  *
  * <p>A file whose last block is being recovered belongs to the namenode's recovery holder ({@code
  * HDFS_NameNode-<start time>}, one per namenode, as HDFS names it). {@link #releaseExpiredLeases}

@@ -19,11 +19,12 @@ import java.util.Set;
  * recovery holder (whose block recovery may be due to be sent or started again). The file is found
  * by its inode id (its lease path's key), so a rename while it was open does not matter: an index
  * lookup read committed, then the inode by primary key, exclusively, then the lease row and the
- * lease path (DESIGN.md §6). Everything is checked again under the locks: a holder that renewed in
- * the meantime keeps its file. With {@link #NO_FILE}, drops the holder's lease if it has no files:
- * with the lease row locked exclusively (which waits for every create that holds it shared), an
- * index read of the holder's lease paths. After releasing a file, the lease goes too if that was
- * its last (HDFS removes a lease with its last file); else a later pass drops it.
+ * lease path (docs/architecture.md, "Lock order"). Everything is checked again under the locks: a
+ * holder that renewed in the meantime keeps its file. With {@link #NO_FILE}, drops the holder's
+ * lease if it has no files: with the lease row locked exclusively (which waits for every create
+ * that holds it shared), an index read of the holder's lease paths. After releasing a file, the
+ * lease goes too if that was its last (HDFS removes a lease with its last file); else a later pass
+ * drops it.
  */
 final class ReleaseLease extends Operation<Boolean> {
   static final long NO_FILE = -1;

@@ -38,11 +38,11 @@ import org.apache.hadoop.fs.permission.FsAction;
  * directory, the target closed, each source closed, non-empty, distinct, not the target, with a
  * preferred block size no larger than the target's.
  *
- * <p>The block-related rows of a file live in its partition (DESIGN.md §4), so moving a block moves
- * its rows: block, replicas, corrupt and excess replicas are re-inserted under the target, its
- * lookup row points to the target, and a replication check is queued when the replication differs
- * (pending copies are dropped: re-replication decides again). Locks the directory and every file
- * exclusively, in path order, then each file's blocks.
+ * <p>The block-related rows of a file live in its partition (docs/architecture.md, "Metadata
+ * schema"), so moving a block moves its rows: block, replicas, corrupt and excess replicas are
+ * re-inserted under the target, its lookup row points to the target, and a replication check is
+ * queued when the replication differs (pending copies are dropped: re-replication decides again).
+ * Locks the directory and every file exclusively, in path order, then each file's blocks.
  *
  * <p>A concat is one transaction, as HDFS's is one atomic edit: split, a crash or a reader between
  * its parts would see some sources moved and others not. So the rows it moves are bounded ({@code

@@ -112,8 +112,9 @@ public final class Create extends Operation<HdfsFileStatus> {
 
   /**
    * Makes this a create-and-complete of a small file with its bytes in the database (hops-client's
-   * extension RPC, DESIGN.md §10): the file is closed at once, with no lease. Where the database
-   * policy does not apply, or the bytes do not fit, nothing changes and the outcome has no status.
+   * extension RPC, docs/architecture.md, "Small files in the database"): the file is closed at
+   * once, with no lease. Where the database policy does not apply, or the bytes do not fit, nothing
+   * changes and the outcome has no status.
    */
   public Create withData(io.hops.namenode.smallfiles.SmallFileStore store, byte[] data) {
     this.smallFiles = store;

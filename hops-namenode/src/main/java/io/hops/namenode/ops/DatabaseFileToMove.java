@@ -15,10 +15,10 @@ import org.apache.hadoop.fs.permission.FsAction;
 
 /**
  * The first step of moving a file stored in the database to datanodes, before a stock client's
- * append or a concat (DESIGN.md §10): reads the file's bytes, or, for an empty file, makes it a
- * plain file with no blocks at once. Answers null when there is nothing to move: not a database
- * file, moved already, or a caller without {@code access} to it (the operation that follows then
- * raises what HDFS raises). Locks the file exclusively.
+ * append or a concat (docs/architecture.md, "Small files in the database"): reads the file's bytes,
+ * or, for an empty file, makes it a plain file with no blocks at once. Answers null when there is
+ * nothing to move: not a database file, moved already, or a caller without {@code access} to it
+ * (the operation that follows then raises what HDFS raises). Locks the file exclusively.
  */
 public final class DatabaseFileToMove extends Operation<DatabaseFileToMove.Found> {
   /** A database file with bytes, and the directory it is in: what the move writes to datanodes. */

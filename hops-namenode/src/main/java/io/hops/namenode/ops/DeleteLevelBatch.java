@@ -17,12 +17,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One transaction of a subtree delete (DESIGN.md §8, phase 3): inodes of one level of a marked,
- * quiesced subtree whose deeper levels are already gone, so they are leaves. Their parents are
- * locked first, then they, exclusively, in a batched read each; they are deleted with what goes
- * with them ({@link DeletedInodes}: leases, blocks to invalidate, small-file data, quotas) and
- * their parents' children counts go down. A namenode that dies between two batches leaves a smaller
- * tree that is consistent in every row.
+ * One transaction of a subtree delete (docs/architecture.md, "Subtree operations", phase 3): inodes
+ * of one level of a marked, quiesced subtree whose deeper levels are already gone, so they are
+ * leaves. Their parents are locked first, then they, exclusively, in a batched read each; they are
+ * deleted with what goes with them ({@link DeletedInodes}: leases, blocks to invalidate, small-file
+ * data, quotas) and their parents' children counts go down. A namenode that dies between two
+ * batches leaves a smaller tree that is consistent in every row.
  *
  * <p>An inode that is no longer where the walk saw it is skipped; a directory that has children
  * again (a transaction that resolved its path before the mark and committed after the quiesce) is

@@ -45,12 +45,12 @@ import java.util.TreeMap;
  * holds it; small-file data kept in the database; the quota rows of directories; the extended
  * attributes and ACLs of inodes whose flags say they have some.
  *
- * <p>Read in the lock phase after the inodes, in the table order of DESIGN.md §6. All of it is
- * read-committed and protected by the exclusive locks on the inodes (hierarchical locking), except
- * the block rows, locked exclusively: datanode reports and the leader's housekeeping change replica
- * rows under the block row's lock without locking the inode, so a replica reported while the file
- * is deleted waits, then finds no block and is invalidated. A file that is closed and empty has
- * none of these rows, so deleting it reads nothing more.
+ * <p>Read in the lock phase after the inodes, in the table order of docs/architecture.md, "Lock
+ * order". All of it is read-committed and protected by the exclusive locks on the inodes
+ * (hierarchical locking), except the block rows, locked exclusively: datanode reports and the
+ * leader's housekeeping change replica rows under the block row's lock without locking the inode,
+ * so a replica reported while the file is deleted waits, then finds no block and is invalidated. A
+ * file that is closed and empty has none of these rows, so deleting it reads nothing more.
  *
  * <p>A transaction is bounded by rows, not only by inodes ({@link LockPhase#maxRows()}): files are
  * taken in id order while their rows, reckoned from their blocks and replication ({@link

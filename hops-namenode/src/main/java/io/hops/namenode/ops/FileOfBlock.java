@@ -13,9 +13,9 @@ import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 /**
  * The file of a block named only by its id (a pipeline update, a datanode's block recovery): the
  * block's lookup row read committed, then the file's inode found by id and locked exclusively, as
- * every operation that changes a file's blocks locks the file first (DESIGN.md §6). The inode is
- * keyed by its parent and name, and only its id is known: PK + PK where this namenode saw the file
- * (its hint cache), PK + IS + PK where it did not.
+ * every operation that changes a file's blocks locks the file first (docs/architecture.md, "Lock
+ * order"). The inode is keyed by its parent and name, and only its id is known: PK + PK where this
+ * namenode saw the file (its hint cache), PK + IS + PK where it did not.
  */
 final class FileOfBlock {
   private FileOfBlock() {}

@@ -22,10 +22,11 @@ import org.apache.hadoop.security.AccessControlException;
  * (non-empty, being written, or stored in the database) is read again under a shared lock, + PK
  * (SHARED), and also reads its blocks and where their replicas are: a complete file of a few blocks
  * three pruned scans of its partition (blocks, replicas, corrupt replicas), and the expected
- * replicas too while a block is being written (DESIGN.md §7): the rows of only the blocks of the
- * range and of the last block, found by where they begin, and their replicas ({@link
- * FileBlocks#lockRange}), so reading a block costs the same whatever the length of the file. The
- * answer is what HDFS's BlockManager.createLocatedBlocks gives, replicas sorted for the reader.
+ * replicas too while a block is being written (docs/architecture.md, "Database cost per
+ * operation"): the rows of only the blocks of the range and of the last block, found by where they
+ * begin, and their replicas ({@link FileBlocks#lockRange}), so reading a block costs the same
+ * whatever the length of the file. The answer is what HDFS's BlockManager.createLocatedBlocks
+ * gives, replicas sorted for the reader.
  *
  * <p>The access time is not written here, which would turn every read into a write: the file read
  * is handed to {@link AccessTimes} afterwards ({@link #file()}), which updates it in the background

@@ -34,7 +34,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
  * names are keyed in HDFS's order ({@link io.hops.dal.schema.SignedByteOrder}). The shared lock
  * keeps children from being added or removed meanwhile, since that updates the directory under an
  * exclusive lock. The root's children are hash-partitioned, so listing the root is an index scan on
- * {@code parent_id} over all partitions, sorted here, instead (DESIGN.md §7).
+ * {@code parent_id} over all partitions, sorted here, instead (docs/architecture.md, "Database cost
+ * per operation").
  *
  * <p>As HDFS: children in signed byte-wise order of their names ({@link
  * DFSUtilClient#compareBytes}), those strictly after {@code startAfter}, at most {@code
@@ -129,7 +130,10 @@ public final class GetListing extends Operation<DirectoryListing> {
     count = Math.min(children.size(), limit);
   }
 
-  /** The root's children are hash-partitioned (DESIGN.md §7): all of them by index, sorted here. */
+  /**
+   * The root's children are hash-partitioned (docs/architecture.md, "Database cost per operation"):
+   * all of them by index, sorted here.
+   */
   private void readRootPage(LockPhase tx) throws IOException {
     children =
         new ArrayList<>(

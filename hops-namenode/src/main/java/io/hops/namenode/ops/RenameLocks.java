@@ -226,7 +226,8 @@ final class RenameLocks {
       dstParent = locked.get(dstParentKey);
       dst = locked.get(dstKey);
     }
-    // A rename writes both paths: a subtree mark on either makes it back off (DESIGN.md §8),
+    // A rename writes both paths: a subtree mark on either makes it back off (docs/architecture.md,
+    // "Subtree operations"),
     // also one set between the read-committed resolution and the locks.
     PathResolver.checkMarks(srcPath.inodes(), tx.ownSubtreeMark());
     PathResolver.checkMarks(dstPath.inodes(), tx.ownSubtreeMark());
@@ -237,9 +238,9 @@ final class RenameLocks {
   }
 
   /**
-   * A directory does not move while a subtree operation runs inside it (DESIGN.md §8): that
-   * operation found its subtree by path, and a delete there goes on by ids in many transactions.
-   * The table of operations in progress is small (one pruned scan).
+   * A directory does not move while a subtree operation runs inside it (docs/architecture.md,
+   * "Subtree operations"): that operation found its subtree by path, and a delete there goes on by
+   * ids in many transactions. The table of operations in progress is small (one pruned scan).
    */
   private static void checkNoSubtreeOperationBelow(LockPhase tx, String dir)
       throws StorageException {

@@ -29,8 +29,9 @@ import org.apache.hadoop.hdfs.DFSUtilClient;
  *
  * <p>Bounded: a directory's {@code children_count} announces its children before they are read, so
  * the scan stops as soon as the subtree is known to hold more inodes than the bound, without
- * reading them. A bigger subtree is handled by the subtree protocol (DESIGN.md §8, {@link
- * io.hops.namenode.subtree.SubtreeOperations}), which runs over many transactions.
+ * reading them. A bigger subtree is handled by the subtree protocol (docs/architecture.md, "Subtree
+ * operations", {@link io.hops.namenode.subtree.SubtreeOperations}), which runs over many
+ * transactions.
  */
 final class SubtreeScan {
   /** An inode of the subtree and its path, spelled when first asked for. */
@@ -105,7 +106,8 @@ final class SubtreeScan {
       for (Node dir : level) {
         List<InodeRow> rows = childrenOf(tx, dir.row().id(), mode);
         if (mode == LockMode.EXCLUSIVE) {
-          // Locked: a subtree operation below must finish first (DESIGN.md §8).
+          // Locked: a subtree operation below must finish first (docs/architecture.md, "Subtree
+          // operations").
           PathResolver.checkMarks(rows, tx.ownSubtreeMark());
         }
         known += rows.size() - announced(dir.row());

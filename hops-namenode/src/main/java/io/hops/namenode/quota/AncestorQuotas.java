@@ -26,8 +26,8 @@ import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
  * row.
  *
  * <p>The rows are read in one batch after the inodes and the file-related rows, in inode-id order
- * (DESIGN.md §6). A directory whose {@code has_quota} flag is set but whose row is missing (its
- * quota was cleared after the path was read) retries the operation.
+ * (docs/architecture.md, "Lock order"). A directory whose {@code has_quota} flag is set but whose
+ * row is missing (its quota was cleared after the path was read) retries the operation.
  */
 public final class AncestorQuotas {
   /** A quota directory of a path: its depth on the path, its path string and its row. */

@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Hints from (parent id, name) to inode id, so a path of depth N is resolved in one batched read
- * (DESIGN.md §5). A hint is never trusted: every row read is checked against it and a wrong hint
- * only costs extra reads, after which it is repaired. Bounded: past its capacity it starts over.
+ * (docs/architecture.md, "Transactions"). A hint is never trusted: every row read is checked
+ * against it and a wrong hint only costs extra reads, after which it is repaired. Bounded: past its
+ * capacity it starts over.
  *
  * <p>Also the other way, from an inode id to where it was last seen ({@link #placeOf}), so an inode
  * known only by id (the file of a block) is one primary-key read instead of an index scan over

@@ -3,7 +3,10 @@ package io.hops.namenode.resolve;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
 
-/** Where inodes live: the root's fixed identity and the partitioning rule of DESIGN.md §4. */
+/**
+ * Where inodes live: the root's fixed identity and the partitioning rule of docs/architecture.md,
+ * "Metadata schema".
+ */
 public final class Inodes {
   /** The root directory's id; its parent id is {@link #NO_PARENT} and its name is empty. */
   public static final long ROOT_ID = 1;

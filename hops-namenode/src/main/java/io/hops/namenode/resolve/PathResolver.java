@@ -10,18 +10,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Resolves a path in a lock phase (DESIGN.md §5). With warm hints, the root and every ancestor that
- * needs no lock come in one batched read at READ COMMITTED; the parent and the target are then read
- * by primary key at the lock the operation asked for, top-down, so locks are taken in the global
- * order. A row that contradicts its hint ends the batch's validity from there on: the rest is read
- * one component at a time, and the hints are repaired.
+ * Resolves a path in a lock phase (docs/architecture.md, "Transactions"). With warm hints, the root
+ * and every ancestor that needs no lock come in one batched read at READ COMMITTED; the parent and
+ * the target are then read by primary key at the lock the operation asked for, top-down, so locks
+ * are taken in the global order. A row that contradicts its hint ends the batch's validity from
+ * there on: the rest is read one component at a time, and the hints are repaired.
  *
- * <p>A path resolved for a write (a lock that is exclusive) is checked for subtree marks (DESIGN.md
- * §8): a marked inode on the path means a subtree operation owns everything below it, so the
- * operation backs off ({@link SubtreeMarkedException}), unless it is the subtree operation's own
- * transaction. Reads go on: every transaction of a subtree operation leaves a consistent tree, so a
- * read sees the tree before, after, or (a delete) part-way, as a read that ran between two of the
- * delete's batches would.
+ * <p>A path resolved for a write (a lock that is exclusive) is checked for subtree marks
+ * (docs/architecture.md, "Subtree operations"): a marked inode on the path means a subtree
+ * operation owns everything below it, so the operation backs off ({@link SubtreeMarkedException}),
+ * unless it is the subtree operation's own transaction. Reads go on: every transaction of a subtree
+ * operation leaves a consistent tree, so a read sees the tree before, after, or (a delete)
+ * part-way, as a read that ran between two of the delete's batches would.
  */
 public final class PathResolver {
   private final InodeHintCache hints;

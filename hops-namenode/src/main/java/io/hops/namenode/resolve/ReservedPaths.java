@@ -16,10 +16,10 @@ import java.util.List;
  * {@code /.reserved/raw/rest} is {@code /rest} (hops has no encryption zones, so raw bytes are the
  * bytes).
  *
- * <p>The lock order of DESIGN.md §6 stays: the id is turned into a path first, in its own
- * read-committed transaction (one index read on {@code id}, then one per directory above it); the
- * operation then locks that path as usual, and its lock phase checks that the inode found there
- * still has the id ({@link #check}), else the caller translates again.
+ * <p>The lock order of docs/architecture.md, "Lock order" stays: the id is turned into a path
+ * first, in its own read-committed transaction (one index read on {@code id}, then one per
+ * directory above it); the operation then locks that path as usual, and its lock phase checks that
+ * the inode found there still has the id ({@link #check}), else the caller translates again.
  */
 public final class ReservedPaths {
   private static final String RESERVED = "/.reserved";

@@ -3,9 +3,10 @@ package io.hops.namenode.resolve;
 import io.hops.dal.TransientStorageException;
 
 /**
- * An operation met an inode marked by a subtree operation (DESIGN.md §8): it rolls back and is
- * retried with backoff, as for any transient failure; the runner first clears the mark if its owner
- * is no longer a live namenode. After the retry bound the client gets a {@code RetriableException}.
+ * An operation met an inode marked by a subtree operation (docs/architecture.md, "Subtree
+ * operations"): it rolls back and is retried with backoff, as for any transient failure; the runner
+ * first clears the mark if its owner is no longer a live namenode. After the retry bound the client
+ * gets a {@code RetriableException}.
  */
 public final class SubtreeMarkedException extends TransientStorageException {
   private static final long serialVersionUID = 1L;

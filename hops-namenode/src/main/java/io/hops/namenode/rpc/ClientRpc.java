@@ -832,9 +832,10 @@ public class ClientRpc extends FeaturesOff {
 
   /**
    * Runs {@code op}; each time it meets a file stored in the database, moves that file to datanodes
-   * (DESIGN.md §10: it stays there, as a file an append grew past the maximum does) and runs it
-   * again. Files on datanodes cost nothing more. The operation checked the caller's rights on the
-   * file before it met it (WRITE on an append's or concat's target, READ on a concat's source).
+   * (docs/architecture.md, "Small files in the database": it stays there, as a file an append grew
+   * past the maximum does) and runs it again. Files on datanodes cost nothing more. The operation
+   * checked the caller's rights on the file before it met it (WRITE on an append's or concat's
+   * target, READ on a concat's source).
    */
   private <T> T afterMovingFromDatabase(
       io.hops.namenode.security.PermissionChecker pc, BlockOperation<T> op) throws IOException {

@@ -55,11 +55,11 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code DatanodeProtocol}: the stock DataNode registers, heartbeats and reports its replicas to
  * every namenode. The leader answers ACTIVE (with its election epoch as txid) and hands out
- * commands; the others answer STANDBY, so a datanode obeys only the leader (DESIGN.md §3). Reports
- * are processed by one owner per datanode among the live namenodes ({@link
- * io.hops.namenode.blocks.ReportOwnership}), into the replica tables every namenode reads; a full
- * report is diffed against the storage's persisted replicas and the differences are applied a batch
- * per transaction. Only the owner grants full block report leases.
+ * commands; the others answer STANDBY, so a datanode obeys only the leader (docs/architecture.md,
+ * "Wire compatibility"). Reports are processed by one owner per datanode among the live namenodes
+ * ({@link io.hops.namenode.blocks.ReportOwnership}), into the replica tables every namenode reads;
+ * a full report is diffed against the storage's persisted replicas and the differences are applied
+ * a batch per transaction. Only the owner grants full block report leases.
  */
 public final class DatanodeRpc implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);

@@ -81,9 +81,10 @@ public final class SafeModeGuard {
   }
 
   /**
-   * What a client may see of a failure: never a DAL class (DESIGN.md §3). A transient database
-   * error that escaped the runner's retries is Hadoop's retriable error; any other database error
-   * an {@code IOException} with its message (e.g. a value longer than its column).
+   * What a client may see of a failure: never a DAL class (docs/architecture.md, "Wire
+   * compatibility"). A transient database error that escaped the runner's retries is Hadoop's
+   * retriable error; any other database error an {@code IOException} with its message (e.g. a value
+   * longer than its column).
    */
   static Throwable clientSide(String method, Throwable t) {
     if (t instanceof io.hops.dal.TransientStorageException) {

@@ -36,13 +36,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The namenode's read-only data-transfer endpoint (DESIGN.md §10): a stock client reading a file
- * stored in the database is given one located block on this address, whose block id is the file's
- * inode id and whose length is the file's, and reads it with Hadoop's own block reader: {@code
- * OP_READ_BLOCK} is answered with a checksum header and packets of the row's bytes with CRC32C
- * sums, as a DataNode answers. Every other operation is refused with {@code ERROR_UNSUPPORTED}. As
- * on a DataNode without block access tokens, the block id is the only credential: the permission
- * check is the namenode's, when it handed out the location.
+ * The namenode's read-only data-transfer endpoint (docs/architecture.md, "Small files in the
+ * database"): a stock client reading a file stored in the database is given one located block on
+ * this address, whose block id is the file's inode id and whose length is the file's, and reads it
+ * with Hadoop's own block reader: {@code OP_READ_BLOCK} is answered with a checksum header and
+ * packets of the row's bytes with CRC32C sums, as a DataNode answers. Every other operation is
+ * refused with {@code ERROR_UNSUPPORTED}. As on a DataNode without block access tokens, the block
+ * id is the only credential: the permission check is the namenode's, when it handed out the
+ * location.
  */
 public final class DatabaseBlockServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseBlockServer.class);

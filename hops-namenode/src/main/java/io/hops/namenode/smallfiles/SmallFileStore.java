@@ -18,11 +18,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
 /**
- * Where the bytes of a file stored in the database live (DESIGN.md §10): up to 1 KB in the
- * in-memory table, up to 2 KB and 4 KB in the on-disk small and medium tables, larger up to the
- * maximum in 8 KB pieces of the on-disk large table. A file's tier follows from its length alone,
- * so reading or deleting it needs no other row. Thresholds come from {@link HopsConfig} and are
- * checked at start against the schema's column widths.
+ * Where the bytes of a file stored in the database live (docs/architecture.md, "Small files in the
+ * database"): up to 1 KB in the in-memory table, up to 2 KB and 4 KB in the on-disk small and
+ * medium tables, larger up to the maximum in 8 KB pieces of the on-disk large table. A file's tier
+ * follows from its length alone, so reading or deleting it needs no other row. Thresholds come from
+ * {@link HopsConfig} and are checked at start against the schema's column widths.
  */
 public final class SmallFileStore {
   /** The four tables, smallest first. */

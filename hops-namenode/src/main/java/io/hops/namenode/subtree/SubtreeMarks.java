@@ -30,15 +30,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The marks of subtree operations (DESIGN.md §8, phase 1 and 4): a mark is the root inode's {@code
- * subtree_locked} flag with the owner's namenode id, and a row of {@code on_going_subtree_ops} with
- * the root's path. Setting one is serialized by an exclusive lock on one {@code variables} row, so
- * two operations on an ancestor and a descendant cannot both see the table without the other and
- * mark at once. A mark's owner is the marking process's incarnation ({@link
- * LeaderElection#incarnation}), not its election id: a namenode whose round overran its deadline
- * joins again under a new id, its old id is declared dead, and yet its operations run on. A mark
- * whose incarnation is not among the live namenodes' is stale: whoever meets it clears it. Every
- * batch transaction under a mark checks that it is still its own ({@link
+ * The marks of subtree operations (docs/architecture.md, "Subtree operations", phase 1 and 4): a
+ * mark is the root inode's {@code subtree_locked} flag with the owner's namenode id, and a row of
+ * {@code on_going_subtree_ops} with the root's path. Setting one is serialized by an exclusive lock
+ * on one {@code variables} row, so two operations on an ancestor and a descendant cannot both see
+ * the table without the other and mark at once. A mark's owner is the marking process's incarnation
+ * ({@link LeaderElection#incarnation}), not its election id: a namenode whose round overran its
+ * deadline joins again under a new id, its old id is declared dead, and yet its operations run on.
+ * A mark whose incarnation is not among the live namenodes' is stale: whoever meets it clears it.
+ * Every batch transaction under a mark checks that it is still its own ({@link
  * io.hops.namenode.resolve.OwnMark}), so one that was cleared all the same stops its operation.
  */
 public final class SubtreeMarks implements TransactionRunner.StaleMarks {

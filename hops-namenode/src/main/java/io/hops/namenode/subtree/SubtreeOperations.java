@@ -49,8 +49,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Directory operations at any size (DESIGN.md §8, the HopsFS paper's subtree protocol). Each first
- * runs as one transaction; an operation whose subtree is over {@code
+ * Directory operations at any size (docs/architecture.md, "Subtree operations", the HopsFS paper's
+ * subtree protocol). Each first runs as one transaction; an operation whose subtree is over {@code
  * hops.namenode.subtree.max-inodes-in-one-tx} writes nothing and says so ({@link
  * SubtreeTooBigException}), and then:
  *

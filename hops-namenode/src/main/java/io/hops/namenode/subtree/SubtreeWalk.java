@@ -26,12 +26,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 
 /**
- * Reads a subtree level by level in many short transactions (DESIGN.md §8, phase 2): each takes a
- * run of directories of one level whose children together stay near the bound of one transaction
- * and reads their children with one partition-pruned scan per directory. With {@link
- * LockMode#EXCLUSIVE} this is the quiesce: every child row is locked and released, so every
- * transaction that was writing inside the subtree when it was marked has finished; a child marked
- * by another live subtree operation stops it (a {@link
+ * Reads a subtree level by level in many short transactions (docs/architecture.md, "Subtree
+ * operations", phase 2): each takes a run of directories of one level whose children together stay
+ * near the bound of one transaction and reads their children with one partition-pruned scan per
+ * directory. With {@link LockMode#EXCLUSIVE} this is the quiesce: every child row is locked and
+ * released, so every transaction that was writing inside the subtree when it was marked has
+ * finished; a child marked by another live subtree operation stops it (a {@link
  * io.hops.namenode.resolve.SubtreeMarkedException}, retried; a dead owner's mark is cleared).
  *
  * <p>The runs of one level are read in parallel (a few at a time, so that at most that many runs of

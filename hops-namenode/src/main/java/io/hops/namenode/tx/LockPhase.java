@@ -18,7 +18,8 @@ import java.util.List;
 
 /**
  * What an operation may do in its lock phase: resolve paths and read rows, each at a lock mode, in
- * the global lock order of DESIGN.md §6 (which the operation is responsible for following).
+ * the global lock order of docs/architecture.md, "Lock order" (which the operation is responsible
+ * for following).
  */
 public final class LockPhase {
   private final Transaction tx;

@@ -3,10 +3,11 @@ package io.hops.namenode.tx;
 import java.io.IOException;
 
 /**
- * One file system operation as a transaction in three phases (DESIGN.md §5): {@link #lock} reads
- * every row it needs once, at the strongest lock it will need, in the global lock order; {@link
- * #execute} works on what was read and may only buffer writes; the runner then flushes and commits.
- * A new instance runs each attempt, so fields set in {@code lock} are fresh on a retry.
+ * One file system operation as a transaction in three phases (docs/architecture.md,
+ * "Transactions"): {@link #lock} reads every row it needs once, at the strongest lock it will need,
+ * in the global lock order; {@link #execute} works on what was read and may only buffer writes; the
+ * runner then flushes and commits. A new instance runs each attempt, so fields set in {@code lock}
+ * are fresh on a retry.
  */
 public abstract class Operation<T> {
 

@@ -11,11 +11,11 @@ import org.apache.hadoop.ipc.RpcConstants;
 import org.apache.hadoop.ipc.Server;
 
 /**
- * The retry cache in the database (DESIGN.md §3): the successful outcome of a non-idempotent call
- * is written, keyed by the caller's client id and call id, in the call's own transaction; a retry
- * of that call, on this namenode or any other, or by the runner after an ambiguous commit, reads it
- * and answers the first outcome without running the operation again. Failed outcomes are not kept,
- * as in HDFS: their retry runs again.
+ * The retry cache in the database (docs/architecture.md, "Wire compatibility"): the successful
+ * outcome of a non-idempotent call is written, keyed by the caller's client id and call id, in the
+ * call's own transaction; a retry of that call, on this namenode or any other, or by the runner
+ * after an ambiguous commit, reads it and answers the first outcome without running the operation
+ * again. Failed outcomes are not kept, as in HDFS: their retry runs again.
  *
  * <p>Only a retry reads the cache. A call whose retry count is 0 is the client's first attempt at
  * that call id (Hadoop's retry handler counts every retry and failover, and call ids are not reused

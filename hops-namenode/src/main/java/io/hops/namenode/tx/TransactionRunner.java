@@ -22,9 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs operations as transactions: lock, execute, flush and commit (DESIGN.md §5). A transient
- * failure (deadlock, lock-wait timeout, lost connection) rolls back and retries the whole operation
- * with jittered exponential backoff, a bounded number of times.
+ * Runs operations as transactions: lock, execute, flush and commit (docs/architecture.md,
+ * "Transactions"). A transient failure (deadlock, lock-wait timeout, lost connection) rolls back
+ * and retries the whole operation with jittered exponential backoff, a bounded number of times.
  */
 public final class TransactionRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionRunner.class);
@@ -48,8 +48,8 @@ public final class TransactionRunner {
   private volatile int maxRows = io.hops.namenode.NamenodeConfig.TRANSACTION_MAX_ROWS_DEFAULT;
 
   /**
-   * Clears a subtree mark whose owner is no longer a live namenode (DESIGN.md §8), so that the
-   * operation that met it can go on at once.
+   * Clears a subtree mark whose owner is no longer a live namenode (docs/architecture.md, "Subtree
+   * operations"), so that the operation that met it can go on at once.
    */
   @FunctionalInterface
   public interface StaleMarks {
@@ -353,7 +353,10 @@ public final class TransactionRunner {
     }
   }
 
-  /** Sees the database accesses of every committed operation (tests of DESIGN.md §7). */
+  /**
+   * Sees the database accesses of every committed operation (tests of docs/architecture.md,
+   * "Database cost per operation").
+   */
   public void observe(BiConsumer<String, AccessCounts> observer) {
     this.observer = observer;
   }

@@ -47,10 +47,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The subtree protocol (DESIGN.md §8) through the stock client, over namenodes whose bound of one
- * transaction is {@value #BOUND} inodes: delete, rename to the trash and content summary of trees
- * well over it; marks that make other operations back off; two namenodes on overlapping subtrees; a
- * namenode that dies in the middle, whose marks the other clears.
+ * The subtree protocol (docs/architecture.md, "Subtree operations") through the stock client, over
+ * namenodes whose bound of one transaction is {@value #BOUND} inodes: delete, rename to the trash
+ * and content summary of trees well over it; marks that make other operations back off; two
+ * namenodes on overlapping subtrees; a namenode that dies in the middle, whose marks the other
+ * clears.
  */
 class SubtreeOperationsTest {
   private static final int BOUND = 20;
