@@ -387,4 +387,44 @@ class BlockTokensTest {
       assertThat(read(fs, "/db/f")).isEqualTo(data);
     }
   }
+
+  @Test
+  void anAppendAnsweredFromTheRetryCacheCarriesAFreshToken() throws Exception {
+    long lifetime = 3 * SECOND;
+    try (HopsTestCluster cluster = new HopsTestCluster(tokensOn(0, lifetime))) {
+      cluster.startDatanodes(1);
+      write(cluster.client(), "/r", bytes(1000, 8), (short) 1);
+      Configuration conf = cluster.clientConf();
+      org.apache.hadoop.ipc.RPC.setProtocolEngine(
+          conf,
+          org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolPB.class,
+          org.apache.hadoop.ipc.ProtobufRpcEngine2.class);
+      var nn =
+          new org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolTranslatorPB(
+              org.apache.hadoop.ipc.RPC.getProxy(
+                  org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolPB.class,
+                  org.apache.hadoop.ipc.RPC.getProtocolVersion(
+                      org.apache.hadoop.hdfs.protocolPB.ClientNamenodeProtocolPB.class),
+                  cluster.namenode().address(),
+                  conf));
+      var flags =
+          new org.apache.hadoop.io.EnumSetWritable<>(
+              java.util.EnumSet.of(org.apache.hadoop.fs.CreateFlag.APPEND));
+      int callId = 1_600_000_001; // far from the ids the JVM's shared IPC client hands out
+      org.apache.hadoop.ipc.Client.setCallIdAndRetryCount(callId, 0, null);
+      LocatedBlock first = nn.append("/r", "DFSClient_replayed_append", flags).getLastBlock();
+      sleep(identifier(first.getBlockToken()).getExpiryDate() - System.currentTimeMillis() + 500);
+      org.apache.hadoop.ipc.Client.setCallIdAndRetryCount(callId, 1, null);
+      LocatedBlock replayed = nn.append("/r", "DFSClient_replayed_append", flags).getLastBlock();
+      org.apache.hadoop.ipc.RPC.stopProxy(nn);
+
+      assertThat(replayed.getBlock()).as("the first outcome").isEqualTo(first.getBlock());
+      BlockTokens tokens = cluster.namenode().namesystem().blockTokens();
+      var write = BlockTokenIdentifier.AccessMode.WRITE;
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> tokens.checkAccess(first.getBlockToken(), null, first.getBlock(), write))
+          .hasMessageContaining("is expired");
+      tokens.checkAccess(replayed.getBlockToken(), null, replayed.getBlock(), write);
+    }
+  }
 }
