@@ -427,4 +427,23 @@ class BlockTokensTest {
       tokens.checkAccess(replayed.getBlockToken(), null, replayed.getBlock(), write);
     }
   }
+
+  @Test
+  void keysRollAndVerifyOnMariadb() throws Exception {
+    try (HopsTestCluster cluster = HopsTestCluster.onMariadbOrNull(tokensOn(SECOND, 0))) {
+      if (cluster == null) {
+        return; // HOPS_TEST_MYSQL_URL not set: the embedded tests above cover the rest
+      }
+      cluster.startDatanodes(1);
+      DistributedFileSystem fs = cluster.client();
+      byte[] data = bytes(50_000, 9);
+      write(fs, "/m", data, (short) 1);
+      int before = identifier(firstBlock(fs, "/m").getBlockToken()).getKeyId();
+      sleep(3 * SECOND);
+      LocatedBlock after = firstBlock(fs, "/m");
+      assertThat(identifier(after.getBlockToken()).getKeyId()).isGreaterThan(before);
+      assertThat(readWith(after, after.getBlock(), after.getBlockToken())).isEqualTo("ok");
+      assertThat(read(fs, "/m")).isEqualTo(data);
+    }
+  }
 }
