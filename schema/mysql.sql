@@ -331,6 +331,17 @@ CREATE TABLE IF NOT EXISTS le_descriptors (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (id) PARTITIONS 8;
 
+-- Block access keys of each block pool: made and rolled by the leader, read by every namenode.
+CREATE TABLE IF NOT EXISTS block_keys (
+  block_pool_id VARBINARY(64) NOT NULL,
+  key_id INT NOT NULL,
+  expiry_date BIGINT NOT NULL,
+  made_current BIGINT NOT NULL,
+  secret VARBINARY(256),
+  PRIMARY KEY (block_pool_id, key_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (block_pool_id) PARTITIONS 8;
+
 -- Named values: id counters handed out in ranges, namespace ids, settings.
 CREATE TABLE IF NOT EXISTS variables (
   name VARBINARY(64) NOT NULL,

@@ -345,6 +345,17 @@ CREATE TABLE IF NOT EXISTS le_descriptors (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (id);
 
+-- Block access keys of each block pool: made and rolled by the leader, read by every namenode.
+CREATE TABLE IF NOT EXISTS block_keys (
+  block_pool_id VARBINARY(64) NOT NULL,
+  key_id INT NOT NULL,
+  expiry_date BIGINT NOT NULL,
+  made_current BIGINT NOT NULL,
+  secret VARBINARY(256),
+  PRIMARY KEY (block_pool_id, key_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (block_pool_id);
+
 -- Named values: id counters handed out in ranges, namespace ids, settings.
 CREATE TABLE IF NOT EXISTS variables (
   name VARBINARY(64) NOT NULL,

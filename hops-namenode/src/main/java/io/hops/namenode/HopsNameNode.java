@@ -88,6 +88,7 @@ public final class HopsNameNode implements AutoCloseable {
     NamenodeLogin.login(conf, rpcHostName(conf));
     this.namesystem = new Namesystem(storage, conf);
     namesystem.ensureRoot();
+    namesystem.blockTokens().ensureKeys();
     InetSocketAddress bind =
         NetUtils.createSocketAddr(
             conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"),

@@ -137,6 +137,19 @@ public final class NamenodeConfig {
 
   public static final long SECURITY_REFRESH_POLL_MS_DEFAULT = 3000;
 
+  /**
+   * The block key roll interval in milliseconds, when set (&gt; 0): overrides HDFS's {@code
+   * dfs.block.access.key.update.interval}, which counts minutes (tests roll keys in seconds).
+   */
+  public static final String BLOCK_KEY_UPDATE_INTERVAL_MS =
+      "hops.namenode.block-keys.update-interval.ms";
+
+  /**
+   * The block token lifetime in milliseconds, when set (&gt; 0): overrides HDFS's {@code
+   * dfs.block.access.token.lifetime}, which counts minutes.
+   */
+  public static final String BLOCK_TOKEN_LIFETIME_MS = "hops.namenode.block-keys.token-lifetime.ms";
+
   /** The namenode's HTTP port (web UI, {@code /fsck}); 0 picks a free one, -1 disables it. */
   public static final String HTTP_PORT = "hops.namenode.http.port";
 

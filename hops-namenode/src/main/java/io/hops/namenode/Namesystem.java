@@ -45,6 +45,7 @@ public final class Namesystem {
   private final LeaseManager leases;
   private final SubtreeOperations subtrees;
   private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private final io.hops.namenode.security.BlockTokens blockTokens;
 
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
@@ -76,6 +77,8 @@ public final class Namesystem {
             DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
             DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT);
     this.blocks = new BlockManager(storage, conf);
+    this.blockTokens =
+        new io.hops.namenode.security.BlockTokens(storage, conf, blocks.ids().blockPoolId());
     runner.useRetryCache(
         new RetryCache(
             conf.getLong(
@@ -113,6 +116,11 @@ public final class Namesystem {
     } catch (io.hops.dal.DuplicateKeyException e) {
       // Another namenode created it first.
     }
+  }
+
+  /** Block access tokens: the keys shared through the database, signing and checking. */
+  public io.hops.namenode.security.BlockTokens blockTokens() {
+    return blockTokens;
   }
 
   /** Runs an operation as a transaction, retrying transient failures. */

@@ -1,6 +1,7 @@
 package io.hops.dal.schema;
 
 import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockKeyRow;
 import io.hops.dal.rows.BlockLookupRow;
 import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
@@ -67,6 +68,7 @@ public final class Tables {
           DatanodeRow.TABLE,
           StorageRow.TABLE,
           LeDescriptorRow.TABLE,
+          BlockKeyRow.TABLE,
           VariableRow.TABLE);
 
   private Tables() {}

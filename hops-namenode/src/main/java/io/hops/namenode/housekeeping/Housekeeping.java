@@ -70,6 +70,9 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new BlockHealthCensus(ns));
     t.add(new NamespaceCensus(ns));
     t.add(new SmallFileMoveLeftovers(ns));
+    if (ns.blockTokens().enabled()) {
+      t.add(new BlockKeyRoll(ns));
+    }
     return t;
   }
 

@@ -22,6 +22,7 @@ import io.hops.namenode.ops.SetOwner;
 import io.hops.namenode.ops.SetPermission;
 import io.hops.namenode.ops.SetReplication;
 import io.hops.namenode.ops.SetTimes;
+import io.hops.namenode.security.Caller;
 import io.hops.namenode.security.LongNames;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -47,6 +48,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier.AccessMode;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
 import org.apache.hadoop.io.EnumSetWritable;
@@ -190,14 +192,35 @@ public class ClientRpc extends FeaturesOff {
                   favoredNodes));
           return op.get();
         };
+    LocatedBlock added;
     try {
-      return ns.run(addBlock);
+      added = ns.run(addBlock);
     } catch (NotReplicatedYetException e) {
       if (!applyReceipts(List.of(op.get().waitingFor()))) {
         throw e;
       }
-      return ns.run(addBlock);
+      added = ns.run(addBlock);
     }
+    return signed(added, AccessMode.WRITE);
+  }
+
+  /**
+   * {@code b} with a block token for the caller when block tokens are on, signed after the
+   * transaction (HDFS's BlockManager.setBlockToken): an answer from the retry cache gets a fresh
+   * token too.
+   */
+  private LocatedBlock signed(LocatedBlock b, AccessMode mode) throws IOException {
+    if (ns.blockTokens().enabled()) {
+      ns.blockTokens().sign(b, mode, Caller.current().user());
+    }
+    return b;
+  }
+
+  private LocatedBlocks signedForRead(LocatedBlocks blocks) throws IOException {
+    if (ns.blockTokens().enabled()) {
+      ns.blockTokens().signForRead(blocks, Caller.current().user());
+    }
+    return blocks;
   }
 
   /**
@@ -234,8 +257,9 @@ public class ClientRpc extends FeaturesOff {
   public LocatedBlocks getBlockLocations(String src, long offset, long length) throws IOException {
     var pc = ns.checker();
     if (!accessTimes.enabled()) {
-      return ns.run(
-          () -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length));
+      return signedForRead(
+          ns.run(
+              () -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length)));
     }
     var attempt = new java.util.concurrent.atomic.AtomicReference<GetBlockLocations>();
     LocatedBlocks located =
@@ -247,7 +271,7 @@ public class ClientRpc extends FeaturesOff {
             });
     // The access time is written after the answer, in the background (AccessTimes).
     accessTimes.read(attempt.get().file(), ns.blocks().now(), this::inSafeModeOrUnknown);
-    return located;
+    return signedForRead(located);
   }
 
   /**
@@ -705,7 +729,12 @@ public class ClientRpc extends FeaturesOff {
         || one.getPartialListing()[0].isDirectory()) {
       return null; // replaced by a directory meanwhile: as if looked up a moment later
     }
-    return (org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus) one.getPartialListing()[0];
+    var located =
+        (org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus) one.getPartialListing()[0];
+    if (needBlockToken) {
+      signedForRead(located.getLocatedBlocks());
+    }
+    return located;
   }
 
   @Override
@@ -731,12 +760,17 @@ public class ClientRpc extends FeaturesOff {
     var flags = flag == null ? null : flag.get();
     var leases = ns.leases();
     String holder = holder(clientName);
-    return afterMovingFromDatabase(
-        pc,
-        () ->
-            ns.runAtMostOnce(
-                RetryCodecs.APPEND,
-                () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, holder, flags)));
+    var appended =
+        afterMovingFromDatabase(
+            pc,
+            () ->
+                ns.runAtMostOnce(
+                    RetryCodecs.APPEND,
+                    () -> new io.hops.namenode.ops.Append(ns, pc, leases, src, holder, flags)));
+    if (appended != null) {
+      signed(appended.getLastBlock(), AccessMode.WRITE);
+    }
+    return appended;
   }
 
   @Override
@@ -767,28 +801,32 @@ public class ClientRpc extends FeaturesOff {
       String clientName)
       throws IOException {
     var pc = ns.checker();
-    return ns.run(
-        () ->
-            new io.hops.namenode.ops.GetAdditionalDatanode(
-                pc,
-                ns.blocks(),
-                src,
-                fileId,
-                blk,
-                existings,
-                existingStorageIDs,
-                excludes,
-                numAdditionalNodes,
-                LongNames.key(clientName)));
+    return signed(
+        ns.run(
+            () ->
+                new io.hops.namenode.ops.GetAdditionalDatanode(
+                    pc,
+                    ns.blocks(),
+                    src,
+                    fileId,
+                    blk,
+                    existings,
+                    existingStorageIDs,
+                    excludes,
+                    numAdditionalNodes,
+                    LongNames.key(clientName))),
+        AccessMode.COPY);
   }
 
   @Override
   public LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName)
       throws IOException {
-    return ns.run(
-        () ->
-            new io.hops.namenode.ops.UpdateBlockForPipeline(
-                ns.blocks(), block, LongNames.key(clientName)));
+    return signed(
+        ns.run(
+            () ->
+                new io.hops.namenode.ops.UpdateBlockForPipeline(
+                    ns.blocks(), block, LongNames.key(clientName))),
+        AccessMode.WRITE);
   }
 
   @Override

@@ -36,6 +36,7 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
 import org.apache.hadoop.hdfs.server.protocol.HeartbeatResponse;
+import org.apache.hadoop.hdfs.server.protocol.KeyUpdateCommand;
 import org.apache.hadoop.hdfs.server.protocol.NNHAStatusHeartbeat;
 import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
@@ -160,6 +161,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
     // A datanode sends a full report after it registers: whoever owns its reports now needs no
     // other catch-up.
     datanodes.node(reg.getDatanodeUuid()).gainedReports(bm.ownership().owns(reg.getDatanodeUuid()));
+    // The block keys, shared by every namenode: a token any of them signs verifies here.
+    reg.setExportedKeys(ns.blockTokens().registered(reg.getDatanodeUuid()));
     return reg;
   }
 
@@ -186,6 +189,12 @@ public final class DatanodeRpc implements DatanodeProtocol {
     BalancerBandwidthCommand bandwidth = balancerBandwidth.commandFor(node.uuid(), leader);
     if (bandwidth != null) {
       commands.add(bandwidth);
+    }
+    // Any namenode passes new block keys: the leader's also move the datanode's current key, a
+    // STANDBY's only add keys (BPOfferService), which is all a datanode needs to verify tokens.
+    KeyUpdateCommand keys = ns.blockTokens().commandFor(node.uuid());
+    if (keys != null) {
+      commands.add(keys);
     }
     boolean owner = bm.ownership().owns(node.uuid());
     if (node.gainedReports(owner)) {

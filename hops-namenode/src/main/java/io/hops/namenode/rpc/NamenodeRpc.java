@@ -215,11 +215,11 @@ public final class NamenodeRpc implements NamenodeProtocol {
     return b.numBytes();
   }
 
-  /** hops issues no block access tokens (dfs.block.access.token.enable is not supported). */
+  /** The block keys for the balancer (HDFS's dummy keys when block tokens are off). */
   @Override
   public ExportedBlockKeys getBlockKeys() throws IOException {
     checkSuperuser(ns, "getBlockKeys");
-    return ExportedBlockKeys.DUMMY_KEYS;
+    return ns.blockTokens().exportKeys();
   }
 
   /** There is no edit log: a number that never goes down stands in for its last txid. */

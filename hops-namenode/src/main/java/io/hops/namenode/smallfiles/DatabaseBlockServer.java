@@ -18,10 +18,12 @@ import org.apache.hadoop.hdfs.protocol.BlockChecksumOptions;
 import org.apache.hadoop.hdfs.protocol.BlockChecksumType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtocol;
 import org.apache.hadoop.hdfs.protocol.datatransfer.Op;
 import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BaseHeaderProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpBlockChecksumProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpBlockChecksumResponseProto;
@@ -29,7 +31,9 @@ import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpReadBlockProto
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.ReadOpChecksumInfoProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.io.MD5Hash;
+import org.apache.hadoop.security.token.SecretManager;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.util.DataChecksum;
 import org.slf4j.Logger;
@@ -41,9 +45,10 @@ import org.slf4j.LoggerFactory;
  * this address, whose block id is the file's inode id and whose length is the file's, and reads it
  * with Hadoop's own block reader: {@code OP_READ_BLOCK} is answered with a checksum header and
  * packets of the row's bytes with CRC32C sums, as a DataNode answers. Every other operation is
- * refused with {@code ERROR_UNSUPPORTED}. As on a DataNode without block access tokens, the block
- * id is the only credential: the permission check is the namenode's, when it handed out the
- * location.
+ * refused with {@code ERROR_UNSUPPORTED}. The permission check is the namenode's, when it handed
+ * out the location; with block access tokens on ({@code dfs.block.access.token.enable}) the request
+ * must carry the token it came with, checked as a DataNode checks it (the keys are the datanodes',
+ * from the database), else the block id is the only credential, as on a DataNode without tokens.
  */
 public final class DatabaseBlockServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseBlockServer.class);
@@ -54,6 +59,9 @@ public final class DatabaseBlockServer implements AutoCloseable {
   private final ExecutorService workers;
   private final DatanodeInfo node;
   private volatile boolean closed;
+
+  /** The peer of the connection this worker serves, for log lines. */
+  private final ThreadLocal<java.net.SocketAddress> remote = new ThreadLocal<>();
 
   public DatabaseBlockServer(Namesystem ns, String host, int port) throws IOException {
     this.ns = ns;
@@ -111,6 +119,7 @@ public final class DatabaseBlockServer implements AutoCloseable {
 
   /** One connection: operations one after another, as a client's peer cache reuses it. */
   private void serve(Socket s) {
+    remote.set(s.getRemoteSocketAddress());
     try (s) {
       s.setTcpNoDelay(true);
       DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
@@ -162,6 +171,9 @@ public final class DatabaseBlockServer implements AutoCloseable {
    */
   private void blockChecksum(OpBlockChecksumProto req, DataOutputStream out) throws IOException {
     var block = PBHelperClient.convert(req.getHeader().getBlock());
+    if (!tokenAccepted(req.getHeader(), block, Op.BLOCK_CHECKSUM, out)) {
+      return;
+    }
     BlockChecksumOptions options =
         req.hasBlockChecksumOptions()
             ? PBHelperClient.convert(req.getBlockChecksumOptions())
@@ -205,10 +217,42 @@ public final class DatabaseBlockServer implements AutoCloseable {
     out.flush();
   }
 
+  /**
+   * DataXceiver.checkAccess: a token that does not verify is answered with {@code
+   * ERROR_ACCESS_TOKEN} (the client then fetches new tokens) and logged as a DataNode logs it.
+   */
+  private boolean tokenAccepted(
+      BaseHeaderProto header, ExtendedBlock block, Op op, DataOutputStream out) throws IOException {
+    try {
+      ns.blockTokens()
+          .checkAccess(
+              PBHelperClient.convert(header.getToken()),
+              null,
+              block,
+              BlockTokenIdentifier.AccessMode.READ);
+      return true;
+    } catch (SecretManager.InvalidToken e) {
+      LOG.warn(
+          "Block token verification failed: op={}, remoteAddress={}, message={}",
+          op,
+          remote.get(),
+          e.getLocalizedMessage());
+      BlockOpResponseProto.newBuilder()
+          .setStatus(Status.ERROR_ACCESS_TOKEN)
+          .build()
+          .writeDelimitedTo(out);
+      out.flush();
+      return false;
+    }
+  }
+
   /** Serves one read; false when the connection should end. */
   private boolean readBlock(OpReadBlockProto req, DataInputStream in, DataOutputStream out)
       throws IOException {
     var block = PBHelperClient.convert(req.getHeader().getBaseHeader().getBlock());
+    if (!tokenAccepted(req.getHeader().getBaseHeader(), block, Op.READ_BLOCK, out)) {
+      return false;
+    }
     long offset = req.getOffset();
     long length = req.getLen();
     byte[] data;
