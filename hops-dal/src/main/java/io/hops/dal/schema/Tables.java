@@ -4,6 +4,7 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
 import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.DatanodeHostRow;
 import io.hops.dal.rows.DatanodeRow;
 import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.GroupRow;
@@ -65,6 +66,7 @@ public final class Tables {
           LongNameRow.TABLE,
           DatanodeRow.TABLE,
           StorageRow.TABLE,
+          DatanodeHostRow.TABLE,
           LeDescriptorRow.TABLE,
           VariableRow.TABLE);
 
