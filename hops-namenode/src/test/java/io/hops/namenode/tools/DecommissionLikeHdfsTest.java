@@ -2,6 +2,8 @@ package io.hops.namenode.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
@@ -23,6 +25,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
@@ -195,6 +198,27 @@ class DecommissionLikeHdfsTest {
     }
   }
 
+  /** The FSNamesystemState bean of {@code nn}'s /jmx, once {@code key} reads {@code want}. */
+  private static JsonNode awaitJmx(HopsNameNode nn, String key, int want) throws Exception {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (true) {
+      JsonNode bean;
+      try (java.io.InputStream in =
+          java.net
+              .URI
+              .create(nn.httpUri() + "/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState")
+              .toURL()
+              .openStream()) {
+        bean = new ObjectMapper().readTree(in).get("beans").get(0);
+      }
+      if (bean.get(key).asInt() == want || System.currentTimeMillis() > deadline) {
+        assertThat(bean.get(key).asInt()).as(bean.toString()).isEqualTo(want);
+        return bean;
+      }
+      Thread.sleep(500);
+    }
+  }
+
   /** The "Decommission Status" lines of {@code dfsadmin -report}, sorted. */
   private static List<String> statuses(String report) {
     return report.lines().filter(l -> l.startsWith("Decommission Status")).sorted().toList();
@@ -258,6 +282,11 @@ class DecommissionLikeHdfsTest {
               "Decommission Status : Normal");
       assertThat(hopsReport.out()).contains("Live datanodes (4):");
       assertThat(hdfsReport.out()).contains("Live datanodes (4):");
+      // /jmx of the namenode that is not the leader counts it as HDFS's FSNamesystemState does.
+      JsonNode state = awaitJmx(other, "NumDecomLiveDataNodes", 1);
+      assertThat(state.get("NumDecommissioningDataNodes").asInt()).isZero();
+      assertThat(state.get("NumInServiceLiveDataNodes").asInt()).isEqualTo(3);
+      assertThat(state.get("NumLiveDataNodes").asInt()).isEqualTo(4);
 
       // Back in service once no longer excluded.
       Files.writeString(exclude, "");
@@ -268,10 +297,29 @@ class DecommissionLikeHdfsTest {
     }
   }
 
-  /** The exception class and message each namenode answers a registration of {@code dn} with. */
-  private static String registrationAnswer(InetSocketAddress nn, DataNode dn, String pool)
-      throws Exception {
-    DatanodeRegistration reg = dn.getDNRegistrationForBP(pool);
+  /**
+   * The exception class and message a namenode answers a registration with: {@code dn}'s own, or
+   * with {@code otherPort} that of a datanode on its host at another port, outside the lists (a
+   * live datanode refused at a heartbeat would stop serving that namenode for good, as with HDFS).
+   */
+  private static String registrationAnswer(
+      InetSocketAddress nn, DataNode dn, String pool, int otherPort) throws Exception {
+    DatanodeRegistration own = dn.getDNRegistrationForBP(pool);
+    DatanodeRegistration reg =
+        otherPort == 0
+            ? own
+            : new DatanodeRegistration(
+                new DatanodeID(
+                    own.getIpAddr(),
+                    own.getHostName(),
+                    "dn-outside-the-include-list",
+                    otherPort,
+                    own.getInfoPort(),
+                    own.getInfoSecurePort(),
+                    own.getIpcPort()),
+                own.getStorageInfo(),
+                own.getExportedKeys(),
+                own.getSoftwareVersion());
     DatanodeProtocolClientSideTranslatorPB namenode =
         new DatanodeProtocolClientSideTranslatorPB(nn, new Configuration());
     try {
@@ -288,39 +336,40 @@ class DecommissionLikeHdfsTest {
     return other.namesystem().blocks().ids().namespaceInfo().getBlockPoolID();
   }
 
+  private static String includeAll(List<DataNode> datanodes) {
+    StringBuilder in = new StringBuilder();
+    for (DataNode dn : datanodes) {
+      in.append(dn.getDatanodeId().getXferAddr()).append('\n');
+    }
+    return in.toString();
+  }
+
   @Test
   @Order(2)
   void aDatanodeOutsideTheIncludeListIsRefusedByTheOtherNamenode() throws Exception {
-    DataNode outside = hops.datanodes().get(3);
-    DataNode hdfsOutside = hdfs.getDataNodes().get(3);
+    int port = 1; // no datanode of either cluster
     try {
-      StringBuilder in = new StringBuilder();
-      for (int i = 0; i < 3; i++) {
-        in.append(hops.datanodes().get(i).getDatanodeId().getXferAddr()).append('\n');
-      }
-      Files.writeString(include, in.toString());
+      Files.writeString(include, includeAll(hops.datanodes()));
       refreshHops(hops.namenode());
-      String hopsAnswer = registrationAnswer(other.address(), outside, hopsPool());
+      String hopsAnswer =
+          registrationAnswer(other.address(), hops.datanodes().get(3), hopsPool(), port);
 
-      in.setLength(0);
-      for (int i = 0; i < 3; i++) {
-        in.append(hdfs.getDataNodes().get(i).getDatanodeId().getXferAddr()).append('\n');
-      }
-      Files.writeString(include, in.toString());
+      Files.writeString(include, includeAll(hdfs.getDataNodes()));
       refreshHdfs();
       String hdfsAnswer =
           registrationAnswer(
               hdfs.getNameNode().getServiceRpcAddress(),
-              hdfsOutside,
-              hdfs.getNamesystem().getBlockPoolId());
+              hdfs.getDataNodes().get(3),
+              hdfs.getNamesystem().getBlockPoolId(),
+              port);
 
       assertThat(hopsAnswer)
           .startsWith(
               "org.apache.hadoop.hdfs.server.protocol.DisallowedDatanodeException: Datanode denied"
                   + " communication with namenode because the host is not in the include-list");
       assertThat(hopsAnswer.replaceAll(":.*", "")).isEqualTo(hdfsAnswer.replaceAll(":.*", ""));
-      // One inside the list is still taken.
-      assertThat(registrationAnswer(other.address(), hops.datanodes().get(1), hopsPool()))
+      // One in the list is still taken.
+      assertThat(registrationAnswer(other.address(), hops.datanodes().get(1), hopsPool(), 0))
           .isEqualTo("registered");
     } finally {
       Files.writeString(include, "");
