@@ -318,6 +318,14 @@ CREATE TABLE IF NOT EXISTS storages (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (storage_id) PARTITIONS 8;
 
+-- The hosts lists of the last refreshNodes (dfs.hosts: list 0, dfs.hosts.exclude: list 1).
+CREATE TABLE IF NOT EXISTS datanode_hosts (
+  hosts_list TINYINT NOT NULL,
+  entry VARBINARY(255) NOT NULL,
+  PRIMARY KEY (hosts_list, entry)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (hosts_list) PARTITIONS 2;
+
 -- Leader election heartbeats, one row per namenode (docs/architecture.md, "Leader election").
 CREATE TABLE IF NOT EXISTS le_descriptors (
   id BIGINT NOT NULL,

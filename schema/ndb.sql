@@ -332,6 +332,14 @@ CREATE TABLE IF NOT EXISTS storages (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (storage_id);
 
+-- The hosts lists of the last refreshNodes (dfs.hosts: list 0, dfs.hosts.exclude: list 1).
+CREATE TABLE IF NOT EXISTS datanode_hosts (
+  hosts_list TINYINT NOT NULL,
+  entry VARBINARY(255) NOT NULL,
+  PRIMARY KEY (hosts_list, entry)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (hosts_list);
+
 -- Leader election heartbeats, one row per namenode (docs/architecture.md, "Leader election").
 CREATE TABLE IF NOT EXISTS le_descriptors (
   id BIGINT NOT NULL,

@@ -5,6 +5,7 @@ import io.hops.dal.rows.BlockKeyRow;
 import io.hops.dal.rows.BlockLookupRow;
 import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.DatanodeHostRow;
 import io.hops.dal.rows.DatanodeRow;
 import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.GroupRow;
@@ -67,6 +68,7 @@ public final class Tables {
           LongNameRow.TABLE,
           DatanodeRow.TABLE,
           StorageRow.TABLE,
+          DatanodeHostRow.TABLE,
           LeDescriptorRow.TABLE,
           BlockKeyRow.TABLE,
           VariableRow.TABLE);

@@ -89,7 +89,8 @@ public final class BlockPlacement {
     }
     List<Node> candidates = new ArrayList<>();
     for (Node n : datanodes.heardFromLive()) {
-      if (!excluded.contains(n.uuid()) && hasRoom(n, blockSize)) {
+      // HDFS isGoodDatanode: a datanode being decommissioned takes no new replica.
+      if (n.isInService() && !excluded.contains(n.uuid()) && hasRoom(n, blockSize)) {
         candidates.add(n);
       }
     }

@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
@@ -68,6 +69,9 @@ public final class DatanodeManager {
 
     /** Where it sits in the network, as resolved when it registered and stored in its row. */
     private volatile String location = NetworkTopology.DEFAULT_RACK;
+
+    /** Its admin state as stored (a hint, see {@link DatanodeAdmin}). */
+    private volatile AdminStates adminState = AdminStates.NORMAL;
 
     /** Monotonic time of the last heartbeat, or of this namenode's start if none yet. */
     private volatile long lastHeartbeat;
@@ -114,6 +118,27 @@ public final class DatanodeManager {
     /** Its network location: its rack, such as {@code /default-rack} or {@code /dc1/r7}. */
     public String location() {
       return location;
+    }
+
+    public AdminStates adminState() {
+      return adminState;
+    }
+
+    /** Whether it takes new replicas and its replicas count (HDFS isInService): NORMAL. */
+    public boolean isInService() {
+      return adminState == AdminStates.NORMAL;
+    }
+
+    /** Whether it is being or has been decommissioned: its replicas do not count. */
+    public boolean isDecommission() {
+      return DatanodeAdmin.isDecommission(adminState);
+    }
+
+    void setAdminState(AdminStates s) {
+      if (adminState != s) {
+        adminState = s;
+        version.incrementAndGet();
+      }
     }
 
     /**
@@ -274,7 +299,7 @@ public final class DatanodeManager {
           .setLastUpdateMonotonic(lastHeartbeat)
           .setXceiverCount(xceivers)
           .setNetworkLocation(location)
-          .setAdminState(DatanodeInfo.AdminStates.NORMAL)
+          .setAdminState(adminState)
           .build();
     }
   }
@@ -284,6 +309,7 @@ public final class DatanodeManager {
   private final NetworkLocations locations;
   private final long expiryMillis;
   private final Map<String, Node> nodes = new ConcurrentHashMap<>();
+  private final DatanodeAdmin admin;
   private final Map<Integer, StorageRef> byId = new ConcurrentHashMap<>();
   private final Map<String, StorageRef> byUuid = new ConcurrentHashMap<>();
   private volatile Consumer<Node> beforeFullReport = n -> {};
@@ -303,7 +329,9 @@ public final class DatanodeManager {
             DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
             java.util.concurrent.TimeUnit.SECONDS);
     this.expiryMillis = 2 * recheck + 10 * 1000 * heartbeat; // as HDFS's DatanodeManager
+    this.admin = new DatanodeAdmin(storage, nodes);
     loadPersisted();
+    admin.refresh(true);
   }
 
   /** The datanodes and storages in the store: known (not yet heard from) from the start. */
@@ -313,12 +341,18 @@ public final class DatanodeManager {
       for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.READ_COMMITTED)) {
         Node n = new Node(toId(row), now);
         n.location = locationOf(row);
+        n.adminState = DatanodeAdmin.stateOf(row);
         nodes.put(row.datanodeUuid(), n);
       }
       for (StorageRow row : tx.scanAll(StorageRow.TABLE, LockMode.READ_COMMITTED)) {
         remember(toRef(row));
       }
     }
+  }
+
+  /** The admin states and hosts lists (decommission). */
+  public DatanodeAdmin admin() {
+    return admin;
   }
 
   public long expiryMillis() {
@@ -350,7 +384,7 @@ public final class DatanodeManager {
   }
 
   private void store(DatanodeID reg, String location) throws StorageException {
-    DatanodeRow row =
+    DatanodeRow fresh =
         new DatanodeRow(
             reg.getDatanodeUuid(),
             reg.getHostName(),
@@ -362,14 +396,21 @@ public final class DatanodeManager {
             location,
             (byte) 0,
             System.currentTimeMillis());
+    AdminStates state;
     for (int attempt = 0; ; attempt++) {
       try (Transaction tx = storage.begin()) {
         DatanodeRow old =
-            tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.keyOf(row), LockMode.EXCLUSIVE);
+            tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.keyOf(fresh), LockMode.EXCLUSIVE);
+        // The admin state survives a registration; an excluded datanode starts decommissioning.
+        state = admin.atRegistration(reg, old);
+        DatanodeRow row = DatanodeAdmin.withState(fresh, state);
         if (old == null) {
           tx.insert(DatanodeRow.TABLE, row);
         } else {
           tx.update(DatanodeRow.TABLE, row);
+        }
+        if (state != (old == null ? AdminStates.NORMAL : DatanodeAdmin.stateOf(old))) {
+          DatanodeAdmin.bump(tx);
         }
         tx.commit();
         break;
@@ -384,6 +425,7 @@ public final class DatanodeManager {
     Node n = nodes.computeIfAbsent(reg.getDatanodeUuid(), u -> new Node(reg, Time.monotonicNow()));
     n.id = new DatanodeID(reg);
     n.location = location;
+    n.setAdminState(state);
     touch(n);
     LOG.info(
         "registered datanode {} ({}) at {}", reg.getXferAddr(), reg.getDatanodeUuid(), location);
@@ -668,7 +710,7 @@ public final class DatanodeManager {
     return l == null || l.isEmpty() ? NetworkTopology.DEFAULT_RACK : l;
   }
 
-  private static DatanodeID toId(DatanodeRow row) {
+  static DatanodeID toId(DatanodeRow row) {
     return new DatanodeID(
         row.ipAddress(),
         row.hostname(),

@@ -284,6 +284,8 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       }
     }
     List<StorageRef> live = new ArrayList<>();
+    // On live datanodes being (or done being) decommissioned: not counted, but copied from.
+    List<StorageRef> retiring = new ArrayList<>();
     List<StorageRef> corruptHeld = new ArrayList<>();
     Set<String> containing = new HashSet<>();
     for (ReplicaRow r : held) {
@@ -298,7 +300,8 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       if (corruptIds.contains(s.id())) {
         corruptHeld.add(s);
       } else if (dm.isLive(s)) {
-        live.add(s);
+        Node n = dm.node(s.datanodeUuid());
+        (n != null && n.isDecommission() ? retiring : live).add(s);
       }
     }
     PendingBlockRow p = pending.get(blockId);
@@ -341,9 +344,14 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       out.satisfied++;
       return;
     }
-    int priority = misplaced ? BADLY_DISTRIBUTED : priority(live.size(), expected);
+    int priority =
+        misplaced
+            ? BADLY_DISTRIBUTED
+            : live.isEmpty() && !retiring.isEmpty()
+                ? HIGHEST_PRIORITY // HDFS: only out-of-service replicas left
+                : priority(live.size(), expected);
     int needed = misplaced ? 1 : expected - live.size() - pendingNum;
-    Transfer t = schedule(b, live, containing, p, needed, priority);
+    Transfer t = schedule(b, live, retiring, containing, p, needed, priority);
     if (t != null && misplaced && !spreads(live, t)) {
       t = null; // HDFS validateReconstructionWork: a copy that leaves it misplaced is not made
       hopeless = true;
@@ -380,25 +388,29 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   }
 
   /**
-   * A copy of the block from a live replica (chosen at random among the datanodes not already
-   * sending their share this round) to up to {@code needed} new datanodes, or null if none can be
-   * made now; then {@link #hopeless} says whether the datanodes as they are cannot help (no live
-   * replica, or no datanode to copy to), rather than this round's limits.
+   * A copy of the block from a live replica, one on a decommissioning datanode too (as HDFS's
+   * chooseSourceDatanodes), chosen at random among the datanodes not already sending their share
+   * this round, to up to {@code needed} new datanodes, or null if none can be made now; then {@link
+   * #hopeless} says whether the datanodes as they are cannot help (no live replica, or no datanode
+   * to copy to), rather than this round's limits.
    */
   private Transfer schedule(
       BlockInfoRow b,
       List<StorageRef> live,
+      List<StorageRef> retiring,
       Set<String> containing,
       PendingBlockRow p,
       int needed,
       int priority) {
-    hopeless = live.isEmpty();
-    if (budget.transfersLeft <= 0 || live.isEmpty()) {
+    List<StorageRef> copies = new ArrayList<>(live);
+    copies.addAll(retiring);
+    hopeless = copies.isEmpty();
+    if (budget.transfersLeft <= 0 || copies.isEmpty()) {
       return null;
     }
     int limit = priority == HIGHEST_PRIORITY ? limits.maxStreamsHard() : limits.maxStreams();
     List<Node> sources = new ArrayList<>();
-    for (StorageRef s : live) {
+    for (StorageRef s : copies) {
       Node n = dm.node(s.datanodeUuid());
       if (n != null && budget.perSource.getOrDefault(n.uuid(), 0) < limit) {
         sources.add(n);

@@ -1,5 +1,6 @@
 package io.hops.namenode.metrics;
 
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.server.namenode.metrics.FSNamesystemMBean;
 import org.apache.hadoop.metrics2.annotation.Metric;
 import org.apache.hadoop.metrics2.annotation.Metrics;
@@ -8,8 +9,8 @@ import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 /**
  * HDFS's {@code FSNamesystem} metrics source and {@code FSNamesystemState} bean, with HDFS's names:
  * what dashboards and alerts read. Every value is cluster-wide, from a {@link ClusterSnapshot}.
- * What hops does not have (snapshots, encryption zones, erasure coding, decommissioning, an edit
- * log) reads as zero.
+ * What hops does not have (snapshots, encryption zones, erasure coding, maintenance, an edit log)
+ * reads as zero.
  */
 @Metrics(name = "FSNamesystem", about = "Namesystem state and counts", context = "dfs")
 public final class FsNamesystemMetrics implements FSNamesystemMBean {
@@ -172,18 +173,18 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
 
   @Override
   public int getNumDecomLiveDataNodes() {
-    return 0;
+    return count(s().liveNodes(), AdminStates.DECOMMISSIONED);
   }
 
   @Override
   public int getNumDecomDeadDataNodes() {
-    return 0;
+    return count(s().deadNodes(), AdminStates.DECOMMISSIONED);
   }
 
   @Override
   @Metric({"NumInServiceLiveDataNodes", "Number of live datanodes which are in service"})
   public int getNumInServiceLiveDataNodes() {
-    return getNumLiveDataNodes();
+    return count(s().liveNodes(), AdminStates.NORMAL);
   }
 
   @Override
@@ -198,7 +199,14 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
 
   @Override
   public int getNumDecommissioningDataNodes() {
-    return 0;
+    return count(s().liveNodes(), AdminStates.DECOMMISSION_INPROGRESS)
+        + count(s().deadNodes(), AdminStates.DECOMMISSION_INPROGRESS);
+  }
+
+  /** The datanodes of {@code nodes} in admin state {@code state} (a hint, DatanodeAdmin). */
+  static int count(
+      java.util.List<io.hops.namenode.blocks.DatanodeManager.Node> nodes, AdminStates state) {
+    return (int) nodes.stream().filter(n -> n.adminState() == state).count();
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.hops.namenode.blocks.DatanodeManager;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeMXBean;
 import org.apache.hadoop.util.Time;
@@ -167,7 +168,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
       m.put("uuid", n.uuid());
       m.put("lastContact", (now - n.lastHeartbeat()) / 1000);
       m.put("usedSpace", n.dfsUsed());
-      m.put("adminState", "In Service");
+      m.put("adminState", n.adminState().toString());
       m.put("nonDfsUsedSpace", Math.max(0, n.capacity() - n.dfsUsed() - n.remaining()));
       m.put("capacity", n.capacity());
       m.put("version", VersionInfo.getVersion());
@@ -190,8 +191,8 @@ public final class NameNodeInfo implements NameNodeMXBean {
     for (DatanodeManager.Node n : s().deadNodes()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("lastContact", (now - n.lastHeartbeat()) / 1000);
-      m.put("decommissioned", false);
-      m.put("adminState", "In Service");
+      m.put("decommissioned", n.adminState() == AdminStates.DECOMMISSIONED);
+      m.put("adminState", n.adminState().toString());
       m.put("xferaddr", n.id().getXferAddr());
       m.put("uuid", n.uuid());
       out.put(n.id().getXferAddrWithHostname(), m);
@@ -201,7 +202,19 @@ public final class NameNodeInfo implements NameNodeMXBean {
 
   @Override
   public String getDecomNodes() {
-    return "{}";
+    // HDFS also counts each one's blocks still waiting for copies; hops's leader keeps no such
+    // count, so only the datanodes are listed.
+    Map<String, Object> out = new TreeMap<>();
+    for (DatanodeManager.Node n : s().liveNodes()) {
+      if (n.adminState() == AdminStates.DECOMMISSION_INPROGRESS) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("xferaddr", n.id().getXferAddr());
+        m.put("location", n.location());
+        m.put("uuid", n.uuid());
+        out.put(n.id().getXferAddrWithHostname(), m);
+      }
+    }
+    return json(out);
   }
 
   @Override

@@ -679,6 +679,16 @@ public class ClientRpc extends FeaturesOff {
   }
 
   /**
+   * {@code dfsadmin -refreshNodes}: this namenode's hosts files, stored with the admin states they
+   * give for every namenode to apply ({@link io.hops.namenode.blocks.DatanodeAdmin}).
+   */
+  @Override
+  public void refreshNodes() throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "refreshNodes");
+    ns.blocks().datanodes().admin().refreshNodes(ns.conf());
+  }
+
+  /**
    * {@code dfsadmin -setBalancerBandwidth}: stored for every namenode, and passed to each datanode
    * by the leader's next heartbeat answer ({@link io.hops.namenode.blocks.BalancerBandwidth}).
    */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
@@ -13,7 +14,8 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 /**
  * What {@code hdfs dfsadmin -report} and the Balancer see of the datanodes: this namenode's view
  * (heartbeats are soft state per namenode, as in HDFS). Live means heard from within the expiry
- * interval; hops has no decommissioning or maintenance, so those reports are empty.
+ * interval, whatever the admin state; the admin-state reports list the datanodes in that state,
+ * live or dead, as HDFS's getDatanodeListForReport.
  */
 final class DatanodeReports {
   private DatanodeReports() {}
@@ -27,7 +29,9 @@ final class DatanodeReports {
             case ALL -> true;
             case LIVE -> live;
             case DEAD -> !live;
-            default -> false; // DECOMMISSIONING, ENTERING_MAINTENANCE, IN_MAINTENANCE
+            case DECOMMISSIONING -> n.adminState() == AdminStates.DECOMMISSION_INPROGRESS;
+            case ENTERING_MAINTENANCE -> n.adminState() == AdminStates.ENTERING_MAINTENANCE;
+            case IN_MAINTENANCE -> n.adminState() == AdminStates.IN_MAINTENANCE;
           };
       if (wanted) {
         out.add(n);

@@ -157,7 +157,9 @@ public final class DatanodeRpc implements DatanodeProtocol {
   @Override
   public DatanodeRegistration registerDatanode(DatanodeRegistration reg) throws IOException {
     verifySoftwareVersion(reg);
-    datanodes.register(withRemoteIp(reg));
+    withRemoteIp(reg);
+    checkIncluded(reg, true);
+    datanodes.register(reg);
     // A datanode sends a full report after it registers: whoever owns its reports now needs no
     // other catch-up.
     datanodes.node(reg.getDatanodeUuid()).gainedReports(bm.ownership().owns(reg.getDatanodeUuid()));
@@ -181,27 +183,32 @@ public final class DatanodeRpc implements DatanodeProtocol {
       SlowDiskReports slowDisks)
       throws IOException {
     verifyRequest(reg);
-    DatanodeManager.Node node = datanodes.heartbeat(withRemoteIp(reg), reports, xceiverCount);
+    checkIncluded(withRemoteIp(reg), false);
+    DatanodeManager.Node node = datanodes.heartbeat(reg, reports, xceiverCount);
     boolean leader = bm.isLeader();
-    List<DatanodeCommand> commands =
-        new ArrayList<>(
-            leader ? datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT) : List.of());
-    BalancerBandwidthCommand bandwidth = balancerBandwidth.commandFor(node.uuid(), leader);
-    if (bandwidth != null) {
-      commands.add(bandwidth);
-    }
-    // Any namenode passes new block keys: the leader's also move the datanode's current key, a
-    // STANDBY's only add keys (BPOfferService), which is all a datanode needs to verify tokens.
-    KeyUpdateCommand keys = ns.blockTokens().commandFor(node.uuid());
-    if (keys != null) {
-      commands.add(keys);
-    }
     boolean owner = bm.ownership().owns(node.uuid());
+    List<DatanodeCommand> commands = new ArrayList<>();
     if (node.gainedReports(owner)) {
       // A new owner of this datanode's reports may have missed some while ownership moved: the
       // datanode registers again and sends this namenode a full report (any namenode may ask).
+      // Alone in its answer: a datanode drops the commands after a registration command, so the
+      // leader's queued ones wait for the next heartbeat.
       commands.add(RegisterCommand.REGISTER);
       LOG.info("namenode now owns the block reports of {}: full report requested", node.uuid());
+    } else {
+      if (leader) {
+        commands.addAll(datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT));
+      }
+      BalancerBandwidthCommand bandwidth = balancerBandwidth.commandFor(node.uuid(), leader);
+      if (bandwidth != null) {
+        commands.add(bandwidth);
+      }
+      // Any namenode passes new block keys: the leader's also move the datanode's current key, a
+      // STANDBY's only add keys (BPOfferService), which is all a datanode needs to verify tokens.
+      KeyUpdateCommand keys = ns.blockTokens().commandFor(node.uuid());
+      if (keys != null) {
+        commands.add(keys);
+      }
     }
     // Only the owner grants a full block report lease: the others would drop the report.
     long lease = requestFullBlockReportLease && owner ? grantLease(node) : 0;
@@ -231,6 +238,19 @@ public final class DatanodeRpc implements DatanodeProtocol {
     long lease = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     node.leaseGranted(lease, recorded);
     return lease;
+  }
+
+  /**
+   * HDFS: a datanode not in a non-empty include list ({@code dfs.hosts}, as the last {@code
+   * refreshNodes} on any namenode stored it) is refused, at registration with the lists as stored
+   * now, at a heartbeat with this namenode's copy (at most a second old).
+   */
+  private void checkIncluded(DatanodeID reg, boolean exact) throws IOException {
+    datanodes.admin().refresh(exact);
+    if (!datanodes.admin().isIncluded(reg)) {
+      LOG.warn("datanode {} is not in the include list: refused", reg.getXferAddr());
+      throw new org.apache.hadoop.hdfs.server.protocol.DisallowedDatanodeException(reg);
+    }
   }
 
   /**

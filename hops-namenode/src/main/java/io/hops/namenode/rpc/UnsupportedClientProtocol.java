@@ -15,11 +15,4 @@ public abstract class UnsupportedClientProtocol
     return new UnsupportedOperationException(
         "ClientProtocol." + method + " is not supported by hops: " + reason);
   }
-
-  @Override
-  public void refreshNodes() throws java.io.IOException {
-    throw unsupported(
-        "refreshNodes",
-        "hops reads no dfs.hosts / dfs.hosts.exclude files, so datanodes cannot be decommissioned");
-  }
 }

@@ -47,7 +47,12 @@ class MetadataOverRpcTest {
 
   @Test
   void unimplementedCallsNameThemselves() {
-    assertThatThrownBy(() -> fs.getClient().getNamenode().refreshNodes())
-        .hasMessageContaining("ClientProtocol.refreshNodes is not supported by hops");
+    assertThatThrownBy(
+            () ->
+                fs.getClient()
+                    .getNamenode()
+                    .rollingUpgrade(
+                        org.apache.hadoop.hdfs.protocol.HdfsConstants.RollingUpgradeAction.PREPARE))
+        .hasMessageContaining("ClientProtocol.rollingUpgrade PREPARE is not supported by hops");
   }
 }

@@ -1,0 +1,184 @@
+package io.hops.namenode.housekeeping;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.schema.Key;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.StorageRef;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
+import org.apache.hadoop.util.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's admin monitor (HDFS DatanodeAdminDefaultMonitor): every {@code
+ * dfs.namenode.decommission.interval} it reads the admin states from the database and walks the
+ * replicas of each decommissioning datanode (at most {@code
+ * dfs.namenode.decommission.max.concurrent.tracked.nodes} of them, 0: all), by index pages on
+ * {@code replicas.storage_id}, checking each file's blocks there ({@link DecommissionCheck}), which
+ * queues for re-replication the blocks without enough replicas elsewhere; at most {@code
+ * dfs.namenode.decommission.blocks.per.interval} replicas per round. A datanode whose whole walk
+ * found every block sufficient is DECOMMISSIONED ({@link
+ * io.hops.namenode.blocks.DatanodeAdmin#markDecommissioned}).
+ *
+ * <p>The state is in the database: where a walk is is this leader's memory only (a hint), and a new
+ * leader starts each decommissioning datanode's walk again.
+ */
+final class DatanodeAdminMonitor implements HousekeepingTask {
+  private static final Logger LOG = LoggerFactory.getLogger(DatanodeAdminMonitor.class);
+
+  /** Where one datanode's walk is, and what it found so far. */
+  private static final class Walk {
+    final Deque<StorageRef> storagesLeft;
+    Key cursor;
+    int insufficient;
+    int checked;
+
+    Walk(List<StorageRef> storages) {
+      this.storagesLeft = new ArrayDeque<>(storages);
+    }
+  }
+
+  private final Namesystem ns;
+  private final DatanodeManager dm;
+  private final long intervalMillis;
+  private final int blocksPerInterval;
+  private final int maxTracked;
+  private final int pageRows;
+  private final int defaultReplication;
+  private final Map<String, Walk> walks = new HashMap<>();
+  private long lastRun = Long.MIN_VALUE;
+
+  DatanodeAdminMonitor(Namesystem ns) {
+    this.ns = ns;
+    this.dm = ns.blocks().datanodes();
+    this.intervalMillis =
+        ns.conf()
+            .getTimeDuration(
+                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY,
+                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_DEFAULT,
+                TimeUnit.SECONDS,
+                TimeUnit.MILLISECONDS);
+    this.blocksPerInterval =
+        Math.max(
+            1,
+            ns.conf()
+                .getInt(
+                    DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_KEY,
+                    DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_DEFAULT));
+    this.maxTracked =
+        ns.conf()
+            .getInt(
+                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_MAX_CONCURRENT_TRACKED_NODES,
+                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_MAX_CONCURRENT_TRACKED_NODES_DEFAULT);
+    this.pageRows = QueueCursor.pageRows(ns.conf());
+    this.defaultReplication =
+        ns.conf().getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+  }
+
+  @Override
+  public String name() {
+    return "datanode-admin";
+  }
+
+  @Override
+  public void runOnce() throws IOException {
+    long now = Time.monotonicNow();
+    if (lastRun != Long.MIN_VALUE && now - lastRun < intervalMillis) {
+      return;
+    }
+    lastRun = now;
+    dm.admin().refresh(true);
+    List<Node> tracked =
+        dm.all().stream()
+            .filter(n -> n.adminState() == AdminStates.DECOMMISSION_INPROGRESS)
+            .sorted(Comparator.comparing(Node::uuid))
+            .limit(maxTracked > 0 ? maxTracked : Long.MAX_VALUE)
+            .toList();
+    Set<String> uuids = tracked.stream().map(Node::uuid).collect(Collectors.toSet());
+    walks.keySet().retainAll(uuids);
+    int budget = blocksPerInterval;
+    for (Node n : tracked) {
+      if (budget <= 0) {
+        break;
+      }
+      Walk w = walks.computeIfAbsent(n.uuid(), u -> newWalk(u));
+      while (budget > 0 && !w.storagesLeft.isEmpty()) {
+        budget -= Math.max(1, checkPage(w, Math.min(budget, pageRows)));
+      }
+      if (w.storagesLeft.isEmpty()) {
+        walks.remove(n.uuid());
+        if (w.insufficient == 0) {
+          if (dm.admin().markDecommissioned(n.uuid())) {
+            LOG.info(
+                "datanode {} ({}) is decommissioned: its {} replicas have enough copies elsewhere",
+                n.id().getXferAddr(),
+                n.uuid(),
+                w.checked);
+          }
+        } else {
+          LOG.info(
+              "datanode {} ({}) is decommissioning: {} of its {} blocks are not yet replicated"
+                  + " elsewhere",
+              n.id().getXferAddr(),
+              n.uuid(),
+              w.insufficient,
+              w.checked);
+        }
+      }
+    }
+  }
+
+  private Walk newWalk(String uuid) {
+    try {
+      return new Walk(dm.storagesOf(uuid));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Checks the next page of the walk's storage; returns the replicas read. */
+  private int checkPage(Walk w, int rows) throws IOException {
+    StorageRef s = w.storagesLeft.peek();
+    List<ReplicaRow> page;
+    try (Transaction tx = ns.storage().begin()) {
+      page =
+          tx.findByIndexFrom(
+              ReplicaRow.TABLE, "storage_id", s.id(), w.cursor, rows, LockMode.READ_COMMITTED);
+    }
+    if (page.size() < rows) {
+      w.storagesLeft.poll();
+      w.cursor = null;
+    } else {
+      w.cursor = ReplicaRow.TABLE.keyOf(page.get(page.size() - 1));
+    }
+    Map<Long, List<Long>> byFile = new LinkedHashMap<>();
+    for (ReplicaRow r : page) {
+      byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());
+    }
+    for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
+      List<Long> ids = f.getValue().stream().sorted().toList();
+      w.insufficient +=
+          ns.runAsLeader(
+              () -> new DecommissionCheck(ns.blocks(), f.getKey(), ids, defaultReplication));
+      w.checked += ids.size();
+    }
+    return page.size();
+  }
+}
