@@ -102,6 +102,21 @@ public final class BlockManager {
     return e != null && e.isLeader();
   }
 
+  /**
+   * The epoch this namenode leads now, or -1 if it does not lead: the tag of the commands it
+   * decides for datanodes, which are handed out only under that same epoch ({@link
+   * DatanodeManager#commandsFor}). Read before a decision, so a decision fenced under a later epoch
+   * (the lease lost and won again in between) carries the earlier one and is never sent.
+   */
+  public long leadingEpoch() {
+    LeaderElection e = election;
+    if (e == null) {
+      return -1;
+    }
+    long epoch = e.epoch();
+    return e.isLeader() && e.epoch() == epoch ? epoch : -1;
+  }
+
   /** Which datanodes' block reports this namenode processes. */
   public ReportOwnership ownership() {
     return ownership;

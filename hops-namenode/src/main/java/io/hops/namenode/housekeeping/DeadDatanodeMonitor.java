@@ -70,6 +70,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
   @Override
   public void runOnce() throws IOException {
     for (Node n : dm.takeNewlyDead()) {
+      n.clearCommands(); // a dead datanode gets none of them
       toForget.put(n.uuid(), n);
     }
     int budget = pageRows;
@@ -115,9 +116,9 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     current = null;
   }
 
-  private static void registerAgain(Node n) {
+  private void registerAgain(Node n) {
     n.clearCommands();
-    n.addCommand(RegisterCommand.REGISTER);
+    n.addCommand(ns.blocks().leadingEpoch(), RegisterCommand.REGISTER);
   }
 
   /**

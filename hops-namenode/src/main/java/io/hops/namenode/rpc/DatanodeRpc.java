@@ -179,10 +179,10 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     verifyRequest(reg);
     DatanodeManager.Node node = datanodes.heartbeat(withRemoteIp(reg), reports, xceiverCount);
-    boolean leader = bm.isLeader();
+    long epoch = bm.leadingEpoch();
+    boolean leader = epoch >= 0;
     List<DatanodeCommand> commands =
-        new ArrayList<>(
-            leader ? datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT) : List.of());
+        new ArrayList<>(datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT, epoch));
     BalancerBandwidthCommand bandwidth = balancerBandwidth.commandFor(node.uuid(), leader);
     if (bandwidth != null) {
       commands.add(bandwidth);
