@@ -56,6 +56,7 @@ public final class BlockManager {
   private final ClusterClock clock;
   private final ReportOwnership ownership = new ReportOwnership(this);
   private final RecentReceipts receipts = new RecentReceipts(100_000, 60_000);
+  private final FullReportRequests reportRequests;
   private volatile LeaderElection election;
 
   public BlockManager(Storage storage, Configuration conf) throws StorageException {
@@ -71,6 +72,7 @@ public final class BlockManager {
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
     this.clock = new ClusterClock(storage);
+    this.reportRequests = new FullReportRequests(storage);
   }
 
   public DatanodeManager datanodes() {
@@ -120,6 +122,11 @@ public final class BlockManager {
   /** Which datanodes' block reports this namenode processes. */
   public ReportOwnership ownership() {
     return ownership;
+  }
+
+  /** The datanodes whose replicas must be recorded again from a full report (in the database). */
+  public FullReportRequests reportRequests() {
+    return reportRequests;
   }
 
   /** Replicas reported to this namenode that their report owner was to apply. */

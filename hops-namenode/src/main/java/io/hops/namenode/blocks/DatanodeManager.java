@@ -78,6 +78,14 @@ public final class DatanodeManager {
     private boolean ownedReports;
     private long reportLease;
 
+    /** The full report request ({@link FullReportRequests}) last asked for here, and when. */
+    private long askedRequest;
+
+    private long askedAt;
+
+    /** The request {@link #reportLease} was granted after asking for (0: none). */
+    private long requestAtLease;
+
     /**
      * By storage id, the sorted ids of the replicas recorded as {@link #reportLease} was granted.
      */
@@ -140,6 +148,7 @@ public final class DatanodeManager {
      */
     public synchronized void leaseGranted(long lease, Map<Integer, long[]> recorded) {
       reportLease = lease;
+      requestAtLease = askedRequest;
       recordedAtLease.clear();
       recordedAtLease.putAll(recorded);
     }
@@ -153,9 +162,32 @@ public final class DatanodeManager {
       return lease != 0 && lease == reportLease ? recordedAtLease.remove(storageId) : null;
     }
 
+    /**
+     * Whether to ask the datanode for a full report for request {@code id} (0: none) now: a request
+     * not asked for yet, or asked for at least {@code reaskMillis} ago (monotonic {@code now})
+     * without its report applied. Notes the ask.
+     */
+    public synchronized boolean askForReport(long id, long now, long reaskMillis) {
+      if (id == 0 || (id == askedRequest && now - askedAt < reaskMillis)) {
+        return false;
+      }
+      askedRequest = id;
+      askedAt = now;
+      return true;
+    }
+
+    /**
+     * The full report request that a report made under {@code lease} answers: the one this namenode
+     * had asked for when it granted the lease; 0 if none or another lease.
+     */
+    public synchronized long requestAnsweredBy(long lease) {
+      return lease != 0 && lease == reportLease ? requestAtLease : 0;
+    }
+
     /** Forgets the lease granted (its report was turned away): at most one is kept per datanode. */
     public synchronized void forgetLease() {
       reportLease = 0;
+      requestAtLease = 0;
       recordedAtLease.clear();
     }
 

@@ -47,6 +47,7 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
 import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.VersionInfo;
 import org.apache.hadoop.util.VersionUtil;
 import org.slf4j.Logger;
@@ -188,11 +189,18 @@ public final class DatanodeRpc implements DatanodeProtocol {
       commands.add(bandwidth);
     }
     boolean owner = bm.ownership().owns(node.uuid());
-    if (node.gainedReports(owner)) {
-      // A new owner of this datanode's reports may have missed some while ownership moved: the
-      // datanode registers again and sends this namenode a full report (any namenode may ask).
+    long request = owner ? bm.reportRequests().pending(node.uuid()) : 0;
+    boolean gained = node.gainedReports(owner);
+    boolean asked = node.askForReport(request, Time.monotonicNow(), datanodes.expiryMillis());
+    if (gained || asked) {
+      // A new owner of this datanode's reports may have missed some while ownership moved, and a
+      // datanode declared dead had its replicas forgotten: it registers again and sends this
+      // namenode a full report (any namenode may ask).
       commands.add(RegisterCommand.REGISTER);
-      LOG.info("namenode now owns the block reports of {}: full report requested", node.uuid());
+      LOG.info(
+          "full report of {} requested: {}",
+          node.uuid(),
+          asked ? "its replicas were forgotten while it was dead" : "this namenode now owns them");
     }
     // Only the owner grants a full block report lease: the others would drop the report.
     long lease = requestFullBlockReportLease && owner ? grantLease(node) : 0;
@@ -316,6 +324,10 @@ public final class DatanodeRpc implements DatanodeProtocol {
           removable == null ? " (no lease of this namenode: nothing removed)" : "");
     }
     datanodes.fullReportApplied(node);
+    long request = node.requestAnsweredBy(lease);
+    if (request != 0 && (ctx == null || ctx.getCurRpc() + 1 >= ctx.getTotalRpcs())) {
+      bm.reportRequests().done(node.uuid(), request); // the last part of a report split per storage
+    }
     return null;
   }
 
