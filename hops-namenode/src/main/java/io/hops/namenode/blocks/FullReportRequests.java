@@ -101,9 +101,11 @@ public final class FullReportRequests {
 
   /**
    * The full report asked for by request {@code id} was applied: the request goes, unless a newer
-   * one replaced it (then the owner asks again at the next heartbeat).
+   * one replaced it (then the owner asks again at the next heartbeat). A request that cannot be
+   * deleted now stays, and is asked for again after the expiry interval: the report is applied
+   * either way, so the datanode is not made to send it again at once.
    */
-  public void done(String datanodeUuid, long id) throws StorageException {
+  public void done(String datanodeUuid, long id) {
     Key key = VariableRow.TABLE.key(PREFIX + datanodeUuid);
     try (Transaction tx = storage.begin()) {
       VariableRow row = tx.find(VariableRow.TABLE, key, LockMode.EXCLUSIVE);
@@ -113,6 +115,10 @@ public final class FullReportRequests {
         LOG.info(
             "full report of datanode {} applied: its replicas are recorded again", datanodeUuid);
       }
+    } catch (StorageException e) {
+      LOG.warn(
+          "full report of datanode {} applied, its request kept: {}", datanodeUuid, e.toString());
+      return;
     }
     Map<String, Long> next = new HashMap<>(current);
     next.remove(datanodeUuid, id);

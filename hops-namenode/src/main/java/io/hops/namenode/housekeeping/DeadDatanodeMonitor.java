@@ -82,9 +82,8 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
         start(n);
       }
       if (dm.isLive(n)) {
-        // Back in time: what it holds is still there, but for what was forgotten already, which
-        // its full report after registering again restores.
-        // What an earlier leader forgot of it is not counted here: ask in any case.
+        // Back in time: what it holds is still there, but for what was forgotten already (here or
+        // by an earlier leader, which this one cannot count), which its full report restores.
         registerAgain(n);
         finish(n);
         continue;
