@@ -57,6 +57,7 @@ public final class BlockManager {
   private final ClusterClock clock;
   private final ReportOwnership ownership = new ReportOwnership(this);
   private final RecentReceipts receipts = new RecentReceipts(100_000, 60_000);
+  private final FullReportRequests reportRequests;
   private volatile LeaderElection election;
 
   public BlockManager(Storage storage, Configuration conf) throws StorageException {
@@ -72,6 +73,7 @@ public final class BlockManager {
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
     this.clock = new ClusterClock(storage);
+    this.reportRequests = new FullReportRequests(storage);
   }
 
   public DatanodeManager datanodes() {
@@ -103,9 +105,29 @@ public final class BlockManager {
     return e != null && e.isLeader();
   }
 
+  /**
+   * The epoch this namenode leads now, or -1 if it does not lead: the tag of the commands it
+   * decides for datanodes, which are handed out only under that same epoch ({@link
+   * DatanodeManager#commandsFor}). Read before a decision, so a decision fenced under a later epoch
+   * (the lease lost and won again in between) carries the earlier one and is never sent.
+   */
+  public long leadingEpoch() {
+    LeaderElection e = election;
+    if (e == null) {
+      return -1;
+    }
+    long epoch = e.epoch();
+    return e.isLeader() && e.epoch() == epoch ? epoch : -1;
+  }
+
   /** Which datanodes' block reports this namenode processes. */
   public ReportOwnership ownership() {
     return ownership;
+  }
+
+  /** The datanodes whose replicas must be recorded again from a full report (in the database). */
+  public FullReportRequests reportRequests() {
+    return reportRequests;
   }
 
   /** Replicas reported to this namenode that their report owner was to apply. */

@@ -82,6 +82,14 @@ public final class DatanodeManager {
     private boolean ownedReports;
     private long reportLease;
 
+    /** The full report request ({@link FullReportRequests}) last asked for here, and when. */
+    private long askedRequest;
+
+    private long askedAt;
+
+    /** The request {@link #reportLease} was granted after asking for (0: none). */
+    private long requestAtLease;
+
     /**
      * By storage id, the sorted ids of the replicas recorded as {@link #reportLease} was granted.
      */
@@ -91,13 +99,16 @@ public final class DatanodeManager {
         new java.util.concurrent.atomic.AtomicInteger();
     private volatile int xceivers;
     private final Map<String, StorageStat> storages = new ConcurrentHashMap<>();
-    private final Deque<DatanodeCommand> commands = new ArrayDeque<>();
+    private final Deque<Queued> commands = new ArrayDeque<>();
 
     /** Bumped after every registration and heartbeat: what {@link #info} last built is stale. */
     private final java.util.concurrent.atomic.AtomicLong version =
         new java.util.concurrent.atomic.AtomicLong();
 
     private volatile CachedInfo info;
+
+    /** A command and the leader epoch it was decided under. */
+    private record Queued(long epoch, DatanodeCommand command) {}
 
     /** What {@link #info} built, and at which {@link #version}. */
     private record CachedInfo(long version, DatanodeInfo info) {}
@@ -162,6 +173,7 @@ public final class DatanodeManager {
      */
     public synchronized void leaseGranted(long lease, Map<Integer, long[]> recorded) {
       reportLease = lease;
+      requestAtLease = askedRequest;
       recordedAtLease.clear();
       recordedAtLease.putAll(recorded);
     }
@@ -175,9 +187,32 @@ public final class DatanodeManager {
       return lease != 0 && lease == reportLease ? recordedAtLease.remove(storageId) : null;
     }
 
+    /**
+     * Whether to ask the datanode for a full report for request {@code id} (0: none) now: a request
+     * not asked for yet, or asked for at least {@code reaskMillis} ago (monotonic {@code now})
+     * without its report applied. Notes the ask.
+     */
+    public synchronized boolean askForReport(long id, long now, long reaskMillis) {
+      if (id == 0 || (id == askedRequest && now - askedAt < reaskMillis)) {
+        return false;
+      }
+      askedRequest = id;
+      askedAt = now;
+      return true;
+    }
+
+    /**
+     * The full report request that a report made under {@code lease} answers: the one this namenode
+     * had asked for when it granted the lease; 0 if none or another lease.
+     */
+    public synchronized long requestAnsweredBy(long lease) {
+      return lease != 0 && lease == reportLease ? requestAtLease : 0;
+    }
+
     /** Forgets the lease granted (its report was turned away): at most one is kept per datanode. */
     public synchronized void forgetLease() {
       reportLease = 0;
+      requestAtLease = 0;
       recordedAtLease.clear();
     }
 
@@ -233,19 +268,42 @@ public final class DatanodeManager {
       return best;
     }
 
-    /** Queues a command for the next heartbeat (leader only). */
-    public void addCommand(DatanodeCommand c) {
+    /**
+     * Queues a command for the next heartbeat, decided by the leader of {@code epoch} (see {@link
+     * BlockManager#leadingEpoch}); a negative epoch (decided by no leader) queues nothing.
+     */
+    public void addCommand(long epoch, DatanodeCommand c) {
+      if (epoch < 0) {
+        return;
+      }
       synchronized (commands) {
-        commands.add(c);
+        commands.add(new Queued(epoch, c));
       }
     }
 
-    List<DatanodeCommand> drainCommands(int max) {
+    /**
+     * Up to {@code max} commands decided under {@code epoch}, the one this namenode leads now; the
+     * commands of any other epoch are dropped (all of them when it leads none: {@code epoch < 0}).
+     */
+    List<DatanodeCommand> drainCommands(int max, long epoch) {
       List<DatanodeCommand> out = new ArrayList<>();
+      int stale = 0;
       synchronized (commands) {
         while (!commands.isEmpty() && out.size() < max) {
-          out.add(commands.poll());
+          Queued q = commands.poll();
+          if (epoch >= 0 && q.epoch() == epoch) {
+            out.add(q.command());
+          } else {
+            stale++;
+          }
         }
+      }
+      if (stale > 0) {
+        LOG.info(
+            "{} commands for datanode {} dropped: decided under another leader epoch than {}",
+            stale,
+            uuid(),
+            epoch < 0 ? "none (not leading)" : epoch);
       }
       return out;
     }
@@ -256,12 +314,10 @@ public final class DatanodeManager {
       }
     }
 
-    /** Drops the queued commands (a datanode declared dead gets none of them), returning them. */
-    public List<DatanodeCommand> clearCommands() {
+    /** Drops the queued commands (a datanode declared dead gets none of them). */
+    public void clearCommands() {
       synchronized (commands) {
-        List<DatanodeCommand> dropped = new ArrayList<>(commands);
         commands.clear();
-        return dropped;
       }
     }
 
@@ -669,9 +725,15 @@ public final class DatanodeManager {
     return n == null ? null : n.storages.get(ref.storageUuid());
   }
 
-  /** A datanode's commands for its next heartbeat. */
-  public List<DatanodeCommand> commandsFor(Node n, int max) {
-    return n.drainCommands(max);
+  /**
+   * A datanode's commands for its next heartbeat: those decided under {@code leadingEpoch}, the
+   * epoch this namenode leads now ({@link BlockManager#leadingEpoch}; negative: it leads none, and
+   * every queued command is dropped). A command a deposed leader decided is never sent, not even
+   * once that namenode leads again under a later epoch: the tables it was made from may have
+   * changed meanwhile, and the new term derives its commands from them again.
+   */
+  public List<DatanodeCommand> commandsFor(Node n, int max, long leadingEpoch) {
+    return n.drainCommands(max, leadingEpoch);
   }
 
   /**

@@ -8,6 +8,7 @@ import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.FullReportRequests;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.housekeeping.RemoveStorageReplicas.FileBlock;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.hdfs.server.protocol.RegisterCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,9 +31,11 @@ import org.slf4j.LoggerFactory;
  * pipeline table; a datanode of a million replicas is forgotten over as many rounds as it has
  * pages.
  *
- * <p>A datanode that comes back gets a registration command first (its other queued commands are
- * dropped), so that it re-registers and sends a full block report, as with HDFS; a datanode that
- * comes back before its turn here keeps its replicas.
+ * <p>A datanode declared dead gets none of the commands queued for it. Once its replicas are
+ * forgotten, or once it is back before they all are, a full report of it is asked for in the
+ * database ({@link FullReportRequests}): the owner of its reports, which may be another namenode,
+ * has it register again and send one, as HDFS's registration command does; a datanode that comes
+ * back before its turn here keeps its replicas.
  */
 final class DeadDatanodeMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(DeadDatanodeMonitor.class);
@@ -70,6 +72,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
   @Override
   public void runOnce() throws IOException {
     for (Node n : dm.takeNewlyDead()) {
+      n.clearCommands(); // a dead datanode gets none of them
       toForget.put(n.uuid(), n);
     }
     int budget = pageRows;
@@ -79,11 +82,9 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
         start(n);
       }
       if (dm.isLive(n)) {
-        // Back in time: what it holds is still there, but for what was forgotten already, which
-        // its full report after registering again restores.
-        if (removed > 0) {
-          registerAgain(n);
-        }
+        // Back in time: what it holds is still there, but for what was forgotten already (here or
+        // by an earlier leader, which this one cannot count), which its full report restores.
+        registerAgain(n);
         finish(n);
         continue;
       }
@@ -115,9 +116,13 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     current = null;
   }
 
-  private static void registerAgain(Node n) {
-    n.clearCommands();
-    n.addCommand(RegisterCommand.REGISTER);
+  /**
+   * Asks, in the database, for a full report of {@code n} once it is back: the owner of its
+   * reports, which may not be this namenode, sends the datanode a registration command and applies
+   * the report ({@link io.hops.namenode.blocks.FullReportRequests}).
+   */
+  private void registerAgain(Node n) throws IOException {
+    ns.runAsLeader(() -> FullReportRequests.request(n.uuid()));
   }
 
   /**

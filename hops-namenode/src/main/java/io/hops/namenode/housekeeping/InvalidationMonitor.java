@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * datanode's block report shows it again and it is invalidated anew. Rows in {@code
  * ReplicaChange.ORPHAN_PARTITION} are replicas of blocks no file has; they go the same way. Each
  * round reads one page of the table after a cursor ({@link QueueCursor}), so a backlog of any size
- * costs a round a page; what was sent when lives in the leader's memory only, so a new leader sends
- * everything once more, which a datanode shrugs off.
+ * costs a round a page; what was sent when lives in the leader's memory only, so a new leader (or
+ * this one in a new term, whose earlier commands were dropped undelivered) sends everything once
+ * more, which a datanode shrugs off.
  */
 final class InvalidationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(InvalidationMonitor.class);
@@ -56,6 +57,9 @@ final class InvalidationMonitor implements HousekeepingTask {
   private final Set<Key> sentSincePass = new HashSet<>();
 
   private final long resendNanos;
+
+  /** The epoch of the term {@link #sent} belongs to. */
+  private long sentEpoch = -1;
 
   private final Namesystem ns;
   private final DatanodeManager dm;
@@ -93,6 +97,14 @@ final class InvalidationMonitor implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
+    long epoch = ns.blocks().leadingEpoch();
+    if (epoch != sentEpoch) {
+      // What an earlier term queued was dropped undelivered (DatanodeManager.commandsFor): this
+      // term sends every row at once, as a new leader does.
+      sent.clear();
+      sentSincePass.clear();
+      sentEpoch = epoch;
+    }
     Map<String, List<InvalidatedBlockRow>> byNode = new TreeMap<>();
     List<InvalidatedBlockRow> nowhere = new ArrayList<>();
     Set<Key> present = new HashSet<>();
@@ -129,7 +141,7 @@ final class InvalidationMonitor implements HousekeepingTask {
       List<InvalidatedBlockRow> rows = e.getValue();
       rows.sort(Comparator.comparingLong(InvalidatedBlockRow::blockId));
       List<InvalidatedBlockRow> taken = rows.subList(0, Math.min(limit, rows.size()));
-      if (!ns.blocks().isLeader()) {
+      if (ns.blocks().leadingEpoch() != epoch) {
         return; // commands from a namenode that lost its lease are never sent
       }
       for (InvalidatedBlockRow r : taken) {
@@ -144,6 +156,7 @@ final class InvalidationMonitor implements HousekeepingTask {
       }
       dm.node(e.getKey())
           .addCommand(
+              epoch,
               new BlockCommand(DatanodeProtocol.DNA_INVALIDATE, ns.blocks().blockPoolId(), blocks));
       sentNow += blocks.length;
     }

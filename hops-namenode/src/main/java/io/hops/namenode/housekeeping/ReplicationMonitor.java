@@ -145,10 +145,11 @@ final class ReplicationMonitor implements HousekeepingTask {
       List<Long> ids = f.getValue().stream().sorted().toList();
       for (int i = 0; i < ids.size(); i += MAX_BLOCKS_PER_CHECK) {
         List<Long> batch = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
+        long epoch = bm.leadingEpoch(); // before the fenced check: see leadingEpoch
         Outcome o =
             ns.runAsLeader(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
         round.take(o);
-        send(o.transfers);
+        send(o.transfers, epoch);
         for (UnderReplicatedBlockRow r : o.parked) {
           FileBlock k = new FileBlock(r.inodeId(), r.blockId());
           parked.put(k, r);
@@ -252,8 +253,8 @@ final class ReplicationMonitor implements HousekeepingTask {
     return page;
   }
 
-  /** One {@code DNA_TRANSFER} command per source datanode. */
-  private void send(List<Transfer> transfers) {
+  /** One {@code DNA_TRANSFER} command per source datanode, decided under {@code epoch}. */
+  private void send(List<Transfer> transfers, long epoch) {
     Map<Node, List<Transfer>> bySource = new LinkedHashMap<>();
     for (Transfer t : transfers) {
       bySource.computeIfAbsent(t.source(), k -> new ArrayList<>()).add(t);
@@ -286,6 +287,7 @@ final class ReplicationMonitor implements HousekeepingTask {
       }
       e.getKey()
           .addCommand(
+              epoch,
               new BlockCommand(
                   DatanodeProtocol.DNA_TRANSFER,
                   bm.blockPoolId(),

@@ -281,7 +281,8 @@ public final class BlockRecovery implements LeaseRecovery {
     if (primary == null && !live.isEmpty()) {
       primary = live.get(0); // every live replica was tried: round again
     }
-    boolean send = primary != null && bm.isLeader();
+    long epoch = bm.leadingEpoch();
+    boolean send = primary != null && epoch >= 0;
     // Sent now, or (no primary) retried after the timeout; 0: the leader sends it next round.
     long sentAt = send || primary == null ? now : 0;
     BlockInfoRow recovering =
@@ -326,7 +327,7 @@ public final class BlockRecovery implements LeaseRecovery {
     command.add(rb);
     // Sent once the recovery id is committed: the datanode never acts on an id the store lacks.
     DatanodeManager.Node target = dm.node(dm.cachedStorage(primary.storageId()).datanodeUuid());
-    tx.afterCommit(() -> target.addCommand(command));
+    tx.afterCommit(() -> target.addCommand(epoch, command));
   }
 
   /**

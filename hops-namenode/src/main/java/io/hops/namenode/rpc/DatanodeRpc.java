@@ -48,6 +48,7 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
 import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.VersionInfo;
 import org.apache.hadoop.util.VersionUtil;
 import org.slf4j.Logger;
@@ -185,20 +186,27 @@ public final class DatanodeRpc implements DatanodeProtocol {
     verifyRequest(reg);
     checkIncluded(withRemoteIp(reg), false);
     DatanodeManager.Node node = datanodes.heartbeat(reg, reports, xceiverCount);
-    boolean leader = bm.isLeader();
+    long epoch = bm.leadingEpoch();
+    boolean leader = epoch >= 0;
     boolean owner = bm.ownership().owns(node.uuid());
+    long request = owner ? bm.reportRequests().pending(node.uuid()) : 0;
+    boolean gained = node.gainedReports(owner);
+    boolean asked = node.askForReport(request, Time.monotonicNow(), datanodes.expiryMillis());
     List<DatanodeCommand> commands = new ArrayList<>();
-    if (node.gainedReports(owner)) {
-      // A new owner of this datanode's reports may have missed some while ownership moved: the
-      // datanode registers again and sends this namenode a full report (any namenode may ask).
-      // Alone in its answer: a datanode drops the commands after a registration command, so the
-      // leader's queued ones wait for the next heartbeat.
+    if (gained || asked) {
+      // A new owner of this datanode's reports may have missed some while ownership moved, and a
+      // datanode declared dead had its replicas forgotten: it registers again and sends this
+      // namenode a full report (any namenode may ask). Alone in its answer: a datanode drops the
+      // commands after a registration command, so the leader's queued ones wait for the next
+      // heartbeat.
       commands.add(RegisterCommand.REGISTER);
-      LOG.info("namenode now owns the block reports of {}: full report requested", node.uuid());
+      LOG.info(
+          "full report of {} requested: {}",
+          node.uuid(),
+          asked ? "its replicas were forgotten while it was dead" : "this namenode now owns them");
     } else {
-      if (leader) {
-        commands.addAll(datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT));
-      }
+      // Only the commands decided under the epoch this namenode leads now (none if it does not).
+      commands.addAll(datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT, epoch));
       BalancerBandwidthCommand bandwidth = balancerBandwidth.commandFor(node.uuid(), leader);
       if (bandwidth != null) {
         commands.add(bandwidth);
@@ -345,6 +353,10 @@ public final class DatanodeRpc implements DatanodeProtocol {
           removable == null ? " (no lease of this namenode: nothing removed)" : "");
     }
     datanodes.fullReportApplied(node);
+    long request = node.requestAnsweredBy(lease);
+    if (request != 0 && (ctx == null || ctx.getCurRpc() + 1 >= ctx.getTotalRpcs())) {
+      bm.reportRequests().done(node.uuid(), request); // the last part of a report split per storage
+    }
     return null;
   }
 
