@@ -314,12 +314,14 @@ public final class BlockTokens {
 
     @Override
     protected byte[] createPassword(BlockTokenIdentifier identifier) {
-      throw new UnsupportedOperationException();
+      throw new UnsupportedOperationException(
+          "BlockTokens.Secrets.createPassword: only generates keys; BlockTokenSecretManager signs");
     }
 
     @Override
     public byte[] retrievePassword(BlockTokenIdentifier identifier) {
-      throw new UnsupportedOperationException();
+      throw new UnsupportedOperationException(
+          "BlockTokens.Secrets.retrievePassword: only generates keys; BlockTokenSecretManager checks");
     }
 
     @Override
