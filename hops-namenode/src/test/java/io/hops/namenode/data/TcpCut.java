@@ -15,7 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * closes the listening socket and every forwarded connection; restoring listens on the same port
  * again. Freezing is a database process stopped by SIGSTOP: connections are still accepted (the
  * kernel's backlog does that for a stopped server) but no byte goes either way until the thaw, when
- * what was held is delivered.
+ * what was held is delivered. Freezing the replies only is a one-way partition: the namenode's
+ * statements reach the database and run (and commit), but it hears nothing back until the thaw.
  */
 public final class TcpCut implements AutoCloseable {
   private final InetSocketAddress target;
@@ -23,7 +24,8 @@ public final class TcpCut implements AutoCloseable {
   private final List<Socket> open = new CopyOnWriteArrayList<>();
   private volatile ServerSocket listener;
   private final Object thawed = new Object();
-  private volatile boolean frozen;
+  private volatile boolean requestsFrozen;
+  private volatile boolean repliesFrozen;
 
   public TcpCut(InetSocketAddress target) throws IOException {
     this.target = target;
@@ -54,19 +56,26 @@ public final class TcpCut implements AutoCloseable {
   }
 
   public void freeze() {
-    frozen = true;
+    requestsFrozen = true;
+    repliesFrozen = true;
+  }
+
+  /** Holds what the database sends back; what the namenode sends still goes through. */
+  public void freezeReplies() {
+    repliesFrozen = true;
   }
 
   public void thaw() {
     synchronized (thawed) {
-      frozen = false;
+      requestsFrozen = false;
+      repliesFrozen = false;
       thawed.notifyAll();
     }
   }
 
-  private void awaitThaw() throws IOException {
+  private void awaitThaw(boolean request) throws IOException {
     synchronized (thawed) {
-      while (frozen) {
+      while (request ? requestsFrozen : repliesFrozen) {
         try {
           thawed.wait();
         } catch (InterruptedException e) {
@@ -88,8 +97,8 @@ public final class TcpCut implements AutoCloseable {
                   Socket server = new Socket(target.getHostString(), target.getPort());
                   open.add(client);
                   open.add(server);
-                  pump(client, server);
-                  pump(server, client);
+                  pump(client, server, true);
+                  pump(server, client, false);
                 } catch (IOException e) {
                   // closed by cut()
                 }
@@ -100,7 +109,7 @@ public final class TcpCut implements AutoCloseable {
     t.start();
   }
 
-  private void pump(Socket from, Socket to) {
+  private void pump(Socket from, Socket to, boolean request) {
     Thread t =
         new Thread(
             () -> {
@@ -108,7 +117,7 @@ public final class TcpCut implements AutoCloseable {
               try (InputStream in = from.getInputStream();
                   OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buf)) >= 0; ) {
-                  awaitThaw();
+                  awaitThaw(request);
                   out.write(buf, 0, n);
                   out.flush();
                 }
