@@ -172,7 +172,7 @@ skip-log-bin
 performance_schema = OFF
 character-set-server = utf8mb4
 transaction-isolation = READ-COMMITTED
-max_connections = 500
+max_connections = 1000
 default-storage-engine = InnoDB
 innodb_buffer_pool_size = 256M
 innodb_log_file_size = 64M
