@@ -2,12 +2,14 @@ package io.hops.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.bench.client.ClientSpec;
 import io.hops.bench.client.Phase;
 import io.hops.bench.cluster.ExternalTarget;
 import io.hops.bench.cluster.TargetLauncher;
 import io.hops.bench.namespace.NamespaceSpec;
 import io.hops.bench.report.MeasuredPhase;
 import io.hops.bench.report.SystemRun;
+import io.hops.bench.workload.Mix;
 import io.hops.bench.workload.Op;
 import io.hops.bench.workload.Workload;
 import io.hops.common.HopsConfig;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,6 +106,42 @@ class HopsRunTest {
           .as("%s failures: %s", p.phase().name(), ApacheHdfsRunTest.errors(p))
           .isZero();
       assertThat(p.result().successes()).as(p.phase().name()).isPositive();
+    }
+  }
+
+  /**
+   * The hot-directory mix (issue 59): every thread creates, stats and deletes files in the one
+   * directory they share; their own trees keep exactly the files the setup made.
+   */
+  @Test
+  void theHotDirectoryMixWorksInOneDirectoryEveryThreadShares() throws Exception {
+    ExternalTarget hops =
+        new ExternalTarget("hops", nn.uri(), Map.of("dfs.replication", "1"), List.of());
+    ClientSpec spec = TestPlans.client(3, null, 5000);
+    Phase phase = new Phase("mix", Workload.mixed(Mix.load("hot-dir")), 0, 1_500);
+    BenchRunner runner =
+        new BenchRunner(
+            TestPlans.plan(spec, 0, List.of(phase), dir),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+    SystemRun run = runner.run(TargetLauncher.of(hops));
+
+    assertThat(run.problems()).isEmpty();
+    MeasuredPhase p = run.phases().get(0);
+    assertThat(p.result().failures()).as("failures: %s", ApacheHdfsRunTest.errors(p)).isZero();
+    for (Op op : List.of(Op.CREATE_FILE, Op.STAT_FILE, Op.DELETE_FILE)) {
+      assertThat(p.result().ops().get(op).successes()).as(op.key()).isPositive();
+    }
+    assertThat(p.result().ops().keySet())
+        .containsOnly(Op.CREATE_FILE, Op.STAT_FILE, Op.DELETE_FILE);
+    try (FileSystem fs =
+        FileSystem.newInstance(java.net.URI.create(nn.uri()), new Configuration(false))) {
+      org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(spec.baseDir());
+      org.apache.hadoop.fs.Path hot = new org.apache.hadoop.fs.Path(base, Mix.SHARED_DIRECTORY);
+      long inHot = fs.getContentSummary(hot).getFileCount();
+      long all = fs.getContentSummary(base).getFileCount();
+      assertThat(inHot).as("files left in the shared directory").isPositive();
+      assertThat(all - inHot).as("files in the threads' own trees").isEqualTo(run.setup().files());
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.hops.bench.client;
 
 import io.hops.bench.namespace.ThreadNamespace;
+import io.hops.bench.workload.Mix;
 import io.hops.bench.workload.MixSampler;
 import io.hops.bench.workload.Op;
 import io.hops.bench.workload.Workload;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 
 /**
  * One client thread's state across phases (its file system instance and its part of the namespace)
@@ -93,6 +95,9 @@ final class ClientThread {
       Outcome outcome,
       CompletionClock clock) {
     MixSampler sampler = workload.isRaw() ? null : new MixSampler(workload.mix(), seed);
+    boolean shared = !workload.isRaw() && workload.mix().sharedDirectory();
+    ops.shareDirectory(
+        shared ? new Path(namespace.root().getParent(), Mix.SHARED_DIRECTORY) : null);
     long nextRefill = 0;
     while (!Thread.currentThread().isInterrupted()) {
       long now = System.nanoTime();

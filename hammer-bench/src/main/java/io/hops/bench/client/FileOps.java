@@ -32,7 +32,15 @@ final class FileOps {
   private final FileSystem fs;
   private final String user;
   private final List<Path> dirs;
-  private final ArrayList<Path> files;
+  private final ArrayList<Path> ownFiles;
+  private final ArrayList<Path> sharedFiles = new ArrayList<>();
+
+  /** The files the running phase uses: this thread's own, or those it made in the shared one. */
+  private ArrayList<Path> files;
+
+  /** The directory every thread shares in this phase, or null. */
+  private Path shared;
+
   private final SplittableRandom random;
   private final NameGenerator names;
   private final long fileSize;
@@ -44,7 +52,8 @@ final class FileOps {
     this.fs = fs;
     this.user = user;
     this.dirs = ns.dirs();
-    this.files = new ArrayList<>(ns.files());
+    this.ownFiles = new ArrayList<>(ns.files());
+    this.files = ownFiles;
     this.random = new SplittableRandom(seed);
     this.names = new NameGenerator(spec, random.split());
     this.fileSize = spec.fileSize();
@@ -57,15 +66,26 @@ final class FileOps {
     return files.size();
   }
 
+  /**
+   * Runs the next operations in {@code dir}, a directory every thread shares (created by the first
+   * create in it), on the files this thread made there; null: in this thread's own tree again.
+   */
+  void shareDirectory(Path dir) {
+    shared = dir;
+    files = dir == null ? ownFiles : sharedFiles;
+  }
+
   /** The files this thread believes exist now. */
   List<Path> files() {
-    return List.copyOf(files);
+    List<Path> all = new ArrayList<>(ownFiles);
+    all.addAll(sharedFiles);
+    return List.copyOf(all);
   }
 
   /** Forget files the namespace setup could not create. */
   void retainFiles(List<Path> created) {
-    files.clear();
-    files.addAll(created);
+    ownFiles.clear();
+    ownFiles.addAll(created);
   }
 
   void run(Op op) throws IOException {
@@ -116,7 +136,7 @@ final class FileOps {
   }
 
   private Path dir() {
-    return dirs.get(random.nextInt(dirs.size()));
+    return shared != null ? shared : dirs.get(random.nextInt(dirs.size()));
   }
 
   private void read(Path p) throws IOException {

@@ -17,11 +17,15 @@ import java.util.stream.Collectors;
 /**
  * A MIXED workload: each operation's share of all operations, in percent. Read from a properties
  * file of {@code operation=percent} lines (keys with a dot, such as {@code namespace.depth}, belong
- * to the namespace and are skipped here). Two ship with the tool: {@code spotify} and {@code
- * write-heavy}.
+ * to the namespace and are skipped here). Three ship with the tool: {@code spotify}, {@code
+ * write-heavy} and {@code hot-dir}. {@code workload.shared-directory=true} makes every thread
+ * create its files in one directory they all share, and stat and delete only those.
  */
 public record Mix(String name, Map<Op, Double> percents, Properties source) {
-  public static final List<String> BUILTIN = List.of("spotify", "write-heavy");
+  /** The directory a shared-directory mix works in, next to the threads' own trees. */
+  public static final String SHARED_DIRECTORY = "hot-dir";
+
+  public static final List<String> BUILTIN = List.of("spotify", "write-heavy", "hot-dir");
 
   public Mix {
     Map<Op, Double> copy = new EnumMap<>(Op.class);
@@ -84,6 +88,11 @@ public record Mix(String name, Map<Op, Double> percents, Properties source) {
       percents.put(Op.byKey(key), v);
     }
     return new Mix(name, percents, p);
+  }
+
+  /** Whether the threads create, stat and delete files in one directory they all share. */
+  public boolean sharedDirectory() {
+    return Boolean.parseBoolean(source.getProperty("workload.shared-directory", "false").trim());
   }
 
   /** The operations with a share above zero, in {@link Op} order. */
