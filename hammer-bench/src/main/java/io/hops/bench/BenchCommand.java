@@ -108,7 +108,8 @@ final class BenchCommand implements Callable<Integer> {
       names = {"-w", "--workload"},
       paramLabel = "NAME",
       description =
-          "spotify (default), write-heavy, a mix file (op=percent lines), raw:OP[,OP...] or"
+          "spotify (default), write-heavy, hot-dir (one directory every thread shares), a mix"
+              + " file (op=percent lines), raw:OP[,OP...] or"
               + " raw:all. Operations: ${sys:line.separator}  "
               + "read_file stat_file stat_dir ls_file ls_dir content_summary chmod_file chmod_dir"
               + " chown_file chown_dir set_replication rename_file create_file append_file mkdirs"
