@@ -72,7 +72,11 @@ class DelegationTokensTest {
     conf.setLong(NamenodeConfig.DELEGATION_TOKEN_REMOVER_SCAN_INTERVAL_MS, 0);
     conf.setLong(NamenodeConfig.DELEGATION_TOKEN_CACHE_MS, 1000);
     UserGroupInformation.setConfiguration(conf);
-    hops = new HopsTestCluster(conf);
+    // Over the MariaDB of HOPS_TEST_MYSQL_URL when one is configured, else the embedded store.
+    hops = HopsTestCluster.onMariadbOrNull(conf);
+    if (hops == null) {
+      hops = new HopsTestCluster(conf);
+    }
     second = hops.startAnotherNamenode();
     Configuration hdfsConf = new Configuration(conf);
     hdfsConf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
