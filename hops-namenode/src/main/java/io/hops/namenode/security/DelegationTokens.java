@@ -68,6 +68,9 @@ public final class DelegationTokens
   /** When each cached token was read or written (monotonic ms), by sequence number. */
   private final Map<Integer, Long> readAt = new ConcurrentHashMap<>();
 
+  /** When stale cached tokens were last dropped (monotonic ms). */
+  private volatile long pruned = Time.monotonicNow();
+
   /** The current key as last read, and when (monotonic ms). */
   private volatile Keys keys;
 
@@ -195,7 +198,6 @@ public final class DelegationTokens
     Keys k = keys;
     if (k == null || Time.monotonicNow() - k.at() >= updateIntervalMs) {
       k = readKeys();
-      forgetStaleTokens();
     }
     return k.current();
   }
@@ -370,9 +372,16 @@ public final class DelegationTokens
     readAt.remove(id.getSequenceNumber());
   }
 
-  /** Drops cached tokens older than the cache time, so the hint does not grow without bound. */
+  /**
+   * Drops cached tokens older than the cache time, at most once per cache time, so the hint does
+   * not grow without bound.
+   */
   private void forgetStaleTokens() {
     long now = Time.monotonicNow();
+    if (now - pruned < cacheMs) {
+      return;
+    }
+    pruned = now;
     currentTokens.keySet().removeIf(id -> stale(readAt.get(id.getSequenceNumber()), now));
     readAt.values().removeIf(at -> stale(at, now));
   }
@@ -392,6 +401,7 @@ public final class DelegationTokens
     if (cached != null && !stale(readAt.get(id.getSequenceNumber()), Time.monotonicNow())) {
       return cached;
     }
+    forgetStaleTokens();
     DelegationTokenRow row;
     try (Transaction tx = storage.begin()) {
       row = tx.find(DelegationTokenRow.TABLE, key(id), LockMode.READ_COMMITTED);
