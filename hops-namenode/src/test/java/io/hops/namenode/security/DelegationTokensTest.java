@@ -54,6 +54,7 @@ class DelegationTokensTest {
   private static HopsTestCluster hops;
   private static HopsNameNode second;
   private static MiniDFSCluster hdfs;
+  private static Configuration serverConf;
 
   @BeforeAll
   static void start() throws Exception {
@@ -72,6 +73,7 @@ class DelegationTokensTest {
     conf.setLong(NamenodeConfig.DELEGATION_TOKEN_REMOVER_SCAN_INTERVAL_MS, 0);
     conf.setLong(NamenodeConfig.DELEGATION_TOKEN_CACHE_MS, 1000);
     UserGroupInformation.setConfiguration(conf);
+    serverConf = conf;
     // Over the MariaDB of HOPS_TEST_MYSQL_URL when one is configured, else the embedded store.
     hops = HopsTestCluster.onMariadbOrNull(conf);
     if (hops == null) {
@@ -424,6 +426,37 @@ class DelegationTokensTest {
           .isGreaterThanOrEqualTo(ROLL_MS);
     }
     assertThat(second.namesystem().blocks().isLeader()).isFalse();
+  }
+
+  /**
+   * A new leader takes over the keys: it rolls on time (from the current key's date, not from its
+   * own start), and tokens signed by the keys the dead leader made still verify and renew. Its own
+   * cluster (embedded store): the class's namenodes keep serving the other tests.
+   */
+  @Test
+  void aNewLeaderRollsOnAndTokensOfTheOldKeysStayValid() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(serverConf)) {
+      HopsNameNode leader = cluster.namenode();
+      HopsNameNode other = cluster.startAnotherNamenode();
+      try {
+        Token<DelegationTokenIdentifier> before = token(leader.uri(), "alice");
+        int keyBefore = id(before).getMasterKeyId();
+        leader.close();
+        long deadline = System.currentTimeMillis() + 60_000;
+        int key = keyBefore;
+        while (!other.namesystem().blocks().isLeader() || key <= keyBefore) {
+          assertThat(System.currentTimeMillis()).as("the new leader rolls").isLessThan(deadline);
+          Thread.sleep(200);
+          other.housekeeping().runOnce();
+          key = id(token(other.uri(), "alice")).getMasterKeyId();
+        }
+        assertThat(listWith(before, other.uri())).isEqualTo("allowed");
+        assertThat(renew(login("alice"), forUri(before, other.uri())))
+            .isGreaterThan(id(before).getIssueDate());
+      } finally {
+        other.close();
+      }
+    }
   }
 
   /** The first use on a namenode that started after the token was issued reads it once. */
