@@ -350,6 +350,28 @@ CREATE TABLE IF NOT EXISTS block_keys (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (block_pool_id) PARTITIONS 8;
 
+-- Delegation token master keys of the namespace: made and rolled by the leader, read by every namenode.
+CREATE TABLE IF NOT EXISTS delegation_keys (
+  block_pool_id VARBINARY(64) NOT NULL,
+  key_id INT NOT NULL,
+  expiry_date BIGINT NOT NULL,
+  made_current BIGINT NOT NULL,
+  secret VARBINARY(256),
+  PRIMARY KEY (block_pool_id, key_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (block_pool_id) PARTITIONS 8;
+
+-- Delegation tokens issued and not cancelled: any namenode verifies, renews and cancels them.
+CREATE TABLE IF NOT EXISTS delegation_tokens (
+  block_pool_id VARBINARY(64) NOT NULL,
+  sequence_number INT NOT NULL,
+  identifier VARBINARY(2048),
+  renew_date BIGINT NOT NULL,
+  max_date BIGINT NOT NULL,
+  PRIMARY KEY (block_pool_id, sequence_number)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (block_pool_id) PARTITIONS 8;
+
 -- Named values: id counters handed out in ranges, namespace ids, settings.
 CREATE TABLE IF NOT EXISTS variables (
   name VARBINARY(64) NOT NULL,

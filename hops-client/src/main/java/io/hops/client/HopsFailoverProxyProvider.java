@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.HAUtilClient;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.server.namenode.ha.AbstractNNFailoverProxyProvider;
 import org.apache.hadoop.hdfs.server.namenode.ha.HAProxyFactory;
@@ -132,6 +133,9 @@ public class HopsFailoverProxyProvider<T> extends AbstractNNFailoverProxyProvide
         nn,
         a -> {
           try {
+            // A delegation token of the logical URI (ha-hdfs:<ns>) serves every namenode: Hadoop
+            // copies it to the configured addresses only, so a member learned later gets it here.
+            HAUtilClient.cloneDelegationTokenForLogicalUri(ugi, uri, List.of(a));
             return factory.createProxy(conf, a, xface, ugi, false, getFallbackToSimpleAuth());
           } catch (IOException e) {
             throw new IllegalStateException("cannot create an RPC proxy to namenode " + a, e);

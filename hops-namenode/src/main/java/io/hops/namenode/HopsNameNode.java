@@ -89,6 +89,7 @@ public final class HopsNameNode implements AutoCloseable {
     this.namesystem = new Namesystem(storage, conf);
     namesystem.ensureRoot();
     namesystem.blockTokens().ensureKeys();
+    namesystem.delegationTokens().ensureKeys();
     InetSocketAddress bind =
         NetUtils.createSocketAddr(
             conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"),
@@ -141,6 +142,7 @@ public final class HopsNameNode implements AutoCloseable {
               new NamenodeRpc(namesystem, client.safeMode()),
               new MembershipRpc(namesystem.blocks()),
               securityRefresh,
+              namesystem.delegationTokens(),
               bind.getHostString(),
               bind.getPort(),
               handlers);

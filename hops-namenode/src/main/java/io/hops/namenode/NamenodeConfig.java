@@ -150,6 +150,25 @@ public final class NamenodeConfig {
    */
   public static final String BLOCK_TOKEN_LIFETIME_MS = "hops.namenode.block-keys.token-lifetime.ms";
 
+  /**
+   * How long a namenode trusts a delegation token it read from the database before reading it again
+   * (ms): a token cancelled on another namenode is refused here within this time. As
+   * hadoop-common's {@code sql-dt-secret-manager.token.loading.cache.expiration}. Renewals and
+   * cancellations always read the database.
+   */
+  public static final String DELEGATION_TOKEN_CACHE_MS = "hops.namenode.delegation-token.cache.ms";
+
+  public static final long DELEGATION_TOKEN_CACHE_MS_DEFAULT = 10_000;
+
+  /**
+   * How often the leader removes expired delegation tokens (ms); HDFS's namenode scans every hour
+   * and has no key for it.
+   */
+  public static final String DELEGATION_TOKEN_REMOVER_SCAN_INTERVAL_MS =
+      "hops.namenode.delegation-token.remover-scan-interval.ms";
+
+  public static final long DELEGATION_TOKEN_REMOVER_SCAN_INTERVAL_MS_DEFAULT = 3_600_000;
+
   /** The namenode's HTTP port (web UI, {@code /fsck}); 0 picks a free one, -1 disables it. */
   public static final String HTTP_PORT = "hops.namenode.http.port";
 

@@ -46,6 +46,7 @@ public final class Namesystem {
   private final SubtreeOperations subtrees;
   private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
   private final io.hops.namenode.security.BlockTokens blockTokens;
+  private final io.hops.namenode.security.DelegationTokens delegationTokens;
 
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
@@ -79,6 +80,8 @@ public final class Namesystem {
     this.blocks = new BlockManager(storage, conf);
     this.blockTokens =
         new io.hops.namenode.security.BlockTokens(storage, conf, blocks.ids().blockPoolId());
+    this.delegationTokens =
+        new io.hops.namenode.security.DelegationTokens(storage, conf, blocks.ids().blockPoolId());
     runner.useRetryCache(
         new RetryCache(
             conf.getLong(
@@ -121,6 +124,11 @@ public final class Namesystem {
   /** Block access tokens: the keys shared through the database, signing and checking. */
   public io.hops.namenode.security.BlockTokens blockTokens() {
     return blockTokens;
+  }
+
+  /** Delegation tokens: master keys and tokens shared through the database. */
+  public io.hops.namenode.security.DelegationTokens delegationTokens() {
+    return delegationTokens;
   }
 
   /** Runs an operation as a transaction, retrying transient failures. */

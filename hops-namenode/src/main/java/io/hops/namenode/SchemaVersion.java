@@ -26,9 +26,10 @@ public final class SchemaVersion {
   /**
    * This release's schema. Raise it with every change to the tables or their columns. 1: the first
    * versioned schema (long names, namenode incarnations); stores made before it have no row and
-   * read as 0.
+   * read as 0. 2: the security tables ({@code block_keys}, {@code delegation_keys}, {@code
+   * delegation_tokens}).
    */
-  public static final long CURRENT = 1;
+  public static final long CURRENT = 2;
 
   static final String ROW = "schema_version";
 

@@ -7,6 +7,8 @@ import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.DatanodeHostRow;
 import io.hops.dal.rows.DatanodeRow;
+import io.hops.dal.rows.DelegationKeyRow;
+import io.hops.dal.rows.DelegationTokenRow;
 import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.GroupRow;
 import io.hops.dal.rows.InMemoryFileDataRow;
@@ -71,6 +73,8 @@ public final class Tables {
           DatanodeHostRow.TABLE,
           LeDescriptorRow.TABLE,
           BlockKeyRow.TABLE,
+          DelegationKeyRow.TABLE,
+          DelegationTokenRow.TABLE,
           VariableRow.TABLE);
 
   private Tables() {}

@@ -74,6 +74,10 @@ public final class Housekeeping implements AutoCloseable {
     if (ns.blockTokens().enabled()) {
       t.add(new BlockKeyRoll(ns));
     }
+    if (ns.delegationTokens().isRunning()) {
+      t.add(new DelegationKeyRoll(ns));
+      t.add(new ExpiredDelegationTokens(ns));
+    }
     return t;
   }
 

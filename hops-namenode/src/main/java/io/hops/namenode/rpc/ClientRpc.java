@@ -49,9 +49,15 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier.AccessMode;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.NotReplicatedYetException;
 import org.apache.hadoop.io.EnumSetWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
+import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.DataChecksum;
 
 /**
@@ -946,5 +952,54 @@ public class ClientRpc extends FeaturesOff {
     throw new org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException(
         "Cannot request to satisfy storage policy when storage policy satisfier feature has been"
             + " disabled by admin. Seek for an admin help to enable it or use Mover tool.");
+  }
+
+  // ---- delegation tokens: HDFS's, with keys and tokens in the database ----
+
+  /**
+   * A new {@code HDFS_DELEGATION_TOKEN} for the caller, as HDFS's FSNamesystem issues it: null with
+   * simple authentication (no secret manager running), refused to a caller that is itself
+   * authenticated by a token. The client sets the token's service (the namenode's address, or the
+   * logical nameservice).
+   */
+  @Override
+  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) throws IOException {
+    if (!allowedDelegationTokenOp()) {
+      throw new IOException(
+          "Delegation Token can be issued only with kerberos or web authentication");
+    }
+    return ns.delegationTokens().issue(remoteUser(), renewer);
+  }
+
+  @Override
+  public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
+    if (!allowedDelegationTokenOp()) {
+      throw new IOException(
+          "Delegation Token can be renewed only with kerberos or web authentication");
+    }
+    return ns.delegationTokens().renewToken(token, remoteUser().getShortUserName());
+  }
+
+  @Override
+  public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
+    ns.delegationTokens().cancelToken(token, remoteUser().getUserName());
+  }
+
+  private static UserGroupInformation remoteUser() throws IOException {
+    UserGroupInformation ugi = Server.getRemoteUser();
+    return ugi != null ? ugi : UserGroupInformation.getCurrentUser();
+  }
+
+  /** HDFS's FSNamesystem.isAllowedDelegationTokenOp: with Kerberos, not to a token's holder. */
+  private static boolean allowedDelegationTokenOp() throws IOException {
+    UserGroupInformation ugi = remoteUser();
+    AuthenticationMethod method = ugi.getAuthenticationMethod();
+    if (method == AuthenticationMethod.PROXY) {
+      method = ugi.getRealUser().getAuthenticationMethod();
+    }
+    return !UserGroupInformation.isSecurityEnabled()
+        || method == AuthenticationMethod.KERBEROS
+        || method == AuthenticationMethod.KERBEROS_SSL
+        || method == AuthenticationMethod.CERTIFICATE;
   }
 }

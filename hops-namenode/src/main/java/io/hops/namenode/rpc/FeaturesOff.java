@@ -35,13 +35,9 @@ import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
 import org.apache.hadoop.hdfs.protocol.ZoneReencryptionStatus;
 import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
-import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
-import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenSecretManager;
 import org.apache.hadoop.hdfs.server.common.ECTopologyVerifier;
 import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.erasurecode.CodecRegistry;
-import org.apache.hadoop.security.token.Token;
 
 /**
  * The {@code ClientProtocol} calls of HDFS features hops does not have, answered as an HDFS 3.5.0
@@ -52,8 +48,6 @@ import org.apache.hadoop.security.token.Token;
  *   <li>erasure coding: the built-in policies all disabled ({@code
  *       dfs.namenode.ec.system.default.policy} empty), every file replicated, no policy can be
  *       enabled or added;
- *   <li>delegation tokens: simple authentication, no secret manager running (HDFS then issues none,
- *       and knows no token to renew or cancel);
  *   <li>snapshots: no directory is snapshottable, and none can be made so;
  *   <li>centralized cache: no pools and no directives, and none can be added;
  *   <li>edit log, fsimage and upgrades: the database is the namespace, so there is nothing to roll,
@@ -67,18 +61,8 @@ import org.apache.hadoop.security.token.Token;
 public abstract class FeaturesOff extends UnsupportedClientProtocol {
   private final Namesystem ns;
 
-  /** Knows no token: HDFS's manager when it is not running, so renew/cancel fail as there. */
-  private final DelegationTokenSecretManager tokens;
-
   protected FeaturesOff(Namesystem ns) {
     this.ns = ns;
-    this.tokens =
-        new DelegationTokenSecretManager(
-            DFSConfigKeys.DFS_NAMENODE_DELEGATION_KEY_UPDATE_INTERVAL_DEFAULT,
-            DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_MAX_LIFETIME_DEFAULT,
-            DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_DEFAULT,
-            3_600_000L,
-            null);
   }
 
   private <T> T checkPath(String name, String path, FsAction access, CheckPath.Answer<T> answer)
@@ -307,24 +291,6 @@ public abstract class FeaturesOff extends UnsupportedClientProtocol {
     }
     int live = getDatanodeReport(HdfsConstants.DatanodeReportType.LIVE).length;
     return ECTopologyVerifier.getECTopologyVerifierResult(live == 0 ? 0 : 1, live, policies);
-  }
-
-  // ---- delegation tokens: simple authentication ----
-
-  /** HDFS returns no token when its secret manager is not running (security off). */
-  @Override
-  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) {
-    return null;
-  }
-
-  @Override
-  public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    return tokens.renewToken(token, ns.checker().caller().user());
-  }
-
-  @Override
-  public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    tokens.cancelToken(token, ns.checker().caller().user());
   }
 
   // ---- snapshots: no directory is snapshottable ----

@@ -3,9 +3,9 @@ package io.hops.namenode.rpc;
 import io.hops.common.smallfiles.SmallFilesProtocol;
 import io.hops.common.smallfiles.SmallFilesProtocolPB;
 import io.hops.common.smallfiles.proto.SmallFilesProtos.SmallFilesProtocolService;
+import io.hops.namenode.security.DelegationTokens;
 import io.hops.namenode.security.HopsPolicyProvider;
 import io.hops.namenode.security.SecurityRefresh;
-import io.hops.namenode.security.TokenSeam;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -55,6 +55,7 @@ public final class RpcServer implements AutoCloseable {
       NamenodeProtocol namenode,
       GenericRefreshProtocol extensions,
       SecurityRefresh refresh,
+      DelegationTokens tokens,
       String bindHost,
       int port,
       int handlers)
@@ -71,9 +72,10 @@ public final class RpcServer implements AutoCloseable {
             .setPort(port)
             .setNumHandlers(handlers)
             .setVerbose(false)
-            // SASL: Kerberos when hadoop.security.authentication says so, tokens always offered
-            // first, at the hadoop.rpc.protection quality of protection.
-            .setSecretManager(new TokenSeam())
+            // SASL: Kerberos when hadoop.security.authentication says so, delegation tokens
+            // (from the database) always offered first, at the hadoop.rpc.protection quality of
+            // protection.
+            .setSecretManager(tokens)
             .build();
     // Answers a client gets in the normal course, logged in one line as HDFS's namenode logs them.
     server.addTerseExceptions(

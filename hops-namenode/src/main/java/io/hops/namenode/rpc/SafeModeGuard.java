@@ -68,7 +68,10 @@ public final class SafeModeGuard {
           Map.entry("removeCacheDirective", a -> "Cannot remove cache directives"),
           Map.entry("addCachePool", a -> "Cannot add cache pool " + a[0]),
           Map.entry("modifyCachePool", a -> "Cannot modify cache pool " + a[0]),
-          Map.entry("removeCachePool", a -> "Cannot modify cache pool " + a[0]));
+          Map.entry("removeCachePool", a -> "Cannot modify cache pool " + a[0]),
+          Map.entry("getDelegationToken", a -> "Cannot issue delegation token"),
+          Map.entry("renewDelegationToken", a -> "Cannot renew delegation token"),
+          Map.entry("cancelDelegationToken", a -> "Cannot cancel delegation token"));
 
   private SafeModeGuard() {}
 
