@@ -183,7 +183,10 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   @Override
   @Metric({"NumInServiceLiveDataNodes", "Number of live datanodes which are in service"})
   public int getNumInServiceLiveDataNodes() {
-    return count(s().liveNodes(), AdminStates.NORMAL);
+    // HDFS: the live datanodes neither decommissioned nor in maintenance.
+    return s().liveNodes().size()
+        - count(s().liveNodes(), AdminStates.DECOMMISSIONED)
+        - count(s().liveNodes(), AdminStates.IN_MAINTENANCE);
   }
 
   @Override
