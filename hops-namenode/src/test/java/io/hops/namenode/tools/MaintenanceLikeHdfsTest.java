@@ -42,10 +42,11 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Maintenance through the JSON hosts file ({@code CombinedHostFileManager}, {@code dfsadmin
  * -refreshNodes}) against hops (two namenodes over one store, four stock DataNodes heartbeating
  * both) and a MiniDFSCluster of four datanodes with the same settings and the same file: a datanode
- * put IN_MAINTENANCE gets there with its blocks' other replicas as they are, readers are no longer
- * sent to it, it stops without its blocks being copied elsewhere, and at its expiry, still dead,
- * its blocks are copied again; a live one returns to service at its expiry, and when the file sets
- * it back to NORMAL. The {@code -report} lines and the /jmx maintenance counters are HDFS's.
+ * put IN_MAINTENANCE gets there once the blocks only it held are copied, with its other blocks'
+ * replicas as they are, readers are no longer sent to it, it stops without its blocks being copied
+ * elsewhere, and at its expiry, still dead, its blocks are copied again; a live one returns to
+ * service at its expiry, and when the file sets it back to NORMAL. The {@code -report} lines and
+ * the /jmx maintenance counters are HDFS's.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MaintenanceLikeHdfsTest {
@@ -173,6 +174,10 @@ class MaintenanceLikeHdfsTest {
     return data;
   }
 
+  private static DataNode byUuid(List<DataNode> datanodes, String uuid) {
+    return datanodes.stream().filter(d -> uuid.equals(d.getDatanodeUuid())).findFirst().get();
+  }
+
   private static void assertReads(DistributedFileSystem fs, String path, byte[] data)
       throws IOException {
     byte[] got = new byte[data.length];
@@ -296,6 +301,14 @@ class MaintenanceLikeHdfsTest {
         DistributedFileSystem leaderFs = hops.client();
         DistributedFileSystem hfs =
             (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+      // The datanode put in maintenance holds the only replica of a block: it is copied before the
+      // datanode is in maintenance (dfs.namenode.maintenance.replication.min is 1).
+      byte[] hopsOnly = write(fs, "/maint/r1", (short) 1, 4);
+      byte[] hdfsOnly = write(hfs, "/maint/r1", (short) 1, 4);
+      String uuid = locations(fs, "/maint/r1").get(0).iterator().next();
+      String hdfsUuid = locations(hfs, "/maint/r1").get(0).iterator().next();
+      DataNode victim = byUuid(hops.datanodes(), uuid);
+      DataNode hdfsVictim = byUuid(hdfsDatanodes, hdfsUuid);
       List<String> paths = List.of("/maint/r2", "/maint/r3");
       List<byte[]> hopsData = new ArrayList<>();
       List<byte[]> hdfsData = new ArrayList<>();
@@ -309,10 +322,6 @@ class MaintenanceLikeHdfsTest {
         HopsTestCluster.awaitReplicas(hfs, p, 2 + i);
       }
 
-      DataNode victim = hops.datanodes().get(0);
-      DataNode hdfsVictim = hdfsDatanodes.get(0);
-      String uuid = victim.getDatanodeUuid();
-      String hdfsUuid = hdfsVictim.getDatanodeUuid();
       List<List<Set<String>>> hopsBefore = new ArrayList<>();
       List<List<Set<String>>> hdfsBefore = new ArrayList<>();
       for (String p : paths) {
@@ -328,6 +337,11 @@ class MaintenanceLikeHdfsTest {
       awaitState(leaderFs, uuid, AdminStates.IN_MAINTENANCE);
       awaitState(fs, uuid, AdminStates.IN_MAINTENANCE);
 
+      // Its only replicas were copied once: one replica elsewhere.
+      assertThat(locations(fs, "/maint/r1")).allMatch(l -> l.size() == 1 && !l.contains(uuid));
+      assertThat(locations(hfs, "/maint/r1")).allMatch(l -> l.size() == 1 && !l.contains(hdfsUuid));
+      assertReads(fs, "/maint/r1", hopsOnly);
+      assertReads(hfs, "/maint/r1", hdfsOnly);
       // Readers are no longer sent to it; every other replica is where it was, none was copied.
       for (int i = 0; i < paths.size(); i++) {
         assertThat(locations(fs, paths.get(i))).isEqualTo(without(hopsBefore.get(i), uuid));
@@ -368,6 +382,8 @@ class MaintenanceLikeHdfsTest {
         assertReads(fs, paths.get(i), hopsData.get(i));
         assertReads(hfs, paths.get(i), hdfsData.get(i));
       }
+      assertReads(fs, "/maint/r1", hopsOnly);
+      assertReads(hfs, "/maint/r1", hdfsOnly);
       assertCountersLikeHdfs(other);
       assertThat(counters(other.httpUri())).contains("NumInMaintenanceDeadDataNodes=1");
 
@@ -392,8 +408,8 @@ class MaintenanceLikeHdfsTest {
     try (DistributedFileSystem fs = hops.client(other);
         DistributedFileSystem hfs =
             (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
-      DataNode dn = hops.datanodes().get(1);
-      DataNode hdfsDn = hdfsDatanodes.get(1);
+      DataNode dn = hops.datanodes().stream().filter(DataNode::isDatanodeUp).findFirst().get();
+      DataNode hdfsDn = hdfs.getDataNodes().get(0); // the one stopped is no longer listed
       String uuid = dn.getDatanodeUuid();
       String hdfsUuid = hdfsDn.getDatanodeUuid();
 
