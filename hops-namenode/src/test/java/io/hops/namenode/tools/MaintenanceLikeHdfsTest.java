@@ -46,7 +46,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * replicas as they are, readers are no longer sent to it, it stops without its blocks being copied
  * elsewhere, and at its expiry, still dead, its blocks are copied again; a live one returns to
  * service at its expiry, and when the file sets it back to NORMAL. The {@code -report} lines and
- * the /jmx maintenance counters are HDFS's.
+ * the /jmx maintenance counters are HDFS's. An open file holding up a decommission ({@code
+ * DECOMMISSIONED} in the same file) is listed by {@code dfsadmin -listOpenFiles
+ * -blockingDecommission} as HDFS lists it, by either namenode.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MaintenanceLikeHdfsTest {
@@ -437,6 +439,64 @@ class MaintenanceLikeHdfsTest {
       StockTool.Output hdfsReport = dfsadmin(hdfsConf, "-report");
       assertThat(reportLines(hopsReport.out())).isEqualTo(reportLines(hdfsReport.out()));
       assertThat(statuses(hopsReport.out())).isEqualTo(statuses(hdfsReport.out()));
+    }
+  }
+
+  /** {@code dfsadmin -listOpenFiles -blockingDecommission}, the client names left out. */
+  private static String blockingFiles(Configuration conf, String authority) throws Exception {
+    StockTool.Output o = dfsadmin(conf, "-listOpenFiles", "-blockingDecommission");
+    return ("rc=" + o.rc() + "\n" + o.out())
+        .replaceAll("DFSClient_\\S+", "CLIENT")
+        .replace(authority, "NN");
+  }
+
+  @Test
+  @Order(3)
+  void anOpenFileHoldingUpADecommissionIsListedLikeHdfs() throws Exception {
+    try (DistributedFileSystem fs = hops.client(other);
+        DistributedFileSystem hfs =
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+      // Three datanodes live: a block of replication 3 cannot be on three others.
+      FSDataOutputStream hopsOut =
+          fs.create(new org.apache.hadoop.fs.Path("/maint/open"), true, 4096, (short) 3, BLOCK);
+      FSDataOutputStream hdfsOut =
+          hfs.create(new org.apache.hadoop.fs.Path("/maint/open"), true, 4096, (short) 3, BLOCK);
+      try {
+        byte[] data = new byte[BLOCK + BLOCK / 2];
+        new Random(7).nextBytes(data);
+        hopsOut.write(data);
+        hopsOut.hflush();
+        hdfsOut.write(data);
+        hdfsOut.hflush();
+        DataNode dn = hops.datanodes().stream().filter(DataNode::isDatanodeUp).findFirst().get();
+        DataNode hdfsDn = hdfs.getDataNodes().get(0);
+        hostsFile(other, dn, hdfsDn, AdminStates.DECOMMISSIONED, 0);
+        awaitState(fs, dn.getDatanodeUuid(), AdminStates.DECOMMISSION_INPROGRESS);
+        // HDFS lists what its monitor found at its last check.
+        String hdfsAuthority = hfs.getUri().getAuthority();
+        long deadline = System.currentTimeMillis() + 60_000;
+        String expected = blockingFiles(hdfsConf, hdfsAuthority);
+        while (!expected.contains("/maint/open") && System.currentTimeMillis() < deadline) {
+          Thread.sleep(300);
+          expected = blockingFiles(hdfsConf, hdfsAuthority);
+        }
+        assertThat(expected).contains("/maint/open");
+        assertThat(blockingFiles(through(other), fs.getUri().getAuthority())).isEqualTo(expected);
+        assertThat(
+                blockingFiles(
+                    through(hops.namenode()),
+                    java.net.URI.create(hops.namenode().uri()).getAuthority()))
+            .isEqualTo(expected);
+        assertThat(state(fs, dn.getDatanodeUuid())).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
+      } finally {
+        hopsOut.close();
+        hdfsOut.close();
+        allNormal(hops.namenode());
+      }
+      // Closed, it no longer holds anything up.
+      assertThat(blockingFiles(through(other), fs.getUri().getAuthority()))
+          .isEqualTo(blockingFiles(hdfsConf, hfs.getUri().getAuthority()))
+          .doesNotContain("/maint/open");
     }
   }
 }
