@@ -52,12 +52,17 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
   /** Where one datanode's walk is, and what it found so far. */
   private static final class Walk {
     final Deque<StorageRef> storagesLeft;
+
+    /** Whether it judges for maintenance rather than decommission. */
+    final boolean maintenance;
+
     Key cursor;
     int insufficient;
     int checked;
 
-    Walk(List<StorageRef> storages) {
+    Walk(List<StorageRef> storages, boolean maintenance) {
       this.storagesLeft = new ArrayDeque<>(storages);
+      this.maintenance = maintenance;
     }
   }
 
@@ -138,9 +143,13 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
         break;
       }
       boolean maintenance = n.adminState() == AdminStates.ENTERING_MAINTENANCE;
-      Walk w = walks.computeIfAbsent(n.uuid(), u -> newWalk(u));
+      Walk w = walks.get(n.uuid());
+      if (w == null || w.maintenance != maintenance) {
+        w = newWalk(n.uuid(), maintenance); // a datanode that changed course starts again
+        walks.put(n.uuid(), w);
+      }
       while (budget > 0 && !w.storagesLeft.isEmpty()) {
-        budget -= Math.max(1, checkPage(w, Math.min(budget, pageRows), maintenance));
+        budget -= Math.max(1, checkPage(w, Math.min(budget, pageRows)));
       }
       if (w.storagesLeft.isEmpty()) {
         walks.remove(n.uuid());
@@ -179,16 +188,16 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
   }
 
-  private Walk newWalk(String uuid) {
+  private Walk newWalk(String uuid, boolean maintenance) {
     try {
-      return new Walk(dm.storagesOf(uuid));
+      return new Walk(dm.storagesOf(uuid), maintenance);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
   /** Checks the next page of the walk's storage; returns the replicas read. */
-  private int checkPage(Walk w, int rows, boolean maintenance) throws IOException {
+  private int checkPage(Walk w, int rows) throws IOException {
     StorageRef s = w.storagesLeft.peek();
     List<ReplicaRow> page;
     try (Transaction tx = ns.storage().begin()) {
@@ -212,7 +221,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
           ns.runAsLeader(
               () ->
                   new DecommissionCheck(
-                      ns.blocks(), f.getKey(), ids, defaultReplication, maintenance));
+                      ns.blocks(), f.getKey(), ids, defaultReplication, w.maintenance));
       w.checked += ids.size();
     }
     return page.size();
