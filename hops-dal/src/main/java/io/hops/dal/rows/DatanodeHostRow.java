@@ -7,9 +7,11 @@ import io.hops.dal.schema.Table;
 import io.hops.dal.schema.TableName;
 
 /**
- * One entry of the hosts lists an operator's {@code refreshNodes} read ({@code dfs.hosts}: list 0,
- * {@code dfs.hosts.exclude}: list 1), as written in the file: a host name or address, with an
- * optional port. Every namenode matches registrations against these rows.
+ * One entry of the hosts lists an operator's {@code refreshNodes} read: of the plain files ({@code
+ * dfs.hosts}: list 0, {@code dfs.hosts.exclude}: list 1), as written in the file, a host name or
+ * address with an optional port; of the JSON hosts file ({@code CombinedHostFileManager}: list 2),
+ * one host's object (host, port, admin state, maintenance expiry) as JSON. Every namenode matches
+ * registrations against these rows.
  */
 @TableName("datanode_hosts")
 public record DatanodeHostRow(@Pk @PartitionKey byte hostsList, @Pk @MaxBytes(255) String entry) {
@@ -17,4 +19,5 @@ public record DatanodeHostRow(@Pk @PartitionKey byte hostsList, @Pk @MaxBytes(25
 
   public static final byte INCLUDE = 0;
   public static final byte EXCLUDE = 1;
+  public static final byte COMBINED = 2;
 }

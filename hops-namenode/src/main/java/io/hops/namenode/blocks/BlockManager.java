@@ -27,6 +27,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -364,7 +365,7 @@ public final class BlockManager {
     boolean allCorrupt = good.isEmpty() && !bad.isEmpty();
     List<StorageRef> shown = allCorrupt ? bad : good;
     shown = new ArrayList<>(shown);
-    shown.removeIf(s -> datanodes.node(s.datanodeUuid()) == null);
+    shown.removeIf(s -> datanodes.node(s.datanodeUuid()) == null || notForRead(s));
     placement.sortForReader(shown, s -> datanodes.node(s.datanodeUuid()), reader);
     DatanodeInfoWithStorage[] locs = new DatanodeInfoWithStorage[shown.size()];
     String[] storageIds = new String[shown.size()];
@@ -377,6 +378,16 @@ public final class BlockManager {
       types[i] = s.type();
     }
     return new LocatedBlock(extended(b), locs, storageIds, types, offset, allCorrupt, NO_LOCATIONS);
+  }
+
+  /**
+   * A replica no reader is sent to (HDFS createLocatedBlock): on a datanode in maintenance, or
+   * entering it and dead.
+   */
+  private boolean notForRead(StorageRef s) {
+    Node n = datanodes.node(s.datanodeUuid());
+    return n.adminState() == AdminStates.IN_MAINTENANCE
+        || (n.adminState() == AdminStates.ENTERING_MAINTENANCE && !datanodes.isLive(n));
   }
 
   /** A new block's pipeline as the client gets it from addBlock. */

@@ -145,6 +145,14 @@ public final class DatanodeManager {
       return DatanodeAdmin.isDecommission(adminState);
     }
 
+    /**
+     * Whether it is entering or in maintenance: its replicas do not count as live, but as
+     * maintenance replicas, kept while it is dead.
+     */
+    public boolean isMaintenance() {
+      return DatanodeAdmin.isMaintenance(adminState);
+    }
+
     void setAdminState(AdminStates s) {
       if (adminState != s) {
         adminState = s;
@@ -385,7 +393,7 @@ public final class DatanodeManager {
             DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
             java.util.concurrent.TimeUnit.SECONDS);
     this.expiryMillis = 2 * recheck + 10 * 1000 * heartbeat; // as HDFS's DatanodeManager
-    this.admin = new DatanodeAdmin(storage, nodes);
+    this.admin = new DatanodeAdmin(storage, nodes, this::isLive, conf);
     loadPersisted();
     admin.refresh(true);
   }
@@ -406,7 +414,7 @@ public final class DatanodeManager {
     }
   }
 
-  /** The admin states and hosts lists (decommission). */
+  /** The admin states and hosts lists (decommission and maintenance). */
   public DatanodeAdmin admin() {
     return admin;
   }

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.util.Time;
 import org.slf4j.Logger;
@@ -28,14 +29,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leader's admin monitor (HDFS DatanodeAdminDefaultMonitor): every {@code
- * dfs.namenode.decommission.interval} it reads the admin states from the database and walks the
- * replicas of each decommissioning datanode (at most {@code
+ * dfs.namenode.decommission.interval} it reads the admin states from the database, ends the
+ * maintenance of each datanode whose maintenance expired ({@link
+ * io.hops.namenode.blocks.DatanodeAdmin#endMaintenance}), and walks the replicas of each
+ * decommissioning or entering-maintenance datanode (at most {@code
  * dfs.namenode.decommission.max.concurrent.tracked.nodes} of them, 0: all), by index pages on
  * {@code replicas.storage_id}, checking each file's blocks there ({@link DecommissionCheck}), which
  * queues for re-replication the blocks without enough replicas elsewhere; at most {@code
  * dfs.namenode.decommission.blocks.per.interval} replicas per round. A datanode whose whole walk
  * found every block sufficient is DECOMMISSIONED ({@link
- * io.hops.namenode.blocks.DatanodeAdmin#markDecommissioned}).
+ * io.hops.namenode.blocks.DatanodeAdmin#markDecommissioned}), or IN_MAINTENANCE if it is live
+ * ({@link io.hops.namenode.blocks.DatanodeAdmin#markInMaintenance}; HDFS's {@code
+ * isNodeHealthyForDecommissionOrMaintenance}, without its exception for a dead one when the cluster
+ * has no block to replicate).
  *
  * <p>The state is in the database: where a walk is is this leader's memory only (a hint), and a new
  * leader starts each decommissioning datanode's walk again.
@@ -46,12 +52,17 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
   /** Where one datanode's walk is, and what it found so far. */
   private static final class Walk {
     final Deque<StorageRef> storagesLeft;
+
+    /** Whether it judges for maintenance rather than decommission. */
+    final boolean maintenance;
+
     Key cursor;
     int insufficient;
     int checked;
 
-    Walk(List<StorageRef> storages) {
+    Walk(List<StorageRef> storages, boolean maintenance) {
       this.storagesLeft = new ArrayDeque<>(storages);
+      this.maintenance = maintenance;
     }
   }
 
@@ -105,9 +116,22 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
     lastRun = now;
     dm.admin().refresh(true);
+    for (Node n : dm.all()) {
+      if (n.isMaintenance()
+          && !DatanodeInfo.maintenanceNotExpired(dm.admin().maintenanceExpiry(n.id()))
+          && dm.admin().endMaintenance(n.uuid())) {
+        LOG.info(
+            "datanode {} ({}): maintenance expired, back in service",
+            n.id().getXferAddr(),
+            n.uuid());
+      }
+    }
     List<Node> tracked =
         dm.all().stream()
-            .filter(n -> n.adminState() == AdminStates.DECOMMISSION_INPROGRESS)
+            .filter(
+                n ->
+                    n.adminState() == AdminStates.DECOMMISSION_INPROGRESS
+                        || n.adminState() == AdminStates.ENTERING_MAINTENANCE)
             .sorted(Comparator.comparing(Node::uuid))
             .limit(maxTracked > 0 ? maxTracked : Long.MAX_VALUE)
             .toList();
@@ -118,13 +142,32 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       if (budget <= 0) {
         break;
       }
-      Walk w = walks.computeIfAbsent(n.uuid(), u -> newWalk(u));
+      boolean maintenance = n.adminState() == AdminStates.ENTERING_MAINTENANCE;
+      Walk w = walks.get(n.uuid());
+      if (w == null || w.maintenance != maintenance) {
+        w = newWalk(n.uuid(), maintenance); // a datanode that changed course starts again
+        walks.put(n.uuid(), w);
+      }
       while (budget > 0 && !w.storagesLeft.isEmpty()) {
         budget -= Math.max(1, checkPage(w, Math.min(budget, pageRows)));
       }
       if (w.storagesLeft.isEmpty()) {
         walks.remove(n.uuid());
-        if (w.insufficient == 0) {
+        if (w.insufficient == 0 && maintenance) {
+          if (!dm.isLive(n)) {
+            LOG.info(
+                "datanode {} ({}) is entering maintenance but dead: it stays so until it is back",
+                n.id().getXferAddr(),
+                n.uuid());
+          } else if (dm.admin().markInMaintenance(n.uuid())) {
+            LOG.info(
+                "datanode {} ({}) is in maintenance: its {} replicas have enough live copies"
+                    + " elsewhere",
+                n.id().getXferAddr(),
+                n.uuid(),
+                w.checked);
+          }
+        } else if (w.insufficient == 0) {
           if (dm.admin().markDecommissioned(n.uuid())) {
             LOG.info(
                 "datanode {} ({}) is decommissioned: its {} replicas have enough copies elsewhere",
@@ -134,10 +177,10 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
           }
         } else {
           LOG.info(
-              "datanode {} ({}) is decommissioning: {} of its {} blocks are not yet replicated"
-                  + " elsewhere",
+              "datanode {} ({}) is {}: {} of its {} blocks are not yet replicated elsewhere",
               n.id().getXferAddr(),
               n.uuid(),
+              n.adminState(),
               w.insufficient,
               w.checked);
         }
@@ -145,9 +188,9 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
   }
 
-  private Walk newWalk(String uuid) {
+  private Walk newWalk(String uuid, boolean maintenance) {
     try {
-      return new Walk(dm.storagesOf(uuid));
+      return new Walk(dm.storagesOf(uuid), maintenance);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -176,7 +219,9 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       List<Long> ids = f.getValue().stream().sorted().toList();
       w.insufficient +=
           ns.runAsLeader(
-              () -> new DecommissionCheck(ns.blocks(), f.getKey(), ids, defaultReplication));
+              () ->
+                  new DecommissionCheck(
+                      ns.blocks(), f.getKey(), ids, defaultReplication, w.maintenance));
       w.checked += ids.size();
     }
     return page.size();

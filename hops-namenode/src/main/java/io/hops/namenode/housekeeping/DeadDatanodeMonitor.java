@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * pipeline table; a datanode of a million replicas is forgotten over as many rounds as it has
  * pages.
  *
+ * <p>A datanode that dies in maintenance keeps its replicas while its maintenance lasts: they are
+ * forgotten only if it ends while the datanode is still dead (HDFS stopMaintenance).
+ *
  * <p>A datanode declared dead gets none of the commands queued for it. Once its replicas are
  * forgotten, or once it is back before they all are, a full report of it is asked for in the
  * database ({@link FullReportRequests}): the owner of its reports, which may be another namenode,
@@ -46,6 +49,12 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
 
   /** Declared dead and not yet forgotten (a failed round leaves them here for the next one). */
   private final Map<String, Node> toForget = new LinkedHashMap<>();
+
+  /**
+   * Dead in maintenance: what they hold is kept (HDFS removeDeadDatanode does not remove a
+   * maintenance datanode's blocks) until their maintenance ends while they are still dead.
+   */
+  private final Map<String, Node> keptInMaintenance = new LinkedHashMap<>();
 
   private final int pageRows;
 
@@ -75,10 +84,27 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
       n.clearCommands(); // a dead datanode gets none of them
       toForget.put(n.uuid(), n);
     }
+    for (Node n : List.copyOf(keptInMaintenance.values())) {
+      if (dm.isLive(n)) {
+        keptInMaintenance.remove(n.uuid()); // back, with all it held
+      } else if (!n.isMaintenance()) {
+        keptInMaintenance.remove(n.uuid());
+        toForget.put(n.uuid(), n); // HDFS stopMaintenance of a dead datanode
+      }
+    }
     int budget = pageRows;
     while (budget > 0 && !toForget.isEmpty()) {
       Node n = toForget.values().iterator().next();
       if (!n.uuid().equals(current)) {
+        if (n.isMaintenance() && !dm.isLive(n)) {
+          LOG.info(
+              "dead datanode {} ({}) is in maintenance: its replicas are kept",
+              n.id().getXferAddr(),
+              n.uuid());
+          toForget.remove(n.uuid());
+          keptInMaintenance.put(n.uuid(), n);
+          continue;
+        }
         start(n);
       }
       if (dm.isLive(n)) {

@@ -23,16 +23,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Whether the blocks of one file held by a decommissioning datanode have enough replicas elsewhere
- * (HDFS DatanodeAdminManager.isSufficient), queueing for re-replication each that has not; one
- * transaction, everything read committed: the block rows (batched), the file's inode by id, its
- * replica, corrupt, excess and queue rows (a pruned scan each): B + IS + 4 PPIS + W. Returns the
- * blocks that are not yet sufficient.
+ * Whether the blocks of one file held by a decommissioning datanode, or one entering maintenance,
+ * have enough replicas elsewhere (HDFS DatanodeAdminManager.isSufficient), queueing for
+ * re-replication each that has not; one transaction, everything read committed: the block rows
+ * (batched), the file's inode by id, its replica, corrupt, excess and queue rows (a pruned scan
+ * each): B + IS + 4 PPIS + W. Returns the blocks that are not yet sufficient.
  *
  * <p>Counted as HDFS counts live replicas: on a live datanode in service, not corrupt, not being
  * deleted. A block is sufficient with the file's replication, or with the default replication
  * ({@code dfs.replication}) when the file asks for more, or, the last block of a file being written
- * (not complete), with the minimum replication.
+ * (not complete), with the minimum replication. For maintenance a block is sufficient with {@code
+ * dfs.namenode.maintenance.replication.min} live replicas (at most the file's replication).
  */
 final class DecommissionCheck extends Operation<Integer> {
   private final BlockManager bm;
@@ -40,6 +41,7 @@ final class DecommissionCheck extends Operation<Integer> {
   private final long inodeId;
   private final List<Long> blockIds;
   private final int defaultReplication;
+  private final boolean maintenance;
   private List<BlockInfoRow> blocks;
   private InodeRow inode;
   private List<ReplicaRow> replicas = List.of();
@@ -48,7 +50,13 @@ final class DecommissionCheck extends Operation<Integer> {
   private final Set<Long> queued = new HashSet<>();
 
   /** {@code blockIds} sorted. */
-  DecommissionCheck(BlockManager bm, long inodeId, List<Long> blockIds, int defaultReplication) {
+  DecommissionCheck(
+      BlockManager bm,
+      long inodeId,
+      List<Long> blockIds,
+      int defaultReplication,
+      boolean maintenance) {
+    this.maintenance = maintenance;
     this.bm = bm;
     this.dm = bm.datanodes();
     this.inodeId = inodeId;
@@ -112,9 +120,11 @@ final class DecommissionCheck extends Operation<Integer> {
       int expected = inode.replication();
       boolean complete = b.underConstructionState() == BlockState.COMPLETE;
       boolean sufficient =
-          complete
-              ? live >= Math.min(expected, defaultReplication)
-              : live >= bm.minReplication(); // only a file's last block is not complete
+          maintenance
+              ? live >= dm.admin().minMaintenanceReplicas(expected)
+              : complete
+                  ? live >= Math.min(expected, defaultReplication)
+                  : live >= bm.minReplication(); // only a file's last block is not complete
       if (sufficient) {
         continue;
       }

@@ -34,6 +34,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
 /**
@@ -284,10 +285,12 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       }
     }
     List<StorageRef> live = new ArrayList<>();
-    // On live datanodes being (or done being) decommissioned: not counted, but copied from.
+    // On live datanodes being (or done being) decommissioned, or entering maintenance: not
+    // counted, but copied from.
     List<StorageRef> retiring = new ArrayList<>();
     List<StorageRef> corruptHeld = new ArrayList<>();
     Set<String> containing = new HashSet<>();
+    int maintenance = 0;
     for (ReplicaRow r : held) {
       StorageRef s = dm.cachedStorage(r.storageId());
       if (s == null) {
@@ -297,15 +300,26 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       if (beingDeleted.contains(s.id())) {
         continue;
       }
+      Node n = dm.node(s.datanodeUuid());
       if (corruptIds.contains(s.id())) {
         corruptHeld.add(s);
+      } else if (n != null && n.isMaintenance()) {
+        // HDFS: a maintenance replica, live or dead; read (and copied) from only while its
+        // datanode is live and still entering maintenance.
+        maintenance++;
+        if (dm.isLive(s) && n.adminState() == AdminStates.ENTERING_MAINTENANCE) {
+          retiring.add(s);
+        }
       } else if (dm.isLive(s)) {
-        Node n = dm.node(s.datanodeUuid());
         (n != null && n.isDecommission() ? retiring : live).add(s);
       }
     }
     PendingBlockRow p = pending.get(blockId);
     int pendingNum = p == null ? 0 : Math.max(0, p.numReplicasInProgress());
+    // HDFS getExpectedLiveRedundancyNum: maintenance replicas stand in for live ones, down to the
+    // maintenance minimum.
+    int expectedLive =
+        Math.max(expected - maintenance, dm.admin().minMaintenanceReplicas(expected));
 
     // Corrupt replicas go once enough good ones exist (HDFS markBlockAsCorrupt, cases 1 and 2).
     if (!corruptHeld.isEmpty()
@@ -330,16 +344,16 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     // A block with enough replicas, all on one rack of several, gets one more on another rack;
     // the surplus is then deleted from the shared rack (HDFS: misplaced, "badly distributed").
     boolean misplaced =
-        live.size() >= expected
+        live.size() >= expectedLive
             && !bm.placement()
                 .isPlacementSatisfied(
-                    live.stream().map(StorageRef::datanodeUuid).toList(), expected);
+                    live.stream().map(StorageRef::datanodeUuid).toList(), expectedLive);
     if (misplaced && pendingNum > 0) {
       keep(tx, mark, b, BADLY_DISTRIBUTED, expected); // its copy is on its way
       out.waiting++;
       return;
     }
-    if (live.size() + pendingNum >= expected && !misplaced) {
+    if (live.size() + pendingNum >= expectedLive && !misplaced) {
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
       out.satisfied++;
       return;
@@ -349,8 +363,8 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
             ? BADLY_DISTRIBUTED
             : live.isEmpty() && !retiring.isEmpty()
                 ? HIGHEST_PRIORITY // HDFS: only out-of-service replicas left
-                : priority(live.size(), expected);
-    int needed = misplaced ? 1 : expected - live.size() - pendingNum;
+                : priority(live.size(), expectedLive);
+    int needed = misplaced ? 1 : expectedLive - live.size() - pendingNum;
     Transfer t = schedule(b, live, retiring, containing, p, needed, priority);
     if (t != null && misplaced && !spreads(live, t)) {
       t = null; // HDFS validateReconstructionWork: a copy that leaves it misplaced is not made
@@ -380,7 +394,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     } else {
       tx.update(PendingBlockRow.TABLE, next);
     }
-    if (live.size() + pendingNum + t.targets().size() >= expected && !misplaced) {
+    if (live.size() + pendingNum + t.targets().size() >= expectedLive && !misplaced) {
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
     } else {
       keep(tx, mark, b, priority, expected);

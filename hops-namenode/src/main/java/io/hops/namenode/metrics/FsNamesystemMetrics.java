@@ -9,8 +9,7 @@ import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 /**
  * HDFS's {@code FSNamesystem} metrics source and {@code FSNamesystemState} bean, with HDFS's names:
  * what dashboards and alerts read. Every value is cluster-wide, from a {@link ClusterSnapshot}.
- * What hops does not have (snapshots, encryption zones, erasure coding, maintenance, an edit log)
- * reads as zero.
+ * What hops does not have (snapshots, encryption zones, erasure coding, an edit log) reads as zero.
  */
 @Metrics(name = "FSNamesystem", about = "Namesystem state and counts", context = "dfs")
 public final class FsNamesystemMetrics implements FSNamesystemMBean {
@@ -184,7 +183,10 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   @Override
   @Metric({"NumInServiceLiveDataNodes", "Number of live datanodes which are in service"})
   public int getNumInServiceLiveDataNodes() {
-    return count(s().liveNodes(), AdminStates.NORMAL);
+    // HDFS: the live datanodes neither decommissioned nor in maintenance.
+    return s().liveNodes().size()
+        - count(s().liveNodes(), AdminStates.DECOMMISSIONED)
+        - count(s().liveNodes(), AdminStates.IN_MAINTENANCE);
   }
 
   @Override
@@ -255,18 +257,30 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   }
 
   @Override
+  @Metric({
+    "NumInMaintenanceLiveDataNodes",
+    "Number of live Datanodes which are in maintenance state"
+  })
   public int getNumInMaintenanceLiveDataNodes() {
-    return 0;
+    return count(s().liveNodes(), AdminStates.IN_MAINTENANCE);
   }
 
   @Override
+  @Metric({
+    "NumInMaintenanceDeadDataNodes",
+    "Number of dead Datanodes which are in maintenance state"
+  })
   public int getNumInMaintenanceDeadDataNodes() {
-    return 0;
+    return count(s().deadNodes(), AdminStates.IN_MAINTENANCE);
   }
 
   @Override
+  @Metric({
+    "NumEnteringMaintenanceDataNodes",
+    "Number of Datanodes that are entering the maintenance state"
+  })
   public int getNumEnteringMaintenanceDataNodes() {
-    return 0;
+    return count(s().liveNodes(), AdminStates.ENTERING_MAINTENANCE);
   }
 
   @Override

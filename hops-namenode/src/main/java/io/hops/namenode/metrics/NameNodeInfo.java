@@ -202,11 +202,17 @@ public final class NameNodeInfo implements NameNodeMXBean {
 
   @Override
   public String getDecomNodes() {
-    // HDFS also counts each one's blocks still waiting for copies; hops's leader keeps no such
-    // count, so only the datanodes are listed.
+    return leaving(AdminStates.DECOMMISSION_INPROGRESS);
+  }
+
+  /**
+   * The live datanodes in {@code state}. HDFS also counts each one's blocks still waiting for
+   * copies; hops's leader keeps no such count, so only the datanodes are listed.
+   */
+  private String leaving(AdminStates state) {
     Map<String, Object> out = new TreeMap<>();
     for (DatanodeManager.Node n : s().liveNodes()) {
-      if (n.adminState() == AdminStates.DECOMMISSION_INPROGRESS) {
+      if (n.adminState() == state) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("xferaddr", n.id().getXferAddr());
         m.put("location", n.location());
@@ -219,7 +225,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
 
   @Override
   public String getEnteringMaintenanceNodes() {
-    return "{}";
+    return leaving(AdminStates.ENTERING_MAINTENANCE);
   }
 
   @Override

@@ -1,18 +1,30 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.LongStream;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedListEntries;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
 
 /**
@@ -24,6 +36,14 @@ import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
  * behind), with the directories met cached for the call. Files outside {@code path} are skipped but
  * do not count towards the page, as in HDFS. An operator's command: each page reads every open
  * file's row, as a filtered listing did when the table was in id order.
+ *
+ * <p>{@link #blockingDecommission} lists only the open files that hold up a datanode leaving
+ * service (HDFS's {@code BLOCKING_DECOMMISSION}: the open files of the blocks its admin monitor
+ * found insufficient): those with a block that has a replica on a decommissioning datanode, or one
+ * entering maintenance, and not enough live in-service replicas as {@code DecommissionCheck} counts
+ * them. It is judged now, from the stored replicas and the admin states (hints), on whichever
+ * namenode is asked: four more pruned scans per open file (blocks, replicas, corrupt and excess
+ * replicas).
  */
 public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEntry>> {
   /** The rows of {@code lease_paths} each read of the scan takes. */
@@ -32,13 +52,28 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
   private final String path;
   private final long prevId;
   private final int limit;
+  private final BlockManager blocking;
+  private final int defaultReplication;
   private final List<OpenFileEntry> entries = new ArrayList<>();
   private boolean hasMore;
 
   public ListOpenFiles(String path, long prevId, int limit) {
+    this(path, prevId, limit, null, 0);
+  }
+
+  private ListOpenFiles(
+      String path, long prevId, int limit, BlockManager blocking, int defaultReplication) {
     this.path = path;
     this.prevId = prevId;
     this.limit = limit;
+    this.blocking = blocking;
+    this.defaultReplication = defaultReplication;
+  }
+
+  /** The open files that hold up a datanode leaving service (see the class comment). */
+  public static ListOpenFiles blockingDecommission(
+      String path, long prevId, int limit, BlockManager bm, int defaultReplication) {
+    return new ListOpenFiles(path, prevId, limit, bm, defaultReplication);
   }
 
   @Override
@@ -62,10 +97,66 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
         continue;
       }
       String full = paths.pathOf(file);
-      if (full != null && InodePaths.isUnder(full, path)) {
+      if (full != null
+          && InodePaths.isUnder(full, path)
+          && (blocking == null || blocksLeaving(tx, file))) {
         entries.add(new OpenFileEntry(file.id(), full, file.clientName(), file.clientMachine()));
       }
     }
+  }
+
+  /**
+   * Whether a block of {@code file} has a replica on a datanode leaving service and too few live
+   * in-service replicas for it to leave (HDFS DatanodeAdminManager.isSufficient).
+   */
+  private boolean blocksLeaving(LockPhase tx, InodeRow file) throws IOException {
+    DatanodeManager dm = blocking.datanodes();
+    List<ReplicaRow> replicas = tx.findByPartition(ReplicaRow.TABLE, file.id(), rc());
+    Set<String> notCounted = new HashSet<>(); // corrupt or being deleted: "block:storage"
+    for (CorruptReplicaRow r : tx.findByPartition(CorruptReplicaRow.TABLE, file.id(), rc())) {
+      notCounted.add(r.blockId() + ":" + r.storageId());
+    }
+    for (ExcessReplicaRow r : tx.findByPartition(ExcessReplicaRow.TABLE, file.id(), rc())) {
+      notCounted.add(r.blockId() + ":" + r.storageId());
+    }
+    for (BlockInfoRow b : tx.findByPartition(BlockInfoRow.TABLE, file.id(), rc())) {
+      int live = 0;
+      boolean decommissioning = false;
+      boolean entering = false;
+      for (ReplicaRow r : replicas) {
+        if (r.blockId() != b.blockId()) {
+          continue;
+        }
+        dm.storage(r.storageId());
+        StorageRef s = dm.cachedStorage(r.storageId());
+        Node n = s == null ? null : dm.node(s.datanodeUuid());
+        if (n == null) {
+          continue;
+        }
+        decommissioning |= n.adminState() == AdminStates.DECOMMISSION_INPROGRESS;
+        entering |= n.adminState() == AdminStates.ENTERING_MAINTENANCE;
+        if (n.isInService()
+            && dm.isLive(n)
+            && !notCounted.contains(r.blockId() + ":" + r.storageId())) {
+          live++;
+        }
+      }
+      int expected = file.replication();
+      boolean complete = b.underConstructionState() == BlockState.COMPLETE;
+      if (decommissioning
+          && live
+              < (complete ? Math.min(expected, defaultReplication) : blocking.minReplication())) {
+        return true;
+      }
+      if (entering && live < dm.admin().minMaintenanceReplicas(expected)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static LockMode rc() {
+    return LockMode.READ_COMMITTED;
   }
 
   /** The ids of the files with a lease path whose id is above {@code after}, ascending. */

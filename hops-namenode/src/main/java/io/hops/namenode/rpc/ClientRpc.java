@@ -627,8 +627,9 @@ public class ClientRpc extends FeaturesOff {
   }
 
   /**
-   * The files being written, from the lease tables. hops does not decommission datanodes, so no
-   * file blocks a decommission: that filter alone lists nothing.
+   * The files being written, from the lease tables; with {@code BLOCKING_DECOMMISSION} alone, those
+   * holding up a datanode being decommissioned or entering maintenance ({@link
+   * io.hops.namenode.ops.ListOpenFiles#blockingDecommission}).
    */
   @Override
   public org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries<
@@ -646,14 +647,24 @@ public class ClientRpc extends FeaturesOff {
           org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType.BLOCKING_DECOMMISSION)) {
         throw new IllegalArgumentException("Unknown OpenFileType: " + types);
       }
-      return new org.apache.hadoop.fs.BatchedRemoteIterator.BatchedListEntries<>(List.of(), false);
     }
+    boolean blocking =
+        !types.contains(
+            org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType.ALL_OPEN_FILES);
     int limit =
         ns.conf()
             .getInt(
                 DFSConfigKeys.DFS_NAMENODE_LIST_OPENFILES_NUM_RESPONSES,
                 DFSConfigKeys.DFS_NAMENODE_LIST_OPENFILES_NUM_RESPONSES_DEFAULT);
-    var page = ns.run(() -> new io.hops.namenode.ops.ListOpenFiles(normalized, prevId, limit));
+    int defaultReplication =
+        ns.conf().getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+    var page =
+        ns.run(
+            () ->
+                blocking
+                    ? io.hops.namenode.ops.ListOpenFiles.blockingDecommission(
+                        normalized, prevId, limit, ns.blocks(), defaultReplication)
+                    : new io.hops.namenode.ops.ListOpenFiles(normalized, prevId, limit));
     List<org.apache.hadoop.hdfs.protocol.OpenFileEntry> named = new ArrayList<>(page.size());
     for (int i = 0; i < page.size(); i++) {
       var e = page.get(i);

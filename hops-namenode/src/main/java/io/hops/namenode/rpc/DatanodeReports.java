@@ -15,7 +15,9 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReport;
  * What {@code hdfs dfsadmin -report} and the Balancer see of the datanodes: this namenode's view
  * (heartbeats are soft state per namenode, as in HDFS). Live means heard from within the expiry
  * interval, whatever the admin state; the admin-state reports list the datanodes in that state,
- * live or dead, as HDFS's getDatanodeListForReport.
+ * live or dead, as HDFS's getDatanodeListForReport; a datanode not in a non-empty include list is
+ * left out, as there (HDFS also lists the include list's hosts it never heard from as dead; hops
+ * does not).
  */
 final class DatanodeReports {
   private DatanodeReports() {}
@@ -33,7 +35,7 @@ final class DatanodeReports {
             case ENTERING_MAINTENANCE -> n.adminState() == AdminStates.ENTERING_MAINTENANCE;
             case IN_MAINTENANCE -> n.adminState() == AdminStates.IN_MAINTENANCE;
           };
-      if (wanted) {
+      if (wanted && dm.admin().isIncluded(n.id())) { // HDFS leaves out what is not included
         out.add(n);
       }
     }
