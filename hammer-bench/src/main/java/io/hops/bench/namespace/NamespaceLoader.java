@@ -137,7 +137,7 @@ public final class NamespaceLoader {
     long made = 0;
     long dirs = 1;
     long bytes = 0;
-    try (Batch batch = new Batch()) {
+    try (Batch batch = new Batch(top)) {
       for (long p = 0; p < parts; p++) {
         ThreadNamespace part = generator.forThread("p" + p, seed + p);
         Map<Path, MutableInode> inodes = new HashMap<>();
@@ -170,6 +170,7 @@ public final class NamespaceLoader {
             smallFiles.write(batch::insert, f.id, data);
           }
         }
+        batch.partDone();
         batch.maybeCommit();
         if (p % 1000 == 999) {
           LOG.info("namespace loader: {} of {} files", made, files);
@@ -177,7 +178,6 @@ public final class NamespaceLoader {
       }
       batch.commit();
     }
-    setChildren(top, parts);
     return new Result(
         made, dirs, bytes, System.nanoTime() - start, List.copyOf(sample), top.id, lastId);
   }
@@ -268,21 +268,24 @@ public final class NamespaceLoader {
     }
   }
 
-  private void setChildren(MutableInode base, long children) throws IOException {
-    try (Transaction tx = storage.begin()) {
-      InodeRow locked =
-          tx.find(InodeRow.TABLE, Inodes.key(base.parentId, base.name), LockMode.EXCLUSIVE);
-      MutableInode b = MutableInode.of(locked);
-      b.childrenCount += (int) children;
-      tx.update(InodeRow.TABLE, b.toRow());
-      tx.commit();
-    }
-  }
-
-  /** Rows buffered in one transaction, committed once there are a few thousand. */
+  /**
+   * Rows buffered in one transaction, committed once there are a few thousand, with the count of
+   * {@code base}'s children they add: every committed state of a load is a consistent namespace.
+   */
   private final class Batch implements AutoCloseable {
+    private final MutableInode base;
     private Transaction tx;
     private int rows;
+    private int parts;
+
+    Batch(MutableInode base) {
+      this.base = base;
+    }
+
+    /** One more part (a child of {@code base}) is in this transaction. */
+    void partDone() {
+      parts++;
+    }
 
     <R extends Record> void insert(io.hops.dal.schema.Table<R> table, R row)
         throws io.hops.dal.StorageException {
@@ -313,11 +316,17 @@ public final class NamespaceLoader {
     void commit() throws io.hops.dal.StorageException {
       if (tx != null) {
         try {
+          InodeRow locked =
+              tx.find(InodeRow.TABLE, Inodes.key(base.parentId, base.name), LockMode.EXCLUSIVE);
+          MutableInode b = MutableInode.of(locked);
+          b.childrenCount += parts;
+          tx.update(InodeRow.TABLE, b.toRow());
           tx.commit();
         } finally {
           tx.close();
           tx = null;
           rows = 0;
+          parts = 0;
         }
       }
     }
