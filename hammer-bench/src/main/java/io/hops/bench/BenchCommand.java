@@ -7,6 +7,7 @@ import io.hops.bench.cluster.ExternalTarget;
 import io.hops.bench.cluster.HdfsLauncher;
 import io.hops.bench.cluster.HopsLauncher;
 import io.hops.bench.cluster.TargetLauncher;
+import io.hops.bench.namespace.BigNamespace;
 import io.hops.bench.namespace.NamespaceSpec;
 import io.hops.bench.report.BenchReport;
 import io.hops.bench.report.CsvReport;
@@ -274,6 +275,16 @@ final class BenchCommand implements Callable<Integer> {
       description = "The run's directory in the file system (default: /hammer/<run id>).")
   String baseDir;
 
+  @Option(
+      names = "--namespace",
+      paramLabel = "N",
+      description =
+          "Before the run, build a namespace of N files of the run's shape and file size below"
+              + " /hammer-ns: hops through the DAL straight into its embedded store (checked by"
+              + " fsck-namespace and a sample read back), HDFS through the client. The workload"
+              + " runs on top of it.")
+  long namespaceFiles;
+
   @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed = 42;
 
@@ -329,7 +340,11 @@ final class BenchCommand implements Callable<Integer> {
             hadoopConf.put(k, v);
           }
         });
-    List<TargetLauncher> launchers = launchers(work, out, hadoopConf);
+    if (namespaceFiles < 0) {
+      throw new IllegalArgumentException("--namespace takes N >= 0 files");
+    }
+    BigNamespace big = namespaceFiles > 0 ? new BigNamespace(namespaceFiles, ns, seed) : null;
+    List<TargetLauncher> launchers = launchers(work, out, hadoopConf, big);
     String runId = "r" + started + "-" + Long.toHexString(System.nanoTime() & 0xffff);
     ClientSpec client =
         new ClientSpec(
@@ -437,8 +452,12 @@ final class BenchCommand implements Callable<Integer> {
     return phases;
   }
 
-  private List<TargetLauncher> launchers(Path work, Path out, Map<String, String> hadoopConf)
-      throws IOException {
+  private List<TargetLauncher> launchers(
+      Path work, Path out, Map<String, String> hadoopConf, BigNamespace big) throws IOException {
+    if (fsUri != null && big != null) {
+      throw new UnsupportedOperationException(
+          "--namespace builds into the systems the benchmark starts, not into --fs " + fsUri);
+    }
     if (fsUri != null) {
       Map<String, String> conf = new LinkedHashMap<>();
       if (confDir != null) {
@@ -485,11 +504,11 @@ final class BenchCommand implements Callable<Integer> {
       if (!compare.equalsIgnoreCase("hdfs")) {
         throw new IllegalArgumentException("--compare takes hdfs, not " + compare);
       }
-      return List.of(new HopsLauncher(s), new HdfsLauncher(s));
+      return List.of(new HopsLauncher(s, big), new HdfsLauncher(s, big));
     }
     return switch (system.toLowerCase(Locale.ROOT)) {
-      case "hops" -> List.of(new HopsLauncher(s));
-      case "hdfs" -> List.of(new HdfsLauncher(s));
+      case "hops" -> List.of(new HopsLauncher(s, big));
+      case "hdfs" -> List.of(new HdfsLauncher(s, big));
       default -> throw new IllegalArgumentException("--system is hops or hdfs, not " + system);
     };
   }

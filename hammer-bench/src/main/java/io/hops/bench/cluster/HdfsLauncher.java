@@ -1,5 +1,6 @@
 package io.hops.bench.cluster;
 
+import io.hops.bench.namespace.BigNamespace;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,9 +19,16 @@ public final class HdfsLauncher implements TargetLauncher {
   private static final String NAMENODE = "org.apache.hadoop.hdfs.server.namenode.NameNode";
 
   private final ClusterSettings s;
+  private final BigNamespace namespace;
 
   public HdfsLauncher(ClusterSettings settings) {
+    this(settings, null);
+  }
+
+  /** With {@code namespace} (null: none) made through the client once the cluster serves. */
+  public HdfsLauncher(ClusterSettings settings, BigNamespace namespace) {
     this.s = settings;
+    this.namespace = namespace;
   }
 
   @Override
@@ -80,6 +88,15 @@ public final class HdfsLauncher implements TargetLauncher {
     facts.put("namenode", "1 Apache HDFS NameNode, pid " + nn.pid() + ", " + SiteFiles.shown(jvm));
     facts.put("handlers", s.handlersFact(handlers));
     facts.put("namenode log", nn.log().toString());
-    return Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);
+    ProcessTarget target = Processes.withDatanode(system(), uri, nn, s, dir.resolve("data"), facts);
+    if (namespace != null) {
+      try {
+        facts.putAll(namespace.buildThroughClient(uri, target.clientConf()));
+      } catch (IOException | InterruptedException | RuntimeException e) {
+        target.close();
+        throw e;
+      }
+    }
+    return target;
   }
 }

@@ -30,6 +30,20 @@ final class Processes {
     return c;
   }
 
+  /** The resident memory of process {@code pid} in MB, or -1 where /proc does not say. */
+  static long rssMegabytes(long pid) {
+    try {
+      for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Not Linux, or the process is gone.
+    }
+    return -1;
+  }
+
   /**
    * Waits until the namenode at {@code uri} creates a directory (so it is out of safe mode, too).
    */

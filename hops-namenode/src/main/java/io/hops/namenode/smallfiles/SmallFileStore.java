@@ -202,8 +202,21 @@ public final class SmallFileStore {
     return (int) ((length + rowSize - 1) / rowSize);
   }
 
+  /** Where {@link #write(Inserts, long, byte[])} puts rows: a transaction's or a phase's insert. */
+  public interface Inserts {
+    <R extends Record> void insert(Table<R> table, R row) throws StorageException;
+  }
+
   /** Buffers the rows of a new file's bytes. */
   public void write(ExecutePhase tx, long inodeId, byte[] data) throws StorageException {
+    write(tx::insert, inodeId, data);
+  }
+
+  /**
+   * The rows of a new file's bytes, into {@code tx}: also a plain {@link io.hops.dal.Transaction},
+   * for the bulk loader of hammer-bench, which writes exactly the rows a create would.
+   */
+  public void write(Inserts tx, long inodeId, byte[] data) throws StorageException {
     switch (tierOf(data.length)) {
       case IN_MEMORY ->
           tx.insert(InMemoryFileDataRow.TABLE, new InMemoryFileDataRow(inodeId, data));

@@ -1,0 +1,78 @@
+package io.hops.bench.namespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.common.HopsConfig;
+import io.hops.namenode.ApacheHdfs;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.NamenodeConfig;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bench --namespace}: hops gets the namespace into a store on disk that a namenode started
+ * afterwards serves; Apache HDFS gets the same paths through the client.
+ */
+class BigNamespaceTest {
+  private static final int FILES = 2_000;
+
+  @TempDir Path dir;
+
+  @Test
+  void hopsAndHdfsGetTheSameNamespace() throws Exception {
+    Map<String, String> nnConf = new HashMap<>();
+    nnConf.put(HopsConfig.METADATA_ENGINE, "embedded");
+    nnConf.put(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
+    BigNamespace big = new BigNamespace(FILES, NamespaceSpec.SPOTIFY, 42);
+
+    Map<String, String> facts = big.buildHops(nnConf);
+
+    assertThat(facts.get("namespace")).startsWith(FILES + " files");
+    assertThat(facts.get("namespace check")).contains("fsck-namespace HEALTHY");
+    assertThat(facts.get("namespace on disk")).contains("bytes per file");
+    Configuration conf = new Configuration(false);
+    nnConf.forEach(conf::set);
+    conf.setInt(NamenodeConfig.RPC_PORT, 0);
+    conf.setInt(NamenodeConfig.HTTP_PORT, 0);
+    Set<String> onHops;
+    try (HopsNameNode nn = HopsNameNode.start(conf)) {
+      onHops = files(nn.uri(), new Configuration());
+    }
+    assertThat(onHops).hasSize(FILES);
+
+    MiniDFSCluster hdfs = ApacheHdfs.start("big-namespace");
+    try {
+      Configuration client = ApacheHdfs.clientConf(hdfs, 1);
+      Map<String, String> clientConf = new HashMap<>();
+      client.forEach(e -> clientConf.put(e.getKey(), e.getValue()));
+      Map<String, String> hdfsFacts = big.buildThroughClient(hdfs.getURI().toString(), clientConf);
+      assertThat(hdfsFacts.get("namespace")).startsWith(FILES + " files");
+      assertThat(files(hdfs.getURI().toString(), client)).isEqualTo(onHops);
+    } finally {
+      hdfs.shutdown();
+    }
+  }
+
+  private static Set<String> files(String uri, Configuration conf) throws Exception {
+    Set<String> out = new TreeSet<>();
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    try (FileSystem fs = FileSystem.newInstance(java.net.URI.create(uri), conf)) {
+      RemoteIterator<LocatedFileStatus> it = fs.listFiles(BigNamespace.BASE, true);
+      while (it.hasNext()) {
+        LocatedFileStatus s = it.next();
+        out.add(s.getPath().toUri().getPath() + " " + s.getLen());
+      }
+    }
+    return out;
+  }
+}
