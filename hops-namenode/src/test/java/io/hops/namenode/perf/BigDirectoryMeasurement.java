@@ -23,8 +23,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Issue 59's big directory, a measurement and not a test: the cost of each call on one entry of a
- * directory of N files against the same call in a directory of 100, through the stock client, one
- * call at a time (create and close, stat, one page of a listing from a random name, rename in,
+ * directory of N files against the same call in a directory of 2,000, through the stock client, one
+ * call at a time (create and close, stat, one full page of a listing from a random name, rename in,
  * rename out, delete), on hops (embedded store; the big directory written straight into the store
  * by {@link BulkTree}) and on Apache HDFS's NameNode (the directory made through the client by 16
  * threads) in the same run. Prints the median µs per call and the big/small ratios. Run: {@code mvn
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * -Dhops.bench.bigdir.hdfs=N} for another size on HDFS, 0 to skip it).
  */
 class BigDirectoryMeasurement {
-  private static final int SMALL = 100;
+  private static final int SMALL = 2_000;
   private static final int CALLS = 300;
   private static final List<String> OPS =
       List.of("create", "stat", "list page", "rename in", "rename out", "delete");
@@ -106,7 +106,8 @@ class BigDirectoryMeasurement {
       int i = 0;
       for (String dir : new String[] {"/small/d0", "/big/d0"}) {
         Map<String, long[]> times = new LinkedHashMap<>();
-        run(fs, new Path(dir), dir.startsWith("/small") ? SMALL : n, "r" + round, times);
+        boolean small = dir.startsWith("/small");
+        run(fs, new Path(dir), small ? SMALL : n, (small ? "s" : "b") + round, times);
         if (round == 1) {
           for (String op : OPS) {
             long[] t = times.get(op);
@@ -138,9 +139,15 @@ class BigDirectoryMeasurement {
       fs.getFileStatus(p);
       times.get("stat")[c] = System.nanoTime() - t0;
     }
+    // A page from a random name with at least a full page (dfs.ls.limit, 1,000) after it.
+    String[] names = new String[files];
+    for (int f = 0; f < files; f++) {
+      names[f] = "f" + f;
+    }
+    Arrays.sort(names);
     String src = dir.toUri().getPath();
     for (int c = 0; c < CALLS; c++) {
-      byte[] after = DFSUtilClient.string2Bytes("f" + random.nextInt(files));
+      byte[] after = DFSUtilClient.string2Bytes(names[random.nextInt(files - 1_000)]);
       long t0 = System.nanoTime();
       fs.getClient().listPaths(src, after);
       times.get("list page")[c] = System.nanoTime() - t0;
