@@ -460,7 +460,8 @@ class ProcessFailoverTest {
         org.apache.hadoop.fs.Path move = new org.apache.hadoop.fs.Path(home, "move");
         org.apache.hadoop.fs.Path moved =
             new org.apache.hadoop.fs.Path(home, ".Trash/Current/move");
-        int moveInodes = chain(asAlice, move, 16, 10);
+        int moveInodes =
+            chain(asAlice, move, 16, Integer.getInteger("hops.sigstop.move-files", 10));
         long pausedAt =
             pauseDuring(
                 db,
