@@ -36,6 +36,15 @@ public interface Storage extends AutoCloseable {
   }
 
   /**
+   * Whether {@link #databaseTimeMillis()} reads one clock whatever connection asks: true for one
+   * server (MariaDB, MySQL) and for an engine in the namenode's process; false for NDB, where each
+   * namenode reads the clock of its own SQL node's host (docs/architecture.md, "Cluster clock").
+   */
+  default boolean oneClock() {
+    return true;
+  }
+
+  /**
    * A storage over the same database with {@code connections} connections of its own, for work that
    * must never wait behind the shared pool (the leader election: docs/architecture.md); the caller
    * closes it. An engine without a pool has nothing to wait for and answers {@code this}, which the

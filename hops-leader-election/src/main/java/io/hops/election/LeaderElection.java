@@ -61,6 +61,12 @@ public final class LeaderElection implements AutoCloseable {
 
   private static final String ID_COUNTER = "le_id";
 
+  /**
+   * The prefix of the {@code variables} row in which a leader publishes the cluster's time, one row
+   * per contender id so that a paused former leader's lock on its row never delays its successor.
+   */
+  static final String CLOCK_ROW_PREFIX = "le_clock:";
+
   /** Called after a round in which this contender gained or lost the leadership. */
   public interface Listener {
     void leadershipChanged(boolean leader, long epoch);
@@ -126,6 +132,9 @@ public final class LeaderElection implements AutoCloseable {
 
   private long nextDeadlineNanos = Long.MAX_VALUE;
 
+  /** The last time this contender took from a leader's clock row. */
+  private long lastPublished = -1;
+
   public LeaderElection(
       Storage storage,
       ElectionSettings settings,
@@ -180,6 +189,9 @@ public final class LeaderElection implements AutoCloseable {
     try (Transaction tx = storage.begin()) {
       if (oldId >= 0) {
         tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(oldId));
+        if (clock.followsLeader()) {
+          tx.delete(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + oldId));
+        }
       }
       tx.insert(
           LeDescriptorRow.TABLE,
@@ -254,6 +266,8 @@ public final class LeaderElection implements AutoCloseable {
     boolean lead;
     long leaderEpoch;
     long leaderId;
+    long published = -1;
+    long publishedReadNanos = 0;
     List<LeDescriptorRow> alive = new ArrayList<>();
     try (Transaction tx = storage.begin()) {
       List<LeDescriptorRow> all = tx.scanAll(LeDescriptorRow.TABLE, LockMode.READ_COMMITTED);
@@ -329,6 +343,21 @@ public final class LeaderElection implements AutoCloseable {
               mine.httpAddress(),
               mine.startTime(),
               incarnation));
+      if (clock.followsLeader()) {
+        if (lead) {
+          publishTime(tx, me);
+        } else if (leaderId >= 0) {
+          VariableRow time =
+              tx.find(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + leaderId), LockMode.READ_COMMITTED);
+          publishedReadNanos = System.nanoTime();
+          // A leader that stopped publishing (paused, dead) leaves its last time behind: the
+          // clock runs on from what it took rather than going back to it every round.
+          if (time != null && time.longValue() != lastPublished) {
+            published = time.longValue();
+            lastPublished = published;
+          }
+        }
+      }
       if (lead) {
         evict(me, dead);
       }
@@ -362,7 +391,7 @@ public final class LeaderElection implements AutoCloseable {
       periodMillis = period;
       heartbeatDeadlineNanos = start + settings.leaseNanos(period);
     }
-    clock.sync(storage);
+    clock.afterRound(storage, lead, published, publishedReadNanos);
     lastRoundNanos = System.nanoTime() - start;
     final long leaderNow = leaderId;
     membership =
@@ -416,6 +445,9 @@ public final class LeaderElection implements AutoCloseable {
               try (Transaction tx = storage.begin()) {
                 for (long d : dead) {
                   tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(d));
+                  if (clock.followsLeader()) {
+                    tx.delete(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + d));
+                  }
                 }
                 tx.commit();
                 LOG.info("leader {} evicted namenodes {}: their counters stood still", me, dead);
@@ -428,6 +460,17 @@ public final class LeaderElection implements AutoCloseable {
             "leader-election-evict");
     t.setDaemon(true);
     t.start();
+  }
+
+  /** Writes this leader's time into its own clock row (see {@link ClusterClock.Source#LEADER}). */
+  private void publishTime(Transaction tx, long me) throws StorageException {
+    String name = CLOCK_ROW_PREFIX + me;
+    VariableRow next = new VariableRow(name, clock.now(), null);
+    if (tx.find(VariableRow.TABLE, key(name), LockMode.EXCLUSIVE) == null) {
+      tx.insert(VariableRow.TABLE, next);
+    } else {
+      tx.update(VariableRow.TABLE, next);
+    }
   }
 
   /** When a round takes over half the period, the period goes up by the configured period. */

@@ -161,6 +161,13 @@ public final class NamenodeConfig {
   public static final long DELEGATION_TOKEN_CACHE_MS_DEFAULT = 10_000;
 
   /**
+   * Where the cluster clock takes its time (docs/architecture.md, "Cluster clock"): {@code
+   * database} (the database's clock: one server), {@code leader} (the time the leader publishes:
+   * NDB, whose SQL nodes keep one clock each) or {@code auto}, which picks by engine.
+   */
+  public static final String CLUSTER_CLOCK = "hops.namenode.cluster-clock";
+
+  /**
    * How often the leader removes expired delegation tokens (ms); HDFS's namenode scans every hour
    * and has no key for it.
    */

@@ -91,6 +91,15 @@ final class NdbDialect extends MysqlDialect {
 
   private static final Pattern NDB_CODE = Pattern.compile("Got (?:temporary )?error (\\d+)");
 
+  /**
+   * Each SQL node answers {@code NOW(3)} from its own host's clock, so two namenodes on two SQL
+   * nodes read two clocks: the cluster clock then follows the time the leader publishes.
+   */
+  @Override
+  public boolean oneClock() {
+    return false;
+  }
+
   @Override
   boolean isTemporary(int code, String message) {
     if (code == ER_GET_TEMPORARY_ERRMSG) {

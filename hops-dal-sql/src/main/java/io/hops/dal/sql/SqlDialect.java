@@ -26,6 +26,11 @@ interface SqlDialect {
     return null;
   }
 
+  /** Whether every connection reads one clock (see {@link io.hops.dal.Storage#oneClock()}). */
+  default boolean oneClock() {
+    return true;
+  }
+
   /** The one mapping from a database error to the DAL's retryable or permanent exception. */
   StorageException classify(String what, SQLException e);
 

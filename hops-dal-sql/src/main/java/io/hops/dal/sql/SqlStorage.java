@@ -88,6 +88,11 @@ final class SqlStorage implements Storage {
   }
 
   @Override
+  public boolean oneClock() {
+    return dialect.oneClock();
+  }
+
+  @Override
   public Transaction begin(Object partitionHint) throws StorageException {
     return new SqlTransaction(this, connection());
   }

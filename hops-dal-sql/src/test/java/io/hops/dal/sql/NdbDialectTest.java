@@ -21,6 +21,13 @@ class NdbDialectTest {
     return new SQLException(message, "HY000", code);
   }
 
+  /** Each SQL node answers NOW() from its own host: the cluster clock must not compare them. */
+  @Test
+  void eachSqlNodeKeepsAClockOfItsOwn() {
+    assertThat(ndb.oneClock()).isFalse();
+    assertThat(mysql.oneClock()).isTrue();
+  }
+
   @Test
   void aCommitAbortedByANodeFailureIsRetried() {
     SQLException e =

@@ -14,6 +14,7 @@ import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.election.ClusterClock;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.IdPool;
+import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import io.hops.namenode.tx.ExecutePhase;
@@ -73,7 +74,9 @@ public final class BlockManager {
         conf.getInt(
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_KEY,
             DFSConfigKeys.DFS_NAMENODE_REPLICATION_MIN_DEFAULT);
-    this.clock = new ClusterClock(storage);
+    this.clock =
+        new ClusterClock(
+            storage, ClusterClock.Source.of(conf.get(NamenodeConfig.CLUSTER_CLOCK), storage));
     this.reportRequests = new FullReportRequests(storage);
   }
 

@@ -397,6 +397,160 @@ class ProcessFailoverTest {
     }
   }
 
+  /**
+   * A namenode paused with SIGSTOP for 10 s (a long GC, a frozen VM) while it reclaims a deleted
+   * subtree, and then the namenode a client's move to the trash runs on, paused in the middle of
+   * its walk under the mark: either the paused namenode finishes when it resumes or another one
+   * takes the work over, never both (a batch stops once its mark is no longer its process's); the
+   * namespace check is clean and no partial tree is left under the new name. The tree has {@code
+   * -Dhops.sigstop.dirs} × 50 files (20 by default: about 1,000 inodes; the issue's 50,000 is
+   * 1,000).
+   */
+  @Test
+  @Timeout(value = 600, unit = TimeUnit.SECONDS)
+  void subtreeOperationsPausedBySigstopFinishOrAreTakenOverOnce() throws Exception {
+    Map<String, String> db = database();
+    extraConf.put(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, "50");
+    extraConf.put(io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, "40");
+    startCluster(db, 0);
+    Configuration client = haClient();
+    try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
+      org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
+      int bigInodes = tree(fs, big, Integer.getInteger("hops.sigstop.dirs", 20), 50);
+      try (Storage s = Storages.open(DalConfig.of(db))) {
+        long total = inodeCount(s);
+        assertThat(fs.delete(big, true)).isTrue();
+        List<io.hops.dal.rows.InodeRow> detached = io.hops.namenode.subtree.Reclaims.pending(s);
+        assertThat(detached).hasSize(1);
+        int victim = indexOf(detached.get(0).subtreeLockOwner(), client);
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (inodeCount(s) > total - bigInodes / 4 * 3) {
+          assertThat(System.currentTimeMillis()).as("no reclaim progress").isLessThan(deadline);
+          Thread.sleep(20);
+        }
+        signal(victim, "STOP");
+        long stopped = System.currentTimeMillis();
+        Thread.sleep(10_000);
+        signal(victim, "CONT");
+        io.hops.namenode.subtree.Reclaims.await(s, java.time.Duration.ofSeconds(120));
+        assertThat(inodeCount(s)).isEqualTo(total - bigInodes);
+        System.out.printf(
+            "reclaim of a %d-inode delete paused by SIGSTOP for 10 s: done %d ms after the pause"
+                + " began%n",
+            bigInodes, System.currentTimeMillis() - stopped);
+      }
+
+      // A move to the trash by a user who is not the superuser walks its subtree under the mark.
+      org.apache.hadoop.fs.Path home = new org.apache.hadoop.fs.Path("/user/alice");
+      fs.mkdirs(new org.apache.hadoop.fs.Path(home, ".Trash/Current"));
+      fs.setOwner(home, "alice", "alice");
+      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash"), "alice", "alice");
+      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash/Current"), "alice", "alice");
+      org.apache.hadoop.security.UserGroupInformation alice =
+          org.apache.hadoop.security.UserGroupInformation.createUserForTesting(
+              "alice", new String[] {"alice"});
+      org.apache.hadoop.hdfs.DistributedFileSystem asAlice =
+          alice.doAs(
+              (java.security.PrivilegedExceptionAction<
+                      org.apache.hadoop.hdfs.DistributedFileSystem>)
+                  () ->
+                      (org.apache.hadoop.hdfs.DistributedFileSystem)
+                          FileSystem.newInstance(FileSystem.getDefaultUri(client), client));
+      try (asAlice) {
+        org.apache.hadoop.fs.Path move = new org.apache.hadoop.fs.Path(home, "move");
+        org.apache.hadoop.fs.Path moved =
+            new org.apache.hadoop.fs.Path(home, ".Trash/Current/move");
+        int moveInodes =
+            chain(asAlice, move, 16, Integer.getInteger("hops.sigstop.move-files", 10));
+        long pausedAt =
+            pauseDuring(
+                db,
+                0,
+                150,
+                () -> asAlice.rename(move, moved, org.apache.hadoop.fs.Options.Rename.TO_TRASH));
+        assertThat(asAlice.exists(move)).isFalse();
+        assertThat(asAlice.getContentSummary(moved).getFileAndDirectoryCount())
+            .isEqualTo(moveInodes);
+        System.out.printf(
+            "rename to the trash of %d inodes paused by SIGSTOP for 10 s after %d ms: finished%n",
+            moveInodes, pausedAt);
+      }
+    }
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      assertThat(NamespaceChecker.violations(s)).isEmpty();
+      try (io.hops.dal.Transaction tx = s.begin()) {
+        assertThat(
+                tx.scanAll(
+                    io.hops.dal.rows.OnGoingSubtreeOpRow.TABLE,
+                    io.hops.dal.LockMode.READ_COMMITTED))
+            .as("subtree operations left recorded")
+            .isEmpty();
+        assertThat(
+                tx
+                    .scanAll(io.hops.dal.rows.InodeRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+                    .stream()
+                    .filter(io.hops.dal.rows.InodeRow::subtreeLocked))
+            .as("inodes left marked")
+            .isEmpty();
+      }
+    }
+  }
+
+  private void signal(int namenode, String signal) throws Exception {
+    new ProcessBuilder("kill", "-" + signal, Long.toString(namenodes[namenode].pid()))
+        .start()
+        .waitFor();
+  }
+
+  /**
+   * As {@link #killDuring}, but {@code victim} is paused with SIGSTOP for 10 s and then resumed:
+   * after how many ms of the operation the pause came.
+   */
+  private long pauseDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
+      throws Exception {
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                call.run();
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            },
+            "subtree-call");
+    t.start();
+    long start = System.currentTimeMillis();
+    try (Storage s = Storages.open(DalConfig.of(db))) {
+      long deadline = start + 60_000;
+      while (true) {
+        try (io.hops.dal.Transaction tx = s.begin()) {
+          if (!tx.scanAll(
+                  io.hops.dal.rows.OnGoingSubtreeOpRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+              .isEmpty()) {
+            break;
+          }
+        }
+        assertThat(t.isAlive()).as("the operation ended before it could be paused").isTrue();
+        assertThat(System.currentTimeMillis()).as("no subtree mark").isLessThan(deadline);
+        Thread.sleep(20);
+      }
+    }
+    Thread.sleep(afterMarkMs);
+    assertThat(t.isAlive()).as("the operation ended before it could be paused").isTrue();
+    long at = System.currentTimeMillis() - start;
+    signal(victim, "STOP");
+    Thread.sleep(10_000);
+    signal(victim, "CONT");
+    t.join(180_000);
+    assertThat(t.isAlive()).as("the call returned").isFalse();
+    if (failure.get() != null) {
+      throw new AssertionError("the call failed across the pause", failure.get());
+    }
+    return at;
+  }
+
   /** A stock client of the three namenodes (an HA nameservice), failing over quickly. */
   private Configuration haClient() {
     Configuration client = new Configuration(false);

@@ -22,14 +22,14 @@ import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
  * passes over them), with ids from a range the namenode's allocator never reaches. The operations
  * under test then go through the stock client as usual.
  */
-final class BulkTree {
+public final class BulkTree {
   private static final AtomicLong NEXT_ID = new AtomicLong(1L << 42);
   private static final int ROWS_PER_TX = 4_000;
 
   private BulkTree() {}
 
   /** Builds the tree below {@code top} (made if missing); returns its inodes, {@code top} too. */
-  static int build(Storage storage, DistributedFileSystem fs, Path top, int dirs, int files)
+  public static int build(Storage storage, DistributedFileSystem fs, Path top, int dirs, int files)
       throws IOException {
     fs.mkdirs(top);
     long topId = ((HdfsFileStatus) fs.getFileStatus(top)).getFileId();
