@@ -403,8 +403,9 @@ class ProcessFailoverTest {
    * its walk under the mark: either the paused namenode finishes when it resumes or another one
    * takes the work over, never both (a batch stops once its mark is no longer its process's); the
    * namespace check is clean and no partial tree is left under the new name. The tree has {@code
-   * -Dhops.sigstop.dirs} × 50 files (20 by default: about 1,000 inodes; the issue's 50,000 is
-   * 1,000).
+   * -Dhops.sigstop.dirs} × 50 files (20 by default: 1,021 inodes; 1,000 makes 51,001), the moved
+   * one {@code -Dhops.sigstop.move-dirs} × 10 files (16: 177 inodes; 4,800 makes 52,801); both are
+   * written straight into the store ({@code BulkTree}).
    */
   @Test
   @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -416,8 +417,15 @@ class ProcessFailoverTest {
     Configuration client = haClient();
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
       org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
-      int bigInodes = tree(fs, big, Integer.getInteger("hops.sigstop.dirs", 20), 50);
       try (Storage s = Storages.open(DalConfig.of(db))) {
+        // Written straight into the store (the namenodes read it as any other rows).
+        int bigInodes =
+            io.hops.namenode.subtree.BulkTree.build(
+                s,
+                (org.apache.hadoop.hdfs.DistributedFileSystem) fs,
+                big,
+                Integer.getInteger("hops.sigstop.dirs", 20),
+                50);
         long total = inodeCount(s);
         assertThat(fs.delete(big, true)).isTrue();
         List<io.hops.dal.rows.InodeRow> detached = io.hops.namenode.subtree.Reclaims.pending(s);
@@ -460,8 +468,12 @@ class ProcessFailoverTest {
         org.apache.hadoop.fs.Path move = new org.apache.hadoop.fs.Path(home, "move");
         org.apache.hadoop.fs.Path moved =
             new org.apache.hadoop.fs.Path(home, ".Trash/Current/move");
-        int moveInodes =
-            chain(asAlice, move, 16, Integer.getInteger("hops.sigstop.move-files", 10));
+        int moveInodes;
+        try (Storage s = Storages.open(DalConfig.of(db))) {
+          moveInodes =
+              io.hops.namenode.subtree.BulkTree.build(
+                  s, asAlice, move, Integer.getInteger("hops.sigstop.move-dirs", 16), 10);
+        }
         long pausedAt =
             pauseDuring(
                 db,
