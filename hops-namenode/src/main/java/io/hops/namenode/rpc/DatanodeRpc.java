@@ -9,8 +9,8 @@ import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.ReplicaChange;
 import io.hops.namenode.blocks.ReplicaChanges;
+import io.hops.namenode.blocks.ReportedReplica;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
@@ -61,17 +61,12 @@ import org.slf4j.LoggerFactory;
  * "Wire compatibility"). Reports are processed by one owner per datanode among the live namenodes
  * ({@link io.hops.namenode.blocks.ReportOwnership}), into the replica tables every namenode reads;
  * a full report is diffed against the storage's persisted replicas and the differences are applied
- * a batch per transaction. Only the owner grants full block report leases.
+ * in as few transactions as the row bound allows, and an incremental report in one transaction (see
+ * {@link ReplicaChanges#transactions}). Only the owner grants full block report leases.
  */
 public final class DatanodeRpc implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);
   private static final int MAX_COMMANDS_PER_HEARTBEAT = 32;
-
-  /** Differences of a full block report applied per transaction. */
-  private static final int REPORT_BATCH = 100;
-
-  /** A replica a full report has and the store lacks ({@code added}), or the other way round. */
-  private record Diff(long blockId, long gs, long bytes, boolean added) {}
 
   private final Namesystem ns;
   private final BlockManager bm;
@@ -307,7 +302,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       long[] stored = recordedReplicas(storage);
       long[] removable = node.recordedAtLease(lease, storage.id());
       boolean[] reported = new boolean[stored.length];
-      List<Diff> diffs = new ArrayList<>();
+      List<ReportedReplica> diffs = new ArrayList<>();
       int added = 0;
       for (BlockReportReplica replica : report.getBlocks()) {
         int i = Arrays.binarySearch(stored, replica.getBlockId());
@@ -315,8 +310,12 @@ public final class DatanodeRpc implements DatanodeProtocol {
           reported[i] = true;
         } else if (replica.getState() == ReplicaState.FINALIZED) {
           diffs.add(
-              new Diff(
-                  replica.getBlockId(), replica.getGenerationStamp(), replica.getNumBytes(), true));
+              new ReportedReplica(
+                  storage,
+                  replica.getBlockId(),
+                  replica.getGenerationStamp(),
+                  replica.getNumBytes(),
+                  true));
           added++;
         }
       }
@@ -327,21 +326,13 @@ public final class DatanodeRpc implements DatanodeProtocol {
           continue;
         }
         if (removable != null && Arrays.binarySearch(removable, stored[i]) >= 0) {
-          diffs.add(new Diff(stored[i], 0, 0, false));
+          diffs.add(new ReportedReplica(storage, stored[i], 0, 0, false));
           gone++;
         } else {
           kept++;
         }
       }
-      for (int from = 0; from < diffs.size(); from += REPORT_BATCH) {
-        List<Diff> batch = diffs.subList(from, Math.min(diffs.size(), from + REPORT_BATCH));
-        ns.run(
-            () ->
-                new ReplicaChanges(
-                    batch.stream()
-                        .map(d -> new ReplicaChange(bm, storage, d.blockId, d.gs, d.bytes, d.added))
-                        .toList()));
-      }
+      apply(diffs, "blockReportBatch");
       LOG.info(
           "full block report of {} storage {}: {} replicas, {} new, {} gone, {} unreported kept{}",
           reg.getXferAddr(),
@@ -409,29 +400,37 @@ public final class DatanodeRpc implements DatanodeProtocol {
       }
       return;
     }
+    List<ReportedReplica> entries = new ArrayList<>();
     for (StorageReceivedDeletedBlocks s : blocks) {
       StorageRef storage = datanodes.storageStat(node, s.getStorage()).ref;
       for (ReceivedDeletedBlockInfo b : s.getBlocks()) {
+        Block block = b.getBlock();
         switch (b.getStatus()) {
           case RECEIVED_BLOCK ->
-              change(
-                  storage,
-                  b.getBlock().getBlockId(),
-                  b.getBlock().getGenerationStamp(),
-                  b.getBlock().getNumBytes(),
-                  true);
-          case DELETED_BLOCK -> change(storage, b.getBlock().getBlockId(), 0, 0, false);
+              entries.add(
+                  new ReportedReplica(
+                      storage,
+                      block.getBlockId(),
+                      block.getGenerationStamp(),
+                      block.getNumBytes(),
+                      true));
+          case DELETED_BLOCK ->
+              entries.add(new ReportedReplica(storage, block.getBlockId(), 0, 0, false));
           case RECEIVING_BLOCK -> {
             // The pipeline already names this storage as an expected location.
           }
         }
       }
     }
+    apply(entries, "blockReceivedAndDeleted");
   }
 
-  private void change(StorageRef storage, long blockId, long gs, long bytes, boolean added)
-      throws IOException {
-    ns.run(() -> new ReplicaChange(bm, storage, blockId, gs, bytes, added));
+  /** Applies a report's replica changes, in as few transactions as {@link ReplicaChanges} cuts. */
+  private void apply(List<ReportedReplica> changes, String name) throws IOException {
+    for (List<ReportedReplica> batch :
+        ReplicaChanges.transactions(changes, ns.runner().maxRows())) {
+      ns.run(() -> new ReplicaChanges(bm, batch, name));
+    }
   }
 
   private DatanodeManager.Node known(DatanodeRegistration reg) throws IOException {

@@ -377,6 +377,11 @@ public final class TransactionRunner {
     this.maxRows = Math.max(1, rows);
   }
 
+  /** The row bound of {@link #boundRows}, for callers that cut work into transactions. */
+  public int maxRows() {
+    return maxRows;
+  }
+
   /** Who clears subtree marks of dead namenodes. */
   public void useStaleMarks(StaleMarks staleMarks) {
     this.staleMarks = staleMarks;

@@ -23,6 +23,7 @@ import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.ReplicaState;
 import org.apache.hadoop.hdfs.server.common.StorageInfo;
 import org.apache.hadoop.hdfs.server.datanode.Replica;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
+import org.apache.hadoop.hdfs.server.namenode.HdfsBlockReports;
 import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
@@ -30,23 +31,39 @@ import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
 import org.apache.hadoop.util.VersionInfo;
 
 /**
- * Issue 9's measurement, not a test: full block reports of datanodes with {@code blocks} (default
- * 100,000) replicas each, applied by 1 and by 3 namenodes over one embedded store, one datanode
- * owned by each namenode, all reporting at once: the first report (every replica new) and a
- * repeated one (nothing changed, the steady state). Prints reports per second per namenode. Run:
- * {@code java -cp <test classpath> io.hops.namenode.bench.BlockReportThroughput [blocks]}.
+ * Full block reports of datanodes with {@code blocks} (default 100,000) replicas each, applied by 1
+ * and by 3 namenodes over one embedded store, one datanode owned by each namenode, all reporting at
+ * once: the first report (every replica new) and repeated ones (nothing changed, the steady state).
+ * In the same run, Apache HDFS's {@code NNThroughputBenchmark -op blockReport} of one datanode with
+ * as many replicas (its repeated report; its namenode knows the replicas from incremental reports).
+ * Not a test. Run: {@code java -cp <test classpath> io.hops.namenode.bench.BlockReportThroughput
+ * [blocks [namenodes,... [reports]]]}, e.g. {@code 1000000 1 3}; namenodes {@code 0} measures HDFS
+ * only.
  */
 public final class BlockReportThroughput {
   private static final int INSERT_BATCH = 2000;
 
   public static void main(String[] args) throws Exception {
     int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-    for (int namenodes : new int[] {1, 3}) {
-      measure(namenodes, blocks);
+    String[] namenodes = (args.length > 1 ? args[1] : "1,3").split(",");
+    int reports = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+    List<String> lines = new ArrayList<>();
+    for (String n : namenodes) {
+      if (Integer.parseInt(n) > 0) {
+        lines.addAll(measure(Integer.parseInt(n), blocks, reports));
+      }
+    }
+    long hdfs = HdfsBlockReports.averageMillis(blocks, reports);
+    System.out.printf(
+        "HDFS: %,d-replica full report, repeated: %,d ms on average of %d%n",
+        blocks, hdfs, reports);
+    for (String line : lines) {
+      System.out.println(line.replace("HDFS_MS", Long.toString(hdfs)));
     }
   }
 
-  private static void measure(int namenodes, int blocks) throws Exception {
+  private static List<String> measure(int namenodes, int blocks, int reports) throws Exception {
+    List<String> lines = new ArrayList<>();
     try (HopsTestCluster cluster = new HopsTestCluster()) {
       List<HopsNameNode> nns = new ArrayList<>();
       nns.add(cluster.namenode());
@@ -65,20 +82,29 @@ public final class BlockReportThroughput {
         String uuid = uuidOwnedBy(nn.election().id(), m);
         long from = firstBlock + (long) i * blocks;
         makeBlocks(nn, 1_000_000L + i, from, blocks);
-        runs.add(pool.submit(() -> reportTwice(nn, uuid, from, blocks)));
+        runs.add(pool.submit(() -> report(nn, uuid, from, blocks, reports)));
       }
       for (int i = 0; i < namenodes; i++) {
         long[] ms = runs.get(i).get();
-        System.out.printf(
-            "%d namenode(s), namenode %d: %,d-replica full report: first %,d ms (%.2f reports/s),"
-                + " repeated %,d ms (%.2f reports/s)%n",
-            namenodes, i + 1, blocks, ms[0], 1000.0 / ms[0], ms[1], 1000.0 / ms[1]);
+        long repeated = 0;
+        for (int r = 1; r < ms.length; r++) {
+          repeated += ms[r];
+        }
+        repeated /= Math.max(1, ms.length - 1);
+        String line =
+            String.format(
+                "%d namenode(s), namenode %d: %,d-replica full report: first %,d ms (%.0f"
+                    + " replicas/s), repeated %,d ms on average of %d (HDFS: HDFS_MS ms)",
+                namenodes, i + 1, blocks, ms[0], blocks * 1000.0 / ms[0], repeated, ms.length - 1);
+        System.out.println(line);
+        lines.add(line);
       }
       pool.shutdown();
       for (int i = nns.size() - 1; i > 0; i--) {
         nns.get(i).close();
       }
     }
+    return lines;
   }
 
   /** A datanode uuid whose reports {@code owner} applies. */
@@ -119,8 +145,11 @@ public final class BlockReportThroughput {
         NodeType.DATA_NODE);
   }
 
-  /** Registers a datanode and sends two identical full reports; their times in ms. */
-  private static long[] reportTwice(HopsNameNode nn, String uuid, long from, int count)
+  /**
+   * Registers a datanode and sends a first full report and then {@code repeats} identical ones;
+   * their times in ms.
+   */
+  private static long[] report(HopsNameNode nn, String uuid, long from, int count, int repeats)
       throws Exception {
     DatanodeRpc rpc = new DatanodeRpc(nn.namesystem());
     DatanodeRegistration reg =
@@ -138,8 +167,8 @@ public final class BlockReportThroughput {
       new StorageBlockReport(new DatanodeStorage("DS-" + uuid), list.build())
     };
     String pool = nn.namesystem().blocks().blockPoolId();
-    long[] ms = new long[2];
-    for (int r = 0; r < 2; r++) {
+    long[] ms = new long[1 + repeats];
+    for (int r = 0; r < ms.length; r++) {
       long start = System.nanoTime();
       rpc.blockReport(reg, pool, report, new BlockReportContext(1, 0, r + 1, 0));
       ms[r] = (System.nanoTime() - start) / 1_000_000L;
