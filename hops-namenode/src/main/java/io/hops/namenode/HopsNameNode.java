@@ -175,6 +175,9 @@ public final class HopsNameNode implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       rpc.close();
       securityRefresh.close();
+      if (dbBlocks != null) {
+        dbBlocks.close();
+      }
       throw e;
     }
     namesystem
@@ -293,15 +296,21 @@ public final class HopsNameNode implements AutoCloseable {
     return NetUtils.createSocketAddr(address, 0).getHostName();
   }
 
-  /** With the RPC port picked by the system (tests, demo), the HTTP port is too, unless set. */
+  /**
+   * With the RPC port picked by the system (tests, demo), the HTTP and HTTPS ports are too, unless
+   * set.
+   */
   private static Configuration httpConf(Configuration conf) {
-    if (conf.get(NamenodeConfig.HTTP_PORT) == null
-        && conf.getInt(NamenodeConfig.RPC_PORT, -1) == 0) {
-      Configuration c = new Configuration(conf);
-      c.setInt(NamenodeConfig.HTTP_PORT, 0);
-      return c;
+    if (conf.getInt(NamenodeConfig.RPC_PORT, -1) != 0) {
+      return conf;
     }
-    return conf;
+    Configuration c = new Configuration(conf);
+    for (String key : new String[] {NamenodeConfig.HTTP_PORT, NamenodeConfig.HTTPS_PORT}) {
+      if (conf.get(key) == null) {
+        c.setInt(key, 0);
+      }
+    }
+    return c;
   }
 
   /** The RPC address clients use: {@code hdfs://host:port}. */
@@ -316,6 +325,11 @@ public final class HopsNameNode implements AutoCloseable {
   /** The web UI and {@code /fsck}: {@code http://host:port}, or null if HTTP is off. */
   public String httpUri() {
     return web == null ? null : web.uri();
+  }
+
+  /** The HTTPS address ({@code dfs.http.policy} with HTTPS), or null. */
+  public InetSocketAddress httpsAddress() {
+    return web == null ? null : web.httpsAddress();
   }
 
   /** The HTTP address, or null if HTTP is off. */

@@ -181,6 +181,14 @@ public final class NamenodeConfig {
 
   public static final int HTTP_PORT_DEFAULT = 9870;
 
+  /**
+   * The namenode's HTTPS port, used when {@code dfs.http.policy} is {@code HTTPS_ONLY} or {@code
+   * HTTP_AND_HTTPS}; 0 picks a free one. It binds the HTTP server's host.
+   */
+  public static final String HTTPS_PORT = "hops.namenode.https.port";
+
+  public static final int HTTPS_PORT_DEFAULT = 9871;
+
   /** The lease soft limit (HDFS fixes it at 60 s); tests shorten it. */
   public static final String LEASE_SOFT_LIMIT_MS = "hops.namenode.lease.soft-limit.ms";
 

@@ -14,14 +14,16 @@ import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.CommonConfigurationKeys;
+import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
- * {@code GET /fsck?ugi=USER&path=PATH&...}: what the stock {@code DFSck} client asks for. As HDFS
- * without Kerberos, the caller is the {@code user.name} or {@code ugi} parameter, else the static
- * web user; the walk runs with that user's permissions.
+ * {@code GET /fsck?ugi=USER&path=PATH&...}: what the stock {@code DFSck} client asks for. The
+ * caller is found as HDFS's FsckServlet finds it ({@code JspHelper.getUGI}): without Kerberos the
+ * {@code user.name} or {@code ugi} parameter, else the static web user; with Kerberos the user the
+ * authentication filter (SPNEGO) or a {@code delegation=} token names. The walk runs with that
+ * user's permissions; like HDFS, {@code /fsck} asks for no administrator.
  */
 public final class FsckServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -35,8 +37,8 @@ public final class FsckServlet extends HttpServlet {
     Configuration conf = (Configuration) context.getAttribute(HttpServer2.CONF_CONTEXT_ATTRIBUTE);
     response.setContentType("text/plain");
     response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+    UserGroupInformation ugi = JspHelper.getUGI(context, request, conf);
     PrintWriter out = response.getWriter();
-    UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user(request, conf));
     PermissionChecker pc;
     try {
       pc = ugi.doAs((PrivilegedExceptionAction<PermissionChecker>) ns::checker);
@@ -47,19 +49,5 @@ public final class FsckServlet extends HttpServlet {
     }
     String remote = InetAddress.getByName(request.getRemoteAddr()).toString();
     new Fsck(ns, safeMode, pc, ugi.toString(), remote, request.getParameterMap(), out).run();
-  }
-
-  private static String user(HttpServletRequest request, Configuration conf) {
-    String user = request.getParameter("user.name");
-    if (user == null && request.getParameter("ugi") != null) {
-      user = request.getParameter("ugi").split(",")[0];
-    }
-    if (user == null || user.isEmpty()) {
-      user =
-          conf.get(
-              CommonConfigurationKeys.HADOOP_HTTP_STATIC_USER,
-              CommonConfigurationKeys.DEFAULT_HADOOP_HTTP_STATIC_USER);
-    }
-    return user;
   }
 }

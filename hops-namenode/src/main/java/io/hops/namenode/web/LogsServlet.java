@@ -10,12 +10,14 @@ import java.util.Comparator;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.apache.hadoop.http.HttpServer2;
 
 /**
  * {@code GET /logs.html}: the end of the newest log file in {@code hadoop.log.dir} (the whole
  * directory is at HttpServer2's {@code /logs/}), and the way to change log levels ({@code
  * /logLevel}). A namenode started without {@code -Dhadoop.log.dir} logs to its standard error,
- * which this page says.
+ * which this page says. Administrators only, as HttpServer2's {@code /logs/} ({@code
+ * dfs.cluster.administrators} when {@code hadoop.security.authorization} is on).
  */
 public final class LogsServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
@@ -24,6 +26,9 @@ public final class LogsServlet extends HttpServlet {
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
+    if (!HttpServer2.hasAdministratorAccess(getServletContext(), request, response)) {
+      return;
+    }
     PrintWriter out = Page.start(response, "Logs", "/logs.html");
     out.println(
         "<p>Log levels: <a href=\"/logLevel\">/logLevel</a> (as <code>hadoop daemonlog</code>)."

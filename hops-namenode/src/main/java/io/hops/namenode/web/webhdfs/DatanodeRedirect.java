@@ -3,6 +3,7 @@ package io.hops.namenode.web.webhdfs;
 import io.hops.namenode.blocks.DatanodeManager;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -17,13 +18,12 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.web.WebHdfsFileSystem;
-import org.apache.hadoop.hdfs.web.resources.DoAsParam;
 import org.apache.hadoop.hdfs.web.resources.GetOpParam;
 import org.apache.hadoop.hdfs.web.resources.HttpOpParam;
 import org.apache.hadoop.hdfs.web.resources.NamenodeAddressParam;
 import org.apache.hadoop.hdfs.web.resources.Param;
 import org.apache.hadoop.hdfs.web.resources.PostOpParam;
-import org.apache.hadoop.hdfs.web.resources.UserParam;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.StringUtils;
 
 /**
@@ -36,12 +36,12 @@ import org.apache.hadoop.util.StringUtils;
 final class DatanodeRedirect {
   private final DatanodeManager datanodes;
   private final ClientProtocol cp;
-  private final String namenodeRpcAddress;
+  private final InetSocketAddress rpc;
 
-  DatanodeRedirect(DatanodeManager datanodes, ClientProtocol cp, String namenodeRpcAddress) {
+  DatanodeRedirect(DatanodeManager datanodes, ClientProtocol cp, InetSocketAddress rpc) {
     this.datanodes = datanodes;
     this.cp = cp;
-    this.namenodeRpcAddress = namenodeRpcAddress;
+    this.rpc = rpc;
   }
 
   /** The datanode URL for {@code op} on {@code path}, carrying {@code params} along. */
@@ -66,20 +66,24 @@ final class DatanodeRedirect {
           "Failed to find datanode, suggest to check cluster health. excludeDatanodes="
               + excludeDatanodes);
     }
-    UserParam user = r.user();
-    DoAsParam doAs = r.doAs();
+    String scheme = r.http().getScheme();
+    String caller =
+        UserGroupInformation.isSecurityEnabled()
+            ? "&" + WebHdfsTokens.forRedirect(cp, rpc, r.delegation(), scheme)
+            : Param.toSortedString("&", r.doAs(), r.user());
     String query =
         op.toQueryString()
-            + Param.toSortedString("&", doAs, user)
+            + caller
             + "&"
-            + new NamenodeAddressParam(namenodeRpcAddress)
+            + new NamenodeAddressParam(rpc.getHostString() + ":" + rpc.getPort())
             + Param.toSortedString("&", params);
     try {
+      boolean https = "https".equals(scheme);
       return new URI(
-          "http",
+          scheme,
           null,
           dn.getHostName(),
-          dn.getInfoPort(),
+          https ? dn.getInfoSecurePort() : dn.getInfoPort(),
           WebHdfsFileSystem.PATH_PREFIX + path,
           query,
           null);

@@ -17,6 +17,7 @@ import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.web.JsonUtil;
 import org.apache.hadoop.hdfs.web.resources.BufferSizeParam;
 import org.apache.hadoop.hdfs.web.resources.DelegationParam;
@@ -30,9 +31,13 @@ import org.apache.hadoop.hdfs.web.resources.OldSnapshotNameParam;
 import org.apache.hadoop.hdfs.web.resources.RenewerParam;
 import org.apache.hadoop.hdfs.web.resources.SnapshotNameParam;
 import org.apache.hadoop.hdfs.web.resources.StartAfterParam;
+import org.apache.hadoop.hdfs.web.resources.TokenKindParam;
+import org.apache.hadoop.hdfs.web.resources.TokenServiceParam;
 import org.apache.hadoop.hdfs.web.resources.XAttrEncodingParam;
 import org.apache.hadoop.hdfs.web.resources.XAttrNameParam;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
 
 /** WebHDFS's GET operations: reads of the namespace, and OPEN / GETFILECHECKSUM by redirect. */
 final class GetOps {
@@ -141,16 +146,23 @@ final class GetOps {
         if (delegation.getValue() != null) {
           throw new IllegalArgumentException(delegation.getName() + " parameter is not null.");
         }
-        // Simple authentication: the namenode issues no token, and HDFS answers {"Token":null}.
+        // With simple authentication the namenode issues no token: HDFS answers {"Token":null}.
         String renewer =
             r.get(RenewerParam.NAME, RenewerParam.DEFAULT, RenewerParam::new).getValue();
-        return Reply.json(
-            JsonUtil.toJsonString(
-                cp.getDelegationToken(
-                    new org.apache.hadoop.io.Text(
-                        renewer != null
-                            ? renewer
-                            : UserGroupInformation.getCurrentUser().getShortUserName()))));
+        Token<DelegationTokenIdentifier> token =
+            WebHdfsTokens.issue(cp, c.rpc(), renewer, r.http().getScheme());
+        String service =
+            r.get(TokenServiceParam.NAME, TokenServiceParam.DEFAULT, TokenServiceParam::new)
+                .getValue();
+        String kind =
+            r.get(TokenKindParam.NAME, TokenKindParam.DEFAULT, TokenKindParam::new).getValue();
+        if (token != null && service != null) {
+          token.setService(new Text(service));
+        }
+        if (token != null && kind != null) {
+          token.setKind(new Text(kind));
+        }
+        return Reply.json(JsonUtil.toJsonString(token));
       }
       case GETTRASHROOT -> {
         // hops has neither encryption zones nor snapshots: the trash root is the user's own.

@@ -241,6 +241,14 @@ final class PutOps {
             StorageType.parseStorageType(type.getValue()));
         return Reply.ok();
       }
+      case RENEWDELEGATIONTOKEN -> {
+        long expiry = cp.renewDelegationToken(WebHdfsTokens.argument(op, r));
+        return Reply.json("long", expiry);
+      }
+      case CANCELDELEGATIONTOKEN -> {
+        cp.cancelDelegationToken(WebHdfsTokens.argument(op, r));
+        return Reply.ok();
+      }
       default -> throw WebHdfsOp.unsupported(op);
     }
   }

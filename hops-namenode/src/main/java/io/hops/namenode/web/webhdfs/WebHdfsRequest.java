@@ -10,6 +10,7 @@ import javax.servlet.http.HttpServletRequest;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.hdfs.web.WebHdfsFileSystem;
+import org.apache.hadoop.hdfs.web.resources.DelegationParam;
 import org.apache.hadoop.hdfs.web.resources.DoAsParam;
 import org.apache.hadoop.hdfs.web.resources.Param;
 import org.apache.hadoop.hdfs.web.resources.UserParam;
@@ -84,14 +85,20 @@ final class WebHdfsRequest {
     return get(UserParam.NAME, UserParam.DEFAULT, UserParam::new);
   }
 
+  DelegationParam delegation() {
+    return get(DelegationParam.NAME, DelegationParam.DEFAULT, DelegationParam::new);
+  }
+
   DoAsParam doAs() {
     return get(DoAsParam.NAME, DoAsParam.DEFAULT, DoAsParam::new);
   }
 
   /**
-   * The caller as HDFS's namenode sees it with security off: {@code user.name}, else the static web
-   * user ({@code hadoop.http.staticuser.user}); {@code doas} makes it a proxy user, authorized by
-   * the {@code hadoop.proxyuser.*} rules.
+   * The caller as HDFS's namenode sees it ({@code JspHelper.getUGI}). With security off: {@code
+   * user.name}, else the static web user ({@code hadoop.http.staticuser.user}). With Kerberos: the
+   * owner of a {@code delegation=} token, verified against the database's token store (the web
+   * server's {@code name.node} attribute), else the user the authentication filter (SPNEGO) let in.
+   * {@code doas} makes it a proxy user, authorized by the {@code hadoop.proxyuser.*} rules.
    */
   UserGroupInformation ugi() {
     user();

@@ -4,6 +4,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.audit.AuditLogging;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.security.PrivilegedExceptionAction;
 import javax.servlet.ServletContext;
@@ -13,15 +14,12 @@ import javax.servlet.http.HttpServletResponse;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
-import org.apache.hadoop.hdfs.web.AuthFilter;
-import org.apache.hadoop.hdfs.web.AuthFilterInitializer;
 import org.apache.hadoop.hdfs.web.WebHdfsFileSystem;
 import org.apache.hadoop.hdfs.web.resources.AclPermissionParam;
 import org.apache.hadoop.hdfs.web.resources.UserParam;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.authentication.server.PseudoAuthenticationHandler;
 
 /**
  * {@code /webhdfs/v1/<path>?op=...}: Hadoop's WebHDFS REST API on the namenode's HTTP port. Each
@@ -38,9 +36,9 @@ public final class WebHdfsServlet extends HttpServlet {
   private static final String RPC_URI = "hops.webhdfs.rpc-uri";
 
   /**
-   * Serves WebHDFS on {@code server} (before it starts): this servlet, and HDFS's authentication
-   * filter in front of it ({@code hadoop.http.authentication.*}: simple, {@code user.name}, with
-   * anonymous requests allowed unless {@code simple.anonymous.allowed} is false).
+   * Serves WebHDFS on {@code server} (before it starts). The web server's authentication filter,
+   * HDFS's {@code AuthFilter}, stands in front of it: simple ({@code user.name}) or SPNEGO, and a
+   * request with {@code delegation=} passes it to be checked here against the token store.
    */
   public static void addTo(
       HttpServer2 server, Configuration conf, Namesystem ns, ClientProtocol cp, String rpcUri) {
@@ -57,24 +55,7 @@ public final class WebHdfsServlet extends HttpServlet {
     server.setAttribute(CLIENT_PROTOCOL, cp);
     server.setAttribute(NAMESYSTEM, ns);
     server.setAttribute(RPC_URI, rpcUri);
-    String pathSpec = WebHdfsFileSystem.PATH_PREFIX + "/*";
-    HttpServer2.defineFilter(
-        server.getWebAppContext(),
-        "WebHdfsAuthFilter",
-        AuthFilter.class.getName(),
-        new AuthFilterSettings().of(conf),
-        new String[] {pathSpec});
-    server.addServlet("webhdfs", pathSpec, WebHdfsServlet.class);
-  }
-
-  /** HDFS's settings for its authentication filter (AuthFilterInitializer's, reused). */
-  private static final class AuthFilterSettings extends AuthFilterInitializer {
-    java.util.Map<String, String> of(Configuration conf) {
-      java.util.Map<String, String> settings = createFilterConfig(conf);
-      // core-default.xml's value, also when the namenode's configuration skipped the defaults
-      settings.putIfAbsent(PseudoAuthenticationHandler.ANONYMOUS_ALLOWED, "true");
-      return settings;
-    }
+    server.addServlet("webhdfs", WebHdfsFileSystem.PATH_PREFIX + "/*", WebHdfsServlet.class);
   }
 
   @Override
@@ -130,9 +111,8 @@ public final class WebHdfsServlet extends HttpServlet {
       throw new RetriableException("Namenode is in startup mode");
     }
     URI rpc = URI.create((String) sc.getAttribute(RPC_URI));
+    InetSocketAddress rpcAddress = new InetSocketAddress(rpc.getHost(), rpc.getPort());
     return new WebHdfsContext(
-        cp,
-        ns.conf(),
-        new DatanodeRedirect(ns.blocks().datanodes(), cp, rpc.getHost() + ":" + rpc.getPort()));
+        cp, ns.conf(), new DatanodeRedirect(ns.blocks().datanodes(), cp, rpcAddress), rpcAddress);
   }
 }

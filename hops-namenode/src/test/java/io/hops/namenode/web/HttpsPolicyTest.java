@@ -1,0 +1,173 @@
+package io.hops.namenode.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.common.HopsConfig;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import java.io.File;
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URL;
+import java.nio.file.Files;
+import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code dfs.http.policy} with {@code ssl-server.xml} (keystores made by Hadoop's {@code
+ * KeyStoreTestUtil}): {@code HTTPS_ONLY} serves TLS only, to the stock {@code swebhdfs://} client;
+ * {@code HTTP_AND_HTTPS} serves both; a missing {@code ssl-server.xml}, an unreadable keystore or
+ * an unknown policy stop the namenode at start with a message that names what is wrong and no
+ * password, and leave no port open.
+ */
+class HttpsPolicyTest {
+  private static File keystores;
+  private static String sslConfDir;
+  private static Configuration ssl;
+
+  @BeforeAll
+  static void keystores() throws Exception {
+    keystores = Files.createTempDirectory("hops-https").toFile();
+    sslConfDir = KeyStoreTestUtil.getClasspathDir(HttpsPolicyTest.class);
+    ssl = new Configuration(false);
+    KeyStoreTestUtil.setupSSLConfig(keystores.getPath(), sslConfDir, ssl, false);
+  }
+
+  @AfterAll
+  static void cleanup() throws Exception {
+    KeyStoreTestUtil.cleanupSSLConfig(keystores.getPath(), sslConfDir);
+  }
+
+  private static Configuration withPolicy(String policy) {
+    Configuration c = new Configuration(false);
+    c.set(DFSConfigKeys.DFS_HTTP_POLICY_KEY, policy);
+    c.set(
+        DFSConfigKeys.DFS_SERVER_HTTPS_KEYSTORE_RESOURCE_KEY,
+        KeyStoreTestUtil.getServerSSLConfigFileName());
+    return c;
+  }
+
+  @Test
+  void httpsOnlyServesTlsToTheStockSwebhdfsClient() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(withPolicy("HTTPS_ONLY"))) {
+      HopsNameNode nn = cluster.namenode();
+      InetSocketAddress https = nn.httpsAddress();
+      assertThat(https).isNotNull();
+      assertThat(nn.httpAddress()).isEqualTo(https);
+      assertThat(nn.httpUri())
+          .isEqualTo("https://" + https.getHostString() + ":" + https.getPort());
+      Configuration client = new Configuration();
+      ssl.forEach(e -> client.set(e.getKey(), e.getValue()));
+      client.setBoolean("fs.swebhdfs.impl.disable.cache", true);
+      try (FileSystem fs =
+          FileSystem.newInstance(URI.create("swebhdfs://localhost:" + https.getPort()), client)) {
+        assertThat(fs.mkdirs(new Path("/overtls"))).isTrue();
+        assertThat(fs.getFileStatus(new Path("/overtls")).isDirectory()).isTrue();
+      }
+      // No plain HTTP on the TLS port.
+      HttpURLConnection plain =
+          (HttpURLConnection)
+              new URL("http://localhost:" + https.getPort() + "/jmx").openConnection();
+      assertThatThrownBy(plain::getResponseCode).isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void httpAndHttpsServesBoth() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(withPolicy("HTTP_AND_HTTPS"))) {
+      HopsNameNode nn = cluster.namenode();
+      assertThat(nn.httpsAddress()).isNotNull();
+      assertThat(nn.httpAddress().getPort()).isNotEqualTo(nn.httpsAddress().getPort());
+      assertThat(nn.httpUri()).startsWith("http://");
+      HttpURLConnection c = (HttpURLConnection) new URL(nn.httpUri() + "/jmx").openConnection();
+      assertThat(c.getResponseCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void httpOnlyHasNoHttpsAddress() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(withPolicy("HTTP_ONLY"))) {
+      assertThat(cluster.namenode().httpsAddress()).isNull();
+    }
+  }
+
+  @Test
+  void missingSslServerXmlStopsTheStartAndLeavesNoPortOpen() throws Exception {
+    Configuration c = fixedPorts(withPolicy("HTTPS_ONLY"));
+    c.set(DFSConfigKeys.DFS_SERVER_HTTPS_KEYSTORE_RESOURCE_KEY, "no-such-ssl-server.xml");
+    assertThatThrownBy(() -> HopsNameNode.start(c))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("no-such-ssl-server.xml")
+        .hasMessageContaining(DFSConfigKeys.DFS_SERVER_HTTPS_KEYSTORE_RESOURCE_KEY)
+        .hasMessageContaining("HTTPS_ONLY");
+    assertPortsFree(c);
+  }
+
+  @Test
+  void unreadableKeystoreStopsTheStartWithoutItsPassword() throws Exception {
+    File sslServer = new File(sslConfDir, "ssl-server-broken.xml");
+    Configuration broken = new Configuration(false);
+    broken.set("ssl.server.keystore.location", new File(keystores, "missing.jks").getPath());
+    broken.set("ssl.server.keystore.password", "sesame-secret");
+    try (var out = Files.newOutputStream(sslServer.toPath())) {
+      broken.writeXml(out);
+    }
+    try {
+      Configuration c = fixedPorts(withPolicy("HTTPS_ONLY"));
+      c.set(DFSConfigKeys.DFS_SERVER_HTTPS_KEYSTORE_RESOURCE_KEY, sslServer.getName());
+      assertThatThrownBy(() -> HopsNameNode.start(c))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("missing.jks")
+          .hasMessageNotContaining("sesame-secret");
+      assertPortsFree(c);
+    } finally {
+      Files.delete(sslServer.toPath());
+    }
+  }
+
+  @Test
+  void unknownPolicyIsRefusedAsHdfsRefusesIt() {
+    assertThatThrownBy(() -> new HopsTestCluster(withPolicy("HTTPS_PLEASE")).close())
+        .isInstanceOf(HadoopIllegalArgumentException.class)
+        .hasMessage("Unrecognized value 'HTTPS_PLEASE' for dfs.http.policy");
+  }
+
+  /** Fixed RPC, HTTP and HTTPS ports, so a test can see that a failed start left none open. */
+  private static Configuration fixedPorts(Configuration c) throws IOException {
+    c.set(HopsConfig.EMBEDDED_DIR, "mem:https-" + System.nanoTime());
+    c.setInt(NamenodeConfig.RPC_PORT, freePort());
+    c.setInt(NamenodeConfig.HTTP_PORT, freePort());
+    c.setInt(NamenodeConfig.HTTPS_PORT, freePort());
+    c.setInt(HopsConfig.SMALL_FILE_XFER_PORT, -1);
+    return c;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void assertPortsFree(Configuration c) throws IOException {
+    for (String key :
+        new String[] {
+          NamenodeConfig.RPC_PORT, NamenodeConfig.HTTP_PORT, NamenodeConfig.HTTPS_PORT
+        }) {
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress("127.0.0.1", c.getInt(key, -1)));
+      }
+    }
+  }
+}
