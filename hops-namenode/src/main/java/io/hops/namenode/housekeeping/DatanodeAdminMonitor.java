@@ -221,24 +221,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
         LOG.info("datanode {} back in service: its {} blocks queued", e.getKey(), w.checked);
         continue;
       }
-      StorageRef s = w.storagesLeft.peek();
-      List<ReplicaRow> page;
-      try (Transaction tx = ns.storage().begin()) {
-        page =
-            tx.findByIndexFrom(
-                ReplicaRow.TABLE,
-                "storage_id",
-                s.id(),
-                w.cursor,
-                pageRows,
-                LockMode.READ_COMMITTED);
-      }
-      if (page.size() < pageRows) {
-        w.storagesLeft.poll();
-        w.cursor = null;
-      } else {
-        w.cursor = ReplicaRow.TABLE.keyOf(page.get(page.size() - 1));
-      }
+      List<ReplicaRow> page = nextPage(w, pageRows);
       Map<Long, Set<Long>> byFile = new LinkedHashMap<>();
       for (ReplicaRow r : page) {
         byFile.computeIfAbsent(r.inodeId(), k -> new java.util.HashSet<>()).add(r.blockId());
@@ -259,8 +242,8 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
   }
 
-  /** Checks the next page of the walk's storage; returns the replicas read. */
-  private int checkPage(Walk w, int rows) throws IOException {
+  /** The next page of the walk's storage (an index page); moves the walk past it. */
+  private List<ReplicaRow> nextPage(Walk w, int rows) throws IOException {
     StorageRef s = w.storagesLeft.peek();
     List<ReplicaRow> page;
     try (Transaction tx = ns.storage().begin()) {
@@ -274,6 +257,12 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     } else {
       w.cursor = ReplicaRow.TABLE.keyOf(page.get(page.size() - 1));
     }
+    return page;
+  }
+
+  /** Checks the next page of the walk's storage; returns the replicas read. */
+  private int checkPage(Walk w, int rows) throws IOException {
+    List<ReplicaRow> page = nextPage(w, rows);
     Map<Long, List<Long>> byFile = new LinkedHashMap<>();
     for (ReplicaRow r : page) {
       byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());
