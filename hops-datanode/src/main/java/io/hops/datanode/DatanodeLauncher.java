@@ -71,10 +71,12 @@ public final class DatanodeLauncher {
 
   /** Starts a datanode in this JVM; it runs until {@link DataNode#shutdown()}. */
   public static DataNode start(Configuration conf) throws IOException {
-    // Each location may name its storage type ([SSD]file:///...), as HDFS's data.dir allows.
+    // Each location may name its storage type ([SSD]file:///...), as HDFS's data.dir allows. One
+    // that exists but is no directory is left to the DataNode's own check: a failed volume,
+    // tolerated up to dfs.datanode.failed.volumes.tolerated.
     for (String location : conf.getTrimmedStrings("dfs.datanode.data.dir")) {
       File dir = new File(StorageLocation.parse(location).getUri());
-      if (!dir.isDirectory() && !dir.mkdirs()) {
+      if (!dir.exists() && !dir.mkdirs()) {
         throw new IOException("cannot create the data directory " + dir);
       }
     }

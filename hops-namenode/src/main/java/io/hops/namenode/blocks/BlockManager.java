@@ -511,7 +511,8 @@ public final class BlockManager {
     int count = 0;
     for (ReplicaUnderConstructionRow r : expected) {
       int s = r.storageId();
-      if (s == reporting || reported.stream().anyMatch(x -> x.storageId() == s)) {
+      if (onSameDatanode(s, reporting)
+          || reported.stream().anyMatch(x -> onSameDatanode(s, x.storageId()))) {
         continue;
       }
       targets.append(targets.length() == 0 ? "" : ",").append(s);
@@ -522,5 +523,18 @@ public final class BlockManager {
           PendingBlockRow.TABLE,
           new PendingBlockRow(b.inodeId(), b.blockId(), now(), count, targets.toString()));
     }
+  }
+
+  /**
+   * Whether two storages are on one datanode: a datanode puts a replica on the volume it picks, not
+   * necessarily the storage the pipeline named. Storages this namenode does not know compare by id.
+   */
+  private boolean onSameDatanode(int a, int b) {
+    if (a == b) {
+      return true;
+    }
+    StorageRef x = datanodes.cachedStorage(a);
+    StorageRef y = datanodes.cachedStorage(b);
+    return x != null && y != null && x.datanodeUuid().equals(y.datanodeUuid());
   }
 }

@@ -6,6 +6,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.DatanodeRow;
+import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.StorageRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.dal.schema.Key;
@@ -30,6 +31,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
 import org.apache.hadoop.hdfs.server.protocol.StorageReport;
+import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.util.Time;
 import org.slf4j.Logger;
@@ -98,6 +100,19 @@ public final class DatanodeManager {
     private final java.util.concurrent.atomic.AtomicInteger fullReports =
         new java.util.concurrent.atomic.AtomicInteger();
     private volatile int xceivers;
+
+    /** Its failed volumes as its last heartbeat here reported them (HDFS volFailures). */
+    private volatile int volumeFailures;
+
+    private volatile VolumeFailureSummary volumeFailureSummary;
+
+    /**
+     * Whether its next heartbeat is its first here since it registered: then, as when it reports a
+     * new volume failure, a storage of it that the heartbeat leaves out has failed (HDFS
+     * heartbeatedSinceRegistration).
+     */
+    private volatile boolean checkStorages = true;
+
     private final Map<String, StorageStat> storages = new ConcurrentHashMap<>();
     private final Deque<Queued> commands = new ArrayDeque<>();
 
@@ -245,6 +260,30 @@ public final class DatanodeManager {
       return xceivers;
     }
 
+    /** Whether this heartbeat is the first here since it registered; clears it. */
+    boolean firstHeartbeatSinceRegistration() {
+      boolean first = checkStorages;
+      checkStorages = false;
+      return first;
+    }
+
+    /** Forgets a storage it no longer reports: its figures count no more. */
+    void dropStorage(String storageUuid) {
+      if (storages.remove(storageUuid) != null) {
+        version.incrementAndGet();
+      }
+    }
+
+    /** How many of its volumes failed, as its last heartbeat said. */
+    public int volumeFailures() {
+      return volumeFailures;
+    }
+
+    /** Its failed volumes (locations, time of the last, capacity lost), or null if it sent none. */
+    public VolumeFailureSummary volumeFailureSummary() {
+      return volumeFailureSummary;
+    }
+
     public Collection<StorageStat> storages() {
       return storages.values();
     }
@@ -376,6 +415,7 @@ public final class DatanodeManager {
   private final DatanodeAdmin admin;
   private final Map<Integer, StorageRef> byId = new ConcurrentHashMap<>();
   private final Map<String, StorageRef> byUuid = new ConcurrentHashMap<>();
+  private final FailedStorages failedStorages;
   private volatile Consumer<Node> beforeFullReport = n -> {};
 
   public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
@@ -394,6 +434,7 @@ public final class DatanodeManager {
             java.util.concurrent.TimeUnit.SECONDS);
     this.expiryMillis = 2 * recheck + 10 * 1000 * heartbeat; // as HDFS's DatanodeManager
     this.admin = new DatanodeAdmin(storage, nodes, this::isLive, conf);
+    this.failedStorages = new FailedStorages(storage, this);
     loadPersisted();
     admin.refresh(true);
   }
@@ -410,8 +451,14 @@ public final class DatanodeManager {
       }
       for (StorageRow row : tx.scanAll(StorageRow.TABLE, LockMode.READ_COMMITTED)) {
         remember(toRef(row));
+        failedStorages.loaded(row);
       }
     }
+  }
+
+  /** The storages whose datanodes said they failed (see {@link FailedStorages}). */
+  public FailedStorages failedStorages() {
+    return failedStorages;
   }
 
   /** The admin states and hosts lists (decommission and maintenance). */
@@ -490,6 +537,7 @@ public final class DatanodeManager {
     n.id = new DatanodeID(reg);
     n.location = location;
     n.setAdminState(state);
+    n.checkStorages = true;
     touch(n);
     LOG.info(
         "registered datanode {} ({}) at {}", reg.getXferAddr(), reg.getDatanodeUuid(), location);
@@ -500,13 +548,21 @@ public final class DatanodeManager {
    * namenode has never seen is taken as registered from the registration it sends (it is persisted
    * by whichever namenode it registered with).
    */
-  public Node heartbeat(DatanodeID reg, StorageReport[] reports, int xceiverCount)
+  public Node heartbeat(
+      DatanodeID reg,
+      StorageReport[] reports,
+      int xceiverCount,
+      int volumeFailures,
+      VolumeFailureSummary summary)
       throws StorageException {
     Node n = nodes.get(reg.getDatanodeUuid());
     if (n == null || !n.heardFrom) {
       adopt(reg);
       n = nodes.get(reg.getDatanodeUuid());
     }
+    boolean check = failedStorages.newFailure(n, volumeFailures, summary);
+    n.volumeFailures = volumeFailures;
+    n.volumeFailureSummary = summary;
     for (StorageReport r : reports) {
       StorageStat s = storageStat(n, r.getStorage());
       s.capacity = r.getCapacity();
@@ -515,6 +571,7 @@ public final class DatanodeManager {
       s.blockPoolUsed = r.getBlockPoolUsed();
       s.failed = r.isFailed();
     }
+    failedStorages.reported(n, reports, check);
     n.xceivers = xceiverCount;
     touch(n);
     return n;
@@ -714,6 +771,21 @@ public final class DatanodeManager {
     return out;
   }
 
+  /**
+   * How many replicas the datanode's storages hold (HDFS numBlocks, the "Num of Blocks" of {@code
+   * dfsadmin -report}): the keys of one index scan of {@code replicas.storage_id} per storage.
+   */
+  public int replicaCount(String datanodeUuid) throws StorageException {
+    List<StorageRef> refs = storagesOf(datanodeUuid);
+    int count = 0;
+    try (Transaction tx = storage.begin()) {
+      for (StorageRef ref : refs) {
+        count += tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", ref.id()).size();
+      }
+    }
+    return count;
+  }
+
   /** The storage of a storage uuid if any namenode gave it an id, else null (never makes one). */
   public StorageRef findStorage(String storageUuid) throws StorageException {
     StorageRef ref = byUuid.get(storageUuid);
@@ -791,7 +863,7 @@ public final class DatanodeManager {
         row.ipcPort());
   }
 
-  private static StorageRef toRef(StorageRow row) {
+  static StorageRef toRef(StorageRow row) {
     return new StorageRef(
         row.storageId(),
         row.storageUuid(),

@@ -8,6 +8,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeManager.Node;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.ops.QueueMisplacedBlocks;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -74,6 +75,13 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
   private final int pageRows;
   private final int defaultReplication;
   private final Map<String, Walk> walks = new HashMap<>();
+
+  /** The admin state this leader last saw of each datanode (its memory only). */
+  private final Map<String, AdminStates> seen = new HashMap<>();
+
+  /** Datanodes back in service whose blocks are being queued for the excess check. */
+  private final Map<String, Walk> returning = new LinkedHashMap<>();
+
   private long lastRun = Long.MIN_VALUE;
 
   DatanodeAdminMonitor(Namesystem ns) {
@@ -126,6 +134,16 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
             n.uuid());
       }
     }
+    for (Node n : dm.all()) {
+      AdminStates before = seen.put(n.uuid(), n.adminState());
+      if (before != null
+          && before != AdminStates.NORMAL
+          && n.adminState() == AdminStates.NORMAL
+          && dm.isLive(n)) {
+        returning.put(n.uuid(), newWalk(n.uuid(), false));
+      }
+    }
+    queueReturned();
     List<Node> tracked =
         dm.all().stream()
             .filter(
@@ -188,6 +206,34 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
   }
 
+  /**
+   * HDFS processExtraRedundancyBlocksOnInService: the blocks of a datanode back in service from
+   * decommission or maintenance may now have a replica too many; each is queued for the replication
+   * check, which deletes the surplus. At most a page of replicas per round.
+   */
+  private void queueReturned() throws IOException {
+    int budget = pageRows;
+    while (budget > 0 && !returning.isEmpty()) {
+      Map.Entry<String, Walk> e = returning.entrySet().iterator().next();
+      Walk w = e.getValue();
+      if (w.storagesLeft.isEmpty()) {
+        returning.remove(e.getKey());
+        LOG.info("datanode {} back in service: its {} blocks queued", e.getKey(), w.checked);
+        continue;
+      }
+      List<ReplicaRow> page = nextPage(w, pageRows);
+      Map<Long, Set<Long>> byFile = new LinkedHashMap<>();
+      for (ReplicaRow r : page) {
+        byFile.computeIfAbsent(r.inodeId(), k -> new java.util.HashSet<>()).add(r.blockId());
+      }
+      for (Map.Entry<Long, Set<Long>> f : byFile.entrySet()) {
+        w.checked +=
+            ns.runAsLeader(() -> new QueueMisplacedBlocks(ns.blocks(), f.getKey(), f.getValue()));
+      }
+      budget -= Math.max(1, page.size());
+    }
+  }
+
   private Walk newWalk(String uuid, boolean maintenance) {
     try {
       return new Walk(dm.storagesOf(uuid), maintenance);
@@ -196,8 +242,8 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
   }
 
-  /** Checks the next page of the walk's storage; returns the replicas read. */
-  private int checkPage(Walk w, int rows) throws IOException {
+  /** The next page of the walk's storage (an index page); moves the walk past it. */
+  private List<ReplicaRow> nextPage(Walk w, int rows) throws IOException {
     StorageRef s = w.storagesLeft.peek();
     List<ReplicaRow> page;
     try (Transaction tx = ns.storage().begin()) {
@@ -211,6 +257,12 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     } else {
       w.cursor = ReplicaRow.TABLE.keyOf(page.get(page.size() - 1));
     }
+    return page;
+  }
+
+  /** Checks the next page of the walk's storage; returns the replicas read. */
+  private int checkPage(Walk w, int rows) throws IOException {
+    List<ReplicaRow> page = nextPage(w, rows);
     Map<Long, List<Long>> byFile = new LinkedHashMap<>();
     for (ReplicaRow r : page) {
       byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());

@@ -21,9 +21,9 @@ import java.util.List;
 import java.util.function.BiFunction;
 
 /**
- * Forgets what one storage of a dead datanode held, for a batch of blocks (HDFS
- * BlockManager.removeBlocksAssociatedTo): its replica, pipeline, corrupt and excess rows go, and
- * each complete block that lost a replica is queued for a replication check. The block rows are
+ * Forgets what one storage of a dead datanode, or a failed storage, held, for a batch of blocks
+ * (HDFS BlockManager.removeBlocksAssociatedTo): its replica, pipeline, corrupt and excess rows go,
+ * and each complete block that lost a replica is queued for a replication check. The block rows are
  * locked exclusively, in key order, which protects their replica rows; inodes are not locked. One
  * batched read per table: 6 B + W.
  */

@@ -1,7 +1,9 @@
 package io.hops.namenode.metrics;
 
+import io.hops.namenode.blocks.DatanodeManager;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.server.namenode.metrics.FSNamesystemMBean;
+import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
 import org.apache.hadoop.metrics2.annotation.Metric;
 import org.apache.hadoop.metrics2.annotation.Metrics;
 import org.apache.hadoop.metrics2.lib.MetricsRegistry;
@@ -190,13 +192,22 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   }
 
   @Override
+  @Metric({"VolumeFailuresTotal", "Total number of volume failures across all Datanodes"})
   public int getVolumeFailuresTotal() {
-    return 0;
+    return s().liveNodes().stream().mapToInt(DatanodeManager.Node::volumeFailures).sum();
   }
 
   @Override
+  @Metric({
+    "EstimatedCapacityLostTotal",
+    "An estimate of the total capacity lost due to volume failures"
+  })
   public long getEstimatedCapacityLostTotal() {
-    return 0;
+    return s().liveNodes().stream()
+        .map(DatanodeManager.Node::volumeFailureSummary)
+        .filter(java.util.Objects::nonNull)
+        .mapToLong(VolumeFailureSummary::getEstimatedCapacityLostTotal)
+        .sum();
   }
 
   @Override

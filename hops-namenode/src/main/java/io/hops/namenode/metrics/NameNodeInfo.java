@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeMXBean;
+import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
 import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.VersionInfo;
 
@@ -177,7 +178,13 @@ public final class NameNodeInfo implements NameNodeMXBean {
       m.put("blockPoolUsed", n.blockPoolUsed());
       m.put(
           "blockPoolUsedPercent", n.capacity() <= 0 ? 0f : n.blockPoolUsed() * 100f / n.capacity());
-      m.put("volfails", 0);
+      m.put("volfails", n.volumeFailures());
+      VolumeFailureSummary failures = n.volumeFailureSummary();
+      if (failures != null) {
+        m.put("failedStorageIDs", failures.getFailedStorageLocations());
+        m.put("lastVolumeFailureDate", failures.getLastVolumeFailureDate());
+        m.put("estimatedCapacityLostTotal", failures.getEstimatedCapacityLostTotal());
+      }
       m.put("reportsAppliedHere", n.ownsReports());
       out.put(n.id().getXferAddrWithHostname(), m);
     }

@@ -1,5 +1,6 @@
 package io.hops.namenode.rpc;
 
+import io.hops.dal.StorageException;
 import io.hops.namenode.blocks.DatanodeManager;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -43,8 +44,21 @@ final class DatanodeReports {
     return out;
   }
 
-  static DatanodeInfo[] nodes(DatanodeManager dm, DatanodeReportType type) {
-    return select(dm, type).stream().map(DatanodeManager.Node::info).toArray(DatanodeInfo[]::new);
+  /**
+   * {@code getDatanodeReport}: each datanode with its replica count, as HDFS's datanodeReport (read
+   * from the database: one index scan per storage; the storage report, which the Balancer asks for
+   * every iteration, leaves it out).
+   */
+  static DatanodeInfo[] nodes(DatanodeManager dm, DatanodeReportType type) throws StorageException {
+    List<DatanodeInfo> out = new ArrayList<>();
+    for (DatanodeManager.Node n : select(dm, type)) {
+      out.add(
+          new DatanodeInfo.DatanodeInfoBuilder()
+              .setFrom(n.info())
+              .setNumBlocks(dm.replicaCount(n.uuid()))
+              .build());
+    }
+    return out.toArray(new DatanodeInfo[0]);
   }
 
   static DatanodeStorageReport[] storages(DatanodeManager dm, DatanodeReportType type) {

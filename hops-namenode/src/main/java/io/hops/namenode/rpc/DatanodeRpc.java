@@ -180,7 +180,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     verifyRequest(reg);
     checkIncluded(withRemoteIp(reg), false);
-    DatanodeManager.Node node = datanodes.heartbeat(reg, reports, xceiverCount);
+    DatanodeManager.Node node =
+        datanodes.heartbeat(reg, reports, xceiverCount, failedVolumes, volumeFailureSummary);
     long epoch = bm.leadingEpoch();
     boolean leader = epoch >= 0;
     boolean owner = bm.ownership().owns(node.uuid());

@@ -15,6 +15,7 @@ import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
 import org.apache.hadoop.util.Time;
 
 /**
@@ -57,8 +58,8 @@ public final class DatanodesServlet extends HttpServlet {
     out.println(
         "<table class=\"filterable\" id=\"datanodes\"><tr><th>address</th><th>host</th>"
             + "<th>state</th><th>last heartbeat</th><th>capacity</th><th>used</th>"
-            + "<th>remaining</th><th>transfers</th><th>block reports applied by</th>"
-            + "<th>uuid</th></tr>");
+            + "<th>remaining</th><th>transfers</th><th>failed volumes</th>"
+            + "<th>block reports applied by</th><th>uuid</th></tr>");
     for (DatanodeManager.Node n : nodes) {
       String state =
           !dm.isLive(n)
@@ -85,6 +86,8 @@ public final class DatanodesServlet extends HttpServlet {
               + "</td><td>"
               + n.xceivers()
               + "</td><td>"
+              + volumeFailures(n)
+              + "</td><td>"
               + (owner < 0 ? "-" : "namenode " + owner)
               + (n.ownsReports() ? " (this one)" : "")
               + "</td><td>"
@@ -93,5 +96,27 @@ public final class DatanodesServlet extends HttpServlet {
     }
     out.println("</table>");
     Page.end(out);
+  }
+
+  /**
+   * Its failed volumes as its heartbeats report them, as HDFS's Volume Failures tab: how many, the
+   * locations, when the last failed and the capacity lost.
+   */
+  static String volumeFailures(DatanodeManager.Node n) {
+    VolumeFailureSummary s = n.volumeFailureSummary();
+    if (n.volumeFailures() == 0 && s == null) {
+      return "0";
+    }
+    StringBuilder out = new StringBuilder("<span class=\"bad\">").append(n.volumeFailures());
+    if (s != null) {
+      out.append(": ")
+          .append(Page.escape(String.join(", ", s.getFailedStorageLocations())))
+          .append(" (last ")
+          .append(Page.escape(new java.util.Date(s.getLastVolumeFailureDate()).toString()))
+          .append(", ")
+          .append(Page.bytes(s.getEstimatedCapacityLostTotal()))
+          .append(" lost)");
+    }
+    return out.append("</span>").toString();
   }
 }

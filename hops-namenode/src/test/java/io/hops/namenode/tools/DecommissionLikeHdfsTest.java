@@ -294,6 +294,31 @@ class DecommissionLikeHdfsTest {
       refreshHdfs();
       awaitState(fs, uuid, AdminStates.NORMAL);
       awaitState(hfs, hdfsUuid, AdminStates.NORMAL);
+      // Its replicas count again: the surplus is deleted at once (HDFS
+      // processExtraRedundancyBlocksOnInService), not when something else checks the blocks.
+      for (int i = 0; i < paths.size(); i++) {
+        awaitExactly(hfs, paths.get(i), i + 2);
+        awaitExactly(fs, paths.get(i), i + 2);
+      }
+    }
+  }
+
+  /** Waits until every block of {@code path} has exactly {@code n} replicas. */
+  private static void awaitExactly(DistributedFileSystem fs, String path, int n) throws Exception {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (true) {
+      List<Integer> counts = new ArrayList<>();
+      for (LocatedBlock b :
+          fs.getClient().getLocatedBlocks(path, 0, Long.MAX_VALUE).getLocatedBlocks()) {
+        counts.add(b.getLocations().length);
+      }
+      if (counts.stream().allMatch(c -> c == n)) {
+        return;
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError(path + " replicas per block " + counts + ", not all " + n);
+      }
+      Thread.sleep(300);
     }
   }
 
