@@ -412,7 +412,11 @@ class ProcessFailoverTest {
   void subtreeOperationsPausedBySigstopFinishOrAreTakenOverOnce() throws Exception {
     Map<String, String> db = database();
     extraConf.put(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, "50");
-    extraConf.put(io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, "40");
+    // The small default trees are slowed down to be paused mid-way; the size needs no delay
+    // (and a delayed walk of 50,000 inodes outlasts the client's retries of the resent call).
+    extraConf.put(
+        io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS,
+        System.getProperty("hops.sigstop.batch-delay-ms", "40"));
     startCluster(db, 0);
     Configuration client = haClient();
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
