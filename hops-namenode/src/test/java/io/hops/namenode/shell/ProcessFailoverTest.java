@@ -518,55 +518,6 @@ class ProcessFailoverTest {
         .waitFor();
   }
 
-  /**
-   * As {@link #killDuring}, but {@code victim} is paused with SIGSTOP for 10 s and then resumed:
-   * after how many ms of the operation the pause came.
-   */
-  private long pauseDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
-      throws Exception {
-    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                call.run();
-              } catch (Throwable e) {
-                failure.set(e);
-              }
-            },
-            "subtree-call");
-    t.start();
-    long start = System.currentTimeMillis();
-    try (Storage s = Storages.open(DalConfig.of(db))) {
-      long deadline = start + 60_000;
-      while (true) {
-        try (io.hops.dal.Transaction tx = s.begin()) {
-          if (!tx.scanAll(
-                  io.hops.dal.rows.OnGoingSubtreeOpRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
-              .isEmpty()) {
-            break;
-          }
-        }
-        assertThat(t.isAlive()).as("the operation ended before it could be paused").isTrue();
-        assertThat(System.currentTimeMillis()).as("no subtree mark").isLessThan(deadline);
-        Thread.sleep(20);
-      }
-    }
-    Thread.sleep(afterMarkMs);
-    assertThat(t.isAlive()).as("the operation ended before it could be paused").isTrue();
-    long at = System.currentTimeMillis() - start;
-    signal(victim, "STOP");
-    Thread.sleep(10_000);
-    signal(victim, "CONT");
-    t.join(180_000);
-    assertThat(t.isAlive()).as("the call returned").isFalse();
-    if (failure.get() != null) {
-      throw new AssertionError("the call failed across the pause", failure.get());
-    }
-    return at;
-  }
-
   /** A stock client of the three namenodes (an HA nameservice), failing over quickly. */
   private Configuration haClient() {
     Configuration client = new Configuration(false);
@@ -689,6 +640,37 @@ class ProcessFailoverTest {
    */
   private long killDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
       throws Exception {
+    return cutDuring(
+        db,
+        afterMarkMs,
+        () -> namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS),
+        call);
+  }
+
+  /**
+   * As {@link #killDuring}, but {@code victim} is paused with SIGSTOP for 10 s and then resumed:
+   * after how many ms of the operation the pause came.
+   */
+  private long pauseDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
+      throws Exception {
+    return cutDuring(
+        db,
+        afterMarkMs,
+        () -> {
+          signal(victim, "STOP");
+          Thread.sleep(10_000);
+          signal(victim, "CONT");
+        },
+        call);
+  }
+
+  /**
+   * Runs {@code call} on a thread of its own, does {@code fault} {@code afterMarkMs} after the
+   * operation marked its subtree, and waits for the call to return: after how many ms of the
+   * operation the fault came.
+   */
+  private long cutDuring(Map<String, String> db, long afterMarkMs, Call fault, Call call)
+      throws Exception {
     java.util.concurrent.atomic.AtomicReference<Throwable> failure =
         new java.util.concurrent.atomic.AtomicReference<>();
     Thread t =
@@ -721,11 +703,11 @@ class ProcessFailoverTest {
     Thread.sleep(afterMarkMs); // some of its batches done
     assertThat(t.isAlive()).as("the operation ended before it could be cut").isTrue();
     long at = System.currentTimeMillis() - start;
-    namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-    t.join(120_000);
-    assertThat(t.isAlive()).as("the resent call returned").isFalse();
+    fault.run();
+    t.join(180_000);
+    assertThat(t.isAlive()).as("the call returned").isFalse();
     if (failure.get() != null) {
-      throw new AssertionError("the call failed after the kill", failure.get());
+      throw new AssertionError("the call failed across the fault", failure.get());
     }
     return at;
   }
