@@ -112,6 +112,21 @@ final class ProcessCluster implements AutoCloseable {
     namenodes[i].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
   }
 
+  /** Kills every namenode with SIGKILL at once, and waits until they are all gone. */
+  void killAll() throws InterruptedException {
+    for (Process p : namenodes) {
+      p.destroyForcibly();
+    }
+    for (Process p : namenodes) {
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("a killed namenode is gone").isTrue();
+    }
+  }
+
+  /** Sends {@code signal} ({@code STOP}, {@code CONT}, ...) to namenode {@code i}. */
+  void signal(int i, String signal) throws Exception {
+    new ProcessBuilder("kill", "-" + signal, Long.toString(namenodes[i].pid())).start().waitFor();
+  }
+
   /** The index of the leader, asked of any namenode that answers (within 30 s). */
   int leaderIndex() throws Exception {
     Configuration conf = new Configuration(false);

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
-import io.hops.datanode.DatanodeLauncher;
 import io.hops.election.Member;
-import io.hops.election.Membership;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamespaceChecker;
 import io.hops.namenode.cli.NamenodesCommand;
@@ -49,19 +47,13 @@ class ProcessFailoverTest {
   private static final int NAMENODES = 3;
   private static final int KILLS = 3;
 
-  private final List<Process> daemons = new ArrayList<>();
-  private final Process[] namenodes = new Process[NAMENODES];
-  private final int[] rpcPorts = new int[NAMENODES];
   private final Map<String, String> extraConf = new java.util.LinkedHashMap<>();
-  private Path work;
+  private ProcessCluster cluster;
 
   @AfterEach
   void stopAll() throws InterruptedException {
-    for (Process p : daemons) {
-      p.destroyForcibly();
-    }
-    for (Process p : daemons) {
-      p.waitFor(10, TimeUnit.SECONDS);
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -74,23 +66,15 @@ class ProcessFailoverTest {
 
   /** Three namenode processes over {@code db}, and {@code datanodes} datanodes reporting to all. */
   private void startCluster(Map<String, String> db, int datanodes) throws Exception {
-    work = Files.createDirectories(Path.of("target/process-failover/" + System.nanoTime()));
-    for (int i = 0; i < NAMENODES; i++) {
-      rpcPorts[i] = Processes.freePort();
-      writeConf(i, db, Processes.freePort());
-    }
-    for (int i = 0; i < NAMENODES; i++) {
-      namenodes[i] = startNamenode(i, 0);
-    }
-    for (int i = 1; i <= datanodes; i++) {
-      List<String> args = new ArrayList<>(List.of("datanode", "--conf", conf(0).toString()));
-      for (int port : rpcPorts) {
-        args.add("--namenode");
-        args.add("hdfs://127.0.0.1:" + port);
-      }
-      args.addAll(List.of("--data-dir", work.resolve("dn" + i).toString(), "--any-ports"));
-      daemon("datanode-" + i, args.toArray(new String[0]));
-    }
+    Map<String, String> settings = new java.util.LinkedHashMap<>();
+    settings.put("hops.metadata.pool.size", "20");
+    settings.put("dfs.blocksize", Integer.toString(BLOCK));
+    settings.putAll(extraConf);
+    cluster =
+        new ProcessCluster(
+            Path.of("target/process-failover/" + System.nanoTime()), db, NAMENODES, settings);
+    cluster.startNamenodes();
+    cluster.startDatanodes(datanodes);
   }
 
   /**
@@ -107,10 +91,10 @@ class ProcessFailoverTest {
     Configuration client = new Configuration(false);
     List<Long> millis = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
-      int leader = leaderIndex(client);
+      int leader = cluster.leaderIndex();
       Thread.sleep(3_000); // a steady state: every namenode has run a few rounds
       long killed = System.currentTimeMillis();
-      namenodes[leader].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      cluster.kill(leader);
       long resumed = -1;
       while (resumed < 0 && System.currentTimeMillis() - killed < 30_000) {
         for (Path log : logsSince(killed)) {
@@ -124,7 +108,7 @@ class ProcessFailoverTest {
       assertThat(resumed).as("a new leader's housekeeping started").isPositive();
       millis.add(resumed - killed);
       System.out.printf("failover run %d: %d ms%n", run + 1, resumed - killed);
-      namenodes[leader] = startNamenode(leader, run + 1);
+      cluster.startNamenode(leader);
     }
     List<Long> sorted = new ArrayList<>(millis);
     sorted.sort(null);
@@ -135,7 +119,7 @@ class ProcessFailoverTest {
 
   /** The error logs (where slf4j-simple writes) of the namenodes. */
   private List<Path> logsSince(long since) throws IOException {
-    try (var files = Files.list(work)) {
+    try (var files = Files.list(cluster.work())) {
       return files
           .filter(f -> f.getFileName().toString().matches("namenode-.*\\.err"))
           .filter(f -> f.toFile().lastModified() >= since - 1000)
@@ -167,18 +151,7 @@ class ProcessFailoverTest {
   void killingTheLeaderEvery15sLosesNoAcknowledgedFile() throws Exception {
     Map<String, String> db = database();
     startCluster(db, 3);
-    Configuration client = new Configuration(false);
-    List<InetSocketAddress> addresses = new ArrayList<>();
-    for (int port : rpcPorts) {
-      addresses.add(new InetSocketAddress("127.0.0.1", port));
-    }
-    DatanodeLauncher.setNamenodes(client, addresses);
-    client.setBoolean("fs.hdfs.impl.disable.cache", true);
-    client.setInt("ipc.client.connect.max.retries", 1);
-    client.setInt("ipc.client.connect.retry.interval", 100);
-    client.setInt("dfs.client.failover.max.attempts", 30);
-    client.setInt("dfs.client.failover.sleep.base.millis", 100);
-    client.setInt("dfs.client.failover.sleep.max.millis", 1000);
+    Configuration client = cluster.haClient();
     client.setLong("dfs.blocksize", BLOCK);
 
     Map<String, byte[]> acknowledged = new ConcurrentHashMap<>();
@@ -209,10 +182,10 @@ class ProcessFailoverTest {
       writer.start();
       for (int k = 0; k < KILLS; k++) {
         Thread.sleep(15_000);
-        int leader = leaderIndex(client);
-        namenodes[leader].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        int leader = cluster.leaderIndex();
+        cluster.kill(leader);
         Thread.sleep(2_000);
-        namenodes[leader] = startNamenode(leader, k + 1);
+        cluster.startNamenode(leader);
       }
       Thread.sleep(5_000);
       stop.set(true);
@@ -250,7 +223,7 @@ class ProcessFailoverTest {
     Map<String, String> db = database();
     extraConf.put("dfs.namenode.safemode.extension", "5000");
     startCluster(db, 3);
-    Configuration client = haClient();
+    Configuration client = cluster.haClient();
     client.setInt("dfs.client.failover.max.attempts", 200);
     client.setInt("dfs.client.retry.max.attempts", 200);
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
@@ -261,26 +234,22 @@ class ProcessFailoverTest {
       while (writer.acknowledged() < 10) {
         Thread.sleep(100);
       }
-      for (Process nn : namenodes) {
-        nn.destroyForcibly();
-      }
-      for (Process nn : namenodes) {
-        assertThat(nn.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      }
+      cluster.killAll();
       int acknowledgedAtKill = writer.acknowledged();
       long restarted = System.nanoTime();
-      namenodes[0] = startNamenode(0, 1);
+      cluster.startNamenode(0);
       Configuration direct = new Configuration(false);
       direct.setBoolean("fs.hdfs.impl.disable.cache", true);
       try (org.apache.hadoop.hdfs.DistributedFileSystem first =
           (org.apache.hadoop.hdfs.DistributedFileSystem)
-              FileSystem.get(java.net.URI.create("hdfs://127.0.0.1:" + rpcPorts[0]), direct)) {
+              FileSystem.get(
+                  java.net.URI.create("hdfs://127.0.0.1:" + cluster.rpcPort(0)), direct)) {
         assertThat(first.setSafeMode(SafeModeAction.SAFEMODE_GET))
             .as("the restarted cluster is in safe mode")
             .isTrue();
       }
       for (int i = 1; i < NAMENODES; i++) {
-        namenodes[i] = startNamenode(i, 1);
+        cluster.startNamenode(i);
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
       while (dfs.setSafeMode(SafeModeAction.SAFEMODE_GET)) {
@@ -318,7 +287,7 @@ class ProcessFailoverTest {
     extraConf.put(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, "50");
     extraConf.put(io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, "40");
     startCluster(db, 0);
-    Configuration client = haClient();
+    Configuration client = cluster.haClient();
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
       org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
       int bigInodes = tree(fs, big, 12, 40);
@@ -337,7 +306,7 @@ class ProcessFailoverTest {
               + " by another namenode %d ms after the kill%n",
           bigInodes, cut[0], cut[1]);
       int victim = (int) cut[2];
-      namenodes[victim] = startNamenode(victim, 1);
+      cluster.startNamenode(victim);
 
       // A rename to the trash (what `hdfs dfs -rm` does with trash on) by a user who is not the
       // superuser walks the whole subtree under its mark, checking that the user may delete
@@ -418,7 +387,7 @@ class ProcessFailoverTest {
         io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS,
         System.getProperty("hops.sigstop.batch-delay-ms", "40"));
     startCluster(db, 0);
-    Configuration client = haClient();
+    Configuration client = cluster.haClient();
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
       org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
       try (Storage s = Storages.open(DalConfig.of(db))) {
@@ -440,10 +409,10 @@ class ProcessFailoverTest {
           assertThat(System.currentTimeMillis()).as("no reclaim progress").isLessThan(deadline);
           Thread.sleep(20);
         }
-        signal(victim, "STOP");
+        cluster.signal(victim, "STOP");
         long stopped = System.currentTimeMillis();
         Thread.sleep(10_000);
-        signal(victim, "CONT");
+        cluster.signal(victim, "CONT");
         io.hops.namenode.subtree.Reclaims.await(s, java.time.Duration.ofSeconds(120));
         assertThat(inodeCount(s)).isEqualTo(total - bigInodes);
         System.out.printf(
@@ -512,29 +481,6 @@ class ProcessFailoverTest {
     }
   }
 
-  private void signal(int namenode, String signal) throws Exception {
-    new ProcessBuilder("kill", "-" + signal, Long.toString(namenodes[namenode].pid()))
-        .start()
-        .waitFor();
-  }
-
-  /** A stock client of the three namenodes (an HA nameservice), failing over quickly. */
-  private Configuration haClient() {
-    Configuration client = new Configuration(false);
-    List<InetSocketAddress> addresses = new ArrayList<>();
-    for (int port : rpcPorts) {
-      addresses.add(new InetSocketAddress("127.0.0.1", port));
-    }
-    DatanodeLauncher.setNamenodes(client, addresses);
-    client.setBoolean("fs.hdfs.impl.disable.cache", true);
-    client.setInt("ipc.client.connect.max.retries", 1);
-    client.setInt("ipc.client.connect.retry.interval", 100);
-    client.setInt("dfs.client.failover.max.attempts", 30);
-    client.setInt("dfs.client.failover.sleep.base.millis", 100);
-    client.setInt("dfs.client.failover.sleep.max.millis", 1000);
-    return client;
-  }
-
   /** {@code dirs} directories of {@code files} empty files under {@code root}: its inode count. */
   private static int tree(FileSystem fs, org.apache.hadoop.fs.Path root, int dirs, int files)
       throws IOException {
@@ -591,7 +537,7 @@ class ProcessFailoverTest {
             .isLessThan(deadline);
         Thread.sleep(20);
       }
-      namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      cluster.kill(victim);
       long killed = System.currentTimeMillis();
       assertThat(io.hops.namenode.subtree.Reclaims.pending(s))
           .as("the reclaim ended before it could be cut")
@@ -605,14 +551,15 @@ class ProcessFailoverTest {
 
   /** The index of the namenode with election id {@code id}, asked of any namenode that answers. */
   private int indexOf(long id, Configuration conf) throws Exception {
-    for (int port : rpcPorts) {
+    for (int n = 0; n < cluster.namenodes(); n++) {
       try {
         for (Member m :
-            NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", port), conf).members()) {
+            NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", cluster.rpcPort(n)), conf)
+                .members()) {
           if (m.id() == id) {
             int p = Integer.parseInt(m.rpcAddress().replaceAll(".*:", ""));
-            for (int i = 0; i < rpcPorts.length; i++) {
-              if (rpcPorts[i] == p) {
+            for (int i = 0; i < cluster.namenodes(); i++) {
+              if (cluster.rpcPort(i) == p) {
                 return i;
               }
             }
@@ -640,11 +587,7 @@ class ProcessFailoverTest {
    */
   private long killDuring(Map<String, String> db, int victim, long afterMarkMs, Call call)
       throws Exception {
-    return cutDuring(
-        db,
-        afterMarkMs,
-        () -> namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS),
-        call);
+    return cutDuring(db, afterMarkMs, () -> cluster.kill(victim), call);
   }
 
   /**
@@ -657,9 +600,9 @@ class ProcessFailoverTest {
         db,
         afterMarkMs,
         () -> {
-          signal(victim, "STOP");
+          cluster.signal(victim, "STOP");
           Thread.sleep(10_000);
-          signal(victim, "CONT");
+          cluster.signal(victim, "CONT");
         },
         call);
   }
@@ -712,84 +655,6 @@ class ProcessFailoverTest {
     return at;
   }
 
-  /** The index of the leader, asked of any namenode that answers. */
-  private int leaderIndex(Configuration conf) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      for (int port : rpcPorts) {
-        try {
-          Membership m = NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", port), conf);
-          Member leader = m.leader();
-          if (leader != null) {
-            int leaderPort = Integer.parseInt(leader.rpcAddress().replaceAll(".*:", ""));
-            for (int i = 0; i < rpcPorts.length; i++) {
-              if (rpcPorts[i] == leaderPort) {
-                return i;
-              }
-            }
-          }
-        } catch (IOException e) {
-          // that one is down: ask another
-        }
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("no leader within 30 s");
-  }
-
-  private Path conf(int i) {
-    return work.resolve("conf-" + i);
-  }
-
-  private void writeConf(int i, Map<String, String> db, int httpPort) throws IOException {
-    Path dir = Files.createDirectories(conf(i));
-    Files.writeString(
-        dir.resolve("core-site.xml"),
-        Processes.site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPorts[i]),
-        StandardCharsets.UTF_8);
-    List<String> kv = new ArrayList<>();
-    db.forEach(
-        (k, v) -> {
-          kv.add(k);
-          kv.add(v);
-        });
-    kv.addAll(
-        List.of(
-            "hops.metadata.pool.size", "20",
-            "hops.namenode.rpc.port", Integer.toString(rpcPorts[i]),
-            "hops.namenode.http.port", Integer.toString(httpPort),
-            "hops.namenode.housekeeping.interval.ms", "500",
-            "dfs.namenode.fs-limits.min-block-size", "1024",
-            "dfs.blocksize", Integer.toString(BLOCK),
-            "dfs.heartbeat.interval", "1",
-            "ipc.client.connect.max.retries", "2",
-            "ipc.client.connect.retry.interval", "200"));
-    extraConf.forEach(
-        (k, v) -> {
-          kv.add(k);
-          kv.add(v);
-        });
-    Files.writeString(
-        dir.resolve("hdfs-site.xml"),
-        Processes.site(kv.toArray(new String[0])),
-        StandardCharsets.UTF_8);
-  }
-
-  private Process startNamenode(int i, int generation) throws Exception {
-    String name = "namenode-" + i + "-" + generation;
-    Process p = daemon(name, "namenode", "--conf", conf(i).toString());
-    Path out = work.resolve(name + ".out");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
-      assertThat(p.isAlive())
-          .as("%s died:%n%s", name, Processes.tail(work.resolve(name + ".err")))
-          .isTrue();
-      assertThat(System.nanoTime()).as("%s did not start", name).isLessThan(deadline);
-      Thread.sleep(100);
-    }
-    return p;
-  }
-
   private static void waitForLiveDatanodes(FileSystem fs, int n) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     org.apache.hadoop.hdfs.DistributedFileSystem dfs =
@@ -803,17 +668,5 @@ class ProcessFailoverTest {
       assertThat(System.nanoTime()).as("datanodes did not come up").isLessThan(deadline);
       Thread.sleep(200);
     }
-  }
-
-  private Process daemon(String name, String... args) throws IOException {
-    List<String> cmd = Processes.java(false);
-    cmd.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectOutput(work.resolve(name + ".out").toFile())
-            .redirectError(work.resolve(name + ".err").toFile())
-            .start();
-    daemons.add(p);
-    return p;
   }
 }
