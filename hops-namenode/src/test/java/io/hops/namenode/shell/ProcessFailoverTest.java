@@ -346,24 +346,7 @@ class ProcessFailoverTest {
             moveInodes, renameAt);
       }
     }
-    try (Storage s = Storages.open(DalConfig.of(db))) {
-      assertThat(NamespaceChecker.violations(s)).isEmpty();
-      try (io.hops.dal.Transaction tx = s.begin()) {
-        assertThat(
-                tx.scanAll(
-                    io.hops.dal.rows.OnGoingSubtreeOpRow.TABLE,
-                    io.hops.dal.LockMode.READ_COMMITTED))
-            .as("subtree operations left recorded")
-            .isEmpty();
-        assertThat(
-                tx
-                    .scanAll(io.hops.dal.rows.InodeRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
-                    .stream()
-                    .filter(io.hops.dal.rows.InodeRow::subtreeLocked))
-            .as("inodes left marked")
-            .isEmpty();
-      }
-    }
+    assertCleanAfterSubtreeOperations(db);
   }
 
   /**
@@ -461,6 +444,11 @@ class ProcessFailoverTest {
             moveInodes, pausedAt);
       }
     }
+    assertCleanAfterSubtreeOperations(db);
+  }
+
+  /** The namespace check is clean, and no subtree operation or mark is left behind. */
+  private static void assertCleanAfterSubtreeOperations(Map<String, String> db) throws Exception {
     try (Storage s = Storages.open(DalConfig.of(db))) {
       assertThat(NamespaceChecker.violations(s)).isEmpty();
       try (io.hops.dal.Transaction tx = s.begin()) {
