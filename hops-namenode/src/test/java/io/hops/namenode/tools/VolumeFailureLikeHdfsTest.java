@@ -160,24 +160,23 @@ class VolumeFailureLikeHdfsTest {
         return;
       }
       if (System.currentTimeMillis() > deadline) {
-        String debug = "";
-        if (fs.getUri().toString().contains(hops.uri().getAuthority()) || true) {
-          try (io.hops.dal.Transaction tx = hops.namenode().namesystem().storage().begin()) {
-            debug =
-                " pending="
-                    + tx.scanAll(
-                        io.hops.dal.rows.PendingBlockRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
-                    + " replicas="
-                    + tx.scanAll(
-                        io.hops.dal.rows.ReplicaRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
-                    + " marks="
-                    + tx.scanAll(
-                        io.hops.dal.rows.UnderReplicatedBlockRow.TABLE,
-                        io.hops.dal.LockMode.READ_COMMITTED)
-                    + " storages="
-                    + tx.scanAll(
-                        io.hops.dal.rows.StorageRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED);
-          }
+        // hops's block tables, to diagnose a failure (on either side: hops is the one in doubt).
+        String debug;
+        try (io.hops.dal.Transaction tx = hops.namenode().namesystem().storage().begin()) {
+          debug =
+              " pending="
+                  + tx.scanAll(
+                      io.hops.dal.rows.PendingBlockRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+                  + " replicas="
+                  + tx.scanAll(
+                      io.hops.dal.rows.ReplicaRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)
+                  + " marks="
+                  + tx.scanAll(
+                      io.hops.dal.rows.UnderReplicatedBlockRow.TABLE,
+                      io.hops.dal.LockMode.READ_COMMITTED)
+                  + " storages="
+                  + tx.scanAll(
+                      io.hops.dal.rows.StorageRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED);
         }
         throw new AssertionError(
             "blocks not yet on 3 storages other than the failed "
