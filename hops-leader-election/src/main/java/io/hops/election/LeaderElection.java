@@ -107,6 +107,14 @@ public final class LeaderElection implements AutoCloseable {
   /** The incarnations of the live contenders as of the last round. */
   private volatile Set<Long> liveIncarnations = Set.of();
 
+  /**
+   * When each incarnation that was live went missing: the start of the first round that no longer
+   * had it, dropped when it is live again (or after {@link #FORGET_GONE_NANOS}).
+   */
+  private final Map<Long, Long> goneSince = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final long FORGET_GONE_NANOS = TimeUnit.HOURS.toNanos(1);
+
   private volatile boolean leading;
   private volatile long leaseEndNanos;
   private volatile long epoch;
@@ -410,10 +418,12 @@ public final class LeaderElection implements AutoCloseable {
                 .toList(),
             leaderNow,
             leaderEpoch);
+    Set<Long> wasLive = liveIncarnations;
     liveIncarnations =
         alive.stream()
             .map(r -> r.incarnation() == 0 ? r.id() : r.incarnation())
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    noteGone(wasLive, liveIncarnations, start);
     Seen leaderSeen = seen.get(leaderNow);
     leaderAlive = lead || (leaderSeen != null && leaderSeen.advanced());
     if (lead) {
@@ -555,6 +565,28 @@ public final class LeaderElection implements AutoCloseable {
    */
   public Set<Long> liveIncarnations() {
     return liveIncarnations;
+  }
+
+  /**
+   * Since when (on {@link System#nanoTime}) the incarnation {@code incarnation}, once live in this
+   * contender's view, has been missing from it: the start of the first round without it. Empty if
+   * it is live, or was never live in a round this contender ran (or went missing over an hour ago).
+   * Taken every round, unlike a caller's own samples, which may fall on two short gaps and take
+   * them for one long absence.
+   */
+  public java.util.OptionalLong goneSince(long incarnation) {
+    Long since = goneSince.get(incarnation);
+    return since == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(since);
+  }
+
+  private void noteGone(Set<Long> wasLive, Set<Long> live, long roundStart) {
+    for (long inc : wasLive) {
+      if (!live.contains(inc)) {
+        goneSince.putIfAbsent(inc, roundStart);
+      }
+    }
+    goneSince.keySet().removeAll(live);
+    goneSince.values().removeIf(since -> roundStart - since > FORGET_GONE_NANOS);
   }
 
   /** The live namenodes as of this contender's last round. */

@@ -216,6 +216,35 @@ abstract class LeaderElectionTestBase {
     assertThat(a.membership().ids()).containsExactly(a.id(), b.id());
   }
 
+  /**
+   * A dead contender's incarnation is missing from the others' views from the first round that no
+   * longer counts it alive, and that time stays put round after round: callers judge an absence by
+   * it rather than by their own samples. A live incarnation and one never seen have no such time.
+   */
+  @Test
+  void theOthersRecordWhenADeadContendersIncarnationWentMissing() throws Exception {
+    LeaderElection a = contender(0);
+    LeaderElection b = contender(1);
+    waitRounds(2);
+    long gone = b.incarnation();
+    assertThat(a.liveIncarnations()).contains(gone);
+    assertThat(a.goneSince(gone)).isEmpty();
+    long crashed = System.nanoTime();
+    b.crash();
+    contenders.remove(b);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (a.liveIncarnations().contains(gone) && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(a.liveIncarnations()).doesNotContain(gone);
+    long since = a.goneSince(gone).orElseThrow();
+    assertThat(since).isGreaterThan(crashed);
+    waitRounds(3);
+    assertThat(a.goneSince(gone)).hasValue(since);
+    assertThat(a.goneSince(a.incarnation())).isEmpty();
+    assertThat(a.goneSince(gone + 1_000)).isEmpty();
+  }
+
   @Test
   void aFormerLeaderCannotPassTheFenceAfterAnotherTookOver() throws Exception {
     LeaderElection a = contender(0);

@@ -97,7 +97,7 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
       return false;
     }
     long now = System.nanoTime();
-    long since = absentSince.computeIfAbsent(owner, k -> now);
+    long since = e.goneSince(owner).orElseGet(() -> absentSince.computeIfAbsent(owner, k -> now));
     return now - since >= TimeUnit.MILLISECONDS.toNanos(2 * e.periodMillis());
   }
 

@@ -500,7 +500,9 @@ class SubtreeOperationsTest {
    * Issue 58, item 2: a namenode whose election round overran its deadline joins again under a new
    * id, and the others declare its old id dead, while its big delete's reclaim still runs. The mark
    * belongs to its process, which lives: the leader's sweep does not take the reclaim over, and the
-   * mark keeps its one owner until the reclaim is done.
+   * mark keeps its one owner until the reclaim is done. (Unless the machine is so loaded that the
+   * namenode's process really went missing from the leader's view for two periods after its rejoin:
+   * the leader may take a mark over then, and the test checks that this is what happened.)
    */
   @Test
   void aDeleteWhoseNamenodeJoinsTheElectionAgainKeepsItsMarkWhileItsBatchesRun() throws Exception {
@@ -524,6 +526,25 @@ class SubtreeOperationsTest {
       e2.injectRoundDelay(Duration.ZERO);
       SubtreeOperations leader = cluster.namenode().namesystem().subtrees();
       io.hops.election.LeaderElection e1 = cluster.namenode().namesystem().blocks().election();
+      // The longest the rejoined process was missing from the leader's view from here on.
+      java.util.concurrent.atomic.AtomicLong longestGoneNanos =
+          new java.util.concurrent.atomic.AtomicLong();
+      AtomicBoolean watching = new AtomicBoolean(true);
+      Thread watcher =
+          new Thread(
+              () -> {
+                while (watching.get()) {
+                  e1.goneSince(owner)
+                      .ifPresent(
+                          t -> longestGoneNanos.accumulateAndGet(System.nanoTime() - t, Math::max));
+                  try {
+                    Thread.sleep(5);
+                  } catch (InterruptedException ie) {
+                    return;
+                  }
+                }
+              });
+      watcher.start();
       while (e1.membership().ids().contains(firstId)) {
         assertThat(System.nanoTime()).as("the old id declared dead").isLessThan(deadline);
         Thread.sleep(10);
@@ -541,7 +562,19 @@ class SubtreeOperationsTest {
         assertThat(System.nanoTime()).as("the reclaim ends").isLessThan(deadline + 60_000_000_000L);
         Thread.sleep(20);
       }
-      assertThat(owners).as("owners of the mark while the reclaim ran").containsOnly(owner);
+      watching.set(false);
+      watcher.join();
+      long gone = TimeUnit.NANOSECONDS.toMillis(longestGoneNanos.get());
+      if (owners.equals(Set.of(owner))) {
+        return;
+      }
+      // A take-over is allowed only after a real absence of the process, never for the rejoin.
+      System.out.printf(
+          "subtree: the rejoined namenode went missing for %d ms; owners of the mark %s%n",
+          gone, owners);
+      assertThat(gone)
+          .as("ms the rejoined process was missing from the leader's view, owners %s", owners)
+          .isGreaterThanOrEqualTo(2 * e1.periodMillis());
     } finally {
       second.namesystem().subtrees().injectBatchDelay(Duration.ZERO);
     }
