@@ -33,6 +33,39 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
   /** Whether this client uses the fast path ({@code true} by default). */
   public static final String SMALL_FILES_ENABLED = "hops.client.smallfiles.enabled";
 
+  // The exceptions the stock client unwraps from a namenode's answer to the same call (DFSClient's
+  // open, DFSOutputStream's create, DFSClient's append); any other stays a RemoteException, as
+  // there (an ACL refusal, a standby's or a retriable answer).
+  private static final Class<?>[] OPEN_ERRORS = {
+    org.apache.hadoop.security.AccessControlException.class,
+    java.io.FileNotFoundException.class,
+    org.apache.hadoop.hdfs.protocol.UnresolvedPathException.class
+  };
+  private static final Class<?>[] CREATE_ERRORS = {
+    org.apache.hadoop.security.AccessControlException.class,
+    org.apache.hadoop.hdfs.protocol.DSQuotaExceededException.class,
+    org.apache.hadoop.hdfs.protocol.QuotaByStorageTypeExceededException.class,
+    org.apache.hadoop.fs.FileAlreadyExistsException.class,
+    java.io.FileNotFoundException.class,
+    org.apache.hadoop.fs.ParentNotDirectoryException.class,
+    org.apache.hadoop.hdfs.protocol.NSQuotaExceededException.class,
+    org.apache.hadoop.hdfs.server.namenode.RetryStartFileException.class,
+    org.apache.hadoop.hdfs.server.namenode.SafeModeException.class,
+    org.apache.hadoop.hdfs.protocol.UnresolvedPathException.class,
+    org.apache.hadoop.hdfs.protocol.SnapshotAccessControlException.class,
+    org.apache.hadoop.hdfs.UnknownCryptoProtocolVersionException.class
+  };
+  private static final Class<?>[] APPEND_ERRORS = {
+    org.apache.hadoop.security.AccessControlException.class,
+    java.io.FileNotFoundException.class,
+    org.apache.hadoop.hdfs.server.namenode.SafeModeException.class,
+    org.apache.hadoop.hdfs.protocol.DSQuotaExceededException.class,
+    org.apache.hadoop.hdfs.protocol.QuotaByStorageTypeExceededException.class,
+    UnsupportedOperationException.class,
+    org.apache.hadoop.hdfs.protocol.UnresolvedPathException.class,
+    org.apache.hadoop.hdfs.protocol.SnapshotAccessControlException.class
+  };
+
   private SmallFilesClient smallFiles;
   private boolean enabled;
   private int max;
@@ -105,7 +138,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
                             blockSize,
                             data);
                       } catch (RemoteException e) {
-                        throw e.unwrapRemoteException();
+                        throw e.unwrapRemoteException(CREATE_ERRORS);
                       }
                     }),
             () ->
@@ -161,7 +194,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
                       try {
                         return p.appendSmallFile(fileId, length, clientName, data);
                       } catch (RemoteException e) {
-                        throw e.unwrapRemoteException();
+                        throw e.unwrapRemoteException(APPEND_ERRORS);
                       }
                     }),
             () -> HopsDistributedFileSystem.super.append(f, flag, bufferSize, progress));
@@ -214,7 +247,7 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
     if (BlockMissingException.class.getName().equals(e.getClassName())) {
       return new BlockMissingException(src, e.getMessage(), 0);
     }
-    return e.unwrapRemoteException();
+    return e.unwrapRemoteException(OPEN_ERRORS);
   }
 
   private static byte[] bytes(ByteBuffer b) {
