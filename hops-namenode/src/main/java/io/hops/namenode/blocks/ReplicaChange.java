@@ -257,6 +257,8 @@ public final class ReplicaChange extends Operation<Void> {
       return null;
     }
     if (!known) {
+      // The replica index is how many replicas the block had where they were read, a hint that
+      // nothing reads: a batched change of a complete block does not read them and writes 0.
       tx.insert(
           ReplicaRow.TABLE,
           new ReplicaRow(
