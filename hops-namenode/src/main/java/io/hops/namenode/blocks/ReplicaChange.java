@@ -9,6 +9,7 @@ import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -20,7 +21,8 @@ import java.util.List;
  * A datanode reports that it now holds (or no longer holds) a replica of one block: an incremental
  * block report entry, or a difference found in a full report (HDFS BlockManager.addStoredBlock and
  * removeStoredBlock). Locks the block row exclusively, which protects its replica rows, without
- * locking the file's inode: B-free, 2 PK + up to 4 PPIS/PK + W.
+ * locking the file's inode: B-free, 2 PK + up to 4 PPIS/PK + W alone; in a transaction of several
+ * changes their reads are batched per table ({@link ReplicaReads}).
  *
  * <p>A replica of a block no file has is invalidated; one older than the block (a stale generation
  * stamp) too, unless the storage's replica is recorded already: a datanode's stamps only grow, so
@@ -48,6 +50,7 @@ public final class ReplicaChange extends Operation<Void> {
   private BlockLookupRow lookup;
   private BlockInfoRow block;
   private List<ReplicaRow> replicas;
+  private ReplicaRow mine;
   private List<ReplicaUnderConstructionRow> expected;
   private PendingBlockRow pending;
   private UnderReplicatedBlockRow check;
@@ -89,6 +92,58 @@ public final class ReplicaChange extends Operation<Void> {
               BlockInfoRow.TABLE.key(lookup.inodeId(), blockId),
               LockMode.EXCLUSIVE);
     }
+    lockRest(tx);
+  }
+
+  /** Its lookup row and its locked block row (or nulls), read in a batch ({@link ReplicaReads}). */
+  void lookedUp(BlockLookupRow lookup, BlockInfoRow block) {
+    this.lookup = lookup;
+    this.block = block;
+  }
+
+  /**
+   * Whether the rest of its rows come from batches ({@link #batchedKeys}): a complete block, whose
+   * other replicas the change does not need, or no block at all. A block under construction or
+   * committed (its other replicas decide whether it completes), or a block moved or removed since
+   * its lookup row was read, reads its rows itself ({@link #lockRest}).
+   */
+  boolean readsInBatches() {
+    return block == null ? lookup == null : block.underConstructionState() == BlockState.COMPLETE;
+  }
+
+  /**
+   * The keys of the rows a change that {@link #readsInBatches} reads, one of each table or null:
+   * its storage's replica row, the block's check and pending rows, its invalidation row.
+   */
+  Key[] batchedKeys() {
+    if (block == null) {
+      return new Key[] {null, null, null, invalidationKey(ORPHAN_PARTITION)};
+    }
+    long inode = block.inodeId();
+    return new Key[] {
+      ReplicaRow.TABLE.key(inode, blockId, storage.id()),
+      UnderReplicatedBlockRow.TABLE.key(inode, blockId),
+      PendingBlockRow.TABLE.key(inode, blockId),
+      needsInvalidation() ? invalidationKey(inode) : null
+    };
+  }
+
+  /** The rows of {@link #batchedKeys}, as read; the storages of a pending copy made known. */
+  void batched(
+      ReplicaRow mine,
+      UnderReplicatedBlockRow check,
+      PendingBlockRow pending,
+      InvalidatedBlockRow invalidated)
+      throws IOException {
+    this.mine = mine;
+    this.check = check;
+    this.pending = pending;
+    this.invalidated = invalidated;
+    loadTargets();
+  }
+
+  /** What a change reads after its lookup and block rows, one row or partition at a time. */
+  void lockRest(LockPhase tx) throws IOException {
     if (block == null && lookup != null) {
       // Either the block moved to another file (concat) after its lookup row was read, or it was
       // removed and its lookup row kept for its invalidations: read it again, locked.
@@ -144,6 +199,18 @@ public final class ReplicaChange extends Operation<Void> {
             PendingBlockRow.TABLE,
             PendingBlockRow.TABLE.key(inode, blockId),
             LockMode.READ_COMMITTED);
+    loadTargets();
+    if (needsInvalidation()) {
+      invalidated = readInvalidated(tx, inode);
+    }
+  }
+
+  /** A deletion acknowledges its invalidation; a stale replica may be invalidated already. */
+  private boolean needsInvalidation() {
+    return !added || genStamp < block.generationStamp();
+  }
+
+  private void loadTargets() throws IOException {
     if (pending != null) {
       for (String id : pending.targets().split(",")) {
         if (!id.isBlank()) {
@@ -151,22 +218,22 @@ public final class ReplicaChange extends Operation<Void> {
         }
       }
     }
-    if (!added || genStamp < block.generationStamp()) {
-      invalidated = readInvalidated(tx, inode);
-    }
+  }
+
+  private Key invalidationKey(long partition) {
+    return InvalidatedBlockRow.TABLE.key(partition, blockId, storage.id());
   }
 
   private InvalidatedBlockRow readInvalidated(LockPhase tx, long partition) throws IOException {
-    return tx.find(
-        InvalidatedBlockRow.TABLE,
-        InvalidatedBlockRow.TABLE.key(partition, blockId, storage.id()),
-        LockMode.READ_COMMITTED);
+    return tx.find(InvalidatedBlockRow.TABLE, invalidationKey(partition), LockMode.READ_COMMITTED);
   }
 
   @Override
   protected Void execute(ExecutePhase tx) throws IOException {
     boolean known =
-        replicas != null && replicas.stream().anyMatch(r -> r.storageId() == storage.id());
+        replicas != null
+            ? replicas.stream().anyMatch(r -> r.storageId() == storage.id())
+            : mine != null;
     if (!added) {
       if (invalidated != null) {
         tx.delete(InvalidatedBlockRow.TABLE, invalidated); // the datanode did as it was told
@@ -190,9 +257,12 @@ public final class ReplicaChange extends Operation<Void> {
       return null;
     }
     if (!known) {
+      // The replica index is how many replicas the block had where they were read, a hint that
+      // nothing reads: a batched change of a complete block does not read them and writes 0.
       tx.insert(
           ReplicaRow.TABLE,
-          new ReplicaRow(block.inodeId(), blockId, storage.id(), replicas.size()));
+          new ReplicaRow(
+              block.inodeId(), blockId, storage.id(), replicas == null ? 0 : replicas.size()));
     }
     if (pending != null) {
       copyArrived(tx);

@@ -13,9 +13,9 @@ import java.util.Set;
 /**
  * Several replica changes of one datanode report in one transaction: all the entries of an
  * incremental report, or the differences a full report finds, so a report costs one commit per
- * transaction rather than per block. Each change reads and writes what {@link ReplicaChange} does;
- * the block rows are locked in block id order, the same order in every transaction, so two never
- * wait for each other in a cycle.
+ * transaction rather than per block. Each change reads and writes what {@link ReplicaChange} does,
+ * the reads batched per table ({@link ReplicaReads}); the block rows are locked in block id order,
+ * the same order in every transaction, so two never wait for each other in a cycle.
  */
 public final class ReplicaChanges extends Operation<Void> {
   /**
@@ -73,9 +73,7 @@ public final class ReplicaChanges extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    for (ReplicaChange c : changes) {
-      c.lock(tx);
-    }
+    ReplicaReads.lock(tx, changes);
   }
 
   @Override
