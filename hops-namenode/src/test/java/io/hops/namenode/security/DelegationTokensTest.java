@@ -11,11 +11,9 @@ import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Files;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,11 +24,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.authorize.ProxyUsers;
 import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,9 +44,7 @@ class DelegationTokensTest {
   private static final long RENEW_MS = 6000;
   private static final long LIFETIME_MS = 12000;
 
-  private static MiniKdc kdc;
-  private static File keytab;
-  private static String realm;
+  private static TestKdc kdc;
   private static HopsTestCluster hops;
   private static HopsNameNode second;
   private static MiniDFSCluster hdfs;
@@ -58,13 +52,8 @@ class DelegationTokensTest {
 
   @BeforeAll
   static void start() throws Exception {
-    File work = Files.createTempDirectory("hops-dtokens").toFile();
-    kdc = new MiniKdc(MiniKdc.createConf(), work);
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = new File(work, "test.keytab");
-    kdc.createPrincipal(keytab, "hdfs/localhost", "alice", "bob");
-    Configuration conf = secure();
+    kdc = TestKdc.start("hops-dtokens", "hdfs/localhost", "alice", "bob");
+    Configuration conf = kdc.rpc("authentication");
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_KEY_UPDATE_INTERVAL_KEY, ROLL_MS);
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_RENEW_INTERVAL_KEY, RENEW_MS);
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_DELEGATION_TOKEN_MAX_LIFETIME_KEY, LIFETIME_MS);
@@ -97,42 +86,16 @@ class DelegationTokensTest {
       hops.close();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close(); // the JVM's later tests run with simple authentication
     }
-    // The JVM's later tests run with simple authentication.
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
-    ProxyUsers.refreshSuperUserGroupsConfiguration(new Configuration(false));
-  }
-
-  private static Configuration secure() {
-    Configuration c = new Configuration(false);
-    c.set("hadoop.security.authentication", "kerberos");
-    c.set("hadoop.rpc.protection", "authentication");
-    String hdfsPrincipal = "hdfs/_HOST@" + realm;
-    c.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
-    c.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, keytab.getPath());
-    c.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
-    c.set(DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY, keytab.getPath());
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, "HTTP/_HOST@" + realm);
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY, keytab.getPath());
-    c.set("hadoop.http.authentication.kerberos.principal", "HTTP/_HOST@" + realm);
-    c.set("hadoop.http.authentication.kerberos.keytab", keytab.getPath());
-    return c;
   }
 
   /** A client's configuration: Hadoop's defaults, the security settings, no retries. */
   private static Configuration clientConf() {
-    Configuration c = new Configuration();
-    secure().forEach(e -> c.set(e.getKey(), e.getValue()));
+    Configuration c = TestKdc.client(kdc.rpc("authentication"));
     c.setBoolean("fs.hdfs.impl.disable.cache", true);
     c.setInt("ipc.client.connect.max.retries", 0);
     return c;
-  }
-
-  private static UserGroupInformation login(String user) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(
-        user + "@" + realm, keytab.getPath());
   }
 
   @FunctionalInterface
@@ -159,7 +122,7 @@ class DelegationTokensTest {
   private static Token<DelegationTokenIdentifier> token(String uri, String renewer)
       throws Exception {
     return as(
-        login("alice"),
+        kdc.login("alice"),
         uri,
         fs -> (Token<DelegationTokenIdentifier>) fs.getDelegationToken(renewer));
   }
@@ -275,24 +238,24 @@ class DelegationTokensTest {
     assertThat(t.getKind()).isEqualTo(DelegationTokenIdentifier.HDFS_DELEGATION_KIND);
     assertThat(t.getService().toString())
         .isEqualTo(SecurityUtil.buildTokenService(address(a)).toString());
-    assertThat(id(t).getUser().getUserName()).isEqualTo("alice@" + realm);
+    assertThat(id(t).getUser().getUserName()).isEqualTo("alice@" + kdc.realm());
     assertThat(id(t).getRenewer().toString()).isEqualTo("alice");
     assertThat(row(t).renewDate()).isEqualTo(id(t).getIssueDate() + RENEW_MS);
 
     assertThat(listWith(t, b)).isEqualTo("allowed");
 
     Thread.sleep(20); // a later renewal date
-    long renewed = renew(login("alice"), forUri(t, b));
+    long renewed = renew(kdc.login("alice"), forUri(t, b));
     assertThat(renewed).isGreaterThan(id(t).getIssueDate() + RENEW_MS);
     assertThat(row(t).renewDate()).isEqualTo(renewed);
 
-    cancel(login("alice"), forUri(t, a));
+    cancel(kdc.login("alice"), forUri(t, a));
     assertThat(row(t)).isNull();
     assertThat(listWith(t, a)).contains("can't be found in cache");
     // The second namenode trusted the token it read for at most its cache time.
     await("refused on the other namenode", 10_000, () -> !listWith(t, b).equals("allowed"));
     assertThat(listWith(t, b)).contains("can't be found in cache");
-    assertThat(outcome(() -> renew(login("alice"), forUri(t, b))))
+    assertThat(outcome(() -> renew(kdc.login("alice"), forUri(t, b))))
         .startsWith(
             "org.apache.hadoop.security.token.SecretManager$InvalidToken: Renewal request for"
                 + " unknown token");
@@ -306,12 +269,12 @@ class DelegationTokensTest {
       Token<DelegationTokenIdentifier> t = token(uri, "alice");
       // A caller authenticated by a token gets no other token.
       seen.add(outcome(() -> as(holding(t), uri, fs -> fs.getDelegationToken("alice"))));
-      seen.add(outcome(() -> renew(login("bob"), t)));
+      seen.add(outcome(() -> renew(kdc.login("bob"), t)));
       seen.add(outcome(() -> renew(holding(t), t)));
       seen.add(
           outcome(
               () -> {
-                cancel(login("bob"), t);
+                cancel(kdc.login("bob"), t);
                 return null;
               }));
       Token<DelegationTokenIdentifier> tampered = new Token<>(t);
@@ -322,22 +285,22 @@ class DelegationTokensTest {
               tampered.getIdentifier(), password, tampered.getKind(), tampered.getService());
       seen.add(listWith(tampered, uri));
       Token<DelegationTokenIdentifier> wrongPassword = tampered;
-      seen.add(outcome(() -> renew(login("alice"), wrongPassword)));
+      seen.add(outcome(() -> renew(kdc.login("alice"), wrongPassword)));
       Token<DelegationTokenIdentifier> noRenewer = token(uri, null);
-      seen.add(outcome(() -> renew(login("alice"), noRenewer)));
+      seen.add(outcome(() -> renew(kdc.login("alice"), noRenewer)));
       seen.add(
           outcome(
               () -> {
-                cancel(login("alice"), t);
+                cancel(kdc.login("alice"), t);
                 return null;
               }));
       seen.add(
           outcome(
               () -> {
-                cancel(login("alice"), t);
+                cancel(kdc.login("alice"), t);
                 return null;
               }));
-      seen.add(outcome(() -> renew(login("alice"), t)));
+      seen.add(outcome(() -> renew(kdc.login("alice"), t)));
       sides.add(seen);
     }
     List<String> onHops = sides.get(0);
@@ -382,9 +345,10 @@ class DelegationTokensTest {
     // Past its maximum date no renewal helps.
     long maxDate = Math.max(id(onHops).getMaxDate(), id(onHdfs).getMaxDate());
     Thread.sleep(Math.max(0, maxDate - System.currentTimeMillis() + 200));
-    String late = outcome(() -> renew(login("alice"), onHdfs));
+    String late = outcome(() -> renew(kdc.login("alice"), onHdfs));
     assertThat(late).contains("alice tried to renew an expired token");
-    assertThat(outcome(() -> renew(login("alice"), forUri(onHops, second.uri())))).isEqualTo(late);
+    assertThat(outcome(() -> renew(kdc.login("alice"), forUri(onHops, second.uri()))))
+        .isEqualTo(late);
   }
 
   @Test
@@ -405,7 +369,7 @@ class DelegationTokensTest {
           return id(t).getMasterKeyId() > oldKey;
         });
     Token<DelegationTokenIdentifier> fresh = newer.get(newer.size() - 1);
-    renew(login("alice"), forUri(old, a));
+    renew(kdc.login("alice"), forUri(old, a));
     assertThat(listWith(old, a)).isEqualTo("allowed");
     assertThat(listWith(old, b)).isEqualTo("allowed");
     assertThat(listWith(fresh, a)).isEqualTo("allowed");
@@ -451,7 +415,7 @@ class DelegationTokensTest {
           key = id(token(other.uri(), "alice")).getMasterKeyId();
         }
         assertThat(listWith(before, other.uri())).isEqualTo("allowed");
-        assertThat(renew(login("alice"), forUri(before, other.uri())))
+        assertThat(renew(kdc.login("alice"), forUri(before, other.uri())))
             .isGreaterThan(id(before).getIssueDate());
       } finally {
         other.close();
@@ -493,7 +457,7 @@ class DelegationTokensTest {
     @SuppressWarnings("unchecked")
     Token<DelegationTokenIdentifier> t =
         as(
-            login("alice"),
+            kdc.login("alice"),
             "hdfs://ns1",
             viaFirst,
             fs -> (Token<DelegationTokenIdentifier>) fs.getDelegationToken("alice"));

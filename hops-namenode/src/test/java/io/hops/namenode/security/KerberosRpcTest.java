@@ -19,7 +19,6 @@ import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -31,11 +30,9 @@ import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifie
 import org.apache.hadoop.hdfs.server.namenode.AuditLogger;
 import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.authorize.ProxyUsers;
 import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,29 +50,21 @@ import org.junit.jupiter.params.provider.ValueSource;
  * tokens to start with Kerberos (issue 56, item 4).
  */
 class KerberosRpcTest {
-  private static MiniKdc kdc;
-  private static File keytab;
-  private static String realm;
+  private static TestKdc kdc;
   private static File policy;
   private static HopsTestCluster hops;
   private static HopsNameNode second;
   private static MiniDFSCluster hdfs;
-  private static File work;
   private static Configuration serverConf;
 
   @BeforeAll
   static void start() throws Exception {
-    work = Files.createTempDirectory("hops-kerberos").toFile();
-    Properties kdcConf = MiniKdc.createConf();
-    kdc = new MiniKdc(kdcConf, work);
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = new File(work, "test.keytab");
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice", "bob", "hive");
+    kdc =
+        TestKdc.start("hops-kerberos", "hdfs/localhost", "HTTP/localhost", "alice", "bob", "hive");
     // The ACLs and proxy users, in a file the namenodes re-read when a refresh is asked.
-    policy = new File(work, "security-site.xml");
+    policy = new File(kdc.dir(), "security-site.xml");
     writePolicy("*", "alice");
-    Configuration conf = secure("authentication");
+    Configuration conf = kdc.rpc("authentication");
     conf.setBoolean("hadoop.security.authorization", true);
     conf.addResource(new org.apache.hadoop.fs.Path(policy.toURI()));
     conf.setLong(NamenodeConfig.SECURITY_REFRESH_POLL_MS, 200);
@@ -104,30 +93,8 @@ class KerberosRpcTest {
       hops.close();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close(); // the JVM's later tests run with simple authentication and no proxy users
     }
-    // The JVM's later tests run with simple authentication and no proxy users.
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
-    ProxyUsers.refreshSuperUserGroupsConfiguration(new Configuration(false));
-  }
-
-  /** The security settings both sides share, with {@code protection} on the RPC connections. */
-  private static Configuration secure(String protection) {
-    Configuration c = new Configuration(false);
-    c.set("hadoop.security.authentication", "kerberos");
-    c.set("hadoop.rpc.protection", protection);
-    String hdfsPrincipal = "hdfs/_HOST@" + realm;
-    c.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
-    c.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, keytab.getPath());
-    c.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
-    c.set(DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY, keytab.getPath());
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, "HTTP/_HOST@" + realm);
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY, keytab.getPath());
-    // hops's WebHDFS filter reads Hadoop's HTTP authentication keys (SPNEGO is issue 56, item 5).
-    c.set("hadoop.http.authentication.kerberos.principal", "HTTP/_HOST@" + realm);
-    c.set("hadoop.http.authentication.kerberos.keytab", keytab.getPath());
-    return c;
   }
 
   private static void writePolicy(String clientAcl, String hiveMayImpersonate) throws IOException {
@@ -142,18 +109,11 @@ class KerberosRpcTest {
 
   /** A client's configuration: Hadoop's defaults and the security settings. */
   private static Configuration clientConf(String protection) {
-    Configuration c = new Configuration();
-    secure(protection).forEach(e -> c.set(e.getKey(), e.getValue()));
-    return c;
+    return TestKdc.client(kdc.rpc(protection));
   }
 
   private static String property(String name, String value) {
     return "<property><name>" + name + "</name><value>" + value + "</value></property>\n";
-  }
-
-  private static UserGroupInformation login(String user) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(
-        user + "@" + realm, keytab.getPath());
   }
 
   /** A stock client of {@code uri}, made and used as {@code ugi}. */
@@ -215,7 +175,7 @@ class KerberosRpcTest {
 
   @Test
   void clientWithKeytabCreatesListsAndReads() throws Exception {
-    UserGroupInformation alice = login("alice");
+    UserGroupInformation alice = kdc.login("alice");
     aliceHome();
     FileStatus[] listed =
         as(
@@ -240,7 +200,7 @@ class KerberosRpcTest {
 
   @Test
   void clientPrincipalPosingAsDatanodeIsRefusedLikeHdfs() throws Exception {
-    UserGroupInformation alice = login("alice");
+    UserGroupInformation alice = kdc.login("alice");
     List<String> refusals = new ArrayList<>();
     for (String uri : List.of(hops.namenode().uri(), hdfsUri())) {
       try {
@@ -269,7 +229,7 @@ class KerberosRpcTest {
   /** The superuser (the namenode's short principal name, hdfs) makes alice's home. */
   private static void aliceHome() throws Exception {
     as(
-        login("hdfs/localhost"),
+        kdc.login("hdfs/localhost"),
         hops.namenode().uri(),
         fs -> fs.mkdirs(new Path("/user/alice")) && setOwner(fs, "/user/alice", "alice"));
   }
@@ -291,13 +251,13 @@ class KerberosRpcTest {
   @Test
   void simpleAuthClientIsRefusedLikeHdfs() throws Exception {
     // A client process configured for simple authentication, as the stock shell runs.
-    ToolProcess tool = new ToolProcess(new File(work, "shell"));
+    ToolProcess tool = new ToolProcess(new File(kdc.dir(), "shell"));
     List<String> outputs = new ArrayList<>();
     for (String uri : List.of(hops.namenode().uri(), hdfsUri())) {
       ToolProcess.Result r =
           tool.run(
               "org.apache.hadoop.fs.FsShell",
-              List.of("-Dhadoop.log.dir=" + work),
+              List.of("-Dhadoop.log.dir=" + kdc.dir()),
               List.of("hadoop.security.authentication=simple", "ipc.client.connect.max.retries=0"),
               "simple",
               "-ls",
@@ -313,11 +273,11 @@ class KerberosRpcTest {
   @ParameterizedTest
   @ValueSource(strings = {"authentication", "integrity", "privacy"})
   void everyRpcProtectionWorks(String protection) throws Exception {
-    Configuration conf = secure(protection);
+    Configuration conf = kdc.rpc(protection);
     // The namenode logs in by itself, not as whoever this JVM logged in last.
     UserGroupInformation.setLoginUser(null);
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
-      UserGroupInformation superuser = login("hdfs/localhost");
+      UserGroupInformation superuser = kdc.login("hdfs/localhost");
       Configuration client = clientConf(protection);
       boolean served =
           as(
@@ -331,7 +291,7 @@ class KerberosRpcTest {
       String other = protection.equals("privacy") ? "authentication" : "privacy";
       try {
         as(
-            login("hdfs/localhost"),
+            kdc.login("hdfs/localhost"),
             cluster.namenode().uri(),
             clientConf(other),
             fs -> fs.exists(new Path("/")));
@@ -346,7 +306,7 @@ class KerberosRpcTest {
 
   @Test
   void proxyUsersAllowedAndRefusedAsConfigured() throws Exception {
-    UserGroupInformation hive = login("hive");
+    UserGroupInformation hive = kdc.login("hive");
     UserGroupInformation hiveAsAlice = UserGroupInformation.createProxyUser("alice", hive);
     boolean asAlice = as(hiveAsAlice, hops.namenode().uri(), fs -> fs.exists(new Path("/")));
     assertThat(asAlice).isTrue();
@@ -358,7 +318,8 @@ class KerberosRpcTest {
     writePolicy("*", "alice,bob");
     try {
       assertThat(dfsAdmin(second, "-refreshSuperUserGroupsConfiguration")).isZero();
-      UserGroupInformation hiveAgain = UserGroupInformation.createProxyUser("bob", login("hive"));
+      UserGroupInformation hiveAgain =
+          UserGroupInformation.createProxyUser("bob", kdc.login("hive"));
       boolean asBob = as(hiveAgain, hops.namenode().uri(), fs -> fs.exists(new Path("/")));
       assertThat(asBob).isTrue();
     } finally {
@@ -369,21 +330,21 @@ class KerberosRpcTest {
 
   @Test
   void serviceAclRefusesAUserAndItsRefreshReachesEveryNamenode() throws Exception {
-    assertThat(refusal(login("bob"), second.uri())).isEqualTo("allowed");
+    assertThat(refusal(kdc.login("bob"), second.uri())).isEqualTo("allowed");
     writePolicy("alice,hive,hdfs", "alice");
     try {
       // Asked of the first namenode: it applies the ACL at once, the second within a poll.
       assertThat(dfsAdmin(hops.namenode(), "-refreshServiceAcl")).isZero();
-      String onHops = refusal(login("bob"), hops.namenode().uri());
+      String onHops = refusal(kdc.login("bob"), hops.namenode().uri());
       assertThat(onHops).contains("is not authorized for protocol interface");
-      assertThat(onHops).isEqualTo(refusal(login("bob"), hdfsUri()));
+      assertThat(onHops).isEqualTo(refusal(kdc.login("bob"), hdfsUri()));
       long deadline = System.nanoTime() + 10_000_000_000L;
-      while (refusal(login("bob"), second.uri()).equals("allowed")) {
+      while (refusal(kdc.login("bob"), second.uri()).equals("allowed")) {
         assertThat(System.nanoTime() - deadline).as("second namenode refreshed").isNegative();
         Thread.sleep(100);
       }
-      assertThat(refusal(login("bob"), second.uri())).isEqualTo(onHops);
-      assertThat(refusal(login("alice"), second.uri())).isEqualTo("allowed");
+      assertThat(refusal(kdc.login("bob"), second.uri())).isEqualTo(onHops);
+      assertThat(refusal(kdc.login("alice"), second.uri())).isEqualTo("allowed");
     } finally {
       writePolicy("*", "alice");
       assertThat(dfsAdmin(hops.namenode(), "-refreshServiceAcl")).isZero();
@@ -429,7 +390,8 @@ class KerberosRpcTest {
 
   @Test
   void auditLineOfAProxiedCallNamesBothUsersLikeHdfs() throws Exception {
-    UserGroupInformation hiveAsAlice = UserGroupInformation.createProxyUser("alice", login("hive"));
+    UserGroupInformation hiveAsAlice =
+        UserGroupInformation.createProxyUser("alice", kdc.login("hive"));
     List<String> lines = new ArrayList<>();
     for (String uri : List.of(hops.namenode().uri(), hdfsUri())) {
       Recorder.UGIS.clear();
@@ -440,7 +402,8 @@ class KerberosRpcTest {
       }
       lines.add(Recorder.UGIS.isEmpty() ? "none" : Recorder.UGIS.get(0));
     }
-    assertThat(lines.get(0)).isEqualTo("alice (auth:PROXY) via hive@" + realm + " (auth:KERBEROS)");
+    assertThat(lines.get(0))
+        .isEqualTo("alice (auth:PROXY) via hive@" + kdc.realm() + " (auth:KERBEROS)");
     assertThat(lines.get(0)).isEqualTo(lines.get(1));
   }
 

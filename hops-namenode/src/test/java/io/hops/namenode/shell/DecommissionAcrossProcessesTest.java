@@ -72,7 +72,7 @@ class DecommissionAcrossProcessesTest {
       Configuration client = cluster.haClient();
       try (DistributedFileSystem fs =
           (DistributedFileSystem) FileSystem.get(FileSystem.getDefaultUri(client), client)) {
-        awaitLive(fs, 5);
+        cluster.awaitLiveDatanodes(fs);
         byte[][] data = new byte[FILES][];
         for (int f = 0; f < FILES; f++) {
           data[f] = new byte[2 * BLOCK + 1000];
@@ -161,17 +161,6 @@ class DecommissionAcrossProcessesTest {
           .isLessThan(deadline);
       Thread.sleep(250);
       now = state(fs, uuid);
-    }
-  }
-
-  private static void awaitLive(DistributedFileSystem fs, int n) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (Arrays.stream(fs.getDataNodeStats(DatanodeReportType.LIVE))
-            .filter(d -> d.getCapacity() > 0)
-            .count()
-        < n) {
-      assertThat(System.nanoTime()).as("datanodes did not come up").isLessThan(deadline);
-      Thread.sleep(200);
     }
   }
 

@@ -3,21 +3,14 @@ package io.hops.namenode.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
-import io.hops.datanode.DatanodeLauncher;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamespaceChecker;
-import io.hops.namenode.data.TcpCut;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,7 +33,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,29 +76,15 @@ class NemesisTest {
     ONE_WAY_PARTITION_THEN_SIGKILL
   }
 
-  private final List<Process> daemons = new ArrayList<>();
-  private final Process[] namenodes = new Process[NAMENODES];
-  private final int[] rpcPorts = new int[NAMENODES];
-  private final TcpCut[] proxies = new TcpCut[NAMENODES];
+  private ProcessCluster cluster;
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
   private final AtomicLong lastCompletion = new AtomicLong();
   private final AtomicLong longestGap = new AtomicLong();
-  private Path work;
-  private int generation;
 
   @AfterEach
   void stopAll() throws Exception {
-    for (Process p : daemons) {
-      new ProcessBuilder("kill", "-CONT", Long.toString(p.pid())).start().waitFor();
-      p.destroyForcibly();
-    }
-    for (Process p : daemons) {
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
-    for (TcpCut c : proxies) {
-      if (c != null) {
-        c.close();
-      }
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -118,7 +96,14 @@ class NemesisTest {
     long seconds = Long.getLong("hops.nemesis.seconds", 60);
     long seed = Long.getLong("hops.nemesis.seed", System.nanoTime());
     System.out.printf("nemesis run: %d s, seed %d%n", seconds, seed);
-    startCluster(db);
+    cluster =
+        ProcessCluster.throughForwarders(
+            Path.of("target/nemesis/" + System.nanoTime()),
+            db,
+            NAMENODES,
+            Map.of("hops.metadata.pool.size", "20", "dfs.blocksize", Integer.toString(BLOCK)));
+    cluster.startNamenodes();
+    cluster.startDatanodes(DATANODES);
 
     List<Worker> workers = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
@@ -130,7 +115,7 @@ class NemesisTest {
       DistributedFileSystem fs =
           (DistributedFileSystem) FileSystem.get(FileSystem.getDefaultUri(client), client);
       if (w == 0) {
-        awaitLiveDatanodes(fs);
+        cluster.awaitLiveDatanodes(fs);
       }
       Worker worker = new Worker(w, fs, new Random(seed + w), stop);
       fs.mkdirs(worker.dir);
@@ -201,44 +186,40 @@ class NemesisTest {
       switch (fault) {
         case SIGKILL, ONE_WAY_PARTITION_THEN_SIGKILL -> {
           if (fault == Fault.ONE_WAY_PARTITION_THEN_SIGKILL) {
-            proxies[victim].freezeReplies();
+            cluster.forwarder(victim).freezeReplies();
             Thread.sleep(1_000);
           }
-          namenodes[victim].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-          proxies[victim].thaw();
+          cluster.kill(victim);
+          cluster.forwarder(victim).thaw();
           if (victim == clients) {
             clients = (clients + 1) % NAMENODES;
           }
           Thread.sleep(3_000);
-          namenodes[victim] = startNamenode(victim);
+          cluster.startNamenode(victim);
         }
         case SIGSTOP -> {
-          signal("STOP", namenodes[victim]);
+          cluster.signal(victim, "STOP");
           Thread.sleep(5_000);
-          signal("CONT", namenodes[victim]);
+          cluster.signal(victim, "CONT");
         }
         case DATABASE_STALL -> {
-          for (TcpCut p : proxies) {
-            p.freeze();
+          for (int i = 0; i < NAMENODES; i++) {
+            cluster.forwarder(i).freeze();
           }
           Thread.sleep(4_000);
-          for (TcpCut p : proxies) {
-            p.thaw();
+          for (int i = 0; i < NAMENODES; i++) {
+            cluster.forwarder(i).thaw();
           }
         }
         case ONE_WAY_PARTITION -> {
-          proxies[victim].freezeReplies();
+          cluster.forwarder(victim).freezeReplies();
           Thread.sleep(5_000);
-          proxies[victim].thaw();
+          cluster.forwarder(victim).thaw();
         }
       }
       count.get(fault).incrementAndGet();
     }
     return count;
-  }
-
-  private static void signal(String signal, Process p) throws Exception {
-    new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
   }
 
   private void completed() {
@@ -545,126 +526,16 @@ class NemesisTest {
     return b == null ? "no file" : b.length + " bytes (" + Arrays.hashCode(b) + ")";
   }
 
-  private void awaitLiveDatanodes(DistributedFileSystem fs) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (Arrays.stream(fs.getDataNodeStats(DatanodeReportType.LIVE))
-            .filter(d -> d.getCapacity() > 0)
-            .count()
-        < DATANODES) {
-      assertThat(System.nanoTime()).as("datanodes did not come up").isLessThan(deadline);
-      Thread.sleep(200);
-    }
-  }
-
   /**
    * A stock client of the three namenodes (an HA nameservice), failing over quickly: a call without
    * an answer in 2 s is resent to the next namenode, so a paused namenode may still run the first
    * copy when it resumes.
    */
   private Configuration haClient(int failovers) {
-    Configuration client = new Configuration(false);
-    List<InetSocketAddress> addresses = new ArrayList<>();
-    for (int port : rpcPorts) {
-      addresses.add(new InetSocketAddress("127.0.0.1", port));
-    }
-    DatanodeLauncher.setNamenodes(client, addresses);
-    client.setBoolean("fs.hdfs.impl.disable.cache", true);
-    client.setInt("ipc.client.connect.max.retries", 1);
-    client.setInt("ipc.client.connect.retry.interval", 100);
+    Configuration client = cluster.haClient();
     client.setInt("dfs.client.failover.max.attempts", failovers);
-    client.setInt("dfs.client.failover.sleep.base.millis", 100);
-    client.setInt("dfs.client.failover.sleep.max.millis", 1000);
     client.setLong("dfs.blocksize", BLOCK);
     client.setInt("ipc.client.rpc-timeout.ms", 2_000);
     return client;
-  }
-
-  /** Three namenode processes over MariaDB, each through its own forwarder, and the datanodes. */
-  private void startCluster(Map<String, String> db) throws Exception {
-    work = Files.createDirectories(Path.of("target/nemesis/" + System.nanoTime()));
-    String url = db.get(HopsConfig.JDBC_URL);
-    URI address = URI.create(url.substring("jdbc:".length()));
-    for (int i = 0; i < NAMENODES; i++) {
-      proxies[i] = new TcpCut(new InetSocketAddress(address.getHost(), address.getPort()));
-      rpcPorts[i] = Processes.freePort();
-      Map<String, String> mine = new HashMap<>(db);
-      mine.put(
-          HopsConfig.JDBC_URL,
-          url.replace(
-              address.getHost() + ":" + address.getPort(), "127.0.0.1:" + proxies[i].port()));
-      writeConf(i, mine, Processes.freePort());
-    }
-    for (int i = 0; i < NAMENODES; i++) {
-      namenodes[i] = startNamenode(i);
-    }
-    for (int i = 1; i <= DATANODES; i++) {
-      List<String> args = new ArrayList<>(List.of("datanode", "--conf", conf(0).toString()));
-      for (int port : rpcPorts) {
-        args.add("--namenode");
-        args.add("hdfs://127.0.0.1:" + port);
-      }
-      args.addAll(List.of("--data-dir", work.resolve("dn" + i).toString(), "--any-ports"));
-      daemon("datanode-" + i, args.toArray(new String[0]));
-    }
-  }
-
-  private Path conf(int i) {
-    return work.resolve("conf-" + i);
-  }
-
-  private void writeConf(int i, Map<String, String> mine, int httpPort) throws IOException {
-    Path dir = Files.createDirectories(conf(i));
-    Files.writeString(
-        dir.resolve("core-site.xml"),
-        Processes.site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPorts[i]),
-        StandardCharsets.UTF_8);
-    List<String> kv = new ArrayList<>();
-    mine.forEach(
-        (k, v) -> {
-          kv.add(k);
-          kv.add(v);
-        });
-    kv.addAll(
-        List.of(
-            "hops.metadata.pool.size", "20",
-            "hops.namenode.rpc.port", Integer.toString(rpcPorts[i]),
-            "hops.namenode.http.port", Integer.toString(httpPort),
-            "hops.namenode.housekeeping.interval.ms", "500",
-            "dfs.namenode.fs-limits.min-block-size", "1024",
-            "dfs.blocksize", Integer.toString(BLOCK),
-            "dfs.heartbeat.interval", "1",
-            "ipc.client.connect.max.retries", "2",
-            "ipc.client.connect.retry.interval", "200"));
-    Files.writeString(
-        dir.resolve("hdfs-site.xml"),
-        Processes.site(kv.toArray(new String[0])),
-        StandardCharsets.UTF_8);
-  }
-
-  private Process startNamenode(int i) throws Exception {
-    String name = "namenode-" + i + "-" + generation++;
-    Process p = daemon(name, "namenode", "--conf", conf(i).toString());
-    Path out = work.resolve(name + ".out");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
-      assertThat(p.isAlive())
-          .as("%s died:%n%s", name, Processes.tail(work.resolve(name + ".err")))
-          .isTrue();
-      assertThat(System.nanoTime()).as("%s did not start", name).isLessThan(deadline);
-      Thread.sleep(100);
-    }
-    return p;
-  }
-
-  private Process daemon(String name, String... args) throws IOException {
-    List<String> cmd = Processes.java(false);
-    cmd.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectOutput(work.resolve(name + ".out").toFile())
-            .redirectError(work.resolve(name + ".err").toFile())
-            .start();
-    daemons.add(p);
-    return p;
   }
 }

@@ -3,7 +3,6 @@ package io.hops.namenode.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.hops.common.HopsConfig;
 import io.hops.dal.DalConfig;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
@@ -14,15 +13,12 @@ import io.hops.election.Member;
 import io.hops.election.Membership;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.cli.NamenodesCommand;
-import io.hops.namenode.data.TcpCut;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -54,26 +50,13 @@ class PausedLeaderTest {
   private static final Pattern PAUSED =
       Pattern.compile("paused inside a fenced transaction at (\\d+); the lease ends at (-?\\d+)");
 
-  private final List<Process> daemons = new ArrayList<>();
-  private final Process[] namenodes = new Process[NAMENODES];
-  private final int[] rpcPorts = new int[NAMENODES];
-  private final TcpCut[] proxies = new TcpCut[NAMENODES];
+  private ProcessCluster cluster;
   private Map<String, String> db;
-  private Path work;
 
   @AfterEach
   void stopAll() throws Exception {
-    for (Process p : daemons) {
-      new ProcessBuilder("kill", "-CONT", Long.toString(p.pid())).start().waitFor();
-      p.destroyForcibly();
-    }
-    for (Process p : daemons) {
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
-    for (TcpCut c : proxies) {
-      if (c != null) {
-        c.close();
-      }
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -105,7 +88,7 @@ class PausedLeaderTest {
     List<Long> delays = new ArrayList<>();
     try (Storage s = Storages.open(DalConfig.of(db))) {
       for (int run = 0; run < runs; run++) {
-        int leader = leaderIndex();
+        int leader = cluster.leaderIndex();
         int other = 1 - leader;
         long epoch = startupEpoch(s);
         // Wait until the leader has published its epoch: its housekeeping runs, and the successor
@@ -117,7 +100,7 @@ class PausedLeaderTest {
           epoch = startupEpoch(s);
         }
         Thread.sleep(2_000);
-        Path log = log(leader);
+        Path log = cluster.log(leader);
         int linesBefore = Files.readAllLines(log).size();
         Files.writeString(pauseFile(leader), mode);
         long[] paused = awaitPause(log, linesBefore);
@@ -167,30 +150,30 @@ class PausedLeaderTest {
   }
 
   private void resume(int namenode) throws Exception {
-    new ProcessBuilder("kill", "-CONT", Long.toString(namenodes[namenode].pid())).start().waitFor();
+    cluster.signal(namenode, "CONT");
   }
 
   private void freeze(int namenode) {
-    proxies[namenode].freeze();
+    cluster.forwarder(namenode).freeze();
   }
 
   private void thaw(int namenode) {
-    proxies[namenode].thaw();
+    cluster.forwarder(namenode).thaw();
   }
 
   /** The old leader serves again as a follower: the other leads and it is in the membership. */
   private void awaitFollower(int old, int leader) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    String oldAddress = "127.0.0.1:" + rpcPorts[old];
+    String oldAddress = "127.0.0.1:" + cluster.rpcPort(old);
     Configuration conf = new Configuration(false);
     while (true) {
       try {
         Membership m =
-            NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", rpcPorts[old]), conf);
+            NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", cluster.rpcPort(old)), conf);
         Member l = m.leader();
         boolean inIt =
-            m.members().stream().anyMatch(x -> x.rpcAddress().endsWith(":" + rpcPorts[old]));
-        if (l != null && l.rpcAddress().endsWith(":" + rpcPorts[leader]) && inIt) {
+            m.members().stream().anyMatch(x -> x.rpcAddress().endsWith(":" + cluster.rpcPort(old)));
+        if (l != null && l.rpcAddress().endsWith(":" + cluster.rpcPort(leader)) && inIt) {
           return;
         }
       } catch (IOException e) {
@@ -238,102 +221,28 @@ class PausedLeaderTest {
     }
   }
 
-  private int leaderIndex() throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    Configuration conf = new Configuration(false);
-    while (System.nanoTime() < deadline) {
-      for (int port : rpcPorts) {
-        try {
-          Member leader =
-              NamenodesCommand.fetch(new InetSocketAddress("127.0.0.1", port), conf).leader();
-          for (int i = 0; leader != null && i < NAMENODES; i++) {
-            if (leader.rpcAddress().endsWith(":" + rpcPorts[i])) {
-              return i;
-            }
-          }
-        } catch (IOException e) {
-          // that one does not answer: ask another
-        }
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("no leader within 30 s");
-  }
-
-  /** Two namenode processes over MariaDB, each through a forwarder of its own. */
+  /**
+   * Two namenode processes over MariaDB, each through a forwarder of its own, each with the test
+   * hook that pauses it inside a fenced transaction when its {@link #pauseFile} names a mode.
+   */
   private void startCluster() throws Exception {
     db = HopsTestCluster.emptyMariadbOrNull();
     assumeTrue(db != null, "HOPS_TEST_MYSQL_URL is not set");
-    work = Files.createDirectories(Path.of("target/paused-leader/" + System.nanoTime()));
-    String url = db.get(HopsConfig.JDBC_URL);
-    URI address = URI.create(url.substring("jdbc:".length()));
+    cluster =
+        ProcessCluster.throughForwarders(
+            Path.of("target/paused-leader/" + System.nanoTime()),
+            db,
+            NAMENODES,
+            Map.of(
+                "hops.metadata.pool.size", "20", "hops.namenode.housekeeping.interval.ms", "100"));
     for (int i = 0; i < NAMENODES; i++) {
-      proxies[i] = new TcpCut(new InetSocketAddress(address.getHost(), address.getPort()));
-      rpcPorts[i] = Processes.freePort();
-      Map<String, String> mine = new HashMap<>(db);
-      mine.put(
-          HopsConfig.JDBC_URL,
-          url.replace(
-              address.getHost() + ":" + address.getPort(), "127.0.0.1:" + proxies[i].port()));
-      writeConf(i, mine, Processes.freePort());
+      List<String> java = Processes.java(false);
+      java.add(1, "-Dhops.test.fenced-pause.file=" + pauseFile(i).toAbsolutePath());
+      cluster.startNamenode(i, java);
     }
-    for (int i = 0; i < NAMENODES; i++) {
-      namenodes[i] = startNamenode(i);
-    }
-  }
-
-  private Path conf(int i) {
-    return work.resolve("conf-" + i);
-  }
-
-  private Path log(int i) {
-    return work.resolve("namenode-" + i + ".err");
   }
 
   private Path pauseFile(int i) {
-    return work.resolve("pause-" + i);
-  }
-
-  private void writeConf(int i, Map<String, String> mine, int httpPort) throws IOException {
-    Path dir = Files.createDirectories(conf(i));
-    Files.writeString(
-        dir.resolve("core-site.xml"),
-        Processes.site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPorts[i]),
-        StandardCharsets.UTF_8);
-    List<String> kv = new ArrayList<>();
-    mine.forEach(
-        (k, v) -> {
-          kv.add(k);
-          kv.add(v);
-        });
-    kv.addAll(
-        List.of(
-            "hops.metadata.pool.size", "20",
-            "hops.namenode.rpc.port", Integer.toString(rpcPorts[i]),
-            "hops.namenode.http.port", Integer.toString(httpPort),
-            "hops.namenode.housekeeping.interval.ms", "100",
-            "ipc.client.connect.max.retries", "2",
-            "ipc.client.connect.retry.interval", "200"));
-    Files.writeString(
-        dir.resolve("hdfs-site.xml"),
-        Processes.site(kv.toArray(new String[0])),
-        StandardCharsets.UTF_8);
-  }
-
-  private Process startNamenode(int i) throws Exception {
-    List<String> cmd = Processes.java(false);
-    cmd.add(1, "-Dhops.test.fenced-pause.file=" + pauseFile(i).toAbsolutePath());
-    cmd.addAll(List.of("namenode", "--conf", conf(i).toString()));
-    Path out = work.resolve("namenode-" + i + ".out");
-    Process p =
-        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(log(i).toFile()).start();
-    daemons.add(p);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
-      assertThat(p.isAlive()).as("namenode %d died:%n%s", i, Processes.tail(log(i))).isTrue();
-      assertThat(System.nanoTime()).as("namenode %d did not start", i).isLessThan(deadline);
-      Thread.sleep(100);
-    }
-    return p;
+    return cluster.work().resolve("pause-" + i);
   }
 }

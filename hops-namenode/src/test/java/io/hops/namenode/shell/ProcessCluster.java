@@ -2,35 +2,47 @@ package io.hops.namenode.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.common.HopsConfig;
 import io.hops.datanode.DatanodeLauncher;
 import io.hops.election.Member;
 import io.hops.election.Membership;
 import io.hops.namenode.cli.NamenodesCommand;
+import io.hops.namenode.data.TcpCut;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 
 /**
  * A cluster as an operator runs it, for tests: {@code bin/hops namenode} processes over one
  * database and {@code bin/hops datanode} processes reporting to all of them, each with its own log
- * under a work directory, with what tests do to them (SIGKILL, start again, find the leader) and a
- * stock HA client of all the namenodes.
+ * under a work directory, with what tests do to them (SIGKILL, SIGSTOP, start again, possibly with
+ * another release's build, find the leader) and a stock HA client of all the namenodes. Optionally
+ * each namenode reaches the database through a forwarder of its own ({@link TcpCut}), which a test
+ * freezes to stall that namenode's database or partition it.
  */
 final class ProcessCluster implements AutoCloseable {
   private final Path work;
   private final Map<String, String> settings = new LinkedHashMap<>();
   private final int[] rpcPorts;
   private final Process[] namenodes;
+  private final String[] names;
+  private final TcpCut[] forwarders;
   private final List<Process> daemons = new ArrayList<>();
   private int generation;
+  private int datanodes;
 
   /**
    * {@code namenodes} namenodes over the database of {@code db} ({@code hops.metadata.*}), with
@@ -38,9 +50,36 @@ final class ProcessCluster implements AutoCloseable {
    */
   ProcessCluster(Path work, Map<String, String> db, int namenodes, Map<String, String> extra)
       throws IOException {
+    this(work, db, namenodes, extra, new TcpCut[0]);
+  }
+
+  /**
+   * As {@link #ProcessCluster(Path, Map, int, Map)}, each namenode reaching the MariaDB of {@code
+   * db} through a forwarder of its own ({@link #forwarder}).
+   */
+  static ProcessCluster throughForwarders(
+      Path work, Map<String, String> db, int namenodes, Map<String, String> extra)
+      throws IOException {
+    URI address = URI.create(db.get(HopsConfig.JDBC_URL).substring("jdbc:".length()));
+    TcpCut[] forwarders = new TcpCut[namenodes];
+    for (int i = 0; i < namenodes; i++) {
+      forwarders[i] = new TcpCut(new InetSocketAddress(address.getHost(), address.getPort()));
+    }
+    return new ProcessCluster(work, db, namenodes, extra, forwarders);
+  }
+
+  private ProcessCluster(
+      Path work,
+      Map<String, String> db,
+      int namenodes,
+      Map<String, String> extra,
+      TcpCut[] forwarders)
+      throws IOException {
     this.work = Files.createDirectories(work);
     this.rpcPorts = new int[namenodes];
     this.namenodes = new Process[namenodes];
+    this.names = new String[namenodes];
+    this.forwarders = forwarders;
     settings.putAll(db);
     settings.put("hops.metadata.pool.size", "24");
     settings.put("hops.namenode.housekeeping.interval.ms", "500");
@@ -80,36 +119,90 @@ final class ProcessCluster implements AutoCloseable {
 
   /** Starts namenode {@code i} (again) and waits until it serves. */
   void startNamenode(int i) throws Exception {
-    String name = "namenode-" + i + "-" + generation++;
-    Process p = daemon(name, "namenode", "--conf", conf(i).toString());
-    Path out = work.resolve(name + ".out");
+    startNamenode(i, Processes.java(false));
+  }
+
+  /**
+   * Starts namenode {@code i} (again) with {@code java} (the command that runs a build's {@code
+   * bin/hops} main class: {@link Processes#java}, with options of the test's, or another release's)
+   * and waits until it serves.
+   */
+  void startNamenode(int i, List<String> java) throws Exception {
+    Process p = launchNamenode(i, java);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (!Files.readString(out, StandardCharsets.UTF_8).contains("namenode serving at")) {
-      assertThat(p.isAlive())
-          .as("%s died:%n%s", name, Processes.tail(work.resolve(name + ".err")))
-          .isTrue();
-      assertThat(System.nanoTime()).as("%s did not start", name).isLessThan(deadline);
+    while (!Files.readString(work.resolve(names[i] + ".out"), StandardCharsets.UTF_8)
+        .contains("namenode serving at")) {
+      assertThat(p.isAlive()).as("%s died:%n%s", names[i], Processes.tail(log(i))).isTrue();
+      assertThat(System.nanoTime()).as("%s did not start", names[i]).isLessThan(deadline);
       Thread.sleep(100);
     }
-    namenodes[i] = p;
+  }
+
+  /** Starts namenode {@code i} with {@code java}, and does not wait: for one that must refuse. */
+  Process launchNamenode(int i, List<String> java) throws IOException {
+    names[i] = "namenode-" + i + "-" + generation++;
+    List<String> cmd = new ArrayList<>(java);
+    cmd.addAll(List.of("namenode", "--conf", conf(i).toString()));
+    namenodes[i] = daemon(names[i], cmd);
+    return namenodes[i];
+  }
+
+  /** The log (standard error, where slf4j-simple writes) of namenode {@code i}'s latest process. */
+  Path log(int i) {
+    return work.resolve(names[i] + ".err");
+  }
+
+  /** All that namenode {@code i}'s latest process wrote, its standard output then its log. */
+  String output(int i) throws IOException {
+    return Files.readString(work.resolve(names[i] + ".out"), StandardCharsets.UTF_8)
+        + Files.readString(log(i), StandardCharsets.UTF_8);
+  }
+
+  /** The forwarder between namenode {@code i} and the database (see {@link #throughForwarders}). */
+  TcpCut forwarder(int i) {
+    return forwarders[i];
   }
 
   /** Starts {@code n} datanode processes reporting to every namenode. */
   void startDatanodes(int n) throws IOException {
-    for (int d = 1; d <= n; d++) {
+    for (int d = datanodes + 1; d <= datanodes + n; d++) {
       List<String> args = new ArrayList<>(List.of("datanode", "--conf", conf(0).toString()));
       for (int port : rpcPorts) {
         args.add("--namenode");
         args.add("hdfs://127.0.0.1:" + port);
       }
       args.addAll(List.of("--data-dir", work.resolve("dn" + d).toString(), "--any-ports"));
-      daemon("datanode-" + d, args.toArray(new String[0]));
+      List<String> cmd = Processes.java(false);
+      cmd.addAll(args);
+      daemon("datanode-" + d, cmd);
+    }
+    datanodes += n;
+  }
+
+  /** Waits (90 s at most) until {@code fs}'s namenode hears every datanode started, with space. */
+  void awaitLiveDatanodes(FileSystem fs) throws Exception {
+    DistributedFileSystem dfs = (DistributedFileSystem) fs;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (Arrays.stream(dfs.getDataNodeStats(DatanodeReportType.LIVE))
+            .filter(d -> d.getCapacity() > 0)
+            .count()
+        < datanodes) {
+      assertThat(System.nanoTime()).as("datanodes did not come up").isLessThan(deadline);
+      Thread.sleep(200);
     }
   }
 
   /** Kills namenode {@code i} with SIGKILL and waits until it is gone. */
   void kill(int i) throws InterruptedException {
     namenodes[i].destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** Stops namenode {@code i} as an operator does (SIGTERM), and waits until it is gone. */
+  void stop(int i) throws InterruptedException {
+    namenodes[i].destroy();
+    assertThat(namenodes[i].waitFor(30, TimeUnit.SECONDS))
+        .as("a stopped namenode is gone")
+        .isTrue();
   }
 
   /** Kills every namenode with SIGKILL at once, and waits until they are all gone. */
@@ -184,8 +277,17 @@ final class ProcessCluster implements AutoCloseable {
         dir.resolve("core-site.xml"),
         Processes.site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPorts[i]),
         StandardCharsets.UTF_8);
+    Map<String, String> own = new LinkedHashMap<>(settings);
+    if (forwarders.length > 0) {
+      String url = own.get(HopsConfig.JDBC_URL);
+      URI address = URI.create(url.substring("jdbc:".length()));
+      own.put(
+          HopsConfig.JDBC_URL,
+          url.replace(
+              address.getHost() + ":" + address.getPort(), "127.0.0.1:" + forwarders[i].port()));
+    }
     List<String> kv = new ArrayList<>();
-    settings.forEach(
+    own.forEach(
         (k, v) -> {
           kv.add(k);
           kv.add(v);
@@ -202,9 +304,7 @@ final class ProcessCluster implements AutoCloseable {
         StandardCharsets.UTF_8);
   }
 
-  private Process daemon(String name, String... args) throws IOException {
-    List<String> cmd = Processes.java(false);
-    cmd.addAll(List.of(args));
+  private Process daemon(String name, List<String> cmd) throws IOException {
     Process p =
         new ProcessBuilder(cmd)
             .redirectOutput(work.resolve(name + ".out").toFile())
@@ -215,12 +315,15 @@ final class ProcessCluster implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() throws InterruptedException, IOException {
     for (Process p : daemons) {
       p.destroyForcibly();
     }
     for (Process p : daemons) {
       p.waitFor(10, TimeUnit.SECONDS);
+    }
+    for (TcpCut f : forwarders) {
+      f.close();
     }
   }
 }

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,12 +45,19 @@ class ProcessFailoverTest {
   private static final int BLOCK = 1024 * 1024;
   private static final int NAMENODES = 3;
   private static final int KILLS = 3;
+  private static final org.apache.hadoop.fs.Path HOME =
+      new org.apache.hadoop.fs.Path("/user/alice");
+  private static final org.apache.hadoop.fs.Path MOVE = new org.apache.hadoop.fs.Path(HOME, "move");
+
+  /** Where a move of {@link #MOVE} to alice's trash puts it. */
+  private static final org.apache.hadoop.fs.Path MOVED =
+      new org.apache.hadoop.fs.Path(HOME, ".Trash/Current/move");
 
   private final Map<String, String> extraConf = new java.util.LinkedHashMap<>();
   private ProcessCluster cluster;
 
   @AfterEach
-  void stopAll() throws InterruptedException {
+  void stopAll() throws Exception {
     if (cluster != null) {
       cluster.close();
     }
@@ -158,7 +164,7 @@ class ProcessFailoverTest {
     AtomicInteger failed = new AtomicInteger();
     AtomicBoolean stop = new AtomicBoolean();
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
-      waitForLiveDatanodes(fs, 3);
+      cluster.awaitLiveDatanodes(fs);
       Thread writer =
           new Thread(
               () -> {
@@ -229,7 +235,7 @@ class ProcessFailoverTest {
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
       org.apache.hadoop.hdfs.DistributedFileSystem dfs =
           (org.apache.hadoop.hdfs.DistributedFileSystem) fs;
-      waitForLiveDatanodes(fs, 3);
+      cluster.awaitLiveDatanodes(fs);
       Writer writer = new Writer(fs, "/restart", BLOCK);
       while (writer.acknowledged() < 10) {
         Thread.sleep(100);
@@ -308,38 +314,18 @@ class ProcessFailoverTest {
       int victim = (int) cut[2];
       cluster.startNamenode(victim);
 
-      // A rename to the trash (what `hdfs dfs -rm` does with trash on) by a user who is not the
-      // superuser walks the whole subtree under its mark, checking that the user may delete
-      // everything in it.
-      org.apache.hadoop.fs.Path home = new org.apache.hadoop.fs.Path("/user/alice");
-      fs.mkdirs(new org.apache.hadoop.fs.Path(home, ".Trash/Current"));
-      fs.setOwner(home, "alice", "alice");
-      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash"), "alice", "alice");
-      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash/Current"), "alice", "alice");
-      org.apache.hadoop.security.UserGroupInformation alice =
-          org.apache.hadoop.security.UserGroupInformation.createUserForTesting(
-              "alice", new String[] {"alice"});
-      org.apache.hadoop.hdfs.DistributedFileSystem asAlice =
-          alice.doAs(
-              (java.security.PrivilegedExceptionAction<
-                      org.apache.hadoop.hdfs.DistributedFileSystem>)
-                  () ->
-                      (org.apache.hadoop.hdfs.DistributedFileSystem)
-                          FileSystem.get(FileSystem.getDefaultUri(client), client));
-      try (asAlice) {
-        org.apache.hadoop.fs.Path move = new org.apache.hadoop.fs.Path(home, "move");
-        org.apache.hadoop.fs.Path moved =
-            new org.apache.hadoop.fs.Path(home, ".Trash/Current/move");
-        int moveInodes = chain(asAlice, move, 16, 10);
+      // A rename to the trash (what `hdfs dfs -rm` does with trash on).
+      try (org.apache.hadoop.hdfs.DistributedFileSystem asAlice = aliceWithTrash(fs, client)) {
+        int moveInodes = chain(asAlice, MOVE, 16, 10);
         // A new client: its calls go to the first namenode again, started anew above.
         long renameAt =
             killDuring(
                 db,
                 0,
                 150,
-                () -> asAlice.rename(move, moved, org.apache.hadoop.fs.Options.Rename.TO_TRASH));
-        assertThat(asAlice.exists(move)).isFalse();
-        assertThat(asAlice.getContentSummary(moved).getFileAndDirectoryCount())
+                () -> asAlice.rename(MOVE, MOVED, org.apache.hadoop.fs.Options.Rename.TO_TRASH));
+        assertThat(asAlice.exists(MOVE)).isFalse();
+        assertThat(asAlice.getContentSummary(MOVED).getFileAndDirectoryCount())
             .isEqualTo(moveInodes);
         System.out.printf(
             "rename to the trash of %d inodes cut by SIGKILL after %d ms: finished by the retry%n",
@@ -404,40 +390,22 @@ class ProcessFailoverTest {
             bigInodes, System.currentTimeMillis() - stopped);
       }
 
-      // A move to the trash by a user who is not the superuser walks its subtree under the mark.
-      org.apache.hadoop.fs.Path home = new org.apache.hadoop.fs.Path("/user/alice");
-      fs.mkdirs(new org.apache.hadoop.fs.Path(home, ".Trash/Current"));
-      fs.setOwner(home, "alice", "alice");
-      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash"), "alice", "alice");
-      fs.setOwner(new org.apache.hadoop.fs.Path(home, ".Trash/Current"), "alice", "alice");
-      org.apache.hadoop.security.UserGroupInformation alice =
-          org.apache.hadoop.security.UserGroupInformation.createUserForTesting(
-              "alice", new String[] {"alice"});
-      org.apache.hadoop.hdfs.DistributedFileSystem asAlice =
-          alice.doAs(
-              (java.security.PrivilegedExceptionAction<
-                      org.apache.hadoop.hdfs.DistributedFileSystem>)
-                  () ->
-                      (org.apache.hadoop.hdfs.DistributedFileSystem)
-                          FileSystem.newInstance(FileSystem.getDefaultUri(client), client));
-      try (asAlice) {
-        org.apache.hadoop.fs.Path move = new org.apache.hadoop.fs.Path(home, "move");
-        org.apache.hadoop.fs.Path moved =
-            new org.apache.hadoop.fs.Path(home, ".Trash/Current/move");
+      // A move to the trash.
+      try (org.apache.hadoop.hdfs.DistributedFileSystem asAlice = aliceWithTrash(fs, client)) {
         int moveInodes;
         try (Storage s = Storages.open(DalConfig.of(db))) {
           moveInodes =
               io.hops.namenode.subtree.BulkTree.build(
-                  s, asAlice, move, Integer.getInteger("hops.sigstop.move-dirs", 16), 10);
+                  s, asAlice, MOVE, Integer.getInteger("hops.sigstop.move-dirs", 16), 10);
         }
         long pausedAt =
             pauseDuring(
                 db,
                 0,
                 150,
-                () -> asAlice.rename(move, moved, org.apache.hadoop.fs.Options.Rename.TO_TRASH));
-        assertThat(asAlice.exists(move)).isFalse();
-        assertThat(asAlice.getContentSummary(moved).getFileAndDirectoryCount())
+                () -> asAlice.rename(MOVE, MOVED, org.apache.hadoop.fs.Options.Rename.TO_TRASH));
+        assertThat(asAlice.exists(MOVE)).isFalse();
+        assertThat(asAlice.getContentSummary(MOVED).getFileAndDirectoryCount())
             .isEqualTo(moveInodes);
         System.out.printf(
             "rename to the trash of %d inodes paused by SIGSTOP for 10 s after %d ms: finished%n",
@@ -445,6 +413,27 @@ class ProcessFailoverTest {
       }
     }
     assertCleanAfterSubtreeOperations(db);
+  }
+
+  /**
+   * alice's client of {@code client}'s namenodes, her home and its trash made hers by {@code fs}: a
+   * move to the trash by a user who is not the superuser walks the whole subtree under its mark,
+   * checking that she may delete everything in it.
+   */
+  private static org.apache.hadoop.hdfs.DistributedFileSystem aliceWithTrash(
+      FileSystem fs, Configuration client) throws Exception {
+    org.apache.hadoop.fs.Path trash = MOVED.getParent();
+    fs.mkdirs(trash);
+    for (org.apache.hadoop.fs.Path p : List.of(HOME, trash.getParent(), trash)) {
+      fs.setOwner(p, "alice", "alice");
+    }
+    return org.apache.hadoop.security.UserGroupInformation.createUserForTesting(
+            "alice", new String[] {"alice"})
+        .doAs(
+            (java.security.PrivilegedExceptionAction<org.apache.hadoop.hdfs.DistributedFileSystem>)
+                () ->
+                    (org.apache.hadoop.hdfs.DistributedFileSystem)
+                        FileSystem.newInstance(FileSystem.getDefaultUri(client), client));
   }
 
   /** The namespace check is clean, and no subtree operation or mark is left behind. */
@@ -641,20 +630,5 @@ class ProcessFailoverTest {
       throw new AssertionError("the call failed across the fault", failure.get());
     }
     return at;
-  }
-
-  private static void waitForLiveDatanodes(FileSystem fs, int n) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    org.apache.hadoop.hdfs.DistributedFileSystem dfs =
-        (org.apache.hadoop.hdfs.DistributedFileSystem) fs;
-    while (Arrays.stream(
-                dfs.getDataNodeStats(
-                    org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType.LIVE))
-            .filter(d -> d.getCapacity() > 0)
-            .count()
-        < n) {
-      assertThat(System.nanoTime()).as("datanodes did not come up").isLessThan(deadline);
-      Thread.sleep(200);
-    }
   }
 }

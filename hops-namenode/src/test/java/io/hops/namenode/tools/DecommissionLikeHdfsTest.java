@@ -8,6 +8,7 @@ import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.SideBySide;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -33,7 +34,6 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
-import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,6 +53,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DecommissionLikeHdfsTest {
   private static final int BLOCK = 64 * 1024;
+  private static SideBySide clusters;
   private static HopsTestCluster hops;
   private static HopsNameNode other;
   private static MiniDFSCluster hdfs;
@@ -75,47 +76,22 @@ class DecommissionLikeHdfsTest {
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
     conf.set("dfs.hosts", include.toString());
     conf.set("dfs.hosts.exclude", exclude.toString());
-    hops = new HopsTestCluster(conf);
-    other = hops.startAnotherNamenode();
-    hops.startDatanodes(4, new Configuration(false), other);
-    hops.waitForLive(4);
-    hdfs = ApacheHdfs.start("decommission", conf, 4);
+    clusters = new SideBySide("decommission", conf, 4);
+    hops = clusters.hops;
+    other = clusters.other;
+    hdfs = clusters.hdfs;
     hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (hdfs != null) {
-      hdfs.shutdown();
+    if (clusters != null) {
+      clusters.close();
     }
-    if (other != null) {
-      other.close();
-    }
-    if (hops != null) {
-      hops.close();
-    }
-  }
-
-  private static Configuration through(HopsNameNode nn) {
-    Configuration c = hops.clientConf();
-    c.set("fs.defaultFS", nn.uri());
-    return c;
-  }
-
-  private static StockTool.Output dfsadmin(Configuration conf, String... args) throws Exception {
-    return StockTool.run(out -> new DFSAdmin(conf), args);
-  }
-
-  /** HDFS's dfsadmin -refreshNodes reads the site files again: the test hands it the conf. */
-  private static void refreshHdfs() throws IOException {
-    hdfs.getNamesystem()
-        .getBlockManager()
-        .getDatanodeManager()
-        .refreshNodes(hdfs.getConfiguration(0));
   }
 
   private static void refreshHops(HopsNameNode nn) throws Exception {
-    StockTool.Output o = dfsadmin(through(nn), "-refreshNodes");
+    StockTool.Output o = StockTool.dfsadmin(clusters.through(nn), "-refreshNodes");
     assertThat(o.rc()).as(o.err()).isZero();
     assertThat(o.out()).contains("Refresh nodes successful");
   }
@@ -252,7 +228,7 @@ class DecommissionLikeHdfsTest {
         Files.writeString(exclude, victim.getDatanodeId().getXferAddr() + "\n");
         refreshHops(other);
         Files.writeString(exclude, hdfsVictim.getDatanodeId().getXferAddr() + "\n");
-        refreshHdfs();
+        clusters.refreshHdfsNodes();
         assertThat(state(fs, uuid))
             .isIn(AdminStates.DECOMMISSION_INPROGRESS, AdminStates.DECOMMISSIONED);
 
@@ -270,8 +246,8 @@ class DecommissionLikeHdfsTest {
       assertReplicatedWithout(hfs, paths.get(0), hdfsUuid, 2);
       assertReplicatedWithout(hfs, paths.get(1), hdfsUuid, 3);
 
-      StockTool.Output hopsReport = dfsadmin(through(other), "-report");
-      StockTool.Output hdfsReport = dfsadmin(hdfsConf, "-report");
+      StockTool.Output hopsReport = StockTool.dfsadmin(clusters.through(other), "-report");
+      StockTool.Output hdfsReport = StockTool.dfsadmin(hdfsConf, "-report");
       assertThat(statuses(hopsReport.out()))
           .as(hopsReport.out())
           .isEqualTo(statuses(hdfsReport.out()))
@@ -291,7 +267,7 @@ class DecommissionLikeHdfsTest {
       // Back in service once no longer excluded.
       Files.writeString(exclude, "");
       refreshHops(hops.namenode());
-      refreshHdfs();
+      clusters.refreshHdfsNodes();
       awaitState(fs, uuid, AdminStates.NORMAL);
       awaitState(hfs, hdfsUuid, AdminStates.NORMAL);
       // Its replicas count again: the surplus is deleted at once (HDFS
@@ -380,7 +356,7 @@ class DecommissionLikeHdfsTest {
           registrationAnswer(other.address(), hops.datanodes().get(3), hopsPool(), port);
 
       Files.writeString(include, includeAll(hdfs.getDataNodes()));
-      refreshHdfs();
+      clusters.refreshHdfsNodes();
       String hdfsAnswer =
           registrationAnswer(
               hdfs.getNameNode().getServiceRpcAddress(),
@@ -399,7 +375,7 @@ class DecommissionLikeHdfsTest {
     } finally {
       Files.writeString(include, "");
       refreshHops(hops.namenode());
-      refreshHdfs();
+      clusters.refreshHdfsNodes();
     }
   }
 

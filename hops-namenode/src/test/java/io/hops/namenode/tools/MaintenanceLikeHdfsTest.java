@@ -8,6 +8,7 @@ import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.SideBySide;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,6 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.net.NetUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,6 +55,7 @@ class MaintenanceLikeHdfsTest {
   private static final int BLOCK = 64 * 1024;
   private static final String STATE_BEAN = "Hadoop:service=NameNode,name=FSNamesystemState";
   private static final String INFO_BEAN = "Hadoop:service=NameNode,name=NameNodeInfo";
+  private static SideBySide clusters;
   private static HopsTestCluster hops;
   private static HopsNameNode other;
   private static MiniDFSCluster hdfs;
@@ -77,36 +78,19 @@ class MaintenanceLikeHdfsTest {
         "dfs.namenode.hosts.provider.classname",
         "org.apache.hadoop.hdfs.server.blockmanagement.CombinedHostFileManager");
     conf.set("dfs.hosts", hostsFile.toString());
-    hops = new HopsTestCluster(conf);
-    other = hops.startAnotherNamenode();
-    hops.startDatanodes(4, new Configuration(false), other);
-    hops.waitForLive(4);
-    hdfs = ApacheHdfs.start("maintenance", conf, 4);
+    clusters = new SideBySide("maintenance", conf, 4);
+    hops = clusters.hops;
+    other = clusters.other;
+    hdfs = clusters.hdfs;
     hdfsDatanodes = new ArrayList<>(hdfs.getDataNodes());
     hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (hdfs != null) {
-      hdfs.shutdown();
+    if (clusters != null) {
+      clusters.close();
     }
-    if (other != null) {
-      other.close();
-    }
-    if (hops != null) {
-      hops.close();
-    }
-  }
-
-  private static Configuration through(HopsNameNode nn) {
-    Configuration c = hops.clientConf();
-    c.set("fs.defaultFS", nn.uri());
-    return c;
-  }
-
-  private static StockTool.Output dfsadmin(Configuration conf, String... args) throws Exception {
-    return StockTool.run(out -> new DFSAdmin(conf), args);
   }
 
   /**
@@ -117,15 +101,11 @@ class MaintenanceLikeHdfsTest {
       HopsNameNode nn, DataNode dn, DataNode hdfsDn, AdminStates state, long expiry)
       throws Exception {
     Files.writeString(hostsFile, entry(dn, state, expiry));
-    StockTool.Output o = dfsadmin(through(nn), "-refreshNodes");
+    StockTool.Output o = StockTool.dfsadmin(clusters.through(nn), "-refreshNodes");
     assertThat(o.rc()).as(o.err()).isZero();
     assertThat(o.out()).contains("Refresh nodes successful");
     Files.writeString(hostsFile, entry(hdfsDn, state, expiry));
-    // HDFS's dfsadmin -refreshNodes reads the site files again: the test hands it the conf.
-    hdfs.getNamesystem()
-        .getBlockManager()
-        .getDatanodeManager()
-        .refreshNodes(hdfs.getConfiguration(0));
+    clusters.refreshHdfsNodes();
   }
 
   /**
@@ -134,13 +114,10 @@ class MaintenanceLikeHdfsTest {
    */
   private static void allNormal(HopsNameNode nn) throws Exception {
     Files.writeString(hostsFile, normal(hops.datanodes()));
-    StockTool.Output o = dfsadmin(through(nn), "-refreshNodes");
+    StockTool.Output o = StockTool.dfsadmin(clusters.through(nn), "-refreshNodes");
     assertThat(o.rc()).as(o.err()).isZero();
     Files.writeString(hostsFile, normal(hdfsDatanodes));
-    hdfs.getNamesystem()
-        .getBlockManager()
-        .getDatanodeManager()
-        .refreshNodes(hdfs.getConfiguration(0));
+    clusters.refreshHdfsNodes();
   }
 
   private static String normal(List<DataNode> datanodes) {
@@ -352,14 +329,17 @@ class MaintenanceLikeHdfsTest {
         assertReads(hfs, paths.get(i), hdfsData.get(i));
       }
       for (String listing : List.of("-inmaintenance", "-enteringmaintenance")) {
-        StockTool.Output hopsReport = dfsadmin(through(other), "-report", listing);
-        StockTool.Output hdfsReport = dfsadmin(hdfsConf, "-report", listing);
+        StockTool.Output hopsReport =
+            StockTool.dfsadmin(clusters.through(other), "-report", listing);
+        StockTool.Output hdfsReport = StockTool.dfsadmin(hdfsConf, "-report", listing);
         assertThat(reportLines(hopsReport.out()))
             .as(hopsReport.out())
             .isEqualTo(reportLines(hdfsReport.out()));
         assertThat(statuses(hopsReport.out())).isEqualTo(statuses(hdfsReport.out()));
       }
-      assertThat(statuses(dfsadmin(through(other), "-report", "-inmaintenance").out()))
+      assertThat(
+              statuses(
+                  StockTool.dfsadmin(clusters.through(other), "-report", "-inmaintenance").out()))
           .containsExactly("Decommission Status : In maintenance");
       assertCountersLikeHdfs(other);
       assertThat(counters(other.httpUri())).contains("NumInMaintenanceLiveDataNodes=1");
@@ -435,8 +415,8 @@ class MaintenanceLikeHdfsTest {
       assertThat(state(hfs, hdfsUuid)).isEqualTo(AdminStates.NORMAL);
       awaitState(fs, uuid, AdminStates.NORMAL); // the other namenode reads it within a second
       assertCountersLikeHdfs(other);
-      StockTool.Output hopsReport = dfsadmin(through(other), "-report");
-      StockTool.Output hdfsReport = dfsadmin(hdfsConf, "-report");
+      StockTool.Output hopsReport = StockTool.dfsadmin(clusters.through(other), "-report");
+      StockTool.Output hdfsReport = StockTool.dfsadmin(hdfsConf, "-report");
       assertThat(reportLines(hopsReport.out())).isEqualTo(reportLines(hdfsReport.out()));
       assertThat(statuses(hopsReport.out())).isEqualTo(statuses(hdfsReport.out()));
     }
@@ -444,7 +424,7 @@ class MaintenanceLikeHdfsTest {
 
   /** {@code dfsadmin -listOpenFiles -blockingDecommission}, the client names left out. */
   private static String blockingFiles(Configuration conf, String authority) throws Exception {
-    StockTool.Output o = dfsadmin(conf, "-listOpenFiles", "-blockingDecommission");
+    StockTool.Output o = StockTool.dfsadmin(conf, "-listOpenFiles", "-blockingDecommission");
     return ("rc=" + o.rc() + "\n" + o.out())
         .replaceAll("DFSClient_\\S+", "CLIENT")
         .replace(authority, "NN");
@@ -481,10 +461,11 @@ class MaintenanceLikeHdfsTest {
           expected = blockingFiles(hdfsConf, hdfsAuthority);
         }
         assertThat(expected).contains("/maint/open");
-        assertThat(blockingFiles(through(other), fs.getUri().getAuthority())).isEqualTo(expected);
+        assertThat(blockingFiles(clusters.through(other), fs.getUri().getAuthority()))
+            .isEqualTo(expected);
         assertThat(
                 blockingFiles(
-                    through(hops.namenode()),
+                    clusters.through(hops.namenode()),
                     java.net.URI.create(hops.namenode().uri()).getAuthority()))
             .isEqualTo(expected);
         assertThat(state(fs, dn.getDatanodeUuid())).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
@@ -494,7 +475,7 @@ class MaintenanceLikeHdfsTest {
         allNormal(hops.namenode());
       }
       // Closed, it no longer holds anything up.
-      assertThat(blockingFiles(through(other), fs.getUri().getAuthority()))
+      assertThat(blockingFiles(clusters.through(other), fs.getUri().getAuthority()))
           .isEqualTo(blockingFiles(hdfsConf, hfs.getUri().getAuthority()))
           .doesNotContain("/maint/open");
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.SideBySide;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class OperatorCommandsLikeHdfsTest {
   private static final int BLOCK = 1024 * 1024;
+  private static SideBySide clusters;
   private static HopsTestCluster hops;
   private static HopsNameNode other;
   private static MiniDFSCluster hdfs;
@@ -47,40 +48,23 @@ class OperatorCommandsLikeHdfsTest {
     Configuration conf = new Configuration(false);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
     conf.setInt("dfs.heartbeat.interval", 1);
-    hops = new HopsTestCluster(conf);
-    other = hops.startAnotherNamenode();
-    hops.startDatanodes(2, new Configuration(false), other);
-    hops.waitForLive(2);
-    hdfs = ApacheHdfs.start("operator", conf, 2);
+    clusters = new SideBySide("operator", conf, 2);
+    hops = clusters.hops;
+    other = clusters.other;
+    hdfs = clusters.hdfs;
     hdfsConf = ApacheHdfs.clientConf(hdfs, 1);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
-    if (other != null) {
-      other.close();
-    }
-    if (hops != null) {
-      hops.close();
+    if (clusters != null) {
+      clusters.close();
     }
     if (oldLogDir == null) {
       System.clearProperty("hadoop.log.dir");
     } else {
       System.setProperty("hadoop.log.dir", oldLogDir);
     }
-  }
-
-  private static StockTool.Output dfsadmin(Configuration conf, String... args) throws Exception {
-    return StockTool.run(out -> new DFSAdmin(conf), args);
-  }
-
-  private static Configuration through(HopsNameNode nn) {
-    Configuration c = hops.clientConf();
-    c.set("fs.defaultFS", nn.uri());
-    return c;
   }
 
   /** What {@code -getBalancerBandwidth} prints for each datanode, once all print {@code want}. */
@@ -92,7 +76,7 @@ class OperatorCommandsLikeHdfsTest {
       List<String> shown = new ArrayList<>();
       for (DataNode dn : datanodes) {
         StockTool.Output o =
-            dfsadmin(conf, "-getBalancerBandwidth", dn.getDatanodeId().getIpcAddr(false));
+            StockTool.dfsadmin(conf, "-getBalancerBandwidth", dn.getDatanodeId().getIpcAddr(false));
         assertThat(o.rc()).as(o.err()).isZero();
         shown.add(o.out().strip());
       }
@@ -107,21 +91,23 @@ class OperatorCommandsLikeHdfsTest {
   void balancerBandwidthReachesEveryDatanodeWhicheverNamenodeTakesIt() throws Exception {
     // Sent to the namenode that is not the leader: the datanodes obey only the leader's heartbeat
     // answers, so the value must reach it through the database.
-    StockTool.Output set = dfsadmin(through(other), "-setBalancerBandwidth", "12345678");
-    StockTool.Output setHdfs = dfsadmin(hdfsConf, "-setBalancerBandwidth", "12345678");
+    StockTool.Output set =
+        StockTool.dfsadmin(clusters.through(other), "-setBalancerBandwidth", "12345678");
+    StockTool.Output setHdfs = StockTool.dfsadmin(hdfsConf, "-setBalancerBandwidth", "12345678");
     assertThat(set.rc()).as(set.err()).isZero();
     assertThat(set.out())
         .isEqualTo(setHdfs.out())
         .contains("Balancer bandwidth is set to 12345678");
-    List<String> hopsShown = bandwidths(through(other), hops.datanodes(), 12345678);
+    List<String> hopsShown = bandwidths(clusters.through(other), hops.datanodes(), 12345678);
     assertThat(hopsShown)
         .isEqualTo(bandwidths(hdfsConf, hdfs.getDataNodes(), 12345678))
         .containsOnly("Balancer bandwidth is 12345678 bytes per second.");
 
     // Again through the leader, with another value: every setting reaches the datanodes.
-    StockTool.Output again = dfsadmin(through(hops.namenode()), "-setBalancerBandwidth", "2345678");
+    StockTool.Output again =
+        StockTool.dfsadmin(clusters.through(hops.namenode()), "-setBalancerBandwidth", "2345678");
     assertThat(again.rc()).as(again.err()).isZero();
-    assertThat(bandwidths(through(hops.namenode()), hops.datanodes(), 2345678))
+    assertThat(bandwidths(clusters.through(hops.namenode()), hops.datanodes(), 2345678))
         .containsOnly("Balancer bandwidth is 2345678 bytes per second.");
   }
 
@@ -142,7 +128,7 @@ class OperatorCommandsLikeHdfsTest {
   private static List<String> metasave(Configuration conf, String name) throws Exception {
     long deadline = System.currentTimeMillis() + 30_000;
     while (true) {
-      StockTool.Output o = dfsadmin(conf, "-metasave", name);
+      StockTool.Output o = StockTool.dfsadmin(conf, "-metasave", name);
       assertThat(o.rc()).as(o.err()).isZero();
       assertThat(o.out()).startsWith("Created metasave file " + name + " in the log directory");
       File file = new File(logDir.toFile(), name);
@@ -177,7 +163,7 @@ class OperatorCommandsLikeHdfsTest {
       write(hfs, "/meta/f", (short) 3);
     }
     // Through the namenode that is not the leader: the state is read from the database.
-    List<String> hopsLines = metasave(through(other), "hops-meta.txt");
+    List<String> hopsLines = metasave(clusters.through(other), "hops-meta.txt");
     List<String> hdfsLines = metasave(hdfsConf, "hdfs-meta.txt");
     List<String> hopsHead = hopsLines.stream().map(OperatorCommandsLikeHdfsTest::shape).toList();
     List<String> hdfsHead = hdfsLines.stream().map(OperatorCommandsLikeHdfsTest::shape).toList();

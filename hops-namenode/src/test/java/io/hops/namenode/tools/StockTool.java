@@ -4,6 +4,8 @@ import io.hops.namenode.ThreadConsole;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.security.PrivilegedExceptionAction;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
@@ -27,6 +29,11 @@ public final class StockTool {
 
   public static synchronized Output run(Factory factory, String... args) throws Exception {
     return run(UserGroupInformation.getCurrentUser(), factory, args);
+  }
+
+  /** The stock {@code dfsadmin} with {@code conf}. */
+  public static Output dfsadmin(Configuration conf, String... args) throws Exception {
+    return run(out -> new DFSAdmin(conf), args);
   }
 
   /** System.out and System.err are swapped while the tool runs, so runs are serialized. */

@@ -8,6 +8,7 @@ import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.SideBySide;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ class VolumeFailureLikeHdfsTest {
   private static final int BLOCKS = 8;
   private static final String STATE_BEAN = "Hadoop:service=NameNode,name=FSNamesystemState";
   private static final String INFO_BEAN = "Hadoop:service=NameNode,name=NameNodeInfo";
+  private static SideBySide clusters;
   private static HopsTestCluster hops;
   private static HopsNameNode other;
   private static MiniDFSCluster hdfs;
@@ -70,26 +72,18 @@ class VolumeFailureLikeHdfsTest {
     Configuration dn = new Configuration(false);
     dn.setInt("dfs.datanode.failed.volumes.tolerated", 1);
     dn.set("dfs.datanode.disk.check.min.gap", "0");
-    hops = new HopsTestCluster(conf);
-    other = hops.startAnotherNamenode();
-    hops.startDatanodes(4, dn, new StorageType[] {StorageType.DISK, StorageType.DISK}, other);
-    hops.waitForLive(4);
-    Configuration both = new Configuration(conf);
-    dn.forEach(e -> both.set(e.getKey(), e.getValue()));
-    hdfs = ApacheHdfs.start("volume-failure", both, 4); // two volumes per datanode
+    // Two volumes per datanode on both sides.
+    clusters = new SideBySide("volume-failure", conf, 4, dn, StorageType.DISK, StorageType.DISK);
+    hops = clusters.hops;
+    other = clusters.other;
+    hdfs = clusters.hdfs;
     hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
-    if (other != null) {
-      other.close();
-    }
-    if (hops != null) {
-      hops.close();
+    if (clusters != null) {
+      clusters.close();
     }
   }
 
@@ -301,12 +295,6 @@ class VolumeFailureLikeHdfsTest {
     return out;
   }
 
-  private static Configuration through(HopsNameNode nn) {
-    Configuration c = hops.clientConf();
-    c.set("fs.defaultFS", nn.uri());
-    return c;
-  }
-
   @Test
   @Order(1)
   void aFailedVolumesReplicasAreCopiedElsewhereAndReportedLikeHdfs() throws Exception {
@@ -324,7 +312,7 @@ class VolumeFailureLikeHdfsTest {
           "PendingReplicationBlocks=" + hdfs.getNamesystem().getPendingReplicationBlocks();
       assertThat(pending).isEqualTo("PendingReplicationBlocks=0");
       assertThat(awaitJmx(other.httpUri(), "PendingReplicationBlocks", pending)).isEqualTo(pending);
-      assertThat(numBlocks(through(other)).values().stream().mapToInt(i -> i).sum())
+      assertThat(numBlocks(clusters.through(other)).values().stream().mapToInt(i -> i).sum())
           .isEqualTo(numBlocks(hdfsConf).values().stream().mapToInt(i -> i).sum())
           .isEqualTo(3 * BLOCKS);
 
@@ -369,8 +357,8 @@ class VolumeFailureLikeHdfsTest {
       // dfsadmin -report: each datanode's "Num of Blocks" is the replicas it holds now.
       Map<String, Integer> hdfsCounts = numBlocks(hdfsConf);
       assertThat(hdfsCounts).isEqualTo(located(hfs, path));
-      assertThat(numBlocks(through(other))).isEqualTo(located(fs, path));
-      assertThat(numBlocks(through(hops.namenode()))).isEqualTo(located(fs, path));
+      assertThat(numBlocks(clusters.through(other))).isEqualTo(located(fs, path));
+      assertThat(numBlocks(clusters.through(hops.namenode()))).isEqualTo(located(fs, path));
 
       // The datanodes page shows the failed volume.
       try (java.io.InputStream in =
@@ -414,7 +402,7 @@ class VolumeFailureLikeHdfsTest {
       assertThat(awaitVolumeFailures(other.httpUri(), addr, "volfails=1"))
           .isEqualTo(hdfsNodeFailures(hdfsVictim.getDatanodeId().getXferAddr()))
           .isEqualTo("volfails=1");
-      assertThat(numBlocks(through(other))).isEqualTo(located(fs, path, "/volumes/f"));
+      assertThat(numBlocks(clusters.through(other))).isEqualTo(located(fs, path, "/volumes/f"));
     }
   }
 }

@@ -6,7 +6,7 @@ import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
-import java.io.File;
+import io.hops.namenode.security.TestKdc;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -14,9 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.PrivilegedExceptionAction;
-import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,11 +23,9 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.hdfs.web.WebHdfsFileSystem;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authentication.client.AuthenticatedURL;
 import org.apache.hadoop.security.authentication.client.AuthenticationException;
-import org.apache.hadoop.security.authorize.ProxyUsers;
 import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,22 +41,14 @@ import org.junit.jupiter.api.Test;
  * other, and a cancelled or forged token meets HDFS's refusal.
  */
 class KerberosWebHdfsTest {
-  private static MiniKdc kdc;
-  private static File keytab;
-  private static String realm;
+  private static TestKdc kdc;
   private static HopsTestCluster hops;
   private static HopsNameNode second;
   private static MiniDFSCluster hdfs;
 
   @BeforeAll
   static void start() throws Exception {
-    File work = Files.createTempDirectory("hops-kerberos-web").toFile();
-    Properties kdcConf = MiniKdc.createConf();
-    kdc = new MiniKdc(kdcConf, work);
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = new File(work, "test.keytab");
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice", "bob");
+    kdc = TestKdc.start("hops-kerberos-web", "hdfs/localhost", "HTTP/localhost", "alice", "bob");
     Configuration conf = secure();
     conf.set("hadoop.proxyuser.alice.hosts", "*");
     conf.set("hadoop.proxyuser.alice.users", "bob");
@@ -94,39 +82,24 @@ class KerberosWebHdfsTest {
       hops.close();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
-    ProxyUsers.refreshSuperUserGroupsConfiguration(new Configuration(false));
   }
 
+  /**
+   * SPNEGO on, the web server's principal in HDFS's keys only ({@code
+   * dfs.web.authentication.kerberos.*}): hops uses them where Hadoop's {@code
+   * hadoop.http.authentication.kerberos.*} are unset.
+   */
   private static Configuration secure() {
-    Configuration c = new Configuration(false);
-    c.set("hadoop.security.authentication", "kerberos");
-    String hdfsPrincipal = "hdfs/localhost@" + realm;
-    c.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
-    c.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, keytab.getPath());
-    c.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
-    c.set(DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY, keytab.getPath());
+    Configuration c = kdc.services("localhost");
     c.set("hadoop.http.authentication.type", "kerberos");
-    // HDFS's keys; hops uses them where Hadoop's hadoop.http.authentication.kerberos.* are unset.
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, "HTTP/localhost@" + realm);
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY, keytab.getPath());
-    // Apache HDFS's AuthFilter reads only Hadoop's keys.
     return c;
   }
 
+  /** Apache HDFS's AuthFilter reads only Hadoop's keys. */
   private static Configuration hdfsSideConf() {
-    Configuration c = secure();
-    c.set("hadoop.http.authentication.kerberos.principal", "HTTP/localhost@" + realm);
-    c.set("hadoop.http.authentication.kerberos.keytab", keytab.getPath());
-    return c;
-  }
-
-  private static UserGroupInformation login(String user) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(
-        user + "@" + realm, keytab.getPath());
+    return kdc.withHadoopHttpKeys(secure(), "localhost");
   }
 
   private static String web(InetSocketAddress a) {
@@ -146,8 +119,7 @@ class KerberosWebHdfsTest {
   }
 
   private static WebHdfsFileSystem webFs(String hostPort) throws IOException {
-    Configuration c = new Configuration();
-    secure().forEach(e -> c.set(e.getKey(), e.getValue()));
+    Configuration c = TestKdc.client(secure());
     c.setBoolean("fs.webhdfs.impl.disable.cache", true);
     return (WebHdfsFileSystem) FileSystem.newInstance(URI.create("webhdfs://" + hostPort), c);
   }
@@ -182,7 +154,7 @@ class KerberosWebHdfsTest {
 
   @Test
   void kerberizedWebHdfsClientWorksLikeHdfs() throws Exception {
-    UserGroupInformation alice = login("alice");
+    UserGroupInformation alice = kdc.login("alice");
     for (String side : new String[] {hopsWeb(), hdfsWeb()}) {
       FileStatus made =
           alice.doAs(
@@ -213,36 +185,21 @@ class KerberosWebHdfsTest {
 
   @Test
   void spnegoCallerAndDoAsLikeHdfs() throws Exception {
-    UserGroupInformation alice = login("alice");
+    UserGroupInformation alice = kdc.login("alice");
     for (String side : new String[] {hopsWeb(), hdfsWeb()}) {
-      Raw home =
-          alice.doAs(
-              (PrivilegedExceptionAction<Raw>)
-                  () -> raw("GET", "http://" + side + "/webhdfs/v1/?op=GETHOMEDIRECTORY", true));
+      Raw home = spnego(alice, "GET", "http://" + side + "/webhdfs/v1/?op=GETHOMEDIRECTORY");
       assertThat(home).as(side).isEqualTo(new Raw(200, "{\"Path\":\"/user/alice\"}"));
       Raw asBob =
-          alice.doAs(
-              (PrivilegedExceptionAction<Raw>)
-                  () ->
-                      raw(
-                          "PUT",
-                          "http://" + side + "/webhdfs/v1/user/bob/byalice?op=MKDIRS&doas=bob",
-                          true));
+          spnego(
+              alice, "PUT", "http://" + side + "/webhdfs/v1/user/bob/byalice?op=MKDIRS&doas=bob");
       assertThat(asBob).as(side).isEqualTo(new Raw(200, "{\"boolean\":true}"));
     }
     assertThat(hops.client().getFileStatus(new Path("/user/bob/byalice")).getOwner())
         .isEqualTo("bob");
-    UserGroupInformation bob = login("bob");
+    UserGroupInformation bob = kdc.login("bob");
     Raw refused = null;
     for (String side : new String[] {hdfsWeb(), hopsWeb()}) {
-      Raw r =
-          bob.doAs(
-              (PrivilegedExceptionAction<Raw>)
-                  () ->
-                      raw(
-                          "GET",
-                          "http://" + side + "/webhdfs/v1/?op=GETHOMEDIRECTORY&doas=alice",
-                          true));
+      Raw r = spnego(bob, "GET", "http://" + side + "/webhdfs/v1/?op=GETHOMEDIRECTORY&doas=alice");
       assertThat(r.status()).as(side + " " + r.body()).isEqualTo(-1);
       if (refused != null) {
         assertThat(normalise(r.body())).isEqualTo(normalise(refused.body()));
@@ -253,71 +210,26 @@ class KerberosWebHdfsTest {
 
   @Test
   void tokenFromOneNamenodeServesRenewsAndCancelsOnTheOther() throws Exception {
-    UserGroupInformation alice = login("alice");
+    UserGroupInformation alice = kdc.login("alice");
     Token<DelegationTokenIdentifier> token = tokenFrom(alice, hopsWeb());
     assertThat(token.getKind().toString()).isEqualTo("WEBHDFS delegation");
-    String delegation = "&delegation=" + token.encodeToUrlString();
-    Raw home =
-        raw(
-            "GET",
-            "http://" + secondWeb() + "/webhdfs/v1/?op=GETHOMEDIRECTORY" + delegation,
-            false);
+    String delegation = token.encodeToUrlString();
+    Raw home = home(secondWeb(), delegation);
     assertThat(home).isEqualTo(new Raw(200, "{\"Path\":\"/user/alice\"}"));
-    Raw made =
-        raw(
-            "PUT",
-            "http://" + secondWeb() + "/webhdfs/v1/user/alice/tok?op=MKDIRS" + delegation,
-            false);
+    Raw made = delegated("PUT", secondWeb(), "user/alice/tok?op=MKDIRS", delegation);
     assertThat(made.status()).as(made.body()).isEqualTo(200);
     assertThat(hops.client().getFileStatus(new Path("/user/alice/tok")).getOwner())
         .isEqualTo("alice");
-    Raw renewed =
-        alice.doAs(
-            (PrivilegedExceptionAction<Raw>)
-                () ->
-                    raw(
-                        "PUT",
-                        "http://"
-                            + secondWeb()
-                            + "/webhdfs/v1/?op=RENEWDELEGATIONTOKEN&token="
-                            + token.encodeToUrlString(),
-                        true));
+    Raw renewed = tokenCall(alice, secondWeb(), "RENEWDELEGATIONTOKEN", token);
     assertThat(renewed.status()).as(renewed.body()).isEqualTo(200);
     assertThat(renewed.body()).matches("\\{\"long\":[0-9]+\\}");
-    Raw cancelled =
-        alice.doAs(
-            (PrivilegedExceptionAction<Raw>)
-                () ->
-                    raw(
-                        "PUT",
-                        "http://"
-                            + secondWeb()
-                            + "/webhdfs/v1/?op=CANCELDELEGATIONTOKEN&token="
-                            + token.encodeToUrlString(),
-                        true));
+    Raw cancelled = tokenCall(alice, secondWeb(), "CANCELDELEGATIONTOKEN", token);
     assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
-    Raw afterCancel =
-        raw("GET", "http://" + hopsWeb() + "/webhdfs/v1/?op=GETHOMEDIRECTORY" + delegation, false);
+    Raw afterCancel = home(hopsWeb(), delegation);
 
     Token<DelegationTokenIdentifier> hdfsToken = tokenFrom(alice, hdfsWeb());
-    alice.doAs(
-        (PrivilegedExceptionAction<Raw>)
-            () ->
-                raw(
-                    "PUT",
-                    "http://"
-                        + hdfsWeb()
-                        + "/webhdfs/v1/?op=CANCELDELEGATIONTOKEN&token="
-                        + hdfsToken.encodeToUrlString(),
-                    true));
-    Raw hdfsAfterCancel =
-        raw(
-            "GET",
-            "http://"
-                + hdfsWeb()
-                + "/webhdfs/v1/?op=GETHOMEDIRECTORY&delegation="
-                + hdfsToken.encodeToUrlString(),
-            false);
+    tokenCall(alice, hdfsWeb(), "CANCELDELEGATIONTOKEN", hdfsToken);
+    Raw hdfsAfterCancel = home(hdfsWeb(), hdfsToken.encodeToUrlString());
     assertThat(hdfsAfterCancel.status()).as(hdfsAfterCancel.body()).isEqualTo(403);
     assertThat(afterCancel.status()).as(afterCancel.body()).isEqualTo(403);
     assertThat(normalise(afterCancel.body())).isEqualTo(normalise(hdfsAfterCancel.body()));
@@ -325,7 +237,7 @@ class KerberosWebHdfsTest {
 
   @Test
   void forgedAndMalformedTokensAreRefusedLikeHdfs() throws Exception {
-    UserGroupInformation alice = login("alice");
+    UserGroupInformation alice = kdc.login("alice");
     Token<DelegationTokenIdentifier> hopsToken = tokenFrom(alice, hopsWeb());
     Token<DelegationTokenIdentifier> hdfsToken = tokenFrom(alice, hdfsWeb());
     String[] answers = new String[4];
@@ -336,21 +248,45 @@ class KerberosWebHdfsTest {
       Token<DelegationTokenIdentifier> forged =
           new Token<>(t.getIdentifier(), password, t.getKind(), t.getService());
       String side = t == hopsToken ? hopsWeb() : hdfsWeb();
-      Raw f =
-          raw(
-              "GET",
-              "http://"
-                  + side
-                  + "/webhdfs/v1/?op=GETHOMEDIRECTORY&delegation="
-                  + forged.encodeToUrlString(),
-              false);
-      Raw m =
-          raw("GET", "http://" + side + "/webhdfs/v1/?op=GETHOMEDIRECTORY&delegation=zz", false);
+      Raw f = home(side, forged.encodeToUrlString());
+      Raw m = home(side, "zz");
       answers[i++] = f.status() + " " + normalise(f.body());
       answers[i++] = m.status() + " " + normalise(m.body());
     }
     assertThat(answers[0]).startsWith("403").isEqualTo(answers[2]);
     assertThat(answers[1]).isEqualTo(answers[3]);
+  }
+
+  /** A call to {@code url} over SPNEGO, as {@code ugi}. */
+  private static Raw spnego(UserGroupInformation ugi, String method, String url) throws Exception {
+    return ugi.doAs((PrivilegedExceptionAction<Raw>) () -> raw(method, url, true));
+  }
+
+  /**
+   * A token operation ({@code RENEWDELEGATIONTOKEN}, {@code CANCELDELEGATIONTOKEN}) on {@code
+   * token}, asked of {@code side} by {@code ugi} over SPNEGO.
+   */
+  private static Raw tokenCall(UserGroupInformation ugi, String side, String op, Token<?> token)
+      throws Exception {
+    return spnego(
+        ugi,
+        "PUT",
+        "http://" + side + "/webhdfs/v1/?op=" + op + "&token=" + token.encodeToUrlString());
+  }
+
+  /** {@code GETHOMEDIRECTORY} on {@code side} with no ticket, {@code delegation} its credential. */
+  private static Raw home(String side, String delegation) throws Exception {
+    return delegated("GET", side, "?op=GETHOMEDIRECTORY", delegation);
+  }
+
+  /**
+   * {@code pathAndOp} (below {@code /webhdfs/v1/}) on {@code side} with no ticket, {@code
+   * delegation} (an encoded token) its credential.
+   */
+  private static Raw delegated(String method, String side, String pathAndOp, String delegation)
+      throws Exception {
+    return raw(
+        method, "http://" + side + "/webhdfs/v1/" + pathAndOp + "&delegation=" + delegation, false);
   }
 
   @SuppressWarnings("unchecked")

@@ -1,0 +1,114 @@
+package io.hops.namenode.security;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authorize.ProxyUsers;
+
+/**
+ * A KDC from {@code hadoop-minikdc} for the kerberized test classes: one keytab with every
+ * principal a class asks for, the settings of services that log in from it, and logins. Closing it
+ * stops the KDC and leaves the JVM's later tests simple authentication and no proxy users.
+ */
+public final class TestKdc implements AutoCloseable {
+  private final MiniKdc kdc;
+  private final File dir;
+  private final File keytab;
+
+  private TestKdc(MiniKdc kdc, File dir, File keytab) {
+    this.kdc = kdc;
+    this.dir = dir;
+    this.keytab = keytab;
+  }
+
+  /**
+   * Starts a KDC in a new temporary directory named after {@code name}, with {@code principals}
+   * (users such as {@code alice}, services such as {@code hdfs/localhost}) in its keytab.
+   */
+  public static TestKdc start(String name, String... principals) throws Exception {
+    File dir = Files.createTempDirectory(name).toFile();
+    MiniKdc kdc = new MiniKdc(MiniKdc.createConf(), dir);
+    kdc.start();
+    File keytab = new File(dir, "test.keytab");
+    kdc.createPrincipal(keytab, principals);
+    return new TestKdc(kdc, dir, keytab);
+  }
+
+  /** The KDC's directory, where a test may keep files of its own. */
+  public File dir() {
+    return dir;
+  }
+
+  public String realm() {
+    return kdc.getRealm();
+  }
+
+  /** Logs {@code principal} in from the keytab, without touching the JVM's login user. */
+  public UserGroupInformation login(String principal) throws IOException {
+    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(
+        principal + "@" + realm(), keytab.getPath());
+  }
+
+  /**
+   * Kerberos on, the namenode and the datanode as {@code hdfs/<host>} and the web server (HDFS's
+   * {@code dfs.web.authentication.kerberos.*}) as {@code HTTP/<host>}, all from the keytab; {@code
+   * host} is a name or {@code _HOST}.
+   */
+  public Configuration services(String host) {
+    Configuration c = new Configuration(false);
+    c.set("hadoop.security.authentication", "kerberos");
+    String hdfsPrincipal = "hdfs/" + host + "@" + realm();
+    c.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
+    c.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, keytab.getPath());
+    c.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, hdfsPrincipal);
+    c.set(DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY, keytab.getPath());
+    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, httpPrincipal(host));
+    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY, keytab.getPath());
+    return c;
+  }
+
+  /**
+   * Sets in {@code c} Hadoop's own keys for the web server's principal and keytab ({@code
+   * hadoop.http.authentication.kerberos.*}, which Apache HDFS's AuthFilter reads), as {@code
+   * HTTP/<host>}; returns {@code c}.
+   */
+  public Configuration withHadoopHttpKeys(Configuration c, String host) {
+    c.set("hadoop.http.authentication.kerberos.principal", httpPrincipal(host));
+    c.set("hadoop.http.authentication.kerberos.keytab", keytab.getPath());
+    return c;
+  }
+
+  /**
+   * The settings the RPC tests' namenodes (hops's and HDFS's) and clients share: {@link #services}
+   * at {@code _HOST}, Hadoop's HTTP keys too (which hops's web server reads first), and {@code
+   * protection} ({@code hadoop.rpc.protection}) on the RPC connections.
+   */
+  public Configuration rpc(String protection) {
+    Configuration c = withHadoopHttpKeys(services("_HOST"), "_HOST");
+    c.set("hadoop.rpc.protection", protection);
+    return c;
+  }
+
+  /** A client's configuration: Hadoop's defaults with {@code settings} on top. */
+  public static Configuration client(Configuration settings) {
+    Configuration c = new Configuration();
+    settings.forEach(e -> c.set(e.getKey(), e.getValue()));
+    return c;
+  }
+
+  private String httpPrincipal(String host) {
+    return "HTTP/" + host + "@" + realm();
+  }
+
+  @Override
+  public void close() {
+    kdc.stop();
+    UserGroupInformation.reset();
+    UserGroupInformation.setConfiguration(new Configuration());
+    ProxyUsers.refreshSuperUserGroupsConfiguration(new Configuration(false));
+  }
+}
