@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.security.TestKdc;
 import io.hops.namenode.tx.OperationMetrics;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,10 +22,8 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.server.namenode.AuditLogger;
 import org.apache.hadoop.ipc.RemoteException;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.security.authorize.ProxyUsers;
 import org.apache.hadoop.security.token.Token;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,20 +41,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class KerberosSmallFilesTest {
   private static final String DB = "/db";
 
-  private static MiniKdc kdc;
-  private static File keytab;
-  private static String realm;
+  private static TestKdc kdc;
   private static HopsTestCluster cluster;
 
   @BeforeAll
   static void start() throws Exception {
-    File work = Files.createTempDirectory("hops-kerberos-small").toFile();
-    kdc = new MiniKdc(MiniKdc.createConf(), work);
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = new File(work, "test.keytab");
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice", "bob", "hive");
-    Configuration conf = secure("authentication,privacy");
+    kdc =
+        TestKdc.start(
+            "hops-kerberos-small", "hdfs/localhost", "HTTP/localhost", "alice", "bob", "hive");
+    Configuration conf = kdc.rpc("authentication,privacy");
     conf.setBoolean("hadoop.security.authorization", true);
     conf.set("security.client.protocol.acl", "alice,hive,hdfs");
     conf.set("hadoop.proxyuser.hive.hosts", "*");
@@ -82,28 +74,12 @@ class KerberosSmallFilesTest {
       cluster.close();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close(); // and the JVM's later tests run with simple authentication, no proxy users
     }
-    // The JVM's later tests run with simple authentication and no proxy users.
-    UserGroupInformation.reset();
-    UserGroupInformation.setConfiguration(new Configuration());
-    ProxyUsers.refreshSuperUserGroupsConfiguration(new Configuration(false));
-  }
-
-  private static Configuration secure(String protection) {
-    Configuration c = new Configuration(false);
-    c.set("hadoop.security.authentication", "kerberos");
-    c.set("hadoop.rpc.protection", protection);
-    c.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, "hdfs/_HOST@" + realm);
-    c.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, keytab.getPath());
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY, "HTTP/_HOST@" + realm);
-    c.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY, keytab.getPath());
-    return c;
   }
 
   private static UserGroupInformation login(String principal) throws IOException {
-    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(
-        principal + "@" + realm, keytab.getPath());
+    return kdc.login(principal);
   }
 
   @FunctionalInterface
@@ -118,7 +94,7 @@ class KerberosSmallFilesTest {
         (PrivilegedExceptionAction<T>)
             () -> {
               Configuration c = new Configuration(cluster.clientConf());
-              secure(protection).forEach(e -> c.set(e.getKey(), e.getValue()));
+              kdc.rpc(protection).forEach(e -> c.set(e.getKey(), e.getValue()));
               c.set("fs.hdfs.impl", HopsDistributedFileSystem.class.getName());
               c.setBoolean("fs.hdfs.impl.disable.cache", true);
               c.setInt("ipc.client.connect.max.retries", 0);
@@ -227,7 +203,8 @@ class KerberosSmallFilesTest {
     String stat = refusal(bob, fs -> fs.getFileStatus(p));
     // The stock client's answer to an ACL refusal, naming the protocol called.
     String denied = " is not authorized for protocol interface %s: denied by configured ACL";
-    String bobs = RemoteException.class.getName() + ": User bob@" + realm + " (auth:KERBEROS)";
+    String bobs =
+        RemoteException.class.getName() + ": User bob@" + kdc.realm() + " (auth:KERBEROS)";
     assertThat(stat).isEqualTo(bobs + denied.formatted(ClientProtocol.class.getName()));
     assertThat(read).isEqualTo(bobs + denied.formatted(io.hops.SmallFilesProtocol.class.getName()));
     assertThat(create).isEqualTo(read);
@@ -270,8 +247,8 @@ class KerberosSmallFilesTest {
     as(proxied, "authentication", fs -> read(fs, p));
     assertThat(Recorder.EVENTS)
         .contains(
-            "true create " + p + " alice@" + realm + " (auth:KERBEROS)",
-            "true open " + p + " alice (auth:PROXY) via hive@" + realm + " (auth:KERBEROS)");
+            "true create " + p + " alice@" + kdc.realm() + " (auth:KERBEROS)",
+            "true open " + p + " alice (auth:PROXY) via hive@" + kdc.realm() + " (auth:KERBEROS)");
     // Refused: bob is not in the client protocol's ACL, so his call never reaches the audit.
     assertThatThrownBy(() -> as(login("bob"), "authentication", fs -> read(fs, p)))
         .hasMessageContaining("not authorized");
