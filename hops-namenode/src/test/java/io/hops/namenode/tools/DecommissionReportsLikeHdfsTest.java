@@ -2,15 +2,20 @@ package io.hops.namenode.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -26,9 +31,11 @@ import org.junit.jupiter.api.Test;
  * What the reports show of the hosts lists, against hops (two namenodes over one store, three stock
  * DataNodes heartbeating both) and a MiniDFSCluster of three datanodes with the same settings: the
  * include list's hosts that no datanode registered from are dead datanodes in {@code dfsadmin
- * -report -dead} and {@code getDatanodeReport(DEAD)}, on every namenode as on HDFS's.
+ * -report -dead} and {@code getDatanodeReport(DEAD)}, on every namenode as on HDFS's; {@code /jmx}
+ * {@code DecomNodes} counts a decommissioning datanode's blocks left as HDFS's does.
  */
 class DecommissionReportsLikeHdfsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static HopsTestCluster hops;
   private static HopsNameNode other;
   private static MiniDFSCluster hdfs;
@@ -144,6 +151,107 @@ class DecommissionReportsLikeHdfsTest {
               "capacity=" + d.getCapacity()));
     }
     return out;
+  }
+
+  private static final int BLOCK = 64 * 1024;
+
+  private static void write(FSDataOutputStream out, int bytes) throws IOException {
+    byte[] data = new byte[bytes];
+    new Random(bytes).nextBytes(data);
+    out.write(data);
+  }
+
+  private static FSDataOutputStream create(DistributedFileSystem fs, String path)
+      throws IOException {
+    return fs.create(new org.apache.hadoop.fs.Path(path), true, 4096, (short) 3, BLOCK);
+  }
+
+  /** A NameNodeInfo attribute of {@code nn}'s /jmx, parsed from its JSON string. */
+  static JsonNode nameNodeInfo(HopsNameNode nn, String attribute) throws IOException {
+    try (java.io.InputStream in =
+        java.net
+            .URI
+            .create(nn.httpUri() + "/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo")
+            .toURL()
+            .openStream()) {
+      JsonNode bean = JSON.readTree(in).get("beans").get(0);
+      return JSON.readTree(bean.get(attribute).asText());
+    }
+  }
+
+  /** The per-datanode counts of a DecomNodes or EnteringMaintenanceNodes entry. */
+  static String counts(JsonNode nodes, String xferAddr, String outOfServiceKey) {
+    for (JsonNode n : nodes) {
+      if (n.get("xferaddr").asText().equals(xferAddr)) {
+        return "underReplicatedBlocks="
+            + n.get("underReplicatedBlocks").asInt()
+            + " "
+            + outOfServiceKey
+            + "="
+            + n.get(outOfServiceKey).asInt()
+            + " underReplicateInOpenFiles="
+            + n.get("underReplicateInOpenFiles").asInt();
+      }
+    }
+    return "not listed in " + nodes;
+  }
+
+  @Test
+  void decomNodesCountTheBlocksLeftLikeHdfsOnEveryNamenode() throws Exception {
+    // Three datanodes and three replicas: the excluded one stays decommissioning, every block
+    // short of a copy, those of the open file too.
+    try (DistributedFileSystem fs = hops.client(other);
+        DistributedFileSystem hfs =
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+      List<FSDataOutputStream> open = new ArrayList<>();
+      for (DistributedFileSystem f : List.of(fs, hfs)) {
+        try (FSDataOutputStream out = create(f, "/reports/closed")) {
+          write(out, 2 * BLOCK);
+        }
+        FSDataOutputStream out = create(f, "/reports/open");
+        write(out, 2 * BLOCK + 100);
+        out.hflush();
+        open.add(out);
+      }
+      HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/reports/closed"), 3);
+      DataNode victim = hops.datanodes().get(0);
+      DataNode hdfsVictim = hdfs.getDataNodes().get(0);
+      try {
+        hostsLists(true, "", victim.getDatanodeId().getXferAddr() + "\n");
+        hostsLists(false, "", hdfsVictim.getDatanodeId().getXferAddr() + "\n");
+        String key = "decommissionOnlyReplicas";
+        String hdfsCounts = "";
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+          hdfsCounts =
+              counts(
+                  JSON.readTree(hdfs.getNamesystem().getDecomNodes()),
+                  hdfsVictim.getDatanodeId().getXferAddr(),
+                  key);
+          String hopsCounts =
+              counts(nameNodeInfo(other, "DecomNodes"), victim.getDatanodeId().getXferAddr(), key);
+          if (hdfsCounts.startsWith("underReplicatedBlocks=4") && hopsCounts.equals(hdfsCounts)) {
+            break;
+          }
+          Thread.sleep(500);
+        }
+        assertThat(hdfsCounts)
+            .isEqualTo(
+                "underReplicatedBlocks=4 decommissionOnlyReplicas=0 underReplicateInOpenFiles=2");
+        for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+          JsonNode decom = nameNodeInfo(nn, "DecomNodes");
+          assertThat(counts(decom, victim.getDatanodeId().getXferAddr(), key))
+              .as(decom.toString())
+              .isEqualTo(hdfsCounts);
+          assertThat(decom.elements().next().get("decommissionDuration").asLong()).isNotNegative();
+        }
+      } finally {
+        for (FSDataOutputStream out : open) {
+          out.close();
+        }
+        clearLists();
+      }
+    }
   }
 
   @Test
