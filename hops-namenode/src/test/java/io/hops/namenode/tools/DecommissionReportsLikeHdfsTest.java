@@ -184,13 +184,13 @@ class DecommissionReportsLikeHdfsTest {
     for (JsonNode n : nodes) {
       if (n.get("xferaddr").asText().equals(xferAddr)) {
         return "underReplicatedBlocks="
-            + n.get("underReplicatedBlocks").asInt()
+            + n.path("underReplicatedBlocks").asText("missing")
             + " "
             + outOfServiceKey
             + "="
-            + n.get(outOfServiceKey).asInt()
+            + n.path(outOfServiceKey).asText("missing")
             + " underReplicateInOpenFiles="
-            + n.get("underReplicateInOpenFiles").asInt();
+            + n.path("underReplicateInOpenFiles").asText("missing");
       }
     }
     return "not listed in " + nodes;
