@@ -136,6 +136,11 @@ public final class DatanodeAdmin {
     return lists.isIncluded(id);
   }
 
+  /** The hosts lists as this namenode last read them from the database. */
+  HostConfigManager lists() {
+    return lists;
+  }
+
   /** Whether the datanode is in the exclude list (to be decommissioned). */
   public boolean isExcluded(DatanodeID id) {
     return lists.isExcluded(id);

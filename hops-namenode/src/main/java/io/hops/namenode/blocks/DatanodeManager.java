@@ -416,6 +416,7 @@ public final class DatanodeManager {
   private final Map<Integer, StorageRef> byId = new ConcurrentHashMap<>();
   private final Map<String, StorageRef> byUuid = new ConcurrentHashMap<>();
   private final FailedStorages failedStorages;
+  private final UnregisteredIncludes unregisteredIncludes;
   private volatile Consumer<Node> beforeFullReport = n -> {};
 
   public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
@@ -435,6 +436,7 @@ public final class DatanodeManager {
     this.expiryMillis = 2 * recheck + 10 * 1000 * heartbeat; // as HDFS's DatanodeManager
     this.admin = new DatanodeAdmin(storage, nodes, this::isLive, conf);
     this.failedStorages = new FailedStorages(storage, this);
+    this.unregisteredIncludes = new UnregisteredIncludes(storage, conf);
     loadPersisted();
     admin.refresh(true);
   }
@@ -464,6 +466,11 @@ public final class DatanodeManager {
   /** The admin states and hosts lists (decommission and maintenance). */
   public DatanodeAdmin admin() {
     return admin;
+  }
+
+  /** The include list's hosts no registered datanode matches, as dead entries for reports. */
+  public UnregisteredIncludes unregisteredIncludes() {
+    return unregisteredIncludes;
   }
 
   public long expiryMillis() {

@@ -59,6 +59,8 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
 
     Key cursor;
     int insufficient;
+    int outOfServiceOnly;
+    int inOpenFiles;
     int checked;
 
     Walk(List<StorageRef> storages, boolean maintenance) {
@@ -136,6 +138,9 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
     for (Node n : dm.all()) {
       AdminStates before = seen.put(n.uuid(), n.adminState());
+      if (isLeaving(before) && !isLeaving(n.adminState())) {
+        record(n.uuid(), null);
+      }
       if (before != null
           && before != AdminStates.NORMAL
           && n.adminState() == AdminStates.NORMAL
@@ -171,6 +176,9 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       }
       if (w.storagesLeft.isEmpty()) {
         walks.remove(n.uuid());
+        record(
+            n.uuid(),
+            new RecordLeavingStatus.Walked(w.insufficient, w.outOfServiceOnly, w.inOpenFiles));
         if (w.insufficient == 0 && maintenance) {
           if (!dm.isLive(n)) {
             LOG.info(
@@ -206,6 +214,12 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
   }
 
+  /** Stores a leaving datanode's counts for every namenode's /jmx; null forgets them. */
+  private void record(String uuid, RecordLeavingStatus.Walked found) throws IOException {
+    long now = Time.now();
+    ns.runAsLeader(() -> new RecordLeavingStatus(uuid, found, now));
+  }
+
   /**
    * HDFS processExtraRedundancyBlocksOnInService: the blocks of a datanode back in service from
    * decommission or maintenance may now have a replica too many; each is queued for the replication
@@ -232,6 +246,10 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       }
       budget -= Math.max(1, page.size());
     }
+  }
+
+  private static boolean isLeaving(AdminStates s) {
+    return s == AdminStates.DECOMMISSION_INPROGRESS || s == AdminStates.ENTERING_MAINTENANCE;
   }
 
   private Walk newWalk(String uuid, boolean maintenance) {
@@ -269,11 +287,14 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
     for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
       List<Long> ids = f.getValue().stream().sorted().toList();
-      w.insufficient +=
+      RecordLeavingStatus.Walked found =
           ns.runAsLeader(
               () ->
                   new DecommissionCheck(
                       ns.blocks(), f.getKey(), ids, defaultReplication, w.maintenance));
+      w.insufficient += found.underReplicated();
+      w.outOfServiceOnly += found.outOfServiceOnly();
+      w.inOpenFiles += found.underReplicatedInOpenFiles();
       w.checked += ids.size();
     }
     return page.size();

@@ -27,7 +27,9 @@ import java.util.Set;
  * have enough replicas elsewhere (HDFS DatanodeAdminManager.isSufficient), queueing for
  * re-replication each that has not; one transaction, everything read committed: the block rows
  * (batched), the file's inode by id, its replica, corrupt, excess and queue rows (a pruned scan
- * each): B + IS + 4 PPIS + W. Returns the blocks that are not yet sufficient.
+ * each): B + IS + 4 PPIS + W. Returns the blocks that are not yet sufficient, and of those the ones
+ * whose only replicas are out of service and the ones of a file being written (HDFS's
+ * processBlocksInternal counts).
  *
  * <p>Counted as HDFS counts live replicas: on a live datanode in service, not corrupt, not being
  * deleted. A block is sufficient with the file's replication, or with the default replication
@@ -35,7 +37,7 @@ import java.util.Set;
  * (not complete), with the minimum replication. For maintenance a block is sufficient with {@code
  * dfs.namenode.maintenance.replication.min} live replicas (at most the file's replication).
  */
-final class DecommissionCheck extends Operation<Integer> {
+final class DecommissionCheck extends Operation<RecordLeavingStatus.Walked> {
   private final BlockManager bm;
   private final DatanodeManager dm;
   private final long inodeId;
@@ -107,11 +109,12 @@ final class DecommissionCheck extends Operation<Integer> {
   }
 
   @Override
-  protected Integer execute(ExecutePhase tx) throws IOException {
+  protected RecordLeavingStatus.Walked execute(ExecutePhase tx) throws IOException {
     if (inode == null || inode.isDir()) {
-      return 0; // deleted meanwhile: nothing to keep
+      return new RecordLeavingStatus.Walked(0, 0, 0); // deleted meanwhile: nothing to keep
     }
     int insufficient = 0;
+    int outOfServiceOnly = 0;
     for (BlockInfoRow b : blocks) {
       if (b == null) {
         continue; // the block is gone
@@ -129,6 +132,9 @@ final class DecommissionCheck extends Operation<Integer> {
         continue;
       }
       insufficient++;
+      if (live == 0 && outOfService(b.blockId()) > 0) {
+        outOfServiceOnly++;
+      }
       if (complete && !queued.contains(b.blockId())) {
         int level =
             live == 0
@@ -139,7 +145,23 @@ final class DecommissionCheck extends Operation<Integer> {
             new UnderReplicatedBlockRow(inodeId, b.blockId(), level, bm.now(), -1));
       }
     }
-    return insufficient;
+    return new RecordLeavingStatus.Walked(
+        insufficient, outOfServiceOnly, inode.underConstruction() ? insufficient : 0);
+  }
+
+  /** Its replicas on datanodes being or done being decommissioned, or in maintenance. */
+  private int outOfService(long blockId) {
+    int n = 0;
+    for (ReplicaRow r : replicas) {
+      StorageRef s = r.blockId() == blockId ? dm.cachedStorage(r.storageId()) : null;
+      Node node = s == null ? null : dm.node(s.datanodeUuid());
+      if (node != null
+          && (node.isDecommission() || node.isMaintenance())
+          && !corrupt.contains(ReplicaRow.TABLE.key(r.inodeId(), r.blockId(), r.storageId()))) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private int live(long blockId) {

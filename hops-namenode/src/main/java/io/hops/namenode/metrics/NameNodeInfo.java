@@ -2,9 +2,12 @@ package io.hops.namenode.metrics;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hops.dal.StorageException;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.LeavingStatus;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
@@ -209,30 +212,49 @@ public final class NameNodeInfo implements NameNodeMXBean {
 
   @Override
   public String getDecomNodes() {
-    return leaving(AdminStates.DECOMMISSION_INPROGRESS);
+    return leaving(AdminStates.DECOMMISSION_INPROGRESS, "decommissionOnlyReplicas");
   }
 
   /**
-   * The live datanodes in {@code state}. HDFS also counts each one's blocks still waiting for
-   * copies; hops's leader keeps no such count, so only the datanodes are listed.
+   * The datanodes in {@code state}, live or dead, each with what the leader's admin monitor last
+   * found walking it ({@link LeavingStatus}, read from the database), as HDFS's getDecomNodes and
+   * getEnteringMaintenanceNodes: zeros until a first whole walk; {@code decommissionDuration}
+   * counts from that walk's end.
    */
-  private String leaving(AdminStates state) {
+  private String leaving(AdminStates state, String outOfServiceOnlyKey) {
+    DatanodeManager dm = ns.blocks().datanodes();
+    List<DatanodeManager.Node> nodes =
+        dm.all().stream()
+            .filter(n -> n.adminState() == state && dm.admin().isIncluded(n.id()))
+            .toList();
+    Map<String, LeavingStatus> found;
+    try {
+      found = LeavingStatus.read(ns.storage(), nodes.stream().map(n -> n.uuid()).toList());
+    } catch (StorageException e) {
+      throw new IllegalStateException("cannot read the leaving datanodes' counts: " + e, e);
+    }
+    long now = Time.now();
     Map<String, Object> out = new TreeMap<>();
-    for (DatanodeManager.Node n : s().liveNodes()) {
-      if (n.adminState() == state) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("xferaddr", n.id().getXferAddr());
-        m.put("location", n.location());
-        m.put("uuid", n.uuid());
-        out.put(n.id().getXferAddrWithHostname(), m);
+    for (DatanodeManager.Node n : nodes) {
+      LeavingStatus st = found.getOrDefault(n.uuid(), new LeavingStatus(now, 0, 0, 0));
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("xferaddr", n.id().getXferAddr());
+      m.put("location", n.location());
+      m.put("uuid", n.uuid());
+      m.put("underReplicatedBlocks", st.underReplicated());
+      m.put(outOfServiceOnlyKey, st.outOfServiceOnly());
+      m.put("underReplicateInOpenFiles", st.underReplicatedInOpenFiles());
+      if (state == AdminStates.DECOMMISSION_INPROGRESS) {
+        m.put("decommissionDuration", Math.max(0, now - st.startMillis()));
       }
+      out.put(n.id().getXferAddrWithHostname(), m);
     }
     return json(out);
   }
 
   @Override
   public String getEnteringMaintenanceNodes() {
-    return leaving(AdminStates.ENTERING_MAINTENANCE);
+    return leaving(AdminStates.ENTERING_MAINTENANCE, "maintenanceOnlyReplicas");
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.hops.namenode.rpc;
 
 import io.hops.dal.StorageException;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.UnregisteredIncludes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,13 +18,16 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReport;
  * (heartbeats are soft state per namenode, as in HDFS). Live means heard from within the expiry
  * interval, whatever the admin state; the admin-state reports list the datanodes in that state,
  * live or dead, as HDFS's getDatanodeListForReport; a datanode not in a non-empty include list is
- * left out, as there (HDFS also lists the include list's hosts it never heard from as dead; hops
- * does not).
+ * left out, as there, and the reports of all and of dead datanodes end with the include list's
+ * hosts that no datanode registered from ({@link UnregisteredIncludes}). The lists are read again
+ * first if another namenode changed them (one primary-key read).
  */
 final class DatanodeReports {
   private DatanodeReports() {}
 
-  static List<DatanodeManager.Node> select(DatanodeManager dm, DatanodeReportType type) {
+  static List<DatanodeManager.Node> select(DatanodeManager dm, DatanodeReportType type)
+      throws StorageException {
+    dm.admin().refresh(true); // another namenode may have changed the lists just now
     List<DatanodeManager.Node> out = new ArrayList<>();
     for (DatanodeManager.Node n : dm.all()) {
       boolean live = dm.isLive(n);
@@ -58,10 +62,20 @@ final class DatanodeReports {
               .setNumBlocks(dm.replicaCount(n.uuid()))
               .build());
     }
+    out.addAll(unregistered(dm, type));
     return out.toArray(new DatanodeInfo[0]);
   }
 
-  static DatanodeStorageReport[] storages(DatanodeManager dm, DatanodeReportType type) {
+  /** HDFS appends them, unsorted, to the reports that list dead datanodes. */
+  private static List<DatanodeInfo> unregistered(DatanodeManager dm, DatanodeReportType type)
+      throws StorageException {
+    return type == DatanodeReportType.ALL || type == DatanodeReportType.DEAD
+        ? dm.unregisteredIncludes().list(dm)
+        : List.of();
+  }
+
+  static DatanodeStorageReport[] storages(DatanodeManager dm, DatanodeReportType type)
+      throws StorageException {
     List<DatanodeStorageReport> out = new ArrayList<>();
     for (DatanodeManager.Node n : select(dm, type)) {
       List<StorageReport> reports = new ArrayList<>();
@@ -80,6 +94,9 @@ final class DatanodeReports {
                 Math.max(0, s.capacity - s.dfsUsed - s.remaining)));
       }
       out.add(new DatanodeStorageReport(n.info(), reports.toArray(new StorageReport[0])));
+    }
+    for (DatanodeInfo d : unregistered(dm, type)) {
+      out.add(new DatanodeStorageReport(d, new StorageReport[0]));
     }
     return out.toArray(new DatanodeStorageReport[0]);
   }

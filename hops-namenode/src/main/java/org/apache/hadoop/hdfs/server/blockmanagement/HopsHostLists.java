@@ -2,7 +2,9 @@ package org.apache.hadoop.hdfs.server.blockmanagement;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeAdminProperties;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
@@ -23,6 +25,28 @@ public final class HopsHostLists {
     HostFileManager m = new HostFileManager();
     m.refresh(set("included", includes), set("excluded", excludes));
     return m;
+  }
+
+  /**
+   * The include list's entries that none of {@code found} (datanodes' resolved addresses) matches,
+   * as HDFS's getDatanodeListForReport finds them: an entry without a port is matched by any
+   * datanode on its address.
+   */
+  public static List<InetSocketAddress> unmatchedIncludes(
+      HostConfigManager lists, Collection<InetSocketAddress> found) {
+    HostSet known = new HostSet();
+    for (InetSocketAddress a : found) {
+      if (!a.isUnresolved()) {
+        known.add(a);
+      }
+    }
+    List<InetSocketAddress> out = new ArrayList<>();
+    for (InetSocketAddress a : lists.getIncludes()) {
+      if (!known.matchedBy(a)) {
+        out.add(a);
+      }
+    }
+    return out;
   }
 
   private static HostSet set(String type, Collection<String> entries) {

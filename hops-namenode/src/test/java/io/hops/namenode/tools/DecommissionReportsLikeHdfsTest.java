@@ -1,0 +1,291 @@
+package io.hops.namenode.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hops.namenode.ApacheHdfs;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.tools.DFSAdmin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the reports show of the hosts lists, against hops (two namenodes over one store, three stock
+ * DataNodes heartbeating both) and a MiniDFSCluster of three datanodes with the same settings: the
+ * include list's hosts that no datanode registered from are dead datanodes in {@code dfsadmin
+ * -report -dead} and {@code getDatanodeReport(DEAD)}, on every namenode as on HDFS's; {@code /jmx}
+ * {@code DecomNodes} counts a decommissioning datanode's blocks left as HDFS's does.
+ */
+class DecommissionReportsLikeHdfsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static HopsTestCluster hops;
+  private static HopsNameNode other;
+  private static MiniDFSCluster hdfs;
+  private static Configuration hdfsConf;
+  private static Path include;
+  private static Path exclude;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path dir = Files.createTempDirectory("hops-hosts-");
+    include = dir.resolve("include");
+    exclude = dir.resolve("exclude");
+    Files.writeString(include, "");
+    Files.writeString(exclude, "");
+    Configuration conf = new Configuration(false);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
+    conf.setInt("dfs.heartbeat.interval", 1);
+    conf.setInt("dfs.namenode.decommission.interval", 1);
+    conf.setInt("dfs.namenode.redundancy.interval.seconds", 1);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
+    conf.set("dfs.hosts", include.toString());
+    conf.set("dfs.hosts.exclude", exclude.toString());
+    hops = new HopsTestCluster(conf);
+    other = hops.startAnotherNamenode();
+    hops.startDatanodes(3, new Configuration(false), other);
+    hops.waitForLive(3);
+    hdfs = ApacheHdfs.start("decommission-reports", conf, 3);
+    hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (hdfs != null) {
+      hdfs.shutdown();
+    }
+    if (other != null) {
+      other.close();
+    }
+    if (hops != null) {
+      hops.close();
+    }
+  }
+
+  static Configuration through(HopsNameNode nn) {
+    Configuration c = hops.clientConf();
+    c.set("fs.defaultFS", nn.uri());
+    return c;
+  }
+
+  static StockTool.Output dfsadmin(Configuration conf, String... args) throws Exception {
+    StockTool.Output o = StockTool.run(out -> new DFSAdmin(conf), args);
+    assertThat(o.rc()).as(o.err()).isZero();
+    return o;
+  }
+
+  /** Writes the hosts files: {@code own}'s addresses and {@code extra} included, then refreshes. */
+  static void hostsLists(boolean onHops, String extraIncluded, String excluded) throws Exception {
+    StringBuilder in = new StringBuilder();
+    List<DataNode> own = onHops ? hops.datanodes() : hdfs.getDataNodes();
+    for (DataNode dn : own) {
+      in.append(dn.getDatanodeId().getXferAddr()).append('\n');
+    }
+    writeAndRefresh(onHops, in + extraIncluded, excluded);
+  }
+
+  /** Empty hosts lists on both clusters. */
+  static void clearLists() throws Exception {
+    writeAndRefresh(true, "", "");
+    writeAndRefresh(false, "", "");
+  }
+
+  private static void writeAndRefresh(boolean onHops, String included, String excluded)
+      throws Exception {
+    Files.writeString(include, included);
+    Files.writeString(exclude, excluded);
+    if (onHops) {
+      assertThat(dfsadmin(through(other), "-refreshNodes").out())
+          .contains("Refresh nodes successful");
+    } else {
+      // HDFS's dfsadmin -refreshNodes reads the site files again: the test hands it the conf.
+      hdfs.getNamesystem()
+          .getBlockManager()
+          .getDatanodeManager()
+          .refreshNodes(hdfs.getConfiguration(0));
+    }
+  }
+
+  /** The part of {@code dfsadmin -report} from its datanodes' heading on. */
+  static String datanodesPart(String report, String heading) {
+    int at = report.indexOf(heading);
+    assertThat(at).as(report).isNotNegative();
+    return report.substring(at);
+  }
+
+  /** What a report says of each datanode, in its order. */
+  private static List<String> describe(DatanodeInfo[] nodes) {
+    List<String> out = new ArrayList<>();
+    for (DatanodeInfo d : nodes) {
+      out.add(
+          String.join(
+              " ",
+              d.getIpAddr(),
+              d.getHostName(),
+              "uuid=" + d.getDatanodeUuid(),
+              "xfer=" + d.getXferPort(),
+              "info=" + d.getInfoPort(),
+              "infoSecure=" + d.getInfoSecurePort(),
+              "ipc=" + d.getIpcPort(),
+              d.getNetworkLocation(),
+              String.valueOf(d.getAdminState()),
+              "lastUpdate=" + d.getLastUpdate(),
+              "blocks=" + d.getNumBlocks(),
+              "capacity=" + d.getCapacity()));
+    }
+    return out;
+  }
+
+  private static final int BLOCK = 64 * 1024;
+
+  private static void write(FSDataOutputStream out, int bytes) throws IOException {
+    byte[] data = new byte[bytes];
+    new Random(bytes).nextBytes(data);
+    out.write(data);
+  }
+
+  private static FSDataOutputStream create(DistributedFileSystem fs, String path)
+      throws IOException {
+    return fs.create(new org.apache.hadoop.fs.Path(path), true, 4096, (short) 3, BLOCK);
+  }
+
+  /** A NameNodeInfo attribute of {@code nn}'s /jmx, parsed from its JSON string. */
+  static JsonNode nameNodeInfo(HopsNameNode nn, String attribute) throws IOException {
+    try (java.io.InputStream in =
+        java.net
+            .URI
+            .create(nn.httpUri() + "/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo")
+            .toURL()
+            .openStream()) {
+      JsonNode bean = JSON.readTree(in).get("beans").get(0);
+      return JSON.readTree(bean.get(attribute).asText());
+    }
+  }
+
+  /** The per-datanode counts of a DecomNodes or EnteringMaintenanceNodes entry. */
+  static String counts(JsonNode nodes, String xferAddr, String outOfServiceKey) {
+    for (JsonNode n : nodes) {
+      if (n.get("xferaddr").asText().equals(xferAddr)) {
+        return "underReplicatedBlocks="
+            + n.path("underReplicatedBlocks").asText("missing")
+            + " "
+            + outOfServiceKey
+            + "="
+            + n.path(outOfServiceKey).asText("missing")
+            + " underReplicateInOpenFiles="
+            + n.path("underReplicateInOpenFiles").asText("missing");
+      }
+    }
+    return "not listed in " + nodes;
+  }
+
+  @Test
+  void decomNodesCountTheBlocksLeftLikeHdfsOnEveryNamenode() throws Exception {
+    // Three datanodes and three replicas: the excluded one stays decommissioning, every block
+    // short of a copy, those of the open file too.
+    try (DistributedFileSystem fs = hops.client(other);
+        DistributedFileSystem hfs =
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+      List<FSDataOutputStream> open = new ArrayList<>();
+      for (DistributedFileSystem f : List.of(fs, hfs)) {
+        try (FSDataOutputStream out = create(f, "/reports/closed")) {
+          write(out, 2 * BLOCK);
+        }
+        FSDataOutputStream out = create(f, "/reports/open");
+        write(out, 2 * BLOCK + 100);
+        out.hflush();
+        open.add(out);
+      }
+      HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/reports/closed"), 3);
+      DataNode victim = hops.datanodes().get(0);
+      DataNode hdfsVictim = hdfs.getDataNodes().get(0);
+      try {
+        hostsLists(true, "", victim.getDatanodeId().getXferAddr() + "\n");
+        hostsLists(false, "", hdfsVictim.getDatanodeId().getXferAddr() + "\n");
+        String key = "decommissionOnlyReplicas";
+        String hdfsCounts = "";
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+          hdfsCounts =
+              counts(
+                  JSON.readTree(hdfs.getNamesystem().getDecomNodes()),
+                  hdfsVictim.getDatanodeId().getXferAddr(),
+                  key);
+          String hopsCounts =
+              counts(nameNodeInfo(other, "DecomNodes"), victim.getDatanodeId().getXferAddr(), key);
+          if (hdfsCounts.startsWith("underReplicatedBlocks=4") && hopsCounts.equals(hdfsCounts)) {
+            break;
+          }
+          Thread.sleep(500);
+        }
+        assertThat(hdfsCounts)
+            .isEqualTo(
+                "underReplicatedBlocks=4 decommissionOnlyReplicas=0 underReplicateInOpenFiles=2");
+        for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+          JsonNode decom = nameNodeInfo(nn, "DecomNodes");
+          assertThat(counts(decom, victim.getDatanodeId().getXferAddr(), key))
+              .as(decom.toString())
+              .isEqualTo(hdfsCounts);
+          assertThat(decom.elements().next().get("decommissionDuration").asLong()).isNotNegative();
+        }
+      } finally {
+        for (FSDataOutputStream out : open) {
+          out.close();
+        }
+        clearLists();
+      }
+    }
+  }
+
+  @Test
+  void includedHostsNeverRegisteredAreDeadOnEveryNamenodeLikeHdfs() throws Exception {
+    // A host with a port no datanode uses, one excluded too, one address with no datanode at all.
+    String extra = "127.0.0.1:1\n127.0.0.1:2\n127.0.0.2\n";
+    String excluded = "127.0.0.1:2\n";
+    try (DistributedFileSystem leaderFs = hops.client();
+        DistributedFileSystem otherFs = hops.client(other);
+        DistributedFileSystem hfs =
+            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+      hostsLists(true, extra, excluded);
+      hostsLists(false, extra, excluded);
+
+      List<String> hdfsDead = describe(hfs.getDataNodeStats(DatanodeReportType.DEAD));
+      assertThat(hdfsDead).hasSize(3);
+      assertThat(describe(leaderFs.getDataNodeStats(DatanodeReportType.DEAD))).isEqualTo(hdfsDead);
+      assertThat(describe(otherFs.getDataNodeStats(DatanodeReportType.DEAD))).isEqualTo(hdfsDead);
+      assertThat(describe(otherFs.getDataNodeStats(DatanodeReportType.ALL)))
+          .hasSize(6)
+          .endsWith(hdfsDead.toArray(new String[0]));
+      assertThat(otherFs.getClient().getDatanodeStorageReport(DatanodeReportType.DEAD))
+          .hasSameSizeAs(
+              hdfs.getFileSystem().getClient().getDatanodeStorageReport(DatanodeReportType.DEAD));
+      assertThat(describe(otherFs.getDataNodeStats(DatanodeReportType.LIVE))).hasSize(3);
+
+      String hdfsReport = datanodesPart(dfsadmin(hdfsConf, "-report", "-dead").out(), "Dead");
+      assertThat(hdfsReport).startsWith("Dead datanodes (3):");
+      for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+        String hopsReport = datanodesPart(dfsadmin(through(nn), "-report", "-dead").out(), "Dead");
+        assertThat(hopsReport).isEqualTo(hdfsReport);
+      }
+    } finally {
+      clearLists();
+    }
+  }
+}
