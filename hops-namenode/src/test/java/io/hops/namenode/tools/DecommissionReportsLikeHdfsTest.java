@@ -8,6 +8,7 @@ import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.SideBySide;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,6 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
-import org.apache.hadoop.hdfs.tools.DFSAdmin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class DecommissionReportsLikeHdfsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static SideBySide clusters;
   private static HopsTestCluster hops;
   private static HopsNameNode other;
   private static MiniDFSCluster hdfs;
@@ -58,35 +59,26 @@ class DecommissionReportsLikeHdfsTest {
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
     conf.set("dfs.hosts", include.toString());
     conf.set("dfs.hosts.exclude", exclude.toString());
-    hops = new HopsTestCluster(conf);
-    other = hops.startAnotherNamenode();
-    hops.startDatanodes(3, new Configuration(false), other);
-    hops.waitForLive(3);
-    hdfs = ApacheHdfs.start("decommission-reports", conf, 3);
+    clusters = new SideBySide("decommission-reports", conf, 3);
+    hops = clusters.hops;
+    other = clusters.other;
+    hdfs = clusters.hdfs;
     hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
-    if (other != null) {
-      other.close();
-    }
-    if (hops != null) {
-      hops.close();
+    if (clusters != null) {
+      clusters.close();
     }
   }
 
   static Configuration through(HopsNameNode nn) {
-    Configuration c = hops.clientConf();
-    c.set("fs.defaultFS", nn.uri());
-    return c;
+    return clusters.through(nn);
   }
 
   static StockTool.Output dfsadmin(Configuration conf, String... args) throws Exception {
-    StockTool.Output o = StockTool.run(out -> new DFSAdmin(conf), args);
+    StockTool.Output o = StockTool.dfsadmin(conf, args);
     assertThat(o.rc()).as(o.err()).isZero();
     return o;
   }
@@ -115,11 +107,7 @@ class DecommissionReportsLikeHdfsTest {
       assertThat(dfsadmin(through(other), "-refreshNodes").out())
           .contains("Refresh nodes successful");
     } else {
-      // HDFS's dfsadmin -refreshNodes reads the site files again: the test hands it the conf.
-      hdfs.getNamesystem()
-          .getBlockManager()
-          .getDatanodeManager()
-          .refreshNodes(hdfs.getConfiguration(0));
+      clusters.refreshHdfsNodes();
     }
   }
 
