@@ -12,13 +12,16 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.util.Time;
 
 /**
  * The cluster-wide values the HDFS metrics report, read together: capacity and block health from
  * the code of the {@code getStats} RPC ({@link GetStats}), files and blocks from the leader's
  * {@link NamespaceCensus}, safe mode from the database, and the datanodes from this namenode's
- * heartbeats (every namenode gets every heartbeat, so they agree, as HDFS's soft state).
+ * heartbeats (every namenode gets every heartbeat, so they agree, as HDFS's soft state). As in
+ * HDFS's dead-node metrics, a dead datanode the include list leaves out is not counted, and the
+ * include list's hosts that no datanode registered from are ({@code neverRegistered}).
  */
 public record ClusterSnapshot(
     long capacityTotal,
@@ -36,6 +39,7 @@ public record ClusterSnapshot(
     long censusTakenAt,
     List<DatanodeManager.Node> liveNodes,
     List<DatanodeManager.Node> deadNodes,
+    List<DatanodeInfo> neverRegistered,
     int staleNodes,
     int totalLoad,
     boolean safeMode,
@@ -47,6 +51,11 @@ public record ClusterSnapshot(
 
   public float percentUsed() {
     return capacityTotal <= 0 ? 100f : capacityUsed * 100f / capacityTotal;
+  }
+
+  /** HDFS's count of dead datanodes: the dead registered ones and the never-registered. */
+  public int deadCount() {
+    return deadNodes.size() + neverRegistered.size();
   }
 
   public float percentRemaining() {
@@ -63,6 +72,7 @@ public record ClusterSnapshot(
       pendingReplication = BlockHealthCensus.read(tx).pendingReplication();
     }
     DatanodeManager dm = ns.blocks().datanodes();
+    dm.admin().refresh(true); // another namenode may have changed the hosts lists just now
     long staleAfter =
         ns.conf()
             .getLong(
@@ -76,7 +86,9 @@ public record ClusterSnapshot(
     long now = Time.monotonicNow();
     for (DatanodeManager.Node n : dm.all()) {
       if (!dm.isLive(n)) {
-        dead.add(n);
+        if (dm.admin().isIncluded(n.id())) {
+          dead.add(n);
+        }
       } else if (n.heardFrom()) {
         live.add(n);
         load += n.xceivers();
@@ -102,6 +114,7 @@ public record ClusterSnapshot(
         census[2],
         List.copyOf(live),
         List.copyOf(dead),
+        dm.unregisteredIncludes().list(dm),
         stale,
         load,
         safeMode.get(),

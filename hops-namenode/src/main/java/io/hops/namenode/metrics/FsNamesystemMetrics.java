@@ -163,7 +163,7 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   @Override
   @Metric({"NumDeadDataNodes", "Number of datanodes which are currently dead"})
   public int getNumDeadDataNodes() {
-    return s().deadNodes().size();
+    return s().deadCount();
   }
 
   @Override
@@ -179,7 +179,12 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
 
   @Override
   public int getNumDecomDeadDataNodes() {
-    return count(s().deadNodes(), AdminStates.DECOMMISSIONED);
+    // HDFS counts an excluded include-list host that never registered as decommissioned.
+    return count(s().deadNodes(), AdminStates.DECOMMISSIONED)
+        + (int)
+            s().neverRegistered().stream()
+                .filter(d -> d.getAdminState() == AdminStates.DECOMMISSIONED)
+                .count();
   }
 
   @Override

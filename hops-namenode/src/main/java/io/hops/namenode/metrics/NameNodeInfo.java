@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeMXBean;
@@ -204,8 +205,20 @@ public final class NameNodeInfo implements NameNodeMXBean {
       m.put("decommissioned", n.adminState() == AdminStates.DECOMMISSIONED);
       m.put("adminState", n.adminState().toString());
       m.put("xferaddr", n.id().getXferAddr());
+      m.put("location", n.location());
       m.put("uuid", n.uuid());
       out.put(n.id().getXferAddrWithHostname(), m);
+    }
+    // HDFS lists them as last heard from at time 0 of its monotonic clock.
+    for (DatanodeInfo d : s().neverRegistered()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("lastContact", now / 1000);
+      m.put("decommissioned", d.getAdminState() == AdminStates.DECOMMISSIONED);
+      m.put("adminState", d.getAdminState().toString());
+      m.put("xferaddr", d.getXferAddr());
+      m.put("location", d.getNetworkLocation());
+      m.put("uuid", "");
+      out.put(d.getXferAddrWithHostname(), m);
     }
     return json(out);
   }

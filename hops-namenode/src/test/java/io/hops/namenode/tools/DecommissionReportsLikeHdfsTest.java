@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -32,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * DataNodes heartbeating both) and a MiniDFSCluster of three datanodes with the same settings: the
  * include list's hosts that no datanode registered from are dead datanodes in {@code dfsadmin
  * -report -dead} and {@code getDatanodeReport(DEAD)}, on every namenode as on HDFS's; {@code /jmx}
- * {@code DecomNodes} counts a decommissioning datanode's blocks left as HDFS's does.
+ * {@code DecomNodes} counts a decommissioning datanode's blocks left as HDFS's does, and its {@code
+ * NumDeadDataNodes}, {@code NumDecomDeadDataNodes} and {@code DeadNodes} count and list the
+ * never-registered hosts as HDFS's do.
  */
 class DecommissionReportsLikeHdfsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -156,15 +160,30 @@ class DecommissionReportsLikeHdfsTest {
 
   /** A NameNodeInfo attribute of {@code nn}'s /jmx, parsed from its JSON string. */
   static JsonNode nameNodeInfo(HopsNameNode nn, String attribute) throws IOException {
+    return JSON.readTree(bean(nn, "NameNodeInfo").get(attribute).asText());
+  }
+
+  /** The bean {@code Hadoop:service=NameNode,name=<name>} of {@code nn}'s /jmx. */
+  static JsonNode bean(HopsNameNode nn, String name) throws IOException {
     try (java.io.InputStream in =
         java.net
             .URI
-            .create(nn.httpUri() + "/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo")
+            .create(nn.httpUri() + "/jmx?qry=Hadoop:service=NameNode,name=" + name)
             .toURL()
             .openStream()) {
-      JsonNode bean = JSON.readTree(in).get("beans").get(0);
-      return JSON.readTree(bean.get(attribute).asText());
+      return JSON.readTree(in).get("beans").get(0);
     }
+  }
+
+  /**
+   * A DeadNodes value without each entry's {@code lastContact}, which counts from a clock of each
+   * process's own.
+   */
+  @SuppressWarnings("unchecked")
+  static Map<String, Map<String, Object>> deadNodes(String json) throws IOException {
+    Map<String, Map<String, Object>> nodes = JSON.readValue(json, TreeMap.class);
+    nodes.values().forEach(m -> m.remove("lastContact"));
+    return nodes;
   }
 
   /** The per-datanode counts of a DecomNodes or EnteringMaintenanceNodes entry. */
@@ -271,6 +290,25 @@ class DecommissionReportsLikeHdfsTest {
       for (HopsNameNode nn : List.of(hops.namenode(), other)) {
         String hopsReport = datanodesPart(dfsadmin(through(nn), "-report", "-dead").out(), "Dead");
         assertThat(hopsReport).isEqualTo(hdfsReport);
+      }
+
+      // /jmx: the same dead datanodes, counted and listed.
+      assertThat(hdfs.getNamesystem().getNumDeadDataNodes()).isEqualTo(3);
+      Map<String, Map<String, Object>> hdfsDeadNodes =
+          deadNodes(hdfs.getNamesystem().getDeadNodes());
+      for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+        long deadline = System.currentTimeMillis() + 10_000; // metrics are read once a second
+        while (bean(nn, "FSNamesystemState").get("NumDeadDataNodes").asInt() != 3
+            && System.currentTimeMillis() < deadline) {
+          Thread.sleep(200);
+        }
+        JsonNode state = bean(nn, "FSNamesystemState");
+        assertThat(state.get("NumDeadDataNodes").asInt()).isEqualTo(3);
+        assertThat(state.get("NumDecomDeadDataNodes").asInt())
+            .isEqualTo(hdfs.getNamesystem().getNumDecomDeadDataNodes())
+            .isEqualTo(1);
+        assertThat(deadNodes(bean(nn, "NameNodeInfo").get("DeadNodes").asText()))
+            .isEqualTo(hdfsDeadNodes);
       }
     } finally {
       clearLists();
