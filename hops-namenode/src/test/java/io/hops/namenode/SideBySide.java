@@ -123,6 +123,10 @@ public final class SideBySide implements AutoCloseable {
   public Configuration through(HopsNameNode nn) {
     Configuration c = hops.clientConf();
     c.set("fs.defaultFS", nn.uri());
+    // fsck and the other tools that speak HTTP go to the same namenode.
+    c.set(
+        org.apache.hadoop.hdfs.DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY,
+        "127.0.0.1:" + nn.httpAddress().getPort());
     return c;
   }
 

@@ -323,6 +323,20 @@ public final class BlockManager {
   /** The located blocks of a file for a reader (HDFS BlockManager.createLocatedBlocks). */
   public LocatedBlocks locatedBlocks(
       FileBlocks f, boolean underConstruction, long offset, long length, String reader) {
+    return locatedBlocks(f, underConstruction, offset, length, reader, true);
+  }
+
+  /**
+   * @param forRead false for fsck, which counts the replicas no reader is sent to (on datanodes in
+   *     maintenance) too
+   */
+  public LocatedBlocks locatedBlocks(
+      FileBlocks f,
+      boolean underConstruction,
+      long offset,
+      long length,
+      String reader,
+      boolean forRead) {
     if (f.isEmpty()) {
       return new LocatedBlocks(0, underConstruction, List.of(), null, false, null, null);
     }
@@ -334,13 +348,13 @@ public final class BlockManager {
     long fileLength = lastPos + (lastComplete ? last.numBytes() : 0);
     List<LocatedBlock> located = new ArrayList<>();
     for (FileBlocks.Placed p : f.inRange(offset, length)) {
-      located.add(locatedBlock(f, p.block(), p.offset(), reader));
+      located.add(locatedBlock(f, p.block(), p.offset(), reader, forRead));
     }
     return new LocatedBlocks(
         fileLength,
         underConstruction,
         located,
-        locatedBlock(f, last, lastPos, reader),
+        locatedBlock(f, last, lastPos, reader, forRead),
         lastComplete,
         null,
         null);
@@ -351,6 +365,11 @@ public final class BlockManager {
    * live replicas were reported, corrupt ones last (or only those, flagged, if all are corrupt).
    */
   public LocatedBlock locatedBlock(FileBlocks f, BlockInfoRow b, long offset, String reader) {
+    return locatedBlock(f, b, offset, reader, true);
+  }
+
+  private LocatedBlock locatedBlock(
+      FileBlocks f, BlockInfoRow b, long offset, String reader, boolean forRead) {
     List<StorageRef> good = new ArrayList<>();
     List<StorageRef> bad = new ArrayList<>();
     if (b.underConstructionState() != BlockState.COMPLETE) {
@@ -368,7 +387,7 @@ public final class BlockManager {
     boolean allCorrupt = good.isEmpty() && !bad.isEmpty();
     List<StorageRef> shown = allCorrupt ? bad : good;
     shown = new ArrayList<>(shown);
-    shown.removeIf(s -> datanodes.node(s.datanodeUuid()) == null || notForRead(s));
+    shown.removeIf(s -> datanodes.node(s.datanodeUuid()) == null || (forRead && notForRead(s)));
     placement.sortForReader(shown, s -> datanodes.node(s.datanodeUuid()), reader);
     DatanodeInfoWithStorage[] locs = new DatanodeInfoWithStorage[shown.size()];
     String[] storageIds = new String[shown.size()];

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -33,11 +34,13 @@ import org.apache.hadoop.util.Time;
  * is HEALTHY", "... is CORRUPT", "... does not exist", "... FAILED").
  *
  * <p>A replica counts as live when its datanode is live here and it is not marked corrupt; a block
- * with none is missing. A block on fewer racks than the placement rule asks is mis-replicated. hops
- * has no decommissioning or maintenance, no erasure coding and no snapshots, so those counts are
- * zero. Supported options: -files -blocks -locations -racks -replicaDetails -openforwrite
- * -list-corruptfileblocks -delete -replicate (queues the mis-replicated blocks; -showprogress,
- * -includeSnapshots and -maintenance change nothing); the others are refused.
+ * with none is missing. A block on fewer racks than the placement rule asks is mis-replicated.
+ * Replicas on datanodes leaving service are counted apart as HDFS's NumberReplicas does
+ * (decommissioning, decommissioned, entering maintenance, in maintenance): a block that has only
+ * those is not missing. hops has no erasure coding and no snapshots, so those counts are zero.
+ * Supported options: -files -blocks -locations -racks -replicaDetails -maintenance -openforwrite
+ * -list-corruptfileblocks -delete -replicate (queues the mis-replicated blocks; -showprogress and
+ * -includeSnapshots change nothing); the others are refused.
  */
 public final class Fsck {
   static final String HEALTHY_STATUS = "is HEALTHY";
@@ -71,6 +74,10 @@ public final class Fsck {
     long totalSize;
     long totalOpenFilesSize;
     long totalReplicas;
+    long decommissionedReplicas;
+    long decommissioningReplicas;
+    long enteringMaintenanceReplicas;
+    long inMaintenanceReplicas;
 
     boolean isHealthy() {
       return missingIds.isEmpty() && corruptBlocks == 0;
@@ -142,6 +149,18 @@ public final class Fsck {
             .append((float) (missingReplicas * 100) / (float) numExpectedReplicas)
             .append(" %)");
       }
+      if (decommissionedReplicas > 0) {
+        r.append("\n DecommissionedReplicas:\t").append(decommissionedReplicas);
+      }
+      if (decommissioningReplicas > 0) {
+        r.append("\n DecommissioningReplicas:\t").append(decommissioningReplicas);
+      }
+      if (enteringMaintenanceReplicas > 0) {
+        r.append("\n EnteringMaintenanceReplicas:\t").append(enteringMaintenanceReplicas);
+      }
+      if (inMaintenanceReplicas > 0) {
+        r.append("\n InMaintenanceReplicas:\t").append(inMaintenanceReplicas);
+      }
       r.append("\n Blocks queued for replication:\t").append(numBlocksQueuedForReplication);
       return r.toString();
     }
@@ -177,6 +196,10 @@ public final class Fsck {
   private int totalRacks = -1;
 
   private final boolean showReplicaDetails;
+
+  /** {@code -maintenance}: the maintenance states are shown (they are counted either way). */
+  private final boolean showMaintenanceState;
+
   private final boolean showOpenFiles;
   private final boolean doDelete;
   private final DatanodeManager datanodes;
@@ -213,6 +236,7 @@ public final class Fsck {
     this.showRacks = params.containsKey("racks");
     this.doReplicate = params.containsKey("replicate");
     this.showReplicaDetails = params.containsKey("replicadetails");
+    this.showMaintenanceState = params.containsKey("maintenance");
     this.showOpenFiles = params.containsKey("openforwrite");
     this.doDelete = params.containsKey("delete");
     this.datanodes = ns.blocks().datanodes();
@@ -298,7 +322,10 @@ public final class Fsck {
       return;
     }
     LocatedBlocks blocks =
-        ns.run(() -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, p, 0, file.getLen()));
+        ns.run(
+            () ->
+                new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, p, 0, file.getLen())
+                    .everyReplica());
     if (blocks == null) {
       return;
     }
@@ -412,12 +439,17 @@ public final class Fsck {
       if (lastOpen && last.getBlock().equals(block)) {
         continue;
       }
-      List<DatanodeInfo> live = lb.isCorrupt() ? List.of() : liveLocations(lb);
-      int liveReplicas = live.size();
-      boolean isMissing = liveReplicas == 0;
-      res.totalReplicas += liveReplicas;
+      Replicas r = lb.isCorrupt() ? new Replicas() : count(lb);
+      int liveReplicas = r.live;
+      int total = r.total();
+      boolean isMissing = total == 0;
+      res.totalReplicas += total;
+      res.decommissionedReplicas += r.decommissioned;
+      res.decommissioningReplicas += r.decommissioning;
+      res.enteringMaintenanceReplicas += r.enteringMaintenance;
+      res.inMaintenanceReplicas += r.inMaintenance;
       res.numExpectedReplicas += target;
-      if (liveReplicas < minReplication) {
+      if (total < minReplication) {
         res.numUnderMinReplicatedBlocks++;
       }
       if (liveReplicas > target) {
@@ -439,11 +471,11 @@ public final class Fsck {
                 + block.getBlockName()
                 + "\n");
       }
-      if (liveReplicas >= minReplication) {
+      if (total >= minReplication) {
         res.numMinReplicatedBlocks++;
       }
-      if (liveReplicas < target && !isMissing) {
-        res.missingReplicas += target - liveReplicas;
+      if (total < target && !isMissing) {
+        res.missingReplicas += target - total;
         res.numUnderReplicatedBlocks++;
         underReplicated++;
         if (!showFiles) {
@@ -456,8 +488,17 @@ public final class Fsck {
                 + target
                 + " but found "
                 + liveReplicas
-                + " live replica(s), 0 decommissioned replica(s), 0 decommissioning"
-                + " replica(s).");
+                + " live replica(s), "
+                + r.decommissioned
+                + " decommissioned replica(s), "
+                + r.decommissioning
+                + " decommissioning replica(s)"
+                + (showMaintenanceState
+                    ? r.enteringMaintenance
+                        + ", entering maintenance replica(s) and "
+                        + r.inMaintenance
+                        + " in maintenance replica(s)."
+                    : "."));
       }
       if (misplaced(lb, target, p, underReplicated) && doReplicate) {
         misplacedIds.add(block.getBlockId());
@@ -535,15 +576,65 @@ public final class Fsck {
     }
   }
 
-  private List<DatanodeInfo> liveLocations(LocatedBlock lb) {
-    List<DatanodeInfo> live = new ArrayList<>();
+  /** A block's replicas by the state of their datanodes (HDFS's NumberReplicas). */
+  private static final class Replicas {
+    int live;
+    int decommissioning;
+    int decommissioned;
+    int enteringMaintenance;
+    int inMaintenance;
+
+    int total() {
+      return live + decommissioning + decommissioned + enteringMaintenance + inMaintenance;
+    }
+  }
+
+  /**
+   * Counts a block's replicas as HDFS's checkReplicaOnStorage does. A replica on a dead datanode is
+   * not counted (HDFS forgets it when the datanode dies) unless the datanode is in maintenance,
+   * whose replicas HDFS keeps as not for reading.
+   */
+  private Replicas count(LocatedBlock lb) {
+    Replicas r = new Replicas();
     for (DatanodeInfo d : lb.getLocations()) {
       DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
-      if (node != null && datanodes.isLive(node)) {
-        live.add(d);
+      if (node == null) {
+        continue;
+      }
+      boolean live = datanodes.isLive(node);
+      switch (node.adminState()) {
+        case IN_MAINTENANCE -> r.inMaintenance++;
+        case ENTERING_MAINTENANCE -> {
+          if (live) {
+            r.enteringMaintenance++;
+          } else {
+            r.inMaintenance++;
+          }
+        }
+        case DECOMMISSION_INPROGRESS -> r.decommissioning += live ? 1 : 0;
+        case DECOMMISSIONED -> r.decommissioned += live ? 1 : 0;
+        default -> r.live += live ? 1 : 0;
       }
     }
-    return live;
+    return r;
+  }
+
+  /** How {@code -replicaDetails} shows a replica's state, in NamenodeFsck's order of checks. */
+  private String state(DatanodeInfo d, boolean corrupt) {
+    DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
+    AdminStates a = node == null ? AdminStates.NORMAL : node.adminState();
+    if (a == AdminStates.DECOMMISSIONED) {
+      return "(DECOMMISSIONED)";
+    } else if (a == AdminStates.DECOMMISSION_INPROGRESS) {
+      return "(DECOMMISSIONING)";
+    } else if (showMaintenanceState && a == AdminStates.ENTERING_MAINTENANCE) {
+      return "(ENTERING MAINTENANCE)";
+    } else if (showMaintenanceState && a == AdminStates.IN_MAINTENANCE) {
+      return "(IN MAINTENANCE)";
+    } else if (corrupt) {
+      return "(CORRUPT)";
+    }
+    return node != null && datanodes.isLive(node) ? "(LIVE)" : "(STALE_NODE)";
   }
 
   /**
@@ -597,9 +688,7 @@ public final class Fsck {
         sb.append(d);
       }
       if (showReplicaDetails) {
-        DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
-        boolean live = node != null && datanodes.isLive(node);
-        sb.append(corrupt ? "(CORRUPT)" : live ? "(LIVE)" : "(STALE_NODE)");
+        sb.append(state(d, corrupt));
       }
       if (i + 1 < locations.length) {
         sb.append(", ");

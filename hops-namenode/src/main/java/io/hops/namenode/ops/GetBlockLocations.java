@@ -47,6 +47,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final BlockManager bm;
   private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
   private InodeRow read;
+  private boolean forRead = true;
 
   public GetBlockLocations(
       BlockManager bm,
@@ -61,6 +62,15 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     this.src = src;
     this.offset = offset;
     this.length = length;
+  }
+
+  /**
+   * For fsck: the replicas no reader is sent to (on datanodes in maintenance) are located too, as
+   * HDFS's fsck counts every stored replica.
+   */
+  public GetBlockLocations everyReplica() {
+    this.forRead = false;
+    return this;
   }
 
   @Override
@@ -143,6 +153,6 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
       return new LocatedBlocks(0, file.underConstruction(), List.of(), null, false, null, null);
     }
     return bm.locatedBlocks(
-        blocks, file.underConstruction(), offset, length, pc.caller().clientMachine());
+        blocks, file.underConstruction(), offset, length, pc.caller().clientMachine(), forRead);
   }
 }

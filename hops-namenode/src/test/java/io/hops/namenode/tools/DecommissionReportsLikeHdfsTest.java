@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,6 +26,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.tools.DFSck;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,9 +36,9 @@ import org.junit.jupiter.api.Test;
  * DataNodes heartbeating both) and a MiniDFSCluster of three datanodes with the same settings: the
  * include list's hosts that no datanode registered from are dead datanodes in {@code dfsadmin
  * -report -dead} and {@code getDatanodeReport(DEAD)}, on every namenode as on HDFS's; {@code /jmx}
- * {@code DecomNodes} counts a decommissioning datanode's blocks left as HDFS's does, and its {@code
- * NumDeadDataNodes}, {@code NumDecomDeadDataNodes} and {@code DeadNodes} count and list the
- * never-registered hosts as HDFS's do.
+ * {@code DecomNodes} counts a decommissioning datanode's blocks left as HDFS's does and fsck its
+ * replicas; {@code /jmx}'s {@code NumDeadDataNodes}, {@code NumDecomDeadDataNodes} and {@code
+ * DeadNodes} count and list the never-registered hosts as HDFS's do.
  */
 class DecommissionReportsLikeHdfsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -203,6 +205,25 @@ class DecommissionReportsLikeHdfsTest {
     return "not listed in " + nodes;
   }
 
+  /**
+   * What {@code fsck /reports -files -blocks -replicaDetails} says that does not name a block or a
+   * datanode: its totals, and how many replicas it marks in each state.
+   */
+  static String fsckSummary(Configuration conf) throws Exception {
+    String out =
+        StockTool.run(o -> new DFSck(conf, o), "/reports", "-files", "-blocks", "-replicaDetails")
+            .out();
+    int from = out.indexOf("Status:");
+    int to = out.indexOf("FSCK ended");
+    assertThat(from).as(out).isNotNegative();
+    StringBuilder states = new StringBuilder(out.substring(from, to));
+    for (String state : List.of("(LIVE)", "(DECOMMISSIONING)", "(DECOMMISSIONED)")) {
+      states.append(state).append(" x").append(out.split(Pattern.quote(state), -1).length - 1);
+      states.append('\n');
+    }
+    return states.toString();
+  }
+
   @Test
   void decomNodesCountTheBlocksLeftLikeHdfsOnEveryNamenode() throws Exception {
     // Three datanodes and three replicas: the excluded one stays decommissioning, every block
@@ -251,6 +272,13 @@ class DecommissionReportsLikeHdfsTest {
               .as(decom.toString())
               .isEqualTo(hdfsCounts);
           assertThat(decom.elements().next().get("decommissionDuration").asLong()).isNotNegative();
+        }
+
+        // fsck counts the decommissioning replicas apart and marks them, as HDFS's does.
+        String hdfsFsck = fsckSummary(hdfsConf);
+        assertThat(hdfsFsck).contains(" DecommissioningReplicas:\t2");
+        for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+          assertThat(fsckSummary(through(nn))).isEqualTo(hdfsFsck);
         }
       } finally {
         for (FSDataOutputStream out : open) {

@@ -18,6 +18,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -30,6 +32,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.tools.DFSck;
 import org.apache.hadoop.net.NetUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -198,6 +201,24 @@ class MaintenanceLikeHdfsTest {
   }
 
   /** For each block of {@code path}, the datanodes a reader is given. */
+  /** How many of the blocks, by their datanodes, have a replica on datanode {@code uuid}. */
+  @SafeVarargs
+  private static int onNode(String uuid, List<Set<String>> first, List<List<Set<String>>>... more) {
+    List<Set<String>> all = new ArrayList<>(first);
+    for (List<List<Set<String>>> m : more) {
+      m.forEach(all::addAll);
+    }
+    return (int) all.stream().filter(l -> l.contains(uuid)).count();
+  }
+
+  /** The InMaintenanceReplicas count of {@code fsck /maint -maintenance}; 0 if it prints none. */
+  private static int fsckInMaintenance(Configuration conf) throws Exception {
+    String out = StockTool.run(o -> new DFSck(conf, o), "/maint", "-maintenance").out();
+    Matcher m = Pattern.compile(" InMaintenanceReplicas:\t(\\d+)").matcher(out);
+    assertThat(out).contains("Status: HEALTHY");
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
   private static List<Set<String>> locations(DistributedFileSystem fs, String path)
       throws IOException {
     List<Set<String>> out = new ArrayList<>();
@@ -307,6 +328,8 @@ class MaintenanceLikeHdfsTest {
         hopsBefore.add(locations(fs, p));
         hdfsBefore.add(locations(hfs, p));
       }
+      int hopsKept = onNode(uuid, locations(fs, "/maint/r1"), hopsBefore);
+      int hdfsKept = onNode(hdfsUuid, locations(hfs, "/maint/r1"), hdfsBefore);
       long later = System.currentTimeMillis() + 600_000;
       // Through the namenode that is not the leader: the leader learns it from the database.
       hostsFile(other, victim, hdfsVictim, AdminStates.IN_MAINTENANCE, later);
@@ -321,6 +344,10 @@ class MaintenanceLikeHdfsTest {
       assertThat(locations(hfs, "/maint/r1")).allMatch(l -> l.size() == 1 && !l.contains(hdfsUuid));
       assertReads(fs, "/maint/r1", hopsOnly);
       assertReads(hfs, "/maint/r1", hdfsOnly);
+      // fsck -maintenance counts every replica it keeps, as HDFS's does, on both namenodes.
+      assertThat(fsckInMaintenance(hdfsConf)).isEqualTo(hdfsKept);
+      assertThat(fsckInMaintenance(clusters.through(other))).isEqualTo(hopsKept);
+      assertThat(fsckInMaintenance(clusters.through(hops.namenode()))).isEqualTo(hopsKept);
       // Readers are no longer sent to it; every other replica is where it was, none was copied.
       for (int i = 0; i < paths.size(); i++) {
         assertThat(locations(fs, paths.get(i))).isEqualTo(without(hopsBefore.get(i), uuid));
@@ -366,6 +393,10 @@ class MaintenanceLikeHdfsTest {
       }
       assertReads(fs, "/maint/r1", hopsOnly);
       assertReads(hfs, "/maint/r1", hdfsOnly);
+      // fsck -maintenance counts every replica it keeps, as HDFS's does, on both namenodes.
+      assertThat(fsckInMaintenance(hdfsConf)).isEqualTo(hdfsKept);
+      assertThat(fsckInMaintenance(clusters.through(other))).isEqualTo(hopsKept);
+      assertThat(fsckInMaintenance(clusters.through(hops.namenode()))).isEqualTo(hopsKept);
       assertCountersLikeHdfs(other);
       assertThat(counters(other.httpUri())).contains("NumInMaintenanceDeadDataNodes=1");
 
