@@ -2,8 +2,8 @@ package io.hops.namenode.metrics;
 
 import io.hops.dal.Transaction;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockHealthCounts;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.housekeeping.BlockHealthCensus;
 import io.hops.namenode.housekeeping.NamespaceCensus;
 import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.rpc.SafeMode;
@@ -60,7 +60,7 @@ public record ClusterSnapshot(
     long pendingReplication;
     try (Transaction tx = ns.storage().begin()) {
       census = NamespaceCensus.read(tx);
-      pendingReplication = BlockHealthCensus.read(tx).pendingReplication();
+      pendingReplication = BlockHealthCounts.read(tx).pendingReplication();
     }
     DatanodeManager dm = ns.blocks().datanodes();
     long staleAfter =

@@ -57,7 +57,7 @@ public final class AppendSmallFile extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    InodePaths paths = InodePaths.in(tx);
+    InodePaths paths = tx.inodePaths();
     InodeRow found = paths.byId(fileId);
     String path = found == null ? null : paths.pathOf(found);
     if (path == null) {

@@ -5,6 +5,7 @@ import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.leases.LeaseRecovery;
@@ -272,7 +273,7 @@ public final class Create extends Operation<HdfsFileStatus> {
       smallFiles.write(tx, file.id, inlineData);
     } else {
       leases.addFile(
-          tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
+          tx, clientName, file.id, path, now, LeasePathTail.NO_BLOCK, LeasePathTail.NO_BLOCK);
     }
     leases.flush(tx);
     return ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
