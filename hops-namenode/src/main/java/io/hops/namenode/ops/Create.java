@@ -76,7 +76,7 @@ public final class Create extends Operation<HdfsFileStatus> {
   private AncestorQuotas quotas = AncestorQuotas.none();
   private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
-  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private io.hops.namenode.blocks.SmallFileStore smallFiles;
   private byte[] inlineData;
 
   /** The stored ACL of the directory the next new inode goes into (its default part inherits). */
@@ -117,7 +117,7 @@ public final class Create extends Operation<HdfsFileStatus> {
    * once, with no lease. Where the database policy does not apply, or the bytes do not fit, nothing
    * changes and the outcome has no status.
    */
-  public Create withData(io.hops.namenode.smallfiles.SmallFileStore store, byte[] data) {
+  public Create withData(io.hops.namenode.blocks.SmallFileStore store, byte[] data) {
     this.smallFiles = store;
     this.inlineData = data;
     return this;

@@ -45,12 +45,12 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private FileBlocks blocks;
   private boolean unreadableBySuperuser;
   private final BlockManager bm;
-  private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private final io.hops.namenode.blocks.SmallFileStore smallFiles;
   private InodeRow read;
 
   public GetBlockLocations(
       BlockManager bm,
-      io.hops.namenode.smallfiles.SmallFileStore smallFiles,
+      io.hops.namenode.blocks.SmallFileStore smallFiles,
       PermissionChecker pc,
       String src,
       long offset,
