@@ -102,7 +102,7 @@ class SmallFilesMoveLeftoverTest {
     byte[] data = SmallFilesTest.bytes(100, 7);
     SmallFilesTest.write(hops, p, data);
     assertThat(storedInDatabase(p)).isTrue();
-    var mover = cluster.namenode().namesystem().smallFiles().mover();
+    var mover = cluster.namenode().databaseFileMover();
     mover.afterHiddenFileForTesting(
         () -> {
           throw new Death();

@@ -50,6 +50,7 @@ public final class HopsNameNode implements AutoCloseable {
   private final io.hops.namenode.audit.AuditLog auditLog;
   private final org.apache.hadoop.hdfs.protocol.ClientProtocol served;
   private io.hops.namenode.smallfiles.DatabaseBlockServer dbBlocks;
+  private final io.hops.namenode.smallfiles.DatabaseFileMover databaseFileMover;
   private final WebServer web;
   private final Housekeeping housekeeping;
   private final LeaderElection election;
@@ -127,7 +128,7 @@ public final class HopsNameNode implements AutoCloseable {
         new SecurityRefresh(
             storage,
             conf,
-            auditLog,
+            cmd -> io.hops.namenode.audit.AuditLogging.logRpc(auditLog, cmd),
             conf.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false),
             this::refreshServiceAcl,
             conf.getLong(
@@ -154,7 +155,7 @@ public final class HopsNameNode implements AutoCloseable {
     rpc.addSmallFiles(
         io.hops.namenode.rpc.ClientProtocolChain.of(
             io.hops.common.smallfiles.SmallFilesProtocol.class,
-            new io.hops.namenode.smallfiles.SmallFilesRpc(namesystem, client::fileRead),
+            new io.hops.namenode.rpc.SmallFilesRpc(namesystem, client::fileRead),
             stages));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped
@@ -180,11 +181,10 @@ public final class HopsNameNode implements AutoCloseable {
       }
       throw e;
     }
-    namesystem
-        .smallFiles()
-        .setMover(
-            new io.hops.namenode.smallfiles.DatabaseFileMover(
-                namesystem, java.net.URI.create(uri()), conf));
+    databaseFileMover =
+        new io.hops.namenode.smallfiles.DatabaseFileMover(
+            namesystem, java.net.URI.create(uri()), conf);
+    client.setDatabaseFileMover(databaseFileMover);
     housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
     io.hops.namenode.rpc.SafeMode modes = client.safeMode();
     housekeeping.whileInSafeMode(
@@ -339,6 +339,11 @@ public final class HopsNameNode implements AutoCloseable {
 
   public Namesystem namesystem() {
     return namesystem;
+  }
+
+  /** Who moves database files to datanodes before a stock append or a concat. */
+  public io.hops.namenode.smallfiles.DatabaseFileMover databaseFileMover() {
+    return databaseFileMover;
   }
 
   /**

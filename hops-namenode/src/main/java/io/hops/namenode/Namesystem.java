@@ -44,7 +44,7 @@ public final class Namesystem {
   private final BlockManager blocks;
   private final LeaseManager leases;
   private final SubtreeOperations subtrees;
-  private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private final io.hops.namenode.blocks.SmallFileStore smallFiles;
   private final io.hops.namenode.security.BlockTokens blockTokens;
   private final io.hops.namenode.security.DelegationTokens delegationTokens;
 
@@ -89,7 +89,7 @@ public final class Namesystem {
                 DFSConfigKeys.DFS_NAMENODE_RETRY_CACHE_EXPIRYTIME_MILLIS_DEFAULT)),
         blocks::now);
     this.leases = new LeaseManager(conf, blocks, runner);
-    this.smallFiles = new io.hops.namenode.smallfiles.SmallFileStore(conf);
+    this.smallFiles = new io.hops.namenode.blocks.SmallFileStore(conf);
     this.subtrees = new SubtreeOperations(this);
     runner.useStaleMarks(subtrees.marks());
   }
@@ -244,7 +244,7 @@ public final class Namesystem {
   }
 
   /** Small files kept in the database: tiers and thresholds. */
-  public io.hops.namenode.smallfiles.SmallFileStore smallFiles() {
+  public io.hops.namenode.blocks.SmallFileStore smallFiles() {
     return smallFiles;
   }
 

@@ -1,6 +1,7 @@
 package io.hops.namenode.audit;
 
-import io.hops.namenode.audit.AuditCommands.Command;
+import io.hops.namenode.rpc.AuditCommands;
+import io.hops.namenode.rpc.AuditCommands.Command;
 import io.hops.namenode.rpc.CallStage;
 import java.io.IOException;
 import java.lang.reflect.Method;

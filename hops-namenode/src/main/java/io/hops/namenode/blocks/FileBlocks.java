@@ -14,7 +14,6 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
@@ -361,17 +360,17 @@ public final class FileBlocks {
       boolean removalRows)
       throws StorageException {
     long id = file.id();
-    LeasePathRow path = LeaseChanges.pathOf(tx, file, LockMode.READ_COMMITTED);
+    LeasePathRow path = LeasePathTail.pathOf(tx, file, LockMode.READ_COMMITTED);
     List<Long> ids = new ArrayList<>(2);
     boolean known =
         path != null
-            && path.lastBlockId() != LeaseChanges.UNKNOWN_BLOCK
-            && path.penultimateBlockId() != LeaseChanges.UNKNOWN_BLOCK;
+            && path.lastBlockId() != LeasePathTail.UNKNOWN_BLOCK
+            && path.penultimateBlockId() != LeasePathTail.UNKNOWN_BLOCK;
     if (known) {
-      if (path.penultimateBlockId() != LeaseChanges.NO_BLOCK) {
+      if (path.penultimateBlockId() != LeasePathTail.NO_BLOCK) {
         ids.add(path.penultimateBlockId());
       }
-      if (path.lastBlockId() != LeaseChanges.NO_BLOCK) {
+      if (path.lastBlockId() != LeasePathTail.NO_BLOCK) {
         ids.add(path.lastBlockId());
       }
       known = wantedBlockId < 0 || ids.contains(wantedBlockId);
@@ -490,16 +489,16 @@ public final class FileBlocks {
       return;
     }
     BlockInfoRow last = last();
-    long lastId = last == null ? LeaseChanges.NO_BLOCK : last.blockId();
+    long lastId = last == null ? LeasePathTail.NO_BLOCK : last.blockId();
     long penultimateId;
     if (last == null || last.blockIndex() == 0) {
-      penultimateId = LeaseChanges.NO_BLOCK;
+      penultimateId = LeasePathTail.NO_BLOCK;
     } else {
       BlockInfoRow before = penultimate();
       penultimateId =
           before != null && before.blockIndex() == last.blockIndex() - 1
               ? before.blockId()
-              : LeaseChanges.UNKNOWN_BLOCK;
+              : LeasePathTail.UNKNOWN_BLOCK;
     }
     if (lastId != leasePath.lastBlockId() || penultimateId != leasePath.penultimateBlockId()) {
       leasePath =

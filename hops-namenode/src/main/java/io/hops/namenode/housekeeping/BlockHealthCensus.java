@@ -8,9 +8,9 @@ import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockHealth;
+import io.hops.namenode.blocks.BlockHealthCounts;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.ops.GetStats;
-import io.hops.namenode.ops.GetStats.Health;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -29,7 +29,7 @@ import java.util.Set;
  *
  * <p>A pass walks the tables that mark blocks needing attention, {@code under_replicated_blocks},
  * {@code pending_blocks} and {@code corrupt_replicas}, in primary-key pages ({@link QueueCursor}),
- * judges each marked block once from what is true now ({@link GetStats#health}) and counts the rows
+ * judges each marked block once from what is true now ({@link BlockHealth#of}) and counts the rows
  * of {@code invalidated_blocks}; when the last table ends, it writes the totals in one leader
  * transaction. A round reads at most a page of rows, so a backlog of any size costs a round a page
  * and a pass as many rounds as it has pages; the totals are those of the last finished pass (at
@@ -37,23 +37,7 @@ import java.util.Set;
  * HDFS's own counts lag its redundancy monitor.
  */
 public final class BlockHealthCensus implements HousekeepingTask {
-  static final String LOW = "health.low-redundancy";
-  static final String CORRUPT = "health.corrupt";
-  static final String MISSING = "health.missing";
-  static final String MISSING_ONE = "health.missing-replication-one";
-  static final String PENDING_DELETION = "health.pending-deletion";
-  static final String PENDING_REPLICATION = "health.pending-replication";
-  private static final List<String> NAMES =
-      List.of(LOW, CORRUPT, MISSING, MISSING_ONE, PENDING_DELETION, PENDING_REPLICATION);
-
-  /** The counts of the last finished pass, in the order of their {@code variables} rows. */
-  public record Counts(
-      long lowRedundancy,
-      long corrupt,
-      long missing,
-      long missingReplicationOne,
-      long pendingDeletion,
-      long pendingReplication) {}
+  private static final List<String> NAMES = BlockHealthCounts.VARIABLES;
 
   private final Namesystem ns;
   private final int pageRows;
@@ -72,6 +56,7 @@ public final class BlockHealthCensus implements HousekeepingTask {
     long pendingDeletion;
     long pendingReplication;
 
+    /** In the order of {@link BlockHealthCounts#VARIABLES}. */
     long[] values() {
       return new long[] {low, corrupt, missing, missingOne, pendingDeletion, pendingReplication};
     }
@@ -148,8 +133,8 @@ public final class BlockHealthCensus implements HousekeepingTask {
             CorruptReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED)) {
       corrupt.add(c.storageId());
     }
-    Health h = GetStats.health(tx, datanodes, inodeId, blockId, corrupt, pass.replication);
-    if (h == Health.NOT_COUNTED) {
+    BlockHealth h = BlockHealth.of(tx, datanodes, inodeId, blockId, corrupt, pass.replication);
+    if (h == BlockHealth.NOT_COUNTED) {
       return;
     }
     if (!corrupt.isEmpty()) {
@@ -164,20 +149,6 @@ public final class BlockHealthCensus implements HousekeepingTask {
       }
       default -> {}
     }
-  }
-
-  /** The counts of the last finished pass, one batched read; zeros before the first. */
-  public static Counts read(Transaction tx) throws IOException {
-    List<VariableRow> rows =
-        tx.findBatch(
-            VariableRow.TABLE,
-            NAMES.stream().map(VariableRow.TABLE::key).toList(),
-            LockMode.READ_COMMITTED);
-    long[] v = new long[NAMES.size()];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = rows.get(i) == null ? 0 : rows.get(i).longValue();
-    }
-    return new Counts(v[0], v[1], v[2], v[3], v[4], v[5]);
   }
 
   private static final class Write extends Operation<Void> {
@@ -195,11 +166,7 @@ public final class BlockHealthCensus implements HousekeepingTask {
 
     @Override
     protected void lock(LockPhase tx) throws IOException {
-      found =
-          tx.findBatch(
-              VariableRow.TABLE,
-              NAMES.stream().map(VariableRow.TABLE::key).toList(),
-              LockMode.EXCLUSIVE);
+      found = tx.findBatch(VariableRow.TABLE, BlockHealthCounts.keys(), LockMode.EXCLUSIVE);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.tx.ExecutePhase;
@@ -70,7 +71,7 @@ public final class BlockRecovery implements LeaseRecovery {
     LeasePathRow leasePath = null;
     if (!LeaseManager.isRecoveryHolder(file.clientName())) {
       recoveryLease = LeaseChanges.lock(tx, Set.of(manager.recoveryHolder()));
-      leasePath = LeaseChanges.pathOf(tx, file, LockMode.EXCLUSIVE);
+      leasePath = LeasePathTail.pathOf(tx, file, LockMode.EXCLUSIVE);
     }
     FileBlocks blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes());
     return new Prepared(blocks, recoveryLease, leasePath, file.clientName());

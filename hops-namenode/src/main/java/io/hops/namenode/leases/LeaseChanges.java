@@ -3,10 +3,10 @@ package io.hops.namenode.leases;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.TransientStorageException;
-import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.schema.Key;
+import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
@@ -41,14 +41,6 @@ import java.util.TreeSet;
  * shared, so a lease is never dropped under a file being added to it.
  */
 public final class LeaseChanges {
-  /** A lease path's block columns before the file has blocks. */
-  public static final long NO_BLOCK = -1;
-
-  /**
-   * A lease path's block column when the tail of the file is not known (a file reopened for append
-   * or recovery, or whose penultimate block was abandoned): the next tail read reads every block.
-   */
-  public static final long UNKNOWN_BLOCK = -2;
 
   /**
    * How recently a lease must have been renewed for a new file to join it without renewing it again
@@ -165,17 +157,6 @@ public final class LeaseChanges {
     }
   }
 
-  /**
-   * Lock phase: the lease path of the open {@code file} at {@code mode}, by key (its holder is the
-   * inode's {@code clientName}); null for a file no client writes, or whose lease path is gone.
-   */
-  public static LeasePathRow pathOf(LockPhase tx, InodeRow file, LockMode mode)
-      throws StorageException {
-    return file.clientName() == null
-        ? null
-        : tx.find(LeasePathRow.TABLE, LeasePathRow.key(file.clientName(), file.id()), mode);
-  }
-
   /** The number of files {@link #countFiles} found for {@code holder}. */
   public int openFiles(String holder) {
     Integer n = openFiles.get(holder);
@@ -196,12 +177,13 @@ public final class LeaseChanges {
    */
   public void addFile(ExecutePhase tx, String holder, long inodeId, String path, long now)
       throws StorageException {
-    addFile(tx, holder, inodeId, path, now, UNKNOWN_BLOCK, UNKNOWN_BLOCK);
+    addFile(
+        tx, holder, inodeId, path, now, LeasePathTail.UNKNOWN_BLOCK, LeasePathTail.UNKNOWN_BLOCK);
   }
 
   /**
    * {@code holder} now writes {@code inodeId} (at {@code path}), whose last and penultimate blocks
-   * are these ({@link #NO_BLOCK} for a new file): a new lease path; renews.
+   * are these ({@link LeasePathTail#NO_BLOCK} for a new file): a new lease path; renews.
    */
   public void addFile(
       ExecutePhase tx,
@@ -253,7 +235,8 @@ public final class LeaseChanges {
     if (path == null) {
       tx.insert(
           LeasePathRow.TABLE,
-          new LeasePathRow(to, inodeId, fallbackPath, UNKNOWN_BLOCK, UNKNOWN_BLOCK));
+          new LeasePathRow(
+              to, inodeId, fallbackPath, LeasePathTail.UNKNOWN_BLOCK, LeasePathTail.UNKNOWN_BLOCK));
     } else {
       // The row is keyed by its holder: a new holder's row is a new row.
       LeasePathRow moved =

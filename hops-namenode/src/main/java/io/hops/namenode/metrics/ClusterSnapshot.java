@@ -2,8 +2,8 @@ package io.hops.namenode.metrics;
 
 import io.hops.dal.Transaction;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockHealthCounts;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.housekeeping.BlockHealthCensus;
 import io.hops.namenode.housekeeping.NamespaceCensus;
 import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.rpc.SafeMode;
@@ -69,7 +69,7 @@ public record ClusterSnapshot(
     long pendingReplication;
     try (Transaction tx = ns.storage().begin()) {
       census = NamespaceCensus.read(tx);
-      pendingReplication = BlockHealthCensus.read(tx).pendingReplication();
+      pendingReplication = BlockHealthCounts.read(tx).pendingReplication();
     }
     DatanodeManager dm = ns.blocks().datanodes();
     dm.admin().refresh(true); // another namenode may have changed the hosts lists just now

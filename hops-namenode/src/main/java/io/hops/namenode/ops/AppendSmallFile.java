@@ -3,13 +3,13 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
-import io.hops.namenode.smallfiles.SmallFileStore;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -57,7 +57,7 @@ public final class AppendSmallFile extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    InodePaths paths = InodePaths.in(tx);
+    InodePaths paths = tx.inodePaths();
     InodeRow found = paths.byId(fileId);
     String path = found == null ? null : paths.pathOf(found);
     if (path == null) {

@@ -68,7 +68,7 @@ public final class Concat extends Operation<Void> {
   }
 
   private final List<XAttrRow> attributes = new ArrayList<>();
-  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private io.hops.namenode.blocks.SmallFileStore smallFiles;
   private long adoptedId = -1;
 
   /**
@@ -78,7 +78,7 @@ public final class Concat extends Operation<Void> {
    * a plain file with those blocks. Refused if the target changed meanwhile.
    */
   public Concat adoptingDatabaseTarget(
-      io.hops.namenode.smallfiles.SmallFileStore store, long targetId) {
+      io.hops.namenode.blocks.SmallFileStore store, long targetId) {
     this.smallFiles = store;
     this.adoptedId = targetId;
     return this;

@@ -5,6 +5,7 @@ import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.leases.LeaseRecovery;
@@ -75,7 +76,7 @@ public final class Create extends Operation<HdfsFileStatus> {
   private AncestorQuotas quotas = AncestorQuotas.none();
   private DeletedInodes replaced;
   private LeaseRecovery.Release takeover;
-  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private io.hops.namenode.blocks.SmallFileStore smallFiles;
   private byte[] inlineData;
 
   /** The stored ACL of the directory the next new inode goes into (its default part inherits). */
@@ -116,7 +117,7 @@ public final class Create extends Operation<HdfsFileStatus> {
    * once, with no lease. Where the database policy does not apply, or the bytes do not fit, nothing
    * changes and the outcome has no status.
    */
-  public Create withData(io.hops.namenode.smallfiles.SmallFileStore store, byte[] data) {
+  public Create withData(io.hops.namenode.blocks.SmallFileStore store, byte[] data) {
     this.smallFiles = store;
     this.inlineData = data;
     return this;
@@ -272,7 +273,7 @@ public final class Create extends Operation<HdfsFileStatus> {
       smallFiles.write(tx, file.id, inlineData);
     } else {
       leases.addFile(
-          tx, clientName, file.id, path, now, LeaseChanges.NO_BLOCK, LeaseChanges.NO_BLOCK);
+          tx, clientName, file.id, path, now, LeasePathTail.NO_BLOCK, LeasePathTail.NO_BLOCK);
     }
     leases.flush(tx);
     return ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);

@@ -2,11 +2,11 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
-import io.hops.namenode.smallfiles.SmallFileStore;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;

@@ -58,7 +58,7 @@ public final class DeleteLevelBatch extends Operation<DeleteLevelBatch.Outcome> 
   private DeletedInodes related;
   private List<Long> quotaDirs = List.of();
   private AncestorQuotas quotas = AncestorQuotas.none();
-  private io.hops.namenode.resolve.OwnMark mark;
+  private io.hops.namenode.tx.OwnMark mark;
 
   /** {@code doomed}'s parents must all be in {@code parents}. */
   public DeleteLevelBatch(List<Entry> parents, List<Entry> doomed) {
@@ -81,7 +81,7 @@ public final class DeleteLevelBatch extends Operation<DeleteLevelBatch.Outcome> 
    * The mark this batch works under: its transaction locks the marked root's row first and stops
    * ({@link io.hops.namenode.resolve.SubtreeMarkLostException}) unless the mark is still its own.
    */
-  public DeleteLevelBatch underMark(io.hops.namenode.resolve.OwnMark mark) {
+  public DeleteLevelBatch underMark(io.hops.namenode.tx.OwnMark mark) {
     this.mark = mark;
     return this;
   }

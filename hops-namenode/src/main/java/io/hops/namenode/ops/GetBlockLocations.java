@@ -45,13 +45,13 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private FileBlocks blocks;
   private boolean unreadableBySuperuser;
   private final BlockManager bm;
-  private final io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private final io.hops.namenode.blocks.SmallFileStore smallFiles;
   private InodeRow read;
   private boolean forRead = true;
 
   public GetBlockLocations(
       BlockManager bm,
-      io.hops.namenode.smallfiles.SmallFileStore smallFiles,
+      io.hops.namenode.blocks.SmallFileStore smallFiles,
       PermissionChecker pc,
       String src,
       long offset,

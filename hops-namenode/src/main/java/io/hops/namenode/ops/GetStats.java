@@ -3,18 +3,14 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
-import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.CorruptReplicaRow;
-import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.PendingBlockRow;
-import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.Namesystem;
-import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.BlockHealth;
+import io.hops.namenode.blocks.BlockHealthCounts;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.StorageRef;
-import io.hops.namenode.housekeeping.BlockHealthCensus;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,14 +26,14 @@ import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
 /**
  * {@code getStats} ({@code hdfs dfs -df}, {@code hdfs dfsadmin -report}) and {@code
  * getReplicatedBlockStats}: capacity, use and room from the live datanodes' last heartbeats to this
- * namenode (soft state, as in HDFS: no database access), and block health as the leader's {@link
- * BlockHealthCensus} last counted it (one batched read), so a call costs the same however many
- * files, blocks or blocks in trouble there are.
+ * namenode (soft state, as in HDFS: no database access), and block health as the leader's census
+ * last counted it ({@link BlockHealthCounts}) (one batched read), so a call costs the same however
+ * many files, blocks or blocks in trouble there are.
  *
  * <p>Block health counts the blocks some table says need attention: marked for a replication check
  * ({@code under_replicated_blocks}), being re-replicated ({@code pending_blocks}), or with a
- * corrupt replica ({@code corrupt_replicas}), each judged from what is true now ({@link #health}).
- * {@code listCorruptFileBlocks} still reads them at once ({@link #missingBlocks}).
+ * corrupt replica ({@code corrupt_replicas}), each judged from what is true now ({@link
+ * BlockHealth}). {@code listCorruptFileBlocks} still reads them at once ({@link #missingBlocks}).
  */
 public final class GetStats {
   /** Block health, HDFS's LowRedundancyBlocks and CorruptReplicasMap counts. */
@@ -54,7 +50,7 @@ public final class GetStats {
       stats[ClientProtocol.GET_STATS_USED_IDX] += n.dfsUsed();
       stats[ClientProtocol.GET_STATS_REMAINING_IDX] += n.remaining();
     }
-    BlockHealthCensus.Counts c = health(ns);
+    BlockHealthCounts c = health(ns);
     stats[ClientProtocol.GET_STATS_LOW_REDUNDANCY_IDX] = c.lowRedundancy();
     stats[ClientProtocol.GET_STATS_CORRUPT_BLOCKS_IDX] = c.corrupt();
     stats[ClientProtocol.GET_STATS_MISSING_BLOCKS_IDX] = c.missing();
@@ -64,7 +60,7 @@ public final class GetStats {
   }
 
   public static ReplicatedBlockStats replicated(Namesystem ns) throws IOException {
-    BlockHealthCensus.Counts c = health(ns);
+    BlockHealthCounts c = health(ns);
     return new ReplicatedBlockStats(
         c.lowRedundancy(),
         c.corrupt(),
@@ -75,9 +71,9 @@ public final class GetStats {
   }
 
   /** The leader's last block health count: one batched read. */
-  public static BlockHealthCensus.Counts health(Namesystem ns) throws IOException {
+  public static BlockHealthCounts health(Namesystem ns) throws IOException {
     try (Transaction tx = ns.storage().begin()) {
-      return BlockHealthCensus.read(tx);
+      return BlockHealthCounts.read(tx);
     }
   }
 
@@ -123,87 +119,25 @@ public final class GetStats {
       long corruptBlocks = 0;
       for (List<Long> candidate : candidates) {
         Set<Integer> bad = corrupt.getOrDefault(candidate, Set.of());
-        Health h = health(tx, datanodes, candidate.get(0), candidate.get(1), bad, replication);
-        if (h == Health.NOT_COUNTED) {
+        BlockHealth h =
+            BlockHealth.of(tx, datanodes, candidate.get(0), candidate.get(1), bad, replication);
+        if (h == BlockHealth.NOT_COUNTED) {
           continue;
         }
         if (!bad.isEmpty()) {
           corruptBlocks++;
         }
-        if (h == Health.MISSING || h == Health.MISSING_REPLICATION_ONE) {
+        if (h == BlockHealth.MISSING || h == BlockHealth.MISSING_REPLICATION_ONE) {
           missing++;
           missingOut.add(candidate);
-          if (h == Health.MISSING_REPLICATION_ONE) {
+          if (h == BlockHealth.MISSING_REPLICATION_ONE) {
             missingOne++;
           }
-        } else if (h == Health.LOW_REDUNDANCY) {
+        } else if (h == BlockHealth.LOW_REDUNDANCY) {
           low++;
         }
       }
       return new BlockCounts(low, corruptBlocks, missing, missingOne, pending);
     }
-  }
-
-  /** What a block that some table marks counts as in the block health numbers. */
-  public enum Health {
-    /** A stale mark, a block being written, or a file that is gone: not counted at all. */
-    NOT_COUNTED,
-    /** Counted (as corrupt, if it has corrupt replicas), with enough live replicas. */
-    HEALTHY,
-    LOW_REDUNDANCY,
-    MISSING,
-    MISSING_REPLICATION_ONE
-  }
-
-  /**
-   * A marked block's health from what is true now: its live replicas not in {@code corrupt} against
-   * its file's replication now (a mark's own expectation may predate a setReplication). As HDFS, a
-   * complete block with no live replica is missing and not low-redundancy; blocks under
-   * construction are not counted. {@code replicationCache} holds files' replication by inode id.
-   */
-  public static Health health(
-      Transaction tx,
-      DatanodeManager datanodes,
-      long inodeId,
-      long blockId,
-      Set<Integer> corrupt,
-      Map<Long, Short> replicationCache)
-      throws StorageException {
-    BlockInfoRow b =
-        tx.find(
-            BlockInfoRow.TABLE, BlockInfoRow.TABLE.key(inodeId, blockId), LockMode.READ_COMMITTED);
-    if (b == null || b.underConstructionState() != BlockState.COMPLETE) {
-      return Health.NOT_COUNTED;
-    }
-    int expected = replication(tx, inodeId, replicationCache);
-    int live = 0;
-    for (ReplicaRow r :
-        tx.findByPartition(
-            ReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED)) {
-      StorageRef s = datanodes.storage(r.storageId());
-      if (!corrupt.contains(r.storageId()) && datanodes.isLive(s)) {
-        live++;
-      }
-    }
-    if (expected <= 0) {
-      return corrupt.isEmpty() ? Health.NOT_COUNTED : Health.HEALTHY; // the file is gone
-    }
-    if (live == 0) {
-      return expected == 1 ? Health.MISSING_REPLICATION_ONE : Health.MISSING;
-    }
-    return live < expected ? Health.LOW_REDUNDANCY : Health.HEALTHY;
-  }
-
-  private static int replication(Transaction tx, long inodeId, Map<Long, Short> cache)
-      throws StorageException {
-    Short r = cache.get(inodeId);
-    if (r == null) {
-      r = 0;
-      for (InodeRow f : tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED)) {
-        r = f.replication();
-      }
-      cache.put(inodeId, r);
-    }
-    return r;
   }
 }

@@ -51,7 +51,7 @@ public final class ListCorruptFileBlocks extends Operation<CorruptFileBlocks> {
   protected void lock(LockPhase tx) throws IOException {
     files.clear();
     passed = intCookie(cookie);
-    InodePaths paths = InodePaths.in(tx);
+    InodePaths paths = tx.inodePaths();
     for (int i = passed; i < missing.size(); i++) {
       passed++;
       InodeRow file = paths.byId(missing.get(i).get(0));

@@ -86,7 +86,7 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
     entries.clear();
     hasMore = false;
     long[] ids = idsAfter(tx, prevId);
-    InodePaths paths = InodePaths.in(tx);
+    InodePaths paths = tx.inodePaths();
     for (int i = 0; i < ids.length; i++) {
       if (entries.size() >= limit) {
         hasMore = true;

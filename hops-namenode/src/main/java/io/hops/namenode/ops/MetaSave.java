@@ -12,6 +12,7 @@ import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockHealth;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.resolve.InodePaths;
@@ -31,7 +32,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
  * {@code metaSave} ({@code hdfs dfsadmin -metasave FILE}): HDFS's dump of the block manager, read
  * from the database in one transaction: the totals, live and dead datanodes, the blocks waiting for
  * re-replication and the missing ones ({@code under_replicated_blocks}, judged now as {@link
- * GetStats#health}), the copies in flight ({@code pending_blocks}), the replicas to delete ({@code
+ * BlockHealth}), the copies in flight ({@code pending_blocks}), the replicas to delete ({@code
  * invalidated_blocks}), the corrupt replicas and every datanode. Same sections and line formats as
  * HDFS's {@code FSNamesystem.metaSave}; docs/operations.md says which lines differ and why.
  */
@@ -113,9 +114,9 @@ public final class MetaSave {
     return corrupt;
   }
 
-  private GetStats.Health health(List<Long> block, Map<List<Long>, Set<Integer>> corrupt)
+  private BlockHealth health(List<Long> block, Map<List<Long>, Set<Integer>> corrupt)
       throws StorageException {
-    return GetStats.health(
+    return BlockHealth.of(
         tx,
         datanodes,
         block.get(0),

@@ -5,7 +5,6 @@ import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.resolve.InodeHintCache;
-import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.LockPhase;
@@ -66,7 +65,7 @@ final class OpenFiles {
    * path (a file renamed while open).
    */
   private static boolean inNamespace(LockPhase tx, InodeRow inode) throws IOException {
-    return InodePaths.in(tx).pathOf(inode) != null;
+    return tx.inodePaths().pathOf(inode) != null;
   }
 
   /**

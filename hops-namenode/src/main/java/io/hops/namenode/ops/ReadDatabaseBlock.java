@@ -1,6 +1,6 @@
 package io.hops.namenode.ops;
 
-import io.hops.namenode.smallfiles.SmallFileStore;
+import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;

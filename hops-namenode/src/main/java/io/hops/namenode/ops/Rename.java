@@ -7,7 +7,7 @@ import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.Namesystem;
-import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -135,7 +135,7 @@ public final class Rename extends Operation<Boolean> {
               SubtreeScan.bound(ns));
     }
     if (s != null && !s.isDir() && s.underConstruction()) {
-      leasePath = LeaseChanges.pathOf(tx, s, LockMode.READ_COMMITTED);
+      leasePath = LeasePathTail.pathOf(tx, s, LockMode.READ_COMMITTED);
     }
     if (!oldApi && overwrite && s != null && d != null && s.id() != d.id()) {
       if (d.isDir() == s.isDir() && (!d.isDir() || d.childrenCount() == 0)) {

@@ -71,11 +71,11 @@ public final class Truncate extends Operation<Boolean> {
     this.clientMachine = pc.caller().clientMachine();
   }
 
-  private io.hops.namenode.smallfiles.SmallFileStore smallFiles;
+  private io.hops.namenode.blocks.SmallFileStore smallFiles;
   private byte[] dbData;
 
   /** Lets this truncate cut files stored in the database (their rows, in this transaction). */
-  public Truncate withSmallFiles(io.hops.namenode.smallfiles.SmallFileStore store) {
+  public Truncate withSmallFiles(io.hops.namenode.blocks.SmallFileStore store) {
     this.smallFiles = store;
     return this;
   }

@@ -4,7 +4,6 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.tx.LockPhase;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,39 +17,40 @@ import java.util.Map;
  * Inodes#DETACHED}, which no inode has as id): HDFS no longer has either.
  */
 public final class InodePaths {
-  /** Reads an inode by id, read committed; null if there is none. */
+  /**
+   * Reads the inodes of an id, read committed, through the unique index on {@code id}: a plain
+   * transaction's or a lock phase's ({@code LockPhase.inodePaths}) reads.
+   */
   @FunctionalInterface
-  private interface ById {
-    InodeRow find(long id) throws StorageException;
+  public interface IdIndex {
+    List<InodeRow> find(long id) throws StorageException;
   }
 
-  private final ById byId;
+  /** The lock mode of every read: an inode's path is a hint, never a lock. */
+  public static final LockMode READ = LockMode.READ_COMMITTED;
+
+  private final IdIndex index;
   private final Map<Long, String> dirs = new HashMap<>();
 
-  private InodePaths(ById byId) {
-    this.byId = byId;
+  private InodePaths(IdIndex index) {
+    this.index = index;
     dirs.put(Inodes.ROOT_ID, "");
   }
 
-  /** Paths read in an operation's lock phase. */
-  public static InodePaths in(LockPhase tx) {
-    return new InodePaths(id -> first(tx.findByIndex(InodeRow.TABLE, "id", id, READ)));
+  /** Paths read through {@code index}. */
+  public static InodePaths over(IdIndex index) {
+    return new InodePaths(index);
   }
 
   /** Paths read in a plain transaction. */
   public static InodePaths in(Transaction tx) {
-    return new InodePaths(id -> first(tx.findByIndex(InodeRow.TABLE, "id", id, READ)));
-  }
-
-  private static final LockMode READ = LockMode.READ_COMMITTED;
-
-  private static InodeRow first(List<InodeRow> rows) {
-    return rows.isEmpty() ? null : rows.get(0);
+    return over(id -> tx.findByIndex(InodeRow.TABLE, "id", id, READ));
   }
 
   /** The inode with this id, or null. */
   public InodeRow byId(long id) throws StorageException {
-    return byId.find(id);
+    List<InodeRow> rows = index.find(id);
+    return rows.isEmpty() ? null : rows.get(0);
   }
 
   /** The inode's full path; null if it has none (see above). */

@@ -70,10 +70,18 @@ public class ClientRpc extends FeaturesOff {
 
   private final io.hops.namenode.ops.AccessTimes accessTimes;
 
+  /** Who moves database files to datanodes before a stock append or a concat; null: nobody. */
+  private volatile io.hops.namenode.smallfiles.DatabaseFileMover databaseFileMover;
+
   public ClientRpc(Namesystem ns) {
     super(ns);
     this.ns = ns;
     this.accessTimes = new io.hops.namenode.ops.AccessTimes(ns);
+  }
+
+  /** Set once the namenode's address is known (the mover writes through a client of it). */
+  public void setDatabaseFileMover(io.hops.namenode.smallfiles.DatabaseFileMover mover) {
+    this.databaseFileMover = mover;
   }
 
   @Override
@@ -904,7 +912,7 @@ public class ClientRpc extends FeaturesOff {
    */
   private <T> T afterMovingFromDatabase(
       io.hops.namenode.security.PermissionChecker pc, BlockOperation<T> op) throws IOException {
-    var mover = ns.smallFiles().mover();
+    var mover = databaseFileMover;
     java.util.Set<String> moved = new java.util.HashSet<>();
     while (true) {
       try {

@@ -100,7 +100,7 @@ public final class VirtualPaths {
           "Access denied for user "
               + pc.caller().user()
               + ". Superuser privilege is required for operation "
-              + io.hops.namenode.audit.AuditCommands.hdfsName(method, args));
+              + AuditCommands.hdfsName(method, args));
     }
   }
 }

@@ -6,8 +6,6 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
-import io.hops.namenode.audit.AuditLog;
-import io.hops.namenode.audit.AuditLogging;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,12 +35,21 @@ public final class SecurityRefresh
     implements RefreshAuthorizationPolicyProtocol, RefreshUserMappingsProtocol, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SecurityRefresh.class);
 
+  /**
+   * Writes the audit line of a refresh call, by HDFS's command name ({@code audit/AuditLogging}
+   * from the root's wiring: the audit stage sits above the wire, this package below it).
+   */
+  @FunctionalInterface
+  public interface RefreshAudit {
+    void log(String cmd) throws IOException;
+  }
+
   /** One kind of refresh: its generation row and what applying it does on this namenode. */
   private record Kind(String row, String auditCmd, Consumer<Configuration> apply) {}
 
   private final Storage storage;
   private final Configuration conf;
-  private final AuditLog audit;
+  private final RefreshAudit audit;
   private final boolean serviceAuthorization;
   private final List<Kind> kinds = new ArrayList<>();
   private final long[] seen;
@@ -54,7 +61,7 @@ public final class SecurityRefresh
   public SecurityRefresh(
       Storage storage,
       Configuration conf,
-      AuditLog audit,
+      RefreshAudit audit,
       boolean serviceAuthorization,
       Consumer<Configuration> serviceAcls,
       long pollMillis)
@@ -111,7 +118,7 @@ public final class SecurityRefresh
     Kind k = kinds.get(kind);
     long generation = IdAllocator.allocate(storage, k.row(), 1).first();
     apply(kind, generation);
-    AuditLogging.logRpc(audit, k.auditCmd());
+    audit.log(k.auditCmd());
   }
 
   private synchronized void apply(int kind, long generation) {

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * deadline joins again under a new id, its old id is declared dead, and yet its operations run on.
  * A mark whose incarnation is not among the live namenodes' is stale: whoever meets it clears it.
  * Every batch transaction under a mark checks that it is still its own ({@link
- * io.hops.namenode.resolve.OwnMark}), so one that was cleared all the same stops its operation.
+ * io.hops.namenode.tx.OwnMark}), so one that was cleared all the same stops its operation.
  */
 public final class SubtreeMarks implements TransactionRunner.StaleMarks {
   private static final Logger LOG = LoggerFactory.getLogger(SubtreeMarks.class);

@@ -9,6 +9,7 @@ import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.resolve.InodeFlags;
+import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.InodeAcl;
@@ -212,5 +213,10 @@ public final class LockPhase {
       Table<R> table, String column, Object value, LockMode mode) throws StorageException {
     checkOpen();
     return tx.findByIndex(table, column, value, mode);
+  }
+
+  /** Full paths of inodes found by id, read in this lock phase. */
+  public InodePaths inodePaths() {
+    return InodePaths.over(id -> findByIndex(InodeRow.TABLE, "id", id, InodePaths.READ));
   }
 }

@@ -1,4 +1,4 @@
-package io.hops.namenode.smallfiles;
+package io.hops.namenode.blocks;
 
 import io.hops.common.HopsConfig;
 import io.hops.dal.LockMode;
@@ -9,7 +9,6 @@ import io.hops.dal.rows.OnDiskLargeFileDataRow;
 import io.hops.dal.rows.OnDiskMediumFileDataRow;
 import io.hops.dal.rows.OnDiskSmallFileDataRow;
 import io.hops.dal.schema.Table;
-import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.Arrays;
@@ -40,7 +39,6 @@ public final class SmallFileStore {
   private final int max;
   private final boolean dbByDefault;
   private volatile org.apache.hadoop.hdfs.protocol.DatanodeInfo endpoint;
-  private volatile DatabaseFileMover mover;
 
   public SmallFileStore(Configuration conf) {
     inMemoryMax =
@@ -100,16 +98,10 @@ public final class SmallFileStore {
     }
   }
 
-  /** Who moves database files to datanodes before a stock append or a concat; null: nobody. */
-  public void setMover(DatabaseFileMover mover) {
-    this.mover = mover;
-  }
-
-  public DatabaseFileMover mover() {
-    return mover;
-  }
-
-  /** Where stock clients read database files ({@link DatabaseBlockServer}); null: nowhere. */
+  /**
+   * Where stock clients read database files ({@code smallfiles/DatabaseBlockServer}); null:
+   * nowhere.
+   */
   public void setEndpoint(org.apache.hadoop.hdfs.protocol.DatanodeInfo node) {
     this.endpoint = node;
   }

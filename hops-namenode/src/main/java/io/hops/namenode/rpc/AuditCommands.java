@@ -1,4 +1,4 @@
-package io.hops.namenode.audit;
+package io.hops.namenode.rpc;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,12 +12,15 @@ import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
  * src}, {@code dst} and {@code perm} (the owner, group and mode after the call): the table of
  * Hadoop 3.5.0's {@code FSNamesystem.logAuditEvent} calls, in one place. Calls not listed here
  * (block and lease traffic, {@code fsync}, {@code getStoragePolicy}, ...) are not audited by HDFS.
+ * It is a table of the wire's calls, so it lives with them: {@code audit/AuditLogging} writes the
+ * lines from it, and {@link VirtualPaths} names a refused call by it (docs/development.md, "Package
+ * layering").
  */
 public final class AuditCommands {
   private AuditCommands() {}
 
   /** Whose status the line reports as {@code perm}. */
-  enum Perm {
+  public enum Perm {
     /** {@code perm=null}. */
     NONE,
     /** The status of {@code src} after the call. */
@@ -29,8 +32,8 @@ public final class AuditCommands {
   }
 
   /** How one call is audited. */
-  record Command(String name, Perm perm, boolean deniedOnly) {
-    String cmd(Object[] args) {
+  public record Command(String name, Perm perm, boolean deniedOnly) {
+    public String cmd(Object[] args) {
       return switch (name) {
         case "rename2" -> "rename (options=" + Arrays.toString((Object[]) args[2]) + ")";
         case "setQuota" -> quotaCommand((Long) args[1], (Long) args[2]);
@@ -44,7 +47,7 @@ public final class AuditCommands {
       };
     }
 
-    String src(Object[] args) {
+    public String src(Object[] args) {
       return switch (name) {
         case "concat" -> Arrays.toString((String[]) args[1]);
         case "listCorruptFileBlocks", "rename", "rename2", "getBlockLocations" -> (String) args[0];
@@ -56,7 +59,7 @@ public final class AuditCommands {
       };
     }
 
-    String dst(Object[] args) {
+    public String dst(Object[] args) {
       return switch (name) {
         case "rename", "rename2" -> (String) args[1];
         case "concat" -> (String) args[0];
@@ -64,7 +67,7 @@ public final class AuditCommands {
       };
     }
 
-    HdfsFileStatus resultStatus(Object result) {
+    public HdfsFileStatus resultStatus(Object result) {
       if (result instanceof HdfsFileStatus s) {
         return s;
       }
@@ -150,7 +153,7 @@ public final class AuditCommands {
   }
 
   /** How {@code method} is audited, or null if HDFS does not audit it. */
-  static Command of(String method) {
+  public static Command of(String method) {
     return BY_METHOD.get(method);
   }
 

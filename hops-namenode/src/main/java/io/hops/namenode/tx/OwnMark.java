@@ -1,9 +1,10 @@
-package io.hops.namenode.resolve;
+package io.hops.namenode.tx;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.SubtreeMarkLostException;
 import java.io.IOException;
 
 /**

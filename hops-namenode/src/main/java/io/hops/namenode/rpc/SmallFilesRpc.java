@@ -1,11 +1,11 @@
-package io.hops.namenode.smallfiles;
+package io.hops.namenode.rpc;
 
 import io.hops.common.smallfiles.SmallFilesProtocol;
 import io.hops.dal.TableFullException;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.ops.Create;
 import io.hops.namenode.ops.ReadSmallFile;
-import io.hops.namenode.rpc.RetryCodecs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;

@@ -1,0 +1,55 @@
+package io.hops.namenode;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The layering of hops-namenode's packages (docs/development.md, "Package layering"): the
+ * subpackages of {@code io.hops.namenode} form no cycle, and the root package, which wires them, is
+ * reached only from the packages that still take {@code Namesystem} whole.
+ */
+@AnalyzeClasses(packages = "io.hops.namenode", importOptions = ImportOption.DoNotIncludeTests.class)
+class PackageLayeringTest {
+  private static final String ROOT = "io.hops.namenode";
+
+  @ArchTest
+  static final ArchRule subpackagesFormNoCycle =
+      slices().matching(ROOT + ".(*)..").should().beFreeOfCycles();
+
+  /**
+   * The root package depends on every subpackage (it builds them), so any use of it from a
+   * subpackage is a cycle. These packages still reach it, mostly for {@code Namesystem}; the list
+   * only shrinks. {@code cli} is above the root: its commands start a namenode.
+   */
+  private static final String[] STILL_USE_THE_ROOT = {
+    ROOT,
+    ROOT + ".blocks..",
+    ROOT + ".check..",
+    ROOT + ".cli..",
+    ROOT + ".housekeeping..",
+    ROOT + ".metrics..",
+    ROOT + ".ops..",
+    ROOT + ".rpc..",
+    ROOT + ".security..",
+    ROOT + ".smallfiles..",
+    ROOT + ".subtree..",
+    ROOT + ".web..",
+  };
+
+  @ArchTest
+  static final ArchRule rootIsUsedOnlyByTheListedPackages =
+      noClasses()
+          .that()
+          .resideInAPackage(ROOT + "..")
+          .and()
+          .resideOutsideOfPackages(STILL_USE_THE_ROOT)
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage(ROOT)
+          .because("the root package only wires the subpackages (docs/development.md)");
+}
