@@ -213,4 +213,10 @@ public final class LockPhase {
     checkOpen();
     return tx.findByIndex(table, column, value, mode);
   }
+
+  /** Every row of a small table ({@link Transaction#scanAll}): a full table scan. */
+  public <R extends Record> List<R> scanAll(Table<R> table, LockMode mode) throws StorageException {
+    checkOpen();
+    return tx.scanAll(table, mode);
+  }
 }
