@@ -54,6 +54,8 @@ CREATE TABLE IF NOT EXISTS inodes (
   children_count INT NOT NULL,
   has_quota BOOLEAN NOT NULL,
   symlink VARBINARY(8000),
+  snapshottable BOOLEAN NOT NULL DEFAULT FALSE,
+  snapshot_id BIGINT NOT NULL DEFAULT 0,
   PRIMARY KEY (partition_id, parent_id, name),
   KEY inodes_parent_id_idx (parent_id),
   UNIQUE KEY inodes_id_idx (id)
@@ -277,6 +279,28 @@ CREATE TABLE IF NOT EXISTS xattrs (
   PRIMARY KEY (inode_id, namespace, name)
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (inode_id);
+
+-- The snapshots of a snapshottable directory, partitioned by it (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshots (
+  dir_id BIGINT NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  name VARBINARY(3064),
+  modification_time BIGINT NOT NULL,
+  access_time BIGINT NOT NULL,
+  permission SMALLINT NOT NULL,
+  user_id INT NOT NULL,
+  group_id INT NOT NULL,
+  children_count INT NOT NULL,
+  PRIMARY KEY (dir_id, snapshot_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (dir_id);
+
+-- The snapshottable directories, by inode id: what getSnapshottableDirListing scans.
+CREATE TABLE IF NOT EXISTS snapshottable_dirs (
+  dir_id BIGINT NOT NULL,
+  PRIMARY KEY (dir_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (dir_id);
 
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (

@@ -96,6 +96,16 @@ public final class NamenodeConfig {
   public static final boolean SUBTREE_DELETE_IN_BACKGROUND_DEFAULT = true;
 
   /**
+   * Whether the snapshot calls are served (docs/architecture.md, "Snapshots"): allowSnapshot,
+   * createSnapshot and the rest, with HDFS's semantics. Off, every snapshot call is answered as by
+   * an HDFS namenode where no directory is snapshottable. Off by default until a snapshot keeps
+   * what it covers (copy-on-write): on, a snapshot records its name and time but not yet the tree.
+   */
+  public static final String SNAPSHOTS_ENABLED = "hops.namenode.snapshots.enabled";
+
+  public static final boolean SNAPSHOTS_ENABLED_DEFAULT = false;
+
+  /**
    * Longest a datanode's network location may take to resolve (a topology script run) before the
    * default rack is used, with a warning: a hung script never holds a registration (HDFS waits).
    */

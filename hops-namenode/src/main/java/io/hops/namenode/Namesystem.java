@@ -38,6 +38,7 @@ public final class Namesystem {
   private final IdPool inodeIds;
   private final Configuration conf;
   private final Limits limits;
+  private final io.hops.namenode.snapshot.SnapshotSettings snapshots;
   private final String fsOwner;
   private final String supergroup;
   private final boolean permissionsEnabled;
@@ -52,6 +53,7 @@ public final class Namesystem {
     this.storage = storage;
     this.conf = conf;
     this.limits = Limits.of(conf);
+    this.snapshots = io.hops.namenode.snapshot.SnapshotSettings.of(conf);
     this.runner =
         new TransactionRunner(
             storage,
@@ -255,6 +257,11 @@ public final class Namesystem {
   /** The namespace limits, as configured at start. */
   public Limits limits() {
     return limits;
+  }
+
+  /** Whether snapshot calls are served, and their limits, as configured at start. */
+  public io.hops.namenode.snapshot.SnapshotSettings snapshots() {
+    return snapshots;
   }
 
   public UsersAndGroups users() {

@@ -27,9 +27,11 @@ public final class SchemaVersion {
    * This release's schema. Raise it with every change to the tables or their columns. 1: the first
    * versioned schema (long names, namenode incarnations); stores made before it have no row and
    * read as 0. 2: the security tables ({@code block_keys}, {@code delegation_keys}, {@code
-   * delegation_tokens}).
+   * delegation_tokens}). 3: snapshots ({@code snapshots}, {@code snapshottable_dirs}, and the
+   * inodes' {@code snapshottable} and {@code snapshot_id}, which read as false and 0 in rows
+   * written before them).
    */
-  public static final long CURRENT = 2;
+  public static final long CURRENT = 3;
 
   static final String ROW = "schema_version";
 

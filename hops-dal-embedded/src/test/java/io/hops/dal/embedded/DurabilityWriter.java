@@ -81,7 +81,9 @@ public final class DurabilityWriter {
         (byte) (n % 100),
         (int) (n % 1000),
         n % 11 == 0,
-        n % 4 == 0 ? null : "/target/" + n);
+        n % 4 == 0 ? null : "/target/" + n,
+        false,
+        0);
   }
 
   /** The block committed by transaction n of the multi-table shape. */

@@ -17,6 +17,10 @@ import io.hops.dal.schema.TableName;
  * <p>The {@code parent_id} index holds only the root's children (the root's id is 1): theirs are
  * the only partitions that are not their parent's id; every other directory's children are its
  * partition.
+ *
+ * <p>{@code snapshottable} and {@code snapshotId} (the id of the directory's latest snapshot, 0
+ * when it has none) are read with the path, so an operation learns the snapshot that covers it from
+ * the ancestors it resolves anyway (docs/architecture.md, "Snapshots").
  */
 @TableName("inodes")
 public record InodeRow(
@@ -42,6 +46,8 @@ public record InodeRow(
     byte storagePolicy,
     int childrenCount,
     boolean hasQuota,
-    @MaxBytes(8000) String symlink) {
+    @MaxBytes(8000) String symlink,
+    boolean snapshottable,
+    long snapshotId) {
   public static final Table<InodeRow> TABLE = Table.of(InodeRow.class);
 }

@@ -28,6 +28,8 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.rows.SnapshottableDirRow;
 import io.hops.dal.rows.StorageRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.UserRow;
@@ -65,6 +67,8 @@ public final class Tables {
           OnDiskMediumFileDataRow.TABLE,
           OnDiskLargeFileDataRow.TABLE,
           XAttrRow.TABLE,
+          SnapshotRow.TABLE,
+          SnapshottableDirRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

@@ -74,6 +74,9 @@ public final class AuditLogging {
           log.log(event(command, args, true, status(command, args, result, lookup)));
         }
       }
+      case "createSnapshot" ->
+          // HDFS's dst is the new snapshot's path, which a default name makes known only now.
+          log.log(event(command, args, true, null, (String) result));
       case "rename" -> {
         if (Boolean.TRUE.equals(result)) {
           log.log(event(command, args, true, status(lookup, command.dst(args))));
@@ -145,6 +148,12 @@ public final class AuditLogging {
 
   private static AuditLog.Event event(
       Command command, Object[] args, boolean allowed, FileStatus status) throws IOException {
+    return event(command, args, allowed, status, command.dst(args));
+  }
+
+  private static AuditLog.Event event(
+      Command command, Object[] args, boolean allowed, FileStatus status, String dst)
+      throws IOException {
     UserGroupInformation ugi = Server.getRemoteUser();
     if (ugi == null) {
       ugi = UserGroupInformation.getCurrentUser();
@@ -156,7 +165,7 @@ public final class AuditLogging {
         rpc ? Server.getRemoteIp() : WEBHDFS_CLIENT.get(),
         command.cmd(args),
         command.src(args),
-        command.dst(args),
+        dst,
         status,
         rpc ? Server.getProtocol() : "webhdfs",
         CallerContext.getCurrent());

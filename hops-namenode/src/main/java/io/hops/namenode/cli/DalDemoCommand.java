@@ -156,6 +156,8 @@ final class DalDemoCommand implements Callable<Integer> {
         (byte) 0,
         0,
         false,
-        null);
+        null,
+        false,
+        0);
   }
 }

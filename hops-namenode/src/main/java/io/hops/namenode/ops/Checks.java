@@ -12,7 +12,7 @@ import org.apache.hadoop.hdfs.protocol.FSLimitException.PathComponentTooLongExce
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 
 /** HDFS's limits and checks on new names, with HDFS's exception types and messages. */
-final class Checks {
+public final class Checks {
   private Checks() {}
 
   /** A component at index {@code i} of the path is a file but the path goes on below it. */
@@ -22,7 +22,7 @@ final class Checks {
   }
 
   /** dfs.namenode.fs-limits.max-component-length, in bytes of UTF-8. */
-  static void componentLength(Namesystem ns, String name, String parentPath)
+  public static void componentLength(Namesystem ns, String name, String parentPath)
       throws PathComponentTooLongException {
     int limit = ns.limits().maxComponentLength();
     if (limit > 0 && tooLong(name, limit)) {
@@ -73,7 +73,8 @@ final class Checks {
    * path as an {@code AccessControlException}, not a {@code ParentNotDirectoryException}
    * (FSDirectory.resolvePath).
    */
-  static void traverseNotCreating(io.hops.namenode.security.PermissionChecker pc, ResolvedPath p)
+  public static void traverseNotCreating(
+      io.hops.namenode.security.PermissionChecker pc, ResolvedPath p)
       throws org.apache.hadoop.security.AccessControlException, io.hops.dal.StorageException {
     try {
       pc.checkTraverse(p);

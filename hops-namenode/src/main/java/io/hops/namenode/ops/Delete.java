@@ -11,6 +11,7 @@ import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.snapshot.SnapshotGuard;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -36,6 +37,7 @@ import org.apache.hadoop.fs.permission.FsAction;
  * directory of the subtree (with the sticky bit on their children).
  */
 public final class Delete extends Operation<Boolean> {
+  private final Namesystem ns;
   private final PermissionChecker pc;
   private final String src;
   private final boolean recursive;
@@ -48,8 +50,10 @@ public final class Delete extends Operation<Boolean> {
   private long ownMarkOwner;
   private boolean detach;
   private AncestorQuotas quotas = AncestorQuotas.none();
+  private SnapshotGuard snapshots;
 
   public Delete(Namesystem ns, PermissionChecker pc, String src, boolean recursive) {
+    this.ns = ns;
     this.pc = pc;
     this.src = src;
     this.recursive = recursive;
@@ -97,6 +101,7 @@ public final class Delete extends Operation<Boolean> {
     if (target == null) {
       return;
     }
+    snapshots = SnapshotGuard.read(ns, tx, target);
     if (!target.isDir() || target.childrenCount() == 0) {
       related = DeletedInodes.read(tx, List.of(target));
     } else if (detach && recursive && target.id() == ownMark) {
@@ -156,6 +161,7 @@ public final class Delete extends Operation<Boolean> {
       }
       subtree.checkDeleteAccess(pc);
     }
+    snapshots.refuseSnapshotted();
     List<InodeRow> doomed = subtree == null ? List.of(target) : subtree.rows();
     for (InodeRow r : doomed) {
       tx.delete(InodeRow.TABLE, r);
@@ -166,6 +172,7 @@ public final class Delete extends Operation<Boolean> {
     p.modificationTime = System.currentTimeMillis();
     tx.update(InodeRow.TABLE, p.toRow());
     related.delete(tx);
+    snapshots.dropRemoved(tx);
     quotas.add(-doomed.size(), -related.space(doomed));
     quotas.flush(tx);
     if (ownMark != PathResolver.NO_MARK) {
@@ -180,6 +187,8 @@ public final class Delete extends Operation<Boolean> {
     if (quotas.any(0, resolved.depth())) {
       throw new SubtreeTooBigException("delete", path, target, null);
     }
+    snapshots.refuseSnapshotted();
+    snapshots.dropRemoved(tx);
     // The row's key changes (deletes are flushed first); the mark stays: it says who reclaims.
     tx.delete(InodeRow.TABLE, target);
     tx.hintRemoved(target.parentId(), target.name());

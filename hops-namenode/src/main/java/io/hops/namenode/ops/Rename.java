@@ -14,6 +14,7 @@ import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.snapshot.SnapshotGuard;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -55,6 +56,8 @@ public final class Rename extends Operation<Boolean> {
   private long[] moved;
   private long[] givenUsage;
   private boolean movedTooBig;
+  private SnapshotGuard srcSnapshots;
+  private SnapshotGuard dstSnapshots;
 
   private Rename(
       Namesystem ns,
@@ -115,6 +118,8 @@ public final class Rename extends Operation<Boolean> {
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
+    srcSnapshots = SnapshotGuard.read(ns, tx, s);
+    dstSnapshots = SnapshotGuard.read(ns, tx, !oldApi && overwrite ? d : null);
     if (toTrash
         && s != null
         && s.isDir()
@@ -253,6 +258,7 @@ public final class Rename extends Operation<Boolean> {
     if (locks.src() == null || from.length == 0) {
       return false;
     }
+    srcSnapshots.refuseSnapshotted();
     if (Arrays.equals(to, from)) {
       return true;
     }
@@ -264,6 +270,7 @@ public final class Rename extends Operation<Boolean> {
           PathNames.prefix(locks.targetComponents(), locks.targetComponents().length - 1)
               + " (is not a directory)");
     }
+    refuseNested();
     checkLimits();
     moveUsage(tx);
     move(tx);
@@ -281,6 +288,7 @@ public final class Rename extends Operation<Boolean> {
     if (locks.srcComponents().length == 0) {
       throw new IOException("rename source cannot be the root");
     }
+    srcSnapshots.refuseSnapshotted();
     if (to.equals(from)) {
       throw new FileAlreadyExistsException(
           "The source " + from + " and destination " + to + " are the same");
@@ -303,6 +311,7 @@ public final class Rename extends Operation<Boolean> {
       if (d.isDir() && d.childrenCount() > 0) {
         throw new IOException("rename destination directory is not empty: " + to);
       }
+      dstSnapshots.refuseSnapshotted();
     }
     if (locks.dstParent() == null) {
       throw new FileNotFoundException("rename destination parent " + to + " not found.");
@@ -310,10 +319,24 @@ public final class Rename extends Operation<Boolean> {
     if (!locks.dstParent().isDir()) {
       throw new ParentNotDirectoryException("rename destination parent " + to + " is a file.");
     }
+    refuseNested();
     checkLimits();
     moveUsage(tx);
+    dstSnapshots.dropRemoved(tx);
     move(tx);
     return true;
+  }
+
+  /** HDFS FSDirRenameOp.validateNestSnapshot: snapshottable directories go below no other. */
+  private void refuseNested() throws IOException {
+    String[] tc = locks.targetComponents();
+    List<InodeRow> ancestors = new java.util.ArrayList<>();
+    for (int depth = 0; depth < tc.length; depth++) {
+      ancestors.add(locks.targetAncestor(depth));
+    }
+    String[] sc = locks.srcComponents();
+    srcSnapshots.refuseNested(
+        PathNames.prefix(sc, sc.length), ancestors, PathNames.prefix(tc, tc.length - 1));
   }
 
   /** As HDFS: a path strictly below another, by the strings. */

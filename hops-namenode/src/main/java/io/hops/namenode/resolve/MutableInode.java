@@ -26,6 +26,8 @@ public final class MutableInode {
   public int childrenCount;
   public boolean hasQuota;
   public String symlink;
+  public boolean snapshottable;
+  public long snapshotId;
 
   public MutableInode() {}
 
@@ -53,6 +55,8 @@ public final class MutableInode {
     m.childrenCount = r.childrenCount();
     m.hasQuota = r.hasQuota();
     m.symlink = r.symlink();
+    m.snapshottable = r.snapshottable();
+    m.snapshotId = r.snapshotId();
     return m;
   }
 
@@ -81,6 +85,8 @@ public final class MutableInode {
         storagePolicy,
         childrenCount,
         hasQuota,
-        symlink);
+        symlink,
+        snapshottable,
+        snapshotId);
   }
 }

@@ -50,6 +50,8 @@ public final class AuditCommands {
     public String src(Object[] args) {
       return switch (name) {
         case "concat" -> Arrays.toString((String[]) args[1]);
+          // HDFS names a snapshot by its path below the directory's .snapshot
+        case "deleteSnapshot", "renameSnapshot" -> snapshotPath(args[0], args[1]);
         case "listCorruptFileBlocks", "rename", "rename2", "getBlockLocations" -> (String) args[0];
           // a database file's append names the file by its inode, as the client asked for it
         case "appendSmallFile" -> "/.reserved/.inodes/" + args[0];
@@ -63,6 +65,7 @@ public final class AuditCommands {
       return switch (name) {
         case "rename", "rename2" -> (String) args[1];
         case "concat" -> (String) args[0];
+        case "renameSnapshot" -> snapshotPath(args[0], args[2]);
         default -> null;
       };
     }
@@ -130,6 +133,12 @@ public final class AuditCommands {
     add("getErasureCodingPolicies", "getErasureCodingPolicies", Perm.NONE);
     add("getErasureCodingCodecs", "getErasureCodingCodecs", Perm.NONE);
     add("getSnapshottableDirListing", "listSnapshottableDirectory", Perm.NONE);
+    add("getSnapshotListing", "ListSnapshot", Perm.NONE);
+    add("allowSnapshot", "allowSnapshot", Perm.NONE);
+    add("disallowSnapshot", "disallowSnapshot", Perm.NONE);
+    add("createSnapshot", "createSnapshot", Perm.NONE);
+    add("deleteSnapshot", "deleteSnapshot", Perm.NONE);
+    add("renameSnapshot", "renameSnapshot", Perm.NONE);
     add("listOpenFiles", "listOpenFiles", Perm.NONE);
     add("getDatanodeReport", "datanodeReport", Perm.NONE);
     add("getDatanodeStorageReport", "getDatanodeStorageReport", Perm.NONE);
@@ -155,6 +164,12 @@ public final class AuditCommands {
   /** How {@code method} is audited, or null if HDFS does not audit it. */
   public static Command of(String method) {
     return BY_METHOD.get(method);
+  }
+
+  /** Snapshot.getSnapshotPath: {@code dir/.snapshot/name}. */
+  private static String snapshotPath(Object dir, Object name) {
+    String d = (String) dir;
+    return d + (d.endsWith("/") ? "" : "/") + ".snapshot/" + name;
   }
 
   private static String quotaCommand(long ns, long ds) {

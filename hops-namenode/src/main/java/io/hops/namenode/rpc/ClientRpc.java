@@ -1021,4 +1021,84 @@ public class ClientRpc extends FeaturesOff {
         || method == AuthenticationMethod.KERBEROS_SSL
         || method == AuthenticationMethod.CERTIFICATE;
   }
+
+  // ---- snapshots (docs/architecture.md, "Snapshots"): FeaturesOff's answers unless enabled ----
+
+  @Override
+  public void allowSnapshot(String snapshotRoot) throws IOException {
+    if (!ns.snapshots().enabled()) {
+      super.allowSnapshot(snapshotRoot);
+      return;
+    }
+    NamenodeRpc.checkSuperuser(ns, "allowSnapshot");
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.snapshot.AllowSnapshot(pc, snapshotRoot));
+  }
+
+  @Override
+  public void disallowSnapshot(String snapshotRoot) throws IOException {
+    if (!ns.snapshots().enabled()) {
+      super.disallowSnapshot(snapshotRoot);
+      return;
+    }
+    NamenodeRpc.checkSuperuser(ns, "disallowSnapshot");
+    var pc = ns.checker();
+    ns.run(() -> new io.hops.namenode.snapshot.DisallowSnapshot(pc, snapshotRoot));
+  }
+
+  @Override
+  public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    if (!ns.snapshots().enabled()) {
+      return super.createSnapshot(snapshotRoot, snapshotName);
+    }
+    var pc = ns.checker();
+    return ns.runAtMostOnce(
+        RetryCodecs.STRING,
+        () -> new io.hops.namenode.snapshot.CreateSnapshot(ns, pc, snapshotRoot, snapshotName));
+  }
+
+  @Override
+  public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    if (!ns.snapshots().enabled()) {
+      super.deleteSnapshot(snapshotRoot, snapshotName);
+      return;
+    }
+    var pc = ns.checker();
+    ns.runAtMostOnce(
+        RetryCodecs.VOID,
+        () -> new io.hops.namenode.snapshot.DeleteSnapshot(pc, snapshotRoot, snapshotName));
+  }
+
+  @Override
+  public void renameSnapshot(String snapshotRoot, String oldName, String newName)
+      throws IOException {
+    if (!ns.snapshots().enabled()) {
+      super.renameSnapshot(snapshotRoot, oldName, newName);
+      return;
+    }
+    var pc = ns.checker();
+    ns.runAtMostOnce(
+        RetryCodecs.VOID,
+        () -> new io.hops.namenode.snapshot.RenameSnapshot(ns, pc, snapshotRoot, oldName, newName));
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus[] getSnapshottableDirListing()
+      throws IOException {
+    if (!ns.snapshots().enabled()) {
+      return super.getSnapshottableDirListing();
+    }
+    var pc = ns.checker();
+    return ns.run(() -> new io.hops.namenode.snapshot.GetSnapshottableDirListing(ns, pc));
+  }
+
+  @Override
+  public org.apache.hadoop.hdfs.protocol.SnapshotStatus[] getSnapshotListing(String snapshotRoot)
+      throws IOException {
+    if (!ns.snapshots().enabled()) {
+      return super.getSnapshotListing(snapshotRoot);
+    }
+    var pc = ns.checker();
+    return ns.run(() -> new io.hops.namenode.snapshot.GetSnapshotListing(ns, pc, snapshotRoot));
+  }
 }

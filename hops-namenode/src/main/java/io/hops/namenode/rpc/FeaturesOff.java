@@ -301,7 +301,7 @@ public abstract class FeaturesOff extends UnsupportedClientProtocol {
   }
 
   @Override
-  public SnapshottableDirectoryStatus[] getSnapshottableDirListing() {
+  public SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
     return null;
   }
 

@@ -45,6 +45,20 @@ public final class RetryCodecs {
         }
       };
 
+  /** A created snapshot's path. */
+  static final RetryCache.Codec<String> STRING =
+      new RetryCache.Codec<>() {
+        @Override
+        public byte[] encode(String result) {
+          return result.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String decode(byte[] payload) {
+          return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
+        }
+      };
+
   /** A create's new file; nothing for a small-file create the namenode declined. */
   public static final RetryCache.Codec<HdfsFileStatus> CREATE =
       new RetryCache.Codec<>() {

@@ -225,6 +225,12 @@ public final class SubtreeOperations {
         long q0 = System.nanoTime();
         List<List<DeleteLevelBatch.Entry>> levels = quiesce(top, path, pc, true);
         long inodes = levels.stream().mapToLong(List::size).sum();
+        if (ns.snapshots().enabled()) {
+          ns.run(
+              () ->
+                  new io.hops.namenode.snapshot.RefuseSnapshottedBelow(
+                      ns, path, root.id(), root.subtreeLockOwner()));
+        }
         long d0 = System.nanoTime();
         deleteLevels(root, levels, ns.run(() -> new QuotaDirsOnPath(path)));
         quiesceNanos += d0 - q0;

@@ -219,4 +219,10 @@ public final class LockPhase {
   public InodePaths inodePaths() {
     return InodePaths.over(id -> findByIndex(InodeRow.TABLE, "id", id, InodePaths.READ));
   }
+
+  /** Every row of a small table ({@link Transaction#scanAll}): a full table scan. */
+  public <R extends Record> List<R> scanAll(Table<R> table, LockMode mode) throws StorageException {
+    checkOpen();
+    return tx.scanAll(table, mode);
+  }
 }

@@ -285,6 +285,8 @@ class FsckNamespaceCommandTest {
         r.storagePolicy(),
         r.childrenCount(),
         r.hasQuota(),
-        r.symlink());
+        r.symlink(),
+        r.snapshottable(),
+        r.snapshotId());
   }
 }

@@ -191,7 +191,9 @@ public class DalBenchmark {
         (byte) 0,
         0,
         false,
-        null);
+        null,
+        false,
+        0);
   }
 
   private static InodeRow withTime(InodeRow r, long time) {
@@ -218,7 +220,9 @@ public class DalBenchmark {
         r.storagePolicy(),
         r.childrenCount(),
         r.hasQuota(),
-        r.symlink());
+        r.symlink(),
+        r.snapshottable(),
+        r.snapshotId());
   }
 
   static DalConfig config(String engine) throws Exception {

@@ -1,0 +1,104 @@
+package io.hops.namenode.snapshot;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshottableDirRow;
+import io.hops.dal.rows.VariableRow;
+import io.hops.namenode.ops.CheckPath;
+import io.hops.namenode.ops.Checks;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.SnapshotException;
+
+/**
+ * {@code allowSnapshot} (dfsadmin -allowSnapshot; HDFS SnapshotManager.setSnapshottable), for the
+ * superuser, checked by the caller: the directory's row locked exclusively and flagged, and an
+ * entry in {@code snapshottable_dirs}. A directory with a snapshottable ancestor or descendant is
+ * refused as HDFS refuses nested snapshottable directories; one already snapshottable is left as it
+ * is. Allows, disallows and snapshot creations serialize on the snapshot id counter's row, so two
+ * allows cannot both pass the nesting check (docs/architecture.md, "Snapshots").
+ */
+public final class AllowSnapshot extends Operation<Void> {
+  private final PermissionChecker pc;
+  private final String path;
+  private ResolvedPath resolved;
+  private List<SnapshottableDirs.Dir> dirs = List.of();
+
+  public AllowSnapshot(PermissionChecker pc, String path) {
+    this.pc = pc;
+    this.path = path;
+  }
+
+  @Override
+  public String name() {
+    return "allowSnapshot";
+  }
+
+  @Override
+  protected void lock(LockPhase tx) throws IOException {
+    resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    InodeRow target = resolved.target();
+    if (target != null && target.isDir()) {
+      tx.find(VariableRow.TABLE, SnapshotIds.KEY, LockMode.EXCLUSIVE);
+      dirs = SnapshottableDirs.read(tx);
+    }
+  }
+
+  @Override
+  protected Void execute(ExecutePhase tx) throws IOException {
+    Checks.traverseNotCreating(pc, resolved);
+    InodeRow dir = CheckPath.directory(resolved);
+    checkNotNested(dir);
+    if (dir.snapshottable()) {
+      return null;
+    }
+    MutableInode m = MutableInode.of(dir);
+    m.snapshottable = true;
+    tx.update(InodeRow.TABLE, m.toRow());
+    if (dirs.stream().noneMatch(d -> d.row().id() == dir.id())) {
+      tx.insert(SnapshottableDirRow.TABLE, new SnapshottableDirRow(dir.id()));
+    }
+    return null;
+  }
+
+  /** SnapshotManager.checkNestedSnapshottable, over each snapshottable directory in turn. */
+  private void checkNotNested(InodeRow dir) throws SnapshotException {
+    for (SnapshottableDirs.Dir s : dirs) {
+      if (s.row().id() == dir.id()) {
+        continue;
+      }
+      if (s.ancestors().contains(dir.id())) {
+        throw new SnapshotException(
+            "Nested snapshottable directories not allowed: path="
+                + path
+                + ", the subdirectory "
+                + s.path()
+                + " is already a snapshottable directory.");
+      }
+      if (isAncestorOfTarget(s.row().id())) {
+        throw new SnapshotException(
+            "Nested snapshottable directories not allowed: path="
+                + path
+                + ", the ancestor "
+                + s.path()
+                + " is already a snapshottable directory.");
+      }
+    }
+  }
+
+  private boolean isAncestorOfTarget(long id) {
+    List<InodeRow> inodes = resolved.inodes();
+    for (int i = 0; i < inodes.size() - 1; i++) {
+      if (inodes.get(i).id() == id) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,26 @@
+package io.hops.namenode.snapshot;
+
+import io.hops.namenode.NamenodeConfig;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+
+/**
+ * Whether the snapshot calls are served ({@value NamenodeConfig#SNAPSHOTS_ENABLED}) and HDFS's
+ * per-directory limit ({@value DFSConfigKeys#DFS_NAMENODE_SNAPSHOT_MAX_LIMIT}), read once at start.
+ */
+public record SnapshotSettings(boolean enabled, int maxPerDirectory) {
+  /**
+   * HDFS's snapshot quota of a snapshottable directory (DirectorySnapshottableFeature): no call
+   * changes it, so every snapshottable directory has it; the root, which HDFS always makes
+   * snapshottable, has 0 until it is allowed.
+   */
+  public static final int QUOTA = 1 << 16;
+
+  public static SnapshotSettings of(Configuration conf) {
+    return new SnapshotSettings(
+        conf.getBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, NamenodeConfig.SNAPSHOTS_ENABLED_DEFAULT),
+        conf.getInt(
+            DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_MAX_LIMIT,
+            DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_MAX_LIMIT_DEFAULT));
+  }
+}

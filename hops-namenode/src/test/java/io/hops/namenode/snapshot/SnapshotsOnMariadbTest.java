@@ -1,0 +1,62 @@
+package io.hops.namenode.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.SnapshotException;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The snapshot tables and inode columns over MariaDB (HOPS_TEST_MYSQL_URL; skipped without one):
+ * two namenodes over one database, each seeing at once what the other did.
+ */
+class SnapshotsOnMariadbTest {
+  @Test
+  void twoNamenodesShareSnapshotsOverMariadb() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+    HopsTestCluster cluster = HopsTestCluster.onMariadbOrNull(conf);
+    Assumptions.assumeTrue(cluster != null, "no MariaDB configured");
+    try (cluster;
+        HopsNameNode other = cluster.startAnotherNamenode();
+        FileSystem viaOther = FileSystem.newInstance(otherConf(cluster, other))) {
+      DistributedFileSystem first = cluster.client();
+      DistributedFileSystem second = (DistributedFileSystem) viaOther;
+      first.mkdirs(new Path("/m/d/sub"));
+      first.allowSnapshot(new Path("/m/d"));
+      assertThat(second.createSnapshot(new Path("/m/d"), "x")).hasToString("/m/d/.snapshot/x");
+      assertThat(SnapshotsLikeHdfsTest.dirs(first.getSnapshottableDirListing()))
+          .isEqualTo("/m/d " + owner(first) + " rwxr-xr-x children=1 snapshots=1/65536");
+      assertThatThrownBy(() -> first.delete(new Path("/m"), true))
+          .hasMessageContaining("The directory /m/d cannot be deleted since /m/d is snapshottable");
+      first.renameSnapshot(new Path("/m/d"), "x", "y");
+      assertThat(SnapshotsLikeHdfsTest.snapshots(second.getSnapshotListing(new Path("/m/d"))))
+          .startsWith("y ");
+      assertThatThrownBy(() -> second.disallowSnapshot(new Path("/m/d")))
+          .isInstanceOf(SnapshotException.class);
+      second.deleteSnapshot(new Path("/m/d"), "y");
+      first.disallowSnapshot(new Path("/m/d"));
+      assertThat(second.getSnapshottableDirListing()).isNull();
+      assertThat(second.delete(new Path("/m"), true)).isTrue();
+    }
+  }
+
+  private static Configuration otherConf(HopsTestCluster cluster, HopsNameNode nn) {
+    Configuration c = cluster.clientConf();
+    c.set("fs.defaultFS", nn.uri());
+    return c;
+  }
+
+  private static String owner(DistributedFileSystem fs) throws Exception {
+    var st = fs.getFileStatus(new Path("/m/d"));
+    return st.getOwner() + ":" + st.getGroup();
+  }
+}
