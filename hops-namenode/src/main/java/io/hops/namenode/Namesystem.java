@@ -38,7 +38,7 @@ public final class Namesystem {
   private final IdPool inodeIds;
   private final Configuration conf;
   private final Limits limits;
-  private final io.hops.namenode.snapshot.SnapshotSettings snapshots;
+  private final io.hops.namenode.ops.snapshot.SnapshotSettings snapshots;
   private final String fsOwner;
   private final String supergroup;
   private final boolean permissionsEnabled;
@@ -53,7 +53,7 @@ public final class Namesystem {
     this.storage = storage;
     this.conf = conf;
     this.limits = Limits.of(conf);
-    this.snapshots = io.hops.namenode.snapshot.SnapshotSettings.of(conf);
+    this.snapshots = io.hops.namenode.ops.snapshot.SnapshotSettings.of(conf);
     this.runner =
         new TransactionRunner(
             storage,
@@ -260,7 +260,7 @@ public final class Namesystem {
   }
 
   /** Whether snapshot calls are served, and their limits, as configured at start. */
-  public io.hops.namenode.snapshot.SnapshotSettings snapshots() {
+  public io.hops.namenode.ops.snapshot.SnapshotSettings snapshots() {
     return snapshots;
   }
 

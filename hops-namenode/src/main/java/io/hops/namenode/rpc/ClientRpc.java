@@ -1032,7 +1032,7 @@ public class ClientRpc extends FeaturesOff {
     }
     NamenodeRpc.checkSuperuser(ns, "allowSnapshot");
     var pc = ns.checker();
-    ns.run(() -> new io.hops.namenode.snapshot.AllowSnapshot(pc, snapshotRoot));
+    ns.run(() -> new io.hops.namenode.ops.snapshot.AllowSnapshot(pc, snapshotRoot));
   }
 
   @Override
@@ -1043,7 +1043,7 @@ public class ClientRpc extends FeaturesOff {
     }
     NamenodeRpc.checkSuperuser(ns, "disallowSnapshot");
     var pc = ns.checker();
-    ns.run(() -> new io.hops.namenode.snapshot.DisallowSnapshot(pc, snapshotRoot));
+    ns.run(() -> new io.hops.namenode.ops.snapshot.DisallowSnapshot(pc, snapshotRoot));
   }
 
   @Override
@@ -1054,7 +1054,7 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     return ns.runAtMostOnce(
         RetryCodecs.STRING,
-        () -> new io.hops.namenode.snapshot.CreateSnapshot(ns, pc, snapshotRoot, snapshotName));
+        () -> new io.hops.namenode.ops.snapshot.CreateSnapshot(ns, pc, snapshotRoot, snapshotName));
   }
 
   @Override
@@ -1066,7 +1066,7 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     ns.runAtMostOnce(
         RetryCodecs.VOID,
-        () -> new io.hops.namenode.snapshot.DeleteSnapshot(pc, snapshotRoot, snapshotName));
+        () -> new io.hops.namenode.ops.snapshot.DeleteSnapshot(pc, snapshotRoot, snapshotName));
   }
 
   @Override
@@ -1079,7 +1079,9 @@ public class ClientRpc extends FeaturesOff {
     var pc = ns.checker();
     ns.runAtMostOnce(
         RetryCodecs.VOID,
-        () -> new io.hops.namenode.snapshot.RenameSnapshot(ns, pc, snapshotRoot, oldName, newName));
+        () ->
+            new io.hops.namenode.ops.snapshot.RenameSnapshot(
+                ns, pc, snapshotRoot, oldName, newName));
   }
 
   @Override
@@ -1089,7 +1091,7 @@ public class ClientRpc extends FeaturesOff {
       return super.getSnapshottableDirListing();
     }
     var pc = ns.checker();
-    return ns.run(() -> new io.hops.namenode.snapshot.GetSnapshottableDirListing(ns, pc));
+    return ns.run(() -> new io.hops.namenode.ops.snapshot.GetSnapshottableDirListing(ns, pc));
   }
 
   @Override
@@ -1099,6 +1101,6 @@ public class ClientRpc extends FeaturesOff {
       return super.getSnapshotListing(snapshotRoot);
     }
     var pc = ns.checker();
-    return ns.run(() -> new io.hops.namenode.snapshot.GetSnapshotListing(ns, pc, snapshotRoot));
+    return ns.run(() -> new io.hops.namenode.ops.snapshot.GetSnapshotListing(ns, pc, snapshotRoot));
   }
 }

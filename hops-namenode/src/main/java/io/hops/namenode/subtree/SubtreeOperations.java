@@ -228,7 +228,7 @@ public final class SubtreeOperations {
         if (ns.snapshots().enabled()) {
           ns.run(
               () ->
-                  new io.hops.namenode.snapshot.RefuseSnapshottedBelow(
+                  new io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow(
                       ns, path, root.id(), root.subtreeLockOwner()));
         }
         long d0 = System.nanoTime();

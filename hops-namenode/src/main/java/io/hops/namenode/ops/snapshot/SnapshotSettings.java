@@ -1,4 +1,4 @@
-package io.hops.namenode.snapshot;
+package io.hops.namenode.ops.snapshot;
 
 import io.hops.namenode.NamenodeConfig;
 import org.apache.hadoop.conf.Configuration;

@@ -1,4 +1,4 @@
-package io.hops.namenode.snapshot;
+package io.hops.namenode.ops.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

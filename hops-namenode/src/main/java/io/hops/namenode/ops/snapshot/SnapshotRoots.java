@@ -1,4 +1,4 @@
-package io.hops.namenode.snapshot;
+package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
