@@ -57,9 +57,32 @@ final class ClusterCommand implements Callable<Integer> {
               + " DATA_DIR/topology.table (default: one rack, /default-rack).")
   int racks = 0;
 
+  @Option(
+      names = "--secure",
+      description =
+          "Kerberize the cluster: an embedded KDC, keytabs, krb5.conf and a client configuration"
+              + " under DATA_DIR/secure; Kerberos RPC, block tokens, SASL data transfer, SPNEGO.")
+  boolean secure;
+
   @Override
   public Integer call() throws Exception {
     Configuration conf = Confs.load(confDir);
+    SecureLocalCluster kerberos = secure ? SecureLocalCluster.start(dataDir) : null;
+    try {
+      return run(conf, kerberos);
+    } finally {
+      if (kerberos != null) {
+        kerberos.close();
+      }
+    }
+  }
+
+  private Integer run(Configuration conf, SecureLocalCluster kerberos) throws Exception {
+    Configuration dnConf = conf;
+    if (kerberos != null) {
+      kerberos.secure(conf);
+      dnConf = kerberos.datanodes(conf);
+    }
     if (racks > 0) {
       writeTopology(conf);
     }
@@ -88,7 +111,14 @@ final class ClusterCommand implements Callable<Integer> {
                   c.getInt(NamenodeConfig.RPC_PORT, NamenodeConfig.RPC_PORT_DEFAULT)));
         }
       }
-      dns = LocalDatanodes.start(conf, first, addresses, dataDir, datanodes, racks > 0);
+      dns = LocalDatanodes.start(dnConf, first, addresses, dataDir, datanodes, racks > 0);
+      if (kerberos != null) {
+        Configuration names = new Configuration(false);
+        io.hops.datanode.DatanodeLauncher.setNamenodes(names, addresses);
+        java.util.Map<String, String> ns = new java.util.TreeMap<>();
+        names.forEach(e -> ns.put(e.getKey(), e.getValue()));
+        kerberos.writeClientFiles(ns, java.net.URI.create(first.uri()));
+      }
     } catch (Exception e) {
       children.forEach(Process::destroy);
       for (int i = nns.size() - 1; i >= 0; i--) {
@@ -138,16 +168,12 @@ final class ClusterCommand implements Callable<Integer> {
               + withConf
               + " -safemode wait)");
     }
-    System.out.println("try, in another terminal:");
-    System.out.println("  bin/hops dfs" + withConf + " -mkdir -p /user/$USER");
-    System.out.println("  bin/hops dfs" + withConf + " -put README.md /user/$USER/");
-    System.out.println("  bin/hops dfs" + withConf + " -cat /user/$USER/README.md");
-    System.out.println("  bin/hops dfsadmin" + withConf + " -report");
-    if (racks > 0) {
-      System.out.println("  bin/hops dfsadmin" + withConf + " -printTopology");
+    if (kerberos != null) {
+      // Every call needs credentials: the secure lines replace the plain bin/hops ones.
+      kerberos.instructions().forEach(l -> System.out.println("  " + l));
+    } else {
+      printTry(withConf);
     }
-    System.out.println("  bin/hops fsck" + withConf + " / -files -blocks -locations");
-    System.out.println("  bin/hops namenodes" + withConf);
     System.out.println("stop with Ctrl-C");
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -163,6 +189,20 @@ final class ClusterCommand implements Callable<Integer> {
                 }));
     stopped.await();
     return 0;
+  }
+
+  /** The plain cluster's first commands to try. */
+  private void printTry(String withConf) {
+    System.out.println("try, in another terminal:");
+    System.out.println("  bin/hops dfs" + withConf + " -mkdir -p /user/$USER");
+    System.out.println("  bin/hops dfs" + withConf + " -put README.md /user/$USER/");
+    System.out.println("  bin/hops dfs" + withConf + " -cat /user/$USER/README.md");
+    System.out.println("  bin/hops dfsadmin" + withConf + " -report");
+    if (racks > 0) {
+      System.out.println("  bin/hops dfsadmin" + withConf + " -printTopology");
+    }
+    System.out.println("  bin/hops fsck" + withConf + " / -files -blocks -locations");
+    System.out.println("  bin/hops namenodes" + withConf);
   }
 
   /**

@@ -301,6 +301,23 @@ public final class BlockTokens {
     manager.checkAccess(token, user, block, mode);
   }
 
+  /**
+   * The password of the token {@code id} names, as a datanode computes it for the SASL handshake of
+   * data transfer protection; a key this namenode does not know yet is read first. An expired
+   * identifier or an unknown key is an {@code InvalidToken}, with the DataNode's message.
+   */
+  public byte[] retrievePassword(BlockTokenIdentifier id) throws IOException {
+    if (!enabled) {
+      throw new SecretManager.InvalidToken(
+          "block access tokens are off (" + DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY + ")");
+    }
+    keys();
+    if (!knows(id.getKeyId())) {
+      read();
+    }
+    return manager.retrievePassword(id);
+  }
+
   private boolean knows(int keyId) {
     Keys k = keys;
     return k != null && k.rows().stream().anyMatch(r -> r.keyId() == keyId);

@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo.DatanodeInfoBuilder;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
 import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtocol;
+import org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair;
 import org.apache.hadoop.hdfs.protocol.datatransfer.Op;
 import org.apache.hadoop.hdfs.protocol.datatransfer.PacketHeader;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BaseHeaderProto;
@@ -49,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * out the location; with block access tokens on ({@code dfs.block.access.token.enable}) the request
  * must carry the token it came with, checked as a DataNode checks it (the keys are the datanodes',
  * from the database), else the block id is the only credential, as on a DataNode without tokens.
+ * With Kerberos and {@code dfs.data.transfer.protection} every connection starts with the SASL
+ * handshake a secure DataNode requires ({@link BlockServerSasl}).
  */
 public final class DatabaseBlockServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseBlockServer.class);
@@ -58,6 +61,10 @@ public final class DatabaseBlockServer implements AutoCloseable {
   private final ServerSocket socket;
   private final ExecutorService workers;
   private final DatanodeInfo node;
+
+  /** SASL data transfer protection, when a secure DataNode would require it; else null. */
+  private final BlockServerSasl sasl;
+
   private volatile boolean closed;
 
   /** The peer of the connection this worker serves, for log lines. */
@@ -90,6 +97,7 @@ public final class DatabaseBlockServer implements AutoCloseable {
             .setInfoSecurePort(0)
             .setIpcPort(0)
             .build();
+    this.sasl = BlockServerSasl.ifRequired(ns.conf(), ns.blockTokens(), socket.getLocalPort());
     Thread acceptor = new Thread(this::acceptLoop, "db-block-server-accept");
     acceptor.setDaemon(true);
     acceptor.start();
@@ -124,6 +132,11 @@ public final class DatabaseBlockServer implements AutoCloseable {
       s.setTcpNoDelay(true);
       DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+      if (sasl != null) {
+        IOStreamPair secured = sasl.handshake(in, out, s.getInetAddress());
+        in = new DataInputStream(new BufferedInputStream(secured.in));
+        out = new DataOutputStream(new BufferedOutputStream(secured.out));
+      }
       while (!closed) {
         short version;
         try {

@@ -47,6 +47,28 @@ public final class TestKdc implements AutoCloseable {
     return kdc.getRealm();
   }
 
+  /**
+   * The KDC's {@code krb5.conf}, for processes the test starts ({@code java.security.krb5.conf}).
+   */
+  public File krb5conf() {
+    return kdc.getKrb5conf();
+  }
+
+  /** The keytab every principal given to {@link #start} is in. */
+  public File keytab() {
+    return keytab;
+  }
+
+  /**
+   * Adds {@code principals} (not given to {@link #start}) to the KDC, in a keytab of their own,
+   * {@code name} in the KDC's directory, as an operator gives each service host its own keytab.
+   */
+  public File keytab(String name, String... principals) throws Exception {
+    File own = new File(dir, name);
+    kdc.createPrincipal(own, principals);
+    return own;
+  }
+
   /** Logs {@code principal} in from the keytab, without touching the JVM's login user. */
   public UserGroupInformation login(String principal) throws IOException {
     return UserGroupInformation.loginUserFromKeytabAndReturnUGI(

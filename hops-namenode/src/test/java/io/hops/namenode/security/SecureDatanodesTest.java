@@ -1,0 +1,524 @@
+package io.hops.namenode.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.common.smallfiles.SmallFilesProtocolTranslatorPB;
+import io.hops.datanode.DatanodeLauncher;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.shell.Processes;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.datatransfer.DataTransferProtoUtil;
+import org.apache.hadoop.hdfs.protocol.datatransfer.IOStreamPair;
+import org.apache.hadoop.hdfs.protocol.datatransfer.Sender;
+import org.apache.hadoop.hdfs.protocol.datatransfer.TrustedChannelResolver;
+import org.apache.hadoop.hdfs.protocol.datatransfer.sasl.DataTransferSaslUtil;
+import org.apache.hadoop.hdfs.protocol.datatransfer.sasl.SaslDataTransferClient;
+import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
+import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
+import org.apache.hadoop.security.token.Token;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Secure stock DataNodes (issue 56, item 2): two kerberized namenodes over one store (Kerberos RPC,
+ * service ACLs, block tokens) and three stock Apache DataNodes, each a process of its own logged in
+ * from its own keytab as {@code dn/_HOST} (one host here: {@code dn/localhost}), with SASL data
+ * transfer protection ({@code dfs.data.transfer.protection}), {@code dfs.http.policy=HTTPS_ONLY}
+ * from a generated keystore and ssl-server.xml, on ports above 1024. A kerberized client writes and
+ * reads multi-block files through a three-replica pipeline; the datanodes refuse tampered,
+ * misdirected and expired block tokens during or after the SASL handshake; a stopped datanode's
+ * blocks are copied between the others; the namenode's database-file block server speaks the same
+ * SASL.
+ */
+class SecureDatanodesTest {
+  private static final long TOKEN_LIFETIME_MS = 6_000;
+  private static final int BLOCK = 1 << 20;
+
+  /** What the stock client gets when a datanode's SASL handshake finds a wrong token password. */
+  private static final String MISMATCH =
+      "java.io.IOException: DIGEST-MD5: digest response format violation. Mismatched response.";
+
+  private static TestKdc kdc;
+  private static File dnKeytab;
+  private static File keystores;
+  private static String sslConfDir;
+  private static Configuration ssl;
+
+  @BeforeAll
+  static void start() throws Exception {
+    kdc = TestKdc.start("hops-secure-dn", "hdfs/localhost", "HTTP/localhost", "alice");
+    dnKeytab = kdc.keytab("dn.keytab", "dn/localhost");
+    keystores = new File(kdc.dir(), "keystores");
+    assertThat(keystores.mkdirs()).isTrue();
+    sslConfDir = KeyStoreTestUtil.getClasspathDir(SecureDatanodesTest.class);
+    ssl = new Configuration(false);
+    KeyStoreTestUtil.setupSSLConfig(keystores.getPath(), sslConfDir, ssl, false);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (keystores != null) {
+      KeyStoreTestUtil.cleanupSSLConfig(keystores.getPath(), sslConfDir);
+    }
+    if (kdc != null) {
+      kdc.close();
+    }
+  }
+
+  /** What namenodes, datanodes and clients share: Kerberos, block tokens, SASL, HTTPS. */
+  private static Configuration secure(String protection) {
+    Configuration c = kdc.rpc("authentication");
+    c.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, "dn/_HOST@" + kdc.realm());
+    c.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    c.set(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, protection);
+    c.set(DFSConfigKeys.DFS_HTTP_POLICY_KEY, "HTTPS_ONLY");
+    c.set(
+        DFSConfigKeys.DFS_SERVER_HTTPS_KEYSTORE_RESOURCE_KEY,
+        KeyStoreTestUtil.getServerSSLConfigFileName());
+    ssl.forEach(e -> c.set(e.getKey(), e.getValue()));
+    return c;
+  }
+
+  /** Two namenodes over one store, the three datanode processes, and alice's client. */
+  private static final class SecureCluster implements AutoCloseable {
+    final Configuration settings;
+    final HopsTestCluster cluster;
+    final HopsNameNode second;
+    final Path work;
+    final List<Process> datanodes = new ArrayList<>();
+    final List<Integer> xferPorts = new ArrayList<>();
+    final UserGroupInformation alice;
+
+    SecureCluster(String protection) throws Exception {
+      settings = secure(protection);
+      Configuration nn = new Configuration(settings);
+      nn.setBoolean("hadoop.security.authorization", true);
+      nn.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
+      nn.setInt("dfs.heartbeat.interval", 1);
+      nn.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
+      nn.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
+      nn.setLong(NamenodeConfig.BLOCK_TOKEN_LIFETIME_MS, TOKEN_LIFETIME_MS);
+      UserGroupInformation.setConfiguration(nn);
+      work = Files.createTempDirectory("hops-secure-dn-");
+      cluster = new HopsTestCluster(nn);
+      HopsNameNode other = null;
+      try {
+        other = cluster.startAnotherNamenode();
+        for (int i = 1; i <= 3; i++) {
+          datanodes.add(startDatanode(i, List.of(cluster.namenode(), other)));
+        }
+        waitForLive(cluster.namenode(), 3);
+        waitForLive(other, 3);
+        // The superuser (this JVM's login, hdfs) opens the root to the test's user.
+        cluster
+            .client()
+            .setPermission(
+                new org.apache.hadoop.fs.Path("/"),
+                new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
+      } catch (Exception | AssertionError e) {
+        closeQuietly(other);
+        throw e;
+      }
+      second = other;
+      alice = kdc.login("alice");
+    }
+
+    private void closeQuietly(HopsNameNode other) {
+      datanodes.forEach(Process::destroyForcibly);
+      if (other != null) {
+        other.close();
+      }
+      cluster.close();
+    }
+
+    /**
+     * Datanode {@code i} as an operator runs it: {@code bin/hops datanode} with its own conf
+     * directory (on the classpath ahead of the jars, as Hadoop's scripts put HADOOP_CONF_DIR, for
+     * ssl-server.xml), its own keytab, and the KDC's krb5.conf.
+     */
+    private Process startDatanode(int i, List<HopsNameNode> nns) throws IOException {
+      File conf = work.resolve("dn" + i + "-conf").toFile();
+      assertThat(conf.mkdirs()).isTrue();
+      File keytab = new File(conf, "dn.keytab");
+      Files.copy(dnKeytab.toPath(), keytab.toPath());
+      for (String f :
+          List.of(
+              KeyStoreTestUtil.getServerSSLConfigFileName(),
+              KeyStoreTestUtil.getClientSSLConfigFileName())) {
+        Files.copy(new File(sslConfDir, f).toPath(), new File(conf, f).toPath());
+      }
+      int xfer = Processes.freePort();
+      xferPorts.add(xfer);
+      String[] site = {
+        "hadoop.security.authentication",
+        "kerberos",
+        "hadoop.rpc.protection",
+        settings.get("hadoop.rpc.protection"),
+        DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY,
+        settings.get(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY),
+        DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY,
+        "dn/_HOST@" + kdc.realm(),
+        DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY,
+        keytab.getPath(),
+        DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
+        "true",
+        DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY,
+        settings.get(DFSConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY),
+        DFSConfigKeys.DFS_HTTP_POLICY_KEY,
+        "HTTPS_ONLY",
+        "dfs.datanode.address",
+        "127.0.0.1:" + xfer,
+        "dfs.datanode.https.address",
+        "127.0.0.1:0",
+        "dfs.datanode.hostname",
+        "localhost",
+        "dfs.heartbeat.interval",
+        "1",
+        "dfs.blockreport.initialDelay",
+        "0",
+        "hadoop.ssl.server.conf",
+        KeyStoreTestUtil.getServerSSLConfigFileName(),
+        "hadoop.ssl.client.conf",
+        KeyStoreTestUtil.getClientSSLConfigFileName(),
+      };
+      Files.writeString(new File(conf, "hdfs-site.xml").toPath(), Processes.site(site));
+      List<String> cmd = new ArrayList<>();
+      cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
+      cmd.addAll(
+          List.of(
+              "-XX:+UseSerialGC",
+              "-XX:TieredStopAtLevel=1",
+              "-Xmx384m",
+              "-Djava.security.krb5.conf=" + kdc.krb5conf().getPath(),
+              "-cp",
+              conf.getPath() + File.pathSeparator + Processes.runtimeClasspath(),
+              "io.hops.namenode.cli.HopsMain",
+              "datanode",
+              "--conf",
+              conf.getPath(),
+              "--data-dir",
+              work.resolve("dn" + i).toString(),
+              "--any-ports"));
+      for (HopsNameNode nn : nns) {
+        cmd.add("--namenode");
+        cmd.add(nn.uri());
+      }
+      return new ProcessBuilder(cmd)
+          .redirectErrorStream(true)
+          .redirectOutput(work.resolve("dn" + i + ".log").toFile())
+          .start();
+    }
+
+    private void waitForLive(HopsNameNode nn, int n) throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (nn.namesystem().blocks().datanodes().heardFromLive().size() < n) {
+        for (int i = 0; i < datanodes.size(); i++) {
+          assertThat(datanodes.get(i).isAlive())
+              .as("datanode %d exited:\n%s", i + 1, log(i + 1))
+              .isTrue();
+        }
+        assertThat(System.nanoTime()).as("datanodes up:\n%s", log(1)).isLessThan(deadline);
+        Thread.sleep(200);
+      }
+    }
+
+    String log(int i) {
+      return Processes.tail(work.resolve("dn" + i + ".log"));
+    }
+
+    /** A client configuration of both namenodes as one nameservice, with 1 MB blocks. */
+    Configuration clientConf() {
+      Configuration c = TestKdc.client(settings);
+      DatanodeLauncher.setNamenodes(c, List.of(cluster.namenode().address(), second.address()));
+      c.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
+      c.setBoolean("fs.hdfs.impl.disable.cache", true);
+      return c;
+    }
+
+    <T> T asAlice(FsCall<T> call) throws Exception {
+      return alice.doAs(
+          (PrivilegedExceptionAction<T>)
+              () -> {
+                try (FileSystem fs = FileSystem.newInstance(clientConf())) {
+                  return call.run((DistributedFileSystem) fs);
+                }
+              });
+    }
+
+    /** Stops datanode {@code i} (from 1) as a crash does. */
+    void kill(int i) throws InterruptedException {
+      datanodes.get(i - 1).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws Exception {
+      closeQuietly(second);
+      FileUtil.fullyDelete(work.toFile());
+    }
+  }
+
+  @FunctionalInterface
+  private interface FsCall<T> {
+    T run(DistributedFileSystem fs) throws Exception;
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static void write(FileSystem fs, String path, byte[] data, short replication)
+      throws IOException {
+    try (FSDataOutputStream out =
+        fs.create(new org.apache.hadoop.fs.Path(path), true, 4096, replication, BLOCK)) {
+      out.write(data);
+    }
+  }
+
+  private static byte[] read(FileSystem fs, String path) throws IOException {
+    try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path(path))) {
+      return IOUtils.readFullyToByteArray(in);
+    }
+  }
+
+  private static List<LocatedBlock> blocks(DistributedFileSystem fs, String path)
+      throws IOException {
+    return fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks();
+  }
+
+  private static BlockTokenIdentifier identifier(Token<BlockTokenIdentifier> t) throws IOException {
+    BlockTokenIdentifier id = new BlockTokenIdentifier();
+    id.readFields(new DataInputStream(new ByteArrayInputStream(t.getIdentifier())));
+    return id;
+  }
+
+  private static Token<BlockTokenIdentifier> tampered(Token<BlockTokenIdentifier> t) {
+    byte[] password = t.getPassword().clone();
+    password[0] ^= 1;
+    return new Token<>(t.getIdentifier(), password, t.getKind(), t.getService());
+  }
+
+  /**
+   * Asks the first location of {@code located} for {@code block} with {@code token} as the stock
+   * client's block reader does, SASL handshake first (Hadoop's {@link SaslDataTransferClient} with
+   * {@code conf}), and says what a client gets: "ok", or the exception class and message.
+   */
+  private static String readWith(
+      Configuration conf,
+      LocatedBlock located,
+      ExtendedBlock block,
+      Token<BlockTokenIdentifier> token) {
+    DatanodeInfo dn = located.getLocations()[0];
+    InetSocketAddress addr = NetUtils.createSocketAddr(dn.getXferAddr());
+    try (Socket s = new Socket()) {
+      s.connect(addr, 10_000);
+      s.setSoTimeout(10_000);
+      SaslDataTransferClient sasl =
+          new SaslDataTransferClient(
+              conf,
+              DataTransferSaslUtil.getSaslPropertiesResolver(conf),
+              TrustedChannelResolver.getInstance(conf),
+              new AtomicBoolean(false));
+      IOStreamPair streams =
+          sasl.socketSend(s, s.getOutputStream(), s.getInputStream(), () -> null, token, dn);
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(streams.out));
+      new Sender(out)
+          .readBlock(
+              block,
+              token,
+              "secure-datanodes-test",
+              0,
+              block.getNumBytes(),
+              true,
+              CachingStrategy.newDefaultStrategy());
+      out.flush();
+      BlockOpResponseProto answer =
+          BlockOpResponseProto.parseFrom(
+              PBHelperClient.vintPrefixed(new DataInputStream(streams.in)));
+      DataTransferProtoUtil.checkBlockOpStatus(answer, "for the test");
+      return "ok";
+    } catch (IOException e) {
+      return e.getClass().getName() + ": " + e.getMessage();
+    }
+  }
+
+  private static Set<Integer> ports(LocatedBlock b) {
+    Set<Integer> out = new TreeSet<>();
+    for (DatanodeInfo d : b.getLocations()) {
+      out.add(d.getXferPort());
+    }
+    return out;
+  }
+
+  @Test
+  void kerberizedClientWritesReadsAndReReplicatesThroughSaslDatanodes() throws Exception {
+    try (SecureCluster c = new SecureCluster("authentication")) {
+      Configuration conf = c.clientConf();
+      byte[] data = bytes(3 * BLOCK + 12_345, 1);
+      c.asAlice(
+          fs -> {
+            write(fs, "/big", data, (short) 3);
+            return null;
+          });
+      List<LocatedBlock> located = c.asAlice(fs -> blocks(fs, "/big"));
+      assertThat(located).hasSize(4);
+      for (LocatedBlock b : located) {
+        assertThat(b.getLocations()).as("a pipeline of three").hasSize(3);
+        assertThat(identifier(b.getBlockToken()).getUserId()).isEqualTo("alice");
+      }
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/big"))).isEqualTo(data);
+
+      // Under SASL a token is the handshake's credential: a tampered password fails the
+      // handshake, a token of another block passes it and is refused by the datanode's check.
+      LocatedBlock first = located.get(0);
+      LocatedBlock second = located.get(1);
+      String accessError =
+          "org.apache.hadoop.hdfs.security.token.block.InvalidBlockTokenException: Got access"
+              + " token error, status message , for the test";
+      assertThat(alice(c, () -> readWith(conf, first, first.getBlock(), first.getBlockToken())))
+          .isEqualTo("ok");
+      assertThat(
+              alice(
+                  c,
+                  () -> readWith(conf, first, first.getBlock(), tampered(first.getBlockToken()))))
+          .isEqualTo(MISMATCH);
+      assertThat(alice(c, () -> readWith(conf, second, second.getBlock(), first.getBlockToken())))
+          .isEqualTo(accessError);
+
+      // Re-replication: a datanode holding a replica of /r stops; the namenode has it copied,
+      // datanode to datanode over SASL with a token the source makes from the shared keys.
+      byte[] r = bytes(BLOCK / 2, 2);
+      c.asAlice(
+          fs -> {
+            write(fs, "/r", r, (short) 2);
+            return null;
+          });
+      Set<Integer> before = ports(c.asAlice(fs -> blocks(fs, "/r")).get(0));
+      int victim = c.xferPorts.indexOf(before.iterator().next()) + 1;
+      c.kill(victim);
+      int gone = c.xferPorts.get(victim - 1);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      Set<Integer> after = before;
+      while (after.contains(gone) || after.size() < 2) {
+        assertThat(System.nanoTime())
+            .as("re-replicated away from %d: %s", gone, after)
+            .isLessThan(deadline);
+        Thread.sleep(300);
+        after = ports(c.asAlice(fs -> blocks(fs, "/r")).get(0));
+      }
+      Set<Integer> copiedTo = new TreeSet<>(after);
+      copiedTo.removeAll(before);
+      assertThat(copiedTo).hasSize(1);
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/r"))).isEqualTo(r);
+
+      // An expired token is refused by the handshake (the datanode cannot compute its password).
+      Thread.sleep(
+          Math.max(
+                  0, identifier(first.getBlockToken()).getExpiryDate() - System.currentTimeMillis())
+              + 500);
+      LocatedBlock live = c.asAlice(fs -> blocks(fs, "/big")).get(0);
+      LocatedBlock expiredAt =
+          new LocatedBlock(first.getBlock(), live.getLocations(), null, null, 0, false, null);
+      assertThat(alice(c, () -> readWith(conf, expiredAt, first.getBlock(), first.getBlockToken())))
+          .startsWith("org.apache.hadoop.hdfs.security.token.block.InvalidBlockTokenException")
+          .contains("is expired");
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/big"))).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void privacyEncryptsThePipelineAndTheDatabaseFileBlockServerSpeaksSasl() throws Exception {
+    try (SecureCluster c = new SecureCluster("privacy")) {
+      byte[] data = bytes(2 * BLOCK + 777, 3);
+      c.asAlice(
+          fs -> {
+            write(fs, "/p", data, (short) 3);
+            return null;
+          });
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/p"))).isEqualTo(data);
+      assertThat(c.<DatanodeInfo[]>asAlice(fs -> blocks(fs, "/p").get(0).getLocations()))
+          .hasSize(3);
+
+      byte[] small = bytes(3000, 4);
+      c.asAlice(
+          fs -> {
+            fs.mkdirs(new org.apache.hadoop.fs.Path("/db"));
+            return null;
+          });
+      c.cluster.client().setStoragePolicy(new org.apache.hadoop.fs.Path("/db"), "DB");
+      c.alice.doAs(
+          (PrivilegedExceptionAction<Void>)
+              () -> {
+                var smallFiles =
+                    new SmallFilesProtocolTranslatorPB(
+                        c.cluster.namenode().address(), c.clientConf());
+                try {
+                  smallFiles.createSmallFile(
+                      "/db/f",
+                      (short) 0644,
+                      "DFSClient_sasl",
+                      false,
+                      true,
+                      (short) 1,
+                      BLOCK,
+                      small);
+                } finally {
+                  smallFiles.close();
+                }
+                return null;
+              });
+      LocatedBlock f = c.asAlice(fs -> blocks(fs, "/db/f")).get(0);
+      // Either namenode answers (one nameservice); its database-file block server is no datanode.
+      assertThat(f.getLocations()).hasSize(1);
+      assertThat(c.xferPorts).doesNotContain(f.getLocations()[0].getXferPort());
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/db/f"))).isEqualTo(small);
+      Configuration conf = c.clientConf();
+      assertThat(alice(c, () -> readWith(conf, f, f.getBlock(), f.getBlockToken())))
+          .isEqualTo("ok");
+      assertThat(alice(c, () -> readWith(conf, f, f.getBlock(), tampered(f.getBlockToken()))))
+          .isEqualTo(MISMATCH);
+    }
+  }
+
+  private static String alice(SecureCluster c, java.util.function.Supplier<String> call)
+      throws Exception {
+    return c.alice.doAs((PrivilegedExceptionAction<String>) call::get);
+  }
+}
