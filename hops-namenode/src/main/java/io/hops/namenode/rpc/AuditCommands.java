@@ -1,20 +1,18 @@
 package io.hops.namenode.rpc;
 
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 
 /**
- * Which {@code ClientProtocol} calls HDFS audits, under which {@code cmd} name, with which {@code
- * src}, {@code dst} and {@code perm} (the owner, group and mode after the call): the table of
- * Hadoop 3.5.0's {@code FSNamesystem.logAuditEvent} calls, in one place. Calls not listed here
- * (block and lease traffic, {@code fsync}, {@code getStoragePolicy}, ...) are not audited by HDFS.
- * It is a table of the wire's calls, so it lives with them: {@code audit/AuditLogging} writes the
- * lines from it, and {@link VirtualPaths} names a refused call by it (docs/development.md, "Package
- * layering").
+ * How HDFS audits a {@code ClientProtocol} call: under which {@code cmd} name, with which {@code
+ * src}, {@code dst} and {@code perm} (the owner, group and mode after the call), as Hadoop 3.5.0's
+ * {@code FSNamesystem.logAuditEvent} calls do. Which calls are audited, and under which name, is a
+ * column of {@link ClientCalls}; calls with none there (block and lease traffic, {@code fsync},
+ * {@code getStoragePolicy}, ...) are not audited by HDFS. It is about the wire's calls, so it lives
+ * with them: {@code audit/AuditLogging} writes the lines from it, and {@link VirtualPaths} names a
+ * refused call by it (docs/development.md, "Package layering").
  */
 public final class AuditCommands {
   private AuditCommands() {}
@@ -81,80 +79,6 @@ public final class AuditCommands {
     }
   }
 
-  private static final Map<String, Command> BY_METHOD = new HashMap<>();
-
-  private static void add(String method, String cmd, Perm perm) {
-    BY_METHOD.put(method, new Command(cmd, perm, false));
-  }
-
-  static {
-    add("getBlockLocations", "open", Perm.NONE);
-    // hops's small-files protocol, audited as the calls it stands for
-    add("createSmallFile", "createSmallFile", Perm.SRC);
-    add("appendSmallFile", "appendSmallFile", Perm.NONE);
-    add("readSmallFile", "readSmallFile", Perm.NONE);
-    add("getFileInfo", "getfileinfo", Perm.NONE);
-    add("getFileLinkInfo", "getfileinfo", Perm.NONE);
-    add("getLocatedFileInfo", "getLocatedFileInfo", Perm.NONE);
-    add("getListing", "listStatus", Perm.NONE);
-    add("isFileClosed", "isFileClosed", Perm.NONE);
-    add("getContentSummary", "contentSummary", Perm.NONE);
-    add("getQuotaUsage", "quotaUsage", Perm.NONE);
-    add("create", "create", Perm.RESULT);
-    add("append", "append", Perm.NONE);
-    add("mkdirs", "mkdirs", Perm.SRC);
-    add("delete", "delete", Perm.NONE);
-    add("rename", "rename", Perm.DST);
-    add("rename2", "rename2", Perm.DST);
-    add("concat", "concat", Perm.DST);
-    add("truncate", "truncate", Perm.SRC);
-    add("setPermission", "setPermission", Perm.SRC);
-    add("setOwner", "setOwner", Perm.SRC);
-    add("setTimes", "setTimes", Perm.SRC);
-    add("setReplication", "setReplication", Perm.NONE);
-    add("setQuota", "setQuota", Perm.NONE);
-    add("setStoragePolicy", "setStoragePolicy", Perm.SRC);
-    add("unsetStoragePolicy", "unsetStoragePolicy", Perm.SRC);
-    add("satisfyStoragePolicy", "satisfyStoragePolicy", Perm.SRC);
-    add("modifyAclEntries", "modifyAclEntries", Perm.SRC);
-    add("removeAclEntries", "removeAclEntries", Perm.SRC);
-    add("removeDefaultAcl", "removeDefaultAcl", Perm.SRC);
-    add("removeAcl", "removeAcl", Perm.SRC);
-    add("setAcl", "setAcl", Perm.SRC);
-    add("getAclStatus", "getAclStatus", Perm.NONE);
-    add("setXAttr", "setXAttr", Perm.SRC);
-    add("getXAttrs", "getXAttrs", Perm.NONE);
-    add("listXAttrs", "listXAttrs", Perm.NONE);
-    add("removeXAttr", "removeXAttr", Perm.SRC);
-    add("checkAccess", "checkAccess", Perm.NONE);
-    add("getEZForPath", "getEZForPath", Perm.SRC);
-    add("listEncryptionZones", "listEncryptionZones", Perm.NONE);
-    add("getErasureCodingPolicy", "getErasureCodingPolicy", Perm.NONE);
-    add("getErasureCodingPolicies", "getErasureCodingPolicies", Perm.NONE);
-    add("getErasureCodingCodecs", "getErasureCodingCodecs", Perm.NONE);
-    add("getSnapshottableDirListing", "listSnapshottableDirectory", Perm.NONE);
-    add("getSnapshotListing", "ListSnapshot", Perm.NONE);
-    add("allowSnapshot", "allowSnapshot", Perm.NONE);
-    add("disallowSnapshot", "disallowSnapshot", Perm.NONE);
-    add("createSnapshot", "createSnapshot", Perm.NONE);
-    add("deleteSnapshot", "deleteSnapshot", Perm.NONE);
-    add("renameSnapshot", "renameSnapshot", Perm.NONE);
-    add("listOpenFiles", "listOpenFiles", Perm.NONE);
-    add("getDatanodeReport", "datanodeReport", Perm.NONE);
-    add("getDatanodeStorageReport", "getDatanodeStorageReport", Perm.NONE);
-    add("getSlowDatanodeReport", "slowDataNodesReport", Perm.NONE);
-    add("setSafeMode", "setSafeMode", Perm.NONE);
-    add("saveNamespace", "saveNamespace", Perm.NONE);
-    add("rollEdits", "rollEditLog", Perm.NONE);
-    add("finalizeUpgrade", "finalizeUpgrade", Perm.NONE);
-    add("refreshNodes", "refreshNodes", Perm.NONE);
-    add("setBalancerBandwidth", "setBalancerBandwidth", Perm.NONE);
-    add("restoreFailedStorage", "restoreFailedStorage", Perm.NONE);
-    add("metaSave", "metaSave", Perm.NONE);
-    // Audited only when the superuser check refuses the caller.
-    BY_METHOD.put("listCorruptFileBlocks", new Command("listCorruptFileBlocks", Perm.NONE, true));
-  }
-
   /** HDFS's name of the operation behind {@code method} (its audit cmd and permission checks). */
   public static String hdfsName(String method, Object[] args) {
     Command c = of(method);
@@ -163,7 +87,8 @@ public final class AuditCommands {
 
   /** How {@code method} is audited, or null if HDFS does not audit it. */
   public static Command of(String method) {
-    return BY_METHOD.get(method);
+    ClientCalls.Call call = ClientCalls.of(method);
+    return call == null ? null : call.audit();
   }
 
   /** Snapshot.getSnapshotPath: {@code dir/.snapshot/name}. */
