@@ -10,6 +10,7 @@ import io.hops.dal.rows.InMemoryFileDataRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.faults.Faults;
 import io.hops.namenode.smallfiles.MoveRecords;
 import java.io.IOException;
 import java.util.Arrays;
@@ -102,8 +103,9 @@ class SmallFilesMoveLeftoverTest {
     byte[] data = SmallFilesTest.bytes(100, 7);
     SmallFilesTest.write(hops, p, data);
     assertThat(storedInDatabase(p)).isTrue();
-    var mover = cluster.namenode().databaseFileMover();
-    mover.afterHiddenFileForTesting(
+    var faults = cluster.namenode().namesystem().faults();
+    faults.arm(
+        Faults.Point.DATABASE_FILE_HIDDEN,
         () -> {
           throw new Death();
         });
@@ -116,7 +118,7 @@ class SmallFilesMoveLeftoverTest {
               })
           .isInstanceOf(IOException.class);
     } finally {
-      mover.afterHiddenFileForTesting(null);
+      faults.arm(Faults.Point.DATABASE_FILE_HIDDEN, null);
     }
     // What the dead namenode left: the hidden file, and its record.
     List<String> left = names(new Path("/db"));

@@ -45,6 +45,7 @@ public final class Namesystem {
   private final BlockManager blocks;
   private final LeaseManager leases;
   private final SubtreeOperations subtrees;
+  private final io.hops.namenode.faults.Faults faults = new io.hops.namenode.faults.Faults();
   private final io.hops.namenode.blocks.SmallFileStore smallFiles;
   private final io.hops.namenode.security.BlockTokens blockTokens;
   private final io.hops.namenode.security.DelegationTokens delegationTokens;
@@ -92,6 +93,12 @@ public final class Namesystem {
         blocks::now);
     this.leases = new LeaseManager(conf, blocks, runner);
     this.smallFiles = new io.hops.namenode.blocks.SmallFileStore(conf);
+    long subtreeDelay = conf.getLong(NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, 0);
+    if (subtreeDelay > 0) {
+      faults.arm(
+          io.hops.namenode.faults.Faults.Point.SUBTREE_STEP,
+          io.hops.namenode.faults.Faults.delay(java.time.Duration.ofMillis(subtreeDelay)));
+    }
     this.subtrees = new SubtreeOperations(this);
     runner.useStaleMarks(subtrees.marks());
   }
@@ -238,6 +245,11 @@ public final class Namesystem {
    */
   public SubtreeOperations subtrees() {
     return subtrees;
+  }
+
+  /** Where tests inject faults into this namenode; nothing happens at them unless one is armed. */
+  public io.hops.namenode.faults.Faults faults() {
+    return faults;
   }
 
   /** Blocks, datanodes and replica locations. */

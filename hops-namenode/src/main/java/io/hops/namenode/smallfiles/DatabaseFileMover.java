@@ -42,7 +42,6 @@ public final class DatabaseFileMover {
   private final Namesystem ns;
   private final URI self;
   private final Configuration conf;
-  private volatile Runnable afterHiddenFile = () -> {};
 
   public DatabaseFileMover(Namesystem ns, URI self, Configuration conf) {
     this.ns = ns;
@@ -101,7 +100,7 @@ public final class DatabaseFileMover {
           }
           return null;
         });
-    afterHiddenFile.run();
+    ns.faults().at(io.hops.namenode.faults.Faults.Point.DATABASE_FILE_HIDDEN);
     PermissionChecker superuser = ns.superuserChecker();
     try {
       ns.run(
@@ -115,15 +114,6 @@ public final class DatabaseFileMover {
     }
     LOG.debug("{} ({} bytes) moved to datanodes", found.path(), found.data().length);
     return true;
-  }
-
-  /**
-   * Fault injection for tests: runs between writing the hidden file and adopting it. An {@link
-   * Error} it throws ends the move there as this namenode's death would: nothing is cleaned up, the
-   * hidden file and the record stay.
-   */
-  public void afterHiddenFileForTesting(Runnable hook) {
-    this.afterHiddenFile = hook == null ? () -> {} : hook;
   }
 
   @FunctionalInterface

@@ -4,7 +4,6 @@ import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
-import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.VariableRow;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +57,6 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
 
   private final Namesystem ns;
   private volatile boolean serializerExists;
-  private final AtomicInteger injectedUnmarkFailures = new AtomicInteger();
 
   /** Owners of marks met, by when this namenode first saw them out of the membership. */
   private final Map<Long, Long> absentSince = new ConcurrentHashMap<>();
@@ -125,20 +122,13 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
    */
   boolean unmark(InodeRow root) {
     try {
-      if (injectedUnmarkFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        throw new TransientStorageException("injected failure to unmark");
-      }
+      ns.faults().at(io.hops.namenode.faults.Faults.Point.SUBTREE_UNMARK);
       ns.run(() -> new Clear(root.id(), root.subtreeLockOwner()));
       return true;
     } catch (IOException e) {
       LOG.warn("could not clear the subtree mark on {} ({})", root.name(), root.id(), e);
       return false;
     }
-  }
-
-  /** Fault injection for tests: the next {@code n} attempts to unmark fail. */
-  public void injectUnmarkFailures(int n) {
-    injectedUnmarkFailures.set(n);
   }
 
   /** Checks what the caller must before marking: the path's state and its permissions. */

@@ -5,6 +5,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.faults.Faults;
 import io.hops.namenode.ops.ContentSummaryOp;
 import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.DeleteLevelBatch;
@@ -92,7 +93,6 @@ public final class SubtreeOperations {
   private static final long UNMARK_RETRY_MS = 500;
 
   private volatile boolean stopped;
-  private volatile long injectedDelayMillis;
 
   public SubtreeOperations(Namesystem ns) {
     this.ns = ns;
@@ -100,7 +100,6 @@ public final class SubtreeOperations {
     this.bound = NamenodeConfig.inodesInOneTx(ns.conf());
     this.threads =
         ns.conf().getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT);
-    this.injectedDelayMillis = ns.conf().getLong(NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, 0);
     this.inBackground =
         ns.conf()
             .getBoolean(
@@ -137,27 +136,11 @@ public final class SubtreeOperations {
     deleters.shutdownNow();
   }
 
-  /**
-   * Fault injection for tests: every transaction of the quiesce and of a delete waits this long
-   * first, so a test can stop the namenode in the middle of an operation.
-   */
-  public void injectBatchDelay(java.time.Duration delay) {
-    injectedDelayMillis = delay.toMillis();
-  }
-
   private void step() throws IOException {
     if (stopped) {
       throw new IOException("the namenode is stopping");
     }
-    long d = injectedDelayMillis;
-    if (d > 0) {
-      try {
-        Thread.sleep(d);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted");
-      }
-    }
+    ns.faults().at(Faults.Point.SUBTREE_STEP); // a test may stop the namenode in the middle here
     if (stopped) {
       throw new IOException("the namenode is stopping");
     }

@@ -13,6 +13,7 @@ import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.faults.Faults;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
@@ -304,7 +305,10 @@ class SubtreeOperationsTest {
     others.add(second);
     int n = tree(fs, "/crash", 10, 15);
     long before = inodes();
-    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(150));
+    second
+        .namesystem()
+        .faults()
+        .arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ofMillis(150)));
     DistributedFileSystem fs2 = cluster.client(second);
     // The delete answers at once, though every transaction of the reclaim is slowed down.
     assertThat(fs2.delete(new Path("/crash"), true)).isTrue();
@@ -343,8 +347,8 @@ class SubtreeOperationsTest {
       throws Exception {
     tree(fs, "/wd", 4, 10);
     FSDataOutputStream out = fs.create(new Path("/wd/d1/e1/open"));
-    SubtreeOperations subtrees = cluster.namenode().namesystem().subtrees();
-    subtrees.injectBatchDelay(Duration.ofMillis(1_000));
+    Faults faults = cluster.namenode().namesystem().faults();
+    faults.arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ofMillis(1_000)));
     try {
       assertThat(fs.delete(new Path("/wd"), true)).isTrue();
       assertThat(Reclaims.pending(storage)).hasSize(1);
@@ -357,7 +361,7 @@ class SubtreeOperationsTest {
                   assertThat(((RemoteException) e).getClassName())
                       .isEqualTo(FileNotFoundException.class.getName()));
     } finally {
-      subtrees.injectBatchDelay(Duration.ZERO);
+      faults.arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ZERO));
     }
   }
 
@@ -371,7 +375,10 @@ class SubtreeOperationsTest {
     fs.setPermission(new Path("/crash2"), new FsPermission((short) 0777));
     int n = tree(alice, "/crash2/t", 10, 10);
     long before = inodes();
-    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(100));
+    second
+        .namesystem()
+        .faults()
+        .arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ofMillis(100)));
     DistributedFileSystem fs2 =
         ugi.doAs((PrivilegedExceptionAction<DistributedFileSystem>) () -> cluster.client(second));
     ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -406,7 +413,10 @@ class SubtreeOperationsTest {
     fs.setPermission(new Path("/mv"), new FsPermission((short) 0777));
     fs.setPermission(new Path("/mv/.Trash"), new FsPermission((short) 0777));
     tree(alice, "/mv/src", 10, 10);
-    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(100));
+    second
+        .namesystem()
+        .faults()
+        .arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ofMillis(100)));
     DistributedFileSystem fs2 =
         ugi.doAs((PrivilegedExceptionAction<DistributedFileSystem>) () -> cluster.client(second));
     ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -481,7 +491,14 @@ class SubtreeOperationsTest {
   @Test
   void aMarkThatCouldNotBeClearedWhenItsOperationFailedIsClearedSoonAfter() throws Exception {
     aliceTreeWithAProtectedFile("/um");
-    cluster.namenode().namesystem().subtrees().marks().injectUnmarkFailures(2);
+    cluster
+        .namenode()
+        .namesystem()
+        .faults()
+        .arm(
+            Faults.Point.SUBTREE_UNMARK,
+            Faults.failing(
+                2, () -> new io.hops.dal.TransientStorageException("injected failure to unmark")));
     // Refused by the quiesce, after the mark; the first two tries to clear the mark fail.
     assertThatThrownBy(
             () -> alice.getClient().rename("/um/mine", "/um/.Trash/mine", Options.Rename.TO_TRASH))
@@ -509,7 +526,10 @@ class SubtreeOperationsTest {
     HopsNameNode second = cluster.startAnotherNamenode();
     others.add(second);
     tree(fs, "/rejoin", 30, 20);
-    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(500));
+    second
+        .namesystem()
+        .faults()
+        .arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ofMillis(500)));
     io.hops.election.LeaderElection e2 = second.namesystem().blocks().election();
     long firstId = e2.id();
     try (DistributedFileSystem fs2 = cluster.client(second)) {
@@ -576,7 +596,7 @@ class SubtreeOperationsTest {
           .as("ms the rejoined process was missing from the leader's view, owners %s", owners)
           .isGreaterThanOrEqualTo(2 * e1.periodMillis());
     } finally {
-      second.namesystem().subtrees().injectBatchDelay(Duration.ZERO);
+      second.namesystem().faults().arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ZERO));
     }
   }
 
@@ -592,8 +612,15 @@ class SubtreeOperationsTest {
     others.add(second);
     tree(fs, "/taken", 30, 20);
     SubtreeOperations leader = cluster.namenode().namesystem().subtrees();
-    second.namesystem().subtrees().injectBatchDelay(Duration.ofMillis(300));
-    leader.injectBatchDelay(Duration.ofMillis(300));
+    second
+        .namesystem()
+        .faults()
+        .arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ofMillis(300)));
+    cluster
+        .namenode()
+        .namesystem()
+        .faults()
+        .arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ofMillis(300)));
     var batches = second.namesystem().runner().metrics();
     long committedBefore = committed(batches.get("subtreeDeleteBatch"));
     try (DistributedFileSystem fs2 = cluster.client(second)) {
@@ -626,8 +653,12 @@ class SubtreeOperationsTest {
           .isLessThanOrEqualTo(threads);
       assertThat(batches.get("subtreeDeleteBatch").failures()).isPositive();
     } finally {
-      second.namesystem().subtrees().injectBatchDelay(Duration.ZERO);
-      leader.injectBatchDelay(Duration.ZERO);
+      second.namesystem().faults().arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ZERO));
+      cluster
+          .namenode()
+          .namesystem()
+          .faults()
+          .arm(Faults.Point.SUBTREE_STEP, Faults.delay(Duration.ZERO));
     }
   }
 
