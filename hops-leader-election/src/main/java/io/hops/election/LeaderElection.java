@@ -8,11 +8,7 @@ import io.hops.dal.rows.LeDescriptorRow;
 import io.hops.dal.rows.VariableRow;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -79,12 +75,6 @@ public final class LeaderElection implements AutoCloseable {
     void leased(long id, long epoch, long startNanos, long endNanos);
   }
 
-  /**
-   * The counter of a contender, the monotonic time at which it was first seen at that value, and
-   * whether this contender has seen it advance (a row read once may be a dead contender's).
-   */
-  private record Seen(long counter, long sinceNanos, boolean advanced) {}
-
   private final Storage storage;
   private final ElectionSettings settings;
   private final String hostname;
@@ -93,7 +83,8 @@ public final class LeaderElection implements AutoCloseable {
   private final ClusterClock clock;
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private volatile LeaseRecorder leaseRecorder = (id, epoch, start, end) -> {};
-  private final Map<Long, Seen> seen = new HashMap<>();
+  private final ContenderCensus census;
+  private final Incarnations incarnations = new Incarnations();
   private final Thread thread;
 
   private volatile long id = -1;
@@ -103,17 +94,6 @@ public final class LeaderElection implements AutoCloseable {
    * deadline joins again under a new id, but the process and its subtree operations live on).
    */
   private volatile long incarnation = -1;
-
-  /** The incarnations of the live contenders as of the last round. */
-  private volatile Set<Long> liveIncarnations = Set.of();
-
-  /**
-   * When each incarnation that was live went missing: the start of the first round that no longer
-   * had it, dropped when it is live again (or after {@link #FORGET_GONE_NANOS}).
-   */
-  private final Map<Long, Long> goneSince = new java.util.concurrent.ConcurrentHashMap<>();
-
-  private static final long FORGET_GONE_NANOS = TimeUnit.HOURS.toNanos(1);
 
   private volatile boolean leading;
   private volatile long leaseEndNanos;
@@ -168,6 +148,7 @@ public final class LeaderElection implements AutoCloseable {
     this.httpAddress = httpAddress;
     this.clock = clock;
     this.periodMillis = settings.period().toMillis();
+    this.census = new ContenderCensus(settings);
     this.thread = new Thread(this::loop, "leader-election");
     thread.setDaemon(true);
   }
@@ -211,7 +192,7 @@ public final class LeaderElection implements AutoCloseable {
     heartbeatDeadlineNanos = start + settings.leaseNanos(periodMillis);
     rejoinFrom = -1;
     id = newId;
-    seen.clear();
+    census.clear();
     LOG.info("namenode {} joined the leader election as id {}", rpcAddress, newId);
   }
 
@@ -271,121 +252,32 @@ public final class LeaderElection implements AutoCloseable {
       missedDeadline(me, start - heartbeatDeadlineNanos);
       return;
     }
-    boolean lead;
-    long leaderEpoch;
-    long leaderId;
-    long published = -1;
-    long publishedReadNanos = 0;
-    List<LeDescriptorRow> alive = new ArrayList<>();
+    ContenderCensus.Census view;
+    Leadership leadership;
+    ClockRead clockRead = ClockRead.NONE;
     try (Transaction tx = storage.begin()) {
-      List<LeDescriptorRow> all = tx.scanAll(LeDescriptorRow.TABLE, LockMode.READ_COMMITTED);
-      long readNanos = System.nanoTime();
-      VariableRow periodRow = tx.find(VariableRow.TABLE, key(PERIOD_ROW), LockMode.READ_COMMITTED);
-      long period =
-          Math.max(settings.period().toMillis(), periodRow == null ? 0 : periodRow.longValue());
-      // The period read now, never less than what any contender read before its last commit.
-      long deadAfter = settings.deadAfterNanos(period);
-      Set<Long> present = new HashSet<>();
-      List<Long> dead = new ArrayList<>();
-      for (LeDescriptorRow row : all) {
-        present.add(row.id());
-        Seen s = seen.get(row.id());
-        if (s == null || s.counter() != row.counter()) {
-          seen.put(row.id(), new Seen(row.counter(), readNanos, s != null));
-          alive.add(row);
-        } else if (row.id() == me || start - s.sinceNanos() < deadAfter) {
-          alive.add(row);
-        } else {
-          dead.add(row.id());
-        }
-      }
-      seen.keySet().retainAll(present);
-      long deadline = Long.MAX_VALUE;
-      for (LeDescriptorRow row : alive) {
-        if (row.id() < me) {
-          deadline = Math.min(deadline, seen.get(row.id()).sinceNanos() + deadAfter);
-        }
-      }
-      nextDeadlineNanos = deadline;
-      if (!present.contains(me)) {
+      view = census.take(tx, me, start);
+      nextDeadlineNanos = view.nextDeadlineNanos();
+      if (!view.present().contains(me)) {
         evicted();
         return;
       }
-      leaderId = alive.stream().mapToLong(LeDescriptorRow::id).min().orElse(me);
-      lead = leaderId == me;
-      // The epoch row is locked only to take over: a leader that stalls in a round then holds no
-      // lock its successor needs, and its housekeeping's shared reads of the row never wait.
-      // A leader whose lease lapsed takes a new epoch too when it leads again: datanodes follow
-      // only a strictly higher epoch than the last leader they obeyed (HDFS's txid rule).
-      boolean continuing = leading && start - leaseEndNanos < 0;
-      VariableRow epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.READ_COMMITTED);
-      boolean takeOver = lead && (!continuing || epochRow == null || leaderOf(epochRow) != me);
-      if (takeOver) {
-        epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.EXCLUSIVE);
-      }
-      leaderEpoch = epochRow == null ? 0 : epochRow.longValue();
-      if (takeOver) {
-        leaderEpoch++;
-        VariableRow next = new VariableRow(EPOCH_ROW, leaderEpoch, idBytes(me));
-        if (epochRow == null) {
-          tx.insert(VariableRow.TABLE, next);
-        } else {
-          tx.update(VariableRow.TABLE, next);
-        }
-      } else if (!lead) {
-        leaderId = epochRow == null ? -1 : leaderOf(epochRow);
-      }
-      LeDescriptorRow mine =
-          tx.find(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(me), LockMode.EXCLUSIVE);
-      if (mine == null) {
+      leadership = leadership(tx, me, view.alive(), start);
+      if (!advanceCounter(tx, me)) {
         evicted();
         return;
       }
-      tx.update(
-          LeDescriptorRow.TABLE,
-          new LeDescriptorRow(
-              me,
-              mine.counter() + 1,
-              mine.hostname(),
-              mine.rpcAddress(),
-              mine.httpAddress(),
-              mine.startTime(),
-              incarnation));
       if (clock.followsLeader()) {
-        if (lead) {
+        if (leadership.lead()) {
           publishTime(tx, me);
-        } else if (leaderId >= 0) {
-          VariableRow time =
-              tx.find(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + leaderId), LockMode.READ_COMMITTED);
-          publishedReadNanos = System.nanoTime();
-          // A leader that stopped publishing (paused, dead) leaves its last time behind: the
-          // clock runs on from what it took rather than going back to it every round.
-          if (time != null && time.longValue() != lastPublished) {
-            published = time.longValue();
-            lastPublished = published;
-          }
+        } else if (leadership.leaderId() >= 0) {
+          clockRead = readLeaderTime(tx, leadership.leaderId());
         }
       }
-      if (lead) {
-        evict(me, dead);
+      if (leadership.lead()) {
+        evict(me, view.dead());
       }
-      // Any contender whose rounds run slow raises the period, not only the leader: a slow one
-      // would otherwise miss its deadlines and join again, round after round.
-      long raised = raisedPeriod(period);
-      if (raised > period) {
-        VariableRow next = new VariableRow(PERIOD_ROW, raised, null);
-        if (periodRow == null) {
-          tx.insert(VariableRow.TABLE, next);
-        } else {
-          tx.update(VariableRow.TABLE, next);
-        }
-        LOG.warn(
-            "leader election rounds of id {} run slow ({} ms): period raised from {} to {} ms",
-            me,
-            lastRoundNanos / 1_000_000L,
-            period,
-            raised);
-      }
+      raisePeriodIfSlow(tx, me, view.period(), view.periodRow());
       sleep(injectedDelayMillis);
       if (stopped) {
         return; // crashed or closed meanwhile: a dead process commits nothing
@@ -396,12 +288,121 @@ public final class LeaderElection implements AutoCloseable {
         missedDeadline(me, committed - heartbeatDeadlineNanos);
         return;
       }
-      periodMillis = period;
-      heartbeatDeadlineNanos = start + settings.leaseNanos(period);
+      periodMillis = view.period();
+      heartbeatDeadlineNanos = start + settings.leaseNanos(view.period());
     }
-    clock.afterRound(storage, lead, published, publishedReadNanos);
+    clock.afterRound(storage, leadership.lead(), clockRead.published(), clockRead.readNanos());
     lastRoundNanos = System.nanoTime() - start;
-    final long leaderNow = leaderId;
+    publishRound(me, start, view.alive(), leadership);
+  }
+
+  /** Who leads after a round's epoch step, under which epoch, and whether it is this contender. */
+  private record Leadership(boolean lead, long leaderId, long leaderEpoch) {}
+
+  /** The leader's time a follower took from its clock row, and when; -1: none new. */
+  private record ClockRead(long published, long readNanos) {
+    static final ClockRead NONE = new ClockRead(-1, 0);
+  }
+
+  /**
+   * The epoch step: the smallest live id leads; a new leader (or one whose lease lapsed) takes the
+   * next epoch, writing it with its id; a follower reads who leads from the epoch row.
+   */
+  private Leadership leadership(Transaction tx, long me, List<LeDescriptorRow> alive, long start)
+      throws StorageException {
+    long leaderId = alive.stream().mapToLong(LeDescriptorRow::id).min().orElse(me);
+    boolean lead = leaderId == me;
+    // The epoch row is locked only to take over: a leader that stalls in a round then holds no
+    // lock its successor needs, and its housekeeping's shared reads of the row never wait.
+    // A leader whose lease lapsed takes a new epoch too when it leads again: datanodes follow
+    // only a strictly higher epoch than the last leader they obeyed (HDFS's txid rule).
+    boolean continuing = leading && start - leaseEndNanos < 0;
+    VariableRow epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.READ_COMMITTED);
+    boolean takeOver = lead && (!continuing || epochRow == null || leaderOf(epochRow) != me);
+    if (takeOver) {
+      epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.EXCLUSIVE);
+    }
+    long leaderEpoch = epochRow == null ? 0 : epochRow.longValue();
+    if (takeOver) {
+      leaderEpoch++;
+      VariableRow next = new VariableRow(EPOCH_ROW, leaderEpoch, idBytes(me));
+      if (epochRow == null) {
+        tx.insert(VariableRow.TABLE, next);
+      } else {
+        tx.update(VariableRow.TABLE, next);
+      }
+    } else if (!lead) {
+      leaderId = epochRow == null ? -1 : leaderOf(epochRow);
+    }
+    return new Leadership(lead, leaderId, leaderEpoch);
+  }
+
+  /** Advances this contender's counter, its heartbeat; false if its row is gone (evicted). */
+  private boolean advanceCounter(Transaction tx, long me) throws StorageException {
+    LeDescriptorRow mine =
+        tx.find(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(me), LockMode.EXCLUSIVE);
+    if (mine == null) {
+      return false;
+    }
+    tx.update(
+        LeDescriptorRow.TABLE,
+        new LeDescriptorRow(
+            me,
+            mine.counter() + 1,
+            mine.hostname(),
+            mine.rpcAddress(),
+            mine.httpAddress(),
+            mine.startTime(),
+            incarnation));
+    return true;
+  }
+
+  /** A follower's read of the leader's clock row (see {@link ClusterClock.Source#LEADER}). */
+  private ClockRead readLeaderTime(Transaction tx, long leaderId) throws StorageException {
+    VariableRow time =
+        tx.find(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + leaderId), LockMode.READ_COMMITTED);
+    long readNanos = System.nanoTime();
+    // A leader that stopped publishing (paused, dead) leaves its last time behind: the
+    // clock runs on from what it took rather than going back to it every round.
+    if (time != null && time.longValue() != lastPublished) {
+      lastPublished = time.longValue();
+      return new ClockRead(lastPublished, readNanos);
+    }
+    return new ClockRead(-1, readNanos);
+  }
+
+  /**
+   * Raises the period in force when this contender's rounds run slow. Any contender does, not only
+   * the leader: a slow one would otherwise miss its deadlines and join again, round after round.
+   */
+  private void raisePeriodIfSlow(Transaction tx, long me, long period, VariableRow periodRow)
+      throws StorageException {
+    long raised = raisedPeriod(period);
+    if (raised > period) {
+      VariableRow next = new VariableRow(PERIOD_ROW, raised, null);
+      if (periodRow == null) {
+        tx.insert(VariableRow.TABLE, next);
+      } else {
+        tx.update(VariableRow.TABLE, next);
+      }
+      LOG.warn(
+          "leader election rounds of id {} run slow ({} ms): period raised from {} to {} ms",
+          me,
+          lastRoundNanos / 1_000_000L,
+          period,
+          raised);
+    }
+  }
+
+  /**
+   * After a committed round: the membership, the live incarnations and whether the leader is alive
+   * as this round saw them; a leader's lease; the listeners told of a change.
+   */
+  private void publishRound(
+      long me, long start, List<LeDescriptorRow> alive, Leadership leadership) {
+    boolean lead = leadership.lead();
+    long leaderEpoch = leadership.leaderEpoch();
+    final long leaderNow = leadership.leaderId();
     membership =
         new Membership(
             alive.stream()
@@ -418,14 +419,8 @@ public final class LeaderElection implements AutoCloseable {
                 .toList(),
             leaderNow,
             leaderEpoch);
-    Set<Long> wasLive = liveIncarnations;
-    liveIncarnations =
-        alive.stream()
-            .map(r -> r.incarnation() == 0 ? r.id() : r.incarnation())
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
-    noteGone(wasLive, liveIncarnations, start);
-    Seen leaderSeen = seen.get(leaderNow);
-    leaderAlive = lead || (leaderSeen != null && leaderSeen.advanced());
+    incarnations.afterRound(alive, start);
+    leaderAlive = lead || census.advanced(leaderNow);
     if (lead) {
       epoch = leaderEpoch;
       leaseEndNanos = heartbeatDeadlineNanos;
@@ -564,7 +559,7 @@ public final class LeaderElection implements AutoCloseable {
    * was declared dead and that joined again under a new id is still among them.
    */
   public Set<Long> liveIncarnations() {
-    return liveIncarnations;
+    return incarnations.live();
   }
 
   /**
@@ -575,18 +570,7 @@ public final class LeaderElection implements AutoCloseable {
    * them for one long absence.
    */
   public java.util.OptionalLong goneSince(long incarnation) {
-    Long since = goneSince.get(incarnation);
-    return since == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(since);
-  }
-
-  private void noteGone(Set<Long> wasLive, Set<Long> live, long roundStart) {
-    for (long inc : wasLive) {
-      if (!live.contains(inc)) {
-        goneSince.putIfAbsent(inc, roundStart);
-      }
-    }
-    goneSince.keySet().removeAll(live);
-    goneSince.values().removeIf(since -> roundStart - since > FORGET_GONE_NANOS);
+    return incarnations.goneSince(incarnation);
   }
 
   /** The live namenodes as of this contender's last round. */
@@ -704,7 +688,7 @@ public final class LeaderElection implements AutoCloseable {
     }
   }
 
-  private static io.hops.dal.schema.Key key(String name) {
+  static io.hops.dal.schema.Key key(String name) {
     return VariableRow.TABLE.key(name);
   }
 

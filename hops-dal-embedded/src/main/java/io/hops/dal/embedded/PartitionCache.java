@@ -1,13 +1,8 @@
 package io.hops.dal.embedded;
 
 import io.hops.dal.PartitionFold;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -36,10 +31,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * reads one summary, not thousands of rows, until the directory changes.
  *
  * <p>Of a partition too large to keep but written into again and again (a directory of thousands of
- * entries that keeps growing) it keeps the row keys alone ({@link Names}), so that a write's lookup
- * of a key that is not there (the name a create takes) is answered from memory rather than by
- * probing every sorted run of the store. The names follow commits in place; a commit while they are
- * being read is told to the reader, which applies it after its read ({@link NamesClaim}).
+ * entries that keeps growing) it keeps the row keys alone ({@link KeptNames}), so that a write's
+ * lookup of a key that is not there (the name a create takes) is answered from memory rather than
+ * by probing every sorted run of the store. The names follow commits in place; a commit while they
+ * are being read is told to the reader, which applies it after its read ({@link NamesClaim}).
  *
  * <p>Past its capacity in rows the cache starts a new generation, and the one before stays readable
  * until the next: a partition found there is moved into the new one (as a claim and its fill, so
@@ -60,7 +55,7 @@ final class PartitionCache {
    */
   static final int MAX_ROWS_FILLED_ON_WRITE = 128;
 
-  /** The largest partition whose names are kept ({@link Names}). */
+  /** The largest partition whose names are kept ({@link KeptNames}). */
   static final int MAX_NAMES = 1 << 16;
 
   /**
@@ -70,472 +65,14 @@ final class PartitionCache {
   static final int NAMES_PER_ROW = 3;
 
   /**
-   * A kept partition: its rows in key order, with their row keys. Never changed once made.
-   *
-   * <p>The rows are held in chunks of at most {@link #CHUNK_ROWS}, so that a commit's new copy
-   * shares every chunk but the ones it writes: a write into a directory of a thousand entries
-   * copies one chunk and the chunk table, not the whole directory (a flat array's copy grew with
-   * the directory, as its garbage did).
-   */
-  static final class Rows {
-    /** The most rows a chunk holds; one more splits it in two. */
-    static final int CHUNK_ROWS = 64;
-
-    /**
-     * The rows a chunk of a partition read from the store gets: room for inserts before a split.
-     */
-    static final int FILLED_CHUNK_ROWS = 48;
-
-    private static final Rows EMPTY =
-        new Rows(new byte[0][][], new Object[0][], new byte[0][], new int[0]);
-
-    /** Each chunk's row keys, in key order; no chunk is empty. */
-    private final byte[][][] keys;
-
-    private final Object[][] rows;
-
-    /**
-     * Each chunk's bound, so that finding a key's chunk reads one array of keys, as a B-tree's
-     * inner node does, rather than every chunk's own: no key of the chunk is above its bound and
-     * every key of the next chunk is (the last chunk's bound is never read). A chunk's last key
-     * when it is made; a removal or a change of rows leaves the bound true, and an insert into a
-     * chunk other than the last is below its bound, so only a split sets bounds.
-     */
-    private final byte[][] bounds;
-
-    /** The rows in chunks {@code 0..c}, for each chunk {@code c}. */
-    private final int[] ends;
-
-    private Rows(byte[][][] keys, Object[][] rows, byte[][] bounds, int[] ends) {
-      this.keys = keys;
-      this.rows = rows;
-      this.bounds = bounds;
-      this.ends = ends;
-    }
-
-    /** {@code rows} as read from the store, in key order, with their keys. */
-    static Rows of(List<byte[]> keys, List<?> rows) {
-      int n = keys.size();
-      if (n == 0) {
-        return EMPTY;
-      }
-      int chunks = (n + FILLED_CHUNK_ROWS - 1) / FILLED_CHUNK_ROWS;
-      byte[][][] k = new byte[chunks][][];
-      Object[][] r = new Object[chunks][];
-      byte[][] l = new byte[chunks][];
-      int[] e = new int[chunks];
-      for (int c = 0; c < chunks; c++) {
-        int from = c * FILLED_CHUNK_ROWS;
-        int to = Math.min(n, from + FILLED_CHUNK_ROWS);
-        k[c] = keys.subList(from, to).toArray(new byte[0][]);
-        r[c] = rows.subList(from, to).toArray();
-        l[c] = keys.get(to - 1);
-        e[c] = to;
-      }
-      return new Rows(k, r, l, e);
-    }
-
-    int size() {
-      return ends.length == 0 ? 0 : ends[ends.length - 1];
-    }
-
-    /**
-     * Rows {@code from} (inclusive) to {@code to} (exclusive), in key order, added to {@code out}.
-     */
-    <R> void addTo(List<R> out, Class<R> type, int from, int to) {
-      if (from >= to) {
-        return;
-      }
-      int c = chunkAt(from);
-      int i = from - start(c);
-      for (int n = from; n < to; n++, i++) {
-        if (i == rows[c].length) {
-          c++;
-          i = 0;
-        }
-        out.add(type.cast(rows[c][i]));
-      }
-    }
-
-    /** The chunk that holds position {@code at} (which is below {@link #size()}). */
-    private int chunkAt(int at) {
-      int low = 0;
-      int high = ends.length - 1;
-      while (low < high) {
-        int mid = (low + high) >>> 1;
-        if (ends[mid] <= at) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      return low;
-    }
-
-    private int start(int chunk) {
-      return chunk == 0 ? 0 : ends[chunk - 1];
-    }
-
-    /**
-     * The chunk in which {@code key} is or would go: the first whose bound is not below it, or the
-     * last chunk. There is at least one chunk.
-     */
-    private int chunkOf(byte[] key) {
-      int low = 0;
-      int high = bounds.length - 1;
-      while (low < high) {
-        int mid = (low + high) >>> 1;
-        if (Arrays.compareUnsigned(bounds[mid], key) < 0) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      return low;
-    }
-
-    /**
-     * As {@link Arrays#binarySearch(Object[], Object, java.util.Comparator)} by unsigned byte
-     * order, written out: the library's search calls its comparator through a call site that every
-     * caller in the process shares, so the comparison is not inlined.
-     */
-    private static int search(byte[][] keys, byte[] key) {
-      return search(keys, 0, key);
-    }
-
-    /** As {@link #search(byte[][], byte[])} among {@code keys} from position {@code from} on. */
-    private static int search(byte[][] keys, int from, byte[] key) {
-      int low = from;
-      int high = keys.length - 1;
-      while (low <= high) {
-        int mid = (low + high) >>> 1;
-        int c = Arrays.compareUnsigned(keys[mid], key);
-        if (c < 0) {
-          low = mid + 1;
-        } else if (c > 0) {
-          high = mid - 1;
-        } else {
-          return mid;
-        }
-      }
-      return -(low + 1);
-    }
-
-    /** The position of the first row whose key comes after {@code after}. */
-    int firstAfter(byte[] after) {
-      if (keys.length == 0) {
-        return 0;
-      }
-      int c = chunkOf(after);
-      int i = search(keys[c], after);
-      return start(c) + (i >= 0 ? i + 1 : -i - 1);
-    }
-
-    /** The row of {@code key} (which is in this partition), or {@link RowCache#ABSENT}. */
-    Object find(byte[] key) {
-      if (keys.length == 0) {
-        return RowCache.ABSENT;
-      }
-      int c = chunkOf(key);
-      int i = search(keys[c], key);
-      return i >= 0 ? rows[c][i] : RowCache.ABSENT;
-    }
-
-    /**
-     * The rows of {@code keys} (each in this partition), or {@link RowCache#ABSENT} for those it
-     * does not hold, in the keys' order. Keys in ascending order (a directory's children as a scan
-     * returned them) are each searched for only past the one before.
-     */
-    Object[] findAll(List<KeyBytes> wanted) {
-      Object[] found = new Object[wanted.size()];
-      if (keys.length == 0) {
-        Arrays.fill(found, RowCache.ABSENT);
-        return found;
-      }
-      int c = 0;
-      int i = 0;
-      byte[] previous = null;
-      for (int w = 0; w < found.length; w++) {
-        byte[] key = wanted.get(w).bytes();
-        if (previous != null && Arrays.compareUnsigned(previous, key) > 0) {
-          c = 0; // out of order: start over
-          i = 0;
-        }
-        previous = key;
-        while (c < bounds.length - 1 && Arrays.compareUnsigned(bounds[c], key) < 0) {
-          c++;
-          i = 0;
-        }
-        int at = search(keys[c], i, key);
-        found[w] = at >= 0 ? rows[c][at] : RowCache.ABSENT;
-        i = at >= 0 ? at + 1 : -at - 1;
-      }
-      return found;
-    }
-
-    /**
-     * This partition with a commit's rows (a row, or {@link RowCache#ABSENT}, by row key) in place
-     * of what it held for their keys; null if that is more than {@link #MAX_PARTITION_ROWS}.
-     */
-    Rows with(Map<KeyBytes, Object> written) {
-      Rows next = this;
-      for (Map.Entry<KeyBytes, Object> w : written.entrySet()) {
-        next = next.with(w.getKey().bytes(), w.getValue());
-      }
-      return next.size() > MAX_PARTITION_ROWS ? null : next;
-    }
-
-    /** A copy with {@code row} (or {@link RowCache#ABSENT}: none) as {@code key}'s row. */
-    private Rows with(byte[] key, Object row) {
-      if (keys.length == 0) {
-        return row == RowCache.ABSENT
-            ? this
-            : new Rows(
-                new byte[][][] {{key}}, new Object[][] {{row}}, new byte[][] {key}, new int[] {1});
-      }
-      int c = chunkOf(key);
-      byte[][] k = keys[c];
-      Object[] r = rows[c];
-      int i = search(k, key);
-      if (i >= 0) {
-        if (row != RowCache.ABSENT) {
-          Object[] replaced = r.clone();
-          replaced[i] = row;
-          return replace(c, k, replaced, 0);
-        }
-        if (k.length == 1) {
-          return without(c);
-        }
-        return replace(c, removed(k, i), removed(r, i), -1);
-      }
-      if (row == RowCache.ABSENT) {
-        return this;
-      }
-      int at = -i - 1;
-      byte[][] grownKeys = inserted(k, at, key);
-      Object[] grownRows = inserted(r, at, row);
-      return grownKeys.length > CHUNK_ROWS
-          ? split(c, grownKeys, grownRows)
-          : replace(c, grownKeys, grownRows, 1);
-    }
-
-    /** A copy with chunk {@code c} replaced, {@code added} rows more (or fewer) than it had. */
-    private Rows replace(int c, byte[][] chunkKeys, Object[] chunkRows, int added) {
-      byte[][][] k = keys.clone();
-      Object[][] r = rows.clone();
-      k[c] = chunkKeys;
-      r[c] = chunkRows;
-      int[] e = ends;
-      if (added != 0) {
-        e = ends.clone();
-        for (int j = c; j < e.length; j++) {
-          e[j] += added;
-        }
-      }
-      return new Rows(k, r, bounds, e);
-    }
-
-    /** A copy without chunk {@code c}, which held one row. */
-    private Rows without(int c) {
-      byte[][][] k = removed(keys, c);
-      Object[][] r = removed(rows, c);
-      int[] e = new int[ends.length - 1];
-      for (int j = 0; j < e.length; j++) {
-        e[j] = j < c ? ends[j] : ends[j + 1] - 1;
-      }
-      return new Rows(k, r, removed(bounds, c), e);
-    }
-
-    /** A copy with chunk {@code c} replaced by the two halves of what it grew to. */
-    private Rows split(int c, byte[][] grownKeys, Object[] grownRows) {
-      int half = grownKeys.length / 2;
-      byte[][][] k = new byte[keys.length + 1][][];
-      Object[][] r = new Object[rows.length + 1][];
-      byte[][] l = new byte[bounds.length + 1][];
-      int[] e = new int[ends.length + 1];
-      System.arraycopy(keys, 0, k, 0, c);
-      System.arraycopy(rows, 0, r, 0, c);
-      System.arraycopy(bounds, 0, l, 0, c);
-      System.arraycopy(ends, 0, e, 0, c);
-      k[c] = Arrays.copyOfRange(grownKeys, 0, half);
-      r[c] = Arrays.copyOfRange(grownRows, 0, half);
-      l[c] = grownKeys[half - 1];
-      e[c] = start(c) + half;
-      k[c + 1] = Arrays.copyOfRange(grownKeys, half, grownKeys.length);
-      r[c + 1] = Arrays.copyOfRange(grownRows, half, grownRows.length);
-      l[c + 1] = grownKeys[grownKeys.length - 1];
-      System.arraycopy(keys, c + 1, k, c + 2, keys.length - c - 1);
-      System.arraycopy(rows, c + 1, r, c + 2, rows.length - c - 1);
-      System.arraycopy(bounds, c + 1, l, c + 2, bounds.length - c - 1);
-      for (int j = c; j < ends.length; j++) {
-        e[j + 1] = ends[j] + 1;
-      }
-      return new Rows(k, r, l, e);
-    }
-
-    private static <T> T[] inserted(T[] a, int at, T value) {
-      T[] b = Arrays.copyOf(a, a.length + 1);
-      System.arraycopy(a, at, b, at + 1, a.length - at);
-      b[at] = value;
-      return b;
-    }
-
-    private static <T> T[] removed(T[] a, int at) {
-      T[] b = Arrays.copyOf(a, a.length - 1);
-      System.arraycopy(a, at + 1, b, at, a.length - at - 1);
-      return b;
-    }
-
-    /** The chunks, for tests: a write copies only the chunks it changes. */
-    Object[][] chunks() {
-      return rows;
-    }
-  }
-
-  /**
    * In a generation's partitions: a partition a scan found larger than {@link #MAX_PARTITION_ROWS}.
    * Later scans of it in the generation claim nothing and so copy out no keys; a hint about cost,
    * kept across commits, never about rows.
    */
   private static final Object OVERSIZED = new Object();
 
-  /**
-   * The row keys of a partition (its names), for a write's lookup of a key that is not there.
-   * Unlike {@link Rows} they change in place: every commit that writes the partition adds the keys
-   * it puts and removes those it deletes before it releases their locks, so a reader that holds a
-   * key's lock finds it here exactly when the store has it. Adding a key twice or removing it twice
-   * changes nothing, so the same names may sit in both generations and a commit apply to them
-   * twice.
-   */
-  static final class Names {
-    private final Set<KeyBytes> keys;
-
-    private Names(List<byte[]> read) {
-      keys = ConcurrentHashMap.newKeySet(read.size()); // sized once for what was read
-      for (byte[] k : read) {
-        keys.add(new KeyBytes(k));
-      }
-    }
-
-    /** Whether the partition has a row of {@code rowKey}. */
-    boolean holds(KeyBytes rowKey) {
-      return keys.contains(rowKey);
-    }
-
-    int size() {
-      return keys.size();
-    }
-
-    /**
-     * Applies a commit's rows (a row, or {@link RowCache#ABSENT}, by row key); returns how many
-     * keys it added.
-     */
-    int apply(Map<KeyBytes, Object> written) {
-      int added = 0;
-      for (Map.Entry<KeyBytes, Object> w : written.entrySet()) {
-        // A look first: most keys a commit puts are there already (a row updated, or the same
-        // names applied to in both generations), and a look takes no lock.
-        KeyBytes key = w.getKey();
-        if (w.getValue() == RowCache.ABSENT) {
-          if (keys.contains(key)) {
-            keys.remove(key);
-          }
-        } else if (!keys.contains(key) && keys.add(key)) {
-          added++;
-        }
-      }
-      return added;
-    }
-
-    private int weight() {
-      return Math.max(1, keys.size() / NAMES_PER_ROW);
-    }
-  }
-
-  /**
-   * A write's claim of a partition whose names it is reading. A commit to the partition meanwhile
-   * is written down here rather than dropping the claim (a directory written into by many clients
-   * would otherwise never keep its names); the reader applies what was written down to what it read
-   * and puts the names in the claim's place in one step with marking it done, so a commit either is
-   * written down before that or applies to the names after. A commit applied before the claim was
-   * made is in the store before the read began.
-   */
-  static final class NamesClaim {
-    private final Generation generation;
-    private final KeyBytes partition;
-    private final Map<KeyBytes, Object> meanwhile = new HashMap<>();
-    private boolean done;
-
-    private NamesClaim(Generation generation, KeyBytes partition) {
-      this.generation = generation;
-      this.partition = partition;
-    }
-
-    /** Writes a commit's rows down; false if the claim is done (the names are in its place). */
-    private synchronized boolean note(Map<KeyBytes, Object> written) {
-      if (done) {
-        return false;
-      }
-      meanwhile.putAll(written); // a key's later commit comes later: it holds the key's lock
-      return true;
-    }
-  }
-
-  /** One generation: partition prefix → its {@link Rows}, a scan's claim, or {@link #OVERSIZED}. */
-  static final class Generation {
-    private final Map<KeyBytes, Object> partitions = new ConcurrentHashMap<>();
-    private final AtomicInteger rows = new AtomicInteger();
-
-    /**
-     * The partitions in which a write missed a row that neither cache held. Hints about cost only,
-     * never about rows; counted in {@link #rows}.
-     */
-    private final Map<KeyBytes, WriteMiss> writeMisses = new ConcurrentHashMap<>();
-
-    /**
-     * Partition prefix → a {@link PartitionFold}'s summary of its rows ({@link Folded}), or a
-     * fold's claim. Counted in {@link #rows} by the summaries' weights.
-     */
-    private final Map<KeyBytes, Object> folds = new ConcurrentHashMap<>();
-
-    /**
-     * Partition prefix → its {@link Names}, a write's {@link NamesClaim}, or {@link #OVERSIZED}
-     * (more than {@link #MAX_NAMES}). Counted in {@link #rows} by {@link Names#weight}.
-     */
-    private final Map<KeyBytes, Object> names = new ConcurrentHashMap<>();
-
-    /** The partition's rows, or null if not kept. */
-    Rows get(KeyBytes partition) {
-      return partitions.get(partition) instanceof Rows rows ? rows : null;
-    }
-  }
-
   /** What {@code fold} made of a partition's rows, and its weight. */
-  private record Folded(PartitionFold<?, ?> fold, Object summary, int weight) {}
-
-  /** A fold's claim of a partition it is summarizing. */
-  static final class FoldClaim {
-    private final Generation generation;
-    private final KeyBytes partition;
-    private final PartitionFold<?, ?> fold;
-
-    private FoldClaim(Generation generation, KeyBytes partition, PartitionFold<?, ?> fold) {
-      this.generation = generation;
-      this.partition = partition;
-      this.fold = fold;
-    }
-  }
-
-  /** A scan's claim of a partition it is reading. */
-  static final class Claim {
-    private final Generation generation;
-    private final KeyBytes partition;
-
-    private Claim(Generation generation, KeyBytes partition) {
-      this.generation = generation;
-      this.partition = partition;
-    }
-  }
+  record Folded(PartitionFold<?, ?> fold, Object summary, int weight) {}
 
   /** The generation being filled, and the one before it (read, and moved from, until the next). */
   private record Generations(Generation current, Generation previous) {}
@@ -566,19 +103,19 @@ final class PartitionCache {
    * The kept rows of {@code partition} in the current generation or, moved into it, in the one
    * before; null if neither keeps it.
    */
-  Rows get(KeyBytes partition) {
+  KeptRows get(KeyBytes partition) {
     Generations gs = generations.get();
     Object kept = gs.current.partitions.get(partition);
-    if (kept instanceof Rows rows) {
+    if (kept instanceof KeptRows rows) {
       return rows;
     }
-    Rows older = gs.previous.get(partition);
+    KeptRows older = gs.previous.get(partition);
     if (older == null || kept != null) {
       return older; // kept != null: a scan is filling it; the older rows are still the latest
     }
-    Claim claim = claim(gs.current, partition);
+    PartitionClaim claim = claim(gs.current, partition);
     // Read again after the claim: a commit that applied before it applied to the older rows first.
-    Rows moved = gs.previous.get(partition);
+    KeptRows moved = gs.previous.get(partition);
     if (claim != null) {
       beforeMove.run();
       if (moved == null) {
@@ -595,11 +132,11 @@ final class PartitionCache {
    * is off, another scan is reading it (this one then reads without filling), or it was found too
    * large to keep.
    */
-  Claim claim(Generation g, KeyBytes partition) {
+  PartitionClaim claim(Generation g, KeyBytes partition) {
     if (capacity <= 0) {
       return null;
     }
-    Claim claim = new Claim(g, partition);
+    PartitionClaim claim = new PartitionClaim(g, partition);
     return g.partitions.putIfAbsent(partition, claim) == null ? claim : null;
   }
 
@@ -608,7 +145,7 @@ final class PartitionCache {
    * unless a commit wrote the partition since the claim; {@code rows} null: the scan did not read
    * the whole partition, or failed.
    */
-  void fill(Claim claim, List<byte[]> keys, List<? extends Record> rows) {
+  void fill(PartitionClaim claim, List<byte[]> keys, List<? extends Record> rows) {
     if (claim == null) {
       return;
     }
@@ -618,7 +155,7 @@ final class PartitionCache {
       g.partitions.remove(claim.partition, claim);
       return;
     }
-    if (g.partitions.replace(claim.partition, claim, Rows.of(keys, rows))) {
+    if (g.partitions.replace(claim.partition, claim, KeptRows.of(keys, rows))) {
       grew(g, Math.max(1, rows.size()));
     }
   }
@@ -627,7 +164,7 @@ final class PartitionCache {
    * In place of {@link #fill}: the claiming scan found more than {@link #MAX_PARTITION_ROWS} rows
    * (and may have copied out only that many keys); later scans in this generation do not claim it.
    */
-  void oversized(Claim claim) {
+  void oversized(PartitionClaim claim) {
     if (claim == null) {
       return;
     }
@@ -705,7 +242,7 @@ final class PartitionCache {
   }
 
   /** What writes found of a partition they missed rows of. */
-  private enum WriteMiss {
+  enum WriteMiss {
     /** One write missed a row of it. */
     ONCE,
     /** A write read it and found it larger than {@link #MAX_ROWS_FILLED_ON_WRITE}. */
@@ -751,13 +288,13 @@ final class PartitionCache {
    * before; null if neither keeps them. The same names move: they change in place, and every commit
    * applies to both generations.
    */
-  Names names(KeyBytes partition) {
+  KeptNames names(KeyBytes partition) {
     Generations gs = generations.get();
     Object kept = gs.current.names.get(partition);
-    if (kept instanceof Names names) {
+    if (kept instanceof KeptNames names) {
       return names;
     }
-    if (!(gs.previous.names.get(partition) instanceof Names older)) {
+    if (!(gs.previous.names.get(partition) instanceof KeptNames older)) {
       return null;
     }
     if (kept == null && gs.current.names.putIfAbsent(partition, older) == null) {
@@ -786,7 +323,7 @@ final class PartitionCache {
   void fillNames(NamesClaim claim, List<byte[]> keys) {
     beforeFill.run();
     Generation g = claim.generation;
-    Names names = keys == null || keys.size() > MAX_NAMES ? null : new Names(keys);
+    KeptNames names = keys == null || keys.size() > MAX_NAMES ? null : new KeptNames(keys);
     Object in = names != null ? names : keys != null ? OVERSIZED : null;
     boolean placed;
     synchronized (claim) {
@@ -847,10 +384,10 @@ final class PartitionCache {
             if (kept == OVERSIZED) {
               return kept;
             }
-            if (!(kept instanceof Rows rows)) {
+            if (!(kept instanceof KeptRows rows)) {
               return null;
             }
-            Rows next = rows.with(p.getValue());
+            KeptRows next = rows.with(p.getValue());
             added[0] = next == null ? 0 : next.size() - rows.size();
             return next;
           });
@@ -872,7 +409,7 @@ final class PartitionCache {
     if (kept instanceof NamesClaim claim && !claim.note(written)) {
       kept = g.names.get(partition); // the claim is done: its names are in its place
     }
-    if (kept instanceof Names names) {
+    if (kept instanceof KeptNames names) {
       int added = names.apply(written);
       if (names.size() > MAX_NAMES) {
         g.names.replace(partition, names, OVERSIZED);

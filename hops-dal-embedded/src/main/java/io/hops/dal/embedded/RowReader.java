@@ -103,11 +103,11 @@ final class RowReader {
    */
   private Object keptRow(KeyBytes partition, KeyBytes rowKey) {
     PartitionCache cache = store.partitions();
-    PartitionCache.Rows rows = cache.get(partition);
+    KeptRows rows = cache.get(partition);
     if (rows != null) {
       return rows.find(rowKey.bytes());
     }
-    PartitionCache.Names names = cache.names(partition);
+    KeptNames names = cache.names(partition);
     return names == null || names.holds(rowKey) ? null : RowCache.ABSENT;
   }
 
@@ -126,7 +126,7 @@ final class RowReader {
     if (t.partitionMarks || cache.names(partition) != null) {
       return null; // the names hold the key: it is there
     }
-    PartitionCache.Generation g = cache.current(); // before the store is read
+    Generation g = cache.current(); // before the store is read
     return switch (cache.fillOnWrite(g, partition)) {
       case NOTHING -> null;
       case ROWS -> fillRowsToWrite(t, cache, g, partition, rowKey);
@@ -135,13 +135,9 @@ final class RowReader {
   }
 
   private Object fillRowsToWrite(
-      StoredTable<?> t,
-      PartitionCache cache,
-      PartitionCache.Generation g,
-      KeyBytes partition,
-      KeyBytes rowKey)
+      StoredTable<?> t, PartitionCache cache, Generation g, KeyBytes partition, KeyBytes rowKey)
       throws StorageException {
-    PartitionCache.Claim claim = cache.claim(g, partition);
+    PartitionClaim claim = cache.claim(g, partition);
     if (claim == null) {
       return null;
     }
@@ -168,13 +164,9 @@ final class RowReader {
   }
 
   private Object fillNamesToWrite(
-      StoredTable<?> t,
-      PartitionCache cache,
-      PartitionCache.Generation g,
-      KeyBytes partition,
-      KeyBytes rowKey)
+      StoredTable<?> t, PartitionCache cache, Generation g, KeyBytes partition, KeyBytes rowKey)
       throws StorageException {
-    PartitionCache.NamesClaim claim = cache.claimNames(g, partition);
+    NamesClaim claim = cache.claimNames(g, partition);
     if (claim == null) {
       return null;
     }
@@ -302,7 +294,7 @@ final class RowReader {
         return null;
       }
     }
-    PartitionCache.Rows partition = store.partitions().get(partitionOf(t, rowKeys.get(0)));
+    KeptRows partition = store.partitions().get(partitionOf(t, rowKeys.get(0)));
     if (partition == null) {
       return null;
     }
@@ -391,14 +383,14 @@ final class RowReader {
     }
     PartitionCache cache = store.partitions();
     KeyBytes partition = new KeyBytes(prefix);
-    PartitionCache.Generation g = cache.current(); // before the store is read
-    PartitionCache.Rows cached = cache.get(partition);
+    Generation g = cache.current(); // before the store is read
+    KeptRows cached = cache.get(partition);
     if (cached != null) {
       int from = after == null ? 0 : cached.firstAfter(after);
       return rowsOf(t, cached, from, Math.min(cached.size(), from + Math.max(0, limit)));
     }
     // Only a read from the partition's start that ends before the limit has the whole partition.
-    PartitionCache.Claim claim = after == null ? cache.claim(g, partition) : null;
+    PartitionClaim claim = after == null ? cache.claim(g, partition) : null;
     List<byte[]> keys = claim == null ? null : new ArrayList<>();
     List<R> rows = null;
     try {
@@ -431,7 +423,7 @@ final class RowReader {
       A summary = (A) kept;
       return summary;
     }
-    PartitionCache.FoldClaim claim = cache.claimFold(partition, fold);
+    FoldClaim claim = cache.claimFold(partition, fold);
     A summary = null;
     try {
       summary = fold.fold(scan(t, prefix));
@@ -502,7 +494,7 @@ final class RowReader {
 
   /** Rows {@code from} to {@code to} of a kept partition, in a list of the caller's own. */
   private static <R extends Record> List<R> rowsOf(
-      StoredTable<R> t, PartitionCache.Rows cached, int from, int to) {
+      StoredTable<R> t, KeptRows cached, int from, int to) {
     List<R> rows = new ArrayList<>(Math.max(0, to - from));
     cached.addTo(rows, t.table.rowType(), from, to);
     return rows;

@@ -18,8 +18,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * What a commit costs a kept partition ({@link PartitionCache.Rows}) of a directory with {@code
- * rows} children: a new child, a child's row replaced, a child removed; and a point read of a name.
+ * What a commit costs a kept partition ({@link KeptRows}) of a directory with {@code rows}
+ * children: a new child, a child's row replaced, a child removed; and a point read of a name.
  * Results: docs/benchmarks.md.
  *
  * <p>Run: {@code java -cp <hops-dal-embedded test classpath>
@@ -32,7 +32,7 @@ public class KeptPartitionBenchmark {
   @Param({"16", "128", "1000"})
   public int rows;
 
-  private PartitionCache.Rows kept;
+  private KeptRows kept;
   private KeyBytes newName;
   private KeyBytes existingName;
   private final Object row = new Object();
@@ -45,7 +45,7 @@ public class KeptPartitionBenchmark {
       keys.add(key("child-" + (100_000 + 2 * i)));
       values.add(new Object());
     }
-    kept = PartitionCache.Rows.of(keys, values);
+    kept = KeptRows.of(keys, values);
     newName = new KeyBytes(key("child-" + (100_000 + rows + 1)));
     existingName = new KeyBytes(keys.get(rows / 2));
   }
@@ -55,17 +55,17 @@ public class KeptPartitionBenchmark {
   }
 
   @Benchmark
-  public PartitionCache.Rows insert() {
+  public KeptRows insert() {
     return kept.with(Map.of(newName, row));
   }
 
   @Benchmark
-  public PartitionCache.Rows replace() {
+  public KeptRows replace() {
     return kept.with(Map.of(existingName, row));
   }
 
   @Benchmark
-  public PartitionCache.Rows remove() {
+  public KeptRows remove() {
     return kept.with(Map.of(existingName, RowCache.ABSENT));
   }
 

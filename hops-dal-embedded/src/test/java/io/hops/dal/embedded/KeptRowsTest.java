@@ -11,9 +11,9 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * A kept partition ({@link PartitionCache.Rows}) answers as the sorted map of its rows would,
- * through inserts, replacements and removals that split chunks and empty them, and a write copies
- * only the chunk it changes.
+ * A kept partition ({@link KeptRows}) answers as the sorted map of its rows would, through inserts,
+ * replacements and removals that split chunks and empty them, and a write copies only the chunk it
+ * changes.
  */
 class KeptRowsTest {
   private static final Object GONE = RowCache.ABSENT;
@@ -27,8 +27,7 @@ class KeptRowsTest {
       for (int i = 0; i < initial; i++) {
         model.put(key(random), "read" + i);
       }
-      PartitionCache.Rows kept =
-          PartitionCache.Rows.of(new ArrayList<>(model.keySet()), new ArrayList<>(model.values()));
+      KeptRows kept = KeptRows.of(new ArrayList<>(model.keySet()), new ArrayList<>(model.values()));
       assertSame(model, kept, random);
       for (int step = 0; step < 400; step++) {
         byte[] key =
@@ -57,9 +56,9 @@ class KeptRowsTest {
           String.format("child-%05d", 2 * i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
       rows.add("row" + i);
     }
-    PartitionCache.Rows kept = PartitionCache.Rows.of(keys, rows);
+    KeptRows kept = KeptRows.of(keys, rows);
     byte[] middle = "child-01001".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    PartitionCache.Rows next = kept.with(Map.of(new KeyBytes(middle), "new"));
+    KeptRows next = kept.with(Map.of(new KeyBytes(middle), "new"));
 
     assertThat(next.size()).isEqualTo(1001);
     assertThat(next.find(middle)).isEqualTo("new");
@@ -85,13 +84,12 @@ class KeptRowsTest {
       keys.add(String.format("n%06d", i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
       rows.add(i);
     }
-    PartitionCache.Rows full = PartitionCache.Rows.of(keys, rows);
+    KeptRows full = KeptRows.of(keys, rows);
     assertThat(full.with(Map.of(new KeyBytes("n000000".getBytes()), "again"))).isNotNull();
     assertThat(full.with(Map.of(new KeyBytes("z".getBytes()), "one more"))).isNull();
   }
 
-  private static void assertSame(
-      TreeMap<byte[], Object> model, PartitionCache.Rows kept, Random random) {
+  private static void assertSame(TreeMap<byte[], Object> model, KeptRows kept, Random random) {
     assertThat(kept.size()).isEqualTo(model.size());
     List<Object> all = new ArrayList<>();
     kept.addTo(all, Object.class, 0, kept.size());

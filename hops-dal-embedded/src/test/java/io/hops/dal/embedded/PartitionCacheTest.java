@@ -110,7 +110,7 @@ class PartitionCacheTest {
   @Test
   void aBatchOfOnePartitionsKeysIsAnsweredFromItInTheOrderAsked() throws Exception {
     open(100_000);
-    int n = 5 * PartitionCache.Rows.CHUNK_ROWS; // several chunks
+    int n = 5 * KeptRows.CHUNK_ROWS; // several chunks
     commit(
         tx -> {
           for (int i = 0; i < n; i++) {

@@ -359,7 +359,7 @@ public final class DatanodeAdmin {
         int changed = 0;
         for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.EXCLUSIVE)) {
           AdminStates now = stateOf(row);
-          DatanodeID id = DatanodeManager.toId(row);
+          DatanodeID id = DatanodeRegistrations.toId(row);
           DatanodeManager.Node n = nodes.get(row.datanodeUuid());
           AdminStates wanted = refreshed(now, id, next, n != null && live.test(n));
           if (wanted != now) {

@@ -1,6 +1,5 @@
 package io.hops.namenode.blocks;
 
-import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
@@ -8,14 +7,8 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.DatanodeRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.StorageRow;
-import io.hops.dal.rows.VariableRow;
-import io.hops.dal.schema.Key;
-import io.hops.namenode.IdPool;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,9 +41,6 @@ import org.slf4j.LoggerFactory;
 public final class DatanodeManager {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeManager.class);
 
-  /** The {@code variables} row that maps a storage uuid to its id: this prefix and the uuid. */
-  static final String STORAGE_ID_PREFIX = "storage:";
-
   /** One storage of a datanode, as its last heartbeat reported it. */
   public static final class StorageStat {
     public final StorageRef ref;
@@ -81,24 +71,8 @@ public final class DatanodeManager {
     private volatile long lastHeartbeatWallclock;
     private volatile boolean heardFrom;
     private volatile boolean dead;
-    private boolean ownedReports;
-    private long reportLease;
-
-    /** The full report request ({@link FullReportRequests}) last asked for here, and when. */
-    private long askedRequest;
-
-    private long askedAt;
-
-    /** The request {@link #reportLease} was granted after asking for (0: none). */
-    private long requestAtLease;
-
-    /**
-     * By storage id, the sorted ids of the replicas recorded as {@link #reportLease} was granted.
-     */
-    private final Map<Integer, long[]> recordedAtLease = new HashMap<>();
-
-    private final java.util.concurrent.atomic.AtomicInteger fullReports =
-        new java.util.concurrent.atomic.AtomicInteger();
+    private final NodeReports reports = new NodeReports();
+    private final NodeCommands commands = new NodeCommands();
     private volatile int xceivers;
 
     /** Its failed volumes as its last heartbeat here reported them (HDFS volFailures). */
@@ -114,16 +88,12 @@ public final class DatanodeManager {
     private volatile boolean checkStorages = true;
 
     private final Map<String, StorageStat> storages = new ConcurrentHashMap<>();
-    private final Deque<Queued> commands = new ArrayDeque<>();
 
     /** Bumped after every registration and heartbeat: what {@link #info} last built is stale. */
     private final java.util.concurrent.atomic.AtomicLong version =
         new java.util.concurrent.atomic.AtomicLong();
 
     private volatile CachedInfo info;
-
-    /** A command and the leader epoch it was decided under. */
-    private record Queued(long epoch, DatanodeCommand command) {}
 
     /** What {@link #info} built, and at which {@link #version}. */
     private record CachedInfo(long version, DatanodeInfo info) {}
@@ -180,25 +150,20 @@ public final class DatanodeManager {
      * report away); true when it just became the owner (also on the first heartbeat this namenode
      * gets), so that it asks for a full report.
      */
-    public synchronized boolean gainedReports(boolean ownsNow) {
-      boolean gained = ownsNow && !ownedReports;
-      ownedReports = ownsNow;
-      return gained;
+    public boolean gainedReports(boolean ownsNow) {
+      return reports.gainedReports(ownsNow);
     }
 
-    public synchronized boolean ownsReports() {
-      return ownedReports;
+    public boolean ownsReports() {
+      return reports.ownsReports();
     }
 
     /**
      * Notes the full report lease this namenode grants, and the replicas each storage had recorded
      * then: the report, made after the datanode gets the lease, may remove only those.
      */
-    public synchronized void leaseGranted(long lease, Map<Integer, long[]> recorded) {
-      reportLease = lease;
-      requestAtLease = askedRequest;
-      recordedAtLease.clear();
-      recordedAtLease.putAll(recorded);
+    public void leaseGranted(long lease, Map<Integer, long[]> recorded) {
+      reports.leaseGranted(lease, recorded);
     }
 
     /**
@@ -206,8 +171,8 @@ public final class DatanodeManager {
      * lease}, once; null if this namenode did not grant it (a report forced without a lease, or a
      * lease granted before a restart or replaced since).
      */
-    public synchronized long[] recordedAtLease(long lease, int storageId) {
-      return lease != 0 && lease == reportLease ? recordedAtLease.remove(storageId) : null;
+    public long[] recordedAtLease(long lease, int storageId) {
+      return reports.recordedAtLease(lease, storageId);
     }
 
     /**
@@ -215,37 +180,30 @@ public final class DatanodeManager {
      * not asked for yet, or asked for at least {@code reaskMillis} ago (monotonic {@code now})
      * without its report applied. Notes the ask.
      */
-    public synchronized boolean askForReport(long id, long now, long reaskMillis) {
-      if (id == 0 || (id == askedRequest && now - askedAt < reaskMillis)) {
-        return false;
-      }
-      askedRequest = id;
-      askedAt = now;
-      return true;
+    public boolean askForReport(long id, long now, long reaskMillis) {
+      return reports.askForReport(id, now, reaskMillis);
     }
 
     /**
      * The full report request that a report made under {@code lease} answers: the one this namenode
      * had asked for when it granted the lease; 0 if none or another lease.
      */
-    public synchronized long requestAnsweredBy(long lease) {
-      return lease != 0 && lease == reportLease ? requestAtLease : 0;
+    public long requestAnsweredBy(long lease) {
+      return reports.requestAnsweredBy(lease);
     }
 
     /** Forgets the lease granted (its report was turned away): at most one is kept per datanode. */
-    public synchronized void forgetLease() {
-      reportLease = 0;
-      requestAtLease = 0;
-      recordedAtLease.clear();
+    public void forgetLease() {
+      reports.forgetLease();
     }
 
     /** Full block reports of this datanode that this namenode applied. */
     public int fullReportsApplied() {
-      return fullReports.get();
+      return reports.fullReportsApplied();
     }
 
     void countFullReport() {
-      fullReports.incrementAndGet();
+      reports.countFullReport();
     }
 
     public boolean isDead() {
@@ -320,12 +278,7 @@ public final class DatanodeManager {
      * BlockManager#leadingEpoch}); a negative epoch (decided by no leader) queues nothing.
      */
     public void addCommand(long epoch, DatanodeCommand c) {
-      if (epoch < 0) {
-        return;
-      }
-      synchronized (commands) {
-        commands.add(new Queued(epoch, c));
-      }
+      commands.add(epoch, c);
     }
 
     /**
@@ -333,39 +286,16 @@ public final class DatanodeManager {
      * commands of any other epoch are dropped (all of them when it leads none: {@code epoch < 0}).
      */
     List<DatanodeCommand> drainCommands(int max, long epoch) {
-      List<DatanodeCommand> out = new ArrayList<>();
-      int stale = 0;
-      synchronized (commands) {
-        while (!commands.isEmpty() && out.size() < max) {
-          Queued q = commands.poll();
-          if (epoch >= 0 && q.epoch() == epoch) {
-            out.add(q.command());
-          } else {
-            stale++;
-          }
-        }
-      }
-      if (stale > 0) {
-        LOG.info(
-            "{} commands for datanode {} dropped: decided under another leader epoch than {}",
-            stale,
-            uuid(),
-            epoch < 0 ? "none (not leading)" : epoch);
-      }
-      return out;
+      return commands.drain(max, epoch, uuid());
     }
 
     public int pendingCommands() {
-      synchronized (commands) {
-        return commands.size();
-      }
+      return commands.size();
     }
 
     /** Drops the queued commands (a datanode declared dead gets none of them). */
     public void clearCommands() {
-      synchronized (commands) {
-        commands.clear();
-      }
+      commands.clear();
     }
 
     /** Monotonic time of the last heartbeat (or of this namenode's start if none yet). */
@@ -408,20 +338,18 @@ public final class DatanodeManager {
   }
 
   private final Storage storage;
-  private final IdPool storageIds;
   private final NetworkLocations locations;
   private final long expiryMillis;
   private final Map<String, Node> nodes = new ConcurrentHashMap<>();
   private final DatanodeAdmin admin;
-  private final Map<Integer, StorageRef> byId = new ConcurrentHashMap<>();
-  private final Map<String, StorageRef> byUuid = new ConcurrentHashMap<>();
+  private final StorageRefs storageRefs;
   private final FailedStorages failedStorages;
   private final UnregisteredIncludes unregisteredIncludes;
   private volatile Consumer<Node> beforeFullReport = n -> {};
 
   public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
     this.storage = storage;
-    this.storageIds = new IdPool(storage, "storage_id", 16);
+    this.storageRefs = new StorageRefs(storage);
     this.locations = new NetworkLocations(conf);
     long recheck =
         conf.getTimeDuration(
@@ -446,13 +374,13 @@ public final class DatanodeManager {
     long now = Time.monotonicNow();
     try (Transaction tx = storage.begin()) {
       for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.READ_COMMITTED)) {
-        Node n = new Node(toId(row), now);
+        Node n = new Node(DatanodeRegistrations.toId(row), now);
         n.location = locationOf(row);
         n.adminState = DatanodeAdmin.stateOf(row);
         nodes.put(row.datanodeUuid(), n);
       }
       for (StorageRow row : tx.scanAll(StorageRow.TABLE, LockMode.READ_COMMITTED)) {
-        remember(toRef(row));
+        storageRefs.remember(StorageRefs.toRef(row));
         failedStorages.loaded(row);
       }
     }
@@ -490,56 +418,12 @@ public final class DatanodeManager {
    * namenode, whose resolved location it keeps (one read of its row); resolved here only if none.
    */
   private void adopt(DatanodeID reg) throws StorageException {
-    DatanodeRow stored;
-    try (Transaction tx = storage.begin()) {
-      stored =
-          tx.find(
-              DatanodeRow.TABLE,
-              DatanodeRow.TABLE.key(reg.getDatanodeUuid()),
-              LockMode.READ_COMMITTED);
-    }
+    DatanodeRow stored = DatanodeRegistrations.find(storage, reg.getDatanodeUuid());
     store(reg, stored != null ? locationOf(stored) : locations.of(reg));
   }
 
   private void store(DatanodeID reg, String location) throws StorageException {
-    DatanodeRow fresh =
-        new DatanodeRow(
-            reg.getDatanodeUuid(),
-            reg.getHostName(),
-            reg.getIpAddr(),
-            reg.getXferPort(),
-            reg.getInfoPort(),
-            reg.getInfoSecurePort(),
-            reg.getIpcPort(),
-            location,
-            (byte) 0,
-            System.currentTimeMillis());
-    AdminStates state;
-    for (int attempt = 0; ; attempt++) {
-      try (Transaction tx = storage.begin()) {
-        DatanodeRow old =
-            tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.keyOf(fresh), LockMode.EXCLUSIVE);
-        // The admin state survives a registration; an excluded datanode starts decommissioning.
-        state = admin.atRegistration(reg, old);
-        DatanodeRow row = DatanodeAdmin.withState(fresh, state);
-        if (old == null) {
-          tx.insert(DatanodeRow.TABLE, row);
-        } else {
-          tx.update(DatanodeRow.TABLE, row);
-        }
-        if (state != (old == null ? AdminStates.NORMAL : DatanodeAdmin.stateOf(old))) {
-          DatanodeAdmin.bump(tx);
-        }
-        tx.commit();
-        break;
-      } catch (DuplicateKeyException e) {
-        // A datanode registers with every namenode at once: on an engine whose locking read of a
-        // missing row takes no lock, two may insert its row; the loser updates the winner's.
-        if (attempt > 0) {
-          throw e;
-        }
-      }
-    }
+    AdminStates state = DatanodeRegistrations.store(storage, admin, reg, location);
     Node n = nodes.computeIfAbsent(reg.getDatanodeUuid(), u -> new Node(reg, Time.monotonicNow()));
     n.id = new DatanodeID(reg);
     n.location = location;
@@ -626,56 +510,17 @@ public final class DatanodeManager {
   /** The id of a storage uuid, made and persisted on first sight. */
   public StorageRef storageRef(String storageUuid, String datanodeUuid, StorageType type)
       throws StorageException {
-    StorageRef ref = byUuid.get(storageUuid);
-    if (ref != null) {
-      return ref;
-    }
-    // The uuid's id is a row keyed by the uuid, written with the storage row: a primary key is
-    // unique on every engine, so when namenodes race (a datanode's first heartbeat reaches them all
-    // at once) exactly one id is ever made and every loser reads the winner's.
-    Key mapping = VariableRow.TABLE.key(STORAGE_ID_PREFIX + storageUuid);
-    while (true) {
-      try (Transaction tx = storage.begin()) {
-        VariableRow known = tx.find(VariableRow.TABLE, mapping, LockMode.READ_COMMITTED);
-        if (known != null) {
-          return remember(new StorageRef((int) known.longValue(), storageUuid, datanodeUuid, type));
-        }
-      }
-      int id = (int) storageIds.next();
-      StorageRow row =
-          new StorageRow(id, storageUuid, datanodeUuid, (byte) type.ordinal(), (byte) 0);
-      try (Transaction tx = storage.begin()) {
-        tx.insert(VariableRow.TABLE, new VariableRow(STORAGE_ID_PREFIX + storageUuid, id, null));
-        tx.insert(StorageRow.TABLE, row);
-        tx.commit();
-        return remember(toRef(row));
-      } catch (DuplicateKeyException e) {
-        LOG.debug("storage {} got its id from another namenode first", storageUuid);
-      }
-    }
+    return storageRefs.storageRef(storageUuid, datanodeUuid, type);
   }
 
   /** The storage with this id, or null if the store has none. */
   public StorageRef storage(int id) throws StorageException {
-    StorageRef ref = byId.get(id);
-    if (ref != null) {
-      return ref;
-    }
-    try (Transaction tx = storage.begin()) {
-      StorageRow row = tx.find(StorageRow.TABLE, StorageRow.TABLE.key(id), LockMode.READ_COMMITTED);
-      return row == null ? null : remember(toRef(row));
-    }
+    return storageRefs.storage(id);
   }
 
   /** The storage ref of an id already known to this namenode (no database access), or null. */
   public StorageRef cachedStorage(int id) {
-    return byId.get(id);
-  }
-
-  private StorageRef remember(StorageRef ref) {
-    byUuid.put(ref.storageUuid(), ref);
-    byId.put(ref.id(), ref);
-    return ref;
+    return storageRefs.cachedStorage(id);
   }
 
   public Node node(String uuid) {
@@ -762,8 +607,8 @@ public final class DatanodeManager {
       for (StorageRow row :
           tx.findByIndex(
               StorageRow.TABLE, "datanode_uuid", datanodeUuid, LockMode.READ_COMMITTED)) {
-        StorageRef ref = toRef(row);
-        remember(ref);
+        StorageRef ref = StorageRefs.toRef(row);
+        storageRefs.remember(ref);
         out.add(ref);
       }
     }
@@ -795,15 +640,7 @@ public final class DatanodeManager {
 
   /** The storage of a storage uuid if any namenode gave it an id, else null (never makes one). */
   public StorageRef findStorage(String storageUuid) throws StorageException {
-    StorageRef ref = byUuid.get(storageUuid);
-    if (ref != null) {
-      return ref;
-    }
-    try (Transaction tx = storage.begin()) {
-      List<StorageRow> rows =
-          tx.findByIndex(StorageRow.TABLE, "storage_uuid", storageUuid, LockMode.READ_COMMITTED);
-      return rows.isEmpty() ? null : remember(toRef(rows.get(0)));
-    }
+    return storageRefs.findStorage(storageUuid);
   }
 
   /** The heartbeat figures of a storage, or null if its datanode has not reported it here. */
@@ -855,26 +692,6 @@ public final class DatanodeManager {
   }
 
   private static String locationOf(DatanodeRow row) {
-    String l = row.networkLocation();
-    return l == null || l.isEmpty() ? NetworkTopology.DEFAULT_RACK : l;
-  }
-
-  static DatanodeID toId(DatanodeRow row) {
-    return new DatanodeID(
-        row.ipAddress(),
-        row.hostname(),
-        row.datanodeUuid(),
-        row.xferPort(),
-        row.infoPort(),
-        row.infoSecurePort(),
-        row.ipcPort());
-  }
-
-  static StorageRef toRef(StorageRow row) {
-    return new StorageRef(
-        row.storageId(),
-        row.storageUuid(),
-        row.datanodeUuid(),
-        StorageType.values()[row.storageType()]);
+    return DatanodeRegistrations.locationOf(row);
   }
 }

@@ -78,7 +78,7 @@ public final class UnregisteredIncludes {
     // Registered with another namenode, never heard from here: the database knows it.
     try (Transaction tx = storage.begin()) {
       for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.READ_COMMITTED)) {
-        found.add(DatanodeManager.toId(row).getResolvedAddress());
+        found.add(DatanodeRegistrations.toId(row).getResolvedAddress());
       }
     }
     List<DatanodeInfo> out = new ArrayList<>();

@@ -1,0 +1,90 @@
+package io.hops.namenode.blocks;
+
+import io.hops.dal.DuplicateKeyException;
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.DatanodeRow;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
+import org.apache.hadoop.net.NetworkTopology;
+
+/**
+ * The datanodes' registrations as persisted ({@code datanodes}), so that any namenode can name the
+ * holder of a replica and places replicas by the same racks: written by the namenode a datanode
+ * registers with, read by the others.
+ */
+final class DatanodeRegistrations {
+  private DatanodeRegistrations() {}
+
+  /** The stored registration of a datanode, or null if none. */
+  static DatanodeRow find(Storage storage, String datanodeUuid) throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      return tx.find(
+          DatanodeRow.TABLE, DatanodeRow.TABLE.key(datanodeUuid), LockMode.READ_COMMITTED);
+    }
+  }
+
+  /**
+   * Stores a registration at {@code location}, keeping the stored admin state (an excluded datanode
+   * starts decommissioning); the admin state it has now.
+   */
+  static AdminStates store(Storage storage, DatanodeAdmin admin, DatanodeID reg, String location)
+      throws StorageException {
+    DatanodeRow fresh =
+        new DatanodeRow(
+            reg.getDatanodeUuid(),
+            reg.getHostName(),
+            reg.getIpAddr(),
+            reg.getXferPort(),
+            reg.getInfoPort(),
+            reg.getInfoSecurePort(),
+            reg.getIpcPort(),
+            location,
+            (byte) 0,
+            System.currentTimeMillis());
+    AdminStates state;
+    for (int attempt = 0; ; attempt++) {
+      try (Transaction tx = storage.begin()) {
+        DatanodeRow old =
+            tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.keyOf(fresh), LockMode.EXCLUSIVE);
+        // The admin state survives a registration; an excluded datanode starts decommissioning.
+        state = admin.atRegistration(reg, old);
+        DatanodeRow row = DatanodeAdmin.withState(fresh, state);
+        if (old == null) {
+          tx.insert(DatanodeRow.TABLE, row);
+        } else {
+          tx.update(DatanodeRow.TABLE, row);
+        }
+        if (state != (old == null ? AdminStates.NORMAL : DatanodeAdmin.stateOf(old))) {
+          DatanodeAdmin.bump(tx);
+        }
+        tx.commit();
+        return state;
+      } catch (DuplicateKeyException e) {
+        // A datanode registers with every namenode at once: on an engine whose locking read of a
+        // missing row takes no lock, two may insert its row; the loser updates the winner's.
+        if (attempt > 0) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  static String locationOf(DatanodeRow row) {
+    String l = row.networkLocation();
+    return l == null || l.isEmpty() ? NetworkTopology.DEFAULT_RACK : l;
+  }
+
+  static DatanodeID toId(DatanodeRow row) {
+    return new DatanodeID(
+        row.ipAddress(),
+        row.hostname(),
+        row.datanodeUuid(),
+        row.xferPort(),
+        row.infoPort(),
+        row.infoSecurePort(),
+        row.ipcPort());
+  }
+}

@@ -1,0 +1,99 @@
+package io.hops.namenode.rpc;
+
+import static io.hops.namenode.rpc.BlockTokenSigning.signedForRead;
+
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.StoragePolicies;
+import io.hops.namenode.ops.BatchedListing;
+import io.hops.namenode.ops.GetFileInfo;
+import io.hops.namenode.ops.GetListing;
+import io.hops.namenode.ops.GetPreferredBlockSize;
+import io.hops.namenode.ops.GetStoragePolicy;
+import java.io.IOException;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.hdfs.protocol.BatchedDirectoryListing;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
+
+/**
+ * The {@code ClientProtocol} calls that read the namespace: statuses, listings, content summaries
+ * and quota usage, a file's block size and storage policy.
+ */
+final class ClientNamespaceReads {
+  private final Namesystem ns;
+
+  ClientNamespaceReads(Namesystem ns) {
+    this.ns = ns;
+  }
+
+  HdfsFileStatus getFileInfo(String src) throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new GetFileInfo(ns, pc, src, "getFileInfo"));
+  }
+
+  HdfsFileStatus getFileLinkInfo(String src) throws IOException {
+    // hops has no symlinks yet, so the link's own status is the file's.
+    var pc = ns.checker();
+    return ns.run(() -> new GetFileInfo(ns, pc, src, "getFileLinkInfo"));
+  }
+
+  DirectoryListing getListing(String src, byte[] startAfter, boolean needLocation)
+      throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new GetListing(ns, pc, src, startAfter, needLocation));
+  }
+
+  /** A file's status with its block locations; a directory's plain status; null if missing. */
+  HdfsLocatedFileStatus getLocatedFileInfo(String src, boolean needBlockToken) throws IOException {
+    HdfsFileStatus stat = getFileInfo(src);
+    if (stat == null || stat.isDirectory()) {
+      return (HdfsLocatedFileStatus) stat;
+    }
+    var pc = ns.checker();
+    DirectoryListing one =
+        ns.run(() -> new GetListing(ns, pc, src, HdfsFileStatus.EMPTY_NAME, true));
+    if (one == null
+        || one.getPartialListing().length != 1
+        || one.getPartialListing()[0].isDirectory()) {
+      return null; // replaced by a directory meanwhile: as if looked up a moment later
+    }
+    var located = (HdfsLocatedFileStatus) one.getPartialListing()[0];
+    if (needBlockToken) {
+      signedForRead(ns, located.getLocatedBlocks());
+    }
+    return located;
+  }
+
+  BatchedDirectoryListing getBatchedListing(String[] srcs, byte[] startAfter, boolean needLocation)
+      throws IOException {
+    var pc = ns.checker();
+    return BatchedListing.list(ns, pc, srcs, startAfter, needLocation);
+  }
+
+  ContentSummary getContentSummary(String path) throws IOException {
+    var pc = ns.checker();
+    return ns.subtrees().contentSummary(pc, path);
+  }
+
+  QuotaUsage getQuotaUsage(String path) throws IOException {
+    var pc = ns.checker();
+    return ns.subtrees().quotaUsage(pc, path);
+  }
+
+  long getPreferredBlockSize(String src) throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new GetPreferredBlockSize(pc, src));
+  }
+
+  BlockStoragePolicy getStoragePolicy(String path) throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new GetStoragePolicy(pc, path));
+  }
+
+  BlockStoragePolicy[] getStoragePolicies() {
+    return StoragePolicies.all();
+  }
+}

@@ -1,0 +1,84 @@
+package io.hops.namenode.rpc;
+
+import static io.hops.namenode.rpc.BlockTokenSigning.signed;
+
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.GetAdditionalDatanode;
+import io.hops.namenode.ops.UpdateBlockForPipeline;
+import io.hops.namenode.ops.UpdatePipeline;
+import io.hops.namenode.security.LongNames;
+import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier.AccessMode;
+
+/**
+ * The {@code ClientProtocol} calls a writer makes to recover its pipeline: a datanode to replace a
+ * failed one, a new generation stamp, and the recovered pipeline.
+ */
+final class ClientPipeline {
+  private final Namesystem ns;
+
+  ClientPipeline(Namesystem ns) {
+    this.ns = ns;
+  }
+
+  LocatedBlock getAdditionalDatanode(
+      String src,
+      long fileId,
+      ExtendedBlock blk,
+      DatanodeInfo[] existings,
+      String[] existingStorageIDs,
+      DatanodeInfo[] excludes,
+      int numAdditionalNodes,
+      String clientName)
+      throws IOException {
+    var pc = ns.checker();
+    return signed(
+        ns,
+        ns.run(
+            () ->
+                new GetAdditionalDatanode(
+                    pc,
+                    ns.blocks(),
+                    src,
+                    fileId,
+                    blk,
+                    existings,
+                    existingStorageIDs,
+                    excludes,
+                    numAdditionalNodes,
+                    LongNames.key(clientName))),
+        AccessMode.COPY);
+  }
+
+  LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
+    return signed(
+        ns,
+        ns.run(() -> new UpdateBlockForPipeline(ns.blocks(), block, LongNames.key(clientName))),
+        AccessMode.WRITE);
+  }
+
+  void updatePipeline(
+      String clientName,
+      ExtendedBlock oldBlock,
+      ExtendedBlock newBlock,
+      DatanodeID[] newNodes,
+      String[] newStorageIDs)
+      throws IOException {
+    // @AtMostOnce in HDFS: a resend of an update that committed would find the block already at
+    // the new generation stamp and fail the writer's pipeline recovery.
+    ns.runAtMostOnce(
+        RetryCodecs.VOID,
+        () ->
+            new UpdatePipeline(
+                ns.blocks(),
+                LongNames.key(clientName),
+                oldBlock,
+                newBlock,
+                newNodes,
+                newStorageIDs));
+  }
+}

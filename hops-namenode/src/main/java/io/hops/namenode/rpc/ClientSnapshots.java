@@ -1,0 +1,68 @@
+package io.hops.namenode.rpc;
+
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.snapshot.AllowSnapshot;
+import io.hops.namenode.ops.snapshot.CreateSnapshot;
+import io.hops.namenode.ops.snapshot.DeleteSnapshot;
+import io.hops.namenode.ops.snapshot.DisallowSnapshot;
+import io.hops.namenode.ops.snapshot.GetSnapshotListing;
+import io.hops.namenode.ops.snapshot.GetSnapshottableDirListing;
+import io.hops.namenode.ops.snapshot.RenameSnapshot;
+import java.io.IOException;
+import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
+import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
+
+/**
+ * The {@code ClientProtocol} calls on snapshots when they are enabled (docs/architecture.md,
+ * "Snapshots"); {@link ClientRpc} answers with {@link FeaturesOff}'s when they are not.
+ */
+final class ClientSnapshots {
+  private final Namesystem ns;
+
+  ClientSnapshots(Namesystem ns) {
+    this.ns = ns;
+  }
+
+  boolean enabled() {
+    return ns.snapshots().enabled();
+  }
+
+  void allowSnapshot(String snapshotRoot) throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "allowSnapshot");
+    var pc = ns.checker();
+    ns.run(() -> new AllowSnapshot(pc, snapshotRoot));
+  }
+
+  void disallowSnapshot(String snapshotRoot) throws IOException {
+    NamenodeRpc.checkSuperuser(ns, "disallowSnapshot");
+    var pc = ns.checker();
+    ns.run(() -> new DisallowSnapshot(pc, snapshotRoot));
+  }
+
+  String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    var pc = ns.checker();
+    return ns.runAtMostOnce(
+        RetryCodecs.STRING, () -> new CreateSnapshot(ns, pc, snapshotRoot, snapshotName));
+  }
+
+  void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
+    var pc = ns.checker();
+    ns.runAtMostOnce(RetryCodecs.VOID, () -> new DeleteSnapshot(pc, snapshotRoot, snapshotName));
+  }
+
+  void renameSnapshot(String snapshotRoot, String oldName, String newName) throws IOException {
+    var pc = ns.checker();
+    ns.runAtMostOnce(
+        RetryCodecs.VOID, () -> new RenameSnapshot(ns, pc, snapshotRoot, oldName, newName));
+  }
+
+  SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new GetSnapshottableDirListing(ns, pc));
+  }
+
+  SnapshotStatus[] getSnapshotListing(String snapshotRoot) throws IOException {
+    var pc = ns.checker();
+    return ns.run(() -> new GetSnapshotListing(ns, pc, snapshotRoot));
+  }
+}
