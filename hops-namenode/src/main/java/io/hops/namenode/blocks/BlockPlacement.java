@@ -20,8 +20,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyWithUpgradeDomain;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.util.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where new replicas go, and which go when there are too many (HDFS BlockPlacementPolicyDefault). A
@@ -33,9 +38,14 @@ import org.apache.hadoop.util.Time;
  * third on the second's rack (or, for a block whose first two replicas share a rack, on another),
  * the rest anywhere, never more than {@code (replicas-1)/racks+2} on one rack. Each replica goes to
  * a storage of the type the file's storage policy asks for, as the datanodes report their storages'
- * types.
+ * types. With {@code dfs.block.replicator.classname} set to HDFS's {@code
+ * BlockPlacementPolicyWithUpgradeDomain}, a block's replicas also go to distinct upgrade domains
+ * (the JSON hosts file's, a datanode without one being a domain of its own) until they span {@code
+ * dfs.namenode.upgrade.domain.factor} of them, as in HDFS (docs/architecture.md, "Racks").
  */
 public final class BlockPlacement {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockPlacement.class);
+
   /** A replica the block already has (or a pipeline already uses): its datanode and type. */
   public record Placed(String datanodeUuid, StorageType type) {}
 
@@ -43,8 +53,12 @@ public final class BlockPlacement {
   private final boolean avoidStaleForRead;
   private final long staleMillis;
 
+  /** How many upgrade domains a block's replicas must span; 0 when the policy ignores them. */
+  private final int upgradeDomainFactor;
+
   public BlockPlacement(DatanodeManager datanodes, Configuration conf) {
     this.datanodes = datanodes;
+    this.upgradeDomainFactor = upgradeDomainFactor(conf);
     this.avoidStaleForRead =
         conf.getBoolean(
             DFSConfigKeys.DFS_NAMENODE_AVOID_STALE_DATANODE_FOR_READ_KEY,
@@ -53,6 +67,59 @@ public final class BlockPlacement {
         conf.getLong(
             DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
             DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
+  }
+
+  /**
+   * {@code dfs.namenode.upgrade.domain.factor} when {@code dfs.block.replicator.classname} names
+   * HDFS's upgrade-domain policy, else 0. Other policies than HDFS's default and that one are not
+   * implemented: the default rule serves them, with a warning.
+   */
+  private static int upgradeDomainFactor(Configuration conf) {
+    String policy = conf.getTrimmed(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, "");
+    if (policy.equals(BlockPlacementPolicyWithUpgradeDomain.class.getName())) {
+      return conf.getInt(
+          DFSConfigKeys.DFS_UPGRADE_DOMAIN_FACTOR, DFSConfigKeys.DFS_UPGRADE_DOMAIN_FACTOR_DEFAULT);
+    }
+    if (!policy.isEmpty() && !policy.equals(BlockPlacementPolicyDefault.class.getName())) {
+      LOG.warn(
+          "{} = {} is not supported: blocks are placed by HDFS's default policy",
+          DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
+          policy);
+    }
+    return 0;
+  }
+
+  /** A datanode's upgrade domain, or its transfer address when it has none (as HDFS falls back). */
+  static String upgradeDomainOf(Node n) {
+    String d = n.upgradeDomain();
+    return d != null ? d : n.id().getXferAddr();
+  }
+
+  /**
+   * Which datanodes may take the block's next replica under the upgrade-domain policy (HDFS
+   * isGoodDatanode): until its replicas, those it has and those chosen, span the factor's number of
+   * domains, only one in a domain they do not use. HDFS asks this while fewer replicas than the
+   * factor are placed; counting domains instead is the same for a new block (its replicas are in
+   * distinct domains) and lets a block whose replicas share a domain be spread again.
+   */
+  private Predicate<Node> addsDomain(List<Placed> chosen, List<StorageStat> out) {
+    if (upgradeDomainFactor <= 0) {
+      return n -> true;
+    }
+    Set<String> domains = new HashSet<>();
+    for (Placed p : chosen) {
+      Node n = datanodes.node(p.datanodeUuid());
+      if (n != null) {
+        domains.add(upgradeDomainOf(n));
+      }
+    }
+    for (StorageStat s : out) {
+      domains.add(upgradeDomainOf(datanodes.node(s.ref.datanodeUuid())));
+    }
+    if (domains.size() >= upgradeDomainFactor) {
+      return n -> true;
+    }
+    return n -> !domains.contains(upgradeDomainOf(n));
   }
 
   /**
@@ -129,7 +196,8 @@ public final class BlockPlacement {
       for (Node n : preferred) {
         if (out.size() < count
             && !used.contains(n.uuid())
-            && perRack(chosen, out).getOrDefault(n.location(), 0) < maxPerRack) {
+            && perRack(chosen, out).getOrDefault(n.location(), 0) < maxPerRack
+            && addsDomain(chosen, out).test(n)) {
           take(n, null, wanted, blockSize, out, used);
         }
       }
@@ -185,7 +253,8 @@ public final class BlockPlacement {
       racks.add(datanodes.node(s.ref.datanodeUuid()).location());
     }
     Map<String, Integer> perRack = perRack(chosen, out);
-    Predicate<Node> roomOnRack = n -> perRack.getOrDefault(n.location(), 0) < maxPerRack;
+    Predicate<Node> roomOnRack =
+        addsDomain(chosen, out).and(n -> perRack.getOrDefault(n.location(), 0) < maxPerRack);
     Predicate<Node> first = null;
     if (racks.isEmpty()) {
       first = writer == null ? null : onRack(writer.location());
@@ -254,20 +323,73 @@ public final class BlockPlacement {
   }
 
   /**
-   * Whether a block's replicas are spread as the rack rule wants (HDFS verifyBlockPlacement): on at
-   * least two racks when the cluster has two and the block wants two replicas; false means
-   * mis-replicated.
+   * Whether a block's replicas are spread as the policy wants (HDFS verifyBlockPlacement): on at
+   * least two racks when the cluster has two and the block wants two replicas, and, under the
+   * upgrade-domain policy, on as many upgrade domains as it wants replicas, up to the factor; false
+   * means mis-replicated.
    */
   public boolean isPlacementSatisfied(Collection<String> datanodeUuids, int replication) {
     Set<String> racks = new HashSet<>();
+    Set<String> domains = new HashSet<>();
     for (String uuid : datanodeUuids) {
       Node n = datanodes.node(uuid);
       if (n != null) {
         racks.add(n.location());
+        domains.add(upgradeDomainOf(n));
       }
     }
-    int minRacks = Math.min(2, Math.min(replication, datanodes.racks()));
-    return racks.size() >= minRacks;
+    return violation(racks, domains, replication, datanodes.racks()) == null;
+  }
+
+  /**
+   * Why a block with replicas on {@code locations} breaks the policy for {@code replication}
+   * replicas in a cluster of {@code totalRacks} racks, in HDFS's words (BlockPlacementStatus
+   * getErrorDescription), or null when it does not: as {@link #isPlacementSatisfied}, for fsck.
+   */
+  public String violation(DatanodeInfo[] locations, int replication, int totalRacks) {
+    Set<String> racks = new HashSet<>();
+    Set<String> domains = new HashSet<>();
+    for (DatanodeInfo d : locations) {
+      racks.add(d.getNetworkLocation());
+      domains.add(d.getUpgradeDomain() != null ? d.getUpgradeDomain() : d.getXferAddr());
+    }
+    return violation(racks, domains, replication, totalRacks);
+  }
+
+  private String violation(
+      Set<String> racks, Set<String> domains, int replication, int totalRacks) {
+    // HDFS BlockPlacementStatusDefault: a cluster that never had two racks has no rack rule.
+    int requiredRacks = Math.min(2, replication);
+    boolean racksOk =
+        totalRacks <= 1 || racks.size() >= requiredRacks || racks.size() >= totalRacks;
+    boolean domainsOk =
+        upgradeDomainFactor <= 0
+            || (replication <= upgradeDomainFactor
+                ? replication <= domains.size()
+                : domains.size() >= upgradeDomainFactor);
+    if (racksOk && domainsOk) {
+      return null;
+    }
+    StringBuilder why = new StringBuilder();
+    if (!racksOk) {
+      why.append("Block should be additionally replicated on ")
+          .append(requiredRacks - racks.size())
+          .append(" more rack(s). Total number of racks in the cluster: ")
+          .append(totalRacks);
+    }
+    if (!domainsOk) {
+      if (why.length() > 0) {
+        why.append(' ');
+      }
+      why.append("The block has ")
+          .append(replication)
+          .append(" replicas. But it only has ")
+          .append(domains.size())
+          .append(" upgrade domains ")
+          .append(domains)
+          .append('.');
+    }
+    return why.toString();
   }
 
   /**
@@ -346,7 +468,7 @@ public final class BlockPlacement {
       long oldestBeat = staleBefore;
       StorageRef fullest = null;
       long minSpace = Long.MAX_VALUE;
-      for (StorageRef r : onSharedRacks(left)) {
+      for (StorageRef r : deletable(left)) {
         Node n = datanodes.node(r.datanodeUuid());
         long beat = n == null ? Long.MIN_VALUE : n.lastHeartbeat();
         if (beat < oldestBeat) {
@@ -365,6 +487,55 @@ public final class BlockPlacement {
       left.remove(chosen);
     }
     return out;
+  }
+
+  /**
+   * The replicas to delete one of (HDFS pickupReplicaSet): those on racks holding more than one, or
+   * all if none does; under the upgrade-domain policy, when some replicas share a domain, those of
+   * them that also share a rack, else all of them that share a domain, so that a deletion leaves
+   * the domains the block spans.
+   */
+  private List<StorageRef> deletable(List<StorageRef> replicas) {
+    List<StorageRef> byRack = onSharedRacks(replicas);
+    if (upgradeDomainFactor <= 0) {
+      return byRack;
+    }
+    Map<String, Integer> perDomain = new HashMap<>();
+    for (StorageRef r : replicas) {
+      perDomain.merge(domainOf(r), 1, Integer::sum);
+    }
+    List<StorageRef> sharedDomain = new ArrayList<>();
+    for (StorageRef r : replicas) {
+      if (perDomain.get(domainOf(r)) > 1) {
+        sharedDomain.add(r);
+      }
+    }
+    if (sharedDomain.isEmpty()) {
+      return byRack;
+    }
+    boolean someRackShared = sharesARack(replicas);
+    List<StorageRef> sharedBoth = new ArrayList<>();
+    for (StorageRef r : sharedDomain) {
+      if (someRackShared && byRack.contains(r)) {
+        sharedBoth.add(r);
+      }
+    }
+    return sharedBoth.isEmpty() ? sharedDomain : sharedBoth;
+  }
+
+  private boolean sharesARack(List<StorageRef> replicas) {
+    Set<String> racks = new HashSet<>();
+    for (StorageRef r : replicas) {
+      if (!racks.add(rackOf(r))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private String domainOf(StorageRef r) {
+    Node n = datanodes.node(r.datanodeUuid());
+    return n == null ? r.datanodeUuid() : upgradeDomainOf(n);
   }
 
   /**

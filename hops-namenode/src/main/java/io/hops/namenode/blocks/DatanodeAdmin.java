@@ -199,6 +199,9 @@ public final class DatanodeAdmin {
         n.setAdminState(stateOf(row));
       }
     }
+    for (DatanodeManager.Node n : nodes.values()) {
+      n.setUpgradeDomain(lists.getUpgradeDomain(n.id()));
+    }
   }
 
   private static long generationOf(Transaction tx, LockMode mode) throws StorageException {

@@ -65,6 +65,11 @@ public final class DatanodeManager {
     /** Its admin state as stored (a hint, see {@link DatanodeAdmin}). */
     private volatile AdminStates adminState = AdminStates.NORMAL;
 
+    /**
+     * Its upgrade domain from the JSON hosts file as stored, or null (see {@link DatanodeAdmin}).
+     */
+    private volatile String upgradeDomain;
+
     /** Monotonic time of the last heartbeat, or of this namenode's start if none yet. */
     private volatile long lastHeartbeat;
 
@@ -136,6 +141,18 @@ public final class DatanodeManager {
      */
     public boolean isMaintenance() {
       return DatanodeAdmin.isMaintenance(adminState);
+    }
+
+    /** Its upgrade domain as the JSON hosts file names it, or null when it names none. */
+    public String upgradeDomain() {
+      return upgradeDomain;
+    }
+
+    void setUpgradeDomain(String domain) {
+      if (!java.util.Objects.equals(upgradeDomain, domain)) {
+        upgradeDomain = domain;
+        version.incrementAndGet();
+      }
     }
 
     void setAdminState(AdminStates s) {
@@ -333,6 +350,7 @@ public final class DatanodeManager {
           .setXceiverCount(xceivers)
           .setNetworkLocation(location)
           .setAdminState(adminState)
+          .setUpgradeDomain(upgradeDomain)
           .build();
     }
   }
@@ -428,6 +446,7 @@ public final class DatanodeManager {
     n.id = new DatanodeID(reg);
     n.location = location;
     n.setAdminState(state);
+    n.setUpgradeDomain(admin.lists().getUpgradeDomain(n.id));
     n.checkStorages = true;
     touch(n);
     LOG.info(

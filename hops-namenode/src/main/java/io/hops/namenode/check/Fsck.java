@@ -514,21 +514,16 @@ public final class Fsck {
 
   /**
    * Counts and reports a block whose replicas are on fewer racks than HDFS's rule asks (two, or all
-   * there are; verifyBlockPlacement), in NamenodeFsck's words.
+   * there are), or on fewer upgrade domains than the upgrade-domain policy asks
+   * (verifyBlockPlacement), in NamenodeFsck's words.
    */
   private boolean misplaced(LocatedBlock lb, int replication, String p, int underReplicated) {
     if (totalRacks < 0) {
       totalRacks = datanodes.racks(); // once a walk: it counts every datanode
     }
-    if (totalRacks <= 1) {
-      return false;
-    }
-    Set<String> racks = new java.util.HashSet<>();
-    for (DatanodeInfo d : lb.getLocations()) {
-      racks.add(d.getNetworkLocation());
-    }
-    int required = Math.min(2, replication);
-    if (racks.size() >= required || racks.size() >= totalRacks) {
+    String violation =
+        ns.blocks().placement().violation(lb.getLocations(), replication, totalRacks);
+    if (violation == null) {
       return false;
     }
     res.numMisReplicatedBlocks++;
@@ -538,13 +533,7 @@ public final class Fsck {
       }
       out.print(p + ": ");
     }
-    out.println(
-        " Replica placement policy is violated for "
-            + lb.getBlock()
-            + ". Block should be additionally replicated on "
-            + (required - racks.size())
-            + " more rack(s). Total number of racks in the cluster: "
-            + totalRacks);
+    out.println(" Replica placement policy is violated for " + lb.getBlock() + ". " + violation);
     return true;
   }
 

@@ -189,6 +189,9 @@ public final class NameNodeInfo implements NameNodeMXBean {
         m.put("lastVolumeFailureDate", failures.getLastVolumeFailureDate());
         m.put("estimatedCapacityLostTotal", failures.getEstimatedCapacityLostTotal());
       }
+      if (n.upgradeDomain() != null) {
+        m.put("upgradeDomain", n.upgradeDomain());
+      }
       m.put("reportsAppliedHere", n.ownsReports());
       out.put(n.id().getXferAddrWithHostname(), m);
     }
