@@ -335,8 +335,8 @@ public class ClientRpc extends FeaturesOff {
   }
 
   /**
-   * What HDFS's FSNamesystem reports from its settings, except that hops has no data encryption, no
-   * key provider and no snapshots. The default storage policy is HOT, as in HDFS.
+   * What HDFS's FSNamesystem reports from its settings, except that hops has no key provider and no
+   * snapshots. The default storage policy is HOT, as in HDFS.
    */
   @Override
   public FsServerDefaults getServerDefaults() throws IOException {
@@ -362,7 +362,7 @@ public class ClientRpc extends FeaturesOff {
         conf.getInt(
             CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
             CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT),
-        false,
+        ns.blockTokens().encryptsDataTransfer(),
         conf.getLong(
             CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_KEY,
             CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_DEFAULT),
