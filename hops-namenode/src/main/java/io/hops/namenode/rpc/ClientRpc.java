@@ -117,7 +117,7 @@ public class ClientRpc extends FeaturesOff {
 
   @Override
   public FsServerDefaults getServerDefaults() throws IOException {
-    return ServerDefaults.of(ns.conf());
+    return ServerDefaults.of(ns.conf(), ns.blockTokens().encryptsDataTransfer());
   }
 
   // ---- namespace reads ----

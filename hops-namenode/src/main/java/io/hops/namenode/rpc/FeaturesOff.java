@@ -127,11 +127,12 @@ public abstract class FeaturesOff extends UnsupportedClientProtocol {
   }
 
   /**
-   * HDFS makes a key only when data transfer is encrypted, which needs a key hops does not have.
+   * Null, as HDFS answers, unless {@code dfs.encrypt.data.transfer} and block tokens are on: then a
+   * key from the block keys in the database ({@link io.hops.namenode.security.BlockTokens}).
    */
   @Override
-  public DataEncryptionKey getDataEncryptionKey() {
-    return null;
+  public DataEncryptionKey getDataEncryptionKey() throws IOException {
+    return ns.blockTokens().dataEncryptionKey();
   }
 
   // ---- erasure coding: every built-in policy disabled ----

@@ -11,13 +11,14 @@ import org.apache.hadoop.util.DataChecksum;
 
 /**
  * The answer to {@code getServerDefaults}: what HDFS's FSNamesystem reports from its settings,
- * except that hops has no data encryption, no key provider and no snapshots. The default storage
- * policy is HOT, as in HDFS.
+ * except that hops has no key provider and no snapshots. The default storage policy is HOT, as in
+ * HDFS. Whether data transfer is encrypted is {@code dfs.encrypt.data.transfer} with block tokens
+ * on.
  */
 final class ServerDefaults {
   private ServerDefaults() {}
 
-  static FsServerDefaults of(Configuration conf) throws IOException {
+  static FsServerDefaults of(Configuration conf, boolean encryptDataTransfer) throws IOException {
     String checksum =
         conf.get(DFSConfigKeys.DFS_CHECKSUM_TYPE_KEY, DFSConfigKeys.DFS_CHECKSUM_TYPE_DEFAULT);
     DataChecksum.Type checksumType;
@@ -39,7 +40,7 @@ final class ServerDefaults {
         conf.getInt(
             CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
             CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT),
-        false,
+        encryptDataTransfer,
         conf.getLong(
             CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_KEY,
             CommonConfigurationKeysPublic.FS_TRASH_INTERVAL_DEFAULT),

@@ -17,10 +17,12 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.protocol.datatransfer.InvalidEncryptionKeyException;
 import org.apache.hadoop.hdfs.security.token.block.BlockKey;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier.AccessMode;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenSecretManager;
+import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
 import org.apache.hadoop.hdfs.server.protocol.KeyUpdateCommand;
 import org.apache.hadoop.ipc.RetriableException;
@@ -52,6 +54,7 @@ public final class BlockTokens {
   private final Storage storage;
   private final String blockPoolId;
   private final boolean enabled;
+  private final boolean encryptDataTransfer;
   private final long updateIntervalMs;
   private final long lifetimeMs;
   private final BlockTokenSecretManager manager;
@@ -72,6 +75,10 @@ public final class BlockTokens {
         conf.getBoolean(
             DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
             DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT);
+    this.encryptDataTransfer =
+        conf.getBoolean(
+            DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY,
+            DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_DEFAULT);
     this.updateIntervalMs = updateIntervalMs(conf);
     this.lifetimeMs = lifetimeMs(conf);
     this.manager =
@@ -123,6 +130,15 @@ public final class BlockTokens {
 
   public boolean enabled() {
     return enabled;
+  }
+
+  /**
+   * {@code dfs.encrypt.data.transfer}, which the server defaults report as HDFS's FSNamesystem
+   * reports it (whether or not block tokens are on): a client that sees it asks for a {@link
+   * #dataEncryptionKey}.
+   */
+  public boolean encryptsDataTransfer() {
+    return encryptDataTransfer;
   }
 
   public String blockPoolId() {
@@ -316,6 +332,45 @@ public final class BlockTokens {
       read();
     }
     return manager.retrievePassword(id);
+  }
+
+  /**
+   * {@code getDataEncryptionKey}, as HDFS's BlockManager answers it: with block tokens and {@code
+   * dfs.encrypt.data.transfer} on, a key made from the current block key (a random nonce, its HMAC
+   * under the key, expiring after a token lifetime, for {@code
+   * dfs.encrypt.data.transfer.algorithm}); else null. Every datanode holds every block key of the
+   * database (see {@link #registered}), so it recomputes the key from the key id and nonce
+   * whichever namenode made it.
+   */
+  public DataEncryptionKey dataEncryptionKey() throws IOException {
+    if (!enabled || !encryptDataTransfer) {
+      return null;
+    }
+    keys();
+    return manager.generateDataEncryptionKey();
+  }
+
+  /**
+   * The encryption key of the encrypted handshake, recomputed from the client's key id and nonce as
+   * a DataNode recomputes it; a key this namenode does not know yet is read first. A key no longer
+   * in the database is HDFS's {@link InvalidEncryptionKeyException}, on which the stock client
+   * fetches a new key and connects again.
+   */
+  public byte[] retrieveDataEncryptionKey(int keyId, String blockPool, byte[] nonce)
+      throws IOException {
+    if (!enabled) {
+      throw new InvalidEncryptionKeyException(
+          "block access tokens are off (" + DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY + ")");
+    }
+    if (!blockPoolId.equals(blockPool)) {
+      // BlockPoolTokenSecretManager's message for a block pool it does not serve.
+      throw new IOException("Block pool " + blockPool + " is not found");
+    }
+    keys();
+    if (!knows(keyId)) {
+      read();
+    }
+    return manager.retrieveDataEncryptionKey(keyId, nonce);
   }
 
   private boolean knows(int keyId) {

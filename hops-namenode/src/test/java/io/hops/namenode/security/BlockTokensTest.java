@@ -161,9 +161,15 @@ class BlockTokensTest {
   /** Datanodes that know only {@code nn}: their keys come from its registration answers alone. */
   private static List<DataNode> datanodesOf(HopsNameNode nn, int n, java.nio.file.Path root)
       throws IOException {
+    return datanodesOf(nn, n, root, new Configuration(false));
+  }
+
+  /** As above, each datanode also with {@code extra}'s keys. */
+  private static List<DataNode> datanodesOf(
+      HopsNameNode nn, int n, java.nio.file.Path root, Configuration extra) throws IOException {
     List<DataNode> started = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      Configuration base = new Configuration(false);
+      Configuration base = new Configuration(extra);
       base.set("dfs.heartbeat.interval", "1");
       base.set("dfs.blockreport.initialDelay", "0");
       started.add(
@@ -222,6 +228,44 @@ class BlockTokensTest {
             .isEqualTo(keyIds(b.namesystem().blockTokens().exportKeys()))
             .isEqualTo(keyIds(cluster.namenode().namesystem().blockTokens().exportKeys()))
             .hasSize(2);
+      } finally {
+        dns.forEach(DataNode::shutdown);
+        b.close();
+        if (c != null) {
+          c.close();
+        }
+      }
+    } finally {
+      FileUtil.fullyDelete(root.toFile());
+    }
+  }
+
+  /**
+   * Encrypted data transfer needs block tokens, not Kerberos (as in HDFS): the server defaults turn
+   * it on in the client, whose key a datanode that registered with another namenode accepts.
+   */
+  @Test
+  void encryptedDataTransferWithoutKerberos() throws Exception {
+    Configuration conf = tokensOn(0, 0);
+    conf.setBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, true);
+    java.nio.file.Path root = Files.createTempDirectory("hops-dn-encrypt-");
+    List<DataNode> dns = List.of();
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      HopsNameNode b = cluster.startAnotherNamenode();
+      HopsNameNode c = null;
+      try {
+        Configuration encrypt = new Configuration(false);
+        encrypt.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+        encrypt.setBoolean(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, true);
+        dns = datanodesOf(b, 2, root, encrypt);
+        byte[] data = bytes(300_000, 11);
+        write(cluster.client(b), "/enc", data, (short) 2);
+        // C starts after the datanodes registered through B: it knows them from the database.
+        c = cluster.startAnotherNamenode();
+        DistributedFileSystem viaC = cluster.client(c);
+        assertThat(viaC.getServerDefaults(new Path("/")).getEncryptDataTransfer()).isTrue();
+        assertThat(viaC.getClient().newDataEncryptionKey()).isNotNull();
+        assertThat(read(viaC, "/enc")).isEqualTo(data);
       } finally {
         dns.forEach(DataNode::shutdown);
         b.close();

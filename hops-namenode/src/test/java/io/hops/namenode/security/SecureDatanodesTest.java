@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,6 +46,7 @@ import org.apache.hadoop.hdfs.protocol.datatransfer.sasl.SaslDataTransferClient;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseProto;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
 import org.apache.hadoop.hdfs.server.datanode.CachingStrategy;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.net.NetUtils;
@@ -126,7 +128,17 @@ class SecureDatanodesTest {
     final UserGroupInformation alice;
 
     SecureCluster(String protection) throws Exception {
+      this(protection, Map.of(), false);
+    }
+
+    /**
+     * With {@code extra} set on namenodes, datanodes and clients alike; with {@code onlySecond} the
+     * datanodes register with the second namenode only (their keys come from it alone).
+     */
+    SecureCluster(String protection, Map<String, String> extra, boolean onlySecond)
+        throws Exception {
       settings = secure(protection);
+      extra.forEach(settings::set);
       Configuration nn = new Configuration(settings);
       nn.setBoolean("hadoop.security.authorization", true);
       nn.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
@@ -141,9 +153,13 @@ class SecureDatanodesTest {
       try {
         other = cluster.startAnotherNamenode();
         for (int i = 1; i <= 3; i++) {
-          datanodes.add(startDatanode(i, List.of(cluster.namenode(), other)));
+          datanodes.add(
+              startDatanode(
+                  i, onlySecond ? List.of(other) : List.of(cluster.namenode(), other), extra));
         }
-        waitForLive(cluster.namenode(), 3);
+        if (!onlySecond) {
+          waitForLive(cluster.namenode(), 3);
+        }
         waitForLive(other, 3);
         // The superuser (this JVM's login, hdfs) opens the root to the test's user.
         cluster
@@ -172,7 +188,8 @@ class SecureDatanodesTest {
      * directory (on the classpath ahead of the jars, as Hadoop's scripts put HADOOP_CONF_DIR, for
      * ssl-server.xml), its own keytab, and the KDC's krb5.conf.
      */
-    private Process startDatanode(int i, List<HopsNameNode> nns) throws IOException {
+    private Process startDatanode(int i, List<HopsNameNode> nns, Map<String, String> extra)
+        throws IOException {
       File conf = work.resolve("dn" + i + "-conf").toFile();
       assertThat(conf.mkdirs()).isTrue();
       File keytab = new File(conf, "dn.keytab");
@@ -217,7 +234,14 @@ class SecureDatanodesTest {
         "hadoop.ssl.client.conf",
         KeyStoreTestUtil.getClientSSLConfigFileName(),
       };
-      Files.writeString(new File(conf, "hdfs-site.xml").toPath(), Processes.site(site));
+      List<String> keys = new ArrayList<>(List.of(site));
+      extra.forEach(
+          (k, v) -> {
+            keys.add(k);
+            keys.add(v);
+          });
+      Files.writeString(
+          new File(conf, "hdfs-site.xml").toPath(), Processes.site(keys.toArray(new String[0])));
       List<String> cmd = new ArrayList<>();
       cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
       cmd.addAll(
@@ -264,18 +288,31 @@ class SecureDatanodesTest {
 
     /** A client configuration of both namenodes as one nameservice, with 1 MB blocks. */
     Configuration clientConf() {
+      return clientConf(cluster.namenode(), second);
+    }
+
+    /** A client configuration of {@code nns} as one nameservice, with 1 MB blocks. */
+    Configuration clientConf(HopsNameNode... nns) {
       Configuration c = TestKdc.client(settings);
-      DatanodeLauncher.setNamenodes(c, List.of(cluster.namenode().address(), second.address()));
+      List<InetSocketAddress> addresses = new ArrayList<>();
+      for (HopsNameNode nn : nns) {
+        addresses.add(nn.address());
+      }
+      DatanodeLauncher.setNamenodes(c, addresses);
       c.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, BLOCK);
       c.setBoolean("fs.hdfs.impl.disable.cache", true);
       return c;
     }
 
     <T> T asAlice(FsCall<T> call) throws Exception {
+      return asAlice(clientConf(), call);
+    }
+
+    <T> T asAlice(Configuration conf, FsCall<T> call) throws Exception {
       return alice.doAs(
           (PrivilegedExceptionAction<T>)
               () -> {
-                try (FileSystem fs = FileSystem.newInstance(clientConf())) {
+                try (FileSystem fs = FileSystem.newInstance(conf)) {
                   return call.run((DistributedFileSystem) fs);
                 }
               });
@@ -345,6 +382,20 @@ class SecureDatanodesTest {
       LocatedBlock located,
       ExtendedBlock block,
       Token<BlockTokenIdentifier> token) {
+    return readWith(conf, located, block, token, null).replaceFirst("^ok .*", "ok");
+  }
+
+  /**
+   * As {@link #readWith(Configuration, LocatedBlock, ExtendedBlock, Token)}, with the encrypted
+   * handshake of {@code key} when not null; "ok" is followed by the class of the stream the
+   * handshake gave (CryptoInputStream: AES; SaslInputStream: SASL's cipher).
+   */
+  private static String readWith(
+      Configuration conf,
+      LocatedBlock located,
+      ExtendedBlock block,
+      Token<BlockTokenIdentifier> token,
+      DataEncryptionKey key) {
     DatanodeInfo dn = located.getLocations()[0];
     InetSocketAddress addr = NetUtils.createSocketAddr(dn.getXferAddr());
     try (Socket s = new Socket()) {
@@ -357,7 +408,7 @@ class SecureDatanodesTest {
               TrustedChannelResolver.getInstance(conf),
               new AtomicBoolean(false));
       IOStreamPair streams =
-          sasl.socketSend(s, s.getOutputStream(), s.getInputStream(), () -> null, token, dn);
+          sasl.socketSend(s, s.getOutputStream(), s.getInputStream(), () -> key, token, dn);
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(streams.out));
       new Sender(out)
           .readBlock(
@@ -373,7 +424,7 @@ class SecureDatanodesTest {
           BlockOpResponseProto.parseFrom(
               PBHelperClient.vintPrefixed(new DataInputStream(streams.in)));
       DataTransferProtoUtil.checkBlockOpStatus(answer, "for the test");
-      return "ok";
+      return "ok " + streams.in.getClass().getSimpleName();
     } catch (IOException e) {
       return e.getClass().getName() + ": " + e.getMessage();
     }
@@ -515,6 +566,208 @@ class SecureDatanodesTest {
       assertThat(alice(c, () -> readWith(conf, f, f.getBlock(), tampered(f.getBlockToken()))))
           .isEqualTo(MISMATCH);
     }
+  }
+
+  /** Writes {@code data} as a database file through {@code nn}'s small-files protocol. */
+  private static void createDatabaseFile(SecureCluster c, HopsNameNode nn, String path, byte[] data)
+      throws Exception {
+    c.alice.doAs(
+        (PrivilegedExceptionAction<Void>)
+            () -> {
+              var smallFiles = new SmallFilesProtocolTranslatorPB(nn.address(), c.clientConf());
+              try {
+                smallFiles.createSmallFile(
+                    path, (short) 0644, "DFSClient_sasl", false, true, (short) 1, BLOCK, data);
+              } finally {
+                smallFiles.close();
+              }
+              return null;
+            });
+  }
+
+  /** A copy of {@code k} with another key id, or with one bit of its encryption key flipped. */
+  private static DataEncryptionKey altered(DataEncryptionKey k, int keyId, boolean flipBit) {
+    byte[] secret = k.encryptionKey.clone();
+    if (flipBit) {
+      secret[0] ^= 1;
+    }
+    return new DataEncryptionKey(
+        keyId, k.blockPoolId, k.nonce, secret, k.expiryDate, k.encryptionAlgorithm);
+  }
+
+  private static int currentBlockKey(HopsNameNode nn) throws IOException {
+    return nn.namesystem().blockTokens().exportKeys().getCurrentKey().getKeyId();
+  }
+
+  /** What a client gets, with HDFS's message, for a key whose block key no datanode has. */
+  private static String unknownKey(int keyId) {
+    return "org.apache.hadoop.hdfs.protocol.datatransfer.InvalidEncryptionKeyException: Can't"
+        + " re-compute encryption key for nonce, since the required block key (keyID="
+        + keyId
+        + ") doesn't exist.";
+  }
+
+  @Test
+  void encryptedDataTransferWithKeysFromTheDatabaseWritesReadsAndReReplicates() throws Exception {
+    try (SecureCluster c =
+        new SecureCluster(
+            "authentication", Map.of(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY, "true"), false)) {
+      Configuration conf = c.clientConf();
+      // The server defaults turn encryption on in the client, which asks a namenode for a key.
+      DataEncryptionKey key = c.asAlice(fs -> fs.getClient().newDataEncryptionKey());
+      assertThat(key).isNotNull();
+      assertThat(key.keyId).isEqualTo(currentBlockKey(c.cluster.namenode()));
+      assertThat(key.blockPoolId)
+          .isEqualTo(c.cluster.namenode().namesystem().blockTokens().blockPoolId());
+      assertThat(key.encryptionAlgorithm).as("SASL's default cipher (3DES or RC4)").isNull();
+      assertThat(key.expiryDate - System.currentTimeMillis())
+          .isBetween(0L, TOKEN_LIFETIME_MS + 1000);
+
+      byte[] data = bytes(3 * BLOCK + 12_345, 5);
+      c.asAlice(
+          fs -> {
+            write(fs, "/e", data, (short) 3);
+            return null;
+          });
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/e"))).isEqualTo(data);
+      List<LocatedBlock> located = c.asAlice(fs -> blocks(fs, "/e"));
+      assertThat(located).hasSize(4);
+      assertThat(located.get(3).getLocations()).hasSize(3);
+
+      byte[] small = bytes(3000, 6);
+      c.asAlice(fs -> fs.mkdirs(new org.apache.hadoop.fs.Path("/db")));
+      c.cluster.client().setStoragePolicy(new org.apache.hadoop.fs.Path("/db"), "DB");
+      createDatabaseFile(c, c.cluster.namenode(), "/db/e", small);
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/db/e"))).isEqualTo(small);
+
+      // The encrypted handshake with a datanode and with the database-file block server: the
+      // genuine key passes (SASL's cipher), a flipped bit and an unknown key id are refused by
+      // both with the same answers.
+      DataEncryptionKey fresh = c.asAlice(fs -> fs.getClient().newDataEncryptionKey());
+      LocatedBlock b = c.asAlice(fs -> blocks(fs, "/e")).get(0);
+      LocatedBlock f = c.asAlice(fs -> blocks(fs, "/db/e")).get(0);
+      assertThat(c.xferPorts).doesNotContain(f.getLocations()[0].getXferPort());
+      for (LocatedBlock at : List.of(b, f)) {
+        assertThat(alice(c, () -> readWith(conf, at, at.getBlock(), at.getBlockToken(), fresh)))
+            .isEqualTo("ok SaslInputStream");
+        assertThat(
+                alice(
+                    c,
+                    () ->
+                        readWith(
+                            conf,
+                            at,
+                            at.getBlock(),
+                            at.getBlockToken(),
+                            altered(fresh, fresh.keyId, true))))
+            .isEqualTo(MISMATCH);
+        assertThat(
+                alice(
+                    c,
+                    () ->
+                        readWith(
+                            conf,
+                            at,
+                            at.getBlock(),
+                            at.getBlockToken(),
+                            altered(fresh, fresh.keyId + 1000, false))))
+            .startsWith(unknownKey(fresh.keyId + 1000));
+      }
+
+      // Re-replication: datanode to datanode, with a key the source makes from the shared keys.
+      byte[] r = bytes(BLOCK / 2, 7);
+      c.asAlice(
+          fs -> {
+            write(fs, "/er", r, (short) 2);
+            return null;
+          });
+      Set<Integer> before = ports(c.asAlice(fs -> blocks(fs, "/er")).get(0));
+      int victim = c.xferPorts.indexOf(before.iterator().next()) + 1;
+      c.kill(victim);
+      int gone = c.xferPorts.get(victim - 1);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      Set<Integer> after = before;
+      while (after.contains(gone) || after.size() < 2) {
+        assertThat(System.nanoTime())
+            .as("re-replicated away from %d: %s", gone, after)
+            .isLessThan(deadline);
+        Thread.sleep(300);
+        after = ports(c.asAlice(fs -> blocks(fs, "/er")).get(0));
+      }
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/er"))).isEqualTo(r);
+    }
+  }
+
+  @Test
+  void aesKeysOfOneNamenodeWorkOnDatanodesOfAnotherUntilTheirBlockKeyExpires() throws Exception {
+    try (SecureCluster c =
+        new SecureCluster(
+            "authentication",
+            Map.of(
+                DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_KEY,
+                "true",
+                DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_CIPHER_SUITES_KEY,
+                "AES/CTR/NoPadding",
+                NamenodeConfig.BLOCK_KEY_UPDATE_INTERVAL_MS,
+                "5000"),
+            true)) {
+      // The datanodes registered with the second namenode only: they hold the keys it sent. A
+      // third namenode starts after them: it knows them from the database only.
+      HopsNameNode a = c.cluster.startAnotherNamenode();
+      try {
+        aesKeysOfOneNamenodeOnDatanodesOfAnother(c, a);
+      } finally {
+        a.close();
+      }
+    }
+  }
+
+  private static void aesKeysOfOneNamenodeOnDatanodesOfAnother(SecureCluster c, HopsNameNode a)
+      throws Exception {
+    Configuration viaA = c.clientConf(a);
+    Configuration viaB = c.clientConf(c.second);
+    byte[] data = bytes(2 * BLOCK + 999, 8);
+    c.asAlice(
+        viaB,
+        fs -> {
+          write(fs, "/aes", data, (short) 3);
+          return null;
+        });
+    assertThat(c.<byte[]>asAlice(viaA, fs -> read(fs, "/aes"))).isEqualTo(data);
+    byte[] small = bytes(2000, 9);
+    c.asAlice(viaA, fs -> fs.mkdirs(new org.apache.hadoop.fs.Path("/db")));
+    c.cluster.client().setStoragePolicy(new org.apache.hadoop.fs.Path("/db"), "DB");
+    createDatabaseFile(c, a, "/db/aes", small);
+    assertThat(c.<byte[]>asAlice(viaA, fs -> read(fs, "/db/aes"))).isEqualTo(small);
+
+    DataEncryptionKey fromA = c.asAlice(viaA, fs -> fs.getClient().newDataEncryptionKey());
+    DataEncryptionKey fromB = c.asAlice(viaB, fs -> fs.getClient().newDataEncryptionKey());
+    LocatedBlock b = c.asAlice(viaA, fs -> blocks(fs, "/aes")).get(0);
+    LocatedBlock f = c.asAlice(viaA, fs -> blocks(fs, "/db/aes")).get(0);
+    for (DataEncryptionKey key : List.of(fromA, fromB)) {
+      for (LocatedBlock at : List.of(b, f)) {
+        assertThat(alice(c, () -> readWith(viaA, at, at.getBlock(), at.getBlockToken(), key)))
+            .as("AES negotiated")
+            .isEqualTo("ok CryptoInputStream");
+      }
+    }
+
+    // The leader rolls the block keys every 5 s: once fromA's key expired, every datanode and
+    // the block server refuse it as unknown (the stock client then fetches a new key).
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String answer;
+    do {
+      assertThat(System.nanoTime()).as("key %d expires", fromA.keyId).isLessThan(deadline);
+      Thread.sleep(1000);
+      LocatedBlock now = c.asAlice(viaA, fs -> blocks(fs, "/aes")).get(0);
+      answer = alice(c, () -> readWith(viaA, now, now.getBlock(), now.getBlockToken(), fromA));
+    } while (answer.startsWith("ok"));
+    assertThat(answer).startsWith(unknownKey(fromA.keyId));
+    LocatedBlock nowF = c.asAlice(viaA, fs -> blocks(fs, "/db/aes")).get(0);
+    assertThat(alice(c, () -> readWith(viaA, nowF, nowF.getBlock(), nowF.getBlockToken(), fromA)))
+        .startsWith(unknownKey(fromA.keyId));
+    assertThat(c.<byte[]>asAlice(viaA, fs -> read(fs, "/aes"))).isEqualTo(data);
+    assertThat(c.<byte[]>asAlice(viaA, fs -> read(fs, "/db/aes"))).isEqualTo(small);
   }
 
   private static String alice(SecureCluster c, java.util.function.Supplier<String> call)
