@@ -203,6 +203,12 @@ final class RenameLocks {
         }
       }
     }
+    if (tx.locksSnapshotRoots()) {
+      // Above the rows it locks exclusively, a rename locks the snapshottable directories shared,
+      // as every writer does (PathResolver): in this same order, by depth.
+      wantSnapshotRoots(wants, srcPath.inodes(), sc, sc.length - 1);
+      wantSnapshotRoots(wants, targetRows, tc, tc.length - 1);
+    }
     Map<Key, InodeRow> locked = read(tx, wants);
     for (Want w : wants.values()) {
       InodeRow row = locked.get(w.key());
@@ -281,6 +287,17 @@ final class RenameLocks {
       i = j;
     }
     return rows;
+  }
+
+  private static void wantSnapshotRoots(
+      Map<Key, Want> wants, List<InodeRow> rows, String[] path, int above)
+      throws TransientStorageException {
+    for (int d = 0; d < above && d < rows.size(); d++) {
+      InodeRow r = rows.get(d);
+      if (r.snapshottable()) {
+        want(wants, keyOf(r), path, d, LockMode.SHARED, r.id());
+      }
+    }
   }
 
   /** Adds a row to lock; a row wanted twice is locked once, in the stronger mode. */

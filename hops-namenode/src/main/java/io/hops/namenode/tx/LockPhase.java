@@ -46,6 +46,14 @@ public final class LockPhase {
     return maxRows;
   }
 
+  /**
+   * Whether writers lock the snapshottable directories above what they change, shared (snapshots
+   * enabled; see {@link PathResolver#lockSnapshotRoots}): for a caller that locks rows itself.
+   */
+  public boolean locksSnapshotRoots() {
+    return resolver.locksSnapshotRoots();
+  }
+
   /** Ends the lock phase: from now on every read throws, naming the operation. */
   void close(String operation) {
     closedBy = operation;

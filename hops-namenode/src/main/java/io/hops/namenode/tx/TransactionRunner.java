@@ -76,6 +76,15 @@ public final class TransactionRunner {
   }
 
   /**
+   * Turns on what snapshots need of every writer: the shared lock on the snapshottable directories
+   * above it and the copy-on-write of the inode rows it changes (docs/architecture.md,
+   * "Snapshots").
+   */
+  public void snapshotsEnabled(boolean on) {
+    resolver.lockSnapshotRoots(on);
+  }
+
+  /**
    * Checks, at the end of the lock phase, that a transaction may commit: the election's fence of
    * leader-only work (docs/architecture.md, "Fencing a paused leader").
    */
