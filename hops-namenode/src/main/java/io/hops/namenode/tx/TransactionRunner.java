@@ -84,6 +84,10 @@ public final class TransactionRunner {
     resolver.lockSnapshotRoots(on);
   }
 
+  private boolean snapshots() {
+    return resolver.locksSnapshotRoots();
+  }
+
   /**
    * Checks, at the end of the lock phase, that a transaction may commit: the election's fence of
    * leader-only work (docs/architecture.md, "Fencing a paused leader").
@@ -187,7 +191,8 @@ public final class TransactionRunner {
             return first;
           }
         }
-        LockPhase lock = new LockPhase(tx, resolver, maxRows);
+        CopyOnWrite versions = new CopyOnWrite(snapshots());
+        LockPhase lock = new LockPhase(tx, resolver, maxRows, versions);
         long lockStart = System.nanoTime();
         op.lock(lock);
         metrics.lockPhase(name, System.nanoTime() - lockStart);
@@ -200,7 +205,7 @@ public final class TransactionRunner {
           gate.check.check(tx);
         }
         lock.close(name);
-        ExecutePhase exec = new ExecutePhase(tx, hints);
+        ExecutePhase exec = new ExecutePhase(tx, hints, versions);
         T result = op.execute(exec);
         committedFailure = exec.failure();
         if (call != null && committedFailure == null) {
