@@ -302,6 +302,33 @@ CREATE TABLE IF NOT EXISTS snapshottable_dirs (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (dir_id);
 
+-- An inode entry (a directory's child by name) as it was at a snapshot, partitioned by the
+-- directory (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS inode_versions (
+  parent_id BIGINT NOT NULL,
+  name VARBINARY(255) NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  present BOOLEAN NOT NULL,
+  id BIGINT NOT NULL,
+  is_dir BOOLEAN NOT NULL,
+  permission SMALLINT NOT NULL,
+  user_id INT NOT NULL,
+  group_id INT NOT NULL,
+  modification_time BIGINT NOT NULL,
+  access_time BIGINT NOT NULL,
+  size BIGINT NOT NULL,
+  replication SMALLINT NOT NULL,
+  preferred_block_size BIGINT NOT NULL,
+  under_construction BOOLEAN NOT NULL,
+  file_stored_in_db BOOLEAN NOT NULL,
+  storage_policy TINYINT NOT NULL,
+  children_count INT NOT NULL,
+  has_quota BOOLEAN NOT NULL,
+  symlink VARBINARY(8000),
+  PRIMARY KEY (parent_id, name, snapshot_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (parent_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -63,6 +63,7 @@ public final class Namesystem {
             conf.getLong(NamenodeConfig.TX_BACKOFF_BASE_MS, 2),
             conf.getLong(NamenodeConfig.TX_BACKOFF_MAX_MS, 500),
             conf.getLong(NamenodeConfig.TX_DEADLINE_MS, NamenodeConfig.TX_DEADLINE_MS_DEFAULT));
+    runner.snapshotsEnabled(snapshots.enabled());
     runner.boundRows(
         conf.getInt(
             NamenodeConfig.TRANSACTION_MAX_ROWS, NamenodeConfig.TRANSACTION_MAX_ROWS_DEFAULT));

@@ -29,9 +29,10 @@ public final class SchemaVersion {
    * read as 0. 2: the security tables ({@code block_keys}, {@code delegation_keys}, {@code
    * delegation_tokens}). 3: snapshots ({@code snapshots}, {@code snapshottable_dirs}, and the
    * inodes' {@code snapshottable} and {@code snapshot_id}, which read as false and 0 in rows
-   * written before them).
+   * written before them). 4: {@code inode_versions} (the copy-on-write of inode entries under
+   * snapshots).
    */
-  public static final long CURRENT = 3;
+  public static final long CURRENT = 4;
 
   static final String ROW = "schema_version";
 

@@ -13,6 +13,7 @@ import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.GroupRow;
 import io.hops.dal.rows.InMemoryFileDataRow;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.LeDescriptorRow;
 import io.hops.dal.rows.LeasePathRow;
@@ -69,6 +70,7 @@ public final class Tables {
           XAttrRow.TABLE,
           SnapshotRow.TABLE,
           SnapshottableDirRow.TABLE,
+          InodeVersionRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

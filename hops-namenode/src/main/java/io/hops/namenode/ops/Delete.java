@@ -51,6 +51,7 @@ public final class Delete extends Operation<Boolean> {
   private boolean detach;
   private AncestorQuotas quotas = AncestorQuotas.none();
   private SnapshotGuard snapshots;
+  private boolean covered;
 
   public Delete(Namesystem ns, PermissionChecker pc, String src, boolean recursive) {
     this.ns = ns;
@@ -109,7 +110,9 @@ public final class Delete extends Operation<Boolean> {
       return;
     } else if (recursive) {
       subtree = SubtreeScan.read(tx, target, path(), LockMode.EXCLUSIVE, bound);
+      covered = tx.coveringSnapshot(resolved) != 0;
       if (!subtree.exceeded()) {
+        tx.coverBelow(resolved, subtree.rows());
         related =
             DeletedInodes.readWithin(tx, subtree.rows(), tx.maxRows() - subtree.rows().size());
         if (!related.deferred().isEmpty()) {
@@ -156,6 +159,13 @@ public final class Delete extends Operation<Boolean> {
         pc.check(target, path, FsAction.ALL);
         if (subtree == null) {
           throw new PathIsNotEmptyDirectoryException(path + " is non empty");
+        }
+        if (covered) {
+          throw new IOException(
+              "Cannot delete "
+                  + path
+                  + ": a directory this big below a snapshottable directory that has snapshots"
+                  + " is not supported yet (docs/architecture.md, \"Snapshots\")");
         }
         throw new SubtreeTooBigException("delete", path, target, null);
       }

@@ -21,6 +21,7 @@ public final class GetFileInfo extends Operation<HdfsFileStatus> {
   private final String path;
   private final String opName;
   private ResolvedPath resolved;
+  private io.hops.namenode.ops.snapshot.SnapshotView snapshot;
 
   public GetFileInfo(Namesystem ns, PermissionChecker pc, String path, String opName) {
     this.ns = ns;
@@ -37,11 +38,15 @@ public final class GetFileInfo extends Operation<HdfsFileStatus> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
+    snapshot = io.hops.namenode.ops.snapshot.SnapshotView.read(ns, tx, resolved, false);
   }
 
   @Override
   protected HdfsFileStatus execute(ExecutePhase tx) throws IOException {
     try {
+      if (snapshot != null) {
+        return snapshot.fileInfo(ns, pc);
+      }
       Checks.traverseNotCreating(pc, resolved);
     } catch (AccessControlException e) {
       // HDFS: the superuser gets null rather than an error for a file in the middle of the path.

@@ -53,6 +53,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   private final byte[] startAfter;
   private final boolean needLocation;
   private ResolvedPath resolved;
+  private io.hops.namenode.ops.snapshot.SnapshotView snapshot;
   private List<InodeRow> children = List.of();
 
   /** The children's names, like {@link #children} in listing order. */
@@ -80,8 +81,9 @@ public final class GetListing extends Operation<DirectoryListing> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
+    snapshot = io.hops.namenode.ops.snapshot.SnapshotView.read(ns, tx, resolved, true);
     InodeRow dir = resolved.target();
-    if (dir == null) {
+    if (dir == null || snapshot != null) {
       return;
     }
     if (!dir.isDir()) {
@@ -194,6 +196,10 @@ public final class GetListing extends Operation<DirectoryListing> {
 
   @Override
   protected DirectoryListing execute(ExecutePhase tx) throws IOException {
+    if (snapshot != null) {
+      // Without block locations: those of files as they were come with block retention.
+      return snapshot.listing(ns, pc, startAfter, lsLimit());
+    }
     Checks.traverseNotCreating(pc, resolved);
     InodeRow target = resolved.target();
     if (target == null) {

@@ -70,7 +70,7 @@ final class RenameLocks {
    * as the source (the target).
    */
   static RenameLocks acquire(LockPhase tx, String src, String dst, boolean oldApi)
-      throws StorageException {
+      throws java.io.IOException {
     RenameLocks l = new RenameLocks();
     if (l.lockWithinDirectory(tx, src, dst, oldApi)) {
       return l;
@@ -103,7 +103,7 @@ final class RenameLocks {
    * takes them again.
    */
   private boolean lockWithinDirectory(LockPhase tx, String src, String dst, boolean oldApi)
-      throws StorageException {
+      throws java.io.IOException {
     // A rename across directories is told by its strings alone, before anything is parsed.
     int slash = src.lastIndexOf('/');
     if (slash < 0 || slash != dst.lastIndexOf('/') || !src.regionMatches(0, dst, 0, slash)) {
@@ -176,7 +176,7 @@ final class RenameLocks {
     return List.copyOf(out);
   }
 
-  private void lock(LockPhase tx) throws StorageException {
+  private void lock(LockPhase tx) throws java.io.IOException {
     String[] sc = srcPath.components();
     String[] tc = targetComponents;
     Map<Key, Want> wants = new LinkedHashMap<>();
@@ -203,6 +203,12 @@ final class RenameLocks {
         }
       }
     }
+    if (tx.locksSnapshotRoots()) {
+      // Above the rows it locks exclusively, a rename locks the snapshottable directories shared,
+      // as every writer does (PathResolver): in this same order, by depth.
+      wantSnapshotRoots(wants, srcPath.inodes(), sc, sc.length - 1);
+      wantSnapshotRoots(wants, targetRows, tc, tc.length - 1);
+    }
     Map<Key, InodeRow> locked = read(tx, wants);
     for (Want w : wants.values()) {
       InodeRow row = locked.get(w.key());
@@ -226,6 +232,9 @@ final class RenameLocks {
       dstParent = locked.get(dstParentKey);
       dst = locked.get(dstKey);
     }
+    if (tx.locksSnapshotRoots() && srcParentKey != null && dstParentKey != null) {
+      coverForSnapshots(tx, locked);
+    }
     // A rename writes both paths: a subtree mark on either makes it back off (docs/architecture.md,
     // "Subtree operations"),
     // also one set between the read-committed resolution and the locks.
@@ -235,6 +244,49 @@ final class RenameLocks {
     if (src != null && src.isDir()) {
       checkNoSubtreeOperationBelow(tx, PathNames.prefix(sc, sc.length));
     }
+  }
+
+  /**
+   * Registers both paths' entries for copy-on-write (docs/architecture.md, "Snapshots"), with the
+   * rows as locked; refuses to move a non-empty directory out of the snapshottable directory whose
+   * snapshots cover it, whose descendants' versions this increment does not keep.
+   */
+  private void coverForSnapshots(LockPhase tx, Map<Key, InodeRow> locked)
+      throws java.io.IOException {
+    String[] sc = srcPath.components();
+    List<InodeRow> srcRows = lockedPath(srcPath.inodes(), sc.length - 1, locked, srcParent, src);
+    List<InodeRow> dstRows =
+        lockedPath(targetRows, targetComponents.length - 1, locked, dstParent, dst);
+    tx.cover(new ResolvedPath(srcPath.path(), sc, srcRows));
+    tx.cover(new ResolvedPath(dstPath.path(), targetComponents, dstRows));
+    long from = tx.coveringDirectory(srcRows.subList(0, sc.length));
+    long to = tx.coveringDirectory(dstRows.subList(0, targetComponents.length));
+    if (src != null && src.isDir() && src.childrenCount() > 0 && from != 0 && from != to) {
+      throw new java.io.IOException(
+          "Cannot move the non-empty directory "
+              + srcPath.path()
+              + " out of a snapshottable directory that has snapshots: not supported yet"
+              + " (docs/architecture.md, \"Snapshots\")");
+    }
+  }
+
+  /** The rows above {@code parentDepth}, as locked where they were, then the parent and target. */
+  private static List<InodeRow> lockedPath(
+      List<InodeRow> rows,
+      int parentDepth,
+      Map<Key, InodeRow> locked,
+      InodeRow parent,
+      InodeRow target) {
+    List<InodeRow> out = new ArrayList<>(parentDepth + 2);
+    for (int d = 0; d < parentDepth; d++) {
+      InodeRow r = rows.get(d);
+      out.add(locked.getOrDefault(keyOf(r), r));
+    }
+    out.add(parent);
+    if (target != null) {
+      out.add(target);
+    }
+    return out;
   }
 
   /**
@@ -281,6 +333,17 @@ final class RenameLocks {
       i = j;
     }
     return rows;
+  }
+
+  private static void wantSnapshotRoots(
+      Map<Key, Want> wants, List<InodeRow> rows, String[] path, int above)
+      throws TransientStorageException {
+    for (int d = 0; d < above && d < rows.size(); d++) {
+      InodeRow r = rows.get(d);
+      if (r.snapshottable()) {
+        want(wants, keyOf(r), path, d, LockMode.SHARED, r.id());
+      }
+    }
   }
 
   /** Adds a row to lock; a row wanted twice is locked once, in the stronger mode. */

@@ -3,6 +3,7 @@ package io.hops.namenode.resolve;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
+import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
 import java.util.ArrayList;
@@ -25,9 +26,24 @@ import java.util.List;
  */
 public final class PathResolver {
   private final InodeHintCache hints;
+  private volatile boolean snapshotRootLocks;
 
   public PathResolver(InodeHintCache hints) {
     this.hints = hints;
+  }
+
+  /**
+   * Whether a writer locks the snapshottable directories above the rows it locks, shared, so that
+   * it is wholly before or after a snapshot taken there (docs/architecture.md, "Snapshots"): on
+   * when snapshots are enabled.
+   */
+  public void lockSnapshotRoots(boolean on) {
+    snapshotRootLocks = on;
+  }
+
+  /** Whether {@link #lockSnapshotRoots} is on. */
+  public boolean locksSnapshotRoots() {
+    return snapshotRootLocks;
   }
 
   /**
@@ -79,6 +95,8 @@ public final class PathResolver {
     List<InodeRow> inodes = new ArrayList<>(names.length);
     // Every component read is a directory the path goes on below, so the chain covers them all.
     readUnlocked(tx, names, names.length, names.length - 1, inodes);
+    // Its one caller (a rename) then locks the last directory exclusively itself.
+    lockSnapshotRoots(tx, names, inodes, Math.min(inodes.size(), names.length - 1));
     return new ResolvedPath(path, names, List.copyOf(inodes));
   }
 
@@ -136,7 +154,11 @@ public final class PathResolver {
     } else {
       unlocked = n - 1;
     }
-    if (unlocked > 0 && !readUnlocked(tx, names, unlocked, unlocked - 2, inodes)) {
+    boolean complete = unlocked == 0 || readUnlocked(tx, names, unlocked, unlocked - 2, inodes);
+    if (parentMode == LockMode.EXCLUSIVE || targetMode == LockMode.EXCLUSIVE) {
+      lockSnapshotRoots(tx, names, inodes, inodes.size());
+    }
+    if (!complete) {
       return new ResolvedPath(path, names, List.copyOf(inodes));
     }
     for (int i = inodes.size(); i <= n; i++) {
@@ -247,6 +269,34 @@ public final class PathResolver {
       }
     }
     return true;
+  }
+
+  /**
+   * Locks shared the snapshottable directories among the first {@code upTo} rows read (read
+   * committed), top-down before the rows below them are locked, replacing each with its locked
+   * read: a writer then sees the directory's latest snapshot and a snapshot being taken there
+   * (which locks it exclusively) waits for the writer or the writer for it. Nothing is read when no
+   * row is snapshottable, so a path with none costs what it did. A directory that changed identity
+   * since the batch fails the attempt, and the runner retries.
+   */
+  private void lockSnapshotRoots(Transaction tx, String[] names, List<InodeRow> inodes, int upTo)
+      throws StorageException {
+    if (!snapshotRootLocks) {
+      return;
+    }
+    for (int i = 0; i < upTo; i++) {
+      InodeRow read = inodes.get(i);
+      if (!read.snapshottable()) {
+        continue;
+      }
+      Key key = i == 0 ? Inodes.rootKey() : Inodes.key(inodes.get(i - 1).id(), names[i - 1]);
+      InodeRow locked = tx.find(InodeRow.TABLE, key, LockMode.SHARED);
+      if (locked == null || locked.id() != read.id()) {
+        throw new TransientStorageException(
+            "snapshottable directory " + PathNames.prefix(names, i) + " changed while resolved");
+      }
+      inodes.set(i, locked);
+    }
   }
 
   /** Paths with fewer directories below the root than this look their hints up one by one. */

@@ -2,6 +2,7 @@ package io.hops.namenode.tx;
 
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.resolve.InodeHintCache;
@@ -17,22 +18,34 @@ public final class ExecutePhase {
   private final InodeHintCache hints;
   private final List<Runnable> afterCommit = new ArrayList<>();
   private java.io.IOException failure;
+  private final CopyOnWrite versions;
 
-  ExecutePhase(Transaction tx, InodeHintCache hints) {
+  ExecutePhase(Transaction tx, InodeHintCache hints, CopyOnWrite versions) {
     this.tx = tx;
     this.hints = hints;
+    this.versions = versions;
   }
 
   public <R extends Record> void insert(Table<R> table, R row) throws StorageException {
+    copyOnWrite(table, row);
     tx.insert(table, row);
   }
 
   public <R extends Record> void update(Table<R> table, R row) throws StorageException {
+    copyOnWrite(table, row);
     tx.update(table, row);
   }
 
   public <R extends Record> void delete(Table<R> table, R row) throws StorageException {
+    copyOnWrite(table, row);
     tx.delete(table, row);
+  }
+
+  /** An inode entry's first change after the snapshot covering it keeps its old version. */
+  private void copyOnWrite(Table<?> table, Record row) throws StorageException {
+    if (table == InodeRow.TABLE) {
+      versions.beforeWrite(tx, (InodeRow) row);
+    }
   }
 
   public void delete(Table<?> table, Key key) throws StorageException {

@@ -12,8 +12,10 @@ import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.resolve.SnapshotPaths;
 import io.hops.namenode.security.InodeAcl;
 import io.hops.namenode.security.LoadedAcls;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,11 +32,13 @@ public final class LockPhase {
   private long ownMarkOwner;
 
   private final int maxRows;
+  private final CopyOnWrite versions;
 
-  LockPhase(Transaction tx, PathResolver resolver, int maxRows) {
+  LockPhase(Transaction tx, PathResolver resolver, int maxRows, CopyOnWrite versions) {
     this.tx = tx;
     this.resolver = resolver;
     this.maxRows = maxRows;
+    this.versions = versions;
   }
 
   /**
@@ -44,6 +48,14 @@ public final class LockPhase {
    */
   public int maxRows() {
     return maxRows;
+  }
+
+  /**
+   * Whether writers lock the snapshottable directories above what they change, shared (snapshots
+   * enabled; see {@link PathResolver#lockSnapshotRoots}): for a caller that locks rows itself.
+   */
+  public boolean locksSnapshotRoots() {
+    return resolver.locksSnapshotRoots();
   }
 
   /** Ends the lock phase: from now on every read throws, naming the operation. */
@@ -60,7 +72,7 @@ public final class LockPhase {
 
   /** Resolves a path: ancestors read-committed, the parent and target at the given modes. */
   public ResolvedPath resolve(String path, LockMode parentMode, LockMode targetMode)
-      throws StorageException {
+      throws IOException {
     checkOpen();
     ResolvedPath p = resolver.resolve(tx, path, parentMode, targetMode, ownMark);
     if (ownMark != PathResolver.NO_MARK) {
@@ -77,18 +89,59 @@ public final class LockPhase {
       }
     }
     io.hops.namenode.resolve.ReservedPaths.check(p);
+    if (parentMode == LockMode.EXCLUSIVE || targetMode == LockMode.EXCLUSIVE) {
+      writes(p);
+    }
     loadAcls(p.inodes());
     return p;
+  }
+
+  /**
+   * What every write of {@code p} goes through when snapshots are enabled: HDFS's refusal of a path
+   * into a snapshot, and the copy-on-write of the entries it may change ({@link CopyOnWrite}).
+   */
+  private void writes(ResolvedPath p) throws IOException {
+    if (resolver.locksSnapshotRoots()) {
+      SnapshotPaths.refuseWrite(p);
+      versions.cover(tx, p);
+    }
+  }
+
+  /**
+   * Registers the entries a writer of {@code p} may change for copy-on-write, for a caller that
+   * locked them itself (a rename); {@code p}'s snapshottable directories must have been locked.
+   */
+  public void cover(ResolvedPath p) throws IOException {
+    writes(p);
+  }
+
+  /** Registers rows below {@code p}'s target a writer also changes (a delete's subtree). */
+  public void coverBelow(ResolvedPath p, List<InodeRow> rows) throws StorageException {
+    versions.coverBelow(tx, p, rows);
+  }
+
+  /** The latest snapshot covering {@code p}'s target when snapshots are enabled, or 0. */
+  public long coveringSnapshot(ResolvedPath p) {
+    return resolver.locksSnapshotRoots() ? CopyOnWrite.coveringSnapshot(p) : 0;
+  }
+
+  /** The snapshottable directory with snapshots covering the end of {@code rows}, or 0. */
+  public long coveringDirectory(List<InodeRow> rows) {
+    return resolver.locksSnapshotRoots() ? CopyOnWrite.coveringDirectory(rows) : 0;
   }
 
   /**
    * Resolves a path with no lock, reusing the ancestors of {@code base} when the path is beside it
    * (same parent directory): the second path of a rename ({@link PathResolver#resolveBeside}).
    */
-  public ResolvedPath resolveBeside(ResolvedPath base, String path) throws StorageException {
+  public ResolvedPath resolveBeside(ResolvedPath base, String path) throws IOException {
     checkOpen();
     ResolvedPath p = resolver.resolveBeside(tx, base, path);
     io.hops.namenode.resolve.ReservedPaths.check(p);
+    if (resolver.locksSnapshotRoots()) {
+      SnapshotPaths.refuseWrite(base); // its one caller is a rename
+      SnapshotPaths.refuseWrite(p);
+    }
     loadAcls(p.inodes());
     return p;
   }
@@ -104,9 +157,10 @@ public final class LockPhase {
   }
 
   /** A path its caller completed with rows it locked itself, checked as {@link #resolve}'s. */
-  public ResolvedPath adopt(ResolvedPath p) throws StorageException {
+  public ResolvedPath adopt(ResolvedPath p) throws IOException {
     checkOpen();
     io.hops.namenode.resolve.ReservedPaths.check(p);
+    writes(p); // its one caller is a rename, which locked the rows itself
     loadAcls(p.inodes());
     return p;
   }

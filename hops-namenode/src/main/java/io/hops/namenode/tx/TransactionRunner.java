@@ -76,6 +76,19 @@ public final class TransactionRunner {
   }
 
   /**
+   * Turns on what snapshots need of every writer: the shared lock on the snapshottable directories
+   * above it and the copy-on-write of the inode rows it changes (docs/architecture.md,
+   * "Snapshots").
+   */
+  public void snapshotsEnabled(boolean on) {
+    resolver.lockSnapshotRoots(on);
+  }
+
+  private boolean snapshots() {
+    return resolver.locksSnapshotRoots();
+  }
+
+  /**
    * Checks, at the end of the lock phase, that a transaction may commit: the election's fence of
    * leader-only work (docs/architecture.md, "Fencing a paused leader").
    */
@@ -178,7 +191,8 @@ public final class TransactionRunner {
             return first;
           }
         }
-        LockPhase lock = new LockPhase(tx, resolver, maxRows);
+        CopyOnWrite versions = new CopyOnWrite(snapshots());
+        LockPhase lock = new LockPhase(tx, resolver, maxRows, versions);
         long lockStart = System.nanoTime();
         op.lock(lock);
         metrics.lockPhase(name, System.nanoTime() - lockStart);
@@ -191,7 +205,7 @@ public final class TransactionRunner {
           gate.check.check(tx);
         }
         lock.close(name);
-        ExecutePhase exec = new ExecutePhase(tx, hints);
+        ExecutePhase exec = new ExecutePhase(tx, hints, versions);
         T result = op.execute(exec);
         committedFailure = exec.failure();
         if (call != null && committedFailure == null) {

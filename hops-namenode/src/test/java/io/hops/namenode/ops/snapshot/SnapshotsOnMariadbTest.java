@@ -9,6 +9,7 @@ import io.hops.namenode.NamenodeConfig;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.SnapshotException;
 import org.junit.jupiter.api.Assumptions;
@@ -33,8 +34,18 @@ class SnapshotsOnMariadbTest {
       first.mkdirs(new Path("/m/d/sub"));
       first.allowSnapshot(new Path("/m/d"));
       assertThat(second.createSnapshot(new Path("/m/d"), "x")).hasToString("/m/d/.snapshot/x");
+      // Changes through one namenode after the snapshot keep their versions (inode_versions):
+      // the other reads the tree as it was.
+      first.setPermission(new Path("/m/d/sub"), new FsPermission((short) 0700));
+      first.createNewFile(new Path("/m/d/new"));
+      assertThat(second.getFileStatus(new Path("/m/d/.snapshot/x/sub")).getPermission())
+          .isEqualTo(new FsPermission((short) 0755));
+      assertThat(second.listStatus(new Path("/m/d/.snapshot/x")))
+          .extracting(st -> st.getPath().getName())
+          .containsExactly("sub");
+      assertThat(second.listStatus(new Path("/m/d"))).hasSize(2);
       assertThat(SnapshotsLikeHdfsTest.dirs(first.getSnapshottableDirListing()))
-          .isEqualTo("/m/d " + owner(first) + " rwxr-xr-x children=1 snapshots=1/65536");
+          .isEqualTo("/m/d " + owner(first) + " rwxr-xr-x children=2 snapshots=1/65536");
       assertThatThrownBy(() -> first.delete(new Path("/m"), true))
           .hasMessageContaining("The directory /m/d cannot be deleted since /m/d is snapshottable");
       first.renameSnapshot(new Path("/m/d"), "x", "y");

@@ -1,0 +1,258 @@
+package io.hops.namenode.ops.snapshot;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.SnapshotRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.Inodes;
+import io.hops.namenode.resolve.MutableInode;
+import io.hops.namenode.resolve.PathNames;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.resolve.SnapshotPaths;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.LockPhase;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.hdfs.protocol.SnapshotException;
+
+/**
+ * A read of a {@code .snapshot} path (docs/architecture.md, "Snapshots"): {@code /d/.snapshot}
+ * lists the snapshots as directories, {@code /d/.snapshot/s/rest} is {@code /d/rest} as it was at
+ * {@code s}. An entry at snapshot s is its earliest version ({@code inode_versions}) with an id at
+ * least s, else its live row; a directory's children at s are its live children and its children's
+ * versions, merged by name. Read in the lock phase, read committed: a snapshot's entries no longer
+ * change, and a live row read here is one that has not changed since the snapshot, unless a writer
+ * changes it now, in which case its version (at the snapshot or a later one) is committed with the
+ * change. Cost: a pruned scan of the directory's snapshots, then per component a primary-key read
+ * and a pruned scan of the versions of that name; a listing adds a scan of the live children and
+ * one of the versions.
+ */
+public final class SnapshotView {
+  private final ResolvedPath path;
+  private final int at;
+  private List<SnapshotRow> snapshots = List.of();
+  private SnapshotRow snapshot;
+
+  /** The inodes of the path inside the snapshot, from the snapshot's root; null if missing. */
+  private List<InodeRow> rows;
+
+  private List<InodeRow> children;
+
+  private SnapshotView(ResolvedPath path, int at) {
+    this.path = path;
+    this.at = at;
+  }
+
+  /**
+   * The view {@code p} names if it enters a {@code .snapshot} and snapshots are enabled, else null;
+   * with {@code list}, a directory's children too.
+   */
+  public static SnapshotView read(Namesystem ns, LockPhase tx, ResolvedPath p, boolean list)
+      throws StorageException {
+    if (!ns.snapshots().enabled()) {
+      return null;
+    }
+    int at = SnapshotPaths.entered(p);
+    if (at < 0) {
+      return null;
+    }
+    SnapshotView v = new SnapshotView(p, at);
+    InodeRow dir = v.dir();
+    v.snapshots = tx.findByPartition(SnapshotRow.TABLE, dir.id(), LockMode.READ_COMMITTED);
+    String[] c = p.components();
+    if (c.length == at + 1) {
+      return v;
+    }
+    v.snapshot = SnapshotRoots.byName(v.snapshots, c[at + 1]);
+    if (v.snapshot == null) {
+      return v;
+    }
+    long sid = v.snapshot.snapshotId();
+    List<InodeRow> rows = new ArrayList<>();
+    InodeRow cur = rootOf(dir, v.snapshot);
+    rows.add(cur);
+    for (int i = at + 2; i < c.length; i++) {
+      if (!cur.isDir()) {
+        return v;
+      }
+      cur = child(tx, cur.id(), c[i], sid);
+      if (cur == null) {
+        return v;
+      }
+      rows.add(cur);
+    }
+    v.rows = rows;
+    if (list && cur.isDir()) {
+      v.children = children(tx, cur.id(), sid);
+    }
+    return v;
+  }
+
+  private InodeRow dir() {
+    return path.inodes().get(at);
+  }
+
+  /** Whether the path is the {@code .snapshot} directory itself. */
+  private boolean isDotSnapshot() {
+    return path.components().length == at + 1;
+  }
+
+  /** HDFS's getFileInfo: {@code .snapshot} is a bare directory; a missing entry null. */
+  public HdfsFileStatus fileInfo(Namesystem ns, PermissionChecker pc) throws IOException {
+    checkTraverse(pc);
+    if (isDotSnapshot()) {
+      return new HdfsFileStatus.Builder().isdir(true).build();
+    }
+    return rows == null ? null : ns.status(rows.get(rows.size() - 1), HdfsFileStatus.EMPTY_NAME);
+  }
+
+  /** HDFS's getListing: the snapshots (by name), or the entry's children as they were. */
+  public DirectoryListing listing(Namesystem ns, PermissionChecker pc, byte[] startAfter, int limit)
+      throws IOException {
+    checkTraverse(pc);
+    if (isDotSnapshot()) {
+      InodeRow dir = dir();
+      if (!dir.snapshottable() && dir.id() != Inodes.ROOT_ID) {
+        throw new SnapshotException(
+            "Directory is not a snapshottable directory: "
+                + PathNames.prefix(path.components(), at));
+      }
+      List<SnapshotRow> sorted = new ArrayList<>(snapshots);
+      sorted.sort(SnapshotRoots.BY_NAME);
+      List<InodeRow> roots = new ArrayList<>();
+      List<byte[]> names = new ArrayList<>();
+      for (SnapshotRow s : sorted) {
+        roots.add(rootOf(dir, s));
+        names.add(bytes(s.name()));
+      }
+      return page(ns, roots, names, startAfter, limit);
+    }
+    if (rows == null) {
+      return null;
+    }
+    InodeRow target = rows.get(rows.size() - 1);
+    if (!target.isDir()) {
+      return new DirectoryListing(
+          new HdfsFileStatus[] {ns.status(target, HdfsFileStatus.EMPTY_NAME)}, 0);
+    }
+    pc.check(target, path.path(), FsAction.READ_EXECUTE);
+    List<byte[]> names = new ArrayList<>();
+    for (InodeRow r : children) {
+      names.add(bytes(r.name()));
+    }
+    return page(ns, children, names, startAfter, limit);
+  }
+
+  private static DirectoryListing page(
+      Namesystem ns, List<InodeRow> rows, List<byte[]> names, byte[] startAfter, int limit)
+      throws StorageException {
+    int first = 0;
+    if (startAfter != null && startAfter.length > 0) {
+      while (first < names.size() && compare(names.get(first), startAfter) <= 0) {
+        first++;
+      }
+    }
+    int count = Math.min(names.size() - first, limit);
+    HdfsFileStatus[] out = new HdfsFileStatus[count];
+    for (int i = 0; i < count; i++) {
+      out[i] = ns.status(rows.get(first + i), names.get(first + i));
+    }
+    return new DirectoryListing(out, names.size() - first - count);
+  }
+
+  /** EXECUTE on the directories passed inside the snapshot, as HDFS checks a path's ancestors. */
+  private void checkTraverse(PermissionChecker pc) throws IOException {
+    io.hops.namenode.ops.Checks.traverseNotCreating(pc, path);
+    if (rows == null) {
+      return;
+    }
+    for (int i = 0; i < rows.size() - 1; i++) {
+      pc.check(rows.get(i), path.path(), FsAction.EXECUTE);
+    }
+  }
+
+  /**
+   * HDFS's snapshot root (Snapshot.Root): the directory as it was when the snapshot was taken, its
+   * modification time the snapshot's.
+   */
+  private static InodeRow rootOf(InodeRow dir, SnapshotRow s) {
+    MutableInode m = MutableInode.of(dir);
+    m.name = s.name();
+    m.permission = s.permission();
+    m.userId = s.userId();
+    m.groupId = s.groupId();
+    m.modificationTime = s.modificationTime();
+    m.accessTime = s.accessTime();
+    m.childrenCount = s.childrenCount();
+    return m.toRow();
+  }
+
+  /** The entry {@code name} of directory {@code parentId} at snapshot {@code sid}, or null. */
+  private static InodeRow child(LockPhase tx, long parentId, String name, long sid)
+      throws StorageException {
+    InodeVersionRow v =
+        earliest(
+            tx.findByPartition(
+                InodeVersionRow.TABLE, parentId, "name", name, LockMode.READ_COMMITTED),
+            sid);
+    if (v != null) {
+      return v.toInode(Inodes.partitionOf(parentId, name));
+    }
+    return tx.find(InodeRow.TABLE, Inodes.key(parentId, name), LockMode.READ_COMMITTED);
+  }
+
+  /** The children of directory {@code id} at snapshot {@code sid}, in HDFS's listing order. */
+  private static List<InodeRow> children(LockPhase tx, long id, long sid) throws StorageException {
+    List<InodeRow> live =
+        id == Inodes.ROOT_ID
+            ? tx.findByIndex(InodeRow.TABLE, "parent_id", id, LockMode.READ_COMMITTED)
+            : tx.findByPartition(InodeRow.TABLE, id, LockMode.READ_COMMITTED);
+    Map<String, InodeVersionRow> versions = new HashMap<>();
+    for (InodeVersionRow v :
+        tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED)) {
+      if (v.snapshotId() >= sid) {
+        versions.merge(v.name(), v, (a, b) -> a.snapshotId() <= b.snapshotId() ? a : b);
+      }
+    }
+    List<InodeRow> out = new ArrayList<>();
+    for (InodeRow r : live) {
+      if (r.parentId() == id && !versions.containsKey(r.name())) {
+        out.add(r);
+      }
+    }
+    for (InodeVersionRow v : versions.values()) {
+      if (v.present()) {
+        out.add(v.toInode(Inodes.partitionOf(id, v.name())));
+      }
+    }
+    out.sort((a, b) -> compare(bytes(a.name()), bytes(b.name())));
+    return out;
+  }
+
+  private static InodeVersionRow earliest(List<InodeVersionRow> versions, long sid) {
+    InodeVersionRow best = null;
+    for (InodeVersionRow v : versions) {
+      if (v.snapshotId() >= sid && (best == null || v.snapshotId() < best.snapshotId())) {
+        best = v;
+      }
+    }
+    return best;
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static int compare(byte[] a, byte[] b) {
+    return org.apache.hadoop.hdfs.DFSUtilClient.compareBytes(a, b);
+  }
+}

@@ -1,0 +1,82 @@
+package io.hops.namenode.ops.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
+import io.hops.dal.LockMode;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What snapshots add to a write below a snapshottable directory (docs/architecture.md,
+ * "Snapshots"): the directory locked shared (one PK(SHARED)), and once it has a snapshot one
+ * batched read of the changed entries' versions and one version row for the first change only; a
+ * write elsewhere costs what it did.
+ */
+class SnapshotWriteCostTest {
+  private static HopsTestCluster cluster;
+  private static DistributedFileSystem fs;
+  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+    cluster = new HopsTestCluster(conf);
+    fs = cluster.client();
+    cluster.namenode().namesystem().runner().observe(LAST::put);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    fs.close();
+    cluster.close();
+  }
+
+  private static AccessCounts chmod(String path, int mode) throws Exception {
+    fs.setPermission(new Path(path), new FsPermission((short) mode));
+    return LAST.get("setPermission");
+  }
+
+  @Test
+  void aWriterLocksTheSnapshottableDirectorySharedAndKeepsOneVersion() throws Exception {
+    for (String d : new String[] {"/plain", "/snap"}) {
+      fs.mkdirs(new Path(d + "/a"));
+      fs.createNewFile(new Path(d + "/a/f"));
+      fs.getFileStatus(new Path(d + "/a/f")); // warm hints
+    }
+    fs.allowSnapshot(new Path("/snap"));
+    chmod("/plain/a/f", 0600);
+    AccessCounts plain = chmod("/plain/a/f", 0640);
+
+    AccessCounts allowed = chmod("/snap/a/f", 0640);
+    assertThat(allowed.get(AccessKind.PK, LockMode.SHARED))
+        .isEqualTo(plain.get(AccessKind.PK, LockMode.SHARED) + 1);
+    assertThat(allowed.total()).isEqualTo(plain.total() + 1);
+    assertThat(allowed.rowsWritten()).isEqualTo(plain.rowsWritten());
+
+    fs.createSnapshot(new Path("/snap"), "s1");
+    AccessCounts first = chmod("/snap/a/f", 0600);
+    assertThat(first.total()).isEqualTo(plain.total() + 2);
+    assertThat(first.get(AccessKind.BATCH)).isEqualTo(plain.get(AccessKind.BATCH) + 1);
+    assertThat(first.rowsWritten()).isEqualTo(plain.rowsWritten() + 1);
+
+    AccessCounts second = chmod("/snap/a/f", 0644);
+    assertThat(second.total()).isEqualTo(plain.total() + 2);
+    assertThat(second.rowsWritten()).isEqualTo(plain.rowsWritten());
+
+    assertThat(fs.getFileStatus(new Path("/snap/.snapshot/s1/a/f")).getPermission())
+        .isEqualTo(new FsPermission((short) 0640));
+    assertThat(chmod("/plain/a/f", 0600)).isEqualTo(plain);
+  }
+}
