@@ -370,7 +370,22 @@ public final class BlockTokens {
     if (!knows(keyId)) {
       read();
     }
+    if (expired(keyId)) {
+      // A datanode drops a block key at its expiry (BlockTokenSecretManager.removeExpiredKeys);
+      // the rows stay until the leader deletes them, so the block server answers as it would.
+      throw new InvalidEncryptionKeyException(
+          "Can't re-compute encryption key for nonce, since the required block key (keyID="
+              + keyId
+              + ") doesn't exist. Current key: "
+              + manager.getCurrentKey().getKeyId());
+    }
     return manager.retrieveDataEncryptionKey(keyId, nonce);
+  }
+
+  private boolean expired(int keyId) {
+    Keys k = keys;
+    long now = org.apache.hadoop.util.Time.now();
+    return k != null && k.rows().stream().anyMatch(r -> r.keyId() == keyId && r.expiryDate() < now);
   }
 
   private boolean knows(int keyId) {
