@@ -335,7 +335,9 @@ public final class BlockPlacement {
       Node n = datanodes.node(uuid);
       if (n != null) {
         racks.add(n.location());
-        domains.add(upgradeDomainOf(n));
+        if (upgradeDomainFactor > 0) { // a block's every check on the hot path: no work if unused
+          domains.add(upgradeDomainOf(n));
+        }
       }
     }
     return violation(racks, domains, replication, datanodes.racks()) == null;

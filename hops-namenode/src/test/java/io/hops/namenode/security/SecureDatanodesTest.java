@@ -475,29 +475,10 @@ class SecureDatanodesTest {
 
       // Re-replication: a datanode holding a replica of /r stops; the namenode has it copied,
       // datanode to datanode over SASL with a token the source makes from the shared keys.
-      byte[] r = bytes(BLOCK / 2, 2);
-      c.asAlice(
-          fs -> {
-            write(fs, "/r", r, (short) 2);
-            return null;
-          });
-      Set<Integer> before = ports(c.asAlice(fs -> blocks(fs, "/r")).get(0));
-      int victim = c.xferPorts.indexOf(before.iterator().next()) + 1;
-      c.kill(victim);
-      int gone = c.xferPorts.get(victim - 1);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-      Set<Integer> after = before;
-      while (after.contains(gone) || after.size() < 2) {
-        assertThat(System.nanoTime())
-            .as("re-replicated away from %d: %s", gone, after)
-            .isLessThan(deadline);
-        Thread.sleep(300);
-        after = ports(c.asAlice(fs -> blocks(fs, "/r")).get(0));
-      }
-      Set<Integer> copiedTo = new TreeSet<>(after);
-      copiedTo.removeAll(before);
+      Copied copy = reReplicated(c, "/r", bytes(BLOCK / 2, 2));
+      Set<Integer> copiedTo = new TreeSet<>(copy.after());
+      copiedTo.removeAll(copy.before());
       assertThat(copiedTo).hasSize(1);
-      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/r"))).isEqualTo(r);
 
       // An expired token is refused by the handshake (the datanode cannot compute its password).
       Thread.sleep(
@@ -675,26 +656,7 @@ class SecureDatanodesTest {
       }
 
       // Re-replication: datanode to datanode, with a key the source makes from the shared keys.
-      byte[] r = bytes(BLOCK / 2, 7);
-      c.asAlice(
-          fs -> {
-            write(fs, "/er", r, (short) 2);
-            return null;
-          });
-      Set<Integer> before = ports(c.asAlice(fs -> blocks(fs, "/er")).get(0));
-      int victim = c.xferPorts.indexOf(before.iterator().next()) + 1;
-      c.kill(victim);
-      int gone = c.xferPorts.get(victim - 1);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-      Set<Integer> after = before;
-      while (after.contains(gone) || after.size() < 2) {
-        assertThat(System.nanoTime())
-            .as("re-replicated away from %d: %s", gone, after)
-            .isLessThan(deadline);
-        Thread.sleep(300);
-        after = ports(c.asAlice(fs -> blocks(fs, "/er")).get(0));
-      }
-      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/er"))).isEqualTo(r);
+      reReplicated(c, "/er", bytes(BLOCK / 2, 7));
     }
   }
 
@@ -768,6 +730,36 @@ class SecureDatanodesTest {
         .startsWith(unknownKey(fromA.keyId));
     assertThat(c.<byte[]>asAlice(viaA, fs -> read(fs, "/aes"))).isEqualTo(data);
     assertThat(c.<byte[]>asAlice(viaA, fs -> read(fs, "/db/aes"))).isEqualTo(small);
+  }
+
+  /** The transfer ports of a block's holders before a kill and after its re-replication. */
+  private record Copied(Set<Integer> before, Set<Integer> after) {}
+
+  /**
+   * Writes {@code data} as {@code path} with 2 replicas, kills a datanode holding its block, waits
+   * (up to 90 s) until the block has 2 replicas again without it, and checks the file reads back.
+   */
+  private static Copied reReplicated(SecureCluster c, String path, byte[] data) throws Exception {
+    c.asAlice(
+        fs -> {
+          write(fs, path, data, (short) 2);
+          return null;
+        });
+    Set<Integer> before = ports(c.asAlice(fs -> blocks(fs, path)).get(0));
+    int victim = c.xferPorts.indexOf(before.iterator().next()) + 1;
+    c.kill(victim);
+    int gone = c.xferPorts.get(victim - 1);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    Set<Integer> after = before;
+    while (after.contains(gone) || after.size() < 2) {
+      assertThat(System.nanoTime())
+          .as("re-replicated away from %d: %s", gone, after)
+          .isLessThan(deadline);
+      Thread.sleep(300);
+      after = ports(c.asAlice(fs -> blocks(fs, path)).get(0));
+    }
+    assertThat(c.<byte[]>asAlice(fs -> read(fs, path))).isEqualTo(data);
+    return new Copied(before, after);
   }
 
   private static String alice(SecureCluster c, java.util.function.Supplier<String> call)
