@@ -7,6 +7,7 @@ import io.hops.common.HopsConfig;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.tools.StockTool;
 import java.io.File;
 import java.io.IOException;
 import java.net.HttpURLConnection;
@@ -20,6 +21,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.tools.DFSck;
 import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,6 +83,30 @@ class HttpsPolicyTest {
           (HttpURLConnection)
               new URL("http://localhost:" + https.getPort() + "/jmx").openConnection();
       assertThatThrownBy(plain::getResponseCode).isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void stockFsckReachesTheNamenodeOverTlsUnderHttpsOnly() throws Exception {
+    try (HopsTestCluster cluster = new HopsTestCluster(withPolicy("HTTPS_ONLY"))) {
+      HopsNameNode nn = cluster.namenode();
+      Configuration client = new Configuration(cluster.clientConf());
+      ssl.forEach(e -> client.set(e.getKey(), e.getValue()));
+      client.set(DFSConfigKeys.DFS_HTTP_POLICY_KEY, "HTTPS_ONLY");
+      client.set(
+          DFSConfigKeys.DFS_NAMENODE_HTTPS_ADDRESS_KEY, "localhost:" + nn.httpsAddress().getPort());
+      // Where the stock tool would go over plain HTTP, nothing answers.
+      client.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, "localhost:1");
+      try (FileSystem fs = FileSystem.newInstance(client)) {
+        fs.mkdirs(new Path("/fscked/dir"));
+      }
+      StockTool.Output out = StockTool.run(o -> new DFSck(client, o), "/fscked", "-files");
+      assertThat(out.rc()).as(out.out() + out.err()).isZero();
+      assertThat(out.err())
+          .contains("Connecting to namenode via https://localhost:" + nn.httpsAddress().getPort());
+      assertThat(out.out())
+          .contains("/fscked/dir <dir>")
+          .contains("The filesystem under path '/fscked' is HEALTHY");
     }
   }
 
