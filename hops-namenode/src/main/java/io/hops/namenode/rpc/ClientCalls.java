@@ -220,6 +220,21 @@ public final class ClientCalls {
     return CALLS.get(method);
   }
 
+  /**
+   * The codec {@code method}'s outcome is kept with in the retry cache: the call sites take it from
+   * here, so the table is the only place that says which calls are at-most-once and how.
+   *
+   * @throws IllegalStateException if the table keeps no outcome for {@code method}
+   */
+  @SuppressWarnings("unchecked")
+  public static <T> RetryCache.Codec<T> keptWith(String method) {
+    Call call = CALLS.get(method);
+    if (call == null || call.retry() == null) {
+      throw new IllegalStateException(method + " keeps no outcome in the retry cache");
+    }
+    return (RetryCache.Codec<T>) call.retry();
+  }
+
   /** Every row, for the checks that hold the table to HDFS's. */
   public static java.util.Collection<Call> all() {
     return CALLS.values();

@@ -82,7 +82,7 @@ final class ClientFileWrites {
     var leases = ns.leases();
     String holder = holder(clientName);
     return ns.runAtMostOnce(
-        RetryCodecs.CREATE,
+        ClientCalls.keptWith("create"),
         () ->
             new Create(
                 ns,
@@ -163,7 +163,8 @@ final class ClientFileWrites {
             pc,
             () ->
                 ns.runAtMostOnce(
-                    RetryCodecs.APPEND, () -> new Append(ns, pc, leases, src, holder, flags)));
+                    ClientCalls.keptWith("append"),
+                    () -> new Append(ns, pc, leases, src, holder, flags)));
     if (appended != null) {
       signed(ns, appended.getLastBlock(), AccessMode.WRITE);
     }
@@ -185,7 +186,10 @@ final class ClientFileWrites {
   void concat(String trg, String[] srcs) throws IOException {
     var pc = ns.checker();
     afterMovingFromDatabase(
-        pc, () -> ns.runAtMostOnce(RetryCodecs.VOID, () -> new Concat(ns.blocks(), pc, trg, srcs)));
+        pc,
+        () ->
+            ns.runAtMostOnce(
+                ClientCalls.keptWith("concat"), () -> new Concat(ns.blocks(), pc, trg, srcs)));
   }
 
   boolean truncate(String src, long newLength, String clientName) throws IOException {

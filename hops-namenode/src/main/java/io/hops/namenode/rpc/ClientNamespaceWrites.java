@@ -38,17 +38,17 @@ final class ClientNamespaceWrites {
       throw new AssertionError("Absolute path required, but got '" + src + "'");
     }
     var pc = ns.checker();
-    return ns.subtrees().delete(pc, src, recursive, RetryCodecs.BOOLEAN);
+    return ns.subtrees().delete(pc, src, recursive, ClientCalls.keptWith("delete"));
   }
 
   boolean rename(String src, String dst) throws IOException {
     var pc = ns.checker();
-    return ns.subtrees().rename(pc, src, dst, true, null, RetryCodecs.BOOLEAN);
+    return ns.subtrees().rename(pc, src, dst, true, null, ClientCalls.keptWith("rename"));
   }
 
   void rename2(String src, String dst, Options.Rename... options) throws IOException {
     var pc = ns.checker();
-    ns.subtrees().rename(pc, src, dst, false, options, RetryCodecs.BOOLEAN);
+    ns.subtrees().rename(pc, src, dst, false, options, ClientCalls.keptWith("rename2"));
   }
 
   void setQuota(String path, long nsQuota, long dsQuota, StorageType type) throws IOException {

@@ -71,7 +71,7 @@ final class ClientPipeline {
     // @AtMostOnce in HDFS: a resend of an update that committed would find the block already at
     // the new generation stamp and fail the writer's pipeline recovery.
     ns.runAtMostOnce(
-        RetryCodecs.VOID,
+        ClientCalls.keptWith("updatePipeline"),
         () ->
             new UpdatePipeline(
                 ns.blocks(),

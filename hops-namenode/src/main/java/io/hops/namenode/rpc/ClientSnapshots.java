@@ -42,18 +42,22 @@ final class ClientSnapshots {
   String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
     var pc = ns.checker();
     return ns.runAtMostOnce(
-        RetryCodecs.STRING, () -> new CreateSnapshot(ns, pc, snapshotRoot, snapshotName));
+        ClientCalls.keptWith("createSnapshot"),
+        () -> new CreateSnapshot(ns, pc, snapshotRoot, snapshotName));
   }
 
   void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
     var pc = ns.checker();
-    ns.runAtMostOnce(RetryCodecs.VOID, () -> new DeleteSnapshot(pc, snapshotRoot, snapshotName));
+    ns.runAtMostOnce(
+        ClientCalls.keptWith("deleteSnapshot"),
+        () -> new DeleteSnapshot(pc, snapshotRoot, snapshotName));
   }
 
   void renameSnapshot(String snapshotRoot, String oldName, String newName) throws IOException {
     var pc = ns.checker();
     ns.runAtMostOnce(
-        RetryCodecs.VOID, () -> new RenameSnapshot(ns, pc, snapshotRoot, oldName, newName));
+        ClientCalls.keptWith("renameSnapshot"),
+        () -> new RenameSnapshot(ns, pc, snapshotRoot, oldName, newName));
   }
 
   SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {

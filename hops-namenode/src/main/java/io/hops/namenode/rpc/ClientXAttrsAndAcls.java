@@ -29,7 +29,8 @@ final class ClientXAttrsAndAcls {
 
   void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
     var pc = ns.checker();
-    ns.runAtMostOnce(RetryCodecs.VOID, () -> new SetXAttr(ns, pc, src, xAttr, flag));
+    ns.runAtMostOnce(
+        ClientCalls.keptWith("setXAttr"), () -> new SetXAttr(ns, pc, src, xAttr, flag));
   }
 
   List<XAttr> getXAttrs(String src, List<XAttr> xAttrs) throws IOException {
@@ -44,7 +45,8 @@ final class ClientXAttrsAndAcls {
 
   void removeXAttr(String src, XAttr xAttr) throws IOException {
     var pc = ns.checker();
-    ns.runAtMostOnce(RetryCodecs.VOID, () -> new RemoveXAttr(ns, pc, src, xAttr));
+    ns.runAtMostOnce(
+        ClientCalls.keptWith("removeXAttr"), () -> new RemoveXAttr(ns, pc, src, xAttr));
   }
 
   void changeAcl(String src, ChangeAcl.Kind kind, List<AclEntry> spec) throws IOException {

@@ -16,7 +16,7 @@ import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
  * protobuf messages the wire carries them in (Hadoop's own translators), so a retry answers exactly
  * what the first call answered. An outcome that is an error is not kept.
  */
-public final class RetryCodecs {
+final class RetryCodecs {
   private RetryCodecs() {}
 
   public static final RetryCache.Codec<Boolean> BOOLEAN =

@@ -57,7 +57,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
     String holder = ns.users().longNames().remember(clientName);
     try {
       return ns.runAtMostOnce(
-              RetryCodecs.CREATE,
+              ClientCalls.keptWith("createSmallFile"),
               () ->
                   new Create(
                           ns,
@@ -92,7 +92,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
     byte[] bytes = data == null ? new byte[0] : data;
     try {
       return ns.runAtMostOnce(
-          RetryCodecs.BOOLEAN,
+          ClientCalls.keptWith("appendSmallFile"),
           () ->
               new io.hops.namenode.ops.AppendSmallFile(
                   pc, store, fileId, expectedLength, bytes, ns.blocks().now()));

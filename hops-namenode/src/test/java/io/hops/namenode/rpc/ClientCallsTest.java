@@ -1,6 +1,7 @@
 package io.hops.namenode.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.common.smallfiles.SmallFilesProtocol;
 import io.hops.namenode.rpc.ClientCalls.Call;
@@ -97,6 +98,17 @@ class ClientCallsTest {
     // the small-files protocol's writes change the namespace once, as create and append do
     assertThat(ClientCalls.of("createSmallFile").retry()).isSameAs(RetryCodecs.CREATE);
     assertThat(ClientCalls.of("appendSmallFile").retry()).isSameAs(RetryCodecs.BOOLEAN);
+  }
+
+  @Test
+  void callSitesTakeTheirCodecFromTheTableAndOnlyForKeptCalls() {
+    assertThat(ClientCalls.<Boolean>keptWith("delete")).isSameAs(RetryCodecs.BOOLEAN);
+    assertThat(ClientCalls.<Object>keptWith("create")).isSameAs(ClientCalls.of("create").retry());
+    assertThatThrownBy(() -> ClientCalls.keptWith("mkdirs"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("mkdirs keeps no outcome in the retry cache");
+    assertThatThrownBy(() -> ClientCalls.keptWith("getFileInfo"))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
