@@ -352,7 +352,7 @@ final class CommitBatch {
     // whose entry this batch deletes or that is above every value the index ever held.
     taken |=
         !deletes.contains(new KeyBytes(prefix))
-            && !highWaters.neverHeld(reader, t.uniquePrefixes.get(c), prefix)
+            && !highWaters.neverHeld(reader.prefixes(), t.uniquePrefixes.get(c), prefix)
             && reader.raw(prefix) != null;
     if (taken) {
       throw new DuplicateKeyException(
@@ -393,10 +393,10 @@ final class CommitBatch {
     if (t.partitionMarks) {
       // The partition's mark, learnt before this insert raises it, so that it knows the keys
       // just below this one that no commit put (HighWaters.WINDOW).
-      if (highWaters.partitionNeverHeld(reader, t.partitionSpace(rowKey), key)) {
+      if (highWaters.partitionNeverHeld(reader.prefixes(), t.partitionSpace(rowKey), key)) {
         return null;
       }
-    } else if (inserting && highWaters.neverHeld(reader, t.rowSpace, key)) {
+    } else if (inserting && highWaters.neverHeld(reader.prefixes(), t.rowSpace, key)) {
       return null;
     }
     return reader.get(t, k);

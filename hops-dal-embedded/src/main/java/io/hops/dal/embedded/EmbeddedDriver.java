@@ -33,18 +33,22 @@ public final class EmbeddedDriver implements StorageDriver {
                 String.valueOf(HopsConfig.embeddedRowCacheEntriesDefault())));
     RocksStore store =
         OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis(), cachedRows);
-    store.serialWrites(
-        Boolean.parseBoolean(
-            config.get(
-                HopsConfig.EMBEDDED_SERIAL_WRITES,
-                String.valueOf(HopsConfig.EMBEDDED_SERIAL_WRITES_DEFAULT))));
-    store.groupCommit(
-        config.getLong(
-            HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS,
-            HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS_DEFAULT),
-        config.getLong(
-            HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS,
-            HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS_DEFAULT));
+    store
+        .writes()
+        .serialWrites(
+            Boolean.parseBoolean(
+                config.get(
+                    HopsConfig.EMBEDDED_SERIAL_WRITES,
+                    String.valueOf(HopsConfig.EMBEDDED_SERIAL_WRITES_DEFAULT))));
+    store
+        .writes()
+        .groupCommit(
+            config.getLong(
+                HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS,
+                HopsConfig.EMBEDDED_GROUP_COMMIT_DELAY_MICROS_DEFAULT),
+            config.getLong(
+                HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS,
+                HopsConfig.EMBEDDED_GROUP_COMMIT_WAIT_MICROS_DEFAULT));
     store.capacities().configure(config.withPrefix(HopsConfig.EMBEDDED_TABLE_MAX_BYTES_PREFIX));
     return new EmbeddedStorage(store);
   }

@@ -44,7 +44,7 @@ final class EmbeddedStorage implements Storage {
 
   @Override
   public java.util.concurrent.CompletionStage<Void> durable() throws StorageException {
-    return store.durable();
+    return store.writes().durable();
   }
 
   @Override

@@ -64,7 +64,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
         t.partitionMarks
                 && store
                     .highWaters()
-                    .partitionNeverHeld(reader, t.partitionSpace(key), rowKey.bytes())
+                    .partitionNeverHeld(reader.prefixes(), t.partitionSpace(key), rowKey.bytes())
             ? null
             : mode == LockMode.EXCLUSIVE ? reader.getToWrite(t, rowKey) : reader.get(t, rowKey);
     if (mode != LockMode.READ_COMMITTED) {
@@ -308,11 +308,11 @@ final class EmbeddedTransaction extends AbstractTransaction {
       countKeys(0, pending.keysPut(), pending.keysDeleted());
       var growth = pending.growth();
       if (growth.isEmpty()) {
-        return store.commitDeferred("commit", pending, this::writerEnds);
+        return store.writes().commitDeferred("commit", pending, this::writerEnds);
       }
-      store.capacities().reserve(growth, reader);
+      store.capacities().reserve(growth, reader.prefixes());
       try {
-        return store.commitDeferred("commit", pending, this::writerEnds);
+        return store.writes().commitDeferred("commit", pending, this::writerEnds);
       } catch (StorageException | RuntimeException e) {
         store.capacities().release(growth);
         throw e;
@@ -340,7 +340,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
   private void writerEnds() {
     if (writer) {
       writer = false;
-      store.writerEnds();
+      store.writes().writerEnds();
     }
   }
 
@@ -355,7 +355,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
   private void becomeWriter() {
     if (!writer) {
       writer = true;
-      store.writerBegins();
+      store.writes().writerBegins();
     }
   }
 }

@@ -20,7 +20,7 @@ final class Generation {
 
   /**
    * Partition prefix → a {@link io.hops.dal.PartitionFold}'s summary of its rows ({@code
-   * PartitionCache.Folded}), or a fold's claim. Counted in {@link #rows} by the summaries' weights.
+   * KeptFolds.Folded}), or a fold's claim. Counted in {@link #rows} by the summaries' weights.
    */
   final Map<KeyBytes, Object> folds = new ConcurrentHashMap<>();
 

@@ -82,7 +82,7 @@ final class HighWaters {
    * Whether the store has never held {@code key}, which starts with {@code space}: a table's row
    * prefix or a unique index's ({@link KeyLayout#indexColumnPrefix}).
    */
-  boolean neverHeld(RowReader reader, KeyBytes space, byte[] key) throws StorageException {
+  boolean neverHeld(PrefixReads reader, KeyBytes space, byte[] key) throws StorageException {
     Mark m = marks.computeIfAbsent(space, c -> new Mark());
     synchronized (m) {
       if (!m.known) {
@@ -129,7 +129,7 @@ final class HighWaters {
    * Whether the store has never held {@code key}, which starts with {@code partition}, the row-key
    * prefix of one partition of an {@link io.hops.dal.schema.AscendingKeys} table.
    */
-  boolean partitionNeverHeld(RowReader reader, KeyBytes partition, byte[] key)
+  boolean partitionNeverHeld(PrefixReads reader, KeyBytes partition, byte[] key)
       throws StorageException {
     while (true) {
       Mark m = partitionMark(partition);

@@ -1,6 +1,5 @@
 package io.hops.dal.embedded;
 
-import io.hops.dal.PartitionFold;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,11 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * read began (so the read sees it); a commit that applies after the fill applies to what was read.
  * Partitions larger than {@link #MAX_PARTITION_ROWS} are not kept.
  *
- * <p>It also keeps summaries of partitions of any size ({@link PartitionFold}: a directory's files
- * counted and their lengths added up), by the same rules: a fold claims the partition before it
- * reads the rows, keeps what it made only if the claim is still there, and every commit drops the
- * summaries (and claims) of the partitions it wrote. A content summary of a big directory then
- * reads one summary, not thousands of rows, until the directory changes.
+ * <p>It also keeps summaries of partitions of any size, by the same rules ({@link KeptFolds}).
  *
  * <p>Of a partition too large to keep but written into again and again (a directory of thousands of
  * entries that keeps growing) it keeps the row keys alone ({@link KeptNames}), so that a write's
@@ -71,17 +66,16 @@ final class PartitionCache {
    */
   private static final Object OVERSIZED = new Object();
 
-  /** What {@code fold} made of a partition's rows, and its weight. */
-  record Folded(PartitionFold<?, ?> fold, Object summary, int weight) {}
-
   /** The generation being filled, and the one before it (read, and moved from, until the next). */
-  private record Generations(Generation current, Generation previous) {}
+  record Generations(Generation current, Generation previous) {}
 
   /** Rows in all partitions of a generation, past which a new one starts; 0: off. */
   private final int capacity;
 
   private final AtomicReference<Generations> generations =
       new AtomicReference<>(new Generations(new Generation(), new Generation()));
+
+  private final KeptFolds folds = new KeptFolds(this);
 
   /** Runs between a scan's read and its fill: lets a test put a commit in between. */
   volatile Runnable beforeFill = () -> {};
@@ -97,6 +91,21 @@ final class PartitionCache {
   /** The generation a scan must look in (and claim from) before it reads the store. */
   Generation current() {
     return generations.get().current;
+  }
+
+  /** Both generations, as one snapshot. */
+  Generations generations() {
+    return generations.get();
+  }
+
+  /** Whether the cache keeps anything (a capacity of 0 turns it off). */
+  boolean on() {
+    return capacity > 0;
+  }
+
+  /** The summaries of partitions this cache keeps ({@link KeptFolds}). */
+  KeptFolds folds() {
+    return folds;
   }
 
   /**
@@ -171,73 +180,6 @@ final class PartitionCache {
     beforeFill.run();
     if (claim.generation.partitions.replace(claim.partition, claim, OVERSIZED)) {
       grew(claim.generation, 1);
-    }
-  }
-
-  /**
-   * The summary {@code fold} made of {@code partition}'s rows, kept since no commit wrote the
-   * partition, in the current generation or, moved into it, in the one before; null if neither
-   * keeps one. As kept rows, a summary follows commits: every commit that writes the partition
-   * drops it, before the commit releases its locks.
-   */
-  Object folded(KeyBytes partition, PartitionFold<?, ?> fold) {
-    Generations gs = generations.get();
-    Object kept = gs.current.folds.get(partition);
-    if (kept != null) {
-      return kept instanceof Folded f && f.fold == fold ? f.summary : null;
-    }
-    if (!(gs.previous.folds.get(partition) instanceof Folded older) || older.fold != fold) {
-      return null;
-    }
-    FoldClaim claim = claimFold(gs.current, partition, fold);
-    if (claim == null) {
-      return older.summary; // still the latest: a commit would have dropped it
-    }
-    // Read again after the claim: a commit that applied before it dropped the older summary first.
-    if (gs.previous.folds.get(partition) instanceof Folded moved && moved.fold == fold) {
-      beforeMove.run();
-      if (gs.current.folds.replace(partition, claim, moved)) {
-        grew(gs.current, moved.weight);
-      }
-      return moved.summary;
-    }
-    gs.current.folds.remove(partition, claim);
-    return null;
-  }
-
-  /**
-   * Claims {@code partition} for a fold about to read its rows; null if the cache is off or the
-   * partition has a summary or a claim already (the fold then keeps nothing).
-   */
-  FoldClaim claimFold(KeyBytes partition, PartitionFold<?, ?> fold) {
-    return claimFold(current(), partition, fold);
-  }
-
-  private FoldClaim claimFold(Generation g, KeyBytes partition, PartitionFold<?, ?> fold) {
-    if (capacity <= 0) {
-      return null;
-    }
-    FoldClaim claim = new FoldClaim(g, partition, fold);
-    return g.folds.putIfAbsent(partition, claim) == null ? claim : null;
-  }
-
-  /**
-   * Keeps the summary the claiming fold made, unless a commit wrote the partition since the claim;
-   * {@code summary} null: the fold failed.
-   */
-  void fillFold(FoldClaim claim, Object summary, int weight) {
-    if (claim == null) {
-      return;
-    }
-    beforeFill.run();
-    Generation g = claim.generation;
-    if (summary == null) {
-      g.folds.remove(claim.partition, claim);
-      return;
-    }
-    int w = Math.max(1, weight);
-    if (g.folds.replace(claim.partition, claim, new Folded(claim.fold, summary, w))) {
-      grew(g, w);
     }
   }
 
@@ -341,7 +283,8 @@ final class PartitionCache {
     }
   }
 
-  private void grew(Generation g, int rows) {
+  /** {@code g} keeps {@code rows} more; past the capacity a new generation starts. */
+  void grew(Generation g, int rows) {
     if (g.rows.addAndGet(rows) > capacity) {
       Generations gs = generations.get();
       if (gs.current == g) {

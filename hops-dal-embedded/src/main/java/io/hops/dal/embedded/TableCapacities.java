@@ -35,7 +35,7 @@ final class TableCapacities {
    * Takes room for a commit's growth (bytes by table) or refuses it whole; {@link #release} gives
    * it back if the commit then fails.
    */
-  synchronized void reserve(Map<StoredTable<?>, Long> growth, RowReader reader)
+  synchronized void reserve(Map<StoredTable<?>, Long> growth, PrefixReads reader)
       throws StorageException {
     for (Map.Entry<StoredTable<?>, Long> e : growth.entrySet()) {
       String table = e.getKey().table.name();
@@ -65,7 +65,7 @@ final class TableCapacities {
     growth.forEach((t, bytes) -> used.merge(t.table.name(), -bytes, Long::sum));
   }
 
-  private long usedOf(StoredTable<?> t, RowReader reader) throws StorageException {
+  private long usedOf(StoredTable<?> t, PrefixReads reader) throws StorageException {
     Long now = used.get(t.table.name());
     if (now == null) {
       now = reader.valueBytesWithPrefix(t.layout.rowPrefix());

@@ -10,7 +10,7 @@ import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
 
 /**
- * The stores of one process share one block cache of {@link RocksStore#BLOCK_CACHE_BYTES}, not
+ * The stores of one process share one block cache of {@link RocksOptions#BLOCK_CACHE_BYTES}, not
  * RocksDB's default of 8 MB each: blocks one store reads take room the other store sees taken.
  */
 class BlockCacheTest {
@@ -22,9 +22,9 @@ class BlockCacheTest {
     try (RocksStore a = RocksStore.openDirectory(first, false, 1_000, 100);
         RocksStore b = RocksStore.openDirectory(second, false, 1_000, 100)) {
       assertThat(property(a, "rocksdb.block-cache-capacity"))
-          .isEqualTo(RocksStore.BLOCK_CACHE_BYTES);
+          .isEqualTo(RocksOptions.BLOCK_CACHE_BYTES);
       assertThat(property(b, "rocksdb.block-cache-capacity"))
-          .isEqualTo(RocksStore.BLOCK_CACHE_BYTES);
+          .isEqualTo(RocksOptions.BLOCK_CACHE_BYTES);
 
       // Table files of a's, read once from disk into the cache.
       byte[] value = new byte[1_000];

@@ -14,8 +14,8 @@ import org.rocksdb.WriteOptions;
 
 /**
  * The store compacts universally: flushed memtables wait in level 0 as sorted runs until {@link
- * RocksStore#LEVEL0_COMPACTION_TRIGGER} of them are there, and are then merged, not compacted level
- * by level.
+ * RocksOptions#LEVEL0_COMPACTION_TRIGGER} of them are there, and are then merged, not compacted
+ * level by level.
  */
 class Level0CompactionTest {
   private static final int ROCKSDB_DEFAULT_TRIGGER = 4;
@@ -60,7 +60,7 @@ class Level0CompactionTest {
   @Test
   void flushedMemtablesWaitForTheTriggerBeforeACompaction() throws Exception {
     try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
-      int waiting = RocksStore.LEVEL0_COMPACTION_TRIGGER - 1;
+      int waiting = RocksOptions.LEVEL0_COMPACTION_TRIGGER - 1;
       assertThat(waiting).isGreaterThanOrEqualTo(ROCKSDB_DEFAULT_TRIGGER);
       awaitNoCompaction(store);
       // A new store starts with the files of its logs' preallocation.
@@ -76,11 +76,11 @@ class Level0CompactionTest {
       flushOneKey(store, waiting);
       // At the trigger, a compaction merges them (into a lower level, or fewer level-0 files).
       long deadline = System.nanoTime() + 30_000_000_000L;
-      while (level0Files(store) >= RocksStore.LEVEL0_COMPACTION_TRIGGER
+      while (level0Files(store) >= RocksOptions.LEVEL0_COMPACTION_TRIGGER
           && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
-      assertThat(level0Files(store)).isLessThan(RocksStore.LEVEL0_COMPACTION_TRIGGER);
+      assertThat(level0Files(store)).isLessThan(RocksOptions.LEVEL0_COMPACTION_TRIGGER);
     }
   }
 

@@ -54,9 +54,9 @@ class LogRecyclingTest {
       assertThat(logs.values())
           .isNotEmpty()
           .allSatisfy(
-              size -> assertThat(size).isGreaterThanOrEqualTo(RocksStore.WRITE_BUFFER_BYTES));
+              size -> assertThat(size).isGreaterThanOrEqualTo(RocksOptions.WRITE_BUFFER_BYTES));
       assertThat(Files.size(liveLog(store, dir)))
-          .isGreaterThanOrEqualTo(RocksStore.WRITE_BUFFER_BYTES);
+          .isGreaterThanOrEqualTo(RocksOptions.WRITE_BUFFER_BYTES);
       for (int i = 1; i <= 200; i++) {
         write(store, i, 1000);
       }

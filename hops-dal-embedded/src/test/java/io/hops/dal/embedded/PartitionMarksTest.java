@@ -156,7 +156,7 @@ class PartitionMarksTest {
   @Test
   void aMarkStaysAboveAWriteInFlightWhenSettledMarksAreDropped() throws Exception {
     RocksStore store = ((EmbeddedStorage) storage).store();
-    RowReader reader = new RowReader(store);
+    PrefixReads reader = new PrefixReads(store);
     HighWaters marks = new HighWaters(4);
     KeyBytes p = partition("flying");
     byte[] k = rowKey("flying", 5);

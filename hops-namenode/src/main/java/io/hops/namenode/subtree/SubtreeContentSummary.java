@@ -1,0 +1,81 @@
+package io.hops.namenode.subtree;
+
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.QuotaRow;
+import io.hops.namenode.ops.ContentSummaryOp;
+import io.hops.namenode.ops.GetQuotaUsage;
+import io.hops.namenode.ops.SubtreeTooBigException;
+import io.hops.namenode.security.PermissionChecker;
+import java.io.IOException;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.fs.permission.FsAction;
+
+/**
+ * {@code getContentSummary} and {@code getQuotaUsage} at any size (docs/architecture.md, "Subtree
+ * operations"): one transaction first; past the bound the subtree is counted level by level in
+ * short read-committed transactions with no mark, as HDFS releases its lock while it counts a big
+ * directory. Only the directories of two levels are kept.
+ */
+final class SubtreeContentSummary {
+  private final SubtreeWorkers w;
+
+  SubtreeContentSummary(SubtreeWorkers w) {
+    this.w = w;
+  }
+
+  ContentSummary contentSummary(PermissionChecker pc, String src) throws IOException {
+    try {
+      return w.ns.run(() -> new ContentSummaryOp(w.ns, pc, src));
+    } catch (SubtreeTooBigException big) {
+      return summarize(pc, big.root(), big.path(), big.quota());
+    }
+  }
+
+  /** The quota row of a directory with a quota, else the content summary. */
+  QuotaUsage quotaUsage(PermissionChecker pc, String src) throws IOException {
+    QuotaUsage usage = w.ns.run(() -> new GetQuotaUsage(pc, src));
+    if (usage == null || !pc.isSuperuser()) {
+      // HDFS checks READ_EXECUTE over the whole subtree either way: the summary does.
+      ContentSummary summary = contentSummary(pc, src);
+      return usage == null ? summary : usage;
+    }
+    return usage;
+  }
+
+  private ContentSummary summarize(PermissionChecker pc, InodeRow root, String path, QuotaRow q)
+      throws IOException {
+    boolean check = !pc.isSuperuser();
+    long[] c = new long[4]; // length, files, directories, space
+    c[2] = 1;
+    SubtreeWalk.count(
+        w.ns,
+        new SubtreeWalk.Dir(root, path),
+        (dir, depth, children) -> {
+          if (check && depth == 1) {
+            // The root first, here where the walk's first transaction has read its ACL.
+            pc.check(dir.row(), dir.path(), FsAction.READ_EXECUTE);
+          }
+          c[0] += children.length();
+          c[1] += children.files();
+          c[3] += children.space();
+          for (InodeRow r : children.dirs()) {
+            c[2]++;
+            if (check) {
+              pc.check(r, SubtreeWalk.childPath(dir.path(), r.name()), FsAction.READ_EXECUTE);
+            }
+          }
+        },
+        w.pool,
+        w.threads);
+    return new ContentSummary.Builder()
+        .length(c[0])
+        .fileCount(c[1])
+        .directoryCount(c[2])
+        .quota(q == null ? -1 : q.nsQuota())
+        .spaceConsumed(c[3])
+        .spaceQuota(q == null ? -1 : q.dsQuota())
+        .erasureCodingPolicy("")
+        .build();
+  }
+}

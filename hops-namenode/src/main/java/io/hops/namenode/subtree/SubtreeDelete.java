@@ -1,0 +1,169 @@
+package io.hops.namenode.subtree;
+
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.ops.Delete;
+import io.hops.namenode.ops.DeleteLevelBatch;
+import io.hops.namenode.ops.SubtreeTooBigException;
+import io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow;
+import io.hops.namenode.quota.QuotaDirsOnPath;
+import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.RetryCache;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.ipc.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code delete} at any size (docs/architecture.md, "Subtree operations"): one transaction first;
+ * past the bound, under a mark, either unlinked at once and reclaimed in the background, or
+ * quiesced and deleted level by level in place, then finished by one transaction under the mark.
+ *
+ * <p>Memory: the quiesce of a delete in place keeps one entry per inode (id, parent id, name):
+ * about 100 bytes with a short name, so 1 M inodes cost about 100 MB of heap until the delete ends;
+ * each level is dropped once deleted.
+ */
+final class SubtreeDelete {
+  private static final Logger LOG = LoggerFactory.getLogger(SubtreeDelete.class);
+
+  private final SubtreeWorkers w;
+  private final Quiesce quiesce;
+  private final LevelDelete levels;
+  private final SubtreeReclaim reclaim;
+  private final boolean inBackground;
+
+  SubtreeDelete(
+      SubtreeWorkers w,
+      Quiesce quiesce,
+      LevelDelete levels,
+      SubtreeReclaim reclaim,
+      boolean inBackground) {
+    this.w = w;
+    this.quiesce = quiesce;
+    this.levels = levels;
+    this.reclaim = reclaim;
+    this.inBackground = inBackground;
+  }
+
+  boolean delete(
+      PermissionChecker pc, String src, boolean recursive, RetryCache.Codec<Boolean> codec)
+      throws IOException {
+    for (int round = 0; ; round++) {
+      try {
+        return w.ns.runAtMostOnce(codec, () -> new Delete(w.ns, pc, src, recursive));
+      } catch (SubtreeTooBigException big) {
+        if (round == SubtreeWorkers.ROUNDS) {
+          throw new RetriableException("delete " + src + ": the subtree kept changing; retry");
+        }
+        Boolean done = underMark(pc, src, recursive, codec);
+        if (done != null) {
+          return done;
+        }
+      }
+    }
+  }
+
+  private Boolean underMark(
+      PermissionChecker pc, String src, boolean recursive, RetryCache.Codec<Boolean> codec)
+      throws IOException {
+    InodeRow root =
+        w.marks.mark(
+            src, SubtreeMarks.DELETE, pc.caller().user(), p -> SubtreeWorkers.nonEmptyDir(p));
+    if (root == null) {
+      return null; // changed meanwhile: the one-transaction delete decides
+    }
+    long start = System.nanoTime();
+    boolean unlinked = false;
+    try {
+      if (inBackground) {
+        Boolean out = unlink(pc, src, recursive, codec, root);
+        if (out != null) {
+          unlinked = true;
+          return out;
+        }
+      }
+      InodeRow top = root;
+      long quiesceNanos = 0;
+      long deleteNanos = 0;
+      for (int pass = 0; ; pass++) {
+        String path = SubtreeWorkers.pathOf(src);
+        long q0 = System.nanoTime();
+        List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, path, pc);
+        long inodes = found.stream().mapToLong(List::size).sum();
+        if (w.ns.snapshots().enabled()) {
+          w.ns.run(
+              () -> new RefuseSnapshottedBelow(w.ns, path, root.id(), root.subtreeLockOwner()));
+        }
+        long d0 = System.nanoTime();
+        levels.levels(root, found, w.ns.run(() -> new QuotaDirsOnPath(path)));
+        quiesceNanos += d0 - q0;
+        deleteNanos += System.nanoTime() - d0;
+        try {
+          boolean out =
+              w.ns.runAtMostOnce(
+                  codec,
+                  () ->
+                      new Delete(w.ns, pc, src, recursive)
+                          .underOwnMark(root.id(), root.subtreeLockOwner()));
+          LOG.info(
+              "subtree delete of {} ({} inodes) took {} ms: quiesce {} ms, deletion {} ms",
+              path,
+              inodes + 1,
+              (System.nanoTime() - start) / 1_000_000,
+              quiesceNanos / 1_000_000,
+              deleteNanos / 1_000_000);
+          return out;
+        } catch (SubtreeTooBigException again) {
+          // Writers that resolved their paths before the mark added more: read and delete again.
+          if (pass == SubtreeWorkers.ROUNDS) {
+            throw new RetriableException("delete " + src + ": the subtree kept growing; retry");
+          }
+          top = again.root();
+        }
+      }
+    } finally {
+      if (!unlinked) {
+        w.unmarkUnlessStopped(root);
+      }
+    }
+  }
+
+  /**
+   * A big delete that answers once its marked root is unlinked ({@link Delete#detaching}): HDFS's
+   * sub-access check for a caller who is not the superuser (the quiesce, reading and checking,
+   * keeping nothing), then one transaction, then the rows are freed in the background ({@link
+   * SubtreeReclaim}). Null if a directory above has a quota: the delete is then done in place, so
+   * that the quota's usage drops before the client hears back.
+   */
+  private Boolean unlink(
+      PermissionChecker pc,
+      String src,
+      boolean recursive,
+      RetryCache.Codec<Boolean> codec,
+      InodeRow root)
+      throws IOException {
+    long start = System.nanoTime();
+    if (!pc.isSuperuser()) {
+      quiesce.check(root, SubtreeWorkers.pathOf(src), pc);
+    }
+    boolean out;
+    try {
+      out =
+          w.ns.runAtMostOnce(
+              codec,
+              () ->
+                  new Delete(w.ns, pc, src, recursive)
+                      .underOwnMark(root.id(), root.subtreeLockOwner())
+                      .detaching());
+    } catch (SubtreeTooBigException quotaAbove) {
+      return null;
+    }
+    LOG.info(
+        "subtree delete of {} unlinked inode {} in {} ms; its rows are freed in the background",
+        src,
+        root.id(),
+        (System.nanoTime() - start) / 1_000_000);
+    reclaim.later(root.id(), 0);
+    return out;
+  }
+}
