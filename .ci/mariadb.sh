@@ -221,7 +221,8 @@ EOF
   done
 
   log "creating database hops_test and user hops"
-  # `hops\_%` matches hops_test and every hops_* database the tests may CREATE/DROP.
+  # `hops\_%` matches hops_test, the hops_test_<fork> of each test JVM, and every hops_* database
+  # the tests may CREATE/DROP.
   if ! "$CLIENT" --no-defaults --protocol=socket --socket="$sock" -uroot >"$dir/setup.log" 2>&1 <<'SQL'
 CREATE DATABASE IF NOT EXISTS hops_test CHARACTER SET utf8mb4;
 CREATE USER IF NOT EXISTS 'hops'@'127.0.0.1' IDENTIFIED BY 'hops';

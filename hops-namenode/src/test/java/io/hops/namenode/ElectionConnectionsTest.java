@@ -14,12 +14,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The leader election of a namenode over MariaDB never waits for a connection of the shared pool,
  * and a namenode whose pool cannot serve its threads refuses to start.
  */
+// Serial: the leader's 250 ms rounds, counted against the wall clock, lag behind a second test
+// JVM's load on a two-core machine (docs/development.md, "The whole suite").
+@Tag("serial")
 class ElectionConnectionsTest {
 
   @Test
