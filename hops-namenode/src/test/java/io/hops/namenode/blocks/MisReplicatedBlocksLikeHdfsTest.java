@@ -92,7 +92,16 @@ class MisReplicatedBlocksLikeHdfsTest {
             "two racks: {1=5}, mis-replicated 5, violations 5",
             "-replicate queued 5",
             "fixed: {2=5}, mis-replicated 0");
-    assertThat(hopsSteps).isEqualTo(hdfsSteps);
+    // HDFS re-checks every block on its own when a single-rack cluster first gets a second rack
+    // (DatanodeManager.checkIfClusterIsNowMultiRack), in the background: by the time its fsck
+    // -replicate runs, that check has queued (and may have fixed) any number of the 5 blocks, so
+    // only that line is compared as a bound. hops leaves them to fsck -replicate and the leader.
+    assertThat(withoutQueued(hopsSteps)).isEqualTo(withoutQueued(hdfsSteps));
+    assertThat(hdfsSteps.get(2)).matches("-replicate queued [0-" + BLOCKS + "]");
+  }
+
+  private static List<String> withoutQueued(List<String> steps) {
+    return steps.stream().filter(s -> !s.startsWith("-replicate queued")).toList();
   }
 
   interface Step {
