@@ -34,7 +34,7 @@ public final class HdfsBlockReports {
   private HdfsBlockReports() {}
 
   /** The times of one datanode's full reports, in ms. */
-  public record Times(long firstMillis, long repeatedMillis) {}
+  public record Times(long firstMillis, long firstCpuMillis, long repeatedMillis) {}
 
   /**
    * The average time of a repeated full report of {@code blocks} replicas and the time of the first
@@ -78,7 +78,8 @@ public final class HdfsBlockReports {
         NNThroughputBenchmark.OperationStatsBase op = bench.new BlockReportStats(args);
         op.benchmark();
         long repeated = op.getAverageTime();
-        return new Times(firstAfterRestart(conf, op), repeated);
+        long[] first = firstAfterRestart(conf, op);
+        return new Times(first[0], first[1], repeated);
       } finally {
         bench.close();
       }
@@ -89,9 +90,10 @@ public final class HdfsBlockReports {
 
   /**
    * The namenode restarted from its saved image, then the benchmark's datanode registered again and
-   * its full report, every replica new to the namenode, timed.
+   * its full report, every replica new to the namenode, timed: its time and the CPU time the
+   * process spent meanwhile, in ms.
    */
-  private static long firstAfterRestart(
+  private static long[] firstAfterRestart(
       Configuration conf, NNThroughputBenchmark.OperationStatsBase op) throws Exception {
     NameNode old = NNThroughputBenchmark.nameNode;
     old.getRpcServer().setSafeMode(SafeModeAction.SAFEMODE_ENTER, false);
@@ -112,6 +114,7 @@ public final class HdfsBlockReports {
     StorageBlockReport[] report = {
       new StorageBlockReport(storage, (BlockListAsLongs) list.invoke(dn))
     };
+    long cpu = processCpuMillis();
     long start = System.nanoTime();
     nn.getRpcServer()
         .blockReport(
@@ -120,6 +123,7 @@ public final class HdfsBlockReports {
             report,
             new BlockReportContext(1, 0, System.nanoTime(), 0L));
     long ms = (System.nanoTime() - start) / 1_000_000L;
+    cpu = processCpuMillis() - cpu;
     long known = nn.getNamesystem().getBlockManager().getTotalBlocks();
     long live =
         nn.getNamesystem().getBlockManager().getDatanodeManager().getDatanode(reg).numBlocks();
@@ -127,7 +131,15 @@ public final class HdfsBlockReports {
       throw new IllegalStateException(
           "HDFS's first report recorded " + live + " replicas of " + known + " blocks");
     }
-    return ms;
+    return new long[] {ms, cpu};
+  }
+
+  /** The CPU time of this process's threads so far, in ms. */
+  public static long processCpuMillis() {
+    return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1_000_000L;
   }
 
   private static Object member(Object o, String name) throws ReflectiveOperationException {
