@@ -41,6 +41,13 @@ public final class HdfsBlockReports {
    * one after a restart, in ms.
    */
   public static Times measure(int blocks, int reports) throws Exception {
+    // As the benchmark's run() does (its -logLevel): a line per block received would slow the
+    // making of the replicas more than anything measured. Read as the loggers are made.
+    for (String log : List.of("BlockStateChange", "org.apache.hadoop.hdfs.StateChange")) {
+      if (System.getProperty("org.slf4j.simpleLogger.log." + log) == null) {
+        System.setProperty("org.slf4j.simpleLogger.log." + log, "warn");
+      }
+    }
     File dir = Files.createTempDirectory("hdfs-nnbench-").toFile();
     try {
       Configuration conf = new HdfsConfiguration();
