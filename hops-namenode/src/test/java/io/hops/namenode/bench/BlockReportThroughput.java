@@ -35,10 +35,14 @@ import org.apache.hadoop.util.VersionInfo;
  * and by 3 namenodes over one embedded store, one datanode owned by each namenode, all reporting at
  * once: the first report (every replica new) and repeated ones (nothing changed, the steady state).
  * In the same run, Apache HDFS's {@code NNThroughputBenchmark -op blockReport} of one datanode with
- * as many replicas (its repeated report; its namenode knows the replicas from incremental reports).
- * Not a test. Run: {@code java -cp <test classpath> io.hops.namenode.bench.BlockReportThroughput
- * [blocks [namenodes,... [reports]]]}, e.g. {@code 1000000 1 3}; namenodes {@code 0} measures HDFS
- * only.
+ * as many replicas (its repeated report; its namenode knows the replicas from incremental reports),
+ * then HDFS's first report of them after its namenode restarted ({@link HdfsBlockReports}), and the
+ * ratios of hops's times to HDFS's. Not a test. Run: {@code java -cp <test classpath>
+ * io.hops.namenode.bench.BlockReportThroughput [blocks [namenodes,... [reports]]]}, e.g. {@code
+ * 1000000 1 3}; namenodes {@code 0} measures HDFS only, {@code -Dhops.bench.hdfs=false} hops only;
+ * {@code -Dhops.bench.max-rows=N} bounds the first namenode's transactions to N rows. A first
+ * report's CPU time (of the whole process, every thread, while it ran) is shown beside its time: on
+ * a shared machine it varies less.
  */
 public final class BlockReportThroughput {
   private static final int INSERT_BATCH = 2000;
@@ -47,26 +51,47 @@ public final class BlockReportThroughput {
     int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
     String[] namenodes = (args.length > 1 ? args[1] : "1,3").split(",");
     int reports = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-    List<String> lines = new ArrayList<>();
+    List<Times> hops = new ArrayList<>();
     for (String n : namenodes) {
       if (Integer.parseInt(n) > 0) {
-        lines.addAll(measure(Integer.parseInt(n), blocks, reports));
+        hops.addAll(measure(Integer.parseInt(n), blocks, reports));
       }
     }
-    long hdfs = HdfsBlockReports.averageMillis(blocks, reports);
+    if (!Boolean.parseBoolean(System.getProperty("hops.bench.hdfs", "true"))) {
+      return;
+    }
+    HdfsBlockReports.Times hdfs = HdfsBlockReports.measure(blocks, reports);
     System.out.printf(
-        "HDFS: %,d-replica full report, repeated: %,d ms on average of %d%n",
-        blocks, hdfs, reports);
-    for (String line : lines) {
-      System.out.println(line.replace("HDFS_MS", Long.toString(hdfs)));
+        "HDFS: %,d-replica full report: first (after a restart) %,d ms (%.0f replicas/s, %,d ms of"
+            + " CPU), repeated %,d ms on average of %d%n",
+        blocks,
+        hdfs.firstMillis(),
+        blocks * 1000.0 / Math.max(1, hdfs.firstMillis()),
+        hdfs.firstCpuMillis(),
+        hdfs.repeatedMillis(),
+        reports);
+    for (Times t : hops) {
+      System.out.println(t.line());
+      System.out.printf(
+          "  hops / HDFS: first %.2fx HDFS's time (%.2fx its CPU), repeated %.2fx HDFS's time%n",
+          t.first() / (double) Math.max(1, hdfs.firstMillis()),
+          t.firstCpu() / (double) Math.max(1, hdfs.firstCpuMillis()),
+          t.repeated() / (double) Math.max(1, hdfs.repeatedMillis()));
     }
   }
 
-  private static List<String> measure(int namenodes, int blocks, int reports) throws Exception {
-    List<String> lines = new ArrayList<>();
+  /** One namenode's report times in ms, and the line that shows them. */
+  private record Times(long first, long firstCpu, long repeated, String line) {}
+
+  private static List<Times> measure(int namenodes, int blocks, int reports) throws Exception {
+    List<Times> times = new ArrayList<>();
     try (HopsTestCluster cluster = new HopsTestCluster()) {
       List<HopsNameNode> nns = new ArrayList<>();
       nns.add(cluster.namenode());
+      String maxRows = System.getProperty("hops.bench.max-rows");
+      if (maxRows != null) {
+        cluster.namenode().namesystem().runner().boundRows(Integer.parseInt(maxRows));
+      }
       for (int i = 1; i < namenodes; i++) {
         nns.add(cluster.startAnotherNamenode());
       }
@@ -85,26 +110,33 @@ public final class BlockReportThroughput {
         runs.add(pool.submit(() -> report(nn, uuid, from, blocks, reports)));
       }
       for (int i = 0; i < namenodes; i++) {
-        long[] ms = runs.get(i).get();
+        long[] ms = runs.get(i).get(); // the first report's CPU, then each report's time
         long repeated = 0;
-        for (int r = 1; r < ms.length; r++) {
+        for (int r = 2; r < ms.length; r++) {
           repeated += ms[r];
         }
-        repeated /= Math.max(1, ms.length - 1);
+        repeated /= Math.max(1, ms.length - 2);
         String line =
             String.format(
                 "%d namenode(s), namenode %d: %,d-replica full report: first %,d ms (%.0f"
-                    + " replicas/s), repeated %,d ms on average of %d (HDFS: HDFS_MS ms)",
-                namenodes, i + 1, blocks, ms[0], blocks * 1000.0 / ms[0], repeated, ms.length - 1);
+                    + " replicas/s, %,d ms of CPU), repeated %,d ms on average of %d",
+                namenodes,
+                i + 1,
+                blocks,
+                ms[1],
+                blocks * 1000.0 / ms[1],
+                ms[0],
+                repeated,
+                ms.length - 2);
         System.out.println(line);
-        lines.add(line);
+        times.add(new Times(ms[1], ms[0], repeated, line));
       }
       pool.shutdown();
       for (int i = nns.size() - 1; i > 0; i--) {
         nns.get(i).close();
       }
     }
-    return lines;
+    return times;
   }
 
   /** A datanode uuid whose reports {@code owner} applies. */
@@ -146,8 +178,8 @@ public final class BlockReportThroughput {
   }
 
   /**
-   * Registers a datanode and sends a first full report and then {@code repeats} identical ones;
-   * their times in ms.
+   * Registers a datanode and sends a first full report and then {@code repeats} identical ones: the
+   * CPU time the process spent during the first one, then each one's time, in ms.
    */
   private static long[] report(HopsNameNode nn, String uuid, long from, int count, int repeats)
       throws Exception {
@@ -167,11 +199,15 @@ public final class BlockReportThroughput {
       new StorageBlockReport(new DatanodeStorage("DS-" + uuid), list.build())
     };
     String pool = nn.namesystem().blocks().blockPoolId();
-    long[] ms = new long[1 + repeats];
-    for (int r = 0; r < ms.length; r++) {
+    long[] ms = new long[2 + repeats];
+    for (int r = 1; r < ms.length; r++) {
+      long cpu = HdfsBlockReports.processCpuMillis();
       long start = System.nanoTime();
-      rpc.blockReport(reg, pool, report, new BlockReportContext(1, 0, r + 1, 0));
+      rpc.blockReport(reg, pool, report, new BlockReportContext(1, 0, r, 0));
       ms[r] = (System.nanoTime() - start) / 1_000_000L;
+      if (r == 1) {
+        ms[0] = HdfsBlockReports.processCpuMillis() - cpu;
+      }
     }
     return ms;
   }
