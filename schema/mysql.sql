@@ -315,6 +315,17 @@ CREATE TABLE IF NOT EXISTS inode_versions (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (parent_id) PARTITIONS 8;
 
+-- A file deleted or overwritten while a snapshot of directory dir_id had it: its blocks are kept
+-- until the directory has no snapshot with an id up to snapshot_id (docs/architecture.md,
+-- "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshot_kept_files (
+  dir_id BIGINT NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  inode_id BIGINT NOT NULL,
+  PRIMARY KEY (dir_id, snapshot_id, inode_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (dir_id) PARTITIONS 8;
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

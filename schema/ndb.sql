@@ -329,6 +329,17 @@ CREATE TABLE IF NOT EXISTS inode_versions (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (parent_id);
 
+-- A file deleted or overwritten while a snapshot of directory dir_id had it: its blocks are kept
+-- until the directory has no snapshot with an id up to snapshot_id (docs/architecture.md,
+-- "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshot_kept_files (
+  dir_id BIGINT NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  inode_id BIGINT NOT NULL,
+  PRIMARY KEY (dir_id, snapshot_id, inode_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (dir_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -30,9 +30,9 @@ public final class SchemaVersion {
    * delegation_tokens}). 3: snapshots ({@code snapshots}, {@code snapshottable_dirs}, and the
    * inodes' {@code snapshottable} and {@code snapshot_id}, which read as false and 0 in rows
    * written before them). 4: {@code inode_versions} (the copy-on-write of inode entries under
-   * snapshots).
+   * snapshots). 5: {@code snapshot_kept_files} (blocks kept for snapshots).
    */
-  public static final long CURRENT = 4;
+  public static final long CURRENT = 5;
 
   static final String ROW = "schema_version";
 

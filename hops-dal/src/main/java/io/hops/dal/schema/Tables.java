@@ -29,6 +29,7 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshottableDirRow;
 import io.hops.dal.rows.StorageRow;
@@ -71,6 +72,7 @@ public final class Tables {
           SnapshotRow.TABLE,
           SnapshottableDirRow.TABLE,
           InodeVersionRow.TABLE,
+          SnapshotKeptFileRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

@@ -306,6 +306,12 @@ public final class NamespaceCheck {
       throws StorageException {
     Set<Long> released = new HashSet<>();
     scan(ReleasedFileRow.TABLE, "released files", r -> released.add(r.inodeId()));
+    // Files deleted while a snapshot had them keep their blocks (docs/architecture.md,
+    // "Snapshots").
+    scan(
+        io.hops.dal.rows.SnapshotKeptFileRow.TABLE,
+        "files kept for snapshots",
+        r -> released.add(r.inodeId()));
     // Each block's offset row as it should be, until the offset rows' scan finds it.
     Map<Long, BlockOffsetRow> blocks = new HashMap<>();
     Map<Long, BlockInfoRow> last = new HashMap<>();

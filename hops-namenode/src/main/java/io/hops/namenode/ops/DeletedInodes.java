@@ -60,6 +60,10 @@ import java.util.TreeMap;
  * bounded batch per transaction ({@link ReleaseBlocks}), as HopsFS does. Until then its block rows
  * are orphans that no path reaches; a datanode's report of one of their replicas is answered as for
  * any block.
+ *
+ * <p>A file that a snapshot has ({@link LockPhase#snapshotKeeperOf}) keeps its block rows and
+ * replicas: a {@code snapshot_kept_files} row names it, and deleting the last snapshot that may
+ * have it turns that row into a {@code released_files} one (docs/architecture.md, "Snapshots").
  */
 final class DeletedInodes {
   private static final Comparator<InodeRow> BY_ID = Comparator.comparingLong(InodeRow::id);
@@ -118,6 +122,9 @@ final class DeletedInodes {
   private LeaseChanges leases;
   private final List<InvalidatedBlockRow> invalidations = new ArrayList<>();
   private final Set<Long> pendingBlocks = new HashSet<>();
+
+  /** Files a snapshot has: their blocks stay until the snapshot goes (DeleteSnapshot). */
+  private final List<io.hops.dal.rows.SnapshotKeptFileRow> kept = new ArrayList<>();
 
   /** Files whose blocks are left to {@link ReleaseBlocks}. */
   private final List<Long> released = new ArrayList<>();
@@ -257,6 +264,15 @@ final class DeletedInodes {
       if (fit < 0) {
         deferred.addAll(files.subList(i, files.size()));
         break;
+      }
+      io.hops.dal.rows.SnapshotKeptFileRow keeper =
+          f.fileStoredInDb() ? null : tx.snapshotKeeperOf(f);
+      if (keeper != null) {
+        // A snapshot still has the file: its blocks stay, keyed by its inode id, until released.
+        kept.add(keeper);
+        taken.add(f);
+        left -= FILE_ROWS;
+        continue;
       }
       List<BlockInfoRow> rows = List.of();
       if (!f.fileStoredInDb() && (f.size() > 0 || f.underConstruction())) {
@@ -472,6 +488,9 @@ final class DeletedInodes {
     }
     for (long id : released) {
       tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(id));
+    }
+    for (io.hops.dal.rows.SnapshotKeptFileRow k : kept) {
+      tx.insert(io.hops.dal.rows.SnapshotKeptFileRow.TABLE, k);
     }
   }
 }

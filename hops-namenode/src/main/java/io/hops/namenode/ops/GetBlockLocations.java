@@ -48,6 +48,12 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   private final io.hops.namenode.blocks.SmallFileStore smallFiles;
   private InodeRow read;
   private boolean forRead = true;
+  private io.hops.namenode.ops.snapshot.SnapshotSettings snapshotSettings;
+
+  /** A path into a {@code .snapshot}, when snapshots are on; else null. */
+  private io.hops.namenode.ops.snapshot.SnapshotView snapshot;
+
+  private io.hops.namenode.ops.snapshot.SnapshotBlocks snapshotBlocks;
 
   public GetBlockLocations(
       BlockManager bm,
@@ -73,6 +79,15 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
     return this;
   }
 
+  /**
+   * Serves paths into a {@code .snapshot} when {@code settings} turn snapshots on: the file as it
+   * was ({@link io.hops.namenode.ops.snapshot.SnapshotBlocks}).
+   */
+  public GetBlockLocations snapshots(io.hops.namenode.ops.snapshot.SnapshotSettings settings) {
+    this.snapshotSettings = settings;
+    return this;
+  }
+
   @Override
   public String name() {
     return "getBlockLocations";
@@ -92,6 +107,15 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
       throw new IllegalArgumentException("Negative length is not supported. File: " + src);
     }
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
+    if (snapshotSettings != null) {
+      snapshot =
+          io.hops.namenode.ops.snapshot.SnapshotView.read(snapshotSettings, tx, resolved, false);
+      if (snapshot != null) {
+        snapshotBlocks =
+            io.hops.namenode.ops.snapshot.SnapshotBlocks.read(tx, snapshot.entry(), bm);
+        return;
+      }
+    }
     InodeRow file = resolved.target();
     if (file != null && !file.isDir() && mayHaveContent(file)) {
       // Its blocks (or its data in the database) must agree with its row: read it again, locked.
@@ -123,6 +147,12 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
 
   @Override
   protected LocatedBlocks execute(ExecutePhase tx) throws IOException {
+    if (snapshot != null) {
+      // A snapshot is read-only: its access time is not kept (read stays null), as in HDFS.
+      snapshot.fileToRead(pc);
+      return io.hops.namenode.ops.snapshot.SnapshotBlocks.located(
+          snapshotBlocks, bm, offset, length, pc.caller().clientMachine());
+    }
     String path = PathNames.prefix(resolved.components(), resolved.depth());
     // HDFS resolves without permission checks first (a file inside the path is still refused),
     // then wants the file, then checks traversal and READ.

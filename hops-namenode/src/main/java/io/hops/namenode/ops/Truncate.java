@@ -32,10 +32,11 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * {@code truncate} (HDFS FSDirTruncateOp): whole blocks past the new length go at once (their
  * replicas are invalidated). On a block boundary that is all: the answer is true. Inside a block,
  * the file is reopened and the block's replicas are cut by block recovery in place (HDFS's in-place
- * truncate; hops has no snapshots, so no copy-on-truncate): the file shows the new length at once,
- * the answer is false, and the file closes when the primary datanode commits the recovery. The file
- * passes to the namenode's recovery holder meanwhile, so that the leader re-sends the recovery if
- * needed (HDFS leaves it with the truncating client).
+ * truncate; below the length a snapshot has of the file it is refused, see docs/architecture.md,
+ * "Snapshots"): the file shows the new length at once, the answer is false, and the file closes
+ * when the primary datanode commits the recovery. The file passes to the namenode's recovery holder
+ * meanwhile, so that the leader re-sends the recovery if needed (HDFS leaves it with the truncating
+ * client).
  *
  * <p>Lease rules as for append (recoverLeaseInternal for TRUNCATE_FILE). Locks the file
  * exclusively, the lease rows (the caller's, the current writer's), the recovery holder's lease and
@@ -54,6 +55,9 @@ public final class Truncate extends Operation<Boolean> {
   private BlockRecovery.Prepared release;
   private FileBlocks blocks;
   private AncestorQuotas quotas = AncestorQuotas.none();
+
+  /** The length the latest snapshot covering the file has of it, or -1. */
+  private long snapshotLength = -1;
 
   public Truncate(
       BlockManager bm,
@@ -96,6 +100,7 @@ public final class Truncate extends Operation<Boolean> {
     if (target == null || target.isDir()) {
       return;
     }
+    snapshotLength = tx.snapshotLengthOf(target);
     if (target.fileStoredInDb() && smallFiles != null) {
       dbData = smallFiles.read(tx, target.id(), target.size());
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
@@ -164,6 +169,18 @@ public final class Truncate extends Operation<Boolean> {
               + ", truncate size: "
               + newLength
               + ".");
+    }
+    if (newLength < snapshotLength) {
+      // HDFS copies the cut block for the snapshot (copy-on-truncate); hops keeps no copy yet, so
+      // it refuses rather than lose the snapshot's bytes (docs/architecture.md, "Snapshots").
+      throw new IOException(
+          "Cannot truncate "
+              + path
+              + " to "
+              + newLength
+              + " bytes: a snapshot has it at "
+              + snapshotLength
+              + " bytes, and truncating a file below a snapshot's length is not supported yet");
     }
     long spaceBefore = FileSpace.of(target, blocks.last());
     // Whole blocks past the new length go (HDFS collectBlocksBeyondMax).

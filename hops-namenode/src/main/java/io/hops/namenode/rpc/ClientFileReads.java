@@ -32,18 +32,22 @@ final class ClientFileReads {
       return signedForRead(
           ns,
           ns.run(
-              () -> new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length)));
+              () ->
+                  new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length)
+                      .snapshots(ns.snapshots())));
     }
     var attempt = new AtomicReference<GetBlockLocations>();
     LocatedBlocks located =
         ns.run(
             () -> {
               attempt.set(
-                  new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length));
+                  new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, src, offset, length)
+                      .snapshots(ns.snapshots()));
               return attempt.get();
             });
     // The access time is written after the answer, in the background (AccessTimes).
-    accessTimes.read(attempt.get().file(), ns.blocks().now(), this::inSafeModeOrUnknown);
+    // (None for a file read from a snapshot, which is read-only.)
+    fileRead(attempt.get().file());
     return signedForRead(ns, located);
   }
 

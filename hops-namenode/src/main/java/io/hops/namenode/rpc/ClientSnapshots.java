@@ -7,8 +7,10 @@ import io.hops.namenode.ops.snapshot.DeleteSnapshot;
 import io.hops.namenode.ops.snapshot.DisallowSnapshot;
 import io.hops.namenode.ops.snapshot.GetSnapshotListing;
 import io.hops.namenode.ops.snapshot.GetSnapshottableDirListing;
+import io.hops.namenode.ops.snapshot.ReleaseKeptFiles;
 import io.hops.namenode.ops.snapshot.RenameSnapshot;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
 import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 
@@ -48,9 +50,18 @@ final class ClientSnapshots {
 
   void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
     var pc = ns.checker();
+    var attempt = new AtomicReference<DeleteSnapshot>();
     ns.runAtMostOnce(
         ClientCalls.keptWith("deleteSnapshot"),
-        () -> new DeleteSnapshot(pc, snapshotRoot, snapshotName));
+        () -> {
+          attempt.set(new DeleteSnapshot(pc, snapshotRoot, snapshotName));
+          return attempt.get();
+        });
+    // Files kept for the snapshot beyond the first batch: released in more transactions.
+    long[] left = attempt.get() == null ? null : attempt.get().releaseLeft();
+    while (left != null && ns.run(() -> new ReleaseKeptFiles(left[0], left[1]))) {
+      // each transaction releases a bounded batch
+    }
   }
 
   void renameSnapshot(String snapshotRoot, String oldName, String newName) throws IOException {

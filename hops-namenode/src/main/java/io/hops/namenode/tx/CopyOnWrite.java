@@ -5,6 +5,7 @@ import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.resolve.ResolvedPath;
 import java.util.ArrayList;
@@ -26,6 +27,12 @@ final class CopyOnWrite {
 
   private record Entry(InodeRow before, long snapshotId) {}
 
+  /**
+   * A registered entry's covering snapshottable directory, its latest snapshot, and the id and size
+   * of the inode the entry had at that snapshot (id 0: none).
+   */
+  private record Cover(long dirId, long snapshotId, long idAtSnapshot, long sizeAtSnapshot) {}
+
   private final boolean enabled;
 
   /** Registered entries whose version at their snapshot is still to be written. */
@@ -33,6 +40,9 @@ final class CopyOnWrite {
 
   /** Every registered entry (written or not), so that none is registered twice. */
   private final Map<Name, Long> seen = new HashMap<>();
+
+  /** What each registered entry was at its latest snapshot. */
+  private final Map<Name, Cover> covers = new HashMap<>();
 
   CopyOnWrite(boolean enabled) {
     this.enabled = enabled;
@@ -79,7 +89,7 @@ final class CopyOnWrite {
       names.add(new Name(last.id(), p.components()[rows.size() - 1]));
       before.add(null);
     }
-    register(tx, names, before, snapshotId);
+    register(tx, names, before, rows.get(root).id(), snapshotId);
   }
 
   /** Registers rows below {@code p}'s target that a writer also changes (a delete's subtree). */
@@ -95,10 +105,12 @@ final class CopyOnWrite {
     for (InodeRow r : rows) {
       names.add(new Name(r.parentId(), r.name()));
     }
-    register(tx, names, rows, p.inodes().get(root).snapshotId());
+    InodeRow dir = p.inodes().get(root);
+    register(tx, names, rows, dir.id(), dir.snapshotId());
   }
 
-  private void register(Transaction tx, List<Name> names, List<InodeRow> before, long snapshotId)
+  private void register(
+      Transaction tx, List<Name> names, List<InodeRow> before, long dirId, long snapshotId)
       throws StorageException {
     List<Key> keys = new ArrayList<>();
     List<Integer> which = new ArrayList<>();
@@ -120,10 +132,17 @@ final class CopyOnWrite {
                 tx.find(InodeVersionRow.TABLE, keys.get(0), LockMode.READ_COMMITTED))
             : tx.findBatch(InodeVersionRow.TABLE, keys, LockMode.READ_COMMITTED);
     for (int k = 0; k < keys.size(); k++) {
-      if (kept.get(k) == null) {
-        int i = which.get(k);
-        pending.put(names.get(i), new Entry(before.get(i), snapshotId));
+      int i = which.get(k);
+      InodeVersionRow v = kept.get(k);
+      InodeRow b = before.get(i);
+      Cover c;
+      if (v == null) {
+        pending.put(names.get(i), new Entry(b, snapshotId));
+        c = new Cover(dirId, snapshotId, b == null ? 0 : b.id(), b == null ? 0 : b.size());
+      } else {
+        c = new Cover(dirId, snapshotId, v.present() ? v.id() : 0, v.size());
       }
+      covers.put(names.get(i), c);
     }
   }
 
@@ -139,6 +158,30 @@ final class CopyOnWrite {
           InodeVersionRow.TABLE,
           InodeVersionRow.of(n.parentId(), n.name(), e.snapshotId(), e.before()));
     }
+  }
+
+  /**
+   * The snapshot that keeps the blocks of {@code file} if it goes now (deleted or overwritten): the
+   * latest snapshot of its covering directory, when the file is what its entry was at that snapshot
+   * (a snapshot from before the file was created has a version of the entry without it); else null.
+   */
+  SnapshotKeptFileRow keeperOf(InodeRow file) {
+    if (file.isDir() || covers.isEmpty()) {
+      return null;
+    }
+    Cover c = covers.get(new Name(file.parentId(), file.name()));
+    return c == null || c.idAtSnapshot() != file.id()
+        ? null
+        : new SnapshotKeptFileRow(c.dirId(), c.snapshotId(), file.id());
+  }
+
+  /**
+   * The length the latest snapshot has of {@code file}, when the file is what its entry was at that
+   * snapshot; else -1.
+   */
+  long snapshotLengthOf(InodeRow file) {
+    Cover c = file.isDir() ? null : covers.get(new Name(file.parentId(), file.name()));
+    return c == null || c.idAtSnapshot() != file.id() ? -1 : c.sizeAtSnapshot();
   }
 
   /** The latest snapshot covering {@code p}'s target, or 0. */

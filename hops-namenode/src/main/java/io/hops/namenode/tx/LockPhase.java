@@ -120,6 +120,23 @@ public final class LockPhase {
     versions.coverBelow(tx, p, rows);
   }
 
+  /**
+   * The snapshot that keeps the blocks of {@code file} if this transaction deletes or overwrites it
+   * ({@link CopyOnWrite#keeperOf}), or null; only for a file whose entry this writer registered
+   * (its path's target, or a row of {@link #coverBelow}).
+   */
+  public io.hops.dal.rows.SnapshotKeptFileRow snapshotKeeperOf(InodeRow file) {
+    return versions.keeperOf(file);
+  }
+
+  /**
+   * The length the latest snapshot covering {@code file} has of it, or -1 when that snapshot does
+   * not have it ({@link CopyOnWrite#snapshotLengthOf}); only for a registered entry.
+   */
+  public long snapshotLengthOf(InodeRow file) {
+    return versions.snapshotLengthOf(file);
+  }
+
   /** The latest snapshot covering {@code p}'s target when snapshots are enabled, or 0. */
   public long coveringSnapshot(ResolvedPath p) {
     return resolver.locksSnapshotRoots() ? CopyOnWrite.coveringSnapshot(p) : 0;

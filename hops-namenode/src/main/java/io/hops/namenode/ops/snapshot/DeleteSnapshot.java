@@ -17,7 +17,9 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * {@code deleteSnapshot} (hdfs dfs -deleteSnapshot; HDFS FSDirSnapshotOp.deleteSnapshot), by the
  * directory's owner or the superuser: the directory's row locked exclusively, its snapshots read
  * (one pruned scan), the snapshot's row deleted, and the directory's {@code snapshot_id} set back
- * to its latest remaining snapshot (0: none), so that its live rows stop being covered.
+ * to its latest remaining snapshot (0: none), so that its live rows stop being covered. Files kept
+ * for snapshots that no remaining snapshot may have are released ({@link KeptFiles}), a bounded
+ * batch here and the rest by {@link ReleaseKeptFiles} afterwards.
  */
 public final class DeleteSnapshot extends Operation<Void> {
   private final PermissionChecker pc;
@@ -25,6 +27,9 @@ public final class DeleteSnapshot extends Operation<Void> {
   private final String snapshotName;
   private ResolvedPath resolved;
   private List<SnapshotRow> snapshots = List.of();
+  private KeptFiles kept;
+  private long released = -1;
+  private boolean more;
 
   public DeleteSnapshot(PermissionChecker pc, String path, String snapshotName) {
     this.pc = pc;
@@ -43,7 +48,21 @@ public final class DeleteSnapshot extends Operation<Void> {
     InodeRow target = resolved.target();
     if (target != null && target.isDir()) {
       snapshots = tx.findByPartition(SnapshotRow.TABLE, target.id(), LockMode.READ_COMMITTED);
+      SnapshotRow doomed = SnapshotRoots.byName(snapshots, snapshotName);
+      if (doomed != null && target.snapshottable()) {
+        List<SnapshotRow> remaining = new java.util.ArrayList<>(snapshots);
+        remaining.remove(doomed);
+        kept = KeptFiles.read(tx, target.id(), remaining, doomed.snapshotId());
+      }
     }
+  }
+
+  /**
+   * After the commit: the directory and the deleted snapshot's id when files kept for it are left
+   * to release ({@link ReleaseKeptFiles}), else null.
+   */
+  public long[] releaseLeft() {
+    return more ? new long[] {resolved.target().id(), released} : null;
   }
 
   @Override
@@ -70,6 +89,10 @@ public final class DeleteSnapshot extends Operation<Void> {
     m.snapshotId = latest;
     m.modificationTime = Math.max(m.modificationTime, System.currentTimeMillis());
     tx.update(InodeRow.TABLE, m.toRow());
+    if (kept != null) {
+      more = kept.release(tx);
+      released = doomed.snapshotId();
+    }
     return null;
   }
 }

@@ -58,7 +58,14 @@ public final class SnapshotView {
    */
   public static SnapshotView read(Namesystem ns, LockPhase tx, ResolvedPath p, boolean list)
       throws StorageException {
-    if (!ns.snapshots().enabled()) {
+    return read(ns.snapshots(), tx, p, list);
+  }
+
+  /** As {@link #read(Namesystem, LockPhase, ResolvedPath, boolean)}, with the settings alone. */
+  public static SnapshotView read(
+      SnapshotSettings settings, LockPhase tx, ResolvedPath p, boolean list)
+      throws StorageException {
+    if (!settings.enabled()) {
       return null;
     }
     int at = SnapshotPaths.entered(p);
@@ -113,6 +120,31 @@ public final class SnapshotView {
       return new HdfsFileStatus.Builder().isdir(true).build();
     }
     return rows == null ? null : ns.status(rows.get(rows.size() - 1), HdfsFileStatus.EMPTY_NAME);
+  }
+
+  /**
+   * The entry the path names inside the snapshot (a file or a directory as it was), or null when it
+   * is missing or the path is {@code .snapshot} or a snapshot's root.
+   */
+  public InodeRow entry() {
+    return rows == null || rows.size() < 2 ? null : rows.get(rows.size() - 1);
+  }
+
+  /**
+   * HDFS's checks of a read of the file the path names (FSDirStatAndListingOp.getBlockLocations
+   * over a snapshot path): traversal, then a file, then READ on it. Answers the file as it was.
+   */
+  public InodeRow fileToRead(PermissionChecker pc) throws IOException {
+    checkTraverse(pc);
+    InodeRow f = rows == null ? null : rows.get(rows.size() - 1);
+    if (f == null || isDotSnapshot()) {
+      throw new java.io.FileNotFoundException("File does not exist: " + path.path());
+    }
+    if (f.isDir()) {
+      throw new java.io.FileNotFoundException("Path is not a file: " + path.path());
+    }
+    pc.check(f, path.path(), FsAction.READ);
+    return f;
   }
 
   /** HDFS's getListing: the snapshots (by name), or the entry's children as they were. */

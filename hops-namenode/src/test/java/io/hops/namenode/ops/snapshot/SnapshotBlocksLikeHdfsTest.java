@@ -1,0 +1,215 @@
+package io.hops.namenode.ops.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.hops.dal.rows.ReleasedFileRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.check.NamespaceCheck;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a snapshot keeps of files changed after it, against hops and Apache HDFS in the same run,
+ * read with the stock client from real DataNodes: a file deleted, one overwritten by create, one
+ * replaced by a rename, and one appended to after a snapshot read from {@code .snapshot} byte for
+ * byte as HDFS serves them (also through hops's second namenode); the kept blocks stay on the
+ * datanode through the leader's rounds, and deleting the snapshot has them invalidated and gone,
+ * with the namespace check clean. Truncating below a snapshot's length is refused.
+ */
+class SnapshotBlocksLikeHdfsTest {
+  private static SideBySide both;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    both = new SideBySide("snapshot-blocks", conf, 1);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (both != null) {
+      both.close();
+    }
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  private static String text(String seed, int n) {
+    StringBuilder b = new StringBuilder();
+    while (b.length() < n) {
+      b.append(seed).append(b.length()).append(' ');
+    }
+    return b.substring(0, n);
+  }
+
+  private static void write(DistributedFileSystem fs, String path, String data) throws Exception {
+    // Replication 1, as there is one datanode: an append's pipeline needs no other.
+    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, 128L << 20)) {
+      out.writeBytes(data);
+    }
+  }
+
+  private static String read(DistributedFileSystem fs, String path) {
+    try (InputStream in = fs.open(p(path))) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      in.transferTo(out);
+      return out.toString(StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return SideBySide.failure(e);
+    }
+  }
+
+  private static final List<String> FILES = List.of("del", "over", "moved", "app", "same");
+
+  @Test
+  void filesChangedAfterASnapshotReadAsInHdfsUntilItIsDeleted() throws Exception {
+    DistributedFileSystem hops = both.hopsSide.admin();
+    String dir = "/k";
+    List<String> hdfsView = history(both.hdfsSide.admin(), dir, new ArrayList<>());
+    // The blocks of the files about to be deleted and replaced on hops.
+    List<LocatedBlock> kept = new ArrayList<>();
+    List<String> hopsView = history(hops, dir, kept);
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+
+    // Through the other namenode.
+    try (DistributedFileSystem other = both.hops.client(both.other)) {
+      assertThat(read(other, "/k/.snapshot/s1/del")).isEqualTo(text("del", 3000));
+      assertThat(read(other, "/k/.snapshot/s1/app")).isEqualTo(text("app", 3000));
+    }
+
+    // The leader's rounds neither free nor re-replicate them away.
+    leaderRounds();
+    assertThat(stored(kept)).as("kept blocks on the datanode").allMatch(s -> s);
+    assertThat(read(hops, "/k/.snapshot/s1/over")).isEqualTo(text("over", 3000));
+    assertThat(namespaceProblems()).isEmpty();
+
+    hops.deleteSnapshot(p(dir), "s1");
+    try (var tx = both.hops.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED))
+          .isEmpty();
+    }
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (stored(kept).contains(true) && System.currentTimeMillis() < deadline) {
+      leaderRounds();
+      Thread.sleep(300);
+    }
+    assertThat(stored(kept)).as("released blocks on the datanode").allMatch(s -> !s);
+    try (var tx = both.hops.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(ReleasedFileRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)).isEmpty();
+    }
+    assertThat(namespaceProblems()).isEmpty();
+    assertThat(read(hops, "/k/app")).isEqualTo(text("app", 3000) + text("appended", 2000));
+  }
+
+  /**
+   * The history on one side, noting in {@code kept} the blocks of the files it deletes or replaces;
+   * answers what every path reads afterwards.
+   */
+  private static List<String> history(DistributedFileSystem fs, String dir, List<LocatedBlock> kept)
+      throws Exception {
+    fs.mkdirs(p(dir));
+    for (String f : FILES) {
+      write(fs, dir + "/" + f, text(f, 3000));
+    }
+    write(fs, dir + "/newer", text("newer", 1500));
+    for (String f : List.of("del", "over", "moved")) {
+      kept.addAll(blocksOf(fs, dir + "/" + f));
+    }
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    fs.delete(p(dir + "/del"), false);
+    write(fs, dir + "/over", text("over2", 700));
+    fs.rename(p(dir + "/newer"), p(dir + "/moved"), org.apache.hadoop.fs.Options.Rename.OVERWRITE);
+    try (FSDataOutputStream out = fs.append(p(dir + "/app"))) {
+      out.writeBytes(text("appended", 2000));
+    }
+    List<String> out = new ArrayList<>();
+    for (String f : FILES) {
+      out.add(f + " at s1: " + read(fs, dir + "/.snapshot/s1/" + f));
+      out.add(f + " now: " + read(fs, dir + "/" + f));
+      out.add(f + " at s1, length: " + fs.getFileStatus(p(dir + "/.snapshot/s1/" + f)).getLen());
+    }
+    out.add("missing at s1: " + read(fs, dir + "/.snapshot/s1/nope"));
+    out.add("a directory at s1: " + read(fs, dir + "/.snapshot/s1"));
+    return out;
+  }
+
+  @Test
+  void truncateBelowASnapshotsLengthIsRefused() throws Exception {
+    DistributedFileSystem fs = both.hopsSide.admin();
+    fs.mkdirs(p("/t"));
+    write(fs, "/t/f", text("t", 2000));
+    fs.allowSnapshot(p("/t"));
+    fs.createSnapshot(p("/t"), "s1");
+    assertThatThrownBy(() -> fs.truncate(p("/t/f"), 100))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("Cannot truncate /t/f to 100 bytes: a snapshot has it at 2000 bytes");
+    assertThat(read(fs, "/t/.snapshot/s1/f")).isEqualTo(text("t", 2000));
+    // At or above the snapshot's length, the snapshot's bytes are untouched: served.
+    try (FSDataOutputStream out = fs.append(p("/t/f"))) {
+      out.writeBytes("more");
+    }
+    assertThat(fs.truncate(p("/t/f"), 2000)).isFalse();
+    assertThat(read(fs, "/t/.snapshot/s1/f")).isEqualTo(text("t", 2000));
+  }
+
+  private static List<LocatedBlock> blocksOf(DistributedFileSystem fs, String path)
+      throws IOException {
+    if (!fs.exists(p(path))) {
+      return List.of();
+    }
+    return fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks();
+  }
+
+  private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {
+    List<Boolean> out = new ArrayList<>();
+    for (LocatedBlock b : blocks) {
+      boolean any = false;
+      for (DataNode dn : both.hops.datanodes()) {
+        try {
+          any |=
+              dn.getFSDataset()
+                      .getStoredBlock(b.getBlock().getBlockPoolId(), b.getBlock().getBlockId())
+                  != null;
+        } catch (org.apache.hadoop.hdfs.server.datanode.ReplicaNotFoundException gone) {
+          // deleted
+        }
+      }
+      out.add(any);
+    }
+    return out;
+  }
+
+  private static void leaderRounds() throws Exception {
+    for (HopsNameNode nn : new HopsNameNode[] {both.hops.namenode(), both.other}) {
+      nn.housekeeping().runOnce();
+    }
+  }
+
+  private static List<?> namespaceProblems() throws Exception {
+    return new NamespaceCheck(
+            both.hops.namenode().namesystem().storage(), 10_000, line -> {}, owner -> true)
+        .run();
+  }
+}
