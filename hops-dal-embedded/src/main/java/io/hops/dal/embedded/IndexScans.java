@@ -25,24 +25,7 @@ final class IndexScans {
    */
   <R extends Record> List<R> scan(StoredTable<R> t, Column column, Object value)
       throws StorageException {
-    List<byte[]> values =
-        store.use(
-            "index scan of " + t.table + "." + column.name(),
-            db -> {
-              Snapshot snapshot = db.getSnapshot();
-              try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
-                List<byte[]> rowKeys = new ArrayList<>();
-                PrefixReads.forEachWithPrefix(
-                    db,
-                    t.layout.indexPrefix(column, value),
-                    options,
-                    (key, rowKey) -> rowKeys.add(rowKey));
-                return rowKeys.isEmpty() ? rowKeys : db.multiGetAsList(options, rowKeys);
-              } finally {
-                db.releaseSnapshot(snapshot);
-              }
-            });
-    return rowsOf(t, values);
+    return scan("index scan of ", t, column, value, null, Integer.MAX_VALUE);
   }
 
   /**
@@ -53,11 +36,17 @@ final class IndexScans {
   <R extends Record> List<R> scanFrom(
       StoredTable<R> t, Column column, Object value, byte[] afterRowKey, int limit)
       throws StorageException {
+    return scan("index page of ", t, column, value, afterRowKey, limit);
+  }
+
+  private <R extends Record> List<R> scan(
+      String what, StoredTable<R> t, Column column, Object value, byte[] afterRowKey, int limit)
+      throws StorageException {
     byte[] prefix = t.layout.indexPrefix(column, value);
     byte[] start = afterRowKey == null ? prefix : t.layout.indexKey(column, value, afterRowKey);
     List<byte[]> values =
         store.use(
-            "index page of " + t.table + "." + column.name(),
+            what + t.table + "." + column.name(),
             db -> {
               Snapshot snapshot = db.getSnapshot();
               try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
