@@ -137,6 +137,8 @@ final class MultiRackRecheck implements HousekeepingTask {
     }
     if (!ended && blocks.size() > 1) {
       blocks.remove(blocks.size() - 1); // may go on in the next page: judged with it
+    } else if (!ended && !blocks.isEmpty()) {
+      blocks.set(0, allReplicas(blocks.get(0).get(0))); // a block with a page of replicas or more
     }
     Map<Long, Set<Long>> misplaced = new LinkedHashMap<>();
     for (List<ReplicaRow> b : blocks) {
@@ -154,6 +156,18 @@ final class MultiRackRecheck implements HousekeepingTask {
     }
     List<ReplicaRow> last = blocks.get(blocks.size() - 1);
     return new Page(blocks.size(), queued, last.get(last.size() - 1));
+  }
+
+  /** Every replica of {@code r}'s block, in key order (one pruned index scan). */
+  private List<ReplicaRow> allReplicas(ReplicaRow r) throws IOException {
+    try (Transaction tx = ns.storage().begin()) {
+      return tx
+          .findByPartition(
+              ReplicaRow.TABLE, r.inodeId(), "block_id", r.blockId(), LockMode.READ_COMMITTED)
+          .stream()
+          .sorted(java.util.Comparator.comparingInt(ReplicaRow::storageId))
+          .toList();
+    }
   }
 
   /**
