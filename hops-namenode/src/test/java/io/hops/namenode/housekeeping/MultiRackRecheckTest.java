@@ -23,6 +23,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.net.DNSToSwitchMapping;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.StaticMapping;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,21 @@ class MultiRackRecheckTest {
 
   @Test
   void theWalkMovesThroughTheRowOneBoundedRoundAtATime() throws Exception {
+    try (HopsTestCluster hops = new HopsTestCluster(conf())) {
+      walk(hops);
+    }
+  }
+
+  /** The same over MariaDB (its paged scan of {@code replicas}, its row locks). */
+  @Test
+  void theWalkMovesThroughTheRowOverMariadb() throws Exception {
+    try (HopsTestCluster hops = HopsTestCluster.onMariadbOrNull(conf())) {
+      Assumptions.assumeTrue(hops != null, "HOPS_TEST_MYSQL_URL is not set");
+      walk(hops);
+    }
+  }
+
+  private static Configuration conf() {
     Configuration conf = new Configuration(false);
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, TimeUnit.HOURS.toMillis(1));
     conf.setInt(NamenodeConfig.HOUSEKEEPING_PAGE_ROWS, 4); // a block's 3 replicas and one more
@@ -46,38 +62,40 @@ class MultiRackRecheckTest {
         CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
         StaticMapping.class,
         DNSToSwitchMapping.class);
-    try (HopsTestCluster hops = new HopsTestCluster(conf)) {
-      startOn(hops, 0, 3, "/w1");
-      Path file = new Path("/walked");
-      try (DistributedFileSystem fs = hops.client()) {
-        try (FSDataOutputStream o = fs.create(file, true, 4096, (short) 3, BLOCK)) {
-          o.write(new byte[BLOCKS * BLOCK]);
-        }
-        HopsTestCluster.awaitReplicas(fs, file, 3);
-        assertThat(row(hops)).isEqualTo("SINGLE_RACK /w1");
+    return conf;
+  }
 
-        startOn(hops, 3, 3, "/w2");
-        assertThat(row(hops)).isEqualTo("RECHECK_DUE at the start, 0 checked");
+  private static void walk(HopsTestCluster hops) throws Exception {
+    startOn(hops, 0, 3, "/w1");
+    Path file = new Path("/walked");
+    try (DistributedFileSystem fs = hops.client()) {
+      try (FSDataOutputStream o = fs.create(file, true, 4096, (short) 3, BLOCK)) {
+        o.write(new byte[BLOCKS * BLOCK]);
+      }
+      HopsTestCluster.awaitReplicas(fs, file, 3);
+      assertThat(row(hops)).isEqualTo("SINGLE_RACK /w1");
 
-        List<String> rows = new ArrayList<>();
-        for (int round = 0; round < BLOCKS; round++) {
-          hops.namenode().housekeeping().runOnce();
-          rows.add(row(hops));
-        }
-        assertThat(rows)
-            .containsExactly(
-                "RECHECK_DUE after a block, 1 checked",
-                "RECHECK_DUE after a block, 2 checked",
-                "RECHECK_DUE after a block, 3 checked",
-                "RECHECK_DUE after a block, 4 checked",
-                "MULTI_RACK");
+      startOn(hops, 3, 3, "/w2");
+      assertThat(row(hops)).isEqualTo("RECHECK_DUE at the start, 0 checked");
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!onTwoRacks(fs, file)) {
-          assertThat(System.nanoTime()).as("fixed within 30 s").isLessThan(deadline);
-          hops.namenode().housekeeping().runOnce();
-          Thread.sleep(200);
-        }
+      List<String> rows = new ArrayList<>();
+      for (int round = 0; round < BLOCKS; round++) {
+        hops.namenode().housekeeping().runOnce();
+        rows.add(row(hops));
+      }
+      assertThat(rows)
+          .containsExactly(
+              "RECHECK_DUE after a block, 1 checked",
+              "RECHECK_DUE after a block, 2 checked",
+              "RECHECK_DUE after a block, 3 checked",
+              "RECHECK_DUE after a block, 4 checked",
+              "MULTI_RACK");
+
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!onTwoRacks(fs, file)) {
+        assertThat(System.nanoTime()).as("fixed within 30 s").isLessThan(deadline);
+        hops.namenode().housekeeping().runOnce();
+        Thread.sleep(200);
       }
     }
   }
