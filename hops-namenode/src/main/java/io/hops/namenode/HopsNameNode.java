@@ -195,6 +195,13 @@ public final class HopsNameNode implements AutoCloseable {
             return true; // not known: change nothing this round
           }
         });
+    // HDFS re-checks every block when a second rack joins only once it populates its replication
+    // queues, i.e. not in startup safe mode.
+    namesystem
+        .blocks()
+        .datanodes()
+        .rackHistory()
+        .whenPopulatingReplicationQueues(() -> !modes.inStartupSafeMode());
     // The election's rounds never wait behind the shared pool: a namenode whose handlers hold
     // every connection would otherwise miss its heartbeats and lose the leadership.
     Storage ownConnections = null;

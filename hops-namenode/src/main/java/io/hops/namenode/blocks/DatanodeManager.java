@@ -363,6 +363,7 @@ public final class DatanodeManager {
   private final StorageRefs storageRefs;
   private final FailedStorages failedStorages;
   private final UnregisteredIncludes unregisteredIncludes;
+  private final RackHistory rackHistory = new RackHistory();
   private volatile Consumer<Node> beforeFullReport = n -> {};
 
   public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
@@ -441,7 +442,9 @@ public final class DatanodeManager {
   }
 
   private void store(DatanodeID reg, String location) throws StorageException {
-    AdminStates state = DatanodeRegistrations.store(storage, admin, reg, location);
+    DatanodeRegistrations.Stored stored =
+        DatanodeRegistrations.store(storage, admin, rackHistory, reg, location);
+    AdminStates state = stored.state();
     Node n = nodes.computeIfAbsent(reg.getDatanodeUuid(), u -> new Node(reg, Time.monotonicNow()));
     n.id = new DatanodeID(reg);
     n.location = location;
@@ -451,6 +454,12 @@ public final class DatanodeManager {
     touch(n);
     LOG.info(
         "registered datanode {} ({}) at {}", reg.getXferAddr(), reg.getDatanodeUuid(), location);
+    rackHistory.committed(stored.racks(), reg);
+  }
+
+  /** Whether the cluster has ever been on two racks, and the re-check that made due. */
+  public RackHistory rackHistory() {
+    return rackHistory;
   }
 
   /**

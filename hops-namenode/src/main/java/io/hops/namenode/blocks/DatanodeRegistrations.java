@@ -26,11 +26,15 @@ final class DatanodeRegistrations {
     }
   }
 
+  /** What a registration stored: the datanode's admin state now, and the racks' history. */
+  record Stored(AdminStates state, RackHistory.Change racks) {}
+
   /**
    * Stores a registration at {@code location}, keeping the stored admin state (an excluded datanode
-   * starts decommissioning); the admin state it has now.
+   * starts decommissioning), and records in {@code history} a second rack it brings.
    */
-  static AdminStates store(Storage storage, DatanodeAdmin admin, DatanodeID reg, String location)
+  static Stored store(
+      Storage storage, DatanodeAdmin admin, RackHistory history, DatanodeID reg, String location)
       throws StorageException {
     DatanodeRow fresh =
         new DatanodeRow(
@@ -60,8 +64,9 @@ final class DatanodeRegistrations {
         if (state != (old == null ? AdminStates.NORMAL : DatanodeAdmin.stateOf(old))) {
           DatanodeAdmin.bump(tx);
         }
+        RackHistory.Change racks = history.atRegistration(tx, reg, location);
         tx.commit();
-        return state;
+        return new Stored(state, racks);
       } catch (DuplicateKeyException e) {
         // A datanode registers with every namenode at once: on an engine whose locking read of a
         // missing row takes no lock, two may insert its row; the loser updates the winner's.

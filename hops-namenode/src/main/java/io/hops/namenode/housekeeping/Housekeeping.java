@@ -53,10 +53,10 @@ public final class Housekeeping implements AutoCloseable {
 
   /**
    * The chores, in the order they run each round: dead datanodes and failed storages first (their
-   * replicas stop counting), then decommissioning ones (their blocks are queued), then copies that
-   * timed out, then re-replication, then deleted subtrees whose namenode died, then the blocks of
-   * large deleted files, then the deletions they and the others queued, so that one round sends
-   * them.
+   * replicas stop counting), then decommissioning ones (their blocks are queued), then the re-check
+   * of every block that a second rack makes due, then copies that timed out, then re-replication,
+   * then deleted subtrees whose namenode died, then the blocks of large deleted files, then the
+   * deletions they and the others queued, so that one round sends them.
    */
   private static List<HousekeepingTask> tasks(Namesystem ns) {
     List<HousekeepingTask> t = new ArrayList<>();
@@ -64,6 +64,7 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new DeadDatanodeMonitor(ns));
     t.add(new FailedStorageMonitor(ns));
     t.add(new DatanodeAdminMonitor(ns));
+    t.add(new MultiRackRecheck(ns));
     t.add(new PendingReplicationMonitor(ns));
     t.add(new ReplicationMonitor(ns));
     t.add(new DetachedSubtrees(ns));

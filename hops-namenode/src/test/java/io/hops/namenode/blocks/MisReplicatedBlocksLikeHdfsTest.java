@@ -2,6 +2,8 @@ package io.hops.namenode.blocks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * Blocks written while the cluster had one rack are mis-replicated once a second rack joins: fsck
  * counts them and prints HDFS's "Replica placement policy is violated" line, {@code fsck
  * -replicate} queues them, and the leader's re-replication copies each to the new rack and deletes
- * the surplus, leaving three replicas on two racks, as HDFS does with the same steps.
+ * the surplus, leaving three replicas on two racks, as HDFS does with the same steps. Without fsck,
+ * the second rack's arrival alone has every block re-checked and fixed, in hops as in HDFS.
  */
 class MisReplicatedBlocksLikeHdfsTest {
   private static final int BLOCK = 1024;
@@ -39,6 +42,40 @@ class MisReplicatedBlocksLikeHdfsTest {
 
   @Test
   void blocksOnOneRackOfTwoAreFoundAndFixedLikeHdfs() throws Exception {
+    List<String> hopsSteps = onHops(true);
+    List<String> hdfsSteps = onHdfs(true);
+    assertThat(hopsSteps)
+        .containsExactly(
+            "one rack: {1=5}, mis-replicated 0",
+            "two racks: {1=5}, mis-replicated 5, violations 5",
+            "-replicate queued 5",
+            "fixed: {2=5}, mis-replicated 0");
+    // Both re-check every block on their own when a single-rack cluster first gets a second rack
+    // (HDFS DatanodeManager.checkIfClusterIsNowMultiRack; hops's leader, RackHistory), in the
+    // background: by the time fsck -replicate runs, that check has queued (and may have fixed) any
+    // number of the 5 blocks, so only that line is compared as a bound.
+    assertThat(withoutQueued(hopsSteps)).isEqualTo(withoutQueued(hdfsSteps));
+    assertThat(hdfsSteps.get(2)).matches("-replicate queued [0-" + BLOCKS + "]");
+  }
+
+  /**
+   * The second rack alone gets every block fixed, without fsck -replicate: HDFS re-checks all
+   * blocks when a single-rack cluster becomes multi-rack, and so does hops's leader, walking the
+   * replicas from the database; the multi_rack row then says the re-check is done.
+   */
+  @Test
+  void aSecondRackGetsEveryBlockFixedWithoutFsckLikeHdfs() throws Exception {
+    List<String> hopsSteps = onHops(false);
+    List<String> hdfsSteps = onHdfs(false);
+    assertThat(hopsSteps)
+        .containsExactly(
+            "one rack: {1=5}, mis-replicated 0",
+            "fixed without fsck -replicate: {2=5}, mis-replicated 0",
+            "re-check MULTI_RACK");
+    assertThat(hdfsSteps).isEqualTo(hopsSteps.subList(0, 2));
+  }
+
+  private static List<String> onHops(boolean fsckReplicate) throws Exception {
     Configuration conf = new Configuration(false);
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", BLOCK);
@@ -46,16 +83,25 @@ class MisReplicatedBlocksLikeHdfsTest {
         CommonConfigurationKeysPublic.NET_TOPOLOGY_NODE_SWITCH_MAPPING_IMPL_KEY,
         StaticMapping.class,
         DNSToSwitchMapping.class);
-    List<String> hopsSteps;
     try (HopsTestCluster hops = new HopsTestCluster(conf)) {
       startOn(hops, 0, 3, "/m1");
       Configuration client = hops.clientConf();
       var http = hops.namenode().httpAddress();
       client.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, "127.0.0.1:" + http.getPort());
+      List<String> out;
       try (DistributedFileSystem fs = hops.client()) {
-        hopsSteps = steps(fs, client, () -> startOn(hops, 3, 3, "/m2"));
+        out = steps(fs, client, () -> startOn(hops, 3, 3, "/m2"), fsckReplicate);
       }
+      if (!fsckReplicate) {
+        try (Transaction tx = hops.namenode().namesystem().storage().begin()) {
+          out.add("re-check " + RackHistory.read(tx, LockMode.READ_COMMITTED).stage());
+        }
+      }
+      return out;
     }
+  }
+
+  private static List<String> onHdfs(boolean fsckReplicate) throws Exception {
     Configuration h = new Configuration();
     h.setLong("dfs.namenode.fs-limits.min-block-size", BLOCK);
     h.setInt("dfs.namenode.redundancy.interval.seconds", 1);
@@ -67,37 +113,24 @@ class MisReplicatedBlocksLikeHdfsTest {
             .numDataNodes(3)
             .racks(new String[] {"/m1", "/m1", "/m1"})
             .build();
-    List<String> hdfsSteps;
     try {
       hdfs.waitActive();
       Configuration client = ApacheHdfs.clientConf(hdfs, 3);
       try (DistributedFileSystem fs =
           (DistributedFileSystem) FileSystem.get(hdfs.getURI(), client)) {
-        hdfsSteps =
-            steps(
-                fs,
-                client,
-                () -> {
-                  hdfs.startDataNodes(
-                      hdfs.getConfiguration(0), 3, true, null, new String[] {"/m2", "/m2", "/m2"});
-                  hdfs.waitActive();
-                });
+        return steps(
+            fs,
+            client,
+            () -> {
+              hdfs.startDataNodes(
+                  hdfs.getConfiguration(0), 3, true, null, new String[] {"/m2", "/m2", "/m2"});
+              hdfs.waitActive();
+            },
+            fsckReplicate);
       }
     } finally {
       hdfs.shutdown();
     }
-    assertThat(hopsSteps)
-        .containsExactly(
-            "one rack: {1=5}, mis-replicated 0",
-            "two racks: {1=5}, mis-replicated 5, violations 5",
-            "-replicate queued 5",
-            "fixed: {2=5}, mis-replicated 0");
-    // HDFS re-checks every block on its own when a single-rack cluster first gets a second rack
-    // (DatanodeManager.checkIfClusterIsNowMultiRack), in the background: by the time its fsck
-    // -replicate runs, that check has queued (and may have fixed) any number of the 5 blocks, so
-    // only that line is compared as a bound. hops leaves them to fsck -replicate and the leader.
-    assertThat(withoutQueued(hopsSteps)).isEqualTo(withoutQueued(hdfsSteps));
-    assertThat(hdfsSteps.get(2)).matches("-replicate queued [0-" + BLOCKS + "]");
   }
 
   private static List<String> withoutQueued(List<String> steps) {
@@ -120,7 +153,12 @@ class MisReplicatedBlocksLikeHdfsTest {
     }
   }
 
-  private static List<String> steps(DistributedFileSystem fs, Configuration client, Step addRack)
+  /**
+   * Writes a file on one rack, adds the second, and waits (bounded) until every block is on two
+   * racks with three replicas; with {@code fsckReplicate}, fsck reports and queues them first.
+   */
+  private static List<String> steps(
+      DistributedFileSystem fs, Configuration client, Step addRack, boolean fsckReplicate)
       throws Exception {
     List<String> out = new ArrayList<>();
     Path file = new Path("/misplaced");
@@ -140,6 +178,15 @@ class MisReplicatedBlocksLikeHdfsTest {
     Thread.sleep(2000);
     out.add("one rack: " + racksPerBlock(fs, file) + ", mis-replicated " + misReplicated(client));
     addRack.run();
+    if (!fsckReplicate) {
+      awaitFixed(fs, file, 30);
+      out.add(
+          "fixed without fsck -replicate: "
+              + racksPerBlock(fs, file)
+              + ", mis-replicated "
+              + misReplicated(client));
+      return out;
+    }
     String report = fsck(client, "/");
     out.add(
         "two racks: "
@@ -152,14 +199,19 @@ class MisReplicatedBlocksLikeHdfsTest {
                 .filter(l -> l.contains("Replica placement policy is violated"))
                 .count());
     out.add("-replicate queued " + value(fsck(client, "/", "-replicate"), " Blocks queued"));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!racksPerBlock(fs, file).equals("{2=" + BLOCKS + "}")
-        || !replicasPerBlock(fs, file).equals(Set.of(3))) {
-      assertThat(System.nanoTime()).as("fixed within 60 s").isLessThan(deadline);
-      Thread.sleep(200);
-    }
+    awaitFixed(fs, file, 60);
     out.add("fixed: " + racksPerBlock(fs, file) + ", mis-replicated " + misReplicated(client));
     return out;
+  }
+
+  /** Waits until every block of the file has three replicas on two racks. */
+  private static void awaitFixed(FileSystem fs, Path file, int seconds) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!racksPerBlock(fs, file).equals("{2=" + BLOCKS + "}")
+        || !replicasPerBlock(fs, file).equals(Set.of(3))) {
+      assertThat(System.nanoTime()).as("fixed within " + seconds + " s").isLessThan(deadline);
+      Thread.sleep(200);
+    }
   }
 
   private static String fsck(Configuration client, String... args) throws Exception {

@@ -1,0 +1,232 @@
+package io.hops.namenode.housekeeping;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.VariableRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockPlacement;
+import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.RackHistory;
+import io.hops.namenode.blocks.RackHistory.Stage;
+import io.hops.namenode.blocks.RackHistory.State;
+import io.hops.namenode.blocks.RackHistory.Walk;
+import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.ops.QueueMisplacedBlocks;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The re-check of every block that a cluster's second rack makes due (HDFS
+ * BlockManager.processMisReplicatedBlocks, started by checkIfClusterIsNowMultiRack): while the
+ * {@code multi_rack} row says it is due ({@link RackHistory}), each round walks the {@code
+ * replicas} table in primary-key order (so a block's replicas come together), pages of {@code
+ * hops.namenode.housekeeping.page.rows} rows read committed, up to {@code
+ * dfs.block.misreplication.processing.limit} blocks a round, and queues for the replication check
+ * the blocks whose live replicas, two or more, break the rack rule ({@link
+ * BlockPlacement#isPlacementSatisfied}), one {@link QueueMisplacedBlocks} transaction per file; the
+ * check judges each again and copies it to another rack. Where the walk is goes into the row at the
+ * end of each round (fenced, as the leader's), so a new leader resumes there; at the end of the
+ * walk the row says multi-rack only. Blocks written meanwhile need no walk: placement spreads them,
+ * and a completed block is checked then.
+ */
+final class MultiRackRecheck implements HousekeepingTask {
+  private static final Logger LOG = LoggerFactory.getLogger(MultiRackRecheck.class);
+
+  private final Namesystem ns;
+  private final DatanodeManager dm;
+  private final int pageRows;
+  private final int blocksPerRound;
+
+  /** This leader saw the row say multi-rack: it never becomes due again. */
+  private boolean settled;
+
+  MultiRackRecheck(Namesystem ns) {
+    this.ns = ns;
+    this.dm = ns.blocks().datanodes();
+    this.pageRows = Math.max(2, QueueCursor.pageRows(ns.conf()));
+    this.blocksPerRound =
+        Math.max(
+            1,
+            ns.conf()
+                .getInt(
+                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT,
+                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT_DEFAULT));
+  }
+
+  @Override
+  public String name() {
+    return "multi-rack-recheck";
+  }
+
+  /** Judged from live replicas: waits while a start has not heard from every datanode. */
+  @Override
+  public boolean runsInSafeMode() {
+    return false;
+  }
+
+  @Override
+  public void runOnce() throws IOException {
+    if (settled) {
+      return;
+    }
+    State s;
+    try (Transaction tx = ns.storage().begin()) {
+      s = RackHistory.read(tx, LockMode.READ_COMMITTED);
+    }
+    if (s.stage() == Stage.MULTI_RACK) {
+      settled = true;
+      return;
+    }
+    if (s.stage() != Stage.RECHECK_DUE) {
+      return;
+    }
+    Walk w = s.walk();
+    if (w.after() == null) {
+      LOG.info("the cluster is on two racks or more: re-checking every block for replication");
+    }
+    long judged = 0;
+    while (judged < blocksPerRound) {
+      Page p = nextPage(w);
+      judged += p.blocks;
+      if (p.last == null) {
+        finish(w.checked() + p.blocks, w.queued() + p.queued, w.dueSinceMillis());
+        return;
+      }
+      w = w.past(p.last, p.blocks, p.queued);
+    }
+    Walk at = w;
+    ns.runAsLeader(() -> new SaveWalk(at));
+    LOG.info(
+        "re-checking every block for replication: {} blocks processed, {} mis-replicated queued",
+        at.checked(),
+        at.queued());
+  }
+
+  /** What one page did: blocks judged and queued, the last replica judged (null: walk ended). */
+  private record Page(long blocks, long queued, ReplicaRow last) {}
+
+  private Page nextPage(Walk w) throws IOException {
+    List<ReplicaRow> rows;
+    try (Transaction tx = ns.storage().begin()) {
+      rows = tx.scanFrom(ReplicaRow.TABLE, null, w.after(), pageRows, LockMode.READ_COMMITTED);
+    }
+    boolean ended = rows.size() < pageRows;
+    List<List<ReplicaRow>> blocks = new ArrayList<>();
+    for (ReplicaRow r : rows) {
+      List<ReplicaRow> cur = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+      if (cur == null
+          || cur.get(0).inodeId() != r.inodeId()
+          || cur.get(0).blockId() != r.blockId()) {
+        cur = new ArrayList<>();
+        blocks.add(cur);
+      }
+      cur.add(r);
+    }
+    if (!ended && blocks.size() > 1) {
+      blocks.remove(blocks.size() - 1); // may go on in the next page: judged with it
+    } else if (!ended && !blocks.isEmpty()) {
+      blocks.set(0, allReplicas(blocks.get(0).get(0))); // a block with a page of replicas or more
+    }
+    Map<Long, Set<Long>> misplaced = new LinkedHashMap<>();
+    for (List<ReplicaRow> b : blocks) {
+      if (isMisplaced(b)) {
+        misplaced.computeIfAbsent(b.get(0).inodeId(), k -> new HashSet<>()).add(b.get(0).blockId());
+      }
+    }
+    long queued = 0;
+    for (Map.Entry<Long, Set<Long>> f : misplaced.entrySet()) {
+      queued +=
+          ns.runAsLeader(() -> new QueueMisplacedBlocks(ns.blocks(), f.getKey(), f.getValue()));
+    }
+    if (ended) {
+      return new Page(blocks.size(), queued, null);
+    }
+    List<ReplicaRow> last = blocks.get(blocks.size() - 1);
+    return new Page(blocks.size(), queued, last.get(last.size() - 1));
+  }
+
+  /** Every replica of {@code r}'s block, in key order (one pruned index scan). */
+  private List<ReplicaRow> allReplicas(ReplicaRow r) throws IOException {
+    try (Transaction tx = ns.storage().begin()) {
+      return tx
+          .findByPartition(
+              ReplicaRow.TABLE, r.inodeId(), "block_id", r.blockId(), LockMode.READ_COMMITTED)
+          .stream()
+          .sorted(java.util.Comparator.comparingInt(ReplicaRow::storageId))
+          .toList();
+    }
+  }
+
+  /**
+   * Whether a block's live replicas in service, two or more, break the rack rule for as many
+   * replicas as they are (a single one, or none, is low redundancy: queued when it became so).
+   */
+  private boolean isMisplaced(List<ReplicaRow> replicas) throws IOException {
+    List<String> live = new ArrayList<>();
+    for (ReplicaRow r : replicas) {
+      StorageRef s = dm.storage(r.storageId());
+      Node n = s == null ? null : dm.node(s.datanodeUuid());
+      if (n != null && dm.isLive(n) && !n.isDecommission() && !n.isMaintenance()) {
+        live.add(s.datanodeUuid());
+      }
+    }
+    return live.size() > 1 && !ns.blocks().placement().isPlacementSatisfied(live, live.size());
+  }
+
+  private void finish(long checked, long queued, long dueSinceMillis) throws IOException {
+    ns.runAsLeader(() -> new SaveWalk(null));
+    settled = true;
+    LOG.info(
+        "re-checked every block for replication since the cluster became multi-rack: {} blocks"
+            + " processed, {} mis-replicated queued, {} ms after it was due",
+        checked,
+        queued,
+        System.currentTimeMillis() - dueSinceMillis);
+  }
+
+  /**
+   * Stores where the walk is ({@code null}: it ended, the row says multi-rack), if the row still
+   * says the re-check is due. One PK read and one write.
+   */
+  private static final class SaveWalk extends Operation<Void> {
+    private final Walk walk;
+    private State old;
+
+    SaveWalk(Walk walk) {
+      this.walk = walk;
+    }
+
+    @Override
+    public String name() {
+      return "saveMultiRackRecheck";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      old = State.of(tx.find(VariableRow.TABLE, RackHistory.key(), LockMode.EXCLUSIVE));
+    }
+
+    @Override
+    protected Void execute(ExecutePhase tx) throws IOException {
+      if (old.stage() == Stage.RECHECK_DUE) {
+        tx.update(
+            VariableRow.TABLE,
+            (walk == null ? RackHistory.multiRack() : RackHistory.recheckDue(walk)).row());
+      }
+      return null;
+    }
+  }
+}
