@@ -2,6 +2,7 @@ package io.hops.bench;
 
 import io.hops.bench.client.ClientSpec;
 import io.hops.bench.client.Phase;
+import io.hops.bench.cluster.BenchKerberos;
 import io.hops.bench.cluster.ClusterSettings;
 import io.hops.bench.cluster.ExternalTarget;
 import io.hops.bench.cluster.HdfsLauncher;
@@ -267,6 +268,15 @@ final class BenchCommand implements Callable<Integer> {
               + " does not know is ignored by it), e.g. hops.metadata.embedded.*.")
   Map<String, String> namenodeSettings = new LinkedHashMap<>();
 
+  @Option(
+      names = "--secure",
+      paramLabel = "PROTECTION",
+      description =
+          "Run every system it starts kerberized (a KDC of its own; block tokens, SASL data"
+              + " transfer, SPNEGO), with hadoop.rpc.protection and dfs.data.transfer.protection"
+              + " = PROTECTION: authentication, integrity or privacy.")
+  String secure;
+
   @Option(names = "--user", description = "Run the clients as this user (simple authentication).")
   String user;
 
@@ -344,7 +354,30 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--namespace takes N >= 0 files");
     }
     BigNamespace big = namespaceFiles > 0 ? new BigNamespace(namespaceFiles, ns, seed) : null;
-    List<TargetLauncher> launchers = launchers(work, out, hadoopConf, big);
+    if (secure != null && (fsUri != null || user != null)) {
+      throw new IllegalArgumentException(
+          "--secure secures the systems the benchmark starts, with its own clients' login: not"
+              + " with --fs or --user");
+    }
+    try (BenchKerberos kerberos = secure == null ? null : BenchKerberos.start(work, secure)) {
+      return run(now, started, out, work, mix, rawOps, ns, phases, hadoopConf, big, kerberos);
+    }
+  }
+
+  private int run(
+      LocalDateTime now,
+      String started,
+      Path out,
+      Path work,
+      Mix mix,
+      List<Op> rawOps,
+      NamespaceSpec ns,
+      List<Phase> phases,
+      Map<String, String> hadoopConf,
+      BigNamespace big,
+      BenchKerberos kerberos)
+      throws Exception {
+    List<TargetLauncher> launchers = launchers(work, out, hadoopConf, big, kerberos);
     String runId = "r" + started + "-" + Long.toHexString(System.nanoTime() & 0xffff);
     ClientSpec client =
         new ClientSpec(
@@ -453,7 +486,8 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private List<TargetLauncher> launchers(
-      Path work, Path out, Map<String, String> hadoopConf, BigNamespace big) throws IOException {
+      Path work, Path out, Map<String, String> hadoopConf, BigNamespace big, BenchKerberos kerberos)
+      throws IOException {
     if (fsUri != null && big != null) {
       throw new UnsupportedOperationException(
           "--namespace builds into the systems the benchmark starts, not into --fs " + fsUri);
@@ -499,7 +533,8 @@ final class BenchCommand implements Callable<Integer> {
             noDatanode ? 0 : datanodes,
             namenodes,
             smallFiles,
-            namenodeSettings);
+            namenodeSettings,
+            kerberos);
     if (compare != null) {
       if (!compare.equalsIgnoreCase("hdfs")) {
         throw new IllegalArgumentException("--compare takes hdfs, not " + compare);
@@ -562,6 +597,7 @@ final class BenchCommand implements Callable<Integer> {
     m.put("namenodeHeap", heap);
     m.put("namenodeHandlers", handlers == null ? "stock" : handlers);
     m.put("hopsStore", db);
+    m.put("security", secure == null ? "simple" : "kerberos, protection " + secure);
     if (namenodes != null) {
       m.put("hopsNamenodes", namenodes);
     }

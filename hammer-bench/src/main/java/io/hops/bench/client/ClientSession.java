@@ -148,6 +148,7 @@ public final class ClientSession implements AutoCloseable {
   }
 
   private FileSystem open() throws IOException, InterruptedException {
+    KerberosLogin.ensure(spec.conf());
     Configuration conf = new Configuration();
     spec.conf().forEach(conf::set);
     URI uri = URI.create(spec.uri());

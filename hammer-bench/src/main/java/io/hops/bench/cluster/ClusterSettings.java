@@ -22,6 +22,8 @@ import java.nio.file.Path;
  *     HopsDistributedFileSystem} (docs/architecture.md, "Small files in the database")
  * @param namenodeSettings written into every namenode's configuration, hops and HDFS alike, after
  *     the benchmark's own (a key a system does not know is ignored by it)
+ * @param kerberos with {@code --secure}: the run's KDC and secure settings, for every namenode,
+ *     datanode and client alike; null: simple authentication
  */
 public record ClusterSettings(
     String heap,
@@ -36,10 +38,43 @@ public record ClusterSettings(
     int datanodes,
     Integer namenodes,
     boolean smallFiles,
-    java.util.Map<String, String> namenodeSettings) {
+    java.util.Map<String, String> namenodeSettings,
+    BenchKerberos kerberos) {
 
   public ClusterSettings {
     namenodeSettings = java.util.Map.copyOf(namenodeSettings);
+  }
+
+  /** Settings of a run with simple authentication. */
+  public ClusterSettings(
+      String heap,
+      Integer handlers,
+      Path workDir,
+      Path logDir,
+      String classpath,
+      String store,
+      String jdbcUrl,
+      String jdbcUser,
+      String jdbcPassword,
+      int datanodes,
+      Integer namenodes,
+      boolean smallFiles,
+      java.util.Map<String, String> namenodeSettings) {
+    this(
+        heap,
+        handlers,
+        workDir,
+        logDir,
+        classpath,
+        store,
+        jdbcUrl,
+        jdbcUser,
+        jdbcPassword,
+        datanodes,
+        namenodes,
+        smallFiles,
+        namenodeSettings,
+        null);
   }
 
   /** How long a namenode may take to serve, and a datanode to register. */
@@ -69,6 +104,38 @@ public record ClusterSettings(
     }
     hdfs.putAll(namenodeSettings);
     facts.put("namenode settings", new java.util.TreeMap<>(namenodeSettings).toString());
+  }
+
+  /**
+   * Adds the secure settings of a run with {@link #kerberos} to a namenode's or datanode's ({@code
+   * datanode}) {@code hdfs} settings, and says so in its facts.
+   */
+  void addSecurity(
+      java.util.Map<String, String> hdfs, java.util.Map<String, String> facts, boolean datanode) {
+    if (kerberos == null) {
+      return;
+    }
+    hdfs.putAll(kerberos.serverKeys());
+    if (datanode) {
+      hdfs.putAll(kerberos.datanodeKeys());
+    } else {
+      facts.put("security", kerberos.describe());
+    }
+  }
+
+  /** The JVM options of a namenode or datanode process with {@code base} options. */
+  java.util.List<String> serverJvm(java.util.List<String> base) {
+    if (kerberos == null) {
+      return base;
+    }
+    java.util.List<String> jvm = new java.util.ArrayList<>(base);
+    jvm.addAll(kerberos.jvmOptions());
+    return jvm;
+  }
+
+  /** What a client of the started systems adds to its configuration. */
+  java.util.Map<String, String> clientSecurity() {
+    return kerberos == null ? java.util.Map.of() : kerberos.clientKeys();
   }
 
   /** The handler count a namenode runs whose stock default is {@code stock}. */

@@ -54,6 +54,7 @@ public final class HdfsLauncher implements TargetLauncher {
     hdfs.put("dfs.namenode.datanode.registration.ip-hostname-check", "false");
     hdfs.put("dfs.replication", "1");
     Map<String, String> facts = new LinkedHashMap<>();
+    s.addSecurity(hdfs, facts, false);
     s.addNamenodeSettings(hdfs, facts);
     Path conf =
         SiteFiles.write(
@@ -61,7 +62,7 @@ public final class HdfsLauncher implements TargetLauncher {
             Map.of("fs.defaultFS", uri, "hadoop.tmp.dir", dir.resolve("tmp").toString()),
             hdfs);
     String classpath = conf + File.pathSeparator + s.classpath();
-    List<String> jvm = new ArrayList<>(SiteFiles.heap(s.heap()));
+    List<String> jvm = new ArrayList<>(s.serverJvm(SiteFiles.heap(s.heap())));
     jvm.add(SiteFiles.QUIET_LOGGING);
     try (JavaProcess format =
         JavaProcess.start(

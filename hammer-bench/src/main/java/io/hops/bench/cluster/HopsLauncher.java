@@ -44,6 +44,10 @@ public final class HopsLauncher implements TargetLauncher {
               + " --namenodes");
     }
     if (s.namenodes() != null) {
+      if (s.kerberos() != null) {
+        throw new UnsupportedOperationException(
+            "bench --secure: one namenode per system, not --namenodes");
+      }
       return HopsNamenodes.start(s);
     }
     Path dir = Files.createDirectories(s.workDir().resolve("hops"));
@@ -77,6 +81,7 @@ public final class HopsLauncher implements TargetLauncher {
       hdfs.put(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
       facts.put("store", "embedded (in the namenode process), " + dir.resolve("metadata"));
     }
+    s.addSecurity(hdfs, facts, false);
     s.addNamenodeSettings(hdfs, facts);
     Path conf =
         SiteFiles.write(
@@ -84,7 +89,7 @@ public final class HopsLauncher implements TargetLauncher {
     if (namespace != null) {
       facts.putAll(namespace.buildHops(hdfs));
     }
-    List<String> jvm = SiteFiles.namenodeJvm(s.heap());
+    List<String> jvm = s.serverJvm(SiteFiles.namenodeJvm(s.heap()));
     long launched = System.nanoTime();
     JavaProcess nn =
         JavaProcess.start(

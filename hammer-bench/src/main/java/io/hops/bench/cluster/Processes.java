@@ -27,6 +27,7 @@ final class Processes {
     c.setInt("ipc.client.connect.max.retries", 0);
     c.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
     c.setInt("ipc.client.connect.timeout", 2000);
+    BenchKerberos.probeKeys().forEach(c::set);
     return c;
   }
 
@@ -112,7 +113,7 @@ final class Processes {
       nn.close();
       throw e;
     }
-    Map<String, String> client = new java.util.LinkedHashMap<>();
+    Map<String, String> client = new java.util.LinkedHashMap<>(s.clientSecurity());
     // Every datanode holds a replica, up to HDFS's default of 3.
     client.put("dfs.replication", String.valueOf(Math.max(1, Math.min(3, others.size()))));
     if (s.smallFiles() && system.equals("hops")) {
@@ -149,6 +150,7 @@ final class Processes {
             "dfs.datanode.ipc.address", SiteFiles.loopback(ipc),
             "dfs.datanode.hostname", "127.0.0.1",
             "dfs.replication", "1"));
+    s.addSecurity(hdfs, facts, true);
     Path conf =
         SiteFiles.write(
             s.logDir().resolve(system + "-datanode" + suffix + "-conf"),
@@ -157,7 +159,7 @@ final class Processes {
     JavaProcess dn =
         JavaProcess.start(
             system + " datanode",
-            List.of("-Xmx1g"),
+            s.serverJvm(List.of("-Xmx1g")),
             conf + java.io.File.pathSeparator + s.classpath(),
             "org.apache.hadoop.hdfs.server.datanode.DataNode",
             List.of(),

@@ -27,8 +27,8 @@ import org.apache.hadoop.security.UserGroupInformation;
  * DATA_DIR/secure}. One process has one Kerberos login, so the namenodes and the datanodes of the
  * cluster share the service principal {@code hdfs/localhost}; in production each host has its own.
  */
-final class SecureLocalCluster implements AutoCloseable {
-  static final String SERVICE = "hdfs/localhost";
+public final class SecureLocalCluster implements AutoCloseable {
+  public static final String SERVICE = "hdfs/localhost";
   static final String HTTP = "HTTP/localhost";
   private static final String STORE_PASSWORD = "hops-local";
 
@@ -50,7 +50,7 @@ final class SecureLocalCluster implements AutoCloseable {
    * Starts the KDC in {@code dataDir/secure/kdc} (new keys at each start: the keytabs are written
    * again), with the service principals and one for the user running the command.
    */
-  static SecureLocalCluster start(File dataDir) throws Exception {
+  public static SecureLocalCluster start(File dataDir) throws Exception {
     File dir = new File(dataDir, "secure").getAbsoluteFile();
     File kdcDir = new File(dir, "kdc");
     if (!kdcDir.isDirectory() && !kdcDir.mkdirs()) {
@@ -77,14 +77,14 @@ final class SecureLocalCluster implements AutoCloseable {
     }
   }
 
-  String principal(String name) {
+  public String principal(String name) {
     return name + "@" + kdc.getRealm();
   }
 
   /**
    * Kerberos, block tokens, SASL data transfer and SPNEGO, set in {@code conf} for every daemon.
    */
-  void secure(Configuration conf) {
+  public void secure(Configuration conf) {
     conf.set("hadoop.security.authentication", "kerberos");
     conf.setBoolean("hadoop.security.authorization", true);
     conf.set("hadoop.rpc.protection", "authentication");
@@ -108,7 +108,7 @@ final class SecureLocalCluster implements AutoCloseable {
    * the configuration itself, as Hadoop's SSLFactory does when no ssl-server.xml is on the
    * classpath.
    */
-  Configuration datanodes(Configuration conf) throws IOException, InterruptedException {
+  public Configuration datanodes(Configuration conf) throws IOException, InterruptedException {
     File keystore = new File(dir, "datanode.jks");
     if (!keystore.isFile()) {
       keytool(
@@ -202,6 +202,16 @@ final class SecureLocalCluster implements AutoCloseable {
     try (OutputStream out = Files.newOutputStream(f.toPath())) {
       c.writeXml(out);
     }
+  }
+
+  /** The keytab of the service principals ({@link #SERVICE} and {@link #HTTP}). */
+  public File serviceKeytab() {
+    return serviceKeytab;
+  }
+
+  /** The KDC's {@code krb5.conf}, for other processes' {@code java.security.krb5.conf}. */
+  public File krb5Conf() {
+    return new File(dir, "krb5.conf");
   }
 
   File tokenFile() {
