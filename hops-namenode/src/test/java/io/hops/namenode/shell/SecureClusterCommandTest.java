@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code bin/hops cluster --secure} (issue 56, item 7) as a user meets it: the command runs as a
  * process of its own and prints the lines to use it; the stock FsShell, another process with the
  * printed configuration directory and {@code krb5.conf}, puts, cats and lists a file with the
- * printed credentials (the delegation token file; {@code kinit} with the printed keytab where the
- * machine has kinit), and is refused without them.
+ * printed credentials (the delegation token file, then a ticket cache from MIT {@code kinit} with
+ * the printed keytab where the machine has kinit), and is refused without them.
  */
 class SecureClusterCommandTest {
   private Process cluster;
@@ -111,6 +111,61 @@ class SecureClusterCommandTest {
     Shell refused = shell(work, confDir, krb5, Map.of(), "-ls", home);
     assertThat(refused.exit()).isNotZero();
     assertThat(refused.err()).contains("Client cannot authenticate via:[TOKEN, KERBEROS]");
+
+    // The kinit path: MIT kinit (Debian's krb5-user) with the printed lines writes a ticket cache
+    // that the stock shell's Kerberos login reads (KRB5CCNAME), as a user's terminal does.
+    Path kinitBinary = kinit();
+    if (kinitBinary == null) {
+      return;
+    }
+    Path ccache = work.resolve("krb5cc").toAbsolutePath();
+    Map<String, String> withTicket = Map.of("KRB5CCNAME", "FILE:" + ccache);
+    Map<String, String> loginEnv = new java.util.HashMap<>(withTicket);
+    loginEnv.put("KRB5_CONFIG", krb5);
+    ProcessBuilder kinitCommand =
+        new ProcessBuilder(kinitBinary.toString(), "-kt", kinit.group(1), kinit.group(2))
+            .redirectErrorStream(true)
+            .redirectOutput(work.resolve("kinit.out").toFile());
+    kinitCommand.environment().putAll(loginEnv);
+    Process kinitRun = kinitCommand.start();
+    kinitRun.getOutputStream().close();
+    assertThat(kinitRun.waitFor(60, TimeUnit.SECONDS)).as("kinit finished").isTrue();
+    assertThat(kinitRun.exitValue())
+        .as("kinit: %s", Files.readString(work.resolve("kinit.out"), StandardCharsets.UTF_8))
+        .isZero();
+    assertThat(ccache).isRegularFile();
+    Shell putWithTicket =
+        shell(work, confDir, krb5, withTicket, "-put", local.toString(), home + "/hello-kinit");
+    assertThat(putWithTicket.exit()).as(putWithTicket.err()).isZero();
+    Shell catWithTicket = shell(work, confDir, krb5, withTicket, "-cat", home + "/hello-kinit");
+    assertThat(catWithTicket.exit()).as(catWithTicket.err()).isZero();
+    assertThat(catWithTicket.out()).isEqualTo("hello, secure hops\n");
+    Shell lsWithTicket = shell(work, confDir, krb5, withTicket, "-ls", home + "/hello-kinit");
+    assertThat(lsWithTicket.exit()).as(lsWithTicket.err()).isZero();
+    assertThat(lsWithTicket.out()).contains(user + " ");
+
+    // Without the cache (as after kdestroy) the shell is refused like no credentials at all.
+    Files.delete(ccache);
+    Shell noTicket = shell(work, confDir, krb5, withTicket, "-ls", home);
+    assertThat(noTicket.exit()).isNotZero();
+    assertThat(noTicket.err()).contains("Client cannot authenticate via:[TOKEN, KERBEROS]");
+  }
+
+  /**
+   * MIT kinit, or null where the machine has none; CI installs it ({@code krb5-user}) and sets
+   * {@code HOPS_TEST_REQUIRE_KINIT}, so there the kinit path cannot be skipped.
+   */
+  private static Path kinit() {
+    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+      Path p = Path.of(dir, "kinit");
+      if (Files.isExecutable(p)) {
+        return p;
+      }
+    }
+    assertThat(System.getenv("HOPS_TEST_REQUIRE_KINIT"))
+        .as("kinit is not installed (Debian: krb5-user) but HOPS_TEST_REQUIRE_KINIT is set")
+        .isNull();
+    return null;
   }
 
   private static String value(String printed, String regex) {
