@@ -495,9 +495,18 @@ class SecureDatanodesTest {
     }
   }
 
+  /**
+   * {@code dfs.data.transfer.protection=privacy} alone (no {@code dfs.encrypt.data.transfer}), with
+   * AES offered by every side: a client that offers AES gets AES/CTR streams from a datanode and
+   * from the database-file block server alike; one that does not gets SASL's own cipher from both.
+   */
   @Test
   void privacyEncryptsThePipelineAndTheDatabaseFileBlockServerSpeaksSasl() throws Exception {
-    try (SecureCluster c = new SecureCluster("privacy")) {
+    try (SecureCluster c =
+        new SecureCluster(
+            "privacy",
+            Map.of(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_CIPHER_SUITES_KEY, "AES/CTR/NoPadding"),
+            false)) {
       byte[] data = bytes(2 * BLOCK + 777, 3);
       c.asAlice(
           fs -> {
@@ -546,6 +555,19 @@ class SecureDatanodesTest {
           .isEqualTo("ok");
       assertThat(alice(c, () -> readWith(conf, f, f.getBlock(), tampered(f.getBlockToken()))))
           .isEqualTo(MISMATCH);
+
+      Configuration saslCipher = new Configuration(conf);
+      saslCipher.unset(DFSConfigKeys.DFS_ENCRYPT_DATA_TRANSFER_CIPHER_SUITES_KEY);
+      LocatedBlock b = c.asAlice(fs -> blocks(fs, "/p")).get(0);
+      for (LocatedBlock at : List.of(b, f)) {
+        assertThat(alice(c, () -> readWith(conf, at, at.getBlock(), at.getBlockToken(), null)))
+            .as("a client offering AES")
+            .isEqualTo("ok CryptoInputStream");
+        assertThat(
+                alice(c, () -> readWith(saslCipher, at, at.getBlock(), at.getBlockToken(), null)))
+            .as("a client offering no cipher")
+            .isEqualTo("ok SaslInputStream");
+      }
     }
   }
 
