@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
  * process of its own and prints the lines to use it; the stock FsShell, another process with the
  * printed configuration directory and {@code krb5.conf}, puts, cats and lists a file with the
  * printed credentials (the delegation token file, then a ticket cache from MIT {@code kinit} with
- * the printed keytab where the machine has kinit), and is refused without them.
+ * the printed keytab where the machine has kinit, also used by {@code curl --negotiate} against
+ * {@code /jmx} and WebHDFS), and is refused without them.
  */
 class SecureClusterCommandTest {
   private Process cluster;
@@ -44,6 +45,7 @@ class SecureClusterCommandTest {
     Path work = Files.createDirectories(Path.of("target/secure-cluster/" + System.nanoTime()));
     Path conf = Files.createDirectories(work.resolve("conf"));
     int rpcPort = Processes.freePort();
+    int httpPort = Processes.freePort();
     Files.writeString(
         conf.resolve("core-site.xml"),
         Processes.site("fs.defaultFS", "hdfs://127.0.0.1:" + rpcPort),
@@ -56,7 +58,7 @@ class SecureClusterCommandTest {
             "hops.namenode.rpc.port",
             Integer.toString(rpcPort),
             "hops.namenode.http.port",
-            Integer.toString(Processes.freePort()),
+            Integer.toString(httpPort),
             "dfs.heartbeat.interval",
             "1"),
         StandardCharsets.UTF_8);
@@ -144,11 +146,50 @@ class SecureClusterCommandTest {
     assertThat(lsWithTicket.exit()).as(lsWithTicket.err()).isZero();
     assertThat(lsWithTicket.out()).contains(user + " ");
 
+    // SPNEGO with the ticket, as curl --negotiate sends it: /jmx and WebHDFS answer the user;
+    // without a ticket, 401.
+    String web = "http://localhost:" + httpPort;
+    String listing = web + "/webhdfs/v1" + home + "?op=LISTSTATUS";
+    Curl jmx = curl(work, loginEnv, web + "/jmx?qry=Hadoop:service=NameNode,name=NameNodeInfo");
+    assertThat(jmx.status()).as(jmx.body()).isEqualTo(200);
+    assertThat(jmx.body()).contains("\"beans\"").contains("NameNodeInfo");
+    Curl list = curl(work, loginEnv, listing);
+    assertThat(list.status()).as(list.body()).isEqualTo(200);
+    assertThat(list.body()).contains("\"pathSuffix\":\"hello-kinit\"").contains(user);
+
     // Without the cache (as after kdestroy) the shell is refused like no credentials at all.
     Files.delete(ccache);
     Shell noTicket = shell(work, confDir, krb5, withTicket, "-ls", home);
     assertThat(noTicket.exit()).isNotZero();
     assertThat(noTicket.err()).contains("Client cannot authenticate via:[TOKEN, KERBEROS]");
+    assertThat(curl(work, loginEnv, listing).status()).isEqualTo(401);
+  }
+
+  private record Curl(int status, String body) {}
+
+  /** {@code curl --negotiate -u :} with {@code env} (the ticket cache and krb5.conf). */
+  private static Curl curl(Path work, Map<String, String> env, String url) throws Exception {
+    Path body = Files.createTempFile(work, "curl-", ".body");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "curl",
+                "-sS",
+                "--negotiate",
+                "-u",
+                ":",
+                "-o",
+                body.toString(),
+                "-w",
+                "%{http_code}",
+                url)
+            .redirectErrorStream(true);
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("curl finished").isTrue();
+    assertThat(out).as("curl's answer for %s", url).matches("[0-9]{3}");
+    return new Curl(Integer.parseInt(out), Files.readString(body, StandardCharsets.UTF_8));
   }
 
   /**
