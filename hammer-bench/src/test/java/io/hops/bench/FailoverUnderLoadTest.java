@@ -99,7 +99,8 @@ class FailoverUnderLoadTest {
             3,
             3,
             false,
-            Map.of());
+            Map.of(),
+            null);
     try (HopsNamenodes cluster = HopsNamenodes.start(s)) {
       Map<String, String> conf = new LinkedHashMap<>(BenchRunner.CLIENT_DEFAULTS);
       conf.putAll(cluster.clientConf());

@@ -66,7 +66,8 @@ class ManyHandlersTest {
             0,
             3,
             false,
-            Map.of());
+            Map.of(),
+            null);
     try (HopsNamenodes cluster = HopsNamenodes.start(s);
         Storage storage = Storages.open(DalConfig.of(db))) {
       Map<String, String> conf = new LinkedHashMap<>(BenchRunner.CLIENT_DEFAULTS);

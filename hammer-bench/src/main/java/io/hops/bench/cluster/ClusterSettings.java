@@ -45,38 +45,6 @@ public record ClusterSettings(
     namenodeSettings = java.util.Map.copyOf(namenodeSettings);
   }
 
-  /** Settings of a run with simple authentication. */
-  public ClusterSettings(
-      String heap,
-      Integer handlers,
-      Path workDir,
-      Path logDir,
-      String classpath,
-      String store,
-      String jdbcUrl,
-      String jdbcUser,
-      String jdbcPassword,
-      int datanodes,
-      Integer namenodes,
-      boolean smallFiles,
-      java.util.Map<String, String> namenodeSettings) {
-    this(
-        heap,
-        handlers,
-        workDir,
-        logDir,
-        classpath,
-        store,
-        jdbcUrl,
-        jdbcUser,
-        jdbcPassword,
-        datanodes,
-        namenodes,
-        smallFiles,
-        namenodeSettings,
-        null);
-  }
-
   /** How long a namenode may take to serve, and a datanode to register. */
   static final long STARTUP_SECONDS = 120;
 
