@@ -85,12 +85,15 @@ final class ClientSnapshots {
     return ns.run(() -> new GetSnapshotListing(ns, pc, snapshotRoot));
   }
 
-  /** The checks in one transaction, then the walk, a directory per transaction. */
+  /**
+   * The checks in one transaction, then the walk, a directory per transaction, then where the
+   * modified inodes are now (docs/architecture.md, "Snapshots").
+   */
   SnapshotDiffReport getSnapshotDiffReport(String snapshotRoot, String from, String to)
       throws IOException {
     var pc = ns.checker();
     var scope = ns.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, false));
-    return SnapshotDiff.compute(ns, scope).report();
+    return SnapshotDiff.report(ns, scope);
   }
 
   SnapshotDiffReportListing getSnapshotDiffReportListing(

@@ -44,7 +44,27 @@ import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing.DiffReportListi
 public final class SnapshotDiff {
   /** A directory or file in both trees: its path in the walk (earlier) and in the later tree. */
   private record Node(
-      long id, boolean dir, List<String> path, List<String> laterPath, InodeRow e, InodeRow l) {}
+      long id,
+      boolean dir,
+      List<String> path,
+      List<String> laterPath,
+      InodeRow e,
+      InodeRow l,
+      Since since) {
+    Node(long id, boolean dir, List<String> path, List<String> laterPath, InodeRow e, InodeRow l) {
+      this(id, dir, path, laterPath, e, l, Since.NONE);
+    }
+  }
+
+  /**
+   * Whether a directory changed between the two ends ({@code touched}: it has a version between
+   * them), and its states after the later end: HDFS compares its state at the earlier end with
+   * those too (DirectoryWithSnapshotFeature.computeDiffBetweenSnapshots), so a chmod after the
+   * later end marks it modified.
+   */
+  record Since(boolean touched, List<InodeRow> after) {
+    static final Since NONE = new Since(false, List.of());
+  }
 
   /** A child created or deleted in a walked directory. */
   private record Change(
@@ -57,8 +77,8 @@ public final class SnapshotDiff {
   /** A changed node, and for a directory its created and deleted children. */
   private record Changed(Node node, List<Change> created, List<Change> deleted) {}
 
-  /** Where a renamed inode went: in a walked directory's terms, and in the later tree's. */
-  private record Target(List<String> walked, List<String> later) {}
+  /** Where a renamed inode is in the later tree (HDFS's findRenameTargetPath). */
+  private record Target(List<String> later) {}
 
   private final SnapshotDiffScope.Scope scope;
   private final Directories directories;
@@ -86,6 +106,14 @@ public final class SnapshotDiff {
     return compute(scope, id -> ns.run(() -> new SnapshotDiffDirectory(id)));
   }
 
+  /** getSnapshotDiffReport, the walk then the report: {@link #report(Map)}. */
+  public static SnapshotDiffReport report(Namesystem ns, SnapshotDiffScope.Scope scope)
+      throws IOException {
+    SnapshotDiff d = compute(ns, scope);
+    List<Long> ids = d.changedIds();
+    return d.report(ids.isEmpty() ? Map.of() : ns.run(() -> new SnapshotDiffPlaces(ids)));
+  }
+
   static SnapshotDiff compute(SnapshotDiffScope.Scope scope, Directories directories)
       throws IOException {
     SnapshotDiff d = new SnapshotDiff(scope, directories);
@@ -97,7 +125,14 @@ public final class SnapshotDiff {
 
   private void walk() throws IOException {
     common.add(
-        new Node(scope.scopeId(), true, List.of(), List.of(), scope.atEarlier(), scope.atLater()));
+        new Node(
+            scope.scopeId(),
+            true,
+            List.of(),
+            List.of(),
+            scope.atEarlier(),
+            scope.atLater(),
+            new Since(scope.touched(), scope.after())));
     while (!common.isEmpty() || (!createdDirs.isEmpty() && renamed.size() < deleted.size())) {
       if (!common.isEmpty()) {
         visitCommon(common.poll());
@@ -127,7 +162,8 @@ public final class SnapshotDiff {
                 with(dir.path(), name),
                 with(dir.laterPath(), name),
                 before,
-                after));
+                after,
+                before.isDir() ? since(rows, name, after) : Since.NONE));
         continue;
       }
       if (before != null) {
@@ -136,7 +172,7 @@ public final class SnapshotDiff {
         deleted.put(before.id(), ch);
         Change to = created.get(before.id());
         if (to != null) {
-          rename(ch, to.dirPath(), with(to.dirLaterPath(), to.name()), to.row());
+          rename(ch, with(to.dirLaterPath(), to.name()), to.row());
         }
       }
       if (after != null) {
@@ -145,14 +181,14 @@ public final class SnapshotDiff {
         created.put(after.id(), ch);
         Change from = deleted.get(after.id());
         if (from != null) {
-          rename(from, dir.path(), with(dir.laterPath(), name), after);
+          rename(from, with(dir.laterPath(), name), after);
         } else if (after.isDir()) {
           createdDirs.add(
               new Node(after.id(), true, null, with(dir.laterPath(), name), null, after));
         }
       }
     }
-    if (!c.isEmpty() || !d.isEmpty() || !sameDirectory(dir.e(), dir.l())) {
+    if (!c.isEmpty() || !d.isEmpty() || metadataChanged(dir)) {
       changed.add(new Changed(dir, sorted(c), sorted(d)));
     }
   }
@@ -170,20 +206,16 @@ public final class SnapshotDiff {
       List<String> laterPath = with(dir.laterPath(), after.name());
       Change from = deleted.get(after.id());
       if (from != null && !renamed.containsKey(after.id())) {
-        rename(from, null, laterPath, after);
+        rename(from, laterPath, after);
       } else if (after.isDir()) {
         createdDirs.add(new Node(after.id(), true, null, laterPath, null, after));
       }
     }
   }
 
-  /**
-   * {@code from} is at {@code laterPath} in the later tree (in the walked directory at {@code
-   * walkedDir}, or below a created one when null): a rename, and the walk goes on inside it.
-   */
-  private void rename(Change from, List<String> walkedDir, List<String> laterPath, InodeRow after) {
-    List<String> walked = walkedDir == null ? laterPath : with(walkedDir, last(laterPath));
-    renamed.put(after.id(), new Target(walked, laterPath));
+  /** {@code from} is at {@code laterPath} in the later tree: a rename; the walk goes on inside. */
+  private void rename(Change from, List<String> laterPath, InodeRow after) {
+    renamed.put(after.id(), new Target(laterPath));
     both(
         new Node(
             after.id(),
@@ -201,6 +233,44 @@ public final class SnapshotDiff {
     } else if (!sameFile(n.e(), n.l())) {
       changed.add(new Changed(n, List.of(), List.of()));
     }
+  }
+
+  /** The versions of entry {@code name} of a walked directory, for {@link Since}. */
+  private Since since(SnapshotDiffDirectory.Rows rows, String name, InodeRow live) {
+    boolean touched = false;
+    List<InodeRow> after = new ArrayList<>();
+    for (var v : rows.versions()) {
+      if (!v.name().equals(name)) {
+        continue;
+      }
+      if (v.snapshotId() >= scope.earlier() && v.snapshotId() < scope.later()) {
+        touched = true;
+      } else if (v.snapshotId() >= scope.later() && v.present()) {
+        after.add(v.toInode(live.partitionId()));
+      }
+    }
+    if (scope.later() != SnapshotDiffScope.CURRENT) {
+      for (InodeRow r : rows.live()) {
+        if (r.name().equals(name) && r.id() == live.id()) {
+          after.add(r);
+        }
+      }
+    }
+    return new Since(touched, after);
+  }
+
+  private static boolean metadataChanged(Node dir) {
+    if (!sameDirectory(dir.e(), dir.l())) {
+      return true;
+    }
+    if (dir.since().touched()) {
+      for (InodeRow r : dir.since().after()) {
+        if (!sameDirectory(dir.e(), r)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** HDFS's INodeDirectoryAttributes.metadataEquals, of what versions keep. */
@@ -224,21 +294,47 @@ public final class SnapshotDiff {
         && java.util.Objects.equals(a.symlink(), b.symlink());
   }
 
-  /** The changed nodes in HDFS's report order. */
-  private List<Changed> ordered() {
+  /** The changed nodes in the order of their paths in {@code places} (by id). */
+  private List<Changed> ordered(Map<Long, List<String>> places) {
     List<Changed> out = new ArrayList<>(changed);
-    out.sort(Comparator.comparing(ch -> ch.node().laterPath(), SnapshotDiff::compareDepthFirst));
+    out.sort(
+        Comparator.comparing(
+            ch -> places.getOrDefault(ch.node().id(), ch.node().laterPath()),
+            SnapshotDiff::compareDepthFirst));
     return out;
   }
 
-  /** getSnapshotDiffReport: the whole report. */
-  public SnapshotDiffReport report() {
+  /** The ids of the changed nodes, whose current places order HDFS's report. */
+  List<Long> changedIds() {
+    List<Long> out = new ArrayList<>();
+    for (Changed ch : changed) {
+      out.add(ch.node().id());
+    }
+    return out;
+  }
+
+  /**
+   * getSnapshotDiffReport: the whole report, in HDFS's order (SnapshotDiffInfo's, by each modified
+   * inode's place in the current tree: {@code current}, from the root, by id; one not there sorts
+   * by its place in the later tree below the directory's path).
+   */
+  public SnapshotDiffReport report(Map<Long, List<String>> current) {
     if (scope.empty()) {
       return new SnapshotDiffReport(scope.path(), scope.from(), scope.to(), List.of());
     }
     boolean fwd = scope.fromEarlier();
     List<DiffReportEntry> out = new ArrayList<>();
-    for (Changed ch : ordered()) {
+    Map<Long, List<String>> places = new HashMap<>();
+    List<String> base = components(utf8(scope.path()));
+    for (Changed ch : changed) {
+      List<String> p = current.get(ch.node().id());
+      if (p == null) {
+        p = new ArrayList<>(base);
+        p.addAll(ch.node().laterPath());
+      }
+      places.put(ch.node().id(), p);
+    }
+    for (Changed ch : ordered(places)) {
       out.add(new DiffReportEntry(DiffType.MODIFY, bytes(ch.node().path()), null));
       for (Change c : ch.created()) {
         if (!renamed.containsKey(c.row().id())) {
@@ -248,7 +344,7 @@ public final class SnapshotDiff {
       for (Change d : ch.deleted()) {
         Target t = renamed.get(d.row().id());
         if (t != null) {
-          byte[][] target = bytes(t.walked());
+          byte[][] target = bytes(t.later());
           out.add(
               new DiffReportEntry(
                   DiffType.RENAME, fwd ? d.path() : target, fwd ? target : d.path()));
@@ -272,7 +368,7 @@ public final class SnapshotDiff {
     if (scope.empty()) {
       return new SnapshotDiffReportListing();
     }
-    List<Changed> nodes = ordered();
+    List<Changed> nodes = ordered(Map.of());
     int first = 0;
     int skip = 0;
     if (startPath != null && (startPath.length > 0 || index >= 0)) {
@@ -320,7 +416,7 @@ public final class SnapshotDiff {
   private static List<String> components(byte[] path) {
     List<String> out = new ArrayList<>();
     for (byte[] b : DFSUtilClient.bytes2byteArray(path)) {
-      if (b.length > 0) {
+      if (b != null && b.length > 0) {
         out.add(new String(b, StandardCharsets.UTF_8));
       }
     }
@@ -361,10 +457,6 @@ public final class SnapshotDiff {
     List<String> out = new ArrayList<>(path);
     out.add(name);
     return List.copyOf(out);
-  }
-
-  private static String last(List<String> path) {
-    return path.get(path.size() - 1);
   }
 
   private static byte[][] bytes(List<String> path) {

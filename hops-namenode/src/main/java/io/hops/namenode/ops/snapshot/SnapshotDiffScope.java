@@ -20,6 +20,7 @@ import java.util.Map;
 import org.apache.hadoop.fs.PathIsNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.SnapshotException;
+import org.apache.hadoop.security.AccessControlException;
 
 /**
  * The first transaction of a snapshot diff report (HDFS FSDirSnapshotOp.getSnapshotDiffReport and
@@ -51,7 +52,9 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
       long later,
       boolean fromEarlier,
       InodeRow atEarlier,
-      InodeRow atLater) {}
+      InodeRow atLater,
+      boolean touched,
+      List<InodeRow> after) {}
 
   private final PermissionChecker pc;
   private final String path;
@@ -173,11 +176,32 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
         later,
         fromEarlier,
         rowAt(earlier),
-        rowAt(later));
+        rowAt(later),
+        rootIndex == resolved.inodes().size() - 1,
+        after(later));
   }
 
   private Scope emptyScope() {
-    return new Scope(null, path, from, to, true, 0, 0, 0, false, null, null);
+    return new Scope(null, path, from, to, true, 0, 0, 0, false, null, null, false, List.of());
+  }
+
+  /**
+   * The snapshottable directory's states after {@code later} (at later snapshots, and now), which
+   * HDFS compares its state at the earlier end with ({@link SnapshotDiff.Since}); none for a
+   * directory below it (its versions are not read here).
+   */
+  private List<InodeRow> after(long later) {
+    List<InodeRow> out = new ArrayList<>();
+    if (rootIndex != resolved.inodes().size() - 1 || later == CURRENT) {
+      return out;
+    }
+    for (SnapshotRow s : snapshots) {
+      if (s.snapshotId() > later) {
+        out.add(SnapshotView.rootOf(resolved.target(), s));
+      }
+    }
+    out.add(resolved.target());
+    return out;
   }
 
   /** The directory's row at a snapshot (its entry then, or for the snapshottable one its root). */
@@ -199,21 +223,27 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
   }
 
   /**
-   * READ on the directory at {@code path/.snapshot/name} (or at {@code path}): as HDFS, nothing is
-   * checked when that path does not exist.
+   * HDFS's checkSubtreeReadPermission: it resolves {@code path/.snapshot/name} (also for an empty
+   * name), so the directory is traversed (EXECUTE; a file there is "not a directory"), then READ on
+   * the snapshot's root when {@code .snapshot} enters one; for a null name, READ on the directory.
+   * Nothing is checked when the path does not exist.
    */
   private void checkRead(String name) throws IOException {
     InodeRow target = resolved.target();
     if (target == null) {
       return;
     }
-    if (!isSet(name)) {
+    if (name == null) {
       pc.check(target, resolved.path(), FsAction.READ);
       return;
     }
+    if (!target.isDir()) {
+      throw new AccessControlException(resolved.path() + " (is not a directory)");
+    }
+    pc.check(target, resolved.path(), FsAction.EXECUTE);
     // .snapshot enters only a snapshottable directory (INodesInPath.resolve).
     boolean enters = rootIndex == resolved.inodes().size() - 1;
-    SnapshotRow s = enters ? SnapshotRoots.byName(snapshots, name) : null;
+    SnapshotRow s = enters && isSet(name) ? SnapshotRoots.byName(snapshots, name) : null;
     InodeRow row = s == null ? null : entryAt.get(s.snapshotId());
     if (row != null) {
       pc.check(row, SnapshotRoots.snapshotPath(resolved.path(), name), FsAction.READ);
