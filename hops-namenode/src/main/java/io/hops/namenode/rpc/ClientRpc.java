@@ -42,6 +42,8 @@ import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
 import org.apache.hadoop.hdfs.protocol.OpenFilesIterator;
 import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
 import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
 import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
 import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
@@ -591,5 +593,21 @@ public class ClientRpc extends FeaturesOff {
     return snapshots.enabled()
         ? snapshots.getSnapshotListing(snapshotRoot)
         : super.getSnapshotListing(snapshotRoot);
+  }
+
+  @Override
+  public SnapshotDiffReport getSnapshotDiffReport(String snapshotRoot, String from, String to)
+      throws IOException {
+    return snapshots.enabled()
+        ? snapshots.getSnapshotDiffReport(snapshotRoot, from, to)
+        : super.getSnapshotDiffReport(snapshotRoot, from, to);
+  }
+
+  @Override
+  public SnapshotDiffReportListing getSnapshotDiffReportListing(
+      String snapshotRoot, String from, String to, byte[] startPath, int index) throws IOException {
+    return snapshots.enabled()
+        ? snapshots.getSnapshotDiffReportListing(snapshotRoot, from, to, startPath, index)
+        : super.getSnapshotDiffReportListing(snapshotRoot, from, to, startPath, index);
   }
 }

@@ -9,8 +9,12 @@ import io.hops.namenode.ops.snapshot.GetSnapshotListing;
 import io.hops.namenode.ops.snapshot.GetSnapshottableDirListing;
 import io.hops.namenode.ops.snapshot.ReleaseKeptFiles;
 import io.hops.namenode.ops.snapshot.RenameSnapshot;
+import io.hops.namenode.ops.snapshot.SnapshotDiff;
+import io.hops.namenode.ops.snapshot.SnapshotDiffScope;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
 import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
 import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 
@@ -79,5 +83,24 @@ final class ClientSnapshots {
   SnapshotStatus[] getSnapshotListing(String snapshotRoot) throws IOException {
     var pc = ns.checker();
     return ns.run(() -> new GetSnapshotListing(ns, pc, snapshotRoot));
+  }
+
+  /**
+   * The checks in one transaction, then the walk, a directory per transaction, then where the
+   * modified inodes are now (docs/architecture.md, "Snapshots").
+   */
+  SnapshotDiffReport getSnapshotDiffReport(String snapshotRoot, String from, String to)
+      throws IOException {
+    var pc = ns.checker();
+    var scope = ns.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, false));
+    return SnapshotDiff.report(ns, scope);
+  }
+
+  SnapshotDiffReportListing getSnapshotDiffReportListing(
+      String snapshotRoot, String from, String to, byte[] startPath, int index) throws IOException {
+    var pc = ns.checker();
+    var scope = ns.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, true));
+    return SnapshotDiff.compute(ns, scope)
+        .listing(startPath, index, ns.snapshots().diffListingLimit());
   }
 }

@@ -102,7 +102,8 @@ final class SnapshotRoots {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static int compareSigned(byte[] a, byte[] b) {
+  /** INode.compareTo's order of names: their bytes, signed. */
+  static int compareSigned(byte[] a, byte[] b) {
     int n = Math.min(a.length, b.length);
     for (int i = 0; i < n; i++) {
       if (a[i] != b[i]) {

@@ -6,9 +6,11 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 
 /**
  * Whether the snapshot calls are served ({@value NamenodeConfig#SNAPSHOTS_ENABLED}) and HDFS's
- * per-directory limit ({@value DFSConfigKeys#DFS_NAMENODE_SNAPSHOT_MAX_LIMIT}), read once at start.
+ * per-directory limit ({@value DFSConfigKeys#DFS_NAMENODE_SNAPSHOT_MAX_LIMIT}) and the entries of a
+ * page of a diff report ({@value DFSConfigKeys#DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT}), read
+ * once at start.
  */
-public record SnapshotSettings(boolean enabled, int maxPerDirectory) {
+public record SnapshotSettings(boolean enabled, int maxPerDirectory, int diffListingLimit) {
   /**
    * HDFS's snapshot quota of a snapshottable directory (DirectorySnapshottableFeature): no call
    * changes it, so every snapshottable directory has it; the root, which HDFS always makes
@@ -21,6 +23,11 @@ public record SnapshotSettings(boolean enabled, int maxPerDirectory) {
         conf.getBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, NamenodeConfig.SNAPSHOTS_ENABLED_DEFAULT),
         conf.getInt(
             DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_MAX_LIMIT,
-            DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_MAX_LIMIT_DEFAULT));
+            DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_MAX_LIMIT_DEFAULT),
+        Math.max(
+            1,
+            conf.getInt(
+                DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT,
+                DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT_DEFAULT)));
   }
 }

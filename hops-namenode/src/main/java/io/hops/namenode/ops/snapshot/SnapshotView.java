@@ -216,7 +216,7 @@ public final class SnapshotView {
    * HDFS's snapshot root (Snapshot.Root): the directory as it was when the snapshot was taken, its
    * modification time the snapshot's.
    */
-  private static InodeRow rootOf(InodeRow dir, SnapshotRow s) {
+  static InodeRow rootOf(InodeRow dir, SnapshotRow s) {
     MutableInode m = MutableInode.of(dir);
     m.name = s.name();
     m.permission = s.permission();
@@ -229,7 +229,7 @@ public final class SnapshotView {
   }
 
   /** The entry {@code name} of directory {@code parentId} at snapshot {@code sid}, or null. */
-  private static InodeRow child(LockPhase tx, long parentId, String name, long sid)
+  static InodeRow child(LockPhase tx, long parentId, String name, long sid)
       throws StorageException {
     InodeVersionRow v =
         earliest(
@@ -244,13 +244,29 @@ public final class SnapshotView {
 
   /** The children of directory {@code id} at snapshot {@code sid}, in HDFS's listing order. */
   private static List<InodeRow> children(LockPhase tx, long id, long sid) throws StorageException {
-    List<InodeRow> live =
-        id == Inodes.ROOT_ID
-            ? tx.findByIndex(InodeRow.TABLE, "parent_id", id, LockMode.READ_COMMITTED)
-            : tx.findByPartition(InodeRow.TABLE, id, LockMode.READ_COMMITTED);
+    List<InodeRow> live = liveChildren(tx, id);
+    return childrenAt(
+        id, live, tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED), sid);
+  }
+
+  /**
+   * The live children of directory {@code id}, read committed; read before its versions, so that a
+   * change committed between the two reads is seen through its version.
+   */
+  static List<InodeRow> liveChildren(LockPhase tx, long id) throws StorageException {
+    return id == Inodes.ROOT_ID
+        ? tx.findByIndex(InodeRow.TABLE, "parent_id", id, LockMode.READ_COMMITTED)
+        : tx.findByPartition(InodeRow.TABLE, id, LockMode.READ_COMMITTED);
+  }
+
+  /**
+   * The children of directory {@code id} at snapshot {@code sid} (for the current tree, an id above
+   * every snapshot's) from its live children and its versions, in HDFS's listing order.
+   */
+  static List<InodeRow> childrenAt(
+      long id, List<InodeRow> live, List<InodeVersionRow> versionRows, long sid) {
     Map<String, InodeVersionRow> versions = new HashMap<>();
-    for (InodeVersionRow v :
-        tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED)) {
+    for (InodeVersionRow v : versionRows) {
       if (v.snapshotId() >= sid) {
         versions.merge(v.name(), v, (a, b) -> a.snapshotId() <= b.snapshotId() ? a : b);
       }

@@ -1,0 +1,473 @@
+package io.hops.namenode.ops.snapshot;
+
+import io.hops.dal.rows.InodeRow;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.InodeFlags;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport.DiffReportEntry;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport.DiffType;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
+import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing.DiffReportListingEntry;
+
+/**
+ * A snapshot diff report (HDFS DirectorySnapshottableFeature.computeDiff, SnapshotDiffInfo and
+ * SnapshotDiffListingInfo) from hops's rows (docs/architecture.md, "Snapshots"): the walk compares
+ * the tree at the earlier snapshot with the tree at the later one (or the current tree), one
+ * directory per read-committed transaction ({@link SnapshotDiffDirectory}: its live children and
+ * its versions, from which its children at both ends follow). A directory keeps its inode id, and
+ * its children are keyed by it, so a directory in both trees is compared wherever it is in each.
+ *
+ * <p>HDFS's rules: a child whose name maps to another inode (or to none) at the two ends is created
+ * or deleted; an inode deleted in one walked directory and created in another (or below a created
+ * directory, which is walked only to find such targets) is a rename, reported where it was deleted,
+ * by its earlier path; the walk goes down the directories in both trees (also renamed ones, by
+ * their earlier path) and not into created or deleted ones. A directory is modified when its
+ * children or its mode, owner or group changed; a file when its length, mode, owner, group,
+ * replication, block size or storage policy did (times do not count, as in HDFS). Xattrs, ACLs and
+ * quotas are not compared: versions do not keep them.
+ *
+ * <p>Order: HDFS sorts the modified inodes by depth, then by their (current) path's components as
+ * signed bytes (SnapshotDiffInfo.INODE_COMPARATOR); each directory's created then deleted children
+ * follow it, by name. The listing form's client sorts the modified entries itself.
+ */
+public final class SnapshotDiff {
+  /** A directory or file in both trees: its path in the walk (earlier) and in the later tree. */
+  private record Node(
+      long id,
+      boolean dir,
+      List<String> path,
+      List<String> laterPath,
+      InodeRow e,
+      InodeRow l,
+      Since since) {
+    Node(long id, boolean dir, List<String> path, List<String> laterPath, InodeRow e, InodeRow l) {
+      this(id, dir, path, laterPath, e, l, Since.NONE);
+    }
+  }
+
+  /**
+   * Whether a directory changed between the two ends ({@code touched}: it has a version between
+   * them), and its states after the later end: HDFS compares its state at the earlier end with
+   * those too (DirectoryWithSnapshotFeature.computeDiffBetweenSnapshots), so a chmod after the
+   * later end marks it modified.
+   */
+  record Since(boolean touched, List<InodeRow> after) {
+    static final Since NONE = new Since(false, List.of());
+  }
+
+  /** A child created or deleted in a walked directory. */
+  private record Change(
+      long dirId, List<String> dirPath, List<String> dirLaterPath, String name, InodeRow row) {
+    byte[][] path() {
+      return bytes(with(dirPath, name));
+    }
+  }
+
+  /** A changed node, and for a directory its created and deleted children. */
+  private record Changed(Node node, List<Change> created, List<Change> deleted) {}
+
+  /** Where a renamed inode is in the later tree (HDFS's findRenameTargetPath). */
+  private record Target(List<String> later) {}
+
+  private final SnapshotDiffScope.Scope scope;
+  private final Directories directories;
+  private final List<Changed> changed = new ArrayList<>();
+  private final Map<Long, Change> deleted = new HashMap<>();
+  private final Map<Long, Change> created = new HashMap<>();
+  private final Map<Long, Target> renamed = new HashMap<>();
+  private final Deque<Node> common = new ArrayDeque<>();
+  private final Deque<Node> createdDirs = new ArrayDeque<>();
+
+  /** Reads a directory's rows, in a transaction of its own. */
+  @FunctionalInterface
+  interface Directories {
+    SnapshotDiffDirectory.Rows read(long id) throws IOException;
+  }
+
+  private SnapshotDiff(SnapshotDiffScope.Scope scope, Directories directories) {
+    this.scope = scope;
+    this.directories = directories;
+  }
+
+  /** The walk of {@code scope}, each directory read by {@code ns}'s runner. */
+  public static SnapshotDiff compute(Namesystem ns, SnapshotDiffScope.Scope scope)
+      throws IOException {
+    return compute(scope, id -> ns.run(() -> new SnapshotDiffDirectory(id)));
+  }
+
+  /** getSnapshotDiffReport, the walk then the report: {@link #report(Map)}. */
+  public static SnapshotDiffReport report(Namesystem ns, SnapshotDiffScope.Scope scope)
+      throws IOException {
+    SnapshotDiff d = compute(ns, scope);
+    List<Long> ids = d.changedIds();
+    return d.report(ids.isEmpty() ? Map.of() : ns.run(() -> new SnapshotDiffPlaces(ids)));
+  }
+
+  static SnapshotDiff compute(SnapshotDiffScope.Scope scope, Directories directories)
+      throws IOException {
+    SnapshotDiff d = new SnapshotDiff(scope, directories);
+    if (!scope.empty()) {
+      d.walk();
+    }
+    return d;
+  }
+
+  private void walk() throws IOException {
+    common.add(
+        new Node(
+            scope.scopeId(),
+            true,
+            List.of(),
+            List.of(),
+            scope.atEarlier(),
+            scope.atLater(),
+            new Since(scope.touched(), scope.after())));
+    while (!common.isEmpty() || (!createdDirs.isEmpty() && renamed.size() < deleted.size())) {
+      if (!common.isEmpty()) {
+        visitCommon(common.poll());
+      } else {
+        visitCreated(createdDirs.poll());
+      }
+    }
+  }
+
+  /** A directory in both trees: its children at both ends, by name. */
+  private void visitCommon(Node dir) throws IOException {
+    SnapshotDiffDirectory.Rows rows = directories.read(dir.id());
+    Map<String, InodeRow> e = byName(rows.childrenAt(scope.earlier()));
+    Map<String, InodeRow> l = byName(rows.childrenAt(scope.later()));
+    TreeSet<String> names = new TreeSet<>(e.keySet());
+    names.addAll(l.keySet());
+    List<Change> c = new ArrayList<>();
+    List<Change> d = new ArrayList<>();
+    for (String name : names) {
+      InodeRow before = e.get(name);
+      InodeRow after = l.get(name);
+      if (before != null && after != null && before.id() == after.id()) {
+        both(
+            new Node(
+                before.id(),
+                before.isDir(),
+                with(dir.path(), name),
+                with(dir.laterPath(), name),
+                before,
+                after,
+                before.isDir() ? since(rows, name, after) : Since.NONE));
+        continue;
+      }
+      if (before != null) {
+        Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, before);
+        d.add(ch);
+        deleted.put(before.id(), ch);
+        Change to = created.get(before.id());
+        if (to != null) {
+          rename(ch, with(to.dirLaterPath(), to.name()), to.row());
+        }
+      }
+      if (after != null) {
+        Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, after);
+        c.add(ch);
+        created.put(after.id(), ch);
+        Change from = deleted.get(after.id());
+        if (from != null) {
+          rename(from, with(dir.laterPath(), name), after);
+        } else if (after.isDir()) {
+          createdDirs.add(
+              new Node(after.id(), true, null, with(dir.laterPath(), name), null, after));
+        }
+      }
+    }
+    if (!c.isEmpty() || !d.isEmpty() || metadataChanged(dir)) {
+      changed.add(new Changed(dir, sorted(c), sorted(d)));
+    }
+  }
+
+  /**
+   * A directory created in the later tree, walked only for the targets of renames: HDFS finds them
+   * from the renamed inode's parents (findRenameTargetPath).
+   */
+  private void visitCreated(Node dir) throws IOException {
+    if (renamed.containsKey(dir.id())) {
+      return;
+    }
+    SnapshotDiffDirectory.Rows rows = directories.read(dir.id());
+    for (InodeRow after : rows.childrenAt(scope.later())) {
+      List<String> laterPath = with(dir.laterPath(), after.name());
+      Change from = deleted.get(after.id());
+      if (from != null && !renamed.containsKey(after.id())) {
+        rename(from, laterPath, after);
+      } else if (after.isDir()) {
+        createdDirs.add(new Node(after.id(), true, null, laterPath, null, after));
+      }
+    }
+  }
+
+  /** {@code from} is at {@code laterPath} in the later tree: a rename; the walk goes on inside. */
+  private void rename(Change from, List<String> laterPath, InodeRow after) {
+    renamed.put(after.id(), new Target(laterPath));
+    both(
+        new Node(
+            after.id(),
+            after.isDir(),
+            with(from.dirPath(), from.name()),
+            laterPath,
+            from.row(),
+            after));
+  }
+
+  /** An inode in both trees: a directory to walk, or a file to compare. */
+  private void both(Node n) {
+    if (n.dir()) {
+      common.add(n);
+    } else if (!sameFile(n.e(), n.l())) {
+      changed.add(new Changed(n, List.of(), List.of()));
+    }
+  }
+
+  /** The versions of entry {@code name} of a walked directory, for {@link Since}. */
+  private Since since(SnapshotDiffDirectory.Rows rows, String name, InodeRow live) {
+    boolean touched = false;
+    List<InodeRow> after = new ArrayList<>();
+    for (var v : rows.versions()) {
+      if (!v.name().equals(name)) {
+        continue;
+      }
+      if (v.snapshotId() >= scope.earlier() && v.snapshotId() < scope.later()) {
+        touched = true;
+      } else if (v.snapshotId() >= scope.later() && v.present()) {
+        after.add(v.toInode(live.partitionId()));
+      }
+    }
+    if (scope.later() != SnapshotDiffScope.CURRENT) {
+      for (InodeRow r : rows.live()) {
+        if (r.name().equals(name) && r.id() == live.id()) {
+          after.add(r);
+        }
+      }
+    }
+    return new Since(touched, after);
+  }
+
+  private static boolean metadataChanged(Node dir) {
+    if (!sameDirectory(dir.e(), dir.l())) {
+      return true;
+    }
+    if (dir.since().touched()) {
+      for (InodeRow r : dir.since().after()) {
+        if (!sameDirectory(dir.e(), r)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** HDFS's INodeDirectoryAttributes.metadataEquals, of what versions keep. */
+  private static boolean sameDirectory(InodeRow a, InodeRow b) {
+    return a == null
+        || b == null
+        || ((a.permission() & InodeFlags.MODE) == (b.permission() & InodeFlags.MODE)
+            && a.userId() == b.userId()
+            && a.groupId() == b.groupId());
+  }
+
+  /** FileWithSnapshotFeature.changedBetweenSnapshots: the length, then the metadata. */
+  private static boolean sameFile(InodeRow a, InodeRow b) {
+    return a.size() == b.size()
+        && (a.permission() & InodeFlags.MODE) == (b.permission() & InodeFlags.MODE)
+        && a.userId() == b.userId()
+        && a.groupId() == b.groupId()
+        && a.replication() == b.replication()
+        && a.preferredBlockSize() == b.preferredBlockSize()
+        && a.storagePolicy() == b.storagePolicy()
+        && java.util.Objects.equals(a.symlink(), b.symlink());
+  }
+
+  /** The changed nodes in the order of their paths in {@code places} (by id). */
+  private List<Changed> ordered(Map<Long, List<String>> places) {
+    List<Changed> out = new ArrayList<>(changed);
+    out.sort(
+        Comparator.comparing(
+            ch -> places.getOrDefault(ch.node().id(), ch.node().laterPath()),
+            SnapshotDiff::compareDepthFirst));
+    return out;
+  }
+
+  /** The ids of the changed nodes, whose current places order HDFS's report. */
+  List<Long> changedIds() {
+    List<Long> out = new ArrayList<>();
+    for (Changed ch : changed) {
+      out.add(ch.node().id());
+    }
+    return out;
+  }
+
+  /**
+   * getSnapshotDiffReport: the whole report, in HDFS's order (SnapshotDiffInfo's, by each modified
+   * inode's place in the current tree: {@code current}, from the root, by id; one not there sorts
+   * by its place in the later tree below the directory's path).
+   */
+  public SnapshotDiffReport report(Map<Long, List<String>> current) {
+    if (scope.empty()) {
+      return new SnapshotDiffReport(scope.path(), scope.from(), scope.to(), List.of());
+    }
+    boolean fwd = scope.fromEarlier();
+    List<DiffReportEntry> out = new ArrayList<>();
+    Map<Long, List<String>> places = new HashMap<>();
+    List<String> base = components(utf8(scope.path()));
+    for (Changed ch : changed) {
+      List<String> p = current.get(ch.node().id());
+      if (p == null) {
+        p = new ArrayList<>(base);
+        p.addAll(ch.node().laterPath());
+      }
+      places.put(ch.node().id(), p);
+    }
+    for (Changed ch : ordered(places)) {
+      out.add(new DiffReportEntry(DiffType.MODIFY, bytes(ch.node().path()), null));
+      for (Change c : ch.created()) {
+        if (!renamed.containsKey(c.row().id())) {
+          out.add(new DiffReportEntry(fwd ? DiffType.CREATE : DiffType.DELETE, c.path()));
+        }
+      }
+      for (Change d : ch.deleted()) {
+        Target t = renamed.get(d.row().id());
+        if (t != null) {
+          byte[][] target = bytes(t.later());
+          out.add(
+              new DiffReportEntry(
+                  DiffType.RENAME, fwd ? d.path() : target, fwd ? target : d.path()));
+        } else {
+          out.add(new DiffReportEntry(fwd ? DiffType.DELETE : DiffType.CREATE, d.path()));
+        }
+      }
+    }
+    return new SnapshotDiffReport(scope.rootPath(), scope.from(), scope.to(), out);
+  }
+
+  /**
+   * getSnapshotDiffReportListing: at most {@code limit} entries from the place {@code startPath}
+   * and {@code index} name (a node's path, and how many of its children's entries were sent: -1 for
+   * none, nor its own), and the place to go on from; an empty path and -1 when done.
+   */
+  public SnapshotDiffReportListing listing(byte[] startPath, int index, int limit) {
+    List<DiffReportListingEntry> m = new ArrayList<>();
+    List<DiffReportListingEntry> c = new ArrayList<>();
+    List<DiffReportListingEntry> d = new ArrayList<>();
+    if (scope.empty()) {
+      return new SnapshotDiffReportListing();
+    }
+    List<Changed> nodes = ordered(Map.of());
+    int first = 0;
+    int skip = 0;
+    if (startPath != null && (startPath.length > 0 || index >= 0)) {
+      List<String> resume = components(startPath);
+      while (first < nodes.size()
+          && compareDepthFirst(nodes.get(first).node().laterPath(), resume) < 0) {
+        first++;
+      }
+      skip = index < 0 ? 0 : index + 1;
+    }
+    int sent = 0;
+    for (int i = first; i < nodes.size(); i++) {
+      Changed ch = nodes.get(i);
+      Node n = ch.node();
+      List<DiffReportListingEntry> entries = new ArrayList<>();
+      List<List<DiffReportListingEntry>> lists = new ArrayList<>();
+      entries.add(new DiffReportListingEntry(n.id(), n.id(), bytes(n.path()), n.dir(), null));
+      lists.add(m);
+      for (Change x : ch.created()) {
+        entries.add(
+            new DiffReportListingEntry(
+                x.dirId(), x.row().id(), x.path(), renamed.containsKey(x.row().id()), null));
+        lists.add(c);
+      }
+      for (Change x : ch.deleted()) {
+        Target t = renamed.get(x.row().id());
+        entries.add(
+            new DiffReportListingEntry(
+                x.dirId(), x.row().id(), x.path(), t != null, t == null ? null : bytes(t.later())));
+        lists.add(d);
+      }
+      for (int k = i == first ? skip : 0; k < entries.size(); k++) {
+        if (sent == limit) {
+          byte[] at = DFSUtilClient.byteArray2bytes(bytes(n.laterPath()));
+          return new SnapshotDiffReportListing(at, m, c, d, k - 1, scope.fromEarlier());
+        }
+        lists.get(k).add(entries.get(k));
+        sent++;
+      }
+    }
+    return new SnapshotDiffReportListing(
+        DFSUtilClient.EMPTY_BYTES, m, c, d, -1, scope.fromEarlier());
+  }
+
+  private static List<String> components(byte[] path) {
+    List<String> out = new ArrayList<>();
+    for (byte[] b : DFSUtilClient.bytes2byteArray(path)) {
+      if (b != null && b.length > 0) {
+        out.add(new String(b, StandardCharsets.UTF_8));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * SnapshotDiffInfo.INODE_COMPARATOR over paths: the shallower first, then component by component
+   * from the top, as signed bytes.
+   */
+  static int compareDepthFirst(List<String> a, List<String> b) {
+    if (a.size() != b.size()) {
+      return Integer.compare(a.size(), b.size());
+    }
+    for (int i = 0; i < a.size(); i++) {
+      int c = SnapshotRoots.compareSigned(utf8(a.get(i)), utf8(b.get(i)));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
+  }
+
+  private static List<Change> sorted(List<Change> changes) {
+    changes.sort((x, y) -> SnapshotRoots.compareSigned(utf8(x.name()), utf8(y.name())));
+    return changes;
+  }
+
+  private static Map<String, InodeRow> byName(List<InodeRow> rows) {
+    Map<String, InodeRow> out = new HashMap<>();
+    for (InodeRow r : rows) {
+      out.put(r.name(), r);
+    }
+    return out;
+  }
+
+  private static List<String> with(List<String> path, String name) {
+    List<String> out = new ArrayList<>(path);
+    out.add(name);
+    return List.copyOf(out);
+  }
+
+  private static byte[][] bytes(List<String> path) {
+    byte[][] out = new byte[path.size()][];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = utf8(path.get(i));
+    }
+    return out;
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
