@@ -488,7 +488,7 @@ public final class BlockManager {
   /**
    * A file just closed: its blocks with a live replica count other than {@code replication} are
    * queued for re-replication's check (HDFS checkRedundancy), once. Of a tail view ({@link
-   * FileBlocks#lockTail}) the tail blocks: addBlock queued each block before them as it moved past.
+   * FileBlockTail#lock}) the tail blocks: addBlock queued each block before them as it moved past.
    */
   public void queueReplicationChecks(ExecutePhase tx, FileBlocks f, short replication)
       throws StorageException {
