@@ -2,6 +2,7 @@ package io.hops.namenode.check;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.GetBlockLocations;
 import io.hops.namenode.ops.GetFileInfo;
@@ -472,7 +473,7 @@ public final class Fsck {
   private Replicas count(LocatedBlock lb) {
     Replicas r = new Replicas();
     for (DatanodeInfo d : lb.getLocations()) {
-      DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
+      DatanodeState node = datanodes.node(d.getDatanodeUuid());
       if (node == null) {
         continue;
       }
@@ -496,7 +497,7 @@ public final class Fsck {
 
   /** How {@code -replicaDetails} shows a replica's state, in NamenodeFsck's order of checks. */
   private String state(DatanodeInfo d, boolean corrupt) {
-    DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
+    DatanodeState node = datanodes.node(d.getDatanodeUuid());
     AdminStates a = node == null ? AdminStates.NORMAL : node.adminState();
     if (a == AdminStates.DECOMMISSIONED) {
       return "(DECOMMISSIONED)";

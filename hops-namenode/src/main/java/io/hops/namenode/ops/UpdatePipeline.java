@@ -6,10 +6,11 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -87,7 +88,7 @@ public final class UpdatePipeline extends Operation<Void> {
     List<Integer> ids = new ArrayList<>();
     for (int i = 0; i < nodes.length; i++) {
       String uuid = storages != null && i < storages.length ? storages[i] : null;
-      DatanodeManager.Node n = dm.node(nodes[i].getDatanodeUuid());
+      DatanodeState n = dm.node(nodes[i].getDatanodeUuid());
       if (n == null || uuid == null) {
         LOG.warn("pipeline names unknown datanode {} or storage {}", nodes[i], uuid);
         continue;
