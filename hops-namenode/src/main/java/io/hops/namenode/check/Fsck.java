@@ -2,7 +2,6 @@ package io.hops.namenode.check;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.GetBlockLocations;
 import io.hops.namenode.ops.GetFileInfo;
@@ -19,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -62,8 +59,6 @@ public final class Fsck {
   private final String path;
   private final boolean showFiles;
   private final boolean showBlocks;
-  private final boolean showLocations;
-  private final boolean showRacks;
 
   /** {@code -replicate}: the mis-replicated blocks found are queued for re-replication. */
   private final boolean doReplicate;
@@ -71,14 +66,13 @@ public final class Fsck {
   /** The racks of the live datanodes, counted at the first block this walk checks. */
   private int totalRacks = -1;
 
-  private final boolean showReplicaDetails;
-
   /** {@code -maintenance}: the maintenance states are shown (they are counted either way). */
   private final boolean showMaintenanceState;
 
   private final boolean showOpenFiles;
   private final boolean doDelete;
   private final DatanodeManager datanodes;
+  private final FsckReplicas replicas;
   private long totalDirs;
   private long totalSymlinks;
   private final FsckResult res = new FsckResult();
@@ -108,14 +102,18 @@ public final class Fsck {
     this.path = p == null || p.length == 0 || p[0].isEmpty() ? "/" : p[0];
     this.showFiles = params.containsKey("files");
     this.showBlocks = params.containsKey("blocks");
-    this.showLocations = params.containsKey("locations");
-    this.showRacks = params.containsKey("racks");
     this.doReplicate = params.containsKey("replicate");
-    this.showReplicaDetails = params.containsKey("replicadetails");
     this.showMaintenanceState = params.containsKey("maintenance");
     this.showOpenFiles = params.containsKey("openforwrite");
     this.doDelete = params.containsKey("delete");
     this.datanodes = ns.blocks().datanodes();
+    this.replicas =
+        new FsckReplicas(
+            datanodes,
+            params.containsKey("locations"),
+            params.containsKey("racks"),
+            params.containsKey("replicadetails"),
+            showMaintenanceState);
   }
 
   public void run() {
@@ -315,7 +313,7 @@ public final class Fsck {
       if (lastOpen && last.getBlock().equals(block)) {
         continue;
       }
-      Replicas r = lb.isCorrupt() ? new Replicas() : count(lb);
+      FsckReplicas.Counts r = lb.isCorrupt() ? new FsckReplicas.Counts() : replicas.count(lb);
       int liveReplicas = r.live;
       int total = r.total();
       boolean isMissing = total == 0;
@@ -389,7 +387,7 @@ public final class Fsck {
         corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
       } else {
         report.append(" Live_repl=").append(liveReplicas);
-        String info = replicaInfo(lb, lb.isCorrupt());
+        String info = replicas.describe(lb, lb.isCorrupt());
         if (!info.isEmpty()) {
           report.append(' ').append(info);
         }
@@ -413,7 +411,7 @@ public final class Fsck {
           .append(block.getNumBytes())
           .append(" Expected_repl=")
           .append(last.getLocations().length);
-      String info = replicaInfo(last, false);
+      String info = replicas.describe(last, false);
       if (!info.isEmpty()) {
         report.append(' ').append(info);
       }
@@ -452,67 +450,6 @@ public final class Fsck {
     }
   }
 
-  /** A block's replicas by the state of their datanodes (HDFS's NumberReplicas). */
-  private static final class Replicas {
-    int live;
-    int decommissioning;
-    int decommissioned;
-    int enteringMaintenance;
-    int inMaintenance;
-
-    int total() {
-      return live + decommissioning + decommissioned + enteringMaintenance + inMaintenance;
-    }
-  }
-
-  /**
-   * Counts a block's replicas as HDFS's checkReplicaOnStorage does. A replica on a dead datanode is
-   * not counted (HDFS forgets it when the datanode dies) unless the datanode is in maintenance,
-   * whose replicas HDFS keeps as not for reading.
-   */
-  private Replicas count(LocatedBlock lb) {
-    Replicas r = new Replicas();
-    for (DatanodeInfo d : lb.getLocations()) {
-      DatanodeState node = datanodes.node(d.getDatanodeUuid());
-      if (node == null) {
-        continue;
-      }
-      boolean live = datanodes.isLive(node);
-      switch (node.adminState()) {
-        case IN_MAINTENANCE -> r.inMaintenance++;
-        case ENTERING_MAINTENANCE -> {
-          if (live) {
-            r.enteringMaintenance++;
-          } else {
-            r.inMaintenance++;
-          }
-        }
-        case DECOMMISSION_INPROGRESS -> r.decommissioning += live ? 1 : 0;
-        case DECOMMISSIONED -> r.decommissioned += live ? 1 : 0;
-        default -> r.live += live ? 1 : 0;
-      }
-    }
-    return r;
-  }
-
-  /** How {@code -replicaDetails} shows a replica's state, in NamenodeFsck's order of checks. */
-  private String state(DatanodeInfo d, boolean corrupt) {
-    DatanodeState node = datanodes.node(d.getDatanodeUuid());
-    AdminStates a = node == null ? AdminStates.NORMAL : node.adminState();
-    if (a == AdminStates.DECOMMISSIONED) {
-      return "(DECOMMISSIONED)";
-    } else if (a == AdminStates.DECOMMISSION_INPROGRESS) {
-      return "(DECOMMISSIONING)";
-    } else if (showMaintenanceState && a == AdminStates.ENTERING_MAINTENANCE) {
-      return "(ENTERING MAINTENANCE)";
-    } else if (showMaintenanceState && a == AdminStates.IN_MAINTENANCE) {
-      return "(IN MAINTENANCE)";
-    } else if (corrupt) {
-      return "(CORRUPT)";
-    }
-    return node != null && datanodes.isLive(node) ? "(LIVE)" : "(STALE_NODE)";
-  }
-
   /**
    * Counts and reports a block whose replicas are on fewer racks than HDFS's rule asks (two, or all
    * there are), or on fewer upgrade domains than the upgrade-domain policy asks
@@ -536,30 +473,6 @@ public final class Fsck {
     }
     out.println(" Replica placement policy is violated for " + lb.getBlock() + ". " + violation);
     return true;
-  }
-
-  /** The replicas of a block as -locations, -racks or -replicaDetails show them. */
-  private String replicaInfo(LocatedBlock lb, boolean corrupt) {
-    if (!(showLocations || showRacks || showReplicaDetails)) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder(" ["); // two spaces after Live_repl=N, as HDFS prints
-    DatanodeInfo[] locations = lb.getLocations();
-    for (int i = 0; i < locations.length; i++) {
-      DatanodeInfo d = locations[i];
-      if (showRacks) {
-        sb.append(d.getNetworkLocation()).append('/').append(d.getXferAddr());
-      } else {
-        sb.append(d);
-      }
-      if (showReplicaDetails) {
-        sb.append(state(d, corrupt));
-      }
-      if (i + 1 < locations.length) {
-        sb.append(", ");
-      }
-    }
-    return sb.append(']').toString();
   }
 
   /**
