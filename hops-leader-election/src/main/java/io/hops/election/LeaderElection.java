@@ -82,6 +82,7 @@ public final class LeaderElection implements AutoCloseable {
   private volatile LeaseRecorder leaseRecorder = (id, epoch, start, end) -> {};
   private final ContenderCensus census;
   private final ElectionRows rows;
+  private final ContenderEvictions evictions;
   private final Incarnations incarnations = new Incarnations();
   private final Thread thread;
 
@@ -100,10 +101,7 @@ public final class LeaderElection implements AutoCloseable {
   private volatile boolean leaderAlive;
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
-  private volatile long injectedEvictionDelayMillis;
   private volatile long rounds;
-  private final java.util.concurrent.atomic.AtomicBoolean evicting =
-      new java.util.concurrent.atomic.AtomicBoolean();
   private long periodMillis;
   private long lastRoundNanos;
 
@@ -143,6 +141,7 @@ public final class LeaderElection implements AutoCloseable {
     this.periodMillis = settings.period().toMillis();
     this.census = new ContenderCensus(settings);
     this.rows = new ElectionRows(clock, hostname, rpcAddress, httpAddress);
+    this.evictions = new ContenderEvictions(storage, rows);
     this.thread = new Thread(this::loop, "leader-election");
     thread.setDaemon(true);
   }
@@ -255,7 +254,7 @@ public final class LeaderElection implements AutoCloseable {
       }
       clockRead = clockStep(tx, me, leadership);
       if (leadership.lead()) {
-        evict(me, view.dead());
+        evictions.evict(me, view.dead());
       }
       raisePeriodIfSlow(tx, me, view.period(), view.periodRow());
       sleep(injectedDelayMillis);
@@ -348,34 +347,6 @@ public final class LeaderElection implements AutoCloseable {
     leading = lead;
     rounds++;
     notifyIfChanged();
-  }
-
-  /**
-   * Deletes the rows of dead contenders in a transaction of its own, off the round's thread: a
-   * contender that only stalls may still hold the lock on its row, and waiting for it must not
-   * delay the leader's rounds (and so its lease). A failed eviction is tried again next round.
-   */
-  private void evict(long me, List<Long> dead) {
-    if (dead.isEmpty() || !evicting.compareAndSet(false, true)) {
-      return;
-    }
-    Thread t =
-        new Thread(
-            () -> {
-              sleep(injectedEvictionDelayMillis);
-              try (Transaction tx = storage.begin()) {
-                rows.remove(tx, dead);
-                tx.commit();
-                LOG.info("leader {} evicted namenodes {}: their counters stood still", me, dead);
-              } catch (StorageException | RuntimeException e) {
-                LOG.info("leader {} could not evict {} yet: {}", me, dead, e.toString());
-              } finally {
-                evicting.set(false);
-              }
-            },
-            "leader-election-evict");
-    t.setDaemon(true);
-    t.start();
   }
 
   /** When a round takes over half the period, the period goes up by the configured period. */
@@ -537,10 +508,10 @@ public final class LeaderElection implements AutoCloseable {
    * database would make them, so a contender it found dead may commit a round before its row goes.
    */
   public void injectEvictionDelay(Duration delay) {
-    injectedEvictionDelayMillis = delay.toMillis();
+    evictions.injectDelay(delay);
   }
 
-  private static void sleep(long millis) {
+  static void sleep(long millis) {
     if (millis > 0) {
       try {
         Thread.sleep(millis);
