@@ -294,117 +294,39 @@ public final class Fsck {
     return true;
   }
 
+  /** What the walk found wrong with one file's blocks, and its {@code -blocks} report. */
+  private static final class FileTally {
+    int missing;
+    int corrupt;
+    long missingSize;
+    long corruptSize;
+    int underReplicated;
+    final Set<Long> misplacedIds = new java.util.HashSet<>();
+    final StringBuilder report = new StringBuilder();
+    int n;
+  }
+
   private void blocksSummary(String p, HdfsFileStatus file, LocatedBlocks blocks)
       throws IOException {
-    int missing = 0;
-    int corrupt = 0;
-    long missingSize = 0;
-    long corruptSize = 0;
-    int underReplicated = 0;
-    Set<Long> misplacedIds = new java.util.HashSet<>();
-    StringBuilder report = new StringBuilder();
-    int n = 0;
+    FileTally t = new FileTally();
     LocatedBlock last = blocks.getLastLocatedBlock();
     boolean lastOpen = !blocks.isLastBlockComplete() && last != null;
-    int target = file.getReplication();
-    int minReplication = ns.blocks().minReplication();
     for (LocatedBlock lb : blocks.getLocatedBlocks()) {
-      ExtendedBlock block = lb.getBlock();
-      if (lastOpen && last.getBlock().equals(block)) {
+      if (lastOpen && last.getBlock().equals(lb.getBlock())) {
         continue;
       }
-      FsckReplicas.Counts r = lb.isCorrupt() ? new FsckReplicas.Counts() : replicas.count(lb);
-      int liveReplicas = r.live;
-      int total = r.total();
-      boolean isMissing = total == 0;
-      res.totalReplicas += total;
-      res.decommissionedReplicas += r.decommissioned;
-      res.decommissioningReplicas += r.decommissioning;
-      res.enteringMaintenanceReplicas += r.enteringMaintenance;
-      res.inMaintenanceReplicas += r.inMaintenance;
-      res.numExpectedReplicas += target;
-      if (total < minReplication) {
-        res.numUnderMinReplicatedBlocks++;
-      }
-      if (liveReplicas > target) {
-        res.excessiveReplicas += liveReplicas - target;
-        res.numOverReplicatedBlocks++;
-      }
-      if (lb.isCorrupt()) {
-        res.corruptBlocks++;
-        res.corruptSize += block.getNumBytes();
-        corrupt++;
-        corruptSize += block.getNumBytes();
-        corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
-        out.print(
-            "\n"
-                + p
-                + ": CORRUPT blockpool "
-                + block.getBlockPoolId()
-                + " block "
-                + block.getBlockName()
-                + "\n");
-      }
-      if (total >= minReplication) {
-        res.numMinReplicatedBlocks++;
-      }
-      if (total < target && !isMissing) {
-        res.missingReplicas += target - total;
-        res.numUnderReplicatedBlocks++;
-        underReplicated++;
-        if (!showFiles) {
-          out.print("\n" + p + ": ");
-        }
-        out.println(
-            " Under replicated "
-                + block
-                + ". Target Replicas is "
-                + target
-                + " but found "
-                + liveReplicas
-                + " live replica(s), "
-                + r.decommissioned
-                + " decommissioned replica(s), "
-                + r.decommissioning
-                + " decommissioning replica(s)"
-                + (showMaintenanceState
-                    ? r.enteringMaintenance
-                        + ", entering maintenance replica(s) and "
-                        + r.inMaintenance
-                        + " in maintenance replica(s)."
-                    : "."));
-      }
-      if (misplaced(lb, target, p, underReplicated) && doReplicate) {
-        misplacedIds.add(block.getBlockId());
-      }
-      report.append(n).append(". ").append(block).append(" len=").append(block.getNumBytes());
-      if (isMissing && !lb.isCorrupt()) {
-        report.append(" MISSING!");
-        res.missingIds.add(block.toString());
-        res.missingSize += block.getNumBytes();
-        missing++;
-        missingSize += block.getNumBytes();
-        corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
-      } else {
-        report.append(" Live_repl=").append(liveReplicas);
-        String info = replicas.describe(lb, lb.isCorrupt());
-        if (!info.isEmpty()) {
-          report.append(' ').append(info);
-        }
-      }
-      report.append('\n');
-      n++;
+      checkBlock(p, file, lb, t);
     }
-    if (!misplacedIds.isEmpty()) {
+    if (!t.misplacedIds.isEmpty()) {
       int queued =
-          ns.run(() -> new QueueMisplacedBlocks(ns.blocks(), file.getFileId(), misplacedIds));
+          ns.run(() -> new QueueMisplacedBlocks(ns.blocks(), file.getFileId(), t.misplacedIds));
       res.numBlocksQueuedForReplication += queued;
     }
     if (lastOpen) {
       ExtendedBlock block = last.getBlock();
-      report
+      t.report
           .append("\nUnder Construction Block:\n")
-          .append(n)
+          .append(t.n)
           .append(". ")
           .append(block)
           .append(" len=")
@@ -413,9 +335,111 @@ public final class Fsck {
           .append(last.getLocations().length);
       String info = replicas.describe(last, false);
       if (!info.isEmpty()) {
-        report.append(' ').append(info);
+        t.report.append(' ').append(info);
       }
     }
+    verdict(p, blocks, t);
+  }
+
+  /** Counts one complete block's replicas into the totals and {@code t}, as NamenodeFsck does. */
+  private void checkBlock(String p, HdfsFileStatus file, LocatedBlock lb, FileTally t) {
+    ExtendedBlock block = lb.getBlock();
+    int target = file.getReplication();
+    int minReplication = ns.blocks().minReplication();
+    FsckReplicas.Counts r = lb.isCorrupt() ? new FsckReplicas.Counts() : replicas.count(lb);
+    int liveReplicas = r.live;
+    int total = r.total();
+    boolean isMissing = total == 0;
+    res.totalReplicas += total;
+    res.decommissionedReplicas += r.decommissioned;
+    res.decommissioningReplicas += r.decommissioning;
+    res.enteringMaintenanceReplicas += r.enteringMaintenance;
+    res.inMaintenanceReplicas += r.inMaintenance;
+    res.numExpectedReplicas += target;
+    if (total < minReplication) {
+      res.numUnderMinReplicatedBlocks++;
+    }
+    if (liveReplicas > target) {
+      res.excessiveReplicas += liveReplicas - target;
+      res.numOverReplicatedBlocks++;
+    }
+    if (lb.isCorrupt()) {
+      res.corruptBlocks++;
+      res.corruptSize += block.getNumBytes();
+      t.corrupt++;
+      t.corruptSize += block.getNumBytes();
+      corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
+      out.print(
+          "\n"
+              + p
+              + ": CORRUPT blockpool "
+              + block.getBlockPoolId()
+              + " block "
+              + block.getBlockName()
+              + "\n");
+    }
+    if (total >= minReplication) {
+      res.numMinReplicatedBlocks++;
+    }
+    if (total < target && !isMissing) {
+      res.missingReplicas += target - total;
+      res.numUnderReplicatedBlocks++;
+      t.underReplicated++;
+      underReplicated(p, block, target, r);
+    }
+    if (misplaced(lb, target, p, t.underReplicated) && doReplicate) {
+      t.misplacedIds.add(block.getBlockId());
+    }
+    t.report.append(t.n).append(". ").append(block).append(" len=").append(block.getNumBytes());
+    if (isMissing && !lb.isCorrupt()) {
+      t.report.append(" MISSING!");
+      res.missingIds.add(block.toString());
+      res.missingSize += block.getNumBytes();
+      t.missing++;
+      t.missingSize += block.getNumBytes();
+      corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
+    } else {
+      t.report.append(" Live_repl=").append(liveReplicas);
+      String info = replicas.describe(lb, lb.isCorrupt());
+      if (!info.isEmpty()) {
+        t.report.append(' ').append(info);
+      }
+    }
+    t.report.append('\n');
+    t.n++;
+  }
+
+  /** NamenodeFsck's line for an under-replicated block. */
+  private void underReplicated(String p, ExtendedBlock block, int target, FsckReplicas.Counts r) {
+    if (!showFiles) {
+      out.print("\n" + p + ": ");
+    }
+    out.println(
+        " Under replicated "
+            + block
+            + ". Target Replicas is "
+            + target
+            + " but found "
+            + r.live
+            + " live replica(s), "
+            + r.decommissioned
+            + " decommissioned replica(s), "
+            + r.decommissioning
+            + " decommissioning replica(s)"
+            + (showMaintenanceState
+                ? r.enteringMaintenance
+                    + ", entering maintenance replica(s) and "
+                    + r.inMaintenance
+                    + " in maintenance replica(s)."
+                : "."));
+  }
+
+  /** The file's verdict: its missing and corrupt blocks, {@code -delete}, and its report. */
+  private void verdict(String p, LocatedBlocks blocks, FileTally t) throws IOException {
+    int missing = t.missing;
+    int corrupt = t.corrupt;
+    long missingSize = t.missingSize;
+    long corruptSize = t.corruptSize;
     if (missing > 0 || corrupt > 0) {
       if (!showFiles) {
         if (missing > 0) {
@@ -441,11 +465,11 @@ public final class Fsck {
         if (corrupt > 0) {
           out.print(" CORRUPT " + corrupt + " blocks of total size " + corruptSize + " B\n");
         }
-      } else if (underReplicated == 0) {
+      } else if (t.underReplicated == 0) {
         out.print(" OK\n");
       }
       if (showBlocks) {
-        out.print(report + "\n");
+        out.print(t.report + "\n");
       }
     }
   }
