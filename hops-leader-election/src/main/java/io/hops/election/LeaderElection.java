@@ -6,7 +6,6 @@ import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.LeDescriptorRow;
 import io.hops.dal.rows.VariableRow;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -77,13 +76,13 @@ public final class LeaderElection implements AutoCloseable {
 
   private final Storage storage;
   private final ElectionSettings settings;
-  private final String hostname;
   private final String rpcAddress;
-  private final String httpAddress;
   private final ClusterClock clock;
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private volatile LeaseRecorder leaseRecorder = (id, epoch, start, end) -> {};
   private final ContenderCensus census;
+  private final ElectionRows rows;
+  private final ContenderEvictions evictions;
   private final Incarnations incarnations = new Incarnations();
   private final Thread thread;
 
@@ -102,10 +101,7 @@ public final class LeaderElection implements AutoCloseable {
   private volatile boolean leaderAlive;
   private volatile boolean stopped;
   private volatile long injectedDelayMillis;
-  private volatile long injectedEvictionDelayMillis;
   private volatile long rounds;
-  private final java.util.concurrent.atomic.AtomicBoolean evicting =
-      new java.util.concurrent.atomic.AtomicBoolean();
   private long periodMillis;
   private long lastRoundNanos;
 
@@ -119,9 +115,6 @@ public final class LeaderElection implements AutoCloseable {
   private long rejoinFrom = -1;
 
   private long nextDeadlineNanos = Long.MAX_VALUE;
-
-  /** The last time this contender took from a leader's clock row. */
-  private long lastPublished = -1;
 
   public LeaderElection(
       Storage storage,
@@ -143,12 +136,12 @@ public final class LeaderElection implements AutoCloseable {
       ClusterClock clock) {
     this.storage = storage;
     this.settings = settings;
-    this.hostname = hostname;
     this.rpcAddress = rpcAddress;
-    this.httpAddress = httpAddress;
     this.clock = clock;
     this.periodMillis = settings.period().toMillis();
     this.census = new ContenderCensus(settings);
+    this.rows = new ElectionRows(clock, hostname, rpcAddress, httpAddress);
+    this.evictions = new ContenderEvictions(storage, rows);
     this.thread = new Thread(this::loop, "leader-election");
     thread.setDaemon(true);
   }
@@ -176,16 +169,7 @@ public final class LeaderElection implements AutoCloseable {
       incarnation = newId;
     }
     try (Transaction tx = storage.begin()) {
-      if (oldId >= 0) {
-        tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(oldId));
-        if (clock.followsLeader()) {
-          tx.delete(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + oldId));
-        }
-      }
-      tx.insert(
-          LeDescriptorRow.TABLE,
-          new LeDescriptorRow(
-              newId, 0, hostname, rpcAddress, httpAddress, clock.now(), incarnation));
+      rows.join(tx, oldId, newId, incarnation);
       tx.commit();
     }
     // Others count the new row as alive from when they first read it, after this commit.
@@ -253,8 +237,8 @@ public final class LeaderElection implements AutoCloseable {
       return;
     }
     ContenderCensus.Census view;
-    Leadership leadership;
-    ClockRead clockRead = ClockRead.NONE;
+    ElectionRows.Leadership leadership;
+    ElectionRows.ClockRead clockRead;
     try (Transaction tx = storage.begin()) {
       view = census.take(tx, me, start);
       nextDeadlineNanos = view.nextDeadlineNanos();
@@ -262,20 +246,15 @@ public final class LeaderElection implements AutoCloseable {
         evicted();
         return;
       }
-      leadership = leadership(tx, me, view.alive(), start);
-      if (!advanceCounter(tx, me)) {
+      boolean continuing = leading && start - leaseEndNanos < 0;
+      leadership = rows.epochStep(tx, me, view.alive(), continuing);
+      if (!rows.advanceCounter(tx, me, incarnation)) {
         evicted();
         return;
       }
-      if (clock.followsLeader()) {
-        if (leadership.lead()) {
-          publishTime(tx, me);
-        } else if (leadership.leaderId() >= 0) {
-          clockRead = readLeaderTime(tx, leadership.leaderId());
-        }
-      }
+      clockRead = clockStep(tx, me, leadership);
       if (leadership.lead()) {
-        evict(me, view.dead());
+        evictions.evict(me, view.dead());
       }
       raisePeriodIfSlow(tx, me, view.period(), view.periodRow());
       sleep(injectedDelayMillis);
@@ -296,79 +275,20 @@ public final class LeaderElection implements AutoCloseable {
     publishRound(me, start, view.alive(), leadership);
   }
 
-  /** Who leads after a round's epoch step, under which epoch, and whether it is this contender. */
-  private record Leadership(boolean lead, long leaderId, long leaderEpoch) {}
-
-  /** The leader's time a follower took from its clock row, and when; -1: none new. */
-  private record ClockRead(long published, long readNanos) {
-    static final ClockRead NONE = new ClockRead(-1, 0);
-  }
-
   /**
-   * The epoch step: the smallest live id leads; a new leader (or one whose lease lapsed) takes the
-   * next epoch, writing it with its id; a follower reads who leads from the epoch row.
+   * The clock step, when the cluster's clock follows the leader's: a leader publishes its time, a
+   * follower takes the leader's.
    */
-  private Leadership leadership(Transaction tx, long me, List<LeDescriptorRow> alive, long start)
-      throws StorageException {
-    long leaderId = alive.stream().mapToLong(LeDescriptorRow::id).min().orElse(me);
-    boolean lead = leaderId == me;
-    // The epoch row is locked only to take over: a leader that stalls in a round then holds no
-    // lock its successor needs, and its housekeeping's shared reads of the row never wait.
-    // A leader whose lease lapsed takes a new epoch too when it leads again: datanodes follow
-    // only a strictly higher epoch than the last leader they obeyed (HDFS's txid rule).
-    boolean continuing = leading && start - leaseEndNanos < 0;
-    VariableRow epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.READ_COMMITTED);
-    boolean takeOver = lead && (!continuing || epochRow == null || leaderOf(epochRow) != me);
-    if (takeOver) {
-      epochRow = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.EXCLUSIVE);
-    }
-    long leaderEpoch = epochRow == null ? 0 : epochRow.longValue();
-    if (takeOver) {
-      leaderEpoch++;
-      VariableRow next = new VariableRow(EPOCH_ROW, leaderEpoch, idBytes(me));
-      if (epochRow == null) {
-        tx.insert(VariableRow.TABLE, next);
-      } else {
-        tx.update(VariableRow.TABLE, next);
+  private ElectionRows.ClockRead clockStep(
+      Transaction tx, long me, ElectionRows.Leadership leadership) throws StorageException {
+    if (clock.followsLeader()) {
+      if (leadership.lead()) {
+        rows.publishTime(tx, me);
+      } else if (leadership.leaderId() >= 0) {
+        return rows.readLeaderTime(tx, leadership.leaderId());
       }
-    } else if (!lead) {
-      leaderId = epochRow == null ? -1 : leaderOf(epochRow);
     }
-    return new Leadership(lead, leaderId, leaderEpoch);
-  }
-
-  /** Advances this contender's counter, its heartbeat; false if its row is gone (evicted). */
-  private boolean advanceCounter(Transaction tx, long me) throws StorageException {
-    LeDescriptorRow mine =
-        tx.find(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(me), LockMode.EXCLUSIVE);
-    if (mine == null) {
-      return false;
-    }
-    tx.update(
-        LeDescriptorRow.TABLE,
-        new LeDescriptorRow(
-            me,
-            mine.counter() + 1,
-            mine.hostname(),
-            mine.rpcAddress(),
-            mine.httpAddress(),
-            mine.startTime(),
-            incarnation));
-    return true;
-  }
-
-  /** A follower's read of the leader's clock row (see {@link ClusterClock.Source#LEADER}). */
-  private ClockRead readLeaderTime(Transaction tx, long leaderId) throws StorageException {
-    VariableRow time =
-        tx.find(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + leaderId), LockMode.READ_COMMITTED);
-    long readNanos = System.nanoTime();
-    // A leader that stopped publishing (paused, dead) leaves its last time behind: the
-    // clock runs on from what it took rather than going back to it every round.
-    if (time != null && time.longValue() != lastPublished) {
-      lastPublished = time.longValue();
-      return new ClockRead(lastPublished, readNanos);
-    }
-    return new ClockRead(-1, readNanos);
+    return ElectionRows.ClockRead.NONE;
   }
 
   /**
@@ -379,12 +299,7 @@ public final class LeaderElection implements AutoCloseable {
       throws StorageException {
     long raised = raisedPeriod(period);
     if (raised > period) {
-      VariableRow next = new VariableRow(PERIOD_ROW, raised, null);
-      if (periodRow == null) {
-        tx.insert(VariableRow.TABLE, next);
-      } else {
-        tx.update(VariableRow.TABLE, next);
-      }
+      rows.writePeriod(tx, raised, periodRow);
       LOG.warn(
           "leader election rounds of id {} run slow ({} ms): period raised from {} to {} ms",
           me,
@@ -399,7 +314,7 @@ public final class LeaderElection implements AutoCloseable {
    * as this round saw them; a leader's lease; the listeners told of a change.
    */
   private void publishRound(
-      long me, long start, List<LeDescriptorRow> alive, Leadership leadership) {
+      long me, long start, List<LeDescriptorRow> alive, ElectionRows.Leadership leadership) {
     boolean lead = leadership.lead();
     long leaderEpoch = leadership.leaderEpoch();
     final long leaderNow = leadership.leaderId();
@@ -432,50 +347,6 @@ public final class LeaderElection implements AutoCloseable {
     leading = lead;
     rounds++;
     notifyIfChanged();
-  }
-
-  /**
-   * Deletes the rows of dead contenders in a transaction of its own, off the round's thread: a
-   * contender that only stalls may still hold the lock on its row, and waiting for it must not
-   * delay the leader's rounds (and so its lease). A failed eviction is tried again next round.
-   */
-  private void evict(long me, List<Long> dead) {
-    if (dead.isEmpty() || !evicting.compareAndSet(false, true)) {
-      return;
-    }
-    Thread t =
-        new Thread(
-            () -> {
-              sleep(injectedEvictionDelayMillis);
-              try (Transaction tx = storage.begin()) {
-                for (long d : dead) {
-                  tx.delete(LeDescriptorRow.TABLE, LeDescriptorRow.TABLE.key(d));
-                  if (clock.followsLeader()) {
-                    tx.delete(VariableRow.TABLE, key(CLOCK_ROW_PREFIX + d));
-                  }
-                }
-                tx.commit();
-                LOG.info("leader {} evicted namenodes {}: their counters stood still", me, dead);
-              } catch (StorageException | RuntimeException e) {
-                LOG.info("leader {} could not evict {} yet: {}", me, dead, e.toString());
-              } finally {
-                evicting.set(false);
-              }
-            },
-            "leader-election-evict");
-    t.setDaemon(true);
-    t.start();
-  }
-
-  /** Writes this leader's time into its own clock row (see {@link ClusterClock.Source#LEADER}). */
-  private void publishTime(Transaction tx, long me) throws StorageException {
-    String name = CLOCK_ROW_PREFIX + me;
-    VariableRow next = new VariableRow(name, clock.now(), null);
-    if (tx.find(VariableRow.TABLE, key(name), LockMode.EXCLUSIVE) == null) {
-      tx.insert(VariableRow.TABLE, next);
-    } else {
-      tx.update(VariableRow.TABLE, next);
-    }
   }
 
   /** When a round takes over half the period, the period goes up by the configured period. */
@@ -612,13 +483,15 @@ public final class LeaderElection implements AutoCloseable {
       throw new NotLeaderException("namenode id " + me + " is not the leader (lease not held)");
     }
     VariableRow row = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.SHARED);
-    if (row == null || row.longValue() != myEpoch || leaderOf(row) != me) {
+    if (row == null || row.longValue() != myEpoch || ElectionRows.leaderOf(row) != me) {
       throw new NotLeaderException(
           "namenode id "
               + me
               + " lost the leadership of epoch "
               + myEpoch
-              + (row == null ? "" : " to id " + leaderOf(row) + " at epoch " + row.longValue()));
+              + (row == null
+                  ? ""
+                  : " to id " + ElectionRows.leaderOf(row) + " at epoch " + row.longValue()));
     }
   }
 
@@ -635,10 +508,10 @@ public final class LeaderElection implements AutoCloseable {
    * database would make them, so a contender it found dead may commit a round before its row goes.
    */
   public void injectEvictionDelay(Duration delay) {
-    injectedEvictionDelayMillis = delay.toMillis();
+    evictions.injectDelay(delay);
   }
 
-  private static void sleep(long millis) {
+  static void sleep(long millis) {
     if (millis > 0) {
       try {
         Thread.sleep(millis);
@@ -690,14 +563,5 @@ public final class LeaderElection implements AutoCloseable {
 
   static io.hops.dal.schema.Key key(String name) {
     return VariableRow.TABLE.key(name);
-  }
-
-  private static byte[] idBytes(long id) {
-    return Long.toString(id).getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static long leaderOf(VariableRow epochRow) {
-    byte[] b = epochRow.bytesValue();
-    return b == null ? -1 : Long.parseLong(new String(b, StandardCharsets.UTF_8));
   }
 }

@@ -31,8 +31,7 @@ public final class BadBlockReports {
       for (int j = 0; j < nodes.length; j++) {
         DatanodeInfo dn = nodes[j];
         LOG.info("*DIR* reportBadBlocks for block: {} on datanode: {}", blk, dn.getXferAddr());
-        DatanodeManager.Node node =
-            dn.getDatanodeUuid() == null ? null : dm.node(dn.getDatanodeUuid());
+        DatanodeState node = dn.getDatanodeUuid() == null ? null : dm.node(dn.getDatanodeUuid());
         if (node == null) {
           throw new IOException(
               "Cannot mark "

@@ -15,8 +15,6 @@ import io.hops.election.ClusterClock;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.IdPool;
 import io.hops.namenode.NamenodeConfig;
-import io.hops.namenode.blocks.DatanodeManager.Node;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import io.hops.namenode.tx.ExecutePhase;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -407,7 +405,7 @@ public final class BlockManager {
    * entering it and dead.
    */
   private boolean notForRead(StorageRef s) {
-    Node n = datanodes.node(s.datanodeUuid());
+    DatanodeState n = datanodes.node(s.datanodeUuid());
     return n.adminState() == AdminStates.IN_MAINTENANCE
         || (n.adminState() == AdminStates.ENTERING_MAINTENANCE && !datanodes.isLive(n));
   }
@@ -419,7 +417,7 @@ public final class BlockManager {
     StorageType[] types = new StorageType[targets.size()];
     for (int i = 0; i < locs.length; i++) {
       StorageStat s = targets.get(i);
-      Node n = datanodes.node(s.ref.datanodeUuid());
+      DatanodeState n = datanodes.node(s.ref.datanodeUuid());
       locs[i] = new DatanodeInfoWithStorage(n.info(), s.ref.storageUuid(), s.ref.type());
       storageIds[i] = s.ref.storageUuid();
       types[i] = s.ref.type();
@@ -488,7 +486,7 @@ public final class BlockManager {
   /**
    * A file just closed: its blocks with a live replica count other than {@code replication} are
    * queued for re-replication's check (HDFS checkRedundancy), once. Of a tail view ({@link
-   * FileBlocks#lockTail}) the tail blocks: addBlock queued each block before them as it moved past.
+   * FileBlockTail#lock}) the tail blocks: addBlock queued each block before them as it moved past.
    */
   public void queueReplicationChecks(ExecutePhase tx, FileBlocks f, short replication)
       throws StorageException {

@@ -1,7 +1,5 @@
 package io.hops.namenode.blocks;
 
-import io.hops.namenode.blocks.DatanodeManager.Node;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -90,7 +88,7 @@ public final class BlockPlacement {
   }
 
   /** A datanode's upgrade domain, or its transfer address when it has none (as HDFS falls back). */
-  static String upgradeDomainOf(Node n) {
+  static String upgradeDomainOf(DatanodeState n) {
     String d = n.upgradeDomain();
     return d != null ? d : n.id().getXferAddr();
   }
@@ -102,13 +100,13 @@ public final class BlockPlacement {
    * factor are placed; counting domains instead is the same for a new block (its replicas are in
    * distinct domains) and lets a block whose replicas share a domain be spread again.
    */
-  private Predicate<Node> addsDomain(List<Placed> chosen, List<StorageStat> out) {
+  private Predicate<DatanodeState> addsDomain(List<Placed> chosen, List<StorageStat> out) {
     if (upgradeDomainFactor <= 0) {
       return n -> true;
     }
     Set<String> domains = new HashSet<>();
     for (Placed p : chosen) {
-      Node n = datanodes.node(p.datanodeUuid());
+      DatanodeState n = datanodes.node(p.datanodeUuid());
       if (n != null) {
         domains.add(upgradeDomainOf(n));
       }
@@ -154,8 +152,8 @@ public final class BlockPlacement {
     if (count <= 0) {
       return List.of();
     }
-    List<Node> candidates = new ArrayList<>();
-    for (Node n : datanodes.heardFromLive()) {
+    List<DatanodeState> candidates = new ArrayList<>();
+    for (DatanodeState n : datanodes.heardFromLive()) {
       // HDFS isGoodDatanode: a datanode being decommissioned takes no new replica.
       if (n.isInService() && !excluded.contains(n.uuid()) && hasRoom(n, blockSize)) {
         candidates.add(n);
@@ -163,7 +161,7 @@ public final class BlockPlacement {
     }
     dropBusy(candidates, count);
     Collections.shuffle(candidates, ThreadLocalRandom.current());
-    List<Node> preferred = new ArrayList<>();
+    List<DatanodeState> preferred = new ArrayList<>();
     if (favored != null) {
       for (String f : favored) {
         moveFirst(candidates, preferred, n -> matchesAddress(n, f));
@@ -172,7 +170,7 @@ public final class BlockPlacement {
     if (writer != null) {
       moveFirst(candidates, preferred, n -> isOn(n, writer));
     }
-    Node writerNode = writer == null ? null : datanodes.onHost(writer);
+    DatanodeState writerNode = writer == null ? null : datanodes.onHost(writer);
     int maxPerRack = maxPerRack(chosen.size(), count);
     boolean newBlock = chosen.isEmpty();
     short total = (short) (count + chosen.size());
@@ -193,7 +191,7 @@ public final class BlockPlacement {
       // chooseLocalOrFavoredStorage); each other replica goes to a random node with room on the
       // first wanted type some node has (HDFS chooseRandom over DFSNetworkTopology), on the rack
       // HDFS's order asks for if it can.
-      for (Node n : preferred) {
+      for (DatanodeState n : preferred) {
         if (out.size() < count
             && !used.contains(n.uuid())
             && perRack(chosen, out).getOrDefault(n.location(), 0) < maxPerRack
@@ -216,7 +214,7 @@ public final class BlockPlacement {
 
   private void excludeTried(Set<String> excluded, String writer, Set<StorageType> types) {
     boolean local = writer == null; // HDFS resolves the writer's host to one datanode
-    for (Node n : datanodes.live()) {
+    for (DatanodeState n : datanodes.live()) {
       boolean hasType =
           n.storages().stream().anyMatch(s -> !s.failed && types.contains(s.ref.type()));
       boolean isWriter = !local && isOn(n, writer);
@@ -234,17 +232,17 @@ public final class BlockPlacement {
    * anywhere; always within {@code maxPerRack}.
    */
   private boolean takeNext(
-      List<Node> nodes,
+      List<DatanodeState> nodes,
       EnumMap<StorageType, Integer> wanted,
       long blockSize,
       List<StorageStat> out,
       Set<String> used,
       List<Placed> chosen,
-      Node writer,
+      DatanodeState writer,
       int maxPerRack) {
     List<String> racks = new ArrayList<>();
     for (Placed p : chosen) {
-      Node n = datanodes.node(p.datanodeUuid());
+      DatanodeState n = datanodes.node(p.datanodeUuid());
       if (n != null) {
         racks.add(n.location());
       }
@@ -253,9 +251,9 @@ public final class BlockPlacement {
       racks.add(datanodes.node(s.ref.datanodeUuid()).location());
     }
     Map<String, Integer> perRack = perRack(chosen, out);
-    Predicate<Node> roomOnRack =
+    Predicate<DatanodeState> roomOnRack =
         addsDomain(chosen, out).and(n -> perRack.getOrDefault(n.location(), 0) < maxPerRack);
-    Predicate<Node> first = null;
+    Predicate<DatanodeState> first = null;
     if (racks.isEmpty()) {
       first = writer == null ? null : onRack(writer.location());
     } else if (racks.size() == 1 || (racks.size() == 2 && racks.get(0).equals(racks.get(1)))) {
@@ -270,7 +268,7 @@ public final class BlockPlacement {
         || takeRandom(nodes, wanted, blockSize, out, used, roomOnRack);
   }
 
-  private static Predicate<Node> onRack(String rack) {
+  private static Predicate<DatanodeState> onRack(String rack) {
     return n -> n.location().equals(rack);
   }
 
@@ -278,7 +276,7 @@ public final class BlockPlacement {
   private Map<String, Integer> perRack(List<Placed> chosen, List<StorageStat> out) {
     Map<String, Integer> counts = new HashMap<>();
     for (Placed p : chosen) {
-      Node n = datanodes.node(p.datanodeUuid());
+      DatanodeState n = datanodes.node(p.datanodeUuid());
       if (n != null) {
         counts.merge(n.location(), 1, Integer::sum);
       }
@@ -304,14 +302,14 @@ public final class BlockPlacement {
   }
 
   private boolean takeRandom(
-      List<Node> nodes,
+      List<DatanodeState> nodes,
       EnumMap<StorageType, Integer> wanted,
       long blockSize,
       List<StorageStat> out,
       Set<String> used,
-      Predicate<Node> allowed) {
+      Predicate<DatanodeState> allowed) {
     for (StorageType t : wanted.keySet()) {
-      for (Node n : nodes) {
+      for (DatanodeState n : nodes) {
         if (!used.contains(n.uuid())
             && allowed.test(n)
             && take(n, t, wanted, blockSize, out, used)) {
@@ -332,7 +330,7 @@ public final class BlockPlacement {
     Set<String> racks = new HashSet<>();
     Set<String> domains = new HashSet<>();
     for (String uuid : datanodeUuids) {
-      Node n = datanodes.node(uuid);
+      DatanodeState n = datanodes.node(uuid);
       if (n != null) {
         racks.add(n.location());
         if (upgradeDomainFactor > 0) { // a block's every check on the hot path: no work if unused
@@ -399,7 +397,7 @@ public final class BlockPlacement {
    * wanted type it has room on. Counts the type off {@code wanted}.
    */
   private static boolean take(
-      Node n,
+      DatanodeState n,
       StorageType only,
       EnumMap<StorageType, Integer> wanted,
       long blockSize,
@@ -426,7 +424,7 @@ public final class BlockPlacement {
   }
 
   /** The storage of type {@code t} on {@code n} with the most room, if it has a block's worth. */
-  private static StorageStat roomiest(Node n, StorageType t, long blockSize) {
+  private static StorageStat roomiest(DatanodeState n, StorageType t, long blockSize) {
     StorageStat best = null;
     for (StorageStat s : n.storages()) {
       if (!s.failed
@@ -439,7 +437,7 @@ public final class BlockPlacement {
     return best;
   }
 
-  private static boolean hasRoom(Node n, long blockSize) {
+  private static boolean hasRoom(DatanodeState n, long blockSize) {
     for (StorageStat s : n.storages()) {
       if (!s.failed && s.remaining >= blockSize) {
         return true;
@@ -471,7 +469,7 @@ public final class BlockPlacement {
       StorageRef fullest = null;
       long minSpace = Long.MAX_VALUE;
       for (StorageRef r : deletable(left)) {
-        Node n = datanodes.node(r.datanodeUuid());
+        DatanodeState n = datanodes.node(r.datanodeUuid());
         long beat = n == null ? Long.MIN_VALUE : n.lastHeartbeat();
         if (beat < oldestBeat) {
           oldestBeat = beat;
@@ -536,7 +534,7 @@ public final class BlockPlacement {
   }
 
   private String domainOf(StorageRef r) {
-    Node n = datanodes.node(r.datanodeUuid());
+    DatanodeState n = datanodes.node(r.datanodeUuid());
     return n == null ? r.datanodeUuid() : upgradeDomainOf(n);
   }
 
@@ -558,20 +556,20 @@ public final class BlockPlacement {
   }
 
   private String rackOf(StorageRef r) {
-    Node n = datanodes.node(r.datanodeUuid());
+    DatanodeState n = datanodes.node(r.datanodeUuid());
     return n == null ? NetworkTopology.DEFAULT_RACK : n.location();
   }
 
   /**
    * HDFS's considerLoad: skip nodes with more than twice the average transfers, if others will do.
    */
-  private static void dropBusy(List<Node> candidates, int count) {
+  private static void dropBusy(List<DatanodeState> candidates, int count) {
     if (candidates.size() <= count) {
       return;
     }
-    double avg = candidates.stream().mapToInt(Node::xceivers).average().orElse(0);
-    List<Node> calm = new ArrayList<>();
-    for (Node n : candidates) {
+    double avg = candidates.stream().mapToInt(DatanodeState::xceivers).average().orElse(0);
+    List<DatanodeState> calm = new ArrayList<>();
+    for (DatanodeState n : candidates) {
       if (n.xceivers() <= 2 * avg + 2) {
         calm.add(n);
       }
@@ -582,7 +580,9 @@ public final class BlockPlacement {
   }
 
   private static void moveFirst(
-      List<Node> from, List<Node> to, java.util.function.Predicate<Node> which) {
+      List<DatanodeState> from,
+      List<DatanodeState> to,
+      java.util.function.Predicate<DatanodeState> which) {
     for (int i = 0; i < from.size(); i++) {
       if (which.test(from.get(i))) {
         to.add(from.remove(i));
@@ -591,13 +591,13 @@ public final class BlockPlacement {
     }
   }
 
-  private static boolean matchesAddress(Node n, String hostPort) {
+  private static boolean matchesAddress(DatanodeState n, String hostPort) {
     return hostPort.equals(n.id().getXferAddr())
         || hostPort.equals(n.id().getXferAddrWithHostname());
   }
 
   /** Whether {@code n} runs on the machine {@code host} (an address or a host name). */
-  public static boolean isOn(Node n, String host) {
+  public static boolean isOn(DatanodeState n, String host) {
     return host.equals(n.id().getIpAddr()) || host.equals(n.id().getHostName());
   }
 
@@ -608,13 +608,14 @@ public final class BlockPlacement {
    * then the rest), ties shuffled so that reads spread. A reader on no datanode's host is placed by
    * the topology mapping; one it cannot place is equally far from all.
    */
-  public <T> void sortForReader(List<T> replicas, Function<T, Node> nodeOf, String reader) {
+  public <T> void sortForReader(
+      List<T> replicas, Function<T, DatanodeState> nodeOf, String reader) {
     Collections.shuffle(replicas, ThreadLocalRandom.current());
     if (replicas.size() < 2) {
       return;
     }
     String host = reader == null || reader.isEmpty() ? null : reader;
-    Node readerNode = host == null ? null : datanodes.onHost(host);
+    DatanodeState readerNode = host == null ? null : datanodes.onHost(host);
     String readerRack =
         readerNode != null
             ? readerNode.location()
@@ -625,7 +626,7 @@ public final class BlockPlacement {
   }
 
   /** 0 live, 1 stale (when reads avoid stale nodes), 2 not live here, 3 unknown. */
-  private int activity(Node n) {
+  private int activity(DatanodeState n) {
     if (n == null) {
       return 3;
     }
@@ -636,7 +637,8 @@ public final class BlockPlacement {
     return avoidStaleForRead && stale ? 1 : 0;
   }
 
-  private static int distance(Node n, Node readerNode, String readerRack, String reader) {
+  private static int distance(
+      DatanodeState n, DatanodeState readerNode, String readerRack, String reader) {
     if (n == null || readerRack == null) {
       return 0;
     }

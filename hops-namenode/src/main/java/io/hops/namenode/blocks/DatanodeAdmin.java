@@ -67,8 +67,8 @@ public final class DatanodeAdmin {
   private static final int MAX_ENTRY_BYTES = 255;
 
   private final Storage storage;
-  private final Map<String, DatanodeManager.Node> nodes;
-  private final Predicate<DatanodeManager.Node> live;
+  private final Map<String, DatanodeState> nodes;
+  private final Predicate<DatanodeState> live;
   private final int minMaintenanceReplication;
   private volatile HostConfigManager lists = HopsHostLists.of(List.of(), List.of());
   private volatile long generation = -1;
@@ -76,8 +76,8 @@ public final class DatanodeAdmin {
 
   DatanodeAdmin(
       Storage storage,
-      Map<String, DatanodeManager.Node> nodes,
-      Predicate<DatanodeManager.Node> live,
+      Map<String, DatanodeState> nodes,
+      Predicate<DatanodeState> live,
       Configuration conf) {
     this.storage = storage;
     this.nodes = nodes;
@@ -194,12 +194,12 @@ public final class DatanodeAdmin {
     lists =
         combined.isEmpty() ? HopsHostLists.of(include, exclude) : HopsHostLists.combined(combined);
     for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.READ_COMMITTED)) {
-      DatanodeManager.Node n = nodes.get(row.datanodeUuid());
+      DatanodeState n = nodes.get(row.datanodeUuid());
       if (n != null) {
         n.setAdminState(stateOf(row));
       }
     }
-    for (DatanodeManager.Node n : nodes.values()) {
+    for (DatanodeState n : nodes.values()) {
       n.setUpgradeDomain(lists.getUpgradeDomain(n.id()));
     }
   }
@@ -363,7 +363,7 @@ public final class DatanodeAdmin {
         for (DatanodeRow row : tx.scanAll(DatanodeRow.TABLE, LockMode.EXCLUSIVE)) {
           AdminStates now = stateOf(row);
           DatanodeID id = DatanodeRegistrations.toId(row);
-          DatanodeManager.Node n = nodes.get(row.datanodeUuid());
+          DatanodeState n = nodes.get(row.datanodeUuid());
           AdminStates wanted = refreshed(now, id, next, n != null && live.test(n));
           if (wanted != now) {
             tx.update(DatanodeRow.TABLE, withState(row, wanted));

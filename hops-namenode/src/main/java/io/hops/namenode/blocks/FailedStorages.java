@@ -65,7 +65,7 @@ public final class FailedStorages {
    * a later last failure than the one it reported before, else more failed volumes, or its first
    * heartbeat since it registered. Call before noting the heartbeat's figures.
    */
-  boolean newFailure(DatanodeManager.Node n, int volumeFailures, VolumeFailureSummary summary) {
+  boolean newFailure(DatanodeState n, int volumeFailures, VolumeFailureSummary summary) {
     boolean first = n.firstHeartbeatSinceRegistration();
     VolumeFailureSummary last = n.volumeFailureSummary();
     boolean check =
@@ -86,8 +86,7 @@ public final class FailedStorages {
    * The storages a heartbeat of {@code n} reported: a failed one reported again is NORMAL; with
    * {@code check}, every other storage of {@code n} has failed.
    */
-  void reported(DatanodeManager.Node n, StorageReport[] reports, boolean check)
-      throws StorageException {
+  void reported(DatanodeState n, StorageReport[] reports, boolean check) throws StorageException {
     Set<String> uuids = new HashSet<>();
     List<StorageRef> back = new ArrayList<>();
     for (StorageReport r : reports) {

@@ -3,17 +3,14 @@ package io.hops.namenode.blocks;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.BlockInfoRow;
-import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.ExcessReplicaRow;
-import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
-import io.hops.dal.schema.Key;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
@@ -28,11 +25,9 @@ import java.util.Map;
  * partition. The block rows are locked when the operation changes blocks: the lock on a block row
  * protects its replica rows, which datanode reports change without locking the inode.
  *
- * <p>A file being written may be read as its <em>tail</em> ({@link #lockTail}): only its last and
- * penultimate blocks, whose ids its lease path keeps (as HopsFS does), so that writing an N-block
- * file costs O(N) rows, not O(N²). Every block before the penultimate is complete: addBlock refuses
- * a new block while the penultimate is not, and nothing reopens a block of an open file but its
- * last. A tail view's {@link #length()} is the file's recorded size with the tail blocks' changes.
+ * <p>This class reads the view of every block ({@link #lock}); the two narrower views are read by
+ * their own classes into the same holder: {@link FileBlockRange} (the blocks of a byte range, for
+ * readers) and {@link FileBlockTail} (the last two blocks of a file being written).
  */
 public final class FileBlocks {
   private final long inodeId;
@@ -50,7 +45,7 @@ public final class FileBlocks {
   private Long baseLength;
 
   /**
-   * For a range view ({@link #lockRange}), the blocks around the range in file order (the last
+   * For a range view ({@link FileBlockRange}), the blocks around the range in file order (the last
    * block may not be among them); null for a view of every block or of the tail.
    */
   private List<BlockInfoRow> window;
@@ -58,7 +53,7 @@ public final class FileBlocks {
   /** The file's lease path as the lock phase read it (tail reads only), or null. */
   private LeasePathRow leasePath;
 
-  private FileBlocks(long inodeId, List<BlockInfoRow> blocks) {
+  FileBlocks(long inodeId, List<BlockInfoRow> blocks) {
     this.inodeId = inodeId;
     this.blocks = new ArrayList<>(blocks);
     this.blocks.sort(Comparator.comparingInt(BlockInfoRow::blockIndex));
@@ -91,7 +86,7 @@ public final class FileBlocks {
    * about, and the expected replicas only if a block is not complete: a complete block is located
    * by its reported replicas alone ({@link BlockManager#locatedBlock}).
    */
-  private FileBlocks withEveryReplica(LockPhase tx, DatanodeManager datanodes, boolean forReader)
+  FileBlocks withEveryReplica(LockPhase tx, DatanodeManager datanodes, boolean forReader)
       throws StorageException {
     FileBlocks f = this;
     for (ReplicaRow r : tx.findByPartition(ReplicaRow.TABLE, inodeId, LockMode.READ_COMMITTED)) {
@@ -131,156 +126,58 @@ public final class FileBlocks {
   }
 
   /**
-   * A file of at most this many blocks ({@link #lockRange}) is read whole: its blocks in one
-   * bounded scan cost fewer accesses than finding the blocks of a range, and as few rows.
+   * Reads one block's replicas, expected replicas ({@code withExpected}) and corrupt replicas, one
+   * PPIS each bounded by the block: how the range and tail views read their few blocks.
    */
-  static final int SMALL_FILE_BLOCKS = 8;
-
-  /**
-   * For reading {@code [offset, offset + length)} of a file ({@code getBlockLocations}): the block
-   * rows of only the blocks the range covers and of the last block (the located blocks' answer),
-   * found by range scans of the file's {@link BlockOffsetRow}s ({@link BlockOffsets}: one PPIS, and
-   * one more for the last block when the range does not reach it), read in one batch; then their
-   * replicas and corrupt replicas, one PPIS each bounded by the block, and the expected replicas of
-   * a block that is not complete (where a block being written is). Reading a block of an N-block
-   * file so costs the same accesses and rows whatever N. A range that covers a third of the file or
-   * more reads each replica table's partition once instead ({@link #lock}); a file that its
-   * recorded size says is small and that has at most {@link #SMALL_FILE_BLOCKS} blocks is read
-   * whole (one PPIS for its blocks, as before there were offset rows).
-   */
-  public static FileBlocks lockRange(
-      LockPhase tx, InodeRow file, long offset, long length, DatanodeManager datanodes)
+  void readReplicasOf(LockPhase tx, long b, DatanodeManager datanodes, boolean withExpected)
       throws StorageException {
-    long id = file.id();
-    long blockSize = Math.max(1, file.preferredBlockSize());
-    if (file.size() <= SMALL_FILE_BLOCKS * blockSize) {
-      // Likely a few blocks: all of them in one bounded scan, as many accesses as a stat's read.
-      List<BlockInfoRow> all =
-          tx.scanFrom(BlockInfoRow.TABLE, id, null, SMALL_FILE_BLOCKS + 1, LockMode.READ_COMMITTED);
-      if (all.size() <= SMALL_FILE_BLOCKS) {
-        FileBlocks f = new FileBlocks(id, all);
-        return f.blocks.isEmpty()
-            ? f
-            : f.withReplicasOf(tx, f.rangeBlockIds(offset, length), all.size(), datanodes);
-      }
+    for (ReplicaRow r : BlockRowReads.perBlock(tx, ReplicaRow.TABLE, inodeId, b)) {
+      replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+      datanodes.storage(r.storageId());
     }
-    long until = Math.max(offset, offset + length);
-    int page = BlockOffsets.pageFor(length, blockSize);
-    BlockOffsets.Scan range = BlockOffsets.scan(tx, id, offset - blockSize, until, page);
-    if (offset - blockSize >= 0
-        && !range.rows().isEmpty()
-        && range.rows().get(0).startOffset() > offset) {
-      // A block before the window is longer than the preferred size: read from the start.
-      range = BlockOffsets.scan(tx, id, -1, until, BlockOffsets.MAX_PAGE);
-    }
-    BlockOffsetRow lastRow = null;
-    if (range.reachedEnd() && !range.rows().isEmpty()) {
-      lastRow = range.rows().get(range.rows().size() - 1);
-    } else {
-      lastRow = lastOf(tx, file, blockSize);
-    }
-    if (lastRow == null) {
-      // Blocks without offset rows (written before there were any): read every block.
-      return lockRangeOfEveryBlock(tx, id, offset, length, datanodes);
-    }
-    List<BlockOffsetRow> window = window(range.rows(), offset, until);
-    java.util.LinkedHashSet<Long> wanted = new java.util.LinkedHashSet<>();
-    window.forEach(r -> wanted.add(r.blockId()));
-    wanted.add(lastRow.blockId());
-    List<Long> ids = new ArrayList<>(wanted);
-    List<BlockInfoRow> rows = byKeys(tx, BlockInfoRow.TABLE, id, ids, LockMode.READ_COMMITTED);
-    if (rows.size() != ids.size()) {
-      return lockRangeOfEveryBlock(tx, id, offset, length, datanodes);
-    }
-    FileBlocks f = new FileBlocks(id, rows);
-    java.util.Set<Long> inWindow = new java.util.HashSet<>();
-    window.forEach(r -> inWindow.add(r.blockId()));
-    f.window = new ArrayList<>();
-    for (BlockInfoRow b : f.blocks) {
-      if (inWindow.contains(b.blockId()) || window.isEmpty()) {
-        f.window.add(b);
-      }
-    }
-    return f.withReplicasOf(
-        tx, f.rangeBlockIds(offset, length), f.last().blockIndex() + 1, datanodes);
-  }
-
-  /**
-   * The file's last offset row: a scan from where the last block begins if it is no longer than the
-   * preferred size (the recorded size is a hint only), else from the file's start; null if the file
-   * has none.
-   */
-  private static BlockOffsetRow lastOf(LockPhase tx, InodeRow file, long blockSize)
-      throws StorageException {
-    BlockOffsets.Scan tail =
-        BlockOffsets.scan(tx, file.id(), file.size() - blockSize - 1, Long.MAX_VALUE, 4);
-    if (tail.rows().isEmpty()) {
-      tail = BlockOffsets.scan(tx, file.id(), -1, Long.MAX_VALUE, BlockOffsets.MAX_PAGE);
-    }
-    return tail.rows().isEmpty() ? null : tail.rows().get(tail.rows().size() - 1);
-  }
-
-  /**
-   * The rows of a scan that the answer for {@code offset} may need: from the last that begins at or
-   * before {@code offset} (the block that holds it, or the block before it when that one ends
-   * exactly there) up to those beginning at {@code until}; from the file's first block if the scan
-   * has it, since HDFS answers from an empty first block whatever the offset.
-   */
-  private static List<BlockOffsetRow> window(List<BlockOffsetRow> rows, long offset, long until) {
-    int from = 0;
-    if (!rows.isEmpty() && rows.get(0).blockIndex() != 0) {
-      for (int i = 0; i < rows.size() && rows.get(i).startOffset() <= offset; i++) {
-        from = i;
-      }
-    }
-    int to = from;
-    while (to < rows.size() && rows.get(to).startOffset() <= until) {
-      to++;
-    }
-    return rows.subList(from, to);
-  }
-
-  /** As {@link #lockRange} without offset rows: every block row of the file (one PPIS). */
-  private static FileBlocks lockRangeOfEveryBlock(
-      LockPhase tx, long inodeId, long offset, long length, DatanodeManager datanodes)
-      throws StorageException {
-    FileBlocks f = blocksOnly(tx, inodeId, LockMode.READ_COMMITTED);
-    if (f.blocks.isEmpty()) {
-      return f;
-    }
-    return f.withReplicasOf(tx, f.rangeBlockIds(offset, length), f.blocks.size(), datanodes);
-  }
-
-  /**
-   * Reads the replica rows of blocks {@code ids}, one PPIS per table bounded by the block; or, when
-   * they are a third or more of the file's {@code fileBlocks} blocks, of every block (one PPIS per
-   * table). For a reader: the expected replicas of incomplete blocks only, no re-replication
-   * entries.
-   */
-  private FileBlocks withReplicasOf(
-      LockPhase tx, List<Long> ids, int fileBlocks, DatanodeManager datanodes)
-      throws StorageException {
-    if (3L * ids.size() >= fileBlocks) {
-      return withEveryReplica(tx, datanodes, true);
-    }
-    for (long b : ids) {
-      for (ReplicaRow r : perBlock(tx, ReplicaRow.TABLE, inodeId, b)) {
-        replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+    if (withExpected) {
+      for (ReplicaUnderConstructionRow r :
+          BlockRowReads.perBlock(tx, ReplicaUnderConstructionRow.TABLE, inodeId, b)) {
+        expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
         datanodes.storage(r.storageId());
       }
-      BlockInfoRow row = block(b);
-      if (row == null || row.underConstructionState() != BlockState.COMPLETE) {
-        for (ReplicaUnderConstructionRow r :
-            perBlock(tx, ReplicaUnderConstructionRow.TABLE, inodeId, b)) {
-          expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
-          datanodes.storage(r.storageId());
-        }
+    }
+    for (CorruptReplicaRow r : BlockRowReads.perBlock(tx, CorruptReplicaRow.TABLE, inodeId, b)) {
+      corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+    }
+  }
+
+  /** As {@link #withRemovalRows}, for blocks {@code ids} only: per block, and pending by key. */
+  FileBlocks withRemovalRowsOf(LockPhase tx, List<Long> ids) throws StorageException {
+    excess = new HashMap<>();
+    pending = new HashMap<>();
+    invalidated = new java.util.HashSet<>();
+    for (long b : ids) {
+      for (ExcessReplicaRow r : BlockRowReads.perBlock(tx, ExcessReplicaRow.TABLE, inodeId, b)) {
+        excess.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
       }
-      for (CorruptReplicaRow r : perBlock(tx, CorruptReplicaRow.TABLE, inodeId, b)) {
-        corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
+      for (InvalidatedBlockRow r :
+          BlockRowReads.perBlock(tx, InvalidatedBlockRow.TABLE, inodeId, b)) {
+        invalidated.add(InvalidatedBlockRow.TABLE.keyOf(r));
+        invalidations.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
       }
     }
+    for (PendingBlockRow r : BlockRowReads.byKeys(tx, PendingBlockRow.TABLE, inodeId, ids)) {
+      pending.put(r.blockId(), r);
+    }
     return this;
+  }
+
+  void setWindow(List<BlockInfoRow> window) {
+    this.window = window;
+  }
+
+  void setLeasePath(LeasePathRow leasePath) {
+    this.leasePath = leasePath;
+  }
+
+  void setBaseLength(long baseLength) {
+    this.baseLength = baseLength;
   }
 
   /**
@@ -304,7 +201,7 @@ public final class FileBlocks {
    * HDFS's BlockManager.createLocatedBlockList picks them: from the block that holds {@code offset}
    * (none past the end of the file) while the next begins before {@code offset + length}, at least
    * one; from the first block whatever the offset if that one is empty. A range view ({@link
-   * #lockRange}) holds these blocks and their neighbours, in file order.
+   * FileBlockRange}) holds these blocks and their neighbours, in file order.
    */
   public List<Placed> inRange(long offset, long length) {
     List<BlockInfoRow> seq = window == null ? blocks : window;
@@ -340,134 +237,7 @@ public final class FileBlocks {
     return window == null ? length() - last.numBytes() : last.startOffset();
   }
 
-  /**
-   * Reads the tail of an open file (after its inode and lease rows, docs/architecture.md, "Lock
-   * order"): its lease path (PK), its last and penultimate blocks at {@code mode} (one PK or B)
-   * and, per tail block, its replicas, expected and corrupt replicas (one PPIS each, bounded by the
-   * block) and its replication-check entries (one PK or B); with {@code removalRows} also what
-   * {@link #withRemovalRows} reads, for the tail blocks only. Falls back to {@link #lock} (every
-   * block) when the file has no lease path, when the lease path does not know the tail (a file
-   * reopened by append or recovery, or after an abandoned block) or names a block that is gone, and
-   * when {@code wantedBlockId} (or -1) is not in the tail. Without {@code datanodes}, the tail
-   * blocks only.
-   */
-  public static FileBlocks lockTail(
-      LockPhase tx,
-      InodeRow file,
-      LockMode mode,
-      DatanodeManager datanodes,
-      long wantedBlockId,
-      boolean removalRows)
-      throws StorageException {
-    long id = file.id();
-    LeasePathRow path = LeasePathTail.pathOf(tx, file, LockMode.READ_COMMITTED);
-    List<Long> ids = new ArrayList<>(2);
-    boolean known =
-        path != null
-            && path.lastBlockId() != LeasePathTail.UNKNOWN_BLOCK
-            && path.penultimateBlockId() != LeasePathTail.UNKNOWN_BLOCK;
-    if (known) {
-      if (path.penultimateBlockId() != LeasePathTail.NO_BLOCK) {
-        ids.add(path.penultimateBlockId());
-      }
-      if (path.lastBlockId() != LeasePathTail.NO_BLOCK) {
-        ids.add(path.lastBlockId());
-      }
-      known = wantedBlockId < 0 || ids.contains(wantedBlockId);
-    }
-    List<BlockInfoRow> rows = known ? readBlocks(tx, id, ids, mode) : null;
-    if (rows == null) {
-      FileBlocks all = datanodes == null ? blocksOnly(tx, id, mode) : lock(tx, id, mode, datanodes);
-      all.leasePath = path;
-      return removalRows ? all.withRemovalRows(tx) : all;
-    }
-    FileBlocks f = new FileBlocks(id, rows);
-    f.leasePath = path;
-    f.baseLength = file.size() - f.blocks.stream().mapToLong(BlockInfoRow::numBytes).sum();
-    if (datanodes == null) {
-      return f;
-    }
-    for (long b : ids) {
-      for (ReplicaRow r : perBlock(tx, ReplicaRow.TABLE, id, b)) {
-        f.replicas.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
-        datanodes.storage(r.storageId());
-      }
-      for (ReplicaUnderConstructionRow r : perBlock(tx, ReplicaUnderConstructionRow.TABLE, id, b)) {
-        f.expected.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
-        datanodes.storage(r.storageId());
-      }
-      for (CorruptReplicaRow r : perBlock(tx, CorruptReplicaRow.TABLE, id, b)) {
-        f.corrupt.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
-      }
-    }
-    for (UnderReplicatedBlockRow r : byKeys(tx, UnderReplicatedBlockRow.TABLE, id, ids)) {
-      f.checked.add(r.blockId());
-    }
-    if (removalRows) {
-      f.excess = new HashMap<>();
-      f.pending = new HashMap<>();
-      f.invalidated = new java.util.HashSet<>();
-      for (long b : ids) {
-        for (ExcessReplicaRow r : perBlock(tx, ExcessReplicaRow.TABLE, id, b)) {
-          f.excess.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
-        }
-        for (InvalidatedBlockRow r : perBlock(tx, InvalidatedBlockRow.TABLE, id, b)) {
-          f.invalidated.add(InvalidatedBlockRow.TABLE.keyOf(r));
-          f.invalidations.computeIfAbsent(b, x -> new ArrayList<>()).add(r);
-        }
-      }
-      for (PendingBlockRow r : byKeys(tx, PendingBlockRow.TABLE, id, ids)) {
-        f.pending.put(r.blockId(), r);
-      }
-    }
-    return f;
-  }
-
-  /** The tail blocks by key, or null if one is gone (the lease path is stale). */
-  private static List<BlockInfoRow> readBlocks(
-      LockPhase tx, long inodeId, List<Long> ids, LockMode mode) throws StorageException {
-    List<BlockInfoRow> rows = byKeys(tx, BlockInfoRow.TABLE, inodeId, ids, mode);
-    return rows.size() == ids.size() ? rows : null;
-  }
-
-  private static <R extends Record> List<R> byKeys(
-      LockPhase tx, io.hops.dal.schema.Table<R> table, long inodeId, List<Long> ids)
-      throws StorageException {
-    return byKeys(tx, table, inodeId, ids, LockMode.READ_COMMITTED);
-  }
-
-  /**
-   * The rows of {@code (inodeId, id)} keys that exist: one PK read for one key, one batch for more.
-   */
-  private static <R extends Record> List<R> byKeys(
-      LockPhase tx, io.hops.dal.schema.Table<R> table, long inodeId, List<Long> ids, LockMode mode)
-      throws StorageException {
-    List<R> found = new ArrayList<>(ids.size());
-    if (ids.size() == 1) {
-      R r = tx.find(table, table.key(inodeId, ids.get(0)), mode);
-      if (r != null) {
-        found.add(r);
-      }
-    } else if (!ids.isEmpty()) {
-      List<Key> keys = new ArrayList<>(ids.size());
-      ids.forEach(b -> keys.add(table.key(inodeId, b)));
-      for (R r : tx.findBatch(table, keys, mode)) {
-        if (r != null) {
-          found.add(r);
-        }
-      }
-    }
-    return found;
-  }
-
-  /** One block's rows of a table keyed (inode id, block id, ...): a scan bounded by the block. */
-  private static <R extends Record> List<R> perBlock(
-      LockPhase tx, io.hops.dal.schema.Table<R> table, long inodeId, long blockId)
-      throws StorageException {
-    return tx.findByPartition(table, inodeId, "block_id", blockId, LockMode.READ_COMMITTED);
-  }
-
-  /** Whether this view holds the tail only ({@link #lockTail}), not every block. */
+  /** Whether this view holds the tail only ({@link FileBlockTail}), not every block. */
   public boolean isTail() {
     return baseLength != null;
   }

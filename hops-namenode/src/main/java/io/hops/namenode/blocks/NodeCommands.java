@@ -20,7 +20,7 @@ final class NodeCommands {
   /** A command and the leader epoch it was decided under. */
   private record Queued(long epoch, DatanodeCommand command) {}
 
-  /** See {@link DatanodeManager.Node#addCommand}. */
+  /** See {@link DatanodeState#addCommand}. */
   void add(long epoch, DatanodeCommand c) {
     if (epoch < 0) {
       return;

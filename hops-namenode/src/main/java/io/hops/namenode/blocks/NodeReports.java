@@ -26,7 +26,7 @@ final class NodeReports {
 
   private final AtomicInteger fullReports = new AtomicInteger();
 
-  /** See {@link DatanodeManager.Node#gainedReports}. */
+  /** See {@link DatanodeState#gainedReports}. */
   synchronized boolean gainedReports(boolean ownsNow) {
     boolean gained = ownsNow && !ownedReports;
     ownedReports = ownsNow;
@@ -37,7 +37,7 @@ final class NodeReports {
     return ownedReports;
   }
 
-  /** See {@link DatanodeManager.Node#leaseGranted}. */
+  /** See {@link DatanodeState#leaseGranted}. */
   synchronized void leaseGranted(long lease, Map<Integer, long[]> recorded) {
     reportLease = lease;
     requestAtLease = askedRequest;
@@ -45,12 +45,12 @@ final class NodeReports {
     recordedAtLease.putAll(recorded);
   }
 
-  /** See {@link DatanodeManager.Node#recordedAtLease}. */
+  /** See {@link DatanodeState#recordedAtLease}. */
   synchronized long[] recordedAtLease(long lease, int storageId) {
     return lease != 0 && lease == reportLease ? recordedAtLease.remove(storageId) : null;
   }
 
-  /** See {@link DatanodeManager.Node#askForReport}. */
+  /** See {@link DatanodeState#askForReport}. */
   synchronized boolean askForReport(long id, long now, long reaskMillis) {
     if (id == 0 || (id == askedRequest && now - askedAt < reaskMillis)) {
       return false;
@@ -60,12 +60,12 @@ final class NodeReports {
     return true;
   }
 
-  /** See {@link DatanodeManager.Node#requestAnsweredBy}. */
+  /** See {@link DatanodeState#requestAnsweredBy}. */
   synchronized long requestAnsweredBy(long lease) {
     return lease != 0 && lease == reportLease ? requestAtLease : 0;
   }
 
-  /** See {@link DatanodeManager.Node#forgetLease}. */
+  /** See {@link DatanodeState#forgetLease}. */
   synchronized void forgetLease() {
     reportLease = 0;
     requestAtLease = 0;

@@ -68,7 +68,7 @@ public final class UnregisteredIncludes {
       return List.of();
     }
     List<InetSocketAddress> found = new ArrayList<>();
-    for (DatanodeManager.Node n : dm.all()) {
+    for (DatanodeState n : dm.all()) {
       found.add(n.id().getResolvedAddress());
     }
     List<InetSocketAddress> unmatched = HopsHostLists.unmatchedIncludes(lists, found);

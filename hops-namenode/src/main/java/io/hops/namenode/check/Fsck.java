@@ -18,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -61,8 +59,6 @@ public final class Fsck {
   private final String path;
   private final boolean showFiles;
   private final boolean showBlocks;
-  private final boolean showLocations;
-  private final boolean showRacks;
 
   /** {@code -replicate}: the mis-replicated blocks found are queued for re-replication. */
   private final boolean doReplicate;
@@ -70,14 +66,13 @@ public final class Fsck {
   /** The racks of the live datanodes, counted at the first block this walk checks. */
   private int totalRacks = -1;
 
-  private final boolean showReplicaDetails;
-
   /** {@code -maintenance}: the maintenance states are shown (they are counted either way). */
   private final boolean showMaintenanceState;
 
   private final boolean showOpenFiles;
   private final boolean doDelete;
   private final DatanodeManager datanodes;
+  private final FsckReplicas replicas;
   private long totalDirs;
   private long totalSymlinks;
   private final FsckResult res = new FsckResult();
@@ -107,14 +102,18 @@ public final class Fsck {
     this.path = p == null || p.length == 0 || p[0].isEmpty() ? "/" : p[0];
     this.showFiles = params.containsKey("files");
     this.showBlocks = params.containsKey("blocks");
-    this.showLocations = params.containsKey("locations");
-    this.showRacks = params.containsKey("racks");
     this.doReplicate = params.containsKey("replicate");
-    this.showReplicaDetails = params.containsKey("replicadetails");
     this.showMaintenanceState = params.containsKey("maintenance");
     this.showOpenFiles = params.containsKey("openforwrite");
     this.doDelete = params.containsKey("delete");
     this.datanodes = ns.blocks().datanodes();
+    this.replicas =
+        new FsckReplicas(
+            datanodes,
+            params.containsKey("locations"),
+            params.containsKey("racks"),
+            params.containsKey("replicadetails"),
+            showMaintenanceState);
   }
 
   public void run() {
@@ -295,128 +294,152 @@ public final class Fsck {
     return true;
   }
 
+  /** What the walk found wrong with one file's blocks, and its {@code -blocks} report. */
+  private static final class FileTally {
+    int missing;
+    int corrupt;
+    long missingSize;
+    long corruptSize;
+    int underReplicated;
+    final Set<Long> misplacedIds = new java.util.HashSet<>();
+    final StringBuilder report = new StringBuilder();
+    int n;
+  }
+
   private void blocksSummary(String p, HdfsFileStatus file, LocatedBlocks blocks)
       throws IOException {
-    int missing = 0;
-    int corrupt = 0;
-    long missingSize = 0;
-    long corruptSize = 0;
-    int underReplicated = 0;
-    Set<Long> misplacedIds = new java.util.HashSet<>();
-    StringBuilder report = new StringBuilder();
-    int n = 0;
+    FileTally t = new FileTally();
     LocatedBlock last = blocks.getLastLocatedBlock();
     boolean lastOpen = !blocks.isLastBlockComplete() && last != null;
-    int target = file.getReplication();
-    int minReplication = ns.blocks().minReplication();
     for (LocatedBlock lb : blocks.getLocatedBlocks()) {
-      ExtendedBlock block = lb.getBlock();
-      if (lastOpen && last.getBlock().equals(block)) {
+      if (lastOpen && last.getBlock().equals(lb.getBlock())) {
         continue;
       }
-      Replicas r = lb.isCorrupt() ? new Replicas() : count(lb);
-      int liveReplicas = r.live;
-      int total = r.total();
-      boolean isMissing = total == 0;
-      res.totalReplicas += total;
-      res.decommissionedReplicas += r.decommissioned;
-      res.decommissioningReplicas += r.decommissioning;
-      res.enteringMaintenanceReplicas += r.enteringMaintenance;
-      res.inMaintenanceReplicas += r.inMaintenance;
-      res.numExpectedReplicas += target;
-      if (total < minReplication) {
-        res.numUnderMinReplicatedBlocks++;
-      }
-      if (liveReplicas > target) {
-        res.excessiveReplicas += liveReplicas - target;
-        res.numOverReplicatedBlocks++;
-      }
-      if (lb.isCorrupt()) {
-        res.corruptBlocks++;
-        res.corruptSize += block.getNumBytes();
-        corrupt++;
-        corruptSize += block.getNumBytes();
-        corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
-        out.print(
-            "\n"
-                + p
-                + ": CORRUPT blockpool "
-                + block.getBlockPoolId()
-                + " block "
-                + block.getBlockName()
-                + "\n");
-      }
-      if (total >= minReplication) {
-        res.numMinReplicatedBlocks++;
-      }
-      if (total < target && !isMissing) {
-        res.missingReplicas += target - total;
-        res.numUnderReplicatedBlocks++;
-        underReplicated++;
-        if (!showFiles) {
-          out.print("\n" + p + ": ");
-        }
-        out.println(
-            " Under replicated "
-                + block
-                + ". Target Replicas is "
-                + target
-                + " but found "
-                + liveReplicas
-                + " live replica(s), "
-                + r.decommissioned
-                + " decommissioned replica(s), "
-                + r.decommissioning
-                + " decommissioning replica(s)"
-                + (showMaintenanceState
-                    ? r.enteringMaintenance
-                        + ", entering maintenance replica(s) and "
-                        + r.inMaintenance
-                        + " in maintenance replica(s)."
-                    : "."));
-      }
-      if (misplaced(lb, target, p, underReplicated) && doReplicate) {
-        misplacedIds.add(block.getBlockId());
-      }
-      report.append(n).append(". ").append(block).append(" len=").append(block.getNumBytes());
-      if (isMissing && !lb.isCorrupt()) {
-        report.append(" MISSING!");
-        res.missingIds.add(block.toString());
-        res.missingSize += block.getNumBytes();
-        missing++;
-        missingSize += block.getNumBytes();
-        corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
-      } else {
-        report.append(" Live_repl=").append(liveReplicas);
-        String info = replicaInfo(lb, lb.isCorrupt());
-        if (!info.isEmpty()) {
-          report.append(' ').append(info);
-        }
-      }
-      report.append('\n');
-      n++;
+      checkBlock(p, file, lb, t);
     }
-    if (!misplacedIds.isEmpty()) {
+    if (!t.misplacedIds.isEmpty()) {
       int queued =
-          ns.run(() -> new QueueMisplacedBlocks(ns.blocks(), file.getFileId(), misplacedIds));
+          ns.run(() -> new QueueMisplacedBlocks(ns.blocks(), file.getFileId(), t.misplacedIds));
       res.numBlocksQueuedForReplication += queued;
     }
     if (lastOpen) {
       ExtendedBlock block = last.getBlock();
-      report
+      t.report
           .append("\nUnder Construction Block:\n")
-          .append(n)
+          .append(t.n)
           .append(". ")
           .append(block)
           .append(" len=")
           .append(block.getNumBytes())
           .append(" Expected_repl=")
           .append(last.getLocations().length);
-      String info = replicaInfo(last, false);
+      String info = replicas.describe(last, false);
       if (!info.isEmpty()) {
-        report.append(' ').append(info);
+        t.report.append(' ').append(info);
       }
     }
+    verdict(p, blocks, t);
+  }
+
+  /** Counts one complete block's replicas into the totals and {@code t}, as NamenodeFsck does. */
+  private void checkBlock(String p, HdfsFileStatus file, LocatedBlock lb, FileTally t) {
+    ExtendedBlock block = lb.getBlock();
+    int target = file.getReplication();
+    int minReplication = ns.blocks().minReplication();
+    FsckReplicas.Counts r = lb.isCorrupt() ? new FsckReplicas.Counts() : replicas.count(lb);
+    int liveReplicas = r.live;
+    int total = r.total();
+    boolean isMissing = total == 0;
+    res.totalReplicas += total;
+    res.decommissionedReplicas += r.decommissioned;
+    res.decommissioningReplicas += r.decommissioning;
+    res.enteringMaintenanceReplicas += r.enteringMaintenance;
+    res.inMaintenanceReplicas += r.inMaintenance;
+    res.numExpectedReplicas += target;
+    if (total < minReplication) {
+      res.numUnderMinReplicatedBlocks++;
+    }
+    if (liveReplicas > target) {
+      res.excessiveReplicas += liveReplicas - target;
+      res.numOverReplicatedBlocks++;
+    }
+    if (lb.isCorrupt()) {
+      res.corruptBlocks++;
+      res.corruptSize += block.getNumBytes();
+      t.corrupt++;
+      t.corruptSize += block.getNumBytes();
+      corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
+      out.print(
+          "\n"
+              + p
+              + ": CORRUPT blockpool "
+              + block.getBlockPoolId()
+              + " block "
+              + block.getBlockName()
+              + "\n");
+    }
+    if (total >= minReplication) {
+      res.numMinReplicatedBlocks++;
+    }
+    if (total < target && !isMissing) {
+      res.missingReplicas += target - total;
+      res.numUnderReplicatedBlocks++;
+      t.underReplicated++;
+      underReplicated(p, block, target, r);
+    }
+    if (misplaced(lb, target, p, t.underReplicated) && doReplicate) {
+      t.misplacedIds.add(block.getBlockId());
+    }
+    t.report.append(t.n).append(". ").append(block).append(" len=").append(block.getNumBytes());
+    if (isMissing && !lb.isCorrupt()) {
+      t.report.append(" MISSING!");
+      res.missingIds.add(block.toString());
+      res.missingSize += block.getNumBytes();
+      t.missing++;
+      t.missingSize += block.getNumBytes();
+      corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
+    } else {
+      t.report.append(" Live_repl=").append(liveReplicas);
+      String info = replicas.describe(lb, lb.isCorrupt());
+      if (!info.isEmpty()) {
+        t.report.append(' ').append(info);
+      }
+    }
+    t.report.append('\n');
+    t.n++;
+  }
+
+  /** NamenodeFsck's line for an under-replicated block. */
+  private void underReplicated(String p, ExtendedBlock block, int target, FsckReplicas.Counts r) {
+    if (!showFiles) {
+      out.print("\n" + p + ": ");
+    }
+    out.println(
+        " Under replicated "
+            + block
+            + ". Target Replicas is "
+            + target
+            + " but found "
+            + r.live
+            + " live replica(s), "
+            + r.decommissioned
+            + " decommissioned replica(s), "
+            + r.decommissioning
+            + " decommissioning replica(s)"
+            + (showMaintenanceState
+                ? r.enteringMaintenance
+                    + ", entering maintenance replica(s) and "
+                    + r.inMaintenance
+                    + " in maintenance replica(s)."
+                : "."));
+  }
+
+  /** The file's verdict: its missing and corrupt blocks, {@code -delete}, and its report. */
+  private void verdict(String p, LocatedBlocks blocks, FileTally t) throws IOException {
+    int missing = t.missing;
+    int corrupt = t.corrupt;
+    long missingSize = t.missingSize;
+    long corruptSize = t.corruptSize;
     if (missing > 0 || corrupt > 0) {
       if (!showFiles) {
         if (missing > 0) {
@@ -442,74 +465,13 @@ public final class Fsck {
         if (corrupt > 0) {
           out.print(" CORRUPT " + corrupt + " blocks of total size " + corruptSize + " B\n");
         }
-      } else if (underReplicated == 0) {
+      } else if (t.underReplicated == 0) {
         out.print(" OK\n");
       }
       if (showBlocks) {
-        out.print(report + "\n");
+        out.print(t.report + "\n");
       }
     }
-  }
-
-  /** A block's replicas by the state of their datanodes (HDFS's NumberReplicas). */
-  private static final class Replicas {
-    int live;
-    int decommissioning;
-    int decommissioned;
-    int enteringMaintenance;
-    int inMaintenance;
-
-    int total() {
-      return live + decommissioning + decommissioned + enteringMaintenance + inMaintenance;
-    }
-  }
-
-  /**
-   * Counts a block's replicas as HDFS's checkReplicaOnStorage does. A replica on a dead datanode is
-   * not counted (HDFS forgets it when the datanode dies) unless the datanode is in maintenance,
-   * whose replicas HDFS keeps as not for reading.
-   */
-  private Replicas count(LocatedBlock lb) {
-    Replicas r = new Replicas();
-    for (DatanodeInfo d : lb.getLocations()) {
-      DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
-      if (node == null) {
-        continue;
-      }
-      boolean live = datanodes.isLive(node);
-      switch (node.adminState()) {
-        case IN_MAINTENANCE -> r.inMaintenance++;
-        case ENTERING_MAINTENANCE -> {
-          if (live) {
-            r.enteringMaintenance++;
-          } else {
-            r.inMaintenance++;
-          }
-        }
-        case DECOMMISSION_INPROGRESS -> r.decommissioning += live ? 1 : 0;
-        case DECOMMISSIONED -> r.decommissioned += live ? 1 : 0;
-        default -> r.live += live ? 1 : 0;
-      }
-    }
-    return r;
-  }
-
-  /** How {@code -replicaDetails} shows a replica's state, in NamenodeFsck's order of checks. */
-  private String state(DatanodeInfo d, boolean corrupt) {
-    DatanodeManager.Node node = datanodes.node(d.getDatanodeUuid());
-    AdminStates a = node == null ? AdminStates.NORMAL : node.adminState();
-    if (a == AdminStates.DECOMMISSIONED) {
-      return "(DECOMMISSIONED)";
-    } else if (a == AdminStates.DECOMMISSION_INPROGRESS) {
-      return "(DECOMMISSIONING)";
-    } else if (showMaintenanceState && a == AdminStates.ENTERING_MAINTENANCE) {
-      return "(ENTERING MAINTENANCE)";
-    } else if (showMaintenanceState && a == AdminStates.IN_MAINTENANCE) {
-      return "(IN MAINTENANCE)";
-    } else if (corrupt) {
-      return "(CORRUPT)";
-    }
-    return node != null && datanodes.isLive(node) ? "(LIVE)" : "(STALE_NODE)";
   }
 
   /**
@@ -535,30 +497,6 @@ public final class Fsck {
     }
     out.println(" Replica placement policy is violated for " + lb.getBlock() + ". " + violation);
     return true;
-  }
-
-  /** The replicas of a block as -locations, -racks or -replicaDetails show them. */
-  private String replicaInfo(LocatedBlock lb, boolean corrupt) {
-    if (!(showLocations || showRacks || showReplicaDetails)) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder(" ["); // two spaces after Live_repl=N, as HDFS prints
-    DatanodeInfo[] locations = lb.getLocations();
-    for (int i = 0; i < locations.length; i++) {
-      DatanodeInfo d = locations[i];
-      if (showRacks) {
-        sb.append(d.getNetworkLocation()).append('/').append(d.getXferAddr());
-      } else {
-        sb.append(d);
-      }
-      if (showReplicaDetails) {
-        sb.append(state(d, corrupt));
-      }
-      if (i + 1 < locations.length) {
-        sb.append(", ");
-      }
-    }
-    return sb.append(']').toString();
   }
 
   /**

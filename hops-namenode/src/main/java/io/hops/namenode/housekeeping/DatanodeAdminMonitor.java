@@ -6,7 +6,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.ops.QueueMisplacedBlocks;
 import java.io.IOException;
@@ -126,7 +126,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
     lastRun = now;
     dm.admin().refresh(true);
-    for (Node n : dm.all()) {
+    for (DatanodeState n : dm.all()) {
       if (n.isMaintenance()
           && !DatanodeInfo.maintenanceNotExpired(dm.admin().maintenanceExpiry(n.id()))
           && dm.admin().endMaintenance(n.uuid())) {
@@ -136,7 +136,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
             n.uuid());
       }
     }
-    for (Node n : dm.all()) {
+    for (DatanodeState n : dm.all()) {
       AdminStates before = seen.put(n.uuid(), n.adminState());
       if (isLeaving(before) && !isLeaving(n.adminState())) {
         record(n.uuid(), null);
@@ -149,19 +149,19 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       }
     }
     queueReturned();
-    List<Node> tracked =
+    List<DatanodeState> tracked =
         dm.all().stream()
             .filter(
                 n ->
                     n.adminState() == AdminStates.DECOMMISSION_INPROGRESS
                         || n.adminState() == AdminStates.ENTERING_MAINTENANCE)
-            .sorted(Comparator.comparing(Node::uuid))
+            .sorted(Comparator.comparing(DatanodeState::uuid))
             .limit(maxTracked > 0 ? maxTracked : Long.MAX_VALUE)
             .toList();
-    Set<String> uuids = tracked.stream().map(Node::uuid).collect(Collectors.toSet());
+    Set<String> uuids = tracked.stream().map(DatanodeState::uuid).collect(Collectors.toSet());
     walks.keySet().retainAll(uuids);
     int budget = blocksPerInterval;
-    for (Node n : tracked) {
+    for (DatanodeState n : tracked) {
       if (budget <= 0) {
         break;
       }

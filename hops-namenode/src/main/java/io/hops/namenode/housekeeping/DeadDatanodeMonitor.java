@@ -7,7 +7,7 @@ import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.FullReportRequests;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.housekeeping.RemoveStorageReplicas.FileBlock;
@@ -48,13 +48,13 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
   private final DatanodeManager dm;
 
   /** Declared dead and not yet forgotten (a failed round leaves them here for the next one). */
-  private final Map<String, Node> toForget = new LinkedHashMap<>();
+  private final Map<String, DatanodeState> toForget = new LinkedHashMap<>();
 
   /**
    * Dead in maintenance: what they hold is kept (HDFS removeDeadDatanode does not remove a
    * maintenance datanode's blocks) until their maintenance ends while they are still dead.
    */
-  private final Map<String, Node> keptInMaintenance = new LinkedHashMap<>();
+  private final Map<String, DatanodeState> keptInMaintenance = new LinkedHashMap<>();
 
   private final int pageRows;
 
@@ -80,11 +80,11 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    for (Node n : dm.takeNewlyDead()) {
+    for (DatanodeState n : dm.takeNewlyDead()) {
       n.clearCommands(); // a dead datanode gets none of them
       toForget.put(n.uuid(), n);
     }
-    for (Node n : List.copyOf(keptInMaintenance.values())) {
+    for (DatanodeState n : List.copyOf(keptInMaintenance.values())) {
       if (dm.isLive(n)) {
         keptInMaintenance.remove(n.uuid()); // back, with all it held
       } else if (!n.isMaintenance()) {
@@ -94,7 +94,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     }
     int budget = pageRows;
     while (budget > 0 && !toForget.isEmpty()) {
-      Node n = toForget.values().iterator().next();
+      DatanodeState n = toForget.values().iterator().next();
       if (!n.uuid().equals(current)) {
         if (n.isMaintenance() && !dm.isLive(n)) {
           LOG.info(
@@ -128,7 +128,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     }
   }
 
-  private void start(Node n) throws IOException {
+  private void start(DatanodeState n) throws IOException {
     current = n.uuid();
     storagesLeft = new ArrayDeque<>(dm.storagesOf(n.uuid()));
     replicaCursor = null;
@@ -137,7 +137,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     removed = 0;
   }
 
-  private void finish(Node n) {
+  private void finish(DatanodeState n) {
     toForget.remove(n.uuid());
     current = null;
   }
@@ -147,7 +147,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
    * reports, which may not be this namenode, sends the datanode a registration command and applies
    * the report ({@link io.hops.namenode.blocks.FullReportRequests}).
    */
-  private void registerAgain(Node n) throws IOException {
+  private void registerAgain(DatanodeState n) throws IOException {
     ns.runAsLeader(() -> FullReportRequests.request(n.uuid()));
   }
 

@@ -11,7 +11,7 @@ import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -154,7 +154,7 @@ final class DecommissionCheck extends Operation<RecordLeavingStatus.Walked> {
     int n = 0;
     for (ReplicaRow r : replicas) {
       StorageRef s = r.blockId() == blockId ? dm.cachedStorage(r.storageId()) : null;
-      Node node = s == null ? null : dm.node(s.datanodeUuid());
+      DatanodeState node = s == null ? null : dm.node(s.datanodeUuid());
       if (node != null
           && (node.isDecommission() || node.isMaintenance())
           && !corrupt.contains(ReplicaRow.TABLE.key(r.inodeId(), r.blockId(), r.storageId()))) {
@@ -172,7 +172,7 @@ final class DecommissionCheck extends Operation<RecordLeavingStatus.Walked> {
       }
       Key k = ReplicaRow.TABLE.key(r.inodeId(), r.blockId(), r.storageId());
       StorageRef s = dm.cachedStorage(r.storageId());
-      Node node = s == null ? null : dm.node(s.datanodeUuid());
+      DatanodeState node = s == null ? null : dm.node(s.datanodeUuid());
       if (node != null
           && node.isInService()
           && dm.isLive(node)

@@ -6,7 +6,7 @@ import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -117,7 +117,7 @@ final class InvalidationMonitor implements HousekeepingTask {
         present.add(key);
         Sent before = sent.get(key);
         StorageRef s = dm.storage(r.storageId());
-        Node n = s == null ? null : dm.node(s.datanodeUuid());
+        DatanodeState n = s == null ? null : dm.node(s.datanodeUuid());
         if (n == null || !dm.isLive(n) || (before != null && before.times() >= MAX_SENDS)) {
           nowhere.add(r);
         } else if (before == null || now - before.atNanos() >= resendNanos) {

@@ -7,7 +7,7 @@ import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockPlacement;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.RackHistory;
 import io.hops.namenode.blocks.RackHistory.Stage;
 import io.hops.namenode.blocks.RackHistory.State;
@@ -178,7 +178,7 @@ final class MultiRackRecheck implements HousekeepingTask {
     List<String> live = new ArrayList<>();
     for (ReplicaRow r : replicas) {
       StorageRef s = dm.storage(r.storageId());
-      Node n = s == null ? null : dm.node(s.datanodeUuid());
+      DatanodeState n = s == null ? null : dm.node(s.datanodeUuid());
       if (n != null && dm.isLive(n) && !n.isDecommission() && !n.isMaintenance()) {
         live.add(s.datanodeUuid());
       }

@@ -14,10 +14,10 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockPlacement;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.tx.ExecutePhase;
@@ -70,7 +70,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   static final int CORRUPT_OR_MISSING = 4;
 
   /** A copy to make: the source datanode sends the block to the targets. */
-  record Transfer(Node source, BlockInfoRow block, List<StorageStat> targets) {}
+  record Transfer(DatanodeState source, BlockInfoRow block, List<StorageStat> targets) {}
 
   /** What one check did, to be acted on once it committed. */
   static final class Outcome {
@@ -300,7 +300,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       if (beingDeleted.contains(s.id())) {
         continue;
       }
-      Node n = dm.node(s.datanodeUuid());
+      DatanodeState n = dm.node(s.datanodeUuid());
       if (corruptIds.contains(s.id())) {
         corruptHeld.add(s);
       } else if (n != null && n.isMaintenance()) {
@@ -423,9 +423,9 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       return null;
     }
     int limit = priority == HIGHEST_PRIORITY ? limits.maxStreamsHard() : limits.maxStreams();
-    List<Node> sources = new ArrayList<>();
+    List<DatanodeState> sources = new ArrayList<>();
     for (StorageRef s : copies) {
-      Node n = dm.node(s.datanodeUuid());
+      DatanodeState n = dm.node(s.datanodeUuid());
       if (n != null && budget.perSource.getOrDefault(n.uuid(), 0) < limit) {
         sources.add(n);
       }
@@ -433,7 +433,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     if (sources.isEmpty()) {
       return null;
     }
-    Node source = sources.get(ThreadLocalRandom.current().nextInt(sources.size()));
+    DatanodeState source = sources.get(ThreadLocalRandom.current().nextInt(sources.size()));
     Set<String> excluded = new HashSet<>(containing);
     if (p != null) {
       for (String id : p.targets().split(",", -1)) {

@@ -6,8 +6,8 @@ import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.housekeeping.ReplicationCheck.Budget;
 import io.hops.namenode.housekeeping.ReplicationCheck.Limits;
 import io.hops.namenode.housekeeping.ReplicationCheck.Outcome;
@@ -255,11 +255,11 @@ final class ReplicationMonitor implements HousekeepingTask {
 
   /** One {@code DNA_TRANSFER} command per source datanode, decided under {@code epoch}. */
   private void send(List<Transfer> transfers, long epoch) {
-    Map<Node, List<Transfer>> bySource = new LinkedHashMap<>();
+    Map<DatanodeState, List<Transfer>> bySource = new LinkedHashMap<>();
     for (Transfer t : transfers) {
       bySource.computeIfAbsent(t.source(), k -> new ArrayList<>()).add(t);
     }
-    for (Map.Entry<Node, List<Transfer>> e : bySource.entrySet()) {
+    for (Map.Entry<DatanodeState, List<Transfer>> e : bySource.entrySet()) {
       List<Transfer> ts = e.getValue();
       Block[] blocks = new Block[ts.size()];
       DatanodeInfo[][] targets = new DatanodeInfo[ts.size()][];

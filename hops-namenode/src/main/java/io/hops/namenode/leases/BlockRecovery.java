@@ -10,6 +10,7 @@ import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.blocks.StorageRef;
@@ -327,7 +328,7 @@ public final class BlockRecovery implements LeaseRecovery {
     BlockRecoveryCommand command = new BlockRecoveryCommand(1);
     command.add(rb);
     // Sent once the recovery id is committed: the datanode never acts on an id the store lacks.
-    DatanodeManager.Node target = dm.node(dm.cachedStorage(primary.storageId()).datanodeUuid());
+    DatanodeState target = dm.node(dm.cachedStorage(primary.storageId()).datanodeUuid());
     tx.afterCommit(() -> target.addCommand(epoch, command));
   }
 

@@ -4,6 +4,7 @@ import io.hops.dal.Transaction;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockHealthCounts;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.housekeeping.NamespaceCensus;
 import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.rpc.SafeMode;
@@ -37,8 +38,8 @@ public record ClusterSnapshot(
     long filesTotal,
     long blocksTotal,
     long censusTakenAt,
-    List<DatanodeManager.Node> liveNodes,
-    List<DatanodeManager.Node> deadNodes,
+    List<DatanodeState> liveNodes,
+    List<DatanodeState> deadNodes,
     List<DatanodeInfo> neverRegistered,
     int staleNodes,
     int totalLoad,
@@ -78,13 +79,13 @@ public record ClusterSnapshot(
             .getLong(
                 DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
                 DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
-    List<DatanodeManager.Node> live = new ArrayList<>();
-    List<DatanodeManager.Node> dead = new ArrayList<>();
+    List<DatanodeState> live = new ArrayList<>();
+    List<DatanodeState> dead = new ArrayList<>();
     int stale = 0;
     int load = 0;
     long bpUsed = 0;
     long now = Time.monotonicNow();
-    for (DatanodeManager.Node n : dm.all()) {
+    for (DatanodeState n : dm.all()) {
       if (!dm.isLive(n)) {
         if (dm.admin().isIncluded(n.id())) {
           dead.add(n);

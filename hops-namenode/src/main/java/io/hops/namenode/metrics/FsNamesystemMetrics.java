@@ -1,6 +1,6 @@
 package io.hops.namenode.metrics;
 
-import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.server.namenode.metrics.FSNamesystemMBean;
 import org.apache.hadoop.hdfs.server.protocol.VolumeFailureSummary;
@@ -199,7 +199,7 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   @Override
   @Metric({"VolumeFailuresTotal", "Total number of volume failures across all Datanodes"})
   public int getVolumeFailuresTotal() {
-    return s().liveNodes().stream().mapToInt(DatanodeManager.Node::volumeFailures).sum();
+    return s().liveNodes().stream().mapToInt(DatanodeState::volumeFailures).sum();
   }
 
   @Override
@@ -209,7 +209,7 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   })
   public long getEstimatedCapacityLostTotal() {
     return s().liveNodes().stream()
-        .map(DatanodeManager.Node::volumeFailureSummary)
+        .map(DatanodeState::volumeFailureSummary)
         .filter(java.util.Objects::nonNull)
         .mapToLong(VolumeFailureSummary::getEstimatedCapacityLostTotal)
         .sum();
@@ -222,8 +222,7 @@ public final class FsNamesystemMetrics implements FSNamesystemMBean {
   }
 
   /** The datanodes of {@code nodes} in admin state {@code state} (a hint, DatanodeAdmin). */
-  static int count(
-      java.util.List<io.hops.namenode.blocks.DatanodeManager.Node> nodes, AdminStates state) {
+  static int count(java.util.List<io.hops.namenode.blocks.DatanodeState> nodes, AdminStates state) {
     return (int) nodes.stream().filter(n -> n.adminState() == state).count();
   }
 

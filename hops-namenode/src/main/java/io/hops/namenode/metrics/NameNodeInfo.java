@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hops.dal.StorageException;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.LeavingStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -164,7 +165,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
   public String getLiveNodes() {
     Map<String, Object> out = new TreeMap<>();
     long now = Time.monotonicNow();
-    for (DatanodeManager.Node n : s().liveNodes()) {
+    for (DatanodeState n : s().liveNodes()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("infoAddr", n.id().getInfoAddr());
       m.put("infoSecureAddr", n.id().getInfoSecureAddr());
@@ -202,7 +203,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
   public String getDeadNodes() {
     Map<String, Object> out = new TreeMap<>();
     long now = Time.monotonicNow();
-    for (DatanodeManager.Node n : s().deadNodes()) {
+    for (DatanodeState n : s().deadNodes()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("lastContact", (now - n.lastHeartbeat()) / 1000);
       m.put("decommissioned", n.adminState() == AdminStates.DECOMMISSIONED);
@@ -239,7 +240,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
    */
   private String leaving(AdminStates state, String outOfServiceOnlyKey) {
     DatanodeManager dm = ns.blocks().datanodes();
-    List<DatanodeManager.Node> nodes =
+    List<DatanodeState> nodes =
         dm.all().stream()
             .filter(n -> n.adminState() == state && dm.admin().isIncluded(n.id()))
             .toList();
@@ -251,7 +252,7 @@ public final class NameNodeInfo implements NameNodeMXBean {
     }
     long now = Time.now();
     Map<String, Object> out = new TreeMap<>();
-    for (DatanodeManager.Node n : nodes) {
+    for (DatanodeState n : nodes) {
       LeavingStatus st = found.getOrDefault(n.uuid(), new LeavingStatus(now, 0, 0, 0));
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("xferaddr", n.id().getXferAddr());

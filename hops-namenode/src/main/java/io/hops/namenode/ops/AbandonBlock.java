@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.quota.AncestorQuotas;
@@ -65,7 +66,7 @@ public final class AbandonBlock extends Operation<Void> {
     file = OpenFiles.lock(tx, resolved, fileId);
     leases = OpenFiles.leasesToCheck(tx, file, holder);
     if (file != null && !file.isDir()) {
-      blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, true);
+      blocks = FileBlockTail.lock(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, true);
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     }
   }

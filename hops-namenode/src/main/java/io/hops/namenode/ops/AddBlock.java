@@ -6,9 +6,10 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.blocks.StoragePolicies;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
@@ -98,7 +99,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
     // no lease row is read, so the blocks of one client's files are added in parallel.
     leases = OpenFiles.leasesToCheck(tx, file, clientName);
     if (file != null && !file.isDir()) {
-      blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false);
+      blocks = FileBlockTail.lock(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false);
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     }
   }

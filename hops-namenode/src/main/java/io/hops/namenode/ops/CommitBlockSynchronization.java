@@ -8,6 +8,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.FileClose;
 import io.hops.namenode.leases.LeaseChanges;
@@ -92,7 +93,7 @@ public final class CommitBlockSynchronization extends Operation<Void> {
     }
     leases = LeaseChanges.lock(tx, holders);
     blocks =
-        FileBlocks.lockTail(
+        FileBlockTail.lock(
             tx, file, LockMode.EXCLUSIVE, bm.datanodes(), oldBlock.getBlockId(), true);
     targets = UpdatePipeline.storageIds(bm.datanodes(), newTargets, newTargetStorages);
     quotas = AncestorQuotas.lockAbove(tx, file);

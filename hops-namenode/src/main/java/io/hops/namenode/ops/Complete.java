@@ -5,6 +5,7 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.FileClose;
 import io.hops.namenode.leases.LeaseChanges;
@@ -79,7 +80,7 @@ public final class Complete extends Operation<Boolean> {
     if (file != null && !file.isDir()) {
       blocks =
           file.underConstruction()
-              ? FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false)
+              ? FileBlockTail.lock(tx, file, LockMode.EXCLUSIVE, bm.datanodes(), -1, false)
               : FileBlocks.blocksOnly(tx, file.id(), LockMode.READ_COMMITTED);
       if (file.underConstruction()) {
         quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());

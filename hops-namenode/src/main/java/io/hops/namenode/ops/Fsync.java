@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.resolve.MutableInode;
@@ -20,7 +21,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * {@code UPDATE_LENGTH} ({@code lastBlockLength > 0}) the last block under construction takes the
  * length the client reports, and so does the file: {@code getFileStatus} shows the synced bytes.
  * Locks the file (by id if it was renamed), the writer's lease row and the file's tail (its last
- * and penultimate blocks, see {@link FileBlocks#lockTail}).
+ * and penultimate blocks, see {@link FileBlockTail#lock}).
  */
 public final class Fsync extends Operation<Void> {
   private final PermissionChecker pc;
@@ -53,7 +54,7 @@ public final class Fsync extends Operation<Void> {
     file = OpenFiles.lock(tx, resolved, fileId);
     leases = OpenFiles.leasesToCheck(tx, file, clientName);
     if (file != null && !file.isDir()) {
-      blocks = FileBlocks.lockTail(tx, file, LockMode.EXCLUSIVE, null, -1, false);
+      blocks = FileBlockTail.lock(tx, file, LockMode.EXCLUSIVE, null, -1, false);
     }
   }
 

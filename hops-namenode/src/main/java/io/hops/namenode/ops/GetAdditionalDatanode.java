@@ -4,9 +4,9 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockPlacement;
-import io.hops.namenode.blocks.DatanodeManager.Node;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StoragePolicies;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -119,7 +119,7 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
       nodes.add(new DatanodeInfoWithStorage(existings[i], storageIdAt(i), existingTypes.get(i)));
     }
     for (StorageStat s : chosen) {
-      Node n = bm.datanodes().node(s.ref.datanodeUuid());
+      DatanodeState n = bm.datanodes().node(s.ref.datanodeUuid());
       nodes.add(new DatanodeInfoWithStorage(n.info(), s.ref.storageUuid(), s.ref.type()));
     }
     DatanodeInfoWithStorage[] locs = nodes.toArray(new DatanodeInfoWithStorage[0]);
@@ -139,7 +139,7 @@ public final class GetAdditionalDatanode extends Operation<LocatedBlock> {
   }
 
   private StorageType typeOf(DatanodeInfo d, String storageUuid) {
-    Node n = bm.datanodes().node(d.getDatanodeUuid());
+    DatanodeState n = bm.datanodes().node(d.getDatanodeUuid());
     if (n != null) {
       for (StorageStat s : n.storages()) {
         if (s.ref.storageUuid().equals(storageUuid)) {

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.FileBlockRange;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -24,7 +25,7 @@ import org.apache.hadoop.security.AccessControlException;
  * three pruned scans of its partition (blocks, replicas, corrupt replicas), and the expected
  * replicas too while a block is being written (docs/architecture.md, "Database cost per
  * operation"): the rows of only the blocks of the range and of the last block, found by where they
- * begin, and their replicas ({@link FileBlocks#lockRange}), so reading a block costs the same
+ * begin, and their replicas ({@link FileBlockRange#lock}), so reading a block costs the same
  * whatever the length of the file. The answer is what HDFS's BlockManager.createLocatedBlocks
  * gives, replicas sorted for the reader.
  *
@@ -133,7 +134,7 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
         && !file.isDir()
         && !file.fileStoredInDb()
         && (file.size() > 0 || file.underConstruction())) {
-      blocks = FileBlocks.lockRange(tx, file, offset, length, bm.datanodes());
+      blocks = FileBlockRange.lock(tx, file, offset, length, bm.datanodes());
     }
   }
 

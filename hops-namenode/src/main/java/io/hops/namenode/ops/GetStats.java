@@ -11,6 +11,7 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockHealth;
 import io.hops.namenode.blocks.BlockHealthCounts;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,7 +46,7 @@ public final class GetStats {
   /** The array indexed by {@code ClientProtocol.GET_STATS_*}. */
   public static long[] stats(Namesystem ns) throws IOException {
     long[] stats = new long[ClientProtocol.STATS_ARRAY_LENGTH];
-    for (DatanodeManager.Node n : ns.blocks().datanodes().live()) {
+    for (DatanodeState n : ns.blocks().datanodes().live()) {
       stats[ClientProtocol.GET_STATS_CAPACITY_IDX] += n.capacity();
       stats[ClientProtocol.GET_STATS_USED_IDX] += n.dfsUsed();
       stats[ClientProtocol.GET_STATS_REMAINING_IDX] += n.remaining();

@@ -11,7 +11,7 @@ import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.Node;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.tx.ExecutePhase;
@@ -129,7 +129,7 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
         }
         dm.storage(r.storageId());
         StorageRef s = dm.cachedStorage(r.storageId());
-        Node n = s == null ? null : dm.node(s.datanodeUuid());
+        DatanodeState n = s == null ? null : dm.node(s.datanodeUuid());
         if (n == null) {
           continue;
         }

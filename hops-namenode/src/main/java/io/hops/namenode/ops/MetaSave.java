@@ -14,6 +14,7 @@ import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockHealth;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.resolve.InodePaths;
 import java.io.PrintWriter;
@@ -67,7 +68,7 @@ public final class MetaSave {
             + " total filesystem objects");
     int live = 0;
     int dead = 0;
-    for (DatanodeManager.Node n : datanodes.all()) {
+    for (DatanodeState n : datanodes.all()) {
       if (datanodes.isLive(n)) {
         live++;
       } else {
@@ -140,7 +141,7 @@ public final class MetaSave {
 
   private String nodeName(int storageId) throws StorageException {
     StorageRef s = datanodes.storage(storageId);
-    DatanodeManager.Node n = s == null ? null : datanodes.node(s.datanodeUuid());
+    DatanodeState n = s == null ? null : datanodes.node(s.datanodeUuid());
     return n == null ? "storage " + storageId : n.info().toString();
   }
 
@@ -270,12 +271,12 @@ public final class MetaSave {
 
   /** HDFS's {@code DatanodeManager.datanodeDump}: every datanode by uuid. */
   private void datanodeDump(Map<String, Integer> invalidations, PrintWriter out) {
-    Map<String, DatanodeManager.Node> sorted = new TreeMap<>();
-    for (DatanodeManager.Node n : datanodes.all()) {
+    Map<String, DatanodeState> sorted = new TreeMap<>();
+    for (DatanodeState n : datanodes.all()) {
       sorted.put(n.uuid(), n);
     }
     out.println("Metasave: Number of datanodes: " + sorted.size());
-    for (DatanodeManager.Node n : sorted.values()) {
+    for (DatanodeState n : sorted.values()) {
       DatanodeInfo info = n.info();
       StringBuilder line = new StringBuilder(info.dumpDatanode());
       int inval = invalidations.getOrDefault(n.uuid(), 0);

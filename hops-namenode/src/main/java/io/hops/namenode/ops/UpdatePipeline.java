@@ -6,9 +6,11 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeManager.StorageStat;
+import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -26,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * {@code updatePipeline}: the writer rebuilt its pipeline; the block under construction takes the
  * new generation stamp and the acknowledged length, and its expected locations become the new
  * pipeline (HDFS FSNamesystem.updatePipelineInternal). The file's length follows the block's. Locks
- * the file found from the block, then its tail (see {@link FileBlocks#lockTail}).
+ * the file found from the block, then its tail (see {@link FileBlockTail#lock}).
  */
 public final class UpdatePipeline extends Operation<Void> {
   private static final Logger LOG = LoggerFactory.getLogger(UpdatePipeline.class);
@@ -70,7 +72,7 @@ public final class UpdatePipeline extends Operation<Void> {
     file = FileOfBlock.lock(tx, oldBlock);
     if (file != null && !file.isDir()) {
       blocks =
-          FileBlocks.lockTail(
+          FileBlockTail.lock(
               tx, file, LockMode.EXCLUSIVE, bm.datanodes(), oldBlock.getBlockId(), false);
     }
     pipeline = storageIds(bm.datanodes(), newNodes, newStorageIds);
@@ -86,7 +88,7 @@ public final class UpdatePipeline extends Operation<Void> {
     List<Integer> ids = new ArrayList<>();
     for (int i = 0; i < nodes.length; i++) {
       String uuid = storages != null && i < storages.length ? storages[i] : null;
-      DatanodeManager.Node n = dm.node(nodes[i].getDatanodeUuid());
+      DatanodeState n = dm.node(nodes[i].getDatanodeUuid());
       if (n == null || uuid == null) {
         LOG.warn("pipeline names unknown datanode {} or storage {}", nodes[i], uuid);
         continue;

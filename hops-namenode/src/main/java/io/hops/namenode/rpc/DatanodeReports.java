@@ -2,6 +2,8 @@ package io.hops.namenode.rpc;
 
 import io.hops.dal.StorageException;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.blocks.UnregisteredIncludes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,11 +27,11 @@ import org.apache.hadoop.hdfs.server.protocol.StorageReport;
 final class DatanodeReports {
   private DatanodeReports() {}
 
-  static List<DatanodeManager.Node> select(DatanodeManager dm, DatanodeReportType type)
+  static List<DatanodeState> select(DatanodeManager dm, DatanodeReportType type)
       throws StorageException {
     dm.admin().refresh(true); // another namenode may have changed the lists just now
-    List<DatanodeManager.Node> out = new ArrayList<>();
-    for (DatanodeManager.Node n : dm.all()) {
+    List<DatanodeState> out = new ArrayList<>();
+    for (DatanodeState n : dm.all()) {
       boolean live = dm.isLive(n);
       boolean wanted =
           switch (type) {
@@ -55,7 +57,7 @@ final class DatanodeReports {
    */
   static DatanodeInfo[] nodes(DatanodeManager dm, DatanodeReportType type) throws StorageException {
     List<DatanodeInfo> out = new ArrayList<>();
-    for (DatanodeManager.Node n : select(dm, type)) {
+    for (DatanodeState n : select(dm, type)) {
       out.add(
           new DatanodeInfo.DatanodeInfoBuilder()
               .setFrom(n.info())
@@ -77,9 +79,9 @@ final class DatanodeReports {
   static DatanodeStorageReport[] storages(DatanodeManager dm, DatanodeReportType type)
       throws StorageException {
     List<DatanodeStorageReport> out = new ArrayList<>();
-    for (DatanodeManager.Node n : select(dm, type)) {
+    for (DatanodeState n : select(dm, type)) {
       List<StorageReport> reports = new ArrayList<>();
-      for (DatanodeManager.StorageStat s : n.storages()) {
+      for (StorageStat s : n.storages()) {
         reports.add(
             new StorageReport(
                 new DatanodeStorage(

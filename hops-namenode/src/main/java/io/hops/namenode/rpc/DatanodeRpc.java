@@ -9,9 +9,11 @@ import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.ReplicaChanges;
 import io.hops.namenode.blocks.ReportedReplica;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -180,7 +182,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     verifyRequest(reg);
     checkIncluded(withRemoteIp(reg), false);
-    DatanodeManager.Node node =
+    DatanodeState node =
         datanodes.heartbeat(reg, reports, xceiverCount, failedVolumes, volumeFailureSummary);
     long epoch = bm.leadingEpoch();
     boolean leader = epoch >= 0;
@@ -229,10 +231,10 @@ public final class DatanodeRpc implements DatanodeProtocol {
    * (see {@link #blockReport}); they are noted with the lease. None (0: the datanode asks again at
    * its next heartbeat) if the store cannot be read now, so that the heartbeat still answers.
    */
-  private long grantLease(DatanodeManager.Node node) {
+  private long grantLease(DatanodeState node) {
     Map<Integer, long[]> recorded = new HashMap<>();
     try {
-      for (DatanodeManager.StorageStat s : node.storages()) {
+      for (StorageStat s : node.storages()) {
         recorded.put(s.ref.id(), recordedReplicas(s.ref));
       }
     } catch (IOException e) {
@@ -290,7 +292,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     verifyRequest(reg);
     checkPool(poolId);
-    DatanodeManager.Node node = known(reg);
+    DatanodeState node = known(reg);
     if (!bm.ownership().owns(node.uuid())) {
       node.gainedReports(false); // asks for a full report again if it owns the datanode again
       node.forgetLease();
@@ -371,7 +373,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     verifyRequest(reg);
     checkPool(poolId);
-    DatanodeManager.Node node = known(reg);
+    DatanodeState node = known(reg);
     if (!bm.ownership().owns(node.uuid())) {
       // Its owner, by the membership as it is now, applies it. This namenode keeps the replicas
       // received, for a writer whose call finds them missing because the owner died (see
@@ -434,8 +436,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
     }
   }
 
-  private DatanodeManager.Node known(DatanodeRegistration reg) throws IOException {
-    DatanodeManager.Node node = datanodes.node(reg.getDatanodeUuid());
+  private DatanodeState known(DatanodeRegistration reg) throws IOException {
+    DatanodeState node = datanodes.node(reg.getDatanodeUuid());
     if (node == null) {
       throw new UnregisteredNodeException(reg);
     }

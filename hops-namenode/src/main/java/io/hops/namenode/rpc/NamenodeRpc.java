@@ -11,8 +11,9 @@ import io.hops.dal.rows.StorageRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
-import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.blocks.StorageStat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -109,7 +110,7 @@ public final class NamenodeRpc implements NamenodeProtocol {
     }
     checkSuperuser(ns, "getBlocks");
     safeMode.check("Cannot execute getBlocks");
-    DatanodeManager.Node node = bm.datanodes().node(datanode.getDatanodeUuid());
+    DatanodeState node = bm.datanodes().node(datanode.getDatanodeUuid());
     if (node == null) {
       throw new HadoopIllegalArgumentException("Datanode " + datanode + " not found.");
     }
@@ -140,10 +141,10 @@ public final class NamenodeRpc implements NamenodeProtocol {
   }
 
   /** The node's storages of the type asked for: as heartbeats report them, else as stored. */
-  private static Set<Integer> storageIds(
-      Transaction tx, DatanodeManager.Node node, StorageType type) throws StorageException {
+  private static Set<Integer> storageIds(Transaction tx, DatanodeState node, StorageType type)
+      throws StorageException {
     Set<Integer> ids = new LinkedHashSet<>();
-    for (DatanodeManager.StorageStat s : node.storages()) {
+    for (StorageStat s : node.storages()) {
       if (!s.failed && (type == null || s.ref.type() == type)) {
         ids.add(s.ref.id());
       }

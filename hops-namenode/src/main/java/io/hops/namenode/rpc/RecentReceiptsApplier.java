@@ -2,6 +2,7 @@ package io.hops.namenode.rpc;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.RecentReceipts;
 import io.hops.namenode.blocks.ReplicaChange;
 import io.hops.namenode.blocks.StorageRef;
@@ -34,7 +35,7 @@ final class RecentReceiptsApplier {
     DatanodeManager dm = ns.blocks().datanodes();
     boolean applied = false;
     for (RecentReceipts.Receipt r : receipts) {
-      DatanodeManager.Node node = dm.node(r.datanodeUuid());
+      DatanodeState node = dm.node(r.datanodeUuid());
       if (node == null) {
         continue;
       }

@@ -6,7 +6,8 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
-import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.blocks.StorageStat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -83,8 +84,8 @@ final class StartupSafeMode {
 
   /** Counts the cluster's blocks and safe blocks now; true once startup safe mode may end. */
   synchronized boolean evaluate() throws IOException {
-    List<DatanodeManager.Node> live = new ArrayList<>();
-    for (DatanodeManager.Node n : bm.datanodes().live()) {
+    List<DatanodeState> live = new ArrayList<>();
+    for (DatanodeState n : bm.datanodes().live()) {
       if (n.heardFrom()) {
         live.add(n);
       }
@@ -138,14 +139,14 @@ final class StartupSafeMode {
    * The block ids recorded on each node's storages, each node's sorted and without repeats, one
    * after the other: a block on {@code k} of them appears {@code k} times.
    */
-  private static long[] blockIdsPerNode(Transaction tx, List<DatanodeManager.Node> nodes)
+  private static long[] blockIdsPerNode(Transaction tx, List<DatanodeState> nodes)
       throws IOException {
     List<long[]> all = new ArrayList<>();
     int size = 0;
-    for (DatanodeManager.Node n : nodes) {
+    for (DatanodeState n : nodes) {
       List<long[]> ofNode = new ArrayList<>();
       int count = 0;
-      for (DatanodeManager.StorageStat s : n.storages()) {
+      for (StorageStat s : n.storages()) {
         List<Key> keys = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", s.ref.id());
         long[] ids = new long[keys.size()];
         for (int i = 0; i < ids.length; i++) {

@@ -2,6 +2,7 @@ package io.hops.namenode.web;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -165,8 +166,8 @@ public final class BrowseServlet extends HttpServlet {
     DatanodeManager dm = ns.blocks().datanodes();
     String first =
         blocks.length > 0 && blocks[0].getNames().length > 0 ? blocks[0].getNames()[0] : null;
-    DatanodeManager.Node chosen = null;
-    for (DatanodeManager.Node n : dm.live()) {
+    DatanodeState chosen = null;
+    for (DatanodeState n : dm.live()) {
       if (!n.heardFrom()) {
         continue;
       }

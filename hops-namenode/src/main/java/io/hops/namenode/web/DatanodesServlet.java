@@ -4,6 +4,7 @@ import io.hops.election.LeaderElection;
 import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.ReportOwnership;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -37,13 +38,13 @@ public final class DatanodesServlet extends HttpServlet {
             DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
     LeaderElection election = ns.blocks().election();
     Membership members = election == null ? Membership.EMPTY : election.membership();
-    List<DatanodeManager.Node> nodes = new ArrayList<>(dm.all());
+    List<DatanodeState> nodes = new ArrayList<>(dm.all());
     nodes.sort(Comparator.comparing(n -> n.id().getXferAddr()));
     long now = Time.monotonicNow();
     int live = 0;
     int stale = 0;
     int dead = 0;
-    for (DatanodeManager.Node n : nodes) {
+    for (DatanodeState n : nodes) {
       if (!dm.isLive(n)) {
         dead++;
       } else if (now - n.lastHeartbeat() > staleAfter) {
@@ -60,7 +61,7 @@ public final class DatanodesServlet extends HttpServlet {
             + "<th>state</th><th>last heartbeat</th><th>capacity</th><th>used</th>"
             + "<th>remaining</th><th>transfers</th><th>failed volumes</th>"
             + "<th>block reports applied by</th><th>uuid</th></tr>");
-    for (DatanodeManager.Node n : nodes) {
+    for (DatanodeState n : nodes) {
       String state =
           !dm.isLive(n)
               ? "<span class=\"bad\">dead</span>"
@@ -102,7 +103,7 @@ public final class DatanodesServlet extends HttpServlet {
    * Its failed volumes as its heartbeats report them, as HDFS's Volume Failures tab: how many, the
    * locations, when the last failed and the capacity lost.
    */
-  static String volumeFailures(DatanodeManager.Node n) {
+  static String volumeFailures(DatanodeState n) {
     VolumeFailureSummary s = n.volumeFailureSummary();
     if (n.volumeFailures() == 0 && s == null) {
       return "0";

@@ -5,6 +5,7 @@ import io.hops.election.Member;
 import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.metrics.ClusterSnapshot;
 import io.hops.namenode.metrics.DatabaseHealth;
 import io.hops.namenode.metrics.NamenodeMetrics;
@@ -49,7 +50,7 @@ public final class StatusServlet extends HttpServlet {
     ClusterSnapshot cluster = metrics.snapshots().get();
     DatabaseHealth database = metrics.database();
     DatanodeManager dm = ns.blocks().datanodes();
-    List<DatanodeManager.Node> nodes = new ArrayList<>(dm.all());
+    List<DatanodeState> nodes = new ArrayList<>(dm.all());
     nodes.sort(Comparator.comparing(n -> n.id().getXferAddr()));
     long live = nodes.stream().filter(dm::isLive).count();
 
@@ -101,7 +102,7 @@ public final class StatusServlet extends HttpServlet {
         "</table><h2>Datanodes</h2><table><tr><th>address</th><th>uuid</th>"
             + "<th>state</th><th>capacity</th><th>used</th><th>remaining</th>"
             + "<th>reports</th></tr>");
-    for (DatanodeManager.Node n : nodes) {
+    for (DatanodeState n : nodes) {
       out.println(
           "<tr><td>"
               + escape(n.id().getXferAddr())

@@ -103,7 +103,8 @@ class BlockRangeLikeHdfsTest {
    */
   static FSDataOutputStream makeFiles(DistributedFileSystem fs) throws Exception {
     fs.mkdirs(new Path("/r"));
-    // More blocks than a small file's (FileBlocks.SMALL_FILE_BLOCKS), but /r/one: read by range.
+    // More blocks than a small file's (FileBlockRange.SMALL_FILE_BLOCKS), but /r/one: read by
+    // range.
     write(fs, new Path("/r/full"), 12 * BLOCK, 1, BLOCK);
     write(fs, new Path("/r/partial"), 12 * BLOCK + 300, 2, BLOCK);
     write(fs, new Path("/r/one"), 700, 3, BLOCK);

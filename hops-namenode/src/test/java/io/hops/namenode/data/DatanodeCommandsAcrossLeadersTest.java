@@ -12,6 +12,7 @@ import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
@@ -59,7 +60,7 @@ class DatanodeCommandsAcrossLeadersTest {
 
         // The leader schedules a copy; its command waits for the source's next heartbeat.
         fs.setReplication(new Path(path), (short) 2);
-        DatanodeManager.Node atFirst = first.namesystem().blocks().datanodes().node(source);
+        DatanodeState atFirst = first.namesystem().blocks().datanodes().node(source);
         eventually(10, "the leader queued the copy", () -> atFirst.pendingCommands() > 0);
 
         // The leader stalls and loses its lease; meanwhile the copy is no longer wanted.
@@ -112,7 +113,7 @@ class DatanodeCommandsAcrossLeadersTest {
         eventually(
             10,
             "the leader queued the deletions and the copy",
-            () -> dm.all().stream().mapToInt(DatanodeManager.Node::pendingCommands).sum() >= 4);
+            () -> dm.all().stream().mapToInt(DatanodeState::pendingCommands).sum() >= 4);
         first.crash();
         eventually(15, "the second namenode leads", () -> second.namesystem().blocks().isLeader());
         for (DataNode dn : dns) {

@@ -17,7 +17,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
-import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -103,7 +103,7 @@ class DeleteBlocksTest {
 
   private static Map<String, long[]> usage() {
     Map<String, long[]> out = new HashMap<>();
-    for (DatanodeManager.Node n : cluster.namenode().namesystem().blocks().datanodes().live()) {
+    for (DatanodeState n : cluster.namenode().namesystem().blocks().datanodes().live()) {
       out.put(n.uuid(), new long[] {n.dfsUsed(), n.remaining()});
     }
     return out;

@@ -13,6 +13,7 @@ import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.ReportOwnership;
 import java.io.IOException;
 import java.util.List;
@@ -185,12 +186,12 @@ class FullReportAcrossOwnersTest {
   }
 
   private static boolean heard(HopsNameNode nn, String uuid) {
-    DatanodeManager.Node n = nn.namesystem().blocks().datanodes().node(uuid);
+    DatanodeState n = nn.namesystem().blocks().datanodes().node(uuid);
     return n != null && n.heardFrom();
   }
 
   private static int fullReports(HopsNameNode nn, String uuid) {
-    DatanodeManager.Node n = nn.namesystem().blocks().datanodes().node(uuid);
+    DatanodeState n = nn.namesystem().blocks().datanodes().node(uuid);
     return n == null ? 0 : n.fullReportsApplied();
   }
 }

@@ -13,6 +13,7 @@ import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.ReplicaChange;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -86,7 +87,7 @@ class FullReportCostTest {
     }
   }
 
-  private static int recorded(Storage store, DatanodeManager.Node node) throws Exception {
+  private static int recorded(Storage store, DatanodeState node) throws Exception {
     if (node == null || node.storages().isEmpty()) {
       return -1;
     }

@@ -8,8 +8,9 @@ import io.hops.datanode.DatanodeLauncher;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
-import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.ReportOwnership;
+import io.hops.namenode.blocks.StorageStat;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -187,7 +188,7 @@ class LargeBlockReportTest {
     return nn.election().membership().members().size() == members;
   }
 
-  private static DatanodeManager.Node node(HopsNameNode nn, String uuid) {
+  private static DatanodeState node(HopsNameNode nn, String uuid) {
     return nn.namesystem().blocks().datanodes().node(uuid);
   }
 
@@ -222,13 +223,13 @@ class LargeBlockReportTest {
               }
             });
     HopsNameNode owner = ownerOf(uuid, nns);
-    DatanodeManager.Node node = owner.namesystem().blocks().datanodes().node(uuid);
+    DatanodeState node = owner.namesystem().blocks().datanodes().node(uuid);
     int expectedStorages = Math.max(1, types.length);
     eventually(
         180,
         "the datanode's " + REPLICAS + " replicas recorded",
         () -> recorded(store, node, expectedStorages) == REPLICAS);
-    for (DatanodeManager.StorageStat s : node.storages()) {
+    for (StorageStat s : node.storages()) {
       assertThat(BulkReplicas.recordedOn(store, s.ref.id()))
           .as("replicas of storage %s", s.ref.storageUuid())
           .isEqualTo(REPLICAS / expectedStorages);
@@ -247,14 +248,13 @@ class LargeBlockReportTest {
   }
 
   /** The replicas recorded on the node's storages, once it has reported all {@code storages}. */
-  private static int recorded(Storage store, DatanodeManager.Node node, int storages)
-      throws IOException {
-    List<DatanodeManager.StorageStat> all = new ArrayList<>(node.storages());
+  private static int recorded(Storage store, DatanodeState node, int storages) throws IOException {
+    List<StorageStat> all = new ArrayList<>(node.storages());
     if (all.size() < storages) {
       return -1;
     }
     int n = 0;
-    for (DatanodeManager.StorageStat s : all) {
+    for (StorageStat s : all) {
       n += BulkReplicas.recordedOn(store, s.ref.id());
     }
     return n;

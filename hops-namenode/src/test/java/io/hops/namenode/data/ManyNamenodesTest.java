@@ -14,7 +14,7 @@ import io.hops.election.NotLeaderException;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
-import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.ReportOwnership;
 import io.hops.namenode.cli.NamenodesCommand;
 import io.hops.namenode.tx.ExecutePhase;
@@ -445,8 +445,8 @@ class ManyNamenodesTest {
     return nn.election().membership().members().size() == members;
   }
 
-  private static DatanodeManager.Node node(HopsNameNode nn, String uuid) {
-    DatanodeManager.Node n = nn.namesystem().blocks().datanodes().node(uuid);
+  private static DatanodeState node(HopsNameNode nn, String uuid) {
+    DatanodeState n = nn.namesystem().blocks().datanodes().node(uuid);
     if (n == null) {
       throw new AssertionError("namenode " + nn.election().id() + " does not know " + uuid);
     }

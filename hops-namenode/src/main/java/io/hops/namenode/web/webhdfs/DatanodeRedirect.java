@@ -1,6 +1,7 @@
 package io.hops.namenode.web.webhdfs;
 
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.DatanodeState;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -138,7 +139,7 @@ final class DatanodeRedirect {
     }
     List<DatanodeInfo> candidates = new ArrayList<>();
     String client = r.http().getRemoteAddr();
-    for (DatanodeManager.Node n : datanodes.live()) {
+    for (DatanodeState n : datanodes.live()) {
       if (!n.heardFrom() || n.bestStorage() == null) {
         continue;
       }
