@@ -173,6 +173,9 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
     for (Map.Entry<String, Long> c : ns.storage().engineCounters().entrySet()) {
       counter(r, "Db" + c.getKey(), "the metadata engine's own work", c.getValue());
     }
+    for (Map.Entry<String, Long> g : ns.storage().engineGauges().entrySet()) {
+      r.addGauge(Interns.info("Db" + g.getKey(), "the metadata engine's caches"), g.getValue());
+    }
     for (Map.Entry<String, Long> p : ns.storage().poolUsage().entrySet()) {
       r.addGauge(Interns.info("DbPool" + metricName(p.getKey()), "connection pool"), p.getValue());
     }
