@@ -32,12 +32,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * are being read is told to the reader, which applies it after its read ({@link NamesClaim}).
  *
  * <p>Past half its bound in bytes ({@link HeapEstimate} of what each map holds) the cache starts a
- * new generation, and the one before stays readable until the next: a partition found there is
- * moved into the new one (as a claim and its fill, so that a commit in between drops it), so the
- * partitions in use survive a turnover and only those left unused for a whole generation are read
- * again. Every commit applies to both generations, the older first; a commit that overlapped a
- * turnover also applies to the generation that turnover made, and one that overlapped two drops
- * everything. After any write whose rows it cannot follow the cache drops both generations.
+ * new generation, so the two hold the bound and, at most, the entry that carried each past its half
+ * (a partition of up to {@link #MAX_PARTITION_ROWS} rows, or names); the one before stays readable
+ * until the next: a partition found there is moved into the new one (as a claim and its fill, so
+ * that a commit in between drops it), so the partitions in use survive a turnover and only those
+ * left unused for a whole generation are read again. Every commit applies to both generations, the
+ * older first; a commit that overlapped a turnover also applies to the generation that turnover
+ * made, and one that overlapped two drops everything. After any write whose rows it cannot follow
+ * the cache drops both generations.
  */
 final class PartitionCache {
   /** The largest partition kept: a directory listing of {@code dfs.ls.limit} entries fits. */
