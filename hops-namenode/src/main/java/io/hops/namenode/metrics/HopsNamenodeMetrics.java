@@ -127,6 +127,8 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
     counter(r, "HintCacheHits", "path components found in the hint cache", hints.hits());
     counter(r, "HintCacheMisses", "path components not in the hint cache", hints.misses());
     r.addGauge(Interns.info("HintCacheSize", "entries in the hint cache"), hints.size());
+    r.addGauge(
+        Interns.info("HintCacheBytes", "heap the hint cache takes, estimated"), hints.bytes());
     AccessCounts db = ns.storage().accessCounts();
     for (AccessKind k : AccessKind.values()) {
       counter(
