@@ -30,32 +30,46 @@ public final class HopsConfig {
   public static final boolean EMBEDDED_FSYNC_ON_COMMIT_DEFAULT = true;
 
   /**
-   * How many decoded rows the embedded engine keeps in memory for point reads (0: none). The cache
-   * is the store's own, written through by every commit in this process (the only process that may
-   * open the store), so it is never stale for a locked read. Past this count it starts over. Up to
-   * twice as many rows are kept as whole partitions (up to 1,024 rows each: a directory's children,
-   * a file's blocks) for partition scans and the point reads in them, followed by every commit that
-   * writes them, in two generations: past this count a new one starts, and the partitions still in
-   * use move into it from the one before. Unset: {@link #embeddedRowCacheEntriesDefault}.
+   * The heap the embedded engine's row cache may take, in bytes (0: none): decoded rows kept for
+   * point reads, written through by every commit in this process (the only process that may open
+   * the store), so never stale for a locked read. Each entry is weighed by its key, its row's
+   * fields and strings and its map node (an inode row with a 38-character name, about 330 bytes);
+   * past the bound the cache starts over. Unset: a tenth of the heap ({@link
+   * #embeddedCacheBytesDefault}).
+   */
+  public static final String EMBEDDED_ROW_CACHE_BYTES = "hops.metadata.embedded.row-cache.bytes";
+
+  /**
+   * The heap the embedded engine's partition cache may take, in bytes, both generations together
+   * (0: none): whole partitions of up to 1,024 rows (a directory's children, a file's blocks) for
+   * partition scans and the point reads in them, the names of larger partitions written into, and
+   * summaries of partitions, each followed by every commit that writes it. Past half the bound a
+   * new generation starts, and the partitions still in use move into it from the one before. Unset:
+   * three twentieths of the heap ({@link #embeddedCacheBytesDefault}).
+   */
+  public static final String EMBEDDED_PARTITION_CACHE_BYTES =
+      "hops.metadata.embedded.partition-cache.bytes";
+
+  /**
+   * An extra cap on the row cache's entries, from before the caches were bounded in bytes; 0 turns
+   * both caches off, as it did. Set alone (without {@link #EMBEDDED_PARTITION_CACHE_BYTES}), it
+   * also caps the partition cache at 600 bytes a row, what it meant for it before. Unset: no cap.
    */
   public static final String EMBEDDED_ROW_CACHE_ENTRIES =
       "hops.metadata.embedded.row-cache.entries";
 
   /**
-   * About the heap one row count of {@link #EMBEDDED_ROW_CACHE_ENTRIES} takes when both caches are
-   * full: an inode row in the row cache (about 400 bytes with its key and map entry) and in each of
-   * the partition cache's two generations (about 300 bytes each).
+   * The heap a partition cache's row took under {@link #EMBEDDED_ROW_CACHE_ENTRIES}: two of 300.
    */
-  private static final long CACHED_ROW_BYTES = 1_000;
+  public static final long PARTITION_CACHE_BYTES_PER_ENTRY = 600;
 
   /**
-   * The default of {@link #EMBEDDED_ROW_CACHE_ENTRIES}: as many rows as a quarter of this JVM's
-   * heap holds when both caches are full, at least 10,000, at most ten million (537,000 with a 2 GB
-   * heap). HDFS keeps all its metadata in its heap; here the heap keeps what is in use.
+   * The default bound of an embedded cache: {@code twentieths} of this JVM's heap (the row cache 2,
+   * the partition cache 3: together a quarter, as the row count they replace), at least 4 MB. HDFS
+   * keeps all its metadata in its heap; here the heap keeps what is in use.
    */
-  public static int embeddedRowCacheEntriesDefault() {
-    long rows = Runtime.getRuntime().maxMemory() / 4 / CACHED_ROW_BYTES;
-    return (int) Math.max(10_000, Math.min(rows, 10_000_000));
+  public static long embeddedCacheBytesDefault(int twentieths) {
+    return Math.max(4L << 20, Runtime.getRuntime().maxMemory() / 20 * twentieths);
   }
 
   /**

@@ -78,6 +78,14 @@ public interface Storage extends AutoCloseable {
   }
 
   /**
+   * The engine's own levels, by name (its caches' heap and entries); empty for an engine that keeps
+   * none.
+   */
+  default java.util.Map<String, Long> engineGauges() {
+    return java.util.Map.of();
+  }
+
+  /**
    * A stage that completes once every transaction committed on this storage before the call is
    * durable (see {@link Transaction#commitDeferred}): for a caller about to act outside the
    * database on what it read, e.g. tell a datanode to delete the blocks of a deleted file. Already

@@ -15,8 +15,21 @@ public final class NamenodeConfig {
 
   public static final int RPC_PORT_DEFAULT = 8020;
 
-  /** Entries in the inode hint cache before it starts over. */
+  /** Entries in the inode hint cache before it starts over (a cap besides its bytes). */
   public static final String HINT_CACHE_SIZE = "hops.namenode.hint-cache.size";
+
+  public static final int HINT_CACHE_SIZE_DEFAULT = 1 << 20;
+
+  /**
+   * The heap the inode hint cache may take, in bytes, before it starts over (hints and the chains
+   * of directories). Unset: {@link #hintCacheBytesDefault}.
+   */
+  public static final String HINT_CACHE_BYTES = "hops.namenode.hint-cache.bytes";
+
+  /** A twentieth of this JVM's heap, at least 8 MB (about 100,000 hints a 20 MB). */
+  public static long hintCacheBytesDefault() {
+    return Math.max(8L << 20, Runtime.getRuntime().maxMemory() / 20);
+  }
 
   /**
    * Attempts of a transaction that keeps failing transiently before the error reaches the client.

@@ -58,7 +58,11 @@ public final class Namesystem {
     this.runner =
         new TransactionRunner(
             storage,
-            new InodeHintCache(conf.getInt(NamenodeConfig.HINT_CACHE_SIZE, 1 << 20)),
+            new InodeHintCache(
+                conf.getLong(
+                    NamenodeConfig.HINT_CACHE_BYTES, NamenodeConfig.hintCacheBytesDefault()),
+                conf.getInt(
+                    NamenodeConfig.HINT_CACHE_SIZE, NamenodeConfig.HINT_CACHE_SIZE_DEFAULT)),
             conf.getInt(NamenodeConfig.TX_MAX_ATTEMPTS, 20),
             conf.getLong(NamenodeConfig.TX_BACKOFF_BASE_MS, 2),
             conf.getLong(NamenodeConfig.TX_BACKOFF_MAX_MS, 500),

@@ -26,13 +26,8 @@ public final class EmbeddedDriver implements StorageDriver {
             config.get(
                 HopsConfig.EMBEDDED_FSYNC_ON_COMMIT,
                 String.valueOf(HopsConfig.EMBEDDED_FSYNC_ON_COMMIT_DEFAULT)));
-    int cachedRows =
-        Integer.parseInt(
-            config.get(
-                HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES,
-                String.valueOf(HopsConfig.embeddedRowCacheEntriesDefault())));
     RocksStore store =
-        OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis(), cachedRows);
+        OpenStores.acquire(location, fsync, config.lockWaitTimeoutMillis(), CacheBounds.of(config));
     store
         .writes()
         .serialWrites(

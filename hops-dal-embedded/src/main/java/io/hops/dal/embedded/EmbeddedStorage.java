@@ -49,17 +49,29 @@ final class EmbeddedStorage implements Storage {
 
   @Override
   public java.util.Map<String, Long> engineCounters() {
+    java.util.Map<String, Long> counters = new java.util.LinkedHashMap<>();
+    counters.put("RowCacheHits", store.rows().stats().hits());
+    counters.put("RowCacheMisses", store.rows().stats().misses());
+    counters.put("PartitionCacheHits", store.partitions().stats().hits());
+    counters.put("PartitionCacheMisses", store.partitions().stats().misses());
     WalSync sync = store.walSync();
-    if (sync == null) {
-      return java.util.Map.of();
+    if (sync != null) {
+      counters.put("LogSyncs", sync.syncs());
+      counters.put("LogSyncedCommits", sync.syncedCommits());
+      counters.put("LogSyncsDelayed", sync.delayedSyncs());
     }
-    return java.util.Map.of(
-        "LogSyncs",
-        sync.syncs(),
-        "LogSyncedCommits",
-        sync.syncedCommits(),
-        "LogSyncsDelayed",
-        sync.delayedSyncs());
+    return counters;
+  }
+
+  @Override
+  public java.util.Map<String, Long> engineGauges() {
+    java.util.Map<String, Long> gauges = new java.util.LinkedHashMap<>();
+    gauges.put("RowCacheBytes", store.rows().bytes());
+    gauges.put("RowCacheEntries", (long) store.rows().entries());
+    gauges.put("PartitionCacheBytes", store.partitions().bytes());
+    gauges.put("PartitionCacheEntries", (long) store.partitions().entries());
+    gauges.putAll(RocksOptions.memoryGauges());
+    return gauges;
   }
 
   @Override

@@ -2,7 +2,7 @@ package io.hops.dal.embedded;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One generation of the {@link PartitionCache}: partition prefix → its {@link KeptRows}, a scan's
@@ -10,24 +10,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Generation {
   final Map<KeyBytes, Object> partitions = new ConcurrentHashMap<>();
-  final AtomicInteger rows = new AtomicInteger();
+
+  /** The heap the entries of all its maps take, estimated ({@link HeapEstimate}). */
+  final AtomicLong bytes = new AtomicLong();
 
   /**
    * The partitions in which a write missed a row that neither cache held. Hints about cost only,
-   * never about rows; counted in {@link #rows}.
+   * never about rows; counted in {@link #bytes}.
    */
   final Map<KeyBytes, PartitionCache.WriteMiss> writeMisses = new ConcurrentHashMap<>();
 
   /**
    * Partition prefix → a {@link io.hops.dal.PartitionFold}'s summary of its rows ({@code
-   * KeptFolds.Folded}), or a fold's claim. Counted in {@link #rows} by the summaries' weights.
+   * KeptFolds.Folded}), or a fold's claim. Counted in {@link #bytes} by the summaries' weights.
    */
   final Map<KeyBytes, Object> folds = new ConcurrentHashMap<>();
 
   /**
    * Partition prefix → its {@link KeptNames}, a write's {@link NamesClaim}, or {@code OVERSIZED}
-   * (more than {@link PartitionCache#MAX_NAMES}). Counted in {@link #rows} by {@link
-   * KeptNames#weight}.
+   * (more than {@link PartitionCache#MAX_NAMES}). Counted in {@link #bytes} by {@link
+   * KeptNames#bytes}.
    */
   final Map<KeyBytes, Object> names = new ConcurrentHashMap<>();
 

@@ -11,8 +11,14 @@ import io.hops.dal.PartitionFold;
  * the directory changes.
  */
 final class KeptFolds {
-  /** What {@code fold} made of a partition's rows, and its weight. */
-  record Folded(PartitionFold<?, ?> fold, Object summary, int weight) {}
+  /** What {@code fold} made of a partition's rows, and the heap it takes. */
+  record Folded(PartitionFold<?, ?> fold, Object summary, long bytes) {}
+
+  /**
+   * The heap of one row's worth of a summary ({@link PartitionFold#weight}): an inode row with a
+   * name of about 40 characters, as {@link HeapEstimate} weighs it, and its slot in a list.
+   */
+  static final long ROW_WORTH_BYTES = 320;
 
   private final PartitionCache cache;
 
@@ -43,7 +49,7 @@ final class KeptFolds {
     if (gs.previous().folds.get(partition) instanceof Folded moved && moved.fold == fold) {
       cache.beforeMove.run();
       if (gs.current().folds.replace(partition, claim, moved)) {
-        cache.grew(gs.current(), moved.weight);
+        cache.grew(gs.current(), moved.bytes);
       }
       return moved.summary;
     }
@@ -81,9 +87,9 @@ final class KeptFolds {
       g.folds.remove(claim.partition, claim);
       return;
     }
-    int w = Math.max(1, weight);
-    if (g.folds.replace(claim.partition, claim, new Folded(claim.fold, summary, w))) {
-      cache.grew(g, w);
+    long bytes = PartitionCache.entryBytes(claim.partition) + Math.max(1, weight) * ROW_WORTH_BYTES;
+    if (g.folds.replace(claim.partition, claim, new Folded(claim.fold, summary, bytes))) {
+      cache.grew(g, bytes);
     }
   }
 }

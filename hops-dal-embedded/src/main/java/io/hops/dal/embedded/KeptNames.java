@@ -52,7 +52,17 @@ final class KeptNames {
     return added;
   }
 
-  int weight() {
-    return Math.max(1, keys.size() / PartitionCache.NAMES_PER_ROW);
+  /** The heap these names take: each a set's entry and a {@link KeyBytes}. */
+  long bytes() {
+    long bytes = 0;
+    for (KeyBytes k : keys) {
+      bytes += nameBytes(k.bytes().length);
+    }
+    return bytes;
+  }
+
+  /** The heap one name of {@code length} bytes takes in a set of names. */
+  static long nameBytes(int length) {
+    return HeapEstimate.MAP_ENTRY + HeapEstimate.key(length);
   }
 }

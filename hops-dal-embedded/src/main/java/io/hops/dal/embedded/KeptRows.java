@@ -73,6 +73,25 @@ final class KeptRows {
   }
 
   /**
+   * The heap this partition takes ({@link HeapEstimate}): its rows and keys, and the chunk arrays
+   * that hold them. A commit's copy shares all chunks but the ones it writes, so two versions of a
+   * partition take less than twice this.
+   */
+  long bytes() {
+    long bytes =
+        HeapEstimate.align(HeapEstimate.HEADER + 4 * HeapEstimate.REF)
+            + 3 * HeapEstimate.array(keys.length * HeapEstimate.REF)
+            + HeapEstimate.array(ends.length * 4);
+    for (int c = 0; c < keys.length; c++) {
+      bytes += 2 * HeapEstimate.array(keys[c].length * HeapEstimate.REF);
+      for (int i = 0; i < keys[c].length; i++) {
+        bytes += HeapEstimate.array(keys[c][i].length) + HeapEstimate.row(rows[c][i]);
+      }
+    }
+    return bytes;
+  }
+
+  /**
    * KeptRows {@code from} (inclusive) to {@code to} (exclusive), in key order, added to {@code
    * out}.
    */

@@ -32,7 +32,8 @@ final class OpenStores {
 
   /** The store named by {@code location} (a directory or {@code mem:NAME}), opened if needed. */
   static synchronized RocksStore acquire(
-      String location, boolean fsync, long lockTimeout, int cachedRows) throws StorageException {
+      String location, boolean fsync, long lockTimeout, CacheBounds caches)
+      throws StorageException {
     String name = canonical(location);
     Entry e = OPEN.get(name);
     if (e == null) {
@@ -42,8 +43,8 @@ final class OpenStores {
                   name,
                   MEMORY.computeIfAbsent(name, n -> new RocksMemEnv(Env.getDefault())),
                   lockTimeout,
-                  cachedRows)
-              : RocksStore.openDirectory(Path.of(name), fsync, lockTimeout, cachedRows);
+                  caches)
+              : RocksStore.openDirectory(Path.of(name), fsync, lockTimeout, caches);
       e = new Entry(store);
       OPEN.put(name, e);
     }

@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * by probing every sorted run of the store. The names follow commits in place; a commit while they
  * are being read is told to the reader, which applies it after its read ({@link NamesClaim}).
  *
- * <p>Past its capacity in rows the cache starts a new generation, and the one before stays readable
+ * <p>Past half its bound in bytes ({@link HeapEstimate} of what each map holds) the cache starts a
+ * new generation, so the two hold the bound and, at most, the entry that carried each past its half
+ * (a partition of up to {@link #MAX_PARTITION_ROWS} rows, or names); the one before stays readable
  * until the next: a partition found there is moved into the new one (as a claim and its fill, so
  * that a commit in between drops it), so the partitions in use survive a turnover and only those
  * left unused for a whole generation are read again. Every commit applies to both generations, the
@@ -54,12 +56,6 @@ final class PartitionCache {
   static final int MAX_NAMES = 1 << 16;
 
   /**
-   * Names counted as one row of the cache's capacity: a name takes about a third of the heap of a
-   * kept row (its key and a set's entry, against the key, the decoded row and the chunk slots).
-   */
-  static final int NAMES_PER_ROW = 3;
-
-  /**
    * In a generation's partitions: a partition a scan found larger than {@link #MAX_PARTITION_ROWS}.
    * Later scans of it in the generation claim nothing and so copy out no keys; a hint about cost,
    * kept across commits, never about rows.
@@ -69,8 +65,10 @@ final class PartitionCache {
   /** The generation being filled, and the one before it (read, and moved from, until the next). */
   record Generations(Generation current, Generation previous) {}
 
-  /** Rows in all partitions of a generation, past which a new one starts; 0: off. */
-  private final int capacity;
+  /** The heap one generation's entries may take, past which a new one starts; 0: off. */
+  private final long capacity;
+
+  private final CacheStats stats = new CacheStats();
 
   private final AtomicReference<Generations> generations =
       new AtomicReference<>(new Generations(new Generation(), new Generation()));
@@ -83,9 +81,35 @@ final class PartitionCache {
   /** Runs between a move's read of the older generation and its fill of the current one. */
   volatile Runnable beforeMove = () -> {};
 
-  /** {@code capacity}: rows in all partitions of a generation; 0 turns the cache off. */
-  PartitionCache(int capacity) {
-    this.capacity = capacity;
+  /** {@code maxBytes}: the heap both generations may take; 0 turns the cache off. */
+  PartitionCache(long maxBytes) {
+    this.capacity = maxBytes / 2;
+  }
+
+  /** Partition scans and point reads answered here, and those that went to the store. */
+  CacheStats stats() {
+    return stats;
+  }
+
+  /** The heap both generations take, estimated. */
+  long bytes() {
+    Generations gs = generations.get();
+    return gs.current.bytes.get() + gs.previous.bytes.get();
+  }
+
+  /** The entries of both generations: kept partitions, names, summaries and write misses. */
+  int entries() {
+    Generations gs = generations.get();
+    return entries(gs.current) + entries(gs.previous);
+  }
+
+  private static int entries(Generation g) {
+    return g.partitions.size() + g.names.size() + g.folds.size() + g.writeMisses.size();
+  }
+
+  /** The heap an entry of a generation's maps takes, besides what it holds. */
+  static long entryBytes(KeyBytes partition) {
+    return HeapEstimate.MAP_ENTRY + HeapEstimate.key(partition.bytes().length);
   }
 
   /** The generation a scan must look in (and claim from) before it reads the store. */
@@ -130,7 +154,7 @@ final class PartitionCache {
       if (moved == null) {
         gs.current.partitions.remove(partition, claim);
       } else if (gs.current.partitions.replace(partition, claim, moved)) {
-        grew(gs.current, Math.max(1, moved.size()));
+        grew(gs.current, entryBytes(partition) + moved.bytes());
       }
     }
     return moved;
@@ -164,8 +188,9 @@ final class PartitionCache {
       g.partitions.remove(claim.partition, claim);
       return;
     }
-    if (g.partitions.replace(claim.partition, claim, KeptRows.of(keys, rows))) {
-      grew(g, Math.max(1, rows.size()));
+    KeptRows kept = KeptRows.of(keys, rows);
+    if (g.partitions.replace(claim.partition, claim, kept)) {
+      grew(g, entryBytes(claim.partition) + kept.bytes());
     }
   }
 
@@ -179,7 +204,7 @@ final class PartitionCache {
     }
     beforeFill.run();
     if (claim.generation.partitions.replace(claim.partition, claim, OVERSIZED)) {
-      grew(claim.generation, 1);
+      grew(claim.generation, entryBytes(claim.partition));
     }
   }
 
@@ -214,7 +239,7 @@ final class PartitionCache {
     }
     WriteMiss before = g.writeMisses.putIfAbsent(partition, WriteMiss.ONCE);
     if (before == null) {
-      grew(g, 1);
+      grew(g, entryBytes(partition));
       return WriteFill.NOTHING;
     }
     return before == WriteMiss.ONCE ? WriteFill.ROWS : WriteFill.NAMES;
@@ -240,7 +265,7 @@ final class PartitionCache {
       return null;
     }
     if (kept == null && gs.current.names.putIfAbsent(partition, older) == null) {
-      grew(gs.current, older.weight());
+      grew(gs.current, entryBytes(partition) + older.bytes());
     }
     return older; // kept != null: a write is reading them; the older names are still the latest
   }
@@ -279,13 +304,13 @@ final class PartitionCache {
               : g.names.replace(claim.partition, claim, in);
     }
     if (placed && in != null) {
-      grew(g, names == null ? 1 : names.weight());
+      grew(g, entryBytes(claim.partition) + (names == null ? 0 : names.bytes()));
     }
   }
 
-  /** {@code g} keeps {@code rows} more; past the capacity a new generation starts. */
-  void grew(Generation g, int rows) {
-    if (g.rows.addAndGet(rows) > capacity) {
+  /** {@code g} keeps {@code bytes} more; past the capacity a new generation starts. */
+  void grew(Generation g, long bytes) {
+    if (g.bytes.addAndGet(bytes) > capacity) {
       Generations gs = generations.get();
       if (gs.current == g) {
         generations.compareAndSet(gs, new Generations(new Generation(), g));
@@ -316,7 +341,7 @@ final class PartitionCache {
   }
 
   private void apply(Generation g, Map<KeyBytes, Map<KeyBytes, Object>> written) {
-    int[] added = new int[1];
+    long[] added = new long[1];
     for (Map.Entry<KeyBytes, Map<KeyBytes, Object>> p : written.entrySet()) {
       g.folds.remove(p.getKey()); // a summary, or a fold's claim: made before this commit
       applyToNames(g, p.getKey(), p.getValue());
@@ -331,13 +356,32 @@ final class PartitionCache {
               return null;
             }
             KeptRows next = rows.with(p.getValue());
-            added[0] = next == null ? 0 : next.size() - rows.size();
+            added[0] = next == null ? 0 : addedBytes(p.getValue(), next.size() - rows.size());
             return next;
           });
       if (added[0] > 0) {
         grew(g, added[0]);
       }
     }
+  }
+
+  /**
+   * The heap {@code added} new rows of a partition take, as the mean of the rows a commit wrote:
+   * the rows it replaced and those it added are not told apart.
+   */
+  private static long addedBytes(Map<KeyBytes, Object> written, int added) {
+    if (added <= 0) {
+      return 0;
+    }
+    long bytes = 0;
+    int n = 0;
+    for (Map.Entry<KeyBytes, Object> w : written.entrySet()) {
+      if (w.getValue() != RowCache.ABSENT) {
+        bytes += HeapEstimate.array(w.getKey().bytes().length) + HeapEstimate.row(w.getValue());
+        n++;
+      }
+    }
+    return n == 0 ? 0 : bytes * added / n + added * 2L * HeapEstimate.REF;
   }
 
   /**
@@ -357,7 +401,7 @@ final class PartitionCache {
       if (names.size() > MAX_NAMES) {
         g.names.replace(partition, names, OVERSIZED);
       } else if (added > 0) {
-        grew(g, (added + NAMES_PER_ROW - 1) / NAMES_PER_ROW);
+        grew(g, added * KeptNames.nameBytes(written.keySet().iterator().next().bytes().length));
       }
     }
   }

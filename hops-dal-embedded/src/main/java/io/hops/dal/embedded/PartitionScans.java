@@ -48,9 +48,11 @@ final class PartitionScans {
     Generation g = cache.current(); // before the store is read
     KeptRows cached = cache.get(partition);
     if (cached != null) {
+      cache.stats().hit();
       int from = after == null ? 0 : cached.firstAfter(after);
       return rowsOf(t, cached, from, Math.min(cached.size(), from + Math.max(0, limit)));
     }
+    cache.stats().miss();
     // Only a read from the partition's start that ends before the limit has the whole partition.
     PartitionClaim claim = after == null ? cache.claim(g, partition) : null;
     List<byte[]> keys = claim == null ? null : new ArrayList<>();

@@ -41,7 +41,7 @@ final class PointReads {
       return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     }
     RowCache.Generation g = cache.current(); // before the store is read
-    Object cached = g.get(rowKey);
+    Object cached = counted(g.get(rowKey));
     if (cached == null && t.partitionPrefixLength > 0) {
       KeyBytes partition = partitionOf(t, rowKey);
       cached = keptRow(partition, rowKey);
@@ -56,6 +56,16 @@ final class PointReads {
     R row = decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     cache.fill(g, rowKey, row);
     return row;
+  }
+
+  /** {@code cached}, the row cache's answer, counted as a hit or a miss. */
+  private Object counted(Object cached) {
+    if (cached == null) {
+      store.rows().stats().miss();
+    } else {
+      store.rows().stats().hit();
+    }
+    return cached;
   }
 
   /** The partition of a row of a partitioned table: its key's first bytes. */
@@ -73,10 +83,17 @@ final class PointReads {
     PartitionCache cache = store.partitions();
     KeptRows rows = cache.get(partition);
     if (rows != null) {
+      cache.stats().hit();
       return rows.find(rowKey.bytes());
     }
     KeptNames names = cache.names(partition);
-    return names == null || names.holds(rowKey) ? null : RowCache.ABSENT;
+    Object row = names == null || names.holds(rowKey) ? null : RowCache.ABSENT;
+    if (row == null) {
+      cache.stats().miss();
+    } else {
+      cache.stats().hit();
+    }
+    return row;
   }
 
   /**
@@ -101,7 +118,7 @@ final class PointReads {
     List<R> rows = new ArrayList<>(rowKeys.size());
     List<KeyBytes> missing = null;
     for (KeyBytes k : rowKeys) {
-      Object cached = g.get(k);
+      Object cached = counted(g.get(k));
       if (cached == null && t.partitionPrefixLength > 0) {
         KeyBytes partition = partitionOf(t, k);
         cached = keptRow(partition, k);

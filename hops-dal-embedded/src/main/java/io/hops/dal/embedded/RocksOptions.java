@@ -11,6 +11,7 @@ import org.rocksdb.Env;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
+import org.rocksdb.WriteBufferManager;
 
 /**
  * The RocksDB options of an embedded store, with the reasons and measurements behind each choice
@@ -52,8 +53,19 @@ final class RocksOptions {
    * the files again and decompressed them: with this cache a content summary of the bench's third
    * round cost a fifth less namenode CPU. The cache fills only as blocks are read, so a small store
    * never takes it all; it is memory outside the heap, besides {@code -Xmx}.
+   *
+   * <p>It bounds all of RocksDB's memory together: the table blocks, the index and filter blocks of
+   * every table file (held there rather than beside it, where they grew with the store: a bloom
+   * filter of 10 bits a key is about 1.2 MB a million rows), and the memtables of all stores,
+   * charged to it by one {@link #MEMTABLE_BYTES write buffer manager}.
    */
   static final long BLOCK_CACHE_BYTES = 256L << 20;
+
+  /**
+   * The memtables of all of the process's stores, charged to the block cache: past it the largest
+   * memtable is flushed. Four stores' two memtables of {@link #WRITE_BUFFER_BYTES} fit.
+   */
+  static final long MEMTABLE_BYTES = 64L << 20;
 
   /** Flushed write-ahead logs kept to be written over by later ones. */
   static final int LOGS_KEPT_FOR_REUSE = 4;
@@ -63,9 +75,26 @@ final class RocksOptions {
    */
   static final int HINT_PREFIX_BYTES = 17;
 
-  /** The block cache, made when a store is first opened (after the library is loaded). */
+  /**
+   * The block cache, made when a store is first opened (after the library is loaded), a tenth of it
+   * kept for index and filter blocks, and the write buffer manager that charges memtables to it.
+   */
   private static final class SharedBlockCache {
-    static final LRUCache CACHE = new LRUCache(BLOCK_CACHE_BYTES);
+    static final LRUCache CACHE = new LRUCache(BLOCK_CACHE_BYTES, -1, false, 0.1);
+    static final WriteBufferManager MEMTABLES = new WriteBufferManager(MEMTABLE_BYTES, CACHE);
+  }
+
+  /**
+   * RocksDB's memory, for the metrics: what the shared cache holds (blocks, index and filter
+   * blocks, memtables' charges) and what of it is pinned (in use, or index and filter blocks of the
+   * newest table files).
+   */
+  static java.util.Map<String, Long> memoryGauges() {
+    return java.util.Map.of(
+        "RocksCacheBytes",
+        SharedBlockCache.CACHE.getUsage(),
+        "RocksCachePinnedBytes",
+        SharedBlockCache.CACHE.getPinnedUsage());
   }
 
   /**
@@ -106,6 +135,7 @@ final class RocksOptions {
         // still applied to the memtable.
         .setEnablePipelinedWrite(true)
         .setManualWalFlush(groupSync)
+        .setWriteBufferManager(SharedBlockCache.MEMTABLES)
         // A bloom filter over the memtable's whole keys: a point read of a key that is not there
         // (a retry-cache row, a name being created) skips the memtable's skip list.
         .setMemtableWholeKeyFiltering(true)
@@ -115,7 +145,12 @@ final class RocksOptions {
         .setTableFormatConfig(
             new BlockBasedTableConfig()
                 .setFilterPolicy(new BloomFilter(10, false))
-                .setBlockCache(SharedBlockCache.CACHE));
+                .setBlockCache(SharedBlockCache.CACHE)
+                // Index and filter blocks in the cache, at high priority, those of the newest
+                // files (level 0: most reads look there first) pinned.
+                .setCacheIndexAndFilterBlocks(true)
+                .setCacheIndexAndFilterBlocksWithHighPriority(true)
+                .setPinL0FilterAndIndexBlocksInCache(true));
   }
 
   /**

@@ -57,18 +57,23 @@ final class RocksStore implements AutoCloseable {
   }
 
   private RocksStore(
-      String name, RocksDB db, Options options, boolean fsync, long lockTimeout, int cachedRows) {
+      String name,
+      RocksDB db,
+      Options options,
+      boolean fsync,
+      long lockTimeout,
+      CacheBounds caches) {
     this.name = name;
     this.db = db;
     this.options = options;
     this.locks = new LockManager(lockTimeout);
-    this.rows = new RowCache(cachedRows);
-    this.partitions = new PartitionCache(cachedRows);
+    this.rows = new RowCache(caches.rowBytes(), caches.rowEntries());
+    this.partitions = new PartitionCache(caches.partitionBytes());
     this.writes = new StoreWrites(this, fsync);
   }
 
   /** Opens (creating if new) the store in a directory. */
-  static RocksStore openDirectory(Path dir, boolean fsync, long lockTimeout, int cachedRows)
+  static RocksStore openDirectory(Path dir, boolean fsync, long lockTimeout, CacheBounds caches)
       throws StorageException {
     if (Files.exists(dir.resolve(H2_FILE))) {
       throw new StorageException(
@@ -87,8 +92,7 @@ final class RocksStore implements AutoCloseable {
     // RocksDB names the store's current manifest in CURRENT from its creation on.
     boolean created = !Files.exists(dir.resolve("CURRENT"));
     Options options = RocksOptions.of(Env.getDefault(), RocksOptions.WRITE_BUFFER_BYTES, fsync);
-    RocksStore store =
-        open(dir.toString(), dir.toString(), options, fsync, lockTimeout, cachedRows);
+    RocksStore store = open(dir.toString(), dir.toString(), options, fsync, lockTimeout, caches);
     if (created) {
       try {
         store.preallocateLogs(RocksOptions.WRITE_BUFFER_BYTES);
@@ -145,16 +149,21 @@ final class RocksStore implements AutoCloseable {
    * Opens the in-memory store on {@code env} (which keeps its files while the process lives, so
    * reopening a closed in-memory store finds its data).
    */
-  static RocksStore openInMemory(String name, Env env, long lockTimeout, int cachedRows)
+  static RocksStore openInMemory(String name, Env env, long lockTimeout, CacheBounds caches)
       throws StorageException {
     // Small memtables: a test JVM opens hundreds of these. A sync is a no-op in memory, but the
     // commits take the same path as on disk (and tests can hold or fail the sync).
     Options options = RocksOptions.of(env, 4L << 20, true);
-    return open(name, "/hops-mem/" + name, options, true, lockTimeout, cachedRows);
+    return open(name, "/hops-mem/" + name, options, true, lockTimeout, caches);
   }
 
   private static RocksStore open(
-      String name, String path, Options options, boolean fsync, long lockTimeout, int cachedRows)
+      String name,
+      String path,
+      Options options,
+      boolean fsync,
+      long lockTimeout,
+      CacheBounds caches)
       throws StorageException {
     try {
       RocksDB db = RocksDB.open(options, path);
@@ -171,7 +180,7 @@ final class RocksStore implements AutoCloseable {
                 + new String(EmbeddedSchemaAdmin.FORMAT_VERSION, StandardCharsets.UTF_8)
                 + " only: format a new store (bin/hops format) and copy the data over");
       }
-      return new RocksStore(name, db, options, fsync, lockTimeout, cachedRows);
+      return new RocksStore(name, db, options, fsync, lockTimeout, caches);
     } catch (RocksDBException e) {
       options.close();
       String message = String.valueOf(e.getMessage());

@@ -2,6 +2,7 @@ package io.hops.dal.embedded;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Decoded rows of one store by row key, for point reads: a present row, or {@link #ABSENT} for a
@@ -23,6 +24,7 @@ final class RowCache {
   /** One generation of the cache. */
   static final class Generation {
     private final Map<KeyBytes, Object> rows = new ConcurrentHashMap<>();
+    private final AtomicLong bytes = new AtomicLong();
 
     /** The cached row, {@link #ABSENT}, or null if not cached. */
     Object get(KeyBytes rowKey) {
@@ -30,18 +32,42 @@ final class RowCache {
     }
   }
 
-  private final int capacity;
+  private final long maxBytes;
+  private final int maxEntries;
   private volatile Generation current = new Generation();
+  private final CacheStats stats = new CacheStats();
 
   /** Runs before a read adds what it fetched: lets a test put a commit in between. */
   volatile Runnable beforeFill = () -> {};
 
-  RowCache(int capacity) {
-    this.capacity = capacity;
+  /** {@code maxBytes} or {@code maxEntries} 0: off. */
+  RowCache(long maxBytes, int maxEntries) {
+    this.maxBytes = maxEntries > 0 ? maxBytes : 0;
+    this.maxEntries = maxEntries;
   }
 
   boolean enabled() {
-    return capacity > 0;
+    return maxBytes > 0;
+  }
+
+  /** Lookups answered here and those that went further. */
+  CacheStats stats() {
+    return stats;
+  }
+
+  /** The heap the current generation's entries take, estimated ({@link HeapEstimate}). */
+  long bytes() {
+    return current.bytes.get();
+  }
+
+  /** The current generation's entries. */
+  int entries() {
+    return current.rows.size();
+  }
+
+  /** The heap one entry takes: its map node, its key and its row. */
+  static long entryBytes(KeyBytes rowKey, Object row) {
+    return HeapEstimate.MAP_ENTRY + HeapEstimate.key(rowKey.bytes().length) + HeapEstimate.row(row);
   }
 
   /** The generation a read must take before it reads the store. */
@@ -51,22 +77,43 @@ final class RowCache {
 
   /** Adds what a read found in the store (null: no row), unless a commit got there first. */
   void fill(Generation g, KeyBytes rowKey, Object row) {
-    if (capacity <= 0) {
+    if (maxBytes <= 0) {
       return;
     }
     beforeFill.run();
-    g.rows.putIfAbsent(rowKey, row == null ? ABSENT : row);
-    if (g.rows.size() > capacity && current == g) {
+    Object value = row == null ? ABSENT : row;
+    long size = entryBytes(rowKey, value);
+    if (size > maxBytes) {
+      return;
+    }
+    if (g.rows.putIfAbsent(rowKey, value) == null) {
+      grew(g, size);
+    }
+  }
+
+  /** {@code g} holds {@code size} bytes more; past a bound a new generation starts. */
+  private void grew(Generation g, long size) {
+    if ((g.bytes.addAndGet(size) > maxBytes || g.rows.size() > maxEntries) && current == g) {
       current = new Generation();
     }
   }
 
   /** The rows of a commit whose batch is in the store (row or {@link #ABSENT} by row key). */
   void committed(Map<KeyBytes, Object> rows) {
-    if (capacity <= 0 || rows.isEmpty()) {
+    if (maxBytes <= 0 || rows.isEmpty()) {
       return;
     }
-    current.rows.putAll(rows);
+    Generation g = current;
+    long size = 0;
+    for (Map.Entry<KeyBytes, Object> e : rows.entrySet()) {
+      long before = 0;
+      Object old = g.rows.put(e.getKey(), e.getValue());
+      if (old != null) {
+        before = entryBytes(e.getKey(), old);
+      }
+      size += entryBytes(e.getKey(), e.getValue()) - before;
+    }
+    grew(g, size);
   }
 
   /** Forgets everything (after a write the cache cannot follow). */

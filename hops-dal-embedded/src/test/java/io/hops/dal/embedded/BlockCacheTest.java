@@ -19,8 +19,8 @@ class BlockCacheTest {
 
   @Test
   void storesShareOneBlockCacheOfTheConfiguredSize() throws Exception {
-    try (RocksStore a = RocksStore.openDirectory(first, false, 1_000, 100);
-        RocksStore b = RocksStore.openDirectory(second, false, 1_000, 100)) {
+    try (RocksStore a = RocksStore.openDirectory(first, false, 1_000, CacheBounds.of(1 << 20));
+        RocksStore b = RocksStore.openDirectory(second, false, 1_000, CacheBounds.of(1 << 20))) {
       assertThat(property(a, "rocksdb.block-cache-capacity"))
           .isEqualTo(RocksOptions.BLOCK_CACHE_BYTES);
       assertThat(property(b, "rocksdb.block-cache-capacity"))

@@ -24,7 +24,7 @@ class Level0CompactionTest {
 
   @Test
   void theStoreCompactsUniversally() throws Exception {
-    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
+    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, CacheBounds.of(1 << 20))) {
       assertThat(store.compactionStyle()).isEqualTo(CompactionStyle.UNIVERSAL);
     }
   }
@@ -45,7 +45,7 @@ class Level0CompactionTest {
       db.compactRange();
       assertThat(db.getProperty("rocksdb.num-files-at-level0").trim()).isEqualTo("0");
     }
-    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
+    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, CacheBounds.of(1 << 20))) {
       for (int i = 0; i < 1_000; i++) {
         byte[] k = key(i);
         assertThat(store.use("read", (RocksDB db) -> db.get(k))).isEqualTo(k);
@@ -59,7 +59,7 @@ class Level0CompactionTest {
 
   @Test
   void flushedMemtablesWaitForTheTriggerBeforeACompaction() throws Exception {
-    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, 100)) {
+    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, CacheBounds.of(1 << 20))) {
       int waiting = RocksOptions.LEVEL0_COMPACTION_TRIGGER - 1;
       assertThat(waiting).isGreaterThanOrEqualTo(ROCKSDB_DEFAULT_TRIGGER);
       awaitNoCompaction(store);

@@ -24,7 +24,7 @@ class LogRecyclingTest {
 
   @Test
   void aNewLogIsWrittenOverTheFileOfAFlushedOne() throws Exception {
-    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, 100)) {
+    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, CacheBounds.of(1 << 20))) {
       Set<Object> firstLogs = new HashSet<>();
       Path live = writeOverAFlushedLog(store, dir, firstLogs::addAll);
       // The third log, of one small record, is written over the first log's file: the same file,
@@ -33,7 +33,7 @@ class LogRecyclingTest {
       assertThat(Files.size(live)).isGreaterThan(BIG);
     }
     // A reopen replays the reused log: its old records are not taken for new ones.
-    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, 100)) {
+    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, CacheBounds.of(1 << 20))) {
       for (int i = 1; i <= 3; i++) {
         byte[] key = key(i);
         byte[] value = store.use("read", db -> db.get(key));
@@ -49,7 +49,7 @@ class LogRecyclingTest {
    */
   @Test
   void aNewStoreWritesItsLogsOutBeforeItsFirstCommit() throws Exception {
-    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, 100)) {
+    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, CacheBounds.of(1 << 20))) {
       java.util.Map<Object, Long> logs = logSizes(dir);
       assertThat(logs.values())
           .isNotEmpty()
@@ -65,7 +65,7 @@ class LogRecyclingTest {
       assertThat((int) store.use("keys", LogRecyclingTest::countKeys)).isEqualTo(200);
     }
     // The reused log replays: every commit is there after a reopen.
-    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, 100)) {
+    try (RocksStore store = RocksStore.openDirectory(dir, true, 1_000, CacheBounds.of(1 << 20))) {
       assertThat((int) store.use("keys", LogRecyclingTest::countKeys)).isEqualTo(200);
     }
   }

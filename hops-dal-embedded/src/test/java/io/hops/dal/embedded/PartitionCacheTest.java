@@ -44,13 +44,23 @@ import org.junit.jupiter.api.Test;
 class PartitionCacheTest {
   private static final Table<InodeRow> T = InodeRow.TABLE;
   private static final long DIR = 77;
+
+  /** The heap a kept child of this test takes: its row, its key and their slots. */
+  private static final long KEPT_ROW_BYTES =
+      HeapEstimate.row(child(1, "n00001")) + HeapEstimate.array(40) + 2 * HeapEstimate.REF;
+
   private Storage storage;
 
+  /**
+   * Opens a store whose generations of the partition cache each hold about {@code cachedRows} kept
+   * rows of this test's children (a partition's entry takes less than a row besides its rows).
+   */
   private void open(int cachedRows) throws Exception {
     storage =
         Storages.open(
             DalConfig.embeddedInMemory("partition-cache-" + UUID.randomUUID())
-                .with(HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES, cachedRows));
+                .with(HopsConfig.EMBEDDED_ROW_CACHE_ENTRIES, cachedRows)
+                .with(HopsConfig.EMBEDDED_PARTITION_CACHE_BYTES, 2L * cachedRows * KEPT_ROW_BYTES));
     storage.schema().createOrUpgrade();
   }
 
@@ -345,7 +355,7 @@ class PartitionCacheTest {
   @Test
   void namesFollowTurnoversAndAreDroppedPastTheMostKept() throws Exception {
     int most = PartitionCache.MAX_ROWS_FILLED_ON_WRITE;
-    openWithChildrenOnlyInTheStore(most + 6, (most + 6) / PartitionCache.NAMES_PER_ROW + 4);
+    openWithChildrenOnlyInTheStore(most + 6, (most + 6) / 3 + 4);
     keysReadToWrite("m");
     keysReadToWrite("m2");
     keysReadToWrite("m3");

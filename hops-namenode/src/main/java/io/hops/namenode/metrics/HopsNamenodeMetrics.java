@@ -127,6 +127,8 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
     counter(r, "HintCacheHits", "path components found in the hint cache", hints.hits());
     counter(r, "HintCacheMisses", "path components not in the hint cache", hints.misses());
     r.addGauge(Interns.info("HintCacheSize", "entries in the hint cache"), hints.size());
+    r.addGauge(
+        Interns.info("HintCacheBytes", "heap the hint cache takes, estimated"), hints.bytes());
     AccessCounts db = ns.storage().accessCounts();
     for (AccessKind k : AccessKind.values()) {
       counter(
@@ -172,6 +174,9 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
             database.lastProbeMicros());
     for (Map.Entry<String, Long> c : ns.storage().engineCounters().entrySet()) {
       counter(r, "Db" + c.getKey(), "the metadata engine's own work", c.getValue());
+    }
+    for (Map.Entry<String, Long> g : ns.storage().engineGauges().entrySet()) {
+      r.addGauge(Interns.info("Db" + g.getKey(), "the metadata engine's caches"), g.getValue());
     }
     for (Map.Entry<String, Long> p : ns.storage().poolUsage().entrySet()) {
       r.addGauge(Interns.info("DbPool" + metricName(p.getKey()), "connection pool"), p.getValue());

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Hints from (parent id, name) to inode id, so a path of depth N is resolved in one batched read
  * (docs/architecture.md, "Transactions"). A hint is never trusted: every row read is checked
- * against it and a wrong hint only costs extra reads, after which it is repaired. Bounded: past its
- * capacity it starts over.
+ * against it and a wrong hint only costs extra reads, after which it is repaired. Bounded in bytes
+ * (an estimate of each hint's objects and map entries, {@link #hintBytes}) and in entries: past
+ * either it starts over, so its heap never grows with the namespace.
  *
  * <p>Also the other way, from an inode id to where it was last seen ({@link #placeOf}), so an inode
  * known only by id (the file of a block) is one primary-key read instead of an index scan over
@@ -99,11 +100,47 @@ public final class InodeHintCache {
   private final ConcurrentHashMap<Long, Hint> places = new ConcurrentHashMap<>();
 
   private final int capacity;
+  private final long maxBytes;
+  private final java.util.concurrent.atomic.AtomicLong bytes =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong chainBytes =
+      new java.util.concurrent.atomic.AtomicLong();
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
 
+  /** A cache of at most {@code capacity} hints, whatever their bytes. */
   public InodeHintCache(int capacity) {
+    this(Long.MAX_VALUE, capacity);
+  }
+
+  /** A cache of at most {@code maxBytes} of heap and {@code capacity} hints. */
+  public InodeHintCache(long maxBytes, int capacity) {
+    this.maxBytes = maxBytes;
     this.capacity = capacity;
+  }
+
+  /**
+   * The heap a hint takes in both maps, estimated as HotSpot lays objects out with compressed
+   * pointers: the hint (40 bytes), its name (a Latin-1 {@code String}: 24 bytes and an array of 16
+   * and the name), a directory's row key (about 96 bytes), a node in each map (32 and the table's
+   * slot) and the boxed id of the map by id (16).
+   */
+  static long hintBytes(String name, boolean withKey) {
+    return 40 + 24 + align(16 + name.length()) + (withKey ? 96 : 0) + 2 * 40 + 16;
+  }
+
+  /** A chain's heap: its path, its arrays of ids and keys (the keys are the hints'), its node. */
+  static long chainBytes(String dirPath, DirChain chain) {
+    return 40
+        + 24
+        + align(16 + dirPath.length())
+        + 16
+        + align(16 + 8L * chain.ids().length)
+        + align(16 + 4L * chain.keys().length);
+  }
+
+  private static long align(long b) {
+    return (b + 7) & ~7L;
   }
 
   /** The hinted id of {@code name} under {@code parentId}, or -1. */
@@ -144,11 +181,10 @@ public final class InodeHintCache {
     if (known != null && known.id == id && (known.key != null || !dir) && places.get(id) == known) {
       return; // every resolution confirms its hints: reads only, no writes to shared maps
     }
-    if (hints.size() >= capacity) {
-      hints.clear();
-    }
-    if (places.size() >= capacity) {
-      places.clear();
+    if (hints.size() >= capacity
+        || places.size() >= capacity
+        || bytes.get() >= maxBytes - maxBytes / 16) {
+      clear();
     }
     // The same inode keeps the key it had; a directory without one gets it built.
     Key key = known != null && known.id == id ? known.key : null;
@@ -156,8 +192,14 @@ public final class InodeHintCache {
       key = Inodes.key(parentId, name);
     }
     Hint hint = new Hint(parentId, name, id, key);
-    hints.put(hint, hint);
-    places.put(id, hint);
+    Hint replaced = hints.put(hint, hint);
+    Hint moved = places.put(id, hint);
+    // A replaced hint's objects go; a hint whose place moved away from it stays as a hint.
+    long grown = hintBytes(name, key != null);
+    if (replaced != null) {
+      grown -= hintBytes(replaced.name, replaced.key != null);
+    }
+    bytes.addAndGet(grown);
   }
 
   /**
@@ -182,7 +224,10 @@ public final class InodeHintCache {
     ChildName child = new ChildName(parentId, name);
     // Most names removed have no hint (a name being created): a look, which takes no lock, first.
     if (hints.containsKey(child)) {
-      hints.remove(child);
+      Hint removed = hints.remove(child);
+      if (removed != null) {
+        bytes.addAndGet(-hintBytes(removed.name, removed.key != null));
+      }
     }
   }
 
@@ -197,25 +242,38 @@ public final class InodeHintCache {
   /** Keeps the hints of the directories on {@code dirPath}, once each has been read and checked. */
   public void putChain(String dirPath, DirChain chain) {
     // A chain is the size of a few hints: a sixteenth of the hints' capacity bounds their memory.
-    if (chains.size() >= Math.max(1, capacity / 16)) {
+    if (chains.size() >= Math.max(1, capacity / 16) || chainBytes.get() >= maxBytes / 16) {
       chains.clear();
+      chainBytes.set(0);
     }
-    chains.put(dirPath, chain);
+    if (chains.put(dirPath, chain) == null) {
+      chainBytes.addAndGet(chainBytes(dirPath, chain));
+    }
   }
 
   /** Forgets the chain of {@code dirPath}: a row read through it did not match it. */
   public void removeChain(String dirPath) {
-    chains.remove(dirPath);
+    DirChain removed = chains.remove(dirPath);
+    if (removed != null) {
+      chainBytes.addAndGet(-chainBytes(dirPath, removed));
+    }
   }
 
   public void clear() {
     hints.clear();
     places.clear();
     chains.clear();
+    bytes.set(0);
+    chainBytes.set(0);
   }
 
   public int size() {
     return hints.size();
+  }
+
+  /** The heap the hints and chains take, estimated ({@link #hintBytes}, {@link #chainBytes}). */
+  public long bytes() {
+    return bytes.get() + chainBytes.get();
   }
 
   /** Path components whose hint (right or stale) was found since this namenode started. */
