@@ -1,6 +1,7 @@
 package io.hops.namenode.web.webhdfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
@@ -15,6 +16,9 @@ import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -242,7 +246,7 @@ class KerberosWebHdfsTest {
     Token<DelegationTokenIdentifier> hdfsToken = tokenFrom(alice, hdfsWeb());
     String[] answers = new String[4];
     int i = 0;
-    for (var t : java.util.List.of(hopsToken, hdfsToken)) {
+    for (var t : List.of(hopsToken, hdfsToken)) {
       byte[] password = t.getPassword().clone();
       password[0] ^= 1;
       Token<DelegationTokenIdentifier> forged =
@@ -255,6 +259,84 @@ class KerberosWebHdfsTest {
     }
     assertThat(answers[0]).startsWith("403").isEqualTo(answers[2]);
     assertThat(answers[1]).isEqualTo(answers[3]);
+  }
+
+  /**
+   * The PyPI {@code hdfs} package's {@code TokenClient} (a client with no Kerberos of its own: it
+   * sends {@code delegation=} on every call) with a token alice fetched over SPNEGO: directories
+   * made, listed, changed, renamed and deleted, a missing path's error, and after the token is
+   * cancelled, the refusal; on both sides, the same output.
+   */
+  @Test
+  void pythonClientWithADelegationTokenLikeHdfs() throws Exception {
+    String python = WebHdfsPythonClientTest.Python.withHdfsClient();
+    assumeTrue(python != null, "python3 is not installed (.ci/run installs it)");
+    UserGroupInformation alice = kdc.login("alice");
+    String[] outputs = new String[2];
+    int i = 0;
+    for (String side : new String[] {hopsWeb(), hdfsWeb()}) {
+      Token<DelegationTokenIdentifier> token = tokenFrom(alice, side);
+      String delegation = token.encodeToUrlString();
+      String used = runPython(python, PYTHON_WITH_TOKEN, "http://" + side, delegation, "use");
+      assertThat(tokenCall(alice, side, "CANCELDELEGATIONTOKEN", token).status()).isEqualTo(200);
+      String refused =
+          runPython(python, PYTHON_WITH_TOKEN, "http://" + side, delegation, "refused");
+      outputs[i++] = used + refused;
+    }
+    assertThat(outputs[0])
+        .contains(
+            "STATUS DIRECTORY 750 alice",
+            "LIST d",
+            "MODE 700",
+            "CONTENT 0 0 2",
+            "DELETED True",
+            "ERROR File does not exist: /user/alice/py/nope",
+            "REFUSED");
+    assertThat(normalise(outputs[0])).isEqualTo(normalise(outputs[1]));
+    assertThat(hops.client().exists(new Path("/user/alice/py/e"))).isFalse();
+    assertThat(hops.client().getFileStatus(new Path("/user/alice/py")).getOwner())
+        .isEqualTo("alice");
+  }
+
+  private static final String PYTHON_WITH_TOKEN =
+      """
+      import sys
+      from hdfs import TokenClient
+      from hdfs.util import HdfsError
+      c = TokenClient(sys.argv[1], sys.argv[2])
+      if sys.argv[3] == 'use':
+          c.makedirs('/user/alice/py/d', permission='750')
+          st = c.status('/user/alice/py/d')
+          print('STATUS %s %s %s' % (st['type'], st['permission'], st['owner']))
+          print('LIST ' + ','.join(c.list('/user/alice/py')))
+          c.set_permission('/user/alice/py/d', '700')
+          print('MODE ' + c.status('/user/alice/py/d')['permission'])
+          s = c.content('/user/alice/py')
+          print('CONTENT %d %d %d' % (s['length'], s['fileCount'], s['directoryCount']))
+          c.rename('/user/alice/py/d', '/user/alice/py/e')
+          print('DELETED %s' % c.delete('/user/alice/py/e'))
+          try:
+              c.status('/user/alice/py/nope')
+          except HdfsError as e:
+              print('ERROR ' + str(e).splitlines()[0])
+      else:
+          try:
+              c.status('/user/alice/py')
+              print('NOT REFUSED')
+          except HdfsError as e:
+              print('REFUSED ' + str(e).splitlines()[0])
+      """;
+
+  /** Runs {@code script} with {@code args}; its output, after asserting it exited with 0. */
+  private static String runPython(String python, String script, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(python, "-c"));
+    command.add(script);
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    return out;
   }
 
   /** A call to {@code url} over SPNEGO, as {@code ugi}. */
