@@ -2,12 +2,17 @@ package io.hops.namenode.security;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.ProxyUsers;
+import org.assertj.core.api.Assertions;
 
 /**
  * A KDC from {@code hadoop-minikdc} for the kerberized test classes: one keytab with every
@@ -120,6 +125,53 @@ public final class TestKdc implements AutoCloseable {
     Configuration c = new Configuration();
     settings.forEach(e -> c.set(e.getKey(), e.getValue()));
     return c;
+  }
+
+  /**
+   * A ticket of {@code principal} in a cache of its own, got by MIT {@code kinit} from {@code
+   * keytab} as a user's terminal gets one: the environment a process needs to use it ({@code
+   * KRB5CCNAME}, {@code KRB5_CONFIG}), or null where the machine has no kinit (see {@link
+   * #mitKinit}).
+   */
+  public Map<String, String> ticketCache(String principal, File keytab) throws Exception {
+    Path kinit = mitKinit();
+    if (kinit == null) {
+      return null;
+    }
+    Path cache = new File(dir, "krb5cc_" + principal.replace('/', '_')).toPath();
+    Map<String, String> env =
+        Map.of("KRB5CCNAME", "FILE:" + cache, "KRB5_CONFIG", krb5conf().getPath());
+    File log = new File(dir, "kinit-" + principal.replace('/', '_') + ".out");
+    ProcessBuilder pb =
+        new ProcessBuilder(kinit.toString(), "-kt", keytab.getPath(), principal + "@" + realm())
+            .redirectErrorStream(true)
+            .redirectOutput(log);
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    p.getOutputStream().close();
+    Assertions.assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kinit finished").isTrue();
+    Assertions.assertThat(p.exitValue())
+        .as("kinit: %s", Files.readString(log.toPath(), StandardCharsets.UTF_8))
+        .isZero();
+    Assertions.assertThat(cache).isRegularFile();
+    return env;
+  }
+
+  /**
+   * MIT kinit, or null where the machine has none; CI installs it (Debian's {@code krb5-user}) and
+   * sets {@code HOPS_TEST_REQUIRE_KINIT}, so there a test cannot skip what needs it.
+   */
+  public static Path mitKinit() {
+    for (String d : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
+      Path p = Path.of(d, "kinit");
+      if (Files.isExecutable(p)) {
+        return p;
+      }
+    }
+    Assertions.assertThat(System.getenv("HOPS_TEST_REQUIRE_KINIT"))
+        .as("kinit is not installed (Debian: krb5-user) but HOPS_TEST_REQUIRE_KINIT is set")
+        .isNull();
+    return null;
   }
 
   private String httpPrincipal(String host) {

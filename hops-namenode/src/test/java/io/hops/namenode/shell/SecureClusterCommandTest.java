@@ -2,6 +2,7 @@ package io.hops.namenode.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.namenode.security.TestKdc;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -116,7 +117,7 @@ class SecureClusterCommandTest {
 
     // The kinit path: MIT kinit (Debian's krb5-user) with the printed lines writes a ticket cache
     // that the stock shell's Kerberos login reads (KRB5CCNAME), as a user's terminal does.
-    Path kinitBinary = kinit();
+    Path kinitBinary = TestKdc.mitKinit();
     if (kinitBinary == null) {
       return;
     }
@@ -190,23 +191,6 @@ class SecureClusterCommandTest {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("curl finished").isTrue();
     assertThat(out).as("curl's answer for %s", url).matches("[0-9]{3}");
     return new Curl(Integer.parseInt(out), Files.readString(body, StandardCharsets.UTF_8));
-  }
-
-  /**
-   * MIT kinit, or null where the machine has none; CI installs it ({@code krb5-user}) and sets
-   * {@code HOPS_TEST_REQUIRE_KINIT}, so there the kinit path cannot be skipped.
-   */
-  private static Path kinit() {
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator)) {
-      Path p = Path.of(dir, "kinit");
-      if (Files.isExecutable(p)) {
-        return p;
-      }
-    }
-    assertThat(System.getenv("HOPS_TEST_REQUIRE_KINIT"))
-        .as("kinit is not installed (Debian: krb5-user) but HOPS_TEST_REQUIRE_KINIT is set")
-        .isNull();
-    return null;
   }
 
   private static String value(String printed, String regex) {
