@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -43,17 +42,8 @@ final class BrowserSession implements AutoCloseable {
 
   /** Starts {@code chromium} on a blank page, {@code env} added to its environment. */
   static BrowserSession start(String chromium, Map<String, String> env) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(chromium);
-    cmd.addAll(
-        List.of(
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--remote-debugging-port=0",
-            "--user-data-dir=" + Files.createTempDirectory("chromium").toAbsolutePath()));
+    List<String> cmd = WebUiTest.Chromium.headless(chromium);
+    cmd.add("--remote-debugging-port=0");
     // SPNEGO (HTTP Negotiate) for servers on localhost, from the ticket cache KRB5CCNAME names
     cmd.add("--auth-server-allowlist=localhost");
     cmd.add("about:blank");

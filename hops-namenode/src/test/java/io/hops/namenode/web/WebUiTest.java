@@ -147,7 +147,8 @@ class WebUiTest {
 
     private record Run(String stdout, String stderr) {}
 
-    private static Run run(String chromium, String... args) throws Exception {
+    /** {@code chromium} headless, as root in a container can run it, with a fresh profile. */
+    static List<String> headless(String chromium) throws IOException {
       List<String> cmd = new ArrayList<>();
       cmd.add(chromium);
       cmd.addAll(
@@ -157,9 +158,13 @@ class WebUiTest {
               "--disable-gpu",
               "--disable-dev-shm-usage",
               "--no-first-run",
-              "--enable-logging=stderr",
-              "--v=0",
               "--user-data-dir=" + Files.createTempDirectory("chromium").toAbsolutePath()));
+      return cmd;
+    }
+
+    private static Run run(String chromium, String... args) throws Exception {
+      List<String> cmd = headless(chromium);
+      cmd.addAll(List.of("--enable-logging=stderr", "--v=0"));
       cmd.addAll(List.of(args));
       File err = File.createTempFile("chromium", ".err");
       Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(err)).start();

@@ -16,9 +16,7 @@ import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -277,10 +275,13 @@ class KerberosWebHdfsTest {
     for (String side : new String[] {hopsWeb(), hdfsWeb()}) {
       Token<DelegationTokenIdentifier> token = tokenFrom(alice, side);
       String delegation = token.encodeToUrlString();
-      String used = runPython(python, PYTHON_WITH_TOKEN, "http://" + side, delegation, "use");
+      String used =
+          WebHdfsPythonClientTest.Python.script(
+              python, PYTHON_WITH_TOKEN, "http://" + side, delegation, "use");
       assertThat(tokenCall(alice, side, "CANCELDELEGATIONTOKEN", token).status()).isEqualTo(200);
       String refused =
-          runPython(python, PYTHON_WITH_TOKEN, "http://" + side, delegation, "refused");
+          WebHdfsPythonClientTest.Python.script(
+              python, PYTHON_WITH_TOKEN, "http://" + side, delegation, "refused");
       outputs[i++] = used + refused;
     }
     assertThat(outputs[0])
@@ -326,18 +327,6 @@ class KerberosWebHdfsTest {
           except HdfsError as e:
               print('REFUSED ' + str(e).splitlines()[0])
       """;
-
-  /** Runs {@code script} with {@code args}; its output, after asserting it exited with 0. */
-  private static String runPython(String python, String script, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(python, "-c"));
-    command.add(script);
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(out).isZero();
-    return out;
-  }
 
   /** A call to {@code url} over SPNEGO, as {@code ugi}. */
   private static Raw spnego(UserGroupInformation ugi, String method, String url) throws Exception {

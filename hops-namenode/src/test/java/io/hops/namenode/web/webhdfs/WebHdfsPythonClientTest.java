@@ -8,6 +8,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -67,11 +68,7 @@ class WebHdfsPythonClientTest {
       }
       InetSocketAddress http = cluster.namenode().httpAddress();
       String url = "http://" + http.getHostString() + ":" + http.getPort();
-      Process p =
-          new ProcessBuilder(python, "-c", SCRIPT, url, "alice").redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      assertThat(p.exitValue()).as(out).isZero();
+      String out = Python.script(python, SCRIPT, url, "alice");
       assertThat(out)
           .contains(
               "READ 'hello from python\\nappended\\n'",
@@ -117,6 +114,17 @@ class WebHdfsPythonClientTest {
                 + " (pip install hdfs; .ci/run does it)");
       }
       return venv + "/bin/python3";
+    }
+
+    /** The output of {@code script} run with {@code args}, after asserting it exited with 0. */
+    static String script(String python, String script, String... args) throws Exception {
+      List<String> command = new ArrayList<>(List.of(python, "-c", script));
+      command.addAll(List.of(args));
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s finished", python).isTrue();
+      assertThat(p.exitValue()).as(out).isZero();
+      return out;
     }
 
     private static boolean hasClient(String python) throws Exception {
