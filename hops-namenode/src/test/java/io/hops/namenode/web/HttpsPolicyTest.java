@@ -10,9 +10,11 @@ import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.tools.StockTool;
 import java.io.File;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
 import java.nio.file.Files;
@@ -186,14 +188,25 @@ class HttpsPolicyTest {
     }
   }
 
-  private static void assertPortsFree(Configuration c) throws IOException {
+  /**
+   * Nothing listens on the namenode's ports any more. A connection must be refused: binding the
+   * port again would also fail while another process's outgoing connection happens to use it as its
+   * ephemeral local port, which is not what this asserts.
+   */
+  private static void assertPortsFree(Configuration c) {
     for (String key :
         new String[] {
           NamenodeConfig.RPC_PORT, NamenodeConfig.HTTP_PORT, NamenodeConfig.HTTPS_PORT
         }) {
-      try (ServerSocket s = new ServerSocket()) {
-        s.bind(new InetSocketAddress("127.0.0.1", c.getInt(key, -1)));
-      }
+      int port = c.getInt(key, -1);
+      assertThatThrownBy(
+              () -> {
+                try (Socket s = new Socket()) {
+                  s.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+                }
+              })
+          .as("%s %d still accepts connections after the failed start", key, port)
+          .isInstanceOf(ConnectException.class);
     }
   }
 }
