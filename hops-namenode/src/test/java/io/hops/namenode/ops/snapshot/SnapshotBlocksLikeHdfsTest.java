@@ -1,5 +1,7 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -54,21 +56,6 @@ class SnapshotBlocksLikeHdfsTest {
 
   private static Path p(String path) {
     return new Path(path);
-  }
-
-  private static String text(String seed, int n) {
-    StringBuilder b = new StringBuilder();
-    while (b.length() < n) {
-      b.append(seed).append(b.length()).append(' ');
-    }
-    return b.substring(0, n);
-  }
-
-  private static void write(DistributedFileSystem fs, String path, String data) throws Exception {
-    // Replication 1, as there is one datanode: an append's pipeline needs no other.
-    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, 128L << 20)) {
-      out.writeBytes(data);
-    }
   }
 
   private static String read(DistributedFileSystem fs, String path) {

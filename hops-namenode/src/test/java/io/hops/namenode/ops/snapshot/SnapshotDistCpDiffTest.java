@@ -1,5 +1,7 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.NamenodeConfig;
@@ -128,21 +130,6 @@ class SnapshotDistCpDiffTest {
 
   private static Path p(String path) {
     return new Path(path);
-  }
-
-  private static String text(String seed, int n) {
-    StringBuilder b = new StringBuilder();
-    while (b.length() < n) {
-      b.append(seed).append(b.length()).append(' ');
-    }
-    return b.substring(0, n);
-  }
-
-  private static void write(DistributedFileSystem fs, String path, String data) throws Exception {
-    // Replication 1, as there is one datanode: an append's pipeline needs no other.
-    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, 128L << 20)) {
-      out.writeBytes(data);
-    }
   }
 
   /** Every path below {@code root}, relative to it, with a file's bytes; in name order. */
