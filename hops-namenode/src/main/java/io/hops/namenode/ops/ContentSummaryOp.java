@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.snapshot.SnapshotContent;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -14,7 +15,9 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.permission.FsAction;
 
@@ -49,6 +52,7 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
   private ResolvedPath resolved;
   private SubtreeScan subtree;
   private QuotaRow quota;
+  private SnapshotContent snapshots = SnapshotContent.NONE;
 
   public ContentSummaryOp(Namesystem ns, PermissionChecker pc, String src) {
     this.pc = pc;
@@ -69,9 +73,35 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
       return;
     }
     subtree = SubtreeScan.readToCount(tx, target, path(), bound);
+    if (target.isDir() && !subtree.exceeded()) {
+      snapshots = SnapshotContent.read(tx, coveredDirectories(tx));
+    }
     if (target.isDir() && target.hasQuota()) {
       quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.READ_COMMITTED);
     }
+  }
+
+  /**
+   * The subtree's directories that a snapshottable directory with snapshots covers (the one above
+   * the target, or one below it), each with that directory's id; none when snapshots are off.
+   */
+  private Map<Long, Long> coveredDirectories(LockPhase tx) {
+    Map<Long, Long> covering = new HashMap<>();
+    Map<Long, Long> covered = new HashMap<>();
+    for (SubtreeScan.Node n : subtree.nodes()) { // parents before children
+      long own = tx.coveringDirectory(List.of(n.row()));
+      long dir =
+          own != 0
+              ? own
+              : n.parent() == null
+                  ? tx.coveringDirectory(resolved.inodes())
+                  : covering.get(n.parent().row().id());
+      covering.put(n.row().id(), dir);
+      if (dir != 0) {
+        covered.put(n.row().id(), dir);
+      }
+    }
+    return covered;
   }
 
   private String path() {
@@ -93,12 +123,18 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     long files = target.isDir() ? subtree.files() : 1;
     long dirs = target.isDir() ? subtree.nodes().size() : 0;
     long space = target.isDir() ? subtree.space() : target.size() * target.replication();
+    // What only snapshots hold counts too, and again as the snapshot figures (HDFS
+    // INode.computeAndConvertContentSummary).
     return new ContentSummary.Builder()
-        .length(length)
-        .fileCount(files)
-        .directoryCount(dirs)
+        .length(length + snapshots.length())
+        .fileCount(files + snapshots.files())
+        .directoryCount(dirs + snapshots.dirs())
         .quota(quota == null ? -1 : quota.nsQuota())
-        .spaceConsumed(space)
+        .spaceConsumed(space + snapshots.space())
+        .snapshotLength(snapshots.length())
+        .snapshotFileCount(snapshots.files())
+        .snapshotDirectoryCount(snapshots.dirs())
+        .snapshotSpaceConsumed(snapshots.space())
         .spaceQuota(quota == null ? -1 : quota.dsQuota())
         .erasureCodingPolicy(target.isDir() ? "" : REPLICATED)
         .build();

@@ -50,6 +50,11 @@ final class SubtreeScan {
       return row;
     }
 
+    /** The directory above, or null for the top. */
+    Node parent() {
+      return parent;
+    }
+
     String path() {
       if (path == null) {
         path = childPath(parent.path(), row.name());

@@ -1,5 +1,7 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * replaced by a rename, and one appended to after a snapshot read from {@code .snapshot} byte for
  * byte as HDFS serves them (also through hops's second namenode); the kept blocks stay on the
  * datanode through the leader's rounds, and deleting the snapshot has them invalidated and gone,
- * with the namespace check clean. Truncating below a snapshot's length is refused.
+ * with the namespace check clean. Appends and truncates down to a snapshot's length (inside a
+ * block) leave the snapshot's bytes as HDFS does; truncating below a snapshot's length is refused.
  */
 class SnapshotBlocksLikeHdfsTest {
   private static SideBySide both;
@@ -53,21 +56,6 @@ class SnapshotBlocksLikeHdfsTest {
 
   private static Path p(String path) {
     return new Path(path);
-  }
-
-  private static String text(String seed, int n) {
-    StringBuilder b = new StringBuilder();
-    while (b.length() < n) {
-      b.append(seed).append(b.length()).append(' ');
-    }
-    return b.substring(0, n);
-  }
-
-  private static void write(DistributedFileSystem fs, String path, String data) throws Exception {
-    // Replication 1, as there is one datanode: an append's pipeline needs no other.
-    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, 128L << 20)) {
-      out.writeBytes(data);
-    }
   }
 
   private static String read(DistributedFileSystem fs, String path) {
@@ -153,6 +141,75 @@ class SnapshotBlocksLikeHdfsTest {
     out.add("missing at s1: " + read(fs, dir + "/.snapshot/s1/nope"));
     out.add("a directory at s1: " + read(fs, dir + "/.snapshot/s1"));
     return out;
+  }
+
+  @Test
+  void truncatesAndAppendsAfterASnapshotReadAsInHdfs() throws Exception {
+    List<String> hdfsView = truncations(both.hdfsSide.admin(), "/tr", new ArrayList<>());
+    List<LocatedBlock> kept = new ArrayList<>();
+    List<String> hopsView = truncations(both.hopsSide.admin(), "/tr", kept);
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+    // The block the snapshot reads stays on the datanode through the leader's rounds.
+    leaderRounds();
+    assertThat(stored(kept)).as("the snapshot's block on the datanode").allMatch(s -> s);
+    assertThat(read(both.hopsSide.admin(), "/tr/.snapshot/s1/f")).isEqualTo(text("f", 3000));
+    assertThat(namespaceProblems()).isEmpty();
+  }
+
+  /**
+   * Appends and truncates (inside the block, down to the snapshot's length and above it) of a file
+   * a snapshot has, and a truncate of a file created after it; answers what every step returned and
+   * what the snapshot and the live tree read after each.
+   */
+  private static List<String> truncations(
+      DistributedFileSystem fs, String dir, List<LocatedBlock> kept) throws Exception {
+    fs.mkdirs(p(dir));
+    write(fs, dir + "/f", text("f", 3000));
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    kept.addAll(blocksOf(fs, dir + "/f"));
+    write(fs, dir + "/g", text("g", 2500));
+    List<String> out = new ArrayList<>();
+    Runnable view =
+        () -> {
+          try {
+            out.add("s1: " + read(fs, dir + "/.snapshot/s1/f"));
+            out.add("s1 length: " + fs.getFileStatus(p(dir + "/.snapshot/s1/f")).getLen());
+            out.add("s1 g: " + read(fs, dir + "/.snapshot/s1/g"));
+            out.add("f: " + read(fs, dir + "/f"));
+            out.add("g: " + read(fs, dir + "/g"));
+          } catch (IOException e) {
+            out.add(SideBySide.failure(e));
+          }
+        };
+    try (FSDataOutputStream o = fs.append(p(dir + "/f"))) {
+      o.writeBytes(text("more", 2000));
+    }
+    view.run();
+    out.add("truncate to the snapshot's length: " + truncate(fs, dir + "/f", 3000));
+    view.run();
+    try (FSDataOutputStream o = fs.append(p(dir + "/f"))) {
+      o.writeBytes(text("again", 700));
+    }
+    out.add("truncate above it: " + truncate(fs, dir + "/f", 3300));
+    view.run();
+    out.add("truncate a newer file: " + truncate(fs, dir + "/g", 1000));
+    view.run();
+    out.add("truncate on a boundary: " + truncate(fs, dir + "/g", 0));
+    view.run();
+    return out;
+  }
+
+  /** Truncates and waits for the file to close (a cut inside a block closes by recovery). */
+  private static boolean truncate(DistributedFileSystem fs, String path, long length)
+      throws Exception {
+    boolean done = fs.truncate(p(path), length);
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!fs.isFileClosed(p(path)) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(fs.isFileClosed(p(path))).as(path + " closed after its truncate").isTrue();
+    return done;
   }
 
   @Test

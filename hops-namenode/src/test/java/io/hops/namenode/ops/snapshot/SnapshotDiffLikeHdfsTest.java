@@ -1,5 +1,6 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.NamenodeConfig;
@@ -53,13 +54,6 @@ class SnapshotDiffLikeHdfsTest {
 
   private static Path p(String path) {
     return new Path(path);
-  }
-
-  private static void write(DistributedFileSystem fs, String path, String data) throws Exception {
-    // Replication 1, as there is one datanode: an append's pipeline needs no other.
-    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, 128L << 20)) {
-      out.writeBytes(data);
-    }
   }
 
   private static void history(DistributedFileSystem fs) throws Exception {

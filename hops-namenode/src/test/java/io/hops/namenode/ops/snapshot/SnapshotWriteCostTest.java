@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * What snapshots add to a write below a snapshottable directory (docs/architecture.md,
  * "Snapshots"): the directory locked shared (one PK(SHARED)), and once it has a snapshot one
  * batched read of the changed entries' versions and one version row for the first change only; a
- * write elsewhere costs what it did.
+ * write elsewhere costs what it did. A content summary reads versions only of directories a
+ * snapshot covers.
  */
 class SnapshotWriteCostTest {
   private static HopsTestCluster cluster;
@@ -78,5 +79,36 @@ class SnapshotWriteCostTest {
     assertThat(fs.getFileStatus(new Path("/snap/.snapshot/s1/a/f")).getPermission())
         .isEqualTo(new FsPermission((short) 0640));
     assertThat(chmod("/plain/a/f", 0600)).isEqualTo(plain);
+  }
+
+  /** The second of two summaries (the first may recount what a change left uncounted). */
+  private static AccessCounts summary(String path) throws Exception {
+    fs.getContentSummary(new Path(path));
+    fs.getContentSummary(new Path(path));
+    return LAST.get("getContentSummary");
+  }
+
+  @Test
+  void aContentSummaryReadsVersionsOnlyWhereASnapshotCovers() throws Exception {
+    for (String d : new String[] {"/cplain", "/csnap"}) {
+      fs.mkdirs(new Path(d + "/a"));
+      fs.createNewFile(new Path(d + "/a/f"));
+      fs.createNewFile(new Path(d + "/a/g"));
+    }
+    fs.allowSnapshot(new Path("/csnap"));
+    fs.createSnapshot(new Path("/csnap"), "s1");
+    AccessCounts plain = summary("/cplain");
+    // One pruned scan of each covered directory's versions (none yet).
+    assertThat(summary("/csnap").total()).isEqualTo(plain.total() + 2);
+
+    for (String d : new String[] {"/cplain", "/csnap"}) {
+      fs.delete(new Path(d + "/a/f"), false);
+    }
+    AccessCounts plainAfter = summary("/cplain");
+    assertThat(plainAfter.total()).isEqualTo(plain.total());
+    // The delete versioned the file's entry and its directory's (a new modification time): each
+    // directory with versions adds a scan of its live children, and the snapshots are read once.
+    assertThat(summary("/csnap").total()).isEqualTo(plainAfter.total() + 2 + 2 + 1);
+    assertThat(fs.getContentSummary(new Path("/csnap")).getSnapshotFileCount()).isEqualTo(1);
   }
 }

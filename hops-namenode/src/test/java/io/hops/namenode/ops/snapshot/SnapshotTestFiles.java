@@ -1,0 +1,27 @@
+package io.hops.namenode.ops.snapshot;
+
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+
+/** Files the snapshot tests write alike on hops and on HDFS. */
+final class SnapshotTestFiles {
+  private SnapshotTestFiles() {}
+
+  /** {@code n} characters of recognisable text: the seed and the offset, again and again. */
+  static String text(String seed, int n) {
+    StringBuilder b = new StringBuilder();
+    while (b.length() < n) {
+      b.append(seed).append(b.length()).append(' ');
+    }
+    return b.substring(0, n);
+  }
+
+  /** Writes {@code data} to {@code path}, overwriting it, with replication 1. */
+  static void write(DistributedFileSystem fs, String path, String data) throws Exception {
+    // Replication 1, as the side by side has one datanode: an append's pipeline needs no other.
+    try (FSDataOutputStream out = fs.create(new Path(path), true, 4096, (short) 1, 128L << 20)) {
+      out.writeBytes(data);
+    }
+  }
+}
