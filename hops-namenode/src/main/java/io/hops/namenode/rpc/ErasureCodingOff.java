@@ -2,6 +2,7 @@ package io.hops.namenode.rpc;
 
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.ResolvedPath;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -94,12 +95,7 @@ final class ErasureCodingOff extends AbsentFeature {
         src,
         FsAction.WRITE,
         p -> {
-          if (!p.exists()) {
-            throw new FileNotFoundException("Path not found: " + src);
-          }
-          if (!p.target().isDir()) {
-            throw new IOException("Attempt to set an erasure coding policy for a file " + src);
-          }
+          existingDirectory(p, src, "Attempt to set an erasure coding policy for a file ");
           return null;
         });
   }
@@ -110,14 +106,22 @@ final class ErasureCodingOff extends AbsentFeature {
         src,
         FsAction.WRITE,
         p -> {
-          if (!p.exists()) {
-            throw new FileNotFoundException("Path not found: " + src);
-          }
-          if (!p.target().isDir()) {
-            throw new IOException("Cannot unset an erasure coding policy on a file " + src);
-          }
+          existingDirectory(p, src, "Cannot unset an erasure coding policy on a file ");
           throw new NoECPolicySetException("No erasure coding policy explicitly set on " + src);
         });
+  }
+
+  /**
+   * HDFS's checks of a policy's path: it exists, and is a directory ({@code onFile} + path if not).
+   */
+  private static void existingDirectory(ResolvedPath p, String src, String onFile)
+      throws IOException {
+    if (!p.exists()) {
+      throw new FileNotFoundException("Path not found: " + src);
+    }
+    if (!p.target().isDir()) {
+      throw new IOException(onFile + src);
+    }
   }
 
   private static ErasureCodingPolicy builtIn(String name) {
