@@ -23,11 +23,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfoWithStorage;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
@@ -46,8 +42,6 @@ public final class BlockManager {
   /** Generation stamps below this are reserved, as in HDFS (GRANDFATHER_GENERATION_STAMP...). */
   private static final long FIRST_GENERATION_STAMP = 1001;
 
-  private static final DatanodeInfo[] NO_LOCATIONS = {};
-
   private final DatanodeManager datanodes;
   private final BlockPlacement placement;
   private final NamespaceIds ids;
@@ -58,7 +52,8 @@ public final class BlockManager {
   private final ReportOwnership ownership = new ReportOwnership(this);
   private final RecentReceipts receipts = new RecentReceipts(100_000, 60_000);
   private final FullReportRequests reportRequests;
-  private volatile LeaderElection election;
+  private final Leadership leadership = new Leadership();
+  private final BlockLocations locations;
 
   public BlockManager(Storage storage, Configuration conf) throws StorageException {
     this.datanodes = new DatanodeManager(storage, conf);
@@ -76,6 +71,7 @@ public final class BlockManager {
         new ClusterClock(
             storage, ClusterClock.Source.of(conf.get(NamenodeConfig.CLUSTER_CLOCK), storage));
     this.reportRequests = new FullReportRequests(storage);
+    this.locations = new BlockLocations(datanodes, placement, ids);
   }
 
   public DatanodeManager datanodes() {
@@ -103,23 +99,15 @@ public final class BlockManager {
    * compatibility"): it was elected and its lease holds.
    */
   public boolean isLeader() {
-    LeaderElection e = election;
-    return e != null && e.isLeader();
+    return leadership.isLeader();
   }
 
   /**
    * The epoch this namenode leads now, or -1 if it does not lead: the tag of the commands it
-   * decides for datanodes, which are handed out only under that same epoch ({@link
-   * DatanodeManager#commandsFor}). Read before a decision, so a decision fenced under a later epoch
-   * (the lease lost and won again in between) carries the earlier one and is never sent.
+   * decides for datanodes ({@link Leadership#leadingEpoch}).
    */
   public long leadingEpoch() {
-    LeaderElection e = election;
-    if (e == null) {
-      return -1;
-    }
-    long epoch = e.epoch();
-    return e.isLeader() && e.epoch() == epoch ? epoch : -1;
+    return leadership.leadingEpoch();
   }
 
   /** Which datanodes' block reports this namenode processes. */
@@ -139,17 +127,11 @@ public final class BlockManager {
 
   /** The election this namenode takes part in, or null before it joined. */
   public LeaderElection election() {
-    return election;
+    return leadership.election();
   }
 
   public void setElection(LeaderElection election) {
-    this.election = election;
-    io.hops.namenode.tx.FencedPause.leaseEnd(
-        () ->
-            election.isLeader()
-                ? System.currentTimeMillis()
-                    + (election.leaseEndNanos() - System.nanoTime()) / 1_000_000L
-                : -1);
+    leadership.setElection(election);
   }
 
   /**
@@ -157,38 +139,15 @@ public final class BlockManager {
    * again just before the commit (docs/architecture.md, "Fencing a paused leader").
    */
   public io.hops.namenode.tx.TransactionRunner.Fence leaderFence() {
-    return leaderFence;
+    return leadership.leaderFence();
   }
 
-  private final io.hops.namenode.tx.TransactionRunner.Fence leaderFence =
-      new io.hops.namenode.tx.TransactionRunner.Fence() {
-        @Override
-        public void check(io.hops.dal.Transaction tx) throws StorageException {
-          checkLeader(tx);
-        }
-
-        @Override
-        public void recheck() throws StorageException {
-          LeaderElection e = election;
-          if (e == null || !e.isLeader()) {
-            throw new io.hops.election.NotLeaderException(
-                "this namenode's lease ended before its fenced transaction could commit");
-          }
-        }
-      };
-
   /**
-   * The fence of leader-only work (a {@link io.hops.namenode.tx.TransactionRunner.Fence}): passes
-   * only if this namenode still leads at the epoch the database names (docs/architecture.md, "Wire
-   * compatibility").
+   * Passes only if this namenode still leads at the epoch the database names (docs/architecture.md,
+   * "Wire compatibility").
    */
   public void checkLeader(io.hops.dal.Transaction tx) throws StorageException {
-    LeaderElection e = election;
-    if (e == null) {
-      throw new io.hops.election.NotLeaderException(
-          "this namenode has not joined the leader election yet");
-    }
-    e.checkLeader(tx);
+    leadership.checkLeader(tx);
   }
 
   /**
@@ -225,7 +184,7 @@ public final class BlockManager {
 
   /** The block as the wire names it. */
   public ExtendedBlock extended(BlockInfoRow b) {
-    return new ExtendedBlock(ids.blockPoolId(), b.blockId(), b.numBytes(), b.generationStamp());
+    return locations.extended(b);
   }
 
   /**
@@ -321,7 +280,7 @@ public final class BlockManager {
   /** The located blocks of a file for a reader (HDFS BlockManager.createLocatedBlocks). */
   public LocatedBlocks locatedBlocks(
       FileBlocks f, boolean underConstruction, long offset, long length, String reader) {
-    return locatedBlocks(f, underConstruction, offset, length, reader, true);
+    return locations.locatedBlocks(f, underConstruction, offset, length, reader, true);
   }
 
   /**
@@ -335,27 +294,7 @@ public final class BlockManager {
       long length,
       String reader,
       boolean forRead) {
-    if (f.isEmpty()) {
-      return new LocatedBlocks(0, underConstruction, List.of(), null, false, null, null);
-    }
-    BlockInfoRow last = f.last();
-    boolean lastComplete = last.underConstructionState() == BlockState.COMPLETE;
-    // HDFS's length leaves out a last block under construction; the last block begins after the
-    // others whether or not it is complete.
-    long lastPos = f.lastStart();
-    long fileLength = lastPos + (lastComplete ? last.numBytes() : 0);
-    List<LocatedBlock> located = new ArrayList<>();
-    for (FileBlocks.Placed p : f.inRange(offset, length)) {
-      located.add(locatedBlock(f, p.block(), p.offset(), reader, forRead));
-    }
-    return new LocatedBlocks(
-        fileLength,
-        underConstruction,
-        located,
-        locatedBlock(f, last, lastPos, reader, forRead),
-        lastComplete,
-        null,
-        null);
+    return locations.locatedBlocks(f, underConstruction, offset, length, reader, forRead);
   }
 
   /**
@@ -363,73 +302,12 @@ public final class BlockManager {
    * live replicas were reported, corrupt ones last (or only those, flagged, if all are corrupt).
    */
   public LocatedBlock locatedBlock(FileBlocks f, BlockInfoRow b, long offset, String reader) {
-    return locatedBlock(f, b, offset, reader, true);
-  }
-
-  private LocatedBlock locatedBlock(
-      FileBlocks f, BlockInfoRow b, long offset, String reader, boolean forRead) {
-    List<StorageRef> good = new ArrayList<>();
-    List<StorageRef> bad = new ArrayList<>();
-    if (b.underConstructionState() != BlockState.COMPLETE) {
-      for (ReplicaUnderConstructionRow r : f.expected(b.blockId())) {
-        addKnown(good, r.storageId());
-      }
-    }
-    if (good.isEmpty()) {
-      Set<Integer> corrupt = new HashSet<>();
-      f.corrupt(b.blockId()).forEach(c -> corrupt.add(c.storageId()));
-      for (ReplicaRow r : f.replicas(b.blockId())) {
-        addKnown(corrupt.contains(r.storageId()) ? bad : good, r.storageId());
-      }
-    }
-    boolean allCorrupt = good.isEmpty() && !bad.isEmpty();
-    List<StorageRef> shown = allCorrupt ? bad : good;
-    shown = new ArrayList<>(shown);
-    shown.removeIf(s -> datanodes.node(s.datanodeUuid()) == null || (forRead && notForRead(s)));
-    placement.sortForReader(shown, s -> datanodes.node(s.datanodeUuid()), reader);
-    DatanodeInfoWithStorage[] locs = new DatanodeInfoWithStorage[shown.size()];
-    String[] storageIds = new String[shown.size()];
-    StorageType[] types = new StorageType[shown.size()];
-    for (int i = 0; i < locs.length; i++) {
-      StorageRef s = shown.get(i);
-      DatanodeInfo info = datanodes.node(s.datanodeUuid()).info();
-      locs[i] = new DatanodeInfoWithStorage(info, s.storageUuid(), s.type());
-      storageIds[i] = s.storageUuid();
-      types[i] = s.type();
-    }
-    return new LocatedBlock(extended(b), locs, storageIds, types, offset, allCorrupt, NO_LOCATIONS);
-  }
-
-  /**
-   * A replica no reader is sent to (HDFS createLocatedBlock): on a datanode in maintenance, or
-   * entering it and dead.
-   */
-  private boolean notForRead(StorageRef s) {
-    DatanodeState n = datanodes.node(s.datanodeUuid());
-    return n.adminState() == AdminStates.IN_MAINTENANCE
-        || (n.adminState() == AdminStates.ENTERING_MAINTENANCE && !datanodes.isLive(n));
+    return locations.locatedBlock(f, b, offset, reader);
   }
 
   /** A new block's pipeline as the client gets it from addBlock. */
   public LocatedBlock locatedNewBlock(BlockInfoRow b, List<StorageStat> targets, long offset) {
-    DatanodeInfoWithStorage[] locs = new DatanodeInfoWithStorage[targets.size()];
-    String[] storageIds = new String[targets.size()];
-    StorageType[] types = new StorageType[targets.size()];
-    for (int i = 0; i < locs.length; i++) {
-      StorageStat s = targets.get(i);
-      DatanodeState n = datanodes.node(s.ref.datanodeUuid());
-      locs[i] = new DatanodeInfoWithStorage(n.info(), s.ref.storageUuid(), s.ref.type());
-      storageIds[i] = s.ref.storageUuid();
-      types[i] = s.ref.type();
-    }
-    return new LocatedBlock(extended(b), locs, storageIds, types, offset, false, NO_LOCATIONS);
-  }
-
-  private void addKnown(List<StorageRef> out, int storageId) {
-    StorageRef s = datanodes.cachedStorage(storageId);
-    if (s != null && !out.contains(s)) {
-      out.add(s);
-    }
+    return locations.locatedNewBlock(b, targets, offset);
   }
 
   /** Whether a corrupt-replica row names this storage for this block. */

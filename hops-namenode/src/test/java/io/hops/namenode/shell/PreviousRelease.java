@@ -2,9 +2,12 @@ package io.hops.namenode.shell;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +19,11 @@ import java.util.regex.Pattern;
  * build's, built from its own sources: the release an operator upgrades from. Found by walking the
  * first-parent history for the first {@code SchemaVersion.CURRENT} below this build's, extracted
  * with {@code git archive} into {@code target/previous-release/<commit>} and built there with Maven
- * (packaged, not installed: nothing of this build's is touched); reused while it exists.
+ * (packaged, not installed: nothing of this build's is touched); reused while it exists. With
+ * {@code HOPS_PREVIOUS_RELEASE_CACHE} set (CI sets it), the build goes into {@code
+ * $HOPS_PREVIOUS_RELEASE_CACHE/<commit>} instead, so that a clean clone reuses the build of an
+ * earlier run: a commit's sources never change. A lock file keeps two runs from building it at
+ * once.
  */
 final class PreviousRelease {
   private static final String SCHEMA_VERSION =
@@ -66,11 +73,30 @@ final class PreviousRelease {
       throw new IllegalStateException(
           "no commit of the first-parent history has a schema older than " + currentVersion);
     }
-    Path tree = root.resolve("hops-namenode/target/previous-release/" + found.substring(0, 12));
+    String cache = System.getenv("HOPS_PREVIOUS_RELEASE_CACHE");
+    Path builds =
+        cache != null && !cache.isBlank()
+            ? Path.of(cache).toAbsolutePath()
+            : root.resolve("hops-namenode/target/previous-release");
+    Path tree = builds.resolve(found.substring(0, 12));
     PreviousRelease release = new PreviousRelease(found, version, tree);
-    if (!Files.exists(release.classpathFile())) {
+    Files.createDirectories(builds);
+    try (FileChannel lock =
+            FileChannel.open(
+                builds.resolve(found.substring(0, 12) + ".lock"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock held = lock.lock()) {
+      release.buildIfMissing(root);
+    }
+    return release;
+  }
+
+  /** Extracts and builds this release unless a whole build of it is there already. */
+  private void buildIfMissing(Path root) throws Exception {
+    if (!Files.exists(classpathFile())) {
       Files.createDirectories(tree);
-      run(root, "sh", "-c", "git archive " + found + " | tar -x -C '" + tree + "'");
+      run(root, "sh", "-c", "git archive " + commit + " | tar -x -C '" + tree + "'");
       List<String> mvn =
           List.of(
               "mvn",
@@ -90,7 +116,6 @@ final class PreviousRelease {
         run(tree, mvn.toArray(new String[0])); // a plugin or dependency this build never used
       }
     }
-    return release;
   }
 
   private Path classpathFile() {

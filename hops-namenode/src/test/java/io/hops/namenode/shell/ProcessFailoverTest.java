@@ -296,7 +296,13 @@ class ProcessFailoverTest {
     Configuration client = cluster.haClient();
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
       org.apache.hadoop.fs.Path big = new org.apache.hadoop.fs.Path("/big");
-      int bigInodes = tree(fs, big, 12, 40);
+      int bigInodes;
+      try (Storage s = Storages.open(DalConfig.of(db))) {
+        // 12 directories of 40 files, written straight into the store as in the SIGSTOP test.
+        bigInodes =
+            io.hops.namenode.subtree.BulkTree.build(
+                s, (org.apache.hadoop.hdfs.DistributedFileSystem) fs, big, 12, 40);
+      }
       // The delete answers once the tree is unlinked; its rows are freed in the background.
       long[] cut =
           killWhileReclaiming(
@@ -456,19 +462,6 @@ class ProcessFailoverTest {
             .isEmpty();
       }
     }
-  }
-
-  /** {@code dirs} directories of {@code files} empty files under {@code root}: its inode count. */
-  private static int tree(FileSystem fs, org.apache.hadoop.fs.Path root, int dirs, int files)
-      throws IOException {
-    for (int d = 0; d < dirs; d++) {
-      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(root, "d" + d);
-      fs.mkdirs(dir);
-      for (int f = 0; f < files; f++) {
-        fs.create(new org.apache.hadoop.fs.Path(dir, "f" + f)).close();
-      }
-    }
-    return 1 + dirs + dirs * files;
   }
 
   /**
