@@ -34,7 +34,7 @@ final class TreeWalk {
   /** Children read per page and level. */
   static final int PAGE = 512;
 
-  /** Ancestors whose reach the second pass remembers. */
+  /** Inodes whose children's reach the second pass remembers. */
   static final int KNOWN = 1 << 16;
 
   /** Hops a walk up takes before it calls the chain a cycle. */
@@ -248,14 +248,13 @@ final class TreeWalk {
    * it did not enter counted.
    */
   private void findUnreached() throws StorageException {
-    Map<Long, Reach> known =
+    Map<Long, Reach> below =
         new LinkedHashMap<>(1024, 0.75f, true) {
           @Override
           protected boolean removeEldestEntry(Map.Entry<Long, Reach> eldest) {
             return size() > KNOWN;
           }
         };
-    known.put(Inodes.ROOT_ID, Reach.TREE);
     check.scan(
         InodeRow.TABLE,
         "inodes for reachability",
@@ -264,7 +263,7 @@ final class TreeWalk {
             if (r.id() == Inodes.ROOT_ID && r.parentId() == Inodes.NO_PARENT) {
               continue;
             }
-            Reach reach = reach(r, tx, known);
+            Reach reach = reach(r, tx, below);
             if (reach == Reach.NONE && NamespaceCheck.byId(tx, r.parentId()) != null) {
               check.add(
                   problem(
@@ -294,45 +293,49 @@ final class TreeWalk {
     }
   }
 
-  /** The reach of {@code n}, walking up until an answer; remembers it for each inode walked. */
-  private static Reach reach(InodeRow n, Transaction tx, Map<Long, Reach> known)
+  /**
+   * The reach of {@code n}, walking up until an answer. {@code below} remembers, by inode id, the
+   * reach of that inode's children, so the siblings of an inode walked cost no read.
+   */
+  private static Reach reach(InodeRow n, Transaction tx, Map<Long, Reach> below)
       throws StorageException {
+    if (n.parentId() == Inodes.DETACHED) {
+      return Reach.TREE; // a deleted subtree waiting to be reclaimed: a root of its own
+    }
     List<InodeRow> walked = new ArrayList<>();
     Set<Long> onWalk = new HashSet<>();
-    InodeRow cur = n;
-    Reach answer;
+    long up = n.parentId();
+    Reach reach; // of the last inode walked, or of n
     while (true) {
-      answer = cur.id() == Inodes.ROOT_ID ? Reach.TREE : known.get(cur.id());
-      if (answer != null) {
+      reach = up == Inodes.ROOT_ID ? Reach.TREE : below.get(up);
+      if (reach != null) {
         break;
       }
-      if (!onWalk.add(cur.id()) || walked.size() >= MAX_DEPTH) {
-        answer = Reach.NONE; // a cycle
+      if (!onWalk.add(up) || walked.size() >= MAX_DEPTH) {
+        reach = Reach.NONE; // a cycle
         break;
       }
-      walked.add(cur);
-      if (cur.parentId() == Inodes.DETACHED) {
-        answer = Reach.TREE; // a deleted subtree waiting to be reclaimed: a root of its own
-        known.put(cur.id(), answer);
-        walked.remove(walked.size() - 1);
+      InodeRow p = NamespaceCheck.byId(tx, up);
+      if (p == null) {
+        below.put(up, Reach.NONE);
+        reach = Reach.NONE;
         break;
       }
-      InodeRow parent = NamespaceCheck.byId(tx, cur.parentId());
-      if (parent == null) {
-        answer = Reach.NONE;
+      walked.add(p);
+      if (p.parentId() == Inodes.DETACHED) {
+        reach = Reach.TREE;
         break;
       }
-      cur = parent;
+      up = p.parentId();
     }
     // Down the walk again: below a file the tree is reachable only through it.
     for (int i = walked.size() - 1; i >= 0; i--) {
-      InodeRow w = walked.get(i);
-      InodeRow above = i + 1 < walked.size() ? walked.get(i + 1) : cur;
-      if (answer == Reach.TREE && above != w && !above.isDir()) {
-        answer = Reach.VIA_FILE;
+      InodeRow p = walked.get(i);
+      if (reach == Reach.TREE && !p.isDir()) {
+        reach = Reach.VIA_FILE;
       }
-      known.put(w.id(), answer);
+      below.put(p.id(), reach);
     }
-    return known.getOrDefault(n.id(), answer);
+    return reach;
   }
 }

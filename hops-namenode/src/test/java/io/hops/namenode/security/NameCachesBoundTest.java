@@ -75,9 +75,10 @@ class NameCachesBoundTest {
       long most = 0;
       Random random = new Random(7);
       for (int i = 0; i < 300; i++) {
-        // 1 to 12 KB each, some not Latin-1: two bytes a character on the heap.
+        // 4 to 12 KB each (over a key's 3,064 bytes), some not Latin-1: two bytes a character on
+        // the heap.
         String piece = i % 3 == 0 ? "組-" + i + "-" : "kerberos-principal-" + i + "-";
-        String name = piece.repeat(1 + random.nextInt(12_000 / piece.length()));
+        String name = piece.repeat(4_000 / piece.length() + random.nextInt(8_000 / piece.length()));
         String key = bounded.remember(name);
         assertThat(LongNames.isDigest(key)).isTrue();
         keys.add(key);
