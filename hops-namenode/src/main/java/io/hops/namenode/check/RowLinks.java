@@ -6,6 +6,7 @@ import static io.hops.namenode.check.NamespaceCheck.problem;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
+import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.InodeRow;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 /**
  * The rows that name other rows, joined with them a page at a time: each block with its file (one
@@ -114,12 +116,7 @@ final class RowLinks {
         ReplicaRow.TABLE,
         "replicas",
         (page, tx) -> {
-          List<Key> keys = new ArrayList<>(page.size());
-          for (ReplicaRow r : page) {
-            keys.add(BlockInfoRow.TABLE.key(r.inodeId(), r.blockId()));
-          }
-          List<BlockInfoRow> blocks =
-              tx.findBatch(BlockInfoRow.TABLE, keys, LockMode.READ_COMMITTED);
+          List<BlockInfoRow> blocks = blocks(tx, page, ReplicaRow::inodeId, ReplicaRow::blockId);
           for (int i = 0; i < page.size(); i++) {
             ReplicaRow r = page.get(i);
             if (blocks.get(i) == null) {
@@ -145,12 +142,8 @@ final class RowLinks {
         BlockOffsetRow.TABLE,
         "block offsets",
         (page, tx) -> {
-          List<Key> keys = new ArrayList<>(page.size());
-          for (BlockOffsetRow o : page) {
-            keys.add(BlockInfoRow.TABLE.key(o.inodeId(), o.blockId()));
-          }
           List<BlockInfoRow> blocks =
-              tx.findBatch(BlockInfoRow.TABLE, keys, LockMode.READ_COMMITTED);
+              blocks(tx, page, BlockOffsetRow::inodeId, BlockOffsetRow::blockId);
           for (int i = 0; i < page.size(); i++) {
             BlockOffsetRow o = page.get(i);
             BlockOffsetRow want = blocks.get(i) == null ? null : BlockOffsetRow.of(blocks.get(i));
@@ -173,6 +166,17 @@ final class RowLinks {
             }
           }
         });
+  }
+
+  /** The blocks the rows of a page name, aligned with them (null where missing): one read. */
+  private static <R> List<BlockInfoRow> blocks(
+      Transaction tx, List<R> page, ToLongFunction<R> inodeId, ToLongFunction<R> blockId)
+      throws StorageException {
+    List<Key> keys = new ArrayList<>(page.size());
+    for (R r : page) {
+      keys.add(BlockInfoRow.TABLE.key(inodeId.applyAsLong(r), blockId.applyAsLong(r)));
+    }
+    return tx.findBatch(BlockInfoRow.TABLE, keys, LockMode.READ_COMMITTED);
   }
 
   private static String place(BlockOffsetRow o) {

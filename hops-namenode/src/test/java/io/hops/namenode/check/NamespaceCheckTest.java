@@ -91,7 +91,7 @@ class NamespaceCheckTest {
     write(
         tx -> {
           InodeRow r = file(2, "f", 30).toRow();
-          tx.insert(InodeRow.TABLE, withPartition(r, 4));
+          tx.insert(InodeRow.TABLE, FsckNamespaceCommandTest.withPartition(r, 4));
         });
     assertThat(check())
         .contains(
@@ -166,34 +166,5 @@ class NamespaceCheckTest {
     m.replication = 3;
     m.preferredBlockSize = 128 << 20;
     return m;
-  }
-
-  private static InodeRow withPartition(InodeRow r, long partition) {
-    return new InodeRow(
-        partition,
-        r.parentId(),
-        r.name(),
-        r.id(),
-        r.isDir(),
-        r.permission(),
-        r.userId(),
-        r.groupId(),
-        r.modificationTime(),
-        r.accessTime(),
-        r.size(),
-        r.replication(),
-        r.preferredBlockSize(),
-        r.underConstruction(),
-        r.clientName(),
-        r.clientMachine(),
-        r.subtreeLocked(),
-        r.subtreeLockOwner(),
-        r.fileStoredInDb(),
-        r.storagePolicy(),
-        r.childrenCount(),
-        r.hasQuota(),
-        r.symlink(),
-        r.snapshottable(),
-        r.snapshotId());
   }
 }
