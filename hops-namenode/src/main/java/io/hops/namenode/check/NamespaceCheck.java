@@ -115,7 +115,7 @@ public final class NamespaceCheck {
                 parent[0] = r.parentId();
                 parentRow[0] = byId(tx, r.parentId());
               }
-              if (parentRow[0] == null) {
+              if (parentRow[0] == null && stillThere(tx, InodeRow.TABLE, r)) {
                 add(
                     problem(
                         Kind.ORPHAN,
@@ -258,6 +258,16 @@ public final class NamespaceCheck {
   static InodeRow byId(Transaction tx, long id) throws StorageException {
     List<InodeRow> rows = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.READ_COMMITTED);
     return rows.isEmpty() ? null : rows.get(0);
+  }
+
+  /**
+   * Whether {@code row} is still stored: a problem found by a lookup after the row's page was read
+   * is reported only if the row outlived the lookup, since a delete running meanwhile (a subtree's
+   * reclaim, a file's blocks released) takes the row and what it names away together.
+   */
+  static <R extends Record> boolean stillThere(Transaction tx, Table<R> table, R row)
+      throws StorageException {
+    return tx.find(table, table.keyOf(row), LockMode.READ_COMMITTED) != null;
   }
 
   void add(Problem p) {

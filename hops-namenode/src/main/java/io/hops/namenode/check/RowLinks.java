@@ -3,11 +3,13 @@ package io.hops.namenode.check;
 import static io.hops.namenode.check.NamespaceCheck.byId;
 import static io.hops.namenode.check.NamespaceCheck.describe;
 import static io.hops.namenode.check.NamespaceCheck.problem;
+import static io.hops.namenode.check.NamespaceCheck.stillThere;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.BlockLookupRow;
 import io.hops.dal.rows.BlockOffsetRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
@@ -84,7 +86,7 @@ final class RowLinks {
                               LockMode.READ_COMMITTED)
                           != null;
             }
-            if (!owned[0]) {
+            if (!owned[0] && stillThere(tx, BlockInfoRow.TABLE, b)) {
               check.add(
                   problem(
                       Kind.BLOCK_OF_MISSING_FILE,
@@ -96,7 +98,8 @@ final class RowLinks {
                       b.inodeId()));
             }
             BlockOffsetRow o = offsets.get(i);
-            if (o == null || o.blockId() != b.blockId()) {
+            if ((o == null || o.blockId() != b.blockId())
+                && stillThere(tx, BlockInfoRow.TABLE, b)) {
               check.add(
                   problem(
                       Kind.BLOCK_OFFSET,
@@ -119,7 +122,9 @@ final class RowLinks {
           List<BlockInfoRow> blocks = blocks(tx, page, ReplicaRow::inodeId, ReplicaRow::blockId);
           for (int i = 0; i < page.size(); i++) {
             ReplicaRow r = page.get(i);
-            if (blocks.get(i) == null) {
+            if (blocks.get(i) == null
+                && !exists(tx, r.blockId())
+                && stillThere(tx, ReplicaRow.TABLE, r)) {
               check.add(
                   problem(
                       Kind.REPLICA_OF_MISSING_BLOCK,
@@ -147,7 +152,7 @@ final class RowLinks {
           for (int i = 0; i < page.size(); i++) {
             BlockOffsetRow o = page.get(i);
             BlockOffsetRow want = blocks.get(i) == null ? null : BlockOffsetRow.of(blocks.get(i));
-            if (want == null || !want.equals(o)) {
+            if ((want == null || !want.equals(o)) && stillThere(tx, BlockOffsetRow.TABLE, o)) {
               check.add(
                   problem(
                       Kind.BLOCK_OFFSET,
@@ -166,6 +171,18 @@ final class RowLinks {
             }
           }
         });
+  }
+
+  /** Whether block {@code blockId} exists in whatever file its lookup row names. */
+  private static boolean exists(Transaction tx, long blockId) throws StorageException {
+    BlockLookupRow l =
+        tx.find(BlockLookupRow.TABLE, BlockLookupRow.TABLE.key(blockId), LockMode.READ_COMMITTED);
+    return l != null
+        && tx.find(
+                BlockInfoRow.TABLE,
+                BlockInfoRow.TABLE.key(l.inodeId(), blockId),
+                LockMode.READ_COMMITTED)
+            != null;
   }
 
   /** The blocks the rows of a page name, aligned with them (null where missing): one read. */
@@ -202,11 +219,13 @@ final class RowLinks {
             boolean acl = x.namespace() == XAttrRow.HIDDEN;
             InodeRow n = owner[0];
             if (n == null) {
-              check.add(
-                  problem(
-                      Kind.ATTRIBUTE_ROWS,
-                      "attribute " + x.name() + " of a missing inode " + x.inodeId(),
-                      x.inodeId()));
+              if (stillThere(tx, XAttrRow.TABLE, x)) {
+                check.add(
+                    problem(
+                        Kind.ATTRIBUTE_ROWS,
+                        "attribute " + x.name() + " of a missing inode " + x.inodeId(),
+                        x.inodeId()));
+              }
             } else if (acl
                 ? !InodeFlags.hasAcl(n.permission())
                 : !InodeFlags.hasXAttrs(n.permission())) {
@@ -228,7 +247,7 @@ final class RowLinks {
         (page, tx) -> {
           for (QuotaRow q : page) {
             InodeRow n = byId(tx, q.inodeId());
-            if (n == null || !n.isDir() || !n.hasQuota()) {
+            if ((n == null || !n.isDir() || !n.hasQuota()) && stillThere(tx, QuotaRow.TABLE, q)) {
               check.add(
                   problem(
                       Kind.QUOTA_ROW,

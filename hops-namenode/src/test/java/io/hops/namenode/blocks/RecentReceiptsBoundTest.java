@@ -49,10 +49,27 @@ class RecentReceiptsBoundTest {
     // The most recent blocks are kept, with exactly the receipts an unbounded keeper has.
     int kept = bounded.size();
     for (long b = blocks - 1; b >= blocks - kept; b--) {
-      assertThat(bounded.take(b)).as("receipts of block %d", b).isEqualTo(unbounded.take(b));
+      assertThat(seen(bounded.take(b)))
+          .as("receipts of block %d", b)
+          .isEqualTo(seen(unbounded.take(b)));
     }
     assertThat(bounded.take(0)).isEmpty();
     assertThat(bounded.size()).isZero();
     assertThat(bounded.bytes()).isZero();
+  }
+
+  /** What a receipt says, without the moment this keeper noted it. */
+  private static List<String> seen(List<RecentReceipts.Receipt> receipts) {
+    return receipts.stream()
+        .map(
+            r ->
+                r.datanodeUuid()
+                    + " "
+                    + r.storage().getStorageID()
+                    + " "
+                    + r.genStamp()
+                    + " "
+                    + r.numBytes())
+        .toList();
   }
 }
