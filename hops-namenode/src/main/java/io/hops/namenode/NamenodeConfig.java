@@ -32,6 +32,30 @@ public final class NamenodeConfig {
   }
 
   /**
+   * The heap this namenode's cache of user and group names (both directions of the name-to-id
+   * mapping) may take, in bytes, before it starts over; a name not cached costs one read.
+   */
+  public static final String USER_GROUP_NAMES_BYTES = "hops.namenode.user-group-names.bytes";
+
+  public static final long USER_GROUP_NAMES_BYTES_DEFAULT = 8L << 20;
+
+  /**
+   * The heap the cache of long names (user, group and client names too long to be keys, kept in
+   * {@code long_names}) may take, in bytes; the least recently used go first.
+   */
+  public static final String LONG_NAMES_BYTES = "hops.namenode.long-names.bytes";
+
+  public static final long LONG_NAMES_BYTES_DEFAULT = 4L << 20;
+
+  /**
+   * The heap the replica receipts this namenode keeps for blocks whose reports another namenode
+   * owns may take, in bytes (docs/architecture.md, "Wire compatibility"); the oldest go first.
+   */
+  public static final String RECENT_RECEIPTS_BYTES = "hops.namenode.recent-receipts.bytes";
+
+  public static final long RECENT_RECEIPTS_BYTES_DEFAULT = 32L << 20;
+
+  /**
    * Attempts of a transaction that keeps failing transiently before the error reaches the client.
    */
   public static final String TX_MAX_ATTEMPTS = "hops.namenode.tx.max-attempts";

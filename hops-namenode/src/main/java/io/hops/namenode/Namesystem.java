@@ -74,7 +74,13 @@ public final class Namesystem {
     runner.deferResponses(
         conf.getBoolean(
             NamenodeConfig.DEFERRED_RESPONSE, NamenodeConfig.DEFERRED_RESPONSE_DEFAULT));
-    this.users = new UsersAndGroups(storage);
+    this.users =
+        new UsersAndGroups(
+            storage,
+            conf.getLong(
+                NamenodeConfig.USER_GROUP_NAMES_BYTES,
+                NamenodeConfig.USER_GROUP_NAMES_BYTES_DEFAULT),
+            conf.getLong(NamenodeConfig.LONG_NAMES_BYTES, NamenodeConfig.LONG_NAMES_BYTES_DEFAULT));
     this.inodeIds = new IdPool(storage, "inode_id", 1000);
     this.fsOwner = UserGroupInformation.getCurrentUser().getShortUserName();
     this.supergroup =

@@ -11,17 +11,24 @@ import java.util.List;
  * bytes and their elements), each object rounded up to 8 bytes, as HotSpot lays them out below a 32
  * GB heap. A decoded row is weighed by its record's components: primitives, strings (a {@code
  * String} of Latin-1 bytes), byte arrays, boxed numbers; any other component as a small object.
- * {@code HeapEstimateTest} checks the estimates against what the heap grows by.
+ * {@code HeapEstimateTest} checks the estimates against what the heap grows by. Public for the
+ * namenode's own caches (names, receipts), bounded in bytes the same way.
  */
-final class HeapEstimate {
+public final class HeapEstimate {
   private HeapEstimate() {}
 
-  static final int HEADER = 12;
-  static final int REF = 4;
-  static final int ARRAY = 16;
+  public static final int HEADER = 12;
+  public static final int REF = 4;
+  public static final int ARRAY = 16;
 
   /** A {@link java.util.concurrent.ConcurrentHashMap}'s node and its share of the table. */
-  static final int MAP_ENTRY = 32 + 2 * REF;
+  public static final int MAP_ENTRY = 32 + 2 * REF;
+
+  /** A {@link java.util.LinkedHashMap}'s entry (with its two links) and its share of the table. */
+  public static final int LINKED_MAP_ENTRY = 40 + 2 * REF;
+
+  /** A boxed {@code Long} or {@code Integer} that is not one of the small shared ones. */
+  public static final int BOXED = 16;
 
   /** A {@link KeyBytes} of {@code length} bytes: the object and its array. */
   static long key(int length) {
@@ -29,11 +36,28 @@ final class HeapEstimate {
   }
 
   /** A {@code byte[]} of {@code length}. */
-  static long array(int length) {
+  public static long array(int length) {
     return align(ARRAY + length);
   }
 
-  static long align(long bytes) {
+  /** A {@code String} and its array: a byte a character if all are Latin-1, else two. */
+  public static long string(String s) {
+    int perChar = 1;
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) > 0xFF) {
+        perChar = 2;
+        break;
+      }
+    }
+    return align(HEADER + REF + 4 + 4) + array(perChar * s.length());
+  }
+
+  /** An object of {@code fields} bytes of fields, with its header, rounded up. */
+  public static long object(int fields) {
+    return align(HEADER + fields);
+  }
+
+  public static long align(long bytes) {
     return (bytes + 7) & ~7L;
   }
 
@@ -115,7 +139,7 @@ final class HeapEstimate {
       return 0; // shared
     }
     if (v instanceof String s) {
-      return align(HEADER + REF + 4 + 4) + array(s.length());
+      return string(s);
     }
     if (v instanceof byte[] b) {
       return array(b.length);

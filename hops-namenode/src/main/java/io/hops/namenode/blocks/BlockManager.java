@@ -50,13 +50,18 @@ public final class BlockManager {
   private final int minReplication;
   private final ClusterClock clock;
   private final ReportOwnership ownership = new ReportOwnership(this);
-  private final RecentReceipts receipts = new RecentReceipts(100_000, 60_000);
+  private final RecentReceipts receipts;
   private final FullReportRequests reportRequests;
   private final Leadership leadership = new Leadership();
   private final BlockLocations locations;
 
   public BlockManager(Storage storage, Configuration conf) throws StorageException {
     this.datanodes = new DatanodeManager(storage, conf);
+    this.receipts =
+        new RecentReceipts(
+            conf.getLong(
+                NamenodeConfig.RECENT_RECEIPTS_BYTES, NamenodeConfig.RECENT_RECEIPTS_BYTES_DEFAULT),
+            60_000);
     this.placement = new BlockPlacement(datanodes, conf);
     this.ids = NamespaceIds.loadOrCreate(storage);
     this.blockIds = new IdPool(storage, "block_id", 1000);

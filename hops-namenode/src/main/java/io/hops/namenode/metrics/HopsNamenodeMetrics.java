@@ -5,8 +5,11 @@ import io.hops.dal.AccessKind;
 import io.hops.election.LeaderElection;
 import io.hops.election.Membership;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.RecentReceipts;
 import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.resolve.InodeHintCache;
+import io.hops.namenode.security.LongNames;
+import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.OperationMetrics;
 import io.hops.namenode.tx.RetryCause;
 import java.util.Map;
@@ -22,9 +25,10 @@ import org.apache.hadoop.metrics2.lib.Interns;
  * operation (the transaction runner's names, capitalised) its count, failures, retries, database
  * round trips, mean time and time in the lock phase, and latency percentiles over the last interval
  * ({@code dfs.metrics.percentiles.intervals}, first value; 60 s by default); retries by cause; the
- * hint cache; the leader election; the leader's housekeeping; database round trips by access kind;
- * how long ago the database last answered ({@link DatabaseHealth}). Counters are since this
- * namenode started.
+ * hint cache, the caches of user, group and long names and the replica receipts kept
+ * (docs/operations.md, "Memory"); the leader election; the leader's housekeeping; database round
+ * trips by access kind; how long ago the database last answered ({@link DatabaseHealth}). Counters
+ * are since this namenode started.
  */
 public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   static final String NAME = "HopsNamenode";
@@ -129,6 +133,7 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
     r.addGauge(Interns.info("HintCacheSize", "entries in the hint cache"), hints.size());
     r.addGauge(
         Interns.info("HintCacheBytes", "heap the hint cache takes, estimated"), hints.bytes());
+    namesAndReceipts(r);
     AccessCounts db = ns.storage().accessCounts();
     for (AccessKind k : AccessKind.values()) {
       counter(
@@ -181,6 +186,29 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
     for (Map.Entry<String, Long> p : ns.storage().poolUsage().entrySet()) {
       r.addGauge(Interns.info("DbPool" + metricName(p.getKey()), "connection pool"), p.getValue());
     }
+  }
+
+  /** The caches of user and group names, of long names, and of replica receipts. */
+  private void namesAndReceipts(MetricsRecordBuilder r) {
+    UsersAndGroups users = ns.users();
+    counter(r, "UserGroupNamesHits", "user and group names found in their cache", users.hits());
+    counter(r, "UserGroupNamesMisses", "user and group names not in their cache", users.misses());
+    r.addGauge(Interns.info("UserGroupNamesSize", "user and group names cached"), users.size());
+    r.addGauge(
+        Interns.info("UserGroupNamesBytes", "heap the user and group names take, estimated"),
+        users.bytes());
+    LongNames longNames = users.longNames();
+    counter(r, "LongNamesHits", "long names found in their cache", longNames.hits());
+    counter(r, "LongNamesMisses", "long names not in their cache", longNames.misses());
+    r.addGauge(Interns.info("LongNamesSize", "long names cached"), longNames.size());
+    r.addGauge(
+        Interns.info("LongNamesBytes", "heap the long names take, estimated"), longNames.bytes());
+    RecentReceipts receipts = ns.blocks().receipts();
+    r.addGauge(
+        Interns.info("RecentReceiptsBlocks", "blocks with replica receipts kept"), receipts.size());
+    r.addGauge(
+        Interns.info("RecentReceiptsBytes", "heap the replica receipts take, estimated"),
+        receipts.bytes());
   }
 
   private String engine() {

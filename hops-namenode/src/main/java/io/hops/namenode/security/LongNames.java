@@ -5,6 +5,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
+import io.hops.dal.embedded.HeapEstimate;
 import io.hops.dal.rows.LongNameRow;
 import io.hops.dal.schema.MaxBytes;
 import java.io.ByteArrayOutputStream;
@@ -13,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,26 +23,32 @@ import java.util.Map;
  * its <em>key</em>: the name itself when it fits a key column ({@link MaxBytes#NAME} bytes), else a
  * digest of it; the text of a digested name lives in {@code long_names}, written once before the
  * name is first stored and read back when it is shown. Nobody uses such names, but a caller may
- * send one, and HDFS accepts it (docs/architecture.md, "Names").
+ * send one, and HDFS accepts it (docs/architecture.md, "Names"). The texts read or written are
+ * cached, bounded in bytes of heap ({@link HeapEstimate}), the least recently used going first: a
+ * single name may be long.
  */
 public final class LongNames {
   /** Starts every digest key; no name a key is the name itself can start with it. */
   static final String DIGEST = "\u0000sha256:";
 
   private static final int PIECE = 8192;
-  private static final int CACHED = 256;
 
   private final Storage storage;
-  private final Map<String, String> known =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > CACHED;
-        }
-      };
+  private final long maxBytes;
+  private final LinkedHashMap<String, String> known = new LinkedHashMap<>(16, 0.75f, true);
+  private long bytes;
+  private long hits;
+  private long misses;
 
-  public LongNames(Storage storage) {
+  /** Caching at most {@code maxBytes} of names' texts. */
+  public LongNames(Storage storage, long maxBytes) {
     this.storage = storage;
+    this.maxBytes = maxBytes;
+  }
+
+  /** An entry: the map's entry, the digest key, the name. */
+  static long entryBytes(String key, String name) {
+    return HeapEstimate.LINKED_MAP_ENTRY + HeapEstimate.string(key) + HeapEstimate.string(name);
   }
 
   /** The key {@code name} is stored under; null stays null. */
@@ -119,10 +127,46 @@ public final class LongNames {
   }
 
   private synchronized String cached(String key) {
-    return known.get(key);
+    String name = known.get(key);
+    if (name == null) {
+      misses++;
+    } else {
+      hits++;
+    }
+    return name;
   }
 
   private synchronized void learn(String key, String name) {
-    known.put(key, name);
+    String old = known.put(key, name);
+    if (old != null) {
+      bytes -= entryBytes(key, old);
+    }
+    bytes += entryBytes(key, name);
+    Iterator<Map.Entry<String, String>> eldest = known.entrySet().iterator();
+    while (bytes > maxBytes && eldest.hasNext()) {
+      Map.Entry<String, String> e = eldest.next();
+      eldest.remove();
+      bytes -= entryBytes(e.getKey(), e.getValue());
+    }
+  }
+
+  /** The heap the cached texts take, estimated. */
+  public synchronized long bytes() {
+    return bytes;
+  }
+
+  /** Texts cached. */
+  public synchronized int size() {
+    return known.size();
+  }
+
+  /** Texts found in the cache. */
+  public synchronized long hits() {
+    return hits;
+  }
+
+  /** Texts looked for and not in the cache. */
+  public synchronized long misses() {
+    return misses;
   }
 }

@@ -5,37 +5,100 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.TransientStorageException;
+import io.hops.dal.embedded.HeapEstimate;
 import io.hops.dal.rows.GroupRow;
 import io.hops.dal.rows.UserRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.dal.schema.Table;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * User and group names, stored once in {@code hdfs_users} / {@code hdfs_groups} and referenced by
  * id from inodes. The mapping never changes once written, so caching it is safe on every namenode;
- * a miss costs one short transaction of its own, outside any operation.
+ * a miss costs one short transaction of its own, outside any operation. The cache is bounded in
+ * bytes of heap ({@link HeapEstimate}): users and groups together start over when they reach it,
+ * and a name not cached is only slower (a caller whose id is not known is matched by name).
  */
 public final class UsersAndGroups {
   private final Storage storage;
   private final LongNames longNames;
+  private final long maxBytes;
+  private final AtomicLong bytes = new AtomicLong();
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
   private final Names users = new Names();
   private final Names groups = new Names();
 
-  private static final class Names {
+  private final class Names {
     final ConcurrentHashMap<String, Integer> ids = new ConcurrentHashMap<>();
     final ConcurrentHashMap<Integer, String> names = new ConcurrentHashMap<>();
 
     void learn(int id, String name) {
-      ids.put(name, id);
+      boolean added = ids.put(name, id) == null;
       names.put(id, name);
+      if (added && bytes.addAndGet(entryBytes(name)) > maxBytes) {
+        startOver();
+      }
+    }
+
+    <T> T counted(T cached) {
+      (cached == null ? misses : hits).increment();
+      return cached;
     }
   }
 
+  /** A name in both maps: a node in each, the boxed id in each, the name once. */
+  static long entryBytes(String name) {
+    return 2L * HeapEstimate.MAP_ENTRY + 2L * HeapEstimate.BOXED + HeapEstimate.string(name);
+  }
+
+  private synchronized void startOver() {
+    if (bytes.get() <= maxBytes) {
+      return;
+    }
+    for (Names n : List.of(users, groups)) {
+      n.ids.clear();
+      n.names.clear();
+    }
+    bytes.set(0);
+  }
+
+  /** With the default bounds of the names' caches. */
   public UsersAndGroups(Storage storage) {
+    this(
+        storage,
+        io.hops.namenode.NamenodeConfig.USER_GROUP_NAMES_BYTES_DEFAULT,
+        io.hops.namenode.NamenodeConfig.LONG_NAMES_BYTES_DEFAULT);
+  }
+
+  /** Caching at most {@code maxBytes} of names, and {@code longNameBytes} of long names. */
+  public UsersAndGroups(Storage storage, long maxBytes, long longNameBytes) {
     this.storage = storage;
-    this.longNames = new LongNames(storage);
+    this.maxBytes = maxBytes;
+    this.longNames = new LongNames(storage, longNameBytes);
+  }
+
+  /** The heap the cached names take, estimated. */
+  public long bytes() {
+    return bytes.get();
+  }
+
+  /** Names (of users and groups) cached. */
+  public long size() {
+    return users.ids.size() + groups.ids.size();
+  }
+
+  /** Lookups answered from the cache. */
+  public long hits() {
+    return hits.sum();
+  }
+
+  /** Lookups the cache could not answer. */
+  public long misses() {
+    return misses.sum();
   }
 
   /** The text of names too long to be keys, which client names share (see {@link LongNames}). */
@@ -48,13 +111,13 @@ public final class UsersAndGroups {
    * permission checks, never on a mere call.
    */
   public int userId(String name) throws StorageException {
-    Integer id = users.ids.get(name);
+    Integer id = users.counted(users.ids.get(name));
     return id != null ? id : create(UserRow.TABLE, "user_id", name, users);
   }
 
   /** The id of a group, created if new: as {@link #userId}. */
   public int groupId(String name) throws StorageException {
-    Integer id = groups.ids.get(name);
+    Integer id = groups.counted(groups.ids.get(name));
     return id != null ? id : create(GroupRow.TABLE, "group_id", name, groups);
   }
 
@@ -77,12 +140,12 @@ public final class UsersAndGroups {
   }
 
   public String userName(int id) throws StorageException {
-    String n = users.names.get(id);
+    String n = users.counted(users.names.get(id));
     return n != null ? n : lookupById(UserRow.TABLE, id, users);
   }
 
   public String groupName(int id) throws StorageException {
-    String n = groups.names.get(id);
+    String n = groups.counted(groups.names.get(id));
     return n != null ? n : lookupById(GroupRow.TABLE, id, groups);
   }
 

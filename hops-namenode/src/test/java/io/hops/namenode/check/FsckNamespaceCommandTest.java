@@ -261,7 +261,8 @@ class FsckNamespaceCommandTest {
     assertThat(slow.err()).contains("are live and the cluster is not in safe mode");
   }
 
-  private static InodeRow withPartition(InodeRow r, long partition) {
+  /** {@code r} as a row of {@code partition}: a row in the wrong partition. */
+  static InodeRow withPartition(InodeRow r, long partition) {
     return new InodeRow(
         partition,
         r.parentId(),

@@ -180,6 +180,21 @@ class NamenodeMetricsTest {
       assertThat(hops.get("LiveNamenodes").asInt()).isEqualTo(2);
       assertThat(hops.get("HintCacheHits").asLong() + hops.get("HintCacheMisses").asLong())
           .isPositive();
+      // The creates registered their owner: the names' cache holds it, bounded in bytes.
+      assertThat(hops.get("UserGroupNamesSize").asLong()).isPositive();
+      assertThat(hops.get("UserGroupNamesBytes").asLong()).isPositive();
+      for (String cache :
+          List.of(
+              "UserGroupNamesHits",
+              "UserGroupNamesMisses",
+              "LongNamesHits",
+              "LongNamesMisses",
+              "LongNamesSize",
+              "LongNamesBytes",
+              "RecentReceiptsBlocks",
+              "RecentReceiptsBytes")) {
+        assertThat(hops.has(cache)).as(cache).isTrue();
+      }
       assertThat(hops.get("DbAccesses").asLong()).isPositive();
       // The embedded store's group syncs: each covered one commit or more.
       assertThat(hops.get("DbLogSyncs").asLong()).isPositive();
