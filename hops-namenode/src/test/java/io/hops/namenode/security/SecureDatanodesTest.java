@@ -767,7 +767,15 @@ class SecureDatanodesTest {
           write(fs, path, data, (short) 2);
           return null;
         });
+    // close() returns once one replica is recorded; wait for the second datanode's receipt, or
+    // the victim may be the only replica the namenode knew of and "copied" would count two.
+    long recorded = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     Set<Integer> before = ports(c.asAlice(fs -> blocks(fs, path)).get(0));
+    while (before.size() < 2) {
+      assertThat(System.nanoTime()).as("both replicas of %s recorded", path).isLessThan(recorded);
+      Thread.sleep(100);
+      before = ports(c.asAlice(fs -> blocks(fs, path)).get(0));
+    }
     int victim = c.xferPorts.indexOf(before.iterator().next()) + 1;
     c.kill(victim);
     int gone = c.xferPorts.get(victim - 1);
