@@ -64,9 +64,7 @@ final class ContenderCensus {
     long readNanos = System.nanoTime();
     VariableRow periodRow =
         tx.find(
-            VariableRow.TABLE,
-            LeaderElection.key(LeaderElection.PERIOD_ROW),
-            LockMode.READ_COMMITTED);
+            VariableRow.TABLE, ElectionRows.key(ElectionRows.PERIOD_ROW), LockMode.READ_COMMITTED);
     long period =
         Math.max(settings.period().toMillis(), periodRow == null ? 0 : periodRow.longValue());
     // The period read now, never less than what any contender read before its last commit.

@@ -1,9 +1,6 @@
 package io.hops.election;
 
-import static io.hops.election.LeaderElection.CLOCK_ROW_PREFIX;
 import static io.hops.election.LeaderElection.EPOCH_ROW;
-import static io.hops.election.LeaderElection.PERIOD_ROW;
-import static io.hops.election.LeaderElection.key;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
@@ -19,6 +16,24 @@ import java.util.List;
  * (the epoch step), the period row, and the clock rows a leader publishes its time in.
  */
 final class ElectionRows {
+  /**
+   * The {@code variables} row of the period in force, raised by a contender whose rounds run slow.
+   */
+  static final String PERIOD_ROW = "le_period_ms";
+
+  /** The counter the ids of contenders are taken from. */
+  static final String ID_COUNTER = "le_id";
+
+  /**
+   * The prefix of the {@code variables} row in which a leader publishes the cluster's time, one row
+   * per contender id so that a paused former leader's lock on its row never delays its successor.
+   */
+  static final String CLOCK_ROW_PREFIX = "le_clock:";
+
+  static io.hops.dal.schema.Key key(String name) {
+    return VariableRow.TABLE.key(name);
+  }
+
   /** Who leads after a round's epoch step, under which epoch, and whether it is this contender. */
   record Leadership(boolean lead, long leaderId, long leaderEpoch) {}
 
@@ -154,6 +169,23 @@ final class ElectionRows {
   }
 
   /** The leader's id that the epoch row names, or -1. */
+  /**
+   * Fails unless the database still names {@code me} leader at {@code myEpoch}. The epoch row is
+   * read with a shared lock, so a new leader's takeover, which writes that row, waits for this
+   * transaction to end, and vice versa.
+   */
+  static void checkStillLeader(Transaction tx, long me, long myEpoch) throws StorageException {
+    VariableRow row = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.SHARED);
+    if (row == null || row.longValue() != myEpoch || leaderOf(row) != me) {
+      throw new NotLeaderException(
+          "namenode id "
+              + me
+              + " lost the leadership of epoch "
+              + myEpoch
+              + (row == null ? "" : " to id " + leaderOf(row) + " at epoch " + row.longValue()));
+    }
+  }
+
   static long leaderOf(VariableRow epochRow) {
     byte[] b = epochRow.bytesValue();
     return b == null ? -1 : Long.parseLong(new String(b, StandardCharsets.UTF_8));

@@ -5,11 +5,9 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.LeDescriptorRow;
-import io.hops.dal.rows.VariableRow;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,42 +23,15 @@ import org.slf4j.LoggerFactory;
  * with a new id. The id of its first join is its process's incarnation, kept in every row it writes
  * while it lives: what outlives a rejoin (subtree marks) belongs to the incarnation, not to an id.
  *
- * <p>Leadership is a lease that starts when a successful round starts and lasts a little less than
- * the time after which the others declare a silent contender dead: a contender that stalls (GC,
- * slow database, a round longer than the period) stops leading before anyone else can be elected,
- * since others only count a counter as silent from the end of the round in which they read it. The
- * same bound is every contender's heartbeat deadline: a round that commits after the previous
- * round's lease would have ended may come after another contender declared this one dead and took
- * the lead on that, so the contender does not lead on it but joins again under a new id, as if
- * evicted. Each leadership has an epoch, bumped in the database by the new leader; leader-only
- * transactions call {@link #checkLeader(Transaction)}, which reads the epoch with a shared lock, so
- * a former leader that resumes after a pause cannot commit once another has taken over.
- *
- * <p>Why this is safe: the period in {@code variables} only grows, and a contender counts another
- * as dead after {@code missedHeartbeats} periods at the value it reads in that round, never less
- * than the value the other read before its last commit. So a round that started at {@code s} and
- * read period {@code p} cannot be followed by a declaration of death before {@code s + } {@link
- * ElectionSettings#leaseNanos(long) lease(p)} on the counter it wrote; and a declaration on the
- * counter of an earlier round is ruled out by the heartbeat deadline.
+ * <p>Leadership is a lease that ends before anyone else can be elected, with an epoch that fences
+ * leader-only transactions ({@link #checkLeader(Transaction)}): {@link LeaderLease} says how, and
+ * why it is safe.
  */
 public final class LeaderElection implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
 
   /** The {@code variables} row of the current leadership: epoch, and the leader's id as text. */
   public static final String EPOCH_ROW = "leader_epoch";
-
-  /**
-   * The {@code variables} row of the period in force, raised by a contender whose rounds run slow.
-   */
-  static final String PERIOD_ROW = "le_period_ms";
-
-  private static final String ID_COUNTER = "le_id";
-
-  /**
-   * The prefix of the {@code variables} row in which a leader publishes the cluster's time, one row
-   * per contender id so that a paused former leader's lock on its row never delays its successor.
-   */
-  static final String CLOCK_ROW_PREFIX = "le_clock:";
 
   /** Called after a round in which this contender gained or lost the leadership. */
   public interface Listener {
@@ -78,13 +49,13 @@ public final class LeaderElection implements AutoCloseable {
   private final ElectionSettings settings;
   private final String rpcAddress;
   private final ClusterClock clock;
-  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-  private volatile LeaseRecorder leaseRecorder = (id, epoch, start, end) -> {};
   private final ContenderCensus census;
   private final ElectionRows rows;
   private final ContenderEvictions evictions;
   private final Incarnations incarnations = new Incarnations();
-  private final Thread thread;
+  private final LeaderLease lease;
+  private final RoundPeriod period;
+  private final RoundLoop loop;
 
   private volatile long id = -1;
 
@@ -94,16 +65,10 @@ public final class LeaderElection implements AutoCloseable {
    */
   private volatile long incarnation = -1;
 
-  private volatile boolean leading;
-  private volatile long leaseEndNanos;
-  private volatile long epoch;
   private volatile Membership membership = Membership.EMPTY;
   private volatile boolean leaderAlive;
-  private volatile boolean stopped;
   private volatile long injectedDelayMillis;
   private volatile long rounds;
-  private long periodMillis;
-  private long lastRoundNanos;
 
   /**
    * When the next round must have committed by: the start of the last committed round (or of the
@@ -138,12 +103,12 @@ public final class LeaderElection implements AutoCloseable {
     this.settings = settings;
     this.rpcAddress = rpcAddress;
     this.clock = clock;
-    this.periodMillis = settings.period().toMillis();
     this.census = new ContenderCensus(settings);
     this.rows = new ElectionRows(clock, hostname, rpcAddress, httpAddress);
+    this.lease = new LeaderLease(rpcAddress);
+    this.period = new RoundPeriod(settings, rows);
     this.evictions = new ContenderEvictions(storage, rows);
-    this.thread = new Thread(this::loop, "leader-election");
-    thread.setDaemon(true);
+    this.loop = new RoundLoop(this::nextRound, period::millis, () -> nextDeadlineNanos);
   }
 
   /**
@@ -154,7 +119,7 @@ public final class LeaderElection implements AutoCloseable {
   public void start() throws StorageException {
     join();
     round();
-    thread.start();
+    loop.start();
   }
 
   /**
@@ -163,7 +128,7 @@ public final class LeaderElection implements AutoCloseable {
    */
   private void join() throws StorageException {
     long start = System.nanoTime();
-    long newId = storage.allocateIds(ID_COUNTER, 1).first();
+    long newId = storage.allocateIds(ElectionRows.ID_COUNTER, 1).first();
     long oldId = rejoinFrom;
     if (incarnation < 0) {
       incarnation = newId;
@@ -173,7 +138,7 @@ public final class LeaderElection implements AutoCloseable {
       tx.commit();
     }
     // Others count the new row as alive from when they first read it, after this commit.
-    heartbeatDeadlineNanos = start + settings.leaseNanos(periodMillis);
+    heartbeatDeadlineNanos = start + settings.leaseNanos(period.millis());
     rejoinFrom = -1;
     id = newId;
     census.clear();
@@ -193,38 +158,22 @@ public final class LeaderElection implements AutoCloseable {
         rpcAddress,
         me,
         lateNanos / 1_000_000L);
-    leading = false;
+    lease.drop();
     rejoinFrom = me;
     id = -1;
     notifyIfChanged();
   }
 
-  private void loop() {
-    while (!stopped) {
-      long start = System.nanoTime();
-      try {
-        if (id < 0) {
-          join();
-        }
-        round();
-      } catch (StorageException | RuntimeException e) {
-        LOG.warn("leader election round of id {} failed: {}", id, e.toString());
-        notifyIfChanged();
+  /** A round of the loop, joining again first if this contender gave up its id. */
+  private void nextRound() {
+    try {
+      if (id < 0) {
+        join();
       }
-      // Also wake when a namenode ahead of this one in line would count as dead, so that a new
-      // leader is elected within period x (missed heartbeats + 1) of the old one's death.
-      long sleepNanos = start + periodMillis * 1_000_000L - System.nanoTime();
-      if (nextDeadlineNanos != Long.MAX_VALUE) {
-        sleepNanos = Math.min(sleepNanos, nextDeadlineNanos + 1_000_000L - System.nanoTime());
-      }
-      long sleep = sleepNanos / 1_000_000L;
-      if (sleep > 0) {
-        try {
-          Thread.sleep(sleep);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
+      round();
+    } catch (StorageException | RuntimeException e) {
+      LOG.warn("leader election round of id {} failed: {}", id, e.toString());
+      notifyIfChanged();
     }
   }
 
@@ -236,43 +185,74 @@ public final class LeaderElection implements AutoCloseable {
       missedDeadline(me, start - heartbeatDeadlineNanos);
       return;
     }
-    ContenderCensus.Census view;
-    ElectionRows.Leadership leadership;
-    ElectionRows.ClockRead clockRead;
+    Round round;
     try (Transaction tx = storage.begin()) {
-      view = census.take(tx, me, start);
-      nextDeadlineNanos = view.nextDeadlineNanos();
-      if (!view.present().contains(me)) {
-        evicted();
+      round = beat(tx, me, start);
+      if (round == null || !commit(tx, me, start, round.census().period())) {
         return;
       }
-      boolean continuing = leading && start - leaseEndNanos < 0;
-      leadership = rows.epochStep(tx, me, view.alive(), continuing);
-      if (!rows.advanceCounter(tx, me, incarnation)) {
-        evicted();
-        return;
-      }
-      clockRead = clockStep(tx, me, leadership);
-      if (leadership.lead()) {
-        evictions.evict(me, view.dead());
-      }
-      raisePeriodIfSlow(tx, me, view.period(), view.periodRow());
-      sleep(injectedDelayMillis);
-      if (stopped) {
-        return; // crashed or closed meanwhile: a dead process commits nothing
-      }
-      tx.commit();
-      long committed = System.nanoTime();
-      if (committed - heartbeatDeadlineNanos >= 0) {
-        missedDeadline(me, committed - heartbeatDeadlineNanos);
-        return;
-      }
-      periodMillis = view.period();
-      heartbeatDeadlineNanos = start + settings.leaseNanos(view.period());
     }
-    clock.afterRound(storage, leadership.lead(), clockRead.published(), clockRead.readNanos());
-    lastRoundNanos = System.nanoTime() - start;
-    publishRound(me, start, view.alive(), leadership);
+    ElectionRows.ClockRead clockRead = round.clockRead();
+    clock.afterRound(storage, round.lead(), clockRead.published(), clockRead.readNanos());
+    period.roundTook(System.nanoTime() - start);
+    publishRound(me, start, round.census().alive(), round.leadership());
+  }
+
+  /** What a round read and decided, once its transaction committed. */
+  private record Round(
+      ContenderCensus.Census census,
+      ElectionRows.Leadership leadership,
+      ElectionRows.ClockRead clockRead) {
+    boolean lead() {
+      return leadership.lead();
+    }
+  }
+
+  /**
+   * The round's reads and writes, in its transaction: the census, the epoch step, my counter, the
+   * clock step, a leader's evictions and the period; null if this contender was evicted.
+   */
+  private Round beat(Transaction tx, long me, long start) throws StorageException {
+    ContenderCensus.Census view = census.take(tx, me, start);
+    nextDeadlineNanos = view.nextDeadlineNanos();
+    if (!view.present().contains(me)) {
+      evicted();
+      return null;
+    }
+    boolean continuing = lease.heldAt(start);
+    ElectionRows.Leadership leadership = rows.epochStep(tx, me, view.alive(), continuing);
+    if (!rows.advanceCounter(tx, me, incarnation)) {
+      evicted();
+      return null;
+    }
+    ElectionRows.ClockRead clockRead = clockStep(tx, me, leadership);
+    if (leadership.lead()) {
+      evictions.evict(me, view.dead());
+    }
+    period.raiseIfSlow(tx, me, view.period(), view.periodRow());
+    return new Round(view, leadership, clockRead);
+  }
+
+  /**
+   * Commits the round, unless this process stopped meanwhile; true if it committed before its
+   * heartbeat deadline, which then moves on by the lease at {@code readPeriod}, the period the
+   * round read.
+   */
+  private boolean commit(Transaction tx, long me, long start, long readPeriod)
+      throws StorageException {
+    sleep(injectedDelayMillis);
+    if (loop.stopped()) {
+      return false; // crashed or closed meanwhile: a dead process commits nothing
+    }
+    tx.commit();
+    long committed = System.nanoTime();
+    if (committed - heartbeatDeadlineNanos >= 0) {
+      missedDeadline(me, committed - heartbeatDeadlineNanos);
+      return false;
+    }
+    period.committed(readPeriod);
+    heartbeatDeadlineNanos = start + settings.leaseNanos(readPeriod);
+    return true;
   }
 
   /**
@@ -292,98 +272,34 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   /**
-   * Raises the period in force when this contender's rounds run slow. Any contender does, not only
-   * the leader: a slow one would otherwise miss its deadlines and join again, round after round.
-   */
-  private void raisePeriodIfSlow(Transaction tx, long me, long period, VariableRow periodRow)
-      throws StorageException {
-    long raised = raisedPeriod(period);
-    if (raised > period) {
-      rows.writePeriod(tx, raised, periodRow);
-      LOG.warn(
-          "leader election rounds of id {} run slow ({} ms): period raised from {} to {} ms",
-          me,
-          lastRoundNanos / 1_000_000L,
-          period,
-          raised);
-    }
-  }
-
-  /**
    * After a committed round: the membership, the live incarnations and whether the leader is alive
    * as this round saw them; a leader's lease; the listeners told of a change.
    */
   private void publishRound(
       long me, long start, List<LeDescriptorRow> alive, ElectionRows.Leadership leadership) {
-    boolean lead = leadership.lead();
-    long leaderEpoch = leadership.leaderEpoch();
-    final long leaderNow = leadership.leaderId();
-    membership =
-        new Membership(
-            alive.stream()
-                .sorted((a, b) -> Long.compare(a.id(), b.id()))
-                .map(
-                    r ->
-                        new Member(
-                            r.id(),
-                            r.hostname(),
-                            r.rpcAddress(),
-                            r.httpAddress(),
-                            r.startTime(),
-                            r.id() == leaderNow))
-                .toList(),
-            leaderNow,
-            leaderEpoch);
+    long leaderNow = leadership.leaderId();
+    membership = Membership.of(alive, leaderNow, leadership.leaderEpoch());
     incarnations.afterRound(alive, start);
-    leaderAlive = lead || census.advanced(leaderNow);
-    if (lead) {
-      epoch = leaderEpoch;
-      leaseEndNanos = heartbeatDeadlineNanos;
-      long now = System.nanoTime();
-      if (leaseEndNanos - now > 0) { // a round that stalled past its lease grants nothing
-        leaseRecorder.leased(me, leaderEpoch, now, leaseEndNanos);
-      }
-    }
-    leading = lead;
+    leaderAlive = leadership.lead() || census.advanced(leaderNow);
+    lease.afterRound(me, leadership.lead(), leadership.leaderEpoch(), heartbeatDeadlineNanos);
     rounds++;
     notifyIfChanged();
   }
 
-  /** When a round takes over half the period, the period goes up by the configured period. */
-  private long raisedPeriod(long period) {
-    if (lastRoundNanos * 2 <= period * 1_000_000L) {
-      return period;
-    }
-    return Math.min(settings.maxPeriod().toMillis(), period + settings.period().toMillis());
-  }
-
   private void evicted() {
     LOG.warn("namenode {} (id {}) was evicted from the election; it joins again", rpcAddress, id);
-    leading = false;
+    lease.drop();
     id = -1;
     notifyIfChanged();
   }
 
-  private boolean notifiedLeader;
-
-  private synchronized void notifyIfChanged() {
-    boolean now = isLeader();
-    if (now != notifiedLeader) {
-      notifiedLeader = now;
-      LOG.info(
-          now ? "namenode {} (id {}) is the leader, epoch {}" : "namenode {} (id {}) stops leading",
-          rpcAddress,
-          id,
-          epoch);
-      for (Listener l : listeners) {
-        l.leadershipChanged(now, epoch);
-      }
-    }
+  private void notifyIfChanged() {
+    lease.notifyIfChanged(id);
   }
 
   /** Whether this contender leads now: elected in its last round, and that round's lease holds. */
   public boolean isLeader() {
-    return leading && System.nanoTime() - leaseEndNanos < 0;
+    return lease.held();
   }
 
   /**
@@ -391,7 +307,7 @@ public final class LeaderElection implements AutoCloseable {
    * while {@link #isLeader()}. Tests record lease intervals with it.
    */
   public long leaseEndNanos() {
-    return leaseEndNanos;
+    return lease.endNanos();
   }
 
   /**
@@ -399,7 +315,7 @@ public final class LeaderElection implements AutoCloseable {
    * leader, so datanodes can tell a newer leader from an older one.
    */
   public long epoch() {
-    return epoch;
+    return lease.epoch();
   }
 
   /**
@@ -456,7 +372,7 @@ public final class LeaderElection implements AutoCloseable {
 
   /** The period in force, in milliseconds. */
   public long periodMillis() {
-    return periodMillis;
+    return period.millis();
   }
 
   public ClusterClock clock() {
@@ -464,11 +380,11 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   public void recordLeases(LeaseRecorder recorder) {
-    this.leaseRecorder = recorder;
+    lease.record(recorder);
   }
 
   public void addListener(Listener l) {
-    listeners.add(l);
+    lease.addListener(l);
   }
 
   /**
@@ -477,22 +393,12 @@ public final class LeaderElection implements AutoCloseable {
    * takeover, which writes that row, waits for this transaction to end, and vice versa.
    */
   public void checkLeader(Transaction tx) throws StorageException {
-    long myEpoch = epoch;
+    long myEpoch = lease.epoch();
     long me = id;
     if (!isLeader()) {
       throw new NotLeaderException("namenode id " + me + " is not the leader (lease not held)");
     }
-    VariableRow row = tx.find(VariableRow.TABLE, key(EPOCH_ROW), LockMode.SHARED);
-    if (row == null || row.longValue() != myEpoch || ElectionRows.leaderOf(row) != me) {
-      throw new NotLeaderException(
-          "namenode id "
-              + me
-              + " lost the leadership of epoch "
-              + myEpoch
-              + (row == null
-                  ? ""
-                  : " to id " + ElectionRows.leaderOf(row) + " at epoch " + row.longValue()));
-    }
+    ElectionRows.checkStillLeader(tx, me, myEpoch);
   }
 
   /**
@@ -525,19 +431,19 @@ public final class LeaderElection implements AutoCloseable {
    * Fault injection for tests: stops the rounds without leaving, as a crash of the process would.
    */
   public void crash() {
-    stopped = true;
-    leading = false;
-    thread.interrupt();
+    loop.stop();
+    lease.drop();
+    loop.interrupt();
   }
 
   /** Stops the rounds and leaves: the row goes, so the others need not wait for it to die. */
   @Override
   public void close() {
-    stopped = true;
-    leading = false;
-    thread.interrupt();
+    loop.stop();
+    lease.drop();
+    loop.interrupt();
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(10));
+      loop.join(TimeUnit.SECONDS.toMillis(10));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -559,9 +465,5 @@ public final class LeaderElection implements AutoCloseable {
     try (Transaction tx = storage.begin()) {
       return tx.scanAll(LeDescriptorRow.TABLE, LockMode.READ_COMMITTED);
     }
-  }
-
-  static io.hops.dal.schema.Key key(String name) {
-    return VariableRow.TABLE.key(name);
   }
 }

@@ -1,5 +1,6 @@
 package io.hops.election;
 
+import io.hops.dal.rows.LeDescriptorRow;
 import java.util.List;
 
 /**
@@ -11,6 +12,25 @@ public record Membership(List<Member> members, long leaderId, long epoch) {
 
   public Membership {
     members = List.copyOf(members);
+  }
+
+  /** The membership an election round saw: its live rows, in id order, and its leader. */
+  static Membership of(List<LeDescriptorRow> alive, long leaderId, long epoch) {
+    return new Membership(
+        alive.stream()
+            .sorted((a, b) -> Long.compare(a.id(), b.id()))
+            .map(
+                r ->
+                    new Member(
+                        r.id(),
+                        r.hostname(),
+                        r.rpcAddress(),
+                        r.httpAddress(),
+                        r.startTime(),
+                        r.id() == leaderId))
+            .toList(),
+        leaderId,
+        epoch);
   }
 
   /** The live ids, sorted. */

@@ -2,11 +2,9 @@ package io.hops.namenode.check;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.GetBlockLocations;
 import io.hops.namenode.ops.GetFileInfo;
 import io.hops.namenode.ops.GetListing;
-import io.hops.namenode.ops.QueueMisplacedBlocks;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;
@@ -21,7 +19,6 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Time;
 
@@ -38,7 +35,8 @@ import org.apache.hadoop.util.Time;
  * those is not missing. hops has no erasure coding and no snapshots, so those counts are zero.
  * Supported options: -files -blocks -locations -racks -replicaDetails -maintenance -openforwrite
  * -list-corruptfileblocks -delete -replicate (queues the mis-replicated blocks; -showprogress and
- * -includeSnapshots change nothing); the others are refused.
+ * -includeSnapshots change nothing); the others are refused. This class is the walk and the
+ * report's totals; {@link FsckFileBlocks} checks each file's blocks.
  */
 public final class Fsck {
   static final String HEALTHY_STATUS = "is HEALTHY";
@@ -50,7 +48,6 @@ public final class Fsck {
       Set.of("move", "blockId", "storagepolicies", "upgradedomains");
 
   private final Namesystem ns;
-  private final SafeMode safeMode;
   private final PermissionChecker pc;
   private PrintWriter out;
   private final String caller;
@@ -58,21 +55,9 @@ public final class Fsck {
   private final Map<String, String[]> params;
   private final String path;
   private final boolean showFiles;
-  private final boolean showBlocks;
-
-  /** {@code -replicate}: the mis-replicated blocks found are queued for re-replication. */
-  private final boolean doReplicate;
-
-  /** The racks of the live datanodes, counted at the first block this walk checks. */
-  private int totalRacks = -1;
-
-  /** {@code -maintenance}: the maintenance states are shown (they are counted either way). */
-  private final boolean showMaintenanceState;
-
   private final boolean showOpenFiles;
-  private final boolean doDelete;
   private final DatanodeManager datanodes;
-  private final FsckReplicas replicas;
+  private final FsckFileBlocks fileBlocks;
   private long totalDirs;
   private long totalSymlinks;
   private final FsckResult res = new FsckResult();
@@ -92,7 +77,6 @@ public final class Fsck {
       Map<String, String[]> params,
       PrintWriter out) {
     this.ns = ns;
-    this.safeMode = safeMode;
     this.pc = pc;
     this.caller = caller;
     this.remoteAddress = remoteAddress;
@@ -101,19 +85,9 @@ public final class Fsck {
     String[] p = params.get("path");
     this.path = p == null || p.length == 0 || p[0].isEmpty() ? "/" : p[0];
     this.showFiles = params.containsKey("files");
-    this.showBlocks = params.containsKey("blocks");
-    this.doReplicate = params.containsKey("replicate");
-    this.showMaintenanceState = params.containsKey("maintenance");
     this.showOpenFiles = params.containsKey("openforwrite");
-    this.doDelete = params.containsKey("delete");
     this.datanodes = ns.blocks().datanodes();
-    this.replicas =
-        new FsckReplicas(
-            datanodes,
-            params.containsKey("locations"),
-            params.containsKey("racks"),
-            params.containsKey("replicadetails"),
-            showMaintenanceState);
+    this.fileBlocks = new FsckFileBlocks(ns, safeMode, pc, params, res, corruptFileBlocks);
   }
 
   public void run() {
@@ -210,7 +184,7 @@ public final class Fsck {
     if (!fileSummary(p, file, blocks)) {
       return;
     }
-    blocksSummary(p, file, blocks);
+    fileBlocks.check(out, p, file, blocks);
   }
 
   /**
@@ -291,211 +265,6 @@ public final class Fsck {
     } else if (res.totalFiles % 100 == 0) {
       out.print('.');
     }
-    return true;
-  }
-
-  /** What the walk found wrong with one file's blocks, and its {@code -blocks} report. */
-  private static final class FileTally {
-    int missing;
-    int corrupt;
-    long missingSize;
-    long corruptSize;
-    int underReplicated;
-    final Set<Long> misplacedIds = new java.util.HashSet<>();
-    final StringBuilder report = new StringBuilder();
-    int n;
-  }
-
-  private void blocksSummary(String p, HdfsFileStatus file, LocatedBlocks blocks)
-      throws IOException {
-    FileTally t = new FileTally();
-    LocatedBlock last = blocks.getLastLocatedBlock();
-    boolean lastOpen = !blocks.isLastBlockComplete() && last != null;
-    for (LocatedBlock lb : blocks.getLocatedBlocks()) {
-      if (lastOpen && last.getBlock().equals(lb.getBlock())) {
-        continue;
-      }
-      checkBlock(p, file, lb, t);
-    }
-    if (!t.misplacedIds.isEmpty()) {
-      int queued =
-          ns.run(() -> new QueueMisplacedBlocks(ns.blocks(), file.getFileId(), t.misplacedIds));
-      res.numBlocksQueuedForReplication += queued;
-    }
-    if (lastOpen) {
-      ExtendedBlock block = last.getBlock();
-      t.report
-          .append("\nUnder Construction Block:\n")
-          .append(t.n)
-          .append(". ")
-          .append(block)
-          .append(" len=")
-          .append(block.getNumBytes())
-          .append(" Expected_repl=")
-          .append(last.getLocations().length);
-      String info = replicas.describe(last, false);
-      if (!info.isEmpty()) {
-        t.report.append(' ').append(info);
-      }
-    }
-    verdict(p, blocks, t);
-  }
-
-  /** Counts one complete block's replicas into the totals and {@code t}, as NamenodeFsck does. */
-  private void checkBlock(String p, HdfsFileStatus file, LocatedBlock lb, FileTally t) {
-    ExtendedBlock block = lb.getBlock();
-    int target = file.getReplication();
-    int minReplication = ns.blocks().minReplication();
-    FsckReplicas.Counts r = lb.isCorrupt() ? new FsckReplicas.Counts() : replicas.count(lb);
-    int liveReplicas = r.live;
-    int total = r.total();
-    boolean isMissing = total == 0;
-    res.totalReplicas += total;
-    res.decommissionedReplicas += r.decommissioned;
-    res.decommissioningReplicas += r.decommissioning;
-    res.enteringMaintenanceReplicas += r.enteringMaintenance;
-    res.inMaintenanceReplicas += r.inMaintenance;
-    res.numExpectedReplicas += target;
-    if (total < minReplication) {
-      res.numUnderMinReplicatedBlocks++;
-    }
-    if (liveReplicas > target) {
-      res.excessiveReplicas += liveReplicas - target;
-      res.numOverReplicatedBlocks++;
-    }
-    if (lb.isCorrupt()) {
-      res.corruptBlocks++;
-      res.corruptSize += block.getNumBytes();
-      t.corrupt++;
-      t.corruptSize += block.getNumBytes();
-      corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
-      out.print(
-          "\n"
-              + p
-              + ": CORRUPT blockpool "
-              + block.getBlockPoolId()
-              + " block "
-              + block.getBlockName()
-              + "\n");
-    }
-    if (total >= minReplication) {
-      res.numMinReplicatedBlocks++;
-    }
-    if (total < target && !isMissing) {
-      res.missingReplicas += target - total;
-      res.numUnderReplicatedBlocks++;
-      t.underReplicated++;
-      underReplicated(p, block, target, r);
-    }
-    if (misplaced(lb, target, p, t.underReplicated) && doReplicate) {
-      t.misplacedIds.add(block.getBlockId());
-    }
-    t.report.append(t.n).append(". ").append(block).append(" len=").append(block.getNumBytes());
-    if (isMissing && !lb.isCorrupt()) {
-      t.report.append(" MISSING!");
-      res.missingIds.add(block.toString());
-      res.missingSize += block.getNumBytes();
-      t.missing++;
-      t.missingSize += block.getNumBytes();
-      corruptFileBlocks.add(block.getBlockName() + "\t" + file.getReplication() + "\t" + p);
-    } else {
-      t.report.append(" Live_repl=").append(liveReplicas);
-      String info = replicas.describe(lb, lb.isCorrupt());
-      if (!info.isEmpty()) {
-        t.report.append(' ').append(info);
-      }
-    }
-    t.report.append('\n');
-    t.n++;
-  }
-
-  /** NamenodeFsck's line for an under-replicated block. */
-  private void underReplicated(String p, ExtendedBlock block, int target, FsckReplicas.Counts r) {
-    if (!showFiles) {
-      out.print("\n" + p + ": ");
-    }
-    out.println(
-        " Under replicated "
-            + block
-            + ". Target Replicas is "
-            + target
-            + " but found "
-            + r.live
-            + " live replica(s), "
-            + r.decommissioned
-            + " decommissioned replica(s), "
-            + r.decommissioning
-            + " decommissioning replica(s)"
-            + (showMaintenanceState
-                ? r.enteringMaintenance
-                    + ", entering maintenance replica(s) and "
-                    + r.inMaintenance
-                    + " in maintenance replica(s)."
-                : "."));
-  }
-
-  /** The file's verdict: its missing and corrupt blocks, {@code -delete}, and its report. */
-  private void verdict(String p, LocatedBlocks blocks, FileTally t) throws IOException {
-    int missing = t.missing;
-    int corrupt = t.corrupt;
-    long missingSize = t.missingSize;
-    long corruptSize = t.corruptSize;
-    if (missing > 0 || corrupt > 0) {
-      if (!showFiles) {
-        if (missing > 0) {
-          out.print(
-              "\n" + p + ": MISSING " + missing + " blocks of total size " + missingSize + " B.");
-        }
-        if (corrupt > 0) {
-          out.print(
-              "\n" + p + ": CORRUPT " + corrupt + " blocks of total size " + corruptSize + " B.");
-        }
-      }
-      res.corruptFiles++;
-      if (doDelete && !blocks.isUnderConstruction()) {
-        safeMode.check("Cannot delete " + p);
-        ns.run(() -> new Delete(ns, pc, p, true));
-      }
-    }
-    if (showFiles) {
-      if (missing > 0 || corrupt > 0) {
-        if (missing > 0) {
-          out.print(" MISSING " + missing + " blocks of total size " + missingSize + " B\n");
-        }
-        if (corrupt > 0) {
-          out.print(" CORRUPT " + corrupt + " blocks of total size " + corruptSize + " B\n");
-        }
-      } else if (t.underReplicated == 0) {
-        out.print(" OK\n");
-      }
-      if (showBlocks) {
-        out.print(t.report + "\n");
-      }
-    }
-  }
-
-  /**
-   * Counts and reports a block whose replicas are on fewer racks than HDFS's rule asks (two, or all
-   * there are), or on fewer upgrade domains than the upgrade-domain policy asks
-   * (verifyBlockPlacement), in NamenodeFsck's words.
-   */
-  private boolean misplaced(LocatedBlock lb, int replication, String p, int underReplicated) {
-    if (totalRacks < 0) {
-      totalRacks = datanodes.racks(); // once a walk: it counts every datanode
-    }
-    String violation =
-        ns.blocks().placement().violation(lb.getLocations(), replication, totalRacks);
-    if (violation == null) {
-      return false;
-    }
-    res.numMisReplicatedBlocks++;
-    if (!showFiles) {
-      if (underReplicated == 0) {
-        out.println();
-      }
-      out.print(p + ": ");
-    }
-    out.println(" Replica placement policy is violated for " + lb.getBlock() + ". " + violation);
     return true;
   }
 

@@ -11,7 +11,6 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
-import io.hops.namenode.blocks.BlockPlacement;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
@@ -31,10 +30,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
 /**
@@ -58,7 +55,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * and the copies become pending; a block that is satisfied, counting pending copies, leaves the
  * queue; one that cannot be helped now stays, at HDFS's priority level. Deleting a replica keeps
  * its row until the datanode reports it gone, and adds an excess-replica row (the replica is no
- * longer counted) and an invalidation.
+ * longer counted) and an invalidation. {@link CountedReplicas} counts a block's replicas; {@link
+ * CopyChooser} chooses a copy's source and targets.
  */
 final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   /** HDFS LowRedundancyBlocks' priority levels. */
@@ -118,6 +116,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   private final List<Long> blockIds;
   private final Budget budget;
   private final Limits limits;
+  private final CopyChooser copies;
   private final Map<Long, BlockInfoRow> blocks = new HashMap<>();
   private InodeRow inode;
   private BlockStoragePolicy policy;
@@ -127,7 +126,6 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   private final Set<Key> invalidated = new HashSet<>();
   private final Map<Long, UnderReplicatedBlockRow> marks = new HashMap<>();
   private final Map<Long, PendingBlockRow> pending = new HashMap<>();
-  private boolean hopeless;
 
   /** {@code blockIds} sorted; {@code budget} is this attempt's own copy. */
   ReplicationCheck(
@@ -138,6 +136,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     this.blockIds = blockIds;
     this.budget = budget;
     this.limits = limits;
+    this.copies = new CopyChooser(bm, budget, limits);
   }
 
   @Override
@@ -265,55 +264,17 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       throws IOException {
     long blockId = b.blockId();
     int expected = inode.replication();
-    List<ReplicaRow> held = replicas.getOrDefault(blockId, List.of());
-    Set<Integer> heldIds = new HashSet<>();
-    held.forEach(r -> heldIds.add(r.storageId()));
-    Set<Integer> beingDeleted = new HashSet<>();
-    for (ExcessReplicaRow e : excess.getOrDefault(blockId, List.of())) {
-      if (heldIds.contains(e.storageId())) {
-        beingDeleted.add(e.storageId());
-      } else {
-        tx.delete(ExcessReplicaRow.TABLE, e); // its datanode deleted it: done
-      }
-    }
-    Set<Integer> corruptIds = new HashSet<>();
-    for (CorruptReplicaRow c : corrupt.getOrDefault(blockId, List.of())) {
-      if (heldIds.contains(c.storageId())) {
-        corruptIds.add(c.storageId());
-      } else {
-        tx.delete(CorruptReplicaRow.TABLE, c);
-      }
-    }
-    List<StorageRef> live = new ArrayList<>();
-    // On live datanodes being (or done being) decommissioned, or entering maintenance: not
-    // counted, but copied from.
-    List<StorageRef> retiring = new ArrayList<>();
-    List<StorageRef> corruptHeld = new ArrayList<>();
-    Set<String> containing = new HashSet<>();
-    int maintenance = 0;
-    for (ReplicaRow r : held) {
-      StorageRef s = dm.cachedStorage(r.storageId());
-      if (s == null) {
-        continue;
-      }
-      containing.add(s.datanodeUuid());
-      if (beingDeleted.contains(s.id())) {
-        continue;
-      }
-      DatanodeState n = dm.node(s.datanodeUuid());
-      if (corruptIds.contains(s.id())) {
-        corruptHeld.add(s);
-      } else if (n != null && n.isMaintenance()) {
-        // HDFS: a maintenance replica, live or dead; read (and copied) from only while its
-        // datanode is live and still entering maintenance.
-        maintenance++;
-        if (dm.isLive(s) && n.adminState() == AdminStates.ENTERING_MAINTENANCE) {
-          retiring.add(s);
-        }
-      } else if (dm.isLive(s)) {
-        (n != null && n.isDecommission() ? retiring : live).add(s);
-      }
-    }
+    CountedReplicas counted =
+        CountedReplicas.count(
+            tx,
+            dm,
+            replicas.getOrDefault(blockId, List.of()),
+            excess.getOrDefault(blockId, List.of()),
+            corrupt.getOrDefault(blockId, List.of()));
+    List<StorageRef> live = counted.live;
+    List<StorageRef> retiring = counted.retiring;
+    List<StorageRef> corruptHeld = counted.corruptHeld;
+    int maintenance = counted.maintenance;
     PendingBlockRow p = pending.get(blockId);
     int pendingNum = p == null ? 0 : Math.max(0, p.numReplicasInProgress());
     // HDFS getExpectedLiveRedundancyNum: maintenance replicas stand in for live ones, down to the
@@ -365,8 +326,11 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
                 ? HIGHEST_PRIORITY // HDFS: only out-of-service replicas left
                 : priority(live.size(), expectedLive);
     int needed = misplaced ? 1 : expectedLive - live.size() - pendingNum;
-    Transfer t = schedule(b, live, retiring, containing, p, needed, priority);
-    if (t != null && misplaced && !spreads(live, t)) {
+    CopyChooser.Choice choice =
+        copies.choose(b, live, retiring, counted.containing, p, needed, priority, policy);
+    Transfer t = choice.transfer();
+    boolean hopeless = choice.hopeless();
+    if (t != null && misplaced && !copies.spreads(live, t)) {
       t = null; // HDFS validateReconstructionWork: a copy that leaves it misplaced is not made
       hopeless = true;
     }
@@ -399,69 +363,6 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     } else {
       keep(tx, mark, b, priority, expected);
     }
-  }
-
-  /**
-   * A copy of the block from a live replica, one on a decommissioning datanode too (as HDFS's
-   * chooseSourceDatanodes), chosen at random among the datanodes not already sending their share
-   * this round, to up to {@code needed} new datanodes, or null if none can be made now; then {@link
-   * #hopeless} says whether the datanodes as they are cannot help (no live replica, or no datanode
-   * to copy to), rather than this round's limits.
-   */
-  private Transfer schedule(
-      BlockInfoRow b,
-      List<StorageRef> live,
-      List<StorageRef> retiring,
-      Set<String> containing,
-      PendingBlockRow p,
-      int needed,
-      int priority) {
-    List<StorageRef> copies = new ArrayList<>(live);
-    copies.addAll(retiring);
-    hopeless = copies.isEmpty();
-    if (budget.transfersLeft <= 0 || copies.isEmpty()) {
-      return null;
-    }
-    int limit = priority == HIGHEST_PRIORITY ? limits.maxStreamsHard() : limits.maxStreams();
-    List<DatanodeState> sources = new ArrayList<>();
-    for (StorageRef s : copies) {
-      DatanodeState n = dm.node(s.datanodeUuid());
-      if (n != null && budget.perSource.getOrDefault(n.uuid(), 0) < limit) {
-        sources.add(n);
-      }
-    }
-    if (sources.isEmpty()) {
-      return null;
-    }
-    DatanodeState source = sources.get(ThreadLocalRandom.current().nextInt(sources.size()));
-    Set<String> excluded = new HashSet<>(containing);
-    if (p != null) {
-      for (String id : p.targets().split(",", -1)) {
-        if (id.isBlank()) {
-          continue;
-        }
-        StorageRef s = dm.cachedStorage(Integer.parseInt(id.trim()));
-        if (s != null) {
-          excluded.add(s.datanodeUuid());
-        }
-      }
-    }
-    // HDFS ReplicationWork: the live replicas count as chosen, so the new ones get the types the
-    // policy still wants, with its replication fallbacks.
-    List<BlockPlacement.Placed> chosen =
-        live.stream().map(s -> new BlockPlacement.Placed(s.datanodeUuid(), s.type())).toList();
-    List<StorageStat> targets =
-        bm.placement().chooseTargets(needed, null, excluded, null, b.numBytes(), policy, chosen);
-    hopeless = targets.isEmpty();
-    return hopeless ? null : new Transfer(source, b, targets);
-  }
-
-  /** Whether the block, with the transfer's copies, is on enough racks. */
-  private boolean spreads(List<StorageRef> live, Transfer t) {
-    List<String> uuids = new ArrayList<>();
-    live.forEach(s -> uuids.add(s.datanodeUuid()));
-    t.targets().forEach(s -> uuids.add(s.ref.datanodeUuid()));
-    return bm.placement().isPlacementSatisfied(uuids, uuids.size());
   }
 
   /** The replica on {@code s} is to be deleted: no longer counted, and its datanode told. */

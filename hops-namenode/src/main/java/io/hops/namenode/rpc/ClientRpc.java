@@ -9,10 +9,8 @@ import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
-import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
-import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.QuotaUsage;
 import org.apache.hadoop.fs.StorageType;
@@ -22,44 +20,30 @@ import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.ha.HAServiceProtocol;
 import org.apache.hadoop.hdfs.AddBlockFlag;
 import org.apache.hadoop.hdfs.protocol.BatchedDirectoryListing;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
-import org.apache.hadoop.hdfs.protocol.CorruptFileBlocks;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
-import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LastBlockWithStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
-import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
-import org.apache.hadoop.hdfs.protocol.OpenFilesIterator;
-import org.apache.hadoop.hdfs.protocol.ReplicatedBlockStats;
-import org.apache.hadoop.hdfs.protocol.RollingUpgradeInfo;
-import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
-import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
-import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
-import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
-import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
-import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
 import org.apache.hadoop.io.EnumSetWritable;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.security.token.Token;
 
 /**
- * The {@code ClientProtocol} methods hops implements, each handed to the class of its protocol area
- * (namespace reads and writes, file reads and writes, pipelines, leases, xattrs and ACLs,
- * operators' calls and reports, delegation tokens, snapshots), which runs it as a transaction.
- * Features hops does not have are answered by {@link FeaturesOff} as HDFS answers with them off;
- * what remains is refused by {@link UnsupportedClientProtocol}, naming the method.
+ * The {@code ClientProtocol} methods hops implements. This class holds the file system's calls,
+ * each handed to the class of its protocol area (namespace reads and writes, file reads and writes,
+ * pipelines, leases, xattrs and ACLs), which runs it as a transaction. Below it, each layer a
+ * protocol area: {@link ClientServiceRpc} the calls about the service (operators' calls and
+ * reports, open and corrupt files, delegation tokens), {@link ClientSnapshotRpc} snapshots, {@link
+ * FeaturesOff} the features hops does not have, answered as HDFS answers with them off; what
+ * remains is refused by {@link UnsupportedClientProtocol}, naming the method.
  */
-public class ClientRpc extends FeaturesOff {
+public class ClientRpc extends ClientServiceRpc {
   private final Namesystem ns;
   private final ClientNamespaceReads namespaceReads;
   private final ClientNamespaceWrites namespaceWrites;
@@ -68,35 +52,22 @@ public class ClientRpc extends FeaturesOff {
   private final ClientPipeline pipeline;
   private final ClientLeases leases;
   private final ClientXAttrsAndAcls xattrsAndAcls;
-  private final ClientAdmin admin;
-  private final ClientFileReports fileReports;
-  private final ClientDelegationTokens delegationTokens;
-  private final ClientSnapshots snapshots;
 
   public ClientRpc(Namesystem ns) {
     super(ns);
     this.ns = ns;
     this.namespaceReads = new ClientNamespaceReads(ns);
     this.namespaceWrites = new ClientNamespaceWrites(ns);
-    this.admin = new ClientAdmin(ns);
-    this.fileReads = new ClientFileReads(ns, admin::safeMode);
+    this.fileReads = new ClientFileReads(ns, this::safeMode);
     this.fileWrites = new ClientFileWrites(ns);
     this.pipeline = new ClientPipeline(ns);
     this.leases = new ClientLeases(ns);
     this.xattrsAndAcls = new ClientXAttrsAndAcls(ns);
-    this.fileReports = new ClientFileReports(ns);
-    this.delegationTokens = new ClientDelegationTokens(ns);
-    this.snapshots = new ClientSnapshots(ns);
   }
 
   /** Set once the namenode's address is known (the mover writes through a client of it). */
   public void setDatabaseFileMover(DatabaseFileMover mover) {
     fileWrites.setDatabaseFileMover(mover);
-  }
-
-  /** The cluster's safe mode as this namenode sees it; the RPC server gates writes with it. */
-  public SafeMode safeMode() {
-    return admin.safeMode();
   }
 
   /**
@@ -105,21 +76,6 @@ public class ClientRpc extends FeaturesOff {
    */
   public void fileRead(InodeRow file) {
     fileReads.fileRead(file);
-  }
-
-  @Override
-  public void msync() {
-    // Every namenode reads the database directly: there is nothing to catch up on.
-  }
-
-  @Override
-  public HAServiceProtocol.HAServiceState getHAServiceState() {
-    return HAServiceProtocol.HAServiceState.ACTIVE;
-  }
-
-  @Override
-  public FsServerDefaults getServerDefaults() throws IOException {
-    return ServerDefaults.of(ns.conf(), ns.blockTokens().encryptsDataTransfer());
   }
 
   // ---- namespace reads ----
@@ -434,180 +390,5 @@ public class ClientRpc extends FeaturesOff {
   @Override
   public void checkAccess(String src, FsAction mode) throws IOException {
     xattrsAndAcls.checkAccess(src, mode);
-  }
-
-  // ---- operators: dfsadmin, datanode reports, safe mode ----
-
-  @Override
-  public boolean setSafeMode(HdfsConstants.SafeModeAction action, boolean isChecked)
-      throws IOException {
-    return admin.setSafeMode(action, isChecked);
-  }
-
-  @Override
-  public long[] getStats() throws IOException {
-    return admin.getStats();
-  }
-
-  @Override
-  public ReplicatedBlockStats getReplicatedBlockStats() throws IOException {
-    return admin.getReplicatedBlockStats();
-  }
-
-  @Override
-  public ECBlockGroupStats getECBlockGroupStats() {
-    return admin.getECBlockGroupStats();
-  }
-
-  @Override
-  public DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type)
-      throws IOException {
-    return admin.getDatanodeReport(type);
-  }
-
-  @Override
-  public DatanodeStorageReport[] getDatanodeStorageReport(HdfsConstants.DatanodeReportType type)
-      throws IOException {
-    return admin.getDatanodeStorageReport(type);
-  }
-
-  @Override
-  public DatanodeInfo[] getSlowDatanodeReport() {
-    return admin.getSlowDatanodeReport();
-  }
-
-  @Override
-  public void refreshNodes() throws IOException {
-    admin.refreshNodes();
-  }
-
-  @Override
-  public void setBalancerBandwidth(long bandwidth) throws IOException {
-    admin.setBalancerBandwidth(bandwidth);
-  }
-
-  @Override
-  public void metaSave(String filename) throws IOException {
-    admin.metaSave(filename);
-  }
-
-  @Override
-  public RollingUpgradeInfo rollingUpgrade(HdfsConstants.RollingUpgradeAction action)
-      throws IOException {
-    return admin.rollingUpgrade(action);
-  }
-
-  // ---- open files and corrupt files ----
-
-  @Override
-  public BatchedEntries<OpenFileEntry> listOpenFiles(long prevId) throws IOException {
-    return fileReports.listOpenFiles(
-        prevId,
-        EnumSet.of(OpenFilesIterator.OpenFilesType.ALL_OPEN_FILES),
-        OpenFilesIterator.FILTER_PATH_DEFAULT);
-  }
-
-  @Override
-  public BatchedEntries<OpenFileEntry> listOpenFiles(
-      long prevId, EnumSet<OpenFilesIterator.OpenFilesType> types, String path) throws IOException {
-    return fileReports.listOpenFiles(prevId, types, path);
-  }
-
-  @Override
-  public CorruptFileBlocks listCorruptFileBlocks(String path, String cookie) throws IOException {
-    return fileReports.listCorruptFileBlocks(path, cookie);
-  }
-
-  // ---- delegation tokens ----
-
-  @Override
-  public Token<DelegationTokenIdentifier> getDelegationToken(Text renewer) throws IOException {
-    return delegationTokens.getDelegationToken(renewer);
-  }
-
-  @Override
-  public long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    return delegationTokens.renewDelegationToken(token);
-  }
-
-  @Override
-  public void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    delegationTokens.cancelDelegationToken(token);
-  }
-
-  // ---- snapshots: FeaturesOff's answers unless enabled ----
-
-  @Override
-  public void allowSnapshot(String snapshotRoot) throws IOException {
-    if (snapshots.enabled()) {
-      snapshots.allowSnapshot(snapshotRoot);
-    } else {
-      super.allowSnapshot(snapshotRoot);
-    }
-  }
-
-  @Override
-  public void disallowSnapshot(String snapshotRoot) throws IOException {
-    if (snapshots.enabled()) {
-      snapshots.disallowSnapshot(snapshotRoot);
-    } else {
-      super.disallowSnapshot(snapshotRoot);
-    }
-  }
-
-  @Override
-  public String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    return snapshots.enabled()
-        ? snapshots.createSnapshot(snapshotRoot, snapshotName)
-        : super.createSnapshot(snapshotRoot, snapshotName);
-  }
-
-  @Override
-  public void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    if (snapshots.enabled()) {
-      snapshots.deleteSnapshot(snapshotRoot, snapshotName);
-    } else {
-      super.deleteSnapshot(snapshotRoot, snapshotName);
-    }
-  }
-
-  @Override
-  public void renameSnapshot(String snapshotRoot, String oldName, String newName)
-      throws IOException {
-    if (snapshots.enabled()) {
-      snapshots.renameSnapshot(snapshotRoot, oldName, newName);
-    } else {
-      super.renameSnapshot(snapshotRoot, oldName, newName);
-    }
-  }
-
-  @Override
-  public SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
-    return snapshots.enabled()
-        ? snapshots.getSnapshottableDirListing()
-        : super.getSnapshottableDirListing();
-  }
-
-  @Override
-  public SnapshotStatus[] getSnapshotListing(String snapshotRoot) throws IOException {
-    return snapshots.enabled()
-        ? snapshots.getSnapshotListing(snapshotRoot)
-        : super.getSnapshotListing(snapshotRoot);
-  }
-
-  @Override
-  public SnapshotDiffReport getSnapshotDiffReport(String snapshotRoot, String from, String to)
-      throws IOException {
-    return snapshots.enabled()
-        ? snapshots.getSnapshotDiffReport(snapshotRoot, from, to)
-        : super.getSnapshotDiffReport(snapshotRoot, from, to);
-  }
-
-  @Override
-  public SnapshotDiffReportListing getSnapshotDiffReportListing(
-      String snapshotRoot, String from, String to, byte[] startPath, int index) throws IOException {
-    return snapshots.enabled()
-        ? snapshots.getSnapshotDiffReportListing(snapshotRoot, from, to, startPath, index)
-        : super.getSnapshotDiffReportListing(snapshotRoot, from, to, startPath, index);
   }
 }
