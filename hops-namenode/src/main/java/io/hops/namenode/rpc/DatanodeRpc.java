@@ -21,6 +21,10 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -69,6 +73,19 @@ import org.slf4j.LoggerFactory;
 public final class DatanodeRpc implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);
   private static final int MAX_COMMANDS_PER_HEARTBEAT = 32;
+
+  /**
+   * The threads that apply full reports' transactions, shared by every report of the process: as
+   * many as the cores, at most 4 (beyond that a report's transactions wait for the store's writes).
+   */
+  private static final ExecutorService APPLIERS =
+      Executors.newFixedThreadPool(
+          Math.min(4, Runtime.getRuntime().availableProcessors()),
+          r -> {
+            Thread t = new Thread(r, "full-report-apply");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final Namesystem ns;
   private final BlockManager bm;
@@ -335,7 +352,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
           kept++;
         }
       }
-      apply(diffs, "blockReportBatch");
+      applyInParallel(diffs);
       LOG.info(
           "full block report of {} storage {}: {} replicas, {} new, {} gone, {} unreported kept{}",
           reg.getXferAddr(),
@@ -425,14 +442,42 @@ public final class DatanodeRpc implements DatanodeProtocol {
         }
       }
     }
-    apply(entries, "blockReceivedAndDeleted");
+    for (List<ReportedReplica> batch :
+        ReplicaChanges.transactions(entries, ns.runner().maxRows())) {
+      ns.run(() -> new ReplicaChanges(bm, batch, "blockReceivedAndDeleted", false));
+    }
   }
 
-  /** Applies a report's replica changes, in as few transactions as {@link ReplicaChanges} cuts. */
-  private void apply(List<ReportedReplica> changes, String name) throws IOException {
-    for (List<ReportedReplica> batch :
-        ReplicaChanges.transactions(changes, ns.runner().maxRows())) {
-      ns.run(() -> new ReplicaChanges(bm, batch, name));
+  /**
+   * Applies a full report's differences, in as few transactions as {@link ReplicaChanges} cuts,
+   * {@link #APPLIERS} of them at a time: they change disjoint blocks (a storage's report names a
+   * block once), so they never wait for each other's locks, and their commits share the disk's
+   * syncs. The datanode's answer waits for them all; the first failure, after every transaction
+   * ended, fails the report as a serial apply would (the datanode sends it again).
+   */
+  private void applyInParallel(List<ReportedReplica> diffs) throws IOException {
+    List<Future<Void>> running = new ArrayList<>();
+    for (List<ReportedReplica> batch : ReplicaChanges.transactions(diffs, ns.runner().maxRows())) {
+      running.add(
+          APPLIERS.submit(
+              () -> ns.run(() -> new ReplicaChanges(bm, batch, "blockReportBatch", true))));
+    }
+    IOException failed = null;
+    for (Future<Void> f : running) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        if (failed == null) {
+          failed = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        running.forEach(r -> r.cancel(false));
+        throw new java.io.InterruptedIOException("full block report interrupted");
+      }
+    }
+    if (failed != null) {
+      throw failed;
     }
   }
 
