@@ -453,14 +453,25 @@ public final class DatanodeRpc implements DatanodeProtocol {
    * {@link #APPLIERS} of them at a time: they change disjoint blocks (a storage's report names a
    * block once), so they never wait for each other's locks, and their commits share the disk's
    * syncs. The datanode's answer waits for them all; the first failure, after every transaction
-   * ended, fails the report as a serial apply would (the datanode sends it again).
+   * ended, fails the report as a serial apply would (the datanode sends it again). Each thread
+   * works as the report's call (Hadoop's current call, which a handler thread has), so that a
+   * commit does not wait for the disk: the call's response waits for every commit's durability
+   * instead, as it does for a handler's own transactions ({@code tx/DurableResponse}).
    */
   private void applyInParallel(List<ReportedReplica> diffs) throws IOException {
+    Server.Call call = Server.getCurCall().get();
     List<Future<Void>> running = new ArrayList<>();
     for (List<ReportedReplica> batch : ReplicaChanges.transactions(diffs, ns.runner().maxRows())) {
       running.add(
           APPLIERS.submit(
-              () -> ns.run(() -> new ReplicaChanges(bm, batch, "blockReportBatch", true))));
+              () -> {
+                Server.getCurCall().set(call);
+                try {
+                  return ns.run(() -> new ReplicaChanges(bm, batch, "blockReportBatch", true));
+                } finally {
+                  Server.getCurCall().remove();
+                }
+              }));
     }
     IOException failed = null;
     for (Future<Void> f : running) {
