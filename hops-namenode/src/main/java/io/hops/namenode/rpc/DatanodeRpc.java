@@ -15,6 +15,7 @@ import io.hops.namenode.blocks.ReplicaChanges;
 import io.hops.namenode.blocks.ReportedReplica;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.blocks.StorageStat;
+import io.hops.namenode.faults.Faults;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -518,6 +519,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
     while (failed.get() == null && (batch = batches.poll()) != null) {
       List<ReportedReplica> b = batch;
       try {
+        ns.faults().at(Faults.Point.FULL_REPORT_TRANSACTION);
         ns.run(() -> new ReplicaChanges(bm, b, "blockReportBatch", true));
       } catch (IOException | RuntimeException e) {
         failed.compareAndSet(null, e);
