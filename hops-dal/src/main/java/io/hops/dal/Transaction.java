@@ -149,6 +149,15 @@ public interface Transaction extends AutoCloseable {
    */
   default void limitRoundTrips(long millis) {}
 
+  /**
+   * The rows this transaction reads from now on are read once (a block report's bulk apply): an
+   * engine with a row cache reads them from the store, neither looking them up in its cache nor
+   * keeping them there, and its commit replaces the rows the cache holds but adds none, so that a
+   * report of a million replicas neither floods the cache nor pays for it. Engines without one
+   * ignore it.
+   */
+  default void readOnce() {}
+
   /** Rolls back unless committed. */
   @Override
   void close();

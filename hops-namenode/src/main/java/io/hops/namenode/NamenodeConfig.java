@@ -56,6 +56,17 @@ public final class NamenodeConfig {
   public static final long RECENT_RECEIPTS_BYTES_DEFAULT = 32L << 20;
 
   /**
+   * How many of a full block report's transactions run at once (the handler's thread and helpers);
+   * {@code 1}: one after the other on the handler. Unset: {@link #fullReportApplyThreadsDefault}.
+   */
+  public static final String FULL_REPORT_APPLY_THREADS = "hops.namenode.full-report.apply-threads";
+
+  /** As many as the cores, at most 4 (beyond that a report's transactions wait for the store). */
+  public static int fullReportApplyThreadsDefault() {
+    return Math.min(4, Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
    * Attempts of a transaction that keeps failing transiently before the error reaches the client.
    */
   public static final String TX_MAX_ATTEMPTS = "hops.namenode.tx.max-attempts";

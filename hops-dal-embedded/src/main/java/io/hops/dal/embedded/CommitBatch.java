@@ -95,14 +95,23 @@ final class CommitBatch {
   /** Whether a range delete removed rows the row or partition caches may hold. */
   private boolean forgetsCachedRows;
 
+  /**
+   * Whether the transaction reads once ({@link EmbeddedTransaction#readOnce}): the rows it writes
+   * replace those the row cache holds, and no other is added ({@link RowCache#committedPast}); the
+   * rows an insert must find absent are read from the store.
+   */
+  private final boolean readOnce;
+
   private CommitBatch(
       RowReader reader,
       Map<KeyBytes, Object> lockedReads,
       ValueLocker locker,
       TableCapacities capacities,
       HighWaters highWaters,
+      boolean readOnce,
       int writes) {
     this.reader = reader;
+    this.readOnce = readOnce;
     this.records = new BatchBytes(writes * BYTES_PER_WRITE);
     this.lockedReads = lockedReads;
     this.locker = locker;
@@ -120,12 +129,19 @@ final class CommitBatch {
       ValueLocker locker,
       TableCapacities capacities,
       HighWaters highWaters,
+      boolean readOnce,
       List<KeyRange> ranges,
       List<WriteOp> ops)
       throws StorageException {
     CommitBatch b =
         new CommitBatch(
-            reader, lockedReads, locker, capacities, highWaters, ranges.size() + ops.size());
+            reader,
+            lockedReads,
+            locker,
+            capacities,
+            highWaters,
+            readOnce,
+            ranges.size() + ops.size());
     try {
       for (KeyRange r : ranges) {
         b.deleteRange(r);
@@ -167,6 +183,11 @@ final class CommitBatch {
    */
   Map<KeyBytes, Map<KeyBytes, Object>> writtenPartitions() {
     return partitions;
+  }
+
+  /** Whether its commit adds no row to the row cache ({@link RowCache#committedPast}). */
+  boolean readOnce() {
+    return readOnce;
   }
 
   /** Whether the caches must forget what they hold once this batch is in the store. */
@@ -399,6 +420,6 @@ final class CommitBatch {
     } else if (inserting && highWaters.neverHeld(reader.prefixes(), t.rowSpace, key)) {
       return null;
     }
-    return reader.get(t, k);
+    return readOnce ? reader.getOnce(t, k) : reader.get(t, k);
   }
 }

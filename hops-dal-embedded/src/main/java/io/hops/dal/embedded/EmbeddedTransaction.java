@@ -47,6 +47,9 @@ final class EmbeddedTransaction extends AbstractTransaction {
    */
   private final Map<KeyBytes, Object> lockedReads = new HashMap<>();
 
+  /** Whether reads go to the store past the caches ({@link #readOnce}). */
+  private boolean readOnce;
+
   EmbeddedTransaction(EmbeddedStorage storage) {
     super(storage.totals());
     this.store = storage.store();
@@ -66,7 +69,9 @@ final class EmbeddedTransaction extends AbstractTransaction {
                     .highWaters()
                     .partitionNeverHeld(reader.prefixes(), t.partitionSpace(key), rowKey.bytes())
             ? null
-            : mode == LockMode.EXCLUSIVE ? reader.getToWrite(t, rowKey) : reader.get(t, rowKey);
+            : readOnce
+                ? reader.getOnce(t, rowKey)
+                : mode == LockMode.EXCLUSIVE ? reader.getToWrite(t, rowKey) : reader.get(t, rowKey);
     if (mode != LockMode.READ_COMMITTED) {
       remember(t, rowKey, row);
     }
@@ -91,13 +96,27 @@ final class EmbeddedTransaction extends AbstractTransaction {
       rowKeys.add(t.rowKeyBytes(k));
     }
     List<R> rows =
-        mode == LockMode.EXCLUSIVE ? reader.getAllToWrite(t, rowKeys) : reader.getAll(t, rowKeys);
+        readOnce
+            ? reader.getAllOnce(t, rowKeys)
+            : mode == LockMode.EXCLUSIVE
+                ? reader.getAllToWrite(t, rowKeys)
+                : reader.getAll(t, rowKeys);
     if (mode != LockMode.READ_COMMITTED) {
       for (int i = 0; i < rows.size(); i++) {
         remember(t, rowKeys.get(i), rows.get(i));
       }
     }
     return rows;
+  }
+
+  /**
+   * Point reads go to the store: the store holds every commit before its locks are released, so a
+   * read under a lock is exact there as in the caches, and a read committed one sees a commit at
+   * least as new. The commit adds no row to the row cache ({@link RowCache#committedPast}).
+   */
+  @Override
+  public void readOnce() {
+    readOnce = true;
   }
 
   @Override
@@ -289,6 +308,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
             value -> lock(value, LockMode.EXCLUSIVE),
             store.capacities(),
             store.highWaters(),
+            readOnce,
             ranges,
             ops);
   }

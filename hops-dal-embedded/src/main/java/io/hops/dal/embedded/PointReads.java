@@ -41,6 +41,7 @@ final class PointReads {
       return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     }
     RowCache.Generation g = cache.current(); // before the store is read
+    long passes = g.passes();
     Object cached = counted(g.get(rowKey));
     if (cached == null && t.partitionPrefixLength > 0) {
       KeyBytes partition = partitionOf(t, rowKey);
@@ -54,7 +55,7 @@ final class PointReads {
     }
     keyReads.read(1);
     R row = decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
-    cache.fill(g, rowKey, row);
+    cache.fill(g, passes, rowKey, row);
     return row;
   }
 
@@ -115,6 +116,7 @@ final class PointReads {
       return kept;
     }
     RowCache.Generation g = cache.current(); // before the store is read
+    long passes = g.passes();
     List<R> rows = new ArrayList<>(rowKeys.size());
     List<KeyBytes> missing = null;
     for (KeyBytes k : rowKeys) {
@@ -150,7 +152,7 @@ final class PointReads {
       if (rowKeys.get(i) == missing.get(m)) {
         R row = decode(t, values.get(m++));
         rows.set(i, row);
-        cache.fill(g, rowKeys.get(i), row);
+        cache.fill(g, passes, rowKeys.get(i), row);
       }
     }
     return rows;
@@ -184,6 +186,17 @@ final class PointReads {
       rows.add(row == RowCache.ABSENT ? null : t.table.rowType().cast(row));
     }
     return rows;
+  }
+
+  /** The row of {@code rowKey} from the store, or null: no cache is looked up or filled. */
+  <R extends Record> R getOnce(StoredTable<R> t, KeyBytes rowKey) throws StorageException {
+    return decode(t, pointReadCounted(t, rowKey.bytes()));
+  }
+
+  /** The rows of {@code rowKeys} from the store in one batch, aligned, null where missing. */
+  <R extends Record> List<R> getAllOnce(StoredTable<R> t, List<KeyBytes> rowKeys)
+      throws StorageException {
+    return rowKeys.isEmpty() ? new ArrayList<>() : decodeAll(t, multiGet(t, rowKeys));
   }
 
   /** The value stored under {@code key}, undecoded, or null. */

@@ -16,6 +16,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * has put its own row first (so the older read is dropped), or went to a newer generation (and the
  * read lands in a dropped one). Past its capacity, and after any write whose rows it cannot follow
  * (schema changes, a failed commit), the cache starts a new generation.
+ *
+ * <p>A commit of a transaction that reads once (a block report's bulk apply) replaces the rows the
+ * cache holds but adds none ({@link #committedPast}): a report of a million replicas would
+ * otherwise fill it with rows nothing reads soon, and the collector with work. Such a commit counts
+ * a pass in the generation before it replaces; a read that began before the pass (it took {@link
+ * Generation#passes} with the generation) takes back what it added ({@link #fill}), since it may
+ * have read the store before the commit wrote it, and the commit may have found nothing to replace.
  */
 final class RowCache {
   /** The value of a key that has no row. */
@@ -25,10 +32,16 @@ final class RowCache {
   static final class Generation {
     private final Map<KeyBytes, Object> rows = new ConcurrentHashMap<>();
     private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong passes = new AtomicLong();
 
     /** The cached row, {@link #ABSENT}, or null if not cached. */
     Object get(KeyBytes rowKey) {
       return rows.get(rowKey);
+    }
+
+    /** How many commits wrote past this generation: a read takes it before it reads the store. */
+    long passes() {
+      return passes.get();
     }
   }
 
@@ -75,8 +88,11 @@ final class RowCache {
     return current;
   }
 
-  /** Adds what a read found in the store (null: no row), unless a commit got there first. */
-  void fill(Generation g, KeyBytes rowKey, Object row) {
+  /**
+   * Adds what a read found in the store (null: no row), unless a commit got there first; {@code
+   * passes}: {@link Generation#passes} when the read began.
+   */
+  void fill(Generation g, long passes, KeyBytes rowKey, Object row) {
     if (maxBytes <= 0) {
       return;
     }
@@ -87,6 +103,9 @@ final class RowCache {
       return;
     }
     if (g.rows.putIfAbsent(rowKey, value) == null) {
+      if (g.passes.get() != passes && g.rows.remove(rowKey, value)) {
+        return; // a commit wrote past the cache meanwhile: what was read may be older
+      }
       grew(g, size);
     }
   }
@@ -114,6 +133,26 @@ final class RowCache {
       size += entryBytes(e.getKey(), e.getValue()) - before;
     }
     grew(g, size);
+  }
+
+  /**
+   * The rows of a commit whose batch is in the store, as {@link #committed}, but only those the
+   * cache holds are replaced: none is added.
+   */
+  void committedPast(Map<KeyBytes, Object> rows) {
+    if (maxBytes <= 0 || rows.isEmpty()) {
+      return;
+    }
+    Generation g = current;
+    g.passes.incrementAndGet(); // before the replacements: see fill
+    long size = 0;
+    for (Map.Entry<KeyBytes, Object> e : rows.entrySet()) {
+      Object old = g.rows.replace(e.getKey(), e.getValue());
+      if (old != null) {
+        size += entryBytes(e.getKey(), e.getValue()) - entryBytes(e.getKey(), old);
+      }
+    }
+    g.bytes.addAndGet(size);
   }
 
   /** Forgets everything (after a write the cache cannot follow). */

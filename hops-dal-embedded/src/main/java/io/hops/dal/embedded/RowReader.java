@@ -85,6 +85,17 @@ final class RowReader {
     return points.getAll(t, rowKeys, true);
   }
 
+  /** As {@link #get}, from the store, past the caches and without filling them. */
+  <R extends Record> R getOnce(StoredTable<R> t, KeyBytes rowKey) throws StorageException {
+    return points.getOnce(t, rowKey);
+  }
+
+  /** As {@link #getAll}, from the store, past the caches and without filling them. */
+  <R extends Record> List<R> getAllOnce(StoredTable<R> t, List<KeyBytes> rowKeys)
+      throws StorageException {
+    return points.getAllOnce(t, rowKeys);
+  }
+
   /** The value stored under {@code key}, undecoded, or null. */
   byte[] raw(byte[] key) throws StorageException {
     return points.raw(key);

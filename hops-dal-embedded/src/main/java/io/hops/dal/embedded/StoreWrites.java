@@ -82,6 +82,9 @@ final class StoreWrites {
     }
     if (pending.forgetsCachedRows()) {
       store.forgetCachedRows(); // a range delete: its rows were not read
+    } else if (pending.readOnce()) {
+      store.rows().committedPast(pending.cachedRows());
+      store.partitions().committed(pending.writtenPartitions());
     } else {
       store.rows().committed(pending.cachedRows());
       store.partitions().committed(pending.writtenPartitions());

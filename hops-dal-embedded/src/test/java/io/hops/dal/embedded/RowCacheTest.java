@@ -108,6 +108,80 @@ class RowCacheTest {
   }
 
   /**
+   * A transaction that reads once (a block report's bulk apply) reads from the store: it neither
+   * looks the cache up nor leaves what it read there, and sees every commit; its own commit
+   * replaces the rows the cache holds and adds no other.
+   */
+  @Test
+  void aTransactionThatReadsOnceKeepsNothingInTheCacheAndSeesEveryCommit() throws Exception {
+    open(1000);
+    RowCache cache = ((EmbeddedStorage) storage).store().rows();
+    InodeRow a = SampleRows.typical(T, 11);
+    InodeRow b = SampleRows.typical(T, 12);
+    commit(tx -> tx.insert(T, a));
+    InodeRow newer = SampleRows.with(T, a, "size", 77L);
+    commit(tx -> tx.update(T, newer)); // in the cache now
+    int entries = cache.entries();
+    long lookups = cache.stats().hits() + cache.stats().misses();
+    try (Transaction tx = storage.begin()) {
+      tx.readOnce();
+      assertThat(tx.find(T, T.keyOf(b), LockMode.READ_COMMITTED)).isNull();
+      assertThat(tx.findBatch(T, List.of(T.keyOf(a), T.keyOf(b)), LockMode.EXCLUSIVE))
+          .containsExactly(newer, null);
+      assertThat(cache.entries()).as("nothing read was kept").isEqualTo(entries);
+      assertThat(cache.stats().hits() + cache.stats().misses())
+          .as("the cache was not looked up")
+          .isEqualTo(lookups);
+      InodeRow newest = SampleRows.with(T, a, "size", 78L);
+      tx.update(T, newest);
+      tx.insert(T, b);
+      tx.commit();
+      assertThat(cache.current().get(cacheKey(a))).as("a cached row replaced").isEqualTo(newest);
+      assertThat(cache.current().get(cacheKey(b))).as("no row added").isNull();
+    }
+    assertThat(read(T.keyOf(b), LockMode.SHARED)).isEqualTo(b);
+  }
+
+  /**
+   * The race a commit that adds no row runs against: a read fetched the old row from the store, the
+   * commit wrote the new one past the cache (nothing there to replace), then the read adds what it
+   * fetched. The read must take it back.
+   */
+  @Test
+  void aReadThatFetchedBeforeACommitPastTheCacheKeepsNothing() throws Exception {
+    open(1000);
+    RowCache cache = ((EmbeddedStorage) storage).store().rows();
+    InodeRow row = SampleRows.with(T, SampleRows.typical(T, 13), "size", 1L);
+    Key key = T.keyOf(row);
+    commit(tx -> tx.insert(T, row));
+    cache.clear(); // the row is in the store only
+    InodeRow newer = SampleRows.with(T, row, "size", 2L);
+    cache.beforeFill =
+        () -> {
+          cache.beforeFill = () -> {};
+          try (Transaction tx = storage.begin()) {
+            tx.readOnce();
+            tx.find(T, key, LockMode.EXCLUSIVE);
+            tx.update(T, newer);
+            tx.commit();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    try {
+      assertThat(read(key, LockMode.READ_COMMITTED)).isEqualTo(row); // fetched before the commit
+    } finally {
+      cache.beforeFill = () -> {};
+    }
+    assertThat(cache.current().get(cacheKey(row))).as("the old row not kept").isNull();
+    assertThat(read(key, LockMode.READ_COMMITTED)).isEqualTo(newer);
+  }
+
+  private static KeyBytes cacheKey(InodeRow row) {
+    return new KeyBytes(StoredTable.of(T).rowKey(T.keyOf(row)));
+  }
+
+  /**
    * The race the cache is built against, made to happen: a read fetches the old row from the store,
    * a commit writes the new one (store and cache) before that read adds what it fetched. The late
    * read must not put the old row back.

@@ -26,11 +26,18 @@ public final class ReplicaChanges extends Operation<Void> {
   static final int ROWS_PER_CHANGE = 12;
 
   private final String name;
+  private final boolean readOnce;
   private final List<ReplicaChange> changes = new ArrayList<>();
 
-  /** {@code batch}, one of {@link #transactions}, applied under the operation name {@code name}. */
-  public ReplicaChanges(BlockManager bm, List<ReportedReplica> batch, String name) {
+  /**
+   * {@code batch}, one of {@link #transactions}, applied under the operation name {@code name};
+   * with {@code readOnce} (a full report's differences, whose rows nothing reads again soon) its
+   * rows are read past the row cache and not kept there ({@link io.hops.dal.Transaction#readOnce}).
+   */
+  public ReplicaChanges(
+      BlockManager bm, List<ReportedReplica> batch, String name, boolean readOnce) {
     this.name = name;
+    this.readOnce = readOnce;
     for (ReportedReplica r : batch) {
       changes.add(r.change(bm));
     }
@@ -73,6 +80,9 @@ public final class ReplicaChanges extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
+    if (readOnce) {
+      tx.readOnce();
+    }
     ReplicaReads.lock(tx, changes);
   }
 

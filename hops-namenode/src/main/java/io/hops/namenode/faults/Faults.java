@@ -26,7 +26,9 @@ public final class Faults {
      * Between writing a database file's hidden copy on datanodes and adopting it; an {@link Error}
      * there ends the move as the namenode's death would, leaving the hidden file and the record.
      */
-    DATABASE_FILE_HIDDEN
+    DATABASE_FILE_HIDDEN,
+    /** Before every transaction of a full block report's differences. */
+    FULL_REPORT_TRANSACTION
   }
 
   /** What an armed point does when it is reached. */

@@ -4,6 +4,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
+import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
@@ -14,14 +15,23 @@ import io.hops.namenode.blocks.ReplicaChanges;
 import io.hops.namenode.blocks.ReportedReplica;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.blocks.StorageStat;
+import io.hops.namenode.faults.Faults;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
@@ -70,11 +80,26 @@ public final class DatanodeRpc implements DatanodeProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeRpc.class);
   private static final int MAX_COMMANDS_PER_HEARTBEAT = 32;
 
+  /**
+   * The helper threads that apply full reports' transactions beside the reports' handlers, shared
+   * by every report of the process; each report takes at most {@link #applyThreads} less one.
+   */
+  private static final ExecutorService APPLIERS =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "full-report-apply");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final Namesystem ns;
   private final BlockManager bm;
   private final DatanodeManager datanodes;
   private final String minimumDatanodeVersion;
   private final BalancerBandwidth balancerBandwidth;
+
+  /** How many of a full report's transactions run at once ({@link #applyInParallel}). */
+  private final int applyThreads;
 
   public DatanodeRpc(Namesystem ns) {
     this.ns = ns;
@@ -86,6 +111,13 @@ public final class DatanodeRpc implements DatanodeProtocol {
             .getTrimmed(
                 DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_KEY,
                 DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_DEFAULT);
+    this.applyThreads =
+        Math.max(
+            1,
+            ns.conf()
+                .getInt(
+                    NamenodeConfig.FULL_REPORT_APPLY_THREADS,
+                    NamenodeConfig.fullReportApplyThreadsDefault()));
   }
 
   /**
@@ -335,7 +367,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
           kept++;
         }
       }
-      apply(diffs, "blockReportBatch");
+      applyInParallel(diffs);
       LOG.info(
           "full block report of {} storage {}: {} replicas, {} new, {} gone, {} unreported kept{}",
           reg.getXferAddr(),
@@ -425,14 +457,73 @@ public final class DatanodeRpc implements DatanodeProtocol {
         }
       }
     }
-    apply(entries, "blockReceivedAndDeleted");
+    for (List<ReportedReplica> batch :
+        ReplicaChanges.transactions(entries, ns.runner().maxRows())) {
+      ns.run(() -> new ReplicaChanges(bm, batch, "blockReceivedAndDeleted", false));
+    }
   }
 
-  /** Applies a report's replica changes, in as few transactions as {@link ReplicaChanges} cuts. */
-  private void apply(List<ReportedReplica> changes, String name) throws IOException {
-    for (List<ReportedReplica> batch :
-        ReplicaChanges.transactions(changes, ns.runner().maxRows())) {
-      ns.run(() -> new ReplicaChanges(bm, batch, name));
+  /**
+   * Applies a full report's differences, in as few transactions as {@link ReplicaChanges} cuts,
+   * {@link #applyThreads} of them at a time: the handler's thread and helpers from {@link
+   * #APPLIERS} take them from one queue. They change disjoint blocks (a storage's report names a
+   * block once), so they never wait for each other's locks. The datanode's answer waits for them
+   * all; after the first failure no further transaction starts, and it fails the report once every
+   * running one ended, as a serial apply would (the datanode sends it again). A helper works as the
+   * report's call (Hadoop's current call, which a handler thread has), so that its commits do not
+   * wait for the disk: the call's response waits for every commit's durability instead, as it does
+   * for a handler's own transactions ({@code tx/DurableResponse}).
+   */
+  private void applyInParallel(List<ReportedReplica> diffs) throws IOException {
+    Queue<List<ReportedReplica>> batches =
+        new ConcurrentLinkedQueue<>(ReplicaChanges.transactions(diffs, ns.runner().maxRows()));
+    AtomicReference<Exception> failed = new AtomicReference<>();
+    Server.Call call = Server.getCurCall().get();
+    List<Future<?>> helpers = new ArrayList<>();
+    for (int i = 1; i < Math.min(applyThreads, batches.size()); i++) {
+      helpers.add(
+          APPLIERS.submit(
+              () -> {
+                Server.getCurCall().set(call);
+                try {
+                  applyFrom(batches, failed);
+                } finally {
+                  Server.getCurCall().remove();
+                }
+              }));
+    }
+    applyFrom(batches, failed);
+    for (Future<?> f : helpers) {
+      try {
+        f.get();
+      } catch (ExecutionException e) {
+        failed.compareAndSet(null, new IOException(e.getCause()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failed.compareAndSet(null, e);
+        batches.clear();
+        throw new InterruptedIOException("full block report interrupted");
+      }
+    }
+    Exception e = failed.get();
+    if (e instanceof IOException io) {
+      throw io;
+    } else if (e != null) {
+      throw new IOException(e);
+    }
+  }
+
+  /** Applies batches from {@code batches} until none is left or one of the report's failed. */
+  private void applyFrom(Queue<List<ReportedReplica>> batches, AtomicReference<Exception> failed) {
+    List<ReportedReplica> batch;
+    while (failed.get() == null && (batch = batches.poll()) != null) {
+      List<ReportedReplica> b = batch;
+      try {
+        ns.faults().at(Faults.Point.FULL_REPORT_TRANSACTION);
+        ns.run(() -> new ReplicaChanges(bm, b, "blockReportBatch", true));
+      } catch (IOException | RuntimeException e) {
+        failed.compareAndSet(null, e);
+      }
     }
   }
 

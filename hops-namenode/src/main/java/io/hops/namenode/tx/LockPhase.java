@@ -241,6 +241,11 @@ public final class LockPhase {
     return resolver.placeOf(id);
   }
 
+  /** This transaction's further reads are read once ({@link Transaction#readOnce}). */
+  public void readOnce() {
+    tx.readOnce();
+  }
+
   public <R extends Record> R find(Table<R> table, Key key, LockMode mode) throws StorageException {
     checkOpen();
     return tx.find(table, key, mode);

@@ -6,6 +6,7 @@ import io.hops.dal.rows.BlockLookupRow;
 import io.hops.election.Membership;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.ReportOwnership;
 import io.hops.namenode.rpc.DatanodeRpc;
@@ -15,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
@@ -40,9 +42,11 @@ import org.apache.hadoop.util.VersionInfo;
  * ratios of hops's times to HDFS's. Not a test. Run: {@code java -cp <test classpath>
  * io.hops.namenode.bench.BlockReportThroughput [blocks [namenodes,... [reports]]]}, e.g. {@code
  * 1000000 1 3}; namenodes {@code 0} measures HDFS only, {@code -Dhops.bench.hdfs=false} hops only;
- * {@code -Dhops.bench.max-rows=N} bounds the first namenode's transactions to N rows. A first
- * report's CPU time (of the whole process, every thread, while it ran) is shown beside its time: on
- * a shared machine it varies less.
+ * {@code -Dhops.bench.max-rows=N} bounds the first namenode's transactions to N rows; {@code
+ * -Dhops.bench.apply-threads=1,2,1,2} measures hops once for each value of {@code
+ * hops.namenode.full-report.apply-threads}, in that order (A/B runs, interleaved). A first report's
+ * CPU time (of the whole process, every thread, while it ran) is shown beside its time: on a shared
+ * machine it varies less.
  */
 public final class BlockReportThroughput {
   private static final int INSERT_BATCH = 2000;
@@ -52,9 +56,12 @@ public final class BlockReportThroughput {
     String[] namenodes = (args.length > 1 ? args[1] : "1,3").split(",");
     int reports = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     List<Times> hops = new ArrayList<>();
+    String[] applyThreads = System.getProperty("hops.bench.apply-threads", "").split(",");
     for (String n : namenodes) {
-      if (Integer.parseInt(n) > 0) {
-        hops.addAll(measure(Integer.parseInt(n), blocks, reports));
+      for (String threads : applyThreads) {
+        if (Integer.parseInt(n) > 0) {
+          hops.addAll(measure(Integer.parseInt(n), blocks, reports, threads));
+        }
       }
     }
     if (!Boolean.parseBoolean(System.getProperty("hops.bench.hdfs", "true"))) {
@@ -83,9 +90,14 @@ public final class BlockReportThroughput {
   /** One namenode's report times in ms, and the line that shows them. */
   private record Times(long first, long firstCpu, long repeated, String line) {}
 
-  private static List<Times> measure(int namenodes, int blocks, int reports) throws Exception {
+  private static List<Times> measure(int namenodes, int blocks, int reports, String applyThreads)
+      throws Exception {
     List<Times> times = new ArrayList<>();
-    try (HopsTestCluster cluster = new HopsTestCluster()) {
+    Configuration conf = new Configuration(false);
+    if (!applyThreads.isEmpty()) {
+      conf.set(NamenodeConfig.FULL_REPORT_APPLY_THREADS, applyThreads);
+    }
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       List<HopsNameNode> nns = new ArrayList<>();
       nns.add(cluster.namenode());
       String maxRows = System.getProperty("hops.bench.max-rows");
@@ -118,9 +130,10 @@ public final class BlockReportThroughput {
         repeated /= Math.max(1, ms.length - 2);
         String line =
             String.format(
-                "%d namenode(s), namenode %d: %,d-replica full report: first %,d ms (%.0f"
+                "%d namenode(s)%s, namenode %d: %,d-replica full report: first %,d ms (%.0f"
                     + " replicas/s, %,d ms of CPU), repeated %,d ms on average of %d",
                 namenodes,
+                applyThreads.isEmpty() ? "" : ", " + applyThreads + " apply thread(s)",
                 i + 1,
                 blocks,
                 ms[1],

@@ -18,6 +18,8 @@ import io.hops.namenode.blocks.ReplicaChange;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -35,12 +37,52 @@ class FullReportCostTest {
   private static final int UNKNOWN = 100;
   private static final String OP = "blockReportBatch";
 
-  /** One observed transaction: its operation and its accesses. */
-  private record Seen(String op, AccessCounts counts) {}
+  /** One observed transaction: its operation, the thread it ran on and its accesses. */
+  private record Seen(String op, String thread, AccessCounts counts) {}
 
   @Test
   void aFirstReportReadsItsReplicasRowsInBatchesPerTransaction() throws Exception {
-    Configuration conf = new Configuration(false);
+    List<Seen> report = firstReport(new Configuration(false), KNOWN);
+    int perTransaction = NamenodeConfig.TRANSACTION_MAX_ROWS_DEFAULT / 12;
+    assertThat(report).hasSize((KNOWN + UNKNOWN + perTransaction - 1) / perTransaction);
+    for (Seen s : report) {
+      AccessCounts c = s.counts();
+      assertThat(c.total() - c.get(AccessKind.WRITE_BATCH))
+          .as("round trips of a transaction of %d replicas: %s", perTransaction, c)
+          .isLessThanOrEqualTo(6);
+      assertThat(c.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
+    }
+  }
+
+  /**
+   * {@code hops.namenode.full-report.apply-threads}: with 1, the report's handler applies every
+   * transaction itself, one after the other; with more, helper threads take some of them.
+   */
+  @Test
+  void aReportsTransactionsRunOnAsManyThreadsAsConfigured() throws Exception {
+    Configuration serial = new Configuration(false);
+    serial.setInt(NamenodeConfig.FULL_REPORT_APPLY_THREADS, 1);
+    assertThat(threadsOf(firstReport(serial, KNOWN)))
+        .singleElement()
+        .asString()
+        .startsWith("IPC Server handler");
+    Configuration parallel = new Configuration(false);
+    parallel.setInt(NamenodeConfig.FULL_REPORT_APPLY_THREADS, 4);
+    assertThat(threadsOf(firstReport(parallel, 2 * KNOWN)))
+        .anyMatch(t -> t.startsWith("IPC Server handler"))
+        .anyMatch(t -> t.equals("full-report-apply"));
+  }
+
+  private static Set<String> threadsOf(List<Seen> report) {
+    return report.stream().map(Seen::thread).collect(Collectors.toSet());
+  }
+
+  /**
+   * A stock DataNode's first full report of {@code known} replicas of one file's blocks and {@code
+   * UNKNOWN} of no file's, once applied: its transactions.
+   */
+  private static List<Seen> firstReport(Configuration extra, int known) throws Exception {
+    Configuration conf = new Configuration(extra);
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // the queues stay as written
     try (HopsTestCluster cluster = new HopsTestCluster(conf).withDatanodesInMemory()) {
       cluster.startDatanodes(1);
@@ -52,37 +94,32 @@ class FullReportCostTest {
         fs.create(p, (short) 1).close();
         inode = fs.getClient().getFileInfo(p.toString()).getFileId();
       }
-      BulkReplicas.addBlocks(store, inode, FIRST_BLOCK, KNOWN);
+      BulkReplicas.addBlocks(store, inode, FIRST_BLOCK, known);
       String uuid = cluster.datanodes().get(0).getDatanodeUuid();
       DatanodeManager datanodes = cluster.namenode().namesystem().blocks().datanodes();
       eventually(30, "the empty datanode's report", () -> datanodes.node(uuid) != null);
       List<Seen> seen = Collections.synchronizedList(new ArrayList<>());
-      cluster.namenode().namesystem().runner().observe((op, c) -> seen.add(new Seen(op, c)));
+      cluster
+          .namenode()
+          .namesystem()
+          .runner()
+          .observe((op, c) -> seen.add(new Seen(op, Thread.currentThread().getName(), c)));
       cluster.restartDatanode(
           0,
           volumes ->
-              BulkReplicas.writeFinalized(volumes.get(0), pool, FIRST_BLOCK, KNOWN + UNKNOWN));
+              BulkReplicas.writeFinalized(volumes.get(0), pool, FIRST_BLOCK, known + UNKNOWN));
       eventually(
           120,
           "the replicas recorded and the unknown ones invalidated",
-          () -> recorded(store, datanodes.node(uuid)) == KNOWN && orphans(store) == UNKNOWN);
+          () -> recorded(store, datanodes.node(uuid)) == known && orphans(store) == UNKNOWN);
       try (Transaction tx = store.begin()) {
         assertThat(
                 tx.findByPartition(UnderReplicatedBlockRow.TABLE, inode, LockMode.READ_COMMITTED))
             .as("each block checked for over-replication")
-            .hasSize(KNOWN);
+            .hasSize(known);
       }
-      List<AccessCounts> report;
       synchronized (seen) {
-        report = seen.stream().filter(s -> s.op().equals(OP)).map(Seen::counts).toList();
-      }
-      int perTransaction = NamenodeConfig.TRANSACTION_MAX_ROWS_DEFAULT / 12;
-      assertThat(report).hasSize((KNOWN + UNKNOWN + perTransaction - 1) / perTransaction);
-      for (AccessCounts c : report) {
-        assertThat(c.total() - c.get(AccessKind.WRITE_BATCH))
-            .as("round trips of a transaction of %d replicas: %s", perTransaction, c)
-            .isLessThanOrEqualTo(6);
-        assertThat(c.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
+        return seen.stream().filter(s -> s.op().equals(OP)).toList();
       }
     }
   }
