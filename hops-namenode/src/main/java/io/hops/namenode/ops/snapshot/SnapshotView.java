@@ -19,8 +19,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.PathIsNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.SnapshotException;
 
@@ -102,6 +104,27 @@ public final class SnapshotView {
       v.children = children(tx, cur.id(), sid);
     }
     return v;
+  }
+
+  /**
+   * HDFS's getListing of {@code .snapshot} below a directory that is not snapshottable
+   * (FSDirStatAndListingOp.getSnapshotsListing: the name alone says it is a listing of snapshots),
+   * for a path that {@link #read} found to enter none: refused, where hops would find no such
+   * file.
+   */
+  public static void refuseListingOfSnapshots(ResolvedPath p) throws IOException {
+    InodeRow parent = p.parent();
+    if (!p.name().equals(HdfsConstants.DOT_SNAPSHOT_DIR) || p.depth() == 1) {
+      return;
+    }
+    String dir = PathNames.prefix(p.components(), p.depth() - 1);
+    if (parent == null) {
+      throw new java.io.FileNotFoundException("Directory does not exist: " + dir);
+    }
+    if (!parent.isDir()) {
+      throw new PathIsNotDirectoryException(dir);
+    }
+    throw new SnapshotException("Directory is not a snapshottable directory: " + dir);
   }
 
   private InodeRow dir() {
