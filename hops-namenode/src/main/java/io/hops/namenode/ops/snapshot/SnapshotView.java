@@ -154,6 +154,20 @@ public final class SnapshotView {
   }
 
   /**
+   * The inode the path names as it was, a snapshot's root included, after HDFS's traversal check;
+   * null when it is missing or the path is {@code .snapshot} itself.
+   */
+  public InodeRow inodeToRead(PermissionChecker pc) throws IOException {
+    checkTraverse(pc);
+    return inode();
+  }
+
+  /** As {@link #inodeToRead}, without the check: for the lock phase's reads of its rows. */
+  public InodeRow inode() {
+    return rows == null ? null : rows.get(rows.size() - 1);
+  }
+
+  /**
    * HDFS's checks of a read of the file the path names (FSDirStatAndListingOp.getBlockLocations
    * over a snapshot path): traversal, then a file, then READ on it. Answers the file as it was.
    */
