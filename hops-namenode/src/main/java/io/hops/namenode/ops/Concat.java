@@ -117,7 +117,7 @@ public final class Concat extends Operation<Void> {
         FileBlocks fb = FileBlocks.lock(tx, f.id(), LockMode.EXCLUSIVE, bm.datanodes());
         blocks.put(f.id(), fb);
         if (!p.equals(target)) {
-          if (tx.snapshotKeeperOf(f) != null) {
+          if (tx.snapshotKeeperOf(f) != null && inLatestSnapshot(tx, resolved.get(p), f)) {
             inLatestSnapshot.add(f.id());
           }
           moved += rowsMoved(fb);
@@ -156,6 +156,16 @@ public final class Concat extends Operation<Void> {
       rows += 8 + 3L * fb.replicas(b.blockId()).size();
     }
     return rows;
+  }
+
+  /**
+   * HDFS's INode.isInLatestSnapshot, asked only of a file whose entry has a version at the
+   * directory's {@code snapshot_id}, which may be a deleted snapshot's.
+   */
+  private static boolean inLatestSnapshot(LockPhase tx, ResolvedPath p, InodeRow f)
+      throws IOException {
+    var lengths = io.hops.namenode.ops.snapshot.SnapshotView.lengthsAtSnapshots(tx, p, f);
+    return !lengths.isEmpty() && lengths.lastEntry().getValue() >= 0;
   }
 
   private List<String> allPaths() {

@@ -265,6 +265,46 @@ public final class SnapshotView {
     return m.toRow();
   }
 
+  /**
+   * The length that each existing snapshot of the directory covering {@code p} has of {@code file},
+   * its target, at this path (-1: it does not have the file there), by snapshot id; empty when none
+   * covers it. The copy-on-write registration answers only for the directory's {@code
+   * snapshot_id}, which may be a deleted snapshot's, and takes an entry without a version for one
+   * the snapshot has even when a directory above it came later: this resolves the path in each
+   * existing snapshot. Cost: a pruned scan of the directory's snapshots, then per snapshot and
+   * component below it a pruned scan of the name's versions (and a primary-key read).
+   */
+  public static java.util.NavigableMap<Long, Long> lengthsAtSnapshots(
+      LockPhase tx, ResolvedPath p, InodeRow file) throws StorageException {
+    java.util.NavigableMap<Long, Long> out = new java.util.TreeMap<>();
+    List<InodeRow> rows = p.inodes();
+    int root = -1;
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).snapshottable() && rows.get(i).snapshotId() > 0) {
+        root = i;
+      }
+    }
+    if (root < 0) {
+      return out;
+    }
+    for (SnapshotRow s :
+        tx.findByPartition(SnapshotRow.TABLE, rows.get(root).id(), LockMode.READ_COMMITTED)) {
+      long length = -1;
+      for (int i = root + 1; i < rows.size(); i++) {
+        InodeRow now = rows.get(i);
+        InodeRow then = child(tx, now.parentId(), now.name(), s.snapshotId());
+        if (then == null || then.id() != now.id()) {
+          break;
+        }
+        if (i == rows.size() - 1 && then.id() == file.id()) {
+          length = then.size();
+        }
+      }
+      out.put(s.snapshotId(), length);
+    }
+    return out;
+  }
+
   /** The entry {@code name} of directory {@code parentId} at snapshot {@code sid}, or null. */
   static InodeRow child(LockPhase tx, long parentId, String name, long sid)
       throws StorageException {
