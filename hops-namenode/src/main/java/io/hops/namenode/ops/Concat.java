@@ -36,8 +36,8 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
 /**
  * {@code concat}: the blocks of the source files move, in order, to the end of the target file, and
  * the sources go (HDFS FSDirConcatOp). Same rules and messages as HDFS: every file in one
- * directory, the target closed, each source closed, non-empty, distinct, not the target, not in
- * the latest snapshot covering it, with a preferred block size no larger than the target's.
+ * directory, the target closed, each source closed, non-empty, distinct, not the target, not in the
+ * latest snapshot covering it, with a preferred block size no larger than the target's.
  *
  * <p>The block-related rows of a file live in its partition (docs/architecture.md, "Metadata
  * schema"), so moving a block moves its rows: block, replicas, corrupt and excess replicas are

@@ -17,9 +17,9 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * {@code deleteSnapshot} (hdfs dfs -deleteSnapshot; HDFS FSDirSnapshotOp.deleteSnapshot), by the
  * directory's owner or the superuser: the directory's row locked exclusively, its snapshots read
  * (one pruned scan), the snapshot's row deleted, and the directory's {@code snapshot_id} set to 0
- * when none remains, so that its live rows stop being covered (else it stays). Files kept
- * for snapshots that no remaining snapshot may have are released ({@link KeptFiles}), a bounded
- * batch here and the rest by {@link ReleaseKeptFiles} afterwards.
+ * when none remains, so that its live rows stop being covered (else it stays). Files kept for
+ * snapshots that no remaining snapshot may have are released ({@link KeptFiles}), a bounded batch
+ * here and the rest by {@link ReleaseKeptFiles} afterwards.
  */
 public final class DeleteSnapshot extends Operation<Void> {
   private final PermissionChecker pc;

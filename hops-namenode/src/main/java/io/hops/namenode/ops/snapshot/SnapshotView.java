@@ -109,8 +109,7 @@ public final class SnapshotView {
   /**
    * HDFS's getListing of {@code .snapshot} below a directory that is not snapshottable
    * (FSDirStatAndListingOp.getSnapshotsListing: the name alone says it is a listing of snapshots),
-   * for a path that {@link #read} found to enter none: refused, where hops would find no such
-   * file.
+   * for a path that {@link #read} found to enter none: refused, where hops would find no such file.
    */
   public static void refuseListingOfSnapshots(ResolvedPath p) throws IOException {
     InodeRow parent = p.parent();
@@ -268,11 +267,11 @@ public final class SnapshotView {
   /**
    * The length that each existing snapshot of the directory covering {@code p} has of {@code file},
    * its target, at this path (-1: it does not have the file there), by snapshot id; empty when none
-   * covers it. The copy-on-write registration answers only for the directory's {@code
-   * snapshot_id}, which may be a deleted snapshot's, and takes an entry without a version for one
-   * the snapshot has even when a directory above it came later: this resolves the path in each
-   * existing snapshot. Cost: a pruned scan of the directory's snapshots, then per snapshot and
-   * component below it a pruned scan of the name's versions (and a primary-key read).
+   * covers it. The copy-on-write registration answers only for the directory's {@code snapshot_id},
+   * which may be a deleted snapshot's, and takes an entry without a version for one the snapshot
+   * has even when a directory above it came later: this resolves the path in each existing
+   * snapshot. Cost: a pruned scan of the directory's snapshots, then per snapshot and component
+   * below it a pruned scan of the name's versions (and a primary-key read).
    */
   public static java.util.NavigableMap<Long, Long> lengthsAtSnapshots(
       LockPhase tx, ResolvedPath p, InodeRow file) throws StorageException {

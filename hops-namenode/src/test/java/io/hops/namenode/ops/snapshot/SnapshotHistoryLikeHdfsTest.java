@@ -63,8 +63,12 @@ import org.junit.jupiter.api.Test;
  *       snapshot has under another entry (it was renamed, or its directory was, after the
  *       snapshot): hops keeps a file's blocks only while its own entry's version names it, having
  *       no mark like HDFS's {@code INodeReference};
- *   <li>moving a non-empty directory out of a snapshottable directory that has snapshots: hops
- *       refuses it (its descendants would need versions);
+ *   <li>moving a directory out of a snapshottable directory that has snapshots: hops refuses it
+ *       when it is not empty (its descendants would need versions), and an empty one that a
+ *       snapshot has would show in it the children it gets outside (no version is written there);
+ *   <li>moving a file that a snapshot has into a snapshottable directory from outside it (back in,
+ *       or across): HDFS's diff reports then follow its reference to the new name (a rename where
+ *       hops reports a deletion);
  *   <li>setting or removing an xattr of an inode that a snapshot has: versions do not keep xattrs,
  *       so a snapshot would show the new ones and a diff report would miss the change.
  * </ul>
@@ -339,8 +343,14 @@ class SnapshotHistoryLikeHdfsTest {
       } else {
         dest = to.path() + "/" + fresh(n.dir() ? "d" : "r");
       }
-      if (n.dir() && movesOutOfSnapshots(n, dest) && !nodesBelow(n).isEmpty()) {
-        return null; // a non-empty directory out of a snapshotted one: not in hops yet
+      if (n.dir()
+          && movesOutOfSnapshots(n, dest)
+          && (!nodesBelow(n).isEmpty() || entriesInSnapshots.containsKey(n.id()))) {
+        return null; // a directory out of a snapshotted one: not in hops yet
+      }
+      if (movesIn(n, dest)
+          && (inSnapshots(n) || nodesBelow(n).stream().anyMatch(this::inSnapshots))) {
+        return null; // back into a snapshottable directory: HDFS's reference, not in hops yet
       }
       String src = n.path();
       if (overwrite) {
@@ -517,6 +527,20 @@ class SnapshotHistoryLikeHdfsTest {
         }
       }
       return false;
+    }
+
+    private boolean movesIn(Node n, String dest) {
+      for (String d : SNAPSHOTTABLE) {
+        String top = root + "/" + d + "/";
+        if (!n.path().startsWith(top) && dest.startsWith(top)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean inSnapshots(Node n) {
+      return !n.dir() && entriesInSnapshots.containsKey(n.id());
     }
 
     private List<Node> nodesBelow(Node n) {
