@@ -1,5 +1,6 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 
 import io.hops.namenode.NamenodeConfig;
@@ -9,8 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -728,12 +727,6 @@ class SnapshotHistoryLikeHdfsTest {
         + ":"
         + s.getGroup()
         + (s.isDirectory() ? "" : " len=" + s.getLen() + " rep=" + s.getReplication());
-  }
-
-  private static FileStatus[] sorted(FileStatus[] in) {
-    FileStatus[] out = Arrays.copyOf(in, in.length);
-    Arrays.sort(out, Comparator.comparing(f -> f.getPath().getName()));
-    return out;
   }
 
   private static String parentOf(String path) {
