@@ -1,5 +1,6 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.line;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 
@@ -716,17 +717,6 @@ class SnapshotHistoryLikeHdfsTest {
   private static String diff(DistributedFileSystem fs, String dir, String from, String to) {
     String call = "diff " + dir + " '" + from + "' -> '" + to + "': ";
     return call + outcome(f -> f.getSnapshotDiffReport(p(dir), from, to).toString(), fs);
-  }
-
-  private static String line(FileStatus s, String path) {
-    return path
-        + (s.isDirectory() ? " d " : " f ")
-        + s.getPermission()
-        + " "
-        + s.getOwner()
-        + ":"
-        + s.getGroup()
-        + (s.isDirectory() ? "" : " len=" + s.getLen() + " rep=" + s.getReplication());
   }
 
   private static String parentOf(String path) {

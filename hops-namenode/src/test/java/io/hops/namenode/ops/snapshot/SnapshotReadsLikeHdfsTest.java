@@ -173,14 +173,6 @@ class SnapshotReadsLikeHdfsTest {
   }
 
   private static String line(FileStatus s, String name) {
-    return name
-        + (s.isDirectory() ? " d " : " f ")
-        + s.getPermission()
-        + " "
-        + s.getOwner()
-        + ":"
-        + s.getGroup()
-        + (s.isDirectory() ? "" : " len=" + s.getLen())
-        + "\n";
+    return SnapshotTestFiles.line(s, name) + "\n";
   }
 }

@@ -34,4 +34,16 @@ final class SnapshotTestFiles {
     Arrays.sort(out, Comparator.comparing(f -> f.getPath().getName()));
     return out;
   }
+
+  /** What the side-by-side tests compare of a status: no inode id, time or block. */
+  static String line(FileStatus s, String path) {
+    return path
+        + (s.isDirectory() ? " d " : " f ")
+        + s.getPermission()
+        + " "
+        + s.getOwner()
+        + ":"
+        + s.getGroup()
+        + (s.isDirectory() ? "" : " len=" + s.getLen() + " rep=" + s.getReplication());
+  }
 }
