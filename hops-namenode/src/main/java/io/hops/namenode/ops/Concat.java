@@ -31,12 +31,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.fs.permission.FsAction;
+import org.apache.hadoop.hdfs.protocol.SnapshotException;
 
 /**
  * {@code concat}: the blocks of the source files move, in order, to the end of the target file, and
  * the sources go (HDFS FSDirConcatOp). Same rules and messages as HDFS: every file in one
- * directory, the target closed, each source closed, non-empty, distinct, not the target, with a
- * preferred block size no larger than the target's.
+ * directory, the target closed, each source closed, non-empty, distinct, not the target, not in the
+ * latest snapshot covering it, with a preferred block size no larger than the target's.
  *
  * <p>The block-related rows of a file live in its partition (docs/architecture.md, "Metadata
  * schema"), so moving a block moves its rows: block, replicas, corrupt and excess replicas are
@@ -59,6 +60,9 @@ public final class Concat extends Operation<Void> {
   private final Map<Long, List<ExcessReplicaRow>> excess = new HashMap<>();
   private final Map<Long, List<PendingBlockRow>> pending = new HashMap<>();
   private AncestorQuotas quotas = AncestorQuotas.none();
+
+  /** The sources that the latest snapshot covering them has (by inode id). */
+  private final Set<Long> inLatestSnapshot = new HashSet<>();
 
   public Concat(BlockManager bm, PermissionChecker pc, String target, String[] srcs) {
     this.bm = bm;
@@ -113,6 +117,9 @@ public final class Concat extends Operation<Void> {
         FileBlocks fb = FileBlocks.lock(tx, f.id(), LockMode.EXCLUSIVE, bm.datanodes());
         blocks.put(f.id(), fb);
         if (!p.equals(target)) {
+          if (tx.snapshotKeeperOf(f) != null && inLatestSnapshot(tx, resolved.get(p), f)) {
+            inLatestSnapshot.add(f.id());
+          }
           moved += rowsMoved(fb);
           if (moved > tx.maxRows()) {
             throw new HadoopIllegalArgumentException(
@@ -149,6 +156,16 @@ public final class Concat extends Operation<Void> {
       rows += 8 + 3L * fb.replicas(b.blockId()).size();
     }
     return rows;
+  }
+
+  /**
+   * HDFS's INode.isInLatestSnapshot, asked only of a file whose entry has a version at the
+   * directory's {@code snapshot_id}, which may be a deleted snapshot's.
+   */
+  private static boolean inLatestSnapshot(LockPhase tx, ResolvedPath p, InodeRow f)
+      throws IOException {
+    var lengths = io.hops.namenode.ops.snapshot.SnapshotView.lengthsAtSnapshots(tx, p, f);
+    return !lengths.isEmpty() && lengths.lastEntry().getValue() >= 0;
   }
 
   private List<String> allPaths() {
@@ -196,6 +213,10 @@ public final class Concat extends Operation<Void> {
       if (f.parentId() != trg.parentId()) {
         throw new HadoopIllegalArgumentException(
             "Source file " + src + " is not in the same directory with the target " + targetPath);
+      }
+      if (inLatestSnapshot.contains(f.id())) {
+        // HDFS's INode.isInLatestSnapshot: the source's blocks would leave a file a snapshot has.
+        throw new SnapshotException("Concat: the source file " + src + " is in snapshot");
       }
       if (f.id() == trg.id()) {
         throw new HadoopIllegalArgumentException(

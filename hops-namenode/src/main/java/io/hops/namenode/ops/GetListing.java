@@ -203,6 +203,7 @@ public final class GetListing extends Operation<DirectoryListing> {
     Checks.traverseNotCreating(pc, resolved);
     InodeRow target = resolved.target();
     if (target == null) {
+      io.hops.namenode.ops.snapshot.SnapshotView.refuseListingOfSnapshots(resolved);
       return null;
     }
     if (!target.isDir()) {

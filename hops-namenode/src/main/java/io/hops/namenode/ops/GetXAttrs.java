@@ -1,8 +1,10 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -31,6 +33,9 @@ public final class GetXAttrs extends Operation<List<XAttr>> {
   private ResolvedPath resolved;
   private List<XAttrRow> rows;
 
+  /** The path into a snapshot, if it is one: its inode as it was, with its current attributes. */
+  private SnapshotView snapshot;
+
   /** {@code wanted} null or empty: all; {@code namesOnly}: listXAttrs. */
   public GetXAttrs(
       Namesystem ns, PermissionChecker pc, String path, List<XAttr> wanted, boolean namesOnly) {
@@ -53,17 +58,24 @@ public final class GetXAttrs extends Operation<List<XAttr>> {
       XAttrs.checkNamespace(pc, x);
     }
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
-    rows = XAttrs.read(tx, resolved.target());
+    snapshot = SnapshotView.read(ns, tx, resolved, false);
+    rows = XAttrs.read(tx, snapshot != null ? snapshot.inode() : resolved.target());
   }
 
   @Override
   protected List<XAttr> execute(ExecutePhase tx) throws IOException {
-    Checks.traverseNotCreating(pc, resolved);
-    String normalized = PathNames.prefix(resolved.components(), resolved.depth());
-    if (resolved.target() != null) {
-      pc.check(resolved.target(), normalized, FsAction.READ);
+    InodeRow target;
+    if (snapshot != null) {
+      target = snapshot.inodeToRead(pc);
+    } else {
+      Checks.traverseNotCreating(pc, resolved);
+      target = resolved.target();
     }
-    XAttrs.existing(resolved.target(), normalized);
+    String normalized = PathNames.prefix(resolved.components(), resolved.depth());
+    if (target != null) {
+      pc.check(target, normalized, FsAction.READ);
+    }
+    XAttrs.existing(target, normalized);
     List<XAttr> visible = new ArrayList<>();
     for (XAttrRow r : rows) {
       if (XAttrs.visible(pc, r)) {

@@ -56,7 +56,7 @@ public final class Truncate extends Operation<Boolean> {
   private FileBlocks blocks;
   private AncestorQuotas quotas = AncestorQuotas.none();
 
-  /** The length the latest snapshot covering the file has of it, or -1. */
+  /** The longest length an existing snapshot covering the file has of it, or -1. */
   private long snapshotLength = -1;
 
   public Truncate(
@@ -101,6 +101,16 @@ public final class Truncate extends Operation<Boolean> {
       return;
     }
     snapshotLength = tx.snapshotLengthOf(target);
+    if (snapshotLength > newLength) {
+      // The latest snapshot's id may be a deleted one's: what the existing snapshots have decides.
+      snapshotLength =
+          io.hops.namenode.ops.snapshot.SnapshotView.lengthsAtSnapshots(tx, resolved, target)
+              .values()
+              .stream()
+              .mapToLong(Long::longValue)
+              .max()
+              .orElse(-1);
+    }
     if (target.fileStoredInDb() && smallFiles != null) {
       dbData = smallFiles.read(tx, target.id(), target.size());
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());

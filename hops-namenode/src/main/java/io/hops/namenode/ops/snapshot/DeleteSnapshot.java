@@ -16,10 +16,10 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
 /**
  * {@code deleteSnapshot} (hdfs dfs -deleteSnapshot; HDFS FSDirSnapshotOp.deleteSnapshot), by the
  * directory's owner or the superuser: the directory's row locked exclusively, its snapshots read
- * (one pruned scan), the snapshot's row deleted, and the directory's {@code snapshot_id} set back
- * to its latest remaining snapshot (0: none), so that its live rows stop being covered. Files kept
- * for snapshots that no remaining snapshot may have are released ({@link KeptFiles}), a bounded
- * batch here and the rest by {@link ReleaseKeptFiles} afterwards.
+ * (one pruned scan), the snapshot's row deleted, and the directory's {@code snapshot_id} set to 0
+ * when none remains, so that its live rows stop being covered (else it stays). Files kept for
+ * snapshots that no remaining snapshot may have are released ({@link KeptFiles}), a bounded batch
+ * here and the rest by {@link ReleaseKeptFiles} afterwards.
  */
 public final class DeleteSnapshot extends Operation<Void> {
   private final PermissionChecker pc;
@@ -52,9 +52,14 @@ public final class DeleteSnapshot extends Operation<Void> {
       if (doomed != null && target.snapshottable()) {
         List<SnapshotRow> remaining = new java.util.ArrayList<>(snapshots);
         remaining.remove(doomed);
-        kept = KeptFiles.read(tx, target.id(), remaining, doomed.snapshotId());
+        kept = KeptFiles.read(tx, target.id(), remaining, keptUpTo(target, doomed));
       }
     }
+  }
+
+  /** The files kept for the directory's snapshots up to this id may be released. */
+  private static long keptUpTo(InodeRow dir, SnapshotRow doomed) {
+    return Math.max(doomed.snapshotId(), dir.snapshotId());
   }
 
   /**
@@ -79,19 +84,17 @@ public final class DeleteSnapshot extends Operation<Void> {
               + ": the snapshot does not exist.");
     }
     tx.delete(SnapshotRow.TABLE, doomed);
-    long latest = 0;
-    for (SnapshotRow s : snapshots) {
-      if (s.snapshotId() != doomed.snapshotId()) {
-        latest = Math.max(latest, s.snapshotId());
-      }
-    }
     MutableInode m = MutableInode.of(dir);
-    m.snapshotId = latest;
+    // While any snapshot remains, snapshot_id stays the latest one ever taken, deleted or not: the
+    // versions written at a deleted snapshot's id still answer the older ones, so an entry that
+    // has one needs no other; set back to an older id, the next change would write a second
+    // version at that id, holding the entry as it is now rather than as the older snapshot had it.
+    m.snapshotId = snapshots.size() == 1 ? 0 : dir.snapshotId();
     m.modificationTime = Math.max(m.modificationTime, System.currentTimeMillis());
     tx.update(InodeRow.TABLE, m.toRow());
     if (kept != null) {
       more = kept.release(tx);
-      released = doomed.snapshotId();
+      released = keptUpTo(dir, doomed);
     }
     return null;
   }

@@ -17,8 +17,9 @@ import java.util.List;
  * none has it, and the row becomes a {@code released_files} one, whose blocks the leader frees in
  * bounded batches ({@code ReleaseBlocks}). One transaction takes at most {@link #batch} rows (a
  * pruned scan of the directory's partition, in snapshot order, locked exclusively so that two
- * releases never both take a row), only up to the deleted snapshot's id: a file kept after it (by a
- * later snapshot) is never among them.
+ * releases never both take a row), only up to the directory's {@code snapshot_id} when the snapshot
+ * was deleted (the latest taken, deleted or not): a file kept after it (by a later snapshot) is
+ * never among them.
  */
 final class KeptFiles {
   private final List<SnapshotKeptFileRow> freed = new ArrayList<>();

@@ -19,8 +19,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.PathIsNotDirectoryException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.SnapshotException;
 
@@ -104,6 +106,26 @@ public final class SnapshotView {
     return v;
   }
 
+  /**
+   * HDFS's getListing of {@code .snapshot} below a directory that is not snapshottable
+   * (FSDirStatAndListingOp.getSnapshotsListing: the name alone says it is a listing of snapshots),
+   * for a path that {@link #read} found to enter none: refused, where hops would find no such file.
+   */
+  public static void refuseListingOfSnapshots(ResolvedPath p) throws IOException {
+    InodeRow parent = p.parent();
+    if (!p.name().equals(HdfsConstants.DOT_SNAPSHOT_DIR) || p.depth() == 1) {
+      return;
+    }
+    String dir = PathNames.prefix(p.components(), p.depth() - 1);
+    if (parent == null) {
+      throw new java.io.FileNotFoundException("Directory does not exist: " + dir);
+    }
+    if (!parent.isDir()) {
+      throw new PathIsNotDirectoryException(dir);
+    }
+    throw new SnapshotException("Directory is not a snapshottable directory: " + dir);
+  }
+
   private InodeRow dir() {
     return path.inodes().get(at);
   }
@@ -128,6 +150,20 @@ public final class SnapshotView {
    */
   public InodeRow entry() {
     return rows == null || rows.size() < 2 ? null : rows.get(rows.size() - 1);
+  }
+
+  /**
+   * The inode the path names as it was, a snapshot's root included, after HDFS's traversal check;
+   * null when it is missing or the path is {@code .snapshot} itself.
+   */
+  public InodeRow inodeToRead(PermissionChecker pc) throws IOException {
+    checkTraverse(pc);
+    return inode();
+  }
+
+  /** As {@link #inodeToRead}, without the check: for the lock phase's reads of its rows. */
+  public InodeRow inode() {
+    return rows == null ? null : rows.get(rows.size() - 1);
   }
 
   /**
@@ -226,6 +262,46 @@ public final class SnapshotView {
     m.accessTime = s.accessTime();
     m.childrenCount = s.childrenCount();
     return m.toRow();
+  }
+
+  /**
+   * The length that each existing snapshot of the directory covering {@code p} has of {@code file},
+   * its target, at this path (-1: it does not have the file there), by snapshot id; empty when none
+   * covers it. The copy-on-write registration answers only for the directory's {@code snapshot_id},
+   * which may be a deleted snapshot's, and takes an entry without a version for one the snapshot
+   * has even when a directory above it came later: this resolves the path in each existing
+   * snapshot. Cost: a pruned scan of the directory's snapshots, then per snapshot and component
+   * below it a pruned scan of the name's versions (and a primary-key read).
+   */
+  public static java.util.NavigableMap<Long, Long> lengthsAtSnapshots(
+      LockPhase tx, ResolvedPath p, InodeRow file) throws StorageException {
+    java.util.NavigableMap<Long, Long> out = new java.util.TreeMap<>();
+    List<InodeRow> rows = p.inodes();
+    int root = -1;
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).snapshottable() && rows.get(i).snapshotId() > 0) {
+        root = i;
+      }
+    }
+    if (root < 0) {
+      return out;
+    }
+    for (SnapshotRow s :
+        tx.findByPartition(SnapshotRow.TABLE, rows.get(root).id(), LockMode.READ_COMMITTED)) {
+      long length = -1;
+      for (int i = root + 1; i < rows.size(); i++) {
+        InodeRow now = rows.get(i);
+        InodeRow then = child(tx, now.parentId(), now.name(), s.snapshotId());
+        if (then == null || then.id() != now.id()) {
+          break;
+        }
+        if (i == rows.size() - 1 && then.id() == file.id()) {
+          length = then.size();
+        }
+      }
+      out.put(s.snapshotId(), length);
+    }
+    return out;
   }
 
   /** The entry {@code name} of directory {@code parentId} at snapshot {@code sid}, or null. */

@@ -1,13 +1,12 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -173,21 +172,7 @@ class SnapshotReadsLikeHdfsTest {
     }
   }
 
-  private static FileStatus[] sorted(FileStatus[] in) {
-    FileStatus[] out = Arrays.copyOf(in, in.length);
-    Arrays.sort(out, Comparator.comparing(f -> f.getPath().getName()));
-    return out;
-  }
-
   private static String line(FileStatus s, String name) {
-    return name
-        + (s.isDirectory() ? " d " : " f ")
-        + s.getPermission()
-        + " "
-        + s.getOwner()
-        + ":"
-        + s.getGroup()
-        + (s.isDirectory() ? "" : " len=" + s.getLen())
-        + "\n";
+    return SnapshotTestFiles.line(s, name) + "\n";
   }
 }

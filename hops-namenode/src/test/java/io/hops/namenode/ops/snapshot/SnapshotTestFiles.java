@@ -1,6 +1,9 @@
 package io.hops.namenode.ops.snapshot;
 
+import java.util.Arrays;
+import java.util.Comparator;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 
@@ -23,5 +26,24 @@ final class SnapshotTestFiles {
     try (FSDataOutputStream out = fs.create(new Path(path), true, 4096, (short) 1, 128L << 20)) {
       out.writeBytes(data);
     }
+  }
+
+  /** A listing in name order, as both systems are compared. */
+  static FileStatus[] sorted(FileStatus[] in) {
+    FileStatus[] out = Arrays.copyOf(in, in.length);
+    Arrays.sort(out, Comparator.comparing(f -> f.getPath().getName()));
+    return out;
+  }
+
+  /** What the side-by-side tests compare of a status: no inode id, time or block. */
+  static String line(FileStatus s, String path) {
+    return path
+        + (s.isDirectory() ? " d " : " f ")
+        + s.getPermission()
+        + " "
+        + s.getOwner()
+        + ":"
+        + s.getGroup()
+        + (s.isDirectory() ? "" : " len=" + s.getLen() + " rep=" + s.getReplication());
   }
 }
