@@ -186,6 +186,14 @@ public final class DatanodeRpc implements DatanodeProtocol {
         datanodes.heartbeat(reg, reports, xceiverCount, failedVolumes, volumeFailureSummary);
     long epoch = bm.leadingEpoch();
     boolean leader = epoch >= 0;
+    if (node == null) {
+      // Never registered with any namenode: HDFS asks it to register, and grants no lease.
+      return new HeartbeatResponse(
+          new DatanodeCommand[] {RegisterCommand.REGISTER},
+          new NNHAStatusHeartbeat(leader ? HAServiceState.ACTIVE : HAServiceState.STANDBY, txid()),
+          null,
+          0);
+    }
     boolean owner = bm.ownership().owns(node.uuid());
     long request = owner ? bm.reportRequests().pending(node.uuid()) : 0;
     boolean gained = node.gainedReports(owner);
@@ -292,7 +300,11 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     verifyRequest(reg);
     checkPool(poolId);
-    DatanodeState node = known(reg);
+    DatanodeState node = datanodes.node(reg.getDatanodeUuid());
+    if (node == null) {
+      LOG.warn("Datanode {} is attempting to report but not register yet.", reg);
+      return RegisterCommand.REGISTER; // as HDFS answers it
+    }
     if (!bm.ownership().owns(node.uuid())) {
       node.gainedReports(false); // asks for a full report again if it owns the datanode again
       node.forgetLease();
