@@ -133,13 +133,16 @@ public final class DatanodeRpc implements DatanodeProtocol {
       long nnCTime = bm.ids().namespaceInfo().getCTime();
       long dnCTime = reg.getStorageInfo().getCTime();
       if (nnCTime != dnCTime) {
-        throw new IncorrectVersionException(
-            prefix
-                + " and CTime of DN ('"
-                + dnCTime
-                + "') does not match CTime of NN ('"
-                + nnCTime
-                + "')");
+        IncorrectVersionException e =
+            new IncorrectVersionException(
+                prefix
+                    + " and CTime of DN ('"
+                    + dnCTime
+                    + "') does not match CTime of NN ('"
+                    + nnCTime
+                    + "')");
+        LOG.warn("{}", e.toString()); // as HDFS logs the refusal
+        throw e;
       }
       LOG.info("{}. Note: This is normal during a rolling upgrade.", prefix);
     }

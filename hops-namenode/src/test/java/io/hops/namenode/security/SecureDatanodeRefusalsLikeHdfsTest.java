@@ -157,8 +157,7 @@ class SecureDatanodeRefusalsLikeHdfsTest {
 
   /**
    * Each namenode's answer to {@code call} made as {@code ugi}, hops's first: what the call
-   * returned, or the exception's class and first line (HDFS's message goes on with the server's
-   * stack trace).
+   * returned, or its {@link #refusal}.
    */
   private static List<String> answers(Pair pair, UserGroupInformation ugi, DatanodeCall call)
       throws Exception {
@@ -173,14 +172,22 @@ class SecureDatanodeRefusalsLikeHdfsTest {
       Namespace ns = namespaces[i];
       try {
         out.add(call(ugi, nns.get(i), nn -> call.run(nn, ns)));
-      } catch (RemoteException e) {
-        out.add(
-            ns.normalise(e.getClassName() + ": " + e.getMessage().lines().findFirst().orElse("")));
       } catch (IOException e) {
-        out.add(ns.normalise(e.getClass().getName() + ": " + e.getMessage()));
+        out.add(refusal(ns, e));
       }
     }
     return out;
+  }
+
+  /**
+   * A refusal, normalised: a remote exception's class and first line (HDFS's message goes on with
+   * the server's stack trace), or a local exception's class and message.
+   */
+  private static String refusal(Namespace ns, Exception e) {
+    return ns.normalise(
+        e instanceof RemoteException r
+            ? r.getClassName() + ": " + r.getMessage().lines().findFirst().orElse("")
+            : e.getClass().getName() + ": " + e.getMessage());
   }
 
   @FunctionalInterface
@@ -341,14 +348,8 @@ class SecureDatanodeRefusalsLikeHdfsTest {
     for (int i = 0; i < steps.size(); i++) {
       try {
         out.add(steps.get(i).run(nn, ns));
-      } catch (RemoteException e) {
-        out.add(
-            names[i]
-                + ": "
-                + ns.normalise(
-                    e.getClassName() + ": " + e.getMessage().lines().findFirst().orElse("")));
       } catch (Exception e) {
-        out.add(names[i] + ": " + ns.normalise(e.toString()));
+        out.add(names[i] + ": " + refusal(ns, e));
       }
     }
     return String.join("; ", out);

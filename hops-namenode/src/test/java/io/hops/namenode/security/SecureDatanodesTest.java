@@ -199,6 +199,12 @@ class SecureDatanodesTest {
      */
     private Process startDatanode(int i, List<HopsNameNode> nns, Map<String, String> extra)
         throws IOException {
+      return startDatanode(i, nns, extra, dnKeytab);
+    }
+
+    /** As {@link #startDatanode(int, List, Map)}, with {@code dnKeytab} as its keytab. */
+    Process startDatanode(int i, List<HopsNameNode> nns, Map<String, String> extra, File dnKeytab)
+        throws IOException {
       File conf = work.resolve("dn" + i + "-conf").toFile();
       assertThat(conf.mkdirs()).isTrue();
       File keytab = new File(conf, "dn.keytab");
@@ -453,6 +459,36 @@ class SecureDatanodesTest {
             .allSatisfy(port -> assertThat(port).isGreaterThan(1023));
       }
     }
+  }
+
+  @Test
+  void datanodeWithAKeytabNotOfItsPrincipalFailsToStartClearly() throws Exception {
+    File wrong = kdc.keytab("other.keytab", "other/localhost");
+    try (SecureCluster c = new SecureCluster("authentication")) {
+      Process dn = c.startDatanode(4, List.of(c.cluster.namenode(), c.second), Map.of(), wrong);
+      assertThat(dn.waitFor(120, TimeUnit.SECONDS)).as("datanode 4 exited").isTrue();
+      String log = java.nio.file.Files.readString(c.work.resolve("dn4.log"));
+      assertThat(dn.exitValue()).as(log).isNotZero();
+      // Hadoop's login error, naming the principal and the keytab, and no key of the keytab.
+      assertThat(log)
+          .contains(
+              "hops datanode: failure to login: for principal: dn/localhost@"
+                  + kdc.realm()
+                  + " from keytab "
+                  + c.work.resolve("dn4-conf").resolve("dn.keytab"))
+          .contains("LoginException: Unable to obtain password from user")
+          .doesNotContain(keyOf(wrong));
+      // Nothing half-started: the namenodes know only the three datanodes that logged in.
+      assertThat(c.cluster.namenode().namesystem().blocks().datanodes().heardFromLive()).hasSize(3);
+      assertThat(c.second.namesystem().blocks().datanodes().heardFromLive()).hasSize(3);
+    }
+  }
+
+  /** The hex of the first key in {@code keytab}, as a log line that leaked it would show it. */
+  private static String keyOf(File keytab) throws IOException {
+    var k = org.apache.kerby.kerberos.kerb.keytab.Keytab.loadKeytab(keytab);
+    byte[] key = k.getKeytabEntries(k.getPrincipals().get(0)).get(0).getKey().getKeyData();
+    return java.util.HexFormat.of().formatHex(key);
   }
 
   @FunctionalInterface
