@@ -123,6 +123,15 @@ class SecureDatanodeRefusalsLikeHdfsTest {
       return r;
     }
 
+    /**
+     * A new datanode's registration of this namespace, of {@code version}, created at {@code
+     * cTime}.
+     */
+    DatanodeRegistration ofVersion(String version, long cTime) {
+      return registration(
+          UUID.randomUUID().toString(), info.getNamespaceID(), info.getClusterID(), cTime, version);
+    }
+
     /** A registration of this namespace, as a stock DataNode of this version sends it. */
     DatanodeRegistration own(String uuid) {
       return registration(
@@ -360,14 +369,7 @@ class SecureDatanodeRefusalsLikeHdfsTest {
     UserGroupInformation dn = kdc.login("hdfs/localhost");
     // Older than dfs.namenode.min.supported.datanode.version.
     List<String> tooOld =
-        answers(
-            pair,
-            dn,
-            (nn, ns) ->
-                register(
-                    nn,
-                    ns.registration(
-                        uuid(), ns.info().getNamespaceID(), ns.info().getClusterID(), "1.2.1")));
+        answers(pair, dn, (nn, ns) -> register(nn, ns.ofVersion("1.2.1", ns.info().getCTime())));
     assertThat(tooOld.get(0))
         .startsWith(
             "org.apache.hadoop.hdfs.server.common.IncorrectVersionException: The reported DataNode"
@@ -377,17 +379,7 @@ class SecureDatanodeRefusalsLikeHdfsTest {
     // namespace's).
     List<String> other =
         answers(
-            pair,
-            dn,
-            (nn, ns) ->
-                register(
-                    nn,
-                    ns.registration(
-                        uuid(),
-                        ns.info().getNamespaceID(),
-                        ns.info().getClusterID(),
-                        ns.info().getCTime() + 1,
-                        "3.9.9")));
+            pair, dn, (nn, ns) -> register(nn, ns.ofVersion("3.9.9", ns.info().getCTime() + 1)));
     assertThat(other.get(0))
         .startsWith(
             "org.apache.hadoop.hdfs.server.common.IncorrectVersionException: Reported DataNode"
