@@ -118,11 +118,16 @@ public final class DatanodeManager {
 
   /**
    * A datanode heard from before this namenode knew it registered: it registered with another
-   * namenode, whose resolved location it keeps (one read of its row); resolved here only if none.
+   * namenode (or with this one before a restart), whose resolved location it keeps (one read of its
+   * row). False, and nothing stored, if no namenode has its registration: it never registered.
    */
-  private void adopt(DatanodeID reg) throws StorageException {
+  private boolean adopt(DatanodeID reg) throws StorageException {
     DatanodeRow stored = DatanodeRegistrations.find(storage, reg.getDatanodeUuid());
-    store(reg, stored != null ? locationOf(stored) : locations.of(reg));
+    if (stored == null) {
+      return false;
+    }
+    store(reg, locationOf(stored));
+    return true;
   }
 
   private void store(DatanodeID reg, String location) throws StorageException {
@@ -150,8 +155,9 @@ public final class DatanodeManager {
 
   /**
    * A heartbeat: refreshes the datanode's soft state and gives each storage its id. A datanode this
-   * namenode has never seen is taken as registered from the registration it sends (it is persisted
-   * by whichever namenode it registered with).
+   * namenode has never seen is taken as registered if its registration is persisted (by whichever
+   * namenode it registered with); null, and nothing changed, if it is not: the datanode never
+   * registered (HDFS answers it with a {@code RegisterCommand}).
    */
   public DatanodeState heartbeat(
       DatanodeID reg,
@@ -162,7 +168,9 @@ public final class DatanodeManager {
       throws StorageException {
     DatanodeState n = nodes.get(reg.getDatanodeUuid());
     if (n == null || !n.heardFrom) {
-      adopt(reg);
+      if (!adopt(reg)) {
+        return null;
+      }
       n = nodes.get(reg.getDatanodeUuid());
     }
     boolean check = failedStorages.newFailure(n, volumeFailures, summary);

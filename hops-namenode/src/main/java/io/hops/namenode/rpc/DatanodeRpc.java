@@ -165,13 +165,16 @@ public final class DatanodeRpc implements DatanodeProtocol {
       long nnCTime = bm.ids().namespaceInfo().getCTime();
       long dnCTime = reg.getStorageInfo().getCTime();
       if (nnCTime != dnCTime) {
-        throw new IncorrectVersionException(
-            prefix
-                + " and CTime of DN ('"
-                + dnCTime
-                + "') does not match CTime of NN ('"
-                + nnCTime
-                + "')");
+        IncorrectVersionException e =
+            new IncorrectVersionException(
+                prefix
+                    + " and CTime of DN ('"
+                    + dnCTime
+                    + "') does not match CTime of NN ('"
+                    + nnCTime
+                    + "')");
+        LOG.warn("{}", e.toString()); // as HDFS logs the refusal
+        throw e;
       }
       LOG.info("{}. Note: This is normal during a rolling upgrade.", prefix);
     }
@@ -218,6 +221,14 @@ public final class DatanodeRpc implements DatanodeProtocol {
         datanodes.heartbeat(reg, reports, xceiverCount, failedVolumes, volumeFailureSummary);
     long epoch = bm.leadingEpoch();
     boolean leader = epoch >= 0;
+    if (node == null) {
+      // Never registered with any namenode: HDFS asks it to register, and grants no lease.
+      return new HeartbeatResponse(
+          new DatanodeCommand[] {RegisterCommand.REGISTER},
+          new NNHAStatusHeartbeat(leader ? HAServiceState.ACTIVE : HAServiceState.STANDBY, txid()),
+          null,
+          0);
+    }
     boolean owner = bm.ownership().owns(node.uuid());
     long request = owner ? bm.reportRequests().pending(node.uuid()) : 0;
     boolean gained = node.gainedReports(owner);
@@ -324,7 +335,11 @@ public final class DatanodeRpc implements DatanodeProtocol {
       throws IOException {
     verifyRequest(reg);
     checkPool(poolId);
-    DatanodeState node = known(reg);
+    DatanodeState node = datanodes.node(reg.getDatanodeUuid());
+    if (node == null) {
+      LOG.warn("Datanode {} is attempting to report but not register yet.", reg);
+      return RegisterCommand.REGISTER; // as HDFS answers it
+    }
     if (!bm.ownership().owns(node.uuid())) {
       node.gainedReports(false); // asks for a full report again if it owns the datanode again
       node.forgetLease();

@@ -2,7 +2,6 @@ package io.hops.namenode.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.NamenodeConfig;
@@ -44,10 +43,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Kerberos on the namenode's RPC port, side by side with a kerberized MiniDFSCluster over the same
  * KDC ({@code hadoop-minikdc}): logins from keytabs, refusals of clients without a ticket or with
  * simple authentication, {@code hadoop.rpc.protection}, proxy users, service ACLs and their refresh
- * through the database, a client principal posing as a datanode, and the audit line of a proxied
- * call. Both namenodes share one service principal ({@code hdfs/localhost}), as Hadoop's own tests
- * do in one JVM: a process has one login user. No datanode: a stock DataNode needs block access
- * tokens to start with Kerberos (issue 56, item 4).
+ * through the database, and the audit line of a proxied call (a client principal posing as a
+ * datanode: {@link SecureDatanodeRefusalsLikeHdfsTest}). Both namenodes share one service principal
+ * ({@code hdfs/localhost}), as Hadoop's own tests do in one JVM: a process has one login user. No
+ * datanode: a stock DataNode needs block access tokens to start with Kerberos (issue 56, item 4).
  */
 class KerberosRpcTest {
   private static TestKdc kdc;
@@ -74,11 +73,10 @@ class KerberosRpcTest {
     hops = new HopsTestCluster(conf);
     second = hops.startAnotherNamenode();
     Configuration hdfsConf = new Configuration(conf);
-    hdfsConf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
     // HDFS reads its service ACLs from its own configuration: the same ACL for the client
     // protocol as hops will have after the refresh below.
     hdfsConf.set("security.client.protocol.acl", "alice,hive,hdfs");
-    hdfs = ApacheHdfs.start("kerberos", hdfsConf);
+    hdfs = TestKdc.hdfs("kerberos", hdfsConf);
   }
 
   @AfterAll
@@ -155,22 +153,7 @@ class KerberosRpcTest {
   }
 
   private static String normalise(String s) {
-    return s.replaceAll("[\\w.-]*/?127\\.0\\.0\\.1", "HOST")
-        .replaceAll("localhost", "HOST")
-        .replaceAll(":\\d+", ":PORT")
-        .replaceAll(InetAddressHolder.LOCAL_HOST_NAME, "HOST");
-  }
-
-  private static final class InetAddressHolder {
-    static final String LOCAL_HOST_NAME = localHostName();
-
-    private static String localHostName() {
-      try {
-        return java.util.regex.Pattern.quote(InetAddress.getLocalHost().getHostName());
-      } catch (IOException e) {
-        return "\\Qunknown-host\\E";
-      }
-    }
+    return TestKdc.normalise(s);
   }
 
   @Test
@@ -196,34 +179,6 @@ class KerberosRpcTest {
     // The superuser is the namenode's short principal name: hdfs owns the root.
     FileStatus root = as(alice, hops.namenode().uri(), fs -> fs.getFileStatus(new Path("/")));
     assertThat(root.getOwner()).isEqualTo("hdfs");
-  }
-
-  @Test
-  void clientPrincipalPosingAsDatanodeIsRefusedLikeHdfs() throws Exception {
-    UserGroupInformation alice = kdc.login("alice");
-    List<String> refusals = new ArrayList<>();
-    for (String uri : List.of(hops.namenode().uri(), hdfsUri())) {
-      try {
-        alice.doAs(
-            (PrivilegedExceptionAction<Object>)
-                () -> {
-                  var dp =
-                      new org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB(
-                          NetUtils.createSocketAddr(URI.create(uri).getAuthority()),
-                          clientConf("authentication"));
-                  try {
-                    return dp.versionRequest();
-                  } finally {
-                    dp.close();
-                  }
-                });
-        refusals.add("allowed");
-      } catch (IOException e) {
-        refusals.add(e.getClass().getName() + ": " + normalise(e.getMessage()));
-      }
-    }
-    assertThat(refusals.get(0)).contains("is not authorized for protocol interface");
-    assertThat(refusals.get(0)).isEqualTo(refusals.get(1));
   }
 
   /** The superuser (the namenode's short principal name, hdfs) makes alice's home. */

@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,7 @@ import org.junit.jupiter.api.Test;
  * reads multi-block files through a three-replica pipeline; the datanodes refuse tampered,
  * misdirected and expired block tokens during or after the SASL handshake; a stopped datanode's
  * blocks are copied between the others; the namenode's database-file block server speaks the same
- * SASL.
+ * SASL; datanodes run as {@code nobody} when the test runs as root.
  */
 class SecureDatanodesTest {
   private static final long TOKEN_LIFETIME_MS = 6_000;
@@ -126,6 +127,7 @@ class SecureDatanodesTest {
     final List<Process> datanodes = new ArrayList<>();
     final List<Integer> xferPorts = new ArrayList<>();
     final UserGroupInformation alice;
+    final boolean nobody;
 
     SecureCluster(String protection) throws Exception {
       this(protection, Map.of(), false);
@@ -137,6 +139,13 @@ class SecureDatanodesTest {
      */
     SecureCluster(String protection, Map<String, String> extra, boolean onlySecond)
         throws Exception {
+      this(protection, extra, onlySecond, false);
+    }
+
+    /** With {@code nobody}, a test run as root starts the datanodes as {@link Nobody}. */
+    SecureCluster(String protection, Map<String, String> extra, boolean onlySecond, boolean nobody)
+        throws Exception {
+      this.nobody = nobody;
       settings = secure(protection);
       extra.forEach(settings::set);
       Configuration nn = new Configuration(settings);
@@ -189,6 +198,12 @@ class SecureDatanodesTest {
      * ssl-server.xml), its own keytab, and the KDC's krb5.conf.
      */
     private Process startDatanode(int i, List<HopsNameNode> nns, Map<String, String> extra)
+        throws IOException {
+      return startDatanode(i, nns, extra, dnKeytab);
+    }
+
+    /** As {@link #startDatanode(int, List, Map)}, with {@code dnKeytab} as its keytab. */
+    Process startDatanode(int i, List<HopsNameNode> nns, Map<String, String> extra, File dnKeytab)
         throws IOException {
       File conf = work.resolve("dn" + i + "-conf").toFile();
       assertThat(conf.mkdirs()).isTrue();
@@ -243,15 +258,24 @@ class SecureDatanodesTest {
       Files.writeString(
           new File(conf, "hdfs-site.xml").toPath(), Processes.site(keys.toArray(new String[0])));
       List<String> cmd = new ArrayList<>();
+      String classpath = Processes.runtimeClasspath();
+      String krb5conf = kdc.krb5conf().getPath();
+      if (nobody && Nobody.needed()) {
+        cmd.addAll(Nobody.SETPRIV);
+        classpath = Nobody.readableClasspath(work);
+        krb5conf = Nobody.readableCopy(kdc.krb5conf(), work);
+        Nobody.openForReading(keystores);
+        Nobody.own(work);
+      }
       cmd.add(new File(System.getProperty("java.home"), "bin/java").getPath());
       cmd.addAll(
           List.of(
               "-XX:+UseSerialGC",
               "-XX:TieredStopAtLevel=1",
               "-Xmx384m",
-              "-Djava.security.krb5.conf=" + kdc.krb5conf().getPath(),
+              "-Djava.security.krb5.conf=" + krb5conf,
               "-cp",
-              conf.getPath() + File.pathSeparator + Processes.runtimeClasspath(),
+              conf.getPath() + File.pathSeparator + classpath,
               "io.hops.namenode.cli.HopsMain",
               "datanode",
               "--conf",
@@ -328,6 +352,143 @@ class SecureDatanodesTest {
       closeQuietly(second);
       FileUtil.fullyDelete(work.toFile());
     }
+  }
+
+  /**
+   * How a test run as root starts a datanode as {@code nobody}, as a secure DataNode with SASL data
+   * transfer protection runs in production (no root, no privileged port, no jsvc): through {@code
+   * setpriv} with that user's uid and gid and no groups, its classpath's jars hard-linked where
+   * that user can read them (the build's repository is under root's home), the KDC's krb5.conf
+   * copied, the keystores made readable, and the work directory (conf, keytab, data) its own.
+   */
+  private static final class Nobody {
+    static final int UID = 65534;
+    static final List<String> SETPRIV =
+        List.of("setpriv", "--reuid=" + UID, "--regid=" + UID, "--clear-groups", "--inh-caps=-all");
+
+    /** Whether this JVM is root: a datanode started as it is would run as root. */
+    static boolean needed() throws IOException {
+      return uid(ProcessHandle.current().pid()) == 0;
+    }
+
+    static String readableClasspath(Path work) throws IOException {
+      Path lib = work.resolve("lib");
+      if (Files.isDirectory(lib)) {
+        return Files.readString(lib.resolve("classpath"));
+      }
+      Files.createDirectories(lib);
+      List<String> entries = new ArrayList<>();
+      for (String e : Processes.runtimeClasspath().split(File.pathSeparator)) {
+        Path p = Path.of(e);
+        if (!Files.isRegularFile(p)) {
+          entries.add(e); // the modules' classes, in the world-readable worktree
+          continue;
+        }
+        Path link = lib.resolve(entries.size() + "-" + p.getFileName());
+        try {
+          Files.createLink(link, p);
+        } catch (IOException | UnsupportedOperationException e2) {
+          Files.copy(p, link);
+        }
+        entries.add(link.toString());
+      }
+      String classpath = String.join(File.pathSeparator, entries);
+      Files.writeString(lib.resolve("classpath"), classpath);
+      return classpath;
+    }
+
+    static String readableCopy(File f, Path work) throws IOException {
+      Path copy = work.resolve(f.getName());
+      Files.copy(f.toPath(), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      return copy.toString();
+    }
+
+    /** {@code dir} and its files readable by others, its parent only passable. */
+    static void openForReading(File dir) throws IOException {
+      allow(dir.getParentFile(), PosixFilePermission.OTHERS_EXECUTE);
+      allow(dir, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE);
+      for (File f : dir.listFiles()) {
+        allow(f, PosixFilePermission.OTHERS_READ);
+      }
+    }
+
+    private static void allow(File f, PosixFilePermission... more) throws IOException {
+      Set<PosixFilePermission> perms =
+          new java.util.HashSet<>(Files.getPosixFilePermissions(f.toPath()));
+      perms.addAll(List.of(more));
+      Files.setPosixFilePermissions(f.toPath(), perms);
+    }
+
+    static void own(Path work) throws IOException {
+      try (var paths = Files.walk(work)) {
+        for (Path p : paths.toList()) {
+          Files.setAttribute(p, "unix:uid", UID, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(p, "unix:gid", UID, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        }
+      }
+    }
+
+    /** The real uid of process {@code pid}, from {@code /proc}. */
+    static int uid(long pid) throws IOException {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("Uid:")) {
+          return Integer.parseInt(line.split("\\s+")[1]);
+        }
+      }
+      throw new IOException("no Uid line for process " + pid);
+    }
+  }
+
+  @Test
+  void datanodesRunWithoutRootOnUnprivilegedPorts() throws Exception {
+    try (SecureCluster c = new SecureCluster("authentication", Map.of(), false, true)) {
+      for (Process dn : c.datanodes) {
+        assertThat(Nobody.uid(dn.pid())).as("datanode's uid").isNotZero();
+      }
+      byte[] data = bytes(BLOCK + 4_321, 3);
+      c.asAlice(
+          fs -> {
+            write(fs, "/nobody", data, (short) 3);
+            return null;
+          });
+      assertThat(c.<byte[]>asAlice(fs -> read(fs, "/nobody"))).isEqualTo(data);
+      // Every port a datanode serves (transfer, HTTPS, IPC) is unprivileged: SASL, not a
+      // privileged port, vouches for it, as HDFS's SecureDataNodeStarter allows.
+      for (DatanodeInfo dn : c.cluster.client().getDataNodeStats()) {
+        assertThat(List.of(dn.getXferPort(), dn.getInfoSecurePort(), dn.getIpcPort()))
+            .allSatisfy(port -> assertThat(port).isGreaterThan(1023));
+      }
+    }
+  }
+
+  @Test
+  void datanodeWithAKeytabNotOfItsPrincipalFailsToStartClearly() throws Exception {
+    File wrong = kdc.keytab("other.keytab", "other/localhost");
+    try (SecureCluster c = new SecureCluster("authentication")) {
+      Process dn = c.startDatanode(4, List.of(c.cluster.namenode(), c.second), Map.of(), wrong);
+      assertThat(dn.waitFor(120, TimeUnit.SECONDS)).as("datanode 4 exited").isTrue();
+      String log = java.nio.file.Files.readString(c.work.resolve("dn4.log"));
+      assertThat(dn.exitValue()).as(log).isNotZero();
+      // Hadoop's login error, naming the principal and the keytab, and no key of the keytab.
+      assertThat(log)
+          .contains(
+              "hops datanode: failure to login: for principal: dn/localhost@"
+                  + kdc.realm()
+                  + " from keytab "
+                  + c.work.resolve("dn4-conf").resolve("dn.keytab"))
+          .contains("LoginException: Unable to obtain password from user")
+          .doesNotContain(keyOf(wrong));
+      // Nothing half-started: the namenodes know only the three datanodes that logged in.
+      assertThat(c.cluster.namenode().namesystem().blocks().datanodes().heardFromLive()).hasSize(3);
+      assertThat(c.second.namesystem().blocks().datanodes().heardFromLive()).hasSize(3);
+    }
+  }
+
+  /** The hex of the first key in {@code keytab}, as a log line that leaked it would show it. */
+  private static String keyOf(File keytab) throws IOException {
+    var k = org.apache.kerby.kerberos.kerb.keytab.Keytab.loadKeytab(keytab);
+    byte[] key = k.getKeytabEntries(k.getPrincipals().get(0)).get(0).getKey().getKeyData();
+    return java.util.HexFormat.of().formatHex(key);
   }
 
   @FunctionalInterface

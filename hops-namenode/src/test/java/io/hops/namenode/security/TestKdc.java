@@ -1,7 +1,9 @@
 package io.hops.namenode.security;
 
+import io.hops.namenode.ApacheHdfs;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.ProxyUsers;
@@ -118,6 +121,41 @@ public final class TestKdc implements AutoCloseable {
     Configuration c = withHadoopHttpKeys(services("_HOST"), "_HOST");
     c.set("hadoop.rpc.protection", protection);
     return c;
+  }
+
+  /**
+   * A kerberized MiniDFSCluster (no datanodes) with the settings {@code conf} of the hops namenodes
+   * it is compared with, and block access tokens on, without which a kerberized HDFS does not
+   * start.
+   */
+  public static MiniDFSCluster hdfs(String name, Configuration conf) throws IOException {
+    Configuration c = new Configuration(conf);
+    c.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    return ApacheHdfs.start(name, c);
+  }
+
+  /**
+   * A refusal's message with the hosts and ports in it normalised, to compare hops's refusal with
+   * HDFS's.
+   */
+  public static String normalise(String message) {
+    return message
+        .replaceAll("[\\w.-]*/?127\\.0\\.0\\.1", "HOST")
+        .replaceAll("localhost", "HOST")
+        .replaceAll(":\\d+", ":PORT")
+        .replaceAll(LocalHost.NAME, "HOST");
+  }
+
+  private static final class LocalHost {
+    static final String NAME = localHostName();
+
+    private static String localHostName() {
+      try {
+        return java.util.regex.Pattern.quote(InetAddress.getLocalHost().getHostName());
+      } catch (IOException e) {
+        return "\\Qunknown-host\\E";
+      }
+    }
   }
 
   /** A client's configuration: Hadoop's defaults with {@code settings} on top. */
