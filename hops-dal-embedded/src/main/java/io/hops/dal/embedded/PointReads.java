@@ -211,8 +211,15 @@ final class PointReads {
    * most missing keys by the bloom filters of the memtable and the table files, and returns most
    * present ones from memory, without one. Its direct-buffer form hands the value back in this
    * thread's buffer: the array form looks up a JNI class on every call.
+   *
+   * <p>An empty value from {@code keyMayExist} is not an answer: a lookup that reaches a table file
+   * whose index block is not in the block cache stops there and reports the key found with no
+   * value, whether or not the file holds it ({@code DBImpl::KeyMayExist} presumes the value found
+   * before it looks; facebook/rocksdb#12921). Once a store outgrows the block cache that happens to
+   * the index blocks of its older table files, the ones not pinned; no row and no index entry is
+   * stored empty, so such a key is read with {@code get}.
    */
-  private static byte[] pointRead(RocksDB db, byte[] key) throws RocksDBException {
+  static byte[] pointRead(RocksDB db, byte[] key) throws RocksDBException {
     ReadBuffers b = READ_BUFFERS.get();
     if (key.length > b.key.capacity()) {
       b.key = ByteBuffer.allocateDirect(key.length);
@@ -225,12 +232,13 @@ final class PointReads {
       return null;
     }
     if (found.exists == KeyMayExist.KeyMayExistEnum.kExistsWithValue
+        && found.valueLength > 0
         && found.valueLength <= b.value.capacity()) {
       byte[] value = new byte[found.valueLength];
       b.value.get(value);
       return value;
     }
-    return db.get(key); // not in memory, or larger than the buffer
+    return db.get(key); // not in memory, not known, or larger than the buffer
   }
 
   /** A thread's direct buffers for {@link #pointRead} (the key's grows to the longest key). */

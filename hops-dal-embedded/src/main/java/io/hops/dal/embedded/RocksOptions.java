@@ -3,6 +3,7 @@ package io.hops.dal.embedded;
 import java.util.Properties;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
@@ -105,6 +106,11 @@ final class RocksOptions {
    * buffer out and syncs it the same way.
    */
   static Options of(Env env, long writeBufferBytes, boolean groupSync) {
+    return of(env, writeBufferBytes, groupSync, SharedBlockCache.CACHE);
+  }
+
+  /** As {@link #of(Env, long, boolean)}, with table blocks kept in {@code blockCache}. */
+  static Options of(Env env, long writeBufferBytes, boolean groupSync, Cache blockCache) {
     return memtableHints()
         .setEnv(env)
         .setCreateIfMissing(true)
@@ -145,7 +151,7 @@ final class RocksOptions {
         .setTableFormatConfig(
             new BlockBasedTableConfig()
                 .setFilterPolicy(new BloomFilter(10, false))
-                .setBlockCache(SharedBlockCache.CACHE)
+                .setBlockCache(blockCache)
                 // Index and filter blocks in the cache, at high priority, those of the newest
                 // files (level 0: most reads look there first) pinned.
                 .setCacheIndexAndFilterBlocks(true)
