@@ -115,12 +115,16 @@ public final class NamespaceCheck {
                 parent[0] = r.parentId();
                 parentRow[0] = byId(tx, r.parentId());
               }
-              if (parentRow[0] == null && stillThere(tx, InodeRow.TABLE, r)) {
-                add(
-                    problem(
-                        Kind.ORPHAN,
-                        describe(r) + ": its parent " + r.parentId() + " does not exist",
-                        r.id()));
+              if (parentRow[0] == null) {
+                // Gone with its parent since the page was read (a delete that ran meanwhile) is
+                // no orphan.
+                if (stillThere(tx, InodeRow.TABLE, r)) {
+                  add(
+                      problem(
+                          Kind.ORPHAN,
+                          describe(r) + ": its parent " + r.parentId() + " does not exist",
+                          r.id()));
+                }
               } else if (!parentRow[0].isDir()) {
                 add(
                     problem(
