@@ -18,6 +18,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
 import java.nio.file.Files;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -182,10 +183,28 @@ class HttpsPolicyTest {
     return c;
   }
 
+  /**
+   * A port below the kernel's ephemeral range that nothing holds now. Below that range no other
+   * test's port-0 listener and no outgoing connection can be given it while this test runs, so the
+   * check that nothing listens there after a failed start sees only the namenode.
+   */
   private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    int ephemeralLow = 32768;
+    java.nio.file.Path range = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    if (Files.isReadable(range)) {
+      ephemeralLow = Integer.parseInt(Files.readString(range).trim().split("\\s+")[0]);
     }
+    int low = Math.min(10_000, ephemeralLow / 2);
+    for (int attempt = 0; attempt < 100; attempt++) {
+      int port = ThreadLocalRandom.current().nextInt(low, ephemeralLow);
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress("127.0.0.1", port));
+        return port;
+      } catch (IOException taken) {
+        // Held by another process: try another.
+      }
+    }
+    throw new IOException("no free port below " + ephemeralLow);
   }
 
   /**
