@@ -92,6 +92,8 @@ class NameLimitsLikeHdfsTest {
         step(
             "rename (new API) to a long name",
             s -> s.admin().rename(p("/l/a/f"), p("/l/a/b/" + LONG), Options.Rename.NONE)),
+        step("mkdir 1,001 levels deep", s -> s.admin().mkdirs(p("/l" + "/d".repeat(1000)))),
+        step("create 1,001 levels deep", s -> s.admin().createNewFile(p("/l" + "/d".repeat(1000)))),
         step("mkdir in a full directory", s -> s.admin().mkdirs(p("/l/p/full/w"))),
         step("mkdir -p through a full directory", s -> s.admin().mkdirs(p("/l/p/full/w/v"))),
         step("create in a full directory", s -> s.admin().createNewFile(p("/l/p/full/w"))),
