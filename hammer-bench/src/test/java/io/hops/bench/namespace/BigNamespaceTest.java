@@ -63,6 +63,39 @@ class BigNamespaceTest {
     }
   }
 
+  @Test
+  void anHdfsImageBuiltInProcessHoldsTheSameNamespaceAfterARestart() throws Exception {
+    Map<String, String> nnConf = new HashMap<>();
+    nnConf.put(HopsConfig.METADATA_ENGINE, "embedded");
+    nnConf.put(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
+    new BigNamespace(FILES, NamespaceSpec.SPOTIFY, 42).buildHops(nnConf);
+    Configuration conf = new Configuration(false);
+    nnConf.forEach(conf::set);
+    conf.setInt(NamenodeConfig.RPC_PORT, 0);
+    conf.setInt(NamenodeConfig.HTTP_PORT, 0);
+    Set<String> onHops;
+    try (HopsNameNode nn = HopsNameNode.start(conf)) {
+      onHops = files(nn.uri(), new Configuration());
+    }
+
+    HdfsImageBuilder.Result built =
+        HdfsImageBuilder.build(dir.resolve("name").toFile(), FILES, NamespaceSpec.SPOTIFY, 42, 2);
+    HdfsRestartProbe.Restart r =
+        HdfsRestartProbe.restart(dir.resolve("name").toFile(), "512m", dir.resolve("nn.log"));
+    try {
+      assertThat(built.files()).isEqualTo(FILES);
+      assertThat(r.files()).isEqualTo(FILES);
+      assertThat(r.dirs()).isEqualTo(built.dirs() + 1); // and /hammer-ns itself
+      assertThat(r.outOfSafeModeSeconds()).isGreaterThanOrEqualTo(r.firstAnswerSeconds());
+      assertThat(r.imageLoad()).contains("Finished loading FSImage in");
+      assertThat(r.heapUsedKb()).isPositive();
+      assertThat(r.rssKb()).isPositive();
+      assertThat(files(r.uri(), new Configuration())).isEqualTo(onHops);
+    } finally {
+      ProcessHandle.of(r.pid()).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
   private static Set<String> files(String uri, Configuration conf) throws Exception {
     Set<String> out = new TreeSet<>();
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
