@@ -2,13 +2,7 @@ package io.hops.bench.namespace;
 
 import java.io.File;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
@@ -23,8 +17,6 @@ import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The namespace of {@code bin/hops bench --namespace N} (the same paths as {@link
@@ -40,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * <p>{@code java -cp ... io.hops.bench.namespace.HdfsImageBuilder NAME_DIR FILES [SEED [THREADS]]}
  */
 public final class HdfsImageBuilder {
-  private static final Logger LOG = LoggerFactory.getLogger(HdfsImageBuilder.class);
-
   private HdfsImageBuilder() {}
 
   /** What was built. */
@@ -58,6 +48,7 @@ public final class HdfsImageBuilder {
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_KEY, 0);
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_MIN_DATANODES_KEY, 0);
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, 1);
+    conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_DATANODE_REGISTRATION_IP_HOSTNAME_CHECK_KEY, false);
     return conf;
   }
 
@@ -75,61 +66,36 @@ public final class HdfsImageBuilder {
     NameNode nn = new NameNode(conf);
     try {
       NamenodeProtocols rpc = nn.getRpcServer();
-      NamespaceGenerator generator = new NamespaceGenerator(spec, BigNamespace.BASE);
-      long perPart = (long) spec.dirsPerThread() * spec.filesPerDir();
-      long parts = (files + perPart - 1) / perPart;
-      AtomicLong next = new AtomicLong();
-      AtomicLong dirs = new AtomicLong();
       FsPermission dirPerm = FsPermission.getDirDefault().applyUMask(FsPermission.getUMask(conf));
       FsPermission filePerm = FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(conf));
       EnumSetWritable<CreateFlag> flags = new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
       long blockSize = conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 128L << 20);
+      AtomicLong dirs = new AtomicLong();
       long t0 = System.nanoTime();
       rpc.mkdirs(BigNamespace.BASE.toString(), dirPerm, true);
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      try {
-        List<Future<Void>> done = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          String client = "hdfs-image-builder-" + t;
-          done.add(
-              pool.submit(
-                  () -> {
-                    for (long p = next.getAndIncrement(); p < parts; p = next.getAndIncrement()) {
-                      ThreadNamespace part = generator.forThread("p" + p, seed + p);
-                      for (Path leaf : part.leafDirs()) {
-                        rpc.mkdirs(leaf.toString(), dirPerm, true);
-                      }
-                      dirs.addAndGet(part.dirs().size() + (part.dirs().get(0).depth() - 2));
-                      int n = (int) Math.min(perPart, files - p * perPart);
-                      for (Path f : part.files().subList(0, n)) {
-                        String src = f.toString();
-                        HdfsFileStatus st =
-                            rpc.create(
-                                src, filePerm, client, flags, false, (short) 1, blockSize, null,
-                                null, null);
-                        if (!rpc.complete(src, client, null, st.getFileId())) {
-                          throw new IOException("could not close " + src);
-                        }
-                      }
-                      if (p % 1000 == 999) {
-                        LOG.info(
-                            "hdfs image: {} of {} parts, {} s",
-                            p + 1,
-                            parts,
-                            (System.nanoTime() - t0) / 1_000_000_000);
+      new BigNamespace(files, spec, seed)
+          .makeParts(
+              threads,
+              "in the HDFS NameNode",
+              t ->
+                  (part, partFiles) -> {
+                    String client = "hdfs-image-builder-" + t;
+                    for (Path leaf : part.leafDirs()) {
+                      rpc.mkdirs(leaf.toString(), dirPerm, true);
+                    }
+                    // the part's own directory and its spine, above the tree's root
+                    dirs.addAndGet(part.dirs().size() + (part.dirs().get(0).depth() - 2));
+                    for (Path f : partFiles) {
+                      String src = f.toString();
+                      HdfsFileStatus st =
+                          rpc.create(
+                              src, filePerm, client, flags, false, (short) 1, blockSize, null, null,
+                              null);
+                      if (!rpc.complete(src, client, null, st.getFileId())) {
+                        throw new IOException("could not close " + src);
                       }
                     }
-                    return null;
-                  }));
-        }
-        for (Future<Void> f : done) {
-          f.get();
-        }
-      } catch (ExecutionException e) {
-        throw new IOException("hdfs image: building failed", e.getCause());
-      } finally {
-        pool.shutdownNow();
-      }
+                  });
       double seconds = (System.nanoTime() - t0) / 1e9;
       rpc.setSafeMode(SafeModeAction.SAFEMODE_ENTER, false);
       rpc.saveNamespace(0, 0);
