@@ -138,32 +138,83 @@ public record BigNamespace(long files, NamespaceSpec spec, long seed) {
     Configuration conf = new Configuration();
     clientConf.forEach(conf::set);
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    long t0 = System.nanoTime();
+    makeParts(
+        CLIENT_THREADS,
+        "through the client",
+        t -> {
+          FileSystem fs = FileSystem.newInstance(URI.create(uri), conf);
+          return new PartMaker() {
+            @Override
+            public void make(ThreadNamespace part, List<Path> partFiles) throws IOException {
+              for (Path leaf : part.leafDirs()) {
+                fs.mkdirs(leaf);
+              }
+              for (Path f : partFiles) {
+                try (OutputStream out = fs.create(f, false)) {
+                  out.write(NamespaceLoader.contentOf(f, spec.fileSize()));
+                }
+              }
+            }
+
+            @Override
+            public void close() throws IOException {
+              fs.close();
+            }
+          };
+        });
+    double s = (System.nanoTime() - t0) / 1e9;
+    return Map.of(
+        "namespace",
+        String.format(
+            "%d files (%d bytes each) below %s, made through the client by %d threads in %.1f s"
+                + " (%.0f files/s)",
+            files, spec.fileSize(), BASE, CLIENT_THREADS, s, files / s));
+  }
+
+  /** What one thread does with each part it takes. */
+  interface PartMaker extends AutoCloseable {
+    /**
+     * Makes {@code part}'s directories and {@code files}, its first files (all but in the last).
+     */
+    void make(ThreadNamespace part, List<Path> files) throws IOException;
+
+    @Override
+    default void close() throws IOException {}
+  }
+
+  /** Opens thread {@code t}'s {@link PartMaker}. */
+  interface PartMakers {
+    PartMaker open(int t) throws IOException;
+  }
+
+  /**
+   * The parts of the namespace ({@code dirsPerThread} directories and their files each, names from
+   * {@code seed + part}), the last cut to make {@code files} in all, made by {@code threads}
+   * threads, each taking the next part not yet taken: the one loop that fixes the namespace's
+   * paths, for every way of making them.
+   */
+  void makeParts(int threads, String how, PartMakers makers)
+      throws IOException, InterruptedException {
     NamespaceGenerator generator = new NamespaceGenerator(spec, BASE);
     long perPart = (long) spec.dirsPerThread() * spec.filesPerDir();
     long parts = (files + perPart - 1) / perPart;
     AtomicLong next = new AtomicLong();
-    long t0 = System.nanoTime();
-    ExecutorService pool = Executors.newFixedThreadPool(CLIENT_THREADS);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<Void>> done = new ArrayList<>();
-      for (int t = 0; t < CLIENT_THREADS; t++) {
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
         done.add(
             pool.submit(
                 () -> {
-                  try (FileSystem fs = FileSystem.newInstance(URI.create(uri), conf)) {
+                  try (PartMaker maker = makers.open(thread)) {
                     for (long p = next.getAndIncrement(); p < parts; p = next.getAndIncrement()) {
                       ThreadNamespace part = generator.forThread("p" + p, seed + p);
-                      for (Path leaf : part.leafDirs()) {
-                        fs.mkdirs(leaf);
-                      }
                       int n = (int) Math.min(perPart, files - p * perPart);
-                      for (Path f : part.files().subList(0, n)) {
-                        try (OutputStream out = fs.create(f, false)) {
-                          out.write(NamespaceLoader.contentOf(f, spec.fileSize()));
-                        }
-                      }
+                      maker.make(part, part.files().subList(0, n));
                       if (p % 200 == 199) {
-                        LOG.info("bench --namespace: {} of {} parts through the client", p, parts);
+                        LOG.info("bench --namespace: {} of {} parts {}", p + 1, parts, how);
                       }
                     }
                   }
@@ -174,16 +225,9 @@ public record BigNamespace(long files, NamespaceSpec spec, long seed) {
         f.get();
       }
     } catch (ExecutionException e) {
-      throw new IOException("bench --namespace: building through the client failed", e.getCause());
+      throw new IOException("bench --namespace: building " + how + " failed", e.getCause());
     } finally {
       pool.shutdownNow();
     }
-    double s = (System.nanoTime() - t0) / 1e9;
-    return Map.of(
-        "namespace",
-        String.format(
-            "%d files (%d bytes each) below %s, made through the client by %d threads in %.1f s"
-                + " (%.0f files/s)",
-            files, spec.fileSize(), BASE, CLIENT_THREADS, s, files / s));
   }
 }

@@ -30,9 +30,7 @@ class BigNamespaceTest {
 
   @Test
   void hopsAndHdfsGetTheSameNamespace() throws Exception {
-    Map<String, String> nnConf = new HashMap<>();
-    nnConf.put(HopsConfig.METADATA_ENGINE, "embedded");
-    nnConf.put(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
+    Map<String, String> nnConf = hopsConf();
     BigNamespace big = new BigNamespace(FILES, NamespaceSpec.SPOTIFY, 42);
 
     Map<String, String> facts = big.buildHops(nnConf);
@@ -40,14 +38,7 @@ class BigNamespaceTest {
     assertThat(facts.get("namespace")).startsWith(FILES + " files");
     assertThat(facts.get("namespace check")).contains("fsck-namespace HEALTHY");
     assertThat(facts.get("namespace on disk")).contains("bytes per file");
-    Configuration conf = new Configuration(false);
-    nnConf.forEach(conf::set);
-    conf.setInt(NamenodeConfig.RPC_PORT, 0);
-    conf.setInt(NamenodeConfig.HTTP_PORT, 0);
-    Set<String> onHops;
-    try (HopsNameNode nn = HopsNameNode.start(conf)) {
-      onHops = files(nn.uri(), new Configuration());
-    }
+    Set<String> onHops = hopsFiles(nnConf);
     assertThat(onHops).hasSize(FILES);
 
     MiniDFSCluster hdfs = ApacheHdfs.start("big-namespace");
@@ -60,6 +51,48 @@ class BigNamespaceTest {
       assertThat(files(hdfs.getURI().toString(), client)).isEqualTo(onHops);
     } finally {
       hdfs.shutdown();
+    }
+  }
+
+  @Test
+  void anHdfsImageBuiltInProcessHoldsTheSameNamespaceAfterARestart() throws Exception {
+    Map<String, String> nnConf = hopsConf();
+    new BigNamespace(FILES, NamespaceSpec.SPOTIFY, 42).buildHops(nnConf);
+    Set<String> onHops = hopsFiles(nnConf);
+
+    HdfsImageBuilder.Result built =
+        HdfsImageBuilder.build(dir.resolve("name").toFile(), FILES, NamespaceSpec.SPOTIFY, 42, 2);
+    HdfsRestartProbe.Restart r =
+        HdfsRestartProbe.restart(dir.resolve("name").toFile(), "512m", dir.resolve("nn.log"));
+    try {
+      assertThat(built.files()).isEqualTo(FILES);
+      assertThat(r.files()).isEqualTo(FILES);
+      assertThat(r.dirs()).isEqualTo(built.dirs() + 1); // and /hammer-ns itself
+      assertThat(r.outOfSafeModeSeconds()).isGreaterThanOrEqualTo(r.firstAnswerSeconds());
+      assertThat(r.imageLoad()).contains("Finished loading FSImage in");
+      assertThat(r.heapUsedKb()).isPositive();
+      assertThat(r.rssKb()).isPositive();
+      assertThat(files(r.uri(), new Configuration())).isEqualTo(onHops);
+    } finally {
+      ProcessHandle.of(r.pid()).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private Map<String, String> hopsConf() {
+    Map<String, String> nnConf = new HashMap<>();
+    nnConf.put(HopsConfig.METADATA_ENGINE, "embedded");
+    nnConf.put(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
+    return nnConf;
+  }
+
+  /** The files a hops namenode started over the store of {@code nnConf} lists. */
+  private static Set<String> hopsFiles(Map<String, String> nnConf) throws Exception {
+    Configuration conf = new Configuration(false);
+    nnConf.forEach(conf::set);
+    conf.setInt(NamenodeConfig.RPC_PORT, 0);
+    conf.setInt(NamenodeConfig.HTTP_PORT, 0);
+    try (HopsNameNode nn = HopsNameNode.start(conf)) {
+      return files(nn.uri(), new Configuration());
     }
   }
 
