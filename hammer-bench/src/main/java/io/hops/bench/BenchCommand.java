@@ -16,6 +16,7 @@ import io.hops.bench.report.Tables;
 import io.hops.bench.report.ThroughputChart;
 import io.hops.bench.workload.Mix;
 import io.hops.bench.workload.Op;
+import io.hops.namenode.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -93,6 +94,16 @@ final class BenchCommand implements Callable<Integer> {
       names = "--base-dir",
       description = "The run's directory in the file system (default: /hammer/<run id>).")
   String baseDir;
+
+  @Option(
+      names = "--snapshots",
+      paramLabel = "N",
+      description =
+          "Make the run's base directory snapshottable on every system once its namespace is"
+              + " built, and take N snapshots of it at even intervals of each measured window, the"
+              + " first as it opens; hops is started with hops.namenode.snapshots.enabled=true"
+              + " (default: 0, none).")
+  int snapshots;
 
   @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed = 42;
@@ -180,6 +191,14 @@ final class BenchCommand implements Callable<Integer> {
       BigNamespace big,
       BenchKerberos kerberos)
       throws Exception {
+    if (snapshots < 0 || (snapshots > 0 && (systems.secure != null || user != null))) {
+      throw new IllegalArgumentException(
+          "--snapshots takes N >= 0, and is taken by the benchmark's own simple-auth user: not"
+              + " with --secure or --user");
+    }
+    if (snapshots > 0) {
+      systems.namenodeSettings.put(NamenodeConfig.SNAPSHOTS_ENABLED, "true");
+    }
     List<TargetLauncher> launchers = systems.launchers(work, out, hadoopConf, big, kerberos);
     String runId = "r" + started + "-" + Long.toHexString(System.nanoTime() & 0xffff);
     ClientSpec client =
@@ -201,7 +220,8 @@ final class BenchCommand implements Callable<Integer> {
             List.of("-Xmx" + clientHeap, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
             hadoopConf,
             phases,
-            out);
+            out,
+            snapshots);
     printPlan(mix, rawOps, ns, out);
 
     BenchRunner runner = new BenchRunner(plan, this.out);
@@ -281,6 +301,7 @@ final class BenchCommand implements Callable<Integer> {
     ns.toProperties()
         .forEach((k, v) -> namespace.put(k.substring("namespace.".length()), Double.valueOf(v)));
     m.put("namespace", namespace);
+    m.put("snapshotsPerPhase", snapshots);
     m.put("seed", seed);
     return m;
   }

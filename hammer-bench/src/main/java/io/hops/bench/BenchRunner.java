@@ -15,6 +15,7 @@ import io.hops.bench.report.SystemRun;
 import io.hops.bench.report.Tables;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +53,8 @@ public final class BenchRunner {
    * @param extraConf client settings from the command line, over everything else
    * @param phases what to measure, in order, on every system
    * @param runDir where client processes keep their specs, results and logs
+   * @param snapshots snapshots of the base directory to take in each measured window (0: none, and
+   *     the directory is not made snapshottable); see {@link PhaseSnapshots}
    */
   public record Plan(
       ClientSpec client,
@@ -57,7 +62,18 @@ public final class BenchRunner {
       List<String> clientJvmOptions,
       Map<String, String> extraConf,
       List<Phase> phases,
-      Path runDir) {}
+      Path runDir,
+      int snapshots) {
+    public Plan(
+        ClientSpec client,
+        int clientProcesses,
+        List<String> clientJvmOptions,
+        Map<String, String> extraConf,
+        List<Phase> phases,
+        Path runDir) {
+      this(client, clientProcesses, clientJvmOptions, extraConf, phases, runDir, 0);
+    }
+  }
 
   private final Plan plan;
   private final PrintStream out;
@@ -133,6 +149,11 @@ public final class BenchRunner {
     private Clients clients;
     private SetupResult setup;
 
+    /** The benchmark's own client of the system, for {@code --snapshots}. */
+    private FileSystem admin;
+
+    private int measuredPhases;
+
     /** Whether the system still takes phases: started, set up, and not broken off. */
     private boolean running;
 
@@ -188,6 +209,15 @@ public final class BenchRunner {
             setup.threadsReady(),
             setup.threads());
         setup.failures().errors().forEach((m, n) -> out.printf("   ! %d x %s%n", n, m));
+        if (plan.snapshots() > 0) {
+          Configuration conf = new Configuration();
+          spec.conf().forEach(conf::set);
+          admin = FileSystem.newInstance(URI.create(spec.uri()), conf);
+          PhaseSnapshots.allow(admin, new org.apache.hadoop.fs.Path(spec.baseDir()));
+          out.printf(
+              "== %s: %s is snapshottable; %d snapshots of it in each measured window%n",
+              system, spec.baseDir(), plan.snapshots());
+        }
         running = true;
       } catch (IOException | RuntimeException e) {
         brokeOff(e);
@@ -208,8 +238,29 @@ public final class BenchRunner {
       PhaseListener listener =
           PhaseListener.both(
               watch, new ProgressPrinter(out, label, phase.warmupMillis(), phase.durationMillis()));
+      PhaseSnapshots snapshots = null;
+      measuredPhases++;
+      if (admin != null) {
+        snapshots =
+            new PhaseSnapshots(
+                admin,
+                new org.apache.hadoop.fs.Path(spec.baseDir()),
+                "p" + measuredPhases,
+                plan.snapshots(),
+                phase.durationMillis());
+        listener = PhaseListener.both(listener, snapshots);
+      }
       try {
         PhaseResult result = clients.run(phase, listener);
+        if (snapshots != null) {
+          List<String> taken = snapshots.finish();
+          out.printf(
+              "== %s: %d snapshot(s) of %s taken in the measured window%n",
+              label, taken.size(), spec.baseDir());
+          for (String f : snapshots.failures()) {
+            problems.add("snapshot failed in " + phase.name() + ": " + f);
+          }
+        }
         MeasuredPhase measured =
             new MeasuredPhase(phase, result, watch.namenodeCpuMillis(), watch.work());
         phases.add(measured);
@@ -234,6 +285,13 @@ public final class BenchRunner {
         return;
       }
       closed = true;
+      if (admin != null) {
+        try {
+          admin.close();
+        } catch (IOException e) {
+          LOG.debug("closing the snapshots' client of {}", system, e);
+        }
+      }
       try {
         if (clients != null) {
           clients.close();
