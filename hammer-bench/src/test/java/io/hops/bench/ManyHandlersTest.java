@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -38,8 +39,9 @@ import org.junit.jupiter.api.Timeout;
  * connections of its own, so however busy the handlers keep the pool and the two cores, the leader
  * never changes (the database's {@code leader_epoch} stays where the start left it) and no client
  * operation fails. {@code -Dhops.bench.many-handlers.seconds=N} sets the measured time (60 s by
- * default; the issue's run is 120).
+ * default; the issue's run is 120). Tagged "serial": it runs alone, after the module's other tests.
  */
+@Tag("serial")
 class ManyHandlersTest {
   private static final int HANDLERS = 200;
   private static final int THREADS = 32;
