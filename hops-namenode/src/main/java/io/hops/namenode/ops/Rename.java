@@ -380,6 +380,8 @@ public final class Rename extends Operation<Boolean> {
     }
     moved.parentId = dp.id();
     moved.name = newName;
+    // Moved away from snapshots that have it: they keep reading its subtree through versions.
+    moved.snapshotId = Math.max(moved.snapshotId, locks.hold());
     tx.insert(InodeRow.TABLE, moved.toRow());
     int gone = d == null ? 0 : 1;
     if (sp.id() == dp.id()) {

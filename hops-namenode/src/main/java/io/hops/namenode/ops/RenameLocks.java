@@ -62,6 +62,7 @@ final class RenameLocks {
   private InodeRow src;
   private InodeRow dstParent;
   private InodeRow dst;
+  private long hold;
 
   private RenameLocks() {}
 
@@ -248,8 +249,7 @@ final class RenameLocks {
 
   /**
    * Registers both paths' entries for copy-on-write (docs/architecture.md, "Snapshots"), with the
-   * rows as locked; refuses to move a non-empty directory out of the snapshottable directory whose
-   * snapshots cover it, whose descendants' versions this increment does not keep.
+   * rows as locked, and finds the hold a directory moved away from its snapshots keeps.
    */
   private void coverForSnapshots(LockPhase tx, Map<Key, InodeRow> locked)
       throws java.io.IOException {
@@ -259,14 +259,10 @@ final class RenameLocks {
         lockedPath(targetRows, targetComponents.length - 1, locked, dstParent, dst);
     tx.cover(new ResolvedPath(srcPath.path(), sc, srcRows));
     tx.cover(new ResolvedPath(dstPath.path(), targetComponents, dstRows));
-    long from = tx.coveringDirectory(srcRows.subList(0, sc.length));
-    long to = tx.coveringDirectory(dstRows.subList(0, targetComponents.length));
-    if (src != null && src.isDir() && src.childrenCount() > 0 && from != 0 && from != to) {
-      throw new java.io.IOException(
-          "Cannot move the non-empty directory "
-              + srcPath.path()
-              + " out of a snapshottable directory that has snapshots: not supported yet"
-              + " (docs/architecture.md, \"Snapshots\")");
+    if (src != null && src.isDir() && !src.snapshottable()) {
+      hold =
+          tx.holdOfMoved(
+              srcRows.subList(0, sc.length), dstRows.subList(0, targetComponents.length));
     }
   }
 
@@ -427,6 +423,14 @@ final class RenameLocks {
   /** What the target names now, or null. */
   InodeRow dst() {
     return dst;
+  }
+
+  /**
+   * The snapshot a moved directory must keep its subtree for, as a hold in its row (the latest one
+   * covering its old place, when its new place has none as late), or 0.
+   */
+  long hold() {
+    return hold;
   }
 
   /** The depth of the deepest existing ancestor of the target (HDFS's ancestor access). */

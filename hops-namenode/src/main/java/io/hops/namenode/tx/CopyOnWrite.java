@@ -63,59 +63,118 @@ final class CopyOnWrite {
   }
 
   /**
-   * Registers what a writer of {@code p} may change: its parent and target if they lie below the
-   * covering snapshottable directory (whose own state at a snapshot is the snapshot's row), the
-   * deepest existing directory of a path that does not exist, and the first missing name.
+   * What a directory row gives the entries below it: the latest snapshot of a snapshottable
+   * directory with snapshots, or the hold of a directory moved out of one (the latest snapshot of
+   * the directory it left, which still has its subtree as it was; docs/architecture.md,
+   * "Snapshots"); else 0.
+   */
+  static long coverOf(InodeRow r) {
+    return r != null && r.isDir() ? r.snapshotId() : 0;
+  }
+
+  /**
+   * What the rows down to a directory give its entries: the latest snapshot that can read them (the
+   * versions written at it answer every earlier one), and the directory whose snapshots keep a file
+   * they had: the snapshottable one, or, below a moved directory's hold, the deepest such
+   * directory, whose kept files no {@code deleteSnapshot} releases yet (docs/architecture.md,
+   * "Snapshots").
+   */
+  private record Reach(long keeperDir, long snapshotId, boolean held) {}
+
+  private static Reach reachAt(List<InodeRow> rows, int parent) {
+    Reach r = null;
+    for (int i = 0; i <= parent && i < rows.size(); i++) {
+      r = within(r, rows.get(i));
+    }
+    return r;
+  }
+
+  /** The reach of the entries of {@code dir}, whose own entry has {@code above}. */
+  private static Reach within(Reach above, InodeRow dir) {
+    long id = coverOf(dir);
+    if (id == 0) {
+      return above;
+    }
+    boolean hold = !dir.snapshottable();
+    long latest = above == null ? id : Math.max(id, above.snapshotId());
+    if (above != null && above.held() && !hold) {
+      return new Reach(above.keeperDir(), latest, true);
+    }
+    return new Reach(dir.id(), latest, hold || (above != null && above.held()));
+  }
+
+  /**
+   * Registers what a writer of {@code p} may change: its parent and target if a snapshot can read
+   * them (the snapshottable directory's own state at a snapshot is the snapshot's row, and a
+   * directory moved out of one has its entry's version there), the deepest existing directory of a
+   * path that does not exist, and the first missing name.
    */
   void cover(Transaction tx, ResolvedPath p) throws StorageException {
     if (!enabled) {
       return;
     }
     List<InodeRow> rows = p.inodes();
-    int root = coveringRoot(rows);
-    if (root < 0) {
-      return;
-    }
-    long snapshotId = rows.get(root).snapshotId();
     List<Name> names = new ArrayList<>();
     List<InodeRow> before = new ArrayList<>();
-    int from = Math.max(root + 1, Math.min(p.depth() - 1, rows.size() - 1));
+    List<Reach> by = new ArrayList<>();
+    int from = Math.max(1, Math.min(p.depth() - 1, rows.size() - 1));
     for (int j = from; j < rows.size(); j++) {
-      names.add(new Name(rows.get(j).parentId(), rows.get(j).name()));
-      before.add(rows.get(j));
+      Reach c = reachAt(rows, j - 1);
+      if (c != null) {
+        names.add(new Name(rows.get(j).parentId(), rows.get(j).name()));
+        before.add(rows.get(j));
+        by.add(c);
+      }
     }
     InodeRow last = rows.get(rows.size() - 1);
-    if (!p.exists() && last.isDir()) {
+    Reach c = reachAt(rows, rows.size() - 1);
+    if (!p.exists() && last.isDir() && c != null) {
       names.add(new Name(last.id(), p.components()[rows.size() - 1]));
       before.add(null);
+      by.add(c);
     }
-    register(tx, names, before, rows.get(root).id(), snapshotId);
+    register(tx, names, before, by);
   }
 
-  /** Registers rows below {@code p}'s target that a writer also changes (a delete's subtree). */
+  /**
+   * Registers rows below {@code p}'s target that a writer also changes (a delete's subtree, the top
+   * first and each directory before its children).
+   */
   void coverBelow(Transaction tx, ResolvedPath p, List<InodeRow> rows) throws StorageException {
     if (!enabled) {
       return;
     }
-    int root = coveringRoot(p.inodes());
-    if (root < 0) {
-      return;
+    List<InodeRow> path = p.inodes();
+    Map<Long, Reach> dirs = new HashMap<>();
+    Reach top = reachAt(path, path.size() - 1);
+    if (top != null) {
+      dirs.put(path.get(path.size() - 1).id(), top);
     }
     List<Name> names = new ArrayList<>(rows.size());
+    List<InodeRow> before = new ArrayList<>(rows.size());
+    List<Reach> by = new ArrayList<>(rows.size());
     for (InodeRow r : rows) {
-      names.add(new Name(r.parentId(), r.name()));
+      Reach c = dirs.get(r.parentId());
+      if (c != null) {
+        names.add(new Name(r.parentId(), r.name()));
+        before.add(r);
+        by.add(c);
+      }
+      Reach below = within(c, r);
+      if (below != null && r.isDir()) {
+        dirs.putIfAbsent(r.id(), below);
+      }
     }
-    InodeRow dir = p.inodes().get(root);
-    register(tx, names, rows, dir.id(), dir.snapshotId());
+    register(tx, names, before, by);
   }
 
-  private void register(
-      Transaction tx, List<Name> names, List<InodeRow> before, long dirId, long snapshotId)
+  private void register(Transaction tx, List<Name> names, List<InodeRow> before, List<Reach> by)
       throws StorageException {
     List<Key> keys = new ArrayList<>();
     List<Integer> which = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
       Name n = names.get(i);
+      long snapshotId = by.get(i).snapshotId();
       if (seen.putIfAbsent(n, snapshotId) == null) {
         keys.add(InodeVersionRow.TABLE.key(n.parentId(), n.name(), snapshotId));
         which.add(i);
@@ -135,6 +194,8 @@ final class CopyOnWrite {
       int i = which.get(k);
       InodeVersionRow v = kept.get(k);
       InodeRow b = before.get(i);
+      long dirId = by.get(i).keeperDir();
+      long snapshotId = by.get(i).snapshotId();
       Cover c;
       if (v == null) {
         pending.put(names.get(i), new Entry(b, snapshotId));
@@ -184,10 +245,27 @@ final class CopyOnWrite {
     return c == null || c.idAtSnapshot() != file.id() ? -1 : c.sizeAtSnapshot();
   }
 
-  /** The latest snapshot covering {@code p}'s target, or 0. */
+  /**
+   * The latest snapshot that can read what lies below {@code p}'s target (a snapshottable
+   * directory's or a moved directory's hold, {@link #coverOf}), or 0.
+   */
   static long coveringSnapshot(ResolvedPath p) {
-    int root = coveringRoot(p.inodes());
-    return root < 0 ? 0 : p.inodes().get(root).snapshotId();
+    Reach r = reachAt(p.inodes(), p.inodes().size() - 1);
+    return r == null ? 0 : r.snapshotId();
+  }
+
+  /**
+   * The hold a directory moved from {@code from} (the rows above it) to {@code to} (the rows above
+   * its new entry) keeps, so that the snapshots that have it as it was get versions of its
+   * descendants' changes: the latest snapshot that can read its old place, when its new place is
+   * not below the same snapshottable (or held) directory (0: none).
+   */
+  static long holdOfMoved(List<InodeRow> from, List<InodeRow> to) {
+    Reach was = reachAt(from, from.size() - 1);
+    Reach now = reachAt(to, to.size() - 1);
+    return was == null || (now != null && now.keeperDir() == was.keeperDir())
+        ? 0
+        : was.snapshotId();
   }
 
   /** The covering snapshottable directory's inode id, or 0. */

@@ -142,6 +142,14 @@ public final class LockPhase {
     return resolver.locksSnapshotRoots() ? CopyOnWrite.coveringSnapshot(p) : 0;
   }
 
+  /**
+   * The hold a directory moved below {@code from} to below {@code to} keeps in its row ({@link
+   * CopyOnWrite#holdOfMoved}), or 0.
+   */
+  public long holdOfMoved(List<InodeRow> from, List<InodeRow> to) {
+    return resolver.locksSnapshotRoots() ? CopyOnWrite.holdOfMoved(from, to) : 0;
+  }
+
   /** The snapshottable directory with snapshots covering the end of {@code rows}, or 0. */
   public long coveringDirectory(List<InodeRow> rows) {
     return resolver.locksSnapshotRoots() ? CopyOnWrite.coveringDirectory(rows) : 0;

@@ -1,0 +1,193 @@
+package io.hops.namenode.ops.snapshot;
+
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.line;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Directories a snapshot has, moved out of their snapshottable directory (to a plain one, and
+ * across to another snapshottable one) and then changed there, against hops and Apache HDFS in the
+ * same run: the snapshot must go on showing each subtree as it was when it was taken (children,
+ * attributes, file contents), whatever happens to it afterwards, and the diff reports must be
+ * HDFS's (docs/architecture.md, "Snapshots").
+ */
+class SnapshotMovedDirectoryLikeHdfsTest {
+  private static SideBySide both;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+    both = new SideBySide("snapshot-moved-dir", conf, 1);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (both != null) {
+      both.close();
+    }
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  @Test
+  void anEmptyDirectoryMovedOutShowsNoChildrenItGotOutside() throws Exception {
+    assertAlike(
+        "/e",
+        fs -> {
+          fs.mkdirs(p("/e/d/empty"));
+          fs.mkdirs(p("/e/o"));
+          fs.allowSnapshot(p("/e/d"));
+          fs.createSnapshot(p("/e/d"), "s0");
+          fs.rename(p("/e/d/empty"), p("/e/o/moved"));
+          write(fs, "/e/o/moved/x", "outside");
+          fs.mkdirs(p("/e/o/moved/y/z"));
+          fs.setPermission(p("/e/o/moved"), new FsPermission((short) 0700));
+        },
+        "/e/d");
+  }
+
+  @Test
+  void aNonEmptyDirectoryMovedOutKeepsItsSubtreeInTheSnapshot() throws Exception {
+    assertAlike(
+        "/n",
+        fs -> {
+          fs.mkdirs(p("/n/d/t/sub"));
+          fs.mkdirs(p("/n/o"));
+          write(fs, "/n/d/t/f", "first file");
+          write(fs, "/n/d/t/sub/g", "deep file");
+          write(fs, "/n/d/t/sub/h", "to be overwritten");
+          fs.allowSnapshot(p("/n/d"));
+          fs.createSnapshot(p("/n/d"), "s0");
+          fs.rename(p("/n/d/t"), p("/n/o/t"));
+          fs.createSnapshot(p("/n/d"), "s1");
+          try (FSDataOutputStream out = fs.append(p("/n/o/t/f"))) {
+            out.writeBytes(" and more");
+          }
+          fs.setPermission(p("/n/o/t/f"), new FsPermission((short) 0600));
+          fs.setOwner(p("/n/o/t/sub"), "alice", "staff");
+          fs.delete(p("/n/o/t/sub/g"), false);
+          write(fs, "/n/o/t/sub/h", "overwritten outside");
+          write(fs, "/n/o/t/sub/new", "created outside");
+          fs.rename(p("/n/o/t/sub"), p("/n/o/sub2"));
+          fs.delete(p("/n/o/sub2"), true);
+        },
+        "/n/d");
+  }
+
+  @Test
+  void aDirectoryMovedAcrossSnapshottableDirectoriesIsSeenByBoth() throws Exception {
+    assertAlike(
+        "/a",
+        fs -> {
+          fs.mkdirs(p("/a/d1/t/sub"));
+          fs.mkdirs(p("/a/d2"));
+          write(fs, "/a/d1/t/f", "in d1");
+          write(fs, "/a/d1/t/sub/g", "deep in d1");
+          fs.allowSnapshot(p("/a/d1"));
+          fs.allowSnapshot(p("/a/d2"));
+          fs.createSnapshot(p("/a/d1"), "s0");
+          fs.createSnapshot(p("/a/d2"), "s0");
+          fs.rename(p("/a/d1/t"), p("/a/d2/t"));
+          write(fs, "/a/d2/t/sub/g", "rewritten in d2");
+          fs.createSnapshot(p("/a/d2"), "s1");
+          fs.delete(p("/a/d2/t/f"), false);
+          fs.mkdirs(p("/a/d2/t/later"));
+          fs.rename(p("/a/d2/t"), p("/a/t"));
+          write(fs, "/a/t/outside", "after both");
+          fs.delete(p("/a/t/sub"), true);
+        },
+        "/a/d1",
+        "/a/d2");
+  }
+
+  @FunctionalInterface
+  private interface History {
+    void run(DistributedFileSystem fs) throws Exception;
+  }
+
+  /** Runs the history on both sides, then compares the tree, the snapshots and every diff. */
+  private static void assertAlike(String root, History history, String... snapshottable)
+      throws Exception {
+    List<String> hops = new ArrayList<>();
+    List<String> hdfs = new ArrayList<>();
+    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
+      DistributedFileSystem fs = s.admin();
+      List<String> out = s == both.hopsSide ? hops : hdfs;
+      try {
+        history.run(fs);
+        out.add("history done");
+      } catch (IOException e) {
+        out.add("history failed: " + SideBySide.failure(e));
+      }
+      walk(fs, root, out);
+      for (String dir : snapshottable) {
+        List<String> names = new ArrayList<>();
+        for (FileStatus snap : sorted(fs.listStatus(p(dir + "/.snapshot")))) {
+          names.add(snap.getPath().getName());
+          walk(fs, dir + "/.snapshot/" + snap.getPath().getName(), out);
+        }
+        names.add("");
+        for (String from : names) {
+          for (String to : names) {
+            if (!from.equals(to)) {
+              out.add(
+                  "diff "
+                      + dir
+                      + " '"
+                      + from
+                      + "' -> '"
+                      + to
+                      + "': "
+                      + fs.getSnapshotDiffReport(p(dir), from, to));
+            }
+          }
+        }
+      }
+    }
+    assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
+  }
+
+  private static void walk(DistributedFileSystem fs, String dir, List<String> out)
+      throws IOException {
+    for (FileStatus c : sorted(fs.listStatus(p(dir)))) {
+      String path = dir + "/" + c.getPath().getName();
+      if (c.isDirectory()) {
+        out.add(line(c, path));
+        walk(fs, path, out);
+      } else {
+        out.add(line(c, path) + " data=" + contents(fs, path));
+      }
+    }
+  }
+
+  private static String contents(DistributedFileSystem fs, String path) throws IOException {
+    try (InputStream in = fs.open(p(path))) {
+      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      in.transferTo(b);
+      return b.toString(StandardCharsets.UTF_8);
+    }
+  }
+}
