@@ -247,6 +247,14 @@ public abstract class AbstractTransaction implements Transaction {
   }
 
   @Override
+  public final <R extends Record> void insertIfAbsent(Table<R> table, R row)
+      throws StorageException {
+    checkOpen();
+    table.validate(row);
+    writes.insertIfAbsent(table.keyOf(row), row);
+  }
+
+  @Override
   public final <R extends Record> void update(Table<R> table, R row) throws StorageException {
     checkOpen();
     table.validate(row);

@@ -99,6 +99,15 @@ public interface Transaction extends AutoCloseable {
   /** Buffers an insert. Refuses a row over a column limit at once, naming the column. */
   <R extends Record> void insert(Table<R> table, R row) throws StorageException;
 
+  /**
+   * Buffers an insert that, at commit, leaves a row already there with the same primary key as it
+   * is, where {@link #insert} would fail with a {@link DuplicateKeyException}: for a writer that
+   * knows a row was absent a moment ago, without reading it again, and another transaction may have
+   * inserted the same row since. For tables whose only unique key is the primary key: a SQL
+   * engine's duplicate-key clause would absorb a clash in a unique secondary index too.
+   */
+  <R extends Record> void insertIfAbsent(Table<R> table, R row) throws StorageException;
+
   /** Buffers an update of the row with the same key. Refuses a row over a column limit at once. */
   <R extends Record> void update(Table<R> table, R row) throws StorageException;
 

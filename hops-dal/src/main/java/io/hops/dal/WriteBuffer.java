@@ -34,12 +34,27 @@ final class WriteBuffer {
     }
   }
 
+  /**
+   * After a delete of the row it is an insert; after an insert or another insert-if-absent the row
+   * is there and it changes nothing.
+   */
+  void insertIfAbsent(Key key, Record row) {
+    Pending p = pending.get(key);
+    if (p == null) {
+      pending.put(key, new Pending(false, WriteOp.Kind.INSERT_IF_ABSENT, row));
+    } else if (p.kind() == WriteOp.Kind.DELETE) {
+      pending.put(key, new Pending(true, WriteOp.Kind.INSERT, row));
+    }
+  }
+
   void update(Key key, Record row) throws StorageException {
     Pending p = pending.get(key);
     if (p == null) {
       pending.put(key, new Pending(false, WriteOp.Kind.UPDATE, row));
     } else if (p.kind() == WriteOp.Kind.DELETE) {
       throw new StorageException("row " + key + " updated after its delete");
+    } else if (p.kind() == WriteOp.Kind.INSERT_IF_ABSENT) {
+      throw new StorageException("row " + key + " updated after an insert if absent");
     } else {
       pending.put(key, new Pending(p.deleteFirst(), p.kind(), row));
     }

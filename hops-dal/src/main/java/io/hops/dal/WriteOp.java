@@ -9,6 +9,8 @@ public record WriteOp(Kind kind, Table<?> table, Key key, Record row) {
   public enum Kind {
     DELETE,
     UPDATE,
-    INSERT
+    INSERT,
+    /** An insert that leaves a row already there with this primary key as it is. */
+    INSERT_IF_ABSENT
   }
 }

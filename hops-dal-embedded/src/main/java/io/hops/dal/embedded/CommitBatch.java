@@ -252,7 +252,12 @@ final class CommitBatch {
   private void add(WriteOp op) throws StorageException {
     StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
     byte[] key = t.rowKey(op.key());
-    Record old = current(t, key, op.key(), op.kind() == WriteOp.Kind.INSERT);
+    Record old =
+        current(
+            t,
+            key,
+            op.key(),
+            op.kind() == WriteOp.Kind.INSERT || op.kind() == WriteOp.Kind.INSERT_IF_ABSENT);
     switch (op.kind()) {
       case DELETE -> {
         if (old != null) {
@@ -274,12 +279,21 @@ final class CommitBatch {
           throw new DuplicateKeyException(
               "insert of " + op.key() + ": a row with this primary key exists", null, op.key());
         }
-        put(t, key, null, op.row());
-        if (t.partitionMarks) {
-          newKeyPartitions.add(t.partitionSpace(op.key()));
-          newPartitionKeys.add(key);
+        inserted(t, key, op);
+      }
+      case INSERT_IF_ABSENT -> {
+        if (old == null) {
+          inserted(t, key, op);
         }
       }
+    }
+  }
+
+  private void inserted(StoredTable<Record> t, byte[] key, WriteOp op) throws StorageException {
+    put(t, key, null, op.row());
+    if (t.partitionMarks) {
+      newKeyPartitions.add(t.partitionSpace(op.key()));
+      newPartitionKeys.add(key);
     }
   }
 

@@ -224,6 +224,7 @@ final class SqlTransaction extends AbstractTransaction {
           case DELETE -> sql.delete;
           case UPDATE -> sql.update;
           case INSERT -> sql.insert;
+          case INSERT_IF_ABSENT -> sql.insertIfAbsent;
         };
     if (statement == null) {
       return; // an update of a table whose columns are all key columns changes nothing
@@ -233,7 +234,7 @@ final class SqlTransaction extends AbstractTransaction {
         switch (kind) {
           case DELETE -> sql.bindKey(ps, 1, op.key());
           case UPDATE -> sql.bindUpdate(ps, op.row());
-          case INSERT -> sql.bindInsert(ps, op.row());
+          case INSERT, INSERT_IF_ABSENT -> sql.bindInsert(ps, op.row());
         }
         if (run.size() > 1) {
           ps.addBatch();

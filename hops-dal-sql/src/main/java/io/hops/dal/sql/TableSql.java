@@ -28,6 +28,14 @@ final class TableSql<R extends Record> {
   private final String keyTuple;
   private final String orderBy;
   final String insert;
+
+  /**
+   * The insert that leaves a row with the same key as it is: a duplicate key makes it set a key
+   * column to itself, in MariaDB, MySQL and NDB alike. Not {@code INSERT IGNORE}, which would also
+   * swallow errors that are no duplicate (a value out of range, a missing partition).
+   */
+  final String insertIfAbsent;
+
   final String update;
   final String delete;
 
@@ -56,6 +64,8 @@ final class TableSql<R extends Record> {
             + ") VALUES ("
             + cols.stream().map(c -> "?").collect(Collectors.joining(", "))
             + ")";
+    String firstKey = keys.get(0).name();
+    this.insertIfAbsent = insert + " ON DUPLICATE KEY UPDATE " + firstKey + " = " + firstKey;
     List<Column> nonKey = cols.stream().filter(c -> !c.primaryKey()).toList();
     this.update =
         nonKey.isEmpty()

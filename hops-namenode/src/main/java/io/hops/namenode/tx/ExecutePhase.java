@@ -31,6 +31,12 @@ public final class ExecutePhase {
     tx.insert(table, row);
   }
 
+  /** See {@link io.hops.dal.Transaction#insertIfAbsent}. */
+  public <R extends Record> void insertIfAbsent(Table<R> table, R row) throws StorageException {
+    copyOnWrite(table, row);
+    tx.insertIfAbsent(table, row);
+  }
+
   public <R extends Record> void update(Table<R> table, R row) throws StorageException {
     copyOnWrite(table, row);
     tx.update(table, row);
