@@ -47,6 +47,7 @@ public final class ReplicaChange extends Operation<Void> {
   private final long genStamp;
   private final long numBytes;
   private final boolean added;
+  private final boolean onEmptyStorage;
   private BlockLookupRow lookup;
   private BlockInfoRow block;
   private List<ReplicaRow> replicas;
@@ -64,12 +65,27 @@ public final class ReplicaChange extends Operation<Void> {
       long genStamp,
       long numBytes,
       boolean added) {
+    this(bm, storage, blockId, genStamp, numBytes, added, false);
+  }
+
+  /**
+   * With {@code onEmptyStorage}, as a full report's diff shows it: see {@link #skipsQueueReads}.
+   */
+  ReplicaChange(
+      BlockManager bm,
+      StorageRef storage,
+      long blockId,
+      long genStamp,
+      long numBytes,
+      boolean added,
+      boolean onEmptyStorage) {
     this.bm = bm;
     this.storage = storage;
     this.blockId = blockId;
     this.genStamp = genStamp;
     this.numBytes = numBytes;
     this.added = added;
+    this.onEmptyStorage = onEmptyStorage;
   }
 
   @Override
@@ -120,6 +136,9 @@ public final class ReplicaChange extends Operation<Void> {
       return new Key[] {null, null, null, invalidationKey(ORPHAN_PARTITION)};
     }
     long inode = block.inodeId();
+    if (skipsQueueReads()) {
+      return new Key[] {null, null, null, null};
+    }
     return new Key[] {
       ReplicaRow.TABLE.key(inode, blockId, storage.id()),
       UnderReplicatedBlockRow.TABLE.key(inode, blockId),
@@ -205,6 +224,24 @@ public final class ReplicaChange extends Operation<Void> {
     }
   }
 
+  /**
+   * A replica a full report adds to a storage that held none, at the block's generation stamp or a
+   * newer one, of a complete block: the report's index scan found the storage's replica row absent,
+   * so it is not read again, and written with an insert-if-absent, which absorbs the row an
+   * incremental report may have recorded since; the block's check row is written so too, unread.
+   * Its pending row is not read: a scheduled copy to a storage that recorded nothing has not been
+   * reported received, and if it arrived its pending row times out and the block is checked again
+   * ({@code PendingTimeout}), where HDFS would count it arrived now. A stale replica (an older
+   * stamp) reads its row as before: whether it is recorded decides whether it is invalidated.
+   */
+  private boolean skipsQueueReads() {
+    return onEmptyStorage
+        && added
+        && block != null
+        && block.underConstructionState() == BlockState.COMPLETE
+        && !needsInvalidation();
+  }
+
   /** A deletion acknowledges its invalidation; a stale replica may be invalidated already. */
   private boolean needsInvalidation() {
     return !added || genStamp < block.generationStamp();
@@ -259,10 +296,14 @@ public final class ReplicaChange extends Operation<Void> {
     if (!known) {
       // The replica index is how many replicas the block had where they were read, a hint that
       // nothing reads: a batched change of a complete block does not read them and writes 0.
-      tx.insert(
-          ReplicaRow.TABLE,
+      ReplicaRow row =
           new ReplicaRow(
-              block.inodeId(), blockId, storage.id(), replicas == null ? 0 : replicas.size()));
+              block.inodeId(), blockId, storage.id(), replicas == null ? 0 : replicas.size());
+      if (skipsQueueReads()) {
+        tx.insertIfAbsent(ReplicaRow.TABLE, row);
+      } else {
+        tx.insert(ReplicaRow.TABLE, row);
+      }
     }
     if (pending != null) {
       copyArrived(tx);
@@ -349,10 +390,12 @@ public final class ReplicaChange extends Operation<Void> {
   }
 
   private void needsCheck(ExecutePhase tx) throws IOException {
-    if (check == null) {
-      tx.insert(
-          UnderReplicatedBlockRow.TABLE,
-          new UnderReplicatedBlockRow(block.inodeId(), blockId, 0, bm.now(), -1));
+    UnderReplicatedBlockRow row =
+        new UnderReplicatedBlockRow(block.inodeId(), blockId, 0, bm.now(), -1);
+    if (skipsQueueReads()) {
+      tx.insertIfAbsent(UnderReplicatedBlockRow.TABLE, row); // unread: a row there stays
+    } else if (check == null) {
+      tx.insert(UnderReplicatedBlockRow.TABLE, row);
     }
   }
 

@@ -21,10 +21,12 @@ import java.util.List;
  * batched primary-key reads rather than a few reads per change: the lookup rows, then the block
  * rows locked exclusively (in the changes' order, the block id order of docs/architecture.md, "Lock
  * order"), then the reporting storages' replica rows, the check, pending and invalidation rows of
- * the changes whose block is complete or unknown. So a report's transaction costs a handful of
- * round trips whatever its size. A change of a block under construction or committed, or of one
- * moved or removed since its lookup row was read, reads the rest itself ({@link
- * ReplicaChange#lockRest}): rare in a report, and those need the block's other replicas.
+ * the changes whose block is complete or unknown (none of the first three for a replica a full
+ * report adds to a storage that recorded none, see {@link ReplicaChange}). So a report's
+ * transaction costs a handful of round trips whatever its size. A change of a block under
+ * construction or committed, or of one moved or removed since its lookup row was read, reads the
+ * rest itself ({@link ReplicaChange#lockRest}): rare in a report, and those need the block's other
+ * replicas.
  */
 final class ReplicaReads {
   private ReplicaReads() {}

@@ -365,7 +365,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
                   replica.getBlockId(),
                   replica.getGenerationStamp(),
                   replica.getNumBytes(),
-                  true));
+                  true,
+                  stored.length == 0));
           added++;
         }
       }
