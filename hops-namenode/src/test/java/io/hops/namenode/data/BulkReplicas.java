@@ -11,9 +11,18 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.util.UUID;
+import org.apache.hadoop.hdfs.protocol.DatanodeID;
+import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
+import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.NodeType;
+import org.apache.hadoop.hdfs.server.common.StorageInfo;
 import org.apache.hadoop.hdfs.server.datanode.BlockMetadataHeader;
+import org.apache.hadoop.hdfs.server.datanode.DataNodeLayoutVersion;
 import org.apache.hadoop.hdfs.server.datanode.DatanodeUtil;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
+import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 import org.apache.hadoop.util.DataChecksum;
+import org.apache.hadoop.util.VersionInfo;
 
 /**
  * Blocks and replicas at a real datanode's size (hundreds of thousands), made in bulk: the blocks
@@ -29,6 +38,26 @@ public final class BulkReplicas {
   private static final int INSERT_BATCH = 2000;
 
   private BulkReplicas() {}
+
+  /**
+   * The registration of a new datanode (a fresh uuid) of namespace {@code ns}, for a test that
+   * calls the datanode protocol itself ({@link io.hops.namenode.rpc.DatanodeRpc}) with a report of
+   * bulk replicas.
+   */
+  public static DatanodeRegistration registration(NamespaceInfo ns) {
+    StorageInfo storage =
+        new StorageInfo(
+            DataNodeLayoutVersion.getCurrentLayoutVersion(),
+            ns.getNamespaceID(),
+            ns.getClusterID(),
+            ns.getCTime(),
+            NodeType.DATA_NODE);
+    return new DatanodeRegistration(
+        new DatanodeID("127.0.0.1", "localhost", UUID.randomUUID().toString(), 9866, 9864, 0, 9867),
+        storage,
+        new ExportedBlockKeys(),
+        VersionInfo.getVersion());
+  }
 
   /**
    * Adds {@code count} complete, empty blocks with ids {@code first, first + 1, ...} to file {@code

@@ -9,23 +9,15 @@ import io.hops.namenode.Namesystem;
 import io.hops.namenode.faults.Faults;
 import io.hops.namenode.rpc.DatanodeRpc;
 import java.io.IOException;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
-import org.apache.hadoop.hdfs.protocol.DatanodeID;
-import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
-import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.NodeType;
-import org.apache.hadoop.hdfs.server.common.StorageInfo;
-import org.apache.hadoop.hdfs.server.datanode.DataNodeLayoutVersion;
 import org.apache.hadoop.hdfs.server.datanode.FinalizedReplica;
 import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
-import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
-import org.apache.hadoop.util.VersionInfo;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,7 +47,7 @@ class FullReportFailureTest {
       int replicas = TRANSACTIONS * (ns.runner().maxRows() / 12);
       BulkReplicas.addBlocks(ns.storage(), 1_000_000L, FIRST_BLOCK, replicas);
       DatanodeRpc rpc = new DatanodeRpc(ns);
-      DatanodeRegistration reg = registration(ns.blocks().ids().namespaceInfo());
+      DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
       rpc.registerDatanode(reg);
       BlockListAsLongs.Builder list = BlockListAsLongs.builder();
       for (int i = 0; i < replicas; i++) {
@@ -80,20 +72,5 @@ class FullReportFailureTest {
           .hasMessage("injected");
       return started.get();
     }
-  }
-
-  private static DatanodeRegistration registration(NamespaceInfo ns) {
-    StorageInfo storage =
-        new StorageInfo(
-            DataNodeLayoutVersion.getCurrentLayoutVersion(),
-            ns.getNamespaceID(),
-            ns.getClusterID(),
-            ns.getCTime(),
-            NodeType.DATA_NODE);
-    return new DatanodeRegistration(
-        new DatanodeID("127.0.0.1", "localhost", UUID.randomUUID().toString(), 9866, 9864, 0, 9867),
-        storage,
-        new ExportedBlockKeys(),
-        VersionInfo.getVersion());
   }
 }

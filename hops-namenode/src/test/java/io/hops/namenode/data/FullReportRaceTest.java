@@ -11,25 +11,17 @@ import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.faults.Faults;
 import io.hops.namenode.rpc.DatanodeRpc;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.BlockListAsLongs;
-import org.apache.hadoop.hdfs.protocol.DatanodeID;
-import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
-import org.apache.hadoop.hdfs.server.common.HdfsServerConstants.NodeType;
-import org.apache.hadoop.hdfs.server.common.StorageInfo;
-import org.apache.hadoop.hdfs.server.datanode.DataNodeLayoutVersion;
 import org.apache.hadoop.hdfs.server.datanode.FinalizedReplica;
 import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeStorage;
-import org.apache.hadoop.hdfs.server.protocol.NamespaceInfo;
 import org.apache.hadoop.hdfs.server.protocol.ReceivedDeletedBlockInfo;
 import org.apache.hadoop.hdfs.server.protocol.StorageBlockReport;
 import org.apache.hadoop.hdfs.server.protocol.StorageReceivedDeletedBlocks;
-import org.apache.hadoop.util.VersionInfo;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,7 +44,7 @@ class FullReportRaceTest {
       Namesystem ns = cluster.namenode().namesystem();
       BulkReplicas.addBlocks(ns.storage(), INODE, FIRST_BLOCK, REPLICAS);
       DatanodeRpc rpc = new DatanodeRpc(ns);
-      DatanodeRegistration reg = registration(ns.blocks().ids().namespaceInfo());
+      DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
       rpc.registerDatanode(reg);
       String pool = ns.blocks().blockPoolId();
       DatanodeStorage storage = new DatanodeStorage("DS-" + reg.getDatanodeUuid());
@@ -110,20 +102,5 @@ class FullReportRaceTest {
 
   private static Block block(int i) {
     return new Block(FIRST_BLOCK + i, 1024, BulkReplicas.GENERATION_STAMP);
-  }
-
-  private static DatanodeRegistration registration(NamespaceInfo ns) {
-    StorageInfo storage =
-        new StorageInfo(
-            DataNodeLayoutVersion.getCurrentLayoutVersion(),
-            ns.getNamespaceID(),
-            ns.getClusterID(),
-            ns.getCTime(),
-            NodeType.DATA_NODE);
-    return new DatanodeRegistration(
-        new DatanodeID("127.0.0.1", "localhost", UUID.randomUUID().toString(), 9866, 9864, 0, 9867),
-        storage,
-        new ExportedBlockKeys(),
-        VersionInfo.getVersion());
   }
 }
