@@ -251,24 +251,22 @@ final class CommitBatch {
   @SuppressWarnings("unchecked")
   private void add(WriteOp op) throws StorageException {
     StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
-    // Encoded and hashed once: the lookups, the delete and the caches' maps share it.
-    KeyBytes k = t.rowKeyBytes(op.key());
-    byte[] key = k.bytes();
-    Record old = current(t, k, op.key(), op.kind() == WriteOp.Kind.INSERT);
+    byte[] key = t.rowKey(op.key());
+    Record old = current(t, key, op.key(), op.kind() == WriteOp.Kind.INSERT);
     switch (op.kind()) {
       case DELETE -> {
         if (old != null) {
-          deletes.add(k);
+          deletes.add(new KeyBytes(key));
           if (capacities.limits(t.table.name())) {
             grow(t, -t.codec.encode(old).length);
           }
           removeIndexEntries(t, old, key);
-          leave(t, k, RowCache.ABSENT);
+          leave(t, key, RowCache.ABSENT);
         }
       }
       case UPDATE -> {
         if (old != null) {
-          put(t, k, old, op.row());
+          put(t, key, old, op.row());
         }
       }
       case INSERT -> {
@@ -276,7 +274,7 @@ final class CommitBatch {
           throw new DuplicateKeyException(
               "insert of " + op.key() + ": a row with this primary key exists", null, op.key());
         }
-        put(t, k, null, op.row());
+        put(t, key, null, op.row());
         if (t.partitionMarks) {
           newKeyPartitions.add(t.partitionSpace(op.key()));
           newPartitionKeys.add(key);
@@ -285,9 +283,8 @@ final class CommitBatch {
     }
   }
 
-  private void put(StoredTable<Record> t, KeyBytes k, Record old, Record row)
+  private void put(StoredTable<Record> t, byte[] key, Record old, Record row)
       throws StorageException {
-    byte[] key = k.bytes();
     for (Column c : t.indexed) {
       Object value = t.table.get(row, c.position());
       Object oldValue = old == null ? null : t.table.get(old, c.position());
@@ -317,20 +314,21 @@ final class CommitBatch {
       newKeySpaces.add(t.rowSpace);
       newKeys.add(key);
       if (!deletes.isEmpty()) {
-        deletes.remove(k);
+        deletes.remove(new KeyBytes(key));
       }
     }
     if (capacities.limits(t.table.name())) {
       grow(t, encoded.length - (old == null ? 0 : t.codec.encode(old).length));
     }
-    leave(t, k, row);
+    leave(t, key, row);
   }
 
   private void grow(StoredTable<Record> t, long bytes) {
     growth.merge(t, bytes, Long::sum);
   }
 
-  private void leave(StoredTable<Record> t, KeyBytes k, Object state) {
+  private void leave(StoredTable<Record> t, byte[] key, Object state) {
+    KeyBytes k = new KeyBytes(key);
     written.put(k, state);
     if (t.cacheable) {
       cached.put(k, state);
@@ -338,8 +336,7 @@ final class CommitBatch {
     if (t.partitionPrefixLength > 0) {
       partitions
           .computeIfAbsent(
-              new KeyBytes(Arrays.copyOf(k.bytes(), t.partitionPrefixLength)),
-              p -> new HashMap<>(4))
+              new KeyBytes(Arrays.copyOf(key, t.partitionPrefixLength)), p -> new HashMap<>(4))
           .put(k, state);
     }
   }
@@ -404,9 +401,9 @@ final class CommitBatch {
   }
 
   /** The row as the store holds it after the writes added so far. */
-  private Record current(StoredTable<Record> t, KeyBytes k, Key rowKey, boolean inserting)
+  private Record current(StoredTable<Record> t, byte[] key, Key rowKey, boolean inserting)
       throws StorageException {
-    byte[] key = k.bytes();
+    KeyBytes k = new KeyBytes(key);
     Object known = written.get(k);
     if (known == null) {
       known = lockedReads.get(k);
