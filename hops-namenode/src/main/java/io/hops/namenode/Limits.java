@@ -14,6 +14,8 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
  * @param maxReplication {@code dfs.replication.max}
  * @param minBlockSize {@code dfs.namenode.fs-limits.min-block-size}
  * @param listLimit {@code dfs.ls.limit}: entries per listing page (the default if not positive)
+ * @param inodesInOneTx the most inodes one transaction of a subtree operation handles ({@link
+ *     NamenodeConfig#inodesInOneTx}): every delete and rename is bounded by it
  */
 public record Limits(
     int maxComponentLength,
@@ -21,7 +23,8 @@ public record Limits(
     int minReplication,
     int maxReplication,
     long minBlockSize,
-    int listLimit) {
+    int listLimit,
+    int inodesInOneTx) {
 
   public static Limits of(Configuration conf) {
     return new Limits(
@@ -41,7 +44,8 @@ public record Limits(
             DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_DEFAULT),
         positiveOr(
             conf.getInt(DFSConfigKeys.DFS_LIST_LIMIT, DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT),
-            DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT));
+            DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT),
+        NamenodeConfig.inodesInOneTx(conf));
   }
 
   private static int positiveOr(int value, int fallback) {

@@ -2,6 +2,7 @@ package io.hops.dal.embedded;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.RecordComponent;
 import java.util.List;
 
@@ -88,6 +89,12 @@ public final class HeapEstimate {
         }
       };
 
+  /**
+   * The type every accessor is adapted to once, so that {@link Layout#bytes} calls it exactly: a
+   * plain {@code invoke} of a handle that is not a constant adapts its type on every call.
+   */
+  private static final MethodType AS_OBJECT = MethodType.methodType(Object.class, Object.class);
+
   private record Layout(long fixed, MethodHandle[] varying) {
     static Layout of(Class<?> type) {
       if (!type.isRecord()) {
@@ -109,7 +116,7 @@ public final class HeapEstimate {
         } else {
           fields += REF;
           try {
-            varying.add(lookup.unreflect(c.getAccessor()));
+            varying.add(lookup.unreflect(c.getAccessor()).asType(AS_OBJECT));
           } catch (IllegalAccessException e) {
             fields += 24; // cannot look: as a small object
           }
@@ -123,7 +130,7 @@ public final class HeapEstimate {
       for (MethodHandle m : varying) {
         Object v;
         try {
-          v = m.invoke(row);
+          v = (Object) m.invokeExact(row);
         } catch (Throwable e) {
           v = null;
         }

@@ -4,7 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.Limits;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.security.PermissionChecker;
@@ -87,9 +87,9 @@ final class SubtreeScan {
     this.fileTotals = fileTotals;
   }
 
-  /** The bound on inodes one transaction handles, from the configuration. */
+  /** The bound on inodes one transaction handles, as configured at start ({@link Limits}). */
   static int bound(io.hops.namenode.Namesystem ns) {
-    return NamenodeConfig.inodesInOneTx(ns.conf());
+    return ns.limits().inodesInOneTx();
   }
 
   /**
