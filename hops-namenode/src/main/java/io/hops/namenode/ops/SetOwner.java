@@ -75,6 +75,8 @@ public final class SetOwner extends Operation<Void> {
     }
     if (inode.userId != target.userId() || inode.groupId != target.groupId()) {
       tx.update(InodeRow.TABLE, inode.toRow());
+    } else {
+      tx.recordModification(target);
     }
     return null;
   }

@@ -50,6 +50,8 @@ public final class SetPermission extends Operation<Void> {
     inode.permission = InodeFlags.withFlagsOf(permission.toShort(), target.permission());
     if (inode.permission != target.permission()) {
       tx.update(InodeRow.TABLE, inode.toRow());
+    } else {
+      tx.recordModification(target);
     }
     return null;
   }

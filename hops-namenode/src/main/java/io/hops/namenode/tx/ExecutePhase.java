@@ -47,6 +47,17 @@ public final class ExecutePhase {
     tx.delete(table, row);
   }
 
+  /**
+   * Records {@code row}'s entry in the latest snapshot covering it as a change would, without
+   * writing the row: HDFS's setOwner and setPermission record the inode's state in the snapshot's
+   * diff even when they change nothing (INode.recordModification), and a directory's diff report
+   * then compares its state with the states after the later end (docs/architecture.md, "Snapshots",
+   * diff reports).
+   */
+  public void recordModification(InodeRow row) throws StorageException {
+    versions.beforeWrite(tx, row);
+  }
+
   /** An inode entry's first change after the snapshot covering it keeps its old version. */
   private void copyOnWrite(Table<?> table, Record row) throws StorageException {
     if (table == InodeRow.TABLE) {

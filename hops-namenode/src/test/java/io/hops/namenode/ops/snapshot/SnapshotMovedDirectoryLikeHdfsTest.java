@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * across to another snapshottable one) and then changed there, against hops and Apache HDFS in the
  * same run: the snapshot must go on showing each subtree as it was when it was taken (children,
  * attributes, file contents), whatever happens to it afterwards, and the diff reports must be
- * HDFS's (docs/architecture.md, "Snapshots").
+ * HDFS's (docs/architecture.md, "Snapshots"); and the cases the generated history ({@code
+ * SnapshotHistoryLikeHdfsTest}) found around them.
  */
 class SnapshotMovedDirectoryLikeHdfsTest {
   private static SideBySide both;
@@ -121,6 +122,31 @@ class SnapshotMovedDirectoryLikeHdfsTest {
         },
         "/a/d1",
         "/a/d2");
+  }
+
+  /**
+   * A chown or chmod that changes nothing still records the directory in the latest snapshot, as
+   * HDFS's does, so a diff between it and a later snapshot reports the directory modified when it
+   * changes after the later one (HDFS compares its state with the states after the later end).
+   * Found by the generated history, seed -3911416484948678762.
+   */
+  @Test
+  void aChangeThatChangesNothingStillMarksTheDirectoryInTheSnapshot() throws Exception {
+    assertAlike(
+        "/u",
+        fs -> {
+          fs.mkdirs(p("/u/d/owned"));
+          fs.mkdirs(p("/u/d/moded"));
+          fs.setOwner(p("/u/d/owned"), "bob", "g");
+          fs.allowSnapshot(p("/u/d"));
+          fs.createSnapshot(p("/u/d"), "s0");
+          fs.setOwner(p("/u/d/owned"), "bob", "g");
+          fs.setPermission(p("/u/d/moded"), new FsPermission((short) 0755));
+          fs.createSnapshot(p("/u/d"), "s1");
+          fs.setPermission(p("/u/d/owned"), new FsPermission((short) 0600));
+          fs.setOwner(p("/u/d/moded"), "alice", "staff");
+        },
+        "/u/d");
   }
 
   @FunctionalInterface
