@@ -16,7 +16,7 @@ import io.hops.bench.report.Tables;
 import io.hops.bench.report.ThroughputChart;
 import io.hops.bench.workload.Mix;
 import io.hops.bench.workload.Op;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;

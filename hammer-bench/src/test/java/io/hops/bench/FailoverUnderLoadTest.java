@@ -22,7 +22,7 @@ import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

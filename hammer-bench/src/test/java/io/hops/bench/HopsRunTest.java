@@ -14,7 +14,7 @@ import io.hops.bench.workload.Op;
 import io.hops.bench.workload.Workload;
 import io.hops.common.HopsConfig;
 import io.hops.namenode.HopsNameNode;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -11,7 +11,7 @@ import io.hops.bench.workload.Mix;
 import io.hops.bench.workload.Workload;
 import io.hops.common.HopsConfig;
 import io.hops.namenode.HopsNameNode;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;

@@ -6,6 +6,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.election.ElectionSettings;
 import io.hops.election.LeaderElection;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.metrics.ActivityCounting;
 import io.hops.namenode.metrics.NameNodeActivity;

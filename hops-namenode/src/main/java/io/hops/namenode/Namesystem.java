@@ -1,11 +1,14 @@
 package io.hops.namenode;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.config.Limits;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;

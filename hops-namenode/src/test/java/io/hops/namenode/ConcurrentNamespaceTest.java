@@ -2,6 +2,7 @@ package io.hops.namenode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.namenode.check.NamespaceChecker;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import io.hops.common.HopsConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.election.LeaderElection;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,6 +10,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.housekeeping.Housekeeping;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;

@@ -2,6 +2,7 @@ package io.hops.namenode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.IdPool;
 import io.hops.namenode.cli.FsckNamespaceCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -2,6 +2,7 @@ package io.hops.namenode;
 
 import io.hops.common.HopsConfig;
 import io.hops.datanode.DatanodeLauncher;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;

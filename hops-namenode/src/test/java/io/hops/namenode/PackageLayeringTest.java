@@ -28,14 +28,12 @@ class PackageLayeringTest {
    */
   private static final String[] STILL_USE_THE_ROOT = {
     ROOT,
-    ROOT + ".blocks..",
     ROOT + ".check..",
     ROOT + ".cli..",
     ROOT + ".housekeeping..",
     ROOT + ".metrics..",
     ROOT + ".ops..",
     ROOT + ".rpc..",
-    ROOT + ".security..",
     ROOT + ".smallfiles..",
     ROOT + ".subtree..",
     ROOT + ".web..",

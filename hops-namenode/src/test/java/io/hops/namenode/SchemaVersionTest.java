@@ -9,6 +9,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.cli.HopsMainAccess;
+import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;

@@ -2,8 +2,8 @@ package io.hops.bench.cluster;
 
 import io.hops.bench.namespace.BigNamespace;
 import io.hops.common.HopsConfig;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.cli.HopsMain;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,8 +2,8 @@ package io.hops.bench.namespace;
 
 import io.hops.dal.Storage;
 import io.hops.namenode.HopsNameNode;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.cli.FsckNamespaceCommand;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

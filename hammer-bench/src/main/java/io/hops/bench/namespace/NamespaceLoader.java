@@ -1,10 +1,10 @@
 package io.hops.bench.namespace;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.IdPool;
 import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;

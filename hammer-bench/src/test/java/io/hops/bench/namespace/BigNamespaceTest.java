@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.common.HopsConfig;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;

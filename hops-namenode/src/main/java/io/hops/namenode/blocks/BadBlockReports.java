@@ -1,6 +1,6 @@
 package io.hops.namenode.blocks;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -21,8 +21,8 @@ public final class BadBlockReports {
 
   private BadBlockReports() {}
 
-  public static void report(Namesystem ns, LocatedBlock[] blocks) throws IOException {
-    BlockManager bm = ns.blocks();
+  public static void report(BlockManager bm, TransactionRunner runner, LocatedBlock[] blocks)
+      throws IOException {
     DatanodeManager dm = bm.datanodes();
     for (LocatedBlock lb : blocks) {
       ExtendedBlock blk = lb.getBlock();
@@ -43,7 +43,7 @@ public final class BadBlockReports {
                   + ") does not exist");
         }
         StorageRef named = named(dm, storageIds, j, node.uuid());
-        ns.run(() -> new MarkCorrupt(bm, blk.getBlockId(), node.uuid(), named, REASON));
+        runner.run(() -> new MarkCorrupt(bm, blk.getBlockId(), node.uuid(), named, REASON));
       }
     }
   }

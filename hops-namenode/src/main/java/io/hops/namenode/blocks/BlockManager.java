@@ -1,5 +1,6 @@
 package io.hops.namenode.blocks;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.BlockInfoRow;
@@ -13,8 +14,7 @@ import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.election.ClusterClock;
 import io.hops.election.LeaderElection;
-import io.hops.namenode.IdPool;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.tx.ExecutePhase;
 import java.io.IOException;
 import java.util.ArrayList;

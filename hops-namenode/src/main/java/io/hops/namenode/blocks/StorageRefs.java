@@ -1,6 +1,7 @@
 package io.hops.namenode.blocks;
 
 import io.hops.dal.DuplicateKeyException;
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
@@ -8,7 +9,6 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.StorageRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.IdPool;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

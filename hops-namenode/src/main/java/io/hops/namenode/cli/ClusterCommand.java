@@ -1,7 +1,7 @@
 package io.hops.namenode.cli;
 
 import io.hops.namenode.HopsNameNode;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;

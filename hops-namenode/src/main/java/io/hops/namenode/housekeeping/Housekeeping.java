@@ -1,7 +1,7 @@
 package io.hops.namenode.housekeeping;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;

@@ -5,7 +5,7 @@ import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 

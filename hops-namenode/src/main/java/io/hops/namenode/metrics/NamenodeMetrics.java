@@ -74,8 +74,8 @@ public final class NamenodeMetrics implements AutoCloseable {
             ns.runner().metrics(),
             ns.conf()
                 .getLong(
-                    io.hops.namenode.NamenodeConfig.DB_PROBE_PERIOD_MS,
-                    io.hops.namenode.NamenodeConfig.DB_PROBE_PERIOD_MS_DEFAULT));
+                    io.hops.namenode.config.NamenodeConfig.DB_PROBE_PERIOD_MS,
+                    io.hops.namenode.config.NamenodeConfig.DB_PROBE_PERIOD_MS_DEFAULT));
     this.snapshots = new Snapshots(ns, safeMode);
     FsNamesystemMetrics fsn = new FsNamesystemMetrics(snapshots, rpcPort);
     this.hops = new HopsNamenodeMetrics(ns, snapshots, database, housekeeping, rpcPort);

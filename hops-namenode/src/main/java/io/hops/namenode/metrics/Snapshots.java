@@ -1,7 +1,7 @@
 package io.hops.namenode.metrics;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.rpc.SafeMode;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

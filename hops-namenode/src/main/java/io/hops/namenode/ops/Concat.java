@@ -126,7 +126,7 @@ public final class Concat extends Operation<Void> {
                 "concat: the source files' blocks would move more than "
                     + tx.maxRows()
                     + " rows in one transaction ("
-                    + io.hops.namenode.NamenodeConfig.TRANSACTION_MAX_ROWS
+                    + io.hops.namenode.config.NamenodeConfig.TRANSACTION_MAX_ROWS
                     + "); concat fewer or smaller files at a time");
           }
         }

@@ -4,7 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Limits;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.security.PermissionChecker;

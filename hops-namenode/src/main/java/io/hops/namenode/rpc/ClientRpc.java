@@ -205,7 +205,7 @@ public class ClientRpc extends ClientServiceRpc {
 
   @Override
   public void reportBadBlocks(LocatedBlock[] blocks) throws IOException {
-    BadBlockReports.report(ns, blocks);
+    BadBlockReports.report(ns.blocks(), ns.runner(), blocks);
   }
 
   // ---- file writes ----

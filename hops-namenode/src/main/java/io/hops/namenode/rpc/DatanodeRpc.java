@@ -4,7 +4,6 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
@@ -15,6 +14,7 @@ import io.hops.namenode.blocks.ReplicaChanges;
 import io.hops.namenode.blocks.ReportedReplica;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.blocks.StorageStat;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.faults.Faults;
 import io.hops.namenode.ops.CommitBlockSynchronization;
 import java.io.IOException;
@@ -576,7 +576,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
     // Every datanode reports to every namenode; the call names no datanode whose report owner
     // could take it, so the leader records it.
     if (bm.isLeader()) {
-      BadBlockReports.report(ns, blocks);
+      BadBlockReports.report(ns.blocks(), ns.runner(), blocks);
     }
   }
 

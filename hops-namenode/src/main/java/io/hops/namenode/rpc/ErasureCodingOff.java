@@ -1,7 +1,7 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.resolve.ResolvedPath;
 import java.io.FileNotFoundException;
 import java.io.IOException;

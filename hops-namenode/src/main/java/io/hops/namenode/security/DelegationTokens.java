@@ -1,13 +1,13 @@
 package io.hops.namenode.security;
 
 import io.hops.dal.DuplicateKeyException;
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.DelegationKeyRow;
 import io.hops.dal.rows.DelegationTokenRow;
-import io.hops.namenode.IdPool;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -70,8 +70,8 @@ public final class UsersAndGroups {
   public UsersAndGroups(Storage storage) {
     this(
         storage,
-        io.hops.namenode.NamenodeConfig.USER_GROUP_NAMES_BYTES_DEFAULT,
-        io.hops.namenode.NamenodeConfig.LONG_NAMES_BYTES_DEFAULT);
+        io.hops.namenode.config.NamenodeConfig.USER_GROUP_NAMES_BYTES_DEFAULT,
+        io.hops.namenode.config.NamenodeConfig.LONG_NAMES_BYTES_DEFAULT);
   }
 
   /** Caching at most {@code maxBytes} of names, and {@code longNameBytes} of long names. */

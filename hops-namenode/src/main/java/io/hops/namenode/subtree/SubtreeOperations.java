@@ -1,7 +1,7 @@
 package io.hops.namenode.subtree;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.ops.SubtreeTooBigException;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.RetryCache;

@@ -2,8 +2,8 @@ package io.hops.namenode.subtree;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.ops.ChildrenCount;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;

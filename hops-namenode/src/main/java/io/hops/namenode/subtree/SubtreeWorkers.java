@@ -1,8 +1,8 @@
 package io.hops.namenode.subtree;
 
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.faults.Faults;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;

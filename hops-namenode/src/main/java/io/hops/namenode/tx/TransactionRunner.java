@@ -45,7 +45,8 @@ public final class TransactionRunner {
   private volatile BiConsumer<String, AccessCounts> observer = (op, counts) -> {};
   private volatile StaleMarks staleMarks = e -> false;
   private volatile boolean deferResponses = true;
-  private volatile int maxRows = io.hops.namenode.NamenodeConfig.TRANSACTION_MAX_ROWS_DEFAULT;
+  private volatile int maxRows =
+      io.hops.namenode.config.NamenodeConfig.TRANSACTION_MAX_ROWS_DEFAULT;
 
   /**
    * Clears a subtree mark whose owner is no longer a live namenode (docs/architecture.md, "Subtree

@@ -1,7 +1,7 @@
 package io.hops.namenode.web;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.web.webhdfs.WebHdfsServlet;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.hops.namenode.bench;
 import io.hops.common.HopsConfig;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.subtree.BulkTree;
 import java.io.IOException;
 import java.nio.file.Files;

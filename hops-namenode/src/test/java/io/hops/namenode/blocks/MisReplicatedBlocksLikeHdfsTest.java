@@ -6,7 +6,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.tools.StockTool;
 import java.io.File;
 import java.util.ArrayList;

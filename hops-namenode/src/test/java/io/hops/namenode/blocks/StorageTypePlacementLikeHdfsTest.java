@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.hops.namenode.blocks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.tools.StockTool;
 import java.nio.file.Files;
 import java.nio.file.Path;

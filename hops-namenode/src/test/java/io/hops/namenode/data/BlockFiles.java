@@ -46,7 +46,7 @@ final class BlockFiles {
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
     conf.setInt("dfs.heartbeat.interval", 1);
     conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
-    conf.setLong(io.hops.namenode.NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
+    conf.setLong(io.hops.namenode.config.NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
     return conf;
   }
 

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;

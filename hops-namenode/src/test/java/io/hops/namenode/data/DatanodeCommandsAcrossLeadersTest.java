@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.config.NamenodeConfig;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;

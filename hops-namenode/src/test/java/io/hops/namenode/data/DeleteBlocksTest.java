@@ -16,8 +16,8 @@ import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -206,7 +206,8 @@ class DeleteBlocksTest {
     assertNoRowsOf(ids);
     waitUntilGoneFromDisks(ids);
     assertThat(
-            io.hops.namenode.NamespaceChecker.violations(cluster.namenode().namesystem().storage()))
+            io.hops.namenode.check.NamespaceChecker.violations(
+                cluster.namenode().namesystem().storage()))
         .isEmpty();
   }
 

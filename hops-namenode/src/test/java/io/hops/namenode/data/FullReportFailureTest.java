@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.faults.Faults;
 import io.hops.namenode.rpc.DatanodeRpc;
 import java.io.IOException;

@@ -14,7 +14,7 @@ import io.hops.dal.rows.VariableRow;
 import io.hops.datanode.DatanodeLauncher;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;

@@ -3,8 +3,8 @@ package io.hops.namenode.housekeeping;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.ThreadConsole;
+import io.hops.namenode.config.NamenodeConfig;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;

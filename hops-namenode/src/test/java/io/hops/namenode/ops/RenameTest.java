@@ -11,7 +11,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;

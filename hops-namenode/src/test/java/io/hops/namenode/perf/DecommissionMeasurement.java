@@ -2,7 +2,7 @@ package io.hops.namenode.perf;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;

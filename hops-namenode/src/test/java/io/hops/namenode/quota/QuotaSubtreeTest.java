@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.subtree.Reclaims;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;

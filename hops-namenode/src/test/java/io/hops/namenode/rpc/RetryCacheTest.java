@@ -54,7 +54,7 @@ class RetryCacheTest {
   static void start() throws IOException {
     Configuration small = new Configuration(false);
     // Small, so that a tree of a few dozen inodes takes the subtree protocol.
-    small.setInt(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, 10);
+    small.setInt(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, 10);
     // Short, so that a writer's lease passes it within a test (clients renew every 30 s).
     small.setLong(io.hops.namenode.leases.LeaseManager.SOFT_LIMIT_MS, SOFT_LIMIT_MS);
     cluster = new HopsTestCluster(small);

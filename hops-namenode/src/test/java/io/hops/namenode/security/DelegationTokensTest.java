@@ -10,7 +10,7 @@ import io.hops.dal.rows.DelegationTokenRow;
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

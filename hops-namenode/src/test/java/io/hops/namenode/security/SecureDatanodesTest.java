@@ -6,7 +6,7 @@ import io.hops.common.smallfiles.SmallFilesProtocolTranslatorPB;
 import io.hops.datanode.DatanodeLauncher;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.shell.Processes;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;

@@ -7,7 +7,7 @@ import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
 import io.hops.namenode.tools.StockTool;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

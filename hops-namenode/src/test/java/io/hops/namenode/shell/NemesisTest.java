@@ -7,7 +7,7 @@ import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -8,7 +8,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.election.Member;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
 import io.hops.namenode.cli.NamenodesCommand;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -290,8 +290,8 @@ class ProcessFailoverTest {
   @Timeout(value = 300, unit = TimeUnit.SECONDS)
   void subtreeOperationsCutBySigkillAreFinishedByTheClientsRetry() throws Exception {
     Map<String, String> db = database();
-    extraConf.put(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, "50");
-    extraConf.put(io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, "40");
+    extraConf.put(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, "50");
+    extraConf.put(io.hops.namenode.config.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS, "40");
     startCluster(db, 0);
     Configuration client = cluster.haClient();
     try (FileSystem fs = FileSystem.get(FileSystem.getDefaultUri(client), client)) {
@@ -355,11 +355,11 @@ class ProcessFailoverTest {
   @Timeout(value = 600, unit = TimeUnit.SECONDS)
   void subtreeOperationsPausedBySigstopFinishOrAreTakenOverOnce() throws Exception {
     Map<String, String> db = database();
-    extraConf.put(io.hops.namenode.NamenodeConfig.MAX_SUBTREE_INODES, "50");
+    extraConf.put(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, "50");
     // The small default trees are slowed down to be paused mid-way; the size needs no delay
     // (and a delayed walk of 50,000 inodes outlasts the client's retries of the resent call).
     extraConf.put(
-        io.hops.namenode.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS,
+        io.hops.namenode.config.NamenodeConfig.SUBTREE_FAULT_BATCH_DELAY_MS,
         System.getProperty("hops.sigstop.batch-delay-ms", "40"));
     startCluster(db, 0);
     Configuration client = cluster.haClient();

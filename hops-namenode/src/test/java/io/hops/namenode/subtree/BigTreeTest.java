@@ -7,7 +7,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.hops.namenode.subtree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamespaceChecker;
+import io.hops.namenode.check.NamespaceChecker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.util.Arrays;

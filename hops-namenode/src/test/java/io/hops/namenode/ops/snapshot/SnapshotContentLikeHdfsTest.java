@@ -2,8 +2,8 @@ package io.hops.namenode.ops.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -4,8 +4,8 @@ import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.InputStream;
 import java.net.URI;

@@ -4,8 +4,8 @@ import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.line;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

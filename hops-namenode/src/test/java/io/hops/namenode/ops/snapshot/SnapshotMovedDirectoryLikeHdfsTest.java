@@ -5,9 +5,9 @@ import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

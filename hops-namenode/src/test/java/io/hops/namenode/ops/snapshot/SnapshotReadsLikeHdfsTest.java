@@ -3,9 +3,9 @@ package io.hops.namenode.ops.snapshot;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.config.NamenodeConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

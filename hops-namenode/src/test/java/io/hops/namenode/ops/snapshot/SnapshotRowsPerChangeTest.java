@@ -10,7 +10,7 @@ import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.hops.dal.AccessCounts;
 import io.hops.dal.AccessKind;
 import io.hops.dal.LockMode;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.NamenodeConfig;
+import io.hops.namenode.config.NamenodeConfig;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;

@@ -3,10 +3,10 @@ package io.hops.namenode.ops.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.HopsNameNode;
-import io.hops.namenode.NamenodeConfig;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
 import io.hops.namenode.ThreadConsole;
+import io.hops.namenode.config.NamenodeConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

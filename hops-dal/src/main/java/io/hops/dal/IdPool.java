@@ -1,8 +1,4 @@
-package io.hops.namenode;
-
-import io.hops.dal.IdRange;
-import io.hops.dal.Storage;
-import io.hops.dal.StorageException;
+package io.hops.dal;
 
 /**
  * Ids taken from a database counter a range at a time, so a namenode does not touch the database

@@ -1,9 +1,7 @@
-package io.hops.namenode;
+package io.hops.namenode.check;
 
 import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
-import io.hops.namenode.check.NamespaceCheck;
-import io.hops.namenode.check.Problem;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.hops.namenode;
+package io.hops.namenode.config;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
