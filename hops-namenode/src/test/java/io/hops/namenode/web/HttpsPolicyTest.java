@@ -18,6 +18,9 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
 import java.nio.file.Files;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
@@ -208,16 +211,28 @@ class HttpsPolicyTest {
   }
 
   /**
-   * Nothing listens on the namenode's ports any more. A connection must be refused: binding the
+   * This JVM listens on none of the namenode's ports any more. On Linux the test reads the kernel's
+   * socket tables and this process's descriptors: a test in the other surefire fork (or a process
+   * it starts) may bind the same port the moment the namenode released it, which failed this test
+   * once in CI when it only tried to connect. Elsewhere a connection must be refused (binding the
    * port again would also fail while another process's outgoing connection happens to use it as its
-   * ephemeral local port, which is not what this asserts.
+   * local port, which is not what this asserts).
    */
-  private static void assertPortsFree(Configuration c) {
+  private static void assertPortsFree(Configuration c) throws IOException {
     for (String key :
         new String[] {
           NamenodeConfig.RPC_PORT, NamenodeConfig.HTTP_PORT, NamenodeConfig.HTTPS_PORT
         }) {
       int port = c.getInt(key, -1);
+      java.nio.file.Path fds = java.nio.file.Path.of("/proc/self/fd");
+      if (Files.isDirectory(fds) && Files.isReadable(java.nio.file.Path.of("/proc/net/tcp"))) {
+        Set<String> held = listeningSocketInodes(port);
+        held.retainAll(socketsOfThisProcess(fds));
+        assertThat(held)
+            .as("%s %d is still listened on by this JVM after the failed start", key, port)
+            .isEmpty();
+        continue;
+      }
       assertThatThrownBy(
               () -> {
                 try (Socket s = new Socket()) {
@@ -227,5 +242,47 @@ class HttpsPolicyTest {
           .as("%s %d still accepts connections after the failed start", key, port)
           .isInstanceOf(ConnectException.class);
     }
+  }
+
+  /**
+   * The inodes of the sockets listening on the port, from {@code /proc/net/tcp} and {@code tcp6}.
+   */
+  private static Set<String> listeningSocketInodes(int port) throws IOException {
+    Set<String> inodes = new HashSet<>();
+    for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
+      java.nio.file.Path file = java.nio.file.Path.of(table);
+      if (!Files.isReadable(file)) {
+        continue;
+      }
+      List<String> lines = Files.readAllLines(file);
+      for (String line : lines.subList(1, lines.size())) {
+        // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+        String[] f = line.trim().split("\\s+");
+        String local = f[1];
+        int localPort = Integer.parseInt(local.substring(local.indexOf(':') + 1), 16);
+        if (localPort == port && f[3].equals("0A")) {
+          inodes.add(f[9]);
+        }
+      }
+    }
+    return inodes;
+  }
+
+  /** The inodes of the sockets this process holds open. */
+  private static Set<String> socketsOfThisProcess(java.nio.file.Path fds) throws IOException {
+    Set<String> inodes = new HashSet<>();
+    try (var entries = Files.list(fds)) {
+      for (java.nio.file.Path fd : (Iterable<java.nio.file.Path>) entries::iterator) {
+        try {
+          String target = Files.readSymbolicLink(fd).toString();
+          if (target.startsWith("socket:[")) {
+            inodes.add(target.substring("socket:[".length(), target.length() - 1));
+          }
+        } catch (IOException closedMeanwhile) {
+          // A descriptor closed between the listing and the read holds no port.
+        }
+      }
+    }
+    return inodes;
   }
 }
