@@ -110,10 +110,25 @@ final class ProcessCluster implements AutoCloseable {
     return rpcPorts[i];
   }
 
-  /** Starts every namenode, each once it has a port, and waits until each serves. */
+  /**
+   * Starts every namenode and waits until each serves: the first alone (it meets an empty database
+   * and leads), then the others at once, as an operator starting standbys would (one JVM start
+   * instead of one each).
+   */
   void startNamenodes() throws Exception {
-    for (int i = 0; i < namenodes.length; i++) {
-      startNamenode(i);
+    startNamenode(0);
+    startNamenodesFrom(1);
+  }
+
+  /** Starts namenodes {@code first} to the last (again) at once, and waits until each serves. */
+  void startNamenodesFrom(int first) throws Exception {
+    List<String> java = Processes.java(false);
+    List<Process> started = new ArrayList<>();
+    for (int i = first; i < namenodes.length; i++) {
+      started.add(launchNamenode(i, java));
+    }
+    for (int i = first; i < namenodes.length; i++) {
+      awaitServing(i, started.get(i - first));
     }
   }
 
@@ -128,7 +143,11 @@ final class ProcessCluster implements AutoCloseable {
    * and waits until it serves.
    */
   void startNamenode(int i, List<String> java) throws Exception {
-    Process p = launchNamenode(i, java);
+    awaitServing(i, launchNamenode(i, java));
+  }
+
+  /** Waits (90 s at most) until namenode {@code i}, process {@code p}, serves. */
+  private void awaitServing(int i, Process p) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (!Files.readString(work.resolve(names[i] + ".out"), StandardCharsets.UTF_8)
         .contains("namenode serving at")) {

@@ -254,9 +254,7 @@ class ProcessFailoverTest {
             .as("the restarted cluster is in safe mode")
             .isTrue();
       }
-      for (int i = 1; i < NAMENODES; i++) {
-        cluster.startNamenode(i);
-      }
+      cluster.startNamenodesFrom(1);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
       while (dfs.setSafeMode(SafeModeAction.SAFEMODE_GET)) {
         assertThat(System.nanoTime()).as("safe mode left").isLessThan(deadline);

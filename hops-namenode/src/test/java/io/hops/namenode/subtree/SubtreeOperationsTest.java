@@ -134,6 +134,20 @@ class SubtreeOperationsTest {
   }
 
   /**
+   * The shape of {@link #tree} ({@code top}/dN/d0 holding the files), its rows written straight
+   * into the store ({@link BulkTree}): 631 inodes take seconds through the client, and the tests
+   * that need that many are about what happens to the tree afterwards.
+   */
+  private static int bulkTree(String top, int dirs, int files) throws IOException {
+    int n = 1;
+    fs.mkdirs(new Path(top));
+    for (int d = 0; d < dirs; d++) {
+      n += BulkTree.build(storage, fs, new Path(top + "/d" + d), 1, files);
+    }
+    return n;
+  }
+
+  /**
    * {@code top} (open to all) with a {@code .Trash} and alice's big tree {@code mine}, in which the
    * superuser owns {@code d1/e1/protected/f}: alice may not move {@code mine} to the trash.
    */
@@ -525,7 +539,7 @@ class SubtreeOperationsTest {
   void aDeleteWhoseNamenodeJoinsTheElectionAgainKeepsItsMarkWhileItsBatchesRun() throws Exception {
     HopsNameNode second = cluster.startAnotherNamenode();
     others.add(second);
-    tree(fs, "/rejoin", 30, 20);
+    bulkTree("/rejoin", 30, 20);
     second
         .namesystem()
         .faults()
@@ -610,7 +624,7 @@ class SubtreeOperationsTest {
   void aBatchWhoseMarkWasTakenOverStops() throws Exception {
     HopsNameNode second = cluster.startAnotherNamenode();
     others.add(second);
-    tree(fs, "/taken", 30, 20);
+    bulkTree("/taken", 30, 20);
     SubtreeOperations leader = cluster.namenode().namesystem().subtrees();
     second
         .namesystem()
