@@ -20,7 +20,9 @@ import io.hops.dal.schema.TableName;
  *
  * <p>{@code snapshottable} and {@code snapshotId} (the id of the directory's latest snapshot, 0
  * when it has none) are read with the path, so an operation learns the snapshot that covers it from
- * the ancestors it resolves anyway (docs/architecture.md, "Snapshots").
+ * the ancestors it resolves anyway (docs/architecture.md, "Snapshots"). A directory that is not
+ * snapshottable keeps its hold there, and a file its reference mark: the directory whose snapshots
+ * have it under an earlier entry.
  */
 @TableName("inodes")
 public record InodeRow(

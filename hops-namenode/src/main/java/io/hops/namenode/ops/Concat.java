@@ -64,6 +64,9 @@ public final class Concat extends Operation<Void> {
   /** The sources that the latest snapshot covering them has (by inode id). */
   private final Set<Long> inLatestSnapshot = new HashSet<>();
 
+  /** Sources a snapshot has under an earlier entry (a reference mark whose directory keeps it). */
+  private final Set<Long> referencedInSnapshots = new HashSet<>();
+
   public Concat(BlockManager bm, PermissionChecker pc, String target, String[] srcs) {
     this.bm = bm;
     this.pc = pc;
@@ -117,8 +120,11 @@ public final class Concat extends Operation<Void> {
         FileBlocks fb = FileBlocks.lock(tx, f.id(), LockMode.EXCLUSIVE, bm.datanodes());
         blocks.put(f.id(), fb);
         if (!p.equals(target)) {
-          if (tx.snapshotKeeperOf(f) != null && inLatestSnapshot(tx, resolved.get(p), f)) {
+          io.hops.dal.rows.SnapshotKeptFileRow keeper = tx.snapshotKeeperOf(f);
+          if (keeper != null && inLatestSnapshot(tx, resolved.get(p), f)) {
             inLatestSnapshot.add(f.id());
+          } else if (keeper != null && f.snapshotId() != 0) {
+            referencedInSnapshots.add(f.id());
           }
           moved += rowsMoved(fb);
           if (moved > tx.maxRows()) {
@@ -217,6 +223,13 @@ public final class Concat extends Operation<Void> {
       if (inLatestSnapshot.contains(f.id())) {
         // HDFS's INode.isInLatestSnapshot: the source's blocks would leave a file a snapshot has.
         throw new SnapshotException("Concat: the source file " + src + " is in snapshot");
+      }
+      if (referencedInSnapshots.contains(f.id())) {
+        // HDFS's reference count above 1: a snapshot still reads the file under its old name.
+        throw new SnapshotException(
+            "Concat: the source file "
+                + src
+                + " is referred by some other reference in some snapshot.");
       }
       if (f.id() == trg.id()) {
         throw new HadoopIllegalArgumentException(

@@ -61,9 +61,10 @@ import java.util.TreeMap;
  * are orphans that no path reaches; a datanode's report of one of their replicas is answered as for
  * any block.
  *
- * <p>A file that a snapshot has ({@link LockPhase#snapshotKeeperOf}) keeps its block rows and
- * replicas: a {@code snapshot_kept_files} row names it, and deleting the last snapshot that may
- * have it turns that row into a {@code released_files} one (docs/architecture.md, "Snapshots").
+ * <p>A file that a snapshot has ({@link LockPhase#snapshotKeeperOf}: by its entry's version, or by
+ * the reference mark of a file renamed after the snapshot) keeps its block rows and replicas: a
+ * {@code snapshot_kept_files} row names it, and deleting the last snapshot that may have it turns
+ * that row into a {@code released_files} one (docs/architecture.md, "Snapshots").
  */
 final class DeletedInodes {
   private static final Comparator<InodeRow> BY_ID = Comparator.comparingLong(InodeRow::id);

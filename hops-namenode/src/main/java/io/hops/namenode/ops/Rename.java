@@ -381,7 +381,8 @@ public final class Rename extends Operation<Boolean> {
     moved.parentId = dp.id();
     moved.name = newName;
     // Moved away from snapshots that have it: they keep reading its subtree through versions.
-    moved.snapshotId = Math.max(moved.snapshotId, locks.hold());
+    // A file a snapshot has under its old entry: the mark keeps its blocks if it is deleted.
+    moved.snapshotId = s.isDir() ? Math.max(moved.snapshotId, locks.hold()) : locks.referenceMark();
     tx.insert(InodeRow.TABLE, moved.toRow());
     int gone = d == null ? 0 : 1;
     if (sp.id() == dp.id()) {

@@ -63,6 +63,7 @@ final class RenameLocks {
   private InodeRow dstParent;
   private InodeRow dst;
   private long hold;
+  private Long referenceMark;
 
   private RenameLocks() {}
 
@@ -158,6 +159,9 @@ final class RenameLocks {
     this.src = s;
     dstParent = lockedDir;
     this.dst = d;
+    if (tx.locksSnapshotRoots() && s != null && !s.isDir()) {
+      referenceMark = referenceMarkOf(tx, s);
+    }
     // As the general way: a subtree mark on either path makes the rename back off.
     PathResolver.checkMarks(lockedDirs, tx.ownSubtreeMark());
     PathResolver.checkMarks(locked, tx.ownSubtreeMark());
@@ -259,11 +263,29 @@ final class RenameLocks {
         lockedPath(targetRows, targetComponents.length - 1, locked, dstParent, dst);
     tx.cover(new ResolvedPath(srcPath.path(), sc, srcRows));
     tx.cover(new ResolvedPath(dstPath.path(), targetComponents, dstRows));
+    if (src != null && !src.isDir()) {
+      referenceMark = referenceMarkOf(tx, src);
+    }
     if (src != null && src.isDir() && !src.snapshottable()) {
       hold =
           tx.holdOfMoved(
               srcRows.subList(0, sc.length), dstRows.subList(0, targetComponents.length));
     }
+  }
+
+  /**
+   * The reference mark of a file this rename moves (docs/architecture.md, "Snapshots"): set when an
+   * existing snapshot has it at its old entry, so that deleting it later keeps its blocks.
+   */
+  private static long referenceMarkOf(LockPhase tx, InodeRow file)
+      throws io.hops.dal.StorageException {
+    io.hops.dal.rows.SnapshotKeptFileRow keeper = tx.entryKeeperOf(file);
+    if (keeper != null
+        && !io.hops.namenode.ops.snapshot.SnapshotView.anExistingSnapshotHas(
+            tx, keeper.dirId(), file)) {
+      keeper = null;
+    }
+    return tx.referenceMarkOfMoved(file, keeper);
   }
 
   /** The rows above {@code parentDepth}, as locked where they were, then the parent and target. */
@@ -431,6 +453,14 @@ final class RenameLocks {
    */
   long hold() {
     return hold;
+  }
+
+  /**
+   * The reference mark the moved file's row carries (docs/architecture.md, "Snapshots"): the
+   * directory whose snapshots have it under its old entry, if any does; else the mark it had.
+   */
+  long referenceMark() {
+    return referenceMark != null ? referenceMark : src.snapshotId();
   }
 
   /** The depth of the deepest existing ancestor of the target (HDFS's ancestor access). */

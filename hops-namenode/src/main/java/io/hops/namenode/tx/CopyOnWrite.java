@@ -237,6 +237,52 @@ final class CopyOnWrite {
   }
 
   /**
+   * A file's reference mark ({@code snapshot_id} of a file's row; HDFS's {@code INodeReference}):
+   * the directory whose snapshots have the file under an earlier entry (parent and name), as the
+   * kept-file rule names it (a snapshottable directory, or a held one), so that deleting it under
+   * its new entry still keeps its blocks; 0 when none does. A file renamed away from entries of two
+   * such directories is marked {@link #REFERENCED_BY_SEVERAL}.
+   */
+  static long referenceMarkOfMoved(InodeRow file, SnapshotKeptFileRow keeper) {
+    long mark = file.snapshotId();
+    if (keeper == null || mark == keeper.dirId()) {
+      return mark;
+    }
+    return mark == 0 ? keeper.dirId() : REFERENCED_BY_SEVERAL;
+  }
+
+  /**
+   * The mark of a file that snapshots of more than one directory have under earlier entries: its
+   * blocks stay for good when it is deleted (kept under {@link #KEPT_FOR_GOOD}), as one kept-file
+   * row cannot name two directories.
+   */
+  static final long REFERENCED_BY_SEVERAL = -1;
+
+  /** The directory id of the kept-file rows no {@code deleteSnapshot} releases. */
+  static final long KEPT_FOR_GOOD = 0;
+
+  /**
+   * The snapshot that keeps the blocks of {@code file} if it goes now, given its entry's keeper
+   * ({@link #keeperOf}) and, for a file renamed after a snapshot had it, the row of the directory
+   * its mark names (read by id; null if gone): the later of the two when both name one directory,
+   * the mark's directory's latest snapshot (or hold) when only it keeps the file; kept for good
+   * when they name two directories.
+   */
+  static SnapshotKeptFileRow keeperOfMarked(
+      InodeRow file, SnapshotKeptFileRow own, InodeRow markDir) {
+    long mark = file.snapshotId();
+    if (mark == REFERENCED_BY_SEVERAL || (own != null && own.dirId() != mark)) {
+      return new SnapshotKeptFileRow(KEPT_FOR_GOOD, 0, file.id());
+    }
+    long latest = markDir != null && markDir.isDir() ? markDir.snapshotId() : 0;
+    if (latest <= 0) {
+      return own;
+    }
+    return new SnapshotKeptFileRow(
+        mark, Math.max(latest, own == null ? 0 : own.snapshotId()), file.id());
+  }
+
+  /**
    * The length the latest snapshot has of {@code file}, when the file is what its entry was at that
    * snapshot; else -1.
    */

@@ -5,6 +5,7 @@ import io.hops.dal.PartitionFold;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
@@ -122,11 +123,36 @@ public final class LockPhase {
 
   /**
    * The snapshot that keeps the blocks of {@code file} if this transaction deletes or overwrites it
-   * ({@link CopyOnWrite#keeperOf}), or null; only for a file whose entry this writer registered
-   * (its path's target, or a row of {@link #coverBelow}).
+   * ({@link CopyOnWrite#keeperOf}; for a file with a reference mark, {@link
+   * CopyOnWrite#keeperOfMarked}), or null; only for a file whose entry this writer registered (its
+   * path's target, or a row of {@link #coverBelow}).
    */
-  public io.hops.dal.rows.SnapshotKeptFileRow snapshotKeeperOf(InodeRow file) {
-    return versions.keeperOf(file);
+  public SnapshotKeptFileRow snapshotKeeperOf(InodeRow file) throws StorageException {
+    SnapshotKeptFileRow own = versions.keeperOf(file);
+    if (file.isDir() || file.snapshotId() == 0 || !resolver.locksSnapshotRoots()) {
+      return own;
+    }
+    // Renamed after a snapshot had it: the directory its mark names decides (one read by id;
+    // read committed, as a snapshot taken meanwhile cannot have the file there).
+    InodeRow markDir = file.snapshotId() > 0 ? InodePaths.in(tx).byId(file.snapshotId()) : null;
+    return CopyOnWrite.keeperOfMarked(file, own, markDir);
+  }
+
+  /**
+   * The snapshot that has {@code file} at its entry as the copy-on-write registration reads it (the
+   * entry's version at the directory's {@code snapshot_id}, {@link CopyOnWrite#keeperOf}), or null;
+   * only for a registered entry.
+   */
+  public SnapshotKeptFileRow entryKeeperOf(InodeRow file) {
+    return file.isDir() ? null : versions.keeperOf(file);
+  }
+
+  /**
+   * The reference mark a file moved by a rename carries ({@link CopyOnWrite#referenceMarkOfMoved}),
+   * given {@code keeper}, the snapshot that has it at its old entry (null: none).
+   */
+  public long referenceMarkOfMoved(InodeRow file, SnapshotKeptFileRow keeper) {
+    return file.isDir() ? 0 : CopyOnWrite.referenceMarkOfMoved(file, keeper);
   }
 
   /**

@@ -305,6 +305,26 @@ public final class SnapshotView {
   }
 
   /** The entry {@code name} of directory {@code parentId} at snapshot {@code sid}, or null. */
+  /**
+   * Whether an existing snapshot of {@code dirId} has {@code file} at its entry (parent and name):
+   * what a rename's reference mark needs, as the copy-on-write registration answers for the
+   * directory's {@code snapshot_id}, which may be a deleted snapshot's. A directory with no
+   * snapshot rows (a held one, whose snapshots are its old directory's) answers true. Cost: a
+   * pruned scan of the directory's snapshots and, per snapshot, one of the entry's versions.
+   */
+  public static boolean anExistingSnapshotHas(LockPhase tx, long dirId, InodeRow file)
+      throws StorageException {
+    List<SnapshotRow> snapshots =
+        tx.findByPartition(SnapshotRow.TABLE, dirId, LockMode.READ_COMMITTED);
+    for (SnapshotRow s : snapshots) {
+      InodeRow then = child(tx, file.parentId(), file.name(), s.snapshotId());
+      if (then != null && then.id() == file.id()) {
+        return true;
+      }
+    }
+    return snapshots.isEmpty();
+  }
+
   static InodeRow child(LockPhase tx, long parentId, String name, long sid)
       throws StorageException {
     InodeVersionRow v =

@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
-import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.check.NamespaceCheck;
 import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,7 +20,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -240,33 +237,14 @@ class SnapshotBlocksLikeHdfsTest {
   }
 
   private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {
-    List<Boolean> out = new ArrayList<>();
-    for (LocatedBlock b : blocks) {
-      boolean any = false;
-      for (DataNode dn : both.hops.datanodes()) {
-        try {
-          any |=
-              dn.getFSDataset()
-                      .getStoredBlock(b.getBlock().getBlockPoolId(), b.getBlock().getBlockId())
-                  != null;
-        } catch (org.apache.hadoop.hdfs.server.datanode.ReplicaNotFoundException gone) {
-          // deleted
-        }
-      }
-      out.add(any);
-    }
-    return out;
+    return SnapshotKeptBlocks.stored(both, blocks);
   }
 
   private static void leaderRounds() throws Exception {
-    for (HopsNameNode nn : new HopsNameNode[] {both.hops.namenode(), both.other}) {
-      nn.housekeeping().runOnce();
-    }
+    SnapshotKeptBlocks.leaderRounds(both);
   }
 
   private static List<?> namespaceProblems() throws Exception {
-    return new NamespaceCheck(
-            both.hops.namenode().namesystem().storage(), 10_000, line -> {}, owner -> true)
-        .run();
+    return SnapshotKeptBlocks.namespaceProblems(both);
   }
 }

@@ -59,10 +59,11 @@ import org.junit.jupiter.api.Test;
  * <ul>
  *   <li>truncating a file below the length a snapshot has: HDFS copies the cut block for the
  *       snapshot (copy-on-truncate), hops refuses it;
- *   <li>deleting or replacing (overwrite, rename onto it, concat as a source) a file that a
- *       snapshot has under another entry (it was renamed, or its directory was, after the
- *       snapshot): hops keeps a file's blocks only while its own entry's version names it, having
- *       no mark like HDFS's {@code INodeReference};
+ *   <li>truncating below its length, or concatenating as a source, a file ever renamed: hops's
+ *       reference mark (set when a snapshot may have it at its old entry) does not say at which
+ *       length, nor whether the snapshots that had it are gone, so it refuses both while the marked
+ *       directory has snapshots (deleting and replacing renamed files are generated: the mark keeps
+ *       their blocks);
  *   <li>moving a file that a snapshot has into a snapshottable directory from outside it (back in,
  *       or across): HDFS's diff reports then follow its reference to the new name (a rename where
  *       hops reports a deletion);
@@ -135,6 +136,12 @@ class SnapshotHistoryLikeHdfsTest {
     private final Map<Long, Long> longestInSnapshot = new HashMap<>();
     private final Map<Long, List<String>> entriesInSnapshots = new HashMap<>();
     private final java.util.Set<Long> withXAttrs = new java.util.HashSet<>();
+
+    /**
+     * Files ever renamed: hops may have marked them (its reference mark takes an entry with no
+     * version for one a snapshot has, even where a directory above came in later).
+     */
+    private final java.util.Set<Long> referencedBefore = new java.util.HashSet<>();
 
     History(long seed, String root) {
       this.seed = seed;
@@ -316,6 +323,9 @@ class SnapshotHistoryLikeHdfsTest {
       if (len < longestInSnapshot.getOrDefault(f.id(), 0L) && len <= f.len()) {
         return null; // copy-on-truncate: not in hops yet (see the class comment)
       }
+      if (referencedBefore.contains(f.id()) && len < f.len()) {
+        return null; // the reference mark: refused in hops (see the class comment)
+      }
       long to = len;
       return new Step(
           "truncate " + f.path() + " " + to + " of " + f.len(), fs -> truncate(fs, f.path(), to));
@@ -348,6 +358,9 @@ class SnapshotHistoryLikeHdfsTest {
         return null; // back into a snapshottable directory: HDFS's reference, not in hops yet
       }
       String src = n.path();
+      if (!n.dir()) {
+        referencedBefore.add(n.id());
+      }
       if (overwrite) {
         return new Step(
             "rename -overwrite " + src + " " + dest,
@@ -426,7 +439,10 @@ class SnapshotHistoryLikeHdfsTest {
       String parent = parentOf(target.path());
       List<Node> siblings = new ArrayList<>();
       for (Node f : files) {
-        if (f != target && parentOf(f.path()).equals(parent) && !fragile(f)) {
+        if (f != target
+            && parentOf(f.path()).equals(parent)
+            && !fragile(f)
+            && !referencedBefore.contains(f.id())) {
           siblings.add(f);
         }
       }
@@ -502,12 +518,11 @@ class SnapshotHistoryLikeHdfsTest {
     }
 
     /**
-     * Whether deleting or replacing this inode would lose what a snapshot has of it: a file a
-     * snapshot has elsewhere, or an inode with xattrs that a snapshot has (they go with the inode).
+     * Whether deleting or replacing this inode would lose what a snapshot has of it: an inode with
+     * xattrs that a snapshot has (they go with the inode).
      */
     private boolean fragile(Node n) {
-      return referencedElsewhere(n)
-          || (entriesInSnapshots.containsKey(n.id()) && withXAttrs.contains(n.id()));
+      return entriesInSnapshots.containsKey(n.id()) && withXAttrs.contains(n.id());
     }
 
     private boolean frozenBelow(Node n) {

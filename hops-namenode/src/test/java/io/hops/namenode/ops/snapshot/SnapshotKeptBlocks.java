@@ -1,0 +1,49 @@
+package io.hops.namenode.ops.snapshot;
+
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.check.NamespaceCheck;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+
+/** What the snapshot tests check of blocks kept for snapshots on hops's side. */
+final class SnapshotKeptBlocks {
+  private SnapshotKeptBlocks() {}
+
+  /** Whether each block is still stored on one of hops's datanodes. */
+  static List<Boolean> stored(SideBySide both, List<LocatedBlock> blocks) throws IOException {
+    List<Boolean> out = new ArrayList<>();
+    for (LocatedBlock b : blocks) {
+      boolean any = false;
+      for (DataNode dn : both.hops.datanodes()) {
+        try {
+          any |=
+              dn.getFSDataset()
+                      .getStoredBlock(b.getBlock().getBlockPoolId(), b.getBlock().getBlockId())
+                  != null;
+        } catch (org.apache.hadoop.hdfs.server.datanode.ReplicaNotFoundException gone) {
+          // deleted
+        }
+      }
+      out.add(any);
+    }
+    return out;
+  }
+
+  /** One round of every housekeeping service on both of hops's namenodes. */
+  static void leaderRounds(SideBySide both) throws Exception {
+    for (HopsNameNode nn : new HopsNameNode[] {both.hops.namenode(), both.other}) {
+      nn.housekeeping().runOnce();
+    }
+  }
+
+  /** What the namespace check finds wrong on hops's side. */
+  static List<?> namespaceProblems(SideBySide both) throws Exception {
+    return new NamespaceCheck(
+            both.hops.namenode().namesystem().storage(), 10_000, line -> {}, owner -> true)
+        .run();
+  }
+}
