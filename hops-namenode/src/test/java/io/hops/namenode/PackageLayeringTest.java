@@ -31,10 +31,8 @@ class PackageLayeringTest {
     ROOT + ".check..",
     ROOT + ".cli..",
     ROOT + ".housekeeping..",
-    ROOT + ".metrics..",
     ROOT + ".ops..",
     ROOT + ".rpc..",
-    ROOT + ".smallfiles..",
     ROOT + ".subtree..",
     ROOT + ".web..",
   };
