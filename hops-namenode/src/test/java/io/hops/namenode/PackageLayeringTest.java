@@ -28,7 +28,6 @@ class PackageLayeringTest {
    */
   private static final String[] STILL_USE_THE_ROOT = {
     ROOT,
-    ROOT + ".check..",
     ROOT + ".cli..",
     ROOT + ".housekeeping..",
     ROOT + ".ops..",
