@@ -167,7 +167,12 @@ public final class HopsNameNode implements AutoCloseable {
     if (xferPort >= 0) {
       dbBlocks =
           new io.hops.namenode.smallfiles.DatabaseBlockServer(
-              namesystem, bind.getHostString(), xferPort);
+              namesystem.runner(),
+              namesystem.smallFiles(),
+              namesystem.blockTokens(),
+              conf,
+              bind.getHostString(),
+              xferPort);
       namesystem.smallFiles().setEndpoint(dbBlocks.node());
     }
     try {
@@ -184,7 +189,13 @@ public final class HopsNameNode implements AutoCloseable {
     }
     databaseFileMover =
         new io.hops.namenode.smallfiles.DatabaseFileMover(
-            namesystem, java.net.URI.create(uri()), conf);
+            namesystem.runner(),
+            namesystem.smallFiles(),
+            namesystem.blocks(),
+            namesystem.checkers(),
+            namesystem.faults(),
+            java.net.URI.create(uri()),
+            conf);
     client.setDatabaseFileMover(databaseFileMover);
     housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
     io.hops.namenode.rpc.SafeMode modes = client.safeMode();
@@ -246,7 +257,15 @@ public final class HopsNameNode implements AutoCloseable {
     try {
       metrics =
           new NamenodeMetrics(
-              namesystem, client.safeMode(), activity, () -> housekeeping, address.getPort());
+              storage,
+              namesystem.runner(),
+              namesystem.blocks(),
+              namesystem.users(),
+              conf,
+              client.safeMode(),
+              activity,
+              () -> housekeeping,
+              address.getPort());
       if (web != null) {
         web.showMetrics(metrics);
       }

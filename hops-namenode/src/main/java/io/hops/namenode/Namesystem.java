@@ -13,8 +13,8 @@ import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
-import io.hops.namenode.security.Caller;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.subtree.SubtreeOperations;
 import io.hops.namenode.tx.Operation;
@@ -44,7 +44,7 @@ public final class Namesystem {
   private final io.hops.namenode.ops.snapshot.SnapshotSettings snapshots;
   private final String fsOwner;
   private final String supergroup;
-  private final boolean permissionsEnabled;
+  private final PermissionCheckers checkers;
   private final BlockManager blocks;
   private final LeaseManager leases;
   private final SubtreeOperations subtrees;
@@ -90,10 +90,14 @@ public final class Namesystem {
         conf.get(
             DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_KEY,
             DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_DEFAULT);
-    this.permissionsEnabled =
-        conf.getBoolean(
-            DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
-            DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT);
+    this.checkers =
+        new PermissionCheckers(
+            users,
+            fsOwner,
+            supergroup,
+            conf.getBoolean(
+                DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
+                DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT));
     this.blocks = new BlockManager(storage, conf);
     this.blockTokens =
         new io.hops.namenode.security.BlockTokens(storage, conf, blocks.ids().blockPoolId());
@@ -179,7 +183,7 @@ public final class Namesystem {
 
   /** The permission checker of the current RPC's caller. */
   public PermissionChecker checker() throws IOException {
-    return new PermissionChecker(Caller.current(), users, fsOwner, supergroup, permissionsEnabled);
+    return checkers.ofCaller();
   }
 
   /**
@@ -188,12 +192,12 @@ public final class Namesystem {
    * once the caller's rights were checked).
    */
   public PermissionChecker superuserChecker() throws IOException {
-    return new PermissionChecker(
-        new io.hops.namenode.security.Caller(fsOwner, java.util.Set.of(supergroup), ""),
-        users,
-        fsOwner,
-        supergroup,
-        permissionsEnabled);
+    return checkers.ofSuperuser();
+  }
+
+  /** The permission checkers of the caller and of this namenode's superuser. */
+  public PermissionCheckers checkers() {
+    return checkers;
   }
 
   /** A new inode id, unique across namenodes. */

@@ -28,13 +28,10 @@ class PackageLayeringTest {
    */
   private static final String[] STILL_USE_THE_ROOT = {
     ROOT,
-    ROOT + ".check..",
     ROOT + ".cli..",
     ROOT + ".housekeeping..",
-    ROOT + ".metrics..",
     ROOT + ".ops..",
     ROOT + ".rpc..",
-    ROOT + ".smallfiles..",
     ROOT + ".subtree..",
     ROOT + ".web..",
   };

@@ -1,12 +1,13 @@
 package io.hops.namenode.check;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.ops.GetBlockLocations;
-import io.hops.namenode.ops.GetFileInfo;
-import io.hops.namenode.ops.GetListing;
+import io.hops.namenode.ops.ReadDatabaseBlock;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -15,6 +16,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
@@ -47,7 +49,11 @@ public final class Fsck {
   private static final Set<String> REFUSED =
       Set.of("move", "blockId", "storagepolicies", "upgradedomains");
 
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final BlockManager blockManager;
+  private final SmallFileStore smallFiles;
+  private final FsckNamespace namespace;
+  private final Configuration conf;
   private final PermissionChecker pc;
   private PrintWriter out;
   private final String caller;
@@ -69,14 +75,22 @@ public final class Fsck {
    * @param params the request's parameters, as DFSck sends them
    */
   public Fsck(
-      Namesystem ns,
+      TransactionRunner runner,
+      BlockManager blockManager,
+      SmallFileStore smallFiles,
+      FsckNamespace namespace,
+      Configuration conf,
       SafeMode safeMode,
       PermissionChecker pc,
       String caller,
       String remoteAddress,
       Map<String, String[]> params,
       PrintWriter out) {
-    this.ns = ns;
+    this.runner = runner;
+    this.blockManager = blockManager;
+    this.smallFiles = smallFiles;
+    this.namespace = namespace;
+    this.conf = conf;
     this.pc = pc;
     this.caller = caller;
     this.remoteAddress = remoteAddress;
@@ -86,8 +100,10 @@ public final class Fsck {
     this.path = p == null || p.length == 0 || p[0].isEmpty() ? "/" : p[0];
     this.showFiles = params.containsKey("files");
     this.showOpenFiles = params.containsKey("openforwrite");
-    this.datanodes = ns.blocks().datanodes();
-    this.fileBlocks = new FsckFileBlocks(ns, safeMode, pc, params, res, corruptFileBlocks);
+    this.datanodes = blockManager.datanodes();
+    this.fileBlocks =
+        new FsckFileBlocks(
+            runner, blockManager, namespace, safeMode, pc, params, res, corruptFileBlocks);
   }
 
   public void run() {
@@ -108,7 +124,7 @@ public final class Fsck {
               "fsck option '" + option + "' is not supported by hops");
         }
       }
-      HdfsFileStatus file = ns.run(() -> new GetFileInfo(ns, pc, path, "getFileInfo"));
+      HdfsFileStatus file = namespace.fileInfo(pc, path);
       if (file == null) {
         out.print("\n\nPath '" + path + "' " + NONEXISTENT_STATUS);
         return;
@@ -126,7 +142,7 @@ public final class Fsck {
       out.println(" Total dirs:\t\t\t" + totalDirs);
       out.println(" Total symlinks:\t\t" + totalSymlinks);
       out.println("\nReplicated Blocks:");
-      out.println(res.replicated(defaultReplication(), ns.blocks().minReplication()));
+      out.println(res.replicated(defaultReplication(), blockManager.minReplication()));
       out.println("\nErasure Coded Block Groups:");
       out.println(FsckResult.erasureCoded());
       out.println(
@@ -149,7 +165,7 @@ public final class Fsck {
 
   private short defaultReplication() {
     return (short)
-        ns.conf().getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+        conf.getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
   }
 
   private void check(String parent, HdfsFileStatus file) throws IOException {
@@ -170,14 +186,14 @@ public final class Fsck {
       return;
     }
     LocatedBlocks blocks =
-        ns.run(
+        runner.run(
             () ->
-                new GetBlockLocations(ns.blocks(), ns.smallFiles(), pc, p, 0, file.getLen())
+                new GetBlockLocations(blockManager, smallFiles, pc, p, 0, file.getLen())
                     .everyReplica());
     if (blocks == null) {
       return;
     }
-    if (ns.smallFiles().isDatabaseFile(blocks)) {
+    if (smallFiles.isDatabaseFile(blocks)) {
       databaseFile(p, file, blocks.get(0).getBlock());
       return;
     }
@@ -195,8 +211,8 @@ public final class Fsck {
   private void databaseFile(String p, HdfsFileStatus file, ExtendedBlock block) throws IOException {
     res.totalFiles++;
     res.totalSize += file.getLen();
-    byte[] data = ns.run(() -> new io.hops.namenode.ops.ReadDatabaseBlock(ns.smallFiles(), block));
-    String tier = ns.smallFiles().tierOf(file.getLen()).name();
+    byte[] data = runner.run(() -> new ReadDatabaseBlock(smallFiles, block));
+    String tier = smallFiles.tierOf(file.getLen()).name();
     if (data == null) {
       // As a block without replicas: missing, and the file corrupt.
       res.corruptFiles++;
@@ -225,7 +241,7 @@ public final class Fsck {
     DirectoryListing listing;
     do {
       byte[] from = after;
-      listing = ns.run(() -> new GetListing(ns, pc, dir, from, false));
+      listing = namespace.listing(pc, dir, from);
       if (listing == null) {
         return; // deleted meanwhile
       }

@@ -1,11 +1,11 @@
 package io.hops.namenode.check;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.QueueMisplacedBlocks;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -24,7 +24,9 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
  * -blocks} report.
  */
 final class FsckFileBlocks {
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final BlockManager blockManager;
+  private final FsckNamespace namespace;
   private final SafeMode safeMode;
   private final PermissionChecker pc;
   private final FsckResult res;
@@ -51,18 +53,22 @@ final class FsckFileBlocks {
    * @param corruptFileBlocks the walk's corrupt blocks, "blk_ID\tREPLICATION\tPATH" each, added to
    */
   FsckFileBlocks(
-      Namesystem ns,
+      TransactionRunner runner,
+      BlockManager blockManager,
+      FsckNamespace namespace,
       SafeMode safeMode,
       PermissionChecker pc,
       Map<String, String[]> params,
       FsckResult res,
       List<String> corruptFileBlocks) {
-    this.ns = ns;
+    this.runner = runner;
+    this.blockManager = blockManager;
+    this.namespace = namespace;
     this.safeMode = safeMode;
     this.pc = pc;
     this.res = res;
     this.corruptFileBlocks = corruptFileBlocks;
-    this.datanodes = ns.blocks().datanodes();
+    this.datanodes = blockManager.datanodes();
     this.showFiles = params.containsKey("files");
     this.showBlocks = params.containsKey("blocks");
     this.doReplicate = params.containsKey("replicate");
@@ -103,7 +109,8 @@ final class FsckFileBlocks {
     }
     if (!t.misplacedIds.isEmpty()) {
       int queued =
-          ns.run(() -> new QueueMisplacedBlocks(ns.blocks(), file.getFileId(), t.misplacedIds));
+          runner.run(
+              () -> new QueueMisplacedBlocks(blockManager, file.getFileId(), t.misplacedIds));
       res.numBlocksQueuedForReplication += queued;
     }
     if (lastOpen) {
@@ -130,7 +137,7 @@ final class FsckFileBlocks {
       PrintWriter out, String p, HdfsFileStatus file, LocatedBlock lb, FileTally t) {
     ExtendedBlock block = lb.getBlock();
     int target = file.getReplication();
-    int minReplication = ns.blocks().minReplication();
+    int minReplication = blockManager.minReplication();
     FsckReplicas.Counts r = lb.isCorrupt() ? new FsckReplicas.Counts() : replicas.count(lb);
     int liveReplicas = r.live;
     int total = r.total();
@@ -241,7 +248,7 @@ final class FsckFileBlocks {
       res.corruptFiles++;
       if (doDelete && !blocks.isUnderConstruction()) {
         safeMode.check("Cannot delete " + p);
-        ns.run(() -> new Delete(ns, pc, p, true));
+        namespace.delete(pc, p);
       }
     }
     if (showFiles) {
@@ -272,7 +279,7 @@ final class FsckFileBlocks {
       totalRacks = datanodes.racks(); // once a walk: it counts every datanode
     }
     String violation =
-        ns.blocks().placement().violation(lb.getLocations(), replication, totalRacks);
+        blockManager.placement().violation(lb.getLocations(), replication, totalRacks);
     if (violation == null) {
       return false;
     }

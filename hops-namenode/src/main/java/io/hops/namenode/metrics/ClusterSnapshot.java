@@ -1,8 +1,9 @@
 package io.hops.namenode.metrics;
 
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockHealthCounts;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.housekeeping.NamespaceCensus;
@@ -11,6 +12,7 @@ import io.hops.namenode.rpc.SafeMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -64,21 +66,22 @@ public record ClusterSnapshot(
   }
 
   /** Reads the values now. */
-  public static ClusterSnapshot take(Namesystem ns, SafeMode safeMode) throws IOException {
-    long[] stats = GetStats.stats(ns);
+  public static ClusterSnapshot take(
+      Storage storage, BlockManager blocks, Configuration conf, SafeMode safeMode)
+      throws IOException {
+    long[] stats = GetStats.stats(storage, blocks);
     long[] census;
     long pendingReplication;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       census = NamespaceCensus.read(tx);
       pendingReplication = BlockHealthCounts.read(tx).pendingReplication();
     }
-    DatanodeManager dm = ns.blocks().datanodes();
+    DatanodeManager dm = blocks.datanodes();
     dm.admin().refresh(true); // another namenode may have changed the hosts lists just now
     long staleAfter =
-        ns.conf()
-            .getLong(
-                DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
-                DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
+        conf.getLong(
+            DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
+            DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
     List<DatanodeState> live = new ArrayList<>();
     List<DatanodeState> dead = new ArrayList<>();
     int stale = 0;

@@ -2,9 +2,10 @@ package io.hops.namenode.metrics;
 
 import io.hops.dal.AccessCounts;
 import io.hops.dal.AccessKind;
+import io.hops.dal.Storage;
 import io.hops.election.LeaderElection;
 import io.hops.election.Membership;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.RecentReceipts;
 import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.resolve.InodeHintCache;
@@ -12,9 +13,11 @@ import io.hops.namenode.security.LongNames;
 import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.OperationMetrics;
 import io.hops.namenode.tx.RetryCause;
+import io.hops.namenode.tx.TransactionRunner;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
@@ -33,7 +36,10 @@ import org.apache.hadoop.metrics2.lib.Interns;
 public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   static final String NAME = "HopsNamenode";
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final TransactionRunner runner;
+  private final BlockManager blocks;
+  private final UsersAndGroups users;
   private final Snapshots snapshots;
   private final DatabaseHealth database;
   private final Supplier<Housekeeping> housekeeping;
@@ -43,21 +49,27 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   private final OperationMetrics.Listener listener = this::finished;
 
   public HopsNamenodeMetrics(
-      Namesystem ns,
+      Storage storage,
+      TransactionRunner runner,
+      BlockManager blocks,
+      UsersAndGroups users,
+      Configuration conf,
       Snapshots snapshots,
       DatabaseHealth database,
       Supplier<Housekeeping> housekeeping,
       int rpcPort) {
-    this.ns = ns;
+    this.storage = storage;
+    this.runner = runner;
+    this.blocks = blocks;
+    this.users = users;
     this.database = database;
     this.rpcPort = rpcPort;
     this.snapshots = snapshots;
     this.housekeeping = housekeeping;
     int[] intervals =
-        ns.conf()
-            .getInts(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_METRICS_PERCENTILES_INTERVALS_KEY);
+        conf.getInts(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_METRICS_PERCENTILES_INTERVALS_KEY);
     this.percentileSeconds = intervals.length > 0 && intervals[0] > 0 ? intervals[0] : 60;
-    ns.runner().metrics().addListener(listener);
+    runner.metrics().addListener(listener);
   }
 
   private void finished(String op, long nanos, boolean failed) {
@@ -95,7 +107,7 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
             .setContext("hops")
             .tag(Interns.info("Engine", "metadata store"), engine())
             .tag(Interns.info("Port", "the namenode's RPC port"), Integer.toString(rpcPort));
-    OperationMetrics ops = ns.runner().metrics();
+    OperationMetrics ops = runner.metrics();
     long total = 0;
     long failures = 0;
     long retries = 0;
@@ -127,14 +139,14 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
     for (LatencyPercentiles q : latency.values()) {
       q.snapshot(r);
     }
-    InodeHintCache hints = ns.runner().hints();
+    InodeHintCache hints = runner.hints();
     counter(r, "HintCacheHits", "path components found in the hint cache", hints.hits());
     counter(r, "HintCacheMisses", "path components not in the hint cache", hints.misses());
     r.addGauge(Interns.info("HintCacheSize", "entries in the hint cache"), hints.size());
     r.addGauge(
         Interns.info("HintCacheBytes", "heap the hint cache takes, estimated"), hints.bytes());
     namesAndReceipts(r);
-    AccessCounts db = ns.storage().accessCounts();
+    AccessCounts db = storage.accessCounts();
     for (AccessKind k : AccessKind.values()) {
       counter(
           r,
@@ -143,7 +155,7 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
           db.get(k));
     }
     counter(r, "DbAccesses", "database round trips, all kinds", db.total());
-    LeaderElection e = ns.blocks().election();
+    LeaderElection e = blocks.election();
     Membership m = e == null ? Membership.EMPTY : e.membership();
     r.addGauge(
             Interns.info("IsLeader", "1 if this namenode leads"), e != null && e.isLeader() ? 1 : 0)
@@ -177,20 +189,19 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
         .addGauge(
             Interns.info("DatabaseProbeMicros", "time of the last answered one-row probe read"),
             database.lastProbeMicros());
-    for (Map.Entry<String, Long> c : ns.storage().engineCounters().entrySet()) {
+    for (Map.Entry<String, Long> c : storage.engineCounters().entrySet()) {
       counter(r, "Db" + c.getKey(), "the metadata engine's own work", c.getValue());
     }
-    for (Map.Entry<String, Long> g : ns.storage().engineGauges().entrySet()) {
+    for (Map.Entry<String, Long> g : storage.engineGauges().entrySet()) {
       r.addGauge(Interns.info("Db" + g.getKey(), "the metadata engine's caches"), g.getValue());
     }
-    for (Map.Entry<String, Long> p : ns.storage().poolUsage().entrySet()) {
+    for (Map.Entry<String, Long> p : storage.poolUsage().entrySet()) {
       r.addGauge(Interns.info("DbPool" + metricName(p.getKey()), "connection pool"), p.getValue());
     }
   }
 
   /** The caches of user and group names, of long names, and of replica receipts. */
   private void namesAndReceipts(MetricsRecordBuilder r) {
-    UsersAndGroups users = ns.users();
     counter(r, "UserGroupNamesHits", "user and group names found in their cache", users.hits());
     counter(r, "UserGroupNamesMisses", "user and group names not in their cache", users.misses());
     r.addGauge(Interns.info("UserGroupNamesSize", "user and group names cached"), users.size());
@@ -203,7 +214,7 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
     r.addGauge(Interns.info("LongNamesSize", "long names cached"), longNames.size());
     r.addGauge(
         Interns.info("LongNamesBytes", "heap the long names take, estimated"), longNames.bytes());
-    RecentReceipts receipts = ns.blocks().receipts();
+    RecentReceipts receipts = blocks.receipts();
     r.addGauge(
         Interns.info("RecentReceiptsBlocks", "blocks with replica receipts kept"), receipts.size());
     r.addGauge(
@@ -212,7 +223,7 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
   }
 
   private String engine() {
-    return ns.storage().engine();
+    return storage.engine();
   }
 
   private static void counter(MetricsRecordBuilder r, String name, String desc, long value) {
@@ -221,7 +232,7 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
 
   @Override
   public void close() {
-    ns.runner().metrics().removeListener(listener);
+    runner.metrics().removeListener(listener);
     latency.values().forEach(LatencyPercentiles::close);
   }
 }

@@ -2,8 +2,9 @@ package io.hops.namenode.metrics;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.LeavingStatus;
@@ -27,12 +28,14 @@ import org.apache.hadoop.util.VersionInfo;
 public final class NameNodeInfo implements NameNodeMXBean {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final BlockManager blocks;
   private final Snapshots snapshots;
   private final long startedMillis = System.currentTimeMillis();
 
-  public NameNodeInfo(Namesystem ns, Snapshots snapshots) {
-    this.ns = ns;
+  public NameNodeInfo(Storage storage, BlockManager blocks, Snapshots snapshots) {
+    this.storage = storage;
+    this.blocks = blocks;
     this.snapshots = snapshots;
   }
 
@@ -239,14 +242,14 @@ public final class NameNodeInfo implements NameNodeMXBean {
    * counts from that walk's end.
    */
   private String leaving(AdminStates state, String outOfServiceOnlyKey) {
-    DatanodeManager dm = ns.blocks().datanodes();
+    DatanodeManager dm = blocks.datanodes();
     List<DatanodeState> nodes =
         dm.all().stream()
             .filter(n -> n.adminState() == state && dm.admin().isIncluded(n.id()))
             .toList();
     Map<String, LeavingStatus> found;
     try {
-      found = LeavingStatus.read(ns.storage(), nodes.stream().map(n -> n.uuid()).toList());
+      found = LeavingStatus.read(storage, nodes.stream().map(n -> n.uuid()).toList());
     } catch (StorageException e) {
       throw new IllegalStateException("cannot read the leaving datanodes' counts: " + e, e);
     }
@@ -276,12 +279,12 @@ public final class NameNodeInfo implements NameNodeMXBean {
 
   @Override
   public String getClusterId() {
-    return ns.blocks().ids().clusterId();
+    return blocks.ids().clusterId();
   }
 
   @Override
   public String getBlockPoolId() {
-    return ns.blocks().blockPoolId();
+    return blocks.blockPoolId();
   }
 
   @Override

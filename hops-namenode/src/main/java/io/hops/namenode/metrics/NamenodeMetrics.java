@@ -1,8 +1,12 @@
 package io.hops.namenode.metrics;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.Storage;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.rpc.SafeMode;
+import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.tx.TransactionRunner;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -11,6 +15,7 @@ import java.util.function.Supplier;
 import javax.management.NotCompliantMBeanException;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeMXBean;
 import org.apache.hadoop.hdfs.server.namenode.metrics.FSNamesystemMBean;
 import org.apache.hadoop.metrics2.MetricsSystem;
@@ -38,7 +43,7 @@ public final class NamenodeMetrics implements AutoCloseable {
   private final Snapshots snapshots;
   private final DatabaseHealth database;
   private final RecentOperations recent = new RecentOperations();
-  private final Namesystem ns;
+  private final TransactionRunner runner;
   private final List<String> sources = new ArrayList<>();
   private final List<ObjectName> beans = new ArrayList<>();
   private final java.util.Map<String, String> names = new java.util.HashMap<>();
@@ -58,27 +63,31 @@ public final class NamenodeMetrics implements AutoCloseable {
 
   /** Registers the namenode's sources and beans. */
   public NamenodeMetrics(
-      Namesystem ns,
+      Storage storage,
+      TransactionRunner runner,
+      BlockManager blocks,
+      UsersAndGroups users,
+      Configuration conf,
       SafeMode safeMode,
       NameNodeActivity activity,
       Supplier<Housekeeping> housekeeping,
       int rpcPort) {
     this.activity = activity;
-    this.ns = ns;
+    this.runner = runner;
     activity.tagPort(rpcPort);
-    ns.runner().metrics().addListener(recent);
+    runner.metrics().addListener(recent);
     MetricsSystem ms = initialize();
     this.database =
         new DatabaseHealth(
-            ns.storage(),
-            ns.runner().metrics(),
-            ns.conf()
-                .getLong(
-                    io.hops.namenode.config.NamenodeConfig.DB_PROBE_PERIOD_MS,
-                    io.hops.namenode.config.NamenodeConfig.DB_PROBE_PERIOD_MS_DEFAULT));
-    this.snapshots = new Snapshots(ns, safeMode);
+            storage,
+            runner.metrics(),
+            conf.getLong(
+                NamenodeConfig.DB_PROBE_PERIOD_MS, NamenodeConfig.DB_PROBE_PERIOD_MS_DEFAULT));
+    this.snapshots = new Snapshots(storage, blocks, conf, safeMode);
     FsNamesystemMetrics fsn = new FsNamesystemMetrics(snapshots, rpcPort);
-    this.hops = new HopsNamenodeMetrics(ns, snapshots, database, housekeeping, rpcPort);
+    this.hops =
+        new HopsNamenodeMetrics(
+            storage, runner, blocks, users, conf, snapshots, database, housekeeping, rpcPort);
     String fsnName = own("FSNamesystem");
     ms.register(fsnName, "Namesystem state and counts", fsn);
     sources.add(fsnName);
@@ -92,7 +101,8 @@ public final class NamenodeMetrics implements AutoCloseable {
     bean(own("FSNamesystemState"), standard(fsn, FSNamesystemMBean.class));
     bean(
         own("NameNodeInfo"),
-        new StandardMBean(new NameNodeInfo(ns, snapshots), NameNodeMXBean.class, true));
+        new StandardMBean(
+            new NameNodeInfo(storage, blocks, snapshots), NameNodeMXBean.class, true));
     bean(own("HopsDatabase"), new StandardMBean(database, DatabaseHealthMXBean.class, true));
   }
 
@@ -192,6 +202,6 @@ public final class NamenodeMetrics implements AutoCloseable {
     hops.close();
     snapshots.close();
     database.close();
-    ns.runner().metrics().removeListener(recent);
+    runner.metrics().removeListener(recent);
   }
 }

@@ -1,6 +1,7 @@
 package io.hops.namenode.metrics;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.Storage;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.rpc.SafeMode;
 import java.util.concurrent.CompletableFuture;
@@ -9,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +31,9 @@ public final class Snapshots implements AutoCloseable {
   /** How long the first reader waits, there being no last snapshot to show. */
   static final long FIRST_WAIT_MILLIS = 10_000;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final BlockManager blocks;
+  private final Configuration conf;
   private final SafeMode safeMode;
   private final long maxAgeNanos;
   private final ExecutorService reader =
@@ -45,13 +49,13 @@ public final class Snapshots implements AutoCloseable {
   private long readingSince;
   private boolean failing;
 
-  public Snapshots(Namesystem ns, SafeMode safeMode) {
-    this.ns = ns;
+  public Snapshots(Storage storage, BlockManager blocks, Configuration conf, SafeMode safeMode) {
+    this.storage = storage;
+    this.blocks = blocks;
+    this.conf = conf;
     this.safeMode = safeMode;
     this.maxAgeNanos =
-        ns.conf()
-                .getLong(
-                    NamenodeConfig.METRICS_SNAPSHOT_MS, NamenodeConfig.METRICS_SNAPSHOT_MS_DEFAULT)
+        conf.getLong(NamenodeConfig.METRICS_SNAPSHOT_MS, NamenodeConfig.METRICS_SNAPSHOT_MS_DEFAULT)
             * 1_000_000L;
     synchronized (this) {
       startReading(System.nanoTime()); // so that the first scrape finds one
@@ -112,7 +116,7 @@ public final class Snapshots implements AutoCloseable {
 
   private void read() {
     try {
-      ClusterSnapshot s = ClusterSnapshot.take(ns, safeMode);
+      ClusterSnapshot s = ClusterSnapshot.take(storage, blocks, conf, safeMode);
       synchronized (this) {
         last = s;
         lastNanos = System.nanoTime();

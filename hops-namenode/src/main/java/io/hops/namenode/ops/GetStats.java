@@ -1,15 +1,16 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockHealth;
 import io.hops.namenode.blocks.BlockHealthCounts;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import java.io.IOException;
@@ -44,14 +45,14 @@ public final class GetStats {
   private GetStats() {}
 
   /** The array indexed by {@code ClientProtocol.GET_STATS_*}. */
-  public static long[] stats(Namesystem ns) throws IOException {
+  public static long[] stats(Storage storage, BlockManager blocks) throws IOException {
     long[] stats = new long[ClientProtocol.STATS_ARRAY_LENGTH];
-    for (DatanodeState n : ns.blocks().datanodes().live()) {
+    for (DatanodeState n : blocks.datanodes().live()) {
       stats[ClientProtocol.GET_STATS_CAPACITY_IDX] += n.capacity();
       stats[ClientProtocol.GET_STATS_USED_IDX] += n.dfsUsed();
       stats[ClientProtocol.GET_STATS_REMAINING_IDX] += n.remaining();
     }
-    BlockHealthCounts c = health(ns);
+    BlockHealthCounts c = health(storage);
     stats[ClientProtocol.GET_STATS_LOW_REDUNDANCY_IDX] = c.lowRedundancy();
     stats[ClientProtocol.GET_STATS_CORRUPT_BLOCKS_IDX] = c.corrupt();
     stats[ClientProtocol.GET_STATS_MISSING_BLOCKS_IDX] = c.missing();
@@ -60,8 +61,8 @@ public final class GetStats {
     return stats;
   }
 
-  public static ReplicatedBlockStats replicated(Namesystem ns) throws IOException {
-    BlockHealthCounts c = health(ns);
+  public static ReplicatedBlockStats replicated(Storage storage) throws IOException {
+    BlockHealthCounts c = health(storage);
     return new ReplicatedBlockStats(
         c.lowRedundancy(),
         c.corrupt(),
@@ -72,8 +73,8 @@ public final class GetStats {
   }
 
   /** The leader's last block health count: one batched read. */
-  public static BlockHealthCounts health(Namesystem ns) throws IOException {
-    try (Transaction tx = ns.storage().begin()) {
+  public static BlockHealthCounts health(Storage storage) throws IOException {
+    try (Transaction tx = storage.begin()) {
       return BlockHealthCounts.read(tx);
     }
   }
@@ -87,17 +88,18 @@ public final class GetStats {
    * The complete blocks with no live replica, (inode id, block id) in block id order: HDFS's
    * corrupt-file-blocks queue, for {@code listCorruptFileBlocks}.
    */
-  public static List<List<Long>> missingBlocks(Namesystem ns) throws StorageException {
+  public static List<List<Long>> missingBlocks(Storage storage, BlockManager blocks)
+      throws StorageException {
     List<List<Long>> missing = new ArrayList<>();
-    blockCounts(ns, missing);
+    blockCounts(storage, blocks, missing);
     missing.sort(java.util.Comparator.comparing((List<Long> b) -> b.get(1)));
     return missing;
   }
 
-  private static BlockCounts blockCounts(Namesystem ns, List<List<Long>> missingOut)
-      throws StorageException {
-    DatanodeManager datanodes = ns.blocks().datanodes();
-    try (Transaction tx = ns.storage().begin()) {
+  private static BlockCounts blockCounts(
+      Storage storage, BlockManager blocks, List<List<Long>> missingOut) throws StorageException {
+    DatanodeManager datanodes = blocks.datanodes();
+    try (Transaction tx = storage.begin()) {
       Set<List<Long>> candidates = new LinkedHashSet<>(); // (inode id, block id)
       for (UnderReplicatedBlockRow r :
           tx.scanAll(UnderReplicatedBlockRow.TABLE, LockMode.READ_COMMITTED)) {

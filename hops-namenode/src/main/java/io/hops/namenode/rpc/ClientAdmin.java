@@ -69,11 +69,11 @@ final class ClientAdmin {
   }
 
   long[] getStats() throws IOException {
-    return GetStats.stats(ns);
+    return GetStats.stats(ns.storage(), ns.blocks());
   }
 
   ReplicatedBlockStats getReplicatedBlockStats() throws IOException {
-    return GetStats.replicated(ns);
+    return GetStats.replicated(ns.storage());
   }
 
   ECBlockGroupStats getECBlockGroupStats() {

@@ -71,7 +71,7 @@ final class ClientFileReports {
 
   CorruptFileBlocks listCorruptFileBlocks(String path, String cookie) throws IOException {
     NamenodeRpc.checkSuperuser(ns, "listCorruptFileBlocks");
-    var missing = GetStats.missingBlocks(ns);
+    var missing = GetStats.missingBlocks(ns.storage(), ns.blocks());
     int limit =
         ns.conf()
             .getInt(

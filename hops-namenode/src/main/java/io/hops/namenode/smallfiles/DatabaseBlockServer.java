@@ -1,6 +1,9 @@
 package io.hops.namenode.smallfiles;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.ops.ReadDatabaseBlock;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -14,6 +17,7 @@ import java.net.SocketException;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.BlockChecksumOptions;
 import org.apache.hadoop.hdfs.protocol.BlockChecksumType;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -57,7 +61,9 @@ public final class DatabaseBlockServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseBlockServer.class);
   private static final int BYTES_PER_CHECKSUM = 512;
 
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final SmallFileStore smallFiles;
+  private final BlockTokens tokens;
   private final ServerSocket socket;
   private final ExecutorService workers;
   private final DatanodeInfo node;
@@ -70,8 +76,17 @@ public final class DatabaseBlockServer implements AutoCloseable {
   /** The peer of the connection this worker serves, for log lines. */
   private final ThreadLocal<java.net.SocketAddress> remote = new ThreadLocal<>();
 
-  public DatabaseBlockServer(Namesystem ns, String host, int port) throws IOException {
-    this.ns = ns;
+  public DatabaseBlockServer(
+      TransactionRunner runner,
+      SmallFileStore smallFiles,
+      BlockTokens tokens,
+      Configuration conf,
+      String host,
+      int port)
+      throws IOException {
+    this.runner = runner;
+    this.smallFiles = smallFiles;
+    this.tokens = tokens;
     this.socket = new ServerSocket();
     socket.setReuseAddress(true);
     socket.bind(new InetSocketAddress(host, port));
@@ -97,7 +112,7 @@ public final class DatabaseBlockServer implements AutoCloseable {
             .setInfoSecurePort(0)
             .setIpcPort(0)
             .build();
-    this.sasl = BlockServerSasl.ifRequired(ns.conf(), ns.blockTokens(), socket.getLocalPort());
+    this.sasl = BlockServerSasl.ifRequired(conf, tokens, socket.getLocalPort());
     Thread acceptor = new Thread(this::acceptLoop, "db-block-server-accept");
     acceptor.setDaemon(true);
     acceptor.start();
@@ -200,7 +215,7 @@ public final class DatabaseBlockServer implements AutoCloseable {
     }
     byte[] data;
     try {
-      data = ns.run(() -> new io.hops.namenode.ops.ReadDatabaseBlock(ns.smallFiles(), block));
+      data = runner.run(() -> new ReadDatabaseBlock(smallFiles, block));
     } catch (IOException e) {
       error(out, Status.ERROR, e.getMessage());
       return;
@@ -237,12 +252,11 @@ public final class DatabaseBlockServer implements AutoCloseable {
   private boolean tokenAccepted(
       BaseHeaderProto header, ExtendedBlock block, Op op, DataOutputStream out) throws IOException {
     try {
-      ns.blockTokens()
-          .checkAccess(
-              PBHelperClient.convert(header.getToken()),
-              null,
-              block,
-              BlockTokenIdentifier.AccessMode.READ);
+      tokens.checkAccess(
+          PBHelperClient.convert(header.getToken()),
+          null,
+          block,
+          BlockTokenIdentifier.AccessMode.READ);
       return true;
     } catch (SecretManager.InvalidToken e) {
       LOG.warn(
@@ -270,7 +284,7 @@ public final class DatabaseBlockServer implements AutoCloseable {
     long length = req.getLen();
     byte[] data;
     try {
-      data = ns.run(() -> new io.hops.namenode.ops.ReadDatabaseBlock(ns.smallFiles(), block));
+      data = runner.run(() -> new ReadDatabaseBlock(smallFiles, block));
     } catch (IOException e) {
       error(out, Status.ERROR, e.getMessage());
       return false;

@@ -1,9 +1,13 @@
 package io.hops.namenode.smallfiles;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.faults.Faults;
 import io.hops.namenode.ops.Concat;
 import io.hops.namenode.ops.DatabaseFileToMove;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.net.URI;
 import java.security.PrivilegedExceptionAction;
@@ -39,12 +43,27 @@ public final class DatabaseFileMover {
   /** The hidden file's name: {@code .hops-move-<inode id>-<random>}. */
   static final String PREFIX = ".hops-move-";
 
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final SmallFileStore smallFiles;
+  private final BlockManager blocks;
+  private final PermissionCheckers checkers;
+  private final Faults faults;
   private final URI self;
   private final Configuration conf;
 
-  public DatabaseFileMover(Namesystem ns, URI self, Configuration conf) {
-    this.ns = ns;
+  public DatabaseFileMover(
+      TransactionRunner runner,
+      SmallFileStore smallFiles,
+      BlockManager blocks,
+      PermissionCheckers checkers,
+      Faults faults,
+      URI self,
+      Configuration conf) {
+    this.runner = runner;
+    this.smallFiles = smallFiles;
+    this.blocks = blocks;
+    this.checkers = checkers;
+    this.faults = faults;
     this.self = self;
     this.conf = new Configuration(conf);
     this.conf.set("fs.hdfs.impl", DistributedFileSystem.class.getName());
@@ -58,7 +77,7 @@ public final class DatabaseFileMover {
   public boolean moveIfInDatabase(PermissionChecker caller, String src, FsAction access)
       throws IOException {
     DatabaseFileToMove.Found found =
-        ns.run(() -> new DatabaseFileToMove(caller, ns.smallFiles(), src, access));
+        runner.run(() -> new DatabaseFileToMove(caller, smallFiles, src, access));
     if (found == null) {
       return false;
     }
@@ -66,7 +85,7 @@ public final class DatabaseFileMover {
     String suffix = found.id() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
     Path hidden = new Path(file.getParent(), PREFIX + suffix);
     String record = MoveRecords.rowName(suffix);
-    ns.run(() -> new MoveRecords.Begin(suffix, found.directoryId(), ns.blocks().now()));
+    runner.run(() -> new MoveRecords.Begin(suffix, found.directoryId(), blocks.now()));
     boolean moved;
     try {
       moved = move(found, hidden);
@@ -74,13 +93,13 @@ public final class DatabaseFileMover {
       // The hidden file may be there, part written: the record stays unless it surely is not.
       try {
         asSuperuser(fs -> fs.delete(hidden, false));
-        ns.run(() -> new MoveRecords.End(record));
+        runner.run(() -> new MoveRecords.End(record));
       } catch (IOException | RuntimeException again) {
         e.addSuppressed(again);
       }
       throw e;
     }
-    ns.run(() -> new MoveRecords.End(record));
+    runner.run(() -> new MoveRecords.End(record));
     return moved;
   }
 
@@ -100,13 +119,13 @@ public final class DatabaseFileMover {
           }
           return null;
         });
-    ns.faults().at(io.hops.namenode.faults.Faults.Point.DATABASE_FILE_HIDDEN);
-    PermissionChecker superuser = ns.superuserChecker();
+    faults.at(Faults.Point.DATABASE_FILE_HIDDEN);
+    PermissionChecker superuser = checkers.ofSuperuser();
     try {
-      ns.run(
+      runner.run(
           () ->
-              new Concat(ns.blocks(), superuser, found.path(), new String[] {hidden.toString()})
-                  .adoptingDatabaseTarget(ns.smallFiles(), found.id()));
+              new Concat(blocks, superuser, found.path(), new String[] {hidden.toString()})
+                  .adoptingDatabaseTarget(smallFiles, found.id()));
     } catch (IOException | RuntimeException e) {
       LOG.info("{} not moved to datanodes: {}", found.path(), e.toString());
       asSuperuser(fs -> fs.delete(hidden, false));

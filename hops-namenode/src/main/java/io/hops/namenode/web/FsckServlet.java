@@ -2,6 +2,10 @@ package io.hops.namenode.web;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.check.Fsck;
+import io.hops.namenode.check.FsckNamespace;
+import io.hops.namenode.ops.Delete;
+import io.hops.namenode.ops.GetFileInfo;
+import io.hops.namenode.ops.GetListing;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;
@@ -14,6 +18,8 @@ import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -48,6 +54,39 @@ public final class FsckServlet extends HttpServlet {
       return;
     }
     String remote = InetAddress.getByName(request.getRemoteAddr()).toString();
-    new Fsck(ns, safeMode, pc, ugi.toString(), remote, request.getParameterMap(), out).run();
+    new Fsck(
+            ns.runner(),
+            ns.blocks(),
+            ns.smallFiles(),
+            namespace(ns),
+            ns.conf(),
+            safeMode,
+            pc,
+            ugi.toString(),
+            remote,
+            request.getParameterMap(),
+            out)
+        .run();
+  }
+
+  /** The calls by path of fsck's walk, each its operation in one transaction. */
+  private static FsckNamespace namespace(Namesystem ns) {
+    return new FsckNamespace() {
+      @Override
+      public HdfsFileStatus fileInfo(PermissionChecker pc, String path) throws IOException {
+        return ns.run(() -> new GetFileInfo(ns, pc, path, "getFileInfo"));
+      }
+
+      @Override
+      public DirectoryListing listing(PermissionChecker pc, String dir, byte[] from)
+          throws IOException {
+        return ns.run(() -> new GetListing(ns, pc, dir, from, false));
+      }
+
+      @Override
+      public void delete(PermissionChecker pc, String path) throws IOException {
+        ns.run(() -> new Delete(ns, pc, path, true));
+      }
+    };
   }
 }
