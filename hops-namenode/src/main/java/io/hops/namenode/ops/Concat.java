@@ -8,6 +8,7 @@ import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
@@ -120,7 +121,7 @@ public final class Concat extends Operation<Void> {
         FileBlocks fb = FileBlocks.lock(tx, f.id(), LockMode.EXCLUSIVE, bm.datanodes());
         blocks.put(f.id(), fb);
         if (!p.equals(target)) {
-          io.hops.dal.rows.SnapshotKeptFileRow keeper = tx.snapshotKeeperOf(f);
+          SnapshotKeptFileRow keeper = tx.snapshotKeeperOf(f);
           if (keeper != null && inLatestSnapshot(tx, resolved.get(p), f)) {
             inLatestSnapshot.add(f.id());
           } else if (keeper != null && f.snapshotId() != 0) {

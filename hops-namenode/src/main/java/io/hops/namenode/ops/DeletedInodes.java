@@ -18,6 +18,7 @@ import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
@@ -125,7 +126,7 @@ final class DeletedInodes {
   private final Set<Long> pendingBlocks = new HashSet<>();
 
   /** Files a snapshot has: their blocks stay until the snapshot goes (DeleteSnapshot). */
-  private final List<io.hops.dal.rows.SnapshotKeptFileRow> kept = new ArrayList<>();
+  private final List<SnapshotKeptFileRow> kept = new ArrayList<>();
 
   /** Files whose blocks are left to {@link ReleaseBlocks}. */
   private final List<Long> released = new ArrayList<>();
@@ -266,8 +267,7 @@ final class DeletedInodes {
         deferred.addAll(files.subList(i, files.size()));
         break;
       }
-      io.hops.dal.rows.SnapshotKeptFileRow keeper =
-          f.fileStoredInDb() ? null : tx.snapshotKeeperOf(f);
+      SnapshotKeptFileRow keeper = f.fileStoredInDb() ? null : tx.snapshotKeeperOf(f);
       if (keeper != null) {
         // A snapshot still has the file: its blocks stay, keyed by its inode id, until released.
         kept.add(keeper);
@@ -490,8 +490,8 @@ final class DeletedInodes {
     for (long id : released) {
       tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(id));
     }
-    for (io.hops.dal.rows.SnapshotKeptFileRow k : kept) {
-      tx.insert(io.hops.dal.rows.SnapshotKeptFileRow.TABLE, k);
+    for (SnapshotKeptFileRow k : kept) {
+      tx.insert(SnapshotKeptFileRow.TABLE, k);
     }
   }
 }

@@ -5,6 +5,7 @@ import io.hops.dal.StorageException;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
@@ -279,7 +280,7 @@ final class RenameLocks {
    */
   private static long referenceMarkOf(LockPhase tx, InodeRow file)
       throws io.hops.dal.StorageException {
-    io.hops.dal.rows.SnapshotKeptFileRow keeper = tx.entryKeeperOf(file);
+    SnapshotKeptFileRow keeper = tx.entryKeeperOf(file);
     if (keeper != null
         && !io.hops.namenode.ops.snapshot.SnapshotView.anExistingSnapshotHas(
             tx, keeper.dirId(), file)) {
