@@ -1,6 +1,7 @@
 package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InodeVersionRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.InodeFlags;
 import java.io.IOException;
@@ -58,12 +59,14 @@ public final class SnapshotDiff {
 
   /**
    * Whether a directory changed between the two ends ({@code touched}: it has a version between
-   * them), and its states after the later end: HDFS compares its state at the earlier end with
-   * those too (DirectoryWithSnapshotFeature.computeDiffBetweenSnapshots), so a chmod after the
-   * later end marks it modified.
+   * them), and its latest state ({@code now}, null when the later end is the current tree): HDFS
+   * compares its state at the earlier end with that one too
+   * (DirectoryWithSnapshotFeature.computeDiffBetweenSnapshots), so a chmod after the later end
+   * marks it modified, and a chmod undone before now does not (HDFS's loop over the states at the
+   * snapshots after the later end indexes a sublist past its end and never runs).
    */
-  record Since(boolean touched, List<InodeRow> after) {
-    static final Since NONE = new Since(false, List.of());
+  record Since(boolean touched, InodeRow now) {
+    static final Since NONE = new Since(false, null);
   }
 
   /** A child created or deleted in a walked directory. */
@@ -132,7 +135,7 @@ public final class SnapshotDiff {
             List.of(),
             scope.atEarlier(),
             scope.atLater(),
-            new Since(scope.touched(), scope.after())));
+            new Since(scope.touched(), scope.now())));
     while (!common.isEmpty() || (!createdDirs.isEmpty() && renamed.size() < deleted.size())) {
       if (!common.isEmpty()) {
         visitCommon(common.poll());
@@ -235,42 +238,41 @@ public final class SnapshotDiff {
     }
   }
 
-  /** The versions of entry {@code name} of a walked directory, for {@link Since}. */
+  /**
+   * The versions of entry {@code name} of a walked directory, for {@link Since}: its latest state
+   * is its live row, or, when it is in no live directory any more, its last version kept.
+   */
   private Since since(SnapshotDiffDirectory.Rows rows, String name, InodeRow live) {
     boolean touched = false;
-    List<InodeRow> after = new ArrayList<>();
-    for (var v : rows.versions()) {
+    InodeVersionRow last = null;
+    for (InodeVersionRow v : rows.versions()) {
       if (!v.name().equals(name)) {
         continue;
       }
       if (v.snapshotId() >= scope.earlier() && v.snapshotId() < scope.later()) {
         touched = true;
-      } else if (v.snapshotId() >= scope.later() && v.present()) {
-        after.add(v.toInode(live.partitionId()));
+      } else if (v.snapshotId() >= scope.later()
+          && v.present()
+          && (last == null || v.snapshotId() > last.snapshotId())) {
+        last = v;
       }
     }
-    if (scope.later() != SnapshotDiffScope.CURRENT) {
-      for (InodeRow r : rows.live()) {
-        if (r.name().equals(name) && r.id() == live.id()) {
-          after.add(r);
-        }
+    if (scope.later() == SnapshotDiffScope.CURRENT) {
+      return new Since(touched, null);
+    }
+    for (InodeRow r : rows.live()) {
+      if (r.name().equals(name) && r.id() == live.id()) {
+        return new Since(touched, r);
       }
     }
-    return new Since(touched, after);
+    return new Since(touched, last == null ? null : last.toInode(live.partitionId()));
   }
 
   private static boolean metadataChanged(Node dir) {
     if (!sameDirectory(dir.e(), dir.l())) {
       return true;
     }
-    if (dir.since().touched()) {
-      for (InodeRow r : dir.since().after()) {
-        if (!sameDirectory(dir.e(), r)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return dir.since().touched() && !sameDirectory(dir.e(), dir.since().now());
   }
 
   /** HDFS's INodeDirectoryAttributes.metadataEquals, of what versions keep. */

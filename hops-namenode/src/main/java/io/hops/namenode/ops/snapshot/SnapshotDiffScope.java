@@ -54,7 +54,7 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
       InodeRow atEarlier,
       InodeRow atLater,
       boolean touched,
-      List<InodeRow> after) {}
+      InodeRow now) {}
 
   private final PermissionChecker pc;
   private final String path;
@@ -178,30 +178,11 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
         rowAt(earlier),
         rowAt(later),
         rootIndex == resolved.inodes().size() - 1,
-        after(later));
+        later == CURRENT ? null : resolved.target());
   }
 
   private Scope emptyScope() {
-    return new Scope(null, path, from, to, true, 0, 0, 0, false, null, null, false, List.of());
-  }
-
-  /**
-   * The snapshottable directory's states after {@code later} (at later snapshots, and now), which
-   * HDFS compares its state at the earlier end with ({@link SnapshotDiff.Since}); none for a
-   * directory below it (its versions are not read here).
-   */
-  private List<InodeRow> after(long later) {
-    List<InodeRow> out = new ArrayList<>();
-    if (rootIndex != resolved.inodes().size() - 1 || later == CURRENT) {
-      return out;
-    }
-    for (SnapshotRow s : snapshots) {
-      if (s.snapshotId() > later) {
-        out.add(SnapshotView.rootOf(resolved.target(), s));
-      }
-    }
-    out.add(resolved.target());
-    return out;
+    return new Scope(null, path, from, to, true, 0, 0, 0, false, null, null, false, null);
   }
 
   /** The directory's row at a snapshot (its entry then, or for the snapshottable one its root). */
