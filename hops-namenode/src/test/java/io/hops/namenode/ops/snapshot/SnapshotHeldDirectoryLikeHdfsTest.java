@@ -1,5 +1,7 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.digest;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.digestOf;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,10 +13,6 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.config.NamenodeConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -78,8 +76,8 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     hops.deleteSnapshot(p("/two/d"), "s0");
     both.hdfsSide.admin().deleteSnapshot(p("/two/d"), "s0");
     assertKept(kept);
-    assertThat(read(hops, "/two/d/.snapshot/s1/t/f"))
-        .isEqualTo(read(both.hdfsSide.admin(), "/two/d/.snapshot/s1/t/f"))
+    assertThat(digestOf(hops, "/two/d/.snapshot/s1/t/f"))
+        .isEqualTo(digestOf(both.hdfsSide.admin(), "/two/d/.snapshot/s1/t/f"))
         .isEqualTo(digest(text("f", 3000)));
     assertThat(versionsWrittenBy(() -> changeBelow(hops, "/two/o/t"))).isPositive();
 
@@ -136,10 +134,10 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     out.add("delete sub: " + fs.delete(p(root + "/o/t/sub"), true));
     for (String s : snapshots) {
       for (String f : List.of("t/f", "t/g", "t/sub/h")) {
-        out.add(f + " at " + s + ": " + read(fs, d + "/.snapshot/" + s + "/" + f));
+        out.add(f + " at " + s + ": " + digestOf(fs, d + "/.snapshot/" + s + "/" + f));
       }
     }
-    out.add("g now: " + read(fs, root + "/o/t/g"));
+    out.add("g now: " + digestOf(fs, root + "/o/t/g"));
     return out;
   }
 
@@ -199,19 +197,5 @@ class SnapshotHeldDirectoryLikeHdfsTest {
       assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
     }
     assertThat(SnapshotKeptBlocks.namespaceProblems(both)).isEmpty();
-  }
-
-  private static String read(DistributedFileSystem fs, String path) {
-    try (InputStream in = fs.open(p(path))) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      in.transferTo(out);
-      return out.size() + " bytes, hash " + out.toString(StandardCharsets.UTF_8).hashCode();
-    } catch (IOException e) {
-      return SideBySide.failure(e);
-    }
-  }
-
-  private static String digest(String text) {
-    return text.getBytes(StandardCharsets.UTF_8).length + " bytes, hash " + text.hashCode();
   }
 }
