@@ -29,10 +29,6 @@ public final class SnapshottableDirs {
     public boolean atOrBelow(long dirId) {
       return row.id() == dirId || ancestors.contains(dirId);
     }
-
-    public boolean hasSnapshots() {
-      return row.snapshotId() != 0;
-    }
   }
 
   private final LockPhase tx;

@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,43 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     }
     assertReleased(kept);
     assertThat(versionsWrittenBy(() -> changeBelow(both.hopsSide.admin(), "/other/o/t"))).isZero();
+  }
+
+  /**
+   * A held directory made snapshottable, without snapshots of its own, is deleted as HDFS deletes
+   * it; the snapshot it was moved away from still reads its files, and deleting that snapshot
+   * releases them.
+   */
+  @Test
+  void aHeldDirectoryMadeSnapshottableWithoutSnapshotsIsDeletedAsInHdfs() throws Exception {
+    List<LocatedBlock> kept = heldHistoryAlike("/allowed", List.of("s0"));
+    List<String> outcomes = new ArrayList<>();
+    for (SideBySide.Side s : List.of(both.hopsSide, both.hdfsSide)) {
+      DistributedFileSystem fs = s.admin();
+      fs.allowSnapshot(p("/allowed/o/t"));
+      String deleted;
+      try {
+        deleted = "deleted: " + fs.delete(p("/allowed/o/t"), true);
+      } catch (Exception e) {
+        deleted = SideBySide.failure(e);
+      }
+      outcomes.add(
+          deleted
+              + ", listed: "
+              + java.util.Arrays.toString(fs.getSnapshottableDirListing()).contains("/allowed/o/t")
+              + ", s0 reads t/g: "
+              + digestOf(fs, "/allowed/d/.snapshot/s0/t/g"));
+    }
+    assertThat(outcomes.get(0)).isEqualTo(outcomes.get(1)).startsWith("deleted: true");
+    assertKept(kept);
+    both.hopsSide.admin().deleteSnapshot(p("/allowed/d"), "s0");
+    assertReleased(kept);
+  }
+
+  private static boolean listed(DistributedFileSystem fs, String dir) throws Exception {
+    SnapshottableDirectoryStatus[] all = fs.getSnapshottableDirListing();
+    return all != null
+        && java.util.Arrays.stream(all).anyMatch(d -> d.getFullPath().toString().equals(dir));
   }
 
   /**
