@@ -10,12 +10,16 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.ops.SnapshotGuards;
+import io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow;
+import io.hops.namenode.ops.snapshot.SnapshotGuard;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.subtree.SubtreeMarks;
 import io.hops.namenode.subtree.SubtreeOperations;
 import io.hops.namenode.tx.Operation;
 import io.hops.namenode.tx.RetryCache;
@@ -47,6 +51,7 @@ public final class Namesystem {
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
   private final LeaseManager leases;
+  private final SnapshotGuards snapshotGuards;
   private final SubtreeOperations subtrees;
   private final io.hops.namenode.faults.Faults faults = new io.hops.namenode.faults.Faults();
   private final io.hops.namenode.blocks.SmallFileStore smallFiles;
@@ -117,7 +122,21 @@ public final class Namesystem {
           io.hops.namenode.faults.Faults.Point.SUBTREE_STEP,
           io.hops.namenode.faults.Faults.delay(java.time.Duration.ofMillis(subtreeDelay)));
     }
-    this.subtrees = new SubtreeOperations(this);
+    this.snapshotGuards = (tx, dir) -> SnapshotGuard.read(this, tx, dir);
+    this.subtrees =
+        new SubtreeOperations(
+            runner,
+            new SubtreeMarks(storage, runner, blocks::election, faults),
+            faults,
+            limits,
+            blocks.clock(),
+            snapshotGuards,
+            (path, mark, markOwner) -> {
+              if (snapshots.enabled()) {
+                runner.run(() -> new RefuseSnapshottedBelow(this, path, mark, markOwner));
+              }
+            },
+            conf);
     runner.useStaleMarks(subtrees.marks());
   }
 
@@ -263,6 +282,11 @@ public final class Namesystem {
    */
   public SubtreeOperations subtrees() {
     return subtrees;
+  }
+
+  /** What a delete or a rename reads of the snapshottable directories below a directory. */
+  public SnapshotGuards snapshotGuards() {
+    return snapshotGuards;
   }
 
   /** Where tests inject faults into this namenode; nothing happens at them unless one is armed. */

@@ -218,7 +218,7 @@ public final class Create extends Operation<HdfsFileStatus> {
       checkErasureCoding();
     }
     // HDFS's message names the client machine after "clientName=" (BlockManager.verifyReplication).
-    Checks.replication(ns, replication, src + ", clientName=" + clientMachine);
+    Checks.replication(ns.limits(), replication, src + ", clientName=" + clientMachine);
 
     inheritedAcl = DefaultAcl.of(target != null ? resolved.inodes().get(depth - 1) : anchor);
     MutableInode parent;
@@ -247,8 +247,8 @@ public final class Create extends Operation<HdfsFileStatus> {
     }
     for (int i = firstMissing; i <= depth; i++) {
       try {
-        Checks.componentLength(ns, names, i);
-        Checks.directoryItems(ns, parent, names, i - 1);
+        Checks.componentLength(ns.limits(), names, i);
+        Checks.directoryItems(ns.limits(), parent, names, i - 1);
         quotas.verify(1, 0);
       } catch (QuotaExceededException e) {
         if (i == firstMissing) {
@@ -332,8 +332,8 @@ public final class Create extends Operation<HdfsFileStatus> {
       ExecutePhase tx, MutableInode parent, String[] names, int i, FsPermission permission)
       throws IOException {
     String name = names[i - 1];
-    Checks.componentLength(ns, names, i);
-    Checks.directoryItems(ns, parent, names, i - 1);
+    Checks.componentLength(ns.limits(), names, i);
+    Checks.directoryItems(ns.limits(), parent, names, i - 1);
     MutableInode dir = new MutableInode();
     dir.parentId = parent.id;
     dir.name = name;
@@ -361,8 +361,8 @@ public final class Create extends Operation<HdfsFileStatus> {
     }
     int depth = names.length;
     String name = names[depth - 1];
-    Checks.componentLength(ns, names, depth);
-    Checks.directoryItems(ns, parent, names, depth - 1);
+    Checks.componentLength(ns.limits(), names, depth);
+    Checks.directoryItems(ns.limits(), parent, names, depth - 1);
     MutableInode file = new MutableInode();
     file.parentId = parent.id;
     file.name = name;

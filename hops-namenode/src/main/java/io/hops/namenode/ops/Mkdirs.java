@@ -103,8 +103,8 @@ public final class Mkdirs extends Operation<Boolean> {
     for (int i = existing; i <= resolved.depth(); i++) {
       String name = resolved.components()[i - 1];
       Checks.notReserved(i, name);
-      Checks.componentLength(ns, resolved.components(), i);
-      Checks.directoryItems(ns, parent, resolved.components(), i - 1);
+      Checks.componentLength(ns.limits(), resolved.components(), i);
+      Checks.directoryItems(ns.limits(), parent, resolved.components(), i - 1);
       try {
         quotas.verify(1, 0);
       } catch (QuotaExceededException e) {

@@ -6,8 +6,9 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.LeasePathTail;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
@@ -39,7 +40,9 @@ import org.apache.hadoop.fs.permission.FsAction;
  * overwritten destination (a file or an empty directory) is deleted with what goes with it.
  */
 public final class Rename extends Operation<Boolean> {
-  private final Namesystem ns;
+  private final Limits limits;
+  private final ClusterClock clock;
+  private final SnapshotGuards snapshotGuards;
   private final PermissionChecker pc;
   private final String src;
   private final String dst;
@@ -60,13 +63,17 @@ public final class Rename extends Operation<Boolean> {
   private SnapshotGuard dstSnapshots;
 
   private Rename(
-      Namesystem ns,
+      Limits limits,
+      ClusterClock clock,
+      SnapshotGuards snapshotGuards,
       PermissionChecker pc,
       String src,
       String dst,
       boolean oldApi,
       Options.Rename... options) {
-    this.ns = ns;
+    this.limits = limits;
+    this.clock = clock;
+    this.snapshotGuards = snapshotGuards;
     this.pc = pc;
     this.src = src;
     this.dst = dst;
@@ -77,14 +84,26 @@ public final class Rename extends Operation<Boolean> {
   }
 
   /** The old {@code rename}: returns false where rename2 throws. */
-  public static Rename oldApi(Namesystem ns, PermissionChecker pc, String src, String dst) {
-    return new Rename(ns, pc, src, dst, true);
+  public static Rename oldApi(
+      Limits limits,
+      ClusterClock clock,
+      SnapshotGuards snapshotGuards,
+      PermissionChecker pc,
+      String src,
+      String dst) {
+    return new Rename(limits, clock, snapshotGuards, pc, src, dst, true);
   }
 
   /** {@code rename2}. */
   public static Rename withOptions(
-      Namesystem ns, PermissionChecker pc, String src, String dst, Options.Rename... options) {
-    return new Rename(ns, pc, src, dst, false, options);
+      Limits limits,
+      ClusterClock clock,
+      SnapshotGuards snapshotGuards,
+      PermissionChecker pc,
+      String src,
+      String dst,
+      Options.Rename... options) {
+    return new Rename(limits, clock, snapshotGuards, pc, src, dst, false, options);
   }
 
   /**
@@ -118,8 +137,8 @@ public final class Rename extends Operation<Boolean> {
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
-    srcSnapshots = SnapshotGuard.read(ns, tx, s);
-    dstSnapshots = SnapshotGuard.read(ns, tx, !oldApi && overwrite ? d : null);
+    srcSnapshots = snapshotGuards.read(tx, s);
+    dstSnapshots = snapshotGuards.read(tx, !oldApi && overwrite ? d : null);
     if (toTrash
         && s != null
         && s.isDir()
@@ -137,7 +156,7 @@ public final class Rename extends Operation<Boolean> {
               s,
               PathNames.prefix(sc, sc.length),
               LockMode.READ_COMMITTED,
-              SubtreeScan.bound(ns));
+              limits.inodesInOneTx());
     }
     if (s != null && !s.isDir() && s.underConstruction()) {
       leasePath = LeasePathTail.pathOf(tx, s, LockMode.READ_COMMITTED);
@@ -180,7 +199,7 @@ public final class Rename extends Operation<Boolean> {
                   s,
                   PathNames.prefix(locks.srcComponents(), sn),
                   LockMode.READ_COMMITTED,
-                  SubtreeScan.bound(ns));
+                  limits.inodesInOneTx());
       if (scan.exceeded()) {
         movedTooBig = true;
       } else {
@@ -352,9 +371,9 @@ public final class Rename extends Operation<Boolean> {
   /** The new name's length; the destination directory's size if the entry changes directory. */
   private void checkLimits() throws IOException {
     String[] tc = locks.targetComponents();
-    Checks.componentLength(ns, tc, tc.length);
+    Checks.componentLength(limits, tc, tc.length);
     if (locks.srcParent().id() != locks.dstParent().id()) {
-      Checks.directoryItems(ns, MutableInode.of(locks.dstParent()), tc, tc.length - 1);
+      Checks.directoryItems(limits, MutableInode.of(locks.dstParent()), tc, tc.length - 1);
     }
   }
 
@@ -365,7 +384,7 @@ public final class Rename extends Operation<Boolean> {
     InodeRow dp = locks.dstParent();
     String[] tc = locks.targetComponents();
     String newName = tc[tc.length - 1];
-    long now = ns.blocks().now();
+    long now = clock.now();
     if (d != null) {
       tx.delete(InodeRow.TABLE, d);
       overwritten.delete(tx);

@@ -54,7 +54,7 @@ public final class SetReplication extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    Checks.replication(ns, replication, path);
+    Checks.replication(ns.limits(), replication, path);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     InodeRow target = resolved.target();
     if (target != null

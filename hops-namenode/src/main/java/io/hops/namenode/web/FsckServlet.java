@@ -85,7 +85,7 @@ public final class FsckServlet extends HttpServlet {
 
       @Override
       public void delete(PermissionChecker pc, String path) throws IOException {
-        ns.run(() -> new Delete(ns, pc, path, true));
+        ns.run(() -> new Delete(ns.limits(), ns.snapshotGuards(), pc, path, true));
       }
     };
   }
