@@ -55,7 +55,7 @@ final class SmallFileMoveLeftovers implements HousekeepingTask {
         var superuser = ns.superuserChecker();
         boolean deleted =
             ns.runAsLeader(
-                () -> new Delete(ns.limits(), ns.snapshotGuards(), superuser, hidden, false));
+                () -> new Delete(ns.limits(), ns.snapshotReads(), superuser, hidden, false));
         LOG.info(
             "{} {}: left by a move of a database file to datanodes that did not finish",
             deleted ? "deleted" : "found no",

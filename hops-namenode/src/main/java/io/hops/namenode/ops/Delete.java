@@ -37,7 +37,7 @@ import org.apache.hadoop.fs.permission.FsAction;
  * directory of the subtree (with the sticky bit on their children).
  */
 public final class Delete extends Operation<Boolean> {
-  private final SnapshotGuards snapshotGuards;
+  private final SnapshotReads snapshotReads;
   private final PermissionChecker pc;
   private final String src;
   private final boolean recursive;
@@ -55,11 +55,11 @@ public final class Delete extends Operation<Boolean> {
 
   public Delete(
       Limits limits,
-      SnapshotGuards snapshotGuards,
+      SnapshotReads snapshotReads,
       PermissionChecker pc,
       String src,
       boolean recursive) {
-    this.snapshotGuards = snapshotGuards;
+    this.snapshotReads = snapshotReads;
     this.pc = pc;
     this.src = src;
     this.recursive = recursive;
@@ -107,7 +107,7 @@ public final class Delete extends Operation<Boolean> {
     if (target == null) {
       return;
     }
-    snapshots = snapshotGuards.read(tx, target);
+    snapshots = snapshotReads.guard(tx, target);
     if (!target.isDir() || target.childrenCount() == 0) {
       related = DeletedInodes.read(tx, List.of(target));
     } else if (detach && recursive && target.id() == ownMark) {

@@ -42,7 +42,7 @@ import org.apache.hadoop.fs.permission.FsAction;
 public final class Rename extends Operation<Boolean> {
   private final Limits limits;
   private final ClusterClock clock;
-  private final SnapshotGuards snapshotGuards;
+  private final SnapshotReads snapshotReads;
   private final PermissionChecker pc;
   private final String src;
   private final String dst;
@@ -65,7 +65,7 @@ public final class Rename extends Operation<Boolean> {
   private Rename(
       Limits limits,
       ClusterClock clock,
-      SnapshotGuards snapshotGuards,
+      SnapshotReads snapshotReads,
       PermissionChecker pc,
       String src,
       String dst,
@@ -73,7 +73,7 @@ public final class Rename extends Operation<Boolean> {
       Options.Rename... options) {
     this.limits = limits;
     this.clock = clock;
-    this.snapshotGuards = snapshotGuards;
+    this.snapshotReads = snapshotReads;
     this.pc = pc;
     this.src = src;
     this.dst = dst;
@@ -87,23 +87,23 @@ public final class Rename extends Operation<Boolean> {
   public static Rename oldApi(
       Limits limits,
       ClusterClock clock,
-      SnapshotGuards snapshotGuards,
+      SnapshotReads snapshotReads,
       PermissionChecker pc,
       String src,
       String dst) {
-    return new Rename(limits, clock, snapshotGuards, pc, src, dst, true);
+    return new Rename(limits, clock, snapshotReads, pc, src, dst, true);
   }
 
   /** {@code rename2}. */
   public static Rename withOptions(
       Limits limits,
       ClusterClock clock,
-      SnapshotGuards snapshotGuards,
+      SnapshotReads snapshotReads,
       PermissionChecker pc,
       String src,
       String dst,
       Options.Rename... options) {
-    return new Rename(limits, clock, snapshotGuards, pc, src, dst, false, options);
+    return new Rename(limits, clock, snapshotReads, pc, src, dst, false, options);
   }
 
   /**
@@ -137,8 +137,8 @@ public final class Rename extends Operation<Boolean> {
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
-    srcSnapshots = snapshotGuards.read(tx, s);
-    dstSnapshots = snapshotGuards.read(tx, !oldApi && overwrite ? d : null);
+    srcSnapshots = snapshotReads.guard(tx, s);
+    dstSnapshots = snapshotReads.guard(tx, !oldApi && overwrite ? d : null);
     if (toTrash
         && s != null
         && s.isDir()

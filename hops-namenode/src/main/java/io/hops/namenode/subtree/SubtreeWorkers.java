@@ -4,7 +4,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.election.ClusterClock;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.faults.Faults;
-import io.hops.namenode.ops.SnapshotGuards;
+import io.hops.namenode.ops.SnapshotReads;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.OwnMark;
@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * What every subtree operation of one namenode shares (docs/architecture.md, "Subtree operations"):
  * the runner and the marks, what the operations they run take (the limits, the cluster's clock, the
- * snapshot guards), the pool that reads and deletes levels, the thread that retries unmarks and
- * runs reclaims, the bound of one transaction, and the stop that ends operations between two of
- * their transactions.
+ * snapshot reads), the pool that reads and deletes levels, the thread that retries unmarks and runs
+ * reclaims, the bound of one transaction, and the stop that ends operations between two of their
+ * transactions.
  */
 final class SubtreeWorkers {
   /** How many times an operation goes back to its one-transaction form before giving up. */
@@ -38,7 +38,7 @@ final class SubtreeWorkers {
   final Limits limits;
 
   final ClusterClock clock;
-  final SnapshotGuards snapshotGuards;
+  final SnapshotReads snapshotReads;
 
   /** The most inodes one transaction takes ({@code hops.namenode.subtree.max-inodes-in-one-tx}). */
   final int bound;
@@ -59,14 +59,14 @@ final class SubtreeWorkers {
       Faults faults,
       Limits limits,
       ClusterClock clock,
-      SnapshotGuards snapshotGuards,
+      SnapshotReads snapshotReads,
       int threads) {
     this.runner = runner;
     this.marks = marks;
     this.faults = faults;
     this.limits = limits;
     this.clock = clock;
-    this.snapshotGuards = snapshotGuards;
+    this.snapshotReads = snapshotReads;
     this.bound = limits.inodesInOneTx();
     this.threads = threads;
     this.background =
