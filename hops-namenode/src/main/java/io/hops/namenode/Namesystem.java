@@ -219,11 +219,6 @@ public final class Namesystem {
     return checkers;
   }
 
-  /** A new inode id, unique across namenodes. */
-  public long newInodeId() throws StorageException {
-    return inodeIds.next();
-  }
-
   /** Inode ids, unique across namenodes, drawn a range at a time. */
   public IdPool inodeIds() {
     return inodeIds;
