@@ -1,7 +1,10 @@
 package io.hops.namenode;
 
 import java.io.IOException;
+import java.net.URI;
 import java.security.PrivilegedExceptionAction;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StorageType;
@@ -18,8 +21,82 @@ import org.apache.hadoop.security.UserGroupInformation;
  * namenode over the same store ({@link #other}) that the datanodes heartbeat too.
  */
 public final class SideBySide implements AutoCloseable {
-  /** One system's clients. */
-  public record Side(DistributedFileSystem admin, DistributedFileSystem alice) {}
+  /**
+   * One system's clients: the superuser's ({@code admin}), {@code alice}'s (group {@code staff}),
+   * and any other user's on demand ({@link #as}); each is made once and closed with the side.
+   */
+  public static final class Side implements AutoCloseable {
+    private final String name;
+    private final URI uri;
+    private final Configuration conf;
+    private final DistributedFileSystem admin;
+    private final Map<String, DistributedFileSystem> users = new LinkedHashMap<>();
+
+    Side(String name, URI uri, Configuration conf) throws Exception {
+      this.name = name;
+      this.uri = uri;
+      this.conf = conf;
+      this.admin = (DistributedFileSystem) FileSystem.get(uri, conf);
+    }
+
+    /** {@code hops} or {@code hdfs}. */
+    public String name() {
+      return name;
+    }
+
+    /** The client configuration of this side (a copy). */
+    public Configuration conf() {
+      return new Configuration(conf);
+    }
+
+    public URI uri() {
+      return uri;
+    }
+
+    /** The superuser's client. */
+    public DistributedFileSystem admin() {
+      return admin;
+    }
+
+    /** alice's client (groups {@code staff}). */
+    public DistributedFileSystem alice() throws IOException {
+      return as("alice", "staff");
+    }
+
+    /**
+     * A client of {@code user} in {@code groups}, made at the first call (after both namenodes
+     * started: starting one resets the JVM's group mapping).
+     */
+    public synchronized DistributedFileSystem as(String user, String... groups) throws IOException {
+      DistributedFileSystem fs = users.get(user);
+      if (fs == null) {
+        UserGroupInformation ugi = UserGroupInformation.createUserForTesting(user, groups);
+        try {
+          fs =
+              (DistributedFileSystem)
+                  ugi.doAs((PrivilegedExceptionAction<FileSystem>) () -> FileSystem.get(uri, conf));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException(e.toString());
+        }
+        users.put(user, fs);
+      }
+      return fs;
+    }
+
+    /** Another superuser client, with a client name of its own; the caller closes it. */
+    public DistributedFileSystem newAdmin() throws IOException {
+      return (DistributedFileSystem) FileSystem.newInstance(uri, conf);
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+      admin.close();
+      for (DistributedFileSystem fs : users.values()) {
+        fs.close();
+      }
+    }
+  }
 
   /** A step done on each side in turn. */
   @FunctionalInterface
@@ -41,15 +118,14 @@ public final class SideBySide implements AutoCloseable {
     this.hops = hops;
     this.other = other;
     this.hdfs = hdfs;
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    this.hopsSide =
-        new Side(hops.client(), as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())));
+    this.hopsSide = new Side("hops", hops.uri(), hops.clientConf());
     this.hdfsSide =
         new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
+            "hdfs",
+            hdfs.getURI(),
+            ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT));
+    hopsSide.alice();
+    hdfsSide.alice();
   }
 
   /** Starts both systems; {@code name} names HDFS's test directory. */
@@ -141,23 +217,28 @@ public final class SideBySide implements AutoCloseable {
         .refreshNodes(hdfs.getConfiguration(0));
   }
 
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
-  }
-
-  /** How a failed step is compared: the exception's class and the first line of its message. */
+  /**
+   * How a failed step is compared: the exception's class and the first line of its message (Hadoop
+   * IPC appends the server's stack trace to the message).
+   */
   public static String failure(Exception e) {
     String m = String.valueOf(e.getMessage());
     return e.getClass().getName() + ": " + m.lines().findFirst().orElse("");
   }
 
+  /** A step's outcome as compared: {@code returned} and its result, or its {@link #failure}. */
+  public static String outcome(Step step, Side s) {
+    try {
+      return "returned " + step.run(s);
+    } catch (Exception e) {
+      return failure(e);
+    }
+  }
+
   @Override
   public void close() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      s.admin().close();
-      s.alice().close();
-    }
+    hopsSide.close();
+    hdfsSide.close();
     hdfs.shutdown();
     if (other != null) {
       other.close();

@@ -6,6 +6,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.config.Limits;
@@ -403,6 +404,9 @@ public final class Rename extends Operation<Boolean> {
     // A file a snapshot has under its old entry: the mark keeps its blocks if it is deleted.
     moved.snapshotId = s.isDir() ? Math.max(moved.snapshotId, locks.hold()) : locks.referenceMark();
     tx.insert(InodeRow.TABLE, moved.toRow());
+    if (locks.holdRow() != null) {
+      tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, locks.holdRow());
+    }
     int gone = d == null ? 0 : 1;
     if (sp.id() == dp.id()) {
       MutableInode p = MutableInode.of(sp);

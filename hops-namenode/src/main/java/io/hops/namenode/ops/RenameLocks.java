@@ -64,6 +64,7 @@ final class RenameLocks {
   private InodeRow dstParent;
   private InodeRow dst;
   private long hold;
+  private SnapshotKeptFileRow holdRow;
   private Long referenceMark;
 
   private RenameLocks() {}
@@ -268,9 +269,9 @@ final class RenameLocks {
       referenceMark = referenceMarkOf(tx, src);
     }
     if (src != null && src.isDir() && !src.snapshottable()) {
-      hold =
-          tx.holdOfMoved(
-              srcRows.subList(0, sc.length), dstRows.subList(0, targetComponents.length));
+      List<InodeRow> from = srcRows.subList(0, sc.length);
+      hold = tx.holdOfMoved(from, dstRows.subList(0, targetComponents.length));
+      holdRow = tx.holdRowOfMoved(src, from, hold);
     }
   }
 
@@ -454,6 +455,14 @@ final class RenameLocks {
    */
   long hold() {
     return hold;
+  }
+
+  /**
+   * The {@code snapshot_kept_files} row that lets the hold be cleared once no snapshot reads the
+   * directory's old place ({@link SnapshotKeptFileRow#hold}), or null.
+   */
+  SnapshotKeptFileRow holdRow() {
+    return holdRow;
   }
 
   /**

@@ -7,7 +7,6 @@ import io.hops.namenode.ops.snapshot.DeleteSnapshot;
 import io.hops.namenode.ops.snapshot.DisallowSnapshot;
 import io.hops.namenode.ops.snapshot.GetSnapshotListing;
 import io.hops.namenode.ops.snapshot.GetSnapshottableDirListing;
-import io.hops.namenode.ops.snapshot.ReleaseKeptFiles;
 import io.hops.namenode.ops.snapshot.RenameSnapshot;
 import io.hops.namenode.ops.snapshot.SnapshotDiff;
 import io.hops.namenode.ops.snapshot.SnapshotDiffScope;
@@ -61,10 +60,9 @@ final class ClientSnapshots {
           attempt.set(new DeleteSnapshot(pc, snapshotRoot, snapshotName));
           return attempt.get();
         });
-    // Files kept for the snapshot beyond the first batch: released in more transactions.
-    long[] left = attempt.get() == null ? null : attempt.get().releaseLeft();
-    while (left != null && ns.run(() -> new ReleaseKeptFiles(left[0], left[1]))) {
-      // each transaction releases a bounded batch
+    // Holds due and kept files beyond the first batch: released in more transactions.
+    if (attempt.get() != null) {
+      attempt.get().releaseRest(ns);
     }
   }
 

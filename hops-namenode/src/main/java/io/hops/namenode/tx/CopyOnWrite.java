@@ -314,6 +314,23 @@ final class CopyOnWrite {
         : was.snapshotId();
   }
 
+  /**
+   * The hold row ({@link SnapshotKeptFileRow#hold}) of {@code dir} moved from below {@code from}
+   * with hold {@code hold} ({@link #holdOfMoved}): in the partition of the directory whose
+   * snapshots it leaves (the snapshottable one, or the held one it was below), whose last snapshot
+   * up to the hold deleted clears it; for good when the directory was held already, as its earlier
+   * holder is not known here. Null without a hold.
+   */
+  static SnapshotKeptFileRow holdRowOfMoved(InodeRow dir, List<InodeRow> from, long hold) {
+    if (hold == 0) {
+      return null;
+    }
+    if (dir.snapshotId() > 0) {
+      return SnapshotKeptFileRow.hold(KEPT_FOR_GOOD, 0, dir.id());
+    }
+    return SnapshotKeptFileRow.hold(reachAt(from, from.size() - 1).keeperDir(), hold, dir.id());
+  }
+
   /** The covering snapshottable directory's inode id, or 0. */
   static long coveringDirectory(List<InodeRow> rows) {
     int root = coveringRoot(rows);

@@ -176,6 +176,11 @@ public final class LockPhase {
     return resolver.locksSnapshotRoots() ? CopyOnWrite.holdOfMoved(from, to) : 0;
   }
 
+  /** The row recording a moved directory's hold ({@link CopyOnWrite#holdRowOfMoved}), or null. */
+  public SnapshotKeptFileRow holdRowOfMoved(InodeRow dir, List<InodeRow> from, long hold) {
+    return CopyOnWrite.holdRowOfMoved(dir, from, hold);
+  }
+
   /** The snapshottable directory with snapshots covering the end of {@code rows}, or 0. */
   public long coveringDirectory(List<InodeRow> rows) {
     return resolver.locksSnapshotRoots() ? CopyOnWrite.coveringDirectory(rows) : 0;

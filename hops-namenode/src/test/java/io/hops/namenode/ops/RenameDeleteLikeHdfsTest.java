@@ -2,25 +2,19 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
-import java.security.PrivilegedExceptionAction;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.ipc.RemoteException;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,58 +26,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the tree afterwards, or the exception's class and message) must be the same.
  */
 class RenameDeleteLikeHdfsTest {
-  /** One side of the comparison: the superuser's client and alice's. */
-  private record Side(DistributedFileSystem admin, DistributedFileSystem alice) {}
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("tree"))
+          .eachSide(RenameDeleteLikeHdfsTest::setUp);
 
   @FunctionalInterface
   private interface Call {
     Object run(Side s, String base) throws Exception;
   }
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  @BeforeAll
-  static void start() throws Exception {
-    hops = new HopsTestCluster();
-    hdfs = ApacheHdfs.start("tree");
-    // After both namenodes started: starting one resets the JVM's group mapping.
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, 1);
-    hopsSide =
-        new Side(hops.client(), as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())));
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
-    for (Side s : List.of(hopsSide, hdfsSide)) {
-      s.admin.mkdirs(p("/keep"));
-      s.admin.setPermission(p("/"), perm(0777));
-    }
-  }
-
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.admin.close();
-        s.alice.close();
-      }
-    }
-    if (hops != null) {
-      hops.close();
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
+  private static void setUp(Side s) throws Exception {
+    s.admin().mkdirs(p("/keep"));
+    s.admin().setPermission(p("/"), perm(0777));
   }
 
   private static Path p(String path) {
@@ -97,7 +52,7 @@ class RenameDeleteLikeHdfsTest {
   /** The tree below {@code dir}, one "path type" entry per inode, depth-first by name. */
   private static List<String> tree(Side s, String dir) throws Exception {
     List<String> out = new ArrayList<>();
-    for (FileStatus st : s.admin.listStatus(p(dir))) {
+    for (FileStatus st : s.admin().listStatus(p(dir))) {
       String path = st.getPath().toUri().getPath();
       out.add(path + (st.isDirectory() ? "/" : ""));
       if (st.isDirectory()) {
@@ -109,12 +64,12 @@ class RenameDeleteLikeHdfsTest {
 
   /** Builds {@code base}: dirs a/b (with file a/b/f), empty dir e, files f and g, dir d/x. */
   private static void standard(Side s, String base) throws Exception {
-    s.admin.mkdirs(p(base + "/a/b"));
-    s.admin.createNewFile(p(base + "/a/b/f"));
-    s.admin.mkdirs(p(base + "/e"));
-    s.admin.createNewFile(p(base + "/f"));
-    s.admin.createNewFile(p(base + "/g"));
-    s.admin.mkdirs(p(base + "/d/x"));
+    s.admin().mkdirs(p(base + "/a/b"));
+    s.admin().createNewFile(p(base + "/a/b/f"));
+    s.admin().mkdirs(p(base + "/e"));
+    s.admin().createNewFile(p(base + "/f"));
+    s.admin().createNewFile(p(base + "/g"));
+    s.admin().mkdirs(p(base + "/d/x"));
   }
 
   /** Runs a call on the standard tree and returns its result and the tree afterwards. */
@@ -128,14 +83,14 @@ class RenameDeleteLikeHdfsTest {
 
   /** The old rename of two paths of the standard tree. */
   private static Call rename(String from, String to) {
-    return onTree((s, b) -> s.admin.rename(p(b + from), p(b + to)));
+    return onTree((s, b) -> s.admin().rename(p(b + from), p(b + to)));
   }
 
   /** rename2 of two paths of the standard tree. */
   private static Call rename2(String from, String to, Options.Rename option) {
     return onTree(
         (s, b) -> {
-          s.admin.rename(p(b + from), p(b + to), option);
+          s.admin().rename(p(b + from), p(b + to), option);
           return "ok";
         });
   }
@@ -166,78 +121,79 @@ class RenameDeleteLikeHdfsTest {
     Options.Rename none = Options.Rename.NONE;
     Options.Rename over = Options.Rename.OVERWRITE;
     return Stream.of(
-        call("delete a file", onTree((s, b) -> s.admin.delete(p(b + "/f"), false))),
-        call("delete an empty dir", onTree((s, b) -> s.admin.delete(p(b + "/e"), false))),
-        call("delete a non-empty dir", onTree((s, b) -> s.admin.delete(p(b + "/a"), false))),
-        call("delete recursively", onTree((s, b) -> s.admin.delete(p(b + "/a"), true))),
-        call("delete a missing path", onTree((s, b) -> s.admin.delete(p(b + "/zz"), true))),
-        call("delete below a missing dir", onTree((s, b) -> s.admin.delete(p(b + "/zz/y"), true))),
-        call("delete below a file", onTree((s, b) -> s.admin.delete(p(b + "/f/x"), true))),
-        call("delete the root", (s, b) -> s.admin.getClient().delete("/", true)),
-        call("delete the root non-recursively", (s, b) -> s.admin.getClient().delete("/", false)),
+        call("delete a file", onTree((s, b) -> s.admin().delete(p(b + "/f"), false))),
+        call("delete an empty dir", onTree((s, b) -> s.admin().delete(p(b + "/e"), false))),
+        call("delete a non-empty dir", onTree((s, b) -> s.admin().delete(p(b + "/a"), false))),
+        call("delete recursively", onTree((s, b) -> s.admin().delete(p(b + "/a"), true))),
+        call("delete a missing path", onTree((s, b) -> s.admin().delete(p(b + "/zz"), true))),
+        call(
+            "delete below a missing dir", onTree((s, b) -> s.admin().delete(p(b + "/zz/y"), true))),
+        call("delete below a file", onTree((s, b) -> s.admin().delete(p(b + "/f/x"), true))),
+        call("delete the root", (s, b) -> s.admin().getClient().delete("/", true)),
+        call("delete the root non-recursively", (s, b) -> s.admin().getClient().delete("/", false)),
         call(
             "delete without write on the parent",
-            onTree((s, b) -> s.alice.delete(p(b + "/a/b/f"), false))),
+            onTree((s, b) -> s.alice().delete(p(b + "/a/b/f"), false))),
         call(
             "delete of a missing file without write on the parent",
-            onTree((s, b) -> s.alice.delete(p(b + "/a/b/nothing"), false))),
+            onTree((s, b) -> s.alice().delete(p(b + "/a/b/nothing"), false))),
         call(
             "delete against the sticky bit",
             onTree(
                 (s, b) -> {
-                  s.admin.setPermission(p(b + "/a/b"), perm(01777));
-                  return s.alice.delete(p(b + "/a/b/f"), false);
+                  s.admin().setPermission(p(b + "/a/b"), perm(01777));
+                  return s.alice().delete(p(b + "/a/b/f"), false);
                 })),
         call(
             "delete of a subtree alice cannot write",
             onTree(
                 (s, b) -> {
-                  s.admin.setPermission(p(b), perm(0777));
-                  s.admin.setPermission(p(b + "/a"), perm(0777));
-                  return s.alice.delete(p(b + "/a"), true);
+                  s.admin().setPermission(p(b), perm(0777));
+                  s.admin().setPermission(p(b + "/a"), perm(0777));
+                  return s.alice().delete(p(b + "/a"), true);
                 })),
         call(
             "delete of a subtree with an empty dir alice cannot write",
             onTree(
                 (s, b) -> {
-                  s.admin.setPermission(p(b), perm(0777));
-                  s.admin.setOwner(p(b + "/d"), "alice", "staff");
-                  return s.alice.delete(p(b + "/d"), true);
+                  s.admin().setPermission(p(b), perm(0777));
+                  s.admin().setOwner(p(b + "/d"), "alice", "staff");
+                  return s.alice().delete(p(b + "/d"), true);
                 })),
         call(
             "move to trash of a dir holding another user's protected files",
             onTree(
                 (s, b) -> {
                   // alice may write b and b/a, but not b/a/b, which holds the superuser's file.
-                  s.admin.setPermission(p(b), perm(0777));
-                  s.admin.setPermission(p(b + "/a"), perm(0777));
-                  s.admin.mkdirs(p(b + "/trash"), perm(0777));
-                  s.admin.setPermission(p(b + "/trash"), perm(0777));
-                  s.alice.getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
+                  s.admin().setPermission(p(b), perm(0777));
+                  s.admin().setPermission(p(b + "/a"), perm(0777));
+                  s.admin().mkdirs(p(b + "/trash"), perm(0777));
+                  s.admin().setPermission(p(b + "/trash"), perm(0777));
+                  s.alice().getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
                   return "moved";
                 })),
         call(
             "move to trash of a dir whose sticky subdir holds another user's file",
             onTree(
                 (s, b) -> {
-                  s.admin.setPermission(p(b), perm(0777));
-                  s.admin.setPermission(p(b + "/a"), perm(0777));
-                  s.admin.setPermission(p(b + "/a/b"), perm(01777));
-                  s.admin.mkdirs(p(b + "/trash"), perm(0777));
-                  s.admin.setPermission(p(b + "/trash"), perm(0777));
-                  s.alice.getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
+                  s.admin().setPermission(p(b), perm(0777));
+                  s.admin().setPermission(p(b + "/a"), perm(0777));
+                  s.admin().setPermission(p(b + "/a/b"), perm(01777));
+                  s.admin().mkdirs(p(b + "/trash"), perm(0777));
+                  s.admin().setPermission(p(b + "/trash"), perm(0777));
+                  s.alice().getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
                   return "moved";
                 })),
         call(
             "move to trash of a dir alice may empty",
             onTree(
                 (s, b) -> {
-                  s.admin.setPermission(p(b), perm(0777));
-                  s.admin.setPermission(p(b + "/a"), perm(0777));
-                  s.admin.setPermission(p(b + "/a/b"), perm(0777));
-                  s.admin.mkdirs(p(b + "/trash"), perm(0777));
-                  s.admin.setPermission(p(b + "/trash"), perm(0777));
-                  s.alice.getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
+                  s.admin().setPermission(p(b), perm(0777));
+                  s.admin().setPermission(p(b + "/a"), perm(0777));
+                  s.admin().setPermission(p(b + "/a/b"), perm(0777));
+                  s.admin().mkdirs(p(b + "/trash"), perm(0777));
+                  s.admin().setPermission(p(b + "/trash"), perm(0777));
+                  s.alice().getClient().rename(b + "/a", b + "/trash/a", Options.Rename.TO_TRASH);
                   return "moved";
                 })),
         call("rename a file across dirs", rename("/f", "/d/f2")),
@@ -249,27 +205,27 @@ class RenameDeleteLikeHdfsTest {
             "rename into a dir that has the name",
             onTree(
                 (s, b) -> {
-                  s.admin.mkdirs(p(b + "/d/a"));
-                  return s.admin.rename(p(b + "/a"), p(b + "/d"));
+                  s.admin().mkdirs(p(b + "/d/a"));
+                  return s.admin().rename(p(b + "/a"), p(b + "/d"));
                 })),
         call("rename into its own subtree", rename("/a", "/a/b/z")),
         call("rename a dir onto itself", rename("/a", "/a")),
         call("rename a file onto itself", rename("/f", "/f")),
         call("rename a file onto its parent", rename("/a/b/f", "/a/b")),
-        call("rename the root", onTree((s, b) -> s.admin.getClient().rename("/", b + "/r"))),
+        call("rename the root", onTree((s, b) -> s.admin().getClient().rename("/", b + "/r"))),
         call("rename a missing source", rename("/zz", "/y")),
         call("rename to a missing parent", rename("/f", "/zz/y")),
         call("rename below a file", rename("/g", "/f/y")),
         call("rename from below a file", rename("/f/y", "/y")),
         call(
             "rename without write on the source parent",
-            onTree((s, b) -> s.alice.rename(p(b + "/a/b/f"), p(b + "/f3")))),
+            onTree((s, b) -> s.alice().rename(p(b + "/a/b/f"), p(b + "/f3")))),
         call(
             "rename without write on the destination",
             onTree(
                 (s, b) -> {
-                  s.admin.setPermission(p(b), perm(0777));
-                  return s.alice.rename(p(b + "/f"), p(b + "/a/f"));
+                  s.admin().setPermission(p(b), perm(0777));
+                  return s.alice().rename(p(b + "/f"), p(b + "/a/f"));
                 })),
         call("rename2 a file", rename2("/f", "/d/f2", none)),
         call("rename2 onto an existing file", rename2("/f", "/g", none)),
@@ -288,41 +244,42 @@ class RenameDeleteLikeHdfsTest {
             "rename2 the root",
             onTree(
                 (s, b) -> {
-                  s.admin.getClient().rename("/", b + "/r", none);
+                  s.admin().getClient().rename("/", b + "/r", none);
                   return "ok";
                 })),
         call(
             "rename2 onto the root",
             onTree(
                 (s, b) -> {
-                  s.admin.getClient().rename(b + "/f", "/", over);
+                  s.admin().getClient().rename(b + "/f", "/", over);
                   return "ok";
                 })),
         call(
             "rename2 into the root",
             onTree(
                 (s, b) -> {
-                  s.admin.rename(p(b + "/f"), p("/top" + b.substring(1)), none);
-                  return s.admin.exists(p("/top" + b.substring(1)));
+                  s.admin().rename(p(b + "/f"), p("/top" + b.substring(1)), none);
+                  return s.admin().exists(p("/top" + b.substring(1)));
                 })),
         call(
-            "content summary of a dir", onTree((s, b) -> summary(s.admin.getContentSummary(p(b))))),
+            "content summary of a dir",
+            onTree((s, b) -> summary(s.admin().getContentSummary(p(b))))),
         call(
             "content summary of a file",
-            onTree((s, b) -> summary(s.admin.getContentSummary(p(b + "/f"))))),
+            onTree((s, b) -> summary(s.admin().getContentSummary(p(b + "/f"))))),
         call(
             "content summary of a missing path",
-            onTree((s, b) -> summary(s.admin.getContentSummary(p(b + "/zz"))))),
+            onTree((s, b) -> summary(s.admin().getContentSummary(p(b + "/zz"))))),
         call(
             "content summary below a file",
-            onTree((s, b) -> summary(s.admin.getContentSummary(p(b + "/f/x"))))),
+            onTree((s, b) -> summary(s.admin().getContentSummary(p(b + "/f/x"))))),
         call(
             "content summary without read on a subdir",
             onTree(
                 (s, b) -> {
-                  s.admin.setPermission(p(b + "/a/b"), perm(0711));
-                  s.admin.setPermission(p(b + "/d/x"), perm(0700));
-                  return summary(s.alice.getContentSummary(p(b)));
+                  s.admin().setPermission(p(b + "/a/b"), perm(0711));
+                  s.admin().setPermission(p(b + "/d/x"), perm(0700));
+                  return summary(s.alice().getContentSummary(p(b)));
                 })));
   }
 
@@ -348,8 +305,8 @@ class RenameDeleteLikeHdfsTest {
   void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
     cases++;
     String base = "/c" + cases;
-    String expected = outcome(call, hdfsSide, base);
-    String actual = outcome(call, hopsSide, base);
+    String expected = outcome(call, both.hdfs(), base);
+    String actual = outcome(call, both.hops(), base);
     assertThat(actual).as(name).isEqualTo(expected);
   }
 }

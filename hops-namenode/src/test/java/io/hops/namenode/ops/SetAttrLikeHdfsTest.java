@@ -2,24 +2,18 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
-import java.security.PrivilegedExceptionAction;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySide.Step;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,75 +24,28 @@ import org.junit.jupiter.params.provider.MethodSource;
  * result, or the exception's class and message) must be the same.
  */
 class SetAttrLikeHdfsTest {
-  /** One side of the comparison: the superuser's client and alice's. */
-  private record Side(DistributedFileSystem admin, DistributedFileSystem alice) {}
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("setattr"))
+          .eachSide(SetAttrLikeHdfsTest::setUp);
 
   @FunctionalInterface
-  private interface Call {
-    Object run(Side s) throws Exception;
-  }
-
-  @FunctionalInterface
-  private interface Step {
+  private interface Action {
     void run(Side s) throws Exception;
   }
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  @BeforeAll
-  static void start() throws Exception {
-    hops = new HopsTestCluster();
-    hdfs = ApacheHdfs.start("setattr");
-    // After both namenodes started: starting one resets the JVM's group mapping.
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    hopsSide =
-        new Side(hops.client(), as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())));
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
-    setUp(hopsSide);
-    setUp(hdfsSide);
-  }
-
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
-  }
-
   private static void setUp(Side s) throws Exception {
-    s.admin.mkdirs(new Path("/s/dir"));
-    s.admin.mkdirs(new Path("/s/sticky"));
-    s.admin.createNewFile(new Path("/s/file"));
-    s.admin.mkdirs(new Path("/s/private/inner"));
-    s.admin.setPermission(new Path("/s/private"), new FsPermission((short) 0700));
-    s.admin.mkdirs(new Path("/s/alice"));
-    s.admin.setOwner(new Path("/s/alice"), "alice", "staff");
-    s.alice.createNewFile(new Path("/s/alice/f"));
-    s.alice.mkdirs(new Path("/s/alice/d"));
+    s.admin().mkdirs(new Path("/s/dir"));
+    s.admin().mkdirs(new Path("/s/sticky"));
+    s.admin().createNewFile(new Path("/s/file"));
+    s.admin().mkdirs(new Path("/s/private/inner"));
+    s.admin().setPermission(new Path("/s/private"), new FsPermission((short) 0700));
+    s.admin().mkdirs(new Path("/s/alice"));
+    s.admin().setOwner(new Path("/s/alice"), "alice", "staff");
+    s.alice().createNewFile(new Path("/s/alice/f"));
+    s.alice().mkdirs(new Path("/s/alice/d"));
     for (String n : List.of("a", "B", "é", "_", "1", "aa")) {
-      s.admin.mkdirs(new Path("/s/order/" + n));
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.admin.close();
-        s.alice.close();
-      }
-    }
-    if (hops != null) {
-      hops.close();
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
+      s.admin().mkdirs(new Path("/s/order/" + n));
     }
   }
 
@@ -119,17 +66,17 @@ class SetAttrLikeHdfsTest {
   }
 
   private static String ownership(Side s, String path) throws Exception {
-    FileStatus st = s.admin.getFileStatus(p(path));
+    FileStatus st = s.admin().getFileStatus(p(path));
     return st.getOwner() + ":" + st.getGroup() + " " + st.getPermission();
   }
 
-  private static Arguments call(String name, Call call) {
+  private static Arguments call(String name, Step call) {
     return Arguments.of(name, call);
   }
 
   /** A call without a result. */
-  private static Arguments step(String name, Step step) {
-    Call call =
+  private static Arguments step(String name, Action step) {
+    Step call =
         s -> {
           step.run(s);
           return "done";
@@ -139,107 +86,93 @@ class SetAttrLikeHdfsTest {
 
   static Stream<Arguments> calls() {
     return Stream.of(
-        step("chmod by a non-owner", s -> s.alice.setPermission(p("/s/dir"), perm(0777))),
+        step("chmod by a non-owner", s -> s.alice().setPermission(p("/s/dir"), perm(0777))),
         call(
             "chmod by the owner",
             s -> {
-              s.alice.setPermission(p("/s/alice/f"), perm(0600));
+              s.alice().setPermission(p("/s/alice/f"), perm(0600));
               return ownership(s, "/s/alice/f");
             }),
         call(
             "chmod keeps the sticky bit",
             s -> {
-              s.admin.setPermission(p("/s/sticky"), perm(01777));
+              s.admin().setPermission(p("/s/sticky"), perm(01777));
               return ownership(s, "/s/sticky");
             }),
-        step("chmod of a missing path", s -> s.admin.setPermission(p("/s/no"), perm(0700))),
-        step("chmod below a file", s -> s.admin.setPermission(p("/s/file/x"), perm(0700))),
-        step("chmod of the root by a non-owner", s -> s.alice.setPermission(p("/"), perm(0777))),
+        step("chmod of a missing path", s -> s.admin().setPermission(p("/s/no"), perm(0700))),
+        step("chmod below a file", s -> s.admin().setPermission(p("/s/file/x"), perm(0700))),
+        step("chmod of the root by a non-owner", s -> s.alice().setPermission(p("/"), perm(0777))),
         step(
             "chown by the owner to another user",
-            s -> s.alice.setOwner(p("/s/alice/f"), "bob", null)),
+            s -> s.alice().setOwner(p("/s/alice/f"), "bob", null)),
         call(
             "chgrp by the owner to their own group",
             s -> {
-              s.alice.setOwner(p("/s/alice/d"), null, "staff");
+              s.alice().setOwner(p("/s/alice/d"), null, "staff");
               return ownership(s, "/s/alice/d");
             }),
         step(
             "chgrp by the owner to a foreign group",
-            s -> s.alice.setOwner(p("/s/alice/f"), null, "wheel")),
-        step("chgrp by a non-owner", s -> s.alice.setOwner(p("/s/dir"), null, "staff")),
+            s -> s.alice().setOwner(p("/s/alice/f"), null, "wheel")),
+        step("chgrp by a non-owner", s -> s.alice().setOwner(p("/s/dir"), null, "staff")),
         call(
             "chown by the superuser to an unknown user",
             s -> {
-              s.admin.setOwner(p("/s/dir"), "nobody-known", "nogroup-known");
+              s.admin().setOwner(p("/s/dir"), "nobody-known", "nogroup-known");
               return ownership(s, "/s/dir");
             }),
-        step("chown of a missing path", s -> s.admin.setOwner(p("/s/no"), "x", null)),
-        step("setTimes of a missing path", s -> s.admin.setTimes(p("/s/no"), 1, 1)),
-        step("setTimes without write permission", s -> s.alice.setTimes(p("/s/file"), 5, 5)),
+        step("chown of a missing path", s -> s.admin().setOwner(p("/s/no"), "x", null)),
+        step("setTimes of a missing path", s -> s.admin().setTimes(p("/s/no"), 1, 1)),
+        step("setTimes without write permission", s -> s.alice().setTimes(p("/s/file"), 5, 5)),
         call(
             "setTimes by the owner",
             s -> {
-              s.alice.setTimes(p("/s/alice/f"), 5000, 6000);
-              FileStatus st = s.admin.getFileStatus(p("/s/alice/f"));
+              s.alice().setTimes(p("/s/alice/f"), 5000, 6000);
+              FileStatus st = s.admin().getFileStatus(p("/s/alice/f"));
               return st.getModificationTime() + " " + st.getAccessTime();
             }),
         call(
-            "setReplication of a missing path", s -> s.admin.setReplication(p("/s/no"), (short) 2)),
+            "setReplication of a missing path",
+            s -> s.admin().setReplication(p("/s/no"), (short) 2)),
         call(
-            "setReplication of a directory", s -> s.admin.setReplication(p("/s/order"), (short) 2)),
+            "setReplication of a directory",
+            s -> s.admin().setReplication(p("/s/order"), (short) 2)),
         call(
             "setReplication of a file",
             s ->
-                s.admin.setReplication(p("/s/file"), (short) 2)
+                s.admin().setReplication(p("/s/file"), (short) 2)
                     + " "
-                    + s.admin.getFileStatus(p("/s/file")).getReplication()),
+                    + s.admin().getFileStatus(p("/s/file")).getReplication()),
         step(
             "setReplication above the maximum",
-            s -> s.admin.setReplication(p("/s/file"), (short) 1000)),
+            s -> s.admin().setReplication(p("/s/file"), (short) 1000)),
         step(
             "setReplication below the minimum",
-            s -> s.admin.setReplication(p("/s/file"), (short) 0)),
+            s -> s.admin().setReplication(p("/s/file"), (short) 0)),
         step(
             "setReplication without write permission",
-            s -> s.alice.setReplication(p("/s/file"), (short) 3)),
-        call("ls sorts by name bytes", s -> paths(s.admin.listStatus(p("/s/order")))),
-        call("ls of a file", s -> paths(s.admin.listStatus(p("/s/file")))),
-        step("ls of a missing path", s -> s.admin.listStatus(p("/s/no"))),
-        step("ls below a file", s -> s.admin.listStatus(p("/s/file/x"))),
-        step("ls without read permission", s -> s.alice.listStatus(p("/s/private"))),
+            s -> s.alice().setReplication(p("/s/file"), (short) 3)),
+        call("ls sorts by name bytes", s -> paths(s.admin().listStatus(p("/s/order")))),
+        call("ls of a file", s -> paths(s.admin().listStatus(p("/s/file")))),
+        step("ls of a missing path", s -> s.admin().listStatus(p("/s/no"))),
+        step("ls below a file", s -> s.admin().listStatus(p("/s/file/x"))),
+        step("ls without read permission", s -> s.alice().listStatus(p("/s/private"))),
         step(
             "ls through a directory without traverse",
-            s -> s.alice.listStatus(p("/s/private/inner"))),
+            s -> s.alice().listStatus(p("/s/private/inner"))),
         call(
             "df",
             s -> {
-              FsStatus st = s.admin.getStatus();
+              FsStatus st = s.admin().getStatus();
               return st.getCapacity() + " " + st.getUsed() + " " + st.getRemaining();
             }));
   }
 
-  /**
-   * A call's outcome: its result, or the class and first line of the message of what it threw
-   * (Hadoop IPC appends the server's stack trace to the message).
-   */
-  private static String outcome(Call call, Side s) {
-    try {
-      return "returned " + call.run(s);
-    } catch (Exception e) {
-      return e.getClass().getName() + ": " + firstLine(e);
-    }
-  }
-
-  private static String firstLine(Throwable e) {
-    return String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-  }
-
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
-  void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
-    String expected = outcome(call, hdfsSide);
-    String actual = outcome(call, hopsSide);
+  void outcomeIsTheSameAsApacheHdfs(String name, Step call) {
+    String expected = SideBySide.outcome(call, both.hdfs());
+    String actual = SideBySide.outcome(call, both.hops());
     assertThat(actual).as(name).isEqualTo(expected);
   }
 }

@@ -2,17 +2,18 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySide.Step;
+import io.hops.namenode.SideBySideExtension;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,12 +22,8 @@ import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.AclStatus;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,96 +35,35 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exception's class and first message line) must be the same.
  */
 class XAttrAclLikeHdfsTest {
-  /** One side of the comparison. */
-  private record Side(
-      DistributedFileSystem admin,
-      DistributedFileSystem alice,
-      DistributedFileSystem bob,
-      DistributedFileSystem carol) {}
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("xattracl"))
+          .eachSide(XAttrAclLikeHdfsTest::setUp);
 
   @FunctionalInterface
-  private interface Call {
-    Object run(Side s) throws Exception;
-  }
-
-  @FunctionalInterface
-  private interface Step {
+  private interface Action {
     void run(Side s) throws Exception;
   }
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  @BeforeAll
-  static void start() throws Exception {
-    hops = new HopsTestCluster();
-    hdfs = ApacheHdfs.start("xattracl");
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    UserGroupInformation bob =
-        UserGroupInformation.createUserForTesting("bob", new String[] {"other"});
-    UserGroupInformation carol =
-        UserGroupInformation.createUserForTesting("carol", new String[] {"eng"});
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    hopsSide =
-        new Side(
-            hops.client(),
-            as(alice, () -> FileSystem.get(hops.uri(), hops.clientConf())),
-            as(bob, () -> FileSystem.get(hops.uri(), hops.clientConf())),
-            as(carol, () -> FileSystem.get(hops.uri(), hops.clientConf())));
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsClient)),
-            as(bob, () -> FileSystem.get(hdfs.getURI(), hdfsClient)),
-            as(carol, () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
-    setUp(hopsSide);
-    setUp(hdfsSide);
-  }
-
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
-  }
-
   private static void setUp(Side s) throws Exception {
-    s.admin.mkdirs(p("/x/dir"));
-    s.admin.setPermission(p("/x"), perm(0755));
-    s.admin.createNewFile(p("/x/file"));
-    s.admin.setPermission(p("/x/file"), perm(0644));
-    s.admin.createNewFile(p("/x/many"));
-    s.admin.mkdirs(p("/x/sticky"));
-    s.admin.setPermission(p("/x/sticky"), perm(01777));
-    s.admin.mkdirs(p("/x/private"));
-    s.admin.setPermission(p("/x/private"), perm(0700));
-    s.admin.createNewFile(p("/x/private/f"));
-    s.admin.mkdirs(p("/x/alice"));
-    s.admin.setOwner(p("/x/alice"), "alice", "staff");
-    s.alice.createNewFile(p("/x/alice/f"));
-    s.admin.createNewFile(p("/x/acl"));
-    s.admin.setPermission(p("/x/acl"), perm(0640));
-    s.admin.createNewFile(p("/x/masked"));
-    s.admin.mkdirs(p("/x/dacl"));
-    s.admin.setPermission(p("/x/dacl"), perm(0755));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        for (FileSystem fs : List.of(s.admin, s.alice, s.bob, s.carol)) {
-          fs.close();
-        }
-      }
-    }
-    if (hops != null) {
-      hops.close();
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
+    s.admin().mkdirs(p("/x/dir"));
+    s.admin().setPermission(p("/x"), perm(0755));
+    s.admin().createNewFile(p("/x/file"));
+    s.admin().setPermission(p("/x/file"), perm(0644));
+    s.admin().createNewFile(p("/x/many"));
+    s.admin().mkdirs(p("/x/sticky"));
+    s.admin().setPermission(p("/x/sticky"), perm(01777));
+    s.admin().mkdirs(p("/x/private"));
+    s.admin().setPermission(p("/x/private"), perm(0700));
+    s.admin().createNewFile(p("/x/private/f"));
+    s.admin().mkdirs(p("/x/alice"));
+    s.admin().setOwner(p("/x/alice"), "alice", "staff");
+    s.alice().createNewFile(p("/x/alice/f"));
+    s.admin().createNewFile(p("/x/acl"));
+    s.admin().setPermission(p("/x/acl"), perm(0640));
+    s.admin().createNewFile(p("/x/masked"));
+    s.admin().mkdirs(p("/x/dacl"));
+    s.admin().setPermission(p("/x/dacl"), perm(0755));
   }
 
   private static Path p(String path) {
@@ -173,12 +109,12 @@ class XAttrAclLikeHdfsTest {
     }
   }
 
-  private static Arguments call(String name, Call call) {
+  private static Arguments call(String name, Step call) {
     return Arguments.of(name, call);
   }
 
-  private static Arguments step(String name, Step step) {
-    Call call =
+  private static Arguments step(String name, Action step) {
+    Step call =
         s -> {
           step.run(s);
           return "done";
@@ -197,84 +133,85 @@ class XAttrAclLikeHdfsTest {
         call(
             "setXAttr CREATE then getXAttrs",
             s -> {
-              s.admin.setXAttr(p("/x/file"), "user.a", b("1"), CREATE);
-              return xattrs(s.admin.getXAttrs(p("/x/file")));
+              s.admin().setXAttr(p("/x/file"), "user.a", b("1"), CREATE);
+              return xattrs(s.admin().getXAttrs(p("/x/file")));
             }),
         step(
             "setXAttr CREATE of an existing name",
-            s -> s.admin.setXAttr(p("/x/file"), "user.a", b("2"), CREATE)),
+            s -> s.admin().setXAttr(p("/x/file"), "user.a", b("2"), CREATE)),
         step(
             "setXAttr REPLACE of a missing name",
-            s -> s.admin.setXAttr(p("/x/file"), "user.b", b("2"), REPLACE)),
+            s -> s.admin().setXAttr(p("/x/file"), "user.b", b("2"), REPLACE)),
         call(
             "setXAttr REPLACE of an existing name",
             s -> {
-              s.admin.setXAttr(p("/x/file"), "user.a", b("replaced"), REPLACE);
-              return new String(s.admin.getXAttr(p("/x/file"), "user.a"), StandardCharsets.UTF_8);
+              s.admin().setXAttr(p("/x/file"), "user.a", b("replaced"), REPLACE);
+              return new String(s.admin().getXAttr(p("/x/file"), "user.a"), StandardCharsets.UTF_8);
             }),
         call(
             "setXAttr with both flags and an empty value",
             s -> {
-              s.admin.setXAttr(
-                  p("/x/file"),
-                  "user.empty",
-                  new byte[0],
-                  java.util.EnumSet.allOf(XAttrSetFlag.class));
-              return xattrs(s.admin.getXAttrs(p("/x/file")));
+              s.admin()
+                  .setXAttr(
+                      p("/x/file"),
+                      "user.empty",
+                      new byte[0],
+                      java.util.EnumSet.allOf(XAttrSetFlag.class));
+              return xattrs(s.admin().getXAttrs(p("/x/file")));
             }),
         call(
             "trusted attribute by the superuser",
             s -> {
-              s.admin.setXAttr(p("/x/file"), "trusted.t", b("secret"));
-              return xattrs(s.admin.getXAttrs(p("/x/file")));
+              s.admin().setXAttr(p("/x/file"), "trusted.t", b("secret"));
+              return xattrs(s.admin().getXAttrs(p("/x/file")));
             }),
         call(
             "trusted attributes are hidden from others",
-            s -> xattrs(s.alice.getXAttrs(p("/x/file")))),
+            s -> xattrs(s.alice().getXAttrs(p("/x/file")))),
         call(
             "listXAttrs by the superuser and by alice",
             s ->
-                new TreeSet<>(s.admin.listXAttrs(p("/x/file")))
+                new TreeSet<>(s.admin().listXAttrs(p("/x/file")))
                     + " "
-                    + new TreeSet<>(s.alice.listXAttrs(p("/x/file")))),
+                    + new TreeSet<>(s.alice().listXAttrs(p("/x/file")))),
         step(
             "trusted attribute by a user",
-            s -> s.alice.setXAttr(p("/x/alice/f"), "trusted.t", b("x"))),
-        step("system attribute", s -> s.admin.setXAttr(p("/x/file"), "system.s", b("x"))),
-        step("security attribute", s -> s.admin.setXAttr(p("/x/file"), "security.s", b("x"))),
-        step("raw attribute", s -> s.admin.setXAttr(p("/x/file"), "raw.r", b("x"))),
+            s -> s.alice().setXAttr(p("/x/alice/f"), "trusted.t", b("x"))),
+        step("system attribute", s -> s.admin().setXAttr(p("/x/file"), "system.s", b("x"))),
+        step("security attribute", s -> s.admin().setXAttr(p("/x/file"), "security.s", b("x"))),
+        step("raw attribute", s -> s.admin().setXAttr(p("/x/file"), "raw.r", b("x"))),
         step(
             "unreadable-by-superuser with a value",
-            s -> s.admin.setXAttr(p("/x/file"), "security.hdfs.unreadable.by.superuser", b("x"))),
+            s -> s.admin().setXAttr(p("/x/file"), "security.hdfs.unreadable.by.superuser", b("x"))),
         step(
             "unreadable-by-superuser on a directory",
-            s -> s.admin.setXAttr(p("/x/dir"), "security.hdfs.unreadable.by.superuser", null)),
-        step("name without a namespace", s -> s.admin.setXAttr(p("/x/file"), "noprefix", b("x"))),
+            s -> s.admin().setXAttr(p("/x/dir"), "security.hdfs.unreadable.by.superuser", null)),
+        step("name without a namespace", s -> s.admin().setXAttr(p("/x/file"), "noprefix", b("x"))),
         step(
             "name with an unknown namespace",
-            s -> s.admin.setXAttr(p("/x/file"), "foo.bar", b("x"))),
+            s -> s.admin().setXAttr(p("/x/file"), "foo.bar", b("x"))),
         step(
             "over the size limit",
-            s -> s.admin.setXAttr(p("/x/file"), "user.big", new byte[16384])),
+            s -> s.admin().setXAttr(p("/x/file"), "user.big", new byte[16384])),
         call(
             "at the size limit",
             s -> {
-              s.admin.setXAttr(p("/x/dir"), "user.fit", new byte[16384 - 3]);
-              return s.admin.getXAttr(p("/x/dir"), "user.fit").length;
+              s.admin().setXAttr(p("/x/dir"), "user.fit", new byte[16384 - 3]);
+              return s.admin().getXAttr(p("/x/dir"), "user.fit").length;
             }),
         step(
             "over the count limit",
             s -> {
               for (int i = 0; i < 33; i++) {
-                s.admin.setXAttr(p("/x/many"), "user.n" + i, b("v" + i));
+                s.admin().setXAttr(p("/x/many"), "user.n" + i, b("v" + i));
               }
             }),
-        call("the count limit keeps what fit", s -> s.admin.listXAttrs(p("/x/many")).size()),
+        call("the count limit keeps what fit", s -> s.admin().listXAttrs(p("/x/many")).size()),
         call(
             "trusted attributes count towards the limit",
             s -> {
               try {
-                s.admin.setXAttr(p("/x/many"), "trusted.more", b("x"));
+                s.admin().setXAttr(p("/x/many"), "trusted.more", b("x"));
                 return "set";
               } catch (Exception e) {
                 return firstLine(e);
@@ -282,101 +219,105 @@ class XAttrAclLikeHdfsTest {
             }),
         step(
             "setXAttr without write permission",
-            s -> s.alice.setXAttr(p("/x/file"), "user.c", b("x"))),
+            s -> s.alice().setXAttr(p("/x/file"), "user.c", b("x"))),
         step(
             "setXAttr in a sticky directory by a non-owner",
-            s -> s.alice.setXAttr(p("/x/sticky"), "user.c", b("x"))),
+            s -> s.alice().setXAttr(p("/x/sticky"), "user.c", b("x"))),
         call(
             "setXAttr by the owner of a file",
             s -> {
-              s.alice.setXAttr(p("/x/alice/f"), "user.mine", b("yes"));
-              return xattrs(s.alice.getXAttrs(p("/x/alice/f")));
+              s.alice().setXAttr(p("/x/alice/f"), "user.mine", b("yes"));
+              return xattrs(s.alice().getXAttrs(p("/x/alice/f")));
             }),
-        step("setXAttr of a missing path", s -> s.admin.setXAttr(p("/x/none"), "user.a", b("x"))),
-        step("setXAttr below a file", s -> s.admin.setXAttr(p("/x/file/sub"), "user.a", b("x"))),
-        step("getXAttrs of a missing path", s -> s.admin.getXAttrs(p("/x/none"))),
-        step("getXAttr of a missing name", s -> s.admin.getXAttr(p("/x/file"), "user.nothere")),
+        step("setXAttr of a missing path", s -> s.admin().setXAttr(p("/x/none"), "user.a", b("x"))),
+        step("setXAttr below a file", s -> s.admin().setXAttr(p("/x/file/sub"), "user.a", b("x"))),
+        step("getXAttrs of a missing path", s -> s.admin().getXAttrs(p("/x/none"))),
+        step("getXAttr of a missing name", s -> s.admin().getXAttr(p("/x/file"), "user.nothere")),
         step(
             "getXAttr of a trusted name by a user",
-            s -> s.alice.getXAttr(p("/x/file"), "trusted.t")),
+            s -> s.alice().getXAttr(p("/x/file"), "trusted.t")),
         step(
             "getXAttrs of some names, one missing",
-            s -> s.admin.getXAttrs(p("/x/file"), List.of("user.a", "user.nothere"))),
+            s -> s.admin().getXAttrs(p("/x/file"), List.of("user.a", "user.nothere"))),
         call(
             "getXAttrs of some names",
-            s -> xattrs(s.admin.getXAttrs(p("/x/file"), List.of("user.a", "trusted.t")))),
-        step("getXAttrs without read permission", s -> s.alice.getXAttrs(p("/x/private/f"))),
+            s -> xattrs(s.admin().getXAttrs(p("/x/file"), List.of("user.a", "trusted.t")))),
+        step("getXAttrs without read permission", s -> s.alice().getXAttrs(p("/x/private/f"))),
         step(
             "listXAttrs through a directory without traverse",
-            s -> s.alice.listXAttrs(p("/x/private/f"))),
+            s -> s.alice().listXAttrs(p("/x/private/f"))),
         call(
             "removeXAttr",
             s -> {
-              s.admin.removeXAttr(p("/x/file"), "user.a");
-              return xattrs(s.admin.getXAttrs(p("/x/file")));
+              s.admin().removeXAttr(p("/x/file"), "user.a");
+              return xattrs(s.admin().getXAttrs(p("/x/file")));
             }),
-        step("removeXAttr of a missing name", s -> s.admin.removeXAttr(p("/x/file"), "user.a")),
-        step("removeXAttr of a missing path", s -> s.admin.removeXAttr(p("/x/none"), "user.a")),
+        step("removeXAttr of a missing name", s -> s.admin().removeXAttr(p("/x/file"), "user.a")),
+        step("removeXAttr of a missing path", s -> s.admin().removeXAttr(p("/x/none"), "user.a")),
         step(
             "removeXAttr without write permission",
-            s -> s.alice.removeXAttr(p("/x/file"), "user.empty")),
-        step("removeXAttr of a system name", s -> s.admin.removeXAttr(p("/x/file"), "system.s")),
+            s -> s.alice().removeXAttr(p("/x/file"), "user.empty")),
+        step("removeXAttr of a system name", s -> s.admin().removeXAttr(p("/x/file"), "system.s")),
         call(
             "rename keeps attributes",
             s -> {
-              s.admin.rename(p("/x/alice/f"), p("/x/alice/g"));
-              return xattrs(s.admin.getXAttrs(p("/x/alice/g")));
+              s.admin().rename(p("/x/alice/f"), p("/x/alice/g"));
+              return xattrs(s.admin().getXAttrs(p("/x/alice/g")));
             }),
         call(
             "a file recreated after delete has no attributes",
             s -> {
-              s.admin.delete(p("/x/file"), false);
-              s.admin.createNewFile(p("/x/file"));
-              return xattrs(s.admin.getXAttrs(p("/x/file")));
+              s.admin().delete(p("/x/file"), false);
+              s.admin().createNewFile(p("/x/file"));
+              return xattrs(s.admin().getXAttrs(p("/x/file")));
             }),
         // ---- ACLs ----
-        call("getAclStatus without an ACL", s -> aclStatus(s.admin, "/x/acl")),
+        call("getAclStatus without an ACL", s -> aclStatus(s.admin(), "/x/acl")),
         call(
             "setAcl with a named user",
             s -> {
-              s.admin.setAcl(p("/x/acl"), acl("user::rw-,user:alice:r--,group::---,other::---"));
-              return aclStatus(s.admin, "/x/acl");
+              s.admin().setAcl(p("/x/acl"), acl("user::rw-,user:alice:r--,group::---,other::---"));
+              return aclStatus(s.admin(), "/x/acl");
             }),
-        call("named user may read", s -> access(s.alice, "/x/acl", FsAction.READ)),
-        call("named user may not write", s -> access(s.alice, "/x/acl", FsAction.WRITE)),
-        call("others may not read", s -> access(s.bob, "/x/acl", FsAction.READ)),
+        call("named user may read", s -> access(s.alice(), "/x/acl", FsAction.READ)),
+        call("named user may not write", s -> access(s.alice(), "/x/acl", FsAction.WRITE)),
+        call("others may not read", s -> access(bob(s), "/x/acl", FsAction.READ)),
         call(
             "named user opens the file",
             s -> {
-              s.alice.open(p("/x/acl")).close();
+              s.alice().open(p("/x/acl")).close();
               return "opened";
             }),
-        step("other user opens the file", s -> s.bob.open(p("/x/acl")).close()),
+        step("other user opens the file", s -> bob(s).open(p("/x/acl")).close()),
         call(
             "modifyAclEntries adds a named group",
             s -> {
-              s.admin.modifyAclEntries(p("/x/acl"), acl("group:eng:rw-"));
-              return aclStatus(s.admin, "/x/acl");
+              s.admin().modifyAclEntries(p("/x/acl"), acl("group:eng:rw-"));
+              return aclStatus(s.admin(), "/x/acl");
             }),
-        call("named group may write", s -> access(s.carol, "/x/acl", FsAction.WRITE)),
+        call("named group may write", s -> access(carol(s), "/x/acl", FsAction.WRITE)),
         call(
             "the mask limits named entries",
             s -> {
-              s.admin.modifyAclEntries(p("/x/acl"), acl("mask::r--"));
-              return aclStatus(s.admin, "/x/acl") + " " + access(s.carol, "/x/acl", FsAction.WRITE);
+              s.admin().modifyAclEntries(p("/x/acl"), acl("mask::r--"));
+              return aclStatus(s.admin(), "/x/acl")
+                  + " "
+                  + access(carol(s), "/x/acl", FsAction.WRITE);
             }),
         call(
             "chmod sets the mask",
             s -> {
-              s.admin.setPermission(p("/x/acl"), perm(0600));
-              return aclStatus(s.admin, "/x/acl") + " " + access(s.alice, "/x/acl", FsAction.READ);
+              s.admin().setPermission(p("/x/acl"), perm(0600));
+              return aclStatus(s.admin(), "/x/acl")
+                  + " "
+                  + access(s.alice(), "/x/acl", FsAction.READ);
             }),
-        call("the superuser passes any ACL", s -> access(s.admin, "/x/acl", FsAction.ALL)),
+        call("the superuser passes any ACL", s -> access(s.admin(), "/x/acl", FsAction.ALL)),
         call(
             "the listing shows the ACL bit",
             s -> {
               List<String> out = new ArrayList<>();
-              for (FileStatus st : s.admin.listStatus(p("/x"))) {
+              for (FileStatus st : s.admin().listStatus(p("/x"))) {
                 out.add(st.getPath().getName() + " " + st.getPermission() + " " + st.hasAcl());
               }
               return out;
@@ -384,52 +325,55 @@ class XAttrAclLikeHdfsTest {
         call(
             "removeAclEntries",
             s -> {
-              s.admin.removeAclEntries(p("/x/acl"), names("user:alice"));
-              return aclStatus(s.admin, "/x/acl");
+              s.admin().removeAclEntries(p("/x/acl"), names("user:alice"));
+              return aclStatus(s.admin(), "/x/acl");
             }),
         call(
             "removeAcl restores the group bits",
             s -> {
-              s.admin.removeAcl(p("/x/acl"));
-              return aclStatus(s.admin, "/x/acl");
+              s.admin().removeAcl(p("/x/acl"));
+              return aclStatus(s.admin(), "/x/acl");
             }),
         call(
             "removeAcl without an ACL",
             s -> {
-              s.admin.removeAcl(p("/x/acl"));
-              return aclStatus(s.admin, "/x/acl");
+              s.admin().removeAcl(p("/x/acl"));
+              return aclStatus(s.admin(), "/x/acl");
             }),
         step(
             "setAcl with duplicate entries",
             s ->
-                s.admin.setAcl(
-                    p("/x/acl"),
-                    acl("user::rw-,user:alice:r--,user:alice:rw-,group::---,other::---"))),
+                s.admin()
+                    .setAcl(
+                        p("/x/acl"),
+                        acl("user::rw-,user:alice:r--,user:alice:rw-,group::---,other::---"))),
         step(
             "setAcl without the required entries",
-            s -> s.admin.setAcl(p("/x/acl"), acl("user:alice:r--"))),
+            s -> s.admin().setAcl(p("/x/acl"), acl("user:alice:r--"))),
         step(
             "setAcl with a named mask",
-            s -> s.admin.setAcl(p("/x/acl"), acl("user::rw-,group::---,mask:bad:r--,other::---"))),
+            s ->
+                s.admin().setAcl(p("/x/acl"), acl("user::rw-,group::---,mask:bad:r--,other::---"))),
         step(
             "removing the mask that named entries need",
             s -> {
-              s.admin.setAcl(p("/x/masked"), acl("user::rw-,user:alice:r--,group::r--,other::---"));
-              s.admin.removeAclEntries(p("/x/masked"), names("mask::"));
+              s.admin()
+                  .setAcl(p("/x/masked"), acl("user::rw-,user:alice:r--,group::r--,other::---"));
+              s.admin().removeAclEntries(p("/x/masked"), names("mask::"));
             }),
         step(
             "a default ACL on a file",
-            s -> s.admin.modifyAclEntries(p("/x/masked"), acl("default:user:alice:r--"))),
+            s -> s.admin().modifyAclEntries(p("/x/masked"), acl("default:user:alice:r--"))),
         step(
             "setAcl by a non-owner",
-            s -> s.alice.setAcl(p("/x/acl"), acl("user::rwx,group::---,other::---"))),
+            s -> s.alice().setAcl(p("/x/acl"), acl("user::rwx,group::---,other::---"))),
         step(
             "modifyAclEntries of a missing path",
-            s -> s.admin.modifyAclEntries(p("/x/none"), acl("user:alice:r--"))),
-        step("getAclStatus of a missing path", s -> s.admin.getAclStatus(p("/x/none"))),
+            s -> s.admin().modifyAclEntries(p("/x/none"), acl("user:alice:r--"))),
+        step("getAclStatus of a missing path", s -> s.admin().getAclStatus(p("/x/none"))),
         step(
             "getAclStatus through a directory without traverse",
-            s -> s.alice.getAclStatus(p("/x/private/f"))),
+            s -> s.alice().getAclStatus(p("/x/private/f"))),
         call(
             "over 32 entries",
             s -> {
@@ -438,7 +382,7 @@ class XAttrAclLikeHdfsTest {
                 spec.append(",user:u").append(i).append(":r--");
               }
               try {
-                s.admin.setAcl(p("/x/masked"), acl(spec.toString()));
+                s.admin().setAcl(p("/x/masked"), acl(spec.toString()));
                 return "set";
               } catch (Exception e) {
                 return e.getClass().getName() + ": " + firstLine(e);
@@ -448,130 +392,144 @@ class XAttrAclLikeHdfsTest {
         call(
             "setAcl with a default ACL on a directory",
             s -> {
-              s.admin.setAcl(
-                  p("/x/dacl"),
-                  acl(
-                      "user::rwx,group::r-x,other::r-x,default:user::rwx,default:user:alice:rwx,"
-                          + "default:group::r-x,default:mask::rwx,default:other::---"));
-              return aclStatus(s.admin, "/x/dacl");
+              s.admin()
+                  .setAcl(
+                      p("/x/dacl"),
+                      acl(
+                          "user::rwx,group::r-x,other::r-x,default:user::rwx,default:user:alice:rwx,"
+                              + "default:group::r-x,default:mask::rwx,default:other::---"));
+              return aclStatus(s.admin(), "/x/dacl");
             }),
         call(
             "mkdirs inherits the default ACL",
             s -> {
-              s.admin.mkdirs(p("/x/dacl/sub"));
-              return aclStatus(s.admin, "/x/dacl/sub");
+              s.admin().mkdirs(p("/x/dacl/sub"));
+              return aclStatus(s.admin(), "/x/dacl/sub");
             }),
         call(
             "mkdirs -p: every new directory inherits",
             s -> {
-              s.admin.mkdirs(p("/x/dacl/p/q"));
-              return aclStatus(s.admin, "/x/dacl/p") + " | " + aclStatus(s.admin, "/x/dacl/p/q");
+              s.admin().mkdirs(p("/x/dacl/p/q"));
+              return aclStatus(s.admin(), "/x/dacl/p")
+                  + " | "
+                  + aclStatus(s.admin(), "/x/dacl/p/q");
             }),
         call(
             "mkdirs with a mode inherits filtered by it",
             s -> {
-              s.admin.mkdirs(p("/x/dacl/m"), perm(0750));
-              return aclStatus(s.admin, "/x/dacl/m");
+              s.admin().mkdirs(p("/x/dacl/m"), perm(0750));
+              return aclStatus(s.admin(), "/x/dacl/m");
             }),
         call(
             "create inherits the default ACL",
             s -> {
-              s.admin.create(p("/x/dacl/f")).close();
-              return aclStatus(s.admin, "/x/dacl/f");
+              s.admin().create(p("/x/dacl/f")).close();
+              return aclStatus(s.admin(), "/x/dacl/f");
             }),
         call(
             "create with parents inherits",
             s -> {
-              s.admin.create(p("/x/dacl/np/f")).close();
-              return aclStatus(s.admin, "/x/dacl/np") + " | " + aclStatus(s.admin, "/x/dacl/np/f");
+              s.admin().create(p("/x/dacl/np/f")).close();
+              return aclStatus(s.admin(), "/x/dacl/np")
+                  + " | "
+                  + aclStatus(s.admin(), "/x/dacl/np/f");
             }),
         call(
             "the named user of the default ACL writes into the new directory",
             s -> {
-              s.alice.create(p("/x/dacl/sub/by-alice")).close();
-              return aclStatus(s.admin, "/x/dacl/sub/by-alice");
+              s.alice().create(p("/x/dacl/sub/by-alice")).close();
+              return aclStatus(s.admin(), "/x/dacl/sub/by-alice");
             }),
-        step("others may not", s -> s.bob.create(p("/x/dacl/sub/by-bob")).close()),
+        step("others may not", s -> bob(s).create(p("/x/dacl/sub/by-bob")).close()),
         call(
             "removeDefaultAcl",
             s -> {
-              s.admin.removeDefaultAcl(p("/x/dacl"));
-              s.admin.mkdirs(p("/x/dacl/after"));
-              return aclStatus(s.admin, "/x/dacl") + " | " + aclStatus(s.admin, "/x/dacl/after");
+              s.admin().removeDefaultAcl(p("/x/dacl"));
+              s.admin().mkdirs(p("/x/dacl/after"));
+              return aclStatus(s.admin(), "/x/dacl")
+                  + " | "
+                  + aclStatus(s.admin(), "/x/dacl/after");
             }),
         call(
             "a default-only ACL",
             s -> {
-              s.admin.setAcl(
-                  p("/x/dir"), acl("user::rwx,group::r-x,other::r-x,default:user:bob:r-x"));
-              return aclStatus(s.admin, "/x/dir");
+              s.admin()
+                  .setAcl(p("/x/dir"), acl("user::rwx,group::r-x,other::r-x,default:user:bob:r-x"));
+              return aclStatus(s.admin(), "/x/dir");
             }),
         call(
             "a minimal default ACL filters by the umask",
             s -> {
-              s.admin.mkdirs(p("/x/mindef"));
-              s.admin.setAcl(
-                  p("/x/mindef"),
-                  acl(
-                      "user::rwx,group::rwx,other::rwx,default:user::rwx,default:group::rwx,default:other::rwx"));
-              s.admin.mkdirs(p("/x/mindef/c"), perm(0750));
-              s.admin.create(p("/x/mindef/f")).close();
-              return aclStatus(s.admin, "/x/mindef/c") + " | " + aclStatus(s.admin, "/x/mindef/f");
+              s.admin().mkdirs(p("/x/mindef"));
+              s.admin()
+                  .setAcl(
+                      p("/x/mindef"),
+                      acl(
+                          "user::rwx,group::rwx,other::rwx,default:user::rwx,default:group::rwx,default:other::rwx"));
+              s.admin().mkdirs(p("/x/mindef/c"), perm(0750));
+              s.admin().create(p("/x/mindef/f")).close();
+              return aclStatus(s.admin(), "/x/mindef/c")
+                  + " | "
+                  + aclStatus(s.admin(), "/x/mindef/f");
             }),
         call(
             "delete of a tree with ACLs and attributes, then the same names again",
             s -> {
-              s.admin.setXAttr(p("/x/dacl/sub"), "user.k", b("v"));
-              s.admin.delete(p("/x/dacl"), true);
-              s.admin.mkdirs(p("/x/dacl/sub"));
-              return aclStatus(s.admin, "/x/dacl/sub")
+              s.admin().setXAttr(p("/x/dacl/sub"), "user.k", b("v"));
+              s.admin().delete(p("/x/dacl"), true);
+              s.admin().mkdirs(p("/x/dacl/sub"));
+              return aclStatus(s.admin(), "/x/dacl/sub")
                   + " "
-                  + xattrs(s.admin.getXAttrs(p("/x/dacl/sub")));
+                  + xattrs(s.admin().getXAttrs(p("/x/dacl/sub")));
             }),
         // ---- checkAccess ----
-        call("checkAccess of a missing path", s -> access(s.admin, "/x/none", FsAction.READ)),
-        call("checkAccess below a file", s -> access(s.admin, "/x/file/a", FsAction.READ)),
-        call("checkAccess without traverse", s -> access(s.alice, "/x/private/f", FsAction.READ)),
-        call("checkAccess by mode bits, allowed", s -> access(s.alice, "/x/file", FsAction.READ)),
-        call("checkAccess by mode bits, denied", s -> access(s.alice, "/x/file", FsAction.WRITE)),
-        call("checkAccess of NONE", s -> access(s.bob, "/x/private", FsAction.NONE)),
-        call("checkAccess by the owner", s -> access(s.alice, "/x/alice", FsAction.ALL)),
+        call("checkAccess of a missing path", s -> access(s.admin(), "/x/none", FsAction.READ)),
+        call("checkAccess below a file", s -> access(s.admin(), "/x/file/a", FsAction.READ)),
+        call("checkAccess without traverse", s -> access(s.alice(), "/x/private/f", FsAction.READ)),
+        call("checkAccess by mode bits, allowed", s -> access(s.alice(), "/x/file", FsAction.READ)),
+        call("checkAccess by mode bits, denied", s -> access(s.alice(), "/x/file", FsAction.WRITE)),
+        call("checkAccess of NONE", s -> access(bob(s), "/x/private", FsAction.NONE)),
+        call("checkAccess by the owner", s -> access(s.alice(), "/x/alice", FsAction.ALL)),
         // ---- ACLs in the sub-access checks of a recursive delete and a content summary ----
         call(
             "content summary allowed by named-user entries below",
             s -> {
               for (String d : List.of("/x/tree/t/a/b", "/x/tree/t/c")) {
-                s.admin.mkdirs(p(d));
-                s.admin.create(p(d + "/f")).close();
+                s.admin().mkdirs(p(d));
+                s.admin().create(p(d + "/f")).close();
               }
               for (String d :
                   List.of("/x/tree", "/x/tree/t", "/x/tree/t/a", "/x/tree/t/a/b", "/x/tree/t/c")) {
-                s.admin.setPermission(p(d), perm(0700));
-                s.admin.modifyAclEntries(p(d), acl("user:alice:rwx"));
+                s.admin().setPermission(p(d), perm(0700));
+                s.admin().modifyAclEntries(p(d), acl("user:alice:rwx"));
               }
-              return s.alice.getContentSummary(p("/x/tree/t")).toString(false);
+              return s.alice().getContentSummary(p("/x/tree/t")).toString(false);
             }),
         step(
             "recursive delete refused where a directory below lacks the entry",
             s -> {
-              s.admin.removeAclEntries(p("/x/tree/t/a/b"), names("user:alice"));
-              s.alice.delete(p("/x/tree/t"), true);
+              s.admin().removeAclEntries(p("/x/tree/t/a/b"), names("user:alice"));
+              s.alice().delete(p("/x/tree/t"), true);
             }),
-        step("content summary refused likewise", s -> s.alice.getContentSummary(p("/x/tree/t"))),
+        step("content summary refused likewise", s -> s.alice().getContentSummary(p("/x/tree/t"))),
         call(
             "recursive delete allowed by named-user entries",
             s -> {
-              s.admin.modifyAclEntries(p("/x/tree/t/a/b"), acl("user:alice:rwx"));
-              return s.alice.delete(p("/x/tree/t"), true) + " " + s.admin.exists(p("/x/tree/t"));
+              s.admin().modifyAclEntries(p("/x/tree/t/a/b"), acl("user:alice:rwx"));
+              return s.alice().delete(p("/x/tree/t"), true)
+                  + " "
+                  + s.admin().exists(p("/x/tree/t"));
             }));
   }
 
-  private static String outcome(Call call, Side s) {
-    try {
-      return "returned " + call.run(s);
-    } catch (Exception e) {
-      return e.getClass().getName() + ": " + firstLine(e);
-    }
+  /** bob's client (group other): neither owner nor in a named entry. */
+  private static DistributedFileSystem bob(Side s) throws IOException {
+    return s.as("bob", "other");
+  }
+
+  /** carol's client (group eng). */
+  private static DistributedFileSystem carol(Side s) throws IOException {
+    return s.as("carol", "eng");
   }
 
   private static String firstLine(Throwable e) {
@@ -580,9 +538,9 @@ class XAttrAclLikeHdfsTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
-  void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
-    String expected = outcome(call, hdfsSide);
-    String actual = outcome(call, hopsSide);
+  void outcomeIsTheSameAsApacheHdfs(String name, Step call) {
+    String expected = SideBySide.outcome(call, both.hdfs());
+    String actual = SideBySide.outcome(call, both.hops());
     System.out.printf("%s -> %s%n", name, actual); // for the report: what hops answered
     assertThat(actual).as(name).isEqualTo(expected);
   }

@@ -2,6 +2,7 @@ package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshottableDirRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.ops.CheckPath;
@@ -22,7 +23,10 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * entry in {@code snapshottable_dirs}. A directory with a snapshottable ancestor or descendant is
  * refused as HDFS refuses nested snapshottable directories; one already snapshottable is left as it
  * is. Allows, disallows and snapshot creations serialize on the snapshot id counter's row, so two
- * allows cannot both pass the nesting check (docs/architecture.md, "Snapshots").
+ * allows cannot both pass the nesting check (docs/architecture.md, "Snapshots"). A directory held
+ * for the snapshots it was moved away from is allowed as HDFS allows it; its hold stays its {@code
+ * snapshot_id} and is also written in its own partition of {@code snapshot_kept_files}, so that the
+ * snapshots it takes and deletes do not end it ({@link KeptFiles}, {@link DeleteSnapshot}).
  */
 public final class AllowSnapshot extends Operation<Void> {
   private final PermissionChecker pc;
@@ -61,6 +65,11 @@ public final class AllowSnapshot extends Operation<Void> {
     MutableInode m = MutableInode.of(dir);
     m.snapshottable = true;
     tx.update(InodeRow.TABLE, m.toRow());
+    if (dir.snapshotId() > 0) {
+      tx.insertIfAbsent(
+          SnapshotKeptFileRow.TABLE,
+          SnapshotKeptFileRow.hold(dir.id(), dir.snapshotId(), dir.id()));
+    }
     if (dirs.stream().noneMatch(d -> d.row().id() == dir.id())) {
       tx.insert(SnapshottableDirRow.TABLE, new SnapshottableDirRow(dir.id()));
     }

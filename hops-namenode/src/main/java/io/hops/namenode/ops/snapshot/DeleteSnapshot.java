@@ -3,6 +3,7 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -28,8 +29,7 @@ public final class DeleteSnapshot extends Operation<Void> {
   private ResolvedPath resolved;
   private List<SnapshotRow> snapshots = List.of();
   private KeptFiles kept;
-  private long released = -1;
-  private boolean more;
+  private KeptFiles.Left left = KeptFiles.Left.NONE;
 
   public DeleteSnapshot(PermissionChecker pc, String path, String snapshotName) {
     this.pc = pc;
@@ -52,7 +52,7 @@ public final class DeleteSnapshot extends Operation<Void> {
       if (doomed != null && target.snapshottable()) {
         List<SnapshotRow> remaining = new java.util.ArrayList<>(snapshots);
         remaining.remove(doomed);
-        kept = KeptFiles.read(tx, target.id(), remaining, keptUpTo(target, doomed));
+        kept = KeptFiles.read(tx, target.id(), remaining, keptUpTo(target, doomed), false);
       }
     }
   }
@@ -63,11 +63,11 @@ public final class DeleteSnapshot extends Operation<Void> {
   }
 
   /**
-   * After the commit: the directory and the deleted snapshot's id when files kept for it are left
-   * to release ({@link ReleaseKeptFiles}), else null.
+   * After the commit: releases what this one left to later transactions (holds found due, more kept
+   * files), each bounded ({@link ReleaseKeptFiles#drain}).
    */
-  public long[] releaseLeft() {
-    return more ? new long[] {resolved.target().id(), released} : null;
+  public void releaseRest(Namesystem ns) throws IOException {
+    ReleaseKeptFiles.drain(ns, left);
   }
 
   @Override
@@ -89,12 +89,12 @@ public final class DeleteSnapshot extends Operation<Void> {
     // versions written at a deleted snapshot's id still answer the older ones, so an entry that
     // has one needs no other; set back to an older id, the next change would write a second
     // version at that id, holding the entry as it is now rather than as the older snapshot had it.
-    m.snapshotId = snapshots.size() == 1 ? 0 : dir.snapshotId();
+    // A directory made snapshottable while held keeps its hold when its last snapshot goes.
+    m.snapshotId = snapshots.size() > 1 ? dir.snapshotId() : kept == null ? 0 : kept.heldAt();
     m.modificationTime = Math.max(m.modificationTime, System.currentTimeMillis());
     tx.update(InodeRow.TABLE, m.toRow());
     if (kept != null) {
-      more = kept.release(tx);
-      released = keptUpTo(dir, doomed);
+      left = kept.release(tx);
     }
     return null;
   }

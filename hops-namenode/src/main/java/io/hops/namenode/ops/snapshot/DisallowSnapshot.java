@@ -2,6 +2,8 @@ package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshottableDirRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.ops.CheckPath;
@@ -17,13 +19,17 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
 
 /**
  * {@code disallowSnapshot} (dfsadmin -disallowSnapshot; HDFS SnapshotManager.resetSnapshottable),
- * for the superuser, checked by the caller: refused while the directory has snapshots; a directory
- * that is not snapshottable is left as it is.
+ * for the superuser, checked by the caller: refused while the directory has snapshots (its {@code
+ * snapshots} rows: a directory made snapshottable while held has its hold as {@code snapshot_id}
+ * and none); a directory that is not snapshottable is left as it is. A held one keeps its hold in
+ * {@code snapshot_id}, and its own hold row goes (docs/architecture.md, "Snapshots").
  */
 public final class DisallowSnapshot extends Operation<Void> {
   private final PermissionChecker pc;
   private final String path;
   private ResolvedPath resolved;
+  private boolean hasSnapshots;
+  private SnapshotKeptFileRow ownHold;
 
   public DisallowSnapshot(PermissionChecker pc, String path) {
     this.pc = pc;
@@ -41,6 +47,16 @@ public final class DisallowSnapshot extends Operation<Void> {
     InodeRow target = resolved.target();
     if (target != null && target.snapshottable()) {
       tx.find(VariableRow.TABLE, SnapshotIds.KEY, LockMode.EXCLUSIVE);
+      hasSnapshots =
+          !tx.findByPartition(SnapshotRow.TABLE, target.id(), LockMode.READ_COMMITTED).isEmpty();
+      if (!hasSnapshots && target.snapshotId() > 0) {
+        ownHold =
+            tx.find(
+                SnapshotKeptFileRow.TABLE,
+                SnapshotKeptFileRow.TABLE.keyOf(
+                    SnapshotKeptFileRow.hold(target.id(), target.snapshotId(), target.id())),
+                LockMode.EXCLUSIVE);
+      }
     }
   }
 
@@ -51,7 +67,7 @@ public final class DisallowSnapshot extends Operation<Void> {
     if (!dir.snapshottable()) {
       return null;
     }
-    if (dir.snapshotId() != 0) {
+    if (hasSnapshots) {
       throw new SnapshotException(
           "The directory "
               + resolved.path()
@@ -61,6 +77,9 @@ public final class DisallowSnapshot extends Operation<Void> {
     m.snapshottable = false;
     tx.update(InodeRow.TABLE, m.toRow());
     tx.delete(SnapshottableDirRow.TABLE, new SnapshottableDirRow(dir.id()));
+    if (ownHold != null) {
+      tx.delete(SnapshotKeptFileRow.TABLE, ownHold);
+    }
     return null;
   }
 }

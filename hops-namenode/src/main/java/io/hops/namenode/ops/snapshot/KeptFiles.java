@@ -15,17 +15,36 @@ import java.util.List;
  * snapshot_kept_files} row {@code (dir, s, file)} says that snapshots of {@code dir} up to {@code
  * s} may have the deleted file; once the directory has no snapshot with an id at most {@code s},
  * none has it, and the row becomes a {@code released_files} one, whose blocks the leader frees in
- * bounded batches ({@code ReleaseBlocks}). One transaction takes at most {@link #batch} rows (a
- * pruned scan of the directory's partition, in snapshot order, locked exclusively so that two
- * releases never both take a row), only up to the directory's {@code snapshot_id} when the snapshot
- * was deleted (the latest taken, deleted or not): a file kept after it (by a later snapshot) is
- * never among them.
+ * bounded batches ({@code ReleaseBlocks}). A due hold row ({@link SnapshotKeptFileRow#hold}) is
+ * left to {@link ClearHold}, which clears the directory's hold and releases its own partition the
+ * same way. One transaction takes at most {@link #batch} rows (a pruned scan of the directory's
+ * partition, in snapshot order, locked exclusively so that two releases never both take a row),
+ * only up to the directory's {@code snapshot_id} when the snapshot was deleted (the latest taken,
+ * deleted or not): a file kept after it (by a later snapshot) is never among them. While the
+ * directory is itself held (its own hold row, written when a held directory is made snapshottable,
+ * comes first in snapshot order), nothing of its partition is released: the snapshots it was moved
+ * away from may have any of it.
  */
 final class KeptFiles {
+  /**
+   * What a release leaves to later transactions: the holds it found due, and whether more rows of
+   * partition {@code dirId} up to {@code upTo} may be due.
+   */
+  record Left(long dirId, long upTo, boolean more, List<SnapshotKeptFileRow> holds) {
+    static final Left NONE = new Left(0, 0, false, List.of());
+  }
+
+  private final long dirId;
+  private final long upTo;
   private final List<SnapshotKeptFileRow> freed = new ArrayList<>();
+  private final List<SnapshotKeptFileRow> holds = new ArrayList<>();
+  private long heldAt;
   private boolean more;
 
-  private KeptFiles() {}
+  private KeptFiles(long dirId, long upTo) {
+    this.dirId = dirId;
+    this.upTo = upTo;
+  }
 
   /** Rows per transaction: each is read, deleted, and turned into a released file. */
   static int batch(LockPhase tx) {
@@ -34,34 +53,47 @@ final class KeptFiles {
 
   /**
    * Reads the kept files of {@code dirId} that no snapshot in {@code remaining} may have, among
-   * those kept up to snapshot {@code upTo}.
+   * those kept up to snapshot {@code upTo}; with {@code ownHoldCleared}, the directory's own hold
+   * row is being deleted by this transaction and holds nothing back.
    */
-  static KeptFiles read(LockPhase tx, long dirId, List<SnapshotRow> remaining, long upTo)
+  static KeptFiles read(
+      LockPhase tx, long dirId, List<SnapshotRow> remaining, long upTo, boolean ownHoldCleared)
       throws StorageException {
     long oldest = Long.MAX_VALUE;
     for (SnapshotRow s : remaining) {
       oldest = Math.min(oldest, s.snapshotId());
     }
     long below = Math.min(oldest, upTo + 1);
-    KeptFiles k = new KeptFiles();
+    KeptFiles k = new KeptFiles(dirId, upTo);
     int batch = batch(tx);
     List<SnapshotKeptFileRow> rows =
         tx.scanFrom(SnapshotKeptFileRow.TABLE, dirId, null, batch, LockMode.EXCLUSIVE);
     for (SnapshotKeptFileRow r : rows) {
-      if (r.snapshotId() < below) {
-        k.freed.add(r);
+      if (r.isHold() && r.heldId() == dirId) {
+        k.heldAt = ownHoldCleared ? 0 : r.snapshotId();
+      } else if (r.snapshotId() < below) {
+        (r.isHold() ? k.holds : k.freed).add(r);
       }
     }
-    k.more = rows.size() == batch && k.freed.size() == batch;
+    if (k.heldAt > 0) {
+      k.freed.clear();
+      k.holds.clear();
+    }
+    k.more = rows.size() == batch && k.freed.size() + k.holds.size() == batch;
     return k;
   }
 
-  /** Buffers the release; answers whether more rows may be due (another transaction). */
-  boolean release(ExecutePhase tx) throws StorageException {
+  /** The hold the directory still has for the snapshots it was moved away from, or 0. */
+  long heldAt() {
+    return heldAt;
+  }
+
+  /** Buffers the release; answers what is left to later transactions. */
+  Left release(ExecutePhase tx) throws StorageException {
     for (SnapshotKeptFileRow r : freed) {
       tx.delete(SnapshotKeptFileRow.TABLE, r);
       tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(r.inodeId()));
     }
-    return more;
+    return new Left(dirId, upTo, more, List.copyOf(holds));
   }
 }

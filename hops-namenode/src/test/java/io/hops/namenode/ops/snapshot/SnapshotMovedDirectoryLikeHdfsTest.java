@@ -149,6 +149,38 @@ class SnapshotMovedDirectoryLikeHdfsTest {
         "/u/d");
   }
 
+  /**
+   * A held directory made snapshottable, then not, then snapshottable again with a snapshot of its
+   * own taken and deleted: HDFS allows each call (the directory has no snapshot of its own when it
+   * is disallowed), and the snapshot it was moved away from goes on showing its subtree as it was.
+   */
+  @Test
+  void aHeldDirectoryIsAllowedAndDisallowedAsInHdfs() throws Exception {
+    assertAlike(
+        "/h",
+        fs -> {
+          fs.mkdirs(p("/h/d/t/sub"));
+          fs.mkdirs(p("/h/o"));
+          write(fs, "/h/d/t/f", "first file");
+          write(fs, "/h/d/t/sub/g", "deep file");
+          fs.allowSnapshot(p("/h/d"));
+          fs.createSnapshot(p("/h/d"), "s0");
+          fs.rename(p("/h/d/t"), p("/h/o/t"));
+          fs.allowSnapshot(p("/h/o/t"));
+          write(fs, "/h/o/t/sub/g", "overwritten while snapshottable");
+          fs.disallowSnapshot(p("/h/o/t"));
+          fs.delete(p("/h/o/t/f"), false);
+          fs.allowSnapshot(p("/h/o/t"));
+          fs.createSnapshot(p("/h/o/t"), "own");
+          fs.mkdirs(p("/h/o/t/later"));
+          fs.deleteSnapshot(p("/h/o/t"), "own");
+          fs.delete(p("/h/o/t/sub"), true);
+          fs.disallowSnapshot(p("/h/o/t"));
+          write(fs, "/h/o/t/last", "after all");
+        },
+        "/h/d");
+  }
+
   @FunctionalInterface
   private interface History {
     void run(DistributedFileSystem fs) throws Exception;

@@ -1,5 +1,7 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.digest;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.digestOf;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,10 +11,7 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.config.NamenodeConfig;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -70,12 +69,12 @@ class SnapshotRenamedFileLikeHdfsTest {
     leaderRounds();
     assertThat(stored(kept)).as("kept blocks on the datanode").allMatch(s -> s);
     for (String f : FILES) {
-      assertThat(read(hops, "/r/d/.snapshot/s1/" + f)).isEqualTo(digest(text(f, 3000)));
+      assertThat(digestOf(hops, "/r/d/.snapshot/s1/" + f)).isEqualTo(digest(text(f, 3000)));
     }
     assertThat(namespaceProblems()).isEmpty();
 
     hops.deleteSnapshot(p("/r/d"), "s1");
-    assertThat(read(hops, "/r/d/.snapshot/s2/twice2")).isEqualTo(digest(text("twice", 3000)));
+    assertThat(digestOf(hops, "/r/d/.snapshot/s2/twice2")).isEqualTo(digest(text("twice", 3000)));
     hops.deleteSnapshot(p("/r/d"), "s2");
     try (var tx = both.hops.namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
@@ -139,11 +138,11 @@ class SnapshotRenamedFileLikeHdfsTest {
                 }));
     out.add("delete twice3: " + fs.delete(p(d + "/twice3"), false));
     for (String f : FILES) {
-      out.add(f + " at s1: " + read(fs, d + "/.snapshot/s1/" + f));
+      out.add(f + " at s1: " + digestOf(fs, d + "/.snapshot/s1/" + f));
     }
-    out.add("twice2 at s2: " + read(fs, d + "/.snapshot/s2/twice2"));
-    out.add("over2 now: " + read(fs, d + "/over2"));
-    out.add("replaced2 now: " + read(fs, d + "/replaced2"));
+    out.add("twice2 at s2: " + digestOf(fs, d + "/.snapshot/s2/twice2"));
+    out.add("over2 now: " + digestOf(fs, d + "/over2"));
+    out.add("replaced2 now: " + digestOf(fs, d + "/replaced2"));
     for (String[] pair : new String[][] {{"s1", ""}, {"s1", "s2"}, {"s2", ""}, {"", "s1"}}) {
       out.add(
           "diff '"
@@ -167,20 +166,6 @@ class SnapshotRenamedFileLikeHdfsTest {
     } catch (Exception e) {
       return SideBySide.failure(e);
     }
-  }
-
-  private static String read(DistributedFileSystem fs, String path) {
-    try (InputStream in = fs.open(p(path))) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      in.transferTo(out);
-      return out.size() + " bytes, hash " + out.toString(StandardCharsets.UTF_8).hashCode();
-    } catch (IOException e) {
-      return SideBySide.failure(e);
-    }
-  }
-
-  private static String digest(String text) {
-    return text.getBytes(StandardCharsets.UTF_8).length + " bytes, hash " + text.hashCode();
   }
 
   private static List<LocatedBlock> blocksOf(DistributedFileSystem fs, String path)

@@ -46,4 +46,22 @@ final class SnapshotTestFiles {
         + s.getGroup()
         + (s.isDirectory() ? "" : " len=" + s.getLen() + " rep=" + s.getReplication());
   }
+
+  /** What {@code path} reads as its length and hash, or the failure, to compare across sides. */
+  static String digestOf(DistributedFileSystem fs, String path) {
+    try (java.io.InputStream in = fs.open(new Path(path))) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      in.transferTo(out);
+      return digest(out.toString(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.io.IOException e) {
+      return io.hops.namenode.SideBySide.failure(e);
+    }
+  }
+
+  /** The length and hash of {@code text}, as {@link #digestOf} answers them. */
+  static String digest(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+        + " bytes, hash "
+        + text.hashCode();
+  }
 }

@@ -3,9 +3,12 @@ package io.hops.namenode.ops.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.config.NamenodeConfig;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -57,6 +60,39 @@ class SnapshotsOnMariadbTest {
       first.disallowSnapshot(new Path("/m/d"));
       assertThat(second.getSnapshottableDirListing()).isNull();
       assertThat(second.delete(new Path("/m"), true)).isTrue();
+    }
+  }
+
+  /**
+   * A directory moved out of a snapshotted one keeps its hold as a row of negative id in the
+   * holder's partition, and the snapshot deleted through the other namenode ends it: the files kept
+   * below it are released and the hold row is gone (docs/architecture.md, "Snapshots", holds).
+   */
+  @Test
+  void aHoldEndsThroughTheOtherNamenodeOverMariadb() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+    HopsTestCluster cluster = HopsTestCluster.onMariadbOrNull(conf);
+    Assumptions.assumeTrue(cluster != null, "no MariaDB configured");
+    try (cluster;
+        HopsNameNode other = cluster.startAnotherNamenode();
+        FileSystem viaOther = FileSystem.newInstance(otherConf(cluster, other))) {
+      DistributedFileSystem first = cluster.client();
+      first.mkdirs(new Path("/h/d/t"));
+      first.createNewFile(new Path("/h/d/t/f"));
+      first.allowSnapshot(new Path("/h/d"));
+      first.createSnapshot(new Path("/h/d"), "s");
+      first.rename(new Path("/h/d/t"), new Path("/h/t"));
+      first.delete(new Path("/h/t/f"), false);
+      assertThat(keptRows(cluster)).anyMatch(SnapshotKeptFileRow::isHold).hasSize(2);
+      ((DistributedFileSystem) viaOther).deleteSnapshot(new Path("/h/d"), "s");
+      assertThat(keptRows(cluster)).isEmpty();
+    }
+  }
+
+  private static List<SnapshotKeptFileRow> keptRows(HopsTestCluster cluster) throws Exception {
+    try (var tx = cluster.namenode().namesystem().storage().begin()) {
+      return tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED);
     }
   }
 

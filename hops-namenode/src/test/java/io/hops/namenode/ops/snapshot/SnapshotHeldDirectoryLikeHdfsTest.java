@@ -1,0 +1,201 @@
+package io.hops.namenode.ops.snapshot;
+
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.digest;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.digestOf;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.ReleasedFileRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.config.NamenodeConfig;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Files deleted or overwritten below a directory moved out of its snapshottable directory (a held
+ * directory; docs/architecture.md, "Snapshots"), against hops and Apache HDFS in the same run: the
+ * snapshots read them byte for byte as HDFS's do, their blocks stay on the datanode while a
+ * snapshot that had them remains, and deleting the last one (from either namenode) invalidates
+ * them, clears the hold (so a change below the directory writes no more versions) and leaves the
+ * namespace check clean.
+ */
+class SnapshotHeldDirectoryLikeHdfsTest {
+  private static SideBySide both;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    both = new SideBySide("snapshot-held-dir", conf, 1);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (both != null) {
+      both.close();
+    }
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  @Test
+  void aFileDeletedBelowAHeldDirectoryIsReleasedWithItsSnapshot() throws Exception {
+    List<LocatedBlock> kept = heldHistoryAlike("/one", List.of("s0"));
+    DistributedFileSystem hops = both.hopsSide.admin();
+    assertKept(kept);
+    long written = versionsWrittenBy(() -> write(hops, "/one/o/t/before", "while held"));
+    assertThat(written).as("versions below the held directory").isPositive();
+
+    hops.deleteSnapshot(p("/one/d"), "s0");
+    assertReleased(kept);
+    assertThat(versionsWrittenBy(() -> changeBelow(hops, "/one/o/t")))
+        .as("versions below the directory once its hold is cleared")
+        .isZero();
+  }
+
+  @Test
+  void withTwoSnapshotsTheBlocksGoWithTheSecond() throws Exception {
+    List<LocatedBlock> kept = heldHistoryAlike("/two", List.of("s0", "s1"));
+    DistributedFileSystem hops = both.hopsSide.admin();
+    hops.deleteSnapshot(p("/two/d"), "s0");
+    both.hdfsSide.admin().deleteSnapshot(p("/two/d"), "s0");
+    assertKept(kept);
+    assertThat(digestOf(hops, "/two/d/.snapshot/s1/t/f"))
+        .isEqualTo(digestOf(both.hdfsSide.admin(), "/two/d/.snapshot/s1/t/f"))
+        .isEqualTo(digest(text("f", 3000)));
+    assertThat(versionsWrittenBy(() -> changeBelow(hops, "/two/o/t"))).isPositive();
+
+    hops.deleteSnapshot(p("/two/d"), "s1");
+    assertReleased(kept);
+    assertThat(versionsWrittenBy(() -> changeBelow(hops, "/two/o/t"))).isZero();
+  }
+
+  @Test
+  void theLastSnapshotDeletedThroughTheOtherNamenodeReleasesThem() throws Exception {
+    List<LocatedBlock> kept = heldHistoryAlike("/other", List.of("s0"));
+    assertKept(kept);
+    try (FileSystem viaOther = FileSystem.newInstance(both.through(both.other))) {
+      ((DistributedFileSystem) viaOther).deleteSnapshot(p("/other/d"), "s0");
+    }
+    assertReleased(kept);
+    assertThat(versionsWrittenBy(() -> changeBelow(both.hopsSide.admin(), "/other/o/t"))).isZero();
+  }
+
+  /**
+   * On both sides: {@code root/d/t} with files and a subdirectory, snapshots of {@code root/d},
+   * then {@code t} moved to {@code root/o} and files below it deleted, overwritten and deleted with
+   * their directory. Asserts both sides read the same from the snapshots (what the files had) and
+   * answers the blocks of the files gone on hops's side.
+   */
+  private static List<LocatedBlock> heldHistoryAlike(String root, List<String> snapshots)
+      throws Exception {
+    List<LocatedBlock> kept = new ArrayList<>();
+    List<String> hops = heldHistory(both.hopsSide.admin(), root, snapshots, kept);
+    List<String> hdfs = heldHistory(both.hdfsSide.admin(), root, snapshots, new ArrayList<>());
+    assertThat(hops).isEqualTo(hdfs);
+    assertThat(kept).hasSize(3);
+    return kept;
+  }
+
+  private static List<String> heldHistory(
+      DistributedFileSystem fs, String root, List<String> snapshots, List<LocatedBlock> kept)
+      throws Exception {
+    String d = root + "/d";
+    fs.mkdirs(p(d + "/t/sub"));
+    fs.mkdirs(p(root + "/o"));
+    for (String f : List.of("t/f", "t/g", "t/sub/h")) {
+      write(fs, d + "/" + f, text(name(f), 3000));
+      kept.addAll(fs.getClient().getLocatedBlocks(d + "/" + f, 0).getLocatedBlocks());
+    }
+    fs.allowSnapshot(p(d));
+    for (String s : snapshots) {
+      fs.createSnapshot(p(d), s);
+    }
+    fs.rename(p(d + "/t"), p(root + "/o/t"));
+    List<String> out = new ArrayList<>();
+    out.add("delete f: " + fs.delete(p(root + "/o/t/f"), false));
+    write(fs, root + "/o/t/g", "overwritten while held");
+    out.add("delete sub: " + fs.delete(p(root + "/o/t/sub"), true));
+    for (String s : snapshots) {
+      for (String f : List.of("t/f", "t/g", "t/sub/h")) {
+        out.add(f + " at " + s + ": " + digestOf(fs, d + "/.snapshot/" + s + "/" + f));
+      }
+    }
+    out.add("g now: " + digestOf(fs, root + "/o/t/g"));
+    return out;
+  }
+
+  private static String name(String file) {
+    return file.substring(file.lastIndexOf('/') + 1);
+  }
+
+  private static void changeBelow(DistributedFileSystem fs, String dir) throws Exception {
+    String name = "c" + System.nanoTime();
+    fs.mkdirs(p(dir + "/" + name));
+    write(fs, dir + "/" + name + "/file", "after");
+    fs.delete(p(dir + "/g"), false);
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  /** The {@code inode_versions} rows a step leaves behind. */
+  private static long versionsWrittenBy(Step step) throws Exception {
+    long before = versions();
+    step.run();
+    return versions() - before;
+  }
+
+  private static long versions() throws Exception {
+    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+      return tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).size();
+    }
+  }
+
+  private static void assertKept(List<LocatedBlock> kept) throws Exception {
+    SnapshotKeptBlocks.leaderRounds(both);
+    assertThat(SnapshotKeptBlocks.stored(both, kept))
+        .as("kept blocks on the datanode")
+        .allMatch(s -> s);
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both)).isEmpty();
+  }
+
+  private static void assertReleased(List<LocatedBlock> kept) throws Exception {
+    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED))
+          .as("kept files and holds")
+          .isEmpty();
+    }
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (SnapshotKeptBlocks.stored(both, kept).contains(true)
+        && System.currentTimeMillis() < deadline) {
+      SnapshotKeptBlocks.leaderRounds(both);
+      Thread.sleep(300);
+    }
+    assertThat(SnapshotKeptBlocks.stored(both, kept))
+        .as("released blocks on the datanode")
+        .allMatch(s -> !s);
+    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+    }
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both)).isEmpty();
+  }
+}
