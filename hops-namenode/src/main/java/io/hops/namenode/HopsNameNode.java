@@ -117,7 +117,11 @@ public final class HopsNameNode implements AutoCloseable {
             return namesystem.run(
                 () ->
                     new io.hops.namenode.ops.GetFileInfo(
-                        namesystem, superuser, real, "auditStatus"));
+                        namesystem.statuses(),
+                        namesystem.snapshotReads(),
+                        superuser,
+                        real,
+                        "auditStatus"));
           }),
       SafeModeGuard.stage(client.safeMode()),
       VirtualPaths.stage(namesystem)

@@ -10,21 +10,23 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.ops.FileStatuses;
+import io.hops.namenode.ops.SnapshotReads;
+import io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.subtree.SubtreeMarks;
 import io.hops.namenode.subtree.SubtreeOperations;
 import io.hops.namenode.tx.Operation;
 import io.hops.namenode.tx.RetryCache;
 import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -47,6 +49,8 @@ public final class Namesystem {
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
   private final LeaseManager leases;
+  private final FileStatuses statuses;
+  private final SnapshotReads snapshotReads;
   private final SubtreeOperations subtrees;
   private final io.hops.namenode.faults.Faults faults = new io.hops.namenode.faults.Faults();
   private final io.hops.namenode.blocks.SmallFileStore smallFiles;
@@ -85,6 +89,7 @@ public final class Namesystem {
                 NamenodeConfig.USER_GROUP_NAMES_BYTES_DEFAULT),
             conf.getLong(NamenodeConfig.LONG_NAMES_BYTES, NamenodeConfig.LONG_NAMES_BYTES_DEFAULT));
     this.inodeIds = new IdPool(storage, "inode_id", 1000);
+    this.statuses = new FileStatuses(users);
     this.fsOwner = UserGroupInformation.getCurrentUser().getShortUserName();
     this.supergroup =
         conf.get(
@@ -117,7 +122,21 @@ public final class Namesystem {
           io.hops.namenode.faults.Faults.Point.SUBTREE_STEP,
           io.hops.namenode.faults.Faults.delay(java.time.Duration.ofMillis(subtreeDelay)));
     }
-    this.subtrees = new SubtreeOperations(this);
+    this.snapshotReads = new SnapshotReadsOfNamesystem(this);
+    this.subtrees =
+        new SubtreeOperations(
+            runner,
+            new SubtreeMarks(storage, runner, blocks::election, faults),
+            faults,
+            limits,
+            blocks.clock(),
+            snapshotReads,
+            (path, mark, markOwner) -> {
+              if (snapshots.enabled()) {
+                runner.run(() -> new RefuseSnapshottedBelow(this, path, mark, markOwner));
+              }
+            },
+            conf);
     runner.useStaleMarks(subtrees.marks());
   }
 
@@ -200,56 +219,19 @@ public final class Namesystem {
     return checkers;
   }
 
-  /** A new inode id, unique across namenodes. */
-  public long newInodeId() throws StorageException {
-    return inodeIds.next();
-  }
-
-  /**
-   * Every mode a status can carry (nine bits and the sticky bit: all that an {@code FsPermission}
-   * keeps of a short), built once: a listing would otherwise build one per entry. Shared, so never
-   * changed: the statuses only carry them to the wire.
-   */
-  private static final FsPermission[] MODES = new FsPermission[1 << 10];
-
-  static {
-    for (int m = 0; m < MODES.length; m++) {
-      MODES[m] = new FsPermission((short) m);
-    }
-  }
-
-  private static FsPermission permission(short mode) {
-    return MODES[mode & 0x3FF];
+  /** Inode ids, unique across namenodes, drawn a range at a time. */
+  public IdPool inodeIds() {
+    return inodeIds;
   }
 
   /** The status a client sees of an inode; {@code localName} is empty for getFileInfo. */
   public HdfsFileStatus status(InodeRow inode, byte[] localName) throws StorageException {
-    return status(inode, localName, inode.storagePolicy());
+    return statuses.status(inode, localName);
   }
 
-  /** As {@link #status(InodeRow, byte[])}, reporting {@code storagePolicy} (the effective one). */
-  public HdfsFileStatus status(InodeRow inode, byte[] localName, byte storagePolicy)
-      throws StorageException {
-    return new HdfsFileStatus.Builder()
-        .isdir(inode.isDir())
-        .flags(
-            io.hops.namenode.resolve.InodeFlags.hasAcl(inode.permission())
-                ? java.util.EnumSet.of(HdfsFileStatus.Flags.HAS_ACL)
-                : java.util.EnumSet.noneOf(HdfsFileStatus.Flags.class))
-        .length(inode.isDir() ? 0 : inode.size())
-        .replication(inode.isDir() ? 0 : inode.replication())
-        .blocksize(inode.isDir() ? 0 : inode.preferredBlockSize())
-        .mtime(inode.modificationTime())
-        .atime(inode.accessTime())
-        .perm(permission(inode.permission()))
-        .owner(users.userName(inode.userId()))
-        .group(users.groupName(inode.groupId()))
-        .symlink(inode.symlink() == null ? null : inode.symlink().getBytes(StandardCharsets.UTF_8))
-        .path(localName)
-        .fileId(inode.id())
-        .children(inode.isDir() ? inode.childrenCount() : 0)
-        .storagePolicy(storagePolicy)
-        .build();
+  /** The statuses clients see of inodes. */
+  public FileStatuses statuses() {
+    return statuses;
   }
 
   /** Write leases; their expiry releases files through the lease recovery hook. */
@@ -263,6 +245,11 @@ public final class Namesystem {
    */
   public SubtreeOperations subtrees() {
     return subtrees;
+  }
+
+  /** What the namespace operations read of snapshots. */
+  public SnapshotReads snapshotReads() {
+    return snapshotReads;
   }
 
   /** Where tests inject faults into this namenode; nothing happens at them unless one is armed. */

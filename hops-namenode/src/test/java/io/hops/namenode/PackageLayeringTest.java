@@ -32,7 +32,6 @@ class PackageLayeringTest {
     ROOT + ".housekeeping..",
     ROOT + ".ops..",
     ROOT + ".rpc..",
-    ROOT + ".subtree..",
     ROOT + ".web..",
   };
 

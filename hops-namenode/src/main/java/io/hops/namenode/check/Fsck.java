@@ -3,8 +3,13 @@ package io.hops.namenode.check;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.config.Limits;
+import io.hops.namenode.ops.FileStatuses;
 import io.hops.namenode.ops.GetBlockLocations;
+import io.hops.namenode.ops.GetFileInfo;
+import io.hops.namenode.ops.GetListing;
 import io.hops.namenode.ops.ReadDatabaseBlock;
+import io.hops.namenode.ops.SnapshotReads;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.TransactionRunner;
@@ -52,7 +57,9 @@ public final class Fsck {
   private final TransactionRunner runner;
   private final BlockManager blockManager;
   private final SmallFileStore smallFiles;
-  private final FsckNamespace namespace;
+  private final FileStatuses statuses;
+  private final SnapshotReads snapshotReads;
+  private final Limits limits;
   private final Configuration conf;
   private final PermissionChecker pc;
   private PrintWriter out;
@@ -78,7 +85,9 @@ public final class Fsck {
       TransactionRunner runner,
       BlockManager blockManager,
       SmallFileStore smallFiles,
-      FsckNamespace namespace,
+      FileStatuses statuses,
+      SnapshotReads snapshotReads,
+      Limits limits,
       Configuration conf,
       SafeMode safeMode,
       PermissionChecker pc,
@@ -89,7 +98,9 @@ public final class Fsck {
     this.runner = runner;
     this.blockManager = blockManager;
     this.smallFiles = smallFiles;
-    this.namespace = namespace;
+    this.statuses = statuses;
+    this.snapshotReads = snapshotReads;
+    this.limits = limits;
     this.conf = conf;
     this.pc = pc;
     this.caller = caller;
@@ -103,7 +114,15 @@ public final class Fsck {
     this.datanodes = blockManager.datanodes();
     this.fileBlocks =
         new FsckFileBlocks(
-            runner, blockManager, namespace, safeMode, pc, params, res, corruptFileBlocks);
+            runner,
+            blockManager,
+            limits,
+            snapshotReads,
+            safeMode,
+            pc,
+            params,
+            res,
+            corruptFileBlocks);
   }
 
   public void run() {
@@ -124,7 +143,8 @@ public final class Fsck {
               "fsck option '" + option + "' is not supported by hops");
         }
       }
-      HdfsFileStatus file = namespace.fileInfo(pc, path);
+      HdfsFileStatus file =
+          runner.run(() -> new GetFileInfo(statuses, snapshotReads, pc, path, "getFileInfo"));
       if (file == null) {
         out.print("\n\nPath '" + path + "' " + NONEXISTENT_STATUS);
         return;
@@ -241,7 +261,19 @@ public final class Fsck {
     DirectoryListing listing;
     do {
       byte[] from = after;
-      listing = namespace.listing(pc, dir, from);
+      listing =
+          runner.run(
+              () ->
+                  new GetListing(
+                      statuses,
+                      snapshotReads,
+                      limits,
+                      blockManager,
+                      smallFiles,
+                      pc,
+                      dir,
+                      from,
+                      false));
       if (listing == null) {
         return; // deleted meanwhile
       }

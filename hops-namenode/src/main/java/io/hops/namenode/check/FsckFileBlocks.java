@@ -2,7 +2,10 @@ package io.hops.namenode.check;
 
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
+import io.hops.namenode.config.Limits;
+import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.QueueMisplacedBlocks;
+import io.hops.namenode.ops.SnapshotReads;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.TransactionRunner;
@@ -26,7 +29,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 final class FsckFileBlocks {
   private final TransactionRunner runner;
   private final BlockManager blockManager;
-  private final FsckNamespace namespace;
+  private final Limits limits;
+  private final SnapshotReads snapshotReads;
   private final SafeMode safeMode;
   private final PermissionChecker pc;
   private final FsckResult res;
@@ -55,7 +59,8 @@ final class FsckFileBlocks {
   FsckFileBlocks(
       TransactionRunner runner,
       BlockManager blockManager,
-      FsckNamespace namespace,
+      Limits limits,
+      SnapshotReads snapshotReads,
       SafeMode safeMode,
       PermissionChecker pc,
       Map<String, String[]> params,
@@ -63,7 +68,8 @@ final class FsckFileBlocks {
       List<String> corruptFileBlocks) {
     this.runner = runner;
     this.blockManager = blockManager;
-    this.namespace = namespace;
+    this.limits = limits;
+    this.snapshotReads = snapshotReads;
     this.safeMode = safeMode;
     this.pc = pc;
     this.res = res;
@@ -248,7 +254,7 @@ final class FsckFileBlocks {
       res.corruptFiles++;
       if (doDelete && !blocks.isUnderConstruction()) {
         safeMode.check("Cannot delete " + p);
-        namespace.delete(pc, p);
+        runner.run(() -> new Delete(limits, snapshotReads, pc, p, true));
       }
     }
     if (showFiles) {

@@ -53,7 +53,9 @@ final class SmallFileMoveLeftovers implements HousekeepingTask {
       String hidden = ns.run(() -> new MoveRecords.HiddenPath(record));
       if (hidden != null) {
         var superuser = ns.superuserChecker();
-        boolean deleted = ns.runAsLeader(() -> new Delete(ns, superuser, hidden, false));
+        boolean deleted =
+            ns.runAsLeader(
+                () -> new Delete(ns.limits(), ns.snapshotReads(), superuser, hidden, false));
         LOG.info(
             "{} {}: left by a move of a database file to datanodes that did not finish",
             deleted ? "deleted" : "found no",

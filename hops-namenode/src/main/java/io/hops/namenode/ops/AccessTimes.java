@@ -1,7 +1,7 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.tx.TransactionRunner;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -9,6 +9,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,18 +25,17 @@ public final class AccessTimes implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AccessTimes.class);
   private static final int QUEUE = 10_000;
 
-  private final Namesystem ns;
+  private final TransactionRunner runner;
   private final long precision;
   private final Set<Long> queued = ConcurrentHashMap.newKeySet();
   private final ExecutorService writer;
 
-  public AccessTimes(Namesystem ns) {
-    this.ns = ns;
+  public AccessTimes(TransactionRunner runner, Configuration conf) {
+    this.runner = runner;
     this.precision =
-        ns.conf()
-            .getLong(
-                DFSConfigKeys.DFS_NAMENODE_ACCESSTIME_PRECISION_KEY,
-                DFSConfigKeys.DFS_NAMENODE_ACCESSTIME_PRECISION_DEFAULT);
+        conf.getLong(
+            DFSConfigKeys.DFS_NAMENODE_ACCESSTIME_PRECISION_KEY,
+            DFSConfigKeys.DFS_NAMENODE_ACCESSTIME_PRECISION_DEFAULT);
     this.writer =
         precision > 0
             ? new ThreadPoolExecutor(
@@ -77,7 +77,7 @@ public final class AccessTimes implements AutoCloseable {
       if (inSafeMode.getAsBoolean()) {
         return;
       }
-      ns.run(() -> new UpdateAccessTime(file.parentId(), file.name(), file.id(), now));
+      runner.run(() -> new UpdateAccessTime(file.parentId(), file.name(), file.id(), now));
     } catch (Exception e) {
       LOG.debug("access time of inode {} not updated: {}", file.id(), e.toString());
     } finally {

@@ -3,7 +3,6 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlockTail;
@@ -40,7 +39,6 @@ import org.apache.hadoop.ipc.RetriableException;
  * in parallel.
  */
 public final class AddBlock extends Operation<LocatedBlock> {
-  private final Namesystem ns;
   private final BlockManager bm;
   private final String src;
   private final long fileId;
@@ -57,7 +55,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
   private AncestorQuotas quotas = AncestorQuotas.none();
 
   public AddBlock(
-      Namesystem ns,
+      BlockManager bm,
       String writer,
       String src,
       long fileId,
@@ -65,8 +63,7 @@ public final class AddBlock extends Operation<LocatedBlock> {
       ExtendedBlock previous,
       DatanodeInfo[] excludedNodes,
       String[] favoredNodes) {
-    this.ns = ns;
-    this.bm = ns.blocks();
+    this.bm = bm;
     this.writer = writer;
     this.src = src;
     this.fileId = fileId;

@@ -9,7 +9,6 @@ import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlocks;
@@ -61,7 +60,7 @@ import org.apache.hadoop.ipc.RetriableException;
  * replication check, pending copies and invalidations).
  */
 public final class Append extends Operation<LastBlockWithStatus> {
-  private final Namesystem ns;
+  private final FileStatuses statuses;
   private final BlockManager bm;
   private final PermissionChecker pc;
   private final LeaseManager leaseManager;
@@ -77,14 +76,15 @@ public final class Append extends Operation<LastBlockWithStatus> {
   private long now;
 
   public Append(
-      Namesystem ns,
+      BlockManager bm,
+      FileStatuses statuses,
       PermissionChecker pc,
       LeaseManager leaseManager,
       String src,
       String holder,
       EnumSet<CreateFlag> flags) {
-    this.ns = ns;
-    this.bm = ns.blocks();
+    this.bm = bm;
+    this.statuses = statuses;
     this.pc = pc;
     this.leaseManager = leaseManager;
     this.src = src;
@@ -208,7 +208,7 @@ public final class Append extends Operation<LastBlockWithStatus> {
     tx.update(InodeRow.TABLE, file.toRow());
     leases.addFile(tx, holder, file.id, path, now);
     leases.flush(tx);
-    HdfsFileStatus status = ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
+    HdfsFileStatus status = statuses.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
     return new LastBlockWithStatus(lb, status);
   }
 

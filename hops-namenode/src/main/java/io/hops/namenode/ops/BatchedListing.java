@@ -1,7 +1,6 @@
 package io.hops.namenode.ops;
 
-import io.hops.namenode.Namesystem;
-import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BatchedDirectoryListing;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
@@ -28,14 +28,20 @@ import org.apache.hadoop.thirdparty.protobuf.ByteString;
 public final class BatchedListing {
   private BatchedListing() {}
 
+  /** The listing of one path from a name on, with the caller's permissions and options. */
+  @FunctionalInterface
+  public interface Page {
+    GetListing of(String src, byte[] startAfter);
+  }
+
+  /** Lists {@code srcs}, each {@code page} a transaction of {@code runner}. */
   public static BatchedDirectoryListing list(
-      Namesystem ns, PermissionChecker pc, String[] srcs, byte[] startAfter, boolean needLocation)
+      TransactionRunner runner, Configuration conf, Page page, String[] srcs, byte[] startAfter)
       throws IOException {
     int maxPaths =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_NAMENODE_BATCHED_LISTING_LIMIT,
-                DFSConfigKeys.DFS_NAMENODE_BATCHED_LISTING_LIMIT_DEFAULT);
+        conf.getInt(
+            DFSConfigKeys.DFS_NAMENODE_BATCHED_LISTING_LIMIT,
+            DFSConfigKeys.DFS_NAMENODE_BATCHED_LISTING_LIMIT_DEFAULT);
     if (srcs.length > maxPaths) {
       throw new IllegalArgumentException(
           String.format("Too many source paths (%d > %d)", srcs.length, maxPaths));
@@ -53,8 +59,7 @@ public final class BatchedListing {
         index++; // the last entry listed was a file: do not list it twice
       }
     }
-    int limit =
-        ns.conf().getInt(DFSConfigKeys.DFS_LIST_LIMIT, DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT);
+    int limit = conf.getInt(DFSConfigKeys.DFS_LIST_LIMIT, DFSConfigKeys.DFS_LIST_LIMIT_DEFAULT);
     List<HdfsPartialListing> listings = new ArrayList<>();
     DirectoryListing last = null;
     int entries = 0;
@@ -62,7 +67,7 @@ public final class BatchedListing {
       String src = srcs[index];
       byte[] from = after;
       try {
-        DirectoryListing l = ns.run(() -> new GetListing(ns, pc, src, from, needLocation));
+        DirectoryListing l = runner.run(() -> page.of(src, from));
         if (l == null) {
           throw new FileNotFoundException("Path " + src + " does not exist");
         }

@@ -1,6 +1,7 @@
 package io.hops.namenode.ops;
 
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -22,9 +23,9 @@ public final class Checks {
   }
 
   /** dfs.namenode.fs-limits.max-component-length, in bytes of UTF-8. */
-  public static void componentLength(Namesystem ns, String name, String parentPath)
+  public static void componentLength(Limits limits, String name, String parentPath)
       throws PathComponentTooLongException {
-    int limit = ns.limits().maxComponentLength();
+    int limit = limits.maxComponentLength();
     if (limit > 0 && tooLong(name, limit)) {
       int length = name.getBytes(StandardCharsets.UTF_8).length;
       throw new PathComponentTooLongException(limit, length, parentPath, name);
@@ -32,14 +33,23 @@ public final class Checks {
   }
 
   /**
+   * As above, with the namesystem's limits: for {@code ops/snapshot}'s {@code SnapshotRoots}, until
+   * it passes the limits itself.
+   */
+  public static void componentLength(Namesystem ns, String name, String parentPath)
+      throws PathComponentTooLongException {
+    componentLength(ns.limits(), name, parentPath);
+  }
+
+  /**
    * As above, for the name at {@code names[depth - 1]} below the first {@code depth - 1} names: the
    * parent's path is spelled only for the error.
    */
-  static void componentLength(Namesystem ns, String[] names, int depth)
+  static void componentLength(Limits limits, String[] names, int depth)
       throws PathComponentTooLongException {
-    int limit = ns.limits().maxComponentLength();
+    int limit = limits.maxComponentLength();
     if (limit > 0 && tooLong(names[depth - 1], limit)) {
-      componentLength(ns, names[depth - 1], PathNames.prefix(names, depth - 1));
+      componentLength(limits, names[depth - 1], PathNames.prefix(names, depth - 1));
     }
   }
 
@@ -52,19 +62,19 @@ public final class Checks {
   }
 
   /** dfs.namenode.fs-limits.max-directory-items. */
-  static void directoryItems(Namesystem ns, MutableInode parent, String parentPath)
+  static void directoryItems(Limits limits, MutableInode parent, String parentPath)
       throws MaxDirectoryItemsExceededException {
-    int limit = ns.limits().maxDirectoryItems();
+    int limit = limits.maxDirectoryItems();
     if (parent.childrenCount >= limit) {
       throw new MaxDirectoryItemsExceededException(parentPath, limit, parent.childrenCount);
     }
   }
 
   /** As above, for the directory at the first {@code depth} names, spelled only for the error. */
-  static void directoryItems(Namesystem ns, MutableInode parent, String[] names, int depth)
+  static void directoryItems(Limits limits, MutableInode parent, String[] names, int depth)
       throws MaxDirectoryItemsExceededException {
-    if (parent.childrenCount >= ns.limits().maxDirectoryItems()) {
-      directoryItems(ns, parent, PathNames.prefix(names, depth));
+    if (parent.childrenCount >= limits.maxDirectoryItems()) {
+      directoryItems(limits, parent, PathNames.prefix(names, depth));
     }
   }
 
@@ -159,9 +169,9 @@ public final class Checks {
    * dfs.namenode.replication.min and dfs.replication.max, with HDFS's message
    * (BlockManager.verifyReplication); {@code where} ends it.
    */
-  static void replication(Namesystem ns, int replication, String where) throws IOException {
-    int min = ns.limits().minReplication();
-    int max = ns.limits().maxReplication();
+  static void replication(Limits limits, int replication, String where) throws IOException {
+    int min = limits.minReplication();
+    int max = limits.maxReplication();
     String error = null;
     if (replication > max) {
       error = " exceeds maximum of " + max;

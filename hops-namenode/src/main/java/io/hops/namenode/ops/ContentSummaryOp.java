@@ -3,7 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotContent;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -54,10 +54,10 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
   private QuotaRow quota;
   private SnapshotContent snapshots = SnapshotContent.NONE;
 
-  public ContentSummaryOp(Namesystem ns, PermissionChecker pc, String src) {
+  public ContentSummaryOp(Limits limits, PermissionChecker pc, String src) {
     this.pc = pc;
     this.src = src;
-    this.bound = SubtreeScan.bound(ns);
+    this.bound = limits.inodesInOneTx();
   }
 
   @Override

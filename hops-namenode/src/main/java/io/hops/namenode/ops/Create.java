@@ -1,11 +1,13 @@
 package io.hops.namenode.ops;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeaseRow;
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.LeasePathTail;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.leases.LeaseRecovery;
@@ -56,7 +58,10 @@ import org.apache.hadoop.hdfs.protocol.SystemErasureCodingPolicies;
  * is refused.
  */
 public final class Create extends Operation<HdfsFileStatus> {
-  private final Namesystem ns;
+  private final Limits limits;
+  private final ClusterClock clock;
+  private final IdPool inodeIds;
+  private final FileStatuses statuses;
   private final PermissionChecker pc;
   private final LeaseManager leaseManager;
   private final String src;
@@ -84,7 +89,10 @@ public final class Create extends Operation<HdfsFileStatus> {
 
   @SuppressWarnings("TooManyParameters") // ClientProtocol.create's own parameters
   public Create(
-      Namesystem ns,
+      Limits limits,
+      ClusterClock clock,
+      IdPool inodeIds,
+      FileStatuses statuses,
       PermissionChecker pc,
       LeaseManager leaseManager,
       String src,
@@ -96,7 +104,10 @@ public final class Create extends Operation<HdfsFileStatus> {
       long blockSize,
       String ecPolicyName,
       String storagePolicy) {
-    this.ns = ns;
+    this.limits = limits;
+    this.clock = clock;
+    this.inodeIds = inodeIds;
+    this.statuses = statuses;
     this.pc = pc;
     this.leaseManager = leaseManager;
     this.src = src;
@@ -142,7 +153,7 @@ public final class Create extends Operation<HdfsFileStatus> {
           "SHOULD_REPLICATE flag and ecPolicyName are exclusive parameters. Set both is not"
               + " allowed!");
     }
-    now = ns.blocks().now();
+    now = clock.now();
     resolved = tx.resolve(src, LockMode.EXCLUSIVE, LockMode.EXCLUSIVE);
     anchor = resolved.lastExisting();
     int existing = resolved.inodes().size();
@@ -218,7 +229,7 @@ public final class Create extends Operation<HdfsFileStatus> {
       checkErasureCoding();
     }
     // HDFS's message names the client machine after "clientName=" (BlockManager.verifyReplication).
-    Checks.replication(ns, replication, src + ", clientName=" + clientMachine);
+    Checks.replication(limits, replication, src + ", clientName=" + clientMachine);
 
     inheritedAcl = DefaultAcl.of(target != null ? resolved.inodes().get(depth - 1) : anchor);
     MutableInode parent;
@@ -247,8 +258,8 @@ public final class Create extends Operation<HdfsFileStatus> {
     }
     for (int i = firstMissing; i <= depth; i++) {
       try {
-        Checks.componentLength(ns, names, i);
-        Checks.directoryItems(ns, parent, names, i - 1);
+        Checks.componentLength(limits, names, i);
+        Checks.directoryItems(limits, parent, names, i - 1);
         quotas.verify(1, 0);
       } catch (QuotaExceededException e) {
         if (i == firstMissing) {
@@ -276,7 +287,7 @@ public final class Create extends Operation<HdfsFileStatus> {
           tx, clientName, file.id, path, now, LeasePathTail.NO_BLOCK, LeasePathTail.NO_BLOCK);
     }
     leases.flush(tx);
-    return ns.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
+    return statuses.status(file.toRow(), HdfsFileStatus.EMPTY_NAME);
   }
 
   /** Whether the new file's directory keeps small files in the database, and the bytes fit. */
@@ -332,12 +343,12 @@ public final class Create extends Operation<HdfsFileStatus> {
       ExecutePhase tx, MutableInode parent, String[] names, int i, FsPermission permission)
       throws IOException {
     String name = names[i - 1];
-    Checks.componentLength(ns, names, i);
-    Checks.directoryItems(ns, parent, names, i - 1);
+    Checks.componentLength(limits, names, i);
+    Checks.directoryItems(limits, parent, names, i - 1);
     MutableInode dir = new MutableInode();
     dir.parentId = parent.id;
     dir.name = name;
-    dir.id = ns.newInodeId();
+    dir.id = inodeIds.next();
     dir.isDir = true;
     dir.userId = pc.ownerId();
     dir.groupId = parent.groupId;
@@ -361,12 +372,12 @@ public final class Create extends Operation<HdfsFileStatus> {
     }
     int depth = names.length;
     String name = names[depth - 1];
-    Checks.componentLength(ns, names, depth);
-    Checks.directoryItems(ns, parent, names, depth - 1);
+    Checks.componentLength(limits, names, depth);
+    Checks.directoryItems(limits, parent, names, depth - 1);
     MutableInode file = new MutableInode();
     file.parentId = parent.id;
     file.name = name;
-    file.id = ns.newInodeId();
+    file.id = inodeIds.next();
     DefaultAcl.apply(tx, inheritedAcl, file, masked);
     file.userId = pc.ownerId();
     file.groupId = parent.groupId;
@@ -407,7 +418,7 @@ public final class Create extends Operation<HdfsFileStatus> {
   }
 
   private void checkBlockSize() throws IOException {
-    long min = ns.limits().minBlockSize();
+    long min = limits.minBlockSize();
     if (blockSize < min) {
       throw new IOException(
           "Specified block size "

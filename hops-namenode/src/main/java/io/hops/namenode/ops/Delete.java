@@ -3,7 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
@@ -24,12 +24,12 @@ import org.apache.hadoop.fs.permission.FsAction;
  * {@code delete}: a file, an empty directory, or a directory and everything below it, in one
  * transaction. The parent and the target are locked exclusively (B + 2 PK(EXCLUSIVE) + W for a
  * closed empty file); a directory's subtree is then read level by level with exclusive locks, one
- * pruned scan per non-empty directory, up to {@link SubtreeScan#bound}; past it, or when its files'
- * rows would pass {@code hops.namenode.transaction.max-rows}, nothing is written and a {@link
- * SubtreeTooBigException} sends the delete to the subtree protocol, which deletes the subtree in
- * many transactions and then runs this operation again under its own mark ({@link #underOwnMark})
- * for the emptied root. Then the leases, blocks and other rows that go with the deleted files
- * ({@link DeletedInodes}).
+ * pruned scan per non-empty directory, up to {@link Limits#inodesInOneTx}; past it, or when its
+ * files' rows would pass {@code hops.namenode.transaction.max-rows}, nothing is written and a
+ * {@link SubtreeTooBigException} sends the delete to the subtree protocol, which deletes the
+ * subtree in many transactions and then runs this operation again under its own mark ({@link
+ * #underOwnMark}) for the emptied root. Then the leases, blocks and other rows that go with the
+ * deleted files ({@link DeletedInodes}).
  *
  * <p>HDFS semantics (FSDirDeleteOp): the root is never deleted (false); a missing path gives false;
  * a non-empty directory without {@code recursive} is a {@link PathIsNotEmptyDirectoryException}.
@@ -37,7 +37,7 @@ import org.apache.hadoop.fs.permission.FsAction;
  * directory of the subtree (with the sticky bit on their children).
  */
 public final class Delete extends Operation<Boolean> {
-  private final Namesystem ns;
+  private final SnapshotReads snapshotReads;
   private final PermissionChecker pc;
   private final String src;
   private final boolean recursive;
@@ -53,12 +53,17 @@ public final class Delete extends Operation<Boolean> {
   private SnapshotGuard snapshots;
   private boolean covered;
 
-  public Delete(Namesystem ns, PermissionChecker pc, String src, boolean recursive) {
-    this.ns = ns;
+  public Delete(
+      Limits limits,
+      SnapshotReads snapshotReads,
+      PermissionChecker pc,
+      String src,
+      boolean recursive) {
+    this.snapshotReads = snapshotReads;
     this.pc = pc;
     this.src = src;
     this.recursive = recursive;
-    this.bound = SubtreeScan.bound(ns);
+    this.bound = limits.inodesInOneTx();
   }
 
   /**
@@ -102,7 +107,7 @@ public final class Delete extends Operation<Boolean> {
     if (target == null) {
       return;
     }
-    snapshots = SnapshotGuard.read(ns, tx, target);
+    snapshots = snapshotReads.guard(tx, target);
     if (!target.isDir() || target.childrenCount() == 0) {
       related = DeletedInodes.read(tx, List.of(target));
     } else if (detach && recursive && target.id() == ownMark) {

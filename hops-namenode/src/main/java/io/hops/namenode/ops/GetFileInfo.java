@@ -1,7 +1,6 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
@@ -16,15 +15,22 @@ import org.apache.hadoop.security.AccessControlException;
  * lock: B + PK(SHARED). Null when the path does not exist, as HDFS returns.
  */
 public final class GetFileInfo extends Operation<HdfsFileStatus> {
-  private final Namesystem ns;
+  private final FileStatuses statuses;
+  private final SnapshotReads snapshotReads;
   private final PermissionChecker pc;
   private final String path;
   private final String opName;
   private ResolvedPath resolved;
   private io.hops.namenode.ops.snapshot.SnapshotView snapshot;
 
-  public GetFileInfo(Namesystem ns, PermissionChecker pc, String path, String opName) {
-    this.ns = ns;
+  public GetFileInfo(
+      FileStatuses statuses,
+      SnapshotReads snapshotReads,
+      PermissionChecker pc,
+      String path,
+      String opName) {
+    this.statuses = statuses;
+    this.snapshotReads = snapshotReads;
     this.pc = pc;
     this.path = path;
     this.opName = opName;
@@ -38,14 +44,14 @@ public final class GetFileInfo extends Operation<HdfsFileStatus> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
-    snapshot = io.hops.namenode.ops.snapshot.SnapshotView.read(ns, tx, resolved, false);
+    snapshot = snapshotReads.view(tx, resolved, false);
   }
 
   @Override
   protected HdfsFileStatus execute(ExecutePhase tx) throws IOException {
     try {
       if (snapshot != null) {
-        return snapshot.fileInfo(ns, pc);
+        return snapshotReads.fileInfo(snapshot, pc);
       }
       Checks.traverseNotCreating(pc, resolved);
     } catch (AccessControlException e) {
@@ -56,7 +62,7 @@ public final class GetFileInfo extends Operation<HdfsFileStatus> {
       throw e;
     }
     return resolved.exists()
-        ? ns.status(
+        ? statuses.status(
             resolved.target(),
             HdfsFileStatus.EMPTY_NAME,
             io.hops.namenode.blocks.StoragePolicies.effective(resolved.inodes()))

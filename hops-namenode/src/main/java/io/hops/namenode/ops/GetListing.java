@@ -3,8 +3,10 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -47,7 +49,11 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 public final class GetListing extends Operation<DirectoryListing> {
   private static final Comparator<byte[]> BY_NAME = DFSUtilClient::compareBytes;
 
-  private final Namesystem ns;
+  private final FileStatuses statuses;
+  private final SnapshotReads snapshotReads;
+  private final Limits limits;
+  private final BlockManager blockManager;
+  private final SmallFileStore smallFiles;
   private final PermissionChecker pc;
   private final String path;
   private final byte[] startAfter;
@@ -64,9 +70,22 @@ public final class GetListing extends Operation<DirectoryListing> {
   private boolean wholeDirectory;
   private final Map<Long, FileBlocks> blocks = new HashMap<>();
 
+  /** Block locations come from {@code blockManager}, or {@code smallFiles} for a database file. */
   public GetListing(
-      Namesystem ns, PermissionChecker pc, String path, byte[] startAfter, boolean needLocation) {
-    this.ns = ns;
+      FileStatuses statuses,
+      SnapshotReads snapshotReads,
+      Limits limits,
+      BlockManager blockManager,
+      SmallFileStore smallFiles,
+      PermissionChecker pc,
+      String path,
+      byte[] startAfter,
+      boolean needLocation) {
+    this.statuses = statuses;
+    this.snapshotReads = snapshotReads;
+    this.limits = limits;
+    this.blockManager = blockManager;
+    this.smallFiles = smallFiles;
     this.pc = pc;
     this.path = path;
     this.startAfter = startAfter == null ? HdfsFileStatus.EMPTY_NAME : startAfter;
@@ -81,7 +100,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
-    snapshot = io.hops.namenode.ops.snapshot.SnapshotView.read(ns, tx, resolved, true);
+    snapshot = snapshotReads.view(tx, resolved, true);
     InodeRow dir = resolved.target();
     if (dir == null || snapshot != null) {
       return;
@@ -189,7 +208,7 @@ public final class GetListing extends Operation<DirectoryListing> {
       return null;
     }
     FileBlocks f =
-        FileBlocks.lock(tx, inode.id(), LockMode.READ_COMMITTED, ns.blocks().datanodes());
+        FileBlocks.lock(tx, inode.id(), LockMode.READ_COMMITTED, blockManager.datanodes());
     blocks.put(inode.id(), f);
     return f;
   }
@@ -198,7 +217,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   protected DirectoryListing execute(ExecutePhase tx) throws IOException {
     if (snapshot != null) {
       // Without block locations: those of files as they were come with block retention.
-      return snapshot.listing(ns, pc, startAfter, lsLimit());
+      return snapshotReads.listing(snapshot, pc, startAfter, lsLimit());
     }
     Checks.traverseNotCreating(pc, resolved);
     InodeRow target = resolved.target();
@@ -220,14 +239,14 @@ public final class GetListing extends Operation<DirectoryListing> {
   }
 
   private int lsLimit() {
-    return ns.limits().listLimit();
+    return limits.listLimit();
   }
 
   private HdfsFileStatus status(InodeRow inode, byte[] localName) throws IOException {
     // As HDFS: the target's effective policy, a child's own or else the target's.
     byte inherited = io.hops.namenode.blocks.StoragePolicies.effective(resolved.inodes());
     HdfsFileStatus s =
-        ns.status(
+        statuses.status(
             inode,
             localName,
             io.hops.namenode.blocks.StoragePolicies.orInherited(inode.storagePolicy(), inherited));
@@ -237,7 +256,7 @@ public final class GetListing extends Operation<DirectoryListing> {
     FileBlocks f = blocks.get(inode.id());
     LocatedBlocks located =
         inode.fileStoredInDb()
-            ? ns.smallFiles().listedBlocks(inode, ns.blocks().blockPoolId())
+            ? smallFiles.listedBlocks(inode, blockManager.blockPoolId())
             : f == null
                 ? new LocatedBlocks(
                     0,
@@ -247,13 +266,8 @@ public final class GetListing extends Operation<DirectoryListing> {
                     false,
                     null,
                     null)
-                : ns.blocks()
-                    .locatedBlocks(
-                        f,
-                        inode.underConstruction(),
-                        0,
-                        Long.MAX_VALUE,
-                        pc.caller().clientMachine());
+                : blockManager.locatedBlocks(
+                    f, inode.underConstruction(), 0, Long.MAX_VALUE, pc.caller().clientMachine());
     return new HdfsFileStatus.Builder()
         .isdir(false)
         .length(s.getLen())

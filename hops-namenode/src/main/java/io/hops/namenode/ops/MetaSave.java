@@ -1,6 +1,7 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
@@ -11,8 +12,8 @@ import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockHealth;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
@@ -43,16 +44,17 @@ public final class MetaSave {
   private final InodePaths paths;
   private final Map<Long, Short> replication = new HashMap<>();
 
-  private MetaSave(Namesystem ns, Transaction tx) {
-    this.datanodes = ns.blocks().datanodes();
+  private MetaSave(BlockManager blocks, Transaction tx) {
+    this.datanodes = blocks.datanodes();
     this.tx = tx;
     this.paths = InodePaths.in(tx);
   }
 
   /** Writes the dump of the cluster's state now to {@code out}. */
-  public static void write(Namesystem ns, PrintWriter out) throws StorageException {
-    try (Transaction tx = ns.storage().begin()) {
-      new MetaSave(ns, tx).write(out);
+  public static void write(Storage storage, BlockManager blocks, PrintWriter out)
+      throws StorageException {
+    try (Transaction tx = storage.begin()) {
+      new MetaSave(blocks, tx).write(out);
     }
   }
 

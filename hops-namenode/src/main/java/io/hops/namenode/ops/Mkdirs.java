@@ -1,9 +1,11 @@
 package io.hops.namenode.ops;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
@@ -28,7 +30,9 @@ import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
  * HDFS does.
  */
 public final class Mkdirs extends Operation<Boolean> {
-  private final Namesystem ns;
+  private final Limits limits;
+  private final ClusterClock clock;
+  private final IdPool inodeIds;
   private final String path;
   private final FsPermission masked;
   private final boolean createParent;
@@ -37,9 +41,20 @@ public final class Mkdirs extends Operation<Boolean> {
   private InodeRow anchor;
   private AncestorQuotas quotas;
 
+  /**
+   * New directories get ids of {@code inodeIds} and times of {@code clock}, within {@code limits}.
+   */
   public Mkdirs(
-      Namesystem ns, PermissionChecker pc, String path, FsPermission masked, boolean createParent) {
-    this.ns = ns;
+      Limits limits,
+      ClusterClock clock,
+      IdPool inodeIds,
+      PermissionChecker pc,
+      String path,
+      FsPermission masked,
+      boolean createParent) {
+    this.limits = limits;
+    this.clock = clock;
+    this.inodeIds = inodeIds;
     this.pc = pc;
     this.path = path;
     this.masked = masked;
@@ -97,14 +112,14 @@ public final class Mkdirs extends Operation<Boolean> {
             masked.getUserAction().or(FsAction.WRITE_EXECUTE),
             masked.getGroupAction(),
             masked.getOtherAction());
-    long now = ns.blocks().now();
+    long now = clock.now();
     MutableInode parent = MutableInode.of(anchor);
     InodeAcl parentAcl = DefaultAcl.of(anchor);
     for (int i = existing; i <= resolved.depth(); i++) {
       String name = resolved.components()[i - 1];
       Checks.notReserved(i, name);
-      Checks.componentLength(ns, resolved.components(), i);
-      Checks.directoryItems(ns, parent, resolved.components(), i - 1);
+      Checks.componentLength(limits, resolved.components(), i);
+      Checks.directoryItems(limits, parent, resolved.components(), i - 1);
       try {
         quotas.verify(1, 0);
       } catch (QuotaExceededException e) {
@@ -119,7 +134,7 @@ public final class Mkdirs extends Operation<Boolean> {
       MutableInode dir = new MutableInode();
       dir.parentId = parent.id;
       dir.name = name;
-      dir.id = ns.newInodeId();
+      dir.id = inodeIds.next();
       dir.isDir = true;
       dir.userId = pc.ownerId();
       dir.groupId = parent.groupId;

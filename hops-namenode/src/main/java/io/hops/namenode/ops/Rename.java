@@ -7,8 +7,9 @@ import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.LeasePathTail;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
@@ -40,7 +41,9 @@ import org.apache.hadoop.fs.permission.FsAction;
  * overwritten destination (a file or an empty directory) is deleted with what goes with it.
  */
 public final class Rename extends Operation<Boolean> {
-  private final Namesystem ns;
+  private final Limits limits;
+  private final ClusterClock clock;
+  private final SnapshotReads snapshotReads;
   private final PermissionChecker pc;
   private final String src;
   private final String dst;
@@ -61,13 +64,17 @@ public final class Rename extends Operation<Boolean> {
   private SnapshotGuard dstSnapshots;
 
   private Rename(
-      Namesystem ns,
+      Limits limits,
+      ClusterClock clock,
+      SnapshotReads snapshotReads,
       PermissionChecker pc,
       String src,
       String dst,
       boolean oldApi,
       Options.Rename... options) {
-    this.ns = ns;
+    this.limits = limits;
+    this.clock = clock;
+    this.snapshotReads = snapshotReads;
     this.pc = pc;
     this.src = src;
     this.dst = dst;
@@ -78,14 +85,26 @@ public final class Rename extends Operation<Boolean> {
   }
 
   /** The old {@code rename}: returns false where rename2 throws. */
-  public static Rename oldApi(Namesystem ns, PermissionChecker pc, String src, String dst) {
-    return new Rename(ns, pc, src, dst, true);
+  public static Rename oldApi(
+      Limits limits,
+      ClusterClock clock,
+      SnapshotReads snapshotReads,
+      PermissionChecker pc,
+      String src,
+      String dst) {
+    return new Rename(limits, clock, snapshotReads, pc, src, dst, true);
   }
 
   /** {@code rename2}. */
   public static Rename withOptions(
-      Namesystem ns, PermissionChecker pc, String src, String dst, Options.Rename... options) {
-    return new Rename(ns, pc, src, dst, false, options);
+      Limits limits,
+      ClusterClock clock,
+      SnapshotReads snapshotReads,
+      PermissionChecker pc,
+      String src,
+      String dst,
+      Options.Rename... options) {
+    return new Rename(limits, clock, snapshotReads, pc, src, dst, false, options);
   }
 
   /**
@@ -119,8 +138,8 @@ public final class Rename extends Operation<Boolean> {
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
-    srcSnapshots = SnapshotGuard.read(ns, tx, s);
-    dstSnapshots = SnapshotGuard.read(ns, tx, !oldApi && overwrite ? d : null);
+    srcSnapshots = snapshotReads.guard(tx, s);
+    dstSnapshots = snapshotReads.guard(tx, !oldApi && overwrite ? d : null);
     if (toTrash
         && s != null
         && s.isDir()
@@ -138,7 +157,7 @@ public final class Rename extends Operation<Boolean> {
               s,
               PathNames.prefix(sc, sc.length),
               LockMode.READ_COMMITTED,
-              SubtreeScan.bound(ns));
+              limits.inodesInOneTx());
     }
     if (s != null && !s.isDir() && s.underConstruction()) {
       leasePath = LeasePathTail.pathOf(tx, s, LockMode.READ_COMMITTED);
@@ -181,7 +200,7 @@ public final class Rename extends Operation<Boolean> {
                   s,
                   PathNames.prefix(locks.srcComponents(), sn),
                   LockMode.READ_COMMITTED,
-                  SubtreeScan.bound(ns));
+                  limits.inodesInOneTx());
       if (scan.exceeded()) {
         movedTooBig = true;
       } else {
@@ -353,9 +372,9 @@ public final class Rename extends Operation<Boolean> {
   /** The new name's length; the destination directory's size if the entry changes directory. */
   private void checkLimits() throws IOException {
     String[] tc = locks.targetComponents();
-    Checks.componentLength(ns, tc, tc.length);
+    Checks.componentLength(limits, tc, tc.length);
     if (locks.srcParent().id() != locks.dstParent().id()) {
-      Checks.directoryItems(ns, MutableInode.of(locks.dstParent()), tc, tc.length - 1);
+      Checks.directoryItems(limits, MutableInode.of(locks.dstParent()), tc, tc.length - 1);
     }
   }
 
@@ -366,7 +385,7 @@ public final class Rename extends Operation<Boolean> {
     InodeRow dp = locks.dstParent();
     String[] tc = locks.targetComponents();
     String newName = tc[tc.length - 1];
-    long now = ns.blocks().now();
+    long now = clock.now();
     if (d != null) {
       tx.delete(InodeRow.TABLE, d);
       overwritten.delete(tx);

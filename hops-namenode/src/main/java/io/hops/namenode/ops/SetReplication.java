@@ -4,7 +4,8 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
@@ -31,7 +32,8 @@ import org.apache.hadoop.fs.permission.FsAction;
  * rows): B + PK(EXCLUSIVE) + W for an empty file, plus 2 PPIS for one with blocks.
  */
 public final class SetReplication extends Operation<Boolean> {
-  private final Namesystem ns;
+  private final Limits limits;
+  private final ClusterClock clock;
   private final PermissionChecker pc;
   private final String path;
   private final short replication;
@@ -40,8 +42,10 @@ public final class SetReplication extends Operation<Boolean> {
   private final Set<Long> queued = new HashSet<>();
   private AncestorQuotas quotas = AncestorQuotas.none();
 
-  public SetReplication(Namesystem ns, PermissionChecker pc, String path, short replication) {
-    this.ns = ns;
+  public SetReplication(
+      Limits limits, ClusterClock clock, PermissionChecker pc, String path, short replication) {
+    this.limits = limits;
+    this.clock = clock;
     this.pc = pc;
     this.path = path;
     this.replication = replication;
@@ -54,7 +58,7 @@ public final class SetReplication extends Operation<Boolean> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    Checks.replication(ns, replication, path);
+    Checks.replication(limits, replication, path);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     InodeRow target = resolved.target();
     if (target != null
@@ -102,7 +106,7 @@ public final class SetReplication extends Operation<Boolean> {
       MutableInode file = MutableInode.of(target);
       file.replication = replication;
       tx.update(InodeRow.TABLE, file.toRow());
-      long now = ns.blocks().now();
+      long now = clock.now();
       for (BlockInfoRow b : blocks) {
         if (queued.add(b.blockId())) {
           tx.insert(

@@ -2,7 +2,6 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -14,6 +13,7 @@ import io.hops.namenode.tx.Operation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
@@ -28,15 +28,16 @@ import org.apache.hadoop.security.AccessControlException;
  * not be set on, or changed from, an existing file.
  */
 public final class SetStoragePolicy extends Operation<Void> {
-  private final Namesystem ns;
+  private final Configuration conf;
   private final PermissionChecker pc;
   private final String path;
   private final String policyName;
   private ResolvedPath resolved;
 
   /** {@code policyName} null unsets the policy. */
-  public SetStoragePolicy(Namesystem ns, PermissionChecker pc, String path, String policyName) {
-    this.ns = ns;
+  public SetStoragePolicy(
+      Configuration conf, PermissionChecker pc, String path, String policyName) {
+    this.conf = conf;
     this.pc = pc;
     this.path = path;
     this.policyName = policyName;
@@ -49,16 +50,15 @@ public final class SetStoragePolicy extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    checkEnabled(ns, policyName == null ? "unset storage policy" : "set storage policy");
+    checkEnabled(conf, policyName == null ? "unset storage policy" : "set storage policy");
     if (policyName != null && StoragePolicies.byName(policyName) == null) {
       throw new HadoopIllegalArgumentException(
           "Cannot find a block policy with the name " + policyName);
     }
     if (pc.isSuperuser()
-        || !ns.conf()
-            .getBoolean(
-                DFSConfigKeys.DFS_STORAGE_POLICY_PERMISSIONS_SUPERUSER_ONLY_KEY,
-                DFSConfigKeys.DFS_STORAGE_POLICY_PERMISSIONS_SUPERUSER_ONLY_DEFAULT)) {
+        || !conf.getBoolean(
+            DFSConfigKeys.DFS_STORAGE_POLICY_PERMISSIONS_SUPERUSER_ONLY_KEY,
+            DFSConfigKeys.DFS_STORAGE_POLICY_PERMISSIONS_SUPERUSER_ONLY_DEFAULT)) {
       resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
       return;
     }
@@ -70,11 +70,10 @@ public final class SetStoragePolicy extends Operation<Void> {
   }
 
   /** HDFS's refusal when storage policies are switched off. */
-  public static void checkEnabled(Namesystem ns, String what) throws IOException {
-    if (!ns.conf()
-        .getBoolean(
-            DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_KEY,
-            DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_DEFAULT)) {
+  public static void checkEnabled(Configuration conf, String what) throws IOException {
+    if (!conf.getBoolean(
+        DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_KEY,
+        DFSConfigKeys.DFS_STORAGE_POLICY_ENABLED_DEFAULT)) {
       throw new IOException(
           String.format(
               "Failed to %s since %s is set to false.",

@@ -4,7 +4,6 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathResolver;
 import io.hops.namenode.security.PermissionChecker;
@@ -85,11 +84,6 @@ final class SubtreeScan {
     this.nodes = nodes;
     this.exceeded = exceeded;
     this.fileTotals = fileTotals;
-  }
-
-  /** The bound on inodes one transaction handles, as configured at start ({@link Limits}). */
-  static int bound(io.hops.namenode.Namesystem ns) {
-    return ns.limits().inodesInOneTx();
   }
 
   /**

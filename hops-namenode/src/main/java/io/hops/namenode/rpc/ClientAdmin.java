@@ -133,7 +133,7 @@ final class ClientAdmin {
             new BufferedWriter(
                 new OutputStreamWriter(
                     Files.newOutputStream(file.toPath()), StandardCharsets.UTF_8)))) {
-      MetaSave.write(ns, out);
+      MetaSave.write(ns.storage(), ns.blocks(), out);
     }
   }
 

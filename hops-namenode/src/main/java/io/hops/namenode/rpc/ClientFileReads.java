@@ -22,7 +22,7 @@ final class ClientFileReads {
 
   ClientFileReads(Namesystem ns, Supplier<SafeMode> safeMode) {
     this.ns = ns;
-    this.accessTimes = new AccessTimes(ns);
+    this.accessTimes = new AccessTimes(ns.runner(), ns.conf());
     this.safeMode = safeMode;
   }
 

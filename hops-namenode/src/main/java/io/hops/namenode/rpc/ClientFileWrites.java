@@ -85,7 +85,10 @@ final class ClientFileWrites {
         ClientCalls.keptWith("create"),
         () ->
             new Create(
-                ns,
+                ns.limits(),
+                ns.blocks().clock(),
+                ns.inodeIds(),
+                ns.statuses(),
                 pc,
                 leases,
                 src,
@@ -130,7 +133,7 @@ final class ClientFileWrites {
         () -> {
           op.set(
               new AddBlock(
-                  ns,
+                  ns.blocks(),
                   writer,
                   src,
                   fileId,
@@ -164,7 +167,7 @@ final class ClientFileWrites {
             () ->
                 ns.runAtMostOnce(
                     ClientCalls.keptWith("append"),
-                    () -> new Append(ns, pc, leases, src, holder, flags)));
+                    () -> new Append(ns.blocks(), ns.statuses(), pc, leases, src, holder, flags)));
     if (appended != null) {
       signed(ns, appended.getLastBlock(), AccessMode.WRITE);
     }

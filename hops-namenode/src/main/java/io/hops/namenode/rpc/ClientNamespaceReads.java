@@ -9,6 +9,7 @@ import io.hops.namenode.ops.GetFileInfo;
 import io.hops.namenode.ops.GetListing;
 import io.hops.namenode.ops.GetPreferredBlockSize;
 import io.hops.namenode.ops.GetStoragePolicy;
+import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.QuotaUsage;
@@ -29,21 +30,39 @@ final class ClientNamespaceReads {
     this.ns = ns;
   }
 
+  private GetFileInfo fileInfo(PermissionChecker pc, String src, String opName) {
+    return new GetFileInfo(ns.statuses(), ns.snapshotReads(), pc, src, opName);
+  }
+
+  private GetListing listing(
+      PermissionChecker pc, String src, byte[] startAfter, boolean needLocation) {
+    return new GetListing(
+        ns.statuses(),
+        ns.snapshotReads(),
+        ns.limits(),
+        ns.blocks(),
+        ns.smallFiles(),
+        pc,
+        src,
+        startAfter,
+        needLocation);
+  }
+
   HdfsFileStatus getFileInfo(String src) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetFileInfo(ns, pc, src, "getFileInfo"));
+    return ns.run(() -> fileInfo(pc, src, "getFileInfo"));
   }
 
   HdfsFileStatus getFileLinkInfo(String src) throws IOException {
     // hops has no symlinks yet, so the link's own status is the file's.
     var pc = ns.checker();
-    return ns.run(() -> new GetFileInfo(ns, pc, src, "getFileLinkInfo"));
+    return ns.run(() -> fileInfo(pc, src, "getFileLinkInfo"));
   }
 
   DirectoryListing getListing(String src, byte[] startAfter, boolean needLocation)
       throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetListing(ns, pc, src, startAfter, needLocation));
+    return ns.run(() -> listing(pc, src, startAfter, needLocation));
   }
 
   /** A file's status with its block locations; a directory's plain status; null if missing. */
@@ -53,8 +72,7 @@ final class ClientNamespaceReads {
       return (HdfsLocatedFileStatus) stat;
     }
     var pc = ns.checker();
-    DirectoryListing one =
-        ns.run(() -> new GetListing(ns, pc, src, HdfsFileStatus.EMPTY_NAME, true));
+    DirectoryListing one = ns.run(() -> listing(pc, src, HdfsFileStatus.EMPTY_NAME, true));
     if (one == null
         || one.getPartialListing().length != 1
         || one.getPartialListing()[0].isDirectory()) {
@@ -70,7 +88,12 @@ final class ClientNamespaceReads {
   BatchedDirectoryListing getBatchedListing(String[] srcs, byte[] startAfter, boolean needLocation)
       throws IOException {
     var pc = ns.checker();
-    return BatchedListing.list(ns, pc, srcs, startAfter, needLocation);
+    return BatchedListing.list(
+        ns.runner(),
+        ns.conf(),
+        (src, from) -> listing(pc, src, from, needLocation),
+        srcs,
+        startAfter);
   }
 
   ContentSummary getContentSummary(String path) throws IOException {

@@ -28,7 +28,10 @@ final class ClientNamespaceWrites {
 
   boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new Mkdirs(ns, pc, src, masked, createParent));
+    return ns.run(
+        () ->
+            new Mkdirs(
+                ns.limits(), ns.blocks().clock(), ns.inodeIds(), pc, src, masked, createParent));
   }
 
   boolean delete(String src, boolean recursive) throws IOException {
@@ -75,22 +78,22 @@ final class ClientNamespaceWrites {
 
   boolean setReplication(String src, short replication) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new SetReplication(ns, pc, src, replication));
+    return ns.run(() -> new SetReplication(ns.limits(), ns.blocks().clock(), pc, src, replication));
   }
 
   void setStoragePolicy(String src, String policyName) throws IOException {
     var pc = ns.checker();
-    ns.run(() -> new SetStoragePolicy(ns, pc, src, policyName));
+    ns.run(() -> new SetStoragePolicy(ns.conf(), pc, src, policyName));
   }
 
   void unsetStoragePolicy(String src) throws IOException {
     var pc = ns.checker();
-    ns.run(() -> new SetStoragePolicy(ns, pc, src, null));
+    ns.run(() -> new SetStoragePolicy(ns.conf(), pc, src, null));
   }
 
   /** hops has no storage policy satisfier: HDFS's answer when the satisfier is off. */
   void satisfyStoragePolicy(String path) throws IOException {
-    SetStoragePolicy.checkEnabled(ns, "satisfy storage policy");
+    SetStoragePolicy.checkEnabled(ns.conf(), "satisfy storage policy");
     throw new UnsupportedActionException(
         "Cannot request to satisfy storage policy when storage policy satisfier feature has been"
             + " disabled by admin. Seek for an admin help to enable it or use Mover tool.");

@@ -60,7 +60,10 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
               ClientCalls.keptWith("createSmallFile"),
               () ->
                   new Create(
-                          ns,
+                          ns.limits(),
+                          ns.blocks().clock(),
+                          ns.inodeIds(),
+                          ns.statuses(),
                           pc,
                           leases,
                           src,

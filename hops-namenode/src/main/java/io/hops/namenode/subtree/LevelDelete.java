@@ -80,7 +80,7 @@ final class LevelDelete {
       now.forEach(e -> mine.put(e.parentId(), parents.get(e.parentId())));
       List<DeleteLevelBatch.Entry> ps = new ArrayList<>(mine.values());
       DeleteLevelBatch.Outcome out =
-          w.ns.run(() -> new DeleteLevelBatch(ps, now).countedIn(quotaDirs).underMark(mark));
+          w.runner.run(() -> new DeleteLevelBatch(ps, now).countedIn(quotaDirs).underMark(mark));
       refilled += out.refilled();
       List<DeleteLevelBatch.Entry> rest = new ArrayList<>(out.deferred());
       rest.addAll(after);

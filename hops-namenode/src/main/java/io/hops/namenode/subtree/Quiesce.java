@@ -48,7 +48,7 @@ final class Quiesce {
     long[] usage = {1, 0};
     List<InodeRow> open = new ArrayList<>();
     walk(root, path, pc, false, usage, open);
-    usage[1] += w.ns.run(() -> new OpenFilesSpace(open));
+    usage[1] += w.runner.run(() -> new OpenFilesSpace(open));
     return usage;
   }
 
@@ -67,7 +67,8 @@ final class Quiesce {
     List<List<DeleteLevelBatch.Entry>> levels = new ArrayList<>();
     boolean check = pc != null && !pc.isSuperuser();
     SubtreeWalk.walk(
-        w.ns,
+        w.runner,
+        w.bound,
         new SubtreeWalk.Dir(root, path),
         LockMode.EXCLUSIVE,
         w.ownMark(root),

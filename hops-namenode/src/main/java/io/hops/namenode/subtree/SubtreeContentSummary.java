@@ -26,7 +26,7 @@ final class SubtreeContentSummary {
 
   ContentSummary contentSummary(PermissionChecker pc, String src) throws IOException {
     try {
-      return w.ns.run(() -> new ContentSummaryOp(w.ns, pc, src));
+      return w.runner.run(() -> new ContentSummaryOp(w.limits, pc, src));
     } catch (SubtreeTooBigException big) {
       return summarize(pc, big.root(), big.path(), big.quota());
     }
@@ -34,7 +34,7 @@ final class SubtreeContentSummary {
 
   /** The quota row of a directory with a quota, else the content summary. */
   QuotaUsage quotaUsage(PermissionChecker pc, String src) throws IOException {
-    QuotaUsage usage = w.ns.run(() -> new GetQuotaUsage(pc, src));
+    QuotaUsage usage = w.runner.run(() -> new GetQuotaUsage(pc, src));
     if (usage == null || !pc.isSuperuser()) {
       // HDFS checks READ_EXECUTE over the whole subtree either way: the summary does.
       ContentSummary summary = contentSummary(pc, src);
@@ -49,7 +49,8 @@ final class SubtreeContentSummary {
     long[] c = new long[4]; // length, files, directories, space
     c[2] = 1;
     SubtreeWalk.count(
-        w.ns,
+        w.runner,
+        w.bound,
         new SubtreeWalk.Dir(root, path),
         (dir, depth, children) -> {
           if (check && depth == 1) {

@@ -4,7 +4,6 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.DeleteLevelBatch;
 import io.hops.namenode.ops.SubtreeTooBigException;
-import io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow;
 import io.hops.namenode.quota.QuotaDirsOnPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.RetryCache;
@@ -30,6 +29,7 @@ final class SubtreeDelete {
   private final Quiesce quiesce;
   private final LevelDelete levels;
   private final SubtreeReclaim reclaim;
+  private final SubtreeOperations.SnapshottedBelow snapshottedBelow;
   private final boolean inBackground;
 
   SubtreeDelete(
@@ -37,11 +37,13 @@ final class SubtreeDelete {
       Quiesce quiesce,
       LevelDelete levels,
       SubtreeReclaim reclaim,
+      SubtreeOperations.SnapshottedBelow snapshottedBelow,
       boolean inBackground) {
     this.w = w;
     this.quiesce = quiesce;
     this.levels = levels;
     this.reclaim = reclaim;
+    this.snapshottedBelow = snapshottedBelow;
     this.inBackground = inBackground;
   }
 
@@ -50,7 +52,8 @@ final class SubtreeDelete {
       throws IOException {
     for (int round = 0; ; round++) {
       try {
-        return w.ns.runAtMostOnce(codec, () -> new Delete(w.ns, pc, src, recursive));
+        return w.runner.runAtMostOnce(
+            () -> new Delete(w.limits, w.snapshotReads, pc, src, recursive), codec);
       } catch (SubtreeTooBigException big) {
         if (round == SubtreeWorkers.ROUNDS) {
           throw new RetriableException("delete " + src + ": the subtree kept changing; retry");
@@ -90,21 +93,18 @@ final class SubtreeDelete {
         long q0 = System.nanoTime();
         List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, path, pc);
         long inodes = found.stream().mapToLong(List::size).sum();
-        if (w.ns.snapshots().enabled()) {
-          w.ns.run(
-              () -> new RefuseSnapshottedBelow(w.ns, path, root.id(), root.subtreeLockOwner()));
-        }
+        snapshottedBelow.refuse(path, root.id(), root.subtreeLockOwner());
         long d0 = System.nanoTime();
-        levels.levels(root, found, w.ns.run(() -> new QuotaDirsOnPath(path)));
+        levels.levels(root, found, w.runner.run(() -> new QuotaDirsOnPath(path)));
         quiesceNanos += d0 - q0;
         deleteNanos += System.nanoTime() - d0;
         try {
           boolean out =
-              w.ns.runAtMostOnce(
-                  codec,
+              w.runner.runAtMostOnce(
                   () ->
-                      new Delete(w.ns, pc, src, recursive)
-                          .underOwnMark(root.id(), root.subtreeLockOwner()));
+                      new Delete(w.limits, w.snapshotReads, pc, src, recursive)
+                          .underOwnMark(root.id(), root.subtreeLockOwner()),
+                  codec);
           LOG.info(
               "subtree delete of {} ({} inodes) took {} ms: quiesce {} ms, deletion {} ms",
               path,
@@ -149,12 +149,12 @@ final class SubtreeDelete {
     boolean out;
     try {
       out =
-          w.ns.runAtMostOnce(
-              codec,
+          w.runner.runAtMostOnce(
               () ->
-                  new Delete(w.ns, pc, src, recursive)
+                  new Delete(w.limits, w.snapshotReads, pc, src, recursive)
                       .underOwnMark(root.id(), root.subtreeLockOwner())
-                      .detaching());
+                      .detaching(),
+              codec);
     } catch (SubtreeTooBigException quotaAbove) {
       return null;
     }

@@ -2,13 +2,14 @@ package io.hops.namenode.subtree;
 
 import io.hops.dal.DuplicateKeyException;
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.election.LeaderElection;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.faults.Faults;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,19 +57,30 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
 
   static final byte QUOTA = 3;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final TransactionRunner runner;
+  private final Supplier<LeaderElection> election;
+  private final Faults faults;
   private volatile boolean serializerExists;
 
   /** Owners of marks met, by when this namenode first saw them out of the membership. */
   private final Map<Long, Long> absentSince = new ConcurrentHashMap<>();
 
-  public SubtreeMarks(Namesystem ns) {
-    this.ns = ns;
+  /**
+   * Marks in {@code storage} through {@code runner}; {@code election} is the namenode's membership,
+   * null until it joined.
+   */
+  public SubtreeMarks(
+      Storage storage, TransactionRunner runner, Supplier<LeaderElection> election, Faults faults) {
+    this.storage = storage;
+    this.runner = runner;
+    this.election = election;
+    this.faults = faults;
   }
 
   /** This namenode process's incarnation, which its marks carry. */
   long myId() throws IOException {
-    LeaderElection e = ns.blocks().election();
+    LeaderElection e = election.get();
     long id = e == null ? -1 : e.incarnation();
     if (id < 0) {
       throw new RetriableException("this namenode has not joined the namenode membership yet");
@@ -84,7 +97,7 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
    * died: two missed heartbeats to leave the membership, two periods of absence here.
    */
   public boolean isDead(long owner) {
-    LeaderElection e = ns.blocks().election();
+    LeaderElection e = election.get();
     if (e == null || e.incarnation() < 0 || owner == e.incarnation()) {
       return false;
     }
@@ -109,7 +122,7 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
 
   /** Clears the mark of {@code owner} on inode {@code inodeId} and its record, if still there. */
   void clear(long inodeId, long owner) throws IOException {
-    boolean cleared = ns.run(() -> new Clear(inodeId, owner));
+    boolean cleared = runner.run(() -> new Clear(inodeId, owner));
     if (cleared) {
       LOG.info("cleared the subtree mark of dead namenode {} on inode {}", owner, inodeId);
     }
@@ -122,8 +135,8 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
    */
   boolean unmark(InodeRow root) {
     try {
-      ns.faults().at(io.hops.namenode.faults.Faults.Point.SUBTREE_UNMARK);
-      ns.run(() -> new Clear(root.id(), root.subtreeLockOwner()));
+      faults.at(Faults.Point.SUBTREE_UNMARK);
+      runner.run(() -> new Clear(root.id(), root.subtreeLockOwner()));
       return true;
     } catch (IOException e) {
       LOG.warn("could not clear the subtree mark on {} ({})", root.name(), root.id(), e);
@@ -146,14 +159,14 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
   InodeRow mark(String path, byte op, String user, Precheck precheck) throws IOException {
     ensureSerializer();
     long me = myId();
-    return ns.run(() -> new Mark(path, op, user, me, precheck));
+    return runner.run(() -> new Mark(path, op, user, me, precheck));
   }
 
   private void ensureSerializer() throws StorageException {
     if (serializerExists) {
       return;
     }
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       if (tx.find(VariableRow.TABLE, VariableRow.TABLE.key(SERIALIZER), LockMode.READ_COMMITTED)
           == null) {
         tx.insert(VariableRow.TABLE, new VariableRow(SERIALIZER, 0, null));

@@ -1,11 +1,16 @@
 package io.hops.namenode.subtree;
 
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.faults.Faults;
+import io.hops.namenode.ops.SnapshotReads;
 import io.hops.namenode.ops.SubtreeTooBigException;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.RetryCache;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.QuotaUsage;
@@ -34,6 +39,16 @@ import org.apache.hadoop.fs.QuotaUsage;
  * namenode calls.
  */
 public final class SubtreeOperations {
+  /**
+   * HDFS's refusal of a delete in place of a directory holding one with snapshots, checked under
+   * the delete's own mark before its first batch, since the last transaction sees only the emptied
+   * root. The wiring runs {@code ops/snapshot/RefuseSnapshottedBelow} when snapshots are enabled.
+   */
+  @FunctionalInterface
+  public interface SnapshottedBelow {
+    void refuse(String path, long mark, long markOwner) throws IOException;
+  }
+
   private final SubtreeWorkers workers;
   private final SubtreeDelete delete;
   private final SubtreeRename rename;
@@ -41,8 +56,29 @@ public final class SubtreeOperations {
   private final SubtreeContentSummary summary;
   private final SubtreeReclaim reclaim;
 
-  public SubtreeOperations(Namesystem ns) {
-    this.workers = new SubtreeWorkers(ns);
+  /**
+   * Runs its transactions through {@code runner} under {@code marks}; the operations it runs check
+   * {@code limits}, record times of {@code clock} and read {@code snapshotReads}; {@code conf}
+   * gives the pool's threads and whether a big delete is reclaimed in the background.
+   */
+  public SubtreeOperations(
+      TransactionRunner runner,
+      SubtreeMarks marks,
+      Faults faults,
+      Limits limits,
+      ClusterClock clock,
+      SnapshotReads snapshotReads,
+      SnapshottedBelow snapshottedBelow,
+      Configuration conf) {
+    this.workers =
+        new SubtreeWorkers(
+            runner,
+            marks,
+            faults,
+            limits,
+            clock,
+            snapshotReads,
+            conf.getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT));
     Quiesce quiesce = new Quiesce(workers);
     LevelDelete levels = new LevelDelete(workers);
     this.reclaim = new SubtreeReclaim(workers, quiesce, levels);
@@ -52,10 +88,10 @@ public final class SubtreeOperations {
             quiesce,
             levels,
             reclaim,
-            ns.conf()
-                .getBoolean(
-                    NamenodeConfig.SUBTREE_DELETE_IN_BACKGROUND,
-                    NamenodeConfig.SUBTREE_DELETE_IN_BACKGROUND_DEFAULT));
+            snapshottedBelow,
+            conf.getBoolean(
+                NamenodeConfig.SUBTREE_DELETE_IN_BACKGROUND,
+                NamenodeConfig.SUBTREE_DELETE_IN_BACKGROUND_DEFAULT));
     this.rename = new SubtreeRename(workers, quiesce);
     this.setQuota = new SubtreeSetQuota(workers, quiesce);
     this.summary = new SubtreeContentSummary(workers);

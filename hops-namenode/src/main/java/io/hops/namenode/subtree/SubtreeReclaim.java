@@ -76,14 +76,14 @@ final class SubtreeReclaim {
     long start = System.nanoTime();
     long inodes = 0;
     while (true) {
-      InodeRow top = w.ns.run(() -> new ReadDetached(id));
+      InodeRow top = w.runner.run(() -> new ReadDetached(id));
       if (top == null) {
         return;
       }
       List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, "/", null);
       inodes += found.stream().mapToLong(List::size).sum();
       levels.levels(top, found, List.of());
-      if (w.ns.run(() -> new DropDetachedRoot(id))) {
+      if (w.runner.run(() -> new DropDetachedRoot(id))) {
         LOG.info(
             "deleted subtree {} reclaimed: {} inodes in {} ms",
             id,
@@ -102,7 +102,7 @@ final class SubtreeReclaim {
   int resume() throws IOException {
     long me = w.marks.myId();
     int started = 0;
-    for (InodeRow r : w.ns.run(ListDetached::new)) {
+    for (InodeRow r : w.runner.run(ListDetached::new)) {
       if (reclaiming.contains(r.id())) {
         continue;
       }
@@ -111,7 +111,7 @@ final class SubtreeReclaim {
         if (owner != 0 && !w.marks.isDead(owner)) {
           continue;
         }
-        if (!w.ns.run(() -> new TakeOver(r.id(), owner, me))) {
+        if (!w.runner.run(() -> new TakeOver(r.id(), owner, me))) {
           continue;
         }
         LOG.info("taking over the reclaim of deleted subtree {} from namenode {}", r.id(), owner);

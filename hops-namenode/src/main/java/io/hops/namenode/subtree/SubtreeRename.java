@@ -36,11 +36,11 @@ final class SubtreeRename {
     Supplier<Rename> plain =
         () ->
             oldApi
-                ? Rename.oldApi(w.ns, pc, src, dst)
-                : Rename.withOptions(w.ns, pc, src, dst, options);
+                ? Rename.oldApi(w.limits, w.clock, w.snapshotReads, pc, src, dst)
+                : Rename.withOptions(w.limits, w.clock, w.snapshotReads, pc, src, dst, options);
     for (int round = 0; ; round++) {
       try {
-        return w.ns.runAtMostOnce(codec, plain);
+        return w.runner.runAtMostOnce(plain, codec);
       } catch (SubtreeTooBigException big) {
         if (round == SubtreeWorkers.ROUNDS) {
           throw new RetriableException("rename " + src + ": the subtree kept changing; retry");
@@ -54,13 +54,13 @@ final class SubtreeRename {
         try {
           // The quiesce counts the subtree too: a move between quota directories carries it.
           long[] usage = quiesce.usage(root, SubtreeWorkers.pathOf(src), pc);
-          return w.ns.runAtMostOnce(
-              codec,
+          return w.runner.runAtMostOnce(
               () ->
                   plain
                       .get()
                       .underOwnMark(root.id(), root.subtreeLockOwner())
-                      .withMovedUsage(usage[0], usage[1]));
+                      .withMovedUsage(usage[0], usage[1]),
+              codec);
         } finally {
           w.unmarkUnlessStopped(root);
         }

@@ -25,7 +25,7 @@ final class SubtreeSetQuota {
   void setQuota(PermissionChecker pc, String src, long nsQuota, long dsQuota) throws IOException {
     for (int round = 0; ; round++) {
       try {
-        w.ns.run(() -> new SetQuota(pc, src, nsQuota, dsQuota, w.bound));
+        w.runner.run(() -> new SetQuota(pc, src, nsQuota, dsQuota, w.bound));
         return;
       } catch (SubtreeTooBigException big) {
         if (round == SubtreeWorkers.ROUNDS) {
@@ -43,7 +43,7 @@ final class SubtreeSetQuota {
         try {
           // Counted by the quiesce; no permission check: setQuota is the superuser's.
           long[] usage = quiesce.usage(root, SubtreeWorkers.pathOf(src), null);
-          w.ns.run(
+          w.runner.run(
               () ->
                   new SetQuota(pc, src, nsQuota, dsQuota, w.bound)
                       .withUsage(root.id(), root.subtreeLockOwner(), usage[0], usage[1]));

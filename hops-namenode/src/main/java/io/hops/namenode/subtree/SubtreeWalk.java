@@ -2,8 +2,6 @@ package io.hops.namenode.subtree;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.Namesystem;
-import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.ops.ChildrenCount;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
@@ -14,6 +12,7 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import io.hops.namenode.tx.OwnMark;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -60,13 +59,14 @@ final class SubtreeWalk {
   private SubtreeWalk() {}
 
   /**
-   * Walks the subtree below {@code top}, marked by {@code ownMark}: each transaction first checks
-   * that the mark is still its own ({@link OwnMark#check}). The runs of a level are read up to
-   * {@code parallel} at a time, by the caller's thread and {@code pool}; the visitor sees them in
-   * order, on the caller's thread.
+   * Walks the subtree below {@code top}, marked by {@code ownMark}, in transactions of {@code
+   * runner} of about {@code bound} inodes: each first checks that the mark is still its own ({@link
+   * OwnMark#check}). The runs of a level are read up to {@code parallel} at a time, by the caller's
+   * thread and {@code pool}; the visitor sees them in order, on the caller's thread.
    */
   static void walk(
-      Namesystem ns,
+      TransactionRunner runner,
+      int bound,
       Dir top,
       LockMode mode,
       OwnMark ownMark,
@@ -74,7 +74,7 @@ final class SubtreeWalk {
       ExecutorService pool,
       int parallel)
       throws IOException {
-    walk(ns, top, mode, ownMark, visitor, null, pool, parallel);
+    walk(runner, bound, top, mode, ownMark, visitor, null, pool, parallel);
   }
 
   /**
@@ -83,13 +83,19 @@ final class SubtreeWalk {
    * content summary needs, which the store may keep for a directory that did not change.
    */
   static void count(
-      Namesystem ns, Dir top, CountVisitor visitor, ExecutorService pool, int parallel)
+      TransactionRunner runner,
+      int bound,
+      Dir top,
+      CountVisitor visitor,
+      ExecutorService pool,
+      int parallel)
       throws IOException {
-    walk(ns, top, LockMode.READ_COMMITTED, null, null, visitor, pool, parallel);
+    walk(runner, bound, top, LockMode.READ_COMMITTED, null, null, visitor, pool, parallel);
   }
 
   private static void walk(
-      Namesystem ns,
+      TransactionRunner runner,
+      int bound,
       Dir top,
       LockMode mode,
       OwnMark ownMark,
@@ -98,14 +104,13 @@ final class SubtreeWalk {
       ExecutorService pool,
       int parallel)
       throws IOException {
-    int bound = NamenodeConfig.inodesInOneTx(ns.conf());
     List<Dir> level = top.row().childrenCount() > 0 ? List.of(top) : List.of();
     for (int depth = 1; !level.isEmpty(); depth++) {
       List<List<Dir>> runs = runs(level, bound);
       List<Dir> next = new ArrayList<>();
       List<FutureTask<Read>> reads = new ArrayList<>(runs.size());
       for (List<Dir> run : runs) {
-        reads.add(new FutureTask<>(() -> read(ns, run, mode, ownMark, counter != null, bound)));
+        reads.add(new FutureTask<>(() -> read(runner, run, mode, ownMark, counter != null, bound)));
       }
       int handedOut = 1; // run 0 is the caller's
       for (int i = 0; i < runs.size(); i++) {
@@ -149,7 +154,12 @@ final class SubtreeWalk {
    * needs; a child added behind the cursor is met as one added after the quiesce is.
    */
   private static Read read(
-      Namesystem ns, List<Dir> run, LockMode mode, OwnMark ownMark, boolean count, int bound)
+      TransactionRunner runner,
+      List<Dir> run,
+      LockMode mode,
+      OwnMark ownMark,
+      boolean count,
+      int bound)
       throws IOException {
     InodeRow only = run.get(0).row();
     if (count
@@ -157,14 +167,14 @@ final class SubtreeWalk {
         || run.size() > 1
         || only.id() == Inodes.ROOT_ID
         || only.childrenCount() <= bound) {
-      return ns.run(() -> new ReadChildren(run, mode, ownMark, count));
+      return runner.run(() -> new ReadChildren(run, mode, ownMark, count));
     }
     List<InodeRow> children = new ArrayList<>();
     Map<Long, InodeAcl> acls = new HashMap<>();
     io.hops.dal.schema.Key after = null;
     while (true) {
       io.hops.dal.schema.Key from = after;
-      Read page = ns.run(() -> new ReadChildren(run, mode, ownMark, false).page(from, bound));
+      Read page = runner.run(() -> new ReadChildren(run, mode, ownMark, false).page(from, bound));
       List<InodeRow> rows = page.children().getOrDefault(only.id(), List.of());
       children.addAll(rows);
       acls.putAll(page.acls());

@@ -1,12 +1,14 @@
 package io.hops.namenode.subtree;
 
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.Namesystem;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.election.ClusterClock;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.faults.Faults;
+import io.hops.namenode.ops.SnapshotReads;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.OwnMark;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,8 +18,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What every subtree operation of one namenode shares (docs/architecture.md, "Subtree operations"):
- * the pool that reads and deletes levels, the thread that retries unmarks and runs reclaims, the
- * bound of one transaction, and the stop that ends operations between two of their transactions.
+ * the runner and the marks, what the operations they run take (the limits, the cluster's clock, the
+ * snapshot reads), the pool that reads and deletes levels, the thread that retries unmarks and runs
+ * reclaims, the bound of one transaction, and the stop that ends operations between two of their
+ * transactions.
  */
 final class SubtreeWorkers {
   /** How many times an operation goes back to its one-transaction form before giving up. */
@@ -26,8 +30,15 @@ final class SubtreeWorkers {
   /** How long a failed unmark waits before it is tried again. */
   private static final long UNMARK_RETRY_MS = 500;
 
-  final Namesystem ns;
+  final TransactionRunner runner;
   final SubtreeMarks marks;
+  private final Faults faults;
+
+  /** The namespace limits the operations check; {@code inodesInOneTx} is {@link #bound}. */
+  final Limits limits;
+
+  final ClusterClock clock;
+  final SnapshotReads snapshotReads;
 
   /** The most inodes one transaction takes ({@code hops.namenode.subtree.max-inodes-in-one-tx}). */
   final int bound;
@@ -42,12 +53,22 @@ final class SubtreeWorkers {
 
   private volatile boolean stopped;
 
-  SubtreeWorkers(Namesystem ns) {
-    this.ns = ns;
-    this.marks = new SubtreeMarks(ns);
-    this.bound = NamenodeConfig.inodesInOneTx(ns.conf());
-    this.threads =
-        ns.conf().getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT);
+  SubtreeWorkers(
+      TransactionRunner runner,
+      SubtreeMarks marks,
+      Faults faults,
+      Limits limits,
+      ClusterClock clock,
+      SnapshotReads snapshotReads,
+      int threads) {
+    this.runner = runner;
+    this.marks = marks;
+    this.faults = faults;
+    this.limits = limits;
+    this.clock = clock;
+    this.snapshotReads = snapshotReads;
+    this.bound = limits.inodesInOneTx();
+    this.threads = threads;
     this.background =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -84,7 +105,7 @@ final class SubtreeWorkers {
     if (stopped) {
       throw new IOException("the namenode is stopping");
     }
-    ns.faults().at(Faults.Point.SUBTREE_STEP); // a test may stop the namenode in the middle here
+    faults.at(Faults.Point.SUBTREE_STEP); // a test may stop the namenode in the middle here
     if (stopped) {
       throw new IOException("the namenode is stopping");
     }

@@ -2,10 +2,6 @@ package io.hops.namenode.web;
 
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.check.Fsck;
-import io.hops.namenode.check.FsckNamespace;
-import io.hops.namenode.ops.Delete;
-import io.hops.namenode.ops.GetFileInfo;
-import io.hops.namenode.ops.GetListing;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;
@@ -18,8 +14,6 @@ import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.protocol.DirectoryListing;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -58,7 +52,9 @@ public final class FsckServlet extends HttpServlet {
             ns.runner(),
             ns.blocks(),
             ns.smallFiles(),
-            namespace(ns),
+            ns.statuses(),
+            ns.snapshotReads(),
+            ns.limits(),
             ns.conf(),
             safeMode,
             pc,
@@ -67,26 +63,5 @@ public final class FsckServlet extends HttpServlet {
             request.getParameterMap(),
             out)
         .run();
-  }
-
-  /** The calls by path of fsck's walk, each its operation in one transaction. */
-  private static FsckNamespace namespace(Namesystem ns) {
-    return new FsckNamespace() {
-      @Override
-      public HdfsFileStatus fileInfo(PermissionChecker pc, String path) throws IOException {
-        return ns.run(() -> new GetFileInfo(ns, pc, path, "getFileInfo"));
-      }
-
-      @Override
-      public DirectoryListing listing(PermissionChecker pc, String dir, byte[] from)
-          throws IOException {
-        return ns.run(() -> new GetListing(ns, pc, dir, from, false));
-      }
-
-      @Override
-      public void delete(PermissionChecker pc, String path) throws IOException {
-        ns.run(() -> new Delete(ns, pc, path, true));
-      }
-    };
   }
 }
