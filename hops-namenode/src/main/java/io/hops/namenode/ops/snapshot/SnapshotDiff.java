@@ -110,15 +110,28 @@ public final class SnapshotDiff {
     SnapshotDiffDirectory.Rows read(long id) throws IOException;
   }
 
-  private SnapshotDiff(SnapshotDiffScope.Scope scope, Directories directories) {
+  /** Reads one entry's rows (its directory's, of that name), in a transaction of its own. */
+  @FunctionalInterface
+  interface Entries {
+    SnapshotDiffDirectory.Rows read(long parentId, String name) throws IOException;
+  }
+
+  private final Entries entries;
+
+  private SnapshotDiff(SnapshotDiffScope.Scope scope, Directories directories, Entries entries) {
     this.scope = scope;
     this.directories = directories;
+    this.entries = entries;
   }
 
   /** The walk of {@code scope}, each directory read by {@code ns}'s runner. */
   public static SnapshotDiff compute(Namesystem ns, SnapshotDiffScope.Scope scope)
       throws IOException {
-    return compute(scope, id -> ns.run(() -> new SnapshotDiffDirectory(id, scope.earlier())));
+    return compute(
+        scope,
+        id -> ns.run(() -> new SnapshotDiffDirectory(id, null, scope.earlier())),
+        (parentId, name) ->
+            ns.run(() -> new SnapshotDiffDirectory(parentId, name, scope.earlier())));
   }
 
   /** getSnapshotDiffReport, the walk then the report: {@link #report(Map)}. */
@@ -129,9 +142,9 @@ public final class SnapshotDiff {
     return d.report(ids.isEmpty() ? Map.of() : ns.run(() -> new SnapshotDiffPlaces(ids)));
   }
 
-  static SnapshotDiff compute(SnapshotDiffScope.Scope scope, Directories directories)
-      throws IOException {
-    SnapshotDiff d = new SnapshotDiff(scope, directories);
+  static SnapshotDiff compute(
+      SnapshotDiffScope.Scope scope, Directories directories, Entries entries) throws IOException {
+    SnapshotDiff d = new SnapshotDiff(scope, directories, entries);
     if (!scope.empty()) {
       d.walk();
     }
@@ -139,6 +152,12 @@ public final class SnapshotDiff {
   }
 
   private void walk() throws IOException {
+    InodeRow root = scope.atEarlier();
+    if (!scope.touched() && root != null && scope.atLater() != null) {
+      // A subtree's directory: its xattrs and ACL at both ends, from its own entry's rows.
+      compareAttributes(
+          entries.read(root.parentId(), root.name()), root.name(), root, scope.atLater());
+    }
     common.add(
         new Node(
             scope.scopeId(),

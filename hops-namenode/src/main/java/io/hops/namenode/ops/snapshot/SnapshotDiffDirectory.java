@@ -6,6 +6,7 @@ import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.namenode.resolve.InodeFlags;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -21,7 +22,8 @@ import java.util.Set;
  * versions, read committed in one transaction (two pruned scans), from which its children at any
  * snapshot follow ({@link SnapshotView#childrenAt}). Where an entry with a version since the
  * earlier end had xattrs or an ACL (its flags), their kept rows (one more pruned scan) and the live
- * child's (one per such child) too, so that the diff compares them.
+ * child's (one per such child) too, so that the diff compares them. A subtree diff reads its
+ * directory's own entry the same way (a primary-key read and pruned scans of that name).
  */
 final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> {
   /** A directory's rows: its live children, its entries' versions and the attributes they need. */
@@ -66,11 +68,16 @@ final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> 
   }
 
   private final long id;
+
+  /** Only this entry's rows (a subtree diff's directory), or null: all the directory's. */
+  private final String only;
+
   private final long earlier;
   private Rows rows;
 
-  SnapshotDiffDirectory(long id, long earlier) {
+  SnapshotDiffDirectory(long id, String only, long earlier) {
     this.id = id;
+    this.only = only;
     this.earlier = earlier;
   }
 
@@ -81,9 +88,17 @@ final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> 
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    List<InodeRow> live = SnapshotView.liveChildren(tx, id);
-    List<InodeVersionRow> versions =
-        tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED);
+    List<InodeRow> live;
+    List<InodeVersionRow> versions;
+    if (only == null) {
+      live = SnapshotView.liveChildren(tx, id);
+      versions = tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED);
+    } else {
+      InodeRow r = tx.find(InodeRow.TABLE, Inodes.key(id, only), LockMode.READ_COMMITTED);
+      live = r == null ? List.of() : List.of(r);
+      versions =
+          tx.findByPartition(InodeVersionRow.TABLE, id, "name", only, LockMode.READ_COMMITTED);
+    }
     Set<String> changedSince = new HashSet<>();
     boolean kept = false;
     for (InodeVersionRow v : versions) {

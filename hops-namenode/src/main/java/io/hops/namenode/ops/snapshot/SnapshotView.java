@@ -14,6 +14,8 @@ import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.resolve.SnapshotPaths;
+import io.hops.namenode.security.InodeAcl;
+import io.hops.namenode.security.LoadedAcls;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.LockPhase;
 import java.io.IOException;
@@ -358,16 +360,28 @@ public final class SnapshotView {
    * kept with its entry's version, or its live ones; none for a missing entry, {@code .snapshot}
    * itself, or a snapshot's root (HDFS's Snapshot.Root keeps the directory's as they were when it
    * was taken, which hops does not keep yet: its live ones). One pruned scan, only for an inode
-   * whose flags say it had any.
+   * whose flags say it had any. The ACL among them is the one this attempt's permission checks use
+   * for the inode ({@link LoadedAcls}).
    */
   public List<XAttrRow> attributes(LockPhase tx) throws StorageException {
     InodeRow inode = inode();
     if (inode == null || !InodeFlags.hasAttributeRows(inode.permission())) {
       return List.of();
     }
-    if (lastVersion == null) {
-      return tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED);
+    List<XAttrRow> rows =
+        lastVersion == null
+            ? tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED)
+            : keptAttributes(tx, inode);
+    // The permission checks of this read see the inode's ACL as it was (its mode is the version's).
+    for (XAttrRow r : rows) {
+      if (r.namespace() == XAttrRow.HIDDEN && r.name().equals(InodeAcl.ROW_NAME)) {
+        LoadedAcls.put(inode.id(), InodeAcl.of(r));
+      }
     }
+    return rows;
+  }
+
+  private List<XAttrRow> keptAttributes(LockPhase tx, InodeRow inode) throws StorageException {
     return SnapshotAttributes.kept(
         tx.findByPartition(
             XAttrVersionRow.TABLE,
