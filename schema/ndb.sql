@@ -340,6 +340,20 @@ CREATE TABLE IF NOT EXISTS snapshot_kept_files (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (dir_id);
 
+-- The xattrs and ACL (hidden namespace) of an inode entry as they were at a snapshot, written with
+-- the entry's version in inode_versions (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS xattr_versions (
+  parent_id BIGINT NOT NULL,
+  entry_name VARBINARY(255) NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  namespace TINYINT NOT NULL,
+  name VARBINARY(1024) NOT NULL,
+  value VARBINARY(16384),
+  seq BIGINT NOT NULL,
+  PRIMARY KEY (parent_id, entry_name, snapshot_id, namespace, name)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (parent_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

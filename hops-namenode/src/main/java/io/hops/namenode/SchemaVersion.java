@@ -30,9 +30,10 @@ public final class SchemaVersion {
    * delegation_tokens}). 3: snapshots ({@code snapshots}, {@code snapshottable_dirs}, and the
    * inodes' {@code snapshottable} and {@code snapshot_id}, which read as false and 0 in rows
    * written before them). 4: {@code inode_versions} (the copy-on-write of inode entries under
-   * snapshots). 5: {@code snapshot_kept_files} (blocks kept for snapshots).
+   * snapshots). 5: {@code snapshot_kept_files} (blocks kept for snapshots). 6: {@code
+   * xattr_versions} (the xattrs and ACLs of inode entries under snapshots).
    */
-  public static final long CURRENT = 5;
+  public static final long CURRENT = 6;
 
   static final String ROW = "schema_version";
 

@@ -37,6 +37,7 @@ import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.UserRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.dal.rows.XAttrRow;
+import io.hops.dal.rows.XAttrVersionRow;
 import java.util.List;
 
 /**
@@ -73,6 +74,7 @@ public final class Tables {
           SnapshottableDirRow.TABLE,
           InodeVersionRow.TABLE,
           SnapshotKeptFileRow.TABLE,
+          XAttrVersionRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

@@ -125,6 +125,7 @@ public final class ChangeAcl extends Operation<Void> {
   /** The new mode and ACL row; the inode's flag says whether it has an ACL now. */
   private static void write(ExecutePhase tx, InodeRow target, InodeAcl before, InodeAcl.Change c)
       throws IOException {
+    tx.recordModification(target); // a snapshot keeps the ACL as it was
     MutableInode inode = MutableInode.of(target);
     inode.permission =
         InodeFlags.set(

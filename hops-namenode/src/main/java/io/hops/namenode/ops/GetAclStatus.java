@@ -3,7 +3,9 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -21,13 +23,18 @@ import org.apache.hadoop.fs.permission.FsPermission;
 /**
  * {@code getAclStatus}: owner, group, mode and the stored ACL entries (not the ones the mode bits
  * carry), as HDFS answers it; traversal is the only permission it needs (B + PK(SHARED) + PK if the
- * target has an ACL).
+ * target has an ACL). Of a {@code .snapshot} path: the inode and ACL as they were.
  */
 public final class GetAclStatus extends Operation<AclStatus> {
   private final Namesystem ns;
   private final PermissionChecker pc;
   private final String path;
   private ResolvedPath resolved;
+
+  /** The path into a snapshot, if it is one: its inode and ACL as they were. */
+  private SnapshotView snapshot;
+
+  private InodeAcl snapshotAcl;
 
   public GetAclStatus(Namesystem ns, PermissionChecker pc, String path) {
     this.ns = ns;
@@ -44,19 +51,39 @@ public final class GetAclStatus extends Operation<AclStatus> {
   protected void lock(LockPhase tx) throws IOException {
     ChangeAcl.checkEnabled(ns);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
+    snapshot = SnapshotView.read(ns, tx, resolved, false);
+    if (snapshot != null) {
+      for (XAttrRow r : snapshot.attributes(tx)) {
+        if (r.namespace() == XAttrRow.HIDDEN && r.name().equals(InodeAcl.ROW_NAME)) {
+          snapshotAcl = InodeAcl.of(r);
+        }
+      }
+    }
   }
 
   @Override
   protected AclStatus execute(ExecutePhase tx) throws IOException {
+    String normalized = PathNames.prefix(resolved.components(), resolved.depth());
+    if (snapshot != null) {
+      // HDFS answers .snapshot itself with an unpopulated status, as getFileInfo (FSDirAclOp).
+      InodeRow then = snapshot.inodeToRead(pc);
+      if (snapshot.isDotSnapshotOfSnapshottable()) {
+        return new AclStatus.Builder().owner("").group("").build();
+      }
+      return status(ns, XAttrs.existing(then, normalized), snapshotAcl);
+    }
     Checks.traverseNotCreating(pc, resolved);
-    InodeRow target =
-        XAttrs.existing(
-            resolved.target(), PathNames.prefix(resolved.components(), resolved.depth()));
+    InodeRow target = XAttrs.existing(resolved.target(), normalized);
     return status(ns, target);
   }
 
   static AclStatus status(Namesystem ns, InodeRow target) throws StorageException {
-    InodeAcl acl = InodeFlags.hasAcl(target.permission()) ? LoadedAcls.get(target.id()) : null;
+    return status(
+        ns, target, InodeFlags.hasAcl(target.permission()) ? LoadedAcls.get(target.id()) : null);
+  }
+
+  private static AclStatus status(Namesystem ns, InodeRow target, InodeAcl acl)
+      throws StorageException {
     FsPermission perm = new FsPermission(target.permission());
     return new AclStatus.Builder()
         .owner(ns.users().userName(target.userId()))

@@ -33,7 +33,7 @@ public final class GetXAttrs extends Operation<List<XAttr>> {
   private ResolvedPath resolved;
   private List<XAttrRow> rows;
 
-  /** The path into a snapshot, if it is one: its inode as it was, with its current attributes. */
+  /** The path into a snapshot, if it is one: its inode and attributes as they were. */
   private SnapshotView snapshot;
 
   /** {@code wanted} null or empty: all; {@code namesOnly}: listXAttrs. */
@@ -59,7 +59,10 @@ public final class GetXAttrs extends Operation<List<XAttr>> {
     }
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
     snapshot = SnapshotView.read(ns, tx, resolved, false);
-    rows = XAttrs.read(tx, snapshot != null ? snapshot.inode() : resolved.target());
+    rows =
+        snapshot != null
+            ? XAttrs.inHdfsOrder(snapshot.attributes(tx))
+            : XAttrs.read(tx, resolved.target());
   }
 
   @Override

@@ -65,6 +65,7 @@ public final class RemoveXAttr extends Operation<Void> {
     if (found == null) {
       throw new IOException("No matching attributes found for remove operation");
     }
+    tx.recordModification(target); // a snapshot keeps the attributes as they were
     tx.delete(XAttrRow.TABLE, found);
     if (existing.size() == 1) {
       MutableInode inode = MutableInode.of(target);

@@ -82,6 +82,7 @@ public final class SetXAttr extends Operation<Void> {
     if (visible > limit) {
       throw new IOException("Cannot add additional XAttr to inode, would exceed limit of " + limit);
     }
+    tx.recordModification(target); // a snapshot keeps the attributes as they were
     XAttrRow row = XAttrs.toRow(target.id(), xAttr, existing);
     if (exists) {
       tx.update(XAttrRow.TABLE, row);

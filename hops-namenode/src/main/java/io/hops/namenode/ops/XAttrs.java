@@ -144,8 +144,15 @@ final class XAttrs {
     if (inode == null || !InodeFlags.hasXAttrs(inode.permission())) {
       return List.of();
     }
+    return inHdfsOrder(tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED));
+  }
+
+  /**
+   * The attribute rows of {@code rows} (not the hidden ones), in HDFS's order (see {@link #read}).
+   */
+  static List<XAttrRow> inHdfsOrder(List<XAttrRow> rows) {
     List<XAttrRow> out = new ArrayList<>();
-    for (XAttrRow r : tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED)) {
+    for (XAttrRow r : rows) {
       if (r.namespace() != XAttrRow.HIDDEN) {
         out.add(r);
       }

@@ -6,7 +6,10 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.XAttrRow;
+import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.dal.schema.Key;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.ResolvedPath;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,12 +23,16 @@ import java.util.Map;
  * their rows as read, and whether each already has its version at the latest snapshot is read in
  * one batch; in the execute phase, the first write of a registered entry that has none writes it.
  * Entries are keyed by parent id and name, so a rename or a delete keeps the old entry and a create
- * records that the name was free.
+ * records that the name was free. A version of an inode with xattrs or an ACL (its flags) keeps
+ * their rows too ({@code xattr_versions}, read here with the version keys, one pruned scan per such
+ * inode), and a change of those alone records the entry's version ({@link
+ * ExecutePhase#recordModification}).
  */
 final class CopyOnWrite {
   private record Name(long parentId, String name) {}
 
-  private record Entry(InodeRow before, long snapshotId) {}
+  /** A pending version: the entry's row, and the inode's attribute rows (xattrs and ACL). */
+  private record Entry(InodeRow before, long snapshotId, List<XAttrRow> attributes) {}
 
   /**
    * A registered entry's covering snapshottable directory, its latest snapshot, and the id and size
@@ -198,13 +205,24 @@ final class CopyOnWrite {
       long snapshotId = by.get(i).snapshotId();
       Cover c;
       if (v == null) {
-        pending.put(names.get(i), new Entry(b, snapshotId));
+        pending.put(names.get(i), new Entry(b, snapshotId, attributesOf(tx, b)));
         c = new Cover(dirId, snapshotId, b == null ? 0 : b.id(), b == null ? 0 : b.size());
       } else {
         c = new Cover(dirId, snapshotId, v.present() ? v.id() : 0, v.size());
       }
       covers.put(names.get(i), c);
     }
+  }
+
+  /**
+   * The attribute rows of the inode {@code row} (read committed: the writer holds the row's lock),
+   * none read for an inode whose flags say it has none.
+   */
+  private static List<XAttrRow> attributesOf(Transaction tx, InodeRow row) throws StorageException {
+    if (row == null || !InodeFlags.hasAttributeRows(row.permission())) {
+      return List.of();
+    }
+    return tx.findByPartition(XAttrRow.TABLE, row.id(), LockMode.READ_COMMITTED);
   }
 
   /** Before a write of the entry {@code row} names: its version, if it is the first. */
@@ -218,6 +236,10 @@ final class CopyOnWrite {
       tx.insert(
           InodeVersionRow.TABLE,
           InodeVersionRow.of(n.parentId(), n.name(), e.snapshotId(), e.before()));
+      for (XAttrRow a : e.attributes()) {
+        tx.insert(
+            XAttrVersionRow.TABLE, XAttrVersionRow.of(n.parentId(), n.name(), e.snapshotId(), a));
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.InodeFlags;
 import java.io.IOException;
@@ -11,8 +12,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
@@ -35,8 +38,9 @@ import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing.DiffReportListi
  * by its earlier path; the walk goes down the directories in both trees (also renamed ones, by
  * their earlier path) and not into created or deleted ones. A directory is modified when its
  * children or its mode, owner or group changed; a file when its length, mode, owner, group,
- * replication, block size or storage policy did (times do not count, as in HDFS). Xattrs, ACLs and
- * quotas are not compared: versions do not keep them.
+ * replication, block size or storage policy did (times do not count, as in HDFS); either when its
+ * xattrs or ACL did ({@link SnapshotAttributes#same}). Quotas are not compared: versions do not
+ * keep them, nor the snapshottable directory's own xattrs.
  *
  * <p>Order: HDFS sorts the modified inodes by depth, then by their (current) path's components as
  * signed bytes (SnapshotDiffInfo.INODE_COMPARATOR); each directory's created then deleted children
@@ -92,21 +96,42 @@ public final class SnapshotDiff {
   private final Deque<Node> common = new ArrayDeque<>();
   private final Deque<Node> createdDirs = new ArrayDeque<>();
 
+  /** The inodes in both trees whose xattrs or ACL differ between the ends. */
+  private final Set<Long> attributesChanged = new HashSet<>();
+
+  /** The attributes of deleted and created children at the end that has them, by inode id. */
+  private final Map<Long, List<XAttrRow>> deletedAttributes = new HashMap<>();
+
+  private final Map<Long, List<XAttrRow>> createdAttributes = new HashMap<>();
+
   /** Reads a directory's rows, in a transaction of its own. */
   @FunctionalInterface
   interface Directories {
     SnapshotDiffDirectory.Rows read(long id) throws IOException;
   }
 
-  private SnapshotDiff(SnapshotDiffScope.Scope scope, Directories directories) {
+  /** Reads one entry's rows (its directory's, of that name), in a transaction of its own. */
+  @FunctionalInterface
+  interface Entries {
+    SnapshotDiffDirectory.Rows read(long parentId, String name) throws IOException;
+  }
+
+  private final Entries entries;
+
+  private SnapshotDiff(SnapshotDiffScope.Scope scope, Directories directories, Entries entries) {
     this.scope = scope;
     this.directories = directories;
+    this.entries = entries;
   }
 
   /** The walk of {@code scope}, each directory read by {@code ns}'s runner. */
   public static SnapshotDiff compute(Namesystem ns, SnapshotDiffScope.Scope scope)
       throws IOException {
-    return compute(scope, id -> ns.run(() -> new SnapshotDiffDirectory(id)));
+    return compute(
+        scope,
+        id -> ns.run(() -> new SnapshotDiffDirectory(id, null, scope.earlier())),
+        (parentId, name) ->
+            ns.run(() -> new SnapshotDiffDirectory(parentId, name, scope.earlier())));
   }
 
   /** getSnapshotDiffReport, the walk then the report: {@link #report(Map)}. */
@@ -117,9 +142,9 @@ public final class SnapshotDiff {
     return d.report(ids.isEmpty() ? Map.of() : ns.run(() -> new SnapshotDiffPlaces(ids)));
   }
 
-  static SnapshotDiff compute(SnapshotDiffScope.Scope scope, Directories directories)
-      throws IOException {
-    SnapshotDiff d = new SnapshotDiff(scope, directories);
+  static SnapshotDiff compute(
+      SnapshotDiffScope.Scope scope, Directories directories, Entries entries) throws IOException {
+    SnapshotDiff d = new SnapshotDiff(scope, directories, entries);
     if (!scope.empty()) {
       d.walk();
     }
@@ -127,6 +152,12 @@ public final class SnapshotDiff {
   }
 
   private void walk() throws IOException {
+    InodeRow root = scope.atEarlier();
+    if (!scope.touched() && root != null && scope.atLater() != null) {
+      // A subtree's directory: its xattrs and ACL at both ends, from its own entry's rows.
+      compareAttributes(
+          entries.read(root.parentId(), root.name()), root.name(), root, scope.atLater());
+    }
     common.add(
         new Node(
             scope.scopeId(),
@@ -158,6 +189,7 @@ public final class SnapshotDiff {
       InodeRow before = e.get(name);
       InodeRow after = l.get(name);
       if (before != null && after != null && before.id() == after.id()) {
+        compareAttributes(rows, name, before, after);
         both(
             new Node(
                 before.id(),
@@ -170,6 +202,7 @@ public final class SnapshotDiff {
         continue;
       }
       if (before != null) {
+        keepAttributes(deletedAttributes, rows.attributesAt(name, before, scope.earlier()), before);
         Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, before);
         d.add(ch);
         deleted.put(before.id(), ch);
@@ -179,6 +212,7 @@ public final class SnapshotDiff {
         }
       }
       if (after != null) {
+        keepAttributes(createdAttributes, rows.attributesAt(name, after, scope.later()), after);
         Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, after);
         c.add(ch);
         created.put(after.id(), ch);
@@ -207,6 +241,8 @@ public final class SnapshotDiff {
     SnapshotDiffDirectory.Rows rows = directories.read(dir.id());
     for (InodeRow after : rows.childrenAt(scope.later())) {
       List<String> laterPath = with(dir.laterPath(), after.name());
+      keepAttributes(
+          createdAttributes, rows.attributesAt(after.name(), after, scope.later()), after);
       Change from = deleted.get(after.id());
       if (from != null && !renamed.containsKey(after.id())) {
         rename(from, laterPath, after);
@@ -219,6 +255,11 @@ public final class SnapshotDiff {
   /** {@code from} is at {@code laterPath} in the later tree: a rename; the walk goes on inside. */
   private void rename(Change from, List<String> laterPath, InodeRow after) {
     renamed.put(after.id(), new Target(laterPath));
+    if (!SnapshotAttributes.same(
+        deletedAttributes.getOrDefault(after.id(), List.of()),
+        createdAttributes.getOrDefault(after.id(), List.of()))) {
+      attributesChanged.add(after.id());
+    }
     both(
         new Node(
             after.id(),
@@ -229,11 +270,43 @@ public final class SnapshotDiff {
             after));
   }
 
+  /**
+   * Whether entry {@code name}'s inode has other xattrs or another ACL at the later end than at the
+   * earlier one; for a directory also than now, when it changed between the ends (as {@link
+   * Since}).
+   */
+  private void compareAttributes(
+      SnapshotDiffDirectory.Rows rows, String name, InodeRow before, InodeRow after) {
+    List<XAttrRow> e = rows.attributesAt(name, before, scope.earlier());
+    boolean changed = !SnapshotAttributes.same(e, rows.attributesAt(name, after, scope.later()));
+    if (!changed && before.isDir() && scope.later() != SnapshotDiffScope.CURRENT) {
+      for (InodeRow r : rows.live()) {
+        if (r.name().equals(name) && r.id() == before.id()) {
+          changed =
+              since(rows, name, after).touched()
+                  && !SnapshotAttributes.same(
+                      e, rows.attributesAt(name, r, SnapshotDiffScope.CURRENT));
+        }
+      }
+    }
+    if (changed) {
+      attributesChanged.add(before.id());
+    }
+  }
+
+  /** Keeps the attributes of a deleted or created child, for a rename's comparison. */
+  private static void keepAttributes(
+      Map<Long, List<XAttrRow>> into, List<XAttrRow> attributes, InodeRow row) {
+    if (!attributes.isEmpty()) {
+      into.put(row.id(), attributes);
+    }
+  }
+
   /** An inode in both trees: a directory to walk, or a file to compare. */
   private void both(Node n) {
     if (n.dir()) {
       common.add(n);
-    } else if (!sameFile(n.e(), n.l())) {
+    } else if (!sameFile(n.e(), n.l()) || attributesChanged.contains(n.id())) {
       changed.add(new Changed(n, List.of(), List.of()));
     }
   }
@@ -268,8 +341,8 @@ public final class SnapshotDiff {
     return new Since(touched, last == null ? null : last.toInode(live.partitionId()));
   }
 
-  private static boolean metadataChanged(Node dir) {
-    if (!sameDirectory(dir.e(), dir.l())) {
+  private boolean metadataChanged(Node dir) {
+    if (!sameDirectory(dir.e(), dir.l()) || attributesChanged.contains(dir.id())) {
       return true;
     }
     return dir.since().touched() && !sameDirectory(dir.e(), dir.since().now());

@@ -5,12 +5,17 @@ import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.rows.XAttrRow;
+import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.resolve.SnapshotPaths;
+import io.hops.namenode.security.InodeAcl;
+import io.hops.namenode.security.LoadedAcls;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.LockPhase;
 import java.io.IOException;
@@ -48,6 +53,9 @@ public final class SnapshotView {
   private List<InodeRow> rows;
 
   private List<InodeRow> children;
+
+  /** The version the path's last component was read from (null: its live row, or a root). */
+  private InodeVersionRow lastVersion;
 
   private SnapshotView(ResolvedPath path, int at) {
     this.path = path;
@@ -93,7 +101,12 @@ public final class SnapshotView {
       if (!cur.isDir()) {
         return v;
       }
-      cur = child(tx, cur.id(), c[i], sid);
+      long parentId = cur.id();
+      v.lastVersion = versionAt(tx, parentId, c[i], sid);
+      cur =
+          v.lastVersion != null
+              ? v.lastVersion.toInode(Inodes.partitionOf(parentId, c[i]))
+              : tx.find(InodeRow.TABLE, Inodes.key(parentId, c[i]), LockMode.READ_COMMITTED);
       if (cur == null) {
         return v;
       }
@@ -327,15 +340,62 @@ public final class SnapshotView {
 
   static InodeRow child(LockPhase tx, long parentId, String name, long sid)
       throws StorageException {
-    InodeVersionRow v =
-        earliest(
-            tx.findByPartition(
-                InodeVersionRow.TABLE, parentId, "name", name, LockMode.READ_COMMITTED),
-            sid);
+    InodeVersionRow v = versionAt(tx, parentId, name, sid);
     if (v != null) {
       return v.toInode(Inodes.partitionOf(parentId, name));
     }
     return tx.find(InodeRow.TABLE, Inodes.key(parentId, name), LockMode.READ_COMMITTED);
+  }
+
+  /** The version of entry {@code name} of {@code parentId} that answers snapshot {@code sid}. */
+  private static InodeVersionRow versionAt(LockPhase tx, long parentId, String name, long sid)
+      throws StorageException {
+    return earliest(
+        tx.findByPartition(InodeVersionRow.TABLE, parentId, "name", name, LockMode.READ_COMMITTED),
+        sid);
+  }
+
+  /**
+   * The attribute rows (xattrs and, hidden, the ACL) of the inode the path names as it was: those
+   * kept with its entry's version, or its live ones; none for a missing entry, {@code .snapshot}
+   * itself, or a snapshot's root (HDFS's Snapshot.Root keeps the directory's as they were when it
+   * was taken, which hops does not keep yet: its live ones). One pruned scan, only for an inode
+   * whose flags say it had any. The ACL among them is the one this attempt's permission checks use
+   * for the inode ({@link LoadedAcls}).
+   */
+  public List<XAttrRow> attributes(LockPhase tx) throws StorageException {
+    InodeRow inode = inode();
+    if (inode == null || !InodeFlags.hasAttributeRows(inode.permission())) {
+      return List.of();
+    }
+    List<XAttrRow> rows =
+        lastVersion == null
+            ? tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED)
+            : keptAttributes(tx, inode);
+    // The permission checks of this read see the inode's ACL as it was (its mode is the version's).
+    for (XAttrRow r : rows) {
+      if (r.namespace() == XAttrRow.HIDDEN && r.name().equals(InodeAcl.ROW_NAME)) {
+        LoadedAcls.put(inode.id(), InodeAcl.of(r));
+      }
+    }
+    return rows;
+  }
+
+  private List<XAttrRow> keptAttributes(LockPhase tx, InodeRow inode) throws StorageException {
+    return SnapshotAttributes.kept(
+        tx.findByPartition(
+            XAttrVersionRow.TABLE,
+            lastVersion.parentId(),
+            "entry_name",
+            lastVersion.name(),
+            LockMode.READ_COMMITTED),
+        lastVersion.snapshotId(),
+        inode.id());
+  }
+
+  /** Whether the path is {@code .snapshot} below a directory HDFS lets have snapshots. */
+  public boolean isDotSnapshotOfSnapshottable() {
+    return isDotSnapshot() && (dir().snapshottable() || dir().id() == Inodes.ROOT_ID);
   }
 
   /** The children of directory {@code id} at snapshot {@code sid}, in HDFS's listing order. */
