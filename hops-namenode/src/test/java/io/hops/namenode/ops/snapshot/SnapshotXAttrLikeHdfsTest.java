@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
 import io.hops.namenode.config.NamenodeConfig;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -121,7 +122,7 @@ class SnapshotXAttrLikeHdfsTest {
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
   }
 
-  private static String reads(Side side, String path) {
+  private static String reads(Side side, String path) throws IOException {
     DistributedFileSystem fs = side.admin();
     DistributedFileSystem alice = side.alice();
     return path
