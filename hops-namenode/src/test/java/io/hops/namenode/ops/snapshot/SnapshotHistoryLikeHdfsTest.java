@@ -67,7 +67,11 @@ import org.junit.jupiter.api.Test;
  *       their blocks);
  *   <li>moving a file that a snapshot has into a snapshottable directory from outside it (back in,
  *       or across): HDFS's diff reports then follow its reference to the new name (a rename where
- *       hops reports a deletion);
+ *       hops reports a deletion). HDFS finds the name from the places the file was moved away from,
+ *       each with the last snapshot taken there before it left; with none at or after the later
+ *       end, it takes the current place, even one the file reached after the later snapshot (seed
+ *       8522259346060001041 with the avoidance off: f23 of s1 moved to s2 after snap25, snap36
+ *       taken, then moved back as s1/r37; HDFS reports snap25 -> snap36 as "R ./f23 -> ./r37");
  *   <li>setting or removing an xattr of a snapshottable directory itself: its snapshots' roots do
  *       not keep its xattrs as they were yet (those of every inode below it are kept with its
  *       entry's version).
