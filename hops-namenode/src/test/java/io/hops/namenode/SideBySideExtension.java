@@ -67,12 +67,12 @@ public final class SideBySideExtension implements BeforeAllCallback, AfterAllCal
   }
 
   /** hops's side. */
-  public Side hops() {
+  public Side hopsSide() {
     return both.hopsSide;
   }
 
   /** HDFS's side. */
-  public Side hdfs() {
+  public Side hdfsSide() {
     return both.hdfsSide;
   }
 }

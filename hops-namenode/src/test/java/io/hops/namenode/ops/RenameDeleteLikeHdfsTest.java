@@ -305,8 +305,8 @@ class RenameDeleteLikeHdfsTest {
   void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
     cases++;
     String base = "/c" + cases;
-    String expected = outcome(call, both.hdfs(), base);
-    String actual = outcome(call, both.hops(), base);
+    String expected = outcome(call, both.hdfsSide(), base);
+    String actual = outcome(call, both.hopsSide(), base);
     assertThat(actual).as(name).isEqualTo(expected);
   }
 }

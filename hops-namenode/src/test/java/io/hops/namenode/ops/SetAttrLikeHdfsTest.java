@@ -171,8 +171,8 @@ class SetAttrLikeHdfsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
   void outcomeIsTheSameAsApacheHdfs(String name, Step call) {
-    String expected = SideBySide.outcome(call, both.hdfs());
-    String actual = SideBySide.outcome(call, both.hops());
+    String expected = SideBySide.outcome(call, both.hdfsSide());
+    String actual = SideBySide.outcome(call, both.hopsSide());
     assertThat(actual).as(name).isEqualTo(expected);
   }
 }

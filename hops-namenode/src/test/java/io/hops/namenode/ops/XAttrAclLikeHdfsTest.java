@@ -539,8 +539,8 @@ class XAttrAclLikeHdfsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
   void outcomeIsTheSameAsApacheHdfs(String name, Step call) {
-    String expected = SideBySide.outcome(call, both.hdfs());
-    String actual = SideBySide.outcome(call, both.hops());
+    String expected = SideBySide.outcome(call, both.hdfsSide());
+    String actual = SideBySide.outcome(call, both.hopsSide());
     System.out.printf("%s -> %s%n", name, actual); // for the report: what hops answered
     assertThat(actual).as(name).isEqualTo(expected);
   }
