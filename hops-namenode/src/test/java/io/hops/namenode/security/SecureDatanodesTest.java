@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
@@ -126,6 +127,10 @@ class SecureDatanodesTest {
     final Path work;
     final List<Process> datanodes = new ArrayList<>();
     final List<Integer> xferPorts = new ArrayList<>();
+
+    /** How each of {@link #datanodes} was started, to start it again on another port. */
+    private final List<Runnable> restarts = new ArrayList<>();
+
     final UserGroupInformation alice;
     final boolean nobody;
 
@@ -161,10 +166,19 @@ class SecureDatanodesTest {
       HopsNameNode other = null;
       try {
         other = cluster.startAnotherNamenode();
+        List<HopsNameNode> nns = onlySecond ? List.of(other) : List.of(cluster.namenode(), other);
         for (int i = 1; i <= 3; i++) {
-          datanodes.add(
-              startDatanode(
-                  i, onlySecond ? List.of(other) : List.of(cluster.namenode(), other), extra));
+          int n = i;
+          datanodes.add(startDatanode(n, nns, extra));
+          restarts.add(
+              () -> {
+                try {
+                  xferPorts.remove(n - 1);
+                  datanodes.set(n - 1, startDatanode(n, nns, extra, dnKeytab, n - 1));
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
         }
         if (!onlySecond) {
           waitForLive(cluster.namenode(), 3);
@@ -205,18 +219,28 @@ class SecureDatanodesTest {
     /** As {@link #startDatanode(int, List, Map)}, with {@code dnKeytab} as its keytab. */
     Process startDatanode(int i, List<HopsNameNode> nns, Map<String, String> extra, File dnKeytab)
         throws IOException {
+      return startDatanode(i, nns, extra, dnKeytab, xferPorts.size());
+    }
+
+    /** As {@link #startDatanode(int, List, Map, File)}, its port put at {@code slot} of ports. */
+    private Process startDatanode(
+        int i, List<HopsNameNode> nns, Map<String, String> extra, File dnKeytab, int slot)
+        throws IOException {
       File conf = work.resolve("dn" + i + "-conf").toFile();
-      assertThat(conf.mkdirs()).isTrue();
+      Files.createDirectories(conf.toPath());
       File keytab = new File(conf, "dn.keytab");
-      Files.copy(dnKeytab.toPath(), keytab.toPath());
+      Files.copy(dnKeytab.toPath(), keytab.toPath(), StandardCopyOption.REPLACE_EXISTING);
       for (String f :
           List.of(
               KeyStoreTestUtil.getServerSSLConfigFileName(),
               KeyStoreTestUtil.getClientSSLConfigFileName())) {
-        Files.copy(new File(sslConfDir, f).toPath(), new File(conf, f).toPath());
+        Files.copy(
+            new File(sslConfDir, f).toPath(),
+            new File(conf, f).toPath(),
+            StandardCopyOption.REPLACE_EXISTING);
       }
       int xfer = Processes.freePort();
-      xferPorts.add(xfer);
+      xferPorts.add(slot, xfer);
       String[] site = {
         "hadoop.security.authentication",
         "kerberos",
@@ -295,8 +319,18 @@ class SecureDatanodesTest {
 
     private void waitForLive(HopsNameNode nn, int n) throws Exception {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      int rebinds = 0;
       while (nn.namesystem().blocks().datanodes().heardFromLive().size() < n) {
         for (int i = 0; i < datanodes.size(); i++) {
+          if (!datanodes.get(i).isAlive()
+              && i < restarts.size()
+              && rebinds < 3
+              && log(i + 1).contains("java.net.BindException")) {
+            // The port chosen for it was taken (by any process) before the datanode bound it.
+            rebinds++;
+            restarts.get(i).run();
+            continue;
+          }
           assertThat(datanodes.get(i).isAlive())
               .as("datanode %d exited:\n%s", i + 1, log(i + 1))
               .isTrue();
