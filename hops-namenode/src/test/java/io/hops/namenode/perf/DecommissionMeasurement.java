@@ -25,8 +25,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * datanodes every second and schedule re-replication every second; HDFS's other defaults.
  */
 class DecommissionMeasurement {
-  private static final int BLOCK = 1024;
-  private static final int PER_FILE = 100;
+  static final int BLOCK = 1024;
+  static final int PER_FILE = 100;
 
   @Test
   @EnabledIfSystemProperty(named = "hops.bench.decommission", matches = "\\d+")
@@ -49,25 +49,8 @@ class DecommissionMeasurement {
       hops.waitForLive(4);
       try (DistributedFileSystem fs = hops.client()) {
         write(fs, blocks);
-        for (int f = 0; f * PER_FILE < blocks; f++) {
-          HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/bench/f" + f), 2);
-        }
         DataNode victim = hops.datanodes().get(0);
-        hopsHeld =
-            victim
-                .getFSDataset()
-                .getBlockReports(
-                    fs.getClient()
-                        .getNamenode()
-                        .getBlockLocations("/bench/f0", 0, 1)
-                        .getLocatedBlocks()
-                        .get(0)
-                        .getBlock()
-                        .getBlockPoolId())
-                .values()
-                .stream()
-                .mapToLong(r -> r.getNumberOfBlocks())
-                .sum();
+        hopsHeld = held(victim, fs);
         Files.writeString(exclude, victim.getDatanodeId().getXferAddr() + "\n");
         long start = System.nanoTime();
         fs.refreshNodes();
@@ -82,18 +65,8 @@ class DecommissionMeasurement {
     try (DistributedFileSystem fs =
         (DistributedFileSystem) FileSystem.get(hdfs.getURI(), ApacheHdfs.clientConf(hdfs, 2))) {
       write(fs, blocks);
-      for (int f = 0; f * PER_FILE < blocks; f++) {
-        HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/bench/f" + f), 2);
-      }
       DataNode victim = hdfs.getDataNodes().get(0);
-      hdfsHeld =
-          victim
-              .getFSDataset()
-              .getBlockReports(hdfs.getNamesystem().getBlockPoolId())
-              .values()
-              .stream()
-              .mapToLong(r -> r.getNumberOfBlocks())
-              .sum();
+      hdfsHeld = held(victim, fs);
       Files.writeString(exclude, victim.getDatanodeId().getXferAddr() + "\n");
       long start = System.nanoTime();
       // HDFS's refreshNodes RPC reads the site files again; the conf is handed over instead.
@@ -113,7 +86,11 @@ class DecommissionMeasurement {
         blocks, hopsHeld, hopsMillis, hdfsHeld, hdfsMillis);
   }
 
-  private static void write(DistributedFileSystem fs, int blocks) throws Exception {
+  /**
+   * {@code blocks} blocks of {@link #BLOCK} bytes in files {@code /bench/f<i>} of {@link #PER_FILE}
+   * blocks, replication 2; returns once every block has its 2 replicas.
+   */
+  static void write(DistributedFileSystem fs, int blocks) throws Exception {
     Random r = new Random(1);
     for (int f = 0; f * PER_FILE < blocks; f++) {
       int n = Math.min(PER_FILE, blocks - f * PER_FILE);
@@ -124,6 +101,24 @@ class DecommissionMeasurement {
         out.write(data);
       }
     }
+    for (int f = 0; f * PER_FILE < blocks; f++) {
+      HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/bench/f" + f), 2);
+    }
+  }
+
+  /** The replicas {@code dn} holds, as its block report counts them. */
+  static long held(DataNode dn, DistributedFileSystem fs) throws Exception {
+    String pool =
+        fs.getClient()
+            .getNamenode()
+            .getBlockLocations("/bench/f0", 0, 1)
+            .getLocatedBlocks()
+            .get(0)
+            .getBlock()
+            .getBlockPoolId();
+    return dn.getFSDataset().getBlockReports(pool).values().stream()
+        .mapToLong(r -> r.getNumberOfBlocks())
+        .sum();
   }
 
   private static void await(DistributedFileSystem fs, String uuid) throws Exception {
