@@ -12,6 +12,7 @@ import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.FileStatuses;
 import io.hops.namenode.ops.SnapshotReads;
+import io.hops.namenode.ops.XAttrSettings;
 import io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
@@ -44,6 +45,7 @@ public final class Namesystem {
   private final Configuration conf;
   private final Limits limits;
   private final io.hops.namenode.ops.snapshot.SnapshotSettings snapshots;
+  private final XAttrSettings xattrs;
   private final String fsOwner;
   private final String supergroup;
   private final PermissionCheckers checkers;
@@ -62,6 +64,7 @@ public final class Namesystem {
     this.conf = conf;
     this.limits = Limits.of(conf);
     this.snapshots = io.hops.namenode.ops.snapshot.SnapshotSettings.of(conf);
+    this.xattrs = XAttrSettings.of(conf);
     this.runner =
         new TransactionRunner(
             storage,
@@ -279,6 +282,11 @@ public final class Namesystem {
   /** Whether snapshot calls are served, and their limits, as configured at start. */
   public io.hops.namenode.ops.snapshot.SnapshotSettings snapshots() {
     return snapshots;
+  }
+
+  /** Whether extended attributes and ACLs are served, and their limits, as configured at start. */
+  public XAttrSettings xattrs() {
+    return xattrs;
   }
 
   public UsersAndGroups users() {

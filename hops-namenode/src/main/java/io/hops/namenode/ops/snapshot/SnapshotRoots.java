@@ -72,7 +72,7 @@ final class SnapshotRoots {
       throw new HadoopIllegalArgumentException(
           "\"" + HdfsConstants.DOT_SNAPSHOT_DIR + "\" is a reserved name.");
     }
-    Checks.componentLength(ns, name, path);
+    Checks.componentLength(ns.limits(), name, path);
   }
 
   /** Snapshot.generateDefaultSnapshotName: "s" and the local time to the millisecond. */
