@@ -118,7 +118,7 @@ public final class HopsNameNode implements AutoCloseable {
                 () ->
                     new io.hops.namenode.ops.GetFileInfo(
                         namesystem.statuses(),
-                        namesystem.snapshotReads(),
+                        namesystem.snapshots(),
                         superuser,
                         real,
                         "auditStatus"));

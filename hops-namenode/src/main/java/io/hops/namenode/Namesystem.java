@@ -11,7 +11,6 @@ import io.hops.namenode.config.Limits;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.FileStatuses;
-import io.hops.namenode.ops.SnapshotReads;
 import io.hops.namenode.ops.XAttrSettings;
 import io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow;
 import io.hops.namenode.resolve.InodeHintCache;
@@ -52,7 +51,6 @@ public final class Namesystem {
   private final BlockManager blocks;
   private final LeaseManager leases;
   private final FileStatuses statuses;
-  private final SnapshotReads snapshotReads;
   private final SubtreeOperations subtrees;
   private final io.hops.namenode.faults.Faults faults = new io.hops.namenode.faults.Faults();
   private final io.hops.namenode.blocks.SmallFileStore smallFiles;
@@ -125,7 +123,6 @@ public final class Namesystem {
           io.hops.namenode.faults.Faults.Point.SUBTREE_STEP,
           io.hops.namenode.faults.Faults.delay(java.time.Duration.ofMillis(subtreeDelay)));
     }
-    this.snapshotReads = new SnapshotReadsOfNamesystem(this);
     this.subtrees =
         new SubtreeOperations(
             runner,
@@ -133,10 +130,10 @@ public final class Namesystem {
             faults,
             limits,
             blocks.clock(),
-            snapshotReads,
+            snapshots,
             (path, mark, markOwner) -> {
               if (snapshots.enabled()) {
-                runner.run(() -> new RefuseSnapshottedBelow(this, path, mark, markOwner));
+                runner.run(() -> new RefuseSnapshottedBelow(snapshots, path, mark, markOwner));
               }
             },
             conf);
@@ -248,11 +245,6 @@ public final class Namesystem {
    */
   public SubtreeOperations subtrees() {
     return subtrees;
-  }
-
-  /** What the namespace operations read of snapshots. */
-  public SnapshotReads snapshotReads() {
-    return snapshotReads;
   }
 
   /** Where tests inject faults into this namenode; nothing happens at them unless one is armed. */

@@ -53,7 +53,7 @@ public final class FsckServlet extends HttpServlet {
             ns.blocks(),
             ns.smallFiles(),
             ns.statuses(),
-            ns.snapshotReads(),
+            ns.snapshots(),
             ns.limits(),
             ns.conf(),
             safeMode,
