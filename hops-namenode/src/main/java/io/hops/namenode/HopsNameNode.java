@@ -6,6 +6,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.election.ElectionSettings;
 import io.hops.election.LeaderElection;
+import io.hops.namenode.check.Fsck;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.metrics.ActivityCounting;
@@ -21,6 +22,7 @@ import io.hops.namenode.rpc.VirtualPaths;
 import io.hops.namenode.security.NamenodeLogin;
 import io.hops.namenode.security.SecurityRefresh;
 import io.hops.namenode.web.ElectionBean;
+import io.hops.namenode.web.FsckServlet;
 import io.hops.namenode.web.OperationsBean;
 import io.hops.namenode.web.WebServer;
 import java.io.IOException;
@@ -118,7 +120,7 @@ public final class HopsNameNode implements AutoCloseable {
                 () ->
                     new io.hops.namenode.ops.GetFileInfo(
                         namesystem.statuses(),
-                        namesystem.snapshotReads(),
+                        namesystem.snapshots(),
                         superuser,
                         real,
                         "auditStatus"));
@@ -182,7 +184,16 @@ public final class HopsNameNode implements AutoCloseable {
     try {
       this.web =
           WebServer.startOrNull(
-              httpConf(conf), namesystem, served, client.safeMode(), bind.getHostString(), uri());
+              httpConf(conf),
+              namesystem.storage(),
+              namesystem.runner(),
+              namesystem.blocks(),
+              namesystem.checkers(),
+              namesystem.delegationTokens(),
+              fsck(client.safeMode()),
+              served,
+              bind.getHostString(),
+              uri());
     } catch (IOException | RuntimeException e) {
       rpc.close();
       securityRefresh.close();
@@ -325,6 +336,27 @@ public final class HopsNameNode implements AutoCloseable {
       address = conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1");
     }
     return NetUtils.createSocketAddr(address, 0).getHostName();
+  }
+
+  /** {@code /fsck}'s walk: check/Fsck over this namenode's namespace and blocks. */
+  private FsckServlet.Walk fsck(io.hops.namenode.rpc.SafeMode safeMode) {
+    Namesystem ns = namesystem;
+    return (pc, caller, remoteAddress, params, out) ->
+        new Fsck(
+                ns.runner(),
+                ns.blocks(),
+                ns.smallFiles(),
+                ns.statuses(),
+                ns.snapshots(),
+                ns.limits(),
+                ns.conf(),
+                safeMode,
+                pc,
+                caller,
+                remoteAddress,
+                params,
+                out)
+            .run();
   }
 
   /**

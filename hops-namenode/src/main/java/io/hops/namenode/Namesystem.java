@@ -11,7 +11,7 @@ import io.hops.namenode.config.Limits;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.FileStatuses;
-import io.hops.namenode.ops.SnapshotReads;
+import io.hops.namenode.ops.XAttrSettings;
 import io.hops.namenode.ops.snapshot.RefuseSnapshottedBelow;
 import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
@@ -44,13 +44,13 @@ public final class Namesystem {
   private final Configuration conf;
   private final Limits limits;
   private final io.hops.namenode.ops.snapshot.SnapshotSettings snapshots;
+  private final XAttrSettings xattrs;
   private final String fsOwner;
   private final String supergroup;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
   private final LeaseManager leases;
   private final FileStatuses statuses;
-  private final SnapshotReads snapshotReads;
   private final SubtreeOperations subtrees;
   private final io.hops.namenode.faults.Faults faults = new io.hops.namenode.faults.Faults();
   private final io.hops.namenode.blocks.SmallFileStore smallFiles;
@@ -62,6 +62,7 @@ public final class Namesystem {
     this.conf = conf;
     this.limits = Limits.of(conf);
     this.snapshots = io.hops.namenode.ops.snapshot.SnapshotSettings.of(conf);
+    this.xattrs = XAttrSettings.of(conf);
     this.runner =
         new TransactionRunner(
             storage,
@@ -122,7 +123,6 @@ public final class Namesystem {
           io.hops.namenode.faults.Faults.Point.SUBTREE_STEP,
           io.hops.namenode.faults.Faults.delay(java.time.Duration.ofMillis(subtreeDelay)));
     }
-    this.snapshotReads = new SnapshotReadsOfNamesystem(this);
     this.subtrees =
         new SubtreeOperations(
             runner,
@@ -130,10 +130,10 @@ public final class Namesystem {
             faults,
             limits,
             blocks.clock(),
-            snapshotReads,
+            snapshots,
             (path, mark, markOwner) -> {
               if (snapshots.enabled()) {
-                runner.run(() -> new RefuseSnapshottedBelow(this, path, mark, markOwner));
+                runner.run(() -> new RefuseSnapshottedBelow(snapshots, path, mark, markOwner));
               }
             },
             conf);
@@ -247,11 +247,6 @@ public final class Namesystem {
     return subtrees;
   }
 
-  /** What the namespace operations read of snapshots. */
-  public SnapshotReads snapshotReads() {
-    return snapshotReads;
-  }
-
   /** Where tests inject faults into this namenode; nothing happens at them unless one is armed. */
   public io.hops.namenode.faults.Faults faults() {
     return faults;
@@ -279,6 +274,11 @@ public final class Namesystem {
   /** Whether snapshot calls are served, and their limits, as configured at start. */
   public io.hops.namenode.ops.snapshot.SnapshotSettings snapshots() {
     return snapshots;
+  }
+
+  /** Whether extended attributes and ACLs are served, and their limits, as configured at start. */
+  public XAttrSettings xattrs() {
+    return xattrs;
   }
 
   public UsersAndGroups users() {

@@ -9,7 +9,7 @@ import io.hops.namenode.ops.GetBlockLocations;
 import io.hops.namenode.ops.GetFileInfo;
 import io.hops.namenode.ops.GetListing;
 import io.hops.namenode.ops.ReadDatabaseBlock;
-import io.hops.namenode.ops.SnapshotReads;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.TransactionRunner;
@@ -58,7 +58,7 @@ public final class Fsck {
   private final BlockManager blockManager;
   private final SmallFileStore smallFiles;
   private final FileStatuses statuses;
-  private final SnapshotReads snapshotReads;
+  private final SnapshotSettings snapshotSettings;
   private final Limits limits;
   private final Configuration conf;
   private final PermissionChecker pc;
@@ -86,7 +86,7 @@ public final class Fsck {
       BlockManager blockManager,
       SmallFileStore smallFiles,
       FileStatuses statuses,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       Limits limits,
       Configuration conf,
       SafeMode safeMode,
@@ -99,7 +99,7 @@ public final class Fsck {
     this.blockManager = blockManager;
     this.smallFiles = smallFiles;
     this.statuses = statuses;
-    this.snapshotReads = snapshotReads;
+    this.snapshotSettings = snapshotSettings;
     this.limits = limits;
     this.conf = conf;
     this.pc = pc;
@@ -117,7 +117,7 @@ public final class Fsck {
             runner,
             blockManager,
             limits,
-            snapshotReads,
+            snapshotSettings,
             safeMode,
             pc,
             params,
@@ -144,7 +144,7 @@ public final class Fsck {
         }
       }
       HdfsFileStatus file =
-          runner.run(() -> new GetFileInfo(statuses, snapshotReads, pc, path, "getFileInfo"));
+          runner.run(() -> new GetFileInfo(statuses, snapshotSettings, pc, path, "getFileInfo"));
       if (file == null) {
         out.print("\n\nPath '" + path + "' " + NONEXISTENT_STATUS);
         return;
@@ -266,7 +266,7 @@ public final class Fsck {
               () ->
                   new GetListing(
                       statuses,
-                      snapshotReads,
+                      snapshotSettings,
                       limits,
                       blockManager,
                       smallFiles,

@@ -5,7 +5,7 @@ import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.Delete;
 import io.hops.namenode.ops.QueueMisplacedBlocks;
-import io.hops.namenode.ops.SnapshotReads;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.TransactionRunner;
@@ -30,7 +30,7 @@ final class FsckFileBlocks {
   private final TransactionRunner runner;
   private final BlockManager blockManager;
   private final Limits limits;
-  private final SnapshotReads snapshotReads;
+  private final SnapshotSettings snapshotSettings;
   private final SafeMode safeMode;
   private final PermissionChecker pc;
   private final FsckResult res;
@@ -60,7 +60,7 @@ final class FsckFileBlocks {
       TransactionRunner runner,
       BlockManager blockManager,
       Limits limits,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       SafeMode safeMode,
       PermissionChecker pc,
       Map<String, String[]> params,
@@ -69,7 +69,7 @@ final class FsckFileBlocks {
     this.runner = runner;
     this.blockManager = blockManager;
     this.limits = limits;
-    this.snapshotReads = snapshotReads;
+    this.snapshotSettings = snapshotSettings;
     this.safeMode = safeMode;
     this.pc = pc;
     this.res = res;
@@ -254,7 +254,7 @@ final class FsckFileBlocks {
       res.corruptFiles++;
       if (doDelete && !blocks.isUnderConstruction()) {
         safeMode.check("Cannot delete " + p);
-        runner.run(() -> new Delete(limits, snapshotReads, pc, p, true));
+        runner.run(() -> new Delete(limits, snapshotSettings, pc, p, true));
       }
     }
     if (showFiles) {

@@ -54,8 +54,7 @@ final class SmallFileMoveLeftovers implements HousekeepingTask {
       if (hidden != null) {
         var superuser = ns.superuserChecker();
         boolean deleted =
-            ns.runAsLeader(
-                () -> new Delete(ns.limits(), ns.snapshotReads(), superuser, hidden, false));
+            ns.runAsLeader(() -> new Delete(ns.limits(), ns.snapshots(), superuser, hidden, false));
         LOG.info(
             "{} {}: left by a move of a database file to datanodes that did not finish",
             deleted ? "deleted" : "found no",

@@ -3,7 +3,6 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.XAttrRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -19,7 +18,6 @@ import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.AclException;
 import org.apache.hadoop.hdfs.server.namenode.HopsAclTransformation;
 
@@ -46,7 +44,7 @@ public final class ChangeAcl extends Operation<Void> {
     }
   }
 
-  private final Namesystem ns;
+  private final XAttrSettings settings;
   private final PermissionChecker pc;
   private final String path;
   private final Kind kind;
@@ -54,8 +52,8 @@ public final class ChangeAcl extends Operation<Void> {
   private ResolvedPath resolved;
 
   public ChangeAcl(
-      Namesystem ns, PermissionChecker pc, String path, Kind kind, List<AclEntry> spec) {
-    this.ns = ns;
+      XAttrSettings settings, PermissionChecker pc, String path, Kind kind, List<AclEntry> spec) {
+    this.settings = settings;
     this.pc = pc;
     this.path = path;
     this.kind = kind;
@@ -67,23 +65,9 @@ public final class ChangeAcl extends Operation<Void> {
     return kind.opName;
   }
 
-  /** dfs.namenode.acls.enabled: when false every ACL call is refused with HDFS's message. */
-  static void checkEnabled(Namesystem ns) throws AclException {
-    if (!ns.conf()
-        .getBoolean(
-            DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY,
-            DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_DEFAULT)) {
-      throw new AclException(
-          String.format(
-              "The ACL operation has been rejected.  "
-                  + "Support for ACLs has been disabled by setting %s to false.",
-              DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY));
-    }
-  }
-
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    checkEnabled(ns);
+    settings.checkAclsEnabled();
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
   }
 

@@ -1,6 +1,5 @@
 package io.hops.namenode.ops;
 
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -30,15 +29,6 @@ public final class Checks {
       int length = name.getBytes(StandardCharsets.UTF_8).length;
       throw new PathComponentTooLongException(limit, length, parentPath, name);
     }
-  }
-
-  /**
-   * As above, with the namesystem's limits: for {@code ops/snapshot}'s {@code SnapshotRoots}, until
-   * it passes the limits itself.
-   */
-  public static void componentLength(Namesystem ns, String name, String parentPath)
-      throws PathComponentTooLongException {
-    componentLength(ns.limits(), name, parentPath);
   }
 
   /**

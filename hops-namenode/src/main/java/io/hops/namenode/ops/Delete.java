@@ -5,6 +5,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
@@ -37,7 +38,7 @@ import org.apache.hadoop.fs.permission.FsAction;
  * directory of the subtree (with the sticky bit on their children).
  */
 public final class Delete extends Operation<Boolean> {
-  private final SnapshotReads snapshotReads;
+  private final SnapshotSettings snapshotSettings;
   private final PermissionChecker pc;
   private final String src;
   private final boolean recursive;
@@ -55,11 +56,11 @@ public final class Delete extends Operation<Boolean> {
 
   public Delete(
       Limits limits,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       PermissionChecker pc,
       String src,
       boolean recursive) {
-    this.snapshotReads = snapshotReads;
+    this.snapshotSettings = snapshotSettings;
     this.pc = pc;
     this.src = src;
     this.recursive = recursive;
@@ -107,7 +108,7 @@ public final class Delete extends Operation<Boolean> {
     if (target == null) {
       return;
     }
-    snapshots = snapshotReads.guard(tx, target);
+    snapshots = SnapshotGuard.read(snapshotSettings, tx, target);
     if (!target.isDir() || target.childrenCount() == 0) {
       related = DeletedInodes.read(tx, List.of(target));
     } else if (detach && recursive && target.id() == ownMark) {

@@ -4,7 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.XAttrRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.PathNames;
@@ -12,6 +12,7 @@ import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.InodeAcl;
 import io.hops.namenode.security.LoadedAcls;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -26,7 +27,9 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * target has an ACL). Of a {@code .snapshot} path: the inode and ACL as they were.
  */
 public final class GetAclStatus extends Operation<AclStatus> {
-  private final Namesystem ns;
+  private final XAttrSettings settings;
+  private final SnapshotSettings snapshots;
+  private final UsersAndGroups users;
   private final PermissionChecker pc;
   private final String path;
   private ResolvedPath resolved;
@@ -36,8 +39,15 @@ public final class GetAclStatus extends Operation<AclStatus> {
 
   private InodeAcl snapshotAcl;
 
-  public GetAclStatus(Namesystem ns, PermissionChecker pc, String path) {
-    this.ns = ns;
+  public GetAclStatus(
+      XAttrSettings settings,
+      SnapshotSettings snapshots,
+      UsersAndGroups users,
+      PermissionChecker pc,
+      String path) {
+    this.settings = settings;
+    this.snapshots = snapshots;
+    this.users = users;
     this.pc = pc;
     this.path = path;
   }
@@ -49,9 +59,9 @@ public final class GetAclStatus extends Operation<AclStatus> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    ChangeAcl.checkEnabled(ns);
+    settings.checkAclsEnabled();
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
-    snapshot = SnapshotView.read(ns, tx, resolved, false);
+    snapshot = SnapshotView.read(snapshots, tx, resolved, false);
     if (snapshot != null) {
       for (XAttrRow r : snapshot.attributes(tx)) {
         if (r.namespace() == XAttrRow.HIDDEN && r.name().equals(InodeAcl.ROW_NAME)) {
@@ -70,24 +80,24 @@ public final class GetAclStatus extends Operation<AclStatus> {
       if (snapshot.isDotSnapshotOfSnapshottable()) {
         return new AclStatus.Builder().owner("").group("").build();
       }
-      return status(ns, XAttrs.existing(then, normalized), snapshotAcl);
+      return status(users, XAttrs.existing(then, normalized), snapshotAcl);
     }
     Checks.traverseNotCreating(pc, resolved);
     InodeRow target = XAttrs.existing(resolved.target(), normalized);
-    return status(ns, target);
+    return status(users, target);
   }
 
-  static AclStatus status(Namesystem ns, InodeRow target) throws StorageException {
+  static AclStatus status(UsersAndGroups users, InodeRow target) throws StorageException {
     return status(
-        ns, target, InodeFlags.hasAcl(target.permission()) ? LoadedAcls.get(target.id()) : null);
+        users, target, InodeFlags.hasAcl(target.permission()) ? LoadedAcls.get(target.id()) : null);
   }
 
-  private static AclStatus status(Namesystem ns, InodeRow target, InodeAcl acl)
+  private static AclStatus status(UsersAndGroups users, InodeRow target, InodeAcl acl)
       throws StorageException {
     FsPermission perm = new FsPermission(target.permission());
     return new AclStatus.Builder()
-        .owner(ns.users().userName(target.userId()))
-        .group(ns.users().groupName(target.groupId()))
+        .owner(users.userName(target.userId()))
+        .group(users.groupName(target.groupId()))
         .stickyBit(perm.getStickyBit())
         .setPermission(perm)
         .addEntries(acl == null ? List.of() : acl.entries())

@@ -1,6 +1,8 @@
 package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
@@ -16,21 +18,21 @@ import org.apache.hadoop.security.AccessControlException;
  */
 public final class GetFileInfo extends Operation<HdfsFileStatus> {
   private final FileStatuses statuses;
-  private final SnapshotReads snapshotReads;
+  private final SnapshotSettings snapshotSettings;
   private final PermissionChecker pc;
   private final String path;
   private final String opName;
   private ResolvedPath resolved;
-  private io.hops.namenode.ops.snapshot.SnapshotView snapshot;
+  private SnapshotView snapshot;
 
   public GetFileInfo(
       FileStatuses statuses,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       PermissionChecker pc,
       String path,
       String opName) {
     this.statuses = statuses;
-    this.snapshotReads = snapshotReads;
+    this.snapshotSettings = snapshotSettings;
     this.pc = pc;
     this.path = path;
     this.opName = opName;
@@ -44,14 +46,14 @@ public final class GetFileInfo extends Operation<HdfsFileStatus> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
-    snapshot = snapshotReads.view(tx, resolved, false);
+    snapshot = SnapshotView.read(snapshotSettings, tx, resolved, false);
   }
 
   @Override
   protected HdfsFileStatus execute(ExecutePhase tx) throws IOException {
     try {
       if (snapshot != null) {
-        return snapshotReads.fileInfo(snapshot, pc);
+        return snapshot.fileInfo(statuses, pc);
       }
       Checks.traverseNotCreating(pc, resolved);
     } catch (AccessControlException e) {

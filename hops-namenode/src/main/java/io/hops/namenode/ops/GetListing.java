@@ -7,6 +7,8 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.config.Limits;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -50,7 +52,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   private static final Comparator<byte[]> BY_NAME = DFSUtilClient::compareBytes;
 
   private final FileStatuses statuses;
-  private final SnapshotReads snapshotReads;
+  private final SnapshotSettings snapshotSettings;
   private final Limits limits;
   private final BlockManager blockManager;
   private final SmallFileStore smallFiles;
@@ -59,7 +61,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   private final byte[] startAfter;
   private final boolean needLocation;
   private ResolvedPath resolved;
-  private io.hops.namenode.ops.snapshot.SnapshotView snapshot;
+  private SnapshotView snapshot;
   private List<InodeRow> children = List.of();
 
   /** The children's names, like {@link #children} in listing order. */
@@ -73,7 +75,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   /** Block locations come from {@code blockManager}, or {@code smallFiles} for a database file. */
   public GetListing(
       FileStatuses statuses,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       Limits limits,
       BlockManager blockManager,
       SmallFileStore smallFiles,
@@ -82,7 +84,7 @@ public final class GetListing extends Operation<DirectoryListing> {
       byte[] startAfter,
       boolean needLocation) {
     this.statuses = statuses;
-    this.snapshotReads = snapshotReads;
+    this.snapshotSettings = snapshotSettings;
     this.limits = limits;
     this.blockManager = blockManager;
     this.smallFiles = smallFiles;
@@ -100,7 +102,7 @@ public final class GetListing extends Operation<DirectoryListing> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
-    snapshot = snapshotReads.view(tx, resolved, true);
+    snapshot = SnapshotView.read(snapshotSettings, tx, resolved, true);
     InodeRow dir = resolved.target();
     if (dir == null || snapshot != null) {
       return;
@@ -217,12 +219,12 @@ public final class GetListing extends Operation<DirectoryListing> {
   protected DirectoryListing execute(ExecutePhase tx) throws IOException {
     if (snapshot != null) {
       // Without block locations: those of files as they were come with block retention.
-      return snapshotReads.listing(snapshot, pc, startAfter, lsLimit());
+      return snapshot.listing(statuses, pc, startAfter, lsLimit());
     }
     Checks.traverseNotCreating(pc, resolved);
     InodeRow target = resolved.target();
     if (target == null) {
-      io.hops.namenode.ops.snapshot.SnapshotView.refuseListingOfSnapshots(resolved);
+      SnapshotView.refuseListingOfSnapshots(resolved);
       return null;
     }
     if (!target.isDir()) {

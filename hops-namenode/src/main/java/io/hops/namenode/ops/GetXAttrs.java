@@ -3,7 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.XAttrRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -25,7 +25,8 @@ import org.apache.hadoop.hdfs.protocol.XAttrNotFoundException;
  * XAttrNotFoundException}, as in HDFS.
  */
 public final class GetXAttrs extends Operation<List<XAttr>> {
-  private final Namesystem ns;
+  private final XAttrSettings settings;
+  private final SnapshotSettings snapshots;
   private final PermissionChecker pc;
   private final String path;
   private final List<XAttr> wanted;
@@ -38,8 +39,14 @@ public final class GetXAttrs extends Operation<List<XAttr>> {
 
   /** {@code wanted} null or empty: all; {@code namesOnly}: listXAttrs. */
   public GetXAttrs(
-      Namesystem ns, PermissionChecker pc, String path, List<XAttr> wanted, boolean namesOnly) {
-    this.ns = ns;
+      XAttrSettings settings,
+      SnapshotSettings snapshots,
+      PermissionChecker pc,
+      String path,
+      List<XAttr> wanted,
+      boolean namesOnly) {
+    this.settings = settings;
+    this.snapshots = snapshots;
     this.pc = pc;
     this.path = path;
     this.wanted = wanted == null ? List.of() : wanted;
@@ -53,12 +60,12 @@ public final class GetXAttrs extends Operation<List<XAttr>> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    XAttrs.checkEnabled(ns.conf());
+    settings.checkXAttrsEnabled();
     for (XAttr x : wanted) {
       XAttrs.checkNamespace(pc, x);
     }
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.SHARED);
-    snapshot = SnapshotView.read(ns, tx, resolved, false);
+    snapshot = SnapshotView.read(snapshots, tx, resolved, false);
     rows =
         snapshot != null
             ? XAttrs.inHdfsOrder(snapshot.attributes(tx))

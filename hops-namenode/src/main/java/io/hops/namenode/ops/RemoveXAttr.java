@@ -3,7 +3,6 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.XAttrRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -24,15 +23,15 @@ import org.apache.hadoop.security.AccessControlException;
  * attribute.
  */
 public final class RemoveXAttr extends Operation<Void> {
-  private final Namesystem ns;
+  private final XAttrSettings settings;
   private final PermissionChecker pc;
   private final String path;
   private final XAttr xAttr;
   private ResolvedPath resolved;
   private List<XAttrRow> existing;
 
-  public RemoveXAttr(Namesystem ns, PermissionChecker pc, String path, XAttr xAttr) {
-    this.ns = ns;
+  public RemoveXAttr(XAttrSettings settings, PermissionChecker pc, String path, XAttr xAttr) {
+    this.settings = settings;
     this.pc = pc;
     this.path = path;
     this.xAttr = xAttr;
@@ -45,7 +44,7 @@ public final class RemoveXAttr extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    XAttrs.checkEnabled(ns.conf());
+    settings.checkXAttrsEnabled();
     XAttrs.checkNamespace(pc, xAttr);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     existing = XAttrs.read(tx, resolved.target());

@@ -11,6 +11,7 @@ import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -43,7 +44,7 @@ import org.apache.hadoop.fs.permission.FsAction;
 public final class Rename extends Operation<Boolean> {
   private final Limits limits;
   private final ClusterClock clock;
-  private final SnapshotReads snapshotReads;
+  private final SnapshotSettings snapshotSettings;
   private final PermissionChecker pc;
   private final String src;
   private final String dst;
@@ -66,7 +67,7 @@ public final class Rename extends Operation<Boolean> {
   private Rename(
       Limits limits,
       ClusterClock clock,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       PermissionChecker pc,
       String src,
       String dst,
@@ -74,7 +75,7 @@ public final class Rename extends Operation<Boolean> {
       Options.Rename... options) {
     this.limits = limits;
     this.clock = clock;
-    this.snapshotReads = snapshotReads;
+    this.snapshotSettings = snapshotSettings;
     this.pc = pc;
     this.src = src;
     this.dst = dst;
@@ -88,23 +89,23 @@ public final class Rename extends Operation<Boolean> {
   public static Rename oldApi(
       Limits limits,
       ClusterClock clock,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       PermissionChecker pc,
       String src,
       String dst) {
-    return new Rename(limits, clock, snapshotReads, pc, src, dst, true);
+    return new Rename(limits, clock, snapshotSettings, pc, src, dst, true);
   }
 
   /** {@code rename2}. */
   public static Rename withOptions(
       Limits limits,
       ClusterClock clock,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       PermissionChecker pc,
       String src,
       String dst,
       Options.Rename... options) {
-    return new Rename(limits, clock, snapshotReads, pc, src, dst, false, options);
+    return new Rename(limits, clock, snapshotSettings, pc, src, dst, false, options);
   }
 
   /**
@@ -138,8 +139,8 @@ public final class Rename extends Operation<Boolean> {
     locks = RenameLocks.acquire(tx, src, dst, oldApi);
     InodeRow s = locks.src();
     InodeRow d = locks.dst();
-    srcSnapshots = snapshotReads.guard(tx, s);
-    dstSnapshots = snapshotReads.guard(tx, !oldApi && overwrite ? d : null);
+    srcSnapshots = SnapshotGuard.read(snapshotSettings, tx, s);
+    dstSnapshots = SnapshotGuard.read(snapshotSettings, tx, !oldApi && overwrite ? d : null);
     if (toTrash
         && s != null
         && s.isDir()

@@ -3,7 +3,6 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.XAttrRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -28,7 +27,7 @@ import org.apache.hadoop.hdfs.XAttrHelper;
  * directory, for user attributes), then CREATE/REPLACE and the count limit.
  */
 public final class SetXAttr extends Operation<Void> {
-  private final Namesystem ns;
+  private final XAttrSettings settings;
   private final PermissionChecker pc;
   private final String path;
   private final XAttr xAttr;
@@ -37,8 +36,12 @@ public final class SetXAttr extends Operation<Void> {
   private List<XAttrRow> existing;
 
   public SetXAttr(
-      Namesystem ns, PermissionChecker pc, String path, XAttr xAttr, EnumSet<XAttrSetFlag> flag) {
-    this.ns = ns;
+      XAttrSettings settings,
+      PermissionChecker pc,
+      String path,
+      XAttr xAttr,
+      EnumSet<XAttrSetFlag> flag) {
+    this.settings = settings;
     this.pc = pc;
     this.path = path;
     this.xAttr = xAttr;
@@ -52,8 +55,8 @@ public final class SetXAttr extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    XAttrs.checkEnabled(ns.conf());
-    XAttrs.checkSize(ns.conf(), xAttr);
+    settings.checkXAttrsEnabled();
+    settings.checkSize(xAttr);
     XAttrs.checkNameLength(xAttr);
     XAttrs.checkNamespace(pc, xAttr);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
@@ -78,7 +81,7 @@ public final class SetXAttr extends Operation<Void> {
         visible++;
       }
     }
-    int limit = XAttrs.maxPerInode(ns.conf());
+    int limit = settings.maxPerInode();
     if (visible > limit) {
       throw new IOException("Cannot add additional XAttr to inode, would exceed limit of " + limit);
     }

@@ -8,25 +8,23 @@ import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.LockPhase;
 import java.io.FileNotFoundException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.HadoopIllegalArgumentException;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.XAttr;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.XAttrHelper;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.security.AccessControlException;
 
 /**
- * HDFS's rules for extended attributes (FSDirXAttrOp, XAttrPermissionFilter): the switch, the size
- * and count limits, which namespaces a caller may name and see, and how rows of {@code xattrs} map
- * to Hadoop's {@link XAttr}. A {@code /.reserved/raw} path reaches an operation as the ordinary
- * path ({@link io.hops.namenode.rpc.VirtualPaths}), so {@code raw.} attributes are never visible,
- * as on an HDFS path outside {@code /.reserved/raw} (HDFS shows them to the superuser through it).
+ * HDFS's rules for extended attributes (FSDirXAttrOp, XAttrPermissionFilter; the switch and the
+ * limits are {@link XAttrSettings}): which namespaces a caller may name and see, and how rows of
+ * {@code xattrs} map to Hadoop's {@link XAttr}. A {@code /.reserved/raw} path reaches an operation
+ * as the ordinary path ({@link io.hops.namenode.rpc.VirtualPaths}), so {@code raw.} attributes are
+ * never visible, as on an HDFS path outside {@code /.reserved/raw} (HDFS shows them to the
+ * superuser through it).
  */
 final class XAttrs {
   private static final XAttr.NameSpace[] NAMESPACES = XAttr.NameSpace.values();
@@ -34,38 +32,6 @@ final class XAttrs {
       HdfsServerConstants.SECURITY_XATTR_UNREADABLE_BY_SUPERUSER;
 
   private XAttrs() {}
-
-  /** dfs.namenode.xattrs.enabled: when false every call is refused with HDFS's message. */
-  static void checkEnabled(Configuration conf) throws IOException {
-    if (!conf.getBoolean(
-        DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_KEY,
-        DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_DEFAULT)) {
-      throw new IOException(
-          String.format(
-              "The XAttr operation has been rejected.  "
-                  + "Support for XAttrs has been disabled by setting %s to false.",
-              DFSConfigKeys.DFS_NAMENODE_XATTRS_ENABLED_KEY));
-    }
-  }
-
-  /** dfs.namenode.fs-limits.max-xattr-size: name (UTF-8) and value together. */
-  static void checkSize(Configuration conf, XAttr xAttr) {
-    int max =
-        conf.getInt(
-            DFSConfigKeys.DFS_NAMENODE_MAX_XATTR_SIZE_KEY,
-            DFSConfigKeys.DFS_NAMENODE_MAX_XATTR_SIZE_DEFAULT);
-    int size = xAttr.getName().getBytes(StandardCharsets.UTF_8).length;
-    if (xAttr.getValue() != null) {
-      size += xAttr.getValue().length;
-    }
-    if (size > max) {
-      throw new HadoopIllegalArgumentException(
-          "The XAttr is too big. The maximum combined size of the name and value is "
-              + max
-              + ", but the total size is "
-              + size);
-    }
-  }
 
   /**
    * Names longer than the {@code name} column of {@code xattrs} (part of its primary key) are
@@ -81,13 +47,6 @@ final class XAttrs {
               + " bytes, but the name has "
               + length);
     }
-  }
-
-  /** dfs.namenode.fs-limits.max-xattrs-per-inode: user-visible (user and trusted) attributes. */
-  static int maxPerInode(Configuration conf) {
-    return conf.getInt(
-        DFSConfigKeys.DFS_NAMENODE_MAX_XATTRS_PER_INODE_KEY,
-        DFSConfigKeys.DFS_NAMENODE_MAX_XATTRS_PER_INODE_DEFAULT);
   }
 
   static boolean userVisible(XAttr.NameSpace ns) {

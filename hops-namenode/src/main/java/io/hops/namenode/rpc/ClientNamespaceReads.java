@@ -31,14 +31,14 @@ final class ClientNamespaceReads {
   }
 
   private GetFileInfo fileInfo(PermissionChecker pc, String src, String opName) {
-    return new GetFileInfo(ns.statuses(), ns.snapshotReads(), pc, src, opName);
+    return new GetFileInfo(ns.statuses(), ns.snapshots(), pc, src, opName);
   }
 
   private GetListing listing(
       PermissionChecker pc, String src, byte[] startAfter, boolean needLocation) {
     return new GetListing(
         ns.statuses(),
-        ns.snapshotReads(),
+        ns.snapshots(),
         ns.limits(),
         ns.blocks(),
         ns.smallFiles(),

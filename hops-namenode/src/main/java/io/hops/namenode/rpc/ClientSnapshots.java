@@ -48,7 +48,7 @@ final class ClientSnapshots {
     var pc = ns.checker();
     return ns.runAtMostOnce(
         ClientCalls.keptWith("createSnapshot"),
-        () -> new CreateSnapshot(ns, pc, snapshotRoot, snapshotName));
+        () -> new CreateSnapshot(ns.limits(), ns.snapshots(), pc, snapshotRoot, snapshotName));
   }
 
   void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
@@ -62,7 +62,7 @@ final class ClientSnapshots {
         });
     // Holds due and kept files beyond the first batch: released in more transactions.
     if (attempt.get() != null) {
-      attempt.get().releaseRest(ns);
+      attempt.get().releaseRest(ns.runner());
     }
   }
 
@@ -70,17 +70,17 @@ final class ClientSnapshots {
     var pc = ns.checker();
     ns.runAtMostOnce(
         ClientCalls.keptWith("renameSnapshot"),
-        () -> new RenameSnapshot(ns, pc, snapshotRoot, oldName, newName));
+        () -> new RenameSnapshot(ns.limits(), pc, snapshotRoot, oldName, newName));
   }
 
   SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetSnapshottableDirListing(ns, pc));
+    return ns.run(() -> new GetSnapshottableDirListing(ns.users(), pc));
   }
 
   SnapshotStatus[] getSnapshotListing(String snapshotRoot) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetSnapshotListing(ns, pc, snapshotRoot));
+    return ns.run(() -> new GetSnapshotListing(ns.users(), pc, snapshotRoot));
   }
 
   /**
@@ -91,14 +91,14 @@ final class ClientSnapshots {
       throws IOException {
     var pc = ns.checker();
     var scope = ns.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, false));
-    return SnapshotDiff.report(ns, scope);
+    return SnapshotDiff.report(ns.runner(), scope);
   }
 
   SnapshotDiffReportListing getSnapshotDiffReportListing(
       String snapshotRoot, String from, String to, byte[] startPath, int index) throws IOException {
     var pc = ns.checker();
     var scope = ns.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, true));
-    return SnapshotDiff.compute(ns, scope)
+    return SnapshotDiff.compute(ns.runner(), scope)
         .listing(startPath, index, ns.snapshots().diffListingLimit());
   }
 }

@@ -30,33 +30,33 @@ final class ClientXAttrsAndAcls {
   void setXAttr(String src, XAttr xAttr, EnumSet<XAttrSetFlag> flag) throws IOException {
     var pc = ns.checker();
     ns.runAtMostOnce(
-        ClientCalls.keptWith("setXAttr"), () -> new SetXAttr(ns, pc, src, xAttr, flag));
+        ClientCalls.keptWith("setXAttr"), () -> new SetXAttr(ns.xattrs(), pc, src, xAttr, flag));
   }
 
   List<XAttr> getXAttrs(String src, List<XAttr> xAttrs) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetXAttrs(ns, pc, src, xAttrs, false));
+    return ns.run(() -> new GetXAttrs(ns.xattrs(), ns.snapshots(), pc, src, xAttrs, false));
   }
 
   List<XAttr> listXAttrs(String src) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetXAttrs(ns, pc, src, null, true));
+    return ns.run(() -> new GetXAttrs(ns.xattrs(), ns.snapshots(), pc, src, null, true));
   }
 
   void removeXAttr(String src, XAttr xAttr) throws IOException {
     var pc = ns.checker();
     ns.runAtMostOnce(
-        ClientCalls.keptWith("removeXAttr"), () -> new RemoveXAttr(ns, pc, src, xAttr));
+        ClientCalls.keptWith("removeXAttr"), () -> new RemoveXAttr(ns.xattrs(), pc, src, xAttr));
   }
 
   void changeAcl(String src, ChangeAcl.Kind kind, List<AclEntry> spec) throws IOException {
     var pc = ns.checker();
-    ns.run(() -> new ChangeAcl(ns, pc, src, kind, spec));
+    ns.run(() -> new ChangeAcl(ns.xattrs(), pc, src, kind, spec));
   }
 
   AclStatus getAclStatus(String src) throws IOException {
     var pc = ns.checker();
-    return ns.run(() -> new GetAclStatus(ns, pc, src));
+    return ns.run(() -> new GetAclStatus(ns.xattrs(), ns.snapshots(), ns.users(), pc, src));
   }
 
   void checkAccess(String src, FsAction mode) throws IOException {

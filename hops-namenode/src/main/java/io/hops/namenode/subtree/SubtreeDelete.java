@@ -53,7 +53,7 @@ final class SubtreeDelete {
     for (int round = 0; ; round++) {
       try {
         return w.runner.runAtMostOnce(
-            () -> new Delete(w.limits, w.snapshotReads, pc, src, recursive), codec);
+            () -> new Delete(w.limits, w.snapshotSettings, pc, src, recursive), codec);
       } catch (SubtreeTooBigException big) {
         if (round == SubtreeWorkers.ROUNDS) {
           throw new RetriableException("delete " + src + ": the subtree kept changing; retry");
@@ -102,7 +102,7 @@ final class SubtreeDelete {
           boolean out =
               w.runner.runAtMostOnce(
                   () ->
-                      new Delete(w.limits, w.snapshotReads, pc, src, recursive)
+                      new Delete(w.limits, w.snapshotSettings, pc, src, recursive)
                           .underOwnMark(root.id(), root.subtreeLockOwner()),
                   codec);
           LOG.info(
@@ -151,7 +151,7 @@ final class SubtreeDelete {
       out =
           w.runner.runAtMostOnce(
               () ->
-                  new Delete(w.limits, w.snapshotReads, pc, src, recursive)
+                  new Delete(w.limits, w.snapshotSettings, pc, src, recursive)
                       .underOwnMark(root.id(), root.subtreeLockOwner())
                       .detaching(),
               codec);

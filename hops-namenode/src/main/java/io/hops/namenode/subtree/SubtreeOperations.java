@@ -4,8 +4,8 @@ import io.hops.election.ClusterClock;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.faults.Faults;
-import io.hops.namenode.ops.SnapshotReads;
 import io.hops.namenode.ops.SubtreeTooBigException;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.RetryCache;
 import io.hops.namenode.tx.TransactionRunner;
@@ -58,7 +58,7 @@ public final class SubtreeOperations {
 
   /**
    * Runs its transactions through {@code runner} under {@code marks}; the operations it runs check
-   * {@code limits}, record times of {@code clock} and read {@code snapshotReads}; {@code conf}
+   * {@code limits}, record times of {@code clock} and read {@code snapshotSettings}; {@code conf}
    * gives the pool's threads and whether a big delete is reclaimed in the background.
    */
   public SubtreeOperations(
@@ -67,7 +67,7 @@ public final class SubtreeOperations {
       Faults faults,
       Limits limits,
       ClusterClock clock,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       SnapshottedBelow snapshottedBelow,
       Configuration conf) {
     this.workers =
@@ -77,7 +77,7 @@ public final class SubtreeOperations {
             faults,
             limits,
             clock,
-            snapshotReads,
+            snapshotSettings,
             conf.getInt(NamenodeConfig.SUBTREE_THREADS, NamenodeConfig.SUBTREE_THREADS_DEFAULT));
     Quiesce quiesce = new Quiesce(workers);
     LevelDelete levels = new LevelDelete(workers);

@@ -36,8 +36,8 @@ final class SubtreeRename {
     Supplier<Rename> plain =
         () ->
             oldApi
-                ? Rename.oldApi(w.limits, w.clock, w.snapshotReads, pc, src, dst)
-                : Rename.withOptions(w.limits, w.clock, w.snapshotReads, pc, src, dst, options);
+                ? Rename.oldApi(w.limits, w.clock, w.snapshotSettings, pc, src, dst)
+                : Rename.withOptions(w.limits, w.clock, w.snapshotSettings, pc, src, dst, options);
     for (int round = 0; ; round++) {
       try {
         return w.runner.runAtMostOnce(plain, codec);

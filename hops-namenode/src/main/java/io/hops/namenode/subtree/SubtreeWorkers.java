@@ -4,7 +4,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.election.ClusterClock;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.faults.Faults;
-import io.hops.namenode.ops.SnapshotReads;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.OwnMark;
@@ -38,7 +38,7 @@ final class SubtreeWorkers {
   final Limits limits;
 
   final ClusterClock clock;
-  final SnapshotReads snapshotReads;
+  final SnapshotSettings snapshotSettings;
 
   /** The most inodes one transaction takes ({@code hops.namenode.subtree.max-inodes-in-one-tx}). */
   final int bound;
@@ -59,14 +59,14 @@ final class SubtreeWorkers {
       Faults faults,
       Limits limits,
       ClusterClock clock,
-      SnapshotReads snapshotReads,
+      SnapshotSettings snapshotSettings,
       int threads) {
     this.runner = runner;
     this.marks = marks;
     this.faults = faults;
     this.limits = limits;
     this.clock = clock;
-    this.snapshotReads = snapshotReads;
+    this.snapshotSettings = snapshotSettings;
     this.bound = limits.inodesInOneTx();
     this.threads = threads;
     this.background =

@@ -1,6 +1,6 @@
 package io.hops.namenode.web;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import java.io.FileNotFoundException;
@@ -38,12 +38,13 @@ public final class BrowseServlet extends HttpServlet {
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    Namesystem ns = (Namesystem) getServletContext().getAttribute(WebServer.NAMESYSTEM);
+    Configuration namenodeConf = (Configuration) getServletContext().getAttribute(WebServer.CONF);
+    BlockManager blockManager = (BlockManager) getServletContext().getAttribute(WebServer.BLOCKS);
     String rpcUri = (String) getServletContext().getAttribute(WebServer.RPC_URI);
     String pathParam = request.getParameter("path");
     Path path = new Path(pathParam == null || pathParam.isEmpty() ? "/" : pathParam);
-    String user = ns.conf().get("hadoop.http.staticuser.user", "dr.who");
-    Configuration conf = new Configuration(ns.conf());
+    String user = namenodeConf.get("hadoop.http.staticuser.user", "dr.who");
+    Configuration conf = new Configuration(namenodeConf);
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     conf.setInt("ipc.client.connect.max.retries", 1);
     PrintWriter out = Page.start(response, path.toUri().getPath(), "/browse");
@@ -60,7 +61,7 @@ public final class BrowseServlet extends HttpServlet {
                       } else {
                         file(
                             out,
-                            ns,
+                            blockManager.datanodes(),
                             rpcUri,
                             user,
                             st,
@@ -116,7 +117,7 @@ public final class BrowseServlet extends HttpServlet {
 
   private static void file(
       PrintWriter out,
-      Namesystem ns,
+      DatanodeManager datanodes,
       String rpcUri,
       String user,
       FileStatus st,
@@ -131,7 +132,7 @@ public final class BrowseServlet extends HttpServlet {
     Page.row(out, "Replication", Short.toString(st.getReplication()));
     Page.row(out, "Block size", Page.bytes(st.getBlockSize()));
     out.println("</table>");
-    String download = downloadLink(ns, rpcUri, user, st.getPath(), blocks);
+    String download = downloadLink(datanodes, rpcUri, user, st.getPath(), blocks);
     out.println(
         download == null
             ? "<p>No live datanode to download from.</p>"
@@ -161,9 +162,8 @@ public final class BrowseServlet extends HttpServlet {
 
   /** A datanode's WebHDFS OPEN of {@code path}: one that holds the first block, else any live. */
   private static String downloadLink(
-      Namesystem ns, String rpcUri, String user, Path path, BlockLocation[] blocks)
+      DatanodeManager dm, String rpcUri, String user, Path path, BlockLocation[] blocks)
       throws IOException {
-    DatanodeManager dm = ns.blocks().datanodes();
     String first =
         blocks.length > 0 && blocks[0].getNames().length > 0 ? blocks[0].getNames()[0] : null;
     DatanodeState chosen = null;

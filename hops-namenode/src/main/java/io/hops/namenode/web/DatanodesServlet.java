@@ -2,7 +2,7 @@ package io.hops.namenode.web;
 
 import io.hops.election.LeaderElection;
 import io.hops.election.Membership;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.ReportOwnership;
@@ -29,14 +29,14 @@ public final class DatanodesServlet extends HttpServlet {
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    Namesystem ns = (Namesystem) getServletContext().getAttribute(WebServer.NAMESYSTEM);
-    DatanodeManager dm = ns.blocks().datanodes();
-    Configuration conf = ns.conf();
+    BlockManager blocks = (BlockManager) getServletContext().getAttribute(WebServer.BLOCKS);
+    DatanodeManager dm = blocks.datanodes();
+    Configuration conf = (Configuration) getServletContext().getAttribute(WebServer.CONF);
     long staleAfter =
         conf.getLong(
             DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
             DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
-    LeaderElection election = ns.blocks().election();
+    LeaderElection election = blocks.election();
     Membership members = election == null ? Membership.EMPTY : election.membership();
     List<DatanodeState> nodes = new ArrayList<>(dm.all());
     nodes.sort(Comparator.comparing(n -> n.id().getXferAddr()));

@@ -1,14 +1,13 @@
 package io.hops.namenode.web;
 
-import io.hops.namenode.Namesystem;
-import io.hops.namenode.check.Fsck;
-import io.hops.namenode.rpc.SafeMode;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.PermissionCheckers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
+import java.util.Map;
 import javax.servlet.ServletContext;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
@@ -23,17 +22,34 @@ import org.apache.hadoop.security.UserGroupInformation;
  * caller is found as HDFS's FsckServlet finds it ({@code JspHelper.getUGI}): without Kerberos the
  * {@code user.name} or {@code ugi} parameter, else the static web user; with Kerberos the user the
  * authentication filter (SPNEGO) or a {@code delegation=} token names. The walk runs with that
- * user's permissions; like HDFS, {@code /fsck} asks for no administrator.
+ * user's permissions; like HDFS, {@code /fsck} asks for no administrator. The walk and its report
+ * are {@code check/Fsck}'s; this only finds the caller and hands it the request.
  */
 public final class FsckServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
+
+  /** {@code check/Fsck}'s walk for one request, printing HDFS's report to {@code out}. */
+  @FunctionalInterface
+  public interface Walk {
+    /**
+     * @param pc the caller's permissions
+     * @param caller how the report names the caller, e.g. {@code alice (auth:SIMPLE)}
+     * @param params the request's parameters, as DFSck sends them
+     */
+    void run(
+        PermissionChecker pc,
+        String caller,
+        String remoteAddress,
+        Map<String, String[]> params,
+        PrintWriter out);
+  }
 
   @Override
   protected void doGet(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     ServletContext context = getServletContext();
-    Namesystem ns = (Namesystem) context.getAttribute(WebServer.NAMESYSTEM);
-    SafeMode safeMode = (SafeMode) context.getAttribute(WebServer.SAFE_MODE);
+    PermissionCheckers checkers = (PermissionCheckers) context.getAttribute(WebServer.CHECKERS);
+    Walk fsck = (Walk) context.getAttribute(WebServer.FSCK);
     Configuration conf = (Configuration) context.getAttribute(HttpServer2.CONF_CONTEXT_ATTRIBUTE);
     response.setContentType("text/plain");
     response.setCharacterEncoding(StandardCharsets.UTF_8.name());
@@ -41,27 +57,13 @@ public final class FsckServlet extends HttpServlet {
     PrintWriter out = response.getWriter();
     PermissionChecker pc;
     try {
-      pc = ugi.doAs((PrivilegedExceptionAction<PermissionChecker>) ns::checker);
+      pc = ugi.doAs((PrivilegedExceptionAction<PermissionChecker>) checkers::ofCaller);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "interrupted");
       return;
     }
     String remote = InetAddress.getByName(request.getRemoteAddr()).toString();
-    new Fsck(
-            ns.runner(),
-            ns.blocks(),
-            ns.smallFiles(),
-            ns.statuses(),
-            ns.snapshotReads(),
-            ns.limits(),
-            ns.conf(),
-            safeMode,
-            pc,
-            ugi.toString(),
-            remote,
-            request.getParameterMap(),
-            out)
-        .run();
+    fsck.run(pc, ugi.toString(), remote, request.getParameterMap(), out);
   }
 }

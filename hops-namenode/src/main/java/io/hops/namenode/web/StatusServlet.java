@@ -1,9 +1,10 @@
 package io.hops.namenode.web;
 
+import io.hops.dal.Storage;
 import io.hops.election.LeaderElection;
 import io.hops.election.Member;
 import io.hops.election.Membership;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.metrics.ClusterSnapshot;
@@ -11,6 +12,7 @@ import io.hops.namenode.metrics.DatabaseHealth;
 import io.hops.namenode.metrics.NamenodeMetrics;
 import io.hops.namenode.metrics.RecentOperations;
 import io.hops.namenode.tx.OperationMetrics;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -40,7 +42,9 @@ public final class StatusServlet extends HttpServlet {
       return;
     }
     ServletContext context = getServletContext();
-    Namesystem ns = (Namesystem) context.getAttribute(WebServer.NAMESYSTEM);
+    Storage storage = (Storage) context.getAttribute(WebServer.STORAGE);
+    TransactionRunner runner = (TransactionRunner) context.getAttribute(WebServer.RUNNER);
+    BlockManager blocks = (BlockManager) context.getAttribute(WebServer.BLOCKS);
     NamenodeMetrics metrics = (NamenodeMetrics) context.getAttribute(WebServer.METRICS);
     if (metrics == null) {
       response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the namenode is starting");
@@ -49,7 +53,7 @@ public final class StatusServlet extends HttpServlet {
     // Nothing here waits for the database: a page that hangs when it hangs cannot say so.
     ClusterSnapshot cluster = metrics.snapshots().get();
     DatabaseHealth database = metrics.database();
-    DatanodeManager dm = ns.blocks().datanodes();
+    DatanodeManager dm = blocks.datanodes();
     List<DatanodeState> nodes = new ArrayList<>(dm.all());
     nodes.sort(Comparator.comparing(n -> n.id().getXferAddr()));
     long live = nodes.stream().filter(dm::isLive).count();
@@ -58,9 +62,9 @@ public final class StatusServlet extends HttpServlet {
     out.println("<table>");
     row(out, "RPC address", (String) context.getAttribute(WebServer.RPC_URI));
     row(out, "Started", new Date((Long) context.getAttribute(WebServer.STARTED)).toString());
-    row(out, "Metadata store", ns.storage().engine() + ", " + database.describe());
-    row(out, "Block pool", ns.blocks().blockPoolId());
-    row(out, "Leader", ns.blocks().isLeader() ? "yes" : "no");
+    row(out, "Metadata store", storage.engine() + ", " + database.describe());
+    row(out, "Block pool", blocks.blockPoolId());
+    row(out, "Leader", blocks.isLeader() ? "yes" : "no");
     row(out, "Safe mode", cluster.safeMode() ? "ON" : "OFF");
     row(out, "Datanodes", live + " live, " + (nodes.size() - live) + " dead");
     row(out, "Configured capacity", bytes(cluster.capacityTotal()));
@@ -74,7 +78,7 @@ public final class StatusServlet extends HttpServlet {
         "Cluster values read",
         String.format(
             "%.1f s ago", (System.currentTimeMillis() - cluster.takenAtMillis()) / 1000.0));
-    LeaderElection election = ns.blocks().election();
+    LeaderElection election = blocks.election();
     Membership members = election == null ? Membership.EMPTY : election.membership();
     out.println(
         "</table><h2>Namenodes</h2><table><tr><th>id</th><th>RPC</th><th>web UI</th>"
@@ -131,7 +135,7 @@ public final class StatusServlet extends HttpServlet {
         "<table class=\"filterable\"><tr><th>operation</th><th>count</th><th>failures</th>"
             + "<th>retries</th><th>mean latency (&micro;s)</th><th>database round trips per op</th>"
             + "</tr>");
-    for (Map.Entry<String, OperationMetrics.Stats> e : ns.runner().metrics().all().entrySet()) {
+    for (Map.Entry<String, OperationMetrics.Stats> e : runner.metrics().all().entrySet()) {
       OperationMetrics.Stats st = e.getValue();
       out.println(
           "<tr><td>"

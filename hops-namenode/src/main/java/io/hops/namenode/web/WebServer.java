@@ -1,8 +1,11 @@
 package io.hops.namenode.web;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.Storage;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.config.NamenodeConfig;
-import io.hops.namenode.rpc.SafeMode;
+import io.hops.namenode.security.DelegationTokens;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import io.hops.namenode.web.webhdfs.WebHdfsServlet;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -35,8 +38,14 @@ import org.slf4j.LoggerFactory;
  * "HTTP".
  */
 public final class WebServer implements AutoCloseable {
-  static final String NAMESYSTEM = "hops.namesystem";
-  static final String SAFE_MODE = "hops.safemode";
+  /** The namenode's configuration (HttpServer2 keeps its own copy, with its filters'). */
+  static final String CONF = "hops.conf";
+
+  static final String STORAGE = "hops.storage";
+  static final String RUNNER = "hops.runner";
+  static final String BLOCKS = "hops.blocks";
+  static final String CHECKERS = "hops.checkers";
+  static final String FSCK = "hops.fsck";
   static final String RPC_URI = "hops.rpc.uri";
   static final String STARTED = "hops.started";
   static final String METRICS = "hops.metrics";
@@ -60,12 +69,22 @@ public final class WebServer implements AutoCloseable {
     this.httpsAddress = policy.isHttpsEnabled() ? server.getConnectorAddress(connector) : null;
   }
 
-  /** Starts the server, or returns null if the port is -1. */
+  /**
+   * Starts the server, or returns null if the port is -1. The pages show {@code storage}, the
+   * metrics of {@code runner}'s operations, and {@code blocks}' datanodes and leadership; {@code
+   * /fsck} runs {@code fsck} with the caller's permissions from {@code checkers}; {@code
+   * delegationTokens} verify the {@code delegation=} tokens of requests; WebHDFS calls {@code
+   * clientProtocol}, the RPC server's own.
+   */
   public static WebServer startOrNull(
       Configuration conf,
-      Namesystem ns,
+      Storage storage,
+      TransactionRunner runner,
+      BlockManager blocks,
+      PermissionCheckers checkers,
+      DelegationTokens delegationTokens,
+      FsckServlet.Walk fsck,
       ClientProtocol clientProtocol,
-      SafeMode safeMode,
       String bindHost,
       String rpcUri)
       throws IOException {
@@ -92,20 +111,24 @@ public final class WebServer implements AutoCloseable {
             .setFindPort(false)
             .build();
     try {
-      server.setAttribute(NAMESYSTEM, ns);
-      server.setAttribute(SAFE_MODE, safeMode);
+      server.setAttribute(CONF, conf);
+      server.setAttribute(STORAGE, storage);
+      server.setAttribute(RUNNER, runner);
+      server.setAttribute(BLOCKS, blocks);
+      server.setAttribute(CHECKERS, checkers);
+      server.setAttribute(FSCK, fsck);
       server.setAttribute(RPC_URI, rpcUri);
       server.setAttribute(STARTED, System.currentTimeMillis());
       URI rpc = URI.create(rpcUri);
       server.setAttribute(RPC_ADDRESS, new InetSocketAddress(rpc.getHost(), rpc.getPort()));
-      TokenVerifier<DelegationTokenIdentifier> verifier = ns.delegationTokens()::verifyToken;
+      TokenVerifier<DelegationTokenIdentifier> verifier = delegationTokens::verifyToken;
       server.setAttribute(TOKEN_VERIFIER, verifier);
       server.addServlet("fsck", "/fsck", FsckServlet.class);
       server.addServlet("status", "/", StatusServlet.class);
       server.addServlet("datanodes", "/datanodes", DatanodesServlet.class);
       server.addServlet("browse", "/browse", BrowseServlet.class);
       server.addServlet("logs-page", "/logs.html", LogsServlet.class);
-      WebHdfsServlet.addTo(server, c, ns, clientProtocol, rpcUri);
+      WebHdfsServlet.addTo(server, c, conf, blocks.datanodes(), clientProtocol, rpcUri);
       if (PrometheusEndpoint.enabled(c)) {
         PrometheusEndpoint.addTo(server, c);
       }

@@ -4,7 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.VariableRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -25,7 +25,8 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * size of the tree (docs/architecture.md, "Snapshots").
  */
 public final class CreateSnapshot extends Operation<String> {
-  private final Namesystem ns;
+  private final Limits limits;
+  private final SnapshotSettings settings;
   private final PermissionChecker pc;
   private final String path;
   private final String requestedName;
@@ -33,8 +34,10 @@ public final class CreateSnapshot extends Operation<String> {
   private List<SnapshotRow> snapshots = List.of();
   private VariableRow counter;
 
-  public CreateSnapshot(Namesystem ns, PermissionChecker pc, String path, String name) {
-    this.ns = ns;
+  public CreateSnapshot(
+      Limits limits, SnapshotSettings settings, PermissionChecker pc, String path, String name) {
+    this.limits = limits;
+    this.settings = settings;
     this.pc = pc;
     this.path = path;
     this.requestedName = name;
@@ -64,7 +67,7 @@ public final class CreateSnapshot extends Operation<String> {
     } else if (!DFSUtil.isValidNameForComponent(name)) {
       throw new InvalidPathException("Invalid snapshot name: " + name);
     }
-    SnapshotRoots.checkName(ns, name, path);
+    SnapshotRoots.checkName(limits, name, path);
     InodeRow dir = SnapshotRoots.snapshottable(resolved);
     int n = snapshots.size();
     int quota = SnapshotRoots.quota(dir);
@@ -75,7 +78,7 @@ public final class CreateSnapshot extends Operation<String> {
               + " snapshot(s) and the snapshot quota is "
               + quota);
     }
-    int limit = ns.snapshots().maxPerDirectory();
+    int limit = settings.maxPerDirectory();
     if (n >= limit) {
       throw new SnapshotException(
           "Failed to create snapshot: there are already "

@@ -3,13 +3,13 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.hdfs.protocol.SnapshotException;
@@ -66,8 +66,8 @@ public final class DeleteSnapshot extends Operation<Void> {
    * After the commit: releases what this one left to later transactions (holds found due, more kept
    * files), each bounded ({@link ReleaseKeptFiles#drain}).
    */
-  public void releaseRest(Namesystem ns) throws IOException {
-    ReleaseKeptFiles.drain(ns, left);
+  public void releaseRest(TransactionRunner runner) throws IOException {
+    ReleaseKeptFiles.drain(runner, left);
   }
 
   @Override

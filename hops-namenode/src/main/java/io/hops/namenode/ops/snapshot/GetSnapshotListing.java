@@ -3,11 +3,11 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.Checks;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -28,14 +28,14 @@ import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
  * as the parent. One pruned scan of the directory's snapshots.
  */
 public final class GetSnapshotListing extends Operation<SnapshotStatus[]> {
-  private final Namesystem ns;
+  private final UsersAndGroups users;
   private final PermissionChecker pc;
   private final String path;
   private ResolvedPath resolved;
   private List<SnapshotRow> snapshots = List.of();
 
-  public GetSnapshotListing(Namesystem ns, PermissionChecker pc, String path) {
-    this.ns = ns;
+  public GetSnapshotListing(UsersAndGroups users, PermissionChecker pc, String path) {
+    this.users = users;
     this.pc = pc;
     this.path = path;
   }
@@ -73,8 +73,8 @@ public final class GetSnapshotListing extends Operation<SnapshotStatus[]> {
               s.accessTime(),
               new FsPermission((short) (s.permission() & InodeFlags.MODE)),
               EnumSet.noneOf(HdfsFileStatus.Flags.class),
-              ns.users().userName(s.userId()),
-              ns.users().groupName(s.groupId()),
+              users.userName(s.userId()),
+              users.groupName(s.groupId()),
               s.name().getBytes(StandardCharsets.UTF_8),
               dir.id(),
               s.childrenCount(),

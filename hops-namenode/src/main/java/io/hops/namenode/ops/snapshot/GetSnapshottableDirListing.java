@@ -3,10 +3,10 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -30,13 +30,13 @@ import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
  * snapshots, committed.
  */
 public final class GetSnapshottableDirListing extends Operation<SnapshottableDirectoryStatus[]> {
-  private final Namesystem ns;
+  private final UsersAndGroups users;
   private final PermissionChecker pc;
   private List<SnapshottableDirs.Dir> dirs;
   private final Map<Long, Integer> counts = new HashMap<>();
 
-  public GetSnapshottableDirListing(Namesystem ns, PermissionChecker pc) {
-    this.ns = ns;
+  public GetSnapshottableDirListing(UsersAndGroups users, PermissionChecker pc) {
+    this.users = users;
     this.pc = pc;
   }
 
@@ -62,7 +62,7 @@ public final class GetSnapshottableDirListing extends Operation<SnapshottableDir
     List<SnapshottableDirectoryStatus> out = new ArrayList<>();
     for (SnapshottableDirs.Dir d : dirs) {
       InodeRow row = d.row();
-      String owner = ns.users().userName(row.userId());
+      String owner = users.userName(row.userId());
       if (!pc.isSuperuser() && !pc.caller().user().equals(owner)) {
         continue;
       }
@@ -74,7 +74,7 @@ public final class GetSnapshottableDirListing extends Operation<SnapshottableDir
               new FsPermission((short) (row.permission() & InodeFlags.MODE)),
               EnumSet.noneOf(HdfsFileStatus.Flags.class),
               owner,
-              ns.users().groupName(row.groupId()),
+              users.groupName(row.groupId()),
               root ? DFSUtilClient.EMPTY_BYTES : bytes(row.name()),
               row.id(),
               row.childrenCount(),

@@ -1,7 +1,6 @@
 package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.LockMode;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -14,14 +13,14 @@ import java.io.IOException;
  * mark, before its first batch, since the last transaction sees only the emptied root.
  */
 public final class RefuseSnapshottedBelow extends Operation<Void> {
-  private final Namesystem ns;
+  private final SnapshotSettings settings;
   private final String path;
   private final long mark;
   private final long markOwner;
   private SnapshotGuard guard;
 
-  public RefuseSnapshottedBelow(Namesystem ns, String path, long mark, long markOwner) {
-    this.ns = ns;
+  public RefuseSnapshottedBelow(SnapshotSettings settings, String path, long mark, long markOwner) {
+    this.settings = settings;
     this.path = path;
     this.mark = mark;
     this.markOwner = markOwner;
@@ -36,7 +35,7 @@ public final class RefuseSnapshottedBelow extends Operation<Void> {
   protected void lock(LockPhase tx) throws IOException {
     tx.passOwnSubtreeMark(mark, markOwner);
     ResolvedPath resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
-    guard = SnapshotGuard.read(ns, tx, resolved.target());
+    guard = SnapshotGuard.read(settings, tx, resolved.target());
   }
 
   @Override

@@ -3,10 +3,10 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -32,16 +32,16 @@ public final class ReleaseKeptFiles extends Operation<KeptFiles.Left> {
    * every partition. If this namenode stops midway, what is left stays kept until the next {@code
    * deleteSnapshot} of the directory.
    */
-  static void drain(Namesystem ns, KeptFiles.Left first) throws IOException {
+  static void drain(TransactionRunner runner, KeptFiles.Left first) throws IOException {
     Deque<KeptFiles.Left> todo = new ArrayDeque<>();
     todo.add(first);
     while (!todo.isEmpty()) {
       KeptFiles.Left left = todo.pop();
       for (SnapshotKeptFileRow hold : left.holds()) {
-        todo.add(ns.run(() -> new ClearHold(hold)));
+        todo.add(runner.run(() -> new ClearHold(hold)));
       }
       if (left.more()) {
-        todo.add(ns.run(() -> new ReleaseKeptFiles(left.dirId(), left.upTo())));
+        todo.add(runner.run(() -> new ReleaseKeptFiles(left.dirId(), left.upTo())));
       }
     }
   }

@@ -3,7 +3,7 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.ExecutePhase;
@@ -20,7 +20,7 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * time of the rename as its modification time (as HDFS's snapshot root).
  */
 public final class RenameSnapshot extends Operation<Void> {
-  private final Namesystem ns;
+  private final Limits limits;
   private final PermissionChecker pc;
   private final String path;
   private final String oldName;
@@ -29,8 +29,8 @@ public final class RenameSnapshot extends Operation<Void> {
   private List<SnapshotRow> snapshots = List.of();
 
   public RenameSnapshot(
-      Namesystem ns, PermissionChecker pc, String path, String oldName, String newName) {
-    this.ns = ns;
+      Limits limits, PermissionChecker pc, String path, String oldName, String newName) {
+    this.limits = limits;
     this.pc = pc;
     this.path = path;
     this.oldName = oldName;
@@ -54,7 +54,7 @@ public final class RenameSnapshot extends Operation<Void> {
   @Override
   protected Void execute(ExecutePhase tx) throws IOException {
     SnapshotRoots.checkOwner(pc, resolved, path);
-    SnapshotRoots.checkName(ns, newName, path);
+    SnapshotRoots.checkName(limits, newName, path);
     SnapshotRoots.snapshottable(resolved);
     SnapshotRow old = SnapshotRoots.byName(snapshots, oldName);
     if (old == null) {

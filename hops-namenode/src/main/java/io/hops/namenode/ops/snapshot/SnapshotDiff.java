@@ -3,8 +3,8 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.XAttrRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.resolve.InodeFlags;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -124,22 +124,22 @@ public final class SnapshotDiff {
     this.entries = entries;
   }
 
-  /** The walk of {@code scope}, each directory read by {@code ns}'s runner. */
-  public static SnapshotDiff compute(Namesystem ns, SnapshotDiffScope.Scope scope)
+  /** The walk of {@code scope}, each directory read in a transaction of {@code runner}. */
+  public static SnapshotDiff compute(TransactionRunner runner, SnapshotDiffScope.Scope scope)
       throws IOException {
     return compute(
         scope,
-        id -> ns.run(() -> new SnapshotDiffDirectory(id, null, scope.earlier())),
+        id -> runner.run(() -> new SnapshotDiffDirectory(id, null, scope.earlier())),
         (parentId, name) ->
-            ns.run(() -> new SnapshotDiffDirectory(parentId, name, scope.earlier())));
+            runner.run(() -> new SnapshotDiffDirectory(parentId, name, scope.earlier())));
   }
 
   /** getSnapshotDiffReport, the walk then the report: {@link #report(Map)}. */
-  public static SnapshotDiffReport report(Namesystem ns, SnapshotDiffScope.Scope scope)
+  public static SnapshotDiffReport report(TransactionRunner runner, SnapshotDiffScope.Scope scope)
       throws IOException {
-    SnapshotDiff d = compute(ns, scope);
+    SnapshotDiff d = compute(runner, scope);
     List<Long> ids = d.changedIds();
-    return d.report(ids.isEmpty() ? Map.of() : ns.run(() -> new SnapshotDiffPlaces(ids)));
+    return d.report(ids.isEmpty() ? Map.of() : runner.run(() -> new SnapshotDiffPlaces(ids)));
   }
 
   static SnapshotDiff compute(

@@ -6,7 +6,6 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshottableDirRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
@@ -42,9 +41,9 @@ public final class SnapshotGuard {
   }
 
   /** The snapshottable directories at or below {@code dir}, if snapshots are on and it is one. */
-  public static SnapshotGuard read(Namesystem ns, LockPhase tx, InodeRow dir)
+  public static SnapshotGuard read(SnapshotSettings settings, LockPhase tx, InodeRow dir)
       throws StorageException {
-    if (!ns.snapshots().enabled() || dir == null || !dir.isDir()) {
+    if (!settings.enabled() || dir == null || !dir.isDir()) {
       return NONE;
     }
     List<SnapshottableDirs.Dir> dirs =

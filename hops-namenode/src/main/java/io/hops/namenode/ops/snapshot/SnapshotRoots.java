@@ -2,7 +2,7 @@ package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.CheckPath;
 import io.hops.namenode.ops.Checks;
 import io.hops.namenode.resolve.Inodes;
@@ -63,7 +63,7 @@ final class SnapshotRoots {
   }
 
   /** FSDirSnapshotOp.verifySnapshotName: no '/', not ".snapshot", within the component length. */
-  static void checkName(Namesystem ns, String name, String path) throws IOException {
+  static void checkName(Limits limits, String name, String path) throws IOException {
     if (name.contains(Path.SEPARATOR)) {
       throw new HadoopIllegalArgumentException(
           "Snapshot name cannot contain \"" + Path.SEPARATOR + "\"");
@@ -72,7 +72,7 @@ final class SnapshotRoots {
       throw new HadoopIllegalArgumentException(
           "\"" + HdfsConstants.DOT_SNAPSHOT_DIR + "\" is a reserved name.");
     }
-    Checks.componentLength(ns, name, path);
+    Checks.componentLength(limits, name, path);
   }
 
   /** Snapshot.generateDefaultSnapshotName: "s" and the local time to the millisecond. */

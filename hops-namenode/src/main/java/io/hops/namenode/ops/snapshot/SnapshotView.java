@@ -7,7 +7,7 @@ import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.rows.XAttrVersionRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.ops.FileStatuses;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
@@ -66,12 +66,6 @@ public final class SnapshotView {
    * The view {@code p} names if it enters a {@code .snapshot} and snapshots are enabled, else null;
    * with {@code list}, a directory's children too.
    */
-  public static SnapshotView read(Namesystem ns, LockPhase tx, ResolvedPath p, boolean list)
-      throws StorageException {
-    return read(ns.snapshots(), tx, p, list);
-  }
-
-  /** As {@link #read(Namesystem, LockPhase, ResolvedPath, boolean)}, with the settings alone. */
   public static SnapshotView read(
       SnapshotSettings settings, LockPhase tx, ResolvedPath p, boolean list)
       throws StorageException {
@@ -149,12 +143,14 @@ public final class SnapshotView {
   }
 
   /** HDFS's getFileInfo: {@code .snapshot} is a bare directory; a missing entry null. */
-  public HdfsFileStatus fileInfo(Namesystem ns, PermissionChecker pc) throws IOException {
+  public HdfsFileStatus fileInfo(FileStatuses statuses, PermissionChecker pc) throws IOException {
     checkTraverse(pc);
     if (isDotSnapshot()) {
       return new HdfsFileStatus.Builder().isdir(true).build();
     }
-    return rows == null ? null : ns.status(rows.get(rows.size() - 1), HdfsFileStatus.EMPTY_NAME);
+    return rows == null
+        ? null
+        : statuses.status(rows.get(rows.size() - 1), HdfsFileStatus.EMPTY_NAME);
   }
 
   /**
@@ -197,7 +193,8 @@ public final class SnapshotView {
   }
 
   /** HDFS's getListing: the snapshots (by name), or the entry's children as they were. */
-  public DirectoryListing listing(Namesystem ns, PermissionChecker pc, byte[] startAfter, int limit)
+  public DirectoryListing listing(
+      FileStatuses statuses, PermissionChecker pc, byte[] startAfter, int limit)
       throws IOException {
     checkTraverse(pc);
     if (isDotSnapshot()) {
@@ -215,7 +212,7 @@ public final class SnapshotView {
         roots.add(rootOf(dir, s));
         names.add(bytes(s.name()));
       }
-      return page(ns, roots, names, startAfter, limit);
+      return page(statuses, roots, names, startAfter, limit);
     }
     if (rows == null) {
       return null;
@@ -223,18 +220,18 @@ public final class SnapshotView {
     InodeRow target = rows.get(rows.size() - 1);
     if (!target.isDir()) {
       return new DirectoryListing(
-          new HdfsFileStatus[] {ns.status(target, HdfsFileStatus.EMPTY_NAME)}, 0);
+          new HdfsFileStatus[] {statuses.status(target, HdfsFileStatus.EMPTY_NAME)}, 0);
     }
     pc.check(target, path.path(), FsAction.READ_EXECUTE);
     List<byte[]> names = new ArrayList<>();
     for (InodeRow r : children) {
       names.add(bytes(r.name()));
     }
-    return page(ns, children, names, startAfter, limit);
+    return page(statuses, children, names, startAfter, limit);
   }
 
   private static DirectoryListing page(
-      Namesystem ns, List<InodeRow> rows, List<byte[]> names, byte[] startAfter, int limit)
+      FileStatuses statuses, List<InodeRow> rows, List<byte[]> names, byte[] startAfter, int limit)
       throws StorageException {
     int first = 0;
     if (startAfter != null && startAfter.length > 0) {
@@ -245,7 +242,7 @@ public final class SnapshotView {
     int count = Math.min(names.size() - first, limit);
     HdfsFileStatus[] out = new HdfsFileStatus[count];
     for (int i = 0; i < count; i++) {
-      out[i] = ns.status(rows.get(first + i), names.get(first + i));
+      out[i] = statuses.status(rows.get(first + i), names.get(first + i));
     }
     return new DirectoryListing(out, names.size() - first - count);
   }

@@ -1,7 +1,7 @@
 package io.hops.namenode.web.webhdfs;
 
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.audit.AuditLogging;
+import io.hops.namenode.blocks.DatanodeManager;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -32,16 +32,24 @@ public final class WebHdfsServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
 
   private static final String CLIENT_PROTOCOL = "hops.webhdfs.client-protocol";
-  private static final String NAMESYSTEM = "hops.webhdfs.namesystem";
+  private static final String NAMENODE_CONF = "hops.webhdfs.conf";
+  private static final String DATANODES = "hops.webhdfs.datanodes";
   private static final String RPC_URI = "hops.webhdfs.rpc-uri";
 
   /**
    * Serves WebHDFS on {@code server} (before it starts). The web server's authentication filter,
    * HDFS's {@code AuthFilter}, stands in front of it: simple ({@code user.name}) or SPNEGO, and a
-   * request with {@code delegation=} passes it to be checked here against the token store.
+   * request with {@code delegation=} passes it to be checked here against the token store. {@code
+   * conf} is the web server's, {@code namenodeConf} the namenode's, which the calls read; a call
+   * that reads or writes data is redirected to one of {@code datanodes}.
    */
   public static void addTo(
-      HttpServer2 server, Configuration conf, Namesystem ns, ClientProtocol cp, String rpcUri) {
+      HttpServer2 server,
+      Configuration conf,
+      Configuration namenodeConf,
+      DatanodeManager datanodes,
+      ClientProtocol cp,
+      String rpcUri) {
     UserParam.setUserPattern(
         conf.get(
             HdfsClientConfigKeys.DFS_WEBHDFS_USER_PATTERN_KEY,
@@ -53,7 +61,8 @@ public final class WebHdfsServlet extends HttpServlet {
     // doas= is authorized by the hadoop.proxyuser.* rules, which the namenode reads at start and
     // on every refresh (HopsNameNode, security/SecurityRefresh).
     server.setAttribute(CLIENT_PROTOCOL, cp);
-    server.setAttribute(NAMESYSTEM, ns);
+    server.setAttribute(NAMENODE_CONF, namenodeConf);
+    server.setAttribute(DATANODES, datanodes);
     server.setAttribute(RPC_URI, rpcUri);
     server.addServlet("webhdfs", WebHdfsFileSystem.PATH_PREFIX + "/*", WebHdfsServlet.class);
   }
@@ -106,13 +115,14 @@ public final class WebHdfsServlet extends HttpServlet {
   private WebHdfsContext context() throws IOException {
     ServletContext sc = getServletContext();
     ClientProtocol cp = (ClientProtocol) sc.getAttribute(CLIENT_PROTOCOL);
-    Namesystem ns = (Namesystem) sc.getAttribute(NAMESYSTEM);
-    if (cp == null || ns == null) {
+    Configuration conf = (Configuration) sc.getAttribute(NAMENODE_CONF);
+    DatanodeManager datanodes = (DatanodeManager) sc.getAttribute(DATANODES);
+    if (cp == null || conf == null || datanodes == null) {
       throw new RetriableException("Namenode is in startup mode");
     }
     URI rpc = URI.create((String) sc.getAttribute(RPC_URI));
     InetSocketAddress rpcAddress = new InetSocketAddress(rpc.getHost(), rpc.getPort());
     return new WebHdfsContext(
-        cp, ns.conf(), new DatanodeRedirect(ns.blocks().datanodes(), cp, rpcAddress), rpcAddress);
+        cp, conf, new DatanodeRedirect(datanodes, cp, rpcAddress), rpcAddress);
   }
 }
