@@ -56,7 +56,7 @@ class DecommissionLikeHdfsTest {
       SideBySideExtension.of(
           () -> {
             hosts = DecommissionHosts.empty();
-            return new SideBySide("decommission", hosts.conf(), 4);
+            return SideBySide.start("decommission", hosts.conf(), 4);
           });
 
   private static void refreshHops(HopsNameNode nn) throws Exception {

@@ -45,7 +45,7 @@ class DecommissionReportsLikeHdfsTest {
       SideBySideExtension.of(
           () -> {
             hosts = DecommissionHosts.empty();
-            return new SideBySide("decommission-reports", hosts.conf(), 3);
+            return SideBySide.start("decommission-reports", hosts.conf(), 3);
           });
 
   static Configuration through(HopsNameNode nn) {

@@ -61,7 +61,7 @@ class MaintenanceLikeHdfsTest {
 
   @RegisterExtension
   static final SideBySideExtension clusters =
-      SideBySideExtension.of(() -> new SideBySide("maintenance", conf(), 4));
+      SideBySideExtension.of(() -> SideBySide.start("maintenance", conf(), 4));
 
   /** HDFS's datanodes in the order they started (a restart moves one to the end of its list). */
   private static List<DataNode> hdfsDatanodes;

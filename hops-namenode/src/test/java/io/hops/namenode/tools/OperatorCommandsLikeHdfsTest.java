@@ -43,7 +43,7 @@ class OperatorCommandsLikeHdfsTest {
             Configuration conf = new Configuration(false);
             conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
             conf.setInt("dfs.heartbeat.interval", 1);
-            return new SideBySide("operator", conf, 2);
+            return SideBySide.start("operator", conf, 2);
           });
 
   @AfterAll

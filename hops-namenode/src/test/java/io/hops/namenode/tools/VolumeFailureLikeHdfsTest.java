@@ -58,7 +58,7 @@ class VolumeFailureLikeHdfsTest {
       SideBySideExtension.of(
           // Two volumes per datanode on both sides.
           () ->
-              new SideBySide(
+              SideBySide.start(
                   "volume-failure", conf(), 4, datanodeConf(), StorageType.DISK, StorageType.DISK));
 
   private static Configuration conf() {

@@ -35,7 +35,7 @@ class SnapshotBlocksLikeHdfsTest {
   @RegisterExtension
   static final SideBySideExtension both =
       SideBySideExtension.of(
-          () -> new SideBySide("snapshot-blocks", SnapshotKeptBlocks.roundsWhenAsked(), 1));
+          () -> SideBySide.start("snapshot-blocks", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
   private static Path p(String path) {
     return new Path(path);

@@ -32,7 +32,7 @@ class SnapshotContentLikeHdfsTest {
   @RegisterExtension
   static final SideBySideExtension both =
       SideBySideExtension.of(
-          () -> new SideBySide("snapshot-content", SnapshotTestFiles.snapshotsOn(), 1));
+          () -> SideBySide.start("snapshot-content", SnapshotTestFiles.snapshotsOn(), 1));
 
   @Test
   void contentSummariesCountWhatOnlySnapshotsHoldAsHdfsDoes() throws Exception {

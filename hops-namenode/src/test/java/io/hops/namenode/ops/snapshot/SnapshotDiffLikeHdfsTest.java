@@ -34,7 +34,7 @@ class SnapshotDiffLikeHdfsTest {
 
   @RegisterExtension
   static final SideBySideExtension both =
-      SideBySideExtension.of(() -> new SideBySide("snapshot-diff", conf(), 1))
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-diff", conf(), 1))
           .eachSide(s -> history(s.admin()));
 
   private static Configuration conf() {

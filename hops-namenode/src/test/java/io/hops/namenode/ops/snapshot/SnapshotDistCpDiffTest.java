@@ -37,7 +37,7 @@ class SnapshotDistCpDiffTest {
   @RegisterExtension
   static final SideBySideExtension both =
       SideBySideExtension.of(
-          () -> new SideBySide("snapshot-distcp", SnapshotTestFiles.snapshotsOn(), 1));
+          () -> SideBySide.start("snapshot-distcp", SnapshotTestFiles.snapshotsOn(), 1));
 
   private static File local;
 

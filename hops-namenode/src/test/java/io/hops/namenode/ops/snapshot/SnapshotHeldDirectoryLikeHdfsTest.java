@@ -35,7 +35,7 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   @RegisterExtension
   static final SideBySideExtension both =
       SideBySideExtension.of(
-          () -> new SideBySide("snapshot-held-dir", SnapshotKeptBlocks.roundsWhenAsked(), 1));
+          () -> SideBySide.start("snapshot-held-dir", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
   private static Path p(String path) {
     return new Path(path);

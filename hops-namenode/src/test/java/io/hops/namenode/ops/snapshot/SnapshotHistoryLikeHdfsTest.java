@@ -84,7 +84,7 @@ class SnapshotHistoryLikeHdfsTest {
 
   @RegisterExtension
   static final SideBySideExtension both =
-      SideBySideExtension.of(() -> new SideBySide("snapshot-history", conf(), 1));
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-history", conf(), 1));
 
   private static Configuration conf() {
     Configuration conf = SnapshotTestFiles.snapshotsOn();

@@ -34,7 +34,7 @@ class SnapshotMovedDirectoryLikeHdfsTest {
   @RegisterExtension
   static final SideBySideExtension both =
       SideBySideExtension.of(
-          () -> new SideBySide("snapshot-moved-dir", SnapshotTestFiles.snapshotsOn(), 1));
+          () -> SideBySide.start("snapshot-moved-dir", SnapshotTestFiles.snapshotsOn(), 1));
 
   private static Path p(String path) {
     return new Path(path);

@@ -27,7 +27,7 @@ class SnapshotReadsLikeHdfsTest {
   @RegisterExtension
   static final SideBySideExtension both =
       SideBySideExtension.of(
-              () -> new SideBySide("snapshot-reads", SnapshotTestFiles.snapshotsOn(), 1))
+              () -> SideBySide.start("snapshot-reads", SnapshotTestFiles.snapshotsOn(), 1))
           .eachSide(SnapshotReadsLikeHdfsTest::setUp);
 
   private static void setUp(Side s) throws Exception {

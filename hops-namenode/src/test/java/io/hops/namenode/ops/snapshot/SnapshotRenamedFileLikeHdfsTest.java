@@ -33,7 +33,7 @@ class SnapshotRenamedFileLikeHdfsTest {
   @RegisterExtension
   static final SideBySideExtension both =
       SideBySideExtension.of(
-          () -> new SideBySide("snapshot-renamed-file", SnapshotKeptBlocks.roundsWhenAsked(), 1));
+          () -> SideBySide.start("snapshot-renamed-file", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
   private static Path p(String path) {
     return new Path(path);

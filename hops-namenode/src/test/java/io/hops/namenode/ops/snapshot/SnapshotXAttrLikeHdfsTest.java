@@ -38,7 +38,7 @@ class SnapshotXAttrLikeHdfsTest {
 
   @RegisterExtension
   static final SideBySideExtension both =
-      SideBySideExtension.of(() -> new SideBySide("snapshot-xattr", conf(), 1))
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-xattr", conf(), 1))
           .eachSide(s -> history(s.admin()));
 
   private static Configuration conf() {
