@@ -2,6 +2,7 @@ package io.hops.namenode.tools;
 
 import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
@@ -11,12 +12,18 @@ import org.apache.hadoop.conf.Configuration;
  * settings that have both systems read them and act within seconds.
  */
 record DecommissionHosts(Path include, Path exclude) {
-  static DecommissionHosts empty() throws IOException {
-    Path dir = Files.createTempDirectory("hops-hosts-");
-    DecommissionHosts hosts = new DecommissionHosts(dir.resolve("include"), dir.resolve("exclude"));
-    Files.writeString(hosts.include, "");
-    Files.writeString(hosts.exclude, "");
-    return hosts;
+  /** Two empty files in a new temporary directory. */
+  static DecommissionHosts empty() {
+    try {
+      Path dir = Files.createTempDirectory("hops-hosts-");
+      DecommissionHosts hosts =
+          new DecommissionHosts(dir.resolve("include"), dir.resolve("exclude"));
+      Files.writeString(hosts.include, "");
+      Files.writeString(hosts.exclude, "");
+      return hosts;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Both namenodes' settings: these hosts files, one-second heartbeats and scans. */

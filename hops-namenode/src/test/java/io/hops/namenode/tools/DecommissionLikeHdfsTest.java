@@ -49,15 +49,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DecommissionLikeHdfsTest {
   private static final int BLOCK = 64 * 1024;
-  private static DecommissionHosts hosts;
+  private static final DecommissionHosts hosts = DecommissionHosts.empty();
 
   @RegisterExtension
   static final SideBySideExtension clusters =
-      SideBySideExtension.of(
-          () -> {
-            hosts = DecommissionHosts.empty();
-            return SideBySide.start("decommission", hosts.conf(), 4);
-          });
+      SideBySideExtension.of(() -> SideBySide.start("decommission", hosts.conf(), 4));
 
   private static void refreshHops(HopsNameNode nn) throws Exception {
     StockTool.Output o = StockTool.dfsadmin(clusters.get().through(nn), "-refreshNodes");

@@ -38,15 +38,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class DecommissionReportsLikeHdfsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static DecommissionHosts hosts;
+  private static final DecommissionHosts hosts = DecommissionHosts.empty();
 
   @RegisterExtension
   static final SideBySideExtension clusters =
-      SideBySideExtension.of(
-          () -> {
-            hosts = DecommissionHosts.empty();
-            return SideBySide.start("decommission-reports", hosts.conf(), 3);
-          });
+      SideBySideExtension.of(() -> SideBySide.start("decommission-reports", hosts.conf(), 3));
 
   static Configuration through(HopsNameNode nn) {
     return clusters.get().through(nn);
