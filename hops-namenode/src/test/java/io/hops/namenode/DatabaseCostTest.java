@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.dal.AccessCounts;
 import io.hops.dal.AccessKind;
 import io.hops.dal.LockMode;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,22 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * at depths 1, 2 and 7.
  */
 class DatabaseCostTest {
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = new HopsTestCluster();
-    fs = cluster.client();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
-  }
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of();
 
   private static String path(String prefix, int depth) {
     StringBuilder b = new StringBuilder();
@@ -48,23 +30,23 @@ class DatabaseCostTest {
   }
 
   private static void coldHints() {
-    cluster.namenode().namesystem().runner().hints().clear();
+    observed.cluster().namenode().namesystem().runner().hints().clear();
   }
 
   @ParameterizedTest(name = "depth {0}")
   @ValueSource(ints = {1, 2, 7})
   void statIsOneBatchAndOneSharedRead(int depth) throws Exception {
     String p = path("stat" + depth + "-", depth);
-    fs.mkdirs(new Path(p));
-    fs.getFileStatus(new Path(p));
-    AccessCounts warm = LAST.get("getFileInfo");
+    observed.fs().mkdirs(new Path(p));
+    observed.fs().getFileStatus(new Path(p));
+    AccessCounts warm = observed.last("getFileInfo");
     assertThat(warm.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
     assertThat(warm.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
     assertThat(warm.total()).as(warm.toString()).isEqualTo(2);
 
     coldHints();
-    fs.getFileStatus(new Path(p));
-    AccessCounts cold = LAST.get("getFileInfo");
+    observed.fs().getFileStatus(new Path(p));
+    AccessCounts cold = observed.last("getFileInfo");
     // Without hints: the batch reaches the root and the first component; the rest one by one.
     assertThat(cold.get(AccessKind.BATCH)).isEqualTo(1);
     assertThat(cold.get(AccessKind.PK, LockMode.READ_COMMITTED)).isEqualTo(Math.max(0, depth - 2));
@@ -76,11 +58,11 @@ class DatabaseCostTest {
   void mkdirsLocksParentAndNameAndWritesOneBatch(int depth) throws Exception {
     String parent = path("mk" + depth + "-", depth - 1);
     if (depth > 1) {
-      fs.mkdirs(new Path(parent));
-      fs.getFileStatus(new Path(parent)); // warms the hints of every ancestor
+      observed.fs().mkdirs(new Path(parent));
+      observed.fs().getFileStatus(new Path(parent)); // warms the hints of every ancestor
     }
-    fs.mkdirs(new Path(parent + "/new"));
-    AccessCounts warm = LAST.get("mkdirs");
+    observed.fs().mkdirs(new Path(parent + "/new"));
+    AccessCounts warm = observed.last("mkdirs");
     assertThat(warm.get(AccessKind.BATCH)).isEqualTo(depth == 1 ? 0 : 1);
     assertThat(warm.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(2);
     assertThat(warm.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
@@ -89,8 +71,8 @@ class DatabaseCostTest {
     assertThat(warm.total()).as(warm.toString()).isEqualTo(depth == 1 ? 4 : 5);
 
     coldHints();
-    fs.mkdirs(new Path(parent + "/new2"));
-    AccessCounts cold = LAST.get("mkdirs");
+    observed.fs().mkdirs(new Path(parent + "/new2"));
+    AccessCounts cold = observed.last("mkdirs");
     assertThat(cold.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(2);
     assertThat(cold.get(AccessKind.PK, LockMode.READ_COMMITTED)).isEqualTo(Math.max(0, depth - 3));
     assertThat(cold.get(AccessKind.WRITE_BATCH)).isEqualTo(1);
@@ -105,22 +87,23 @@ class DatabaseCostTest {
   @Test
   void anRpcOfACallerWithUnregisteredGroupsCostsTheStorageOnlyItsTransaction() throws Exception {
     Path p = new Path("/ugtest/dir");
-    fs.mkdirs(p);
+    observed.fs().mkdirs(p);
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting(
             "alice-cost", new String[] {"nowhere-a", "nowhere-b", "nowhere-c"});
     DistributedFileSystem asAlice =
         alice.doAs(
             (java.security.PrivilegedExceptionAction<DistributedFileSystem>)
-                () -> (DistributedFileSystem) cluster.client());
+                () -> (DistributedFileSystem) observed.cluster().client());
     try {
       asAlice.getFileStatus(p); // registers the user once
       long fewestExtra = Long.MAX_VALUE;
       for (int i = 0; i < 5; i++) {
-        AccessCounts before = cluster.namenode().namesystem().storage().accessCounts();
+        AccessCounts before = observed.cluster().namenode().namesystem().storage().accessCounts();
         asAlice.getFileStatus(p);
-        AccessCounts all = cluster.namenode().namesystem().storage().accessCounts().minus(before);
-        AccessCounts own = LAST.get("getFileInfo");
+        AccessCounts all =
+            observed.cluster().namenode().namesystem().storage().accessCounts().minus(before);
+        AccessCounts own = observed.last("getFileInfo");
         fewestExtra = Math.min(fewestExtra, all.total() - own.total());
       }
       assertThat(fewestExtra).as("accesses outside the operation's transaction").isZero();

@@ -6,14 +6,11 @@ import io.hops.dal.AccessCounts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The operations of a writer touch the tail of its file only: addBlock, fsync (hflush) and complete
@@ -25,48 +22,27 @@ import org.junit.jupiter.api.Test;
  */
 class FileTailCostTest {
   private static final int BLOCK = 1024;
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final Map<String, List<AccessCounts>> SEEN = new ConcurrentHashMap<>();
 
-  @BeforeAll
-  static void start() throws Exception {
+  @RegisterExtension
+  static final ObservedCluster observed = ObservedCluster.of(smallBlocks()).withDatanodes(1);
+
+  private static Configuration smallBlocks() {
     Configuration conf = new Configuration(false);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", BLOCK);
-    cluster = new HopsTestCluster(conf);
-    cluster.startDatanodes(1);
-    cluster.waitForLive(1);
-    fs = cluster.client();
-    cluster
-        .namenode()
-        .namesystem()
-        .runner()
-        .observe(
-            (op, counts) ->
-                SEEN.computeIfAbsent(
-                        op, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
-                    .add(counts));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
+    return conf;
   }
 
   /** Writes {@code blocks} full blocks, an hflush after each; the writer's calls, in order. */
   private static Map<String, List<AccessCounts>> write(Path p, int blocks) throws Exception {
-    SEEN.clear();
+    observed.forget();
     byte[] block = new byte[BLOCK];
-    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, BLOCK)) {
+    try (FSDataOutputStream out = observed.fs().create(p, true, 4096, (short) 1, BLOCK)) {
       for (int i = 0; i < blocks; i++) {
         out.write(block);
         out.hflush();
       }
     }
-    Map<String, List<AccessCounts>> calls = new ConcurrentHashMap<>();
-    SEEN.forEach((op, list) -> calls.put(op, new ArrayList<>(list)));
-    return calls;
+    return observed.seen();
   }
 
   private static AccessCounts last(List<AccessCounts> calls) {
@@ -102,26 +78,27 @@ class FileTailCostTest {
     assertThat(completeBig).isEqualTo(completeSmall);
     assertThat(completeBig.rowsRead()).isLessThanOrEqualTo(completeSmall.rowsRead() + 4);
 
-    var located = fs.getClient().getLocatedBlocks("/tail/thousand", 0, Long.MAX_VALUE);
+    var located = observed.fs().getClient().getLocatedBlocks("/tail/thousand", 0, Long.MAX_VALUE);
     assertThat(located.getLocatedBlocks()).hasSize(1000);
     assertThat(located.getFileLength()).isEqualTo(1000L * BLOCK);
     for (int i = 0; i < 1000; i++) {
       assertThat(located.get(i).getStartOffset()).isEqualTo((long) i * BLOCK);
       assertThat(located.get(i).getBlockSize()).isEqualTo(BLOCK);
     }
-    assertThat(fs.getFileStatus(new Path("/tail/thousand")).getLen()).isEqualTo(1000L * BLOCK);
+    assertThat(observed.fs().getFileStatus(new Path("/tail/thousand")).getLen())
+        .isEqualTo(1000L * BLOCK);
   }
 
   @Test
   void aReaderOfAFileBeingWrittenIsToldWhereItsLastBlockIsBeingWritten() throws Exception {
     Path p = new Path("/range/open");
-    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, BLOCK)) {
+    try (FSDataOutputStream out = observed.fs().create(p, true, 4096, (short) 1, BLOCK)) {
       out.write(new byte[BLOCK + 100]);
       out.hflush();
-      HopsTestCluster.awaitReplicas(fs, p, 1);
-      SEEN.clear();
-      var located = fs.getClient().getLocatedBlocks(p.toString(), 0, Long.MAX_VALUE);
-      AccessCounts open = last(SEEN.get("getBlockLocations"));
+      HopsTestCluster.awaitReplicas(observed.fs(), p, 1);
+      observed.forget();
+      var located = observed.fs().getClient().getLocatedBlocks(p.toString(), 0, Long.MAX_VALUE);
+      AccessCounts open = last(observed.seen("getBlockLocations"));
       // The complete first block and its replica; the last one where its pipeline writes it (its
       // expected replicas: the datanode reports it only once it is finalized).
       assertThat(open).hasToString("PK(SHARED) + B + PPIS x4");
@@ -131,9 +108,9 @@ class FileTailCostTest {
       assertThat(located.getLastLocatedBlock().getStartOffset()).isEqualTo(BLOCK);
       assertThat(located.getLastLocatedBlock().getLocations()).hasSize(1);
     }
-    SEEN.clear();
-    var closed = fs.getClient().getLocatedBlocks(p.toString(), 0, Long.MAX_VALUE);
-    assertThat(last(SEEN.get("getBlockLocations"))).hasToString("PK(SHARED) + B + PPIS x3");
+    observed.forget();
+    var closed = observed.fs().getClient().getLocatedBlocks(p.toString(), 0, Long.MAX_VALUE);
+    assertThat(last(observed.seen("getBlockLocations"))).hasToString("PK(SHARED) + B + PPIS x3");
     assertThat(closed.isLastBlockComplete()).isTrue();
     assertThat(closed.getLastLocatedBlock().getLocations()).hasSize(1);
   }
@@ -141,7 +118,7 @@ class FileTailCostTest {
   /** Writes {@code blocks} full blocks in one go. */
   private static void writePlain(Path p, int blocks) throws Exception {
     byte[] block = new byte[BLOCK];
-    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, BLOCK)) {
+    try (FSDataOutputStream out = observed.fs().create(p, true, 4096, (short) 1, BLOCK)) {
       for (int i = 0; i < blocks; i++) {
         block[0] = (byte) i;
         out.write(block);
@@ -152,10 +129,10 @@ class FileTailCostTest {
   /** The accesses of getBlockLocations for one byte of block {@code index}, and the answer. */
   private static AccessCounts readOneBlock(String path, int index, List<Object> answer)
       throws Exception {
-    SEEN.clear();
-    var located = fs.getClient().getLocatedBlocks(path, (long) index * BLOCK + 7, 1);
+    observed.forget();
+    var located = observed.fs().getClient().getLocatedBlocks(path, (long) index * BLOCK + 7, 1);
     answer.add(located);
-    return last(SEEN.get("getBlockLocations"));
+    return last(observed.seen("getBlockLocations"));
   }
 
   @Test
@@ -164,7 +141,7 @@ class FileTailCostTest {
     writePlain(new Path("/range/three"), 3);
     writePlain(new Path("/range/hundred"), 100);
     writePlain(new Path("/range/thousand"), 1000);
-    HopsTestCluster.awaitReplicas(fs, new Path("/range/thousand"), 1);
+    HopsTestCluster.awaitReplicas(observed.fs(), new Path("/range/thousand"), 1);
     List<Object> answers = new ArrayList<>();
     AccessCounts hundred = readOneBlock("/range/hundred", 50, answers);
     AccessCounts thousand = readOneBlock("/range/thousand", 500, answers);
@@ -185,12 +162,12 @@ class FileTailCostTest {
     assertThat(thousand.rowsRead()).isLessThanOrEqualTo(three.rowsRead() + 6);
     assertThat(thousand.total()).isLessThanOrEqualTo(one.total() + 6);
     // What a client asks at open (the first ten blocks): the same for 100 and 1,000 blocks.
-    SEEN.clear();
-    fs.getClient().getLocatedBlocks("/range/hundred", 0, 10L * BLOCK);
-    AccessCounts openHundred = last(SEEN.get("getBlockLocations"));
-    SEEN.clear();
-    fs.getClient().getLocatedBlocks("/range/thousand", 0, 10L * BLOCK);
-    AccessCounts openThousand = last(SEEN.get("getBlockLocations"));
+    observed.forget();
+    observed.fs().getClient().getLocatedBlocks("/range/hundred", 0, 10L * BLOCK);
+    AccessCounts openHundred = last(observed.seen("getBlockLocations"));
+    observed.forget();
+    observed.fs().getClient().getLocatedBlocks("/range/thousand", 0, 10L * BLOCK);
+    AccessCounts openThousand = last(observed.seen("getBlockLocations"));
     assertThat(openThousand).isEqualTo(openHundred);
     assertThat(openThousand.rowsRead()).isEqualTo(openHundred.rowsRead());
     assertThat(openThousand.rowsRead()).isLessThanOrEqualTo(60);
@@ -205,12 +182,12 @@ class FileTailCostTest {
     assertThat(located.isLastBlockComplete()).isTrue();
 
     // What a reader sees is the block it asked for, from its replica.
-    try (var in = fs.open(new Path("/range/thousand"))) {
+    try (var in = observed.fs().open(new Path("/range/thousand"))) {
       in.seek(500L * BLOCK);
       assertThat(in.read()).isEqualTo(500 & 0xFF);
     }
     // A range over the whole file is still every block, each with its replica.
-    var all = fs.getClient().getLocatedBlocks("/range/thousand", 0, Long.MAX_VALUE);
+    var all = observed.fs().getClient().getLocatedBlocks("/range/thousand", 0, Long.MAX_VALUE);
     assertThat(all.getLocatedBlocks()).hasSize(1000);
     assertThat(all.getLocatedBlocks()).allMatch(b -> b.getLocations().length == 1);
   }

@@ -4,19 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.dal.AccessCounts;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A 10,000-entry directory listed page by page through the stock client costs each page what a page
@@ -26,51 +24,35 @@ import org.junit.jupiter.api.Test;
 class ListingPageCostTest {
   private static final int LIMIT = 100;
   private static final int BIG = 10_000;
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final List<AccessCounts> LISTINGS =
-      Collections.synchronizedList(new ArrayList<>());
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of(pagesOf(LIMIT));
 
-  @BeforeAll
-  static void start() throws Exception {
+  private static Configuration pagesOf(int limit) {
     Configuration conf = new Configuration(false);
-    conf.setInt(DFSConfigKeys.DFS_LIST_LIMIT, LIMIT);
-    cluster = new HopsTestCluster(conf);
-    fs = cluster.client();
-    cluster
-        .namenode()
-        .namesystem()
-        .runner()
-        .observe(
-            (op, counts) -> {
-              if (op.equals("getListing")) {
-                LISTINGS.add(counts);
-              }
-            });
-    for (int i = 0; i < BIG; i++) {
-      assertThat(fs.mkdirs(new Path(String.format("/big/d%05d", i)))).isTrue();
-    }
-    for (int i = 0; i < 150; i++) {
-      assertThat(fs.mkdirs(new Path(String.format("/small/d%05d", i)))).isTrue();
-    }
+    conf.setInt(DFSConfigKeys.DFS_LIST_LIMIT, limit);
+    return conf;
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
+  @BeforeAll
+  static void directories() throws Exception {
+    for (int i = 0; i < BIG; i++) {
+      assertThat(observed.fs().mkdirs(new Path(String.format("/big/d%05d", i)))).isTrue();
+    }
+    for (int i = 0; i < 150; i++) {
+      assertThat(observed.fs().mkdirs(new Path(String.format("/small/d%05d", i)))).isTrue();
+    }
   }
 
   /** Reads {@code dir} page by page through the client protocol; each page's accesses. */
   private static List<AccessCounts> pageCosts(String dir, List<String> names) throws Exception {
-    ClientProtocol nn = fs.getClient().getNamenode();
+    ClientProtocol nn = observed.fs().getClient().getNamenode();
     List<AccessCounts> costs = new ArrayList<>();
     byte[] after = HdfsFileStatus.EMPTY_NAME;
     while (true) {
-      LISTINGS.clear();
+      observed.forget();
       DirectoryListing page = nn.getListing(dir, after, false);
-      assertThat(LISTINGS).hasSize(1);
-      costs.add(LISTINGS.get(0));
+      List<AccessCounts> listings = observed.seen("getListing");
+      assertThat(listings).hasSize(1);
+      costs.add(listings.get(0));
       for (HdfsFileStatus s : page.getPartialListing()) {
         names.add(s.getLocalName());
       }
@@ -107,14 +89,18 @@ class ListingPageCostTest {
 
   @Test
   void theStockClientListsEveryEntryOnceInOrder() throws Exception {
-    FileStatus[] all = fs.listStatus(new Path("/big"));
+    FileStatus[] all = observed.fs().listStatus(new Path("/big"));
     assertThat(all).hasSize(BIG);
     for (int i = 0; i < BIG; i++) {
       assertThat(all[i].getPath().getName()).isEqualTo(String.format("d%05d", i));
     }
     // The first page's count of what follows is exact, as HDFS's: the client sizes its list by it.
     DirectoryListing first =
-        fs.getClient().getNamenode().getListing("/big", HdfsFileStatus.EMPTY_NAME, false);
+        observed
+            .fs()
+            .getClient()
+            .getNamenode()
+            .getListing("/big", HdfsFileStatus.EMPTY_NAME, false);
     assertThat(first.getRemainingEntries()).isEqualTo(BIG - LIMIT);
   }
 }

@@ -2,13 +2,9 @@ package io.hops.namenode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.dal.AccessCounts;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,22 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * could not reach.
  */
 class OperationCostTest {
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = new HopsTestCluster();
-    fs = cluster.client();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
-  }
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of();
 
   // An empty, closed file is read like a stat, without a lock (it has no blocks to agree with).
   // create, rename and delete write their retry-cache row with their own rows; a first attempt
@@ -70,43 +51,43 @@ class OperationCostTest {
       b.append("/c").append(depth).append(cold ? "c" : "w").append(i);
     }
     String dir = b.length() == 0 ? "/" : b.toString();
-    fs.mkdirs(new Path(dir));
-    fs.getFileStatus(new Path(dir)); // warms the hints of every ancestor
+    observed.fs().mkdirs(new Path(dir));
+    observed.fs().getFileStatus(new Path(dir)); // warms the hints of every ancestor
     Path file = new Path(dir, "f");
 
     hints(cold);
     // A new client: its first create reads its lease row read committed (a hint) and, finding
     // none, locks it exclusively to insert it (a create of a lease renewed within the last second
     // locks it shared instead: LeaseChanges.lockToAdd).
-    try (DistributedFileSystem writer = cluster.client()) {
+    try (DistributedFileSystem writer = observed.cluster().client()) {
       writer.create(file).close();
     }
-    assertThat(LAST.get("create")).hasToString(create);
+    assertThat(observed.last("create")).hasToString(create);
     // complete reads the file's tail from its lease path (an empty file has none to read) and no
     // lease row: it deletes the lease path only, which the file's lock protects.
-    assertThat(LAST.get("complete")).hasToString("PK + PK(SHARED) + PK(EXCLUSIVE) + B + W");
+    assertThat(observed.last("complete")).hasToString("PK + PK(SHARED) + PK(EXCLUSIVE) + B + W");
 
     hints(cold);
-    fs.open(file).close();
-    assertThat(LAST.get("getBlockLocations")).hasToString(read);
+    observed.fs().open(file).close();
+    assertThat(observed.last("getBlockLocations")).hasToString(read);
 
     hints(cold);
-    fs.listStatus(new Path(dir));
-    assertThat(LAST.get("getListing")).hasToString(ls);
+    observed.fs().listStatus(new Path(dir));
+    assertThat(observed.last("getListing")).hasToString(ls);
 
     hints(cold);
     Path moved = new Path(dir, "g");
-    assertThat(fs.rename(file, moved)).isTrue();
-    assertThat(LAST.get("rename")).hasToString(rename);
+    assertThat(observed.fs().rename(file, moved)).isTrue();
+    assertThat(observed.last("rename")).hasToString(rename);
 
     hints(cold);
-    assertThat(fs.delete(moved, false)).isTrue();
-    assertThat(LAST.get("delete")).hasToString(delete);
+    assertThat(observed.fs().delete(moved, false)).isTrue();
+    assertThat(observed.last("delete")).hasToString(delete);
   }
 
   private static void hints(boolean cold) {
     if (cold) {
-      cluster.namenode().namesystem().runner().hints().clear();
+      observed.cluster().namenode().namesystem().runner().hints().clear();
     }
   }
 }

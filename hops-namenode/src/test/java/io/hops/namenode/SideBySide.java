@@ -1,10 +1,14 @@
 package io.hops.namenode;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.security.PrivilegedExceptionAction;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StorageType;
@@ -17,8 +21,8 @@ import org.apache.hadoop.security.UserGroupInformation;
  * hops and Apache HDFS in one run, for the {@code ...LikeHdfsTest} classes that do each step on
  * both and compare: a hops namenode and a MiniDFSCluster, each with a client of the superuser
  * ({@code admin}) and of {@code alice} (group {@code staff}). With stock DataNodes ({@link
- * #SideBySide(String, Configuration, int, Configuration, StorageType...)}), hops has a second
- * namenode over the same store ({@link #other}) that the datanodes heartbeat too.
+ * #start(String, Configuration, int, Configuration, StorageType...)}), hops has a second namenode
+ * over the same store ({@link #other}) that the datanodes heartbeat too.
  */
 public final class SideBySide implements AutoCloseable {
   /**
@@ -31,6 +35,8 @@ public final class SideBySide implements AutoCloseable {
     private final Configuration conf;
     private final DistributedFileSystem admin;
     private final Map<String, DistributedFileSystem> users = new LinkedHashMap<>();
+    private final Deque<Closeable> kept = new ArrayDeque<>();
+    private DistributedFileSystem secondAdmin;
 
     Side(String name, URI uri, Configuration conf) throws Exception {
       this.name = name;
@@ -89,8 +95,31 @@ public final class SideBySide implements AutoCloseable {
       return (DistributedFileSystem) FileSystem.newInstance(uri, conf);
     }
 
+    /**
+     * A second superuser client, a second writer (its own client name, so its own leases), made at
+     * the first call and closed with the side.
+     */
+    public synchronized DistributedFileSystem secondAdmin() throws IOException {
+      if (secondAdmin == null) {
+        secondAdmin = keep(newAdmin());
+      }
+      return secondAdmin;
+    }
+
+    /**
+     * {@code resource} (a stream left open for the class's tests, a client) closed with the side,
+     * the last kept first and before the side's own clients.
+     */
+    public synchronized <T extends Closeable> T keep(T resource) {
+      kept.push(resource);
+      return resource;
+    }
+
     @Override
     public synchronized void close() throws IOException {
+      while (!kept.isEmpty()) {
+        kept.pop().close();
+      }
       admin.close();
       for (DistributedFileSystem fs : users.values()) {
         fs.close();
@@ -113,17 +142,18 @@ public final class SideBySide implements AutoCloseable {
   public final Side hopsSide;
   public final Side hdfsSide;
 
-  private SideBySide(HopsTestCluster hops, HopsNameNode other, MiniDFSCluster hdfs)
+  private SideBySide(
+      HopsTestCluster hops, HopsNameNode other, MiniDFSCluster hdfs, Consumer<Configuration> client)
       throws Exception {
     this.hops = hops;
     this.other = other;
     this.hdfs = hdfs;
-    this.hopsSide = new Side("hops", hops.uri(), hops.clientConf());
-    this.hdfsSide =
-        new Side(
-            "hdfs",
-            hdfs.getURI(),
-            ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT));
+    Configuration hopsClient = through(hops.namenode());
+    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+    client.accept(hopsClient);
+    client.accept(hdfsClient);
+    this.hopsSide = new Side("hops", hops.uri(), hopsClient);
+    this.hdfsSide = new Side("hdfs", hdfs.getURI(), hdfsClient);
     hopsSide.alice();
     hdfsSide.alice();
   }
@@ -135,15 +165,109 @@ public final class SideBySide implements AutoCloseable {
 
   /** As {@link #start(String)}, both namenodes with the settings of {@code extra}. */
   public static SideBySide start(String name, Configuration extra) throws Exception {
-    return new SideBySide(new HopsTestCluster(extra), null, ApacheHdfs.start(name, extra));
+    return named(name).conf(extra).start();
+  }
+
+  /** What to start, said option by option; {@code name} names HDFS's test directory. */
+  public static Options named(String name) {
+    return new Options(name);
   }
 
   /**
-   * As {@link #SideBySide(String, Configuration, int, Configuration, StorageType...)}, the
-   * datanodes with their default settings and one volume each on hops's side.
+   * The options of a side by side: each namenode's settings, stock DataNodes, and the clients'
+   * settings. Without datanodes hops has one namenode; with them a second one too ({@link #other}),
+   * which the datanodes heartbeat as well, unless {@link #oneNamenode}.
    */
-  public SideBySide(String name, Configuration conf, int datanodes) throws Exception {
-    this(name, conf, datanodes, new Configuration(false));
+  public static final class Options {
+    private final String name;
+    private Configuration hopsConf = new Configuration(false);
+    private Configuration hdfsConf = new Configuration(false);
+    private int datanodes;
+    private Configuration datanodeConf = new Configuration(false);
+    private StorageType[] volumes = new StorageType[0];
+    private boolean otherNamenode = true;
+    private Consumer<Configuration> client = c -> {};
+
+    private Options(String name) {
+      this.name = name;
+    }
+
+    /** Settings of every namenode, on both sides. */
+    public Options conf(Configuration conf) {
+      return hopsConf(conf).hdfsConf(conf);
+    }
+
+    /** Settings of hops's namenodes only. */
+    public Options hopsConf(Configuration conf) {
+      this.hopsConf = conf;
+      return this;
+    }
+
+    /** Settings of HDFS's namenode (and, as a MiniDFSCluster has one configuration, datanodes). */
+    public Options hdfsConf(Configuration conf) {
+      this.hdfsConf = conf;
+      return this;
+    }
+
+    /**
+     * {@code n} stock DataNodes a side, with the settings of {@code conf} on each (HDFS's cluster
+     * gets them too); a hops datanode has one volume per type of {@code volumes} (none: one
+     * volume), a MiniDFSCluster's two.
+     */
+    public Options datanodes(int n, Configuration conf, StorageType... volumes) {
+      this.datanodes = n;
+      this.datanodeConf = conf;
+      this.volumes = volumes;
+      return this;
+    }
+
+    /** {@code n} stock DataNodes a side with their default settings. */
+    public Options datanodes(int n) {
+      return datanodes(n, new Configuration(false));
+    }
+
+    /** hops's datanodes serve the cluster's one namenode, without {@link #other}. */
+    public Options oneNamenode() {
+      this.otherNamenode = false;
+      return this;
+    }
+
+    /** Changes the client settings of both sides (each side's copy) before any client is made. */
+    public Options client(Consumer<Configuration> change) {
+      this.client = change;
+      return this;
+    }
+
+    /** Starts both systems; waits until hops hears every datanode. */
+    public SideBySide start() throws Exception {
+      HopsTestCluster hops = new HopsTestCluster(hopsConf);
+      HopsNameNode other = null;
+      try {
+        if (datanodes > 0) {
+          other = otherNamenode ? hops.startAnotherNamenode() : null;
+          HopsNameNode[] others = other == null ? new HopsNameNode[0] : new HopsNameNode[] {other};
+          hops.startDatanodes(datanodes, datanodeConf, volumes, others);
+          hops.waitForLive(datanodes);
+        }
+        Configuration both = new Configuration(hdfsConf);
+        datanodeConf.forEach(e -> both.set(e.getKey(), e.getValue()));
+        return new SideBySide(hops, other, ApacheHdfs.start(name, both, datanodes), client);
+      } catch (Exception | Error e) {
+        if (other != null) {
+          other.close();
+        }
+        hops.close();
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * As {@link #start(String, Configuration, int, Configuration, StorageType...)}, the datanodes
+   * with their default settings and one volume each on hops's side.
+   */
+  public static SideBySide start(String name, Configuration conf, int datanodes) throws Exception {
+    return named(name).conf(conf).datanodes(datanodes).start();
   }
 
   /**
@@ -153,46 +277,14 @@ public final class SideBySide implements AutoCloseable {
    * every datanode (HDFS's get both: a MiniDFSCluster has one configuration). A hops datanode has
    * one volume per type of {@code volumes} (none: one volume); a MiniDFSCluster's, two.
    */
-  public SideBySide(
+  public static SideBySide start(
       String name,
       Configuration conf,
       int datanodes,
       Configuration datanodeConf,
       StorageType... volumes)
       throws Exception {
-    this(Started.withDatanodes(name, conf, datanodes, datanodeConf, volumes));
-  }
-
-  private SideBySide(Started s) throws Exception {
-    this(s.hops, s.other, s.hdfs);
-  }
-
-  /** The systems of a side by side with datanodes, started. */
-  private record Started(HopsTestCluster hops, HopsNameNode other, MiniDFSCluster hdfs) {
-    static Started withDatanodes(
-        String name,
-        Configuration conf,
-        int datanodes,
-        Configuration datanodeConf,
-        StorageType[] volumes)
-        throws Exception {
-      HopsTestCluster hops = new HopsTestCluster(conf);
-      HopsNameNode other = null;
-      try {
-        other = hops.startAnotherNamenode();
-        hops.startDatanodes(datanodes, datanodeConf, volumes, other);
-        hops.waitForLive(datanodes);
-        Configuration both = new Configuration(conf);
-        datanodeConf.forEach(e -> both.set(e.getKey(), e.getValue()));
-        return new Started(hops, other, ApacheHdfs.start(name, both, datanodes));
-      } catch (Exception | Error e) {
-        if (other != null) {
-          other.close();
-        }
-        hops.close();
-        throw e;
-      }
-    }
+    return named(name).conf(conf).datanodes(datanodes, datanodeConf, volumes).start();
   }
 
   /** A client of hops's namenode {@code nn} (the cluster's or {@link #other}). */

@@ -1,6 +1,7 @@
 package io.hops.namenode;
 
 import io.hops.namenode.SideBySide.Side;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -64,6 +65,21 @@ public final class SideBySideExtension implements BeforeAllCallback, AfterAllCal
   /** The two systems, while the class's tests run. */
   public SideBySide get() {
     return both;
+  }
+
+  /** hops's cluster: its first namenode, its store and its datanodes. */
+  public HopsTestCluster hops() {
+    return both.hops;
+  }
+
+  /** hops's second namenode, where the side by side has datanodes; else null. */
+  public HopsNameNode other() {
+    return both.other;
+  }
+
+  /** Apache HDFS's cluster. */
+  public MiniDFSCluster hdfs() {
+    return both.hdfs;
   }
 
   /** hops's side. */

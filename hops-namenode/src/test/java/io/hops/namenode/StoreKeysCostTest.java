@@ -2,13 +2,9 @@ package io.hops.namenode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.dal.AccessCounts;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -17,22 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the store, per mutation through the stock client: what RocksDB's write path costs an operation.
  */
 class StoreKeysCostTest {
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = new HopsTestCluster();
-    fs = cluster.client();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
-  }
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of();
 
   /**
    * Before the cuts, at every depth: mkdirs put 4, deleted 0, read 2 (the new name under its lock,
@@ -48,15 +29,15 @@ class StoreKeysCostTest {
       b.append("/k").append(depth).append('-').append(i);
     }
     String dir = b.length() == 0 ? "/" : b.toString();
-    fs.mkdirs(new Path(dir));
-    fs.getFileStatus(new Path(dir));
+    observed.fs().mkdirs(new Path(dir));
+    observed.fs().getFileStatus(new Path(dir));
     int p = depth == 1 ? 1 : 0;
 
     // Every write reads the safe-mode row under a shared lock in its first transaction: one read
     // each, below.
     // The inode, its id entry, the parent; read: the new name, under its lock.
-    fs.mkdirs(new Path(dir, "d" + depth));
-    assertThat(LAST.get("mkdirs").keys()).isEqualTo(keys(3 + p, 0, 1 + 1));
+    observed.fs().mkdirs(new Path(dir, "d" + depth));
+    assertThat(observed.last("mkdirs").keys()).isEqualTo(keys(3 + p, 0, 1 + 1));
 
     // A new client: as mkdirs, plus the lease row and its last_update entry, the lease path row
     // (no holder index: stop 54), the retry-cache row (no index: stop 53); read: the new name and
@@ -64,12 +45,12 @@ class StoreKeysCostTest {
     // row: a call id above the greatest its client has in the store is absent without a read (the
     // client's mark, learnt once by a seek of its partition).
     Path file = new Path(dir, "f" + depth);
-    try (DistributedFileSystem writer = cluster.client()) {
+    try (DistributedFileSystem writer = observed.cluster().client()) {
       writer.create(file).close();
     }
-    assertThat(LAST.get("create").keys()).isEqualTo(keys(7 + p, 0, 2 + 1));
+    assertThat(observed.last("create").keys()).isEqualTo(keys(7 + p, 0, 2 + 1));
     // The inode; the lease path row.
-    assertThat(LAST.get("complete").keys()).isEqualTo("put 1, deleted 1, read 1");
+    assertThat(observed.last("complete").keys()).isEqualTo("put 1, deleted 1, read 1");
 
     // The moved row goes; the new row, its id entry (rewritten in place), the parent and the
     // retry-cache row are put; read: nothing below the root. The create was the second
@@ -78,13 +59,13 @@ class StoreKeysCostTest {
     // of the root is alone in its partition (top-level directories are spread), so there the
     // destination's name is looked up.
     Path moved = new Path(dir, "g" + depth);
-    assertThat(fs.rename(file, moved)).isTrue();
-    assertThat(LAST.get("rename").keys()).isEqualTo(keys(4 + p, 1 + p, p + 1));
+    assertThat(observed.fs().rename(file, moved)).isTrue();
+    assertThat(observed.last("rename").keys()).isEqualTo(keys(4 + p, 1 + p, p + 1));
 
     // The row and its id entry go; the parent and the retry-cache row are put; nothing
     // is read from the store (the path from the row cache, the retry-cache row by its mark).
-    assertThat(fs.delete(moved, false)).isTrue();
-    assertThat(LAST.get("delete").keys()).isEqualTo(keys(2, 2 + p, 1));
+    assertThat(observed.fs().delete(moved, false)).isTrue();
+    assertThat(observed.last("delete").keys()).isEqualTo(keys(2, 2 + p, 1));
   }
 
   /**
@@ -93,11 +74,11 @@ class StoreKeysCostTest {
    */
   @org.junit.jupiter.api.Test
   void resolutionsReuseTheKeysOfTheDirectoriesTheyPass() throws Exception {
-    fs.mkdirs(new Path("/kept/inner"));
-    fs.create(new Path("/kept/inner/f")).close();
-    fs.getFileStatus(new Path("/kept/inner/f"));
-    fs.getFileStatus(new Path("/kept/inner/f"));
-    var hints = cluster.namenode().namesystem().runner().hints();
+    observed.fs().mkdirs(new Path("/kept/inner"));
+    observed.fs().create(new Path("/kept/inner/f")).close();
+    observed.fs().getFileStatus(new Path("/kept/inner/f"));
+    observed.fs().getFileStatus(new Path("/kept/inner/f"));
+    var hints = observed.cluster().namenode().namesystem().runner().hints();
     var kept = hints.hint(io.hops.namenode.resolve.Inodes.ROOT_ID, "kept");
     var inner = hints.hint(kept.id(), "inner");
     assertThat(kept.key()).isNotNull();

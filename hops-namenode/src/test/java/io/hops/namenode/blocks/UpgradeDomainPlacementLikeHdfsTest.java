@@ -64,7 +64,7 @@ class UpgradeDomainPlacementLikeHdfsTest {
         BlockPlacementPolicyWithUpgradeDomain.class.getName());
     List<String> hopsSteps;
     List<String> hdfsSteps;
-    try (SideBySide clusters = new SideBySide("upgrade-domains", conf, 6)) {
+    try (SideBySide clusters = SideBySide.start("upgrade-domains", conf, 6)) {
       Configuration hopsClient = clusters.through(clusters.other);
       hopsSteps =
           steps(

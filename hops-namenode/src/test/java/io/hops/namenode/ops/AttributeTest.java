@@ -6,12 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hops.dal.AccessCounts;
 import io.hops.dal.AccessKind;
 import io.hops.dal.LockMode;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.ObservedCluster;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -22,6 +20,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * setPermission, setOwner, setTimes and setReplication through the stock client, by the superuser
@@ -29,31 +28,26 @@ import org.junit.jupiter.api.Test;
  */
 class AttributeTest {
   private static final String ME = System.getProperty("user.name");
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of();
   private static DistributedFileSystem alice;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
 
   @BeforeAll
-  static void start() throws Exception {
-    cluster = new HopsTestCluster();
-    fs = cluster.client();
+  static void alice() throws Exception {
     UserGroupInformation ugi =
         UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
     alice =
         ugi.doAs(
             (PrivilegedExceptionAction<DistributedFileSystem>)
-                () -> (DistributedFileSystem) FileSystem.get(cluster.uri(), cluster.clientConf()));
-    fs.mkdirs(new Path("/home/alice"));
-    fs.setOwner(new Path("/home/alice"), "alice", "staff");
-    cluster.namenode().namesystem().runner().observe(LAST::put);
+                () ->
+                    (DistributedFileSystem)
+                        FileSystem.get(observed.cluster().uri(), observed.cluster().clientConf()));
+    observed.fs().mkdirs(new Path("/home/alice"));
+    observed.fs().setOwner(new Path("/home/alice"), "alice", "staff");
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  static void closeAlice() throws Exception {
     alice.close();
-    fs.close();
-    cluster.close();
   }
 
   @Test
@@ -61,20 +55,20 @@ class AttributeTest {
     Path dir = new Path("/home/alice/chmod");
     alice.mkdirs(dir);
     alice.setPermission(dir, new FsPermission((short) 01770));
-    FsPermission p = fs.getFileStatus(dir).getPermission();
+    FsPermission p = observed.fs().getFileStatus(dir).getPermission();
     assertThat(p.toShort()).isEqualTo((short) 01770);
     assertThat(p.getStickyBit()).isTrue();
   }
 
   @Test
   void nonOwnerCannotChangePermission() throws Exception {
-    fs.mkdirs(new Path("/rootowned"));
+    observed.fs().mkdirs(new Path("/rootowned"));
     assertThatThrownBy(
             () -> alice.setPermission(new Path("/rootowned"), new FsPermission((short) 0777)))
         .isInstanceOf(AccessControlException.class)
         .extracting(AttributeTest::firstLine)
         .isEqualTo("Permission denied. user=alice is not the owner of inode=/rootowned");
-    assertThat(fs.getFileStatus(new Path("/rootowned")).getPermission().toShort())
+    assertThat(observed.fs().getFileStatus(new Path("/rootowned")).getPermission().toShort())
         .isEqualTo((short) 0755);
   }
 
@@ -82,7 +76,7 @@ class AttributeTest {
   void superuserChangesPermissionOfAnyone() throws Exception {
     Path dir = new Path("/home/alice/bysuper");
     alice.mkdirs(dir);
-    fs.setPermission(dir, new FsPermission((short) 0700));
+    observed.fs().setPermission(dir, new FsPermission((short) 0700));
     assertThat(alice.getFileStatus(dir).getPermission().toShort()).isEqualTo((short) 0700);
   }
 
@@ -97,8 +91,8 @@ class AttributeTest {
     // Naming oneself is no change of owner, so the owner may.
     alice.setOwner(f, "alice", null);
     // The superuser may name any user, known to the system or not.
-    fs.setOwner(f, "bob-never-seen-before", null);
-    FileStatus st = fs.getFileStatus(f);
+    observed.fs().setOwner(f, "bob-never-seen-before", null);
+    FileStatus st = observed.fs().getFileStatus(f);
     assertThat(st.getOwner()).isEqualTo("bob-never-seen-before");
     assertThat(st.getGroup()).isEqualTo("staff");
   }
@@ -107,11 +101,11 @@ class AttributeTest {
   void ownerChangesGroupOnlyToOneOfTheirGroups() throws Exception {
     Path f = new Path("/home/alice/chgrp");
     alice.mkdirs(f);
-    fs.setOwner(f, null, "other");
-    assertThat(fs.getFileStatus(f).getGroup()).isEqualTo("other");
+    observed.fs().setOwner(f, null, "other");
+    assertThat(observed.fs().getFileStatus(f).getGroup()).isEqualTo("other");
     alice.setOwner(f, null, "staff");
-    assertThat(fs.getFileStatus(f).getGroup()).isEqualTo("staff");
-    assertThat(fs.getFileStatus(f).getOwner()).isEqualTo("alice");
+    assertThat(observed.fs().getFileStatus(f).getGroup()).isEqualTo("staff");
+    assertThat(observed.fs().getFileStatus(f).getOwner()).isEqualTo("alice");
     assertThatThrownBy(() -> alice.setOwner(f, null, "wheel"))
         .isInstanceOf(AccessControlException.class)
         .extracting(AttributeTest::firstLine)
@@ -120,7 +114,7 @@ class AttributeTest {
 
   @Test
   void nonOwnerCannotChangeTheGroupEvenToTheirOwn() throws Exception {
-    fs.mkdirs(new Path("/notalices"));
+    observed.fs().mkdirs(new Path("/notalices"));
     assertThatThrownBy(() -> alice.setOwner(new Path("/notalices"), null, "staff"))
         .isInstanceOf(AccessControlException.class)
         .hasMessageContaining("is not the owner of inode=/notalices");
@@ -129,13 +123,13 @@ class AttributeTest {
   @Test
   void attributesOfAMissingPathAreFileNotFound() {
     Path missing = new Path("/missing/attr");
-    assertThatThrownBy(() -> fs.setPermission(missing, new FsPermission((short) 0700)))
+    assertThatThrownBy(() -> observed.fs().setPermission(missing, new FsPermission((short) 0700)))
         .isInstanceOf(FileNotFoundException.class)
         .extracting(AttributeTest::firstLine)
         .isEqualTo("Directory/File does not exist /missing/attr");
-    assertThatThrownBy(() -> fs.setOwner(missing, "x", null))
+    assertThatThrownBy(() -> observed.fs().setOwner(missing, "x", null))
         .isInstanceOf(FileNotFoundException.class);
-    assertThatThrownBy(() -> fs.setTimes(missing, 1, 1))
+    assertThatThrownBy(() -> observed.fs().setTimes(missing, 1, 1))
         .isInstanceOf(FileNotFoundException.class)
         .extracting(AttributeTest::firstLine)
         .isEqualTo("File/Directory /missing/attr does not exist.");
@@ -144,24 +138,24 @@ class AttributeTest {
   @Test
   void setTimesStoresBothTimesAndMinusOneKeepsOne() throws Exception {
     Path f = new Path("/times/f");
-    fs.createNewFile(f);
-    fs.setTimes(f, 1_000_000L, 2_000_000L);
-    FileStatus st = fs.getFileStatus(f);
+    observed.fs().createNewFile(f);
+    observed.fs().setTimes(f, 1_000_000L, 2_000_000L);
+    FileStatus st = observed.fs().getFileStatus(f);
     assertThat(st.getModificationTime()).isEqualTo(1_000_000L);
     assertThat(st.getAccessTime()).isEqualTo(2_000_000L);
-    fs.setTimes(f, -1, 3_000_000L);
-    st = fs.getFileStatus(f);
+    observed.fs().setTimes(f, -1, 3_000_000L);
+    st = observed.fs().getFileStatus(f);
     assertThat(st.getModificationTime()).isEqualTo(1_000_000L);
     assertThat(st.getAccessTime()).isEqualTo(3_000_000L);
-    fs.setTimes(f, 4_000_000L, -1);
-    st = fs.getFileStatus(f);
+    observed.fs().setTimes(f, 4_000_000L, -1);
+    st = observed.fs().getFileStatus(f);
     assertThat(st.getModificationTime()).isEqualTo(4_000_000L);
     assertThat(st.getAccessTime()).isEqualTo(3_000_000L);
   }
 
   @Test
   void setTimesNeedsWritePermission() throws Exception {
-    fs.mkdirs(new Path("/times/readonly"));
+    observed.fs().mkdirs(new Path("/times/readonly"));
     assertThatThrownBy(() -> alice.setTimes(new Path("/times/readonly"), 5, 5))
         .isInstanceOf(AccessControlException.class)
         .extracting(AttributeTest::firstLine)
@@ -174,22 +168,22 @@ class AttributeTest {
   @Test
   void setReplicationStoresItForAFileAndRefusesADirectory() throws Exception {
     Path f = new Path("/repl/f");
-    fs.createNewFile(f);
-    assertThat(fs.setReplication(f, (short) 5)).isTrue();
-    assertThat(fs.getFileStatus(f).getReplication()).isEqualTo((short) 5);
-    assertThat(fs.setReplication(new Path("/repl"), (short) 2)).isFalse();
-    assertThat(fs.getFileStatus(new Path("/repl")).getReplication()).isZero();
-    assertThat(fs.setReplication(new Path("/repl/missing"), (short) 2)).isFalse();
+    observed.fs().createNewFile(f);
+    assertThat(observed.fs().setReplication(f, (short) 5)).isTrue();
+    assertThat(observed.fs().getFileStatus(f).getReplication()).isEqualTo((short) 5);
+    assertThat(observed.fs().setReplication(new Path("/repl"), (short) 2)).isFalse();
+    assertThat(observed.fs().getFileStatus(new Path("/repl")).getReplication()).isZero();
+    assertThat(observed.fs().setReplication(new Path("/repl/missing"), (short) 2)).isFalse();
   }
 
   @Test
   void setReplicationOutsideTheConfiguredRangeIsRefusedWithHdfsMessage() throws Exception {
-    fs.createNewFile(new Path("/repl/range"));
-    assertThatThrownBy(() -> fs.setReplication(new Path("/repl/range"), (short) 513))
+    observed.fs().createNewFile(new Path("/repl/range"));
+    assertThatThrownBy(() -> observed.fs().setReplication(new Path("/repl/range"), (short) 513))
         .isInstanceOf(IOException.class)
         .extracting(AttributeTest::firstLine)
         .isEqualTo("Requested replication factor of 513 exceeds maximum of 512 for /repl/range");
-    assertThatThrownBy(() -> fs.setReplication(new Path("/repl/range"), (short) 0))
+    assertThatThrownBy(() -> observed.fs().setReplication(new Path("/repl/range"), (short) 0))
         .isInstanceOf(IOException.class)
         .extracting(AttributeTest::firstLine)
         .isEqualTo(
@@ -199,7 +193,7 @@ class AttributeTest {
 
   @Test
   void getStatsGivesTheClientAStatus() throws Exception {
-    var status = fs.getStatus();
+    var status = observed.fs().getStatus();
     assertThat(status.getCapacity()).isZero();
     assertThat(status.getUsed()).isZero();
     assertThat(status.getRemaining()).isZero();
@@ -208,14 +202,14 @@ class AttributeTest {
   @Test
   void attributeChangesLockOnlyTheTarget() throws Exception {
     Path dir = new Path("/cost/a/b");
-    fs.mkdirs(dir);
-    fs.getFileStatus(dir); // warms the hints
-    fs.setPermission(dir, new FsPermission((short) 0700));
-    assertOneBatchOneExclusiveReadOneWrite(LAST.get("setPermission"));
-    fs.setOwner(dir, null, "staff");
-    assertOneBatchOneExclusiveReadOneWrite(LAST.get("setOwner"));
-    fs.setTimes(dir, 7, 7);
-    assertOneBatchOneExclusiveReadOneWrite(LAST.get("setTimes"));
+    observed.fs().mkdirs(dir);
+    observed.fs().getFileStatus(dir); // warms the hints
+    observed.fs().setPermission(dir, new FsPermission((short) 0700));
+    assertOneBatchOneExclusiveReadOneWrite(observed.last("setPermission"));
+    observed.fs().setOwner(dir, null, "staff");
+    assertOneBatchOneExclusiveReadOneWrite(observed.last("setOwner"));
+    observed.fs().setTimes(dir, 7, 7);
+    assertOneBatchOneExclusiveReadOneWrite(observed.last("setTimes"));
   }
 
   /** The message without the server's stack trace, which Hadoop IPC appends. */

@@ -2,33 +2,26 @@ package io.hops.namenode.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
-import java.security.PrivilegedExceptionAction;
 import java.util.EnumSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,74 +35,23 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CreateLikeHdfsTest {
   private static final long MB = 1024 * 1024;
 
-  /**
-   * One side: two independent clients of the superuser (different client names), and alice's (group
-   * staff).
-   */
-  private record Side(
-      String name, DistributedFileSystem a, DistributedFileSystem b, DistributedFileSystem alice) {
-    ClientProtocol nn() {
-      return a.getClient().getNamenode();
-    }
-
-    String clientA() {
-      return a.getClient().getClientName();
-    }
-  }
-
   @FunctionalInterface
   private interface Call {
     Object run(Side s, String dir) throws Exception;
   }
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
+  /**
+   * Two writers a side: the superuser's client and {@link Side#secondAdmin}, each a client name.
+   */
+  @RegisterExtension
+  static final SideBySideExtension both = SideBySideExtension.of(() -> SideBySide.start("create"));
 
-  @BeforeAll
-  static void start() throws Exception {
-    hops = new HopsTestCluster();
-    hdfs = ApacheHdfs.start("create");
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    // After both namenodes started: starting one resets the JVM's group mapping.
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    hopsSide =
-        new Side(
-            "hops",
-            hops.client(),
-            hops.client(),
-            (DistributedFileSystem)
-                alice.doAs(
-                    (PrivilegedExceptionAction<FileSystem>)
-                        () -> FileSystem.get(hops.uri(), hops.clientConf())));
-    hdfsSide =
-        new Side(
-            "hdfs",
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            (DistributedFileSystem)
-                alice.doAs(
-                    (PrivilegedExceptionAction<FileSystem>)
-                        () -> FileSystem.get(hdfs.getURI(), hdfsClient)));
+  private static ClientProtocol nn(Side s) {
+    return s.admin().getClient().getNamenode();
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.a.close();
-        s.b.close();
-        s.alice.close();
-      }
-    }
-    if (hops != null) {
-      hops.close();
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
+  private static String clientA(Side s) {
+    return s.admin().getClient().getClientName();
   }
 
   private static Path p(String path) {
@@ -119,11 +61,11 @@ class CreateLikeHdfsTest {
   /** Opens {@code path} for writing through the raw protocol, as client a; leaves it open. */
   private static HdfsFileStatus open(Side s, String path, EnumSet<CreateFlag> flags)
       throws IOException {
-    return s.nn()
+    return nn(s)
         .create(
             path,
             FsPermission.getFileDefault(),
-            s.clientA(),
+            clientA(s),
             new EnumSetWritable<>(flags),
             true,
             (short) 1,
@@ -135,20 +77,20 @@ class CreateLikeHdfsTest {
 
   /** A directory owned by the superuser with this mode; returns its path. */
   private static String dir(Side s, String path, int mode) throws IOException {
-    s.a.mkdirs(p(path));
-    s.a.setPermission(p(path), new FsPermission((short) mode));
+    s.admin().mkdirs(p(path));
+    s.admin().setPermission(p(path), new FsPermission((short) mode));
     return path;
   }
 
   /** A closed empty file owned by the superuser with this mode; returns its path. */
   private static String file(Side s, String path, int mode) throws IOException {
-    s.a.create(p(path)).close();
-    s.a.setPermission(p(path), new FsPermission((short) mode));
+    s.admin().create(p(path)).close();
+    s.admin().setPermission(p(path), new FsPermission((short) mode));
     return path;
   }
 
   private static String stat(Side s, String path) throws IOException {
-    FileStatus st = s.a.getFileStatus(p(path));
+    FileStatus st = s.admin().getFileStatus(p(path));
     return (st.isFile() ? "file" : "dir")
         + " len="
         + st.getLen()
@@ -159,7 +101,7 @@ class CreateLikeHdfsTest {
         + " "
         + st.getPermission()
         + " closed="
-        + (!st.isFile() || s.a.isFileClosed(p(path)));
+        + (!st.isFile() || s.admin().isFileClosed(p(path)));
   }
 
   private static Arguments call(String name, Call call) {
@@ -171,55 +113,56 @@ class CreateLikeHdfsTest {
         call(
             "touchz then stat",
             (s, d) -> {
-              s.a.create(p(d + "/f"), false, 4096, (short) 2, 2 * MB).close();
+              s.admin().create(p(d + "/f"), false, 4096, (short) 2, 2 * MB).close();
               return stat(s, d + "/f");
             }),
         call(
             "create without overwrite over a closed file",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              s.a.create(p(d + "/f"), false).close();
+              s.admin().create(p(d + "/f")).close();
+              s.admin().create(p(d + "/f"), false).close();
               return "created";
             }),
         call(
             "create with overwrite over a closed file",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              s.a.create(p(d + "/f"), true, 4096, (short) 3, 4 * MB).close();
-              return stat(s, d + "/f") + " children=" + s.a.listStatus(p(d)).length;
+              s.admin().create(p(d + "/f")).close();
+              s.admin().create(p(d + "/f"), true, 4096, (short) 3, 4 * MB).close();
+              return stat(s, d + "/f") + " children=" + s.admin().listStatus(p(d)).length;
             }),
         call(
             "createNonRecursive in a missing directory",
-            (s, d) -> s.a.createNonRecursive(p(d + "/x/f"), false, 4096, (short) 1, MB, null)),
+            (s, d) ->
+                s.admin().createNonRecursive(p(d + "/x/f"), false, 4096, (short) 1, MB, null)),
         call(
             "create makes missing parents",
             (s, d) -> {
-              s.a.mkdirs(p(d));
-              s.a.setPermission(p(d), new FsPermission((short) 0555));
-              s.a.create(p(d + "/x/y/f")).close();
+              s.admin().mkdirs(p(d));
+              s.admin().setPermission(p(d), new FsPermission((short) 0555));
+              s.admin().create(p(d + "/x/y/f")).close();
               return stat(s, d + "/x") + " / " + stat(s, d + "/x/y/f");
             }),
         call(
             "create over a directory",
             (s, d) -> {
-              s.a.mkdirs(p(d + "/sub"));
-              return s.a.create(p(d + "/sub"), true);
+              s.admin().mkdirs(p(d + "/sub"));
+              return s.admin().create(p(d + "/sub"), true);
             }),
         call(
             "create below a file",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              return s.a.create(p(d + "/f/g"));
+              s.admin().create(p(d + "/f")).close();
+              return s.admin().create(p(d + "/f/g"));
             }),
         call(
             "create with replication above the maximum",
-            (s, d) -> s.a.create(p(d + "/f"), true, 4096, (short) 600, MB)),
+            (s, d) -> s.admin().create(p(d + "/f"), true, 4096, (short) 600, MB)),
         call(
             "create with replication 0",
-            (s, d) -> s.a.create(p(d + "/f"), true, 4096, (short) 0, MB)),
+            (s, d) -> s.admin().create(p(d + "/f"), true, 4096, (short) 0, MB)),
         call(
             "create with a block size below the minimum",
-            (s, d) -> s.a.create(p(d + "/f"), true, 4096, (short) 1, 1024)),
+            (s, d) -> s.admin().create(p(d + "/f"), true, 4096, (short) 1, 1024)),
         call(
             "create without CREATE of a missing file",
             (s, d) -> open(s, d + "/f", EnumSet.of(CreateFlag.OVERWRITE))),
@@ -228,13 +171,13 @@ class CreateLikeHdfsTest {
             (s, d) -> {
               HdfsFileStatus st =
                   open(s, d + "/f", EnumSet.of(CreateFlag.CREATE, CreateFlag.APPEND));
-              return s.nn().complete(d + "/f", s.clientA(), null, st.getFileId());
+              return nn(s).complete(d + "/f", clientA(s), null, st.getFileId());
             }),
         call(
             "second client creates a file being written",
             (s, d) -> {
               open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
-              return s.b.create(p(d + "/f"), false);
+              return s.secondAdmin().create(p(d + "/f"), false);
             }),
         call(
             "the writer creates its own open file again",
@@ -246,62 +189,64 @@ class CreateLikeHdfsTest {
             "second client overwrites a file being written",
             (s, d) -> {
               open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
-              s.b.create(p(d + "/f"), true).close();
+              s.secondAdmin().create(p(d + "/f"), true).close();
               return stat(s, d + "/f");
             }),
         call(
             "complete by another client",
             (s, d) -> {
               HdfsFileStatus st = open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
-              return s.nn().complete(d + "/f", "DFSClient_intruder", null, st.getFileId());
+              return nn(s).complete(d + "/f", "DFSClient_intruder", null, st.getFileId());
             }),
         call(
             "complete twice",
             (s, d) -> {
               HdfsFileStatus st = open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
-              return s.nn().complete(d + "/f", s.clientA(), null, st.getFileId())
+              return nn(s).complete(d + "/f", clientA(s), null, st.getFileId())
                   + " "
-                  + s.nn().complete(d + "/f", s.clientA(), null, st.getFileId());
+                  + nn(s).complete(d + "/f", clientA(s), null, st.getFileId());
             }),
         call(
             "complete of a missing file",
-            (s, d) -> s.nn().complete(d + "/none", s.clientA(), null, 0)),
+            (s, d) -> nn(s).complete(d + "/none", clientA(s), null, 0)),
         call(
             "complete of a directory",
             (s, d) -> {
-              s.a.mkdirs(p(d));
-              return s.nn().complete(d, s.clientA(), null, 0);
+              s.admin().mkdirs(p(d));
+              return nn(s).complete(d, clientA(s), null, 0);
             }),
         call(
             "recoverLease of a file being written",
             (s, d) -> {
               open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
-              return s.b.recoverLease(p(d + "/f")) + " " + stat(s, d + "/f");
+              return s.secondAdmin().recoverLease(p(d + "/f")) + " " + stat(s, d + "/f");
             }),
         call(
             "recoverLease of a closed file",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              return s.b.recoverLease(p(d + "/f"));
+              s.admin().create(p(d + "/f")).close();
+              return s.secondAdmin().recoverLease(p(d + "/f"));
             }),
-        call("recoverLease of a missing file", (s, d) -> s.b.recoverLease(p(d + "/none"))),
+        call(
+            "recoverLease of a missing file",
+            (s, d) -> s.secondAdmin().recoverLease(p(d + "/none"))),
         call(
             "recoverLease of a directory",
             (s, d) -> {
-              s.a.mkdirs(p(d));
-              return s.b.recoverLease(p(d));
+              s.admin().mkdirs(p(d));
+              return s.secondAdmin().recoverLease(p(d));
             }),
         call(
             "recoverLease below a file",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              return s.b.recoverLease(p(d + "/f/g"));
+              s.admin().create(p(d + "/f")).close();
+              return s.secondAdmin().recoverLease(p(d + "/f/g"));
             }),
         call(
             "open and read an empty file",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              try (FSDataInputStream in = s.b.open(p(d + "/f"))) {
+              s.admin().create(p(d + "/f")).close();
+              try (FSDataInputStream in = s.secondAdmin().open(p(d + "/f"))) {
                 return in.read();
               }
             }),
@@ -309,7 +254,7 @@ class CreateLikeHdfsTest {
             "block locations of a file being written",
             (s, d) -> {
               open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
-              LocatedBlocks lb = s.nn().getBlockLocations(d + "/f", 0, 10);
+              LocatedBlocks lb = nn(s).getBlockLocations(d + "/f", 0, 10);
               return lb.getFileLength()
                   + " uc="
                   + lb.isUnderConstruction()
@@ -323,62 +268,62 @@ class CreateLikeHdfsTest {
         call(
             "open of a directory",
             (s, d) -> {
-              s.a.mkdirs(p(d));
-              return s.a.open(p(d));
+              s.admin().mkdirs(p(d));
+              return s.admin().open(p(d));
             }),
-        call("open of a missing file", (s, d) -> s.a.open(p(d + "/none"))),
+        call("open of a missing file", (s, d) -> s.admin().open(p(d + "/none"))),
         call(
             "open below a file",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              return s.a.open(p(d + "/f/g"));
+              s.admin().create(p(d + "/f")).close();
+              return s.admin().open(p(d + "/f/g"));
             }),
         call(
             "block locations with a negative offset",
             (s, d) -> {
-              s.a.create(p(d + "/f")).close();
-              return s.nn().getBlockLocations(d + "/f", -1, 10);
+              s.admin().create(p(d + "/f")).close();
+              return nn(s).getBlockLocations(d + "/f", -1, 10);
             }),
-        call("isFileClosed of a missing file", (s, d) -> s.a.isFileClosed(p(d + "/none"))),
+        call("isFileClosed of a missing file", (s, d) -> s.admin().isFileClosed(p(d + "/none"))),
         call(
             "isFileClosed of a directory",
             (s, d) -> {
-              s.a.mkdirs(p(d));
-              return s.a.isFileClosed(p(d));
+              s.admin().mkdirs(p(d));
+              return s.admin().isFileClosed(p(d));
             }),
         call(
             "preferred block size of a directory",
             (s, d) -> {
-              s.a.mkdirs(p(d));
-              return s.nn().getPreferredBlockSize(d);
+              s.admin().mkdirs(p(d));
+              return nn(s).getPreferredBlockSize(d);
             }),
         call(
             "create without write permission on the parent",
-            (s, d) -> s.alice.create(p(dir(s, d, 0755) + "/f"))),
+            (s, d) -> s.alice().create(p(dir(s, d, 0755) + "/f"))),
         call(
             "create with parents below a directory without write permission",
-            (s, d) -> s.alice.create(p(dir(s, d, 0755) + "/x/y/f"))),
+            (s, d) -> s.alice().create(p(dir(s, d, 0755) + "/x/y/f"))),
         call(
             "create through a directory without traverse permission",
-            (s, d) -> s.alice.create(p(dir(s, d, 0700) + "/f"))),
+            (s, d) -> s.alice().create(p(dir(s, d, 0700) + "/f"))),
         call(
             "overwrite of a file without write permission on it",
             (s, d) -> {
               dir(s, d, 0777);
-              return s.alice.create(p(file(s, d + "/f", 0644)), true);
+              return s.alice().create(p(file(s, d + "/f", 0644)), true);
             }),
         call(
             "create without overwrite over a file without write permission on it",
             (s, d) -> {
               dir(s, d, 0777);
-              return s.alice.create(p(file(s, d + "/f", 0644)), false);
+              return s.alice().create(p(file(s, d + "/f", 0644)), false);
             }),
         call(
             "create by alice in her writable directory",
             (s, d) -> {
               dir(s, d, 0777);
-              s.alice.create(p(d + "/f")).close();
-              FileStatus st = s.a.getFileStatus(p(d + "/f"));
+              s.alice().create(p(d + "/f")).close();
+              FileStatus st = s.admin().getFileStatus(p(d + "/f"));
               return st.getOwner() + ":" + st.getGroup() + " " + st.getPermission();
             }),
         call(
@@ -386,35 +331,35 @@ class CreateLikeHdfsTest {
             (s, d) -> {
               dir(s, d, 0777);
               open(s, d + "/f", EnumSet.of(CreateFlag.CREATE));
-              return s.alice.recoverLease(p(d + "/f"));
+              return s.alice().recoverLease(p(d + "/f"));
             }),
         call(
             "open without read permission",
             (s, d) -> {
               dir(s, d, 0777);
-              return s.alice.open(p(file(s, d + "/f", 0600)));
+              return s.alice().open(p(file(s, d + "/f", 0600)));
             }),
         call(
             "isFileClosed through a directory without traverse permission",
             (s, d) -> {
               dir(s, d, 0777);
               file(s, d + "/f", 0600);
-              s.a.setPermission(p(d), new FsPermission((short) 0700));
-              return s.alice.isFileClosed(p(d + "/f"));
+              s.admin().setPermission(p(d), new FsPermission((short) 0700));
+              return s.alice().isFileClosed(p(d + "/f"));
             }),
         call(
             "the writer overwrites its own open file, then closes both streams",
             (s, d) -> {
-              FSDataOutputStream first = s.a.create(p(d + "/f"));
-              s.a.create(p(d + "/f"), true).close();
+              FSDataOutputStream first = s.admin().create(p(d + "/f"));
+              s.admin().create(p(d + "/f"), true).close();
               first.close();
               return stat(s, d + "/f");
             }),
         call(
             "stream closed after its file was recovered by another client",
             (s, d) -> {
-              FSDataOutputStream out = s.a.create(p(d + "/f"));
-              s.b.recoverLease(p(d + "/f"));
+              FSDataOutputStream out = s.admin().create(p(d + "/f"));
+              s.secondAdmin().recoverLease(p(d + "/f"));
               out.close();
               return stat(s, d + "/f");
             }));
@@ -460,8 +405,8 @@ class CreateLikeHdfsTest {
   @MethodSource("calls")
   void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
     String dir = "/c" + DIRS.incrementAndGet();
-    String expected = outcome(call, hdfsSide, dir);
-    String actual = outcome(call, hopsSide, dir);
+    String expected = outcome(call, both.hdfsSide(), dir);
+    String actual = outcome(call, both.hopsSide(), dir);
     assertThat(actual).as(name).isEqualTo(expected);
   }
 }

@@ -6,12 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hops.dal.AccessCounts;
 import io.hops.dal.AccessKind;
 import io.hops.dal.LockMode;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.ObservedCluster;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.EnumSet;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -27,39 +25,23 @@ import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code create} of zero-length files through the stock client, with HDFS's checks. */
 class CreateTest {
   private static final long MB = 1024 * 1024;
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
 
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
-
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = new HopsTestCluster();
-    fs = cluster.client();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
-  }
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of();
 
   @Test
   void touchzCreatesAClosedEmptyFileWithTheRequestedAttributes() throws Exception {
-    fs.mkdirs(new Path("/touch"));
-    fs.setOwner(new Path("/touch"), null, "staff");
+    observed.fs().mkdirs(new Path("/touch"));
+    observed.fs().setOwner(new Path("/touch"), null, "staff");
     Path f = new Path("/touch/empty");
-    fs.create(f, false, 4096, (short) 2, 2 * MB).close();
+    observed.fs().create(f, false, 4096, (short) 2, 2 * MB).close();
 
-    FileStatus st = fs.getFileStatus(f);
+    FileStatus st = observed.fs().getFileStatus(f);
     assertThat(st.isFile()).isTrue();
     assertThat(st.getLen()).isZero();
     assertThat(st.getOwner()).isEqualTo(UserGroupInformation.getCurrentUser().getShortUserName());
@@ -67,10 +49,10 @@ class CreateTest {
     assertThat(st.getReplication()).isEqualTo((short) 2);
     assertThat(st.getBlockSize()).isEqualTo(2 * MB);
     assertThat(st.getPermission()).isEqualTo(new FsPermission((short) 0644));
-    assertThat(fs.isFileClosed(f)).isTrue();
-    assertThat(fs.getClient().getNamenode().getPreferredBlockSize("/touch/empty"))
+    assertThat(observed.fs().isFileClosed(f)).isTrue();
+    assertThat(observed.fs().getClient().getNamenode().getPreferredBlockSize("/touch/empty"))
         .isEqualTo(2 * MB);
-    assertThat(fs.getFileStatus(new Path("/touch")).getModificationTime())
+    assertThat(observed.fs().getFileStatus(new Path("/touch")).getModificationTime())
         .as("the parent changed at create, the file again at close")
         .isLessThanOrEqualTo(st.getModificationTime());
   }
@@ -78,8 +60,8 @@ class CreateTest {
   @Test
   void createWithoutOverwriteOfAnExistingFileIsFileAlreadyExists() throws Exception {
     Path f = new Path("/nooverwrite/f");
-    fs.create(f).close();
-    assertThatThrownBy(() -> fs.create(f, false))
+    observed.fs().create(f).close();
+    assertThatThrownBy(() -> observed.fs().create(f, false))
         .isInstanceOf(FileAlreadyExistsException.class)
         .hasMessageContaining("/nooverwrite/f for client")
         .hasMessageContaining("already exists");
@@ -88,68 +70,70 @@ class CreateTest {
   @Test
   void overwriteReplacesTheFileWithANewInode() throws Exception {
     Path f = new Path("/overwrite/f");
-    fs.create(f, false, 4096, (short) 1, MB).close();
-    long oldId = fs.getClient().getFileInfo("/overwrite/f").getFileId();
-    fs.create(f, true, 4096, (short) 3, 4 * MB).close();
+    observed.fs().create(f, false, 4096, (short) 1, MB).close();
+    long oldId = observed.fs().getClient().getFileInfo("/overwrite/f").getFileId();
+    observed.fs().create(f, true, 4096, (short) 3, 4 * MB).close();
 
-    HdfsFileStatus st = fs.getClient().getFileInfo("/overwrite/f");
+    HdfsFileStatus st = observed.fs().getClient().getFileInfo("/overwrite/f");
     assertThat(st.getFileId()).isNotEqualTo(oldId);
     assertThat(st.getReplication()).isEqualTo((short) 3);
     assertThat(st.getBlockSize()).isEqualTo(4 * MB);
-    assertThat(fs.listStatus(new Path("/overwrite"))).hasSize(1);
-    assertThat(fs.getClient().getFileInfo("/overwrite").getChildrenNum()).isEqualTo(1);
+    assertThat(observed.fs().listStatus(new Path("/overwrite"))).hasSize(1);
+    assertThat(observed.fs().getClient().getFileInfo("/overwrite").getChildrenNum()).isEqualTo(1);
   }
 
   @Test
   void createNonRecursiveInAMissingDirectoryIsFileNotFound() {
     assertThatThrownBy(
             () ->
-                fs.createNonRecursive(
-                    new Path("/nonrec/missing/f"), false, 4096, (short) 1, MB, null))
+                observed
+                    .fs()
+                    .createNonRecursive(
+                        new Path("/nonrec/missing/f"), false, 4096, (short) 1, MB, null))
         .isInstanceOf(FileNotFoundException.class)
         .hasMessageStartingWith("Parent directory doesn't exist: /nonrec/missing");
   }
 
   @Test
   void createMakesMissingParentsWithTheDeepestDirectorysPermissionPlusUwx() throws Exception {
-    fs.mkdirs(new Path("/parents"));
-    fs.setPermission(new Path("/parents"), new FsPermission((short) 0555));
-    fs.create(new Path("/parents/a/b/f")).close();
+    observed.fs().mkdirs(new Path("/parents"));
+    observed.fs().setPermission(new Path("/parents"), new FsPermission((short) 0555));
+    observed.fs().create(new Path("/parents/a/b/f")).close();
 
-    assertThat(fs.getFileStatus(new Path("/parents/a")).getPermission())
+    assertThat(observed.fs().getFileStatus(new Path("/parents/a")).getPermission())
         .isEqualTo(new FsPermission((short) 0755));
-    assertThat(fs.getFileStatus(new Path("/parents/a/b")).isDirectory()).isTrue();
-    assertThat(fs.getFileStatus(new Path("/parents/a/b/f")).isFile()).isTrue();
-    assertThat(fs.getClient().getFileInfo("/parents/a").getChildrenNum()).isEqualTo(1);
-    assertThat(fs.getClient().getFileInfo("/parents").getChildrenNum()).isEqualTo(1);
+    assertThat(observed.fs().getFileStatus(new Path("/parents/a/b")).isDirectory()).isTrue();
+    assertThat(observed.fs().getFileStatus(new Path("/parents/a/b/f")).isFile()).isTrue();
+    assertThat(observed.fs().getClient().getFileInfo("/parents/a").getChildrenNum()).isEqualTo(1);
+    assertThat(observed.fs().getClient().getFileInfo("/parents").getChildrenNum()).isEqualTo(1);
   }
 
   @Test
   void createOverADirectoryIsFileAlreadyExists() throws Exception {
-    fs.mkdirs(new Path("/overdir/d"));
-    assertThatThrownBy(() -> fs.create(new Path("/overdir/d"), true))
+    observed.fs().mkdirs(new Path("/overdir/d"));
+    assertThatThrownBy(() -> observed.fs().create(new Path("/overdir/d"), true))
         .isInstanceOf(FileAlreadyExistsException.class)
         .hasMessageStartingWith("/overdir/d already exists as a directory");
   }
 
   @Test
   void createBelowAFileIsParentNotDirectory() throws Exception {
-    fs.create(new Path("/belowfile/f")).close();
-    assertThatThrownBy(() -> fs.create(new Path("/belowfile/f/g")))
+    observed.fs().create(new Path("/belowfile/f")).close();
+    assertThatThrownBy(() -> observed.fs().create(new Path("/belowfile/f/g")))
         .isInstanceOf(ParentNotDirectoryException.class)
         .hasMessageContaining("/belowfile/f (is not a directory)");
   }
 
   @Test
   void replicationAboveTheMaximumIsRefusedWithHdfsMessage() {
-    assertThatThrownBy(() -> fs.create(new Path("/repl/f"), true, 4096, (short) 600, MB))
+    assertThatThrownBy(() -> observed.fs().create(new Path("/repl/f"), true, 4096, (short) 600, MB))
         .isInstanceOf(RemoteException.class)
         .hasMessageContaining("Requested replication factor of 600 exceeds maximum of 512");
   }
 
   @Test
   void blockSizeBelowTheMinimumIsRefusedWithHdfsMessage() {
-    assertThatThrownBy(() -> fs.create(new Path("/bs/f"), true, 4096, (short) 1, 1024))
+    assertThatThrownBy(() -> observed.fs().create(new Path("/bs/f"), true, 4096, (short) 1, 1024))
         .isInstanceOf(RemoteException.class)
         .hasMessageContaining(
             "Specified block size 1024 is less than configured minimum value"
@@ -158,14 +142,14 @@ class CreateTest {
 
   @Test
   void createWithoutWritePermissionOnTheParentIsAccessControl() throws Exception {
-    fs.mkdirs(new Path("/locked"));
-    fs.setPermission(new Path("/locked"), new FsPermission((short) 0755));
+    observed.fs().mkdirs(new Path("/locked"));
+    observed.fs().setPermission(new Path("/locked"), new FsPermission((short) 0755));
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"users"});
     try (FileSystem afs =
         alice.doAs(
             (java.security.PrivilegedExceptionAction<FileSystem>)
-                () -> FileSystem.get(cluster.uri(), cluster.clientConf()))) {
+                () -> FileSystem.get(observed.cluster().uri(), observed.cluster().clientConf()))) {
       assertThatThrownBy(() -> afs.create(new Path("/locked/f")))
           .isInstanceOf(AccessControlException.class)
           .hasMessageContaining("access=WRITE");
@@ -176,12 +160,14 @@ class CreateTest {
   void createWithoutTheCreateFlagOfAMissingFileIsFileNotFound() throws Exception {
     assertThatThrownBy(
             () ->
-                fs.getClient()
+                observed
+                    .fs()
+                    .getClient()
                     .getNamenode()
                     .create(
                         "/noflag/f",
                         FsPermission.getFileDefault(),
-                        fs.getClient().getClientName(),
+                        observed.fs().getClient().getClientName(),
                         new EnumSetWritable<>(EnumSet.of(CreateFlag.OVERWRITE)),
                         true,
                         (short) 1,
@@ -199,8 +185,8 @@ class CreateTest {
 
   @Test
   void anUnknownStoragePolicyIsRefusedAndAKnownOneIsStored() throws Exception {
-    var nn = fs.getClient().getNamenode();
-    String client = fs.getClient().getClientName();
+    var nn = observed.fs().getClient().getNamenode();
+    String client = observed.fs().getClient().getClientName();
     var flags = new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
     assertThatThrownBy(
             () ->
@@ -234,13 +220,13 @@ class CreateTest {
 
   @Test
   void erasureCodingPoliciesAreRefusedClearly() {
-    var nn = fs.getClient().getNamenode();
+    var nn = observed.fs().getClient().getNamenode();
     assertThatThrownBy(
             () ->
                 nn.create(
                     "/ec/f",
                     FsPermission.getFileDefault(),
-                    fs.getClient().getClientName(),
+                    observed.fs().getClient().getClientName(),
                     new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE)),
                     true,
                     (short) 1,
@@ -253,18 +239,18 @@ class CreateTest {
 
   @Test
   void writingDataIsRefusedNamingTheMissingDataPath() throws Exception {
-    FSDataOutputStream out = fs.create(new Path("/data/f"));
+    FSDataOutputStream out = observed.fs().create(new Path("/data/f"));
     out.write(1);
     assertThatThrownBy(out::close).isInstanceOf(IOException.class).hasMessageContaining("addBlock");
   }
 
   @Test
   void createCompleteRenewAndOpenOfAnEmptyFileCostWhatTheDesignSays() throws Exception {
-    fs.mkdirs(new Path("/cost/a"));
-    fs.getFileStatus(new Path("/cost/a")); // warms the hints of every ancestor
-    DistributedFileSystem writer = cluster.client(); // a new client: its first create
+    observed.fs().mkdirs(new Path("/cost/a"));
+    observed.fs().getFileStatus(new Path("/cost/a")); // warms the hints of every ancestor
+    DistributedFileSystem writer = observed.cluster().client(); // a new client: its first create
     FSDataOutputStream out = writer.create(new Path("/cost/a/f"));
-    AccessCounts create = LAST.get("create");
+    AccessCounts create = observed.last("create");
     // The ancestors in one batch; the lease read committed (a hint: none), then parent, new name
     // and lease locked; one write batch, with the retry-cache row (a first attempt does not read
     // it). Like every write, it reads the safe-mode row shared, in its first transaction.
@@ -276,14 +262,14 @@ class CreateTest {
     assertThat(create.total()).as(create.toString()).isEqualTo(7);
 
     writer.getClient().getNamenode().renewLease(writer.getClient().getClientName(), null);
-    AccessCounts renew = LAST.get("renewLease");
+    AccessCounts renew = observed.last("renewLease");
     assertThat(renew.get(AccessKind.PK, LockMode.EXCLUSIVE)).isEqualTo(1);
     assertThat(renew.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
     assertThat(renew.total()).as(renew.toString()).isEqualTo(3);
 
     out.close();
     writer.close();
-    AccessCounts complete = LAST.get("complete");
+    AccessCounts complete = observed.last("complete");
     // The file locked (its parent does not change; no lease row: the lease path goes, protected
     // by the file's lock), then the file's tail: its lease path names its last blocks, and an
     // empty file has none to lock.
@@ -293,8 +279,8 @@ class CreateTest {
     assertThat(complete.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
     assertThat(complete.total()).as(complete.toString()).isEqualTo(5);
 
-    fs.open(new Path("/cost/a/f")).close();
-    AccessCounts read = LAST.get("getBlockLocations");
+    observed.fs().open(new Path("/cost/a/f")).close();
+    AccessCounts read = observed.last("getBlockLocations");
     // An empty closed file: a stat, no lock and no block tables.
     assertThat(read.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
     assertThat(read.total()).as(read.toString()).isEqualTo(1);

@@ -16,7 +16,7 @@ import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Table;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.ObservedCluster;
 import io.hops.namenode.check.NamespaceChecker;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.resolve.MutableInode;
@@ -24,9 +24,7 @@ import java.io.IOException;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
@@ -35,40 +33,30 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.io.EnumSetWritable;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code delete} through the stock client, over a namenode whose subtree bound is 10 inodes. */
 class DeleteTest {
   private static final int BOUND = 10;
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static Storage storage;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
 
-  @BeforeAll
-  static void start() throws Exception {
+  private static Configuration bounded() {
     Configuration conf = new Configuration(false);
     conf.setInt(NamenodeConfig.MAX_SUBTREE_INODES, BOUND);
-    cluster = new HopsTestCluster(conf);
-    fs = cluster.client();
-    storage = cluster.namenode().namesystem().storage();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
+    return conf;
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of(bounded());
+
+  private static Storage storage() {
+    return observed.cluster().namenode().namesystem().storage();
   }
 
   private static <R extends Record> List<R> all(Table<R> table) throws IOException {
-    try (Transaction tx = storage.begin()) {
+    try (Transaction tx = storage().begin()) {
       return tx.scanAll(table, LockMode.READ_COMMITTED);
     }
   }
@@ -82,32 +70,32 @@ class DeleteTest {
   }
 
   private static void touch(String path) throws IOException {
-    fs.create(new Path(path)).close();
+    observed.fs().create(new Path(path)).close();
   }
 
   @Test
   void deleteOfAFileRemovesItAndUpdatesItsParent() throws Exception {
     touch("/df/f");
     long id = fileId("/df/f");
-    long before = fs.getFileStatus(new Path("/df")).getModificationTime();
+    long before = observed.fs().getFileStatus(new Path("/df")).getModificationTime();
     Thread.sleep(5);
 
-    assertThat(fs.delete(new Path("/df/f"), false)).isTrue();
+    assertThat(observed.fs().delete(new Path("/df/f"), false)).isTrue();
 
-    assertThat(fs.exists(new Path("/df/f"))).isFalse();
+    assertThat(observed.fs().exists(new Path("/df/f"))).isFalse();
     assertThat(inodeIds()).doesNotContain(id);
-    FileStatus parent = fs.getFileStatus(new Path("/df"));
+    FileStatus parent = observed.fs().getFileStatus(new Path("/df"));
     assertThat(parent.getModificationTime()).isGreaterThan(before);
-    assertThat(fs.getClient().getFileInfo("/df").getChildrenNum()).isZero();
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().getClient().getFileInfo("/df").getChildrenNum()).isZero();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
   void deleteOfAClosedEmptyFileIsOneBatchTwoExclusiveReadsAndTheWrites() throws Exception {
     touch("/dcost/a/f");
-    fs.getFileStatus(new Path("/dcost/a/f")); // warms the hints
-    assertThat(fs.delete(new Path("/dcost/a/f"), false)).isTrue();
-    AccessCounts c = LAST.get("delete");
+    observed.fs().getFileStatus(new Path("/dcost/a/f")); // warms the hints
+    assertThat(observed.fs().delete(new Path("/dcost/a/f"), false)).isTrue();
+    AccessCounts c = observed.last("delete");
     // The ancestors in one batch, parent and file locked, one write batch (with the retry-cache
     // row: a first attempt does not read it), and the safe-mode row read shared.
     assertThat(c.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).as(c.toString()).isEqualTo(1);
@@ -119,20 +107,20 @@ class DeleteTest {
 
   @Test
   void deleteOfAnEmptyDirectoryWithoutRecursiveSucceeds() throws Exception {
-    fs.mkdirs(new Path("/de/empty"));
-    assertThat(fs.delete(new Path("/de/empty"), false)).isTrue();
-    assertThat(fs.exists(new Path("/de/empty"))).isFalse();
-    assertThat(fs.listStatus(new Path("/de"))).isEmpty();
+    observed.fs().mkdirs(new Path("/de/empty"));
+    assertThat(observed.fs().delete(new Path("/de/empty"), false)).isTrue();
+    assertThat(observed.fs().exists(new Path("/de/empty"))).isFalse();
+    assertThat(observed.fs().listStatus(new Path("/de"))).isEmpty();
   }
 
   @Test
   void recursiveDeleteOfASmallTreeLeavesNoOrphans() throws Exception {
-    fs.mkdirs(new Path("/dr/t/a/b"));
-    fs.mkdirs(new Path("/dr/t/c"));
+    observed.fs().mkdirs(new Path("/dr/t/a/b"));
+    observed.fs().mkdirs(new Path("/dr/t/c"));
     touch("/dr/t/f1");
     touch("/dr/t/a/f2");
     touch("/dr/t/a/b/f3");
-    fs.mkdirs(new Path("/dr/keep"));
+    observed.fs().mkdirs(new Path("/dr/keep"));
     // By id, not by comparing every inode before and after: the leader may be reclaiming what
     // earlier tests deleted meanwhile.
     Set<Long> tree = new HashSet<>();
@@ -141,58 +129,59 @@ class DeleteTest {
     }
     long keep = fileId("/dr/keep");
 
-    assertThat(fs.delete(new Path("/dr/t"), true)).isTrue();
+    assertThat(observed.fs().delete(new Path("/dr/t"), true)).isTrue();
 
     Set<Long> left = inodeIds();
     assertThat(tree).as("t, a, b, c and three files").hasSize(7);
     assertThat(left).doesNotContainAnyElementsOf(tree).contains(keep);
-    assertThat(fs.listStatus(new Path("/dr")))
+    assertThat(observed.fs().listStatus(new Path("/dr")))
         .extracting(s -> s.getPath().getName())
         .containsExactly("keep");
-    assertThat(fs.exists(new Path("/dr/t/a/b/f3"))).isFalse();
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().exists(new Path("/dr/t/a/b/f3"))).isFalse();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
     // The names can be used again: no stale hint or row is left behind.
-    fs.mkdirs(new Path("/dr/t/a/b"));
-    assertThat(fs.getFileStatus(new Path("/dr/t/a/b")).isDirectory()).isTrue();
+    observed.fs().mkdirs(new Path("/dr/t/a/b"));
+    assertThat(observed.fs().getFileStatus(new Path("/dr/t/a/b")).isDirectory()).isTrue();
   }
 
   @Test
   void nonRecursiveDeleteOfANonEmptyDirectoryIsPathIsNotEmptyDirectory() throws Exception {
     touch("/dn/d/f");
-    assertThatThrownBy(() -> fs.delete(new Path("/dn/d"), false))
+    assertThatThrownBy(() -> observed.fs().delete(new Path("/dn/d"), false))
         .isInstanceOf(PathIsNotEmptyDirectoryException.class)
         .hasMessageContaining("/dn/d is non empty");
-    assertThat(fs.exists(new Path("/dn/d/f"))).isTrue();
+    assertThat(observed.fs().exists(new Path("/dn/d/f"))).isTrue();
   }
 
   @Test
   void deleteOfAMissingPathReturnsFalse() throws Exception {
-    assertThat(fs.delete(new Path("/missing-x"), true)).isFalse();
-    assertThat(fs.delete(new Path("/missing-y/z"), false)).isFalse();
+    assertThat(observed.fs().delete(new Path("/missing-x"), true)).isFalse();
+    assertThat(observed.fs().delete(new Path("/missing-y/z"), false)).isFalse();
   }
 
   @Test
   void deleteOfTheRootReturnsFalseAndNonRecursiveIsNotEmpty() throws Exception {
-    fs.mkdirs(new Path("/droot"));
-    assertThat(fs.getClient().delete("/", true)).isFalse();
-    assertThatThrownBy(() -> fs.getClient().delete("/", false))
+    observed.fs().mkdirs(new Path("/droot"));
+    assertThat(observed.fs().getClient().delete("/", true)).isFalse();
+    assertThatThrownBy(() -> observed.fs().getClient().delete("/", false))
         .isInstanceOf(PathIsNotEmptyDirectoryException.class);
-    assertThat(fs.exists(new Path("/droot"))).isTrue();
+    assertThat(observed.fs().exists(new Path("/droot"))).isTrue();
   }
 
   @Test
   void aTreeOverTheBoundIsDeletedByTheSubtreeProtocolLeavingNoMark() throws Exception {
     // t, a, b and 8 files: 11 inodes, one over the bound.
-    fs.mkdirs(new Path("/big/t/a"));
-    fs.mkdirs(new Path("/big/t/b"));
+    observed.fs().mkdirs(new Path("/big/t/a"));
+    observed.fs().mkdirs(new Path("/big/t/b"));
     for (int i = 0; i < 8; i++) {
       touch("/big/t/" + (i % 2 == 0 ? "a" : "b") + "/f" + i);
     }
-    assertThat(fs.delete(new Path("/big/t"), true)).isTrue();
-    assertThat(fs.exists(new Path("/big/t"))).isFalse();
-    assertThat(fs.exists(new Path("/big"))).isTrue();
-    assertThat(LAST).containsKey("subtreeQuiesce").containsKey("subtreeDeleteBatch");
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().delete(new Path("/big/t"), true)).isTrue();
+    assertThat(observed.fs().exists(new Path("/big/t"))).isFalse();
+    assertThat(observed.fs().exists(new Path("/big"))).isTrue();
+    assertThat(observed.last("subtreeQuiesce")).isNotNull();
+    assertThat(observed.last("subtreeDeleteBatch")).isNotNull();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
@@ -200,14 +189,14 @@ class DeleteTest {
     for (int i = 0; i < 3 * BOUND; i++) {
       touch("/wide/t/f" + i);
     }
-    assertThat(fs.delete(new Path("/wide/t"), true)).isTrue();
-    assertThat(fs.exists(new Path("/wide/t"))).isFalse();
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().delete(new Path("/wide/t"), true)).isTrue();
+    assertThat(observed.fs().exists(new Path("/wide/t"))).isFalse();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
   void deleteOfAnOpenFileRemovesItsLeasePathAndTheLeaseWithItsLastFile() throws Exception {
-    var nn = fs.getClient().getNamenode();
+    var nn = observed.fs().getClient().getNamenode();
     String holder = "DFSClient_delete_test";
     var flags = new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
     FsPermission perm = FsPermission.getFileDefault();
@@ -235,9 +224,9 @@ class DeleteTest {
         null);
     assertThat(openFiles(holder)).isEqualTo(2);
 
-    assertThat(fs.delete(new Path("/dopen/a"), false)).isTrue();
+    assertThat(observed.fs().delete(new Path("/dopen/a"), false)).isTrue();
     assertThat(openFiles(holder)).isEqualTo(1);
-    assertThat(fs.delete(new Path("/dopen/d"), true)).isTrue();
+    assertThat(observed.fs().delete(new Path("/dopen/d"), true)).isTrue();
     assertThat(openFiles(holder)).isZero();
     assertThat(lease(holder)).as("stays until the leader drops it past the hard limit").isNotNull();
     assertThat(all(LeasePathRow.TABLE)).noneMatch(p -> p.holder().equals(holder));
@@ -248,7 +237,7 @@ class DeleteTest {
     touch("/dblocks/f");
     long id = fileId("/dblocks/f");
     // Blocks as the data path will write them: two blocks, replicas on storages 7 and 8.
-    try (Transaction tx = storage.begin()) {
+    try (Transaction tx = storage().begin()) {
       InodeRow row = tx.findByIndex(InodeRow.TABLE, "id", id, LockMode.EXCLUSIVE).get(0);
       MutableInode m = MutableInode.of(row);
       m.size = 300;
@@ -264,7 +253,7 @@ class DeleteTest {
       tx.commit();
     }
 
-    assertThat(fs.delete(new Path("/dblocks/f"), false)).isTrue();
+    assertThat(observed.fs().delete(new Path("/dblocks/f"), false)).isTrue();
 
     assertThat(all(BlockInfoRow.TABLE)).noneMatch(b -> b.inodeId() == id);
     // The lookup rows stay until the datanodes report the deletions: those reports find the
@@ -291,23 +280,23 @@ class DeleteTest {
 
   @Test
   void permissionsFollowHdfsWriteOnTheParentStickyBitAndAllOnTheSubtree() throws Exception {
-    fs.mkdirs(new Path("/dperm/locked"));
+    observed.fs().mkdirs(new Path("/dperm/locked"));
     touch("/dperm/locked/f");
-    fs.mkdirs(new Path("/dperm/tmp"));
-    fs.setPermission(new Path("/dperm/tmp"), new FsPermission((short) 01777));
+    observed.fs().mkdirs(new Path("/dperm/tmp"));
+    observed.fs().setPermission(new Path("/dperm/tmp"), new FsPermission((short) 01777));
     touch("/dperm/tmp/admins");
-    fs.setPermission(new Path("/dperm/tmp/admins"), new FsPermission((short) 0666));
-    fs.mkdirs(new Path("/dperm/alice/inner"));
+    observed.fs().setPermission(new Path("/dperm/tmp/admins"), new FsPermission((short) 0666));
+    observed.fs().mkdirs(new Path("/dperm/alice/inner"));
     touch("/dperm/alice/inner/f");
-    fs.setOwner(new Path("/dperm/alice"), "alice", "staff");
-    fs.setPermission(new Path("/dperm/alice"), new FsPermission((short) 0777));
-    fs.setPermission(new Path("/dperm"), new FsPermission((short) 0777));
+    observed.fs().setOwner(new Path("/dperm/alice"), "alice", "staff");
+    observed.fs().setPermission(new Path("/dperm/alice"), new FsPermission((short) 0777));
+    observed.fs().setPermission(new Path("/dperm"), new FsPermission((short) 0777));
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
     try (FileSystem afs =
         alice.doAs(
             (java.security.PrivilegedExceptionAction<FileSystem>)
-                () -> FileSystem.get(cluster.uri(), cluster.clientConf()))) {
+                () -> FileSystem.get(observed.cluster().uri(), observed.cluster().clientConf()))) {
       assertThatThrownBy(() -> afs.delete(new Path("/dperm/locked/f"), false))
           .isInstanceOf(AccessControlException.class)
           .hasMessageContaining("access=WRITE");
@@ -320,21 +309,21 @@ class DeleteTest {
           .hasMessageContaining("access=ALL")
           .hasMessageContaining("/dperm/alice/inner");
     }
-    assertThat(fs.exists(new Path("/dperm/alice/inner/f"))).isTrue();
+    assertThat(observed.fs().exists(new Path("/dperm/alice/inner/f"))).isTrue();
   }
 
   private static long fileId(String path) throws IOException {
-    return fs.getClient().getFileInfo(path).getFileId();
+    return observed.fs().getClient().getFileInfo(path).getFileId();
   }
 
   private static int openFiles(String holder) throws IOException {
-    try (Transaction tx = storage.begin()) {
+    try (Transaction tx = storage().begin()) {
       return tx.findByPartition(LeasePathRow.TABLE, holder, LockMode.READ_COMMITTED).size();
     }
   }
 
   private static LeaseRow lease(String holder) throws IOException {
-    try (Transaction tx = storage.begin()) {
+    try (Transaction tx = storage().begin()) {
       return tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.READ_COMMITTED);
     }
   }

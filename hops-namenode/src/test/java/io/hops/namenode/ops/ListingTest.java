@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hops.dal.AccessCounts;
 import io.hops.dal.AccessKind;
 import io.hops.dal.LockMode;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.ObservedCluster;
 import io.hops.namenode.resolve.Inodes;
 import java.io.FileNotFoundException;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +14,7 @@ import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -30,31 +28,20 @@ import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** getListing through the stock client: order, paging, files, missing paths, permissions, cost. */
 class ListingTest {
   private static final int LS_LIMIT = 5;
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
 
-  @BeforeAll
-  static void start() throws Exception {
+  private static Configuration limited() {
     Configuration conf = new Configuration(false);
     conf.setInt(DFSConfigKeys.DFS_LIST_LIMIT, LS_LIMIT);
-    cluster = new HopsTestCluster(conf);
-    fs = cluster.client();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
+    return conf;
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
-  }
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of(limited());
 
   private static List<String> names(FileStatus[] listing) {
     List<String> out = new ArrayList<>();
@@ -78,17 +65,17 @@ class ListingTest {
     Set<Long> partitions = new HashSet<>();
     for (int i = 0; i < 30; i++) {
       String name = String.format("top%02d", i);
-      assertThat(fs.mkdirs(new Path("/" + name))).isTrue();
+      assertThat(observed.fs().mkdirs(new Path("/" + name))).isTrue();
       expected.add(name);
       partitions.add(Inodes.partitionOf(Inodes.ROOT_ID, name));
     }
     assertThat(partitions).as("top-level directories are hash-partitioned").hasSizeGreaterThan(10);
 
     // Past dfs.ls.limit (5): the stock client pages through the listing itself.
-    List<String> listed = names(fs.listStatus(new Path("/")));
+    List<String> listed = names(observed.fs().listStatus(new Path("/")));
     assertThat(listed).containsAll(expected);
     assertThat(listed).isSortedAccordingTo(String::compareTo);
-    assertThat(fs.listStatus(new Path("/top07"))).isEmpty();
+    assertThat(observed.fs().listStatus(new Path("/top07"))).isEmpty();
   }
 
   @Test
@@ -96,12 +83,12 @@ class ListingTest {
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
       String name = "d" + (char) ('a' + i);
-      fs.mkdirs(new Path("/paged/" + name));
+      observed.fs().mkdirs(new Path("/paged/" + name));
       expected.add(name);
     }
-    assertThat(names(fs.listStatus(new Path("/paged")))).isEqualTo(expected);
+    assertThat(names(observed.fs().listStatus(new Path("/paged")))).isEqualTo(expected);
 
-    var nn = fs.getClient().getNamenode();
+    var nn = observed.fs().getClient().getNamenode();
     DirectoryListing first = nn.getListing("/paged", HdfsFileStatus.EMPTY_NAME, false);
     assertThat(names(first)).isEqualTo(expected.subList(0, 5));
     assertThat(first.getRemainingEntries()).isEqualTo(7);
@@ -126,36 +113,40 @@ class ListingTest {
   @Test
   void childrenAreOrderedBySignedNameBytesLikeHdfs() throws Exception {
     for (String n : List.of("a", "B", "_", "é", "Z", "aa", "1")) {
-      fs.mkdirs(new Path("/order/" + n));
+      observed.fs().mkdirs(new Path("/order/" + n));
     }
     // HDFS compares names as signed bytes: upper case before lower case, and multi-byte UTF-8
     // (negative bytes) before everything ASCII.
-    assertThat(names(fs.listStatus(new Path("/order"))))
+    assertThat(names(observed.fs().listStatus(new Path("/order"))))
         .containsExactly("é", "1", "B", "Z", "_", "a", "aa");
   }
 
   @Test
   void listingAFileGivesTheFileItself() throws Exception {
     Path file = new Path("/lsfile/f");
-    assertThat(fs.createNewFile(file)).isTrue();
-    FileStatus[] listing = fs.listStatus(file);
+    assertThat(observed.fs().createNewFile(file)).isTrue();
+    FileStatus[] listing = observed.fs().listStatus(file);
     assertThat(listing).hasSize(1);
     assertThat(listing[0].isFile()).isTrue();
     assertThat(listing[0].getPath().toUri().getPath()).isEqualTo("/lsfile/f");
 
     DirectoryListing raw =
-        fs.getClient().getNamenode().getListing("/lsfile/f", HdfsFileStatus.EMPTY_NAME, false);
+        observed
+            .fs()
+            .getClient()
+            .getNamenode()
+            .getListing("/lsfile/f", HdfsFileStatus.EMPTY_NAME, false);
     assertThat(raw.getPartialListing()).hasSize(1);
     assertThat(raw.getPartialListing()[0].getLocalName()).isEmpty();
   }
 
   @Test
   void locatedListingOfZeroLengthFilesWorksWithTheStockClient() throws Exception {
-    fs.mkdirs(new Path("/located/sub"));
-    fs.createNewFile(new Path("/located/a"));
-    fs.createNewFile(new Path("/located/sub/b"));
+    observed.fs().mkdirs(new Path("/located/sub"));
+    observed.fs().createNewFile(new Path("/located/a"));
+    observed.fs().createNewFile(new Path("/located/sub/b"));
     List<String> files = new ArrayList<>();
-    RemoteIterator<LocatedFileStatus> it = fs.listFiles(new Path("/located"), true);
+    RemoteIterator<LocatedFileStatus> it = observed.fs().listFiles(new Path("/located"), true);
     while (it.hasNext()) {
       LocatedFileStatus s = it.next();
       assertThat(s.getBlockLocations()).isEmpty();
@@ -166,20 +157,22 @@ class ListingTest {
 
   @Test
   void listingAMissingPathIsFileNotFound() {
-    assertThatThrownBy(() -> fs.listStatus(new Path("/no/such/dir")))
+    assertThatThrownBy(() -> observed.fs().listStatus(new Path("/no/such/dir")))
         .isInstanceOf(FileNotFoundException.class);
   }
 
   @Test
   void listingNeedsReadAndExecuteOnTheDirectory() throws Exception {
-    fs.mkdirs(new Path("/private/inner"));
-    fs.setPermission(new Path("/private"), new FsPermission((short) 0711));
+    observed.fs().mkdirs(new Path("/private/inner"));
+    observed.fs().setPermission(new Path("/private"), new FsPermission((short) 0711));
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
     DistributedFileSystem aliceFs =
         alice.doAs(
             (PrivilegedExceptionAction<DistributedFileSystem>)
-                () -> (DistributedFileSystem) FileSystem.get(cluster.uri(), cluster.clientConf()));
+                () ->
+                    (DistributedFileSystem)
+                        FileSystem.get(observed.cluster().uri(), observed.cluster().clientConf()));
     try {
       // Traversal (x) is enough for what lies below, not for listing the directory itself.
       assertThat(aliceFs.listStatus(new Path("/private/inner"))).isEmpty();
@@ -194,11 +187,11 @@ class ListingTest {
 
   @Test
   void lsOfADirectoryIsOneBatchOneSharedReadAndOnePrunedScan() throws Exception {
-    fs.mkdirs(new Path("/cost/dir/x"));
-    fs.mkdirs(new Path("/cost/dir/y"));
-    fs.getFileStatus(new Path("/cost/dir")); // warms the hints
-    fs.listStatus(new Path("/cost/dir"));
-    AccessCounts ls = LAST.get("getListing");
+    observed.fs().mkdirs(new Path("/cost/dir/x"));
+    observed.fs().mkdirs(new Path("/cost/dir/y"));
+    observed.fs().getFileStatus(new Path("/cost/dir")); // warms the hints
+    observed.fs().listStatus(new Path("/cost/dir"));
+    AccessCounts ls = observed.last("getListing");
     assertThat(ls.get(AccessKind.BATCH, LockMode.READ_COMMITTED)).isEqualTo(1);
     assertThat(ls.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
     assertThat(ls.get(AccessKind.PPIS, LockMode.READ_COMMITTED)).isEqualTo(1);
@@ -207,9 +200,9 @@ class ListingTest {
 
   @Test
   void lsOfTheRootIsASharedReadAndOneIndexScan() throws Exception {
-    fs.mkdirs(new Path("/rootcost"));
-    fs.getClient().getNamenode().getListing("/", HdfsFileStatus.EMPTY_NAME, false);
-    AccessCounts ls = LAST.get("getListing");
+    observed.fs().mkdirs(new Path("/rootcost"));
+    observed.fs().getClient().getNamenode().getListing("/", HdfsFileStatus.EMPTY_NAME, false);
+    AccessCounts ls = observed.last("getListing");
     assertThat(ls.get(AccessKind.PK, LockMode.SHARED)).isEqualTo(1);
     assertThat(ls.get(AccessKind.IS, LockMode.READ_COMMITTED)).isEqualTo(1);
     assertThat(ls.total()).as(ls.toString()).isEqualTo(2);

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
 import io.hops.namenode.SideBySide.Step;
+import io.hops.namenode.SideBySideExtension;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,16 +26,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NameLimitsLikeHdfsTest {
   private static final String LONG = "abcdefghijk"; // 11 bytes, over the limit of 10
 
-  private static SideBySide both;
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("limits", limits()))
+          .eachSide(NameLimitsLikeHdfsTest::setUp);
 
-  @BeforeAll
-  static void start() throws Exception {
+  private static Configuration limits() {
     Configuration limits = new Configuration(false);
     limits.setInt(DFSConfigKeys.DFS_NAMENODE_MAX_COMPONENT_LENGTH_KEY, 10);
     limits.setInt(DFSConfigKeys.DFS_NAMENODE_MAX_DIRECTORY_ITEMS_KEY, 3);
-    both = SideBySide.start("limits", limits);
-    setUp(both.hopsSide);
-    setUp(both.hdfsSide);
+    return limits;
   }
 
   private static void setUp(Side s) throws Exception {
@@ -52,13 +52,6 @@ class NameLimitsLikeHdfsTest {
     s.admin().setPermission(p("/l/q/st/root-file"), new FsPermission((short) 0666));
     s.admin().mkdirs(p("/l/q/open"));
     s.admin().setPermission(p("/l/q/open"), new FsPermission((short) 0777));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
   }
 
   private static Path p(String path) {
@@ -133,8 +126,8 @@ class NameLimitsLikeHdfsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
   void outcomeIsTheSameAsApacheHdfs(String name, Step step) {
-    String expected = outcome(step, both.hdfsSide);
-    String actual = outcome(step, both.hopsSide);
+    String expected = outcome(step, both.hdfsSide());
+    String actual = outcome(step, both.hopsSide());
     assertThat(expected).as("HDFS refuses: " + name).isNotEqualTo("done");
     assertThat(actual).as(name).isEqualTo(expected);
   }

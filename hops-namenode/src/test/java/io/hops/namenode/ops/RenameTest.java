@@ -10,15 +10,13 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.LeaseRow;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.ObservedCluster;
 import io.hops.namenode.check.NamespaceChecker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,31 +28,16 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.io.EnumSetWritable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code rename} and {@code rename2} through the stock client. */
 class RenameTest {
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static Storage storage;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
+  @RegisterExtension static final ObservedCluster observed = ObservedCluster.of();
 
-  @BeforeAll
-  static void start() throws Exception {
-    cluster = new HopsTestCluster();
-    fs = cluster.client();
-    storage = cluster.namenode().namesystem().storage();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
+  private static Storage storage() {
+    return observed.cluster().namenode().namesystem().storage();
   }
 
   private static Path p(String path) {
@@ -62,40 +45,42 @@ class RenameTest {
   }
 
   private static void touch(String path) throws IOException {
-    fs.create(p(path)).close();
+    observed.fs().create(p(path)).close();
   }
 
   private static long id(String path) throws IOException {
-    return fs.getClient().getFileInfo(path).getFileId();
+    return observed.fs().getClient().getFileInfo(path).getFileId();
   }
 
   @Test
   void renameOfAFileAcrossDirectoriesKeepsItsInodeAndUpdatesBothParents() throws Exception {
     touch("/rf/a/f");
-    fs.mkdirs(p("/rf/b"));
+    observed.fs().mkdirs(p("/rf/b"));
     long id = id("/rf/a/f");
-    long aBefore = fs.getFileStatus(p("/rf/a")).getModificationTime();
+    long aBefore = observed.fs().getFileStatus(p("/rf/a")).getModificationTime();
     Thread.sleep(5);
 
-    assertThat(fs.rename(p("/rf/a/f"), p("/rf/b/g"))).isTrue();
+    assertThat(observed.fs().rename(p("/rf/a/f"), p("/rf/b/g"))).isTrue();
 
-    assertThat(fs.exists(p("/rf/a/f"))).isFalse();
+    assertThat(observed.fs().exists(p("/rf/a/f"))).isFalse();
     assertThat(id("/rf/b/g")).isEqualTo(id);
-    assertThat(fs.getClient().getFileInfo("/rf/a").getChildrenNum()).isZero();
-    assertThat(fs.getClient().getFileInfo("/rf/b").getChildrenNum()).isEqualTo(1);
-    assertThat(fs.getFileStatus(p("/rf/a")).getModificationTime()).isGreaterThan(aBefore);
-    assertThat(fs.getFileStatus(p("/rf/b")).getModificationTime()).isGreaterThan(aBefore);
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().getClient().getFileInfo("/rf/a").getChildrenNum()).isZero();
+    assertThat(observed.fs().getClient().getFileInfo("/rf/b").getChildrenNum()).isEqualTo(1);
+    assertThat(observed.fs().getFileStatus(p("/rf/a")).getModificationTime())
+        .isGreaterThan(aBefore);
+    assertThat(observed.fs().getFileStatus(p("/rf/b")).getModificationTime())
+        .isGreaterThan(aBefore);
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
   void renameOfAFileIsThreeBatchesAndTheWrites() throws Exception {
     touch("/rcost/a/f");
-    fs.mkdirs(p("/rcost/b"));
-    fs.getFileStatus(p("/rcost/a/f"));
-    fs.getFileStatus(p("/rcost/b")); // hints warm for both paths
-    assertThat(fs.rename(p("/rcost/a/f"), p("/rcost/b/f"))).isTrue();
-    AccessCounts c = LAST.get("rename");
+    observed.fs().mkdirs(p("/rcost/b"));
+    observed.fs().getFileStatus(p("/rcost/a/f"));
+    observed.fs().getFileStatus(p("/rcost/b")); // hints warm for both paths
+    assertThat(observed.fs().rename(p("/rcost/a/f"), p("/rcost/b/f"))).isTrue();
+    AccessCounts c = observed.last("rename");
     // Two read-committed resolutions (a batch and the target each), then one locking batch.
     assertThat(c.get(AccessKind.BATCH)).as(c.toString()).isEqualTo(3);
     assertThat(c.get(AccessKind.BATCH, LockMode.EXCLUSIVE)).as(c.toString()).isEqualTo(1);
@@ -108,30 +93,30 @@ class RenameTest {
   void renameOfADirectoryMovesItsChildrenWithIt() throws Exception {
     touch("/rd/src/x/f1");
     touch("/rd/src/f2");
-    fs.mkdirs(p("/rd/other"));
+    observed.fs().mkdirs(p("/rd/other"));
 
-    assertThat(fs.rename(p("/rd/src"), p("/rd/other/moved"))).isTrue();
+    assertThat(observed.fs().rename(p("/rd/src"), p("/rd/other/moved"))).isTrue();
 
-    assertThat(fs.exists(p("/rd/src"))).isFalse();
-    assertThat(fs.getFileStatus(p("/rd/other/moved/x/f1")).isFile()).isTrue();
-    assertThat(fs.getFileStatus(p("/rd/other/moved/f2")).isFile()).isTrue();
-    assertThat(fs.listStatus(p("/rd/other/moved")))
+    assertThat(observed.fs().exists(p("/rd/src"))).isFalse();
+    assertThat(observed.fs().getFileStatus(p("/rd/other/moved/x/f1")).isFile()).isTrue();
+    assertThat(observed.fs().getFileStatus(p("/rd/other/moved/f2")).isFile()).isTrue();
+    assertThat(observed.fs().listStatus(p("/rd/other/moved")))
         .extracting(s -> s.getPath().getName())
         .containsExactly("f2", "x");
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
   void renameOfATopLevelDirectoryChangesItsPartition() throws Exception {
     touch("/rtop1/f");
-    assertThat(fs.rename(p("/rtop1"), p("/rtop2"))).isTrue();
-    assertThat(fs.getFileStatus(p("/rtop2/f")).isFile()).isTrue();
-    assertThat(fs.rename(p("/rtop2"), p("/rtopdeep/under"))).isFalse(); // parent missing
-    fs.mkdirs(p("/rtopdeep"));
-    assertThat(fs.rename(p("/rtop2"), p("/rtopdeep/under"))).isTrue();
-    assertThat(fs.rename(p("/rtopdeep/under"), p("/rtop3"))).isTrue();
-    assertThat(fs.getFileStatus(p("/rtop3/f")).isFile()).isTrue();
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().rename(p("/rtop1"), p("/rtop2"))).isTrue();
+    assertThat(observed.fs().getFileStatus(p("/rtop2/f")).isFile()).isTrue();
+    assertThat(observed.fs().rename(p("/rtop2"), p("/rtopdeep/under"))).isFalse(); // parent missing
+    observed.fs().mkdirs(p("/rtopdeep"));
+    assertThat(observed.fs().rename(p("/rtop2"), p("/rtopdeep/under"))).isTrue();
+    assertThat(observed.fs().rename(p("/rtopdeep/under"), p("/rtop3"))).isTrue();
+    assertThat(observed.fs().getFileStatus(p("/rtop3/f")).isFile()).isTrue();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
@@ -140,22 +125,24 @@ class RenameTest {
     touch("/ro/b");
     long a = id("/ro/a");
 
-    assertThat(fs.rename(p("/ro/a"), p("/ro/b"))).as("old API").isFalse();
-    assertThatThrownBy(() -> fs.rename(p("/ro/a"), p("/ro/b"), Options.Rename.NONE))
+    assertThat(observed.fs().rename(p("/ro/a"), p("/ro/b"))).as("old API").isFalse();
+    assertThatThrownBy(() -> observed.fs().rename(p("/ro/a"), p("/ro/b"), Options.Rename.NONE))
         .isInstanceOf(FileAlreadyExistsException.class)
         .hasMessageStartingWith("rename destination /ro/b already exists");
 
-    fs.rename(p("/ro/a"), p("/ro/b"), Options.Rename.OVERWRITE);
-    assertThat(fs.exists(p("/ro/a"))).isFalse();
+    observed.fs().rename(p("/ro/a"), p("/ro/b"), Options.Rename.OVERWRITE);
+    assertThat(observed.fs().exists(p("/ro/a"))).isFalse();
     assertThat(id("/ro/b")).isEqualTo(a);
-    assertThat(fs.getClient().getFileInfo("/ro").getChildrenNum()).isEqualTo(1);
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().getClient().getFileInfo("/ro").getChildrenNum()).isEqualTo(1);
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
   void overwriteOfAnOpenFileDropsItsLease() throws Exception {
     String holder = "DFSClient_rename_test";
-    fs.getClient()
+    observed
+        .fs()
+        .getClient()
         .getNamenode()
         .create(
             "/rlease/open",
@@ -169,8 +156,8 @@ class RenameTest {
             null,
             null);
     touch("/rlease/closed");
-    fs.rename(p("/rlease/closed"), p("/rlease/open"), Options.Rename.OVERWRITE);
-    try (Transaction tx = storage.begin()) {
+    observed.fs().rename(p("/rlease/closed"), p("/rlease/open"), Options.Rename.OVERWRITE);
+    try (Transaction tx = storage().begin()) {
       // The holder's open files are its lease paths; its lease row stays, without files, until
       // the leader drops it past the hard limit.
       assertThat(tx.find(LeaseRow.TABLE, LeaseRow.TABLE.key(holder), LockMode.READ_COMMITTED))
@@ -183,7 +170,9 @@ class RenameTest {
   @Test
   void renameOfAnOpenFileKeepsItsLeaseAndRecordsTheNewPath() throws Exception {
     String holder = "DFSClient_rename_open";
-    fs.getClient()
+    observed
+        .fs()
+        .getClient()
         .getNamenode()
         .create(
             "/ropen/a",
@@ -197,33 +186,33 @@ class RenameTest {
             null,
             null);
     long id = id("/ropen/a");
-    assertThat(fs.rename(p("/ropen/a"), p("/ropen/b"))).isTrue();
-    try (Transaction tx = storage.begin()) {
+    assertThat(observed.fs().rename(p("/ropen/a"), p("/ropen/b"))).isTrue();
+    try (Transaction tx = storage().begin()) {
       LeasePathRow lp =
           tx.find(LeasePathRow.TABLE, LeasePathRow.key(holder, id), LockMode.READ_COMMITTED);
       assertThat(lp.holder()).isEqualTo(holder);
       assertThat(lp.path()).isEqualTo("/ropen/b");
     }
-    assertThat(fs.isFileClosed(p("/ropen/b"))).isFalse();
+    assertThat(observed.fs().isFileClosed(p("/ropen/b"))).isFalse();
   }
 
   @Test
   void renameIntoItsOwnSubtreeIsRefused() throws Exception {
-    fs.mkdirs(p("/rs/a/b"));
-    assertThat(fs.rename(p("/rs/a"), p("/rs/a/b/c"))).isFalse();
-    assertThatThrownBy(() -> fs.rename(p("/rs/a"), p("/rs/a/b/c"), Options.Rename.NONE))
+    observed.fs().mkdirs(p("/rs/a/b"));
+    assertThat(observed.fs().rename(p("/rs/a"), p("/rs/a/b/c"))).isFalse();
+    assertThatThrownBy(() -> observed.fs().rename(p("/rs/a"), p("/rs/a/b/c"), Options.Rename.NONE))
         .isInstanceOf(IOException.class)
         .hasMessageContaining(
             "Rename destination /rs/a/b/c is a directory or file under source /rs/a");
-    assertThat(fs.getFileStatus(p("/rs/a/b")).isDirectory()).isTrue();
+    assertThat(observed.fs().getFileStatus(p("/rs/a/b")).isDirectory()).isTrue();
   }
 
   @Test
   @SuppressWarnings("deprecation") // the old rename, called with a path the client would refuse
   void renameOfTheRootIsRefused() throws Exception {
-    fs.mkdirs(p("/rroot"));
-    assertThat(fs.getClient().rename("/", "/rroot/x")).isFalse();
-    assertThatThrownBy(() -> fs.getClient().rename("/", "/rroot/x", Options.Rename.NONE))
+    observed.fs().mkdirs(p("/rroot"));
+    assertThat(observed.fs().getClient().rename("/", "/rroot/x")).isFalse();
+    assertThatThrownBy(() -> observed.fs().getClient().rename("/", "/rroot/x", Options.Rename.NONE))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("rename source cannot be the root");
   }
@@ -231,36 +220,37 @@ class RenameTest {
   @Test
   void oldRenameOntoAnExistingDirectoryMovesTheSourceIntoIt() throws Exception {
     touch("/rin/f");
-    fs.mkdirs(p("/rin/dir"));
-    fs.mkdirs(p("/rin/sub/x"));
-    assertThat(fs.rename(p("/rin/f"), p("/rin/dir"))).isTrue();
-    assertThat(fs.rename(p("/rin/sub"), p("/rin/dir"))).isTrue();
-    assertThat(fs.listStatus(p("/rin/dir")))
+    observed.fs().mkdirs(p("/rin/dir"));
+    observed.fs().mkdirs(p("/rin/sub/x"));
+    assertThat(observed.fs().rename(p("/rin/f"), p("/rin/dir"))).isTrue();
+    assertThat(observed.fs().rename(p("/rin/sub"), p("/rin/dir"))).isTrue();
+    assertThat(observed.fs().listStatus(p("/rin/dir")))
         .extracting(s -> s.getPath().getName())
         .containsExactly("f", "sub");
-    assertThat(fs.getFileStatus(p("/rin/dir/sub/x")).isDirectory()).isTrue();
+    assertThat(observed.fs().getFileStatus(p("/rin/dir/sub/x")).isDirectory()).isTrue();
     // rename2 takes the destination literally.
     touch("/rin/g");
-    assertThatThrownBy(() -> fs.rename(p("/rin/g"), p("/rin/dir"), Options.Rename.NONE))
+    assertThatThrownBy(() -> observed.fs().rename(p("/rin/g"), p("/rin/dir"), Options.Rename.NONE))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("must both be directories");
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   @Test
   void overwriteReplacesAnEmptyDirectoryButNotANonEmptyOne() throws Exception {
-    fs.mkdirs(p("/rw/src/inner"));
-    fs.mkdirs(p("/rw/empty"));
-    fs.mkdirs(p("/rw/full/x"));
-    assertThatThrownBy(() -> fs.rename(p("/rw/src"), p("/rw/full"), Options.Rename.OVERWRITE))
+    observed.fs().mkdirs(p("/rw/src/inner"));
+    observed.fs().mkdirs(p("/rw/empty"));
+    observed.fs().mkdirs(p("/rw/full/x"));
+    assertThatThrownBy(
+            () -> observed.fs().rename(p("/rw/src"), p("/rw/full"), Options.Rename.OVERWRITE))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("rename destination directory is not empty: /rw/full");
-    fs.rename(p("/rw/src"), p("/rw/empty"), Options.Rename.OVERWRITE);
-    assertThat(fs.getFileStatus(p("/rw/empty/inner")).isDirectory()).isTrue();
-    assertThat(fs.listStatus(p("/rw")))
+    observed.fs().rename(p("/rw/src"), p("/rw/empty"), Options.Rename.OVERWRITE);
+    assertThat(observed.fs().getFileStatus(p("/rw/empty/inner")).isDirectory()).isTrue();
+    assertThat(observed.fs().listStatus(p("/rw")))
         .extracting(s -> s.getPath().getName())
         .containsExactly("empty", "full");
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   /**
@@ -273,11 +263,13 @@ class RenameTest {
     try {
       for (int round = 0; round < 20; round++) {
         String base = "/rx" + round;
-        fs.mkdirs(p(base + "/a/x/p"));
-        fs.mkdirs(p(base + "/b/y/q"));
+        observed.fs().mkdirs(p(base + "/a/x/p"));
+        observed.fs().mkdirs(p(base + "/b/y/q"));
         List<Future<Boolean>> results = new ArrayList<>();
-        results.add(pool.submit(() -> fs.rename(p(base + "/a/x"), p(base + "/b/y/q/x"))));
-        results.add(pool.submit(() -> fs.rename(p(base + "/b/y"), p(base + "/a/x/p/y"))));
+        results.add(
+            pool.submit(() -> observed.fs().rename(p(base + "/a/x"), p(base + "/b/y/q/x"))));
+        results.add(
+            pool.submit(() -> observed.fs().rename(p(base + "/b/y"), p(base + "/a/x/p/y"))));
         int won = 0;
         for (Future<Boolean> f : results) {
           won += f.get(60, TimeUnit.SECONDS) ? 1 : 0;
@@ -287,7 +279,7 @@ class RenameTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   /**
@@ -299,7 +291,7 @@ class RenameTest {
    */
   @Test
   void concurrentRenamesWithinOneDirectoryInBothNameOrders() throws Exception {
-    fs.mkdirs(p("/rwd/into"));
+    observed.fs().mkdirs(p("/rwd/into"));
     int renamers = 4;
     int rounds = 40;
     for (int t = 0; t < renamers; t++) {
@@ -313,7 +305,9 @@ class RenameTest {
         Path a = p("/rwd/" + t + "-a");
         Path z = p("/rwd/" + t + "-z");
         // The source's name first, then the destination's ('&' runs both).
-        results.add(pool.submit(repeated(rounds, () -> fs.rename(a, z) & fs.rename(z, a))));
+        results.add(
+            pool.submit(
+                repeated(rounds, () -> observed.fs().rename(a, z) & observed.fs().rename(z, a))));
       }
       results.add(
           pool.submit(
@@ -321,14 +315,17 @@ class RenameTest {
                   rounds,
                   () -> {
                     touch("/rwd/tmp");
-                    return fs.delete(p("/rwd/tmp"), false);
+                    return observed.fs().delete(p("/rwd/tmp"), false);
                   })));
       // Into the directory: the general way.
       Path m = p("/rwd/m");
       results.add(
           pool.submit(
               repeated(
-                  rounds, () -> fs.rename(m, p("/rwd/into")) & fs.rename(p("/rwd/into/m"), m))));
+                  rounds,
+                  () ->
+                      observed.fs().rename(m, p("/rwd/into"))
+                          & observed.fs().rename(p("/rwd/into/m"), m))));
       for (Future<Boolean> f : results) {
         assertThat(f.get(120, TimeUnit.SECONDS)).isTrue();
       }
@@ -336,13 +333,13 @@ class RenameTest {
       pool.shutdownNow();
     }
     List<String> names = new ArrayList<>();
-    for (FileStatus st : fs.listStatus(p("/rwd"))) {
+    for (FileStatus st : observed.fs().listStatus(p("/rwd"))) {
       names.add(st.getPath().getName());
     }
     assertThat(names).containsExactly("0-a", "1-a", "2-a", "3-a", "into", "m");
-    assertThat(fs.getClient().getFileInfo("/rwd").getChildrenNum()).isEqualTo(6);
-    assertThat(fs.listStatus(p("/rwd/into"))).isEmpty();
-    assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    assertThat(observed.fs().getClient().getFileInfo("/rwd").getChildrenNum()).isEqualTo(6);
+    assertThat(observed.fs().listStatus(p("/rwd/into"))).isEmpty();
+    assertThat(NamespaceChecker.violations(storage())).isEmpty();
   }
 
   /** One step of a worker: whether it did what it was asked. */
@@ -364,13 +361,16 @@ class RenameTest {
   @Test
   void renameToTheSamePath() throws Exception {
     touch("/rsame/f");
-    fs.mkdirs(p("/rsame/d"));
-    assertThat(fs.rename(p("/rsame/f"), p("/rsame/f"))).isTrue();
-    assertThat(fs.rename(p("/rsame/d"), p("/rsame/d"))).as("old API: d/d is under d").isFalse();
-    assertThatThrownBy(() -> fs.rename(p("/rsame/f"), p("/rsame/f"), Options.Rename.NONE))
+    observed.fs().mkdirs(p("/rsame/d"));
+    assertThat(observed.fs().rename(p("/rsame/f"), p("/rsame/f"))).isTrue();
+    assertThat(observed.fs().rename(p("/rsame/d"), p("/rsame/d")))
+        .as("old API: d/d is under d")
+        .isFalse();
+    assertThatThrownBy(
+            () -> observed.fs().rename(p("/rsame/f"), p("/rsame/f"), Options.Rename.NONE))
         .isInstanceOf(FileAlreadyExistsException.class)
         .hasMessageStartingWith("The source /rsame/f and destination /rsame/f are the same");
-    FileStatus st = fs.getFileStatus(p("/rsame/f"));
+    FileStatus st = observed.fs().getFileStatus(p("/rsame/f"));
     assertThat(st.isFile()).isTrue();
   }
 }

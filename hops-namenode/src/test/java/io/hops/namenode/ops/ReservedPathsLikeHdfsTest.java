@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
 import io.hops.namenode.SideBySide.Step;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,9 +15,8 @@ import org.apache.hadoop.fs.Options.HandleOpt;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathHandle;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code /.reserved/.inodes/<id>} and {@code /.reserved/raw} paths, and opening by {@code
@@ -25,23 +25,9 @@ import org.junit.jupiter.api.Test;
  * same.
  */
 class ReservedPathsLikeHdfsTest {
-  private static SideBySide both;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  @BeforeAll
-  static void start() throws Exception {
-    both = SideBySide.start("reserved");
-    hopsSide = both.hopsSide;
-    hdfsSide = both.hdfsSide;
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("reserved"));
 
   private static String outcome(Side s, Step step) {
     try {
@@ -94,8 +80,8 @@ class ReservedPathsLikeHdfsTest {
     List<String> onHops = new ArrayList<>();
     List<String> onHdfs = new ArrayList<>();
     for (Step step : steps) {
-      onHdfs.add(outcome(hdfsSide, step));
-      onHops.add(outcome(hopsSide, step));
+      onHdfs.add(outcome(both.hdfsSide(), step));
+      onHops.add(outcome(both.hopsSide(), step));
     }
     assertThat(onHops).containsExactlyElementsOf(onHdfs);
   }
@@ -110,8 +96,8 @@ class ReservedPathsLikeHdfsTest {
 
   @Test
   void inodePathsResolveLikeHdfs() throws Exception {
-    setUp(hopsSide, "/i");
-    setUp(hdfsSide, "/i");
+    setUp(both.hopsSide(), "/i");
+    setUp(both.hdfsSide(), "/i");
     same(
         List.<Step>of(
             s -> s.admin().getFileStatus(new Path(inodes(s, "/i/dir/file", ""))).isFile(),
@@ -162,14 +148,14 @@ class ReservedPathsLikeHdfsTest {
 
   @Test
   void pathHandlesSurviveARenameLikeHdfs() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
+    for (Side s : new Side[] {both.hopsSide(), both.hdfsSide()}) {
       s.admin().mkdirs(new Path("/h"));
       s.admin().createNewFile(new Path("/h/a"));
       s.admin().createNewFile(new Path("/h/b"));
     }
     PathHandle[] moved = new PathHandle[2];
     PathHandle[] fixed = new PathHandle[2];
-    Side[] sides = {hdfsSide, hopsSide};
+    Side[] sides = {both.hdfsSide(), both.hopsSide()};
     for (int i = 0; i < 2; i++) {
       FileStatus a = sides[i].admin().getFileStatus(new Path("/h/a"));
       moved[i] = sides[i].admin().getPathHandle(a, HandleOpt.moved(true));
@@ -177,15 +163,15 @@ class ReservedPathsLikeHdfsTest {
     }
     List<Step> steps =
         List.<Step>of(
-            s -> read(s, moved[s == hdfsSide ? 0 : 1]),
-            s -> read(s, fixed[s == hdfsSide ? 0 : 1]),
+            s -> read(s, moved[s == both.hdfsSide() ? 0 : 1]),
+            s -> read(s, fixed[s == both.hdfsSide() ? 0 : 1]),
             s -> s.admin().rename(new Path("/h/a"), new Path("/h/renamed")),
-            s -> read(s, moved[s == hdfsSide ? 0 : 1]),
-            s -> read(s, fixed[s == hdfsSide ? 0 : 1]),
+            s -> read(s, moved[s == both.hdfsSide() ? 0 : 1]),
+            s -> read(s, fixed[s == both.hdfsSide() ? 0 : 1]),
             s -> s.admin().rename(new Path("/h/b"), new Path("/h/a")), // another file at the path
-            s -> read(s, fixed[s == hdfsSide ? 0 : 1]),
+            s -> read(s, fixed[s == both.hdfsSide() ? 0 : 1]),
             s -> s.admin().delete(new Path("/h/renamed"), false),
-            s -> read(s, moved[s == hdfsSide ? 0 : 1]),
+            s -> read(s, moved[s == both.hdfsSide() ? 0 : 1]),
             s ->
                 s.admin()
                     .getPathHandle(s.admin().getFileStatus(new Path("/h")), HandleOpt.moved(true)));
@@ -193,10 +179,10 @@ class ReservedPathsLikeHdfsTest {
     List<String> onHdfs = new ArrayList<>();
     for (Step step : steps) {
       onHdfs.add(
-          outcome(hdfsSide, step)
+          outcome(both.hdfsSide(), step)
               .replaceAll("/\\.reserved/\\.inodes/\\d+", "/.reserved/.inodes/ID"));
       onHops.add(
-          outcome(hopsSide, step)
+          outcome(both.hopsSide(), step)
               .replaceAll("/\\.reserved/\\.inodes/\\d+", "/.reserved/.inodes/ID"));
     }
     assertThat(onHops).containsExactlyElementsOf(onHdfs);
@@ -212,7 +198,7 @@ class ReservedPathsLikeHdfsTest {
 
   @Test
   void rawPathsAreForTheSuperuserLikeHdfs() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
+    for (Side s : new Side[] {both.hopsSide(), both.hdfsSide()}) {
       s.admin().mkdirs(new Path("/w/dir"));
       s.admin()
           .setPermission(
@@ -241,10 +227,10 @@ class ReservedPathsLikeHdfsTest {
    */
   @Test
   void anInodeMovingUnderATranslationIsFollowed() throws Exception {
-    DistributedFileSystem fs = hopsSide.admin();
+    DistributedFileSystem fs = both.hopsSide().admin();
     fs.mkdirs(new Path("/race"));
     fs.createNewFile(new Path("/race/f"));
-    long id = id(hopsSide, "/race/f");
+    long id = id(both.hopsSide(), "/race/f");
     String byId = "/.reserved/.inodes/" + id;
     java.util.concurrent.atomic.AtomicBoolean stop =
         new java.util.concurrent.atomic.AtomicBoolean();
@@ -253,7 +239,7 @@ class ReservedPathsLikeHdfsTest {
     Thread mover =
         new Thread(
             () -> {
-              try (DistributedFileSystem m = both.hops.client()) {
+              try (DistributedFileSystem m = both.hops().client()) {
                 while (!stop.get()) {
                   m.rename(new Path("/race/f"), new Path("/race/g"));
                   m.createNewFile(new Path("/race/f")); // another inode at the old path

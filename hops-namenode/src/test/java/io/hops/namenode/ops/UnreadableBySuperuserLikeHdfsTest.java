@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
 import io.hops.namenode.SideBySide.Step;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -14,9 +15,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code security.hdfs.unreadable.by.superuser}: a file carrying it cannot be opened by the
@@ -26,23 +26,9 @@ import org.junit.jupiter.api.Test;
 class UnreadableBySuperuserLikeHdfsTest {
   private static final String MARKER = "security.hdfs.unreadable.by.superuser";
 
-  private static SideBySide both;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  @BeforeAll
-  static void start() throws Exception {
-    both = SideBySide.start("unreadable");
-    hopsSide = both.hopsSide;
-    hdfsSide = both.hdfsSide;
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("unreadable"));
 
   private static String outcome(Side s, Step step) {
     try {
@@ -94,8 +80,8 @@ class UnreadableBySuperuserLikeHdfsTest {
     List<String> onHops = new ArrayList<>();
     List<String> onHdfs = new ArrayList<>();
     for (Step step : steps) {
-      onHdfs.add(outcome(hdfsSide, step));
-      onHops.add(outcome(hopsSide, step));
+      onHdfs.add(outcome(both.hdfsSide(), step));
+      onHops.add(outcome(both.hopsSide(), step));
     }
     assertThat(onHops).containsExactlyElementsOf(onHdfs);
     assertThat(onHdfs.get(4))

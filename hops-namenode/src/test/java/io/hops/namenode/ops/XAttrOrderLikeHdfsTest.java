@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySideExtension;
 import io.hops.namenode.ThreadConsole;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,9 +16,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The order of an inode's extended attributes against hops and Apache HDFS (a MiniDFSCluster): HDFS
@@ -28,24 +28,14 @@ import org.junit.jupiter.api.Test;
  * first.
  */
 class XAttrOrderLikeHdfsTest {
-  private static SideBySide both;
-
-  @BeforeAll
-  static void start() throws Exception {
-    both = SideBySide.start("xattr-order");
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("xattr-order"));
 
   @Test
   void attributesComeInHdfsOrderAfterSetReplaceAndRemove() throws Exception {
-    List<String> hops = script(both.hopsSide.admin(), both.hops.clientConf());
-    List<String> hdfs = script(both.hdfsSide.admin(), ApacheHdfs.clientConf(both.hdfs, 1));
+    List<String> hops = script(both.hopsSide().admin(), both.hops().clientConf());
+    List<String> hdfs = script(both.hdfsSide().admin(), ApacheHdfs.clientConf(both.hdfs(), 1));
     assertThat(hops.get(0))
         .isEqualTo("list: [user.m, user.b, user.r, user.q, user.a, user.s, trusted.t]");
     assertThat(hops).isEqualTo(hdfs);

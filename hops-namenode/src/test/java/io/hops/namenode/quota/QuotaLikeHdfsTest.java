@@ -2,30 +2,25 @@ package io.hops.namenode.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySideExtension;
 import io.hops.namenode.ThreadConsole;
-import java.io.File;
-import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.QuotaUsage;
 import org.apache.hadoop.fs.StorageType;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.tools.DFSAdmin;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Quotas side by side: each scenario runs the same calls against hops and against Apache HDFS (a
@@ -36,77 +31,33 @@ import org.junit.jupiter.api.Test;
 class QuotaLikeHdfsTest {
   private static final int MB = 1024 * 1024;
 
-  /** One side: the superuser's client, alice's, and the client configuration. */
-  private record Side(
-      DistributedFileSystem admin, DistributedFileSystem alice, Configuration conf) {}
-
   @FunctionalInterface
   private interface Call {
     Object run(Side s) throws Exception;
   }
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  @BeforeAll
-  static void start() throws Exception {
-    hops = new HopsTestCluster();
-    hops.startDatanodes(1);
-    Configuration hdfsConf = new Configuration();
-    hdfsConf.set(
-        MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
-        new File("target/minidfs-quota-" + System.nanoTime()).getAbsolutePath());
-    // hops has one storage type: HDFS refuses quotas by storage type the same way when disabled.
-    hdfsConf.setBoolean("dfs.quota.by.storage.type.enabled", false);
-    hdfsConf.setInt("dfs.heartbeat.interval", 1);
-    hdfs = new MiniDFSCluster.Builder(hdfsConf).numDataNodes(1).build();
-    hdfs.waitActive();
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hopsClient = clientConf(hops.clientConf());
-    Configuration hdfsClient = clientConf(new Configuration(hdfs.getConfiguration(0)));
-    hdfsClient.set("fs.defaultFS", hdfs.getURI().toString());
-    hopsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hops.uri(), hopsClient),
-            as(alice, () -> FileSystem.get(hops.uri(), hopsClient)),
-            hopsClient);
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsClient)),
-            hdfsClient);
-  }
-
-  private static Configuration clientConf(Configuration c) {
-    c.setBoolean("fs.hdfs.impl.disable.cache", true);
-    c.setInt("dfs.replication", 1);
-    c.setLong("dfs.blocksize", MB);
-    return c;
-  }
-
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.admin.close();
-        s.alice.close();
-      }
-    }
-    if (hops != null) {
-      hops.close();
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
-  }
+  /**
+   * One datanode a side; files of one replica and blocks of 1 MB. hops has one storage type: HDFS
+   * refuses quotas by storage type the same way when they are disabled.
+   */
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> {
+            Configuration hdfsConf = new Configuration(false);
+            hdfsConf.setBoolean("dfs.quota.by.storage.type.enabled", false);
+            hdfsConf.setInt("dfs.heartbeat.interval", 1);
+            return SideBySide.named("quota")
+                .hdfsConf(hdfsConf)
+                .datanodes(1)
+                .oneNamenode()
+                .client(
+                    c -> {
+                      c.setInt("dfs.replication", 1);
+                      c.setLong("dfs.blocksize", MB);
+                    })
+                .start();
+          });
 
   // ---- helpers ----
 
@@ -115,7 +66,7 @@ class QuotaLikeHdfsTest {
   }
 
   private static String usage(Side s, String path) throws Exception {
-    QuotaUsage u = s.admin.getQuotaUsage(p(path));
+    QuotaUsage u = s.admin().getQuotaUsage(p(path));
     return "ns "
         + u.getFileAndDirectoryCount()
         + "/"
@@ -127,7 +78,7 @@ class QuotaLikeHdfsTest {
   }
 
   private static String summary(Side s, String path) throws Exception {
-    ContentSummary c = s.admin.getContentSummary(p(path));
+    ContentSummary c = s.admin().getContentSummary(p(path));
     return "files "
         + c.getFileCount()
         + " dirs "
@@ -143,20 +94,20 @@ class QuotaLikeHdfsTest {
   }
 
   private static void write(Side s, String path, int bytes) throws Exception {
-    try (FSDataOutputStream out = s.admin.create(p(path))) {
+    try (FSDataOutputStream out = s.admin().create(p(path))) {
       out.write(new byte[bytes]);
     }
   }
 
   private static void append(Side s, String path, int bytes) throws Exception {
-    try (FSDataOutputStream out = s.admin.append(p(path))) {
+    try (FSDataOutputStream out = s.admin().append(p(path))) {
       out.write(new byte[bytes]);
     }
   }
 
   private static void waitClosed(Side s, String path) throws Exception {
     long deadline = System.currentTimeMillis() + 60_000;
-    while (!s.admin.isFileClosed(p(path))) {
+    while (!s.admin().isFileClosed(p(path))) {
       if (System.currentTimeMillis() > deadline) {
         throw new AssertionError(path + " stayed open");
       }
@@ -188,14 +139,14 @@ class QuotaLikeHdfsTest {
   }
 
   private static void sameOnBoth(String dir, Call... steps) {
-    List<String> expected = transcript(hdfsSide, dir, List.of(steps));
-    List<String> actual = transcript(hopsSide, dir, List.of(steps));
+    List<String> expected = transcript(both.hdfsSide(), dir, List.of(steps));
+    List<String> actual = transcript(both.hopsSide(), dir, List.of(steps));
     assertThat(actual).isEqualTo(expected);
   }
 
   private static Call quota(String path, long ns, long ds) {
     return s -> {
-      s.admin.setQuota(p(path), ns, ds);
+      s.admin().setQuota(p(path), ns, ds);
       return "set";
     };
   }
@@ -209,16 +160,16 @@ class QuotaLikeHdfsTest {
   void setQuotaIsRefusedLikeHdfs() {
     sameOnBoth(
         "/r",
-        s -> s.admin.mkdirs(p("/r/d")),
-        s -> s.admin.createNewFile(p("/r/f")),
+        s -> s.admin().mkdirs(p("/r/d")),
+        s -> s.admin().createNewFile(p("/r/f")),
         s -> {
-          s.alice.setQuota(p("/r/d"), 10, KEEP);
+          s.alice().setQuota(p("/r/d"), 10, KEEP);
           return "set";
         },
         quota("/r/missing", 10, KEEP),
         quota("/r/f", 10, KEEP),
         s -> {
-          s.admin.setQuotaByStorageType(p("/r/d"), StorageType.SSD, 100);
+          s.admin().setQuotaByStorageType(p("/r/d"), StorageType.SSD, 100);
           return "set";
         },
         quota("/r", 10, KEEP),
@@ -234,24 +185,24 @@ class QuotaLikeHdfsTest {
   void namespaceQuotaRefusesCreateAndMkdirsLikeHdfs() {
     sameOnBoth(
         "/n",
-        s -> s.admin.mkdirs(p("/n")),
+        s -> s.admin().mkdirs(p("/n")),
         quota("/n", 4, KEEP),
-        s -> s.admin.createNewFile(p("/n/f1")),
-        s -> s.admin.mkdirs(p("/n/d1")),
-        s -> s.admin.createNewFile(p("/n/d1/f2")),
-        s -> s.admin.createNewFile(p("/n/f3")),
-        s -> s.admin.mkdirs(p("/n/d2")),
-        s -> s.admin.delete(p("/n/d1"), true),
-        s -> s.admin.mkdirs(p("/n/a/b/c")),
-        s -> s.admin.exists(p("/n/a")) + " " + s.admin.exists(p("/n/a/b")),
-        s -> s.admin.delete(p("/n/a"), true),
+        s -> s.admin().createNewFile(p("/n/f1")),
+        s -> s.admin().mkdirs(p("/n/d1")),
+        s -> s.admin().createNewFile(p("/n/d1/f2")),
+        s -> s.admin().createNewFile(p("/n/f3")),
+        s -> s.admin().mkdirs(p("/n/d2")),
+        s -> s.admin().delete(p("/n/d1"), true),
+        s -> s.admin().mkdirs(p("/n/a/b/c")),
+        s -> s.admin().exists(p("/n/a")) + " " + s.admin().exists(p("/n/a/b")),
+        s -> s.admin().delete(p("/n/a"), true),
         s -> {
-          s.admin.create(p("/n/x/y/z")).close();
+          s.admin().create(p("/n/x/y/z")).close();
           return "created";
         },
-        s -> s.admin.exists(p("/n/x")),
+        s -> s.admin().exists(p("/n/x")),
         s -> {
-          s.admin.create(p("/n/f1"), true).close();
+          s.admin().create(p("/n/f1"), true).close();
           return "overwritten";
         });
   }
@@ -260,25 +211,25 @@ class QuotaLikeHdfsTest {
   void renameIntoANamespaceQuotaLikeHdfs() {
     sameOnBoth(
         "/m",
-        s -> s.admin.mkdirs(p("/m/q")),
-        s -> s.admin.mkdirs(p("/m/src/tree/deeper")),
-        s -> s.admin.createNewFile(p("/m/src/tree/f")),
-        s -> s.admin.createNewFile(p("/m/src/g")),
+        s -> s.admin().mkdirs(p("/m/q")),
+        s -> s.admin().mkdirs(p("/m/src/tree/deeper")),
+        s -> s.admin().createNewFile(p("/m/src/tree/f")),
+        s -> s.admin().createNewFile(p("/m/src/g")),
         quota("/m/q", 3, KEEP),
-        s -> s.admin.rename(p("/m/src/tree"), p("/m/q")),
+        s -> s.admin().rename(p("/m/src/tree"), p("/m/q")),
         s -> {
-          s.admin.rename(p("/m/src/tree"), p("/m/q/tree"), Options.Rename.NONE);
+          s.admin().rename(p("/m/src/tree"), p("/m/q/tree"), Options.Rename.NONE);
           return "renamed";
         },
-        s -> s.admin.rename(p("/m/src/g"), p("/m/q")),
+        s -> s.admin().rename(p("/m/src/g"), p("/m/q")),
         s -> usage(s, "/m/q"),
-        s -> s.admin.rename(p("/m/q/g"), p("/m/q/g2")),
-        s -> s.admin.rename(p("/m/q/g2"), p("/m/src/g")),
+        s -> s.admin().rename(p("/m/q/g"), p("/m/q/g2")),
+        s -> s.admin().rename(p("/m/q/g2"), p("/m/src/g")),
         s -> usage(s, "/m/q"),
         quota("/m", 7, KEEP),
-        s -> s.admin.rename(p("/m/src/tree"), p("/m/q")),
+        s -> s.admin().rename(p("/m/src/tree"), p("/m/q")),
         s -> usage(s, "/m/q"),
-        s -> s.admin.rename(p("/m/q/tree"), p("/m/src/tree")),
+        s -> s.admin().rename(p("/m/q/tree"), p("/m/src/tree")),
         s -> usage(s, "/m/q"));
   }
 
@@ -288,7 +239,7 @@ class QuotaLikeHdfsTest {
   void spaceQuotaRefusesTheBlockThatDoesNotFitLikeHdfs() {
     sameOnBoth(
         "/s",
-        s -> s.admin.mkdirs(p("/s")),
+        s -> s.admin().mkdirs(p("/s")),
         quota("/s", KEEP, 2 * MB + MB / 2),
         s -> {
           write(s, "/s/a", MB + 100);
@@ -298,25 +249,25 @@ class QuotaLikeHdfsTest {
           write(s, "/s/b", MB + 100);
           return "written";
         },
-        s -> s.admin.exists(p("/s/b")) + " " + s.admin.getFileStatus(p("/s/b")).getLen(),
-        s -> s.admin.delete(p("/s/b"), false),
+        s -> s.admin().exists(p("/s/b")) + " " + s.admin().getFileStatus(p("/s/b")).getLen(),
+        s -> s.admin().delete(p("/s/b"), false),
         s -> {
           append(s, "/s/a", 10);
           return "appended";
         },
-        s -> s.admin.getFileStatus(p("/s/a")).getLen(),
-        s -> s.admin.setReplication(p("/s/a"), (short) 3),
-        s -> s.admin.setReplication(p("/s/a"), (short) 2),
-        s -> s.admin.truncate(p("/s/a"), MB),
-        s -> s.admin.getFileStatus(p("/s/a")).getLen(),
-        s -> s.admin.delete(p("/s/a"), false));
+        s -> s.admin().getFileStatus(p("/s/a")).getLen(),
+        s -> s.admin().setReplication(p("/s/a"), (short) 3),
+        s -> s.admin().setReplication(p("/s/a"), (short) 2),
+        s -> s.admin().truncate(p("/s/a"), MB),
+        s -> s.admin().getFileStatus(p("/s/a")).getLen(),
+        s -> s.admin().delete(p("/s/a"), false));
   }
 
   @Test
   void appendToAPartialBlockNeedsAFullBlockLikeHdfs() {
     sameOnBoth(
         "/ap",
-        s -> s.admin.mkdirs(p("/ap")),
+        s -> s.admin().mkdirs(p("/ap")),
         s -> {
           write(s, "/ap/f", 1000);
           return "written";
@@ -331,51 +282,51 @@ class QuotaLikeHdfsTest {
           append(s, "/ap/f", 10);
           return "appended";
         },
-        s -> s.admin.getFileStatus(p("/ap/f")).getLen());
+        s -> s.admin().getFileStatus(p("/ap/f")).getLen());
   }
 
   @Test
   void truncateInsideABlockLikeHdfs() throws Exception {
     sameOnBoth(
         "/tr",
-        s -> s.admin.mkdirs(p("/tr")),
+        s -> s.admin().mkdirs(p("/tr")),
         quota("/tr", 10, 4 * MB),
         s -> {
           write(s, "/tr/f", MB + MB / 2);
           return "written";
         },
         s -> {
-          boolean done = s.admin.truncate(p("/tr/f"), MB + 100);
+          boolean done = s.admin().truncate(p("/tr/f"), MB + 100);
           waitClosed(s, "/tr/f");
           return done;
         },
-        s -> s.admin.getFileStatus(p("/tr/f")).getLen(),
-        s -> s.admin.truncate(p("/tr/f"), MB));
+        s -> s.admin().getFileStatus(p("/tr/f")).getLen(),
+        s -> s.admin().truncate(p("/tr/f"), MB));
   }
 
   @Test
   void concatKeepsTheTargetsReplicationLikeHdfs() {
     sameOnBoth(
         "/c",
-        s -> s.admin.mkdirs(p("/c")),
+        s -> s.admin().mkdirs(p("/c")),
         s -> {
           write(s, "/c/t", MB);
           write(s, "/c/s1", MB);
           write(s, "/c/s2", 1000);
           return "written";
         },
-        s -> s.admin.setReplication(p("/c/t"), (short) 3),
+        s -> s.admin().setReplication(p("/c/t"), (short) 3),
         quota("/c", 10, 6 * MB),
         s -> {
-          s.admin.concat(p("/c/t"), new Path[] {p("/c/s1"), p("/c/s2")});
+          s.admin().concat(p("/c/t"), new Path[] {p("/c/s1"), p("/c/s2")});
           return "concatenated";
         },
         quota("/c", 10, 8 * MB),
         s -> {
-          s.admin.concat(p("/c/t"), new Path[] {p("/c/s1"), p("/c/s2")});
+          s.admin().concat(p("/c/t"), new Path[] {p("/c/s1"), p("/c/s2")});
           return "concatenated";
         },
-        s -> s.admin.getFileStatus(p("/c/t")).getLen());
+        s -> s.admin().getFileStatus(p("/c/t")).getLen());
   }
 
   // ---- the shell ----
@@ -393,7 +344,7 @@ class QuotaLikeHdfsTest {
             .map(l -> l + "\n")
             .collect(java.util.stream.Collectors.joining());
     // The shell names the file system in some messages: hops and HDFS differ there only.
-    out = out.replace(s.admin.getUri().toString(), "hdfs://NN");
+    out = out.replace(s.admin().getUri().toString(), "hdfs://NN");
     return "rc " + rc + "\n" + out;
   }
 
@@ -401,7 +352,7 @@ class QuotaLikeHdfsTest {
   void dfsadminAndCountShowTheSameQuotas() throws Exception {
     sameOnBoth(
         "/sh",
-        s -> s.admin.mkdirs(p("/sh/d/e")),
+        s -> s.admin().mkdirs(p("/sh/d/e")),
         s -> {
           write(s, "/sh/d/f", 3000);
           return "written";

@@ -2,8 +2,9 @@ package io.hops.namenode.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,19 +12,15 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.FsDatasetTestUtils;
 import org.apache.hadoop.hdfs.tools.DFSck;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A block whose only replica is really damaged on its stock DataNode's disk, reported by that
@@ -34,49 +31,22 @@ import org.junit.jupiter.api.Test;
 class CorruptFileBlocksLikeHdfsTest {
   private static final int BLOCK = 1024 * 1024;
 
-  /** One side: a client, its fsck configuration, and its one datanode. */
-  private record Side(DistributedFileSystem fs, Configuration fsckConf, DataNode datanode) {}
+  /** One datanode a side. */
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> {
+            Configuration conf = new Configuration(false);
+            conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
+            conf.setInt("dfs.heartbeat.interval", 1);
+            return SideBySide.named("corrupt").conf(conf).datanodes(1).oneNamenode().start();
+          });
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    hops = new HopsTestCluster(conf);
-    hops.startDatanodes(1);
-    hops.waitForLive(1);
-    hdfs = ApacheHdfs.start("corrupt", conf, 1);
-    Configuration hopsFsck = hops.clientConf();
-    hopsFsck.set(
-        DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY,
-        "127.0.0.1:" + hops.namenode().httpAddress().getPort());
-    hopsSide = new Side(hops.client(), hopsFsck, hops.datanodes().get(0));
-    Configuration hdfsClient = ApacheHdfs.clientConf(hdfs, 1);
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsClient),
-            hdfsClient,
-            hdfs.getDataNodes().get(0));
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        s.fs.close();
-      }
-    }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
-    if (hops != null) {
-      hops.close();
-    }
+  /** The side's one datanode. */
+  private static DataNode datanode(Side s) {
+    return s == both.hopsSide()
+        ? both.hops().datanodes().get(0)
+        : both.hdfs().getDataNodes().get(0);
   }
 
   private static void write(DistributedFileSystem fs, String path, int size) throws IOException {
@@ -89,17 +59,17 @@ class CorruptFileBlocksLikeHdfsTest {
 
   /** Damages the block's replica file on the datanode's disk and has the datanode report it. */
   private static void corruptAndReport(Side s, String path) throws Exception {
-    ExtendedBlock b = s.fs.getClient().getLocatedBlocks(path, 0).get(0).getBlock();
-    FsDatasetTestUtils.Factory.getFactory(s.datanode.getConf())
-        .newInstance(s.datanode)
+    ExtendedBlock b = s.admin().getClient().getLocatedBlocks(path, 0).get(0).getBlock();
+    FsDatasetTestUtils.Factory.getFactory(datanode(s).getConf())
+        .newInstance(datanode(s))
         .getMaterializedReplica(b)
         .corruptData();
-    s.datanode.reportBadBlocks(b);
+    datanode(s).reportBadBlocks(b);
   }
 
   private static List<String> corruptFiles(Side s, String under) throws IOException {
     List<String> out = new ArrayList<>();
-    RemoteIterator<Path> it = s.fs.listCorruptFileBlocks(new Path(under));
+    RemoteIterator<Path> it = s.admin().listCorruptFileBlocks(new Path(under));
     while (it.hasNext()) {
       out.add(it.next().toUri().getPath());
     }
@@ -107,7 +77,7 @@ class CorruptFileBlocksLikeHdfsTest {
   }
 
   private static List<String> fsckLines(Side s, String... args) throws Exception {
-    StockTool.Output r = StockTool.run(out -> new DFSck(s.fsckConf, out), args);
+    StockTool.Output r = StockTool.run(out -> new DFSck(s.conf(), out), args);
     List<String> lines = new ArrayList<>();
     lines.add("rc=" + r.rc());
     for (String line : r.out().split("\n")) {
@@ -131,25 +101,25 @@ class CorruptFileBlocksLikeHdfsTest {
   @Test
   void aReallyCorruptBlockIsListedLikeHdfs() throws Exception {
     List<List<String>> before = new ArrayList<>();
-    for (Side s : new Side[] {hdfsSide, hopsSide}) {
-      write(s.fs, "/c/good", 1000);
-      write(s.fs, "/c/sub/bad", 100 * 1024);
-      write(s.fs, "/d/other", 10);
+    for (Side s : new Side[] {both.hdfsSide(), both.hopsSide()}) {
+      write(s.admin(), "/c/good", 1000);
+      write(s.admin(), "/c/sub/bad", 100 * 1024);
+      write(s.admin(), "/d/other", 10);
       before.add(fsckLines(s, "/", "-list-corruptfileblocks"));
       corruptAndReport(s, "/c/sub/bad");
       awaitCorrupt(s);
     }
     assertThat(before.get(1)).isEqualTo(before.get(0));
     for (String under : new String[] {"/", "/c", "/c/sub", "/c/sub/bad", "/d"}) {
-      assertThat(corruptFiles(hopsSide, under))
+      assertThat(corruptFiles(both.hopsSide(), under))
           .as("listCorruptFileBlocks " + under)
-          .isEqualTo(corruptFiles(hdfsSide, under));
-      assertThat(fsckLines(hopsSide, under, "-list-corruptfileblocks"))
+          .isEqualTo(corruptFiles(both.hdfsSide(), under));
+      assertThat(fsckLines(both.hopsSide(), under, "-list-corruptfileblocks"))
           .as("fsck " + under + " -list-corruptfileblocks")
-          .isEqualTo(fsckLines(hdfsSide, under, "-list-corruptfileblocks"));
+          .isEqualTo(fsckLines(both.hdfsSide(), under, "-list-corruptfileblocks"));
     }
-    assertThat(corruptFiles(hdfsSide, "/")).containsExactly("/c/sub/bad");
-    assertThat(fsckLines(hdfsSide, "/", "-list-corruptfileblocks"))
+    assertThat(corruptFiles(both.hdfsSide(), "/")).containsExactly("/c/sub/bad");
+    assertThat(fsckLines(both.hdfsSide(), "/", "-list-corruptfileblocks"))
         .contains("blk_ID\t1\t/c/sub/bad", "The filesystem under path '/' has 1 CORRUPT blocks");
   }
 }

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,7 +23,6 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
@@ -35,12 +32,11 @@ import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeRegistration;
 import org.apache.hadoop.ipc.RemoteException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Decommission ({@code dfs.hosts}, {@code dfs.hosts.exclude}, {@code dfsadmin -refreshNodes})
@@ -53,45 +49,14 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DecommissionLikeHdfsTest {
   private static final int BLOCK = 64 * 1024;
-  private static SideBySide clusters;
-  private static HopsTestCluster hops;
-  private static HopsNameNode other;
-  private static MiniDFSCluster hdfs;
-  private static Configuration hdfsConf;
-  private static Path include;
-  private static Path exclude;
+  private static final DecommissionHosts hosts = DecommissionHosts.empty();
 
-  @BeforeAll
-  static void start() throws Exception {
-    Path dir = Files.createTempDirectory("hops-hosts-");
-    include = dir.resolve("include");
-    exclude = dir.resolve("exclude");
-    Files.writeString(include, "");
-    Files.writeString(exclude, "");
-    Configuration conf = new Configuration(false);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.decommission.interval", 1);
-    conf.setInt("dfs.namenode.redundancy.interval.seconds", 1);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
-    conf.set("dfs.hosts", include.toString());
-    conf.set("dfs.hosts.exclude", exclude.toString());
-    clusters = new SideBySide("decommission", conf, 4);
-    hops = clusters.hops;
-    other = clusters.other;
-    hdfs = clusters.hdfs;
-    hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (clusters != null) {
-      clusters.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension clusters =
+      SideBySideExtension.of(() -> SideBySide.start("decommission", hosts.conf(), 4));
 
   private static void refreshHops(HopsNameNode nn) throws Exception {
-    StockTool.Output o = StockTool.dfsadmin(clusters.through(nn), "-refreshNodes");
+    StockTool.Output o = StockTool.dfsadmin(clusters.get().through(nn), "-refreshNodes");
     assertThat(o.rc()).as(o.err()).isZero();
     assertThat(o.out()).contains("Refresh nodes successful");
   }
@@ -203,10 +168,11 @@ class DecommissionLikeHdfsTest {
   @Test
   @Order(1)
   void anExcludedDatanodeEndsDecommissionedWithItsBlocksElsewhereLikeHdfs() throws Exception {
-    try (DistributedFileSystem fs = hops.client(other);
-        DistributedFileSystem leaderFs = hops.client();
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other());
+        DistributedFileSystem leaderFs = clusters.hops().client();
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
       List<String> paths = List.of("/decom/r2", "/decom/r3");
       List<byte[]> hopsData = new ArrayList<>();
       List<byte[]> hdfsData = new ArrayList<>();
@@ -217,18 +183,18 @@ class DecommissionLikeHdfsTest {
       HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path(paths.get(0)), 2);
       HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path(paths.get(1)), 3);
 
-      DataNode victim = hops.datanodes().get(0);
-      DataNode hdfsVictim = hdfs.getDataNodes().get(0);
+      DataNode victim = clusters.hops().datanodes().get(0);
+      DataNode hdfsVictim = clusters.hdfs().getDataNodes().get(0);
       String uuid = victim.getDatanodeUuid();
       String hdfsUuid = hdfsVictim.getDatanodeUuid();
       Reader reader = new Reader(fs, paths, hopsData);
       reader.start();
       try {
         // Through the namenode that is not the leader: the leader learns it from the database.
-        Files.writeString(exclude, victim.getDatanodeId().getXferAddr() + "\n");
-        refreshHops(other);
-        Files.writeString(exclude, hdfsVictim.getDatanodeId().getXferAddr() + "\n");
-        clusters.refreshHdfsNodes();
+        Files.writeString(hosts.exclude(), victim.getDatanodeId().getXferAddr() + "\n");
+        refreshHops(clusters.other());
+        Files.writeString(hosts.exclude(), hdfsVictim.getDatanodeId().getXferAddr() + "\n");
+        clusters.get().refreshHdfsNodes();
         assertThat(state(fs, uuid))
             .isIn(AdminStates.DECOMMISSION_INPROGRESS, AdminStates.DECOMMISSIONED);
 
@@ -246,8 +212,9 @@ class DecommissionLikeHdfsTest {
       assertReplicatedWithout(hfs, paths.get(0), hdfsUuid, 2);
       assertReplicatedWithout(hfs, paths.get(1), hdfsUuid, 3);
 
-      StockTool.Output hopsReport = StockTool.dfsadmin(clusters.through(other), "-report");
-      StockTool.Output hdfsReport = StockTool.dfsadmin(hdfsConf, "-report");
+      StockTool.Output hopsReport =
+          StockTool.dfsadmin(clusters.get().through(clusters.other()), "-report");
+      StockTool.Output hdfsReport = StockTool.dfsadmin(clusters.hdfsSide().conf(), "-report");
       assertThat(statuses(hopsReport.out()))
           .as(hopsReport.out())
           .isEqualTo(statuses(hdfsReport.out()))
@@ -259,15 +226,15 @@ class DecommissionLikeHdfsTest {
       assertThat(hopsReport.out()).contains("Live datanodes (4):");
       assertThat(hdfsReport.out()).contains("Live datanodes (4):");
       // /jmx of the namenode that is not the leader counts it as HDFS's FSNamesystemState does.
-      JsonNode state = awaitJmx(other, "NumDecomLiveDataNodes", 1);
+      JsonNode state = awaitJmx(clusters.other(), "NumDecomLiveDataNodes", 1);
       assertThat(state.get("NumDecommissioningDataNodes").asInt()).isZero();
       assertThat(state.get("NumInServiceLiveDataNodes").asInt()).isEqualTo(3);
       assertThat(state.get("NumLiveDataNodes").asInt()).isEqualTo(4);
 
       // Back in service once no longer excluded.
-      Files.writeString(exclude, "");
-      refreshHops(hops.namenode());
-      clusters.refreshHdfsNodes();
+      Files.writeString(hosts.exclude(), "");
+      refreshHops(clusters.hops().namenode());
+      clusters.get().refreshHdfsNodes();
       awaitState(fs, uuid, AdminStates.NORMAL);
       awaitState(hfs, hdfsUuid, AdminStates.NORMAL);
       // Its replicas count again: the surplus is deleted at once (HDFS
@@ -334,7 +301,7 @@ class DecommissionLikeHdfsTest {
   }
 
   private static String hopsPool() {
-    return other.namesystem().blocks().ids().namespaceInfo().getBlockPoolID();
+    return clusters.other().namesystem().blocks().ids().namespaceInfo().getBlockPoolID();
   }
 
   private static String includeAll(List<DataNode> datanodes) {
@@ -350,18 +317,19 @@ class DecommissionLikeHdfsTest {
   void aDatanodeOutsideTheIncludeListIsRefusedByTheOtherNamenode() throws Exception {
     int port = 1; // no datanode of either cluster
     try {
-      Files.writeString(include, includeAll(hops.datanodes()));
-      refreshHops(hops.namenode());
+      Files.writeString(hosts.include(), includeAll(clusters.hops().datanodes()));
+      refreshHops(clusters.hops().namenode());
       String hopsAnswer =
-          registrationAnswer(other.address(), hops.datanodes().get(3), hopsPool(), port);
+          registrationAnswer(
+              clusters.other().address(), clusters.hops().datanodes().get(3), hopsPool(), port);
 
-      Files.writeString(include, includeAll(hdfs.getDataNodes()));
-      clusters.refreshHdfsNodes();
+      Files.writeString(hosts.include(), includeAll(clusters.hdfs().getDataNodes()));
+      clusters.get().refreshHdfsNodes();
       String hdfsAnswer =
           registrationAnswer(
-              hdfs.getNameNode().getServiceRpcAddress(),
-              hdfs.getDataNodes().get(3),
-              hdfs.getNamesystem().getBlockPoolId(),
+              clusters.hdfs().getNameNode().getServiceRpcAddress(),
+              clusters.hdfs().getDataNodes().get(3),
+              clusters.hdfs().getNamesystem().getBlockPoolId(),
               port);
 
       assertThat(hopsAnswer)
@@ -370,31 +338,33 @@ class DecommissionLikeHdfsTest {
                   + " communication with namenode because the host is not in the include-list");
       assertThat(hopsAnswer.replaceAll(":.*", "")).isEqualTo(hdfsAnswer.replaceAll(":.*", ""));
       // One in the list is still taken.
-      assertThat(registrationAnswer(other.address(), hops.datanodes().get(1), hopsPool(), 0))
+      assertThat(
+              registrationAnswer(
+                  clusters.other().address(), clusters.hops().datanodes().get(1), hopsPool(), 0))
           .isEqualTo("registered");
     } finally {
-      Files.writeString(include, "");
-      refreshHops(hops.namenode());
-      clusters.refreshHdfsNodes();
+      Files.writeString(hosts.include(), "");
+      refreshHops(clusters.hops().namenode());
+      clusters.get().refreshHdfsNodes();
     }
   }
 
   @Test
   @Order(3)
   void aNewLeaderFinishesADecommissionTheOldOneStarted() throws Exception {
-    try (DistributedFileSystem fs = hops.client(other)) {
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other())) {
       byte[] data = write(fs, "/decom/leader", (short) 3, 8);
       HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/decom/leader"), 3);
-      DataNode victim = hops.datanodes().get(1);
+      DataNode victim = clusters.hops().datanodes().get(1);
       String uuid = victim.getDatanodeUuid();
-      Files.writeString(exclude, victim.getDatanodeId().getXferAddr() + "\n");
-      refreshHops(other);
+      Files.writeString(hosts.exclude(), victim.getDatanodeId().getXferAddr() + "\n");
+      refreshHops(clusters.other());
       // The leader goes mid-way: only the database says where the decommission is.
       assertThat(state(fs, uuid)).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
-      hops.namenode().close();
+      clusters.hops().namenode().close();
 
       awaitState(fs, uuid, AdminStates.DECOMMISSIONED);
-      assertThat(other.namesystem().blocks().isLeader()).isTrue();
+      assertThat(clusters.other().namesystem().blocks().isLeader()).isTrue();
       assertReplicatedWithout(fs, "/decom/leader", uuid, 3);
       byte[] got = new byte[data.length];
       try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/decom/leader"))) {

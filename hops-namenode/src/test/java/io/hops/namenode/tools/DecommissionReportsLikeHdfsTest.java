@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +20,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.tools.DFSck;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What the reports show of the hosts lists, against hops (two namenodes over one store, three stock
@@ -42,45 +38,14 @@ import org.junit.jupiter.api.Test;
  */
 class DecommissionReportsLikeHdfsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static SideBySide clusters;
-  private static HopsTestCluster hops;
-  private static HopsNameNode other;
-  private static MiniDFSCluster hdfs;
-  private static Configuration hdfsConf;
-  private static Path include;
-  private static Path exclude;
+  private static final DecommissionHosts hosts = DecommissionHosts.empty();
 
-  @BeforeAll
-  static void start() throws Exception {
-    Path dir = Files.createTempDirectory("hops-hosts-");
-    include = dir.resolve("include");
-    exclude = dir.resolve("exclude");
-    Files.writeString(include, "");
-    Files.writeString(exclude, "");
-    Configuration conf = new Configuration(false);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    conf.setInt("dfs.namenode.decommission.interval", 1);
-    conf.setInt("dfs.namenode.redundancy.interval.seconds", 1);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
-    conf.set("dfs.hosts", include.toString());
-    conf.set("dfs.hosts.exclude", exclude.toString());
-    clusters = new SideBySide("decommission-reports", conf, 3);
-    hops = clusters.hops;
-    other = clusters.other;
-    hdfs = clusters.hdfs;
-    hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (clusters != null) {
-      clusters.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension clusters =
+      SideBySideExtension.of(() -> SideBySide.start("decommission-reports", hosts.conf(), 3));
 
   static Configuration through(HopsNameNode nn) {
-    return clusters.through(nn);
+    return clusters.get().through(nn);
   }
 
   static StockTool.Output dfsadmin(Configuration conf, String... args) throws Exception {
@@ -92,7 +57,7 @@ class DecommissionReportsLikeHdfsTest {
   /** Writes the hosts files: {@code own}'s addresses and {@code extra} included, then refreshes. */
   static void hostsLists(boolean onHops, String extraIncluded, String excluded) throws Exception {
     StringBuilder in = new StringBuilder();
-    List<DataNode> own = onHops ? hops.datanodes() : hdfs.getDataNodes();
+    List<DataNode> own = onHops ? clusters.hops().datanodes() : clusters.hdfs().getDataNodes();
     for (DataNode dn : own) {
       in.append(dn.getDatanodeId().getXferAddr()).append('\n');
     }
@@ -107,13 +72,13 @@ class DecommissionReportsLikeHdfsTest {
 
   private static void writeAndRefresh(boolean onHops, String included, String excluded)
       throws Exception {
-    Files.writeString(include, included);
-    Files.writeString(exclude, excluded);
+    Files.writeString(hosts.include(), included);
+    Files.writeString(hosts.exclude(), excluded);
     if (onHops) {
-      assertThat(dfsadmin(through(other), "-refreshNodes").out())
+      assertThat(dfsadmin(through(clusters.other()), "-refreshNodes").out())
           .contains("Refresh nodes successful");
     } else {
-      clusters.refreshHdfsNodes();
+      clusters.get().refreshHdfsNodes();
     }
   }
 
@@ -228,9 +193,10 @@ class DecommissionReportsLikeHdfsTest {
   void decomNodesCountTheBlocksLeftLikeHdfsOnEveryNamenode() throws Exception {
     // Three datanodes and three replicas: the excluded one stays decommissioning, every block
     // short of a copy, those of the open file too.
-    try (DistributedFileSystem fs = hops.client(other);
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other());
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
       List<FSDataOutputStream> open = new ArrayList<>();
       for (DistributedFileSystem f : List.of(fs, hfs)) {
         try (FSDataOutputStream out = create(f, "/reports/closed")) {
@@ -242,8 +208,8 @@ class DecommissionReportsLikeHdfsTest {
         open.add(out);
       }
       HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/reports/closed"), 3);
-      DataNode victim = hops.datanodes().get(0);
-      DataNode hdfsVictim = hdfs.getDataNodes().get(0);
+      DataNode victim = clusters.hops().datanodes().get(0);
+      DataNode hdfsVictim = clusters.hdfs().getDataNodes().get(0);
       try {
         hostsLists(true, "", victim.getDatanodeId().getXferAddr() + "\n");
         hostsLists(false, "", hdfsVictim.getDatanodeId().getXferAddr() + "\n");
@@ -253,11 +219,14 @@ class DecommissionReportsLikeHdfsTest {
         while (System.currentTimeMillis() < deadline) {
           hdfsCounts =
               counts(
-                  JSON.readTree(hdfs.getNamesystem().getDecomNodes()),
+                  JSON.readTree(clusters.hdfs().getNamesystem().getDecomNodes()),
                   hdfsVictim.getDatanodeId().getXferAddr(),
                   key);
           String hopsCounts =
-              counts(nameNodeInfo(other, "DecomNodes"), victim.getDatanodeId().getXferAddr(), key);
+              counts(
+                  nameNodeInfo(clusters.other(), "DecomNodes"),
+                  victim.getDatanodeId().getXferAddr(),
+                  key);
           if (hdfsCounts.startsWith("underReplicatedBlocks=4") && hopsCounts.equals(hdfsCounts)) {
             break;
           }
@@ -266,7 +235,7 @@ class DecommissionReportsLikeHdfsTest {
         assertThat(hdfsCounts)
             .isEqualTo(
                 "underReplicatedBlocks=4 decommissionOnlyReplicas=0 underReplicateInOpenFiles=2");
-        for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+        for (HopsNameNode nn : List.of(clusters.hops().namenode(), clusters.other())) {
           JsonNode decom = nameNodeInfo(nn, "DecomNodes");
           assertThat(counts(decom, victim.getDatanodeId().getXferAddr(), key))
               .as(decom.toString())
@@ -275,9 +244,9 @@ class DecommissionReportsLikeHdfsTest {
         }
 
         // fsck counts the decommissioning replicas apart and marks them, as HDFS's does.
-        String hdfsFsck = fsckSummary(hdfsConf);
+        String hdfsFsck = fsckSummary(clusters.hdfsSide().conf());
         assertThat(hdfsFsck).contains(" DecommissioningReplicas:\t2");
-        for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+        for (HopsNameNode nn : List.of(clusters.hops().namenode(), clusters.other())) {
           assertThat(fsckSummary(through(nn))).isEqualTo(hdfsFsck);
         }
       } finally {
@@ -294,10 +263,11 @@ class DecommissionReportsLikeHdfsTest {
     // A host with a port no datanode uses, one excluded too, one address with no datanode at all.
     String extra = "127.0.0.1:1\n127.0.0.1:2\n127.0.0.2\n";
     String excluded = "127.0.0.1:2\n";
-    try (DistributedFileSystem leaderFs = hops.client();
-        DistributedFileSystem otherFs = hops.client(other);
+    try (DistributedFileSystem leaderFs = clusters.hops().client();
+        DistributedFileSystem otherFs = clusters.hops().client(clusters.other());
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
       hostsLists(true, extra, excluded);
       hostsLists(false, extra, excluded);
 
@@ -310,21 +280,26 @@ class DecommissionReportsLikeHdfsTest {
           .endsWith(hdfsDead.toArray(new String[0]));
       assertThat(otherFs.getClient().getDatanodeStorageReport(DatanodeReportType.DEAD))
           .hasSameSizeAs(
-              hdfs.getFileSystem().getClient().getDatanodeStorageReport(DatanodeReportType.DEAD));
+              clusters
+                  .hdfs()
+                  .getFileSystem()
+                  .getClient()
+                  .getDatanodeStorageReport(DatanodeReportType.DEAD));
       assertThat(describe(otherFs.getDataNodeStats(DatanodeReportType.LIVE))).hasSize(3);
 
-      String hdfsReport = datanodesPart(dfsadmin(hdfsConf, "-report", "-dead").out(), "Dead");
+      String hdfsReport =
+          datanodesPart(dfsadmin(clusters.hdfsSide().conf(), "-report", "-dead").out(), "Dead");
       assertThat(hdfsReport).startsWith("Dead datanodes (3):");
-      for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+      for (HopsNameNode nn : List.of(clusters.hops().namenode(), clusters.other())) {
         String hopsReport = datanodesPart(dfsadmin(through(nn), "-report", "-dead").out(), "Dead");
         assertThat(hopsReport).isEqualTo(hdfsReport);
       }
 
       // /jmx: the same dead datanodes, counted and listed.
-      assertThat(hdfs.getNamesystem().getNumDeadDataNodes()).isEqualTo(3);
+      assertThat(clusters.hdfs().getNamesystem().getNumDeadDataNodes()).isEqualTo(3);
       Map<String, Map<String, Object>> hdfsDeadNodes =
-          deadNodes(hdfs.getNamesystem().getDeadNodes());
-      for (HopsNameNode nn : List.of(hops.namenode(), other)) {
+          deadNodes(clusters.hdfs().getNamesystem().getDeadNodes());
+      for (HopsNameNode nn : List.of(clusters.hops().namenode(), clusters.other())) {
         long deadline = System.currentTimeMillis() + 10_000; // metrics are read once a second
         while (bean(nn, "FSNamesystemState").get("NumDeadDataNodes").asInt() != 3
             && System.currentTimeMillis() < deadline) {
@@ -333,7 +308,7 @@ class DecommissionReportsLikeHdfsTest {
         JsonNode state = bean(nn, "FSNamesystemState");
         assertThat(state.get("NumDeadDataNodes").asInt()).isEqualTo(3);
         assertThat(state.get("NumDecomDeadDataNodes").asInt())
-            .isEqualTo(hdfs.getNamesystem().getNumDecomDeadDataNodes())
+            .isEqualTo(clusters.hdfs().getNamesystem().getNumDecomDeadDataNodes())
             .isEqualTo(1);
         assertThat(deadNodes(bean(nn, "NameNodeInfo").get("DeadNodes").asText()))
             .isEqualTo(hdfsDeadNodes);

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hops.namenode.ApacheHdfs;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySideExtension;
 import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,7 +26,6 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
@@ -34,12 +33,12 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.tools.DFSck;
 import org.apache.hadoop.net.NetUtils;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Maintenance through the JSON hosts file ({@code CombinedHostFileManager}, {@code dfsadmin
@@ -58,16 +57,21 @@ class MaintenanceLikeHdfsTest {
   private static final int BLOCK = 64 * 1024;
   private static final String STATE_BEAN = "Hadoop:service=NameNode,name=FSNamesystemState";
   private static final String INFO_BEAN = "Hadoop:service=NameNode,name=NameNodeInfo";
-  private static SideBySide clusters;
-  private static HopsTestCluster hops;
-  private static HopsNameNode other;
-  private static MiniDFSCluster hdfs;
-  private static List<DataNode> hdfsDatanodes;
-  private static Configuration hdfsConf;
   private static Path hostsFile;
 
+  @RegisterExtension
+  static final SideBySideExtension clusters =
+      SideBySideExtension.of(() -> SideBySide.start("maintenance", conf(), 4));
+
+  /** HDFS's datanodes in the order they started (a restart moves one to the end of its list). */
+  private static List<DataNode> hdfsDatanodes;
+
   @BeforeAll
-  static void start() throws Exception {
+  static void noteHdfsDatanodes() {
+    hdfsDatanodes = new ArrayList<>(clusters.hdfs().getDataNodes());
+  }
+
+  private static Configuration conf() throws IOException {
     hostsFile = Files.createTempDirectory("hops-hosts-").resolve("hosts.json");
     Files.writeString(hostsFile, "[]");
     Configuration conf = new Configuration(false);
@@ -81,19 +85,7 @@ class MaintenanceLikeHdfsTest {
         "dfs.namenode.hosts.provider.classname",
         "org.apache.hadoop.hdfs.server.blockmanagement.CombinedHostFileManager");
     conf.set("dfs.hosts", hostsFile.toString());
-    clusters = new SideBySide("maintenance", conf, 4);
-    hops = clusters.hops;
-    other = clusters.other;
-    hdfs = clusters.hdfs;
-    hdfsDatanodes = new ArrayList<>(hdfs.getDataNodes());
-    hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (clusters != null) {
-      clusters.close();
-    }
+    return conf;
   }
 
   /**
@@ -104,11 +96,11 @@ class MaintenanceLikeHdfsTest {
       HopsNameNode nn, DataNode dn, DataNode hdfsDn, AdminStates state, long expiry)
       throws Exception {
     Files.writeString(hostsFile, entry(dn, state, expiry));
-    StockTool.Output o = StockTool.dfsadmin(clusters.through(nn), "-refreshNodes");
+    StockTool.Output o = StockTool.dfsadmin(clusters.get().through(nn), "-refreshNodes");
     assertThat(o.rc()).as(o.err()).isZero();
     assertThat(o.out()).contains("Refresh nodes successful");
     Files.writeString(hostsFile, entry(hdfsDn, state, expiry));
-    clusters.refreshHdfsNodes();
+    clusters.get().refreshHdfsNodes();
   }
 
   /**
@@ -116,11 +108,11 @@ class MaintenanceLikeHdfsTest {
    * HDFS read it: an include list of them all.
    */
   private static void allNormal(HopsNameNode nn) throws Exception {
-    Files.writeString(hostsFile, normal(hops.datanodes()));
-    StockTool.Output o = StockTool.dfsadmin(clusters.through(nn), "-refreshNodes");
+    Files.writeString(hostsFile, normal(clusters.hops().datanodes()));
+    StockTool.Output o = StockTool.dfsadmin(clusters.get().through(nn), "-refreshNodes");
     assertThat(o.rc()).as(o.err()).isZero();
     Files.writeString(hostsFile, normal(hdfsDatanodes));
-    clusters.refreshHdfsNodes();
+    clusters.get().refreshHdfsNodes();
   }
 
   private static String normal(List<DataNode> datanodes) {
@@ -251,7 +243,7 @@ class MaintenanceLikeHdfsTest {
   }
 
   private static String hdfsHttp() {
-    return "http://" + NetUtils.getHostPortString(hdfs.getNameNode().getHttpAddress());
+    return "http://" + NetUtils.getHostPortString(clusters.hdfs().getNameNode().getHttpAddress());
   }
 
   /** The maintenance counters of FSNamesystemState, as "key=value" strings. */
@@ -297,17 +289,18 @@ class MaintenanceLikeHdfsTest {
   @Order(1)
   void aDatanodeInMaintenanceStopsWithoutReReplicationAndIsCopiedAtExpiryLikeHdfs()
       throws Exception {
-    try (DistributedFileSystem fs = hops.client(other);
-        DistributedFileSystem leaderFs = hops.client();
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other());
+        DistributedFileSystem leaderFs = clusters.hops().client();
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
       // The datanode put in maintenance holds the only replica of a block: it is copied before the
       // datanode is in maintenance (dfs.namenode.maintenance.replication.min is 1).
       byte[] hopsOnly = write(fs, "/maint/r1", (short) 1, 4);
       byte[] hdfsOnly = write(hfs, "/maint/r1", (short) 1, 4);
       String uuid = locations(fs, "/maint/r1").get(0).iterator().next();
       String hdfsUuid = locations(hfs, "/maint/r1").get(0).iterator().next();
-      DataNode victim = byUuid(hops.datanodes(), uuid);
+      DataNode victim = byUuid(clusters.hops().datanodes(), uuid);
       DataNode hdfsVictim = byUuid(hdfsDatanodes, hdfsUuid);
       List<String> paths = List.of("/maint/r2", "/maint/r3");
       List<byte[]> hopsData = new ArrayList<>();
@@ -332,7 +325,7 @@ class MaintenanceLikeHdfsTest {
       int hdfsKept = onNode(hdfsUuid, locations(hfs, "/maint/r1"), hdfsBefore);
       long later = System.currentTimeMillis() + 600_000;
       // Through the namenode that is not the leader: the leader learns it from the database.
-      hostsFile(other, victim, hdfsVictim, AdminStates.IN_MAINTENANCE, later);
+      hostsFile(clusters.other(), victim, hdfsVictim, AdminStates.IN_MAINTENANCE, later);
       assertThat(state(fs, uuid))
           .isIn(AdminStates.ENTERING_MAINTENANCE, AdminStates.IN_MAINTENANCE);
       awaitState(hfs, hdfsUuid, AdminStates.IN_MAINTENANCE);
@@ -345,9 +338,10 @@ class MaintenanceLikeHdfsTest {
       assertReads(fs, "/maint/r1", hopsOnly);
       assertReads(hfs, "/maint/r1", hdfsOnly);
       // fsck -maintenance counts every replica it keeps, as HDFS's does, on both namenodes.
-      assertThat(fsckInMaintenance(hdfsConf)).isEqualTo(hdfsKept);
-      assertThat(fsckInMaintenance(clusters.through(other))).isEqualTo(hopsKept);
-      assertThat(fsckInMaintenance(clusters.through(hops.namenode()))).isEqualTo(hopsKept);
+      assertThat(fsckInMaintenance(clusters.hdfsSide().conf())).isEqualTo(hdfsKept);
+      assertThat(fsckInMaintenance(clusters.get().through(clusters.other()))).isEqualTo(hopsKept);
+      assertThat(fsckInMaintenance(clusters.get().through(clusters.hops().namenode())))
+          .isEqualTo(hopsKept);
       // Readers are no longer sent to it; every other replica is where it was, none was copied.
       for (int i = 0; i < paths.size(); i++) {
         assertThat(locations(fs, paths.get(i))).isEqualTo(without(hopsBefore.get(i), uuid));
@@ -357,8 +351,9 @@ class MaintenanceLikeHdfsTest {
       }
       for (String listing : List.of("-inmaintenance", "-enteringmaintenance")) {
         StockTool.Output hopsReport =
-            StockTool.dfsadmin(clusters.through(other), "-report", listing);
-        StockTool.Output hdfsReport = StockTool.dfsadmin(hdfsConf, "-report", listing);
+            StockTool.dfsadmin(clusters.get().through(clusters.other()), "-report", listing);
+        StockTool.Output hdfsReport =
+            StockTool.dfsadmin(clusters.hdfsSide().conf(), "-report", listing);
         assertThat(reportLines(hopsReport.out()))
             .as(hopsReport.out())
             .isEqualTo(reportLines(hdfsReport.out()));
@@ -366,17 +361,20 @@ class MaintenanceLikeHdfsTest {
       }
       assertThat(
               statuses(
-                  StockTool.dfsadmin(clusters.through(other), "-report", "-inmaintenance").out()))
+                  StockTool.dfsadmin(
+                          clusters.get().through(clusters.other()), "-report", "-inmaintenance")
+                      .out()))
           .containsExactly("Decommission Status : In maintenance");
-      assertCountersLikeHdfs(other);
-      assertThat(counters(other.httpUri())).contains("NumInMaintenanceLiveDataNodes=1");
-      assertThat(jmx(other.httpUri(), INFO_BEAN).get("EnteringMaintenanceNodes").asText())
+      assertCountersLikeHdfs(clusters.other());
+      assertThat(counters(clusters.other().httpUri())).contains("NumInMaintenanceLiveDataNodes=1");
+      assertThat(
+              jmx(clusters.other().httpUri(), INFO_BEAN).get("EnteringMaintenanceNodes").asText())
           .isEqualTo(jmx(hdfsHttp(), INFO_BEAN).get("EnteringMaintenanceNodes").asText())
           .isEqualTo("{}");
 
       // It stops: dead in maintenance, its blocks are not copied elsewhere, reads go on.
       victim.shutdown();
-      hdfs.stopDataNode(hdfsVictim.getDatanodeId().getXferAddr());
+      clusters.hdfs().stopDataNode(hdfsVictim.getDatanodeId().getXferAddr());
       awaitDead(fs, uuid);
       awaitDead(leaderFs, uuid);
       awaitDead(hfs, hdfsUuid);
@@ -394,15 +392,16 @@ class MaintenanceLikeHdfsTest {
       assertReads(fs, "/maint/r1", hopsOnly);
       assertReads(hfs, "/maint/r1", hdfsOnly);
       // fsck -maintenance counts every replica it keeps, as HDFS's does, on both namenodes.
-      assertThat(fsckInMaintenance(hdfsConf)).isEqualTo(hdfsKept);
-      assertThat(fsckInMaintenance(clusters.through(other))).isEqualTo(hopsKept);
-      assertThat(fsckInMaintenance(clusters.through(hops.namenode()))).isEqualTo(hopsKept);
-      assertCountersLikeHdfs(other);
-      assertThat(counters(other.httpUri())).contains("NumInMaintenanceDeadDataNodes=1");
+      assertThat(fsckInMaintenance(clusters.hdfsSide().conf())).isEqualTo(hdfsKept);
+      assertThat(fsckInMaintenance(clusters.get().through(clusters.other()))).isEqualTo(hopsKept);
+      assertThat(fsckInMaintenance(clusters.get().through(clusters.hops().namenode())))
+          .isEqualTo(hopsKept);
+      assertCountersLikeHdfs(clusters.other());
+      assertThat(counters(clusters.other().httpUri())).contains("NumInMaintenanceDeadDataNodes=1");
 
       // Its maintenance expires while it is dead: back to normal, its blocks copied again.
       long soon = System.currentTimeMillis() + 2_000;
-      hostsFile(hops.namenode(), victim, hdfsVictim, AdminStates.IN_MAINTENANCE, soon);
+      hostsFile(clusters.hops().namenode(), victim, hdfsVictim, AdminStates.IN_MAINTENANCE, soon);
       awaitState(hfs, hdfsUuid, AdminStates.NORMAL);
       awaitState(fs, uuid, AdminStates.NORMAL);
       for (int i = 0; i < paths.size(); i++) {
@@ -411,43 +410,51 @@ class MaintenanceLikeHdfsTest {
         HopsTestCluster.awaitReplicas(hfs, p, 2 + i);
         assertReads(fs, paths.get(i), hopsData.get(i));
       }
-      assertCountersLikeHdfs(other);
+      assertCountersLikeHdfs(clusters.other());
     }
   }
 
   @Test
   @Order(2)
   void aLiveDatanodeReturnsToServiceAtExpiryAndWhenSetNormalLikeHdfs() throws Exception {
-    try (DistributedFileSystem fs = hops.client(other);
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other());
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
-      DataNode dn = hops.datanodes().stream().filter(DataNode::isDatanodeUp).findFirst().get();
-      DataNode hdfsDn = hdfs.getDataNodes().get(0); // the one stopped is no longer listed
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
+      DataNode dn =
+          clusters.hops().datanodes().stream().filter(DataNode::isDatanodeUp).findFirst().get();
+      DataNode hdfsDn =
+          clusters.hdfs().getDataNodes().get(0); // the one stopped is no longer listed
       String uuid = dn.getDatanodeUuid();
       String hdfsUuid = hdfsDn.getDatanodeUuid();
 
       // At its expiry.
       long expiry = System.currentTimeMillis() + 8_000;
-      hostsFile(other, dn, hdfsDn, AdminStates.IN_MAINTENANCE, expiry);
+      hostsFile(clusters.other(), dn, hdfsDn, AdminStates.IN_MAINTENANCE, expiry);
       awaitState(hfs, hdfsUuid, AdminStates.IN_MAINTENANCE);
       awaitState(fs, uuid, AdminStates.IN_MAINTENANCE);
-      assertCountersLikeHdfs(other);
+      assertCountersLikeHdfs(clusters.other());
       awaitState(hfs, hdfsUuid, AdminStates.NORMAL);
       awaitState(fs, uuid, AdminStates.NORMAL);
       assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(expiry);
-      assertCountersLikeHdfs(other);
+      assertCountersLikeHdfs(clusters.other());
 
       // When the file sets it back to NORMAL.
       hostsFile(
-          other, dn, hdfsDn, AdminStates.IN_MAINTENANCE, System.currentTimeMillis() + 600_000);
+          clusters.other(),
+          dn,
+          hdfsDn,
+          AdminStates.IN_MAINTENANCE,
+          System.currentTimeMillis() + 600_000);
       awaitState(hfs, hdfsUuid, AdminStates.IN_MAINTENANCE);
       awaitState(fs, uuid, AdminStates.IN_MAINTENANCE);
-      allNormal(hops.namenode());
+      allNormal(clusters.hops().namenode());
       assertThat(state(hfs, hdfsUuid)).isEqualTo(AdminStates.NORMAL);
       awaitState(fs, uuid, AdminStates.NORMAL); // the other namenode reads it within a second
-      assertCountersLikeHdfs(other);
-      StockTool.Output hopsReport = StockTool.dfsadmin(clusters.through(other), "-report");
-      StockTool.Output hdfsReport = StockTool.dfsadmin(hdfsConf, "-report");
+      assertCountersLikeHdfs(clusters.other());
+      StockTool.Output hopsReport =
+          StockTool.dfsadmin(clusters.get().through(clusters.other()), "-report");
+      StockTool.Output hdfsReport = StockTool.dfsadmin(clusters.hdfsSide().conf(), "-report");
       assertThat(reportLines(hopsReport.out())).isEqualTo(reportLines(hdfsReport.out()));
       assertThat(statuses(hopsReport.out())).isEqualTo(statuses(hdfsReport.out()));
     }
@@ -464,9 +471,10 @@ class MaintenanceLikeHdfsTest {
   @Test
   @Order(3)
   void anOpenFileHoldingUpADecommissionIsListedLikeHdfs() throws Exception {
-    try (DistributedFileSystem fs = hops.client(other);
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other());
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
       // Three datanodes live: a block of replication 3 cannot be on three others.
       FSDataOutputStream hopsOut =
           fs.create(new org.apache.hadoop.fs.Path("/maint/open"), true, 4096, (short) 3, BLOCK);
@@ -479,35 +487,38 @@ class MaintenanceLikeHdfsTest {
         hopsOut.hflush();
         hdfsOut.write(data);
         hdfsOut.hflush();
-        DataNode dn = hops.datanodes().stream().filter(DataNode::isDatanodeUp).findFirst().get();
-        DataNode hdfsDn = hdfs.getDataNodes().get(0);
-        hostsFile(other, dn, hdfsDn, AdminStates.DECOMMISSIONED, 0);
+        DataNode dn =
+            clusters.hops().datanodes().stream().filter(DataNode::isDatanodeUp).findFirst().get();
+        DataNode hdfsDn = clusters.hdfs().getDataNodes().get(0);
+        hostsFile(clusters.other(), dn, hdfsDn, AdminStates.DECOMMISSIONED, 0);
         awaitState(fs, dn.getDatanodeUuid(), AdminStates.DECOMMISSION_INPROGRESS);
         // HDFS lists what its monitor found at its last check.
         String hdfsAuthority = hfs.getUri().getAuthority();
         long deadline = System.currentTimeMillis() + 60_000;
-        String expected = blockingFiles(hdfsConf, hdfsAuthority);
+        String expected = blockingFiles(clusters.hdfsSide().conf(), hdfsAuthority);
         while (!expected.contains("/maint/open") && System.currentTimeMillis() < deadline) {
           Thread.sleep(300);
-          expected = blockingFiles(hdfsConf, hdfsAuthority);
+          expected = blockingFiles(clusters.hdfsSide().conf(), hdfsAuthority);
         }
         assertThat(expected).contains("/maint/open");
-        assertThat(blockingFiles(clusters.through(other), fs.getUri().getAuthority()))
+        assertThat(
+                blockingFiles(clusters.get().through(clusters.other()), fs.getUri().getAuthority()))
             .isEqualTo(expected);
         assertThat(
                 blockingFiles(
-                    clusters.through(hops.namenode()),
-                    java.net.URI.create(hops.namenode().uri()).getAuthority()))
+                    clusters.get().through(clusters.hops().namenode()),
+                    java.net.URI.create(clusters.hops().namenode().uri()).getAuthority()))
             .isEqualTo(expected);
         assertThat(state(fs, dn.getDatanodeUuid())).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
       } finally {
         hopsOut.close();
         hdfsOut.close();
-        allNormal(hops.namenode());
+        allNormal(clusters.hops().namenode());
       }
       // Closed, it no longer holds anything up.
-      assertThat(blockingFiles(clusters.through(other), fs.getUri().getAuthority()))
-          .isEqualTo(blockingFiles(hdfsConf, hfs.getUri().getAuthority()))
+      assertThat(
+              blockingFiles(clusters.get().through(clusters.other()), fs.getUri().getAuthority()))
+          .isEqualTo(blockingFiles(clusters.hdfsSide().conf(), hfs.getUri().getAuthority()))
           .doesNotContain("/maint/open");
     }
   }

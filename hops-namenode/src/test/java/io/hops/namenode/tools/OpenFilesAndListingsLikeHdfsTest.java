@@ -2,30 +2,25 @@ package io.hops.namenode.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsTestCluster;
-import java.security.PrivilegedExceptionAction;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.PartialListing;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
 import org.apache.hadoop.hdfs.protocol.OpenFilesIterator;
 import org.apache.hadoop.hdfs.tools.DFSAdmin;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,88 +31,37 @@ import org.junit.jupiter.params.provider.MethodSource;
  * results, exceptions and {@code hdfs dfsadmin -listOpenFiles} output (client names masked).
  */
 class OpenFilesAndListingsLikeHdfsTest {
-  private record Side(
-      DistributedFileSystem admin,
-      DistributedFileSystem alice,
-      Configuration conf,
-      List<FSDataOutputStream> open,
-      DistributedFileSystem secondWriter) {}
-
   @FunctionalInterface
   private interface Call {
     Object run(Side s) throws Exception;
   }
 
-  private static HopsTestCluster hops;
-  private static MiniDFSCluster hdfs;
-  private static Side hopsSide;
-  private static Side hdfsSide;
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("open-files", small()))
+          .eachSide(OpenFilesAndListingsLikeHdfsTest::setUp);
 
-  @BeforeAll
-  static void start() throws Exception {
+  private static Configuration small() {
     Configuration small = new Configuration(false);
     small.setInt(DFSConfigKeys.DFS_LIST_LIMIT, 3);
     small.setInt(DFSConfigKeys.DFS_NAMENODE_LIST_OPENFILES_NUM_RESPONSES, 2);
-    hops = new HopsTestCluster(small);
-    hdfs = ApacheHdfs.start("open-files", small);
-    UserGroupInformation alice =
-        UserGroupInformation.createUserForTesting("alice", new String[] {"staff"});
-    Configuration hdfsConf = ApacheHdfs.clientConf(hdfs, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
-    Configuration hopsConf = hops.clientConf();
-    hopsSide =
-        new Side(
-            hops.client(),
-            as(alice, () -> FileSystem.get(hops.uri(), hopsConf)),
-            hopsConf,
-            new ArrayList<>(),
-            (DistributedFileSystem) FileSystem.newInstance(hops.uri(), hopsConf));
-    hdfsSide =
-        new Side(
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf),
-            as(alice, () -> FileSystem.get(hdfs.getURI(), hdfsConf)),
-            hdfsConf,
-            new ArrayList<>(),
-            (DistributedFileSystem) FileSystem.newInstance(hdfs.getURI(), hdfsConf));
-    for (Side s : List.of(hopsSide, hdfsSide)) {
-      // Two writers (two lease holders) take turns, so that the files of a page, in id order,
-      // belong to both.
-      List<String> files = List.of("/o/a/f1", "/o/a/f2", "/o/b/f3", "/o/moved/deep/f4", "/o/ab");
-      for (int i = 0; i < files.size(); i++) {
-        DistributedFileSystem writer = i % 2 == 0 ? s.admin : s.secondWriter;
-        s.open.add(writer.create(new Path(files.get(i))));
-      }
-      s.admin.createNewFile(new Path("/o/closed"));
-      s.admin.rename(new Path("/o/moved"), new Path("/o/renamed"));
-      for (String d : List.of("/l/d1/x", "/l/d1/y", "/l/d1/z", "/l/d1/w", "/l/d2/a")) {
-        s.admin.mkdirs(new Path(d));
-      }
-      s.admin.createNewFile(new Path("/l/file"));
-    }
+    return small;
   }
 
-  private static DistributedFileSystem as(
-      UserGroupInformation ugi, PrivilegedExceptionAction<FileSystem> get) throws Exception {
-    return (DistributedFileSystem) ugi.doAs(get);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    for (Side s : new Side[] {hopsSide, hdfsSide}) {
-      if (s != null) {
-        for (FSDataOutputStream o : s.open) {
-          o.close();
-        }
-        s.admin.close();
-        s.alice.close();
-        s.secondWriter.close();
-      }
+  private static void setUp(Side s) throws Exception {
+    // Two writers (two lease holders) take turns, so that the files of a page, in id order,
+    // belong to both; their files stay open until the side closes.
+    List<String> files = List.of("/o/a/f1", "/o/a/f2", "/o/b/f3", "/o/moved/deep/f4", "/o/ab");
+    for (int i = 0; i < files.size(); i++) {
+      DistributedFileSystem writer = i % 2 == 0 ? s.admin() : s.secondAdmin();
+      s.keep(writer.create(new Path(files.get(i))));
     }
-    if (hops != null) {
-      hops.close();
+    s.admin().createNewFile(new Path("/o/closed"));
+    s.admin().rename(new Path("/o/moved"), new Path("/o/renamed"));
+    for (String d : List.of("/l/d1/x", "/l/d1/y", "/l/d1/z", "/l/d1/w", "/l/d2/a")) {
+      s.admin().mkdirs(new Path(d));
     }
-    if (hdfs != null) {
-      hdfs.shutdown();
-    }
+    s.admin().createNewFile(new Path("/l/file"));
   }
 
   private static Path p(String path) {
@@ -173,70 +117,76 @@ class OpenFilesAndListingsLikeHdfsTest {
     return Stream.of(
         call(
             "listOpenFiles",
-            s -> all(s.admin.listOpenFiles(), OpenFilesAndListingsLikeHdfsTest::open)),
+            s -> all(s.admin().listOpenFiles(), OpenFilesAndListingsLikeHdfsTest::open)),
         call(
             "listOpenFiles under a path",
-            s -> all(s.admin.listOpenFiles(all, "/o/a"), OpenFilesAndListingsLikeHdfsTest::open)),
+            s -> all(s.admin().listOpenFiles(all, "/o/a"), OpenFilesAndListingsLikeHdfsTest::open)),
         call(
             "listOpenFiles under a renamed directory",
             s ->
                 all(
-                    s.admin.listOpenFiles(all, "/o/renamed"),
+                    s.admin().listOpenFiles(all, "/o/renamed"),
                     OpenFilesAndListingsLikeHdfsTest::open)),
         call(
             "listOpenFiles of a file",
-            s -> all(s.admin.listOpenFiles(all, "/o/ab"), OpenFilesAndListingsLikeHdfsTest::open)),
+            s ->
+                all(s.admin().listOpenFiles(all, "/o/ab"), OpenFilesAndListingsLikeHdfsTest::open)),
         call(
             "listOpenFiles blocking decommission",
             s ->
                 all(
-                    s.admin.listOpenFiles(
-                        java.util.EnumSet.of(OpenFilesIterator.OpenFilesType.BLOCKING_DECOMMISSION),
-                        "/"),
+                    s.admin()
+                        .listOpenFiles(
+                            java.util.EnumSet.of(
+                                OpenFilesIterator.OpenFilesType.BLOCKING_DECOMMISSION),
+                            "/"),
                     OpenFilesAndListingsLikeHdfsTest::open)),
         call(
             "listOpenFiles by a user",
-            s -> all(s.alice.listOpenFiles(), OpenFilesAndListingsLikeHdfsTest::open)),
+            s -> all(s.alice().listOpenFiles(), OpenFilesAndListingsLikeHdfsTest::open)),
         call(
             "listCorruptFileBlocks",
-            s -> all(s.admin.listCorruptFileBlocks(p("/")), Path::toString)),
+            s -> all(s.admin().listCorruptFileBlocks(p("/")), Path::toString)),
         call(
             "listCorruptFileBlocks by a user",
-            s -> all(s.alice.listCorruptFileBlocks(p("/")), Path::toString)),
+            s -> all(s.alice().listCorruptFileBlocks(p("/")), Path::toString)),
         call(
             "getLocatedFileInfo of a file",
-            s -> located(s.admin.getClient().getLocatedFileInfo("/o/closed", false))),
+            s -> located(s.admin().getClient().getLocatedFileInfo("/o/closed", false))),
         call(
             "getLocatedFileInfo of a file being written",
-            s -> located(s.admin.getClient().getLocatedFileInfo("/o/a/f1", false))),
+            s -> located(s.admin().getClient().getLocatedFileInfo("/o/a/f1", false))),
         call(
             "getLocatedFileInfo of a directory",
-            s -> located(s.admin.getClient().getLocatedFileInfo("/o", false))),
+            s -> located(s.admin().getClient().getLocatedFileInfo("/o", false))),
         call(
             "getLocatedFileInfo of a missing path",
-            s -> located(s.admin.getClient().getLocatedFileInfo("/o/none", false))),
+            s -> located(s.admin().getClient().getLocatedFileInfo("/o/none", false))),
         call(
             "batched listing over the limit",
-            s -> batched(s.admin.batchedListStatusIterator(List.of(p("/l/d1"), p("/l/d2"))))),
+            s -> batched(s.admin().batchedListStatusIterator(List.of(p("/l/d1"), p("/l/d2"))))),
         call(
             "batched listing with a file and a missing path",
             s ->
                 batched(
-                    s.admin.batchedListStatusIterator(
-                        List.of(p("/l/file"), p("/l/none"), p("/l/d2"))))),
+                    s.admin()
+                        .batchedListStatusIterator(
+                            List.of(p("/l/file"), p("/l/none"), p("/l/d2"))))),
         call(
             "batched listing without permission",
             s -> {
-              s.admin.mkdirs(p("/l/closed"));
-              s.admin.setPermission(
-                  p("/l/closed"), new org.apache.hadoop.fs.permission.FsPermission((short) 0700));
+              s.admin().mkdirs(p("/l/closed"));
+              s.admin()
+                  .setPermission(
+                      p("/l/closed"),
+                      new org.apache.hadoop.fs.permission.FsPermission((short) 0700));
               return batched(
-                  s.alice.batchedListStatusIterator(List.of(p("/l/closed"), p("/l/d2"))));
+                  s.alice().batchedListStatusIterator(List.of(p("/l/closed"), p("/l/d2"))));
             }),
-        call("getEnclosingRoot", s -> s.admin.getEnclosingRoot(p("/o/a/f1")).toUri().getPath()),
+        call("getEnclosingRoot", s -> s.admin().getEnclosingRoot(p("/o/a/f1")).toUri().getPath()),
         call(
             "getEnclosingRoot of a missing path",
-            s -> s.admin.getEnclosingRoot(p("/o/none")).toUri().getPath()));
+            s -> s.admin().getEnclosingRoot(p("/o/none")).toUri().getPath()));
   }
 
   private static String outcome(Call call, Side s) {
@@ -256,19 +206,19 @@ class OpenFilesAndListingsLikeHdfsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("calls")
   void outcomeIsTheSameAsApacheHdfs(String name, Call call) {
-    String expected = outcome(call, hdfsSide);
-    String actual = outcome(call, hopsSide);
+    String expected = outcome(call, both.hdfsSide());
+    String actual = outcome(call, both.hopsSide());
     assertThat(actual).as(name).isEqualTo(expected);
     assertThat(actual).as(name).doesNotContain("UnsupportedOperationException");
   }
 
   private static String dfsadmin(Side s, String... args) throws Exception {
-    StockTool.Output o = StockTool.run(out -> new DFSAdmin(s.conf), args);
+    StockTool.Output o = StockTool.run(out -> new DFSAdmin(s.conf()), args);
     String err =
         o.err().lines().filter(l -> !l.matches("^\\d\\d:\\d\\d:.*")).findFirst().orElse("");
     return ("rc=" + o.rc() + "\n" + o.out() + "\n" + err)
         .replaceAll("DFSClient_\\S+", "CLIENT")
-        .replace(s.admin.getUri().getAuthority(), "NN");
+        .replace(s.admin().getUri().getAuthority(), "NN");
   }
 
   @Test
@@ -279,12 +229,12 @@ class OpenFilesAndListingsLikeHdfsTest {
             new String[] {"-listOpenFiles", "-path", "/o/a"},
             new String[] {"-listOpenFiles", "-path", "/o/renamed/deep"},
             new String[] {"-listOpenFiles", "-blockingDecommission"})) {
-      String expected = dfsadmin(hdfsSide, args);
+      String expected = dfsadmin(both.hdfsSide(), args);
       assertThat(expected).contains("Open File Path");
       if (args.length == 1) {
         assertThat(expected).contains("/o/a/f1", "/o/b/f3", "/o/renamed/deep/f4", "/o/ab");
       }
-      assertThat(dfsadmin(hopsSide, args)).as(String.join(" ", args)).isEqualTo(expected);
+      assertThat(dfsadmin(both.hopsSide(), args)).as(String.join(" ", args)).isEqualTo(expected);
     }
   }
 }

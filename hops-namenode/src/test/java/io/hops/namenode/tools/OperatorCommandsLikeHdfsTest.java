@@ -3,9 +3,8 @@ package io.hops.namenode.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsNameNode;
-import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySideExtension;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +17,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code dfsadmin -setBalancerBandwidth} and {@code -metasave} against hops (two namenodes, two
@@ -32,39 +30,34 @@ import org.junit.jupiter.api.Test;
  */
 class OperatorCommandsLikeHdfsTest {
   private static final int BLOCK = 1024 * 1024;
-  private static SideBySide clusters;
-  private static HopsTestCluster hops;
-  private static HopsNameNode other;
-  private static MiniDFSCluster hdfs;
-  private static Configuration hdfsConf;
   private static Path logDir;
   private static String oldLogDir;
 
-  @BeforeAll
-  static void start() throws Exception {
-    oldLogDir = System.getProperty("hadoop.log.dir");
-    logDir = Files.createTempDirectory("hops-metasave-");
-    System.setProperty("hadoop.log.dir", logDir.toString());
-    Configuration conf = new Configuration(false);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
-    conf.setInt("dfs.heartbeat.interval", 1);
-    clusters = new SideBySide("operator", conf, 2);
-    hops = clusters.hops;
-    other = clusters.other;
-    hdfs = clusters.hdfs;
-    hdfsConf = ApacheHdfs.clientConf(hdfs, 1);
-  }
+  @RegisterExtension
+  static final SideBySideExtension clusters =
+      SideBySideExtension.of(
+          () -> {
+            oldLogDir = System.getProperty("hadoop.log.dir");
+            logDir = Files.createTempDirectory("hops-metasave-");
+            System.setProperty("hadoop.log.dir", logDir.toString());
+            Configuration conf = new Configuration(false);
+            conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
+            conf.setInt("dfs.heartbeat.interval", 1);
+            return SideBySide.start("operator", conf, 2);
+          });
 
   @AfterAll
-  static void stop() throws Exception {
-    if (clusters != null) {
-      clusters.close();
-    }
+  static void restoreLogDir() {
     if (oldLogDir == null) {
       System.clearProperty("hadoop.log.dir");
     } else {
       System.setProperty("hadoop.log.dir", oldLogDir);
     }
+  }
+
+  /** HDFS's client settings, files with one replica. */
+  private static Configuration hdfsConf() {
+    return ApacheHdfs.clientConf(clusters.hdfs(), 1);
   }
 
   /** What {@code -getBalancerBandwidth} prints for each datanode, once all print {@code want}. */
@@ -92,22 +85,29 @@ class OperatorCommandsLikeHdfsTest {
     // Sent to the namenode that is not the leader: the datanodes obey only the leader's heartbeat
     // answers, so the value must reach it through the database.
     StockTool.Output set =
-        StockTool.dfsadmin(clusters.through(other), "-setBalancerBandwidth", "12345678");
-    StockTool.Output setHdfs = StockTool.dfsadmin(hdfsConf, "-setBalancerBandwidth", "12345678");
+        StockTool.dfsadmin(
+            clusters.get().through(clusters.other()), "-setBalancerBandwidth", "12345678");
+    StockTool.Output setHdfs = StockTool.dfsadmin(hdfsConf(), "-setBalancerBandwidth", "12345678");
     assertThat(set.rc()).as(set.err()).isZero();
     assertThat(set.out())
         .isEqualTo(setHdfs.out())
         .contains("Balancer bandwidth is set to 12345678");
-    List<String> hopsShown = bandwidths(clusters.through(other), hops.datanodes(), 12345678);
+    List<String> hopsShown =
+        bandwidths(clusters.get().through(clusters.other()), clusters.hops().datanodes(), 12345678);
     assertThat(hopsShown)
-        .isEqualTo(bandwidths(hdfsConf, hdfs.getDataNodes(), 12345678))
+        .isEqualTo(bandwidths(hdfsConf(), clusters.hdfs().getDataNodes(), 12345678))
         .containsOnly("Balancer bandwidth is 12345678 bytes per second.");
 
     // Again through the leader, with another value: every setting reaches the datanodes.
     StockTool.Output again =
-        StockTool.dfsadmin(clusters.through(hops.namenode()), "-setBalancerBandwidth", "2345678");
+        StockTool.dfsadmin(
+            clusters.get().through(clusters.hops().namenode()), "-setBalancerBandwidth", "2345678");
     assertThat(again.rc()).as(again.err()).isZero();
-    assertThat(bandwidths(clusters.through(hops.namenode()), hops.datanodes(), 2345678))
+    assertThat(
+            bandwidths(
+                clusters.get().through(clusters.hops().namenode()),
+                clusters.hops().datanodes(),
+                2345678))
         .containsOnly("Balancer bandwidth is 2345678 bytes per second.");
   }
 
@@ -156,15 +156,15 @@ class OperatorCommandsLikeHdfsTest {
   @Test
   void metasaveWritesHdfsSectionsFromTheDatabase() throws Exception {
     // Three replicas wanted, two datanodes: the block waits for replication on both clusters.
-    try (DistributedFileSystem fs = hops.client();
+    try (DistributedFileSystem fs = clusters.hops().client();
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem) FileSystem.get(clusters.hdfs().getURI(), hdfsConf())) {
       write(fs, "/meta/f", (short) 3);
       write(hfs, "/meta/f", (short) 3);
     }
     // Through the namenode that is not the leader: the state is read from the database.
-    List<String> hopsLines = metasave(clusters.through(other), "hops-meta.txt");
-    List<String> hdfsLines = metasave(hdfsConf, "hdfs-meta.txt");
+    List<String> hopsLines = metasave(clusters.get().through(clusters.other()), "hops-meta.txt");
+    List<String> hdfsLines = metasave(hdfsConf(), "hdfs-meta.txt");
     List<String> hopsHead = hopsLines.stream().map(OperatorCommandsLikeHdfsTest::shape).toList();
     List<String> hdfsHead = hdfsLines.stream().map(OperatorCommandsLikeHdfsTest::shape).toList();
     // Every line up to the datanode list (whose lines carry each datanode's own numbers).

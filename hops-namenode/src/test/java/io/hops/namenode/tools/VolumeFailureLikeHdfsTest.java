@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hops.namenode.ApacheHdfs;
-import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySideExtension;
 import io.hops.namenode.config.NamenodeConfig;
 import java.io.File;
 import java.io.IOException;
@@ -32,12 +31,11 @@ import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsDatasetSpi;
 import org.apache.hadoop.hdfs.server.datanode.fsdataset.FsVolumeSpi;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.apache.hadoop.hdfs.tools.DFSAdmin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A failed volume ({@code dfs.datanode.failed.volumes.tolerated} 1) against hops (two namenodes
@@ -54,14 +52,16 @@ class VolumeFailureLikeHdfsTest {
   private static final int BLOCKS = 8;
   private static final String STATE_BEAN = "Hadoop:service=NameNode,name=FSNamesystemState";
   private static final String INFO_BEAN = "Hadoop:service=NameNode,name=NameNodeInfo";
-  private static SideBySide clusters;
-  private static HopsTestCluster hops;
-  private static HopsNameNode other;
-  private static MiniDFSCluster hdfs;
-  private static Configuration hdfsConf;
 
-  @BeforeAll
-  static void start() throws Exception {
+  @RegisterExtension
+  static final SideBySideExtension clusters =
+      SideBySideExtension.of(
+          // Two volumes per datanode on both sides.
+          () ->
+              SideBySide.start(
+                  "volume-failure", conf(), 4, datanodeConf(), StorageType.DISK, StorageType.DISK));
+
+  private static Configuration conf() {
     Configuration conf = new Configuration(false);
     conf.setLong("dfs.namenode.fs-limits.min-block-size", 1024);
     conf.setInt("dfs.heartbeat.interval", 1);
@@ -69,22 +69,14 @@ class VolumeFailureLikeHdfsTest {
     // HDFS looks for failed storages at every heartbeat check.
     conf.setInt("dfs.namenode.heartbeat.recheck-interval", 1000);
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
+    return conf;
+  }
+
+  private static Configuration datanodeConf() {
     Configuration dn = new Configuration(false);
     dn.setInt("dfs.datanode.failed.volumes.tolerated", 1);
     dn.set("dfs.datanode.disk.check.min.gap", "0");
-    // Two volumes per datanode on both sides.
-    clusters = new SideBySide("volume-failure", conf, 4, dn, StorageType.DISK, StorageType.DISK);
-    hops = clusters.hops;
-    other = clusters.other;
-    hdfs = clusters.hdfs;
-    hdfsConf = ApacheHdfs.clientConf(hdfs, 3);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (clusters != null) {
-      clusters.close();
-    }
+    return dn;
   }
 
   private static byte[] write(FileSystem fs, String path) throws IOException {
@@ -156,7 +148,8 @@ class VolumeFailureLikeHdfsTest {
       if (System.currentTimeMillis() > deadline) {
         // hops's block tables, to diagnose a failure (on either side: hops is the one in doubt).
         String debug;
-        try (io.hops.dal.Transaction tx = hops.namenode().namesystem().storage().begin()) {
+        try (io.hops.dal.Transaction tx =
+            clusters.hops().namenode().namesystem().storage().begin()) {
           debug =
               " pending="
                   + tx.scanAll(
@@ -205,7 +198,7 @@ class VolumeFailureLikeHdfsTest {
    * same names, and /jmx shows whichever came first.
    */
   private static String hdfsVolumeFailures(String xferAddr) throws Exception {
-    FSNamesystem n = hdfs.getNamesystem();
+    FSNamesystem n = clusters.hdfs().getNamesystem();
     return volumeFailures(
         n.getVolumeFailuresTotal(), n.getEstimatedCapacityLostTotal(), n.getLiveNodes(), xferAddr);
   }
@@ -299,9 +292,10 @@ class VolumeFailureLikeHdfsTest {
   @Order(1)
   void aFailedVolumesReplicasAreCopiedElsewhereAndReportedLikeHdfs() throws Exception {
     String path = "/volumes/f";
-    try (DistributedFileSystem fs = hops.client(other);
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other());
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
       byte[] data = write(fs, path);
       write(hfs, path);
       HopsTestCluster.awaitReplicas(fs, new Path(path), 3);
@@ -309,15 +303,20 @@ class VolumeFailureLikeHdfsTest {
       // No copy in flight once the writes' replicas are all reported, whichever volume of the
       // pipeline's datanodes took each.
       String pending =
-          "PendingReplicationBlocks=" + hdfs.getNamesystem().getPendingReplicationBlocks();
+          "PendingReplicationBlocks="
+              + clusters.hdfs().getNamesystem().getPendingReplicationBlocks();
       assertThat(pending).isEqualTo("PendingReplicationBlocks=0");
-      assertThat(awaitJmx(other.httpUri(), "PendingReplicationBlocks", pending)).isEqualTo(pending);
-      assertThat(numBlocks(clusters.through(other)).values().stream().mapToInt(i -> i).sum())
-          .isEqualTo(numBlocks(hdfsConf).values().stream().mapToInt(i -> i).sum())
+      assertThat(awaitJmx(clusters.other().httpUri(), "PendingReplicationBlocks", pending))
+          .isEqualTo(pending);
+      assertThat(
+              numBlocks(clusters.get().through(clusters.other())).values().stream()
+                  .mapToInt(i -> i)
+                  .sum())
+          .isEqualTo(numBlocks(clusters.hdfsSide().conf()).values().stream().mapToInt(i -> i).sum())
           .isEqualTo(3 * BLOCKS);
 
-      DataNode victim = hops.datanodes().get(0);
-      DataNode hdfsVictim = hdfs.getDataNodes().get(0);
+      DataNode victim = clusters.hops().datanodes().get(0);
+      DataNode hdfsVictim = clusters.hdfs().getDataNodes().get(0);
       FsVolumeSpi volume = fullestVolume(victim, fs, path);
       FsVolumeSpi hdfsVolume = fullestVolume(hdfsVictim, hfs, path);
       failVolume(victim, volume);
@@ -333,8 +332,24 @@ class VolumeFailureLikeHdfsTest {
 
       // Both namenodes hold the storage failed: the state is in the database.
       assertThat(
-              hops.namenode().namesystem().blocks().datanodes().failedStorages().ids().stream()
-                  .map(id -> other.namesystem().blocks().datanodes().failedStorages().isFailed(id))
+              clusters
+                  .hops()
+                  .namenode()
+                  .namesystem()
+                  .blocks()
+                  .datanodes()
+                  .failedStorages()
+                  .ids()
+                  .stream()
+                  .map(
+                      id ->
+                          clusters
+                              .other()
+                              .namesystem()
+                              .blocks()
+                              .datanodes()
+                              .failedStorages()
+                              .isFailed(id))
                   .toList())
           .containsExactly(true);
 
@@ -346,23 +361,25 @@ class VolumeFailureLikeHdfsTest {
                   + " failedStorageIDs=1 estimatedCapacityLostTotal>0=true"
                   + " lastVolumeFailureDate>0=true");
       String addr = victim.getDatanodeId().getXferAddr();
-      assertThat(awaitVolumeFailures(other.httpUri(), addr, want)).isEqualTo(want);
-      assertThat(awaitVolumeFailures(hops.namenode().httpUri(), addr, want)).isEqualTo(want);
+      assertThat(awaitVolumeFailures(clusters.other().httpUri(), addr, want)).isEqualTo(want);
+      assertThat(awaitVolumeFailures(clusters.hops().namenode().httpUri(), addr, want))
+          .isEqualTo(want);
       JsonNode failedIds =
           new ObjectMapper()
-              .readTree(jmx(other.httpUri(), INFO_BEAN).get("LiveNodes").asText())
+              .readTree(jmx(clusters.other().httpUri(), INFO_BEAN).get("LiveNodes").asText())
               .findValue("failedStorageIDs");
       assertThat(failedIds.get(0).asText()).contains(new File(volume.getBaseURI()).getName());
 
       // dfsadmin -report: each datanode's "Num of Blocks" is the replicas it holds now.
-      Map<String, Integer> hdfsCounts = numBlocks(hdfsConf);
+      Map<String, Integer> hdfsCounts = numBlocks(clusters.hdfsSide().conf());
       assertThat(hdfsCounts).isEqualTo(located(hfs, path));
-      assertThat(numBlocks(clusters.through(other))).isEqualTo(located(fs, path));
-      assertThat(numBlocks(clusters.through(hops.namenode()))).isEqualTo(located(fs, path));
+      assertThat(numBlocks(clusters.get().through(clusters.other()))).isEqualTo(located(fs, path));
+      assertThat(numBlocks(clusters.get().through(clusters.hops().namenode())))
+          .isEqualTo(located(fs, path));
 
       // The datanodes page shows the failed volume.
       try (java.io.InputStream in =
-          java.net.URI.create(other.httpUri() + "/datanodes").toURL().openStream()) {
+          java.net.URI.create(clusters.other().httpUri() + "/datanodes").toURL().openStream()) {
         String page = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(page).contains(new File(volume.getBaseURI()).getPath());
       }
@@ -378,31 +395,33 @@ class VolumeFailureLikeHdfsTest {
   @Order(2)
   void aDatanodeRestartedWithoutAVolumeHasItsReplicasCopiedElsewhereLikeHdfs() throws Exception {
     String path = "/volumes/restart";
-    try (DistributedFileSystem fs = hops.client(other);
+    try (DistributedFileSystem fs = clusters.hops().client(clusters.other());
         DistributedFileSystem hfs =
-            (DistributedFileSystem) FileSystem.get(hdfs.getURI(), hdfsConf)) {
+            (DistributedFileSystem)
+                FileSystem.get(clusters.hdfs().getURI(), clusters.hdfsSide().conf())) {
       write(fs, path);
       write(hfs, path);
       HopsTestCluster.awaitReplicas(fs, new Path(path), 3);
       HopsTestCluster.awaitReplicas(hfs, new Path(path), 3);
 
-      FsVolumeSpi volume = fullestVolume(hops.datanodes().get(1), fs, path);
+      FsVolumeSpi volume = fullestVolume(clusters.hops().datanodes().get(1), fs, path);
       File dir = new File(volume.getBaseURI());
-      hops.restartDatanode(1, volumes -> breakDirectory(dir));
-      DataNode hdfsVictim = hdfs.getDataNodes().get(1);
+      clusters.hops().restartDatanode(1, volumes -> breakDirectory(dir));
+      DataNode hdfsVictim = clusters.hdfs().getDataNodes().get(1);
       FsVolumeSpi hdfsVolume = fullestVolume(hdfsVictim, hfs, path);
-      MiniDFSCluster.DataNodeProperties stopped = hdfs.stopDataNode(1);
+      MiniDFSCluster.DataNodeProperties stopped = clusters.hdfs().stopDataNode(1);
       breakDirectory(new File(hdfsVolume.getBaseURI()));
-      assertThat(hdfs.restartDataNode(stopped, true)).isTrue();
-      hdfs.waitActive();
+      assertThat(clusters.hdfs().restartDataNode(stopped, true)).isTrue();
+      clusters.hdfs().waitActive();
 
       awaitCopiedOff(hfs, path, hdfsVolume.getStorageID());
       awaitCopiedOff(fs, path, volume.getStorageID());
-      String addr = hops.datanodes().get(1).getDatanodeId().getXferAddr();
-      assertThat(awaitVolumeFailures(other.httpUri(), addr, "volfails=1"))
+      String addr = clusters.hops().datanodes().get(1).getDatanodeId().getXferAddr();
+      assertThat(awaitVolumeFailures(clusters.other().httpUri(), addr, "volfails=1"))
           .isEqualTo(hdfsNodeFailures(hdfsVictim.getDatanodeId().getXferAddr()))
           .isEqualTo("volfails=1");
-      assertThat(numBlocks(clusters.through(other))).isEqualTo(located(fs, path, "/volumes/f"));
+      assertThat(numBlocks(clusters.get().through(clusters.other())))
+          .isEqualTo(located(fs, path, "/volumes/f"));
     }
   }
 }

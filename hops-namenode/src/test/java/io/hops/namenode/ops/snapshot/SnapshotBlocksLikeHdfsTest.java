@@ -8,21 +8,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a snapshot keeps of files changed after it, against hops and Apache HDFS in the same run,
@@ -34,22 +32,10 @@ import org.junit.jupiter.api.Test;
  * block) leave the snapshot's bytes as HDFS does; truncating below a snapshot's length is refused.
  */
 class SnapshotBlocksLikeHdfsTest {
-  private static SideBySide both;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    both = new SideBySide("snapshot-blocks", conf, 1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> SideBySide.start("snapshot-blocks", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
   private static Path p(String path) {
     return new Path(path);
@@ -69,16 +55,16 @@ class SnapshotBlocksLikeHdfsTest {
 
   @Test
   void filesChangedAfterASnapshotReadAsInHdfsUntilItIsDeleted() throws Exception {
-    DistributedFileSystem hops = both.hopsSide.admin();
+    DistributedFileSystem hops = both.hopsSide().admin();
     String dir = "/k";
-    List<String> hdfsView = history(both.hdfsSide.admin(), dir, new ArrayList<>());
+    List<String> hdfsView = history(both.hdfsSide().admin(), dir, new ArrayList<>());
     // The blocks of the files about to be deleted and replaced on hops.
     List<LocatedBlock> kept = new ArrayList<>();
     List<String> hopsView = history(hops, dir, kept);
     assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
 
     // Through the other namenode.
-    try (DistributedFileSystem other = both.hops.client(both.other)) {
+    try (DistributedFileSystem other = both.hops().client(both.other())) {
       assertThat(read(other, "/k/.snapshot/s1/del")).isEqualTo(text("del", 3000));
       assertThat(read(other, "/k/.snapshot/s1/app")).isEqualTo(text("app", 3000));
     }
@@ -90,7 +76,7 @@ class SnapshotBlocksLikeHdfsTest {
     assertThat(namespaceProblems()).isEmpty();
 
     hops.deleteSnapshot(p(dir), "s1");
-    try (var tx = both.hops.namenode().namesystem().storage().begin()) {
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED))
           .isEmpty();
     }
@@ -100,7 +86,7 @@ class SnapshotBlocksLikeHdfsTest {
       Thread.sleep(300);
     }
     assertThat(stored(kept)).as("released blocks on the datanode").allMatch(s -> !s);
-    try (var tx = both.hops.namenode().namesystem().storage().begin()) {
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(ReleasedFileRow.TABLE, io.hops.dal.LockMode.READ_COMMITTED)).isEmpty();
     }
     assertThat(namespaceProblems()).isEmpty();
@@ -142,14 +128,14 @@ class SnapshotBlocksLikeHdfsTest {
 
   @Test
   void truncatesAndAppendsAfterASnapshotReadAsInHdfs() throws Exception {
-    List<String> hdfsView = truncations(both.hdfsSide.admin(), "/tr", new ArrayList<>());
+    List<String> hdfsView = truncations(both.hdfsSide().admin(), "/tr", new ArrayList<>());
     List<LocatedBlock> kept = new ArrayList<>();
-    List<String> hopsView = truncations(both.hopsSide.admin(), "/tr", kept);
+    List<String> hopsView = truncations(both.hopsSide().admin(), "/tr", kept);
     assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
     // The block the snapshot reads stays on the datanode through the leader's rounds.
     leaderRounds();
     assertThat(stored(kept)).as("the snapshot's block on the datanode").allMatch(s -> s);
-    assertThat(read(both.hopsSide.admin(), "/tr/.snapshot/s1/f")).isEqualTo(text("f", 3000));
+    assertThat(read(both.hopsSide().admin(), "/tr/.snapshot/s1/f")).isEqualTo(text("f", 3000));
     assertThat(namespaceProblems()).isEmpty();
   }
 
@@ -211,7 +197,7 @@ class SnapshotBlocksLikeHdfsTest {
 
   @Test
   void truncateBelowASnapshotsLengthIsRefused() throws Exception {
-    DistributedFileSystem fs = both.hopsSide.admin();
+    DistributedFileSystem fs = both.hopsSide().admin();
     fs.mkdirs(p("/t"));
     write(fs, "/t/f", text("t", 2000));
     fs.allowSnapshot(p("/t"));
@@ -237,14 +223,14 @@ class SnapshotBlocksLikeHdfsTest {
   }
 
   private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {
-    return SnapshotKeptBlocks.stored(both, blocks);
+    return SnapshotKeptBlocks.stored(both.get(), blocks);
   }
 
   private static void leaderRounds() throws Exception {
-    SnapshotKeptBlocks.leaderRounds(both);
+    SnapshotKeptBlocks.leaderRounds(both.get());
   }
 
   private static List<?> namespaceProblems() throws Exception {
-    return SnapshotKeptBlocks.namespaceProblems(both);
+    return SnapshotKeptBlocks.namespaceProblems(both.get());
   }
 }

@@ -3,7 +3,7 @@ package io.hops.namenode.ops.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +17,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.QuotaUsage;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Content summaries with snapshots against hops and Apache HDFS in the same run: after files and a
@@ -30,26 +29,15 @@ import org.junit.jupiter.api.Test;
  * directory no snapshot covers, nothing is counted twice.
  */
 class SnapshotContentLikeHdfsTest {
-  private static SideBySide both;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    both = new SideBySide("snapshot-content", conf, 1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> SideBySide.start("snapshot-content", SnapshotTestFiles.snapshotsOn(), 1));
 
   @Test
   void contentSummariesCountWhatOnlySnapshotsHoldAsHdfsDoes() throws Exception {
-    List<String> hdfs = history(both.hdfsSide.admin());
-    List<String> hops = history(both.hopsSide.admin());
+    List<String> hdfs = history(both.hdfsSide().admin());
+    List<String> hops = history(both.hopsSide().admin());
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
     assertThat(hdfs).anyMatch(l -> l.contains("snapshotLength=1550"));
   }

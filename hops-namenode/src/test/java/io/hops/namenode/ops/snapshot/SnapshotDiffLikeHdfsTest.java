@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -16,9 +16,8 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Snapshot diff reports against hops and Apache HDFS in the same run: a scripted history under a
@@ -32,24 +31,16 @@ import org.junit.jupiter.api.Test;
  */
 class SnapshotDiffLikeHdfsTest {
   private static final String[] SNAPSHOTS = {"s0", "s1", "s2", "s3", "s4", ""};
-  private static SideBySide both;
 
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-diff", conf(), 1))
+          .eachSide(s -> history(s.admin()));
+
+  private static Configuration conf() {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT, 3);
-    both = new SideBySide("snapshot-diff", conf, 1);
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
-      history(s.admin());
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
+    return conf;
   }
 
   private static Path p(String path) {
@@ -102,8 +93,8 @@ class SnapshotDiffLikeHdfsTest {
     for (String from : SNAPSHOTS) {
       for (String to : SNAPSHOTS) {
         for (String dir : new String[] {"/d", "/d/a"}) {
-          hops.add(reports(both.hopsSide.admin(), dir, from, to));
-          hdfs.add(reports(both.hdfsSide.admin(), dir, from, to));
+          hops.add(reports(both.hopsSide().admin(), dir, from, to));
+          hdfs.add(reports(both.hdfsSide().admin(), dir, from, to));
         }
       }
     }
@@ -121,7 +112,7 @@ class SnapshotDiffLikeHdfsTest {
 
   @Test
   void theListingFormPagesAsInHdfs() throws Exception {
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
+    for (Side s : new Side[] {both.hopsSide(), both.hdfsSide()}) {
       SnapshotDiffReportListing first =
           s.admin()
               .getClient()
@@ -139,8 +130,8 @@ class SnapshotDiffLikeHdfsTest {
   void refusalsAreHdfs() throws Exception {
     List<String> hops = new ArrayList<>();
     List<String> hdfs = new ArrayList<>();
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
-      List<String> out = s == both.hopsSide ? hops : hdfs;
+    for (Side s : new Side[] {both.hopsSide(), both.hdfsSide()}) {
+      List<String> out = s == both.hopsSide() ? hops : hdfs;
       DistributedFileSystem admin = s.admin();
       DistributedFileSystem alice = s.alice();
       out.add(outcome(() -> admin.getSnapshotDiffReport(p("/d"), "nosuch", "s1").toString()));

@@ -5,7 +5,7 @@ import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.File;
 import java.io.InputStream;
 import java.net.URI;
@@ -20,9 +20,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.tools.DistCp;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Hadoop's own {@code distcp -update -diff s1 s2} between hops and Apache HDFS, both ways, as a
@@ -34,32 +34,26 @@ import org.junit.jupiter.api.Test;
  * .snapshot/s2}).
  */
 class SnapshotDistCpDiffTest {
-  private static SideBySide both;
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> SideBySide.start("snapshot-distcp", SnapshotTestFiles.snapshotsOn(), 1));
+
   private static File local;
 
   @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    both = new SideBySide("snapshot-distcp", conf, 1);
+  static void localDir() throws Exception {
     local = Files.createTempDirectory("hops-distcp-diff").toFile();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
   }
 
   @Test
   void diffFromHopsToHdfsShipsTheChangesBetweenTwoSnapshots() throws Exception {
-    syncs(both.hopsSide.admin(), both.hdfsSide.admin(), "/h2d");
+    syncs(both.hopsSide().admin(), both.hdfsSide().admin(), "/h2d");
   }
 
   @Test
   void diffFromHdfsToHopsShipsTheChangesBetweenTwoSnapshots() throws Exception {
-    syncs(both.hdfsSide.admin(), both.hopsSide.admin(), "/d2h");
+    syncs(both.hdfsSide().admin(), both.hopsSide().admin(), "/d2h");
   }
 
   private static void syncs(DistributedFileSystem src, DistributedFileSystem dst, String dir)
@@ -115,7 +109,7 @@ class SnapshotDistCpDiffTest {
   }
 
   private static Configuration jobConf() {
-    Configuration conf = new Configuration(both.hops.clientConf());
+    Configuration conf = new Configuration(both.hops().clientConf());
     conf.set("mapreduce.framework.name", "local");
     conf.set("hadoop.tmp.dir", new File(local, "tmp").getPath());
     conf.set("mapreduce.jobtracker.staging.root.dir", "/user/staging");

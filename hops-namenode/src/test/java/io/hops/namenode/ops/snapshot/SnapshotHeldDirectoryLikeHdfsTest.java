@@ -12,18 +12,16 @@ import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Files deleted or overwritten below a directory moved out of its snapshottable directory (a held
@@ -34,22 +32,10 @@ import org.junit.jupiter.api.Test;
  * namespace check clean.
  */
 class SnapshotHeldDirectoryLikeHdfsTest {
-  private static SideBySide both;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    both = new SideBySide("snapshot-held-dir", conf, 1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> SideBySide.start("snapshot-held-dir", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
   private static Path p(String path) {
     return new Path(path);
@@ -58,7 +44,7 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   @Test
   void aFileDeletedBelowAHeldDirectoryIsReleasedWithItsSnapshot() throws Exception {
     List<LocatedBlock> kept = heldHistoryAlike("/one", List.of("s0"));
-    DistributedFileSystem hops = both.hopsSide.admin();
+    DistributedFileSystem hops = both.hopsSide().admin();
     assertKept(kept);
     long written = versionsWrittenBy(() -> write(hops, "/one/o/t/before", "while held"));
     assertThat(written).as("versions below the held directory").isPositive();
@@ -73,12 +59,12 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   @Test
   void withTwoSnapshotsTheBlocksGoWithTheSecond() throws Exception {
     List<LocatedBlock> kept = heldHistoryAlike("/two", List.of("s0", "s1"));
-    DistributedFileSystem hops = both.hopsSide.admin();
+    DistributedFileSystem hops = both.hopsSide().admin();
     hops.deleteSnapshot(p("/two/d"), "s0");
-    both.hdfsSide.admin().deleteSnapshot(p("/two/d"), "s0");
+    both.hdfsSide().admin().deleteSnapshot(p("/two/d"), "s0");
     assertKept(kept);
     assertThat(digestOf(hops, "/two/d/.snapshot/s1/t/f"))
-        .isEqualTo(digestOf(both.hdfsSide.admin(), "/two/d/.snapshot/s1/t/f"))
+        .isEqualTo(digestOf(both.hdfsSide().admin(), "/two/d/.snapshot/s1/t/f"))
         .isEqualTo(digest(text("f", 3000)));
     assertThat(versionsWrittenBy(() -> changeBelow(hops, "/two/o/t"))).isPositive();
 
@@ -91,11 +77,12 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   void theLastSnapshotDeletedThroughTheOtherNamenodeReleasesThem() throws Exception {
     List<LocatedBlock> kept = heldHistoryAlike("/other", List.of("s0"));
     assertKept(kept);
-    try (FileSystem viaOther = FileSystem.newInstance(both.through(both.other))) {
+    try (FileSystem viaOther = FileSystem.newInstance(both.get().through(both.other()))) {
       ((DistributedFileSystem) viaOther).deleteSnapshot(p("/other/d"), "s0");
     }
     assertReleased(kept);
-    assertThat(versionsWrittenBy(() -> changeBelow(both.hopsSide.admin(), "/other/o/t"))).isZero();
+    assertThat(versionsWrittenBy(() -> changeBelow(both.hopsSide().admin(), "/other/o/t")))
+        .isZero();
   }
 
   /**
@@ -107,7 +94,7 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   void aHeldDirectoryMadeSnapshottableWithoutSnapshotsIsDeletedAsInHdfs() throws Exception {
     List<LocatedBlock> kept = heldHistoryAlike("/allowed", List.of("s0"));
     List<String> outcomes = new ArrayList<>();
-    for (SideBySide.Side s : List.of(both.hopsSide, both.hdfsSide)) {
+    for (SideBySide.Side s : List.of(both.hopsSide(), both.hdfsSide())) {
       DistributedFileSystem fs = s.admin();
       fs.allowSnapshot(p("/allowed/o/t"));
       String deleted;
@@ -125,7 +112,7 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     }
     assertThat(outcomes.get(0)).isEqualTo(outcomes.get(1)).startsWith("deleted: true");
     assertKept(kept);
-    both.hopsSide.admin().deleteSnapshot(p("/allowed/d"), "s0");
+    both.hopsSide().admin().deleteSnapshot(p("/allowed/d"), "s0");
     assertReleased(kept);
   }
 
@@ -144,8 +131,8 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   private static List<LocatedBlock> heldHistoryAlike(String root, List<String> snapshots)
       throws Exception {
     List<LocatedBlock> kept = new ArrayList<>();
-    List<String> hops = heldHistory(both.hopsSide.admin(), root, snapshots, kept);
-    List<String> hdfs = heldHistory(both.hdfsSide.admin(), root, snapshots, new ArrayList<>());
+    List<String> hops = heldHistory(both.hopsSide().admin(), root, snapshots, kept);
+    List<String> hdfs = heldHistory(both.hdfsSide().admin(), root, snapshots, new ArrayList<>());
     assertThat(hops).isEqualTo(hdfs);
     assertThat(kept).hasSize(3);
     return kept;
@@ -203,37 +190,37 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   }
 
   private static long versions() throws Exception {
-    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
       return tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).size();
     }
   }
 
   private static void assertKept(List<LocatedBlock> kept) throws Exception {
-    SnapshotKeptBlocks.leaderRounds(both);
-    assertThat(SnapshotKeptBlocks.stored(both, kept))
+    SnapshotKeptBlocks.leaderRounds(both.get());
+    assertThat(SnapshotKeptBlocks.stored(both.get(), kept))
         .as("kept blocks on the datanode")
         .allMatch(s -> s);
-    assertThat(SnapshotKeptBlocks.namespaceProblems(both)).isEmpty();
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
   }
 
   private static void assertReleased(List<LocatedBlock> kept) throws Exception {
-    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED))
           .as("kept files and holds")
           .isEmpty();
     }
     long deadline = System.currentTimeMillis() + 30_000;
-    while (SnapshotKeptBlocks.stored(both, kept).contains(true)
+    while (SnapshotKeptBlocks.stored(both.get(), kept).contains(true)
         && System.currentTimeMillis() < deadline) {
-      SnapshotKeptBlocks.leaderRounds(both);
+      SnapshotKeptBlocks.leaderRounds(both.get());
       Thread.sleep(300);
     }
-    assertThat(SnapshotKeptBlocks.stored(both, kept))
+    assertThat(SnapshotKeptBlocks.stored(both.get(), kept))
         .as("released blocks on the datanode")
         .allMatch(s -> !s);
-    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
     }
-    assertThat(SnapshotKeptBlocks.namespaceProblems(both)).isEmpty();
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
   }
 }

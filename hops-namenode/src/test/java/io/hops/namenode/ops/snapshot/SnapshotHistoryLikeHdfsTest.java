@@ -5,7 +5,7 @@ import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.sorted;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,9 +28,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A generated history of snapshots and changes, run on hops and on Apache HDFS in the same run and
@@ -82,22 +81,16 @@ class SnapshotHistoryLikeHdfsTest {
   private static final int MAX_SNAPSHOTS = 3;
   private static final int MAX_FILES = 12;
   private static final String[] SNAPSHOTTABLE = {"s1", "s2"};
-  private static SideBySide both;
 
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-history", conf(), 1));
+
+  private static Configuration conf() {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
     // Blocks of 1 KB, so that tiny files have several and truncates meet block boundaries.
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 512);
-    both = new SideBySide("snapshot-history", conf, 1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
+    return conf;
   }
 
   /**
@@ -185,8 +178,8 @@ class SnapshotHistoryLikeHdfsTest {
     }
 
     private void apply(Step step) throws Exception {
-      String hdfs = outcome(step.action(), both.hdfsSide.admin());
-      String hops = outcome(step.action(), both.hopsSide.admin());
+      String hdfs = outcome(step.action(), both.hdfsSide().admin());
+      String hops = outcome(step.action(), both.hopsSide().admin());
       done.add(step.name() + " -> " + hdfs);
       if (!hdfs.equals(hops)) {
         throw new AssertionError(
@@ -195,8 +188,8 @@ class SnapshotHistoryLikeHdfsTest {
       if (!hdfs.startsWith("!")) {
         afterSuccess(step.name());
       }
-      List<String> hdfsView = view(both.hdfsSide.admin(), true);
-      List<String> hopsView = view(both.hopsSide.admin(), false);
+      List<String> hdfsView = view(both.hdfsSide().admin(), true);
+      List<String> hopsView = view(both.hopsSide().admin(), false);
       if (!hdfsView.equals(hopsView)) {
         throw new AssertionError(report("the state after it", hopsView, hdfsView));
       }

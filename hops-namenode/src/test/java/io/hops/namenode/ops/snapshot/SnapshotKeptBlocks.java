@@ -3,15 +3,27 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.check.NamespaceCheck;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 
 /** What the snapshot tests check of blocks kept for snapshots on hops's side. */
 final class SnapshotKeptBlocks {
   private SnapshotKeptBlocks() {}
+
+  /**
+   * Settings of a side by side whose kept blocks are checked: snapshots on, and hops's housekeeping
+   * rounds run only when asked ({@link #leaderRounds}).
+   */
+  static Configuration roundsWhenAsked() {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000);
+    return conf;
+  }
 
   /** Whether each block is still stored on one of hops's datanodes. */
   static List<Boolean> stored(SideBySide both, List<LocatedBlock> blocks) throws IOException {

@@ -7,22 +7,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Directories a snapshot has, moved out of their snapshottable directory (to a plain one, and
@@ -33,21 +31,10 @@ import org.junit.jupiter.api.Test;
  * SnapshotHistoryLikeHdfsTest}) found around them.
  */
 class SnapshotMovedDirectoryLikeHdfsTest {
-  private static SideBySide both;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    both = new SideBySide("snapshot-moved-dir", conf, 1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> SideBySide.start("snapshot-moved-dir", SnapshotTestFiles.snapshotsOn(), 1));
 
   private static Path p(String path) {
     return new Path(path);
@@ -191,9 +178,9 @@ class SnapshotMovedDirectoryLikeHdfsTest {
       throws Exception {
     List<String> hops = new ArrayList<>();
     List<String> hdfs = new ArrayList<>();
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
+    for (Side s : new Side[] {both.hopsSide(), both.hdfsSide()}) {
       DistributedFileSystem fs = s.admin();
-      List<String> out = s == both.hopsSide ? hops : hdfs;
+      List<String> out = s == both.hopsSide() ? hops : hdfs;
       try {
         history.run(fs);
         out.add("history done");

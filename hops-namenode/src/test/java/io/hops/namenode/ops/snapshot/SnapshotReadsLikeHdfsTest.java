@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code .snapshot} reads and the copy-on-write behind them, against hops and Apache HDFS in the
@@ -26,28 +24,19 @@ import org.junit.jupiter.api.Test;
  * snapshot paths must be HDFS's, and every write into a snapshot must fail as in HDFS.
  */
 class SnapshotReadsLikeHdfsTest {
-  private static SideBySide both;
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+              () -> SideBySide.start("snapshot-reads", SnapshotTestFiles.snapshotsOn(), 1))
+          .eachSide(SnapshotReadsLikeHdfsTest::setUp);
 
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    both = new SideBySide("snapshot-reads", conf, 1);
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
-      DistributedFileSystem fs = s.admin();
-      fs.mkdirs(p("/h/a/b"));
-      write(fs, "/h/f1", "hello");
-      write(fs, "/h/a/f2", "some bytes");
-      fs.createNewFile(p("/h/a/b/f3"));
-      fs.setPermission(p("/h/a"), new FsPermission((short) 0750));
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
+  private static void setUp(Side s) throws Exception {
+    DistributedFileSystem fs = s.admin();
+    fs.mkdirs(p("/h/a/b"));
+    write(fs, "/h/f1", "hello");
+    write(fs, "/h/a/f2", "some bytes");
+    fs.createNewFile(p("/h/a/b/f3"));
+    fs.setPermission(p("/h/a"), new FsPermission((short) 0750));
   }
 
   private static Path p(String path) {
@@ -108,10 +97,10 @@ class SnapshotReadsLikeHdfsTest {
     List<String> hops = new ArrayList<>();
     List<String> hdfs = new ArrayList<>();
     for (Step s : history) {
-      hdfs.add(s.name() + " -> " + outcome(s.action(), both.hdfsSide.admin()));
-      hops.add(s.name() + " -> " + outcome(s.action(), both.hopsSide.admin()));
-      hdfs.add(view(both.hdfsSide.admin()));
-      hops.add(view(both.hopsSide.admin()));
+      hdfs.add(s.name() + " -> " + outcome(s.action(), both.hdfsSide().admin()));
+      hops.add(s.name() + " -> " + outcome(s.action(), both.hopsSide().admin()));
+      hdfs.add(view(both.hdfsSide().admin()));
+      hops.add(view(both.hopsSide().admin()));
     }
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
   }

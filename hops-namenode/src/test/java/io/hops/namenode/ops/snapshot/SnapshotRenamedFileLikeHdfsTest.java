@@ -10,18 +10,16 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Files a snapshot has, renamed after it and then deleted or replaced under their new names (inside
@@ -32,22 +30,10 @@ import org.junit.jupiter.api.Test;
  * snapshot releases them, with the namespace check clean.
  */
 class SnapshotRenamedFileLikeHdfsTest {
-  private static SideBySide both;
-
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    both = new SideBySide("snapshot-renamed-file", conf, 1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
-  }
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> SideBySide.start("snapshot-renamed-file", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
   private static Path p(String path) {
     return new Path(path);
@@ -57,9 +43,9 @@ class SnapshotRenamedFileLikeHdfsTest {
 
   @Test
   void aFileRenamedAfterASnapshotThenDeletedKeepsItsBytesInTheSnapshot() throws Exception {
-    List<String> hdfsView = history(both.hdfsSide.admin(), "/r", new ArrayList<>());
+    List<String> hdfsView = history(both.hdfsSide().admin(), "/r", new ArrayList<>());
     List<LocatedBlock> kept = new ArrayList<>();
-    DistributedFileSystem hops = both.hopsSide.admin();
+    DistributedFileSystem hops = both.hopsSide().admin();
     List<String> hopsView = history(hops, "/r", kept);
     for (int i = 0; i < Math.min(hopsView.size(), hdfsView.size()); i++) {
       assertThat(hopsView.get(i)).as("line " + i + " of the history").isEqualTo(hdfsView.get(i));
@@ -76,7 +62,7 @@ class SnapshotRenamedFileLikeHdfsTest {
     hops.deleteSnapshot(p("/r/d"), "s1");
     assertThat(digestOf(hops, "/r/d/.snapshot/s2/twice2")).isEqualTo(digest(text("twice", 3000)));
     hops.deleteSnapshot(p("/r/d"), "s2");
-    try (var tx = both.hops.namenode().namesystem().storage().begin()) {
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
     }
     long deadline = System.currentTimeMillis() + 30_000;
@@ -85,7 +71,7 @@ class SnapshotRenamedFileLikeHdfsTest {
       Thread.sleep(300);
     }
     assertThat(stored(kept)).as("released blocks on the datanode").allMatch(s -> !s);
-    try (var tx = both.hops.namenode().namesystem().storage().begin()) {
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
     }
     assertThat(namespaceProblems()).isEmpty();
@@ -174,14 +160,14 @@ class SnapshotRenamedFileLikeHdfsTest {
   }
 
   private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {
-    return SnapshotKeptBlocks.stored(both, blocks);
+    return SnapshotKeptBlocks.stored(both.get(), blocks);
   }
 
   private static void leaderRounds() throws Exception {
-    SnapshotKeptBlocks.leaderRounds(both);
+    SnapshotKeptBlocks.leaderRounds(both.get());
   }
 
   private static List<?> namespaceProblems() throws Exception {
-    return SnapshotKeptBlocks.namespaceProblems(both);
+    return SnapshotKeptBlocks.namespaceProblems(both.get());
   }
 }

@@ -2,6 +2,7 @@ package io.hops.namenode.ops.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.AccessCounts;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
@@ -9,21 +10,16 @@ import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Table;
-import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.ObservedCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The database rows a change costs below a directory with one snapshot, against the same change
@@ -52,34 +48,16 @@ class SnapshotRowsPerChangeTest {
           "updatePipeline",
           "fsync");
 
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final AtomicLong WRITTEN = new AtomicLong();
+  @RegisterExtension
+  static final ObservedCluster observed =
+      ObservedCluster.of(SnapshotTestFiles.snapshotsOn()).withDatanodes(1);
 
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    cluster = new HopsTestCluster(conf);
-    cluster.startDatanodes(1);
-    cluster.waitForLive(1);
-    fs = cluster.client();
-    cluster
-        .namenode()
-        .namesystem()
-        .runner()
-        .observe(
-            (call, counts) -> {
-              if (CLIENT_CALLS.contains(call)) {
-                WRITTEN.addAndGet(counts.rowsWritten());
-              }
-            });
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
+  /** The rows written by the client calls seen since {@link ObservedCluster#forget}. */
+  private static long writtenByClientCalls() {
+    return CLIENT_CALLS.stream()
+        .flatMap(call -> observed.seen(call).stream())
+        .mapToLong(AccessCounts::rowsWritten)
+        .sum();
   }
 
   /** A change of a file in the directory it is given (one directory per change). */
@@ -91,17 +69,18 @@ class SnapshotRowsPerChangeTest {
   record Cost(long written, long versions, long versionBytes, long kept, long keptBytes) {}
 
   private static void write(Path p) throws Exception {
-    try (FSDataOutputStream out = fs.create(p, true, 4096, (short) 1, 128L * 1024 * 1024)) {
+    try (FSDataOutputStream out =
+        observed.fs().create(p, true, 4096, (short) 1, 128L * 1024 * 1024)) {
       out.write(DATA);
     }
   }
 
   private static Cost cost(String dir, Change change) throws Exception {
-    Storage storage = cluster.namenode().namesystem().storage();
+    Storage storage = observed.cluster().namenode().namesystem().storage();
     long[] before = sizes(storage);
-    WRITTEN.set(0);
+    observed.forget();
     change.apply(dir);
-    long written = WRITTEN.get();
+    long written = writtenByClientCalls();
     long[] after = sizes(storage);
     return new Cost(
         written,
@@ -159,26 +138,29 @@ class SnapshotRowsPerChangeTest {
     changes.put(
         "append",
         d -> {
-          try (FSDataOutputStream out = fs.append(new Path(d + "/app"))) {
+          try (FSDataOutputStream out = observed.fs().append(new Path(d + "/app"))) {
             out.write(DATA, 0, 100);
           }
         });
-    changes.put("delete", d -> fs.delete(new Path(d + "/del"), false));
-    changes.put("rename", d -> fs.rename(new Path(d + "/ren"), new Path(d + "/renamed")));
-    changes.put("chmod", d -> fs.setPermission(new Path(d + "/mod"), new FsPermission("600")));
-    changes.put("setxattr", d -> fs.setXAttr(new Path(d + "/xa"), "user.a", new byte[] {1}));
+    changes.put("delete", d -> observed.fs().delete(new Path(d + "/del"), false));
+    changes.put(
+        "rename", d -> observed.fs().rename(new Path(d + "/ren"), new Path(d + "/renamed")));
+    changes.put(
+        "chmod", d -> observed.fs().setPermission(new Path(d + "/mod"), new FsPermission("600")));
+    changes.put(
+        "setxattr", d -> observed.fs().setXAttr(new Path(d + "/xa"), "user.a", new byte[] {1}));
 
     Map<String, Cost[]> costs = new LinkedHashMap<>();
     for (String top : new String[] {"/plain", "/snap"}) {
       for (String change : changes.keySet()) {
-        fs.mkdirs(new Path(top + "/" + change));
+        observed.fs().mkdirs(new Path(top + "/" + change));
         for (String f : new String[] {"over", "app", "del", "ren", "mod", "xa"}) {
           write(new Path(top + "/" + change + "/" + f));
         }
       }
     }
-    fs.allowSnapshot(new Path("/snap"));
-    fs.createSnapshot(new Path("/snap"), "s1");
+    observed.fs().allowSnapshot(new Path("/snap"));
+    observed.fs().createSnapshot(new Path("/snap"), "s1");
     for (var e : changes.entrySet()) {
       String d = "/" + e.getKey();
       costs.put(

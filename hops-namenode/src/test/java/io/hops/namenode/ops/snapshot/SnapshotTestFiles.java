@@ -1,7 +1,9 @@
 package io.hops.namenode.ops.snapshot;
 
+import io.hops.namenode.config.NamenodeConfig;
 import java.util.Arrays;
 import java.util.Comparator;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -10,6 +12,13 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 /** Files the snapshot tests write alike on hops and on HDFS. */
 final class SnapshotTestFiles {
   private SnapshotTestFiles() {}
+
+  /** Settings of a side by side with snapshots on (hops's are off unless asked for). */
+  static Configuration snapshotsOn() {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+    return conf;
+  }
 
   /** {@code n} characters of recognisable text: the seed and the offset, again and again. */
   static String text(String seed, int n) {

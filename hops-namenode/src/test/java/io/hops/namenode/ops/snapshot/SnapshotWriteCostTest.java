@@ -5,17 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.dal.AccessCounts;
 import io.hops.dal.AccessKind;
 import io.hops.dal.LockMode;
-import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.config.NamenodeConfig;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.conf.Configuration;
+import io.hops.namenode.ObservedCluster;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What snapshots add to a write below a snapshottable directory (docs/architecture.md,
@@ -25,38 +19,23 @@ import org.junit.jupiter.api.Test;
  * snapshot covers.
  */
 class SnapshotWriteCostTest {
-  private static HopsTestCluster cluster;
-  private static DistributedFileSystem fs;
-  private static final Map<String, AccessCounts> LAST = new ConcurrentHashMap<>();
 
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
-    cluster = new HopsTestCluster(conf);
-    fs = cluster.client();
-    cluster.namenode().namesystem().runner().observe(LAST::put);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fs.close();
-    cluster.close();
-  }
+  @RegisterExtension
+  static final ObservedCluster observed = ObservedCluster.of(SnapshotTestFiles.snapshotsOn());
 
   private static AccessCounts chmod(String path, int mode) throws Exception {
-    fs.setPermission(new Path(path), new FsPermission((short) mode));
-    return LAST.get("setPermission");
+    observed.fs().setPermission(new Path(path), new FsPermission((short) mode));
+    return observed.last("setPermission");
   }
 
   @Test
   void aWriterLocksTheSnapshottableDirectorySharedAndKeepsOneVersion() throws Exception {
     for (String d : new String[] {"/plain", "/snap"}) {
-      fs.mkdirs(new Path(d + "/a"));
-      fs.createNewFile(new Path(d + "/a/f"));
-      fs.getFileStatus(new Path(d + "/a/f")); // warm hints
+      observed.fs().mkdirs(new Path(d + "/a"));
+      observed.fs().createNewFile(new Path(d + "/a/f"));
+      observed.fs().getFileStatus(new Path(d + "/a/f")); // warm hints
     }
-    fs.allowSnapshot(new Path("/snap"));
+    observed.fs().allowSnapshot(new Path("/snap"));
     chmod("/plain/a/f", 0600);
     AccessCounts plain = chmod("/plain/a/f", 0640);
 
@@ -66,7 +45,7 @@ class SnapshotWriteCostTest {
     assertThat(allowed.total()).isEqualTo(plain.total() + 1);
     assertThat(allowed.rowsWritten()).isEqualTo(plain.rowsWritten());
 
-    fs.createSnapshot(new Path("/snap"), "s1");
+    observed.fs().createSnapshot(new Path("/snap"), "s1");
     AccessCounts first = chmod("/snap/a/f", 0600);
     assertThat(first.total()).isEqualTo(plain.total() + 2);
     assertThat(first.get(AccessKind.BATCH)).isEqualTo(plain.get(AccessKind.BATCH) + 1);
@@ -76,23 +55,26 @@ class SnapshotWriteCostTest {
     assertThat(second.total()).isEqualTo(plain.total() + 2);
     assertThat(second.rowsWritten()).isEqualTo(plain.rowsWritten());
 
-    assertThat(fs.getFileStatus(new Path("/snap/.snapshot/s1/a/f")).getPermission())
+    assertThat(observed.fs().getFileStatus(new Path("/snap/.snapshot/s1/a/f")).getPermission())
         .isEqualTo(new FsPermission((short) 0640));
     assertThat(chmod("/plain/a/f", 0600)).isEqualTo(plain);
   }
 
   private static AccessCounts setXAttr(String path, String value) throws Exception {
-    fs.setXAttr(new Path(path), "user.x", value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    return LAST.get("setXAttr");
+    observed
+        .fs()
+        .setXAttr(
+            new Path(path), "user.x", value.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return observed.last("setXAttr");
   }
 
   @Test
   void anXAttrChangeKeepsItsRowsOnlyOnceAfterASnapshot() throws Exception {
     for (String d : new String[] {"/xplain", "/xsnap"}) {
-      fs.mkdirs(new Path(d + "/a"));
-      fs.createNewFile(new Path(d + "/a/f"));
-      fs.setXAttr(new Path(d + "/a/f"), "user.y", new byte[] {1});
-      fs.getFileStatus(new Path(d + "/a/f")); // warm hints
+      observed.fs().mkdirs(new Path(d + "/a"));
+      observed.fs().createNewFile(new Path(d + "/a/f"));
+      observed.fs().setXAttr(new Path(d + "/a/f"), "user.y", new byte[] {1});
+      observed.fs().getFileStatus(new Path(d + "/a/f")); // warm hints
     }
     setXAttr("/xplain/a/f", "0");
     // Nothing snapshottable on the path: what setXAttr costs without snapshots (5 accesses and 2
@@ -101,13 +83,13 @@ class SnapshotWriteCostTest {
     AccessCounts plain = setXAttr("/xplain/a/f", "1");
     assertThat(plain.total()).isEqualTo(5);
     assertThat(plain.rowsWritten()).isEqualTo(2);
-    fs.allowSnapshot(new Path("/xsnap"));
+    observed.fs().allowSnapshot(new Path("/xsnap"));
     // A snapshottable directory without snapshots: its PK(SHARED) only, as for every writer.
     AccessCounts unsnapshotted = setXAttr("/xsnap/a/f", "1");
     assertThat(unsnapshotted.total()).isEqualTo(plain.total() + 1);
     assertThat(unsnapshotted.rowsWritten()).isEqualTo(plain.rowsWritten());
 
-    fs.createSnapshot(new Path("/xsnap"), "s1");
+    observed.fs().createSnapshot(new Path("/xsnap"), "s1");
     // The first change: the versions' batch, the inode's attribute rows, and the entry's version
     // with its two attribute rows.
     AccessCounts first = setXAttr("/xsnap/a/f", "2");
@@ -117,37 +99,39 @@ class SnapshotWriteCostTest {
     AccessCounts second = setXAttr("/xsnap/a/f", "3");
     assertThat(second.total()).isEqualTo(plain.total() + 2);
     assertThat(second.rowsWritten()).isEqualTo(plain.rowsWritten());
-    assertThat(fs.getXAttr(new Path("/xsnap/.snapshot/s1/a/f"), "user.x")).containsExactly('1');
+    assertThat(observed.fs().getXAttr(new Path("/xsnap/.snapshot/s1/a/f"), "user.x"))
+        .containsExactly('1');
   }
 
   /** The second of two summaries (the first may recount what a change left uncounted). */
   private static AccessCounts summary(String path) throws Exception {
-    fs.getContentSummary(new Path(path));
-    fs.getContentSummary(new Path(path));
-    return LAST.get("getContentSummary");
+    observed.fs().getContentSummary(new Path(path));
+    observed.fs().getContentSummary(new Path(path));
+    return observed.last("getContentSummary");
   }
 
   @Test
   void aContentSummaryReadsVersionsOnlyWhereASnapshotCovers() throws Exception {
     for (String d : new String[] {"/cplain", "/csnap"}) {
-      fs.mkdirs(new Path(d + "/a"));
-      fs.createNewFile(new Path(d + "/a/f"));
-      fs.createNewFile(new Path(d + "/a/g"));
+      observed.fs().mkdirs(new Path(d + "/a"));
+      observed.fs().createNewFile(new Path(d + "/a/f"));
+      observed.fs().createNewFile(new Path(d + "/a/g"));
     }
-    fs.allowSnapshot(new Path("/csnap"));
-    fs.createSnapshot(new Path("/csnap"), "s1");
+    observed.fs().allowSnapshot(new Path("/csnap"));
+    observed.fs().createSnapshot(new Path("/csnap"), "s1");
     AccessCounts plain = summary("/cplain");
     // One pruned scan of each covered directory's versions (none yet).
     assertThat(summary("/csnap").total()).isEqualTo(plain.total() + 2);
 
     for (String d : new String[] {"/cplain", "/csnap"}) {
-      fs.delete(new Path(d + "/a/f"), false);
+      observed.fs().delete(new Path(d + "/a/f"), false);
     }
     AccessCounts plainAfter = summary("/cplain");
     assertThat(plainAfter.total()).isEqualTo(plain.total());
     // The delete versioned the file's entry and its directory's (a new modification time): each
     // directory with versions adds a scan of its live children, and the snapshots are read once.
     assertThat(summary("/csnap").total()).isEqualTo(plainAfter.total() + 2 + 2 + 1);
-    assertThat(fs.getContentSummary(new Path("/csnap")).getSnapshotFileCount()).isEqualTo(1);
+    assertThat(observed.fs().getContentSummary(new Path("/csnap")).getSnapshotFileCount())
+        .isEqualTo(1);
   }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
-import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,9 +20,8 @@ import org.apache.hadoop.fs.permission.AclEntry;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Xattrs and ACLs under snapshots against hops and Apache HDFS in the same run (issue 60): set,
@@ -36,24 +35,16 @@ class SnapshotXAttrLikeHdfsTest {
   private static final String[] PATHS = {
     "", "/f", "/a", "/a/g", "/a/h", "/b", "/b/k", "/f2", "/gone", "/missing"
   };
-  private static SideBySide both;
 
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-xattr", conf(), 1))
+          .eachSide(s -> history(s.admin()));
+
+  private static Configuration conf() {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
     conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_ACLS_ENABLED_KEY, true);
-    both = new SideBySide("snapshot-xattr", conf, 1);
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
-      history(s.admin());
-    }
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
+    return conf;
   }
 
   private static Path p(String path) {
@@ -111,13 +102,13 @@ class SnapshotXAttrLikeHdfsTest {
     for (String s : SNAPSHOTS) {
       for (String path : PATHS) {
         String at = s.isEmpty() ? "/d" + path : "/d/.snapshot/" + s + path;
-        hops.add(reads(both.hopsSide, at));
-        hdfs.add(reads(both.hdfsSide, at));
+        hops.add(reads(both.hopsSide(), at));
+        hdfs.add(reads(both.hdfsSide(), at));
       }
     }
     for (String at : new String[] {"/d/.snapshot", "/d/.snapshot/nosuch/f"}) {
-      hops.add(reads(both.hopsSide, at));
-      hdfs.add(reads(both.hdfsSide, at));
+      hops.add(reads(both.hopsSide(), at));
+      hdfs.add(reads(both.hdfsSide(), at));
     }
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
   }
@@ -156,8 +147,8 @@ class SnapshotXAttrLikeHdfsTest {
   void writesIntoASnapshotAreRefusedAsInHdfs() throws Exception {
     List<String> hops = new ArrayList<>();
     List<String> hdfs = new ArrayList<>();
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
-      List<String> out = s == both.hopsSide ? hops : hdfs;
+    for (Side s : new Side[] {both.hopsSide(), both.hdfsSide()}) {
+      List<String> out = s == both.hopsSide() ? hops : hdfs;
       DistributedFileSystem fs = s.admin();
       Path f = p("/d/.snapshot/s0/f");
       out.add(outcome(() -> run(() -> fs.setXAttr(f, "user.w", v("w")))));
@@ -175,8 +166,8 @@ class SnapshotXAttrLikeHdfsTest {
     for (String from : SNAPSHOTS) {
       for (String to : SNAPSHOTS) {
         for (String dir : new String[] {"/d", "/d/a"}) {
-          hops.add(report(both.hopsSide.admin(), dir, from, to));
-          hdfs.add(report(both.hdfsSide.admin(), dir, from, to));
+          hops.add(report(both.hopsSide().admin(), dir, from, to));
+          hdfs.add(report(both.hdfsSide().admin(), dir, from, to));
         }
       }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
+import io.hops.namenode.SideBySideExtension;
 import io.hops.namenode.ThreadConsole;
 import io.hops.namenode.config.NamenodeConfig;
 import java.util.ArrayList;
@@ -27,12 +28,11 @@ import org.apache.hadoop.hdfs.tools.snapshot.LsSnapshot;
 import org.apache.hadoop.hdfs.tools.snapshot.LsSnapshottableDir;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The snapshot calls with {@value NamenodeConfig#SNAPSHOTS_ENABLED} on, against hops and against
@@ -43,35 +43,30 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SnapshotsLikeHdfsTest {
-  private static SideBySide both;
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("snapshots", conf()))
+          .eachSide(SnapshotsLikeHdfsTest::setUp);
 
-  @BeforeAll
-  static void start() throws Exception {
-    Configuration conf = new Configuration(false);
-    conf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, true);
+  private static Configuration conf() {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
     conf.setInt(DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_MAX_LIMIT, 3);
-    both = SideBySide.start("snapshots", conf);
-    for (Side s : new Side[] {both.hopsSide, both.hdfsSide}) {
-      DistributedFileSystem fs = s.admin();
-      fs.mkdirs(p("/s/a/sub"));
-      fs.setOwner(p("/s/a"), "alice", "staff");
-      fs.mkdirs(p("/s/b"));
-      fs.mkdirs(p("/s/c"));
-      fs.mkdirs(p("/s/e"));
-      fs.mkdirs(p("/s/f"));
-      fs.mkdirs(p("/s/m/n"));
-      fs.mkdirs(p("/s/k/l/deep"));
-      fs.createNewFile(p("/s/file"));
-      fs.createNewFile(p("/s/a/f1"));
-      fs.setPermission(p("/s"), new FsPermission((short) 0777));
-    }
+    return conf;
   }
 
-  @AfterAll
-  static void stop() throws Exception {
-    if (both != null) {
-      both.close();
-    }
+  private static void setUp(Side s) throws Exception {
+    DistributedFileSystem fs = s.admin();
+    fs.mkdirs(p("/s/a/sub"));
+    fs.setOwner(p("/s/a"), "alice", "staff");
+    fs.mkdirs(p("/s/b"));
+    fs.mkdirs(p("/s/c"));
+    fs.mkdirs(p("/s/e"));
+    fs.mkdirs(p("/s/f"));
+    fs.mkdirs(p("/s/m/n"));
+    fs.mkdirs(p("/s/k/l/deep"));
+    fs.createNewFile(p("/s/file"));
+    fs.createNewFile(p("/s/a/f1"));
+    fs.setPermission(p("/s"), new FsPermission((short) 0777));
   }
 
   private static Path p(String path) {
@@ -207,8 +202,8 @@ class SnapshotsLikeHdfsTest {
     List<String> hops = new ArrayList<>();
     List<String> hdfs = new ArrayList<>();
     for (Step step : steps) {
-      hdfs.add(step.name() + " -> " + outcome(step.step(), both.hdfsSide));
-      hops.add(step.name() + " -> " + outcome(step.step(), both.hopsSide));
+      hdfs.add(step.name() + " -> " + outcome(step.step(), both.hdfsSide()));
+      hops.add(step.name() + " -> " + outcome(step.step(), both.hopsSide()));
     }
     hops.forEach(System.out::println);
     assertThat(hops).containsExactlyElementsOf(hdfs);
@@ -233,8 +228,8 @@ class SnapshotsLikeHdfsTest {
       {"lsSnapshottableDir"},
     };
     for (String[] c : commands) {
-      String hops = tool(both.hops.clientConf(), c);
-      String hdfs = tool(both.hdfs.getConfiguration(0), c);
+      String hops = tool(both.hops().clientConf(), c);
+      String hdfs = tool(both.hdfs().getConfiguration(0), c);
       assertThat(hops).as(String.join(" ", c)).isEqualTo(hdfs);
     }
   }
@@ -242,9 +237,9 @@ class SnapshotsLikeHdfsTest {
   @Test
   @Order(3)
   void aSnapshotTakenThroughOneNamenodeIsListedByAnother() throws Exception {
-    DistributedFileSystem first = both.hopsSide.admin();
-    try (HopsNameNode other = both.hops.startAnotherNamenode();
-        FileSystem viaOther = FileSystem.newInstance(both.through(other))) {
+    DistributedFileSystem first = both.hopsSide().admin();
+    try (HopsNameNode other = both.hops().startAnotherNamenode();
+        FileSystem viaOther = FileSystem.newInstance(both.get().through(other))) {
       DistributedFileSystem second = (DistributedFileSystem) viaOther;
       first.mkdirs(p("/two/d"));
       first.allowSnapshot(p("/two/d"));
