@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,14 +40,8 @@ final class DeferredCheckWalk implements HousekeepingTask {
 
   DeferredCheckWalk(Namesystem ns) {
     this.ns = ns;
-    this.pageRows = Math.max(2, QueueCursor.pageRows(ns.conf()));
-    this.blocksPerRound =
-        Math.max(
-            1,
-            ns.conf()
-                .getInt(
-                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT,
-                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT_DEFAULT));
+    this.pageRows = ReplicaPages.pageRows(ns.conf());
+    this.blocksPerRound = ReplicaPages.blocksPerRound(ns.conf());
   }
 
   @Override

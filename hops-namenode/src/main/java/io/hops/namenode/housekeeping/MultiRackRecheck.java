@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,14 +52,8 @@ final class MultiRackRecheck implements HousekeepingTask {
   MultiRackRecheck(Namesystem ns) {
     this.ns = ns;
     this.dm = ns.blocks().datanodes();
-    this.pageRows = Math.max(2, QueueCursor.pageRows(ns.conf()));
-    this.blocksPerRound =
-        Math.max(
-            1,
-            ns.conf()
-                .getInt(
-                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT,
-                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT_DEFAULT));
+    this.pageRows = ReplicaPages.pageRows(ns.conf());
+    this.blocksPerRound = ReplicaPages.blocksPerRound(ns.conf());
   }
 
   @Override

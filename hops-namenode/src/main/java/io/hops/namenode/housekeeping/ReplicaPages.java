@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 
 /**
  * A walk of every block through the {@code replicas} table in primary-key order, so that a block's
@@ -30,6 +32,20 @@ final class ReplicaPages {
       List<ReplicaRow> b = blocks.get(blocks.size() - 1);
       return b.get(b.size() - 1);
     }
+  }
+
+  /** The rows of a page: {@code hops.namenode.housekeeping.page.rows}, at least 2. */
+  static int pageRows(Configuration conf) {
+    return Math.max(2, QueueCursor.pageRows(conf));
+  }
+
+  /** Blocks a walk judges in a round: {@code dfs.block.misreplication.processing.limit}. */
+  static int blocksPerRound(Configuration conf) {
+    return Math.max(
+        1,
+        conf.getInt(
+            DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT,
+            DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT_DEFAULT));
   }
 
   static Page next(Namesystem ns, Key after, int pageRows) throws IOException {
