@@ -16,12 +16,10 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.VariableRow;
-import io.hops.datanode.DatanodeLauncher;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.blocks.DeferredChecks;
 import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.config.NamenodeConfig;
-import java.io.File;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -58,6 +56,7 @@ class StartupDeferredChecksTest {
     Configuration conf = new Configuration(false);
     conf.set(HopsConfig.EMBEDDED_DIR, dir.resolve("metadata").toString());
     conf.setInt(NamenodeConfig.RPC_PORT, port);
+    conf.setInt(NamenodeConfig.HTTP_PORT, 0); // tests run in parallel forks
     conf.setLong("dfs.namenode.fs-limits.min-block-size", BLOCK);
     conf.setInt("dfs.heartbeat.interval", 1);
     conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
@@ -72,17 +71,7 @@ class StartupDeferredChecksTest {
     try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
       HopsNameNode first = HopsNameNode.start(quiet, storage);
       InetSocketAddress address = first.address();
-      for (int i = 0; i < 3; i++) {
-        Configuration base = new Configuration(false);
-        base.setInt("dfs.heartbeat.interval", 1);
-        base.setInt("dfs.blockreport.initialDelay", 0);
-        base.setInt("ipc.client.connect.max.retries", 50);
-        base.setInt("ipc.client.connect.retry.interval", 200);
-        File data = dir.resolve("dn" + i).toFile();
-        dns.add(
-            DatanodeLauncher.start(
-                DatanodeLauncher.configure(base, List.of(address), data, "127.0.0.1")));
-      }
+      dns.addAll(BlockFiles.startDatanodes(dir, address, 3));
       byte[] data = bytes(2 * BLOCK + 100, 7);
       try (DistributedFileSystem fs = client(port)) {
         waitFor("the datanodes are live", 30, () -> fs.getDataNodeStats().length == 3);
@@ -100,8 +89,12 @@ class StartupDeferredChecksTest {
           storages.add(s.ref.id());
         }
 
-        // The namenode dies; its queued checks go, and one datanode's replicas are forgotten.
+        // The cluster stops; its queued checks go, and one datanode's replicas are forgotten.
         first.crash();
+        for (DataNode dn : dns) {
+          dn.shutdown();
+        }
+        dns.clear();
         try (Transaction tx = storage.begin()) {
           for (UnderReplicatedBlockRow r :
               tx.scanAll(UnderReplicatedBlockRow.TABLE, LockMode.READ_COMMITTED)) {
@@ -115,6 +108,9 @@ class StartupDeferredChecksTest {
           tx.commit();
         }
         second = HopsNameNode.start(conf, storage);
+        // It starts: the leader defers the checks before the datanodes come back and report.
+        waitFor("the checks deferred", 60, () -> deferral(storage) != null);
+        dns.addAll(BlockFiles.startDatanodes(dir, address, 3));
         try (DistributedFileSystem after = client(port)) {
 
           waitFor("safe mode left", 60, () -> !inSafeMode(after));
@@ -127,11 +123,7 @@ class StartupDeferredChecksTest {
                       && onDisks("/over", after, dns) == 2 * located(after, "/over").size());
           assertThat(read(after, "/over", data.length)).isEqualTo(data);
           assertThat(read(after, "/under", data.length)).isEqualTo(data);
-          try (Transaction tx = storage.begin()) {
-            assertThat(tx.find(VariableRow.TABLE, DeferredChecks.key(), LockMode.READ_COMMITTED))
-                .as("the walk ended")
-                .isNull();
-          }
+          assertThat(deferral(storage)).as("the walk ended").isNull();
         }
       } finally {
         for (DataNode dn : dns) {
@@ -150,6 +142,12 @@ class StartupDeferredChecksTest {
     Configuration client = new Configuration(false);
     client.setBoolean("fs.hdfs.impl.disable.cache", true);
     return (DistributedFileSystem) FileSystem.get(URI.create("hdfs://127.0.0.1:" + port), client);
+  }
+
+  private static VariableRow deferral(Storage storage) throws java.io.IOException {
+    try (Transaction tx = storage.begin()) {
+      return tx.find(VariableRow.TABLE, DeferredChecks.key(), LockMode.READ_COMMITTED);
+    }
   }
 
   /** Whether the namenode is in safe mode; a connection to the namenode that died retried. */
