@@ -18,10 +18,11 @@ import java.io.IOException;
  * starting cluster"):
  *
  * <ul>
- *   <li>{@link Stage#DEFERRING}: a leader that starts (the whole cluster does) writes it before it
- *       judges the safe-mode thresholds. A full report's new replica of a complete block, on a
- *       storage that recorded none, then queues no replication check: its transaction reads the row
- *       with a shared lock ({@link #deferring}), held to its commit.
+ *   <li>{@link Stage#DEFERRING}: a leader that starts (the whole cluster does) writes it once it
+ *       finds the safe-mode thresholds unmet (a report applied before that queues its checks). A
+ *       full report's new replica of a complete block, on a storage that recorded none, then queues
+ *       no replication check: its transaction reads the row with a shared lock ({@link
+ *       #deferring}), held to its commit.
  *   <li>{@link Stage#WALKING}: once out of safe mode, the leader's walk takes the row exclusively,
  *       so it waits for every transaction that deferred a check and none defers after it; it then
  *       judges every block from its replica rows and queues those that need a check; the row holds
