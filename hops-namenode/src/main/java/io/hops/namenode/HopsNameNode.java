@@ -222,6 +222,8 @@ public final class HopsNameNode implements AutoCloseable {
             return true; // not known: change nothing this round
           }
         });
+    // A starting namenode's full reports may defer their replication checks (DeferredChecks).
+    namesystem.blocks().whileStarting(modes::inStartupSafeMode);
     // HDFS re-checks every block when a second rack joins only once it populates its replication
     // queues, i.e. not in startup safe mode.
     namesystem

@@ -48,6 +48,7 @@ public final class BlockManager {
   private final IdPool blockIds;
   private final IdPool generationStamps;
   private final int minReplication;
+  private volatile java.util.function.BooleanSupplier starting = () -> false;
   private final ClusterClock clock;
   private final ReportOwnership ownership = new ReportOwnership(this);
   private final RecentReceipts receipts;
@@ -93,6 +94,18 @@ public final class BlockManager {
 
   public String blockPoolId() {
     return ids.blockPoolId();
+  }
+
+  /**
+   * Whether this namenode is in startup safe mode, a hint: a full report's transaction then reads
+   * whether the cluster defers its checks ({@link DeferredChecks}), which the stored row decides.
+   */
+  public void whileStarting(java.util.function.BooleanSupplier starting) {
+    this.starting = starting;
+  }
+
+  boolean mayDeferChecks() {
+    return starting.getAsBoolean();
   }
 
   public int minReplication() {

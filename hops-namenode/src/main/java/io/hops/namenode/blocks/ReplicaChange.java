@@ -57,6 +57,7 @@ public final class ReplicaChange extends Operation<Void> {
   private UnderReplicatedBlockRow check;
   private InvalidatedBlockRow invalidated;
   private List<InvalidatedBlockRow> removedBlockInvalidations;
+  private boolean checkDeferred;
 
   public ReplicaChange(
       BlockManager bm,
@@ -242,6 +243,24 @@ public final class ReplicaChange extends Operation<Void> {
         && !needsInvalidation();
   }
 
+  /**
+   * Whether its replication check could be deferred to the walk after startup safe mode ({@link
+   * DeferredChecks}): a replica that {@link #skipsQueueReads}, whose check row is written unread.
+   */
+  boolean defersCheck() {
+    return block != null && skipsQueueReads();
+  }
+
+  /** Whether this namenode starts, so that its report may read whether checks are deferred. */
+  boolean mayDeferChecks() {
+    return bm.mayDeferChecks();
+  }
+
+  /** Its transaction read that checks are deferred now: it queues none. */
+  void checkDeferred() {
+    checkDeferred = defersCheck();
+  }
+
   /** A deletion acknowledges its invalidation; a stale replica may be invalidated already. */
   private boolean needsInvalidation() {
     return !added || genStamp < block.generationStamp();
@@ -392,6 +411,9 @@ public final class ReplicaChange extends Operation<Void> {
   private void needsCheck(ExecutePhase tx) throws IOException {
     UnderReplicatedBlockRow row =
         new UnderReplicatedBlockRow(block.inodeId(), blockId, 0, bm.now(), -1);
+    if (checkDeferred) {
+      return; // judged by the walk after startup safe mode (DeferredChecks)
+    }
     if (skipsQueueReads()) {
       tx.insertIfAbsent(UnderReplicatedBlockRow.TABLE, row); // unread: a row there stays
     } else if (check == null) {

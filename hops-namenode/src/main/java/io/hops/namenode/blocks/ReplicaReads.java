@@ -22,11 +22,12 @@ import java.util.List;
  * rows locked exclusively (in the changes' order, the block id order of docs/architecture.md, "Lock
  * order"), then the reporting storages' replica rows, the check, pending and invalidation rows of
  * the changes whose block is complete or unknown (none of the first three for a replica a full
- * report adds to a storage that recorded none, see {@link ReplicaChange}). So a report's
- * transaction costs a handful of round trips whatever its size. A change of a block under
- * construction or committed, or of one moved or removed since its lookup row was read, reads the
- * rest itself ({@link ReplicaChange#lockRest}): rare in a report, and those need the block's other
- * replicas.
+ * report adds to a storage that recorded none, see {@link ReplicaChange}), and, for those, whether
+ * a starting cluster defers their checks ({@link DeferredChecks}, last: variables come last in the
+ * lock order). So a report's transaction costs a handful of round trips whatever its size. A change
+ * of a block under construction or committed, or of one moved or removed since its lookup row was
+ * read, reads the rest itself ({@link ReplicaChange#lockRest}): rare in a report, and those need
+ * the block's other replicas.
  */
 final class ReplicaReads {
   private ReplicaReads() {}
@@ -72,6 +73,12 @@ final class ReplicaReads {
         read(tx, InvalidatedBlockRow.TABLE, invalidationKeys, LockMode.READ_COMMITTED);
     for (int i = 0; i < batched.size(); i++) {
       batched.get(i).batched(mine.get(i), checks.get(i), pending.get(i), invalidated.get(i));
+    }
+    if (!batched.isEmpty()
+        && batched.get(0).mayDeferChecks()
+        && batched.stream().anyMatch(ReplicaChange::defersCheck)
+        && DeferredChecks.deferring(tx)) {
+      batched.forEach(ReplicaChange::checkDeferred);
     }
   }
 

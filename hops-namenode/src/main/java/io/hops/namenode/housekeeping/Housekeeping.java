@@ -65,6 +65,7 @@ public final class Housekeeping implements AutoCloseable {
     t.add(new FailedStorageMonitor(ns));
     t.add(new DatanodeAdminMonitor(ns));
     t.add(new MultiRackRecheck(ns));
+    t.add(new DeferredCheckWalk(ns));
     t.add(new PendingReplicationMonitor(ns));
     t.add(new ReplicationMonitor(ns));
     t.add(new DetachedSubtrees(ns));

@@ -7,24 +7,20 @@ import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockPlacement;
 import io.hops.namenode.blocks.DatanodeManager;
-import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.RackHistory;
 import io.hops.namenode.blocks.RackHistory.Stage;
 import io.hops.namenode.blocks.RackHistory.State;
 import io.hops.namenode.blocks.RackHistory.Walk;
-import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.ops.QueueMisplacedBlocks;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,14 +52,8 @@ final class MultiRackRecheck implements HousekeepingTask {
   MultiRackRecheck(Namesystem ns) {
     this.ns = ns;
     this.dm = ns.blocks().datanodes();
-    this.pageRows = Math.max(2, QueueCursor.pageRows(ns.conf()));
-    this.blocksPerRound =
-        Math.max(
-            1,
-            ns.conf()
-                .getInt(
-                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT,
-                    DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT_DEFAULT));
+    this.pageRows = ReplicaPages.pageRows(ns.conf());
+    this.blocksPerRound = ReplicaPages.blocksPerRound(ns.conf());
   }
 
   @Override
@@ -119,29 +109,9 @@ final class MultiRackRecheck implements HousekeepingTask {
   private record Page(long blocks, long queued, ReplicaRow last) {}
 
   private Page nextPage(Walk w) throws IOException {
-    List<ReplicaRow> rows;
-    try (Transaction tx = ns.storage().begin()) {
-      rows = tx.scanFrom(ReplicaRow.TABLE, null, w.after(), pageRows, LockMode.READ_COMMITTED);
-    }
-    boolean ended = rows.size() < pageRows;
-    List<List<ReplicaRow>> blocks = new ArrayList<>();
-    for (ReplicaRow r : rows) {
-      List<ReplicaRow> cur = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
-      if (cur == null
-          || cur.get(0).inodeId() != r.inodeId()
-          || cur.get(0).blockId() != r.blockId()) {
-        cur = new ArrayList<>();
-        blocks.add(cur);
-      }
-      cur.add(r);
-    }
-    if (!ended && blocks.size() > 1) {
-      blocks.remove(blocks.size() - 1); // may go on in the next page: judged with it
-    } else if (!ended && !blocks.isEmpty()) {
-      blocks.set(0, allReplicas(blocks.get(0).get(0))); // a block with a page of replicas or more
-    }
+    ReplicaPages.Page page = ReplicaPages.next(ns, w.after(), pageRows);
     Map<Long, Set<Long>> misplaced = new LinkedHashMap<>();
-    for (List<ReplicaRow> b : blocks) {
+    for (List<ReplicaRow> b : page.blocks()) {
       if (isMisplaced(b)) {
         misplaced.computeIfAbsent(b.get(0).inodeId(), k -> new HashSet<>()).add(b.get(0).blockId());
       }
@@ -151,23 +121,8 @@ final class MultiRackRecheck implements HousekeepingTask {
       queued +=
           ns.runAsLeader(() -> new QueueMisplacedBlocks(ns.blocks(), f.getKey(), f.getValue()));
     }
-    if (ended) {
-      return new Page(blocks.size(), queued, null);
-    }
-    List<ReplicaRow> last = blocks.get(blocks.size() - 1);
-    return new Page(blocks.size(), queued, last.get(last.size() - 1));
-  }
-
-  /** Every replica of {@code r}'s block, in key order (one pruned index scan). */
-  private List<ReplicaRow> allReplicas(ReplicaRow r) throws IOException {
-    try (Transaction tx = ns.storage().begin()) {
-      return tx
-          .findByPartition(
-              ReplicaRow.TABLE, r.inodeId(), "block_id", r.blockId(), LockMode.READ_COMMITTED)
-          .stream()
-          .sorted(java.util.Comparator.comparingInt(ReplicaRow::storageId))
-          .toList();
-    }
+    int judged = page.blocks().size();
+    return new Page(judged, queued, page.ended() ? null : page.last());
   }
 
   /**
@@ -175,14 +130,7 @@ final class MultiRackRecheck implements HousekeepingTask {
    * replicas as they are (a single one, or none, is low redundancy: queued when it became so).
    */
   private boolean isMisplaced(List<ReplicaRow> replicas) throws IOException {
-    List<String> live = new ArrayList<>();
-    for (ReplicaRow r : replicas) {
-      StorageRef s = dm.storage(r.storageId());
-      DatanodeState n = s == null ? null : dm.node(s.datanodeUuid());
-      if (n != null && dm.isLive(n) && !n.isDecommission() && !n.isMaintenance()) {
-        live.add(s.datanodeUuid());
-      }
-    }
+    List<String> live = ReplicaPages.liveInService(dm, replicas);
     return live.size() > 1 && !ns.blocks().placement().isPlacementSatisfied(live, live.size());
   }
 

@@ -8,6 +8,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.DeferredChecks;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -69,6 +70,7 @@ public final class SafeMode implements AutoCloseable {
   // The monitor's own state.
   private long judgedEpoch = -1;
   private long tipDueAt = Long.MIN_VALUE;
+  private long deferredAtEpoch = -1;
 
   public SafeMode(Namesystem ns, String hostName) {
     this.ns = ns;
@@ -298,7 +300,14 @@ public final class SafeMode implements AutoCloseable {
       publish(epoch, null);
       starting = false;
       LOG.info("STATE* Safe mode is OFF: {}", thresholds.tip());
-    } else if (Time.monotonicNow() >= tipDueAt) {
+      return;
+    }
+    if (deferredAtEpoch != epoch) {
+      // The cluster starts: its first full reports queue no checks, judged once it serves.
+      ns.runAsLeader(DeferredChecks::startDeferring);
+      deferredAtEpoch = epoch;
+    }
+    if (Time.monotonicNow() >= tipDueAt) {
       String tip = thresholds.tip();
       publish(leftAtEpoch, tip);
       tipDueAt = Time.monotonicNow() + TIP_MILLIS;

@@ -46,9 +46,11 @@ import org.apache.hadoop.util.VersionInfo;
  * 1000000 1 3}; namenodes {@code 0} measures HDFS only, {@code -Dhops.bench.hdfs=false} hops only;
  * {@code -Dhops.bench.max-rows=N} bounds the first namenode's transactions to N rows; {@code
  * -Dhops.bench.apply-threads=1,2,1,2} measures hops once for each value of {@code
- * hops.namenode.full-report.apply-threads}, in that order (A/B runs, interleaved). A first report's
- * CPU time (of the whole process, every thread, while it ran) is shown beside its time: on a shared
- * machine it varies less.
+ * hops.namenode.full-report.apply-threads}, in that order (A/B runs, interleaved); {@code
+ * -Dhops.bench.startup=true} (one namenode) restarts the namenode after making the blocks, so that
+ * its first report arrives in startup safe mode, as HDFS's does. A first report's CPU time (of the
+ * whole process, every thread, while it ran) is shown beside its time: on a shared machine it
+ * varies less.
  */
 public final class BlockReportThroughput {
   private static final int INSERT_BATCH = 2000;
@@ -99,12 +101,30 @@ public final class BlockReportThroughput {
     if (!applyThreads.isEmpty()) {
       conf.set(NamenodeConfig.FULL_REPORT_APPLY_THREADS, applyThreads);
     }
+    boolean startup = namenodes == 1 && Boolean.getBoolean("hops.bench.startup");
+    long firstBlock = 1L << 40;
+    HopsNameNode restarted = null;
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       List<HopsNameNode> nns = new ArrayList<>();
-      nns.add(cluster.namenode());
+      if (startup) {
+        // As HDFS's first report: the namenode restarts over blocks with no replica recorded and
+        // is in startup safe mode when the datanode reports.
+        makeBlocks(cluster.namenode(), 1_000_000L, firstBlock, blocks);
+        cluster.namenode().close();
+        restarted = cluster.startAnotherNamenode();
+        while (!restarted.election().isLeader()) {
+          Thread.sleep(100);
+        }
+        while (!deferring(restarted)) {
+          Thread.sleep(100);
+        }
+        nns.add(restarted);
+      } else {
+        nns.add(cluster.namenode());
+      }
       String maxRows = System.getProperty("hops.bench.max-rows");
       if (maxRows != null) {
-        cluster.namenode().namesystem().runner().boundRows(Integer.parseInt(maxRows));
+        nns.get(0).namesystem().runner().boundRows(Integer.parseInt(maxRows));
       }
       for (int i = 1; i < namenodes; i++) {
         nns.add(cluster.startAnotherNamenode());
@@ -115,12 +135,13 @@ public final class BlockReportThroughput {
       Membership m = nns.get(0).election().membership();
       ExecutorService pool = Executors.newFixedThreadPool(namenodes);
       List<Future<long[]>> runs = new ArrayList<>();
-      long firstBlock = 1L << 40;
       for (int i = 0; i < namenodes; i++) {
         HopsNameNode nn = nns.get(i);
         String uuid = uuidOwnedBy(nn.election().id(), m);
         long from = firstBlock + (long) i * blocks;
-        makeBlocks(nn, 1_000_000L + i, from, blocks);
+        if (!startup) {
+          makeBlocks(nn, 1_000_000L + i, from, blocks);
+        }
         runs.add(pool.submit(() -> report(nn, uuid, from, blocks, reports)));
       }
       for (int i = 0; i < namenodes; i++) {
@@ -133,11 +154,12 @@ public final class BlockReportThroughput {
         repeated /= Math.max(1, ms.length - 3);
         String line =
             String.format(
-                "%d namenode(s)%s, namenode %d: %,d-replica full report: first %,d ms (%.0f"
+                "%d namenode(s)%s%s, namenode %d: %,d-replica full report: first %,d ms (%.0f"
                     + " replicas/s, %,d ms of CPU, %,d ms of it the reporting thread's), repeated"
                     + " %,d ms on average of %d",
                 namenodes,
                 applyThreads.isEmpty() ? "" : ", " + applyThreads + " apply thread(s)",
+                startup ? ", in startup safe mode" : "",
                 i + 1,
                 blocks,
                 ms[2],
@@ -153,8 +175,23 @@ public final class BlockReportThroughput {
       for (int i = nns.size() - 1; i > 0; i--) {
         nns.get(i).close();
       }
+    } finally {
+      if (restarted != null) {
+        restarted.close();
+      }
     }
     return times;
+  }
+
+  /** Whether the starting leader has deferred the checks of first reports (DeferredChecks). */
+  private static boolean deferring(HopsNameNode nn) throws Exception {
+    try (Transaction tx = nn.namesystem().storage().begin()) {
+      return tx.find(
+              io.hops.dal.rows.VariableRow.TABLE,
+              io.hops.namenode.blocks.DeferredChecks.key(),
+              io.hops.dal.LockMode.READ_COMMITTED)
+          != null;
+    }
   }
 
   /** A datanode uuid whose reports {@code owner} applies. */

@@ -52,6 +52,26 @@ final class BlockFiles {
 
   private BlockFiles() {}
 
+  /**
+   * Starts {@code n} stock DataNodes serving the namenode at {@code namenode} (which may restart at
+   * that address), their data in {@code dir}/dn0, dn1, ...; heartbeats every second.
+   */
+  static List<DataNode> startDatanodes(Path dir, java.net.InetSocketAddress namenode, int n)
+      throws IOException {
+    List<DataNode> dns = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      org.apache.hadoop.conf.Configuration base = new org.apache.hadoop.conf.Configuration(false);
+      base.setInt("dfs.heartbeat.interval", 1);
+      base.setInt("dfs.blockreport.initialDelay", 0);
+      java.io.File data = dir.resolve("dn" + i).toFile();
+      dns.add(
+          io.hops.datanode.DatanodeLauncher.start(
+              io.hops.datanode.DatanodeLauncher.configure(
+                  base, List.of(namenode), data, "127.0.0.1")));
+    }
+    return dns;
+  }
+
   /** A condition polled until it holds or the deadline passes. */
   interface Condition {
     boolean holds() throws IOException;

@@ -11,11 +11,9 @@ import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
-import io.hops.datanode.DatanodeLauncher;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.config.NamenodeConfig;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -69,15 +67,7 @@ class NamenodeRestartTest {
     try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
       HopsNameNode first = HopsNameNode.start(conf, storage);
       InetSocketAddress address = first.address();
-      for (int i = 0; i < 3; i++) {
-        Configuration base = new Configuration(false);
-        base.setInt("dfs.heartbeat.interval", 1);
-        base.setInt("dfs.blockreport.initialDelay", 0);
-        File data = dir.resolve("dn" + i).toFile();
-        dns.add(
-            DatanodeLauncher.start(
-                DatanodeLauncher.configure(base, List.of(address), data, "127.0.0.1")));
-      }
+      dns.addAll(BlockFiles.startDatanodes(dir, address, 3));
       Configuration client = haClient(address);
       List<org.apache.hadoop.fs.Path> written = new CopyOnWriteArrayList<>();
       List<Throwable> failed = new CopyOnWriteArrayList<>();
