@@ -1,9 +1,8 @@
 package io.hops.bench.cluster;
 
+import io.hops.common.net.FreePorts;
 import io.hops.namenode.cli.NamenodeJvm;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,11 +85,9 @@ final class SiteFiles {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
-  /** A port nobody listens on now, on the loopback address. */
+  /** A port nobody listens on now, outside the ephemeral range where it can ({@link FreePorts}). */
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
+    return FreePorts.pick();
   }
 
   static String loopback(int port) {

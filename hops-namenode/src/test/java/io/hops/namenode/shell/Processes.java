@@ -1,8 +1,8 @@
 package io.hops.namenode.shell;
 
+import io.hops.common.net.FreePorts;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,37 +51,9 @@ public final class Processes {
     }
   }
 
-  /**
-   * A port free now, below the kernel's range of ephemeral ports: a port from that range (what
-   * {@code new ServerSocket(0)} hands out) can be taken by any process's outgoing connection (a
-   * namenode's to the database) before the process it was chosen for binds it, which failed {@code
-   * ProcessFailoverTest} once with "Port in use".
-   */
+  /** A port free now, outside the kernel's ephemeral range where it can ({@link FreePorts}). */
   public static int freePort() throws IOException {
-    int below = firstEphemeralPort();
-    java.util.concurrent.ThreadLocalRandom random =
-        java.util.concurrent.ThreadLocalRandom.current();
-    for (int attempt = 0; below > 11_000 && attempt < 100; attempt++) {
-      int port = random.nextInt(10_000, below);
-      try (ServerSocket s = new ServerSocket(port)) {
-        return s.getLocalPort();
-      } catch (IOException inUse) {
-        // try another
-      }
-    }
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  /** The first port of the kernel's ephemeral range (Linux), or 0 when it cannot be read. */
-  private static int firstEphemeralPort() {
-    try {
-      String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
-      return Integer.parseInt(range.split("\\s+")[0]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+    return FreePorts.pick();
   }
 
   public static String site(String... keyValues) {
