@@ -54,11 +54,7 @@ class ReReplicationMeasurement {
         DecommissionMeasurement.write(fs, blocks);
         DataNode victim = hops.datanodes().get(0);
         hopsHeld = DecommissionMeasurement.held(victim, fs);
-        String dead = victim.getDatanodeId().getXferAddr();
-        long start = System.nanoTime();
-        victim.shutdown();
-        awaitFullyReplicated(fs, blocks, dead);
-        hopsMillis = (System.nanoTime() - start) / 1_000_000;
+        hopsMillis = stopAndAwaitReplication(fs, victim, blocks);
       }
     }
     long hdfsMillis;
@@ -69,11 +65,7 @@ class ReReplicationMeasurement {
       DecommissionMeasurement.write(fs, blocks);
       DataNode victim = hdfs.getDataNodes().get(0);
       hdfsHeld = DecommissionMeasurement.held(victim, fs);
-      String dead = victim.getDatanodeId().getXferAddr();
-      long start = System.nanoTime();
-      victim.shutdown();
-      awaitFullyReplicated(fs, blocks, dead);
-      hdfsMillis = (System.nanoTime() - start) / 1_000_000;
+      hdfsMillis = stopAndAwaitReplication(fs, victim, blocks);
     } finally {
       hdfs.shutdown();
     }
@@ -90,6 +82,16 @@ class ReReplicationMeasurement {
         hdfsHeld,
         hdfsMillis,
         (double) hopsMillis / hdfsMillis);
+  }
+
+  /** Stops {@code victim} and returns the milliseconds until its blocks are replicated again. */
+  private static long stopAndAwaitReplication(DistributedFileSystem fs, DataNode victim, int blocks)
+      throws Exception {
+    String dead = victim.getDatanodeId().getXferAddr();
+    long start = System.nanoTime();
+    victim.shutdown();
+    awaitFullyReplicated(fs, blocks, dead);
+    return (System.nanoTime() - start) / 1_000_000;
   }
 
   /**
