@@ -23,6 +23,11 @@ public final class Faults {
     /** Before a namenode removes its own subtree mark after a failed subtree operation. */
     SUBTREE_UNMARK,
     /**
+     * In the transaction that sets a subtree mark, after it resolved the path (its ancestors read
+     * committed) and before it takes the lock that serializes marks.
+     */
+    SUBTREE_MARK_RESOLVED,
+    /**
      * Between writing a database file's hidden copy on datanodes and adopting it; an {@link Error}
      * there ends the move as the namenode's death would, leaving the hidden file and the record.
      */

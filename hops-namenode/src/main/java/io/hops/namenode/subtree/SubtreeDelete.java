@@ -79,10 +79,10 @@ final class SubtreeDelete {
     boolean unlinked = false;
     try {
       if (inBackground) {
-        Boolean out = unlink(pc, src, recursive, codec, root);
+        Unlinked out = unlink(pc, src, recursive, codec, root);
         if (out != null) {
-          unlinked = true;
-          return out;
+          unlinked = out.unlinked();
+          return out.answer();
         }
       }
       InodeRow top = root;
@@ -135,7 +135,7 @@ final class SubtreeDelete {
    * SubtreeReclaim}). Null if a directory above has a quota: the delete is then done in place, so
    * that the quota's usage drops before the client hears back.
    */
-  private Boolean unlink(
+  private Unlinked unlink(
       PermissionChecker pc,
       String src,
       boolean recursive,
@@ -158,12 +158,25 @@ final class SubtreeDelete {
     } catch (SubtreeTooBigException quotaAbove) {
       return null;
     }
+    if (!reclaim.detachedUnder(root)) {
+      // The path no longer led to the marked root (a delete of an ancestor unlinked it first, or
+      // the name was replaced): nothing was unlinked, and the caller must clear the mark, or a
+      // reclaim of the ancestor's subtree would meet it for as long as this namenode lives.
+      LOG.info(
+          "subtree delete of {} unlinked nothing: the path no longer leads to inode {}",
+          src,
+          root.id());
+      return new Unlinked(out, false);
+    }
     LOG.info(
         "subtree delete of {} unlinked inode {} in {} ms; its rows are freed in the background",
         src,
         root.id(),
         (System.nanoTime() - start) / 1_000_000);
     reclaim.later(root.id(), 0);
-    return out;
+    return new Unlinked(out, true);
   }
+
+  /** The client's answer, and whether the marked root was unlinked (its mark then stays). */
+  private record Unlinked(boolean answer, boolean unlinked) {}
 }

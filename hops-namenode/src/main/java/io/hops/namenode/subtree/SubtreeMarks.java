@@ -159,7 +159,7 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
   InodeRow mark(String path, byte op, String user, Precheck precheck) throws IOException {
     ensureSerializer();
     long me = myId();
-    return runner.run(() -> new Mark(path, op, user, me, precheck));
+    return runner.run(() -> new Mark(path, op, user, me, precheck, faults));
   }
 
   private void ensureSerializer() throws StorageException {
@@ -192,15 +192,17 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
     private final String user;
     private final long me;
     private final Precheck precheck;
+    private final Faults faults;
     private ResolvedPath resolved;
     private List<OnGoingSubtreeOpRow> ongoing;
 
-    Mark(String path, byte op, String user, long me, Precheck precheck) {
+    Mark(String path, byte op, String user, long me, Precheck precheck, Faults faults) {
       this.path = path;
       this.op = op;
       this.user = user;
       this.me = me;
       this.precheck = precheck;
+      this.faults = faults;
     }
 
     @Override
@@ -214,6 +216,7 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
       if (resolved.target() == null) {
         return;
       }
+      faults.at(Faults.Point.SUBTREE_MARK_RESOLVED);
       tx.find(VariableRow.TABLE, VariableRow.TABLE.key(SERIALIZER), LockMode.EXCLUSIVE);
       ongoing = tx.findByPartition(OnGoingSubtreeOpRow.TABLE, PARTITION, LockMode.READ_COMMITTED);
     }

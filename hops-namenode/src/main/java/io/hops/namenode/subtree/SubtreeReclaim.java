@@ -122,6 +122,16 @@ final class SubtreeReclaim {
     return started;
   }
 
+  /**
+   * Whether {@code root}, as marked, is now a detached root under the same mark: what a delete that
+   * meant to unlink it checks after its transaction, which may have found the path gone or led
+   * elsewhere and unlinked nothing.
+   */
+  boolean detachedUnder(InodeRow root) throws IOException {
+    InodeRow now = w.runner.run(() -> new ReadDetached(root.id()));
+    return now != null && now.subtreeLocked() && now.subtreeLockOwner() == root.subtreeLockOwner();
+  }
+
   /** Whether this namenode has a reclaim queued or running. */
   boolean reclaiming() {
     return !reclaiming.isEmpty();

@@ -299,6 +299,62 @@ class SubtreeOperationsTest {
     }
   }
 
+  /**
+   * The race behind a mark that outlived its delete: a delete of a descendant resolves its path
+   * (ancestors read committed) just before a delete of an ancestor unlinks the ancestor and drops
+   * its record, then marks the descendant, now out of the namespace, and finds its path gone. Its
+   * mark must go with its answer, or the reclaim of the ancestor's subtree meets a live namenode's
+   * mark until that namenode stops.
+   */
+  @Test
+  void aDescendantMarkedAfterItsAncestorWasUnlinkedIsUnmarkedAndTheAncestorReclaimed()
+      throws Exception {
+    HopsNameNode second = cluster.startAnotherNamenode();
+    others.add(second);
+    CountDownLatch resolved = new CountDownLatch(1);
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicBoolean once = new AtomicBoolean();
+    second
+        .namesystem()
+        .faults()
+        .arm(
+            Faults.Point.SUBTREE_MARK_RESOLVED,
+            () -> {
+              if (once.compareAndSet(false, true)) {
+                resolved.countDown();
+                try {
+                  go.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            });
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (DistributedFileSystem fs2 = cluster.client(second)) {
+      tree(fs, "/race/p", 6, 10);
+      // Deep enough that the ancestor's first, one-transaction attempt stops before it.
+      tree(fs, "/race/p/d5/e5/x/q", 6, 10);
+      Future<Boolean> descendant =
+          pool.submit(() -> fs2.delete(new Path("/race/p/d5/e5/x/q"), true));
+      assertThat(resolved.await(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(fs.delete(new Path("/race/p"), true)).isTrue();
+      go.countDown();
+      // As HDFS answers a delete of a path that is gone.
+      assertThat(descendant.get(60, TimeUnit.SECONDS)).isFalse();
+      Reclaims.await(storage, Duration.ofSeconds(30));
+      assertThat(NamespaceChecker.violations(storage)).isEmpty();
+      assertThat(marked()).isEmpty();
+      assertThat(ongoing()).isEmpty();
+      assertThat(fs.delete(new Path("/race"), true)).isTrue();
+    } finally {
+      go.countDown();
+      pool.shutdownNow();
+      second.namesystem().faults().arm(Faults.Point.SUBTREE_MARK_RESOLVED, null);
+      second.close();
+      others.remove(second);
+    }
+  }
+
   @FunctionalInterface
   private interface Call {
     Object run() throws Exception;
