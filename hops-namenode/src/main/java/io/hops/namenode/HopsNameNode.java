@@ -212,7 +212,20 @@ public final class HopsNameNode implements AutoCloseable {
             java.net.URI.create(uri()),
             conf);
     client.setDatabaseFileMover(databaseFileMover);
-    housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
+    housekeeping =
+        new Housekeeping(
+            conf,
+            storage,
+            namesystem.runner(),
+            namesystem.blocks(),
+            namesystem.leases(),
+            namesystem.subtrees(),
+            namesystem.blockTokens(),
+            namesystem.delegationTokens(),
+            namesystem.checkers(),
+            namesystem.limits(),
+            namesystem.snapshots(),
+            java.net.URI.create(uri()));
     io.hops.namenode.rpc.SafeMode modes = client.safeMode();
     housekeeping.whileInSafeMode(
         () -> {
