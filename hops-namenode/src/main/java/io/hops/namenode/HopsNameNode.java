@@ -124,7 +124,7 @@ public final class HopsNameNode implements AutoCloseable {
                         "auditStatus"));
           }),
       SafeModeGuard.stage(client.safeMode()),
-      VirtualPaths.stage(namesystem)
+      VirtualPaths.stage(namesystem.storage(), namesystem.checkers())
     };
     this.served = io.hops.namenode.rpc.ClientProtocolChain.of(client, stages);
     // Proxy users as configured, for RPC and WebHDFS alike (one process-wide list, as in HDFS).
