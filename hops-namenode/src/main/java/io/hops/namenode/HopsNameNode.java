@@ -1,7 +1,6 @@
 package io.hops.namenode;
 
 import io.hops.common.HopsConfig;
-import io.hops.dal.DalConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.election.ElectionSettings;
@@ -21,6 +20,7 @@ import io.hops.namenode.rpc.SafeModeGuard;
 import io.hops.namenode.rpc.VirtualPaths;
 import io.hops.namenode.security.NamenodeLogin;
 import io.hops.namenode.security.SecurityRefresh;
+import io.hops.namenode.upgrade.SchemaVersion;
 import io.hops.namenode.web.ElectionBean;
 import io.hops.namenode.web.FsckServlet;
 import io.hops.namenode.web.OperationsBean;
@@ -28,8 +28,6 @@ import io.hops.namenode.web.WebServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -67,7 +65,7 @@ public final class HopsNameNode implements AutoCloseable {
 
   /** Starts a namenode over its own storage, opened from the {@code hops.metadata.*} keys. */
   public static HopsNameNode start(Configuration conf) throws IOException {
-    Storage storage = Storages.open(dalConfig(conf));
+    Storage storage = Storages.open(NamenodeConfig.dalConfig(conf));
     try {
       SchemaVersion.atStart(storage, conf);
       return new HopsNameNode(conf, storage, true);
@@ -126,7 +124,7 @@ public final class HopsNameNode implements AutoCloseable {
                         "auditStatus"));
           }),
       SafeModeGuard.stage(client.safeMode()),
-      VirtualPaths.stage(namesystem)
+      VirtualPaths.stage(namesystem.storage(), namesystem.checkers())
     };
     this.served = io.hops.namenode.rpc.ClientProtocolChain.of(client, stages);
     // Proxy users as configured, for RPC and WebHDFS alike (one process-wide list, as in HDFS).
@@ -212,7 +210,20 @@ public final class HopsNameNode implements AutoCloseable {
             java.net.URI.create(uri()),
             conf);
     client.setDatabaseFileMover(databaseFileMover);
-    housekeeping = new Housekeeping(namesystem, java.net.URI.create(uri()));
+    housekeeping =
+        new Housekeeping(
+            conf,
+            storage,
+            namesystem.runner(),
+            namesystem.blocks(),
+            namesystem.leases(),
+            namesystem.subtrees(),
+            namesystem.blockTokens(),
+            namesystem.delegationTokens(),
+            namesystem.checkers(),
+            namesystem.limits(),
+            namesystem.snapshots(),
+            java.net.URI.create(uri()));
     io.hops.namenode.rpc.SafeMode modes = client.safeMode();
     housekeeping.whileInSafeMode(
         () -> {
@@ -406,6 +417,16 @@ public final class HopsNameNode implements AutoCloseable {
     return namesystem;
   }
 
+  /** The metadata store this namenode serves (its own, or one it shares with others). */
+  public Storage storage() {
+    return storage;
+  }
+
+  /** The datanodes as this namenode follows them: registrations, heartbeats, storage reports. */
+  public io.hops.namenode.blocks.DatanodeManager datanodes() {
+    return namesystem.blocks().datanodes();
+  }
+
   /** Who moves database files to datanodes before a stock append or a concat. */
   public io.hops.namenode.smallfiles.DatabaseFileMover databaseFileMover() {
     return databaseFileMover;
@@ -506,17 +527,5 @@ public final class HopsNameNode implements AutoCloseable {
   /** The audit log (HDFS's {@code hdfs-audit.log} lines). */
   public io.hops.namenode.audit.AuditLog auditLog() {
     return auditLog;
-  }
-
-  public static DalConfig dalConfig(Configuration conf) {
-    Map<String, String> values = new HashMap<>(conf.getPropsWithPrefix("hops.metadata."));
-    Map<String, String> keys = new HashMap<>();
-    values.forEach((k, v) -> keys.put("hops.metadata." + k, v));
-    // A statement may wait for the database as long as an operation retries, no longer.
-    keys.putIfAbsent(
-        HopsConfig.ROUND_TRIP_TIMEOUT_MS,
-        Long.toString(
-            conf.getLong(NamenodeConfig.TX_DEADLINE_MS, NamenodeConfig.TX_DEADLINE_MS_DEFAULT)));
-    return DalConfig.of(keys);
   }
 }

@@ -1,5 +1,8 @@
 package io.hops.namenode;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -11,7 +14,8 @@ import com.tngtech.archunit.lang.ArchRule;
 /**
  * The layering of hops-namenode's packages (docs/development.md, "Package layering"): the
  * subpackages of {@code io.hops.namenode} form no cycle, and the root package, which wires them, is
- * reached only from the packages that still take {@code Namesystem} whole.
+ * reached only from the packages that still take {@code Namesystem} whole, and from {@code cli},
+ * above it, for {@code HopsNameNode} alone.
  */
 @AnalyzeClasses(packages = "io.hops.namenode", importOptions = ImportOption.DoNotIncludeTests.class)
 class PackageLayeringTest {
@@ -24,11 +28,26 @@ class PackageLayeringTest {
   /**
    * The root package depends on every subpackage (it builds them), so any use of it from a
    * subpackage is a cycle. These packages still reach it, mostly for {@code Namesystem}; the list
-   * only shrinks. {@code cli} is above the root: its commands start a namenode.
+   * only shrinks.
    */
   private static final String[] STILL_USE_THE_ROOT = {
-    ROOT, ROOT + ".cli..", ROOT + ".housekeeping..", ROOT + ".rpc..",
+    ROOT, ROOT + ".rpc..",
   };
+
+  /**
+   * Above the root, not below: {@code cli}'s daemon commands ({@code namenode}, {@code cluster},
+   * {@code demo}) start namenodes in their process. It needs nothing of the root but the namenode.
+   */
+  private static final String ABOVE_THE_ROOT = ROOT + ".cli..";
+
+  @ArchTest
+  static final ArchRule cliUsesOnlyHopsNameNodeOfTheRoot =
+      noClasses()
+          .that()
+          .resideInAPackage(ABOVE_THE_ROOT)
+          .should()
+          .dependOnClassesThat(resideInAPackage(ROOT).and(not(equivalentTo(HopsNameNode.class))))
+          .because("cli starts namenodes; the rest of the root is the namenode's own wiring");
 
   @ArchTest
   static final ArchRule rootIsUsedOnlyByTheListedPackages =
@@ -37,6 +56,8 @@ class PackageLayeringTest {
           .resideInAPackage(ROOT + "..")
           .and()
           .resideOutsideOfPackages(STILL_USE_THE_ROOT)
+          .and()
+          .resideOutsideOfPackage(ABOVE_THE_ROOT)
           .should()
           .dependOnClassesThat()
           .resideInAPackage(ROOT)

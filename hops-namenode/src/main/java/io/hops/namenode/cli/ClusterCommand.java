@@ -94,12 +94,12 @@ final class ClusterCommand implements Callable<Integer> {
       HopsNameNode first = HopsNameNode.start(conf);
       nns.add(first);
       addresses.add(first.address());
-      boolean embedded = first.namesystem().storage().engine().equals("embedded");
+      boolean embedded = first.storage().engine().equals("embedded");
       for (int i = 1; i < namenodes; i++) {
         Configuration c = portsOf(conf, i);
         if (embedded) {
           // One process may open an embedded store once: the others share its storage.
-          HopsNameNode nn = HopsNameNode.start(c, first.namesystem().storage());
+          HopsNameNode nn = HopsNameNode.start(c, first.storage());
           nns.add(nn);
           addresses.add(nn.address());
         } else {

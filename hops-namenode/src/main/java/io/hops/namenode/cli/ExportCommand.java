@@ -3,8 +3,8 @@ package io.hops.namenode.cli;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.dump.NamespaceDump;
-import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.check.Liveness;
+import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
@@ -34,7 +34,7 @@ public final class ExportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Configuration conf = Confs.load(confDir);
-    try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
+    try (Storage storage = Storages.open(NamenodeConfig.dalConfig(conf))) {
       String refusal =
           FsckNamespaceCommand.writersRefusal(storage, Liveness.of(storage, conf).live());
       if (refusal != null) {

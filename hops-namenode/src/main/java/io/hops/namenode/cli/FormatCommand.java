@@ -5,6 +5,7 @@ import io.hops.dal.SchemaAdmin;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.schema.Tables;
+import io.hops.namenode.upgrade.SchemaVersion;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -52,14 +53,14 @@ final class FormatCommand implements Callable<Integer> {
         out.println("wiped:   dropped " + dropped.size() + " tables with their data");
       }
       List<String> existing = schema.existingTables();
-      long version = io.hops.namenode.SchemaVersion.stored(storage);
-      io.hops.namenode.SchemaVersion.refuseNewer(version);
+      long version = SchemaVersion.stored(storage);
+      SchemaVersion.refuseNewer(version);
       boolean hadData = schema.hasData();
       List<String> created = schema.createOrUpgrade();
       if (hadData) {
         // An upgrade of a namespace: recorded, so namenodes of this release start without DDL. An
         // empty store stays empty; its first namenode records the version.
-        io.hops.namenode.SchemaVersion.record(storage);
+        SchemaVersion.record(storage);
       }
       if (!created.isEmpty()) {
         out.println("created: " + created.size() + " tables " + created);
@@ -74,8 +75,8 @@ final class FormatCommand implements Callable<Integer> {
           "schema:  "
               + Tables.ALL.size()
               + " tables, up to date (version "
-              + io.hops.namenode.SchemaVersion.CURRENT
-              + (version != 0 && version != io.hops.namenode.SchemaVersion.CURRENT
+              + SchemaVersion.CURRENT
+              + (version != 0 && version != SchemaVersion.CURRENT
                   ? ", upgraded from " + version
                   : "")
               + ")");

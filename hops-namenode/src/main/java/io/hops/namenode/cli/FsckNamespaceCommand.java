@@ -2,11 +2,11 @@ package io.hops.namenode.cli;
 
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
-import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.check.Liveness;
 import io.hops.namenode.check.NamespaceCheck;
 import io.hops.namenode.check.NamespaceRepair;
 import io.hops.namenode.check.Problem;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -47,7 +47,7 @@ public final class FsckNamespaceCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Configuration conf = Confs.load(confDir);
-    try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
+    try (Storage storage = Storages.open(NamenodeConfig.dalConfig(conf))) {
       Liveness alive = Liveness.of(storage, conf);
       if (repair) {
         String refusal = writersRefusal(storage, alive.live());

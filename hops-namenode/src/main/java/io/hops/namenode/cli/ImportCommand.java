@@ -3,7 +3,7 @@ package io.hops.namenode.cli;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.dump.NamespaceDump;
-import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
@@ -32,7 +32,7 @@ public final class ImportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Configuration conf = Confs.load(confDir);
-    try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
+    try (Storage storage = Storages.open(NamenodeConfig.dalConfig(conf))) {
       storage.schema().createOrUpgrade();
       long start = System.nanoTime();
       NamespaceDump.Counts counts = NamespaceDump.importInto(storage, dir, System.out::println);

@@ -88,7 +88,7 @@ final class LocalDatanodes implements AutoCloseable {
 
   private void waitForLive(HopsNameNode nn, int n, File dataDir) throws IOException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    DatanodeManager dm = nn.namesystem().blocks().datanodes();
+    DatanodeManager dm = nn.datanodes();
     while (dm.live().stream().filter(d -> d.heardFrom() && d.bestStorage() != null).count() < n) {
       if (System.nanoTime() > deadline) {
         throw new IOException(

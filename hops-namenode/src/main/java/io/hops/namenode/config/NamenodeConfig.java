@@ -1,5 +1,9 @@
 package io.hops.namenode.config;
 
+import io.hops.common.HopsConfig;
+import io.hops.dal.DalConfig;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 
@@ -357,5 +361,20 @@ public final class NamenodeConfig {
   public static boolean isDefault(Configuration conf, String key) {
     String[] sources = conf.getPropertySources(key);
     return sources == null || sources.length == 0 || sources[0].endsWith("-default.xml");
+  }
+
+  /**
+   * The DAL's configuration from the {@code hops.metadata.*} keys: the store a namenode and the
+   * commands that open it directly ({@code format}, {@code export}, {@code import}) use.
+   */
+  public static DalConfig dalConfig(Configuration conf) {
+    Map<String, String> values = new HashMap<>(conf.getPropsWithPrefix("hops.metadata."));
+    Map<String, String> keys = new HashMap<>();
+    values.forEach((k, v) -> keys.put("hops.metadata." + k, v));
+    // A statement may wait for the database as long as an operation retries, no longer.
+    keys.putIfAbsent(
+        HopsConfig.ROUND_TRIP_TIMEOUT_MS,
+        Long.toString(conf.getLong(TX_DEADLINE_MS, TX_DEADLINE_MS_DEFAULT)));
+    return DalConfig.of(keys);
   }
 }

@@ -1,15 +1,16 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.VariableRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockHealth;
 import io.hops.namenode.blocks.BlockHealthCounts;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -21,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Block health for {@code getStats} ({@code hdfs dfs -df}, {@code dfsadmin -report}, the metrics
@@ -39,7 +41,9 @@ import java.util.Set;
 public final class BlockHealthCensus implements HousekeepingTask {
   private static final List<String> NAMES = BlockHealthCounts.VARIABLES;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final int pageRows;
   private final List<QueueCursor<? extends Record>> tables;
   private int table;
@@ -62,9 +66,12 @@ public final class BlockHealthCensus implements HousekeepingTask {
     }
   }
 
-  BlockHealthCensus(Namesystem ns) {
-    this.ns = ns;
-    this.pageRows = QueueCursor.pageRows(ns.conf());
+  BlockHealthCensus(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.pageRows = QueueCursor.pageRows(conf);
     this.tables =
         List.of(
             new QueueCursor<>(UnderReplicatedBlockRow.TABLE, pageRows),
@@ -82,7 +89,7 @@ public final class BlockHealthCensus implements HousekeepingTask {
   public void runOnce() throws IOException {
     int read = 0;
     long[] finished = null;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       while (read < pageRows && finished == null) {
         QueueCursor<? extends Record> cursor = tables.get(table);
         List<? extends Record> page = cursor.next(tx);
@@ -102,12 +109,12 @@ public final class BlockHealthCensus implements HousekeepingTask {
     }
     if (finished != null) {
       long[] values = finished;
-      ns.runAsLeader(() -> new Write(values));
+      leader.run(() -> new Write(values));
     }
   }
 
   private void count(Transaction tx, Record r) throws IOException {
-    DatanodeManager datanodes = ns.blocks().datanodes();
+    DatanodeManager datanodes = blockManager.datanodes();
     long inodeId;
     long blockId;
     if (r instanceof UnderReplicatedBlockRow u) {

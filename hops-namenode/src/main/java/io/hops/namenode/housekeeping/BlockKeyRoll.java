@@ -2,7 +2,6 @@ package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockKeyRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.security.BlockTokens;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -26,12 +25,12 @@ import org.slf4j.LoggerFactory;
 public final class BlockKeyRoll implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(BlockKeyRoll.class);
 
-  private final Namesystem ns;
+  private final LeaderRunner leader;
   private final BlockTokens tokens;
 
-  BlockKeyRoll(Namesystem ns) {
-    this.ns = ns;
-    this.tokens = ns.blockTokens();
+  BlockKeyRoll(LeaderRunner leader, BlockTokens tokens) {
+    this.leader = leader;
+    this.tokens = tokens;
   }
 
   @Override
@@ -41,7 +40,7 @@ public final class BlockKeyRoll implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    List<BlockKeyRow> keys = ns.runAsLeader(() -> new Roll(tokens, Time.now()));
+    List<BlockKeyRow> keys = leader.run(() -> new Roll(tokens, Time.now()));
     tokens.learn(keys);
   }
 

@@ -1,11 +1,12 @@
 package io.hops.namenode.housekeeping;
 
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReleasedFileRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.ReleaseBlocks;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,12 +20,14 @@ final class BlockReleaseMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(BlockReleaseMonitor.class);
   static final int BATCHES_PER_ROUND = 20;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
   private final QueueCursor<ReleasedFileRow> cursor;
 
-  BlockReleaseMonitor(Namesystem ns) {
-    this.ns = ns;
-    this.cursor = new QueueCursor<>(ReleasedFileRow.TABLE, QueueCursor.pageRows(ns.conf()));
+  BlockReleaseMonitor(Storage storage, LeaderRunner leader, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.cursor = new QueueCursor<>(ReleasedFileRow.TABLE, QueueCursor.pageRows(conf));
   }
 
   @Override
@@ -40,14 +43,14 @@ final class BlockReleaseMonitor implements HousekeepingTask {
   @Override
   public void runOnce() throws IOException {
     List<ReleasedFileRow> files;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       files = cursor.next(tx);
     }
     int batches = 0;
     for (ReleasedFileRow f : files) {
       boolean done = false;
       while (!done && batches < BATCHES_PER_ROUND) {
-        done = ns.runAsLeader(() -> new ReleaseBlocks(f.inodeId()));
+        done = leader.run(() -> new ReleaseBlocks(f.inodeId()));
         batches++;
       }
       if (done) {

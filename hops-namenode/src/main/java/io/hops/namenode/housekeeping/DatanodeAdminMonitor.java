@@ -1,10 +1,11 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
@@ -69,7 +71,9 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     }
   }
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final DatanodeManager dm;
   private final long intervalMillis;
   private final int blocksPerInterval;
@@ -86,31 +90,31 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
 
   private long lastRun = Long.MIN_VALUE;
 
-  DatanodeAdminMonitor(Namesystem ns) {
-    this.ns = ns;
-    this.dm = ns.blocks().datanodes();
+  DatanodeAdminMonitor(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.dm = blockManager.datanodes();
     this.intervalMillis =
-        ns.conf()
-            .getTimeDuration(
-                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY,
-                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_DEFAULT,
-                TimeUnit.SECONDS,
-                TimeUnit.MILLISECONDS);
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY,
+            DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_DEFAULT,
+            TimeUnit.SECONDS,
+            TimeUnit.MILLISECONDS);
     this.blocksPerInterval =
         Math.max(
             1,
-            ns.conf()
-                .getInt(
-                    DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_KEY,
-                    DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_DEFAULT));
+            conf.getInt(
+                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_KEY,
+                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_DEFAULT));
     this.maxTracked =
-        ns.conf()
-            .getInt(
-                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_MAX_CONCURRENT_TRACKED_NODES,
-                DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_MAX_CONCURRENT_TRACKED_NODES_DEFAULT);
-    this.pageRows = QueueCursor.pageRows(ns.conf());
+        conf.getInt(
+            DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_MAX_CONCURRENT_TRACKED_NODES,
+            DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_MAX_CONCURRENT_TRACKED_NODES_DEFAULT);
+    this.pageRows = QueueCursor.pageRows(conf);
     this.defaultReplication =
-        ns.conf().getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
+        conf.getInt(DFSConfigKeys.DFS_REPLICATION_KEY, DFSConfigKeys.DFS_REPLICATION_DEFAULT);
   }
 
   @Override
@@ -217,7 +221,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
   /** Stores a leaving datanode's counts for every namenode's /jmx; null forgets them. */
   private void record(String uuid, RecordLeavingStatus.Walked found) throws IOException {
     long now = Time.now();
-    ns.runAsLeader(() -> new RecordLeavingStatus(uuid, found, now));
+    leader.run(() -> new RecordLeavingStatus(uuid, found, now));
   }
 
   /**
@@ -242,7 +246,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       }
       for (Map.Entry<Long, Set<Long>> f : byFile.entrySet()) {
         w.checked +=
-            ns.runAsLeader(() -> new QueueMisplacedBlocks(ns.blocks(), f.getKey(), f.getValue()));
+            leader.run(() -> new QueueMisplacedBlocks(blockManager, f.getKey(), f.getValue()));
       }
       budget -= Math.max(1, page.size());
     }
@@ -264,7 +268,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
   private List<ReplicaRow> nextPage(Walk w, int rows) throws IOException {
     StorageRef s = w.storagesLeft.peek();
     List<ReplicaRow> page;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       page =
           tx.findByIndexFrom(
               ReplicaRow.TABLE, "storage_id", s.id(), w.cursor, rows, LockMode.READ_COMMITTED);
@@ -288,10 +292,10 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
       List<Long> ids = f.getValue().stream().sorted().toList();
       RecordLeavingStatus.Walked found =
-          ns.runAsLeader(
+          leader.run(
               () ->
                   new DecommissionCheck(
-                      ns.blocks(), f.getKey(), ids, defaultReplication, w.maintenance));
+                      blockManager, f.getKey(), ids, defaultReplication, w.maintenance));
       w.insufficient += found.underReplicated();
       w.outOfServiceOnly += found.outOfServiceOnly();
       w.inOpenFiles += found.underReplicatedInOpenFiles();

@@ -1,11 +1,12 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.FullReportRequests;
@@ -18,6 +19,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +46,9 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(DeadDatanodeMonitor.class);
   static final int BATCH = 100;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final DatanodeManager dm;
 
   /** Declared dead and not yet forgotten (a failed round leaves them here for the next one). */
@@ -67,10 +71,13 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
   private boolean replicasDone;
   private int removed;
 
-  DeadDatanodeMonitor(Namesystem ns) {
-    this.ns = ns;
-    this.dm = ns.blocks().datanodes();
-    this.pageRows = QueueCursor.pageRows(ns.conf());
+  DeadDatanodeMonitor(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.dm = blockManager.datanodes();
+    this.pageRows = QueueCursor.pageRows(conf);
   }
 
   @Override
@@ -148,7 +155,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
    * the report ({@link io.hops.namenode.blocks.FullReportRequests}).
    */
   private void registerAgain(DatanodeState n) throws IOException {
-    ns.runAsLeader(() -> FullReportRequests.request(n.uuid()));
+    leader.run(() -> FullReportRequests.request(n.uuid()));
   }
 
   /**
@@ -159,7 +166,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
   private int forgetPage(StorageRef s) throws IOException {
     List<FileBlock> held = new ArrayList<>();
     int read;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       if (!replicasDone) {
         List<ReplicaRow> page =
             tx.findByIndexFrom(
@@ -199,8 +206,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
     // Both pages come in (inode, block) order, the order RemoveStorageReplicas locks in.
     for (int i = 0; i < held.size(); i += BATCH) {
       List<FileBlock> batch = held.subList(i, Math.min(held.size(), i + BATCH));
-      removed +=
-          ns.runAsLeader(() -> new RemoveStorageReplicas(ns.blocks().clock(), s.id(), batch));
+      removed += leader.run(() -> new RemoveStorageReplicas(blockManager.clock(), s.id(), batch));
     }
     return read;
   }

@@ -1,11 +1,12 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.VariableRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DeferredChecks;
 import io.hops.namenode.blocks.RackHistory.Walk;
 import io.hops.namenode.ops.QueueMisplacedBlocks;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,14 +36,19 @@ import org.slf4j.LoggerFactory;
 final class DeferredCheckWalk implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(DeferredCheckWalk.class);
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final int pageRows;
   private final int blocksPerRound;
 
-  DeferredCheckWalk(Namesystem ns) {
-    this.ns = ns;
-    this.pageRows = ReplicaPages.pageRows(ns.conf());
-    this.blocksPerRound = ReplicaPages.blocksPerRound(ns.conf());
+  DeferredCheckWalk(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.pageRows = ReplicaPages.pageRows(conf);
+    this.blocksPerRound = ReplicaPages.blocksPerRound(conf);
   }
 
   @Override
@@ -58,11 +65,11 @@ final class DeferredCheckWalk implements HousekeepingTask {
   @Override
   public void runOnce() throws IOException {
     VariableRow row;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       row = tx.find(VariableRow.TABLE, DeferredChecks.key(), LockMode.READ_COMMITTED);
     }
     Walk w = DeferredChecks.walkOf(row);
-    if (row == null || (w == null && !ns.runAsLeader(DeferredChecks::beginWalk))) {
+    if (row == null || (w == null && !leader.run(DeferredChecks::beginWalk))) {
       return;
     }
     if (w == null) {
@@ -71,11 +78,11 @@ final class DeferredCheckWalk implements HousekeepingTask {
     }
     long judged = 0;
     while (judged < blocksPerRound) {
-      ReplicaPages.Page p = ReplicaPages.next(ns, w.after(), pageRows);
+      ReplicaPages.Page p = ReplicaPages.next(storage, w.after(), pageRows);
       long queued = queue(p.blocks());
       judged += p.blocks().size();
       if (p.ended()) {
-        ns.runAsLeader(() -> DeferredChecks.saveWalk(null));
+        leader.run(() -> DeferredChecks.saveWalk(null));
         LOG.info(
             "judged every block for replication after startup safe mode: {} blocks, {} queued, {}"
                 + " ms",
@@ -87,7 +94,7 @@ final class DeferredCheckWalk implements HousekeepingTask {
       w = w.past(p.last(), p.blocks().size(), queued);
     }
     Walk at = w;
-    ns.runAsLeader(() -> DeferredChecks.saveWalk(at));
+    leader.run(() -> DeferredChecks.saveWalk(at));
   }
 
   /** Queues the blocks of a page that need a check; answers how many. */
@@ -99,17 +106,16 @@ final class DeferredCheckWalk implements HousekeepingTask {
       if (wanted == null) {
         continue; // the file is gone: its delete removes the rest
       }
-      List<String> live = ReplicaPages.liveInService(ns.blocks().datanodes(), b);
+      List<String> live = ReplicaPages.liveInService(blockManager.datanodes(), b);
       if (live.size() != wanted
           || (live.size() > 1
-              && !ns.blocks().placement().isPlacementSatisfied(live, live.size()))) {
+              && !blockManager.placement().isPlacementSatisfied(live, live.size()))) {
         due.computeIfAbsent(b.get(0).inodeId(), k -> new HashSet<>()).add(b.get(0).blockId());
       }
     }
     long queued = 0;
     for (Map.Entry<Long, Set<Long>> f : due.entrySet()) {
-      queued +=
-          ns.runAsLeader(() -> new QueueMisplacedBlocks(ns.blocks(), f.getKey(), f.getValue()));
+      queued += leader.run(() -> new QueueMisplacedBlocks(blockManager, f.getKey(), f.getValue()));
     }
     return queued;
   }
@@ -117,7 +123,7 @@ final class DeferredCheckWalk implements HousekeepingTask {
   /** The replication of each file of the page (none for a file gone or a directory). */
   private Map<Long, Short> replicationOf(List<List<ReplicaRow>> blocks) throws IOException {
     Map<Long, Short> out = new HashMap<>();
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       for (List<ReplicaRow> b : blocks) {
         long inode = b.get(0).inodeId();
         if (out.containsKey(inode)) {

@@ -2,7 +2,6 @@ package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.DelegationKeyRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.security.DelegationTokens;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -26,12 +25,12 @@ import org.slf4j.LoggerFactory;
 public final class DelegationKeyRoll implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(DelegationKeyRoll.class);
 
-  private final Namesystem ns;
+  private final LeaderRunner leader;
   private final DelegationTokens tokens;
 
-  DelegationKeyRoll(Namesystem ns) {
-    this.ns = ns;
-    this.tokens = ns.delegationTokens();
+  DelegationKeyRoll(LeaderRunner leader, DelegationTokens tokens) {
+    this.leader = leader;
+    this.tokens = tokens;
   }
 
   @Override
@@ -41,7 +40,7 @@ public final class DelegationKeyRoll implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    List<DelegationKeyRow> keys = ns.runAsLeader(() -> new Roll(tokens, Time.now()));
+    List<DelegationKeyRow> keys = leader.run(() -> new Roll(tokens, Time.now()));
     tokens.learn(keys);
   }
 

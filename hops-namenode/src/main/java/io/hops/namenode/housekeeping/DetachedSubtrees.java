@@ -1,6 +1,6 @@
 package io.hops.namenode.housekeeping;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.subtree.SubtreeOperations;
 import java.io.IOException;
 
 /**
@@ -10,10 +10,10 @@ import java.io.IOException;
  * housekeeping thread.
  */
 final class DetachedSubtrees implements HousekeepingTask {
-  private final Namesystem ns;
+  private final SubtreeOperations subtrees;
 
-  DetachedSubtrees(Namesystem ns) {
-    this.ns = ns;
+  DetachedSubtrees(SubtreeOperations subtrees) {
+    this.subtrees = subtrees;
   }
 
   @Override
@@ -23,6 +23,6 @@ final class DetachedSubtrees implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    ns.subtrees().resumeReclaims();
+    subtrees.resumeReclaims();
   }
 }

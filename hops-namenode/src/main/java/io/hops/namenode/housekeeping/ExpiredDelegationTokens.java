@@ -1,16 +1,17 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.DelegationTokenRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.security.DelegationTokens;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,15 +27,18 @@ public final class ExpiredDelegationTokens implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(ExpiredDelegationTokens.class);
   private static final int BATCH = 100;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
   private final DelegationTokens tokens;
   private final long scanIntervalMs;
   private long lastScan = Long.MIN_VALUE;
 
-  ExpiredDelegationTokens(Namesystem ns) {
-    this.ns = ns;
-    this.tokens = ns.delegationTokens();
-    this.scanIntervalMs = DelegationTokens.removerScanIntervalMs(ns.conf());
+  ExpiredDelegationTokens(
+      Storage storage, LeaderRunner leader, DelegationTokens tokens, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.tokens = tokens;
+    this.scanIntervalMs = DelegationTokens.removerScanIntervalMs(conf);
   }
 
   @Override
@@ -51,7 +55,7 @@ public final class ExpiredDelegationTokens implements HousekeepingTask {
     lastScan = monotonic;
     long now = Time.now();
     List<Key> expired;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       expired =
           tx
               .findByPartition(
@@ -65,7 +69,7 @@ public final class ExpiredDelegationTokens implements HousekeepingTask {
     int removed = 0;
     for (int i = 0; i < expired.size(); i += BATCH) {
       List<Key> batch = expired.subList(i, Math.min(expired.size(), i + BATCH));
-      removed += ns.runAsLeader(() -> new Remove(batch, now));
+      removed += leader.run(() -> new Remove(batch, now));
     }
     if (removed > 0) {
       LOG.info("removed {} expired delegation tokens", removed);

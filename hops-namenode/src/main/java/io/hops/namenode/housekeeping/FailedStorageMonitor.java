@@ -1,15 +1,17 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.FailedStorages;
 import io.hops.namenode.housekeeping.RemoveStorageReplicas.FileBlock;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,16 +26,21 @@ import org.slf4j.LoggerFactory;
 final class FailedStorageMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(FailedStorageMonitor.class);
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final FailedStorages failed;
   private final int pageRows;
   private final Set<Integer> emptied = new HashSet<>();
   private long epoch = -1;
 
-  FailedStorageMonitor(Namesystem ns) {
-    this.ns = ns;
-    this.failed = ns.blocks().datanodes().failedStorages();
-    this.pageRows = QueueCursor.pageRows(ns.conf());
+  FailedStorageMonitor(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.failed = blockManager.datanodes().failedStorages();
+    this.pageRows = QueueCursor.pageRows(conf);
   }
 
   @Override
@@ -43,7 +50,7 @@ final class FailedStorageMonitor implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long leading = ns.blocks().leadingEpoch();
+    long leading = blockManager.leadingEpoch();
     if (leading != epoch) {
       epoch = leading;
       emptied.clear();
@@ -61,7 +68,7 @@ final class FailedStorageMonitor implements HousekeepingTask {
   /** Forgets the first page of the storage's replicas; returns the rows read. */
   private int forgetPage(int storageId) throws IOException {
     List<FileBlock> held;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       held =
           tx
               .findByIndexFrom(
@@ -80,7 +87,7 @@ final class FailedStorageMonitor implements HousekeepingTask {
     for (int i = 0; i < held.size(); i += DeadDatanodeMonitor.BATCH) {
       List<FileBlock> batch = held.subList(i, Math.min(held.size(), i + DeadDatanodeMonitor.BATCH));
       removed +=
-          ns.runAsLeader(() -> new RemoveStorageReplicas(ns.blocks().clock(), storageId, batch));
+          leader.run(() -> new RemoveStorageReplicas(blockManager.clock(), storageId, batch));
     }
     if (held.size() < pageRows) {
       emptied.add(storageId);

@@ -1,13 +1,25 @@
 package io.hops.namenode.housekeeping;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.Storage;
+import io.hops.election.ClusterClock;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.security.DelegationTokens;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.subtree.SubtreeOperations;
+import io.hops.namenode.tx.TransactionRunner;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +31,9 @@ import org.slf4j.LoggerFactory;
 public final class Housekeeping implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
 
-  private final Namesystem ns;
-  private final List<HousekeepingTask> tasks;
+  private final Configuration conf;
+  private final BlockManager blockManager;
+  private final List<HousekeepingTask> tasks = new ArrayList<>();
   private final ScheduledExecutorService thread;
   private ScheduledFuture<?> rounds;
   private long epoch;
@@ -30,15 +43,57 @@ public final class Housekeeping implements AutoCloseable {
   private final java.util.concurrent.atomic.LongAdder roundsRun =
       new java.util.concurrent.atomic.LongAdder();
 
-  public Housekeeping(Namesystem ns) {
-    this(ns, null);
-  }
-
-  /** With {@code self}, this namenode's URI, for the chores that work through a client of it. */
-  public Housekeeping(Namesystem ns, java.net.URI self) {
-    this.ns = ns;
-    this.tasks = tasks(ns);
-    TrashEmptier trash = TrashEmptier.of(ns, self);
+  /**
+   * The chores over the collaborators they work with. {@code self}, this namenode's URI, is for the
+   * chores that work through a client of it (the trash emptier); without it they do not run.
+   */
+  public Housekeeping(
+      Configuration conf,
+      Storage storage,
+      TransactionRunner runner,
+      BlockManager blockManager,
+      LeaseManager leases,
+      SubtreeOperations subtrees,
+      BlockTokens blockTokens,
+      DelegationTokens delegationTokens,
+      PermissionCheckers checkers,
+      Limits limits,
+      SnapshotSettings snapshots,
+      URI self) {
+    this.conf = conf;
+    this.blockManager = blockManager;
+    LeaderRunner leader = new LeaderRunner(runner, blockManager);
+    ClusterClock clock = blockManager.clock();
+    // The order they run each round: dead datanodes and failed storages first (their replicas stop
+    // counting), then decommissioning ones (their blocks are queued), then the re-check of every
+    // block that a second rack makes due, then copies that timed out, then re-replication, then
+    // deleted subtrees whose namenode died, then the blocks of large deleted files, then the
+    // deletions they and the others queued, so that one round sends them.
+    tasks.add(new LeaseExpiry(leases));
+    tasks.add(new DeadDatanodeMonitor(storage, leader, blockManager, conf));
+    tasks.add(new FailedStorageMonitor(storage, leader, blockManager, conf));
+    tasks.add(new DatanodeAdminMonitor(storage, leader, blockManager, conf));
+    tasks.add(new MultiRackRecheck(storage, leader, blockManager, conf));
+    tasks.add(new DeferredCheckWalk(storage, leader, blockManager, conf));
+    tasks.add(new PendingReplicationMonitor(storage, leader, blockManager, conf));
+    tasks.add(new ReplicationMonitor(storage, leader, blockManager, conf));
+    tasks.add(new DetachedSubtrees(subtrees));
+    tasks.add(new BlockReleaseMonitor(storage, leader, conf));
+    tasks.add(new InvalidationMonitor(storage, leader, blockManager, conf));
+    tasks.add(new RetryCacheExpiry(storage, leader, blockManager, conf));
+    tasks.add(new BlockHealthCensus(storage, leader, blockManager, conf));
+    tasks.add(new NamespaceCensus(storage, leader, clock, conf));
+    tasks.add(
+        new SmallFileMoveLeftovers(
+            storage, runner, leader, clock, checkers, limits, snapshots, conf));
+    if (blockTokens.enabled()) {
+      tasks.add(new BlockKeyRoll(leader, blockTokens));
+    }
+    if (delegationTokens.isRunning()) {
+      tasks.add(new DelegationKeyRoll(leader, delegationTokens));
+      tasks.add(new ExpiredDelegationTokens(storage, leader, delegationTokens, conf));
+    }
+    TrashEmptier trash = TrashEmptier.of(conf, clock, self);
     if (trash != null) {
       tasks.add(trash);
     }
@@ -52,40 +107,6 @@ public final class Housekeeping implements AutoCloseable {
   }
 
   /**
-   * The chores, in the order they run each round: dead datanodes and failed storages first (their
-   * replicas stop counting), then decommissioning ones (their blocks are queued), then the re-check
-   * of every block that a second rack makes due, then copies that timed out, then re-replication,
-   * then deleted subtrees whose namenode died, then the blocks of large deleted files, then the
-   * deletions they and the others queued, so that one round sends them.
-   */
-  private static List<HousekeepingTask> tasks(Namesystem ns) {
-    List<HousekeepingTask> t = new ArrayList<>();
-    t.add(new LeaseExpiry(ns));
-    t.add(new DeadDatanodeMonitor(ns));
-    t.add(new FailedStorageMonitor(ns));
-    t.add(new DatanodeAdminMonitor(ns));
-    t.add(new MultiRackRecheck(ns));
-    t.add(new DeferredCheckWalk(ns));
-    t.add(new PendingReplicationMonitor(ns));
-    t.add(new ReplicationMonitor(ns));
-    t.add(new DetachedSubtrees(ns));
-    t.add(new BlockReleaseMonitor(ns));
-    t.add(new InvalidationMonitor(ns));
-    t.add(new RetryCacheExpiry(ns));
-    t.add(new BlockHealthCensus(ns));
-    t.add(new NamespaceCensus(ns));
-    t.add(new SmallFileMoveLeftovers(ns));
-    if (ns.blockTokens().enabled()) {
-      t.add(new BlockKeyRoll(ns));
-    }
-    if (ns.delegationTokens().isRunning()) {
-      t.add(new DelegationKeyRoll(ns));
-      t.add(new ExpiredDelegationTokens(ns));
-    }
-    return t;
-  }
-
-  /**
    * How the rounds learn whether the cluster is in safe mode (manual or startup): then the tasks
    * that do not run in safe mode ({@link HousekeepingTask#runsInSafeMode}) wait.
    */
@@ -95,10 +116,9 @@ public final class Housekeeping implements AutoCloseable {
 
   public void start() {
     long interval =
-        ns.conf()
-            .getLong(
-                NamenodeConfig.HOUSEKEEPING_INTERVAL_MS,
-                NamenodeConfig.HOUSEKEEPING_INTERVAL_MS_DEFAULT);
+        conf.getLong(
+            NamenodeConfig.HOUSEKEEPING_INTERVAL_MS,
+            NamenodeConfig.HOUSEKEEPING_INTERVAL_MS_DEFAULT);
     rounds =
         thread.scheduleWithFixedDelay(this::runOnce, interval, interval, TimeUnit.MILLISECONDS);
   }
@@ -128,13 +148,13 @@ public final class Housekeeping implements AutoCloseable {
   }
 
   private void runTasks() {
-    io.hops.election.LeaderElection election = ns.blocks().election();
+    io.hops.election.LeaderElection election = blockManager.election();
     if (election != null && election.isLeader() && election.epoch() != epoch) {
       epoch = election.epoch();
       LOG.info("housekeeping starts as leader of epoch {}", epoch);
     }
     boolean safe = inSafeMode.getAsBoolean();
-    if (safe != pausedForSafeMode && ns.blocks().isLeader()) {
+    if (safe != pausedForSafeMode && blockManager.isLeader()) {
       LOG.info(
           safe
               ? "safe mode: re-replication, invalidation, block release and lease expiry wait"
@@ -145,7 +165,7 @@ public final class Housekeeping implements AutoCloseable {
     for (HousekeepingTask task : tasks) {
       // Checked before every task: a namenode that lost its lease stops within one task (and its
       // transactions are fenced meanwhile).
-      if (!ns.blocks().isLeader()) {
+      if (!blockManager.isLeader()) {
         return;
       }
       if (safe && !task.runsInSafeMode()) {

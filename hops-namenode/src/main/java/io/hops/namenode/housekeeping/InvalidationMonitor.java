@@ -1,10 +1,11 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.Durability;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.server.protocol.BlockCommand;
@@ -61,28 +63,31 @@ final class InvalidationMonitor implements HousekeepingTask {
   /** The epoch of the term {@link #sent} belongs to. */
   private long sentEpoch = -1;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final DatanodeManager dm;
   private final int limit;
 
-  InvalidationMonitor(Namesystem ns) {
-    this.ns = ns;
-    this.dm = ns.blocks().datanodes();
+  InvalidationMonitor(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.dm = blockManager.datanodes();
     long heartbeatSeconds =
-        ns.conf()
-            .getTimeDuration(
-                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
-                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
-                TimeUnit.SECONDS);
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+            TimeUnit.SECONDS);
     this.resendNanos = TimeUnit.SECONDS.toNanos(RESEND_HEARTBEATS * heartbeatSeconds);
     this.limit =
         Math.max(
             20 * (int) heartbeatSeconds,
-            ns.conf()
-                .getInt(
-                    DFSConfigKeys.DFS_BLOCK_INVALIDATE_LIMIT_KEY,
-                    DFSConfigKeys.DFS_BLOCK_INVALIDATE_LIMIT_DEFAULT));
-    this.cursor = new QueueCursor<>(InvalidatedBlockRow.TABLE, QueueCursor.pageRows(ns.conf()));
+            conf.getInt(
+                DFSConfigKeys.DFS_BLOCK_INVALIDATE_LIMIT_KEY,
+                DFSConfigKeys.DFS_BLOCK_INVALIDATE_LIMIT_DEFAULT));
+    this.cursor = new QueueCursor<>(InvalidatedBlockRow.TABLE, QueueCursor.pageRows(conf));
   }
 
   @Override
@@ -97,7 +102,7 @@ final class InvalidationMonitor implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long epoch = ns.blocks().leadingEpoch();
+    long epoch = blockManager.leadingEpoch();
     if (epoch != sentEpoch) {
       // What an earlier term queued was dropped undelivered (DatanodeManager.commandsFor): this
       // term sends every row at once, as a new leader does.
@@ -110,7 +115,7 @@ final class InvalidationMonitor implements HousekeepingTask {
     Set<Key> present = new HashSet<>();
     long now = System.nanoTime();
     List<InvalidatedBlockRow> page;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       page = cursor.next(tx);
       for (InvalidatedBlockRow r : page) {
         Key key = InvalidatedBlockRow.TABLE.keyOf(r);
@@ -134,14 +139,14 @@ final class InvalidationMonitor implements HousekeepingTask {
     if (!byNode.isEmpty()) {
       // A delete's invalidations are visible before its commit is on disk (the embedded engine
       // syncs its log after the commit): a replica is deleted only once its file's delete is.
-      Durability.await(ns.storage().durable());
+      Durability.await(storage.durable());
     }
     int sentNow = 0;
     for (Map.Entry<String, List<InvalidatedBlockRow>> e : byNode.entrySet()) {
       List<InvalidatedBlockRow> rows = e.getValue();
       rows.sort(Comparator.comparingLong(InvalidatedBlockRow::blockId));
       List<InvalidatedBlockRow> taken = rows.subList(0, Math.min(limit, rows.size()));
-      if (ns.blocks().leadingEpoch() != epoch) {
+      if (blockManager.leadingEpoch() != epoch) {
         return; // commands from a namenode that lost its lease are never sent
       }
       for (InvalidatedBlockRow r : taken) {
@@ -157,13 +162,14 @@ final class InvalidationMonitor implements HousekeepingTask {
       dm.node(e.getKey())
           .addCommand(
               epoch,
-              new BlockCommand(DatanodeProtocol.DNA_INVALIDATE, ns.blocks().blockPoolId(), blocks));
+              new BlockCommand(
+                  DatanodeProtocol.DNA_INVALIDATE, blockManager.blockPoolId(), blocks));
       sentNow += blocks.length;
     }
     for (int i = 0; i < nowhere.size(); i += DROP_BATCH) {
       List<InvalidatedBlockRow> batch =
           nowhere.subList(i, Math.min(nowhere.size(), i + DROP_BATCH));
-      ns.runAsLeader(() -> new TakeInvalidations(batch));
+      leader.run(() -> new TakeInvalidations(batch));
     }
     if (sentNow > 0 || !nowhere.isEmpty()) {
       LOG.info(

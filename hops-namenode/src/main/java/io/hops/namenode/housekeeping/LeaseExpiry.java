@@ -1,14 +1,14 @@
 package io.hops.namenode.housekeeping;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.leases.LeaseManager;
 import java.io.IOException;
 
 /** Releases the files of leases past their hard limit (HDFS LeaseManager.Monitor). */
 final class LeaseExpiry implements HousekeepingTask {
-  private final Namesystem ns;
+  private final LeaseManager leases;
 
-  LeaseExpiry(Namesystem ns) {
-    this.ns = ns;
+  LeaseExpiry(LeaseManager leases) {
+    this.leases = leases;
   }
 
   @Override
@@ -23,6 +23,6 @@ final class LeaseExpiry implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    ns.leases().releaseExpiredLeases();
+    leases.releaseExpiredLeases();
   }
 }

@@ -1,10 +1,11 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.VariableRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockPlacement;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.RackHistory;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +43,9 @@ import org.slf4j.LoggerFactory;
 final class MultiRackRecheck implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(MultiRackRecheck.class);
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final DatanodeManager dm;
   private final int pageRows;
   private final int blocksPerRound;
@@ -49,11 +53,14 @@ final class MultiRackRecheck implements HousekeepingTask {
   /** This leader saw the row say multi-rack: it never becomes due again. */
   private boolean settled;
 
-  MultiRackRecheck(Namesystem ns) {
-    this.ns = ns;
-    this.dm = ns.blocks().datanodes();
-    this.pageRows = ReplicaPages.pageRows(ns.conf());
-    this.blocksPerRound = ReplicaPages.blocksPerRound(ns.conf());
+  MultiRackRecheck(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.dm = blockManager.datanodes();
+    this.pageRows = ReplicaPages.pageRows(conf);
+    this.blocksPerRound = ReplicaPages.blocksPerRound(conf);
   }
 
   @Override
@@ -73,7 +80,7 @@ final class MultiRackRecheck implements HousekeepingTask {
       return;
     }
     State s;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       s = RackHistory.read(tx, LockMode.READ_COMMITTED);
     }
     if (s.stage() == Stage.MULTI_RACK) {
@@ -98,7 +105,7 @@ final class MultiRackRecheck implements HousekeepingTask {
       w = w.past(p.last, p.blocks, p.queued);
     }
     Walk at = w;
-    ns.runAsLeader(() -> new SaveWalk(at));
+    leader.run(() -> new SaveWalk(at));
     LOG.info(
         "re-checking every block for replication: {} blocks processed, {} mis-replicated queued",
         at.checked(),
@@ -109,7 +116,7 @@ final class MultiRackRecheck implements HousekeepingTask {
   private record Page(long blocks, long queued, ReplicaRow last) {}
 
   private Page nextPage(Walk w) throws IOException {
-    ReplicaPages.Page page = ReplicaPages.next(ns, w.after(), pageRows);
+    ReplicaPages.Page page = ReplicaPages.next(storage, w.after(), pageRows);
     Map<Long, Set<Long>> misplaced = new LinkedHashMap<>();
     for (List<ReplicaRow> b : page.blocks()) {
       if (isMisplaced(b)) {
@@ -118,8 +125,7 @@ final class MultiRackRecheck implements HousekeepingTask {
     }
     long queued = 0;
     for (Map.Entry<Long, Set<Long>> f : misplaced.entrySet()) {
-      queued +=
-          ns.runAsLeader(() -> new QueueMisplacedBlocks(ns.blocks(), f.getKey(), f.getValue()));
+      queued += leader.run(() -> new QueueMisplacedBlocks(blockManager, f.getKey(), f.getValue()));
     }
     int judged = page.blocks().size();
     return new Page(judged, queued, page.ended() ? null : page.last());
@@ -131,11 +137,11 @@ final class MultiRackRecheck implements HousekeepingTask {
    */
   private boolean isMisplaced(List<ReplicaRow> replicas) throws IOException {
     List<String> live = ReplicaPages.liveInService(dm, replicas);
-    return live.size() > 1 && !ns.blocks().placement().isPlacementSatisfied(live, live.size());
+    return live.size() > 1 && !blockManager.placement().isPlacementSatisfied(live, live.size());
   }
 
   private void finish(long checked, long queued, long dueSinceMillis) throws IOException {
-    ns.runAsLeader(() -> new SaveWalk(null));
+    leader.run(() -> new SaveWalk(null));
     settled = true;
     LOG.info(
         "re-checked every block for replication since the cluster became multi-rack: {} blocks"

@@ -1,17 +1,19 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.VariableRow;
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Counts the namespace's inodes and blocks for {@code FilesTotal} and {@code BlocksTotal} (HDFS
@@ -26,15 +28,18 @@ public final class NamespaceCensus implements HousekeepingTask {
   public static final String BLOCKS = "census.blocks";
   public static final String TAKEN_AT = "census.time";
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final ClusterClock clock;
   private final long intervalMillis;
   private long last = Long.MIN_VALUE;
 
-  NamespaceCensus(Namesystem ns) {
-    this.ns = ns;
+  NamespaceCensus(Storage storage, LeaderRunner leader, ClusterClock clock, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.clock = clock;
     this.intervalMillis =
-        ns.conf()
-            .getLong(NamenodeConfig.CENSUS_INTERVAL_MS, NamenodeConfig.CENSUS_INTERVAL_MS_DEFAULT);
+        conf.getLong(NamenodeConfig.CENSUS_INTERVAL_MS, NamenodeConfig.CENSUS_INTERVAL_MS_DEFAULT);
   }
 
   @Override
@@ -51,12 +56,12 @@ public final class NamespaceCensus implements HousekeepingTask {
     last = now;
     long files;
     long blocks;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       files = tx.countAll(InodeRow.TABLE);
       blocks = tx.countAll(BlockInfoRow.TABLE);
     }
-    long takenAt = ns.blocks().now();
-    ns.runAsLeader(() -> new Write(files, blocks, takenAt));
+    long takenAt = clock.now();
+    leader.run(() -> new Write(files, blocks, takenAt));
   }
 
   /** The totals as the namenodes' metrics read them: {files, blocks, time taken}, or zeros. */

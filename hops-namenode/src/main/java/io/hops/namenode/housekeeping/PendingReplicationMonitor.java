@@ -1,14 +1,16 @@
 package io.hops.namenode.housekeeping;
 
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.PendingBlockRow;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +34,9 @@ import org.slf4j.LoggerFactory;
 final class PendingReplicationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(PendingReplicationMonitor.class);
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final long timeoutMillis;
   private final long takeoverGraceMillis;
   private final QueueCursor<PendingBlockRow> cursor;
@@ -42,24 +46,25 @@ final class PendingReplicationMonitor implements HousekeepingTask {
 
   private long termStart = -1;
 
-  PendingReplicationMonitor(Namesystem ns) {
-    this.ns = ns;
+  PendingReplicationMonitor(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
     this.timeoutMillis =
-        ns.conf()
-            .getTimeDuration(
-                DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY,
-                DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_DEFAULT,
-                TimeUnit.SECONDS,
-                TimeUnit.MILLISECONDS);
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_KEY,
+            DFSConfigKeys.DFS_NAMENODE_RECONSTRUCTION_PENDING_TIMEOUT_SEC_DEFAULT,
+            TimeUnit.SECONDS,
+            TimeUnit.MILLISECONDS);
     long heartbeatMillis =
-        ns.conf()
-            .getTimeDuration(
-                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
-                DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
-                TimeUnit.SECONDS,
-                TimeUnit.MILLISECONDS);
+        conf.getTimeDuration(
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+            DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT,
+            TimeUnit.SECONDS,
+            TimeUnit.MILLISECONDS);
     this.takeoverGraceMillis = Math.min(timeoutMillis, 3 * heartbeatMillis);
-    this.cursor = new QueueCursor<>(PendingBlockRow.TABLE, QueueCursor.pageRows(ns.conf()));
+    this.cursor = new QueueCursor<>(PendingBlockRow.TABLE, QueueCursor.pageRows(conf));
   }
 
   /**
@@ -67,7 +72,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
    * this leader's term is past its grace, those scheduled before the term began.
    */
   private long cutoff(long now) {
-    io.hops.election.LeaderElection election = ns.blocks().election();
+    io.hops.election.LeaderElection election = blockManager.election();
     long current = election == null ? 0 : election.epoch();
     if (termStart < 0 || current != epoch) {
       epoch = current;
@@ -84,9 +89,9 @@ final class PendingReplicationMonitor implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long cutoff = cutoff(ns.blocks().now());
+    long cutoff = cutoff(blockManager.now());
     Map<Long, List<Long>> byFile = new TreeMap<>();
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       for (PendingBlockRow p : cursor.next(tx)) {
         if (p.timestamp() < cutoff) {
           byFile.computeIfAbsent(p.inodeId(), k -> new ArrayList<>()).add(p.blockId());
@@ -99,8 +104,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
       for (int i = 0; i < ids.size(); i += DeadDatanodeMonitor.BATCH) {
         List<Long> batch = ids.subList(i, Math.min(ids.size(), i + DeadDatanodeMonitor.BATCH));
         timedOut +=
-            ns.runAsLeader(
-                () -> new PendingTimeout(ns.blocks().clock(), f.getKey(), batch, cutoff));
+            leader.run(() -> new PendingTimeout(blockManager.clock(), f.getKey(), batch, cutoff));
       }
     }
     if (timedOut > 0) {

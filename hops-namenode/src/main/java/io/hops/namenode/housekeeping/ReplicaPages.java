@@ -1,10 +1,10 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
@@ -48,9 +48,9 @@ final class ReplicaPages {
             DFSConfigKeys.DFS_BLOCK_MISREPLICATION_PROCESSING_LIMIT_DEFAULT));
   }
 
-  static Page next(Namesystem ns, Key after, int pageRows) throws IOException {
+  static Page next(Storage storage, Key after, int pageRows) throws IOException {
     List<ReplicaRow> rows;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       rows = tx.scanFrom(ReplicaRow.TABLE, null, after, pageRows, LockMode.READ_COMMITTED);
     }
     boolean ended = rows.size() < pageRows;
@@ -68,14 +68,14 @@ final class ReplicaPages {
     if (!ended && blocks.size() > 1) {
       blocks.remove(blocks.size() - 1); // may go on in the next page: judged with it
     } else if (!ended && !blocks.isEmpty()) {
-      blocks.set(0, allReplicas(ns, blocks.get(0).get(0))); // a page of replicas or more
+      blocks.set(0, allReplicas(storage, blocks.get(0).get(0))); // a page of replicas or more
     }
     return new Page(blocks, ended);
   }
 
   /** Every replica of {@code r}'s block, in key order (one pruned index scan). */
-  private static List<ReplicaRow> allReplicas(Namesystem ns, ReplicaRow r) throws IOException {
-    try (Transaction tx = ns.storage().begin()) {
+  private static List<ReplicaRow> allReplicas(Storage storage, ReplicaRow r) throws IOException {
+    try (Transaction tx = storage.begin()) {
       return tx
           .findByPartition(
               ReplicaRow.TABLE, r.inodeId(), "block_id", r.blockId(), LockMode.READ_COMMITTED)

@@ -1,10 +1,10 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageStat;
@@ -60,7 +60,8 @@ final class ReplicationMonitor implements HousekeepingTask {
 
   private record FileBlock(long inodeId, long blockId) {}
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
   private final BlockManager bm;
   private final int workMultiplier;
   private final Limits limits;
@@ -86,10 +87,10 @@ final class ReplicationMonitor implements HousekeepingTask {
 
   private Set<String> lastLive = Set.of();
 
-  ReplicationMonitor(Namesystem ns) {
-    this.ns = ns;
-    this.bm = ns.blocks();
-    Configuration conf = ns.conf();
+  ReplicationMonitor(Storage storage, LeaderRunner leader, BlockManager bm, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.bm = bm;
     this.pageRows = QueueCursor.pageRows(conf);
     for (int level = 0; level < cursors.length; level++) {
       parkedSeen.add(new HashSet<>());
@@ -147,7 +148,7 @@ final class ReplicationMonitor implements HousekeepingTask {
         List<Long> batch = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
         long epoch = bm.leadingEpoch(); // before the fenced check: see leadingEpoch
         Outcome o =
-            ns.runAsLeader(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
+            leader.run(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
         round.take(o);
         send(o.transfers, epoch);
         for (UnderReplicatedBlockRow r : o.parked) {
@@ -193,7 +194,7 @@ final class ReplicationMonitor implements HousekeepingTask {
     long before = bm.now() - graceMillis;
     List<UnderReplicatedBlockRow> fresh = new ArrayList<>();
     List<UnderReplicatedBlockRow> stale = new ArrayList<>();
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       for (int level = 0; level <= ReplicationCheck.CORRUPT_OR_MISSING; level++) {
         List<UnderReplicatedBlockRow> atLevel = nextPage(tx, level);
         atLevel.sort(Comparator.comparingLong(UnderReplicatedBlockRow::timestamp));

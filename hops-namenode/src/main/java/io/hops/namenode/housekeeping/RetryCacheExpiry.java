@@ -2,10 +2,11 @@ package io.hops.namenode.housekeeping;
 
 import io.hops.dal.KeyRange;
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.schema.Key;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +54,9 @@ final class RetryCacheExpiry implements HousekeepingTask {
    */
   static final int PROBE = 1;
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final LeaderRunner leader;
+  private final BlockManager blockManager;
   private final int page;
   private final int mostPerRound;
 
@@ -64,11 +68,14 @@ final class RetryCacheExpiry implements HousekeepingTask {
 
   private long leadership = -1;
 
-  RetryCacheExpiry(Namesystem ns) {
-    this.ns = ns;
-    this.page = Math.min(500, QueueCursor.pageRows(ns.conf()));
-    this.mostPerRound = 4 * QueueCursor.pageRows(ns.conf());
-    this.mostClients = QueueCursor.pageRows(ns.conf());
+  RetryCacheExpiry(
+      Storage storage, LeaderRunner leader, BlockManager blockManager, Configuration conf) {
+    this.storage = storage;
+    this.leader = leader;
+    this.blockManager = blockManager;
+    this.page = Math.min(500, QueueCursor.pageRows(conf));
+    this.mostPerRound = 4 * QueueCursor.pageRows(conf);
+    this.mostClients = QueueCursor.pageRows(conf);
   }
 
   @Override
@@ -78,8 +85,8 @@ final class RetryCacheExpiry implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long now = ns.blocks().now();
-    long epoch = ns.blocks().election() == null ? 0 : ns.blocks().election().epoch();
+    long now = blockManager.now();
+    long epoch = blockManager.election() == null ? 0 : blockManager.election().epoch();
     if (epoch != leadership) {
       leadership = epoch;
       after = null;
@@ -90,7 +97,7 @@ final class RetryCacheExpiry implements HousekeepingTask {
     while (removed < mostPerRound && clients < mostClients) {
       int asked = Math.min(limit, mostPerRound - removed);
       List<RetryCacheRow> rows;
-      try (Transaction tx = ns.storage().begin()) {
+      try (Transaction tx = storage.begin()) {
         rows = tx.scanFrom(RetryCacheRow.TABLE, null, after, asked, LockMode.READ_COMMITTED);
       }
       // The expired entries read, a run of keys per client, in key order.
@@ -115,7 +122,7 @@ final class RetryCacheExpiry implements HousekeepingTask {
         removed++;
       }
       if (!runs.isEmpty()) {
-        ns.runAsLeader(() -> new DropExpired(runs, now));
+        leader.run(() -> new DropExpired(runs, now));
         if (!skipped) {
           after = lastExpired;
         }

@@ -2,13 +2,19 @@ package io.hops.namenode.housekeeping;
 
 import io.hops.common.HopsConfig;
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
-import io.hops.namenode.Namesystem;
+import io.hops.election.ClusterClock;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.Delete;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.smallfiles.MoveRecords;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,16 +27,35 @@ import org.slf4j.LoggerFactory;
 final class SmallFileMoveLeftovers implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(SmallFileMoveLeftovers.class);
 
-  private final Namesystem ns;
+  private final Storage storage;
+  private final TransactionRunner runner;
+  private final LeaderRunner leader;
+  private final ClusterClock clock;
+  private final PermissionCheckers checkers;
+  private final Limits limits;
+  private final SnapshotSettings snapshots;
   private final long age;
 
-  SmallFileMoveLeftovers(Namesystem ns) {
-    this.ns = ns;
+  SmallFileMoveLeftovers(
+      Storage storage,
+      TransactionRunner runner,
+      LeaderRunner leader,
+      ClusterClock clock,
+      PermissionCheckers checkers,
+      Limits limits,
+      SnapshotSettings snapshots,
+      Configuration conf) {
+    this.storage = storage;
+    this.runner = runner;
+    this.leader = leader;
+    this.clock = clock;
+    this.checkers = checkers;
+    this.limits = limits;
+    this.snapshots = snapshots;
     this.age =
-        ns.conf()
-            .getLong(
-                HopsConfig.SMALL_FILE_MOVE_LEFTOVER_AGE_MS,
-                HopsConfig.SMALL_FILE_MOVE_LEFTOVER_AGE_MS_DEFAULT);
+        conf.getLong(
+            HopsConfig.SMALL_FILE_MOVE_LEFTOVER_AGE_MS,
+            HopsConfig.SMALL_FILE_MOVE_LEFTOVER_AGE_MS_DEFAULT);
   }
 
   @Override
@@ -40,9 +65,9 @@ final class SmallFileMoveLeftovers implements HousekeepingTask {
 
   @Override
   public void runOnce() throws IOException {
-    long before = ns.blocks().now() - age;
+    long before = clock.now() - age;
     List<VariableRow> old;
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       old =
           tx.scanAll(VariableRow.TABLE, LockMode.READ_COMMITTED).stream()
               .filter(r -> r.name().startsWith(MoveRecords.ROW_PREFIX))
@@ -50,17 +75,16 @@ final class SmallFileMoveLeftovers implements HousekeepingTask {
               .toList();
     }
     for (VariableRow record : old) {
-      String hidden = ns.run(() -> new MoveRecords.HiddenPath(record));
+      String hidden = runner.run(() -> new MoveRecords.HiddenPath(record));
       if (hidden != null) {
-        var superuser = ns.superuserChecker();
-        boolean deleted =
-            ns.runAsLeader(() -> new Delete(ns.limits(), ns.snapshots(), superuser, hidden, false));
+        var superuser = checkers.ofSuperuser();
+        boolean deleted = leader.run(() -> new Delete(limits, snapshots, superuser, hidden, false));
         LOG.info(
             "{} {}: left by a move of a database file to datanodes that did not finish",
             deleted ? "deleted" : "found no",
             hidden);
       }
-      ns.runAsLeader(() -> new MoveRecords.End(record.name()));
+      leader.run(() -> new MoveRecords.End(record.name()));
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.hops.namenode.housekeeping;
 
 import io.hops.election.ClusterClock;
-import io.hops.namenode.Namesystem;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -58,8 +57,8 @@ final class TrashEmptier implements HousekeepingTask {
   }
 
   /** The emptier for this configuration, or null when trash is off. */
-  static TrashEmptier of(Namesystem ns, URI self) {
-    Configuration conf = new Configuration(ns.conf());
+  static TrashEmptier of(Configuration namenodeConf, ClusterClock clock, URI self) {
+    Configuration conf = new Configuration(namenodeConf);
     long deletion =
         (long)
             (conf.getFloat(
@@ -81,7 +80,7 @@ final class TrashEmptier implements HousekeepingTask {
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     LOG.info(
         "trash emptier: deletion interval {} ms, checkpoint interval {} ms", deletion, checkpoint);
-    return new TrashEmptier(conf, self, ns.blocks().clock(), deletion, checkpoint);
+    return new TrashEmptier(conf, self, clock, deletion, checkpoint);
   }
 
   @Override

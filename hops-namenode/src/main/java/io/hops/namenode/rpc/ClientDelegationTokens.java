@@ -1,6 +1,6 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.DelegationTokens;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.io.Text;
@@ -14,10 +14,10 @@ import org.apache.hadoop.security.token.Token;
  * database.
  */
 final class ClientDelegationTokens {
-  private final Namesystem ns;
+  private final DelegationTokens tokens;
 
-  ClientDelegationTokens(Namesystem ns) {
-    this.ns = ns;
+  ClientDelegationTokens(DelegationTokens tokens) {
+    this.tokens = tokens;
   }
 
   /**
@@ -31,7 +31,7 @@ final class ClientDelegationTokens {
       throw new IOException(
           "Delegation Token can be issued only with kerberos or web authentication");
     }
-    return ns.delegationTokens().issue(remoteUser(), renewer);
+    return tokens.issue(remoteUser(), renewer);
   }
 
   long renewDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
@@ -39,11 +39,11 @@ final class ClientDelegationTokens {
       throw new IOException(
           "Delegation Token can be renewed only with kerberos or web authentication");
     }
-    return ns.delegationTokens().renewToken(token, remoteUser().getShortUserName());
+    return tokens.renewToken(token, remoteUser().getShortUserName());
   }
 
   void cancelDelegationToken(Token<DelegationTokenIdentifier> token) throws IOException {
-    ns.delegationTokens().cancelToken(token, remoteUser().getUserName());
+    tokens.cancelToken(token, remoteUser().getUserName());
   }
 
   private static UserGroupInformation remoteUser() throws IOException {

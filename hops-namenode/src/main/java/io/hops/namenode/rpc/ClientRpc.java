@@ -61,7 +61,7 @@ public class ClientRpc extends ClientServiceRpc {
     this.fileReads = new ClientFileReads(ns, this::safeMode);
     this.fileWrites = new ClientFileWrites(ns);
     this.pipeline = new ClientPipeline(ns);
-    this.leases = new ClientLeases(ns);
+    this.leases = new ClientLeases(ns.runner(), ns.checkers(), ns.leases(), ns.blocks().clock());
     this.xattrsAndAcls = new ClientXAttrsAndAcls(ns);
   }
 

@@ -36,7 +36,7 @@ public abstract class ClientServiceRpc extends ClientSnapshotRpc {
     this.ns = ns;
     this.admin = new ClientAdmin(ns);
     this.fileReports = new ClientFileReports(ns);
-    this.delegationTokens = new ClientDelegationTokens(ns);
+    this.delegationTokens = new ClientDelegationTokens(ns.delegationTokens());
   }
 
   /** The cluster's safe mode as this namenode sees it; the RPC server gates writes with it. */

@@ -1,7 +1,8 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.Storage;
 import io.hops.namenode.resolve.ReservedPaths;
+import io.hops.namenode.security.PermissionCheckers;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -46,11 +47,16 @@ public final class VirtualPaths {
   private VirtualPaths() {}
 
   /** The translation, as a stage of {@link ClientProtocolChain}. */
-  public static CallStage stage(Namesystem ns) {
-    return (method, args, next) -> invoke(ns, method, args, next);
+  public static CallStage stage(Storage storage, PermissionCheckers checkers) {
+    return (method, args, next) -> invoke(storage, checkers, method, args, next);
   }
 
-  private static Object invoke(Namesystem ns, Method method, Object[] args, CallStage.Next next)
+  private static Object invoke(
+      Storage storage,
+      PermissionCheckers checkers,
+      Method method,
+      Object[] args,
+      CallStage.Next next)
       throws Throwable {
     if (args == null || !anyVirtual(args) || method.getName().equals("concat")) {
       return next.invoke(method, args);
@@ -61,9 +67,9 @@ public final class VirtualPaths {
       for (int i = 0; i < args.length; i++) {
         if (args[i] instanceof String s && ReservedPaths.isVirtual(s)) {
           if (ReservedPaths.isRaw(s) && !READS.contains(method.getName())) {
-            checkSuperuser(ns, method.getName(), args);
+            checkSuperuser(checkers, method.getName(), args);
           }
-          ReservedPaths.Translation t = ReservedPaths.translate(ns.storage(), s);
+          ReservedPaths.Translation t = ReservedPaths.translate(storage, s);
           translated[i] = t.path();
           if (t.pin() != null) {
             pins.add(t.pin());
@@ -92,9 +98,9 @@ public final class VirtualPaths {
     return false;
   }
 
-  private static void checkSuperuser(Namesystem ns, String method, Object[] args)
+  private static void checkSuperuser(PermissionCheckers checkers, String method, Object[] args)
       throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     if (pc.enabled() && !pc.isSuperuser()) {
       throw new AccessControlException(
           "Access denied for user "

@@ -6,9 +6,9 @@ import io.hops.common.HopsConfig;
 import io.hops.common.smallfiles.SmallFilesProtocolTranslatorPB;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
-import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.ThreadConsole;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -175,7 +175,7 @@ class ExportImportTest {
         out.write(bytes(5000));
       }
       assertThat(fs.listStatus(p("/data"))).hasSize(5); // f0, f2, f4, deep, after
-      try (Storage storage = Storages.open(HopsNameNode.dalConfig(targetConf))) {
+      try (Storage storage = Storages.open(NamenodeConfig.dalConfig(targetConf))) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int exit =
             FsckNamespaceCommand.run(

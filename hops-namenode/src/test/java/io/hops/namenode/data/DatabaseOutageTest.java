@@ -43,7 +43,7 @@ class DatabaseOutageTest {
     direct.set(
         HopsConfig.JDBC_PASSWORD, System.getenv().getOrDefault("HOPS_TEST_MYSQL_PASSWORD", "hops"));
     direct.setInt(NamenodeConfig.RPC_PORT, 0);
-    try (Storage s = Storages.open(HopsNameNode.dalConfig(direct))) {
+    try (Storage s = Storages.open(NamenodeConfig.dalConfig(direct))) {
       s.schema().createOrUpgrade();
       s.schema().clearAll();
     }

@@ -64,7 +64,7 @@ class NamenodeRestartTest {
     conf.setLong("dfs.namenode.safemode.extension", 5000);
     List<DataNode> dns = new ArrayList<>();
     HopsNameNode second = null;
-    try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
+    try (Storage storage = Storages.open(NamenodeConfig.dalConfig(conf))) {
       HopsNameNode first = HopsNameNode.start(conf, storage);
       InetSocketAddress address = first.address();
       dns.addAll(BlockFiles.startDatanodes(dir, address, 3));

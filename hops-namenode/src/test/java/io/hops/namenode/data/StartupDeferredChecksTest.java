@@ -68,7 +68,7 @@ class StartupDeferredChecksTest {
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 300);
     List<DataNode> dns = new ArrayList<>();
     HopsNameNode second = null;
-    try (Storage storage = Storages.open(HopsNameNode.dalConfig(conf))) {
+    try (Storage storage = Storages.open(NamenodeConfig.dalConfig(conf))) {
       HopsNameNode first = HopsNameNode.start(quiet, storage);
       InetSocketAddress address = first.address();
       dns.addAll(BlockFiles.startDatanodes(dir, address, 3));

@@ -67,14 +67,14 @@ class DeferredCheckWalkTest {
       assertThat(queued(ns, g)).as("checks deferred").isEmpty();
 
       ns.blocks().whileStarting(() -> false);
-      new DeferredCheckWalk(ns).runOnce();
+      walk(ns).runOnce();
 
       assertThat(queued(ns, f)).as("under-replicated: one of two").containsExactly(F + 1, F + 2);
       assertThat(queued(ns, g)).as("over-replicated: two of one").containsExactly(G);
       assertThat(deferral(ns)).as("the walk ended").isNull();
 
       Thread.sleep(1100); // a queued block waits a heartbeat interval before its check
-      new ReplicationMonitor(ns).runOnce();
+      replicationMonitor(ns).runOnce();
       try (Transaction tx = ns.storage().begin()) {
         assertThat(tx.findByPartition(ExcessReplicaRow.TABLE, g, LockMode.READ_COMMITTED))
             .as("the excess replica is deleted")
@@ -107,7 +107,7 @@ class DeferredCheckWalkTest {
               () -> {
                 if (transactions.incrementAndGet() == 2) {
                   // The leader leaves safe mode and walks between the report's transactions.
-                  DeferredCheckWalk walk = new DeferredCheckWalk(ns);
+                  DeferredCheckWalk walk = walk(ns);
                   walk.runOnce();
                   assertThat(deferral(ns)).isNull();
                 }
@@ -137,6 +137,17 @@ class DeferredCheckWalkTest {
       fs.create(new Path(path), true, 4096, replication, 1024 * 1024).close();
       return fs.getClient().getFileInfo(path).getFileId();
     }
+  }
+
+  /** The leader's walk over this namenode's store and blocks, as its housekeeping builds it. */
+  private static DeferredCheckWalk walk(Namesystem ns) {
+    return new DeferredCheckWalk(
+        ns.storage(), new LeaderRunner(ns.runner(), ns.blocks()), ns.blocks(), ns.conf());
+  }
+
+  private static ReplicationMonitor replicationMonitor(Namesystem ns) {
+    return new ReplicationMonitor(
+        ns.storage(), new LeaderRunner(ns.runner(), ns.blocks()), ns.blocks(), ns.conf());
   }
 
   private static DatanodeRegistration register(DatanodeRpc rpc, Namesystem ns) throws IOException {

@@ -11,6 +11,7 @@ import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
@@ -332,7 +333,7 @@ class RetryCacheTest {
     conf.set(io.hops.common.HopsConfig.EMBEDDED_DIR, store);
     byte[] client = new byte[16];
     client[0] = 42;
-    try (io.hops.dal.Storage storage = io.hops.dal.Storages.open(HopsNameNode.dalConfig(conf))) {
+    try (io.hops.dal.Storage storage = io.hops.dal.Storages.open(NamenodeConfig.dalConfig(conf))) {
       storage.schema().createOrUpgrade();
       long now = System.currentTimeMillis();
       try (Transaction tx = storage.begin()) {

@@ -26,8 +26,12 @@ import java.util.regex.Pattern;
  * once.
  */
 final class PreviousRelease {
-  private static final String SCHEMA_VERSION =
-      "hops-namenode/src/main/java/io/hops/namenode/SchemaVersion.java";
+  /** Where SchemaVersion is, then where it was before it moved to {@code upgrade}. */
+  private static final List<String> SCHEMA_VERSION =
+      List.of(
+          "hops-namenode/src/main/java/io/hops/namenode/upgrade/SchemaVersion.java",
+          "hops-namenode/src/main/java/io/hops/namenode/SchemaVersion.java");
+
   private static final Pattern CURRENT =
       Pattern.compile("public static final long CURRENT = (\\d+);");
 
@@ -56,10 +60,8 @@ final class PreviousRelease {
     String found = null;
     long version = -1;
     for (String c : run(root, "git", "rev-list", "--first-parent", "HEAD").split("\n")) {
-      String source;
-      try {
-        source = run(root, "git", "show", c + ":" + SCHEMA_VERSION);
-      } catch (IOException missing) {
+      String source = schemaVersionSource(root, c);
+      if (source == null) {
         break; // a commit from before versions: no release with an older versioned schema
       }
       Matcher m = CURRENT.matcher(source);
@@ -90,6 +92,18 @@ final class PreviousRelease {
       release.buildIfMissing(root);
     }
     return release;
+  }
+
+  /** SchemaVersion's source at commit {@code c}, or null if it has none. */
+  private static String schemaVersionSource(Path root, String c) throws InterruptedException {
+    for (String path : SCHEMA_VERSION) {
+      try {
+        return run(root, "git", "show", c + ":" + path);
+      } catch (IOException missing) {
+        // not there at this commit
+      }
+    }
+    return null;
   }
 
   /** Extracts and builds this release unless a whole build of it is there already. */

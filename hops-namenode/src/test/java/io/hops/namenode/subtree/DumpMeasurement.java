@@ -6,9 +6,9 @@ import io.hops.common.HopsConfig;
 import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.dump.NamespaceDump;
-import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.cli.FsckNamespaceCommand;
+import io.hops.namenode.config.NamenodeConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -64,7 +64,7 @@ class DumpMeasurement {
     }
     Configuration targetConf = new Configuration(false);
     target.forEach(targetConf::set);
-    try (Storage into = Storages.open(HopsNameNode.dalConfig(targetConf))) {
+    try (Storage into = Storages.open(NamenodeConfig.dalConfig(targetConf))) {
       into.schema().createOrUpgrade();
       long t2 = System.nanoTime();
       NamespaceDump.Counts in = NamespaceDump.importInto(into, dump, line -> {});

@@ -1,4 +1,4 @@
-package io.hops.namenode;
+package io.hops.namenode.upgrade;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,8 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
+import io.hops.namenode.HopsNameNode;
+import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.cli.HopsMainAccess;
 import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Files;

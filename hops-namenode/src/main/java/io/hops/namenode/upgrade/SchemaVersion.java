@@ -1,4 +1,4 @@
-package io.hops.namenode;
+package io.hops.namenode.upgrade;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
