@@ -3,7 +3,6 @@ package io.hops.namenode.ops.snapshot;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * byte as HDFS serves them (also through hops's second namenode); the kept blocks stay on the
  * datanode through the leader's rounds, and deleting the snapshot has them invalidated and gone,
  * with the namespace check clean. Appends and truncates down to a snapshot's length (inside a
- * block) leave the snapshot's bytes as HDFS does; truncating below a snapshot's length is refused.
+ * block) leave the snapshot's bytes as HDFS does; below it, {@link SnapshotTruncateLikeHdfsTest}.
  */
 class SnapshotBlocksLikeHdfsTest {
   @RegisterExtension
@@ -193,25 +192,6 @@ class SnapshotBlocksLikeHdfsTest {
     }
     assertThat(fs.isFileClosed(p(path))).as(path + " closed after its truncate").isTrue();
     return done;
-  }
-
-  @Test
-  void truncateBelowASnapshotsLengthIsRefused() throws Exception {
-    DistributedFileSystem fs = both.hopsSide().admin();
-    fs.mkdirs(p("/t"));
-    write(fs, "/t/f", text("t", 2000));
-    fs.allowSnapshot(p("/t"));
-    fs.createSnapshot(p("/t"), "s1");
-    assertThatThrownBy(() -> fs.truncate(p("/t/f"), 100))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("Cannot truncate /t/f to 100 bytes: a snapshot has it at 2000 bytes");
-    assertThat(read(fs, "/t/.snapshot/s1/f")).isEqualTo(text("t", 2000));
-    // At or above the snapshot's length, the snapshot's bytes are untouched: served.
-    try (FSDataOutputStream out = fs.append(p("/t/f"))) {
-      out.writeBytes("more");
-    }
-    assertThat(fs.truncate(p("/t/f"), 2000)).isFalse();
-    assertThat(read(fs, "/t/.snapshot/s1/f")).isEqualTo(text("t", 2000));
   }
 
   private static List<LocatedBlock> blocksOf(DistributedFileSystem fs, String path)
