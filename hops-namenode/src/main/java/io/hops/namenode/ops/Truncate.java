@@ -114,8 +114,13 @@ public final class Truncate extends Operation<Boolean> {
     if (snapshotLength > newLength) {
       // The latest snapshot's id may be a deleted one's: what the existing snapshots have decides.
       var lengths = SnapshotView.lengthsAtSnapshots(tx, resolved, target);
-      snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
       SnapshotKeptFileRow keeper = tx.entryKeeperOf(target);
+      if (lengths.isEmpty() && keeper != null) {
+        // Below a directory moved away from its snapshots (a hold): they are not on the path, and
+        // the latest that can read the file has it at the length its entry's version says.
+        lengths.put(keeper.snapshotId(), snapshotLength);
+      }
+      snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
       if (snapshotLength > newLength && keeper != null && !target.fileStoredInDb()) {
         copy = CopyOnTruncate.lock(tx, target, keeper, lengths);
       }

@@ -104,6 +104,47 @@ class SnapshotTruncateLikeHdfsTest {
     assertThat(read(hops, "/ct/f")).isEqualTo(live);
   }
 
+  @Test
+  void aTruncateThroughTheOtherNamenodeIsCopiedOnceTheLeaderSendsItsRecovery() throws Exception {
+    DistributedFileSystem hdfs = both.hdfsSide().admin();
+    List<String> hdfsView = throughOther(hdfs, hdfs, false);
+    List<String> hopsView;
+    try (DistributedFileSystem other = both.hops().client(both.other())) {
+      hopsView = throughOther(both.hopsSide().admin(), other, true);
+    }
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+  }
+
+  /**
+   * A truncate inside a block below a snapshot's length sent to {@code truncating}; on hops the
+   * other namenode, which leaves the recovery to the leader ({@code rounds}: run its rounds until
+   * the file closes).
+   */
+  private static List<String> throughOther(
+      DistributedFileSystem fs, DistributedFileSystem truncating, boolean rounds) throws Exception {
+    String dir = "/two";
+    fs.mkdirs(p(dir));
+    write(fs, dir + "/f", text("two", 2500));
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    List<String> out = new ArrayList<>();
+    out.add("truncate: " + truncating.truncate(p(dir + "/f"), 1700));
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!fs.isFileClosed(p(dir + "/f")) && System.currentTimeMillis() < deadline) {
+      if (rounds) {
+        leaderRounds();
+      }
+      Thread.sleep(200);
+    }
+    out.add("closed: " + fs.isFileClosed(p(dir + "/f")));
+    out.add("s1: " + read(fs, dir + "/.snapshot/s1/f"));
+    out.add("f: " + read(fs, dir + "/f"));
+    out.add("f, length: " + length(fs, dir + "/f"));
+    fs.deleteSnapshot(p(dir), "s1"); // its kept block is released as the other test checks
+    out.add("f after: " + read(fs, dir + "/f"));
+    return out;
+  }
+
   /**
    * The history on one side; notes in {@code blocks} every block the files had at some point;
    * answers what every step returned and what the files and snapshots read after each.
