@@ -1,6 +1,9 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotKeptBlocks.blocksOf;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.read;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.truncate;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,10 +11,7 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -38,16 +38,6 @@ class SnapshotBlocksLikeHdfsTest {
 
   private static Path p(String path) {
     return new Path(path);
-  }
-
-  private static String read(DistributedFileSystem fs, String path) {
-    try (InputStream in = fs.open(p(path))) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      in.transferTo(out);
-      return out.toString(StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return SideBySide.failure(e);
-    }
   }
 
   private static final List<String> FILES = List.of("del", "over", "moved", "app", "same");
@@ -180,26 +170,6 @@ class SnapshotBlocksLikeHdfsTest {
     out.add("truncate on a boundary: " + truncate(fs, dir + "/g", 0));
     view.run();
     return out;
-  }
-
-  /** Truncates and waits for the file to close (a cut inside a block closes by recovery). */
-  private static boolean truncate(DistributedFileSystem fs, String path, long length)
-      throws Exception {
-    boolean done = fs.truncate(p(path), length);
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (!fs.isFileClosed(p(path)) && System.currentTimeMillis() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(fs.isFileClosed(p(path))).as(path + " closed after its truncate").isTrue();
-    return done;
-  }
-
-  private static List<LocatedBlock> blocksOf(DistributedFileSystem fs, String path)
-      throws IOException {
-    if (!fs.exists(p(path))) {
-      return List.of();
-    }
-    return fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks();
   }
 
   private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {

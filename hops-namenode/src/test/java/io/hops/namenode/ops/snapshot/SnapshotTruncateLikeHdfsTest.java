@@ -1,6 +1,9 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotKeptBlocks.blocksOf;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.read;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.truncate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.dal.LockMode;
@@ -9,10 +12,7 @@ import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -212,39 +212,12 @@ class SnapshotTruncateLikeHdfsTest {
     }
   }
 
-  private static String read(DistributedFileSystem fs, String path) {
-    try (InputStream in = fs.open(p(path))) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      in.transferTo(out);
-      return out.toString(StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return SideBySide.failure(e);
-    }
-  }
-
   private static String length(DistributedFileSystem fs, String path) {
     try {
       return String.valueOf(fs.getFileStatus(p(path)).getLen());
     } catch (IOException e) {
       return SideBySide.failure(e);
     }
-  }
-
-  /** Truncates and waits for the file to close (a cut inside a block closes by recovery). */
-  private static boolean truncate(DistributedFileSystem fs, String path, long length)
-      throws Exception {
-    boolean done = fs.truncate(p(path), length);
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (!fs.isFileClosed(p(path)) && System.currentTimeMillis() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(fs.isFileClosed(p(path))).as(path + " closed after its truncate").isTrue();
-    return done;
-  }
-
-  private static List<LocatedBlock> blocksOf(DistributedFileSystem fs, String path)
-      throws IOException {
-    return fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks();
   }
 
   private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {
