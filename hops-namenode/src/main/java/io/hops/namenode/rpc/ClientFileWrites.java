@@ -201,7 +201,7 @@ final class ClientFileWrites {
     String holder = holder(clientName);
     return ns.run(
         () ->
-            new Truncate(ns.blocks(), pc, leases, src, newLength, holder)
+            new Truncate(ns.blocks(), ns.inodeIds(), pc, leases, src, newLength, holder)
                 .withSmallFiles(ns.smallFiles()));
   }
 
