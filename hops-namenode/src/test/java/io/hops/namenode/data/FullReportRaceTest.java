@@ -123,26 +123,13 @@ class FullReportRaceTest {
     try (HopsTestCluster cluster = cluster(smallTransactions())) {
       Namesystem ns = cluster.namenode().namesystem();
       BulkReplicas.addBlocks(ns.storage(), INODE, FIRST_BLOCK, REPLICAS);
-      DatanodeRpc rpc = new DatanodeRpc(ns);
-      DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
-      rpc.registerDatanode(reg);
-      String pool = ns.blocks().blockPoolId();
-      DatanodeStorage storage = new DatanodeStorage("DS-" + reg.getDatanodeUuid());
-      AtomicInteger transactions = new AtomicInteger();
-      ns.faults()
-          .arm(
-              Faults.Point.FULL_REPORT_TRANSACTION,
-              () -> {
-                if (transactions.incrementAndGet() == 2) {
-                  received(rpc, reg, pool, storage, 1, REPLICAS - 1);
-                }
-              });
+      Reporter dn = Reporter.register(ns);
+      AtomicInteger transactions = atSecondTransaction(ns, () -> dn.received(1, REPLICAS - 1));
 
-      report(rpc, reg, pool, storage);
+      dn.report();
 
       assertThat(transactions).hasValue(REPLICAS / (SMALL_MAX_ROWS / 4));
-      int storageId = storageId(ns, reg);
-      assertThat(BulkReplicas.recordedOn(ns.storage(), storageId)).isEqualTo(REPLICAS);
+      assertThat(BulkReplicas.recordedOn(ns.storage(), dn.storageId(ns))).isEqualTo(REPLICAS);
       try (Transaction tx = ns.storage().begin()) {
         for (int i : new int[] {1, REPLICAS - 1}) {
           assertThat(
@@ -154,7 +141,7 @@ class FullReportRaceTest {
                       LockMode.READ_COMMITTED))
               .singleElement()
               .extracting(ReplicaRow::storageId)
-              .isEqualTo(storageId);
+              .isEqualTo(dn.storageId(ns));
         }
         assertThat(
                 tx.findByPartition(UnderReplicatedBlockRow.TABLE, INODE, LockMode.READ_COMMITTED))
@@ -180,30 +167,23 @@ class FullReportRaceTest {
         inode = fs.getClient().getFileInfo(file.toString()).getFileId();
       }
       BulkReplicas.addBlocks(ns.storage(), inode, FIRST_BLOCK, REPLICAS);
-      DatanodeRpc rpc = new DatanodeRpc(ns);
-      DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
-      rpc.registerDatanode(reg);
-      String pool = ns.blocks().blockPoolId();
-      DatanodeStorage storage = new DatanodeStorage("DS-" + reg.getDatanodeUuid());
-      AtomicInteger transactions = new AtomicInteger();
-      ns.faults()
-          .arm(
-              Faults.Point.FULL_REPORT_TRANSACTION,
+      Reporter dn = Reporter.register(ns);
+      AtomicInteger transactions =
+          atSecondTransaction(
+              ns,
               () -> {
-                if (transactions.incrementAndGet() == 2) {
-                  try (DistributedFileSystem fs = cluster.client()) {
-                    assertThat(fs.delete(file, false)).isTrue();
-                  }
-                  while (!ns.runAsLeader(() -> new ReleaseBlocks(inode))) {
-                    // the release's next batch
-                  }
+                try (DistributedFileSystem fs = cluster.client()) {
+                  assertThat(fs.delete(file, false)).isTrue();
+                }
+                while (!ns.runAsLeader(() -> new ReleaseBlocks(inode))) {
+                  // the release's next batch
                 }
               });
 
-      report(rpc, reg, pool, storage);
+      dn.report();
 
       assertThat(transactions.get()).isGreaterThan(2);
-      int storageId = storageId(ns, reg);
+      int storageId = dn.storageId(ns);
       assertThat(BulkReplicas.recordedOn(ns.storage(), storageId)).isZero();
       try (Transaction tx = ns.storage().begin()) {
         assertThat(tx.findByPartition(ReplicaRow.TABLE, inode, LockMode.READ_COMMITTED)).isEmpty();
@@ -241,44 +221,68 @@ class FullReportRaceTest {
     return conf;
   }
 
-  private static void report(
-      DatanodeRpc rpc, DatanodeRegistration reg, String pool, DatanodeStorage storage)
-      throws Exception {
-    BlockListAsLongs.Builder list = BlockListAsLongs.builder();
-    for (int i = 0; i < REPLICAS; i++) {
-      list.add(new FinalizedReplica(block(i), null, null));
-    }
-    rpc.blockReport(
-        reg,
-        pool,
-        new StorageBlockReport[] {new StorageBlockReport(storage, list.build())},
-        new BlockReportContext(1, 0, 1, 0));
+  /** Runs {@code fault} before the report's second transaction; counts its transactions. */
+  private static AtomicInteger atSecondTransaction(Namesystem ns, Faults.Fault fault) {
+    AtomicInteger transactions = new AtomicInteger();
+    ns.faults()
+        .arm(
+            Faults.Point.FULL_REPORT_TRANSACTION,
+            () -> {
+              if (transactions.incrementAndGet() == 2) {
+                fault.hit();
+              }
+            });
+    return transactions;
   }
 
-  private static void received(
-      DatanodeRpc rpc, DatanodeRegistration reg, String pool, DatanodeStorage storage, int... is)
-      throws IOException {
-    ReceivedDeletedBlockInfo[] infos = new ReceivedDeletedBlockInfo[is.length];
-    for (int j = 0; j < is.length; j++) {
-      infos[j] =
-          new ReceivedDeletedBlockInfo(
-              block(is[j]), ReceivedDeletedBlockInfo.BlockStatus.RECEIVED_BLOCK, null);
+  /** A registered datanode of one storage, reporting through the namenode's datanode RPC. */
+  private record Reporter(
+      DatanodeRpc rpc, DatanodeRegistration reg, String pool, DatanodeStorage storage) {
+    static Reporter register(Namesystem ns) throws IOException {
+      DatanodeRpc rpc = new DatanodeRpc(ns);
+      DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
+      rpc.registerDatanode(reg);
+      return new Reporter(
+          rpc, reg, ns.blocks().blockPoolId(), new DatanodeStorage("DS-" + reg.getDatanodeUuid()));
     }
-    rpc.blockReceivedAndDeleted(
-        reg,
-        pool,
-        new StorageReceivedDeletedBlocks[] {new StorageReceivedDeletedBlocks(storage, infos)});
-  }
 
-  private static int storageId(Namesystem ns, DatanodeRegistration reg) {
-    return ns.blocks()
-        .datanodes()
-        .node(reg.getDatanodeUuid())
-        .storages()
-        .iterator()
-        .next()
-        .ref
-        .id();
+    /** A full report of the {@link #REPLICAS} blocks. */
+    void report() throws IOException {
+      BlockListAsLongs.Builder list = BlockListAsLongs.builder();
+      for (int i = 0; i < REPLICAS; i++) {
+        list.add(new FinalizedReplica(block(i), null, null));
+      }
+      rpc.blockReport(
+          reg,
+          pool,
+          new StorageBlockReport[] {new StorageBlockReport(storage, list.build())},
+          new BlockReportContext(1, 0, 1, 0));
+    }
+
+    /** An incremental report: blocks {@code is} received. */
+    void received(int... is) throws IOException {
+      ReceivedDeletedBlockInfo[] infos = new ReceivedDeletedBlockInfo[is.length];
+      for (int j = 0; j < is.length; j++) {
+        infos[j] =
+            new ReceivedDeletedBlockInfo(
+                block(is[j]), ReceivedDeletedBlockInfo.BlockStatus.RECEIVED_BLOCK, null);
+      }
+      rpc.blockReceivedAndDeleted(
+          reg,
+          pool,
+          new StorageReceivedDeletedBlocks[] {new StorageReceivedDeletedBlocks(storage, infos)});
+    }
+
+    int storageId(Namesystem ns) {
+      return ns.blocks()
+          .datanodes()
+          .node(reg.getDatanodeUuid())
+          .storages()
+          .iterator()
+          .next()
+          .ref
+          .id();
+    }
   }
 
   private static Block block(int i) {
