@@ -60,7 +60,7 @@ final class ClientAdmin {
     if (action == HdfsConstants.SafeModeAction.SAFEMODE_GET) {
       return safeMode().get();
     }
-    NamenodeRpc.checkSuperuser(ns, action.toString().toLowerCase(Locale.ROOT));
+    NamenodeRpc.checkSuperuser(ns.checkers(), action.toString().toLowerCase(Locale.ROOT));
     return switch (action) {
       case SAFEMODE_ENTER -> safeMode().set(true);
       case SAFEMODE_LEAVE, SAFEMODE_FORCE_EXIT -> safeMode().set(false);
@@ -81,13 +81,13 @@ final class ClientAdmin {
   }
 
   DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "datanodeReport");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "datanodeReport");
     return DatanodeReports.nodes(ns.blocks().datanodes(), type);
   }
 
   DatanodeStorageReport[] getDatanodeStorageReport(HdfsConstants.DatanodeReportType type)
       throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "getDatanodeStorageReport");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "getDatanodeStorageReport");
     return DatanodeReports.storages(ns.blocks().datanodes(), type);
   }
 
@@ -101,7 +101,7 @@ final class ClientAdmin {
    * give for every namenode to apply ({@link DatanodeAdmin}).
    */
   void refreshNodes() throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "refreshNodes");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "refreshNodes");
     ns.blocks().datanodes().admin().refreshNodes(ns.conf());
   }
 
@@ -116,7 +116,7 @@ final class ClientAdmin {
               + HdfsServerConstants.MAX_BANDWIDTH_PER_DATANODE
               + " bytes per second");
     }
-    NamenodeRpc.checkSuperuser(ns, "setBalancerBandwidth");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "setBalancerBandwidth");
     BalancerBandwidth.set(ns.storage(), bandwidth);
   }
 
@@ -126,7 +126,7 @@ final class ClientAdmin {
    * it.
    */
   void metaSave(String filename) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "metaSave");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "metaSave");
     File file = new File(System.getProperty("hadoop.log.dir"), filename);
     try (PrintWriter out =
         new PrintWriter(
@@ -139,7 +139,7 @@ final class ClientAdmin {
 
   /** No rolling upgrade is ever in progress: a schema upgrade happens as a namenode starts. */
   RollingUpgradeInfo rollingUpgrade(HdfsConstants.RollingUpgradeAction action) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "queryRollingUpgrade");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "queryRollingUpgrade");
     if (action == HdfsConstants.RollingUpgradeAction.QUERY) {
       return null;
     }

@@ -32,7 +32,7 @@ final class ClientFileReports {
    */
   BatchedEntries<OpenFileEntry> listOpenFiles(
       long prevId, EnumSet<OpenFilesType> types, String path) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "listOpenFiles");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "listOpenFiles");
     String normalized = new Path(path).toString();
     if (!types.contains(OpenFilesType.ALL_OPEN_FILES)) {
       if (!types.contains(OpenFilesType.BLOCKING_DECOMMISSION)) {
@@ -70,7 +70,7 @@ final class ClientFileReports {
   }
 
   CorruptFileBlocks listCorruptFileBlocks(String path, String cookie) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "listCorruptFileBlocks");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "listCorruptFileBlocks");
     var missing = GetStats.missingBlocks(ns.storage(), ns.blocks());
     int limit =
         ns.conf()

@@ -55,7 +55,7 @@ final class ClientNamespaceWrites {
   }
 
   void setQuota(String path, long nsQuota, long dsQuota, StorageType type) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, SetQuota.command(nsQuota, dsQuota));
+    NamenodeRpc.checkSuperuser(ns.checkers(), SetQuota.command(nsQuota, dsQuota));
     SetQuota.checkArguments(nsQuota, dsQuota, type);
     var pc = ns.checker();
     ns.subtrees().setQuota(pc, path, nsQuota, dsQuota);

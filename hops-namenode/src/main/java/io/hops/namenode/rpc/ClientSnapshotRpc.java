@@ -16,7 +16,7 @@ public abstract class ClientSnapshotRpc extends FeaturesOff {
   private final ClientSnapshots snapshots;
 
   protected ClientSnapshotRpc(Namesystem ns) {
-    super(ns);
+    super(ns.runner(), ns.checkers(), ns.blockTokens(), ns.conf());
     this.snapshots = new ClientSnapshots(ns);
   }
 

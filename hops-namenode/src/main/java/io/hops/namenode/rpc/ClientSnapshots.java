@@ -33,13 +33,13 @@ final class ClientSnapshots {
   }
 
   void allowSnapshot(String snapshotRoot) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "allowSnapshot");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "allowSnapshot");
     var pc = ns.checker();
     ns.run(() -> new AllowSnapshot(pc, snapshotRoot));
   }
 
   void disallowSnapshot(String snapshotRoot) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "disallowSnapshot");
+    NamenodeRpc.checkSuperuser(ns.checkers(), "disallowSnapshot");
     var pc = ns.checker();
     ns.run(() -> new DisallowSnapshot(pc, snapshotRoot));
   }

@@ -14,6 +14,7 @@ import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.blocks.StorageStat;
+import io.hops.namenode.security.PermissionCheckers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,7 +26,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
@@ -59,14 +59,9 @@ public final class NamenodeRpc implements NamenodeProtocol {
   }
 
   /** HDFS's superuser check (only when permissions are on), naming the operation. */
-  static void checkSuperuser(Namesystem ns, String operation) throws IOException {
-    boolean enabled =
-        ns.conf()
-            .getBoolean(
-                DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
-                DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT);
-    var pc = ns.checker();
-    if (enabled && !pc.isSuperuser()) {
+  static void checkSuperuser(PermissionCheckers checkers, String operation) throws IOException {
+    var pc = checkers.ofCaller();
+    if (pc.enabled() && !pc.isSuperuser()) {
       throw new AccessControlException(
           "Access denied for user "
               + pc.caller().user()
@@ -108,7 +103,7 @@ public final class NamenodeRpc implements NamenodeProtocol {
     if (minBlockSize < 0) {
       throw new IllegalArgumentException("Unexpected not positive size: " + size);
     }
-    checkSuperuser(ns, "getBlocks");
+    checkSuperuser(ns.checkers(), "getBlocks");
     safeMode.check("Cannot execute getBlocks");
     DatanodeState node = bm.datanodes().node(datanode.getDatanodeUuid());
     if (node == null) {
@@ -219,20 +214,20 @@ public final class NamenodeRpc implements NamenodeProtocol {
   /** The block keys for the balancer (HDFS's dummy keys when block tokens are off). */
   @Override
   public ExportedBlockKeys getBlockKeys() throws IOException {
-    checkSuperuser(ns, "getBlockKeys");
+    checkSuperuser(ns.checkers(), "getBlockKeys");
     return ns.blockTokens().exportKeys();
   }
 
   /** There is no edit log: a number that never goes down stands in for its last txid. */
   @Override
   public long getTransactionID() throws IOException {
-    checkSuperuser(ns, "getTransactionID");
+    checkSuperuser(ns.checkers(), "getTransactionID");
     return txid.updateAndGet(t -> Math.max(t, System.currentTimeMillis()));
   }
 
   @Override
   public long getMostRecentCheckpointTxId() throws IOException {
-    checkSuperuser(ns, "getMostRecentCheckpointTxId");
+    checkSuperuser(ns.checkers(), "getMostRecentCheckpointTxId");
     return txid.updateAndGet(t -> Math.max(t, System.currentTimeMillis()));
   }
 
@@ -274,20 +269,20 @@ public final class NamenodeRpc implements NamenodeProtocol {
   /** Upgrades are schema upgrades of the database, finalized when the namenode starts. */
   @Override
   public boolean isUpgradeFinalized() throws IOException {
-    checkSuperuser(ns, "isUpgradeFinalized");
+    checkSuperuser(ns.checkers(), "isUpgradeFinalized");
     return true;
   }
 
   @Override
   public boolean isRollingUpgrade() throws IOException {
-    checkSuperuser(ns, "isRollingUpgrade");
+    checkSuperuser(ns.checkers(), "isRollingUpgrade");
     return false;
   }
 
   /** No external storage policy satisfier is served: nothing to hand out, as HDFS with it off. */
   @Override
   public Long getNextSPSPath() throws IOException {
-    checkSuperuser(ns, "getNextSPSPath");
+    checkSuperuser(ns.checkers(), "getNextSPSPath");
     return null;
   }
 }
