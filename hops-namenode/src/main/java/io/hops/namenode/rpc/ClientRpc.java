@@ -56,13 +56,46 @@ public class ClientRpc extends ClientServiceRpc {
   public ClientRpc(Namesystem ns) {
     super(ns);
     this.ns = ns;
-    this.namespaceReads = new ClientNamespaceReads(ns);
+    this.namespaceReads =
+        new ClientNamespaceReads(
+            ns.runner(),
+            ns.checkers(),
+            ns.blocks(),
+            ns.conf(),
+            ns.limits(),
+            ns.smallFiles(),
+            ns.snapshots(),
+            ns.statuses(),
+            ns.subtrees(),
+            ns.blockTokens());
     this.namespaceWrites = new ClientNamespaceWrites(ns);
-    this.fileReads = new ClientFileReads(ns, this::safeMode);
-    this.fileWrites = new ClientFileWrites(ns);
-    this.pipeline = new ClientPipeline(ns);
+    this.fileReads =
+        new ClientFileReads(
+            ns.runner(),
+            ns.checkers(),
+            ns.blocks(),
+            ns.conf(),
+            ns.smallFiles(),
+            ns.snapshots(),
+            ns.blockTokens(),
+            this::safeMode);
+    this.fileWrites =
+        new ClientFileWrites(
+            ns.runner(),
+            ns.checkers(),
+            ns.blocks(),
+            ns.inodeIds(),
+            ns.leases(),
+            ns.limits(),
+            ns.smallFiles(),
+            ns.statuses(),
+            ns.users(),
+            ns.blockTokens());
+    this.pipeline = new ClientPipeline(ns.runner(), ns.checkers(), ns.blocks(), ns.blockTokens());
     this.leases = new ClientLeases(ns.runner(), ns.checkers(), ns.leases(), ns.blocks().clock());
-    this.xattrsAndAcls = new ClientXAttrsAndAcls(ns);
+    this.xattrsAndAcls =
+        new ClientXAttrsAndAcls(
+            ns.runner(), ns.checkers(), ns.snapshots(), ns.users(), ns.xattrs());
   }
 
   /** Set once the namenode's address is known (the mover writes through a client of it). */

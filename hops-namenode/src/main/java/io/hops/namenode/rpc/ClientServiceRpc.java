@@ -35,7 +35,9 @@ public abstract class ClientServiceRpc extends ClientSnapshotRpc {
     super(ns);
     this.ns = ns;
     this.admin = new ClientAdmin(ns);
-    this.fileReports = new ClientFileReports(ns);
+    this.fileReports =
+        new ClientFileReports(
+            ns.runner(), ns.checkers(), ns.blocks(), ns.conf(), ns.storage(), ns.users());
     this.delegationTokens = new ClientDelegationTokens(ns.delegationTokens());
   }
 

@@ -17,7 +17,8 @@ public abstract class ClientSnapshotRpc extends FeaturesOff {
 
   protected ClientSnapshotRpc(Namesystem ns) {
     super(ns.runner(), ns.checkers(), ns.blockTokens(), ns.conf());
-    this.snapshots = new ClientSnapshots(ns);
+    this.snapshots =
+        new ClientSnapshots(ns.runner(), ns.checkers(), ns.limits(), ns.snapshots(), ns.users());
   }
 
   @Override
