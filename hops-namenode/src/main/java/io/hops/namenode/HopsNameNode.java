@@ -145,7 +145,12 @@ public final class HopsNameNode implements AutoCloseable {
               conf,
               served,
               new DatanodeRpc(namesystem),
-              new NamenodeRpc(namesystem, client.safeMode()),
+              new NamenodeRpc(
+                  namesystem.blockTokens(),
+                  namesystem.checkers(),
+                  namesystem.storage(),
+                  namesystem.blocks(),
+                  client.safeMode()),
               new MembershipRpc(namesystem.blocks()),
               securityRefresh,
               namesystem.delegationTokens(),
@@ -160,7 +165,17 @@ public final class HopsNameNode implements AutoCloseable {
     rpc.addSmallFiles(
         io.hops.namenode.rpc.ClientProtocolChain.of(
             io.hops.common.smallfiles.SmallFilesProtocol.class,
-            new io.hops.namenode.rpc.SmallFilesRpc(namesystem, client::fileRead),
+            new io.hops.namenode.rpc.SmallFilesRpc(
+                namesystem.runner(),
+                namesystem.checkers(),
+                namesystem.blocks(),
+                namesystem.inodeIds(),
+                namesystem.leases(),
+                namesystem.limits(),
+                namesystem.smallFiles(),
+                namesystem.statuses(),
+                namesystem.users(),
+                client::fileRead),
             stages));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped

@@ -68,7 +68,16 @@ public class ClientRpc extends ClientServiceRpc {
             ns.statuses(),
             ns.subtrees(),
             ns.blockTokens());
-    this.namespaceWrites = new ClientNamespaceWrites(ns);
+    this.namespaceWrites =
+        new ClientNamespaceWrites(
+            ns.runner(),
+            ns.checkers(),
+            ns.blocks(),
+            ns.conf(),
+            ns.inodeIds(),
+            ns.limits(),
+            ns.subtrees(),
+            ns.users());
     this.fileReads =
         new ClientFileReads(
             ns.runner(),

@@ -34,7 +34,7 @@ public abstract class ClientServiceRpc extends ClientSnapshotRpc {
   protected ClientServiceRpc(Namesystem ns) {
     super(ns);
     this.ns = ns;
-    this.admin = new ClientAdmin(ns);
+    this.admin = new ClientAdmin(ns.runner(), ns.checkers(), ns.blocks(), ns.conf(), ns.storage());
     this.fileReports =
         new ClientFileReports(
             ns.runner(), ns.checkers(), ns.blocks(), ns.conf(), ns.storage(), ns.users());
