@@ -31,7 +31,7 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
  * statistics, datanode reports, the hosts files, the balancer's bandwidth, metasave and rolling
  * upgrades.
  */
-final class ClientAdmin {
+public final class ClientAdmin {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
@@ -39,7 +39,7 @@ final class ClientAdmin {
   private final Storage storage;
   private volatile SafeMode safeMode;
 
-  ClientAdmin(
+  public ClientAdmin(
       TransactionRunner runner,
       PermissionCheckers checkers,
       BlockManager blocks,
@@ -53,7 +53,7 @@ final class ClientAdmin {
   }
 
   /** The cluster's safe mode as this namenode sees it; the RPC server gates writes with it. */
-  SafeMode safeMode() {
+  public SafeMode safeMode() {
     SafeMode m = safeMode;
     if (m == null) {
       synchronized (this) {

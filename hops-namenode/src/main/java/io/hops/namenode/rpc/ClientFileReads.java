@@ -21,7 +21,7 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
  * Reading a file: its block locations for the client, and the file's access time, kept in the
  * background after the answer ({@link AccessTimes}).
  */
-final class ClientFileReads {
+public final class ClientFileReads {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
@@ -32,7 +32,7 @@ final class ClientFileReads {
   private final AccessTimes accessTimes;
   private final Supplier<SafeMode> safeMode;
 
-  ClientFileReads(
+  public ClientFileReads(
       TransactionRunner runner,
       PermissionCheckers checkers,
       BlockManager blocks,

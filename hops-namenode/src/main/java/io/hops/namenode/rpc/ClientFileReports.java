@@ -23,7 +23,7 @@ import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
 import org.apache.hadoop.hdfs.protocol.OpenFilesIterator.OpenFilesType;
 
 /** The {@code ClientProtocol} reports for operators on files: open files and corrupt files. */
-final class ClientFileReports {
+public final class ClientFileReports {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
@@ -31,7 +31,7 @@ final class ClientFileReports {
   private final Storage storage;
   private final UsersAndGroups users;
 
-  ClientFileReports(
+  public ClientFileReports(
       TransactionRunner runner,
       PermissionCheckers checkers,
       BlockManager blocks,

@@ -50,7 +50,7 @@ import org.apache.hadoop.io.EnumSetWritable;
  * append, fsync, abandon a block, concat and truncate. A file stored in the database is moved to
  * datanodes before an append or a concat that meets it.
  */
-final class ClientFileWrites {
+public final class ClientFileWrites {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
@@ -66,7 +66,7 @@ final class ClientFileWrites {
   /** Who moves database files to datanodes before a stock append or a concat; null: nobody. */
   private volatile DatabaseFileMover databaseFileMover;
 
-  ClientFileWrites(
+  public ClientFileWrites(
       TransactionRunner runner,
       PermissionCheckers checkers,
       BlockManager blocks,

@@ -32,7 +32,7 @@ import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
  * The {@code ClientProtocol} calls that read the namespace: statuses, listings, content summaries
  * and quota usage, a file's block size and storage policy.
  */
-final class ClientNamespaceReads {
+public final class ClientNamespaceReads {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
@@ -44,7 +44,7 @@ final class ClientNamespaceReads {
   private final SubtreeOperations subtrees;
   private final BlockTokens blockTokens;
 
-  ClientNamespaceReads(
+  public ClientNamespaceReads(
       TransactionRunner runner,
       PermissionCheckers checkers,
       BlockManager blocks,

@@ -26,7 +26,7 @@ import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
  * operations on directories), quotas, and the attributes of a file or directory (permission, owner,
  * times, replication, storage policy).
  */
-final class ClientNamespaceWrites {
+public final class ClientNamespaceWrites {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
@@ -36,7 +36,7 @@ final class ClientNamespaceWrites {
   private final SubtreeOperations subtrees;
   private final UsersAndGroups users;
 
-  ClientNamespaceWrites(
+  public ClientNamespaceWrites(
       TransactionRunner runner,
       PermissionCheckers checkers,
       BlockManager blocks,

@@ -21,13 +21,13 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier.AccessMo
  * The {@code ClientProtocol} calls a writer makes to recover its pipeline: a datanode to replace a
  * failed one, a new generation stamp, and the recovered pipeline.
  */
-final class ClientPipeline {
+public final class ClientPipeline {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final BlockManager blocks;
   private final BlockTokens blockTokens;
 
-  ClientPipeline(
+  public ClientPipeline(
       TransactionRunner runner,
       PermissionCheckers checkers,
       BlockManager blocks,

@@ -25,14 +25,14 @@ import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
  * The {@code ClientProtocol} calls on snapshots when they are enabled (docs/architecture.md,
  * "Snapshots"); {@link ClientRpc} answers with {@link FeaturesOff}'s when they are not.
  */
-final class ClientSnapshots {
+public final class ClientSnapshots {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final Limits limits;
   private final SnapshotSettings snapshots;
   private final UsersAndGroups users;
 
-  ClientSnapshots(
+  public ClientSnapshots(
       TransactionRunner runner,
       PermissionCheckers checkers,
       Limits limits,

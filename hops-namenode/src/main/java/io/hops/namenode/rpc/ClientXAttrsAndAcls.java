@@ -24,14 +24,14 @@ import org.apache.hadoop.fs.permission.FsAction;
  * The {@code ClientProtocol} calls on extended attributes and ACLs (both stored in the xattrs
  * table), and the access check.
  */
-final class ClientXAttrsAndAcls {
+public final class ClientXAttrsAndAcls {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final SnapshotSettings snapshots;
   private final UsersAndGroups users;
   private final XAttrSettings xattrs;
 
-  ClientXAttrsAndAcls(
+  public ClientXAttrsAndAcls(
       TransactionRunner runner,
       PermissionCheckers checkers,
       SnapshotSettings snapshots,

@@ -1,10 +1,10 @@
 package io.hops.namenode.rpc;
 
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
 import io.hops.namenode.blocks.BlockManager;
@@ -17,6 +17,8 @@ import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.faults.Faults;
 import io.hops.namenode.ops.CommitBlockSynchronization;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -32,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
@@ -92,8 +95,11 @@ public final class DatanodeRpc implements DatanodeProtocol {
             return t;
           });
 
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final Storage storage;
   private final BlockManager bm;
+  private final BlockTokens blockTokens;
+  private final Faults faults;
   private final DatanodeManager datanodes;
   private final String minimumDatanodeVersion;
   private final BalancerBandwidth balancerBandwidth;
@@ -101,23 +107,30 @@ public final class DatanodeRpc implements DatanodeProtocol {
   /** How many of a full report's transactions run at once ({@link #applyInParallel}). */
   private final int applyThreads;
 
-  public DatanodeRpc(Namesystem ns) {
-    this.ns = ns;
-    this.bm = ns.blocks();
+  public DatanodeRpc(
+      TransactionRunner runner,
+      Storage storage,
+      BlockManager blocks,
+      BlockTokens blockTokens,
+      Faults faults,
+      Configuration conf) {
+    this.runner = runner;
+    this.storage = storage;
+    this.bm = blocks;
+    this.blockTokens = blockTokens;
+    this.faults = faults;
     this.datanodes = bm.datanodes();
-    this.balancerBandwidth = new BalancerBandwidth(ns.storage());
+    this.balancerBandwidth = new BalancerBandwidth(storage);
     this.minimumDatanodeVersion =
-        ns.conf()
-            .getTrimmed(
-                DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_KEY,
-                DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_DEFAULT);
+        conf.getTrimmed(
+            DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_KEY,
+            DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_DEFAULT);
     this.applyThreads =
         Math.max(
             1,
-            ns.conf()
-                .getInt(
-                    NamenodeConfig.FULL_REPORT_APPLY_THREADS,
-                    NamenodeConfig.fullReportApplyThreadsDefault()));
+            conf.getInt(
+                NamenodeConfig.FULL_REPORT_APPLY_THREADS,
+                NamenodeConfig.fullReportApplyThreadsDefault()));
   }
 
   /**
@@ -197,7 +210,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
     // other catch-up.
     datanodes.node(reg.getDatanodeUuid()).gainedReports(bm.ownership().owns(reg.getDatanodeUuid()));
     // The block keys, shared by every namenode: a token any of them signs verifies here.
-    reg.setExportedKeys(ns.blockTokens().registered(reg.getDatanodeUuid()));
+    reg.setExportedKeys(blockTokens.registered(reg.getDatanodeUuid()));
     return reg;
   }
 
@@ -254,7 +267,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       }
       // Any namenode passes new block keys: the leader's also move the datanode's current key, a
       // STANDBY's only add keys (BPOfferService), which is all a datanode needs to verify tokens.
-      KeyUpdateCommand keys = ns.blockTokens().commandFor(node.uuid());
+      KeyUpdateCommand keys = blockTokens.commandFor(node.uuid());
       if (keys != null) {
         commands.add(keys);
       }
@@ -404,7 +417,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
 
   /** The sorted block ids of a storage's recorded replicas, from the index alone. */
   private long[] recordedReplicas(StorageRef storage) throws IOException {
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = this.storage.begin()) {
       List<Key> keys = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", storage.id());
       long[] ids = new long[keys.size()];
       for (int i = 0; i < ids.length; i++) {
@@ -473,9 +486,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
         }
       }
     }
-    for (List<ReportedReplica> batch :
-        ReplicaChanges.transactions(entries, ns.runner().maxRows())) {
-      ns.run(() -> new ReplicaChanges(bm, batch, "blockReceivedAndDeleted", false));
+    for (List<ReportedReplica> batch : ReplicaChanges.transactions(entries, runner.maxRows())) {
+      runner.run(() -> new ReplicaChanges(bm, batch, "blockReceivedAndDeleted", false));
     }
   }
 
@@ -492,7 +504,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
    */
   private void applyInParallel(List<ReportedReplica> diffs) throws IOException {
     Queue<List<ReportedReplica>> batches =
-        new ConcurrentLinkedQueue<>(ReplicaChanges.transactions(diffs, ns.runner().maxRows()));
+        new ConcurrentLinkedQueue<>(ReplicaChanges.transactions(diffs, runner.maxRows()));
     AtomicReference<Exception> failed = new AtomicReference<>();
     Server.Call call = Server.getCurCall().get();
     List<Future<?>> helpers = new ArrayList<>();
@@ -535,8 +547,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
     while (failed.get() == null && (batch = batches.poll()) != null) {
       List<ReportedReplica> b = batch;
       try {
-        ns.faults().at(Faults.Point.FULL_REPORT_TRANSACTION);
-        ns.run(() -> new ReplicaChanges(bm, b, "blockReportBatch", true));
+        faults.at(Faults.Point.FULL_REPORT_TRANSACTION);
+        runner.run(() -> new ReplicaChanges(bm, b, "blockReportBatch", true));
       } catch (IOException | RuntimeException e) {
         failed.compareAndSet(null, e);
       }
@@ -576,7 +588,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
     // Every datanode reports to every namenode; the call names no datanode whose report owner
     // could take it, so the leader records it.
     if (bm.isLeader()) {
-      BadBlockReports.report(ns.blocks(), ns.runner(), blocks);
+      BadBlockReports.report(bm, runner, blocks);
     }
   }
 
@@ -590,7 +602,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       DatanodeID[] newtargets,
       String[] newtargetstorages)
       throws IOException {
-    ns.run(
+    runner.run(
         () ->
             new CommitBlockSynchronization(
                 bm,

@@ -43,7 +43,7 @@ class FullReportRaceTest {
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       Namesystem ns = cluster.namenode().namesystem();
       BulkReplicas.addBlocks(ns.storage(), INODE, FIRST_BLOCK, REPLICAS);
-      DatanodeRpc rpc = new DatanodeRpc(ns);
+      DatanodeRpc rpc = io.hops.namenode.HopsNameNode.datanodeRpc(ns);
       DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
       rpc.registerDatanode(reg);
       String pool = ns.blocks().blockPoolId();
