@@ -354,6 +354,18 @@ CREATE TABLE IF NOT EXISTS xattr_versions (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (parent_id);
 
+-- Blocks a file's snapshots have that truncates after them took from the live file
+-- (copy-on-truncate), kept under tail_id; copy_id: a copy of the last block in progress
+-- (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshot_file_tails (
+  inode_id BIGINT NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  tail_id BIGINT NOT NULL,
+  copy_id BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, snapshot_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (inode_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -29,6 +29,7 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshottableDirRow;
@@ -75,6 +76,7 @@ public final class Tables {
           InodeVersionRow.TABLE,
           SnapshotKeptFileRow.TABLE,
           XAttrVersionRow.TABLE,
+          SnapshotFileTailRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

@@ -33,22 +33,24 @@ final class ReplicaReads {
   private ReplicaReads() {}
 
   static void lock(LockPhase tx, List<ReplicaChange> changes) throws IOException {
-    List<Key> lookupKeys = new ArrayList<>(changes.size());
-    for (ReplicaChange c : changes) {
-      lookupKeys.add(BlockLookupRow.TABLE.key(c.blockId()));
+    long[] ids = new long[changes.size()];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = changes.get(i).blockId();
     }
-    List<BlockLookupRow> lookups =
-        read(tx, BlockLookupRow.TABLE, lookupKeys, LockMode.READ_COMMITTED);
-    List<Key> blockKeys = new ArrayList<>(changes.size());
+    LookedUp found = lookUp(tx, ids);
     for (int i = 0; i < changes.size(); i++) {
-      BlockLookupRow l = lookups.get(i);
-      blockKeys.add(l == null ? null : BlockInfoRow.TABLE.key(l.inodeId(), l.blockId()));
+      changes.get(i).lookedUp(found.lookups().get(i), found.blocks().get(i));
     }
-    List<BlockInfoRow> blocks = read(tx, BlockInfoRow.TABLE, blockKeys, LockMode.EXCLUSIVE);
+    lockRest(tx, changes);
+  }
+
+  /**
+   * The rows after the lookup and block rows of changes that have theirs ({@link
+   * ReplicaChange#lookedUp}), in the lock phase of a transaction that locked their block rows.
+   */
+  static void lockRest(LockPhase tx, List<ReplicaChange> changes) throws IOException {
     List<ReplicaChange> batched = new ArrayList<>(changes.size());
-    for (int i = 0; i < changes.size(); i++) {
-      ReplicaChange c = changes.get(i);
-      c.lookedUp(lookups.get(i), blocks.get(i));
+    for (ReplicaChange c : changes) {
       if (c.readsInBatches()) {
         batched.add(c);
       } else {
@@ -80,6 +82,27 @@ final class ReplicaReads {
         && DeferredChecks.deferring(tx)) {
       batched.forEach(ReplicaChange::checkDeferred);
     }
+  }
+
+  /** The lookup rows of blocks and their block rows, aligned with the block ids (null if none). */
+  record LookedUp(List<BlockLookupRow> lookups, List<BlockInfoRow> blocks) {}
+
+  /**
+   * The lookup rows of {@code blockIds} (read committed), then their block rows locked exclusively,
+   * in the order of {@code blockIds} (block id order in every caller): one batch each.
+   */
+  static LookedUp lookUp(LockPhase tx, long[] blockIds) throws IOException {
+    List<Key> lookupKeys = new ArrayList<>(blockIds.length);
+    for (long id : blockIds) {
+      lookupKeys.add(BlockLookupRow.TABLE.key(id));
+    }
+    List<BlockLookupRow> lookups =
+        read(tx, BlockLookupRow.TABLE, lookupKeys, LockMode.READ_COMMITTED);
+    List<Key> blockKeys = new ArrayList<>(blockIds.length);
+    for (BlockLookupRow l : lookups) {
+      blockKeys.add(l == null ? null : BlockInfoRow.TABLE.key(l.inodeId(), l.blockId()));
+    }
+    return new LookedUp(lookups, read(tx, BlockInfoRow.TABLE, blockKeys, LockMode.EXCLUSIVE));
   }
 
   /**

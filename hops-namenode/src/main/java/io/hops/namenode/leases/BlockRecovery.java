@@ -7,6 +7,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
@@ -49,7 +50,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A truncate in the middle of a block (see {@code ops.Truncate}) uses the same recovery: it
  * leaves the inode shorter than its blocks, and the difference is what the last block's replicas
- * lose (HDFS's in-place truncate recovery; no copy-on-truncate).
+ * lose (HDFS's in-place truncate recovery); when a snapshot reads the block, the recovery names a
+ * new block that the datanodes copy the first bytes into (HDFS's copy-on-truncate, {@code
+ * ops.snapshot.CopyOnTruncate}).
  */
 public final class BlockRecovery implements LeaseRecovery {
   private static final Logger LOG = LoggerFactory.getLogger(BlockRecovery.class);
@@ -75,7 +78,16 @@ public final class BlockRecovery implements LeaseRecovery {
       leasePath = LeasePathTail.pathOf(tx, file, LockMode.EXCLUSIVE);
     }
     FileBlocks blocks = FileBlocks.lock(tx, file.id(), LockMode.EXCLUSIVE, bm.datanodes());
-    return new Prepared(blocks, recoveryLease, leasePath, file.clientName());
+    Prepared p = new Prepared(blocks, recoveryLease, leasePath, file.clientName());
+    if (blocks.length() > file.size()) {
+      // A truncate's recovery: a copy-on-truncate names the new block on the file's tail (a
+      // pruned scan, read committed under the file's lock).
+      for (SnapshotFileTailRow t :
+          tx.findByPartition(SnapshotFileTailRow.TABLE, file.id(), LockMode.READ_COMMITTED)) {
+        p.copyInto(t.copyId() != 0 ? t.copyId() : p.copyId);
+      }
+    }
+    return p;
   }
 
   /** What {@link #prepare} read; releases the file once. */
@@ -84,6 +96,7 @@ public final class BlockRecovery implements LeaseRecovery {
     private final LeaseChanges recoveryLease;
     private final LeasePathRow leasePath;
     private final String holderWhenRead;
+    private long copyId;
     private io.hops.namenode.quota.AncestorQuotas quotas =
         io.hops.namenode.quota.AncestorQuotas.none();
 
@@ -120,6 +133,14 @@ public final class BlockRecovery implements LeaseRecovery {
         leases.addFile(tx, file.clientName, file.id, path, now);
       }
       file.underConstruction = true;
+    }
+
+    /**
+     * Makes the truncate recovery this release starts a copy-on-truncate: the datanodes copy the
+     * cut block's first bytes into new block {@code newBlockId} and keep the old one whole.
+     */
+    public void copyInto(long newBlockId) {
+      this.copyId = newBlockId;
     }
 
     /** The file's blocks as the release left them (an operation may go on with them). */
@@ -183,7 +204,7 @@ public final class BlockRecovery implements LeaseRecovery {
         return true;
       }
       if (needsNewAttempt(last, now)) {
-        start(tx, blocks, file, last, now);
+        start(tx, blocks, file, last, copyId, now);
       }
       if (!LeaseManager.isRecoveryHolder(file.clientName)) {
         String to = manager.recoveryHolder();
@@ -258,10 +279,16 @@ public final class BlockRecovery implements LeaseRecovery {
   /**
    * Starts a recovery of {@code last} (HDFS BlockUnderConstructionFeature.initializeBlockRecovery):
    * a new recovery id, the next live expected replica as primary, and, on the leader, the command
-   * queued for the primary's next heartbeat. The expected locations must be in {@code blocks}.
+   * queued for the primary's next heartbeat. The expected locations must be in {@code blocks}. A
+   * truncate's recovery with {@code copyId} (not 0) copies the block into that new block.
    */
-  public void start(
-      ExecutePhase tx, FileBlocks blocks, MutableInode file, BlockInfoRow last, long now)
+  private void start(
+      ExecutePhase tx,
+      FileBlocks blocks,
+      MutableInode file,
+      BlockInfoRow last,
+      long copyId,
+      long now)
       throws IOException {
     DatanodeManager dm = bm.datanodes();
     long recoveryId =
@@ -308,7 +335,9 @@ public final class BlockRecovery implements LeaseRecovery {
         describe(file),
         recoveryId,
         bm.extended(last),
-        truncateTo >= 0 ? "truncate to " + truncateTo : "lease recovery",
+        truncateTo < 0
+            ? "lease recovery"
+            : (copyId != 0 ? "copy into block " + copyId + ", " : "") + "truncate to " + truncateTo,
         primary == null ? "none (no live expected replica)" : primary.storageId(),
         send ? ", command queued" : bm.isLeader() ? "" : ", left to the leader");
     if (!send) {
@@ -323,7 +352,9 @@ public final class BlockRecovery implements LeaseRecovery {
     RecoveringBlock rb =
         truncateTo >= 0
             ? new RecoveringBlock(
-                bm.extended(last), locs, new Block(last.blockId(), truncateTo, recoveryId))
+                bm.extended(last),
+                locs,
+                new Block(copyId != 0 ? copyId : last.blockId(), truncateTo, recoveryId))
             : new RecoveringBlock(bm.extended(last), locs, recoveryId);
     BlockRecoveryCommand command = new BlockRecoveryCommand(1);
     command.add(rb);

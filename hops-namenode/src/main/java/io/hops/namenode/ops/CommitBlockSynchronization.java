@@ -12,6 +12,7 @@ import io.hops.namenode.blocks.FileBlockTail;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.FileClose;
 import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.ops.snapshot.CopyOnTruncate;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
@@ -36,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * deleteblock}, the block goes (no datanode had any of its bytes). With {@code closeFile} the last
  * block is committed (complete, since its replicas are known) and the file closes, leaving the
  * recovery holder's lease. A retry after success finds the file closed, or the block gone, and
- * changes nothing. Locks the file found from the block, its holder's lease, then its blocks.
+ * changes nothing. A truncate's copy-on-truncate recovery ({@link CopyOnTruncate}) reports the old
+ * block: it moves whole to the file's tail for the snapshots and the copy takes its place. Locks
+ * the file found from the block, its holder's lease, then its blocks.
  */
 public final class CommitBlockSynchronization extends Operation<Void> {
   private static final Logger LOG = LoggerFactory.getLogger(CommitBlockSynchronization.class);
@@ -54,6 +57,9 @@ public final class CommitBlockSynchronization extends Operation<Void> {
   private FileBlocks blocks;
   private AncestorQuotas quotas = AncestorQuotas.none();
   private List<Integer> targets;
+
+  /** A truncate's copy of the last block for the snapshots, in progress, or null. */
+  private CopyOnTruncate.InProgress copy;
 
   @SuppressWarnings("TooManyParameters") // DatanodeProtocol.commitBlockSynchronization's own
   public CommitBlockSynchronization(
@@ -95,6 +101,9 @@ public final class CommitBlockSynchronization extends Operation<Void> {
     blocks =
         FileBlockTail.lock(
             tx, file, LockMode.EXCLUSIVE, bm.datanodes(), oldBlock.getBlockId(), true);
+    if (file.underConstruction()) {
+      copy = CopyOnTruncate.copyInProgress(tx, file.id());
+    }
     targets = UpdatePipeline.storageIds(bm.datanodes(), newTargets, newTargetStorages);
     quotas = AncestorQuotas.lockAbove(tx, file);
   }
@@ -134,13 +143,22 @@ public final class CommitBlockSynchronization extends Operation<Void> {
     }
     MutableInode inode = MutableInode.of(file);
     long spaceBefore = FileSpace.of(file, last);
-    if (deleteBlock) {
+    if (copy != null) {
+      // Copy-on-truncate: the old block stays whole for the snapshots, the copy is the file's.
+      BlockInfoRow made = deleteBlock ? null : copyOf(stored);
+      CopyOnTruncate.commitCopy(tx, blocks, copy, stored, made);
+      if (made != null) {
+        synchronize(tx, made, true);
+      } else if (!closeFile) {
+        blocks.recordTail(tx);
+      }
+    } else if (deleteBlock) {
       bm.removeBlock(tx, blocks, stored);
       if (!closeFile) {
         blocks.recordTail(tx);
       }
     } else {
-      synchronize(tx, stored);
+      synchronize(tx, stored, false);
     }
     inode.size = blocks.length();
     quotas.add(
@@ -168,11 +186,27 @@ public final class CommitBlockSynchronization extends Operation<Void> {
     return null;
   }
 
+  /** The copy a copy-on-truncate recovery made of {@code stored}, in its place in the file. */
+  private BlockInfoRow copyOf(BlockInfoRow stored) {
+    return new BlockInfoRow(
+        stored.inodeId(),
+        copy.tail().copyId(),
+        stored.blockIndex(),
+        stored.startOffset(),
+        newLength,
+        newGenerationStamp,
+        BlockState.UNDER_RECOVERY,
+        stored.timestamp(),
+        stored.primaryNodeIndex(),
+        stored.blockRecoveryId());
+  }
+
   /**
    * The recovered block: new stamp and length; the participating storages become its replicas when
-   * the file closes (the others are invalidated), and its expected locations otherwise.
+   * the file closes (the others are invalidated), and its expected locations otherwise. A {@code
+   * fresh} block (a copy) is inserted rather than updated.
    */
-  private void synchronize(ExecutePhase tx, BlockInfoRow stored) throws IOException {
+  private void synchronize(ExecutePhase tx, BlockInfoRow stored, boolean fresh) throws IOException {
     long id = stored.blockId();
     byte state = BlockState.UNDER_RECOVERY;
     if (closeFile) {
@@ -213,7 +247,11 @@ public final class CommitBlockSynchronization extends Operation<Void> {
             stored.timestamp(),
             stored.primaryNodeIndex(),
             stored.blockRecoveryId());
-    tx.update(BlockInfoRow.TABLE, updated);
+    if (fresh) {
+      tx.insert(BlockInfoRow.TABLE, updated);
+    } else {
+      tx.update(BlockInfoRow.TABLE, updated);
+    }
     if (state == BlockState.COMPLETE) {
       for (ReplicaUnderConstructionRow r : blocks.expected(id)) {
         tx.delete(ReplicaUnderConstructionRow.TABLE, r);

@@ -113,7 +113,8 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
           io.hops.namenode.ops.snapshot.SnapshotView.read(snapshotSettings, tx, resolved, false);
       if (snapshot != null) {
         snapshotBlocks =
-            io.hops.namenode.ops.snapshot.SnapshotBlocks.read(tx, snapshot.entry(), bm);
+            io.hops.namenode.ops.snapshot.SnapshotBlocks.read(
+                tx, snapshot.entry(), snapshot.snapshotId(), bm);
         return;
       }
     }

@@ -1,15 +1,19 @@
 package io.hops.namenode.ops;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeaseRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlocks;
 import io.hops.namenode.leases.BlockRecovery;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
+import io.hops.namenode.ops.snapshot.CopyOnTruncate;
+import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.resolve.MutableInode;
@@ -32,11 +36,11 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * {@code truncate} (HDFS FSDirTruncateOp): whole blocks past the new length go at once (their
  * replicas are invalidated). On a block boundary that is all: the answer is true. Inside a block,
  * the file is reopened and the block's replicas are cut by block recovery in place (HDFS's in-place
- * truncate; below the length a snapshot has of the file it is refused, see docs/architecture.md,
- * "Snapshots"): the file shows the new length at once, the answer is false, and the file closes
- * when the primary datanode commits the recovery. The file passes to the namenode's recovery holder
- * meanwhile, so that the leader re-sends the recovery if needed (HDFS leaves it with the truncating
- * client).
+ * truncate), or copied into a new block when a snapshot reads the block, whose blocks past the new
+ * length are kept too ({@link CopyOnTruncate}; docs/architecture.md, "Snapshots"): the file shows
+ * the new length at once, the answer is false, and the file closes when the primary datanode
+ * commits the recovery. The file passes to the namenode's recovery holder meanwhile, so that the
+ * leader re-sends the recovery if needed (HDFS leaves it with the truncating client).
  *
  * <p>Lease rules as for append (recoverLeaseInternal for TRUNCATE_FILE). Locks the file
  * exclusively, the lease rows (the caller's, the current writer's), the recovery holder's lease and
@@ -50,6 +54,7 @@ public final class Truncate extends Operation<Boolean> {
   private final long newLength;
   private final String clientName;
   private final String clientMachine;
+  private final IdPool inodeIds;
   private ResolvedPath resolved;
   private LeaseChanges leases;
   private BlockRecovery.Prepared release;
@@ -59,14 +64,19 @@ public final class Truncate extends Operation<Boolean> {
   /** The longest length an existing snapshot covering the file has of it, or -1. */
   private long snapshotLength = -1;
 
+  /** Keeps the blocks the snapshots read when the truncate goes below their lengths, or null. */
+  private CopyOnTruncate copy;
+
   public Truncate(
       BlockManager bm,
+      IdPool inodeIds,
       PermissionChecker pc,
       LeaseManager leaseManager,
       String src,
       long newLength,
       String clientName) {
     this.bm = bm;
+    this.inodeIds = inodeIds;
     this.pc = pc;
     this.leaseManager = leaseManager;
     this.src = src;
@@ -103,13 +113,17 @@ public final class Truncate extends Operation<Boolean> {
     snapshotLength = tx.snapshotLengthOf(target);
     if (snapshotLength > newLength) {
       // The latest snapshot's id may be a deleted one's: what the existing snapshots have decides.
-      snapshotLength =
-          io.hops.namenode.ops.snapshot.SnapshotView.lengthsAtSnapshots(tx, resolved, target)
-              .values()
-              .stream()
-              .mapToLong(Long::longValue)
-              .max()
-              .orElse(-1);
+      var lengths = SnapshotView.lengthsAtSnapshots(tx, resolved, target);
+      SnapshotKeptFileRow keeper = tx.entryKeeperOf(target);
+      if (lengths.isEmpty() && keeper != null) {
+        // Below a directory moved away from its snapshots (a hold): they are not on the path, and
+        // the latest that can read the file has it at the length its entry's version says.
+        lengths.put(keeper.snapshotId(), snapshotLength);
+      }
+      snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
+      if (snapshotLength > newLength && keeper != null && !target.fileStoredInDb()) {
+        copy = CopyOnTruncate.lock(tx, target, keeper, lengths);
+      }
     }
     if (snapshotLength < 0 && target.snapshotId() != 0 && tx.snapshotKeeperOf(target) != null) {
       // A snapshot has it under an earlier name (its reference mark), at a length not read here:
@@ -185,9 +199,9 @@ public final class Truncate extends Operation<Boolean> {
               + newLength
               + ".");
     }
-    if (newLength < snapshotLength) {
-      // HDFS copies the cut block for the snapshot (copy-on-truncate); hops keeps no copy yet, so
-      // it refuses rather than lose the snapshot's bytes (docs/architecture.md, "Snapshots").
+    if (newLength < snapshotLength && copy == null) {
+      // A file renamed after a snapshot had it: the snapshot's length of it is not read, so there
+      // is no telling which blocks it reads (docs/architecture.md, "Snapshots").
       throw new IOException(
           "Cannot truncate "
               + path
@@ -195,13 +209,15 @@ public final class Truncate extends Operation<Boolean> {
               + newLength
               + " bytes: a snapshot has it at "
               + snapshotLength
-              + " bytes, and truncating a file below a snapshot's length is not supported yet");
+              + " bytes, and truncating a file renamed since is not supported yet");
     }
     long spaceBefore = FileSpace.of(target, blocks.last());
     // Whole blocks past the new length go (HDFS collectBlocksBeyondMax).
     long kept = 0;
     for (BlockInfoRow b : List.copyOf(blocks.blocks())) {
-      if (kept >= newLength) {
+      if (kept >= newLength && copy != null && copy.snapshotsRead(b)) {
+        copy.keep(tx, inodeIds, blocks, b); // HDFS getSnapshotBlocksToRetain
+      } else if (kept >= newLength) {
         bm.removeBlock(tx, blocks, b);
       } else {
         kept += b.numBytes();
@@ -214,8 +230,13 @@ public final class Truncate extends Operation<Boolean> {
       tx.update(InodeRow.TABLE, file.toRow());
       return true;
     }
-    // Inside the last block: reopen the file and cut the block's replicas by recovery.
+    // Inside the last block: reopen the file and cut the block's replicas by recovery, or, when
+    // a snapshot reads the block, copy its first bytes into a new block (HDFS copy-on-truncate).
     last = blocks.last();
+    if (copy != null && copy.snapshotsRead(last)) {
+      long length = newLength - last.startOffset();
+      release.copyInto(copy.copyLast(tx, inodeIds, last, length, bm.newBlockId()));
+    }
     file.clientMachine = clientMachine;
     release.adopt(tx, file, leases, path, now);
     BlockInfoRow reopened =

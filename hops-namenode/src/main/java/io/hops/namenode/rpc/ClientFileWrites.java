@@ -234,7 +234,9 @@ public final class ClientFileWrites {
     var pc = checkers.ofCaller();
     String holder = holder(clientName);
     return runner.run(
-        () -> new Truncate(blocks, pc, leases, src, newLength, holder).withSmallFiles(smallFiles));
+        () ->
+            new Truncate(blocks, inodeIds, pc, leases, src, newLength, holder)
+                .withSmallFiles(smallFiles));
   }
 
   /** One run of an operation that may meet a database file. */

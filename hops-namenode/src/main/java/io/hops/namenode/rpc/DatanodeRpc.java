@@ -10,6 +10,7 @@ import io.hops.namenode.blocks.BalancerBandwidth;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.blocks.EmptyStorageReplicas;
 import io.hops.namenode.blocks.ReplicaChanges;
 import io.hops.namenode.blocks.ReportedReplica;
 import io.hops.namenode.blocks.StorageRef;
@@ -396,7 +397,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
           kept++;
         }
       }
-      applyInParallel(diffs);
+      applyInParallel(diffs, stored.length == 0);
       LOG.info(
           "full block report of {} storage {}: {} replicas, {} new, {} gone, {} unreported kept{}",
           reg.getXferAddr(),
@@ -492,19 +493,26 @@ public final class DatanodeRpc implements DatanodeProtocol {
   }
 
   /**
-   * Applies a full report's differences, in as few transactions as {@link ReplicaChanges} cuts,
-   * {@link #applyThreads} of them at a time: the handler's thread and helpers from {@link
-   * #APPLIERS} take them from one queue. They change disjoint blocks (a storage's report names a
-   * block once), so they never wait for each other's locks. The datanode's answer waits for them
-   * all; after the first failure no further transaction starts, and it fails the report once every
-   * running one ended, as a serial apply would (the datanode sends it again). A helper works as the
-   * report's call (Hadoop's current call, which a handler thread has), so that its commits do not
-   * wait for the disk: the call's response waits for every commit's durability instead, as it does
-   * for a handler's own transactions ({@code tx/DurableResponse}).
+   * Applies a full report's differences, in as few transactions as {@link ReplicaChanges} cuts (or,
+   * {@code onEmptyStorage}, the bulk path of a storage that recorded nothing, {@link
+   * EmptyStorageReplicas}, whose replicas it does not record go through {@link ReplicaChanges}
+   * after it), {@link #applyThreads} of them at a time: the handler's thread and helpers from
+   * {@link #APPLIERS} take them from one queue. They change disjoint blocks (a storage's report
+   * names a block once), so they never wait for each other's locks. The datanode's answer waits for
+   * them all; after the first failure no further transaction starts, and it fails the report once
+   * every running one ended, as a serial apply would (the datanode sends it again). A helper works
+   * as the report's call (Hadoop's current call, which a handler thread has), so that its commits
+   * do not wait for the disk: the call's response waits for every commit's durability instead, as
+   * it does for a handler's own transactions ({@code tx/DurableResponse}).
    */
-  private void applyInParallel(List<ReportedReplica> diffs) throws IOException {
+  private void applyInParallel(List<ReportedReplica> diffs, boolean onEmptyStorage)
+      throws IOException {
+    int maxRows = runner.maxRows();
     Queue<List<ReportedReplica>> batches =
-        new ConcurrentLinkedQueue<>(ReplicaChanges.transactions(diffs, runner.maxRows()));
+        new ConcurrentLinkedQueue<>(
+            onEmptyStorage
+                ? EmptyStorageReplicas.transactions(diffs, maxRows)
+                : ReplicaChanges.transactions(diffs, maxRows));
     AtomicReference<Exception> failed = new AtomicReference<>();
     Server.Call call = Server.getCurCall().get();
     List<Future<?>> helpers = new ArrayList<>();
@@ -514,13 +522,13 @@ public final class DatanodeRpc implements DatanodeProtocol {
               () -> {
                 Server.getCurCall().set(call);
                 try {
-                  applyFrom(batches, failed);
+                  applyFrom(batches, onEmptyStorage, failed);
                 } finally {
                   Server.getCurCall().remove();
                 }
               }));
     }
-    applyFrom(batches, failed);
+    applyFrom(batches, onEmptyStorage, failed);
     for (Future<?> f : helpers) {
       try {
         f.get();
@@ -542,13 +550,20 @@ public final class DatanodeRpc implements DatanodeProtocol {
   }
 
   /** Applies batches from {@code batches} until none is left or one of the report's failed. */
-  private void applyFrom(Queue<List<ReportedReplica>> batches, AtomicReference<Exception> failed) {
+  private void applyFrom(
+      Queue<List<ReportedReplica>> batches,
+      boolean onEmptyStorage,
+      AtomicReference<Exception> failed) {
     List<ReportedReplica> batch;
     while (failed.get() == null && (batch = batches.poll()) != null) {
       List<ReportedReplica> b = batch;
       try {
         faults.at(Faults.Point.FULL_REPORT_TRANSACTION);
-        runner.run(() -> new ReplicaChanges(bm, b, "blockReportBatch", true));
+        List<ReportedReplica> rest =
+            onEmptyStorage ? runner.run(() -> new EmptyStorageReplicas(bm, b)) : b;
+        for (List<ReportedReplica> t : ReplicaChanges.transactions(rest, runner.maxRows())) {
+          runner.run(() -> new ReplicaChanges(bm, t, "blockReportBatch", true));
+        }
       } catch (IOException | RuntimeException e) {
         failed.compareAndSet(null, e);
       }

@@ -31,9 +31,10 @@ public final class SchemaVersion {
    * inodes' {@code snapshottable} and {@code snapshot_id}, which read as false and 0 in rows
    * written before them). 4: {@code inode_versions} (the copy-on-write of inode entries under
    * snapshots). 5: {@code snapshot_kept_files} (blocks kept for snapshots). 6: {@code
-   * xattr_versions} (the xattrs and ACLs of inode entries under snapshots).
+   * xattr_versions} (the xattrs and ACLs of inode entries under snapshots). 7: {@code
+   * snapshot_file_tails} (blocks kept for snapshots by copy-on-truncate).
    */
-  public static final long CURRENT = 6;
+  public static final long CURRENT = 7;
 
   static final String ROW = "schema_version";
 

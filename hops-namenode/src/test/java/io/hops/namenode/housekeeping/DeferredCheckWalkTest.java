@@ -93,7 +93,8 @@ class DeferredCheckWalkTest {
   void aReportTransactionCommittedAfterTheWalkBeganQueuesItsOwnChecks() throws Exception {
     try (HopsTestCluster cluster = new HopsTestCluster(conf())) {
       Namesystem ns = cluster.namenode().namesystem();
-      ns.runner().boundRows(2 * 12); // two replicas a transaction
+      ns.runner()
+          .boundRows(2 * 4); // two replicas a transaction (EmptyStorageReplicas: 4 rows each)
       long f = file(cluster, "/f", (short) 2);
       BulkReplicas.addBlocks(ns.storage(), f, F, 6);
       ns.blocks().whileStarting(() -> true); // a stale hint: the row decides

@@ -153,6 +153,11 @@ public final class SnapshotView {
         : statuses.status(rows.get(rows.size() - 1), HdfsFileStatus.EMPTY_NAME);
   }
 
+  /** The id of the snapshot the path enters; 0 for {@code .snapshot} itself or a missing one. */
+  public long snapshotId() {
+    return snapshot == null ? 0 : snapshot.snapshotId();
+  }
+
   /**
    * The entry the path names inside the snapshot (a file or a directory as it was), or null when it
    * is missing or the path is {@code .snapshot} or a snapshot's root.

@@ -1,18 +1,17 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotKeptBlocks.blocksOf;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.read;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.truncate;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * byte as HDFS serves them (also through hops's second namenode); the kept blocks stay on the
  * datanode through the leader's rounds, and deleting the snapshot has them invalidated and gone,
  * with the namespace check clean. Appends and truncates down to a snapshot's length (inside a
- * block) leave the snapshot's bytes as HDFS does; truncating below a snapshot's length is refused.
+ * block) leave the snapshot's bytes as HDFS does; below it, {@link SnapshotTruncateLikeHdfsTest}.
  */
 class SnapshotBlocksLikeHdfsTest {
   @RegisterExtension
@@ -39,16 +38,6 @@ class SnapshotBlocksLikeHdfsTest {
 
   private static Path p(String path) {
     return new Path(path);
-  }
-
-  private static String read(DistributedFileSystem fs, String path) {
-    try (InputStream in = fs.open(p(path))) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      in.transferTo(out);
-      return out.toString(StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return SideBySide.failure(e);
-    }
   }
 
   private static final List<String> FILES = List.of("del", "over", "moved", "app", "same");
@@ -181,45 +170,6 @@ class SnapshotBlocksLikeHdfsTest {
     out.add("truncate on a boundary: " + truncate(fs, dir + "/g", 0));
     view.run();
     return out;
-  }
-
-  /** Truncates and waits for the file to close (a cut inside a block closes by recovery). */
-  private static boolean truncate(DistributedFileSystem fs, String path, long length)
-      throws Exception {
-    boolean done = fs.truncate(p(path), length);
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (!fs.isFileClosed(p(path)) && System.currentTimeMillis() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(fs.isFileClosed(p(path))).as(path + " closed after its truncate").isTrue();
-    return done;
-  }
-
-  @Test
-  void truncateBelowASnapshotsLengthIsRefused() throws Exception {
-    DistributedFileSystem fs = both.hopsSide().admin();
-    fs.mkdirs(p("/t"));
-    write(fs, "/t/f", text("t", 2000));
-    fs.allowSnapshot(p("/t"));
-    fs.createSnapshot(p("/t"), "s1");
-    assertThatThrownBy(() -> fs.truncate(p("/t/f"), 100))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("Cannot truncate /t/f to 100 bytes: a snapshot has it at 2000 bytes");
-    assertThat(read(fs, "/t/.snapshot/s1/f")).isEqualTo(text("t", 2000));
-    // At or above the snapshot's length, the snapshot's bytes are untouched: served.
-    try (FSDataOutputStream out = fs.append(p("/t/f"))) {
-      out.writeBytes("more");
-    }
-    assertThat(fs.truncate(p("/t/f"), 2000)).isFalse();
-    assertThat(read(fs, "/t/.snapshot/s1/f")).isEqualTo(text("t", 2000));
-  }
-
-  private static List<LocatedBlock> blocksOf(DistributedFileSystem fs, String path)
-      throws IOException {
-    if (!fs.exists(p(path))) {
-      return List.of();
-    }
-    return fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks();
   }
 
   private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {

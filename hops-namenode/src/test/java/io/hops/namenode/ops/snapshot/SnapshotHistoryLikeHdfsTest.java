@@ -57,8 +57,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * "Snapshots", "Not yet"), each exactly:
  *
  * <ul>
- *   <li>truncating a file below the length a snapshot has: HDFS copies the cut block for the
- *       snapshot (copy-on-truncate), hops refuses it;
  *   <li>truncating below its length, or concatenating as a source, a file ever renamed: hops's
  *       reference mark (set when a snapshot may have it at its old entry) does not say at which
  *       length, nor whether the snapshots that had it are gone, so it refuses both while the marked
@@ -141,7 +139,6 @@ class SnapshotHistoryLikeHdfsTest {
     /** HDFS's current tree after the last step, and what its snapshots have, by inode id. */
     private List<Node> tree = new ArrayList<>();
 
-    private final Map<Long, Long> longestInSnapshot = new HashMap<>();
     private final Map<Long, List<String>> entriesInSnapshots = new HashMap<>();
 
     /**
@@ -326,9 +323,6 @@ class SnapshotHistoryLikeHdfsTest {
         len = (f.len() / BLOCK) * BLOCK; // a block boundary
       } else {
         len = f.len() == 0 ? 0 : rnd.nextInt((int) f.len() + 1);
-      }
-      if (len < longestInSnapshot.getOrDefault(f.id(), 0L) && len <= f.len()) {
-        return null; // copy-on-truncate: not in hops yet (see the class comment)
       }
       if (referencedBefore.contains(f.id()) && len < f.len()) {
         return null; // the reference mark: refused in hops (see the class comment)
@@ -574,8 +568,7 @@ class SnapshotHistoryLikeHdfsTest {
 
     /**
      * Everything compared after a step, a line each; on HDFS's side ({@code model}) also what the
-     * generator needs: the current tree and, by inode id, where snapshots have each file and its
-     * longest length in them.
+     * generator needs: the current tree and, by inode id, where snapshots have each file.
      */
     private List<String> view(DistributedFileSystem fs, boolean model) throws IOException {
       List<String> out = new ArrayList<>();
@@ -584,7 +577,6 @@ class SnapshotHistoryLikeHdfsTest {
       walk(fs, root, rootId, out, nodes);
       if (model) {
         tree = nodes;
-        longestInSnapshot.clear();
         entriesInSnapshots.clear();
       }
       for (String d : SNAPSHOTTABLE) {
@@ -606,7 +598,6 @@ class SnapshotHistoryLikeHdfsTest {
           walk(fs, dir + "/.snapshot/" + name, dirId, out, in);
           if (model) {
             for (Node n : in) {
-              longestInSnapshot.merge(n.id(), n.len(), Math::max);
               entriesInSnapshots
                   .computeIfAbsent(n.id(), k -> new ArrayList<>())
                   .add(n.parentId() + "/" + nameOf(n.path()));

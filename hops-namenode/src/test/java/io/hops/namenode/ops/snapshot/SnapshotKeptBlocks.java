@@ -25,6 +25,15 @@ final class SnapshotKeptBlocks {
     return conf;
   }
 
+  /** The blocks of {@code path} now; none for a missing file. */
+  static List<LocatedBlock> blocksOf(org.apache.hadoop.hdfs.DistributedFileSystem fs, String path)
+      throws IOException {
+    if (!fs.exists(new org.apache.hadoop.fs.Path(path))) {
+      return List.of();
+    }
+    return fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks();
+  }
+
   /** Whether each block is still stored on one of hops's datanodes. */
   static List<Boolean> stored(SideBySide both, List<LocatedBlock> blocks) throws IOException {
     List<Boolean> out = new ArrayList<>();

@@ -37,6 +37,30 @@ final class SnapshotTestFiles {
     }
   }
 
+  /** What {@code path} reads, as text, or the failure, to compare across sides. */
+  static String read(DistributedFileSystem fs, String path) {
+    try (java.io.InputStream in = fs.open(new Path(path))) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      in.transferTo(out);
+      return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      return io.hops.namenode.SideBySide.failure(e);
+    }
+  }
+
+  /** Truncates and waits for the file to close (a cut inside a block closes by recovery). */
+  static boolean truncate(DistributedFileSystem fs, String path, long length) throws Exception {
+    boolean done = fs.truncate(new Path(path), length);
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!fs.isFileClosed(new Path(path)) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(100);
+    }
+    org.assertj.core.api.Assertions.assertThat(fs.isFileClosed(new Path(path)))
+        .as(path + " closed after its truncate")
+        .isTrue();
+    return done;
+  }
+
   /** A listing in name order, as both systems are compared. */
   static FileStatus[] sorted(FileStatus[] in) {
     FileStatus[] out = Arrays.copyOf(in, in.length);

@@ -1,0 +1,27 @@
+package io.hops.dal.rows;
+
+import io.hops.dal.schema.PartitionKey;
+import io.hops.dal.schema.Pk;
+import io.hops.dal.schema.Table;
+import io.hops.dal.schema.TableName;
+
+/**
+ * Blocks of file {@code inodeId} that its snapshots up to {@code snapshotId} (since its previous
+ * tail) have and that truncates made after that snapshot took from the live file (HDFS's
+ * copy-on-truncate): their block rows and replicas are kept under {@code tailId}, an inode id no
+ * inode has, with their block indexes, and released with it as a kept file (a {@link
+ * SnapshotKeptFileRow} names it). {@code copyId}, when not 0, is the new block the live file's last
+ * block is being copied into by a truncate's block recovery: the last block moves here when the
+ * recovery commits. Partitioned by the file, so a read at a snapshot finds its tails with one
+ * pruned scan (docs/architecture.md, "Snapshots").
+ */
+@TableName("snapshot_file_tails")
+public record SnapshotFileTailRow(
+    @Pk @PartitionKey long inodeId, @Pk long snapshotId, long tailId, long copyId) {
+  public static final Table<SnapshotFileTailRow> TABLE = Table.of(SnapshotFileTailRow.class);
+
+  /** The same tail with {@code copy} as its copy in progress (0: none). */
+  public SnapshotFileTailRow withCopy(long copy) {
+    return new SnapshotFileTailRow(inodeId, snapshotId, tailId, copy);
+  }
+}

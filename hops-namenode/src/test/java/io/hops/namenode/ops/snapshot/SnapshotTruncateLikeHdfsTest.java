@@ -1,0 +1,230 @@
+package io.hops.namenode.ops.snapshot;
+
+import static io.hops.namenode.ops.snapshot.SnapshotKeptBlocks.blocksOf;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.read;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.truncate;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.rows.ReleasedFileRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySideExtension;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Truncating below a snapshot's length (HDFS's copy-on-truncate), against hops and Apache HDFS in
+ * the same run, read with the stock client from real DataNodes: inside a block and across several
+ * blocks, on a block boundary, again after an append and a second snapshot, and down to a block a
+ * snapshot already has a copy of; after every step the live file and each snapshot read byte for
+ * byte as HDFS serves them (also through hops's second namenode). The snapshots' blocks stay on the
+ * datanode until the snapshots are deleted (the last one through the second namenode), and then are
+ * invalidated and gone, with the namespace check clean and the live file intact.
+ */
+class SnapshotTruncateLikeHdfsTest {
+  private static final long BLOCK = 1024;
+
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-truncate", settings(), 1));
+
+  private static Configuration settings() {
+    Configuration conf = SnapshotKeptBlocks.roundsWhenAsked();
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, BLOCK);
+    return conf;
+  }
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  @Test
+  void truncatesBelowSnapshotsReadAsInHdfsUntilTheSnapshotsGo() throws Exception {
+    List<String> hdfsView = history(both.hdfsSide().admin(), new ArrayList<>(), false);
+    List<LocatedBlock> hopsBlocks = new ArrayList<>();
+    List<String> hopsView = history(both.hopsSide().admin(), hopsBlocks, true);
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+
+    // Through the other namenode, and after the leader's rounds, the snapshots still read whole.
+    leaderRounds();
+    assertThat(stored(hopsBlocks)).as("the snapshots' blocks on the datanode").allMatch(s -> s);
+    try (DistributedFileSystem other = both.hops().client(both.other())) {
+      assertThat(read(other, "/ct/.snapshot/s1/f")).isEqualTo(text("f", 3500));
+      assertThat(read(other, "/ct/.snapshot/s1/g")).isEqualTo(text("g", 3000));
+    }
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+
+    DistributedFileSystem hops = both.hopsSide().admin();
+    String live = read(hops, "/ct/f");
+    hops.deleteSnapshot(p("/ct"), "s1");
+    try (DistributedFileSystem other = both.hops().client(both.other())) {
+      other.deleteSnapshot(p("/ct"), "s2");
+    }
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+      assertThat(tx.scanAll(SnapshotFileTailRow.TABLE, LockMode.READ_COMMITTED))
+          .as("no copy in progress")
+          .allMatch(t -> t.copyId() == 0);
+    }
+    List<LocatedBlock> gone = new ArrayList<>();
+    List<Long> now = new ArrayList<>();
+    for (String f : List.of("/ct/f", "/ct/g")) {
+      for (LocatedBlock b : blocksOf(hops, f)) {
+        now.add(b.getBlock().getBlockId());
+      }
+    }
+    for (LocatedBlock b : hopsBlocks) {
+      if (!now.contains(b.getBlock().getBlockId())) {
+        gone.add(b);
+      }
+    }
+    assertThat(gone).as("blocks only the snapshots had").isNotEmpty();
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (stored(gone).contains(true) && System.currentTimeMillis() < deadline) {
+      leaderRounds();
+      Thread.sleep(300);
+    }
+    assertThat(stored(gone)).as("released blocks on the datanode").allMatch(s -> !s);
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+    }
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    assertThat(read(hops, "/ct/f")).isEqualTo(live);
+  }
+
+  @Test
+  void aTruncateThroughTheOtherNamenodeIsCopiedOnceTheLeaderSendsItsRecovery() throws Exception {
+    DistributedFileSystem hdfs = both.hdfsSide().admin();
+    List<String> hdfsView = throughOther(hdfs, hdfs, false);
+    List<String> hopsView;
+    try (DistributedFileSystem other = both.hops().client(both.other())) {
+      hopsView = throughOther(both.hopsSide().admin(), other, true);
+    }
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+  }
+
+  /**
+   * A truncate inside a block below a snapshot's length sent to {@code truncating}; on hops the
+   * other namenode, which leaves the recovery to the leader ({@code rounds}: run its rounds until
+   * the file closes).
+   */
+  private static List<String> throughOther(
+      DistributedFileSystem fs, DistributedFileSystem truncating, boolean rounds) throws Exception {
+    String dir = "/two";
+    fs.mkdirs(p(dir));
+    write(fs, dir + "/f", text("two", 2500));
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    List<String> out = new ArrayList<>();
+    out.add("truncate: " + truncating.truncate(p(dir + "/f"), 1700));
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!fs.isFileClosed(p(dir + "/f")) && System.currentTimeMillis() < deadline) {
+      if (rounds) {
+        leaderRounds();
+      }
+      Thread.sleep(200);
+    }
+    out.add("closed: " + fs.isFileClosed(p(dir + "/f")));
+    out.add("s1: " + read(fs, dir + "/.snapshot/s1/f"));
+    out.add("f: " + read(fs, dir + "/f"));
+    out.add("f, length: " + length(fs, dir + "/f"));
+    fs.deleteSnapshot(p(dir), "s1"); // its kept block is released as the other test checks
+    out.add("f after: " + read(fs, dir + "/f"));
+    return out;
+  }
+
+  /**
+   * The history on one side; notes in {@code blocks} every block the files had at some point;
+   * answers what every step returned and what the files and snapshots read after each.
+   */
+  private static List<String> history(
+      DistributedFileSystem fs, List<LocatedBlock> blocks, boolean note) throws Exception {
+    String dir = "/ct";
+    fs.mkdirs(p(dir));
+    write(fs, dir + "/f", text("f", 3500)); // blocks of 1024, 1024, 1024 and 428 bytes
+    write(fs, dir + "/g", text("g", 3000));
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    List<String> out = new ArrayList<>();
+    List<String> snapshots = new ArrayList<>(List.of("s1"));
+    Runnable view =
+        () -> {
+          for (String f : List.of("f", "g")) {
+            for (String s : snapshots) {
+              out.add(f + " at " + s + ": " + read(fs, dir + "/.snapshot/" + s + "/" + f));
+              out.add(
+                  f + " at " + s + ", length: " + length(fs, dir + "/.snapshot/" + s + "/" + f));
+            }
+            out.add(f + ": " + read(fs, dir + "/" + f));
+            out.add(f + ", length: " + length(fs, dir + "/" + f));
+          }
+        };
+    noteBlocks(fs, blocks, note);
+    out.add("inside a block, across blocks: " + truncate(fs, dir + "/f", 1500));
+    view.run();
+    out.add("on a block boundary: " + truncate(fs, dir + "/g", 2048));
+    view.run();
+    noteBlocks(fs, blocks, note);
+    try (FSDataOutputStream o = fs.append(p(dir + "/f"))) {
+      o.writeBytes(text("more", 1200));
+    }
+    view.run();
+    fs.createSnapshot(p(dir), "s2");
+    snapshots.add("s2");
+    noteBlocks(fs, blocks, note);
+    out.add("inside the first block: " + truncate(fs, dir + "/f", 300));
+    view.run();
+    out.add("again, no snapshot since: " + truncate(fs, dir + "/f", 100));
+    view.run();
+    out.add("below a boundary: " + truncate(fs, dir + "/g", 1000));
+    view.run();
+    noteBlocks(fs, blocks, note);
+    try (FSDataOutputStream o = fs.append(p(dir + "/g"))) {
+      o.writeBytes(text("tail", 1500));
+    }
+    view.run();
+    return out;
+  }
+
+  private static void write(DistributedFileSystem fs, String path, String data) throws IOException {
+    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, BLOCK)) {
+      out.writeBytes(data);
+    }
+  }
+
+  private static void noteBlocks(DistributedFileSystem fs, List<LocatedBlock> blocks, boolean note)
+      throws IOException {
+    if (note) {
+      blocks.addAll(blocksOf(fs, "/ct/f"));
+      blocks.addAll(blocksOf(fs, "/ct/g"));
+    }
+  }
+
+  private static String length(DistributedFileSystem fs, String path) {
+    try {
+      return String.valueOf(fs.getFileStatus(p(path)).getLen());
+    } catch (IOException e) {
+      return SideBySide.failure(e);
+    }
+  }
+
+  private static List<Boolean> stored(List<LocatedBlock> blocks) throws IOException {
+    return SnapshotKeptBlocks.stored(both.get(), blocks);
+  }
+
+  private static void leaderRounds() throws Exception {
+    SnapshotKeptBlocks.leaderRounds(both.get());
+  }
+}
