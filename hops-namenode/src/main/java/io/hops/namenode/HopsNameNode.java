@@ -11,7 +11,19 @@ import io.hops.namenode.housekeeping.Housekeeping;
 import io.hops.namenode.metrics.ActivityCounting;
 import io.hops.namenode.metrics.NameNodeActivity;
 import io.hops.namenode.metrics.NamenodeMetrics;
+import io.hops.namenode.rpc.ClientAdmin;
+import io.hops.namenode.rpc.ClientDelegationTokens;
+import io.hops.namenode.rpc.ClientFileReads;
+import io.hops.namenode.rpc.ClientFileReports;
+import io.hops.namenode.rpc.ClientFileWrites;
+import io.hops.namenode.rpc.ClientLeases;
+import io.hops.namenode.rpc.ClientNamespaceReads;
+import io.hops.namenode.rpc.ClientNamespaceWrites;
+import io.hops.namenode.rpc.ClientPipeline;
+import io.hops.namenode.rpc.ClientProtocolAreas;
 import io.hops.namenode.rpc.ClientRpc;
+import io.hops.namenode.rpc.ClientSnapshots;
+import io.hops.namenode.rpc.ClientXAttrsAndAcls;
 import io.hops.namenode.rpc.DatanodeRpc;
 import io.hops.namenode.rpc.MembershipRpc;
 import io.hops.namenode.rpc.NamenodeRpc;
@@ -96,7 +108,7 @@ public final class HopsNameNode implements AutoCloseable {
         NetUtils.createSocketAddr(
             conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"),
             conf.getInt(NamenodeConfig.RPC_PORT, NamenodeConfig.RPC_PORT_DEFAULT));
-    ClientRpc client = new ClientRpc(namesystem);
+    ClientRpc client = clientRpc(namesystem);
     this.auditLog = new io.hops.namenode.audit.AuditLog(conf);
     NamenodeMetrics.initialize(); // before the RPC server, which registers its own metrics
     NameNodeActivity activity = NamenodeMetrics.newActivity();
@@ -144,8 +156,13 @@ public final class HopsNameNode implements AutoCloseable {
           new RpcServer(
               conf,
               served,
-              new DatanodeRpc(namesystem),
-              new NamenodeRpc(namesystem, client.safeMode()),
+              datanodeRpc(namesystem),
+              new NamenodeRpc(
+                  namesystem.blockTokens(),
+                  namesystem.checkers(),
+                  namesystem.storage(),
+                  namesystem.blocks(),
+                  client.safeMode()),
               new MembershipRpc(namesystem.blocks()),
               securityRefresh,
               namesystem.delegationTokens(),
@@ -160,7 +177,17 @@ public final class HopsNameNode implements AutoCloseable {
     rpc.addSmallFiles(
         io.hops.namenode.rpc.ClientProtocolChain.of(
             io.hops.common.smallfiles.SmallFilesProtocol.class,
-            new io.hops.namenode.rpc.SmallFilesRpc(namesystem, client::fileRead),
+            new io.hops.namenode.rpc.SmallFilesRpc(
+                namesystem.runner(),
+                namesystem.checkers(),
+                namesystem.blocks(),
+                namesystem.inodeIds(),
+                namesystem.leases(),
+                namesystem.limits(),
+                namesystem.smallFiles(),
+                namesystem.statuses(),
+                namesystem.users(),
+                client::fileRead),
             stages));
     rpc.start();
     this.address = rpc.address(); // kept: still known once the server has stopped
@@ -527,5 +554,73 @@ public final class HopsNameNode implements AutoCloseable {
   /** The audit log (HDFS's {@code hdfs-audit.log} lines). */
   public io.hops.namenode.audit.AuditLog auditLog() {
     return auditLog;
+  }
+
+  /**
+   * The {@code ClientProtocol} calls of a namesystem: each protocol area of {@link ClientRpc} built
+   * with the collaborators it uses.
+   */
+  public static ClientRpc clientRpc(Namesystem ns) {
+    var admin = new ClientAdmin(ns.runner(), ns.checkers(), ns.blocks(), ns.conf(), ns.storage());
+    var areas =
+        new ClientProtocolAreas(
+            new ClientNamespaceReads(
+                ns.runner(),
+                ns.checkers(),
+                ns.blocks(),
+                ns.conf(),
+                ns.limits(),
+                ns.smallFiles(),
+                ns.snapshots(),
+                ns.statuses(),
+                ns.subtrees(),
+                ns.blockTokens()),
+            new ClientNamespaceWrites(
+                ns.runner(),
+                ns.checkers(),
+                ns.blocks(),
+                ns.conf(),
+                ns.inodeIds(),
+                ns.limits(),
+                ns.subtrees(),
+                ns.users()),
+            new ClientFileReads(
+                ns.runner(),
+                ns.checkers(),
+                ns.blocks(),
+                ns.conf(),
+                ns.smallFiles(),
+                ns.snapshots(),
+                ns.blockTokens(),
+                admin::safeMode),
+            new ClientFileWrites(
+                ns.runner(),
+                ns.checkers(),
+                ns.blocks(),
+                ns.inodeIds(),
+                ns.leases(),
+                ns.limits(),
+                ns.smallFiles(),
+                ns.statuses(),
+                ns.users(),
+                ns.blockTokens()),
+            new ClientPipeline(ns.runner(), ns.checkers(), ns.blocks(), ns.blockTokens()),
+            new ClientLeases(ns.runner(), ns.checkers(), ns.leases(), ns.blocks().clock()),
+            new ClientXAttrsAndAcls(
+                ns.runner(), ns.checkers(), ns.snapshots(), ns.users(), ns.xattrs()),
+            new ClientSnapshots(
+                ns.runner(), ns.checkers(), ns.limits(), ns.snapshots(), ns.users()),
+            admin,
+            new ClientFileReports(
+                ns.runner(), ns.checkers(), ns.blocks(), ns.conf(), ns.storage(), ns.users()),
+            new ClientDelegationTokens(ns.delegationTokens()));
+    return new ClientRpc(
+        areas, ns.runner(), ns.checkers(), ns.blocks(), ns.blockTokens(), ns.conf());
+  }
+
+  /** The {@code DatanodeProtocol} calls of a namesystem, built with the collaborators they use. */
+  public static DatanodeRpc datanodeRpc(Namesystem ns) {
+    return new DatanodeRpc(
+        ns.runner(), ns.storage(), ns.blocks(), ns.blockTokens(), ns.faults(), ns.conf());
   }
 }

@@ -1,7 +1,8 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.CheckPath;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
@@ -14,26 +15,28 @@ import org.apache.hadoop.fs.permission.FsAction;
  * an operator's call is refused to others as HDFS refuses it; a listing is empty.
  */
 abstract class AbsentFeature {
-  protected final Namesystem ns;
+  private final TransactionRunner runner;
+  private final PermissionCheckers checkers;
 
-  protected AbsentFeature(Namesystem ns) {
-    this.ns = ns;
+  protected AbsentFeature(TransactionRunner runner, PermissionCheckers checkers) {
+    this.runner = runner;
+    this.checkers = checkers;
   }
 
   protected <T> T checkPath(String name, String path, FsAction access, CheckPath.Answer<T> answer)
       throws IOException {
-    var pc = ns.checker();
-    return ns.run(() -> new CheckPath<>(pc, name, path, access, false, answer));
+    var pc = checkers.ofCaller();
+    return runner.run(() -> new CheckPath<>(pc, name, path, access, false, answer));
   }
 
   protected <T> T checkOwner(String name, String path, CheckPath.Answer<T> answer)
       throws IOException {
-    var pc = ns.checker();
-    return ns.run(() -> new CheckPath<>(pc, name, path, FsAction.NONE, true, answer));
+    var pc = checkers.ofCaller();
+    return runner.run(() -> new CheckPath<>(pc, name, path, FsAction.NONE, true, answer));
   }
 
   protected void superuser(String operation) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, operation);
+    NamenodeRpc.checkSuperuser(checkers, operation);
   }
 
   protected static <E> BatchedEntries<E> none() {

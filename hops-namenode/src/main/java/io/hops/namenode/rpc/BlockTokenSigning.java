@@ -1,6 +1,6 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.BlockTokens;
 import io.hops.namenode.security.Caller;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -15,16 +15,17 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier.AccessMo
 final class BlockTokenSigning {
   private BlockTokenSigning() {}
 
-  static LocatedBlock signed(Namesystem ns, LocatedBlock b, AccessMode mode) throws IOException {
-    if (ns.blockTokens().enabled()) {
-      ns.blockTokens().sign(b, mode, Caller.current().user());
+  static LocatedBlock signed(BlockTokens tokens, LocatedBlock b, AccessMode mode)
+      throws IOException {
+    if (tokens.enabled()) {
+      tokens.sign(b, mode, Caller.current().user());
     }
     return b;
   }
 
-  static LocatedBlocks signedForRead(Namesystem ns, LocatedBlocks blocks) throws IOException {
-    if (ns.blockTokens().enabled()) {
-      ns.blockTokens().signForRead(blocks, Caller.current().user());
+  static LocatedBlocks signedForRead(BlockTokens tokens, LocatedBlocks blocks) throws IOException {
+    if (tokens.enabled()) {
+      tokens.signForRead(blocks, Caller.current().user());
     }
     return blocks;
   }

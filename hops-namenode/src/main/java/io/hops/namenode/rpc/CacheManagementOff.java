@@ -1,6 +1,7 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.InvalidRequestException;
@@ -16,8 +17,8 @@ import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
  */
 final class CacheManagementOff extends AbsentFeature {
 
-  CacheManagementOff(Namesystem ns) {
-    super(ns);
+  CacheManagementOff(TransactionRunner runner, PermissionCheckers checkers) {
+    super(runner, checkers);
   }
 
   BatchedEntries<CacheDirectiveEntry> listCacheDirectives() {

@@ -1,10 +1,13 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.Storage;
 import io.hops.namenode.blocks.BalancerBandwidth;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeAdmin;
 import io.hops.namenode.ops.GetStats;
 import io.hops.namenode.ops.MetaSave;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.BufferedWriter;
 import java.io.File;
 import java.io.IOException;
@@ -13,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ECBlockGroupStats;
@@ -27,24 +31,40 @@ import org.apache.hadoop.hdfs.server.protocol.DatanodeStorageReport;
  * statistics, datanode reports, the hosts files, the balancer's bandwidth, metasave and rolling
  * upgrades.
  */
-final class ClientAdmin {
-  private final Namesystem ns;
+public final class ClientAdmin {
+  private final TransactionRunner runner;
+  private final PermissionCheckers checkers;
+  private final BlockManager blocks;
+  private final Configuration conf;
+  private final Storage storage;
   private volatile SafeMode safeMode;
 
-  ClientAdmin(Namesystem ns) {
-    this.ns = ns;
+  public ClientAdmin(
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockManager blocks,
+      Configuration conf,
+      Storage storage) {
+    this.runner = runner;
+    this.checkers = checkers;
+    this.blocks = blocks;
+    this.conf = conf;
+    this.storage = storage;
   }
 
   /** The cluster's safe mode as this namenode sees it; the RPC server gates writes with it. */
-  SafeMode safeMode() {
+  public SafeMode safeMode() {
     SafeMode m = safeMode;
     if (m == null) {
       synchronized (this) {
         if (safeMode == null) {
           safeMode =
               new SafeMode(
-                  ns,
-                  ns.conf().getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"));
+                  runner,
+                  storage,
+                  blocks,
+                  conf,
+                  conf.getTrimmed(DFSConfigKeys.DFS_NAMENODE_RPC_BIND_HOST_KEY, "127.0.0.1"));
         }
         m = safeMode;
       }
@@ -60,7 +80,7 @@ final class ClientAdmin {
     if (action == HdfsConstants.SafeModeAction.SAFEMODE_GET) {
       return safeMode().get();
     }
-    NamenodeRpc.checkSuperuser(ns, action.toString().toLowerCase(Locale.ROOT));
+    NamenodeRpc.checkSuperuser(checkers, action.toString().toLowerCase(Locale.ROOT));
     return switch (action) {
       case SAFEMODE_ENTER -> safeMode().set(true);
       case SAFEMODE_LEAVE, SAFEMODE_FORCE_EXIT -> safeMode().set(false);
@@ -69,11 +89,11 @@ final class ClientAdmin {
   }
 
   long[] getStats() throws IOException {
-    return GetStats.stats(ns.storage(), ns.blocks());
+    return GetStats.stats(storage, blocks);
   }
 
   ReplicatedBlockStats getReplicatedBlockStats() throws IOException {
-    return GetStats.replicated(ns.storage());
+    return GetStats.replicated(storage);
   }
 
   ECBlockGroupStats getECBlockGroupStats() {
@@ -81,14 +101,14 @@ final class ClientAdmin {
   }
 
   DatanodeInfo[] getDatanodeReport(HdfsConstants.DatanodeReportType type) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "datanodeReport");
-    return DatanodeReports.nodes(ns.blocks().datanodes(), type);
+    NamenodeRpc.checkSuperuser(checkers, "datanodeReport");
+    return DatanodeReports.nodes(blocks.datanodes(), type);
   }
 
   DatanodeStorageReport[] getDatanodeStorageReport(HdfsConstants.DatanodeReportType type)
       throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "getDatanodeStorageReport");
-    return DatanodeReports.storages(ns.blocks().datanodes(), type);
+    NamenodeRpc.checkSuperuser(checkers, "getDatanodeStorageReport");
+    return DatanodeReports.storages(blocks.datanodes(), type);
   }
 
   /** hops tracks no slow peers or disks (HDFS's answer with that tracking off). */
@@ -101,8 +121,8 @@ final class ClientAdmin {
    * give for every namenode to apply ({@link DatanodeAdmin}).
    */
   void refreshNodes() throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "refreshNodes");
-    ns.blocks().datanodes().admin().refreshNodes(ns.conf());
+    NamenodeRpc.checkSuperuser(checkers, "refreshNodes");
+    blocks.datanodes().admin().refreshNodes(conf);
   }
 
   /**
@@ -116,8 +136,8 @@ final class ClientAdmin {
               + HdfsServerConstants.MAX_BANDWIDTH_PER_DATANODE
               + " bytes per second");
     }
-    NamenodeRpc.checkSuperuser(ns, "setBalancerBandwidth");
-    BalancerBandwidth.set(ns.storage(), bandwidth);
+    NamenodeRpc.checkSuperuser(checkers, "setBalancerBandwidth");
+    BalancerBandwidth.set(storage, bandwidth);
   }
 
   /**
@@ -126,20 +146,20 @@ final class ClientAdmin {
    * it.
    */
   void metaSave(String filename) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "metaSave");
+    NamenodeRpc.checkSuperuser(checkers, "metaSave");
     File file = new File(System.getProperty("hadoop.log.dir"), filename);
     try (PrintWriter out =
         new PrintWriter(
             new BufferedWriter(
                 new OutputStreamWriter(
                     Files.newOutputStream(file.toPath()), StandardCharsets.UTF_8)))) {
-      MetaSave.write(ns.storage(), ns.blocks(), out);
+      MetaSave.write(storage, blocks, out);
     }
   }
 
   /** No rolling upgrade is ever in progress: a schema upgrade happens as a namenode starts. */
   RollingUpgradeInfo rollingUpgrade(HdfsConstants.RollingUpgradeAction action) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "queryRollingUpgrade");
+    NamenodeRpc.checkSuperuser(checkers, "queryRollingUpgrade");
     if (action == HdfsConstants.RollingUpgradeAction.QUERY) {
       return null;
     }

@@ -13,10 +13,10 @@ import org.apache.hadoop.security.token.Token;
  * The {@code ClientProtocol} calls on delegation tokens: HDFS's, with keys and tokens in the
  * database.
  */
-final class ClientDelegationTokens {
+public final class ClientDelegationTokens {
   private final DelegationTokens tokens;
 
-  ClientDelegationTokens(DelegationTokens tokens) {
+  public ClientDelegationTokens(DelegationTokens tokens) {
     this.tokens = tokens;
   }
 

@@ -2,19 +2,28 @@ package io.hops.namenode.rpc;
 
 import static io.hops.namenode.rpc.BlockTokenSigning.signed;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.IdPool;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.config.Limits;
+import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.AbandonBlock;
 import io.hops.namenode.ops.AddBlock;
 import io.hops.namenode.ops.Append;
 import io.hops.namenode.ops.Complete;
 import io.hops.namenode.ops.Concat;
 import io.hops.namenode.ops.Create;
+import io.hops.namenode.ops.FileStatuses;
 import io.hops.namenode.ops.Fsync;
 import io.hops.namenode.ops.StoredInDatabaseException;
 import io.hops.namenode.ops.Truncate;
+import io.hops.namenode.security.BlockTokens;
 import io.hops.namenode.security.LongNames;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.smallfiles.DatabaseFileMover;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -41,16 +50,44 @@ import org.apache.hadoop.io.EnumSetWritable;
  * append, fsync, abandon a block, concat and truncate. A file stored in the database is moved to
  * datanodes before an append or a concat that meets it.
  */
-final class ClientFileWrites {
-  private final Namesystem ns;
+public final class ClientFileWrites {
+  private final TransactionRunner runner;
+  private final PermissionCheckers checkers;
+  private final BlockManager blocks;
+  private final IdPool inodeIds;
+  private final LeaseManager leases;
+  private final Limits limits;
+  private final SmallFileStore smallFiles;
+  private final FileStatuses statuses;
+  private final UsersAndGroups users;
+  private final BlockTokens blockTokens;
   private final RecentReceiptsApplier receipts;
 
   /** Who moves database files to datanodes before a stock append or a concat; null: nobody. */
   private volatile DatabaseFileMover databaseFileMover;
 
-  ClientFileWrites(Namesystem ns) {
-    this.ns = ns;
-    this.receipts = new RecentReceiptsApplier(ns);
+  public ClientFileWrites(
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockManager blocks,
+      IdPool inodeIds,
+      LeaseManager leases,
+      Limits limits,
+      SmallFileStore smallFiles,
+      FileStatuses statuses,
+      UsersAndGroups users,
+      BlockTokens blockTokens) {
+    this.runner = runner;
+    this.checkers = checkers;
+    this.blocks = blocks;
+    this.inodeIds = inodeIds;
+    this.leases = leases;
+    this.limits = limits;
+    this.smallFiles = smallFiles;
+    this.statuses = statuses;
+    this.users = users;
+    this.blockTokens = blockTokens;
+    this.receipts = new RecentReceiptsApplier(runner, blocks);
   }
 
   void setDatabaseFileMover(DatabaseFileMover mover) {
@@ -62,7 +99,7 @@ final class ClientFileWrites {
    * whose text is stored first so that listings can show it ({@link LongNames}).
    */
   private String holder(String clientName) throws IOException {
-    return ns.users().longNames().remember(clientName);
+    return users.longNames().remember(clientName);
   }
 
   HdfsFileStatus create(
@@ -77,18 +114,16 @@ final class ClientFileWrites {
       String ecPolicyName,
       String storagePolicy)
       throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     var flags = flag.get();
-    var leases = ns.leases();
     String holder = holder(clientName);
-    return ns.runAtMostOnce(
-        ClientCalls.keptWith("create"),
+    return runner.runAtMostOnce(
         () ->
             new Create(
-                ns.limits(),
-                ns.blocks().clock(),
-                ns.inodeIds(),
-                ns.statuses(),
+                limits,
+                blocks.clock(),
+                inodeIds,
+                statuses,
                 pc,
                 leases,
                 src,
@@ -99,21 +134,22 @@ final class ClientFileWrites {
                 replication,
                 blockSize,
                 ecPolicyName,
-                storagePolicy));
+                storagePolicy),
+        ClientCalls.keptWith("create"));
   }
 
   boolean complete(String src, String clientName, ExtendedBlock last, long fileId)
       throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     AtomicReference<Complete> op = new AtomicReference<>();
     Supplier<Complete> complete =
         () -> {
-          op.set(new Complete(ns.blocks(), pc, src, LongNames.key(clientName), last, fileId));
+          op.set(new Complete(blocks, pc, src, LongNames.key(clientName), last, fileId));
           return op.get();
         };
-    boolean done = ns.run(complete);
+    boolean done = runner.run(complete);
     if (!done && receipts.apply(op.get().waitingFor())) {
-      done = ns.run(complete);
+      done = runner.run(complete);
     }
     return done;
   }
@@ -127,13 +163,13 @@ final class ClientFileWrites {
       String[] favoredNodes,
       EnumSet<AddBlockFlag> addBlockFlags)
       throws IOException {
-    String writer = ns.checker().caller().clientMachine();
+    String writer = checkers.ofCaller().caller().clientMachine();
     AtomicReference<AddBlock> op = new AtomicReference<>();
     Supplier<AddBlock> addBlock =
         () -> {
           op.set(
               new AddBlock(
-                  ns.blocks(),
+                  blocks,
                   writer,
                   src,
                   fileId,
@@ -145,64 +181,62 @@ final class ClientFileWrites {
         };
     LocatedBlock added;
     try {
-      added = ns.run(addBlock);
+      added = runner.run(addBlock);
     } catch (NotReplicatedYetException e) {
       if (!receipts.apply(List.of(op.get().waitingFor()))) {
         throw e;
       }
-      added = ns.run(addBlock);
+      added = runner.run(addBlock);
     }
-    return signed(ns, added, AccessMode.WRITE);
+    return signed(blockTokens, added, AccessMode.WRITE);
   }
 
   LastBlockWithStatus append(String src, String clientName, EnumSetWritable<CreateFlag> flag)
       throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     var flags = flag == null ? null : flag.get();
-    var leases = ns.leases();
     String holder = holder(clientName);
     var appended =
         afterMovingFromDatabase(
             pc,
             () ->
-                ns.runAtMostOnce(
-                    ClientCalls.keptWith("append"),
-                    () -> new Append(ns.blocks(), ns.statuses(), pc, leases, src, holder, flags)));
+                runner.runAtMostOnce(
+                    () -> new Append(blocks, statuses, pc, leases, src, holder, flags),
+                    ClientCalls.keptWith("append")));
     if (appended != null) {
-      signed(ns, appended.getLastBlock(), AccessMode.WRITE);
+      signed(blockTokens, appended.getLastBlock(), AccessMode.WRITE);
     }
     return appended;
   }
 
   void fsync(String src, long fileId, String clientName, long lastBlockLength) throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     String holder = LongNames.key(clientName);
-    ns.run(() -> new Fsync(pc, src, fileId, holder, lastBlockLength));
+    runner.run(() -> new Fsync(pc, src, fileId, holder, lastBlockLength));
   }
 
   void abandonBlock(ExtendedBlock b, long fileId, String src, String holder) throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     String key = LongNames.key(holder);
-    ns.run(() -> new AbandonBlock(pc, ns.blocks(), b, fileId, src, key));
+    runner.run(() -> new AbandonBlock(pc, blocks, b, fileId, src, key));
   }
 
   void concat(String trg, String[] srcs) throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     afterMovingFromDatabase(
         pc,
         () ->
-            ns.runAtMostOnce(
-                ClientCalls.keptWith("concat"), () -> new Concat(ns.blocks(), pc, trg, srcs)));
+            runner.runAtMostOnce(
+                () -> new Concat(blocks, pc, trg, srcs), ClientCalls.keptWith("concat")));
   }
 
   boolean truncate(String src, long newLength, String clientName) throws IOException {
-    var pc = ns.checker();
-    var leases = ns.leases();
+    var pc = checkers.ofCaller();
     String holder = holder(clientName);
-    return ns.run(
+    return runner.run(
         () ->
-            new Truncate(ns.blocks(), ns.inodeIds(), pc, leases, src, newLength, holder)
-                .withSmallFiles(ns.smallFiles()));
+            new Truncate(blocks, inodeIds, pc, leases, src, newLength, holder)
+                .withSmallFiles(smallFiles));
   }
 
   /** One run of an operation that may meet a database file. */

@@ -12,13 +12,13 @@ import java.io.IOException;
 import java.util.List;
 
 /** The {@code ClientProtocol} calls about a writer's lease: renew, recover, and is it closed. */
-final class ClientLeases {
+public final class ClientLeases {
   private final TransactionRunner runner;
   private final PermissionCheckers checkers;
   private final LeaseManager leases;
   private final ClusterClock clock;
 
-  ClientLeases(
+  public ClientLeases(
       TransactionRunner runner,
       PermissionCheckers checkers,
       LeaseManager leases,

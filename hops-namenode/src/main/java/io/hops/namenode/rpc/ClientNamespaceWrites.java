@@ -1,6 +1,8 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.dal.IdPool;
+import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.Mkdirs;
 import io.hops.namenode.ops.SetOwner;
 import io.hops.namenode.ops.SetPermission;
@@ -8,7 +10,12 @@ import io.hops.namenode.ops.SetQuota;
 import io.hops.namenode.ops.SetReplication;
 import io.hops.namenode.ops.SetStoragePolicy;
 import io.hops.namenode.ops.SetTimes;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.subtree.SubtreeOperations;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -19,19 +26,39 @@ import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
  * operations on directories), quotas, and the attributes of a file or directory (permission, owner,
  * times, replication, storage policy).
  */
-final class ClientNamespaceWrites {
-  private final Namesystem ns;
+public final class ClientNamespaceWrites {
+  private final TransactionRunner runner;
+  private final PermissionCheckers checkers;
+  private final BlockManager blocks;
+  private final Configuration conf;
+  private final IdPool inodeIds;
+  private final Limits limits;
+  private final SubtreeOperations subtrees;
+  private final UsersAndGroups users;
 
-  ClientNamespaceWrites(Namesystem ns) {
-    this.ns = ns;
+  public ClientNamespaceWrites(
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockManager blocks,
+      Configuration conf,
+      IdPool inodeIds,
+      Limits limits,
+      SubtreeOperations subtrees,
+      UsersAndGroups users) {
+    this.runner = runner;
+    this.checkers = checkers;
+    this.blocks = blocks;
+    this.conf = conf;
+    this.inodeIds = inodeIds;
+    this.limits = limits;
+    this.subtrees = subtrees;
+    this.users = users;
   }
 
   boolean mkdirs(String src, FsPermission masked, boolean createParent) throws IOException {
-    var pc = ns.checker();
-    return ns.run(
-        () ->
-            new Mkdirs(
-                ns.limits(), ns.blocks().clock(), ns.inodeIds(), pc, src, masked, createParent));
+    var pc = checkers.ofCaller();
+    return runner.run(
+        () -> new Mkdirs(limits, blocks.clock(), inodeIds, pc, src, masked, createParent));
   }
 
   boolean delete(String src, boolean recursive) throws IOException {
@@ -40,60 +67,60 @@ final class ClientNamespaceWrites {
     if (!src.startsWith("/")) {
       throw new AssertionError("Absolute path required, but got '" + src + "'");
     }
-    var pc = ns.checker();
-    return ns.subtrees().delete(pc, src, recursive, ClientCalls.keptWith("delete"));
+    var pc = checkers.ofCaller();
+    return subtrees.delete(pc, src, recursive, ClientCalls.keptWith("delete"));
   }
 
   boolean rename(String src, String dst) throws IOException {
-    var pc = ns.checker();
-    return ns.subtrees().rename(pc, src, dst, true, null, ClientCalls.keptWith("rename"));
+    var pc = checkers.ofCaller();
+    return subtrees.rename(pc, src, dst, true, null, ClientCalls.keptWith("rename"));
   }
 
   void rename2(String src, String dst, Options.Rename... options) throws IOException {
-    var pc = ns.checker();
-    ns.subtrees().rename(pc, src, dst, false, options, ClientCalls.keptWith("rename2"));
+    var pc = checkers.ofCaller();
+    subtrees.rename(pc, src, dst, false, options, ClientCalls.keptWith("rename2"));
   }
 
   void setQuota(String path, long nsQuota, long dsQuota, StorageType type) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, SetQuota.command(nsQuota, dsQuota));
+    NamenodeRpc.checkSuperuser(checkers, SetQuota.command(nsQuota, dsQuota));
     SetQuota.checkArguments(nsQuota, dsQuota, type);
-    var pc = ns.checker();
-    ns.subtrees().setQuota(pc, path, nsQuota, dsQuota);
+    var pc = checkers.ofCaller();
+    subtrees.setQuota(pc, path, nsQuota, dsQuota);
   }
 
   void setPermission(String src, FsPermission permission) throws IOException {
-    var pc = ns.checker();
-    ns.run(() -> new SetPermission(pc, src, permission));
+    var pc = checkers.ofCaller();
+    runner.run(() -> new SetPermission(pc, src, permission));
   }
 
   void setOwner(String src, String username, String groupname) throws IOException {
-    var pc = ns.checker();
-    ns.run(() -> new SetOwner(pc, ns.users(), src, username, groupname));
+    var pc = checkers.ofCaller();
+    runner.run(() -> new SetOwner(pc, users, src, username, groupname));
   }
 
   void setTimes(String src, long mtime, long atime) throws IOException {
-    var pc = ns.checker();
-    ns.run(() -> new SetTimes(pc, src, mtime, atime));
+    var pc = checkers.ofCaller();
+    runner.run(() -> new SetTimes(pc, src, mtime, atime));
   }
 
   boolean setReplication(String src, short replication) throws IOException {
-    var pc = ns.checker();
-    return ns.run(() -> new SetReplication(ns.limits(), ns.blocks().clock(), pc, src, replication));
+    var pc = checkers.ofCaller();
+    return runner.run(() -> new SetReplication(limits, blocks.clock(), pc, src, replication));
   }
 
   void setStoragePolicy(String src, String policyName) throws IOException {
-    var pc = ns.checker();
-    ns.run(() -> new SetStoragePolicy(ns.conf(), pc, src, policyName));
+    var pc = checkers.ofCaller();
+    runner.run(() -> new SetStoragePolicy(conf, pc, src, policyName));
   }
 
   void unsetStoragePolicy(String src) throws IOException {
-    var pc = ns.checker();
-    ns.run(() -> new SetStoragePolicy(ns.conf(), pc, src, null));
+    var pc = checkers.ofCaller();
+    runner.run(() -> new SetStoragePolicy(conf, pc, src, null));
   }
 
   /** hops has no storage policy satisfier: HDFS's answer when the satisfier is off. */
   void satisfyStoragePolicy(String path) throws IOException {
-    SetStoragePolicy.checkEnabled(ns.conf(), "satisfy storage policy");
+    SetStoragePolicy.checkEnabled(conf, "satisfy storage policy");
     throw new UnsupportedActionException(
         "Cannot request to satisfy storage policy when storage policy satisfier feature has been"
             + " disabled by admin. Seek for an admin help to enable it or use Mover tool.");

@@ -2,11 +2,14 @@ package io.hops.namenode.rpc;
 
 import static io.hops.namenode.rpc.BlockTokenSigning.signed;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.ops.GetAdditionalDatanode;
 import io.hops.namenode.ops.UpdateBlockForPipeline;
 import io.hops.namenode.ops.UpdatePipeline;
+import io.hops.namenode.security.BlockTokens;
 import io.hops.namenode.security.LongNames;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.protocol.DatanodeID;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -18,11 +21,21 @@ import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier.AccessMo
  * The {@code ClientProtocol} calls a writer makes to recover its pipeline: a datanode to replace a
  * failed one, a new generation stamp, and the recovered pipeline.
  */
-final class ClientPipeline {
-  private final Namesystem ns;
+public final class ClientPipeline {
+  private final TransactionRunner runner;
+  private final PermissionCheckers checkers;
+  private final BlockManager blocks;
+  private final BlockTokens blockTokens;
 
-  ClientPipeline(Namesystem ns) {
-    this.ns = ns;
+  public ClientPipeline(
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockManager blocks,
+      BlockTokens blockTokens) {
+    this.runner = runner;
+    this.checkers = checkers;
+    this.blocks = blocks;
+    this.blockTokens = blockTokens;
   }
 
   LocatedBlock getAdditionalDatanode(
@@ -35,14 +48,14 @@ final class ClientPipeline {
       int numAdditionalNodes,
       String clientName)
       throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     return signed(
-        ns,
-        ns.run(
+        blockTokens,
+        runner.run(
             () ->
                 new GetAdditionalDatanode(
                     pc,
-                    ns.blocks(),
+                    blocks,
                     src,
                     fileId,
                     blk,
@@ -56,8 +69,8 @@ final class ClientPipeline {
 
   LocatedBlock updateBlockForPipeline(ExtendedBlock block, String clientName) throws IOException {
     return signed(
-        ns,
-        ns.run(() -> new UpdateBlockForPipeline(ns.blocks(), block, LongNames.key(clientName))),
+        blockTokens,
+        runner.run(() -> new UpdateBlockForPipeline(blocks, block, LongNames.key(clientName))),
         AccessMode.WRITE);
   }
 
@@ -70,15 +83,10 @@ final class ClientPipeline {
       throws IOException {
     // @AtMostOnce in HDFS: a resend of an update that committed would find the block already at
     // the new generation stamp and fail the writer's pipeline recovery.
-    ns.runAtMostOnce(
-        ClientCalls.keptWith("updatePipeline"),
+    runner.runAtMostOnce(
         () ->
             new UpdatePipeline(
-                ns.blocks(),
-                LongNames.key(clientName),
-                oldBlock,
-                newBlock,
-                newNodes,
-                newStorageIDs));
+                blocks, LongNames.key(clientName), oldBlock, newBlock, newNodes, newStorageIDs),
+        ClientCalls.keptWith("updatePipeline"));
   }
 }

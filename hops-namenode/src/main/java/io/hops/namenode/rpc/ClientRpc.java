@@ -1,13 +1,17 @@
 package io.hops.namenode.rpc;
 
 import io.hops.dal.rows.InodeRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.ops.ChangeAcl;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.smallfiles.DatabaseFileMover;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.CreateFlag;
@@ -44,7 +48,8 @@ import org.apache.hadoop.io.EnumSetWritable;
  * remains is refused by {@link UnsupportedClientProtocol}, naming the method.
  */
 public class ClientRpc extends ClientServiceRpc {
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final BlockManager blocks;
   private final ClientNamespaceReads namespaceReads;
   private final ClientNamespaceWrites namespaceWrites;
   private final ClientFileReads fileReads;
@@ -53,16 +58,31 @@ public class ClientRpc extends ClientServiceRpc {
   private final ClientLeases leases;
   private final ClientXAttrsAndAcls xattrsAndAcls;
 
-  public ClientRpc(Namesystem ns) {
-    super(ns);
-    this.ns = ns;
-    this.namespaceReads = new ClientNamespaceReads(ns);
-    this.namespaceWrites = new ClientNamespaceWrites(ns);
-    this.fileReads = new ClientFileReads(ns, this::safeMode);
-    this.fileWrites = new ClientFileWrites(ns);
-    this.pipeline = new ClientPipeline(ns);
-    this.leases = new ClientLeases(ns.runner(), ns.checkers(), ns.leases(), ns.blocks().clock());
-    this.xattrsAndAcls = new ClientXAttrsAndAcls(ns);
+  /**
+   * @param areas the protocol areas the calls go to
+   * @param runner runs bad block reports, and the path checks of the features hops does not have
+   * @param checkers the caller's permission checker for those checks and the operators' calls
+   * @param blocks the block manager, for bad block reports
+   * @param blockTokens the block tokens, for the server defaults and the data encryption key
+   * @param conf the configuration, for the server defaults and the features off
+   */
+  public ClientRpc(
+      ClientProtocolAreas areas,
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockManager blocks,
+      BlockTokens blockTokens,
+      Configuration conf) {
+    super(areas, runner, checkers, blockTokens, conf);
+    this.runner = runner;
+    this.blocks = blocks;
+    this.namespaceReads = areas.namespaceReads();
+    this.namespaceWrites = areas.namespaceWrites();
+    this.fileReads = areas.fileReads();
+    this.fileWrites = areas.fileWrites();
+    this.pipeline = areas.pipeline();
+    this.leases = areas.leases();
+    this.xattrsAndAcls = areas.xattrsAndAcls();
   }
 
   /** Set once the namenode's address is known (the mover writes through a client of it). */
@@ -205,7 +225,7 @@ public class ClientRpc extends ClientServiceRpc {
 
   @Override
   public void reportBadBlocks(LocatedBlock[] blocks) throws IOException {
-    BadBlockReports.report(ns.blocks(), ns.runner(), blocks);
+    BadBlockReports.report(this.blocks, runner, blocks);
   }
 
   // ---- file writes ----

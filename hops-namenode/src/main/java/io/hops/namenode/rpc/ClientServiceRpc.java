@@ -1,8 +1,11 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.EnumSet;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.FsServerDefaults;
 import org.apache.hadoop.ha.HAServiceProtocol;
@@ -26,17 +29,24 @@ import org.apache.hadoop.security.token.Token;
  * class of its area.
  */
 public abstract class ClientServiceRpc extends ClientSnapshotRpc {
-  private final Namesystem ns;
+  private final BlockTokens blockTokens;
+  private final Configuration conf;
   private final ClientAdmin admin;
   private final ClientFileReports fileReports;
   private final ClientDelegationTokens delegationTokens;
 
-  protected ClientServiceRpc(Namesystem ns) {
-    super(ns);
-    this.ns = ns;
-    this.admin = new ClientAdmin(ns);
-    this.fileReports = new ClientFileReports(ns);
-    this.delegationTokens = new ClientDelegationTokens(ns.delegationTokens());
+  protected ClientServiceRpc(
+      ClientProtocolAreas areas,
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockTokens blockTokens,
+      Configuration conf) {
+    super(areas.snapshots(), runner, checkers, blockTokens, conf);
+    this.blockTokens = blockTokens;
+    this.conf = conf;
+    this.admin = areas.admin();
+    this.fileReports = areas.fileReports();
+    this.delegationTokens = areas.delegationTokens();
   }
 
   /** The cluster's safe mode as this namenode sees it; the RPC server gates writes with it. */
@@ -56,7 +66,7 @@ public abstract class ClientServiceRpc extends ClientSnapshotRpc {
 
   @Override
   public FsServerDefaults getServerDefaults() throws IOException {
-    return ServerDefaults.of(ns.conf(), ns.blockTokens().encryptsDataTransfer());
+    return ServerDefaults.of(conf, blockTokens.encryptsDataTransfer());
   }
 
   // ---- operators: dfsadmin, datanode reports, safe mode ----

@@ -1,7 +1,10 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
 import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
 import org.apache.hadoop.hdfs.protocol.SnapshotStatus;
@@ -15,9 +18,14 @@ import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
 public abstract class ClientSnapshotRpc extends FeaturesOff {
   private final ClientSnapshots snapshots;
 
-  protected ClientSnapshotRpc(Namesystem ns) {
-    super(ns);
-    this.snapshots = new ClientSnapshots(ns);
+  protected ClientSnapshotRpc(
+      ClientSnapshots snapshots,
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockTokens blockTokens,
+      Configuration conf) {
+    super(runner, checkers, blockTokens, conf);
+    this.snapshots = snapshots;
   }
 
   @Override

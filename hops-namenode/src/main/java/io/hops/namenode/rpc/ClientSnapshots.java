@@ -1,6 +1,6 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.AllowSnapshot;
 import io.hops.namenode.ops.snapshot.CreateSnapshot;
 import io.hops.namenode.ops.snapshot.DeleteSnapshot;
@@ -10,6 +10,10 @@ import io.hops.namenode.ops.snapshot.GetSnapshottableDirListing;
 import io.hops.namenode.ops.snapshot.RenameSnapshot;
 import io.hops.namenode.ops.snapshot.SnapshotDiff;
 import io.hops.namenode.ops.snapshot.SnapshotDiffScope;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
@@ -21,66 +25,79 @@ import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
  * The {@code ClientProtocol} calls on snapshots when they are enabled (docs/architecture.md,
  * "Snapshots"); {@link ClientRpc} answers with {@link FeaturesOff}'s when they are not.
  */
-final class ClientSnapshots {
-  private final Namesystem ns;
+public final class ClientSnapshots {
+  private final TransactionRunner runner;
+  private final PermissionCheckers checkers;
+  private final Limits limits;
+  private final SnapshotSettings snapshots;
+  private final UsersAndGroups users;
 
-  ClientSnapshots(Namesystem ns) {
-    this.ns = ns;
+  public ClientSnapshots(
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      Limits limits,
+      SnapshotSettings snapshots,
+      UsersAndGroups users) {
+    this.runner = runner;
+    this.checkers = checkers;
+    this.limits = limits;
+    this.snapshots = snapshots;
+    this.users = users;
   }
 
   boolean enabled() {
-    return ns.snapshots().enabled();
+    return snapshots.enabled();
   }
 
   void allowSnapshot(String snapshotRoot) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "allowSnapshot");
-    var pc = ns.checker();
-    ns.run(() -> new AllowSnapshot(pc, snapshotRoot));
+    NamenodeRpc.checkSuperuser(checkers, "allowSnapshot");
+    var pc = checkers.ofCaller();
+    runner.run(() -> new AllowSnapshot(pc, snapshotRoot));
   }
 
   void disallowSnapshot(String snapshotRoot) throws IOException {
-    NamenodeRpc.checkSuperuser(ns, "disallowSnapshot");
-    var pc = ns.checker();
-    ns.run(() -> new DisallowSnapshot(pc, snapshotRoot));
+    NamenodeRpc.checkSuperuser(checkers, "disallowSnapshot");
+    var pc = checkers.ofCaller();
+    runner.run(() -> new DisallowSnapshot(pc, snapshotRoot));
   }
 
   String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    var pc = ns.checker();
-    return ns.runAtMostOnce(
-        ClientCalls.keptWith("createSnapshot"),
-        () -> new CreateSnapshot(ns.limits(), ns.snapshots(), pc, snapshotRoot, snapshotName));
+    var pc = checkers.ofCaller();
+    return runner.runAtMostOnce(
+        () -> new CreateSnapshot(limits, snapshots, pc, snapshotRoot, snapshotName),
+        ClientCalls.keptWith("createSnapshot"));
   }
 
   void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     var attempt = new AtomicReference<DeleteSnapshot>();
-    ns.runAtMostOnce(
-        ClientCalls.keptWith("deleteSnapshot"),
+    runner.runAtMostOnce(
         () -> {
           attempt.set(new DeleteSnapshot(pc, snapshotRoot, snapshotName));
           return attempt.get();
-        });
+        },
+        ClientCalls.keptWith("deleteSnapshot"));
     // Holds due and kept files beyond the first batch: released in more transactions.
     if (attempt.get() != null) {
-      attempt.get().releaseRest(ns.runner());
+      attempt.get().releaseRest(runner);
     }
   }
 
   void renameSnapshot(String snapshotRoot, String oldName, String newName) throws IOException {
-    var pc = ns.checker();
-    ns.runAtMostOnce(
-        ClientCalls.keptWith("renameSnapshot"),
-        () -> new RenameSnapshot(ns.limits(), pc, snapshotRoot, oldName, newName));
+    var pc = checkers.ofCaller();
+    runner.runAtMostOnce(
+        () -> new RenameSnapshot(limits, pc, snapshotRoot, oldName, newName),
+        ClientCalls.keptWith("renameSnapshot"));
   }
 
   SnapshottableDirectoryStatus[] getSnapshottableDirListing() throws IOException {
-    var pc = ns.checker();
-    return ns.run(() -> new GetSnapshottableDirListing(ns.users(), pc));
+    var pc = checkers.ofCaller();
+    return runner.run(() -> new GetSnapshottableDirListing(users, pc));
   }
 
   SnapshotStatus[] getSnapshotListing(String snapshotRoot) throws IOException {
-    var pc = ns.checker();
-    return ns.run(() -> new GetSnapshotListing(ns.users(), pc, snapshotRoot));
+    var pc = checkers.ofCaller();
+    return runner.run(() -> new GetSnapshotListing(users, pc, snapshotRoot));
   }
 
   /**
@@ -89,16 +106,16 @@ final class ClientSnapshots {
    */
   SnapshotDiffReport getSnapshotDiffReport(String snapshotRoot, String from, String to)
       throws IOException {
-    var pc = ns.checker();
-    var scope = ns.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, false));
-    return SnapshotDiff.report(ns.runner(), scope);
+    var pc = checkers.ofCaller();
+    var scope = runner.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, false));
+    return SnapshotDiff.report(runner, scope);
   }
 
   SnapshotDiffReportListing getSnapshotDiffReportListing(
       String snapshotRoot, String from, String to, byte[] startPath, int index) throws IOException {
-    var pc = ns.checker();
-    var scope = ns.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, true));
-    return SnapshotDiff.compute(ns.runner(), scope)
-        .listing(startPath, index, ns.snapshots().diffListingLimit());
+    var pc = checkers.ofCaller();
+    var scope = runner.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, true));
+    return SnapshotDiff.compute(runner, scope)
+        .listing(startPath, index, snapshots.diffListingLimit());
   }
 }

@@ -1,10 +1,10 @@
 package io.hops.namenode.rpc;
 
+import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
 import io.hops.namenode.blocks.BlockManager;
@@ -18,6 +18,8 @@ import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.faults.Faults;
 import io.hops.namenode.ops.CommitBlockSynchronization;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -33,6 +35,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
@@ -93,8 +96,11 @@ public final class DatanodeRpc implements DatanodeProtocol {
             return t;
           });
 
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final Storage storage;
   private final BlockManager bm;
+  private final BlockTokens blockTokens;
+  private final Faults faults;
   private final DatanodeManager datanodes;
   private final String minimumDatanodeVersion;
   private final BalancerBandwidth balancerBandwidth;
@@ -102,23 +108,30 @@ public final class DatanodeRpc implements DatanodeProtocol {
   /** How many of a full report's transactions run at once ({@link #applyInParallel}). */
   private final int applyThreads;
 
-  public DatanodeRpc(Namesystem ns) {
-    this.ns = ns;
-    this.bm = ns.blocks();
+  public DatanodeRpc(
+      TransactionRunner runner,
+      Storage storage,
+      BlockManager blocks,
+      BlockTokens blockTokens,
+      Faults faults,
+      Configuration conf) {
+    this.runner = runner;
+    this.storage = storage;
+    this.bm = blocks;
+    this.blockTokens = blockTokens;
+    this.faults = faults;
     this.datanodes = bm.datanodes();
-    this.balancerBandwidth = new BalancerBandwidth(ns.storage());
+    this.balancerBandwidth = new BalancerBandwidth(storage);
     this.minimumDatanodeVersion =
-        ns.conf()
-            .getTrimmed(
-                DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_KEY,
-                DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_DEFAULT);
+        conf.getTrimmed(
+            DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_KEY,
+            DFSConfigKeys.DFS_NAMENODE_MIN_SUPPORTED_DATANODE_VERSION_DEFAULT);
     this.applyThreads =
         Math.max(
             1,
-            ns.conf()
-                .getInt(
-                    NamenodeConfig.FULL_REPORT_APPLY_THREADS,
-                    NamenodeConfig.fullReportApplyThreadsDefault()));
+            conf.getInt(
+                NamenodeConfig.FULL_REPORT_APPLY_THREADS,
+                NamenodeConfig.fullReportApplyThreadsDefault()));
   }
 
   /**
@@ -198,7 +211,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
     // other catch-up.
     datanodes.node(reg.getDatanodeUuid()).gainedReports(bm.ownership().owns(reg.getDatanodeUuid()));
     // The block keys, shared by every namenode: a token any of them signs verifies here.
-    reg.setExportedKeys(ns.blockTokens().registered(reg.getDatanodeUuid()));
+    reg.setExportedKeys(blockTokens.registered(reg.getDatanodeUuid()));
     return reg;
   }
 
@@ -255,7 +268,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       }
       // Any namenode passes new block keys: the leader's also move the datanode's current key, a
       // STANDBY's only add keys (BPOfferService), which is all a datanode needs to verify tokens.
-      KeyUpdateCommand keys = ns.blockTokens().commandFor(node.uuid());
+      KeyUpdateCommand keys = blockTokens.commandFor(node.uuid());
       if (keys != null) {
         commands.add(keys);
       }
@@ -405,7 +418,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
 
   /** The sorted block ids of a storage's recorded replicas, from the index alone. */
   private long[] recordedReplicas(StorageRef storage) throws IOException {
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = this.storage.begin()) {
       List<Key> keys = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", storage.id());
       long[] ids = new long[keys.size()];
       for (int i = 0; i < ids.length; i++) {
@@ -474,9 +487,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
         }
       }
     }
-    for (List<ReportedReplica> batch :
-        ReplicaChanges.transactions(entries, ns.runner().maxRows())) {
-      ns.run(() -> new ReplicaChanges(bm, batch, "blockReceivedAndDeleted", false));
+    for (List<ReportedReplica> batch : ReplicaChanges.transactions(entries, runner.maxRows())) {
+      runner.run(() -> new ReplicaChanges(bm, batch, "blockReceivedAndDeleted", false));
     }
   }
 
@@ -495,7 +507,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
    */
   private void applyInParallel(List<ReportedReplica> diffs, boolean onEmptyStorage)
       throws IOException {
-    int maxRows = ns.runner().maxRows();
+    int maxRows = runner.maxRows();
     Queue<List<ReportedReplica>> batches =
         new ConcurrentLinkedQueue<>(
             onEmptyStorage
@@ -546,11 +558,11 @@ public final class DatanodeRpc implements DatanodeProtocol {
     while (failed.get() == null && (batch = batches.poll()) != null) {
       List<ReportedReplica> b = batch;
       try {
-        ns.faults().at(Faults.Point.FULL_REPORT_TRANSACTION);
+        faults.at(Faults.Point.FULL_REPORT_TRANSACTION);
         List<ReportedReplica> rest =
-            onEmptyStorage ? ns.run(() -> new EmptyStorageReplicas(bm, b)) : b;
-        for (List<ReportedReplica> t : ReplicaChanges.transactions(rest, ns.runner().maxRows())) {
-          ns.run(() -> new ReplicaChanges(bm, t, "blockReportBatch", true));
+            onEmptyStorage ? runner.run(() -> new EmptyStorageReplicas(bm, b)) : b;
+        for (List<ReportedReplica> t : ReplicaChanges.transactions(rest, runner.maxRows())) {
+          runner.run(() -> new ReplicaChanges(bm, t, "blockReportBatch", true));
         }
       } catch (IOException | RuntimeException e) {
         failed.compareAndSet(null, e);
@@ -591,7 +603,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
     // Every datanode reports to every namenode; the call names no datanode whose report owner
     // could take it, so the leader records it.
     if (bm.isLeader()) {
-      BadBlockReports.report(ns.blocks(), ns.runner(), blocks);
+      BadBlockReports.report(bm, runner, blocks);
     }
   }
 
@@ -605,7 +617,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       DatanodeID[] newtargets,
       String[] newtargetstorages)
       throws IOException {
-    ns.run(
+    runner.run(
         () ->
             new CommitBlockSynchronization(
                 bm,

@@ -1,6 +1,7 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import org.apache.hadoop.hdfs.inotify.EventBatchList;
 import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
@@ -16,8 +17,8 @@ final class EditLogOff extends AbsentFeature {
     boolean get() throws IOException;
   }
 
-  EditLogOff(Namesystem ns) {
-    super(ns);
+  EditLogOff(TransactionRunner runner, PermissionCheckers checkers) {
+    super(runner, checkers);
   }
 
   private static UnsupportedActionException noEditLog(String operation) {

@@ -1,6 +1,8 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.Path;
@@ -16,8 +18,12 @@ import org.apache.hadoop.hdfs.security.token.block.DataEncryptionKey;
  */
 final class EncryptionZonesOff extends AbsentFeature {
 
-  EncryptionZonesOff(Namesystem ns) {
-    super(ns);
+  private final BlockTokens blockTokens;
+
+  EncryptionZonesOff(
+      TransactionRunner runner, PermissionCheckers checkers, BlockTokens blockTokens) {
+    super(runner, checkers);
+    this.blockTokens = blockTokens;
   }
 
   EncryptionZone getEZForPath(String src) throws IOException {
@@ -57,6 +63,6 @@ final class EncryptionZonesOff extends AbsentFeature {
    * key from the block keys in the database ({@link io.hops.namenode.security.BlockTokens}).
    */
   DataEncryptionKey getDataEncryptionKey() throws IOException {
-    return ns.blockTokens().dataEncryptionKey();
+    return blockTokens.dataEncryptionKey();
   }
 }

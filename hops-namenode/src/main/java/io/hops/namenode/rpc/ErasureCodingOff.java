@@ -1,8 +1,9 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.AddErasureCodingPolicyResponse;
@@ -34,8 +36,11 @@ final class ErasureCodingOff extends AbsentFeature {
     int count() throws IOException;
   }
 
-  ErasureCodingOff(Namesystem ns) {
-    super(ns);
+  private final Configuration conf;
+
+  ErasureCodingOff(TransactionRunner runner, PermissionCheckers checkers, Configuration conf) {
+    super(runner, checkers);
+    this.conf = conf;
   }
 
   ErasureCodingPolicyInfo[] getErasureCodingPolicies() {
@@ -75,7 +80,7 @@ final class ErasureCodingOff extends AbsentFeature {
    */
   private String systemDefaultPolicy() {
     String key = DFSConfigKeys.DFS_NAMENODE_EC_SYSTEM_DEFAULT_POLICY;
-    return NamenodeConfig.isDefault(ns.conf(), key) ? "" : ns.conf().getTrimmed(key, "");
+    return NamenodeConfig.isDefault(conf, key) ? "" : conf.getTrimmed(key, "");
   }
 
   void setErasureCodingPolicy(String src, String ecPolicyName) throws IOException {

@@ -1,10 +1,13 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedEntries;
 import org.apache.hadoop.fs.CacheFlag;
 import org.apache.hadoop.fs.Path;
@@ -53,12 +56,22 @@ public abstract class FeaturesOff extends UnsupportedClientProtocol {
   private final CacheManagementOff cache;
   private final EditLogOff editLog;
 
-  protected FeaturesOff(Namesystem ns) {
-    this.encryption = new EncryptionZonesOff(ns);
-    this.erasureCoding = new ErasureCodingOff(ns);
-    this.snapshots = new SnapshotsOff(ns);
-    this.cache = new CacheManagementOff(ns);
-    this.editLog = new EditLogOff(ns);
+  /**
+   * @param runner runs the path checks
+   * @param checkers the caller's permission checker for those checks and the operators' calls
+   * @param blockTokens the data encryption key's source
+   * @param conf the configuration, for the erasure coding policy a site sets
+   */
+  protected FeaturesOff(
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockTokens blockTokens,
+      Configuration conf) {
+    this.encryption = new EncryptionZonesOff(runner, checkers, blockTokens);
+    this.erasureCoding = new ErasureCodingOff(runner, checkers, conf);
+    this.snapshots = new SnapshotsOff(runner, checkers);
+    this.cache = new CacheManagementOff(runner, checkers);
+    this.editLog = new EditLogOff(runner, checkers);
   }
 
   // ---- encryption zones ----

@@ -1,6 +1,7 @@
 package io.hops.namenode.rpc;
 
 import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
@@ -8,12 +9,13 @@ import io.hops.dal.rows.CorruptReplicaRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.StorageRow;
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.blocks.StorageStat;
+import io.hops.namenode.security.BlockTokens;
+import io.hops.namenode.security.PermissionCheckers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,7 +27,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.ha.HAServiceProtocol.HAServiceState;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.Block;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.security.token.block.ExportedBlockKeys;
@@ -47,26 +48,30 @@ import org.apache.hadoop.security.AccessControlException;
  * calls are refused with a message naming them.
  */
 public final class NamenodeRpc implements NamenodeProtocol {
-  private final Namesystem ns;
+  private final BlockTokens blockTokens;
+  private final PermissionCheckers checkers;
+  private final Storage storage;
   private final BlockManager bm;
   private final SafeMode safeMode;
   private final AtomicLong txid = new AtomicLong();
 
-  public NamenodeRpc(Namesystem ns, SafeMode safeMode) {
-    this.ns = ns;
-    this.bm = ns.blocks();
+  public NamenodeRpc(
+      BlockTokens blockTokens,
+      PermissionCheckers checkers,
+      Storage storage,
+      BlockManager blocks,
+      SafeMode safeMode) {
+    this.blockTokens = blockTokens;
+    this.checkers = checkers;
+    this.storage = storage;
+    this.bm = blocks;
     this.safeMode = safeMode;
   }
 
   /** HDFS's superuser check (only when permissions are on), naming the operation. */
-  static void checkSuperuser(Namesystem ns, String operation) throws IOException {
-    boolean enabled =
-        ns.conf()
-            .getBoolean(
-                DFSConfigKeys.DFS_PERMISSIONS_ENABLED_KEY,
-                DFSConfigKeys.DFS_PERMISSIONS_ENABLED_DEFAULT);
-    var pc = ns.checker();
-    if (enabled && !pc.isSuperuser()) {
+  static void checkSuperuser(PermissionCheckers checkers, String operation) throws IOException {
+    var pc = checkers.ofCaller();
+    if (pc.enabled() && !pc.isSuperuser()) {
       throw new AccessControlException(
           "Access denied for user "
               + pc.caller().user()
@@ -108,13 +113,13 @@ public final class NamenodeRpc implements NamenodeProtocol {
     if (minBlockSize < 0) {
       throw new IllegalArgumentException("Unexpected not positive size: " + size);
     }
-    checkSuperuser(ns, "getBlocks");
+    checkSuperuser(checkers, "getBlocks");
     safeMode.check("Cannot execute getBlocks");
     DatanodeState node = bm.datanodes().node(datanode.getDatanodeUuid());
     if (node == null) {
       throw new HadoopIllegalArgumentException("Datanode " + datanode + " not found.");
     }
-    try (Transaction tx = ns.storage().begin()) {
+    try (Transaction tx = storage.begin()) {
       List<ReplicaRow> onNode = new ArrayList<>();
       for (int storageId : storageIds(tx, node, storageType)) {
         onNode.addAll(
@@ -219,20 +224,20 @@ public final class NamenodeRpc implements NamenodeProtocol {
   /** The block keys for the balancer (HDFS's dummy keys when block tokens are off). */
   @Override
   public ExportedBlockKeys getBlockKeys() throws IOException {
-    checkSuperuser(ns, "getBlockKeys");
-    return ns.blockTokens().exportKeys();
+    checkSuperuser(checkers, "getBlockKeys");
+    return blockTokens.exportKeys();
   }
 
   /** There is no edit log: a number that never goes down stands in for its last txid. */
   @Override
   public long getTransactionID() throws IOException {
-    checkSuperuser(ns, "getTransactionID");
+    checkSuperuser(checkers, "getTransactionID");
     return txid.updateAndGet(t -> Math.max(t, System.currentTimeMillis()));
   }
 
   @Override
   public long getMostRecentCheckpointTxId() throws IOException {
-    checkSuperuser(ns, "getMostRecentCheckpointTxId");
+    checkSuperuser(checkers, "getMostRecentCheckpointTxId");
     return txid.updateAndGet(t -> Math.max(t, System.currentTimeMillis()));
   }
 
@@ -274,20 +279,20 @@ public final class NamenodeRpc implements NamenodeProtocol {
   /** Upgrades are schema upgrades of the database, finalized when the namenode starts. */
   @Override
   public boolean isUpgradeFinalized() throws IOException {
-    checkSuperuser(ns, "isUpgradeFinalized");
+    checkSuperuser(checkers, "isUpgradeFinalized");
     return true;
   }
 
   @Override
   public boolean isRollingUpgrade() throws IOException {
-    checkSuperuser(ns, "isRollingUpgrade");
+    checkSuperuser(checkers, "isRollingUpgrade");
     return false;
   }
 
   /** No external storage policy satisfier is served: nothing to hand out, as HDFS with it off. */
   @Override
   public Long getNextSPSPath() throws IOException {
-    checkSuperuser(ns, "getNextSPSPath");
+    checkSuperuser(checkers, "getNextSPSPath");
     return null;
   }
 }

@@ -1,11 +1,12 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.RecentReceipts;
 import io.hops.namenode.blocks.ReplicaChange;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.List;
 
@@ -15,10 +16,12 @@ import java.util.List;
  * be replaced.
  */
 final class RecentReceiptsApplier {
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final BlockManager blocks;
 
-  RecentReceiptsApplier(Namesystem ns) {
-    this.ns = ns;
+  RecentReceiptsApplier(TransactionRunner runner, BlockManager blocks) {
+    this.runner = runner;
+    this.blocks = blocks;
   }
 
   /** Applies the receipts of {@code blockIds}; whether there were any. */
@@ -31,8 +34,8 @@ final class RecentReceiptsApplier {
   }
 
   private boolean apply(long blockId) throws IOException {
-    List<RecentReceipts.Receipt> receipts = ns.blocks().receipts().take(blockId);
-    DatanodeManager dm = ns.blocks().datanodes();
+    List<RecentReceipts.Receipt> receipts = blocks.receipts().take(blockId);
+    DatanodeManager dm = blocks.datanodes();
     boolean applied = false;
     for (RecentReceipts.Receipt r : receipts) {
       DatanodeState node = dm.node(r.datanodeUuid());
@@ -40,8 +43,8 @@ final class RecentReceiptsApplier {
         continue;
       }
       StorageRef storage = dm.storageStat(node, r.storage()).ref;
-      ns.run(
-          () -> new ReplicaChange(ns.blocks(), storage, blockId, r.genStamp(), r.numBytes(), true));
+      runner.run(
+          () -> new ReplicaChange(blocks, storage, blockId, r.genStamp(), r.numBytes(), true));
       applied = true;
     }
     return applied;

@@ -7,15 +7,17 @@ import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
 import io.hops.election.LeaderElection;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DeferredChecks;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
 import org.apache.hadoop.ipc.RetriableException;
 import org.apache.hadoop.util.Time;
@@ -54,7 +56,9 @@ public final class SafeMode implements AutoCloseable {
   /** How often a starting leader publishes its tip for the other namenodes' messages. */
   private static final long TIP_MILLIS = 5000;
 
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final BlockManager blocks;
+  private final Configuration conf;
   private final Storage storage;
   private final String hostName;
   private final StartupSafeMode thresholds;
@@ -72,11 +76,18 @@ public final class SafeMode implements AutoCloseable {
   private long tipDueAt = Long.MIN_VALUE;
   private long deferredAtEpoch = -1;
 
-  public SafeMode(Namesystem ns, String hostName) {
-    this.ns = ns;
-    this.storage = ns.storage();
+  public SafeMode(
+      TransactionRunner runner,
+      Storage storage,
+      BlockManager blocks,
+      Configuration conf,
+      String hostName) {
+    this.runner = runner;
+    this.blocks = blocks;
+    this.conf = conf;
+    this.storage = storage;
     this.hostName = hostName;
-    this.thresholds = new StartupSafeMode(storage, ns.blocks(), ns.conf());
+    this.thresholds = new StartupSafeMode(storage, blocks, conf);
   }
 
   /**
@@ -89,7 +100,7 @@ public final class SafeMode implements AutoCloseable {
     long deadline = Time.monotonicNow() + waitMillis;
     while (starting && !closed) {
       tickQuietly();
-      LeaderElection e = ns.blocks().election();
+      LeaderElection e = blocks.election();
       if (!starting || (e != null && e.isLeader()) || Time.monotonicNow() >= deadline) {
         break; // serving, or leading a cluster that starts: its datanodes come after
       }
@@ -208,7 +219,7 @@ public final class SafeMode implements AutoCloseable {
 
   /** HDFS's tip for startup safe mode: the leader's count, as this namenode knows it. */
   public String startupTip() {
-    LeaderElection e = ns.blocks().election();
+    LeaderElection e = blocks.election();
     if (e != null && e.isLeader()) {
       return thresholds.tip();
     }
@@ -239,7 +250,7 @@ public final class SafeMode implements AutoCloseable {
 
   /** A namenode that does not lead leaves once the live leader serves (it left startup). */
   private void followLeader() {
-    LeaderElection e = ns.blocks().election();
+    LeaderElection e = blocks.election();
     if (!starting || e == null || e.isLeader() || !e.leaderAlive()) {
       return;
     }
@@ -268,7 +279,7 @@ public final class SafeMode implements AutoCloseable {
   }
 
   private void tick() throws IOException {
-    LeaderElection e = ns.blocks().election();
+    LeaderElection e = blocks.election();
     if (e == null) {
       return;
     }
@@ -304,7 +315,7 @@ public final class SafeMode implements AutoCloseable {
     }
     if (deferredAtEpoch != epoch) {
       // The cluster starts: its first full reports queue no checks, judged once it serves.
-      ns.runAsLeader(DeferredChecks::startDeferring);
+      runner.run(DeferredChecks::startDeferring, blocks.leaderFence());
       deferredAtEpoch = epoch;
     }
     if (Time.monotonicNow() >= tipDueAt) {
@@ -318,12 +329,12 @@ public final class SafeMode implements AutoCloseable {
   /** Writes the startup row as the leader (fenced: a former leader commits nothing). */
   private void publish(long epoch, String tip) throws IOException {
     byte[] bytes = tip == null ? null : tip.getBytes(StandardCharsets.UTF_8);
-    ns.runAsLeader(() -> new WriteStartupRow(epoch, bytes));
+    runner.run(() -> new WriteStartupRow(epoch, bytes), blocks.leaderFence());
     leftAtEpoch = epoch;
   }
 
   private long currentEpoch() {
-    LeaderElection e = ns.blocks().election();
+    LeaderElection e = blocks.election();
     return e == null ? 0 : Math.max(e.epoch(), e.membership().epoch());
   }
 

@@ -1,11 +1,18 @@
 package io.hops.namenode.rpc;
 
 import io.hops.common.smallfiles.SmallFilesProtocol;
+import io.hops.dal.IdPool;
 import io.hops.dal.TableFullException;
-import io.hops.namenode.Namesystem;
+import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.config.Limits;
+import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.Create;
+import io.hops.namenode.ops.FileStatuses;
 import io.hops.namenode.ops.ReadSmallFile;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.security.UsersAndGroups;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
@@ -22,7 +29,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class SmallFilesRpc implements SmallFilesProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(SmallFilesRpc.class);
-  private final Namesystem ns;
+  private final TransactionRunner runner;
+  private final PermissionCheckers checkers;
+  private final BlockManager blocks;
+  private final IdPool inodeIds;
+  private final LeaseManager leases;
+  private final Limits limits;
+  private final FileStatuses statuses;
+  private final UsersAndGroups users;
   private final SmallFileStore store;
   private final java.util.function.Consumer<io.hops.dal.rows.InodeRow> reads;
 
@@ -30,9 +44,25 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
    * @param reads told of each file read, as {@code getBlockLocations} tells its access-time keeper
    */
   public SmallFilesRpc(
-      Namesystem ns, java.util.function.Consumer<io.hops.dal.rows.InodeRow> reads) {
-    this.ns = ns;
-    this.store = ns.smallFiles();
+      TransactionRunner runner,
+      PermissionCheckers checkers,
+      BlockManager blocks,
+      IdPool inodeIds,
+      LeaseManager leases,
+      Limits limits,
+      SmallFileStore smallFiles,
+      FileStatuses statuses,
+      UsersAndGroups users,
+      java.util.function.Consumer<io.hops.dal.rows.InodeRow> reads) {
+    this.runner = runner;
+    this.checkers = checkers;
+    this.blocks = blocks;
+    this.inodeIds = inodeIds;
+    this.leases = leases;
+    this.limits = limits;
+    this.statuses = statuses;
+    this.users = users;
+    this.store = smallFiles;
     this.reads = reads;
   }
 
@@ -47,23 +77,21 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
       long blockSize,
       byte[] data)
       throws IOException {
-    var pc = ns.checker();
-    var leases = ns.leases();
+    var pc = checkers.ofCaller();
     EnumSet<CreateFlag> flags =
         overwrite
             ? EnumSet.of(CreateFlag.CREATE, CreateFlag.OVERWRITE)
             : EnumSet.of(CreateFlag.CREATE);
     byte[] bytes = data == null ? new byte[0] : data;
-    String holder = ns.users().longNames().remember(clientName);
+    String holder = users.longNames().remember(clientName);
     try {
-      return ns.runAtMostOnce(
-              ClientCalls.keptWith("createSmallFile"),
+      return runner.runAtMostOnce(
               () ->
                   new Create(
-                          ns.limits(),
-                          ns.blocks().clock(),
-                          ns.inodeIds(),
-                          ns.statuses(),
+                          limits,
+                          blocks.clock(),
+                          inodeIds,
+                          statuses,
                           pc,
                           leases,
                           src,
@@ -75,7 +103,8 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
                           blockSize,
                           null,
                           null)
-                      .withData(store, bytes))
+                      .withData(store, bytes),
+              ClientCalls.keptWith("createSmallFile"))
           != null;
     } catch (TableFullException e) {
       // HOPS-155: the tier's table is full; the client writes the file to datanodes instead.
@@ -91,14 +120,14 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
   @Override
   public boolean appendSmallFile(long fileId, long expectedLength, String clientName, byte[] data)
       throws IOException {
-    var pc = ns.checker();
+    var pc = checkers.ofCaller();
     byte[] bytes = data == null ? new byte[0] : data;
     try {
-      return ns.runAtMostOnce(
-          ClientCalls.keptWith("appendSmallFile"),
+      return runner.runAtMostOnce(
           () ->
               new io.hops.namenode.ops.AppendSmallFile(
-                  pc, store, fileId, expectedLength, bytes, ns.blocks().now()));
+                  pc, store, fileId, expectedLength, bytes, blocks.now()),
+          ClientCalls.keptWith("appendSmallFile"));
     } catch (TableFullException e) {
       LOG.warn("file {}: the database has no room to append, declined: {}", fileId, e.getMessage());
       return false;
@@ -112,10 +141,10 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
    */
   @Override
   public ByteBuffer readSmallFile(String src) throws IOException {
-    var pc = ns.checker();
-    ReadSmallFile.Answer a = ns.run(() -> new ReadSmallFile(pc, store, src).lockFree());
+    var pc = checkers.ofCaller();
+    ReadSmallFile.Answer a = runner.run(() -> new ReadSmallFile(pc, store, src).lockFree());
     if (a.unsure()) {
-      a = ns.run(() -> new ReadSmallFile(pc, store, src));
+      a = runner.run(() -> new ReadSmallFile(pc, store, src));
     }
     reads.accept(a.file());
     // Wrapped, not copied: the translator puts it straight into the response.

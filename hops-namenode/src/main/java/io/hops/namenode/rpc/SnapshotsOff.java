@@ -1,7 +1,8 @@
 package io.hops.namenode.rpc;
 
-import io.hops.namenode.Namesystem;
 import io.hops.namenode.ops.CheckPath;
+import io.hops.namenode.security.PermissionCheckers;
+import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.SnapshotDiffReport;
@@ -16,8 +17,8 @@ import org.apache.hadoop.hdfs.protocol.SnapshottableDirectoryStatus;
  */
 final class SnapshotsOff extends AbsentFeature {
 
-  SnapshotsOff(Namesystem ns) {
-    super(ns);
+  SnapshotsOff(TransactionRunner runner, PermissionCheckers checkers) {
+    super(runner, checkers);
   }
 
   private static SnapshotException notSnapshottable(String path) {

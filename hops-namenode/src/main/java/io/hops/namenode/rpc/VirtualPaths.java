@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.ipc.RetriableException;
-import org.apache.hadoop.security.AccessControlException;
 
 /**
  * HDFS's {@code /.reserved/.inodes/<id>} and {@code /.reserved/raw} paths for every {@code
@@ -100,13 +99,6 @@ public final class VirtualPaths {
 
   private static void checkSuperuser(PermissionCheckers checkers, String method, Object[] args)
       throws IOException {
-    var pc = checkers.ofCaller();
-    if (pc.enabled() && !pc.isSuperuser()) {
-      throw new AccessControlException(
-          "Access denied for user "
-              + pc.caller().user()
-              + ". Superuser privilege is required for operation "
-              + AuditCommands.hdfsName(method, args));
-    }
+    NamenodeRpc.checkSuperuser(checkers, AuditCommands.hdfsName(method, args));
   }
 }

@@ -240,7 +240,7 @@ public final class BlockReportThroughput {
    */
   private static long[] report(HopsNameNode nn, String uuid, long from, int count, int repeats)
       throws Exception {
-    DatanodeRpc rpc = new DatanodeRpc(nn.namesystem());
+    DatanodeRpc rpc = HopsNameNode.datanodeRpc(nn.namesystem());
     DatanodeRegistration reg =
         new DatanodeRegistration(
             new DatanodeID("127.0.0.1", "localhost", uuid, 9866, 9864, 0, 9867),

@@ -46,7 +46,7 @@ class FullReportFailureTest {
       Namesystem ns = cluster.namenode().namesystem();
       int replicas = TRANSACTIONS * (ns.runner().maxRows() / 12);
       BulkReplicas.addBlocks(ns.storage(), 1_000_000L, FIRST_BLOCK, replicas);
-      DatanodeRpc rpc = new DatanodeRpc(ns);
+      DatanodeRpc rpc = io.hops.namenode.HopsNameNode.datanodeRpc(ns);
       DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
       rpc.registerDatanode(reg);
       BlockListAsLongs.Builder list = BlockListAsLongs.builder();

@@ -57,7 +57,7 @@ class FullReportRaceTest {
     try (HopsTestCluster cluster = cluster(conf)) {
       Namesystem ns = cluster.namenode().namesystem();
       BulkReplicas.addBlocks(ns.storage(), INODE, FIRST_BLOCK, REPLICAS);
-      DatanodeRpc rpc = new DatanodeRpc(ns);
+      DatanodeRpc rpc = io.hops.namenode.HopsNameNode.datanodeRpc(ns);
       DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
       rpc.registerDatanode(reg);
       String pool = ns.blocks().blockPoolId();
@@ -239,7 +239,7 @@ class FullReportRaceTest {
   private record Reporter(
       DatanodeRpc rpc, DatanodeRegistration reg, String pool, DatanodeStorage storage) {
     static Reporter register(Namesystem ns) throws IOException {
-      DatanodeRpc rpc = new DatanodeRpc(ns);
+      DatanodeRpc rpc = io.hops.namenode.HopsNameNode.datanodeRpc(ns);
       DatanodeRegistration reg = BulkReplicas.registration(ns.blocks().ids().namespaceInfo());
       rpc.registerDatanode(reg);
       return new Reporter(

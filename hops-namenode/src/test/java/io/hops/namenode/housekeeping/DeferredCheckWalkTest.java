@@ -56,7 +56,7 @@ class DeferredCheckWalkTest {
       BulkReplicas.addBlocks(ns.storage(), g, G, 2);
       ns.blocks().whileStarting(() -> true);
       ns.runAsLeader(DeferredChecks::startDeferring);
-      DatanodeRpc rpc = new DatanodeRpc(ns);
+      DatanodeRpc rpc = io.hops.namenode.HopsNameNode.datanodeRpc(ns);
       DatanodeRegistration a = register(rpc, ns);
       DatanodeRegistration b = register(rpc, ns);
 
@@ -99,7 +99,7 @@ class DeferredCheckWalkTest {
       BulkReplicas.addBlocks(ns.storage(), f, F, 6);
       ns.blocks().whileStarting(() -> true); // a stale hint: the row decides
       ns.runAsLeader(DeferredChecks::startDeferring);
-      DatanodeRpc rpc = new DatanodeRpc(ns);
+      DatanodeRpc rpc = io.hops.namenode.HopsNameNode.datanodeRpc(ns);
       DatanodeRegistration a = register(rpc, ns);
       AtomicInteger transactions = new AtomicInteger();
       ns.faults()

@@ -29,7 +29,7 @@ class ClientProtocolChainTest {
   @BeforeAll
   static void start() throws Exception {
     cluster = new HopsTestCluster();
-    rpc = new ClientRpc(cluster.namenode().namesystem());
+    rpc = io.hops.namenode.HopsNameNode.clientRpc(cluster.namenode().namesystem());
     rpc.mkdirs("/real", FsPermission.getDefault(), true);
   }
 
