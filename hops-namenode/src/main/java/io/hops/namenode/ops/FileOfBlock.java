@@ -24,11 +24,7 @@ final class FileOfBlock {
 
   /** The locked inode of the file that owns {@code block}, or null if the block or file is gone. */
   static InodeRow lock(LockPhase tx, ExtendedBlock block) throws IOException {
-    BlockLookupRow lookup =
-        tx.find(
-            BlockLookupRow.TABLE,
-            BlockLookupRow.TABLE.key(block.getBlockId()),
-            LockMode.READ_COMMITTED);
+    BlockLookupRow lookup = lookup(tx, block);
     return lookup == null ? null : OpenFiles.byId(tx, lookup.inodeId());
   }
 
@@ -38,11 +34,7 @@ final class FileOfBlock {
    * row, the tail by its id (an index scan, read committed), then the file as above.
    */
   static InodeRow lockTruncated(LockPhase tx, ExtendedBlock block) throws IOException {
-    BlockLookupRow lookup =
-        tx.find(
-            BlockLookupRow.TABLE,
-            BlockLookupRow.TABLE.key(block.getBlockId()),
-            LockMode.READ_COMMITTED);
+    BlockLookupRow lookup = lookup(tx, block);
     if (lookup == null) {
       return null;
     }
@@ -50,6 +42,13 @@ final class FileOfBlock {
         tx.findByIndex(
             SnapshotFileTailRow.TABLE, "tail_id", lookup.inodeId(), LockMode.READ_COMMITTED);
     return tails.isEmpty() ? null : OpenFiles.byId(tx, tails.get(0).inodeId());
+  }
+
+  private static BlockLookupRow lookup(LockPhase tx, ExtendedBlock block) throws IOException {
+    return tx.find(
+        BlockLookupRow.TABLE,
+        BlockLookupRow.TABLE.key(block.getBlockId()),
+        LockMode.READ_COMMITTED);
   }
 
   /**
