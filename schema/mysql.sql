@@ -348,7 +348,8 @@ CREATE TABLE IF NOT EXISTS snapshot_file_tails (
   snapshot_id BIGINT NOT NULL,
   tail_id BIGINT NOT NULL,
   copy_id BIGINT NOT NULL,
-  PRIMARY KEY (inode_id, snapshot_id)
+  PRIMARY KEY (inode_id, snapshot_id),
+  KEY snapshot_file_tails_tail_id_idx (tail_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (inode_id) PARTITIONS 8;
 

@@ -1,5 +1,6 @@
 package io.hops.dal.rows;
 
+import io.hops.dal.schema.Indexed;
 import io.hops.dal.schema.PartitionKey;
 import io.hops.dal.schema.Pk;
 import io.hops.dal.schema.Table;
@@ -13,11 +14,12 @@ import io.hops.dal.schema.TableName;
  * SnapshotKeptFileRow} names it). {@code copyId}, when not 0, is the new block the live file's last
  * block is being copied into by a truncate's block recovery: the last block moves here when the
  * recovery commits. Partitioned by the file, so a read at a snapshot finds its tails with one
- * pruned scan (docs/architecture.md, "Snapshots").
+ * pruned scan (docs/architecture.md, "Snapshots"); indexed by {@code tailId}, so that the release
+ * of the kept file deletes its tail in the same transaction.
  */
 @TableName("snapshot_file_tails")
 public record SnapshotFileTailRow(
-    @Pk @PartitionKey long inodeId, @Pk long snapshotId, long tailId, long copyId) {
+    @Pk @PartitionKey long inodeId, @Pk long snapshotId, @Indexed long tailId, long copyId) {
   public static final Table<SnapshotFileTailRow> TABLE = Table.of(SnapshotFileTailRow.class);
 
   /** The same tail with {@code copy} as its copy in progress (0: none). */

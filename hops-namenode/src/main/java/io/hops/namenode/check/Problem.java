@@ -23,7 +23,8 @@ public record Problem(Kind kind, String text, long inodeId, long owner) {
     STALE_SUBTREE_OPERATION(true),
     QUOTA_USAGE(true),
     QUOTA_ROW(false),
-    ATTRIBUTE_ROWS(false);
+    ATTRIBUTE_ROWS(false),
+    SNAPSHOT_TAIL(false);
 
     private final boolean repairable;
 

@@ -15,6 +15,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
@@ -30,7 +31,8 @@ import java.util.function.ToLongFunction;
  * The rows that name other rows, joined with them a page at a time: each block with its file (one
  * lookup per file: blocks are keyed by it) and with the offset row that places it (one batched read
  * per page), each replica with its block and each offset row with its block (batched), each
- * attribute row with its inode, each quota row with its directory.
+ * attribute row with its inode, each quota row with its directory, each copy-on-truncate tail with
+ * its kept file.
  */
 final class RowLinks {
   private final NamespaceCheck check;
@@ -40,7 +42,9 @@ final class RowLinks {
   }
 
   void run() throws StorageException {
-    checkBlocks();
+    Set<Long> kept = keptFiles();
+    checkBlocks(kept);
+    checkTails(kept);
     checkReplicas();
     checkOffsets();
     checkAttributes();
@@ -51,14 +55,7 @@ final class RowLinks {
    * Every block belongs to a file, or to one whose blocks are being released or that a snapshot
    * keeps, and has its offset row.
    */
-  private void checkBlocks() throws StorageException {
-    // Files deleted while a snapshot had them keep their blocks (docs/architecture.md,
-    // "Snapshots"): their ids are the one set kept, as many as such files.
-    Set<Long> kept = new HashSet<>();
-    check.scan(
-        SnapshotKeptFileRow.TABLE,
-        "files kept for snapshots",
-        (page, tx) -> page.forEach(r -> kept.add(r.inodeId())));
+  private void checkBlocks(Set<Long> kept) throws StorageException {
     long[] file = {Long.MIN_VALUE};
     boolean[] owned = {true};
     InodeRow[] fileRow = {null};
@@ -112,6 +109,56 @@ final class RowLinks {
             }
           }
         });
+  }
+
+  /**
+   * The ids of the files kept for snapshots. Files deleted while a snapshot had them keep their
+   * blocks (docs/architecture.md, "Snapshots"): their ids are the one set kept, as many as such
+   * files.
+   */
+  private Set<Long> keptFiles() throws StorageException {
+    Set<Long> kept = new HashSet<>();
+    check.scan(
+        SnapshotKeptFileRow.TABLE,
+        "files kept for snapshots",
+        (page, tx) -> page.forEach(r -> kept.add(r.inodeId())));
+    return kept;
+  }
+
+  /**
+   * Every copy-on-truncate tail names a file kept for snapshots: its row goes in the transaction
+   * that releases the kept file. A tail missed by {@code kept} is looked up again in a fresh scan
+   * of the kept files (its file may have been kept since the first) and a read of the tail (it may
+   * have gone with its file since).
+   */
+  private void checkTails(Set<Long> kept) throws StorageException {
+    List<SnapshotFileTailRow> missed = new ArrayList<>();
+    check.scan(
+        SnapshotFileTailRow.TABLE,
+        "snapshot file tails",
+        (page, tx) -> page.stream().filter(t -> !kept.contains(t.tailId())).forEach(missed::add));
+    if (missed.isEmpty()) {
+      return;
+    }
+    Set<Long> now = keptFiles();
+    try (Transaction tx = check.storage().begin()) {
+      for (SnapshotFileTailRow t : missed) {
+        if (!now.contains(t.tailId()) && stillThere(tx, SnapshotFileTailRow.TABLE, t)) {
+          check.add(
+              problem(
+                  Kind.SNAPSHOT_TAIL,
+                  "the tail of file "
+                      + t.inodeId()
+                      + " at snapshot "
+                      + t.snapshotId()
+                      + " names kept file "
+                      + t.tailId()
+                      + ", which is not kept",
+                  t.inodeId()));
+        }
+      }
+      tx.commit();
+    }
   }
 
   private void checkReplicas() throws StorageException {

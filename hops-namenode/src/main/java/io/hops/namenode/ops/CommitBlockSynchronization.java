@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * block is committed (complete, since its replicas are known) and the file closes, leaving the
  * recovery holder's lease. A retry after success finds the file closed, or the block gone, and
  * changes nothing. A truncate's copy-on-truncate recovery ({@link CopyOnTruncate}) reports the old
- * block: it moves whole to the file's tail for the snapshots and the copy takes its place. Locks
- * the file found from the block, its holder's lease, then its blocks.
+ * block: it moves whole to the file's tail for the snapshots and the copy takes its place; a retry
+ * finds the old block in the tail, and, as HDFS (which finds it complete in its snapshot), changes
+ * nothing while the file's last block is complete or still under this recovery. Locks the file
+ * found from the block (or from the tail keeping it), its holder's lease, then its blocks.
  */
 public final class CommitBlockSynchronization extends Operation<Void> {
   private static final Logger LOG = LoggerFactory.getLogger(CommitBlockSynchronization.class);
@@ -60,6 +62,9 @@ public final class CommitBlockSynchronization extends Operation<Void> {
 
   /** A truncate's copy of the last block for the snapshots, in progress, or null. */
   private CopyOnTruncate.InProgress copy;
+
+  /** Whether the block is the old one of a copy already committed, kept in the file's tail. */
+  private boolean copied;
 
   @SuppressWarnings("TooManyParameters") // DatanodeProtocol.commitBlockSynchronization's own
   public CommitBlockSynchronization(
@@ -90,6 +95,10 @@ public final class CommitBlockSynchronization extends Operation<Void> {
   protected void lock(LockPhase tx) throws IOException {
     OpenFiles.checkPool(bm.blockPoolId(), oldBlock);
     file = FileOfBlock.lock(tx, oldBlock);
+    if (file == null) {
+      file = FileOfBlock.lockTruncated(tx, oldBlock);
+      copied = file != null;
+    }
     if (file == null || file.isDir()) {
       return;
     }
@@ -100,7 +109,12 @@ public final class CommitBlockSynchronization extends Operation<Void> {
     leases = LeaseChanges.lock(tx, holders);
     blocks =
         FileBlockTail.lock(
-            tx, file, LockMode.EXCLUSIVE, bm.datanodes(), oldBlock.getBlockId(), true);
+            tx,
+            file,
+            LockMode.EXCLUSIVE,
+            bm.datanodes(),
+            copied ? -1 : oldBlock.getBlockId(),
+            true);
     if (file.underConstruction()) {
       copy = CopyOnTruncate.copyInProgress(tx, file.id());
     }
@@ -110,6 +124,10 @@ public final class CommitBlockSynchronization extends Operation<Void> {
 
   @Override
   protected Void execute(ExecutePhase tx) throws IOException {
+    if (copied && blocks != null) {
+      retriedCopy();
+      return null;
+    }
     BlockInfoRow stored = blocks == null ? null : blocks.block(oldBlock.getBlockId());
     if (stored == null) {
       if (deleteBlock) {
@@ -124,18 +142,8 @@ public final class CommitBlockSynchronization extends Operation<Void> {
       LOG.debug("block {} of closed file {}: nothing to do (a retry)", oldBlock, file.name());
       return null;
     }
-    if (last.blockId() != stored.blockId()
-        || last.underConstructionState() != BlockState.UNDER_RECOVERY
-        || last.blockRecoveryId() != newGenerationStamp) {
-      throw new IOException(
-          "The recovery id "
-              + newGenerationStamp
-              + " does not match current recovery id "
-              + (last.underConstructionState() == BlockState.UNDER_RECOVERY
-                  ? last.blockRecoveryId()
-                  : 0)
-              + " for block "
-              + oldBlock);
+    if (last.blockId() != stored.blockId() || !underThisRecovery(last)) {
+      throw recoveryIdMismatch(last);
     }
     if (closeFile && !file.underConstruction()) {
       throw new IOException(
@@ -184,6 +192,39 @@ public final class CommitBlockSynchronization extends Operation<Void> {
         closeFile,
         deleteBlock);
     return null;
+  }
+
+  /**
+   * A retry of a copy's commit (the old block already in the tail): nothing to do while the file's
+   * last block (the copy) is complete or still under this recovery; a later recovery's id refuses
+   * it (HDFS's checks, with the old block complete in its snapshot).
+   */
+  private void retriedCopy() throws IOException {
+    BlockInfoRow last = blocks.last();
+    if (last != null
+        && last.underConstructionState() != BlockState.COMPLETE
+        && !underThisRecovery(last)) {
+      throw recoveryIdMismatch(last);
+    }
+    LOG.debug(
+        "block {} already copied for file {}: nothing to do (a retry)", oldBlock, file.name());
+  }
+
+  private boolean underThisRecovery(BlockInfoRow last) {
+    return last.underConstructionState() == BlockState.UNDER_RECOVERY
+        && last.blockRecoveryId() == newGenerationStamp;
+  }
+
+  private IOException recoveryIdMismatch(BlockInfoRow last) {
+    return new IOException(
+        "The recovery id "
+            + newGenerationStamp
+            + " does not match current recovery id "
+            + (last.underConstructionState() == BlockState.UNDER_RECOVERY
+                ? last.blockRecoveryId()
+                : 0)
+            + " for block "
+            + oldBlock);
   }
 
   /** The copy a copy-on-truncate recovery made of {@code stored}, in its place in the file. */

@@ -4,9 +4,11 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.tx.LockPhase;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.server.namenode.LeaseExpiredException;
 
@@ -22,12 +24,31 @@ final class FileOfBlock {
 
   /** The locked inode of the file that owns {@code block}, or null if the block or file is gone. */
   static InodeRow lock(LockPhase tx, ExtendedBlock block) throws IOException {
-    BlockLookupRow lookup =
-        tx.find(
-            BlockLookupRow.TABLE,
-            BlockLookupRow.TABLE.key(block.getBlockId()),
-            LockMode.READ_COMMITTED);
+    BlockLookupRow lookup = lookup(tx, block);
     return lookup == null ? null : OpenFiles.byId(tx, lookup.inodeId());
+  }
+
+  /**
+   * The locked inode of the file whose copy-on-truncate tail keeps {@code block} (the old block of
+   * a truncate's copy, moved there when the copy's recovery committed), or null: the block's lookup
+   * row, the tail by its id (an index scan, read committed), then the file as above.
+   */
+  static InodeRow lockTruncated(LockPhase tx, ExtendedBlock block) throws IOException {
+    BlockLookupRow lookup = lookup(tx, block);
+    if (lookup == null) {
+      return null;
+    }
+    List<SnapshotFileTailRow> tails =
+        tx.findByIndex(
+            SnapshotFileTailRow.TABLE, "tail_id", lookup.inodeId(), LockMode.READ_COMMITTED);
+    return tails.isEmpty() ? null : OpenFiles.byId(tx, tails.get(0).inodeId());
+  }
+
+  private static BlockLookupRow lookup(LockPhase tx, ExtendedBlock block) throws IOException {
+    return tx.find(
+        BlockLookupRow.TABLE,
+        BlockLookupRow.TABLE.key(block.getBlockId()),
+        LockMode.READ_COMMITTED);
   }
 
   /**

@@ -8,6 +8,8 @@ import io.hops.dal.Storages;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * 1,200 files, read 100 rows a page and 512 children a level): a consistent namespace with a
  * deleted subtree still being reclaimed is clean, and each corruption the command's test does not
  * inject is found, with its text: children counts, a file as parent, a cycle, a duplicate name,
- * attribute rows and flags, quota rows.
+ * attribute rows and flags, quota rows, a copy-on-truncate tail whose kept file is gone.
  */
 class NamespaceCheckTest {
   private static final long FILES_IN_B = 1_200;
@@ -121,6 +123,19 @@ class NamespaceCheckTest {
             "ATTRIBUTE_ROWS: attribute acl of file f (3) without its flag",
             "QUOTA_ROW: directory b (4) has a quota but no quota row",
             "QUOTA_ROW: a quota row for inode 3, which has no quota");
+  }
+
+  @Test
+  void findsATailWhoseKeptFileIsGone() throws Exception {
+    write(
+        tx -> {
+          tx.insert(SnapshotFileTailRow.TABLE, new SnapshotFileTailRow(3, 7, 50, 0));
+          tx.insert(SnapshotKeptFileRow.TABLE, new SnapshotKeptFileRow(2, 7, 50));
+          tx.insert(SnapshotFileTailRow.TABLE, new SnapshotFileTailRow(3, 8, 51, 0));
+        });
+    assertThat(check())
+        .containsExactly(
+            "SNAPSHOT_TAIL: the tail of file 3 at snapshot 8 names kept file 51, which is not kept");
   }
 
   private List<String> check() throws Exception {

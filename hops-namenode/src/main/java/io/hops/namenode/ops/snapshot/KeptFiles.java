@@ -3,6 +3,7 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.ReleasedFileRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.namenode.tx.ExecutePhase;
@@ -23,7 +24,9 @@ import java.util.List;
  * deleted or not): a file kept after it (by a later snapshot) is never among them. While the
  * directory is itself held (its own hold row, written when a held directory is made snapshottable,
  * comes first in snapshot order), nothing of its partition is released: the snapshots it was moved
- * away from may have any of it.
+ * away from may have any of it. A kept file that is a copy-on-truncate tail ({@link
+ * CopyOnTruncate}) loses its {@code snapshot_file_tails} row in the same transaction (an index scan
+ * by its id, locked exclusively), so that no tail outlives the blocks it names.
  */
 final class KeptFiles {
   /**
@@ -38,6 +41,7 @@ final class KeptFiles {
   private final long upTo;
   private final List<SnapshotKeptFileRow> freed = new ArrayList<>();
   private final List<SnapshotKeptFileRow> holds = new ArrayList<>();
+  private final List<SnapshotFileTailRow> tails = new ArrayList<>();
   private long heldAt;
   private boolean more;
 
@@ -46,9 +50,12 @@ final class KeptFiles {
     this.upTo = upTo;
   }
 
-  /** Rows per transaction: each is read, deleted, and turned into a released file. */
+  /**
+   * Rows per transaction: each is read, deleted, and turned into a released file, and its tail, if
+   * it is one, read and deleted.
+   */
   static int batch(LockPhase tx) {
-    return Math.max(1, tx.maxRows() / 4);
+    return Math.max(1, tx.maxRows() / 6);
   }
 
   /**
@@ -80,6 +87,10 @@ final class KeptFiles {
       k.holds.clear();
     }
     k.more = rows.size() == batch && k.freed.size() + k.holds.size() == batch;
+    for (SnapshotKeptFileRow r : k.freed) {
+      k.tails.addAll(
+          tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", r.inodeId(), LockMode.EXCLUSIVE));
+    }
     return k;
   }
 
@@ -93,6 +104,9 @@ final class KeptFiles {
     for (SnapshotKeptFileRow r : freed) {
       tx.delete(SnapshotKeptFileRow.TABLE, r);
       tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(r.inodeId()));
+    }
+    for (SnapshotFileTailRow t : tails) {
+      tx.delete(SnapshotFileTailRow.TABLE, t);
     }
     return new Left(dirId, upTo, more, List.copyOf(holds));
   }

@@ -13,6 +13,7 @@ import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -20,7 +21,9 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocolPB.DatanodeProtocolClientSideTranslatorPB;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * snapshot already has a copy of; after every step the live file and each snapshot read byte for
  * byte as HDFS serves them (also through hops's second namenode). The snapshots' blocks stay on the
  * datanode until the snapshots are deleted (the last one through the second namenode), and then are
- * invalidated and gone, with the namespace check clean and the live file intact.
+ * invalidated and gone, their tails' rows with them, with the namespace check clean and the live
+ * file intact.
  */
 class SnapshotTruncateLikeHdfsTest {
   private static final long BLOCK = 1024;
@@ -75,8 +79,8 @@ class SnapshotTruncateLikeHdfsTest {
     try (var tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
       assertThat(tx.scanAll(SnapshotFileTailRow.TABLE, LockMode.READ_COMMITTED))
-          .as("no copy in progress")
-          .allMatch(t -> t.copyId() == 0);
+          .as("tails, released with their kept files")
+          .isEmpty();
     }
     List<LocatedBlock> gone = new ArrayList<>();
     List<Long> now = new ArrayList<>();
@@ -113,6 +117,61 @@ class SnapshotTruncateLikeHdfsTest {
       hopsView = throughOther(both.hopsSide().admin(), other, true);
     }
     assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+  }
+
+  @Test
+  void aRetriedCommitOfACopyChangesNothingAsInHdfs() throws Exception {
+    List<String> hdfsView =
+        retriedCommit(both.hdfsSide().admin(), both.hdfs().getNameNode().getServiceRpcAddress());
+    List<String> hopsView =
+        retriedCommit(both.hopsSide().admin(), both.hops().namenode().address());
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+    assertThat(hopsView).contains("retried commit: returned");
+  }
+
+  /**
+   * A copy-on-truncate whose recovery committed, then its {@code commitBlockSynchronization} sent
+   * again as the primary datanode would retry it (same old block, stamp, length and targets) over
+   * the namenode {@code nn}'s DatanodeProtocol.
+   */
+  private static List<String> retriedCommit(DistributedFileSystem fs, InetSocketAddress nn)
+      throws Exception {
+    String dir = "/retry";
+    fs.mkdirs(p(dir));
+    write(fs, dir + "/f", text("retry", 2500));
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    List<LocatedBlock> before = blocksOf(fs, dir + "/f");
+    ExtendedBlock old = before.get(before.size() - 1).getBlock();
+    List<String> out = new ArrayList<>();
+    out.add("truncate: " + truncate(fs, dir + "/f", 2100));
+    List<LocatedBlock> after = blocksOf(fs, dir + "/f");
+    LocatedBlock copy = after.get(after.size() - 1);
+    out.add("copied: " + (copy.getBlock().getBlockId() != old.getBlockId()));
+    DatanodeProtocolClientSideTranslatorPB namenode =
+        new DatanodeProtocolClientSideTranslatorPB(nn, new Configuration());
+    try {
+      namenode.commitBlockSynchronization(
+          old,
+          copy.getBlock().getGenerationStamp(),
+          copy.getBlock().getNumBytes(),
+          true,
+          false,
+          copy.getLocations(),
+          copy.getStorageIDs());
+      out.add("retried commit: returned");
+    } catch (IOException e) {
+      out.add("retried commit: " + SideBySide.failure(e));
+    } finally {
+      namenode.close();
+    }
+    out.add("closed: " + fs.isFileClosed(p(dir + "/f")));
+    out.add("s1: " + read(fs, dir + "/.snapshot/s1/f"));
+    out.add("f: " + read(fs, dir + "/f"));
+    out.add("f, length: " + length(fs, dir + "/f"));
+    fs.deleteSnapshot(p(dir), "s1");
+    out.add("f after: " + read(fs, dir + "/f"));
+    return out;
   }
 
   /**
