@@ -114,7 +114,8 @@ final class RowLinks {
   /**
    * The ids of the files kept for snapshots. Files deleted while a snapshot had them keep their
    * blocks (docs/architecture.md, "Snapshots"): their ids are the one set kept, as many as such
-   * files.
+   * files. A copy-on-truncate tail its snapshots released while its copy is in progress keeps its
+   * blocks without a kept file until the copy commits: its id counts as kept too.
    */
   private Set<Long> keptFiles() throws StorageException {
     Set<Long> kept = new HashSet<>();
@@ -122,6 +123,13 @@ final class RowLinks {
         SnapshotKeptFileRow.TABLE,
         "files kept for snapshots",
         (page, tx) -> page.forEach(r -> kept.add(r.inodeId())));
+    check.scan(
+        SnapshotFileTailRow.TABLE,
+        "snapshot file tails released while copying",
+        (page, tx) ->
+            page.stream()
+                .filter(SnapshotFileTailRow::isReleased)
+                .forEach(t -> kept.add(t.tailId())));
     return kept;
   }
 

@@ -33,7 +33,9 @@ public final class Faults {
      */
     DATABASE_FILE_HIDDEN,
     /** Before every transaction of a full block report's differences. */
-    FULL_REPORT_TRANSACTION
+    FULL_REPORT_TRANSACTION,
+    /** Before the transaction of a block recovery's {@code commitBlockSynchronization}. */
+    COMMIT_BLOCK_SYNCHRONIZATION
   }
 
   /** What an armed point does when it is reached. */

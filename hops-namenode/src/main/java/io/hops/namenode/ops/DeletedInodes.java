@@ -18,6 +18,7 @@ import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
@@ -285,6 +286,7 @@ final class DeletedInodes {
         break;
       }
       taken.add(f);
+      releaseTailOfCopy(tx, f, rows);
       if (rows.size() > cap) {
         released.add(f.id());
         left -= FILE_ROWS + rows.size();
@@ -306,6 +308,28 @@ final class DeletedInodes {
     }
     readRelated(tx, withBlocks, blocks, WHOLE_PARTITION);
     return taken;
+  }
+
+  /**
+   * A file whose blocks are longer than it is waits for a truncate's block recovery; if that
+   * recovery copies the cut block for snapshots that are gone since, the file's released tail
+   * ({@link SnapshotFileTailRow#isReleased}) holds the copy and the blocks the truncate kept, which
+   * only the recovery's commit would release: they are released with the file (a pruned scan of its
+   * tails, only for such a file).
+   */
+  private void releaseTailOfCopy(LockPhase tx, InodeRow f, List<BlockInfoRow> rows)
+      throws StorageException {
+    if (!f.underConstruction()
+        || rows.stream().mapToLong(BlockInfoRow::numBytes).sum() <= f.size()) {
+      return;
+    }
+    for (SnapshotFileTailRow t :
+        tx.findByPartition(SnapshotFileTailRow.TABLE, f.id(), LockMode.EXCLUSIVE)) {
+      if (t.isReleased()) {
+        doomed.add(SnapshotFileTailRow.TABLE.keyOf(t));
+        released.add(t.tailId());
+      }
+    }
   }
 
   /**

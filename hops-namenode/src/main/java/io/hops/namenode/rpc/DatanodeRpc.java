@@ -617,6 +617,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
       DatanodeID[] newtargets,
       String[] newtargetstorages)
       throws IOException {
+    faults.at(Faults.Point.COMMIT_BLOCK_SYNCHRONIZATION);
     runner.run(
         () ->
             new CommitBlockSynchronization(

@@ -11,6 +11,7 @@ import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.PendingBlockRow;
+import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
@@ -205,13 +206,21 @@ public final class CopyOnTruncate {
   /**
    * The recovery of a copy committed ({@code commitBlockSynchronization}): the cut block {@code
    * old} moves to the tail whole, and the copy leaves it: into the live file when the datanodes
-   * made it ({@code made}, the row the caller writes with its replicas), or gone.
+   * made it ({@code made}, the row the caller writes with its replicas), or gone. A tail its
+   * snapshots released meanwhile ({@link SnapshotFileTailRow#isReleased}) goes now, and its blocks,
+   * the old one among them, are released as a deleted file's (HDFS removes the old block once no
+   * snapshot has it).
    */
   public static void commitCopy(
       ExecutePhase tx, FileBlocks blocks, InProgress c, BlockInfoRow old, BlockInfoRow made)
       throws StorageException {
     move(tx, blocks, old, c.tail().tailId());
-    tx.update(SnapshotFileTailRow.TABLE, c.tail().withCopy(0));
+    if (c.tail().isReleased()) {
+      tx.delete(SnapshotFileTailRow.TABLE, c.tail());
+      tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(c.tail().tailId()));
+    } else {
+      tx.update(SnapshotFileTailRow.TABLE, c.tail().withCopy(0));
+    }
     if (c.block() != null) {
       tx.delete(BlockInfoRow.TABLE, c.block());
     }

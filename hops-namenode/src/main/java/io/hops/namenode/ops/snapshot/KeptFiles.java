@@ -9,7 +9,9 @@ import io.hops.dal.rows.SnapshotRow;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The release of files kept for snapshots (docs/architecture.md, "Snapshots"): a {@code
@@ -26,7 +28,11 @@ import java.util.List;
  * comes first in snapshot order), nothing of its partition is released: the snapshots it was moved
  * away from may have any of it. A kept file that is a copy-on-truncate tail ({@link
  * CopyOnTruncate}) loses its {@code snapshot_file_tails} row in the same transaction (an index scan
- * by its id, locked exclusively), so that no tail outlives the blocks it names.
+ * by its id, locked exclusively), so that no tail outlives the blocks it names; but a tail whose
+ * copy is still in progress (the truncate's block recovery not committed) would take the copy's row
+ * with it, and the datanodes' commit of the copy would then cut the old block in place, which they
+ * kept whole. Such a tail stays, marked {@link SnapshotFileTailRow#released}, and its blocks are
+ * released when the copy commits ({@link CopyOnTruncate#commitCopy}) or its file is deleted.
  */
 final class KeptFiles {
   /**
@@ -101,12 +107,19 @@ final class KeptFiles {
 
   /** Buffers the release; answers what is left to later transactions. */
   Left release(ExecutePhase tx) throws StorageException {
-    for (SnapshotKeptFileRow r : freed) {
-      tx.delete(SnapshotKeptFileRow.TABLE, r);
-      tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(r.inodeId()));
-    }
+    Set<Long> copying = new HashSet<>();
     for (SnapshotFileTailRow t : tails) {
       tx.delete(SnapshotFileTailRow.TABLE, t);
+      if (t.copyId() != 0) {
+        copying.add(t.tailId());
+        tx.insert(SnapshotFileTailRow.TABLE, t.released());
+      }
+    }
+    for (SnapshotKeptFileRow r : freed) {
+      tx.delete(SnapshotKeptFileRow.TABLE, r);
+      if (!copying.contains(r.inodeId())) {
+        tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(r.inodeId()));
+      }
     }
     return new Left(dirId, upTo, more, List.copyOf(holds));
   }

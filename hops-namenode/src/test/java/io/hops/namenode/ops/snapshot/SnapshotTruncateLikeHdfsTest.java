@@ -10,12 +10,15 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
+import io.hops.namenode.faults.Faults;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -120,6 +123,83 @@ class SnapshotTruncateLikeHdfsTest {
   }
 
   @Test
+  void aSnapshotDeletedBeforeTheCopyCommitsLeavesTheFileCutAsInHdfs() throws Exception {
+    DistributedFileSystem hdfs = both.hdfsSide().admin();
+    List<String> hdfsView = snapshotGoneBeforeTheCopy(hdfs, hdfs, null);
+    List<String> hopsView;
+    AtomicBoolean deletedFirst = new AtomicBoolean();
+    try (DistributedFileSystem other = both.hops().client(both.other())) {
+      hopsView = snapshotGoneBeforeTheCopy(both.hopsSide().admin(), other, deletedFirst);
+    } finally {
+      for (HopsNameNode nn : List.of(both.hops().namenode(), both.other())) {
+        nn.namesystem().faults().arm(Faults.Point.COMMIT_BLOCK_SYNCHRONIZATION, null);
+      }
+    }
+    assertThat(deletedFirst).as("the snapshot deleted before the copy's commit").isTrue();
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+    assertThat(hopsView).contains("closed: true", "f, length: 1700");
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!tails().isEmpty() && System.currentTimeMillis() < deadline) {
+      leaderRounds();
+      Thread.sleep(200);
+    }
+    assertThat(tails()).as("tails once the copy committed").isEmpty();
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+  }
+
+  @Test
+  void aFileDeletedBeforeItsCopyCommitsTakesTheReleasedTailWithIt() throws Exception {
+    DistributedFileSystem hdfs = both.hdfsSide().admin();
+    List<String> hdfsView = deletedBeforeTheCopy(hdfs, hdfs);
+    List<String> hopsView;
+    try (DistributedFileSystem other = both.hops().client(both.other())) {
+      hopsView = deletedBeforeTheCopy(both.hopsSide().admin(), other);
+    }
+    assertThat(String.join("\n", hopsView)).isEqualTo(String.join("\n", hdfsView));
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!(tails().isEmpty() && releasedFiles().isEmpty())
+        && System.currentTimeMillis() < deadline) {
+      leaderRounds();
+      Thread.sleep(200);
+    }
+    assertThat(tails()).as("tails of the deleted file").isEmpty();
+    assertThat(releasedFiles()).as("files left to release").isEmpty();
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+  }
+
+  /**
+   * A truncate inside a block below the snapshot's length sent to {@code truncating} (on hops the
+   * other namenode, so that its recovery waits for the leader's rounds, which the test runs only
+   * after), then the snapshot and the file deleted.
+   */
+  private static List<String> deletedBeforeTheCopy(
+      DistributedFileSystem fs, DistributedFileSystem truncating) throws Exception {
+    String dir = "/dropped";
+    fs.mkdirs(p(dir));
+    write(fs, dir + "/f", text("dropped", 2500));
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    List<String> out = new ArrayList<>();
+    out.add("truncate: " + truncating.truncate(p(dir + "/f"), 1700));
+    fs.deleteSnapshot(p(dir), "s1");
+    out.add("delete: " + fs.delete(p(dir + "/f"), false));
+    out.add("listing: " + fs.listStatus(p(dir)).length);
+    return out;
+  }
+
+  private static List<ReleasedFileRow> releasedFiles() throws IOException {
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
+      return tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED);
+    }
+  }
+
+  private static List<SnapshotFileTailRow> tails() throws IOException {
+    try (var tx = both.hops().namenode().namesystem().storage().begin()) {
+      return tx.scanAll(SnapshotFileTailRow.TABLE, LockMode.READ_COMMITTED);
+    }
+  }
+
+  @Test
   void aRetriedCommitOfACopyChangesNothingAsInHdfs() throws Exception {
     List<String> hdfsView =
         retriedCommit(both.hdfsSide().admin(), both.hdfs().getNameNode().getServiceRpcAddress());
@@ -171,6 +251,58 @@ class SnapshotTruncateLikeHdfsTest {
     out.add("f, length: " + length(fs, dir + "/f"));
     fs.deleteSnapshot(p(dir), "s1");
     out.add("f after: " + read(fs, dir + "/f"));
+    return out;
+  }
+
+  /**
+   * A truncate inside a block below the snapshot's length, sent to {@code truncating}, then the
+   * snapshot deleted before the copy's recovery commits: on hops ({@code deletedFirst} not null)
+   * the truncate goes to the other namenode, whose recovery waits for the leader's rounds, and the
+   * snapshot is deleted when the primary datanode's {@code commitBlockSynchronization} arrives,
+   * before its transaction (on HDFS it is deleted right after the truncate: its recovery may have
+   * committed already, with the same outcome). The file ends cut and closed, and reads and appends
+   * as HDFS's.
+   */
+  private static List<String> snapshotGoneBeforeTheCopy(
+      DistributedFileSystem fs, DistributedFileSystem truncating, AtomicBoolean deletedFirst)
+      throws Exception {
+    String dir = "/gone";
+    fs.mkdirs(p(dir));
+    write(fs, dir + "/f", text("gone", 2500));
+    fs.allowSnapshot(p(dir));
+    fs.createSnapshot(p(dir), "s1");
+    List<String> out = new ArrayList<>();
+    out.add("truncate: " + truncating.truncate(p(dir + "/f"), 1700));
+    if (deletedFirst == null) {
+      fs.deleteSnapshot(p(dir), "s1");
+    } else {
+      for (HopsNameNode nn : List.of(both.hops().namenode(), both.other())) {
+        nn.namesystem()
+            .faults()
+            .arm(
+                Faults.Point.COMMIT_BLOCK_SYNCHRONIZATION,
+                () -> {
+                  if (deletedFirst.compareAndSet(false, true)) {
+                    fs.deleteSnapshot(p(dir), "s1");
+                  }
+                });
+      }
+    }
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!fs.isFileClosed(p(dir + "/f")) && System.currentTimeMillis() < deadline) {
+      if (deletedFirst != null) {
+        leaderRounds();
+      }
+      Thread.sleep(200);
+    }
+    out.add("closed: " + fs.isFileClosed(p(dir + "/f")));
+    out.add("snapshots: " + fs.getSnapshotListing(p(dir)).length);
+    out.add("f: " + read(fs, dir + "/f"));
+    out.add("f, length: " + length(fs, dir + "/f"));
+    try (FSDataOutputStream o = fs.append(p(dir + "/f"))) {
+      o.writeBytes(text("after", 100));
+    }
+    out.add("f appended: " + read(fs, dir + "/f"));
     return out;
   }
 
