@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code delete} at any size (docs/architecture.md, "Subtree operations"): one transaction first;
- * past the bound, under a mark, either unlinked at once and reclaimed in the background, or
- * quiesced and deleted level by level in place, then finished by one transaction under the mark.
+ * past the bound, under a mark, either unlinked at once and reclaimed in the background (below a
+ * snapshot, once the snapshots that have it are gone), or quiesced and deleted level by level in
+ * place, then finished by one transaction under the mark.
  *
  * <p>Memory: the quiesce of a delete in place keeps one entry per inode (id, parent id, name):
  * about 100 bytes with a short name, so 1 M inodes cost about 100 MB of heap until the delete ends;
