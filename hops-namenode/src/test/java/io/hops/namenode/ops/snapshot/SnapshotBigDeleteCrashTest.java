@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * one reclaiming it after its last snapshot went dies half-way; each time the namespace is
  * consistent (fsck-namespace clean), the snapshot reads the subtree while it has it, and the
  * surviving namenode finishes the reclaim. These namenodes delete big subtrees in place, except
- * below a snapshot.
+ * below a snapshot. Over MariaDB when one is configured (HOPS_TEST_MYSQL_URL), else the embedded
+ * engine.
  */
 class SnapshotBigDeleteCrashTest {
   private static final int BOUND = 50;
@@ -42,7 +43,8 @@ class SnapshotBigDeleteCrashTest {
     conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000);
     // Below a snapshot the subtree is detached and held even where deletes are done in place.
     conf.setBoolean(NamenodeConfig.SUBTREE_DELETE_IN_BACKGROUND, false);
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    HopsTestCluster onMariadb = HopsTestCluster.onMariadbOrNull(conf);
+    try (HopsTestCluster cluster = onMariadb != null ? onMariadb : new HopsTestCluster(conf)) {
       Storage storage = cluster.namenode().namesystem().storage();
       DistributedFileSystem fs = cluster.client();
       fs.mkdirs(new Path("/s/keep"));
