@@ -5,6 +5,9 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotContent;
+import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.ops.snapshot.SnapshotSummary;
+import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -40,7 +43,8 @@ import org.apache.hadoop.fs.permission.FsAction;
  *
  * <p>As HDFS (FSDirStatAndListingOp, INodeDirectory.computeContentSummary): a missing path is a
  * {@link FileNotFoundException}; the caller needs READ_EXECUTE on every directory of the subtree,
- * checked in HDFS's depth-first order.
+ * checked in HDFS's depth-first order. A path inside a snapshot is counted as it was ({@link
+ * SnapshotSummary}).
  */
 public final class ContentSummaryOp extends Operation<ContentSummary> {
   /** HDFS's name for the policy of files that are replicated, not erasure-coded. */
@@ -53,8 +57,12 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
   private SubtreeScan subtree;
   private QuotaRow quota;
   private SnapshotContent snapshots = SnapshotContent.NONE;
+  private final SnapshotSettings snapshotSettings;
+  private SnapshotSummary atSnapshot;
 
-  public ContentSummaryOp(Limits limits, PermissionChecker pc, String src) {
+  public ContentSummaryOp(
+      Limits limits, SnapshotSettings snapshotSettings, PermissionChecker pc, String src) {
+    this.snapshotSettings = snapshotSettings;
     this.pc = pc;
     this.src = src;
     this.bound = limits.inodesInOneTx();
@@ -68,6 +76,13 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     resolved = tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED);
+    SnapshotView view = SnapshotView.read(snapshotSettings, tx, resolved, false);
+    if (view != null) {
+      atSnapshot =
+          SnapshotSummary.read(
+              tx, view, PathNames.prefix(resolved.components(), resolved.components().length));
+      return;
+    }
     InodeRow target = resolved.target();
     if (target == null) {
       return;
@@ -110,6 +125,9 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
 
   @Override
   protected ContentSummary execute(ExecutePhase tx) throws IOException {
+    if (atSnapshot != null) {
+      return atSnapshot.answer(pc);
+    }
     Checks.traverseNotCreating(pc, resolved);
     InodeRow target = resolved.target();
     if (target == null) {

@@ -3,6 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
 import io.hops.namenode.ops.snapshot.SnapshotSettings;
@@ -53,6 +54,9 @@ public final class Delete extends Operation<Boolean> {
   private AncestorQuotas quotas = AncestorQuotas.none();
   private SnapshotGuard snapshots;
   private boolean covered;
+  private boolean detachOnlyIfCovered;
+  private long hold;
+  private SnapshotKeptFileRow holdRow;
 
   public Delete(
       Limits limits,
@@ -84,10 +88,25 @@ public final class Delete extends Operation<Boolean> {
    * namenode (or, if it dies, by the leader). Only where no directory above it has a quota, whose
    * usage would have to drop now: there a {@link SubtreeTooBigException} sends the caller to the
    * delete in place. HDFS's sub-access check must have been done by the quiesce.
+   *
+   * <p>Below a snapshot (or a moved directory's hold) the subtree is the snapshots' too: the unlink
+   * writes its root's entry version like any delete, and the detached root keeps a hold, as a
+   * directory moved away from its snapshots does (docs/architecture.md, "Snapshots", a big delete
+   * below a snapshot): its rows stay, unmarked, until the hold ends, and are reclaimed then.
    */
   public Delete detaching() {
     this.detach = true;
     return this;
+  }
+
+  /**
+   * {@link #detaching} only below a snapshot, which keeps the subtree's rows: elsewhere a {@link
+   * SubtreeTooBigException} sends the caller to the delete in place (a namenode configured not to
+   * delete in the background).
+   */
+  public Delete detachingIfCovered() {
+    this.detachOnlyIfCovered = true;
+    return detaching();
   }
 
   @Override
@@ -113,10 +132,17 @@ public final class Delete extends Operation<Boolean> {
       related = DeletedInodes.read(tx, List.of(target));
     } else if (detach && recursive && target.id() == ownMark) {
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+      covered = tx.coveringSnapshot(resolved) != 0;
+      if (covered) {
+        // Held as a directory moved out of its snapshots' reach is: from below the rows above it
+        // to nowhere.
+        List<InodeRow> above = resolved.inodes().subList(0, resolved.depth());
+        hold = tx.holdOfMoved(above, List.of());
+        holdRow = tx.holdRowOfMoved(target, above, hold);
+      }
       return;
     } else if (recursive) {
       subtree = SubtreeScan.read(tx, target, path(), LockMode.EXCLUSIVE, bound);
-      covered = tx.coveringSnapshot(resolved) != 0;
       if (!subtree.exceeded()) {
         tx.coverBelow(resolved, subtree.rows());
         related =
@@ -166,13 +192,6 @@ public final class Delete extends Operation<Boolean> {
         if (subtree == null) {
           throw new PathIsNotEmptyDirectoryException(path + " is non empty");
         }
-        if (covered) {
-          throw new IOException(
-              "Cannot delete "
-                  + path
-                  + ": a directory this big below a snapshottable directory that has snapshots"
-                  + " is not supported yet (docs/architecture.md, \"Snapshots\")");
-        }
         throw new SubtreeTooBigException("delete", path, target, null);
       }
       subtree.checkDeleteAccess(pc);
@@ -201,23 +220,51 @@ public final class Delete extends Operation<Boolean> {
       throws IOException {
     pc.check(target, path, FsAction.ALL);
     if (quotas.any(0, resolved.depth())) {
+      if (covered) {
+        throw new IOException(notYetBelowSnapshotAndQuota(path));
+      }
+      throw new SubtreeTooBigException("delete", path, target, null);
+    }
+    if (detachOnlyIfCovered && !covered) {
       throw new SubtreeTooBigException("delete", path, target, null);
     }
     snapshots.refuseSnapshotted();
     snapshots.dropRemoved(tx);
-    // The row's key changes (deletes are flushed first); the mark stays: it says who reclaims.
+    // The row's key changes (deletes are flushed first; the entry's version goes with the
+    // delete); the mark stays: it says who reclaims. A held subtree is the snapshots' until its
+    // hold ends: unmarked, it is reclaimed then by whichever namenode leads.
     tx.delete(InodeRow.TABLE, target);
     tx.hintRemoved(target.parentId(), target.name());
     MutableInode moved = MutableInode.of(target);
     moved.parentId = Inodes.DETACHED;
     moved.name = Long.toString(target.id());
+    moved.snapshotId = Math.max(moved.snapshotId, hold);
+    if (covered && moved.snapshotId > 0) {
+      moved.subtreeLocked = false;
+      moved.subtreeLockOwner = 0;
+    }
     tx.insert(InodeRow.TABLE, moved.toRow());
+    if (holdRow != null) {
+      tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, holdRow);
+    }
     MutableInode p = MutableInode.of(parent);
     p.childrenCount--;
     p.modificationTime = System.currentTimeMillis();
     tx.update(InodeRow.TABLE, p.toRow());
     tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
     return true;
+  }
+
+  /**
+   * Why a delete too big for one transaction below both a snapshot and a directory with a quota is
+   * refused: the quota's usage must drop at once, and the snapshots keep the rows a delete in place
+   * would free.
+   */
+  public static String notYetBelowSnapshotAndQuota(String path) {
+    return "Cannot delete "
+        + path
+        + ": a directory this big below both a snapshottable directory that has snapshots and a"
+        + " directory with a quota is not supported yet (docs/architecture.md, \"Snapshots\")";
   }
 
   /** HDFS: ALL on the root's subtree, then not empty, then refused (never deleted). */

@@ -26,7 +26,7 @@ final class SubtreeContentSummary {
 
   ContentSummary contentSummary(PermissionChecker pc, String src) throws IOException {
     try {
-      return w.runner.run(() -> new ContentSummaryOp(w.limits, pc, src));
+      return w.runner.run(() -> new ContentSummaryOp(w.limits, w.snapshotSettings, pc, src));
     } catch (SubtreeTooBigException big) {
       return summarize(pc, big.root(), big.path(), big.quota());
     }

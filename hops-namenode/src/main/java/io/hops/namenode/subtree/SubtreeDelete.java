@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code delete} at any size (docs/architecture.md, "Subtree operations"): one transaction first;
- * past the bound, under a mark, either unlinked at once and reclaimed in the background, or
- * quiesced and deleted level by level in place, then finished by one transaction under the mark.
+ * past the bound, under a mark, either unlinked at once and reclaimed in the background (below a
+ * snapshot, once the snapshots that have it are gone), or quiesced and deleted level by level in
+ * place, then finished by one transaction under the mark.
  *
  * <p>Memory: the quiesce of a delete in place keeps one entry per inode (id, parent id, name):
  * about 100 bytes with a short name, so 1 M inodes cost about 100 MB of heap until the delete ends;
@@ -78,7 +79,8 @@ final class SubtreeDelete {
     long start = System.nanoTime();
     boolean unlinked = false;
     try {
-      if (inBackground) {
+      if (inBackground || w.snapshotSettings.enabled()) {
+        // Below a snapshot the subtree is kept, so it is detached whatever the setting says.
         Unlinked out = unlink(pc, src, recursive, codec, root);
         if (out != null) {
           unlinked = out.unlinked();
@@ -133,7 +135,9 @@ final class SubtreeDelete {
    * sub-access check for a caller who is not the superuser (the quiesce, reading and checking,
    * keeping nothing), then one transaction, then the rows are freed in the background ({@link
    * SubtreeReclaim}). Null if a directory above has a quota: the delete is then done in place, so
-   * that the quota's usage drops before the client hears back.
+   * that the quota's usage drops before the client hears back; null too where no snapshot covers
+   * the subtree when this namenode does not delete in the background. Below a snapshot the detached
+   * subtree is held: it is reclaimed once the snapshots that have it are gone.
    */
   private Unlinked unlink(
       PermissionChecker pc,
@@ -150,15 +154,28 @@ final class SubtreeDelete {
     try {
       out =
           w.runner.runAtMostOnce(
-              () ->
-                  new Delete(w.limits, w.snapshotSettings, pc, src, recursive)
-                      .underOwnMark(root.id(), root.subtreeLockOwner())
-                      .detaching(),
+              () -> {
+                Delete d =
+                    new Delete(w.limits, w.snapshotSettings, pc, src, recursive)
+                        .underOwnMark(root.id(), root.subtreeLockOwner());
+                return inBackground ? d.detaching() : d.detachingIfCovered();
+              },
               codec);
-    } catch (SubtreeTooBigException quotaAbove) {
+    } catch (SubtreeTooBigException inPlace) {
       return null;
     }
-    if (!reclaim.detachedUnder(root)) {
+    InodeRow detached = reclaim.detached(root.id());
+    if (detached != null && detached.snapshotId() > 0 && !detached.subtreeLocked()) {
+      LOG.info(
+          "subtree delete of {} unlinked inode {} in {} ms; its rows stay for the snapshots that"
+              + " have them (hold {})",
+          src,
+          root.id(),
+          (System.nanoTime() - start) / 1_000_000,
+          detached.snapshotId());
+      return new Unlinked(out, true);
+    }
+    if (!SubtreeReclaim.underMark(detached, root)) {
       // The path no longer led to the marked root (a delete of an ancestor unlinked it first, or
       // the name was replaced): nothing was unlinked, and the caller must clear the mark, or a
       // reclaim of the ancestor's subtree would meet it for as long as this namenode lives.

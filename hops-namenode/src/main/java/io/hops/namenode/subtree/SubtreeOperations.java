@@ -42,7 +42,8 @@ public final class SubtreeOperations {
   /**
    * HDFS's refusal of a delete in place of a directory holding one with snapshots, checked under
    * the delete's own mark before its first batch, since the last transaction sees only the emptied
-   * root. The wiring runs {@code ops/snapshot/RefuseSnapshottedBelow} when snapshots are enabled.
+   * root; a delete in place below a snapshot is refused too (it would free what the snapshots
+   * read). The wiring runs {@code ops/snapshot/RefuseSnapshottedBelow} when snapshots are enabled.
    */
   @FunctionalInterface
   public interface SnapshottedBelow {

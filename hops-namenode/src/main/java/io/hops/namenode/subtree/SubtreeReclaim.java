@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Frees the rows of subtrees a delete unlinked ({@link io.hops.namenode.ops.Delete#detaching},
  * docs/architecture.md, "Subtree operations"), on this namenode's background thread, and lets the
- * leader take over those whose reclaiming namenode died.
+ * leader take over those whose reclaiming namenode died. A subtree unlinked below a snapshot waits,
+ * unmarked, until its hold ends; the leader's sweep then takes it.
  */
 final class SubtreeReclaim {
   private static final Logger LOG = LoggerFactory.getLogger(SubtreeReclaim.class);
@@ -77,7 +78,7 @@ final class SubtreeReclaim {
     long inodes = 0;
     while (true) {
       InodeRow top = w.runner.run(() -> new ReadDetached(id));
-      if (top == null) {
+      if (top == null || held(top)) {
         return;
       }
       List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, "/", null);
@@ -103,7 +104,7 @@ final class SubtreeReclaim {
     long me = w.marks.myId();
     int started = 0;
     for (InodeRow r : w.runner.run(ListDetached::new)) {
-      if (reclaiming.contains(r.id())) {
+      if (reclaiming.contains(r.id()) || held(r)) {
         continue;
       }
       long owner = r.subtreeLocked() ? r.subtreeLockOwner() : 0;
@@ -122,14 +123,26 @@ final class SubtreeReclaim {
     return started;
   }
 
+  /** The detached root {@code id} now (read committed), or null. */
+  InodeRow detached(long id) throws IOException {
+    return w.runner.run(() -> new ReadDetached(id));
+  }
+
   /**
-   * Whether {@code root}, as marked, is now a detached root under the same mark: what a delete that
-   * meant to unlink it checks after its transaction, which may have found the path gone or led
+   * Whether {@code now}, a detached root or null, carries the mark {@code root} had: what a delete
+   * that meant to unlink it checks after its transaction, which may have found the path gone or led
    * elsewhere and unlinked nothing.
    */
-  boolean detachedUnder(InodeRow root) throws IOException {
-    InodeRow now = w.runner.run(() -> new ReadDetached(root.id()));
+  static boolean underMark(InodeRow now, InodeRow root) {
     return now != null && now.subtreeLocked() && now.subtreeLockOwner() == root.subtreeLockOwner();
+  }
+
+  /**
+   * Whether the detached root {@code r} is held for snapshots (docs/architecture.md, "Snapshots"):
+   * its rows are theirs until the hold ends ({@code ClearHold} sets its {@code snapshot_id} to 0).
+   */
+  static boolean held(InodeRow r) {
+    return r.snapshotId() > 0;
   }
 
   /** Whether this namenode has a reclaim queued or running. */

@@ -27,7 +27,8 @@ import java.util.TreeSet;
  * <p>Cost: nothing for a directory that no snapshottable directory with snapshots covers; else a
  * pruned scan of the directory's versions, and when it has some, of its live children and (once per
  * snapshottable directory) of its snapshots, read committed; a deleted directory adds a scan of its
- * versions.
+ * versions, and one of its rows when a delete too big for one transaction detached it with them:
+ * the whole deleted subtree is read in the summary's one transaction.
  */
 public record SnapshotContent(long length, long files, long dirs, long space) {
   public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0);
@@ -42,6 +43,7 @@ public record SnapshotContent(long length, long files, long dirs, long space) {
       return NONE;
     }
     Map<Long, TreeSet<Long>> snapshots = new HashMap<>();
+    Set<Long> counted = new HashSet<>();
     long[] c = new long[4];
     for (Map.Entry<Long, Long> e : covered.entrySet()) {
       long dir = e.getKey();
@@ -63,11 +65,10 @@ public record SnapshotContent(long length, long files, long dirs, long space) {
       for (InodeRow r : liveChildren(tx, dir)) {
         live.put(r.name(), r.id());
       }
-      Set<Long> counted = new HashSet<>();
       for (InodeVersionRow v : seen(versions, ids)) {
         Long now = live.get(v.name());
         if ((now == null || now != v.id()) && counted.add(v.id())) {
-          count(tx, v, c);
+          count(tx, v, ids, counted, c);
         }
       }
     }
@@ -99,8 +100,30 @@ public record SnapshotContent(long length, long files, long dirs, long space) {
     return out;
   }
 
-  /** Adds an inode the snapshots alone hold: a file, or a directory with what it held. */
-  private static void count(LockPhase tx, InodeVersionRow v, long[] c) throws StorageException {
+  /**
+   * Adds an inode the snapshots alone hold: a file, or a directory with what it held, each inode
+   * once ({@code counted}); {@code ids} are the covering directory's snapshots.
+   */
+  private static void count(
+      LockPhase tx, InodeVersionRow v, TreeSet<Long> ids, Set<Long> counted, long[] c)
+      throws StorageException {
+    // A directory deleted too big for one transaction is detached with its rows (held for the
+    // snapshots): below it, an entry without a version from the delete's snapshot on is its row.
+    boolean detached =
+        v.isDir()
+            && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED) != null;
+    count(tx, v, v.snapshotId(), detached, ids, counted, c);
+  }
+
+  private static void count(
+      LockPhase tx,
+      InodeVersionRow v,
+      long deletedAt,
+      boolean detached,
+      TreeSet<Long> ids,
+      Set<Long> counted,
+      long[] c)
+      throws StorageException {
     if (!v.isDir()) {
       c[0] += v.size();
       c[1] += v.symlink() == null ? 1 : 0; // HDFS's snapshot counts leave symlinks out
@@ -108,21 +131,37 @@ public record SnapshotContent(long length, long files, long dirs, long space) {
       return;
     }
     c[2]++;
-    // A deleted directory's entries were versioned by its delete (or earlier): the latest version
-    // of each name is what it held.
-    Map<String, InodeVersionRow> latest = new HashMap<>();
-    for (InodeVersionRow child :
-        tx.findByPartition(InodeVersionRow.TABLE, v.id(), LockMode.READ_COMMITTED)) {
-      InodeVersionRow seen = latest.get(child.name());
-      if (seen == null || seen.snapshotId() < child.snapshotId()) {
-        latest.put(child.name(), child);
+    for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
+      if (counted.add(child.id())) {
+        count(tx, child, deletedAt, detached, ids, counted, c);
       }
     }
-    for (InodeVersionRow child : latest.values()) {
-      if (child.present()) {
-        count(tx, child, c);
+  }
+
+  /**
+   * The versions of deleted directory {@code dir}'s entries: its delete (or an earlier change)
+   * versioned each at the snapshot it was deleted at, {@code deletedAt}. Below a detached directory
+   * an entry without a version from that snapshot on is its live row, unchanged since: it counts as
+   * a version at {@code deletedAt}.
+   */
+  private static List<InodeVersionRow> heldBy(
+      LockPhase tx, long dir, long deletedAt, boolean detached) throws StorageException {
+    List<InodeVersionRow> versions =
+        new ArrayList<>(tx.findByPartition(InodeVersionRow.TABLE, dir, LockMode.READ_COMMITTED));
+    if (detached) {
+      Set<String> answered = new HashSet<>();
+      for (InodeVersionRow v : versions) {
+        if (v.snapshotId() >= deletedAt) {
+          answered.add(v.name());
+        }
+      }
+      for (InodeRow r : tx.findByPartition(InodeRow.TABLE, dir, LockMode.READ_COMMITTED)) {
+        if (!answered.contains(r.name())) {
+          versions.add(InodeVersionRow.of(dir, r.name(), deletedAt, r));
+        }
       }
     }
+    return versions;
   }
 
   private static List<InodeRow> liveChildren(LockPhase tx, long dir) throws StorageException {

@@ -401,7 +401,7 @@ public final class SnapshotView {
   }
 
   /** The children of directory {@code id} at snapshot {@code sid}, in HDFS's listing order. */
-  private static List<InodeRow> children(LockPhase tx, long id, long sid) throws StorageException {
+  static List<InodeRow> children(LockPhase tx, long id, long sid) throws StorageException {
     List<InodeRow> live = liveChildren(tx, id);
     return childrenAt(
         id, live, tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED), sid);

@@ -76,26 +76,7 @@ class SnapshotContentLikeHdfsTest {
   private static void views(DistributedFileSystem fs, List<String> out) throws Exception {
     for (String path : List.of("/c", "/c/sub", "/c/sub/deep", "/plain", "/c/sub/deep/y")) {
       ContentSummary cs = fs.getContentSummary(p(path));
-      out.add(
-          path
-              + ": length="
-              + cs.getLength()
-              + " files="
-              + cs.getFileCount()
-              + " dirs="
-              + cs.getDirectoryCount()
-              + " space="
-              + cs.getSpaceConsumed()
-              + " quota="
-              + cs.getQuota()
-              + " snapshotLength="
-              + cs.getSnapshotLength()
-              + " snapshotFiles="
-              + cs.getSnapshotFileCount()
-              + " snapshotDirs="
-              + cs.getSnapshotDirectoryCount()
-              + " snapshotSpace="
-              + cs.getSnapshotSpaceConsumed());
+      out.add(path + ": " + SnapshotTestFiles.figures(cs));
       out.add(path + " count -q: " + shell(fs, "-count", "-q", path));
       out.add(path + " du -s: " + shell(fs, "-du", "-s", path));
       out.add(path + " du -s -x: " + shell(fs, "-du", "-s", "-x", path));

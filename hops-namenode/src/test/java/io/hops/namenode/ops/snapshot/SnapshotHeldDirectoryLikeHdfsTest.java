@@ -209,15 +209,7 @@ class SnapshotHeldDirectoryLikeHdfsTest {
           .as("kept files and holds")
           .isEmpty();
     }
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (SnapshotKeptBlocks.stored(both.get(), kept).contains(true)
-        && System.currentTimeMillis() < deadline) {
-      SnapshotKeptBlocks.leaderRounds(both.get());
-      Thread.sleep(300);
-    }
-    assertThat(SnapshotKeptBlocks.stored(both.get(), kept))
-        .as("released blocks on the datanode")
-        .allMatch(s -> !s);
+    SnapshotKeptBlocks.awaitInvalidated(both.get(), kept);
     try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
     }

@@ -54,6 +54,21 @@ final class SnapshotKeptBlocks {
     return out;
   }
 
+  /**
+   * Runs housekeeping rounds until none of {@code blocks} is stored on a datanode any more (a
+   * minute at the most), and asserts it.
+   */
+  static void awaitInvalidated(SideBySide both, List<LocatedBlock> blocks) throws Exception {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (stored(both, blocks).contains(true) && System.currentTimeMillis() < deadline) {
+      leaderRounds(both);
+      Thread.sleep(300);
+    }
+    org.assertj.core.api.Assertions.assertThat(stored(both, blocks))
+        .as("released blocks on the datanode")
+        .allMatch(s -> !s);
+  }
+
   /** One round of every housekeeping service on both of hops's namenodes. */
   static void leaderRounds(SideBySide both) throws Exception {
     for (HopsNameNode nn : new HopsNameNode[] {both.hops.namenode(), both.other}) {

@@ -91,6 +91,28 @@ final class SnapshotTestFiles {
     }
   }
 
+  /** What the side-by-side tests compare of a content summary: its counts and snapshot figures. */
+  static String figures(org.apache.hadoop.fs.ContentSummary cs) {
+    return "length="
+        + cs.getLength()
+        + " files="
+        + cs.getFileCount()
+        + " dirs="
+        + cs.getDirectoryCount()
+        + " space="
+        + cs.getSpaceConsumed()
+        + " quota="
+        + cs.getQuota()
+        + " snapshotLength="
+        + cs.getSnapshotLength()
+        + " snapshotFiles="
+        + cs.getSnapshotFileCount()
+        + " snapshotDirs="
+        + cs.getSnapshotDirectoryCount()
+        + " snapshotSpace="
+        + cs.getSnapshotSpaceConsumed();
+  }
+
   /** The length and hash of {@code text}, as {@link #digestOf} answers them. */
   static String digest(String text) {
     return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
