@@ -41,10 +41,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SnapshotBigDeleteLikeHdfsTest {
   /** hops's bound of one transaction, well below the tree. */
-  private static final int BOUND = 200;
+  private static final int BOUND = 100;
 
-  private static final int DIRS = 40;
-  private static final int FILES = 50;
+  private static final int DIRS = 16;
+  private static final int FILES = 25;
 
   @RegisterExtension
   static final SideBySideExtension both =
