@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -61,11 +62,15 @@ final class CommitBatch {
   /** How many bytes of encoded rows this batch adds to each table with a capacity. */
   private final Map<StoredTable<?>, Long> growth = new HashMap<>();
 
-  /** The state of each row as this batch leaves it; {@link RowCache#ABSENT} once deleted. */
+  /**
+   * The state of each row as this batch leaves it; {@link RowCache#ABSENT} once deleted. Less the
+   * rows of {@link #uncached} keys, what the commit tells the {@link RowCache}: one map, so a
+   * written row costs one map entry, not one here and one for the cache.
+   */
   private final Map<KeyBytes, Object> written = new HashMap<>();
 
-  /** The same for the rows of cacheable tables: what the commit tells the {@link RowCache}. */
-  private final Map<KeyBytes, Object> cached = new HashMap<>();
+  /** The keys in {@link #written} of rows of tables that are not {@link StoredTable#cacheable}. */
+  private final Set<KeyBytes> uncached = new HashSet<>();
 
   /** Keys (rows and index entries) this batch deletes at its end, unless it puts them again. */
   private final Set<KeyBytes> deletes = new LinkedHashSet<>();
@@ -174,6 +179,11 @@ final class CommitBatch {
 
   /** The rows of cacheable tables as this batch leaves them, by row key. */
   Map<KeyBytes, Object> cachedRows() {
+    if (uncached.isEmpty()) {
+      return written;
+    }
+    Map<KeyBytes, Object> cached = new HashMap<>(written);
+    cached.keySet().removeAll(uncached);
     return cached;
   }
 
@@ -344,8 +354,8 @@ final class CommitBatch {
   private void leave(StoredTable<Record> t, byte[] key, Object state) {
     KeyBytes k = new KeyBytes(key);
     written.put(k, state);
-    if (t.cacheable) {
-      cached.put(k, state);
+    if (!t.cacheable) {
+      uncached.add(k);
     }
     if (t.partitionPrefixLength > 0) {
       partitions

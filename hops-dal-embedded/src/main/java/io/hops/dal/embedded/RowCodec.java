@@ -3,7 +3,10 @@ package io.hops.dal.embedded;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Table;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -23,6 +26,22 @@ final class RowCodec<R extends Record> {
   /** Each column's value in a row stored before the column was added, by position. */
   private final Object[] absent;
 
+  /** By position: whether the column is primitive, read without boxing. */
+  private final boolean[] primitive;
+
+  /** The positions of the other columns. */
+  private final int[] referencePositions;
+
+  /** The bytes every encoded row has: the column count, the null bitmap, the primitive columns. */
+  private final int fixedBytes;
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle SHORTS =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+
   RowCodec(Table<R> table) {
     this.table = table;
     this.columns = table.columns();
@@ -32,60 +51,85 @@ final class RowCodec<R extends Record> {
       types[c.position()] = c.type();
       absent[c.position()] = c.nullable() ? null : zero(c);
     }
+    this.primitive = new boolean[columns.size()];
+    int fixed = 1 + (columns.size() + 7) / 8;
+    for (Column c : columns) {
+      if (table.primitive(c.position())) {
+        primitive[c.position()] = true;
+        fixed += width(c.type());
+      }
+    }
+    this.fixedBytes = fixed;
+    this.referencePositions =
+        columns.stream().mapToInt(Column::position).filter(p -> !primitive[p]).toArray();
   }
 
+  /**
+   * Encodes without boxing: a primitive column is read as a long ({@link Table#getPrimitive}) and
+   * written in place, the reference columns (strings, bytes, nullable numbers) are read first to
+   * size the value exactly, so the bytes are allocated once and not copied.
+   */
   byte[] encode(R row) {
-    int n = columns.size();
-    Object[] values = new Object[n];
-    int bitmapBytes = (n + 7) / 8;
-    int size = 1 + bitmapBytes;
-    for (Column c : columns) {
-      Object v = table.get(row, c.position());
-      values[c.position()] = v;
-      if (v != null) {
-        size +=
-            switch (c.type()) {
-              case BIGINT -> 8;
-              case INT -> 4;
-              case SMALLINT -> 2;
-              case TINYINT, BOOLEAN -> 1;
-              case STRING -> {
-                byte[] utf8 = ((String) v).getBytes(StandardCharsets.UTF_8);
-                values[c.position()] = utf8;
-                yield 5 + utf8.length;
-              }
-              case BYTES -> 5 + ((byte[]) v).length;
-            };
-      }
-    }
-    ByteBuffer out = ByteBuffer.allocate(size);
-    out.put((byte) n);
-    byte[] bitmap = new byte[bitmapBytes];
-    for (int i = 0; i < n; i++) {
-      if (values[i] == null) {
-        bitmap[i / 8] |= (byte) (1 << (i % 8));
-      }
-    }
-    out.put(bitmap);
-    for (Column c : columns) {
-      Object v = values[c.position()];
+    int n = types.length;
+    Object[] references = new Object[n];
+    int size = fixedBytes;
+    for (int p : referencePositions) {
+      Object v = table.get(row, p);
       if (v == null) {
         continue;
       }
-      switch (c.type()) {
-        case BIGINT -> out.putLong((Long) v);
-        case INT -> out.putInt((Integer) v);
-        case SMALLINT -> out.putShort((Short) v);
-        case TINYINT -> out.put((Byte) v);
-        case BOOLEAN -> out.put((byte) ((Boolean) v ? 1 : 0));
-        case STRING, BYTES -> {
-          byte[] b = (byte[]) v;
-          putVarint(out, b.length);
-          out.put(b);
-        }
+      if (v instanceof String string) {
+        v = string.getBytes(StandardCharsets.UTF_8);
+      }
+      references[p] = v;
+      size += v instanceof byte[] b ? varintBytes(b.length) + b.length : width(types[p]);
+    }
+    byte[] out = new byte[size];
+    out[0] = (byte) n;
+    int at = 1 + (n + 7) / 8;
+    for (int i = 0; i < n; i++) {
+      if (primitive[i]) {
+        at = putNumber(out, at, types[i], table.getPrimitive(row, i));
+        continue;
+      }
+      Object v = references[i];
+      if (v == null) {
+        out[1 + (i >>> 3)] |= (byte) (1 << (i & 7));
+      } else if (v instanceof byte[] b) {
+        at = putVarint(out, at, b.length);
+        System.arraycopy(b, 0, out, at, b.length);
+        at += b.length;
+      } else {
+        at =
+            putNumber(
+                out,
+                at,
+                types[i],
+                v instanceof Boolean on ? (on ? 1 : 0) : ((Number) v).longValue());
       }
     }
-    return java.util.Arrays.copyOf(out.array(), out.position());
+    return out;
+  }
+
+  private static int putNumber(byte[] out, int at, ColumnType type, long v) {
+    switch (type) {
+      case BIGINT -> LONGS.set(out, at, v);
+      case INT -> INTS.set(out, at, (int) v);
+      case SMALLINT -> SHORTS.set(out, at, (short) v);
+      default -> out[at] = (byte) v; // TINYINT, BOOLEAN
+    }
+    return at + width(type);
+  }
+
+  /** The bytes a value of a number or boolean column takes. */
+  private static int width(ColumnType type) {
+    return switch (type) {
+      case BIGINT -> 8;
+      case INT -> 4;
+      case SMALLINT -> 2;
+      case TINYINT, BOOLEAN -> 1;
+      case STRING, BYTES -> throw new IllegalArgumentException(type + " has no fixed width");
+    };
   }
 
   R decode(byte[] stored) {
@@ -142,12 +186,22 @@ final class RowCodec<R extends Record> {
     return b;
   }
 
-  private static void putVarint(ByteBuffer out, int v) {
+  private static int putVarint(byte[] out, int at, int v) {
     while ((v & ~0x7F) != 0) {
-      out.put((byte) ((v & 0x7F) | 0x80));
+      out[at++] = (byte) ((v & 0x7F) | 0x80);
       v >>>= 7;
     }
-    out.put((byte) v);
+    out[at++] = (byte) v;
+    return at;
+  }
+
+  private static int varintBytes(int v) {
+    int bytes = 1;
+    while ((v & ~0x7F) != 0) {
+      bytes++;
+      v >>>= 7;
+    }
+    return bytes;
   }
 
   private static int getVarint(ByteBuffer in) {

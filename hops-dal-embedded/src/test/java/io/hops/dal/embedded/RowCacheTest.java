@@ -107,6 +107,24 @@ class RowCacheTest {
     }
   }
 
+  /** One commit of a row with bytes and one without: the cache gets the second, never the first. */
+  @Test
+  void aCommitOfRowsWithAndWithoutBytesCachesOnlyThoseWithout() throws Exception {
+    open(1000);
+    RowCache cache = ((EmbeddedStorage) storage).store().rows();
+    InodeRow row = SampleRows.typical(T, 3);
+    VariableRow v = new VariableRow("mixed", 1, new byte[] {1, 2, 3});
+    commit(
+        tx -> {
+          tx.insert(VariableRow.TABLE, v);
+          tx.insert(T, row);
+        });
+    assertThat(cache.current().get(cacheKey(row))).isEqualTo(row);
+    assertThat(cache.current().get(new KeyBytes(StoredTable.of(VariableRow.TABLE).rowKey(v))))
+        .isNull();
+    assertThat(cache.entries()).isEqualTo(1);
+  }
+
   /**
    * A transaction that reads once (a block report's bulk apply) reads from the store: it neither
    * looks the cache up nor leaves what it read there, and sees every commit; its own commit

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * A table's description, derived once from its row record: name, columns, primary key, partition
@@ -25,7 +26,14 @@ public final class Table<R extends Record> {
   private final List<Column> columns;
   private final List<Column> keyColumns;
   private final Column partitionColumn;
-  private final List<Function<Object, Object>> accessors;
+  private final Function<Object, Object>[] accessors;
+
+  /**
+   * By column position: a primitive column's accessor returning its value widened to a long (a
+   * boolean as 0 or 1), with no boxing; null for a column of a reference type.
+   */
+  private final ToLongFunction<Object>[] primitiveAccessors;
+
   private final MethodHandle constructor;
   private final int[] keyPositions;
 
@@ -38,6 +46,7 @@ public final class Table<R extends Record> {
   /** By column position: the values a partial index holds ({@link Indexed#only}), else null. */
   private final long[][] partialIndexes;
 
+  @SuppressWarnings("unchecked")
   private Table(Class<R> rowType) {
     this.rowType = rowType;
     TableName tableName = rowType.getAnnotation(TableName.class);
@@ -49,7 +58,8 @@ public final class Table<R extends Record> {
     List<Column> cols = new ArrayList<>();
     List<Column> keys = new ArrayList<>();
     Column partition = null;
-    List<Function<Object, Object>> getters = new ArrayList<>();
+    this.accessors = new Function[components.length];
+    this.primitiveAccessors = new ToLongFunction[components.length];
     Class<?>[] types = new Class<?>[components.length];
     this.partialIndexes = new long[components.length][];
     for (int i = 0; i < components.length; i++) {
@@ -69,13 +79,13 @@ public final class Table<R extends Record> {
       if (c.partitionKey()) {
         partition = c;
       }
-      getters.add(accessor(rowType, components[i].getAccessor()));
+      accessors[i] = accessor(rowType, components[i].getAccessor());
+      primitiveAccessors[i] = primitiveAccessor(rowType, components[i].getAccessor(), accessors[i]);
       types[i] = components[i].getType();
     }
     if (keys.isEmpty()) {
       throw new IllegalArgumentException(rowType + " has no @Pk column");
     }
-    this.accessors = List.copyOf(getters);
     this.columns = List.copyOf(cols);
     this.keyColumns = List.copyOf(keys);
     this.partitionColumn = partition;
@@ -102,19 +112,53 @@ public final class Table<R extends Record> {
    */
   @SuppressWarnings("unchecked")
   private static Function<Object, Object> accessor(Class<?> rowType, Method method) {
+    return (Function<Object, Object>)
+        lambda(rowType, method, Function.class, "apply", Object.class, null);
+  }
+
+  /**
+   * A primitive component's accessor widened to a long without boxing (a boolean through its boxed
+   * accessor, whose two values are cached), or null for a component of a reference type.
+   */
+  @SuppressWarnings("unchecked")
+  private static ToLongFunction<Object> primitiveAccessor(
+      Class<?> rowType, Method method, Function<Object, Object> boxed) {
+    Class<?> type = method.getReturnType();
+    if (!type.isPrimitive()) {
+      return null;
+    }
+    if (type == boolean.class) {
+      return row -> (Boolean) boxed.apply(row) ? 1 : 0;
+    }
+    return (ToLongFunction<Object>)
+        lambda(rowType, method, ToLongFunction.class, "applyAsLong", long.class, long.class);
+  }
+
+  /**
+   * {@code method} as an instance of the functional interface {@code type}, whose method {@code
+   * name} takes an Object and returns {@code erased}, {@code returned} when called (null: the
+   * method's return type, boxed): a generated class calling it directly.
+   */
+  private static Object lambda(
+      Class<?> rowType,
+      Method method,
+      Class<?> type,
+      String name,
+      Class<?> erased,
+      Class<?> returned) {
     try {
       MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(rowType, MethodHandles.lookup());
       MethodHandle getter = lookup.unreflect(method);
-      return (Function<Object, Object>)
-          LambdaMetafactory.metafactory(
-                  lookup,
-                  "apply",
-                  MethodType.methodType(Function.class),
-                  MethodType.methodType(Object.class, Object.class),
-                  getter,
-                  MethodType.methodType(getter.type().wrap().returnType(), rowType))
-              .getTarget()
-              .invoke();
+      Class<?> instantiated = returned != null ? returned : getter.type().wrap().returnType();
+      return LambdaMetafactory.metafactory(
+              lookup,
+              name,
+              MethodType.methodType(type),
+              MethodType.methodType(erased, Object.class),
+              getter,
+              MethodType.methodType(instantiated, rowType))
+          .getTarget()
+          .invoke();
     } catch (Throwable e) {
       throw new IllegalArgumentException("cannot read " + rowType.getName() + "." + method, e);
     }
@@ -223,7 +267,20 @@ public final class Table<R extends Record> {
 
   /** The value of column {@code position} of a row. */
   public Object get(R row, int position) {
-    return accessors.get(position).apply(row);
+    return accessors[position].apply(row);
+  }
+
+  /** Whether column {@code position} is of a primitive type, which {@link #getPrimitive} reads. */
+  public boolean primitive(int position) {
+    return primitiveAccessors[position] != null;
+  }
+
+  /**
+   * The value of primitive column {@code position} of a row, widened to a long (a boolean as 0 or
+   * 1), read without boxing it as {@link #get} does.
+   */
+  public long getPrimitive(R row, int position) {
+    return primitiveAccessors[position].applyAsLong(row);
   }
 
   /** A row from its column values in column order. */
