@@ -16,6 +16,9 @@ import org.apache.hadoop.net.NetworkTopology;
  * registers with, read by the others.
  */
 final class DatanodeRegistrations {
+  /** Attempts of one registration's transaction, each lost to another namenode's on a new row. */
+  private static final int MAX_ATTEMPTS = 4;
+
   private DatanodeRegistrations() {}
 
   /** The stored registration of a datanode, or null if none. */
@@ -49,6 +52,7 @@ final class DatanodeRegistrations {
             (byte) 0,
             System.currentTimeMillis());
     AdminStates state;
+    DuplicateKeyException previous = null;
     for (int attempt = 0; ; attempt++) {
       try (Transaction tx = storage.begin()) {
         DatanodeRow old =
@@ -69,12 +73,20 @@ final class DatanodeRegistrations {
         return new Stored(state, racks);
       } catch (DuplicateKeyException e) {
         // A datanode registers with every namenode at once: on an engine whose locking read of a
-        // missing row takes no lock, two may insert its row; the loser updates the winner's.
-        if (attempt > 0) {
+        // missing row takes no lock, two may insert the same row (the datanode's, or the racks'
+        // multi_rack row); the loser reads the winner's on its next attempt. With three namenodes
+        // an attempt may lose on one row and the next on another, so a new key each time is
+        // retried, a few times; the same key twice in a row is no race.
+        if (attempt >= MAX_ATTEMPTS - 1 || (previous != null && sameKey(e, previous))) {
           throw e;
         }
+        previous = e;
       }
     }
+  }
+
+  private static boolean sameKey(DuplicateKeyException a, DuplicateKeyException b) {
+    return a.key() != null && a.key().equals(b.key());
   }
 
   static String locationOf(DatanodeRow row) {
