@@ -165,7 +165,7 @@ final class SubtreeDelete {
       return null;
     }
     InodeRow detached = reclaim.detached(root.id());
-    if (detached != null && detached.snapshotId() > 0 && !detached.subtreeLocked()) {
+    if (detached != null && SubtreeReclaim.held(detached) && !detached.subtreeLocked()) {
       LOG.info(
           "subtree delete of {} unlinked inode {} in {} ms; its rows stay for the snapshots that"
               + " have them (hold {})",
