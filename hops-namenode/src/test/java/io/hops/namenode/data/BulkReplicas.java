@@ -100,7 +100,9 @@ public final class BulkReplicas {
         Files.createDirectories(d.toPath());
         dir = d;
       }
-      Files.createFile(new File(d, "blk_" + id).toPath());
+      // A replica the leader had copied here before this restart (the block short of replicas while
+      // the other datanodes restart) is the same empty block: written over, not refused.
+      Files.write(new File(d, "blk_" + id).toPath(), new byte[0]);
       try (OutputStream out =
           Files.newOutputStream(
               new File(d, "blk_" + id + "_" + GENERATION_STAMP + ".meta").toPath())) {
