@@ -5,7 +5,6 @@ import io.hops.dal.KeyRange;
 import io.hops.dal.StorageException;
 import io.hops.dal.WriteOp;
 import io.hops.dal.schema.Column;
-import io.hops.dal.schema.Key;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -261,27 +260,30 @@ final class CommitBatch {
   @SuppressWarnings("unchecked")
   private void add(WriteOp op) throws StorageException {
     StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
-    byte[] key = t.rowKey(op.key());
+    // One encoding and one hash of the row key for the batch, the maps and the caches.
+    KeyBytes k = t.rowKeyBytes(op.key());
+    byte[] key = k.bytes();
+    KeyBytes space = t.partitionMarks ? t.partitionSpace(op.key()) : null;
     Record old =
         current(
             t,
-            key,
-            op.key(),
+            k,
+            space,
             op.kind() == WriteOp.Kind.INSERT || op.kind() == WriteOp.Kind.INSERT_IF_ABSENT);
     switch (op.kind()) {
       case DELETE -> {
         if (old != null) {
-          deletes.add(new KeyBytes(key));
+          deletes.add(k);
           if (capacities.limits(t.table.name())) {
             grow(t, -t.codec.encode(old).length);
           }
           removeIndexEntries(t, old, key);
-          leave(t, key, RowCache.ABSENT);
+          leave(t, k, RowCache.ABSENT);
         }
       }
       case UPDATE -> {
         if (old != null) {
-          put(t, key, old, op.row());
+          put(t, k, old, op.row());
         }
       }
       case INSERT -> {
@@ -289,26 +291,31 @@ final class CommitBatch {
           throw new DuplicateKeyException(
               "insert of " + op.key() + ": a row with this primary key exists", null, op.key());
         }
-        inserted(t, key, op);
+        inserted(t, k, space, op);
       }
       case INSERT_IF_ABSENT -> {
         if (old == null) {
-          inserted(t, key, op);
+          inserted(t, k, space, op);
         }
       }
     }
   }
 
-  private void inserted(StoredTable<Record> t, byte[] key, WriteOp op) throws StorageException {
-    put(t, key, null, op.row());
+  /**
+   * {@code space}: the partition's {@link HighWaters} space when the table has marks by partition.
+   */
+  private void inserted(StoredTable<Record> t, KeyBytes k, KeyBytes space, WriteOp op)
+      throws StorageException {
+    put(t, k, null, op.row());
     if (t.partitionMarks) {
-      newKeyPartitions.add(t.partitionSpace(op.key()));
-      newPartitionKeys.add(key);
+      newKeyPartitions.add(space);
+      newPartitionKeys.add(k.bytes());
     }
   }
 
-  private void put(StoredTable<Record> t, byte[] key, Record old, Record row)
+  private void put(StoredTable<Record> t, KeyBytes k, Record old, Record row)
       throws StorageException {
+    byte[] key = k.bytes();
     for (Column c : t.indexed) {
       Object value = t.table.get(row, c.position());
       Object oldValue = old == null ? null : t.table.get(old, c.position());
@@ -329,7 +336,9 @@ final class CommitBatch {
       }
       records.put(entry, key);
       keysPut++;
-      deletes.remove(new KeyBytes(entry));
+      if (!deletes.isEmpty()) {
+        deletes.remove(new KeyBytes(entry));
+      }
     }
     byte[] encoded = t.codec.encode(row);
     records.put(key, encoded);
@@ -338,21 +347,21 @@ final class CommitBatch {
       newKeySpaces.add(t.rowSpace);
       newKeys.add(key);
       if (!deletes.isEmpty()) {
-        deletes.remove(new KeyBytes(key));
+        deletes.remove(k);
       }
     }
     if (capacities.limits(t.table.name())) {
       grow(t, encoded.length - (old == null ? 0 : t.codec.encode(old).length));
     }
-    leave(t, key, row);
+    leave(t, k, row);
   }
 
   private void grow(StoredTable<Record> t, long bytes) {
     growth.merge(t, bytes, Long::sum);
   }
 
-  private void leave(StoredTable<Record> t, byte[] key, Object state) {
-    KeyBytes k = new KeyBytes(key);
+  private void leave(StoredTable<Record> t, KeyBytes k, Object state) {
+    byte[] key = k.bytes();
     written.put(k, state);
     if (!t.cacheable) {
       uncached.add(k);
@@ -425,9 +434,9 @@ final class CommitBatch {
   }
 
   /** The row as the store holds it after the writes added so far. */
-  private Record current(StoredTable<Record> t, byte[] key, Key rowKey, boolean inserting)
+  private Record current(StoredTable<Record> t, KeyBytes k, KeyBytes space, boolean inserting)
       throws StorageException {
-    KeyBytes k = new KeyBytes(key);
+    byte[] key = k.bytes();
     Object known = written.get(k);
     if (known == null) {
       known = lockedReads.get(k);
@@ -438,7 +447,7 @@ final class CommitBatch {
     if (t.partitionMarks) {
       // The partition's mark, learnt before this insert raises it, so that it knows the keys
       // just below this one that no commit put (HighWaters.WINDOW).
-      if (highWaters.partitionNeverHeld(reader.prefixes(), t.partitionSpace(rowKey), key)) {
+      if (highWaters.partitionNeverHeld(reader.prefixes(), space, key)) {
         return null;
       }
     } else if (inserting && highWaters.neverHeld(reader.prefixes(), t.rowSpace, key)) {
