@@ -12,7 +12,9 @@ import io.hops.dal.schema.TableName;
  * snapshottable directory {@code dirId} left {@code ns} inodes and {@code ds} bytes of storage
  * space, which the snapshots of {@code dirId} up to {@code snapshotId} still have, charged to the
  * quota directory {@code quotaId}, as HDFS keeps them in the usage of the directories above until
- * the last snapshot that has them goes. Released with the kept files of the same directory and
+ * the last snapshot that has them goes. A rename of a file the snapshots have at its old entry
+ * keeps it charged on the source side too (HDFS's {@code INodeReference.WithName}): such a row has
+ * the negated file id as {@code inodeId}. Released with the kept files of the same directory and
  * snapshot ({@link SnapshotKeptFileRow}): the transaction that releases them takes the usage off
  * {@code quotaId}'s quota row. Partitioned like the kept files, so a release finds both with a
  * pruned scan each; indexed by {@code quotaId}, so that a rename of the quota directory, or the
@@ -44,5 +46,10 @@ public record SnapshotKeptUsageRow(
   /** Whether this row charges a detached subtree until its reclaim, not a snapshot's usage. */
   public boolean untilReclaim() {
     return snapshotId == RECLAIM;
+  }
+
+  /** Whether this row charges the detached subtree {@code rootId} until its reclaim. */
+  public boolean untilReclaimOf(long rootId) {
+    return untilReclaim() && inodeId == rootId;
   }
 }

@@ -41,7 +41,7 @@ public final class DropDetachedRoot extends Operation<Boolean> {
       // order of docs/architecture.md, "Lock order": the usage rows, then the quota rows.
       charges =
           tx.findByPartition(SnapshotKeptUsageRow.TABLE, id, LockMode.EXCLUSIVE).stream()
-              .filter(u -> u.untilReclaim() && u.inodeId() == id)
+              .filter(u -> u.untilReclaimOf(id))
               .toList();
       quotas =
           AncestorQuotas.lockIds(tx, charges.stream().map(SnapshotKeptUsageRow::quotaId).toList());

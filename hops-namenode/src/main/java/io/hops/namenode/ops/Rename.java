@@ -190,7 +190,9 @@ public final class Rename extends Operation<Boolean> {
         AncestorQuotas.lock(
             tx, new ResolvedPath[] {locks.srcPath(), locks.dstPath()}, new int[] {sn, tn});
     keptAtSource = s.isDir() ? null : tx.entryKeeperOf(s);
-    if (keptAtSource != null && (quotas.any(0, sn) || quotas.any(1, tn))) {
+    if (keptAtSource != null
+        && (quotas.any(0, sn) || quotas.any(1, tn))
+        && !chargedAtSourceAlready(tx, s, quotas.ids(0, sn))) {
       moved = OpenFilesSpace.usage(tx, List.of(s));
       return;
     }
@@ -231,6 +233,35 @@ public final class Rename extends Operation<Boolean> {
   }
 
   /**
+   * Whether an earlier rename from the same entry (the file moved back since) left the source side
+   * charged for this snapshot already: one primary-key read, only for a file the latest snapshot
+   * has under a quota.
+   */
+  private boolean chargedAtSourceAlready(LockPhase tx, InodeRow s, List<Long> sourceQuotas)
+      throws IOException {
+    return !sourceQuotas.isEmpty()
+        && tx.find(
+                SnapshotKeptUsageRow.TABLE,
+                SnapshotKeptUsageRow.TABLE.keyOf(renameCharge(s.id(), sourceQuotas.get(0))),
+                LockMode.READ_COMMITTED)
+            != null;
+  }
+
+  /**
+   * The row keeping a renamed file charged to source quota directory {@code q}: under the negated
+   * file id, apart from the rows of the file's later delete.
+   */
+  private SnapshotKeptUsageRow renameCharge(long fileId, long q) {
+    return new SnapshotKeptUsageRow(
+        keptAtSource.dirId(),
+        keptAtSource.snapshotId(),
+        -fileId,
+        q,
+        moved == null ? 0 : moved[0],
+        moved == null ? 0 : moved[1]);
+  }
+
+  /**
    * HDFS FSDirRenameOp.verifyQuotaForRename, then the move of the usage: off the source's quota
    * directories, onto the target's, less an overwritten destination; the common ones unchanged.
    */
@@ -259,15 +290,7 @@ public final class Rename extends Operation<Boolean> {
       // HDFS's INodeReference.WithName: the latest snapshot has the file at its old entry, where it
       // stays charged to every quota directory above, the common ones too, until released.
       for (long q : quotas.ids(0, sn)) {
-        tx.insert(
-            SnapshotKeptUsageRow.TABLE,
-            new SnapshotKeptUsageRow(
-                keptAtSource.dirId(),
-                keptAtSource.snapshotId(),
-                locks.src().id(),
-                q,
-                moved[0],
-                moved[1]));
+        tx.insert(SnapshotKeptUsageRow.TABLE, renameCharge(locks.src().id(), q));
       }
     }
     if (d != null && overwritten != null) {

@@ -198,7 +198,7 @@ final class SubtreeReclaim {
     protected void lock(LockPhase tx) throws IOException {
       ids =
           tx.findByPartition(SnapshotKeptUsageRow.TABLE, id, LockMode.READ_COMMITTED).stream()
-              .filter(u -> u.untilReclaim() && u.inodeId() == id)
+              .filter(u -> u.untilReclaimOf(id))
               .map(SnapshotKeptUsageRow::quotaId)
               .toList();
     }
