@@ -188,6 +188,21 @@ CREATE TABLE IF NOT EXISTS released_files (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (inode_id) PARTITIONS 8;
 
+-- Quota usage snapshots keep charged: what a delete below snapshottable directory dir_id left in
+-- quota directory quota_id's usage for the snapshots up to snapshot_id; at snapshot_id 2^63-1,
+-- a subtree detached below a snapshot, charged until its reclaim (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshot_kept_usage (
+  dir_id BIGINT NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  inode_id BIGINT NOT NULL,
+  quota_id BIGINT NOT NULL,
+  ns BIGINT NOT NULL,
+  ds BIGINT NOT NULL,
+  PRIMARY KEY (dir_id, snapshot_id, inode_id, quota_id),
+  KEY snapshot_kept_usage_quota_id_idx (quota_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (dir_id) PARTITIONS 8;
+
 -- Quota and usage of directories that have a quota, and the usage changes not yet applied to them.
 CREATE TABLE IF NOT EXISTS quota (
   inode_id BIGINT NOT NULL,

@@ -31,6 +31,7 @@ import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshottableDirRow;
 import io.hops.dal.rows.StorageRow;
@@ -63,6 +64,7 @@ public final class Tables {
           UnderReplicatedBlockRow.TABLE,
           PendingBlockRow.TABLE,
           ReleasedFileRow.TABLE,
+          SnapshotKeptUsageRow.TABLE,
           QuotaRow.TABLE,
           RetryCacheRow.TABLE,
           OnGoingSubtreeOpRow.TABLE,

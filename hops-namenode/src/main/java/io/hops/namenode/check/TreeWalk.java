@@ -9,6 +9,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.QuotaRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.check.Problem.Kind;
 import io.hops.namenode.quota.FileSpace;
@@ -16,6 +17,7 @@ import io.hops.namenode.resolve.Inodes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,13 +51,21 @@ final class TreeWalk {
   private final NamespaceCheck check;
   private long reached;
 
+  /**
+   * Usage kept charged to each quota directory beyond its tree (docs/architecture.md, "Snapshots"):
+   * what deletes left for the snapshots ({@link SnapshotKeptUsageRow}), and the detached subtrees
+   * charged until their reclaim.
+   */
+  private final Map<Long, long[]> charged = new HashMap<>();
+
   TreeWalk(NamespaceCheck check) {
     this.check = check;
   }
 
   /** Walks the tree of {@code root}; {@code inodes}: how many the scan of the inodes saw. */
   void run(InodeRow root, long inodes) throws StorageException {
-    walk(root, false);
+    Map<Long, List<Long>> untilReclaimed = readCharges();
+    // The detached subtrees first: the quota directories charged with them are walked after.
     Key after = null;
     while (true) {
       List<InodeRow> page;
@@ -65,7 +75,10 @@ final class TreeWalk {
       }
       for (InodeRow r : page) {
         if (r.parentId() == Inodes.DETACHED) {
-          walk(r, true);
+          long[] holds = walk(r, true);
+          for (long q : untilReclaimed.getOrDefault(r.id(), List.of())) {
+            charge(q, holds[0], holds[1]);
+          }
         }
       }
       if (page.size() < PAGE) {
@@ -73,12 +86,40 @@ final class TreeWalk {
       }
       after = InodeRow.TABLE.keyOf(page.get(page.size() - 1));
     }
+    walk(root, false);
     check.progress("walked " + reached + " inodes from the root");
     if (reached != inodes) {
       check.progress(
           "the tree holds " + reached + " of " + inodes + " inodes: looking for the others");
       findUnreached();
     }
+  }
+
+  /**
+   * Reads the usage rows snapshots keep charged: adds each to its quota directory's charge, and
+   * answers, for each detached subtree charged until its reclaim, its quota directories.
+   */
+  private Map<Long, List<Long>> readCharges() throws StorageException {
+    Map<Long, List<Long>> untilReclaimed = new HashMap<>();
+    check.scan(
+        SnapshotKeptUsageRow.TABLE,
+        "quota usage kept for snapshots",
+        (page, tx) -> {
+          for (SnapshotKeptUsageRow u : page) {
+            if (u.untilReclaim()) {
+              untilReclaimed.computeIfAbsent(u.inodeId(), k -> new ArrayList<>()).add(u.quotaId());
+            } else {
+              charge(u.quotaId(), u.ns(), u.ds());
+            }
+          }
+        });
+    return untilReclaimed;
+  }
+
+  private void charge(long quotaId, long ns, long ds) {
+    long[] c = charged.computeIfAbsent(quotaId, k -> new long[2]);
+    c[0] += ns;
+    c[1] += ds;
   }
 
   /** A directory being walked: its page of children, and what its subtree holds so far. */
@@ -134,11 +175,13 @@ final class TreeWalk {
     return tx.scanFrom(InodeRow.TABLE, dirId, after, PAGE, LockMode.READ_COMMITTED);
   }
 
-  private void walk(InodeRow top, boolean detached) throws StorageException {
+  /** Walks the tree of {@code top}; answers what it holds (inodes, storage space). */
+  private long[] walk(InodeRow top, boolean detached) throws StorageException {
     if (!top.isDir()) {
       reached++;
-      return;
+      return new long[] {1, space(top)};
     }
+    long[] holds = {0, 0};
     Deque<Frame> stack = new ArrayDeque<>();
     stack.push(new Frame(top, detached));
     while (!stack.isEmpty()) {
@@ -151,6 +194,8 @@ final class TreeWalk {
         if (up != null) {
           up.count += f.count;
           up.space += f.space;
+        } else {
+          holds = new long[] {f.count, f.space};
         }
         continue;
       }
@@ -165,6 +210,7 @@ final class TreeWalk {
         }
       }
     }
+    return holds;
   }
 
   private long space(InodeRow file) throws StorageException {
@@ -205,9 +251,12 @@ final class TreeWalk {
     if (f.detached) {
       return;
     }
+    long[] kept = charged.getOrDefault(d.id(), new long[2]);
+    long count = f.count + kept[0];
+    long space = f.space + kept[1];
     if (q == null) {
       check.add(problem(Kind.QUOTA_ROW, describe(d) + " has a quota but no quota row", d.id()));
-    } else if (q.nsCount() != f.count || q.dsCount() != f.space) {
+    } else if (q.nsCount() != count || q.dsCount() != space) {
       check.add(
           new Problem(
               Kind.QUOTA_USAGE,
@@ -219,10 +268,13 @@ final class TreeWalk {
                   + " bytes, its tree holds "
                   + f.count
                   + " and "
-                  + f.space,
+                  + f.space
+                  + (kept[0] == 0 && kept[1] == 0
+                      ? ""
+                      : " and snapshots keep " + kept[0] + " and " + kept[1] + " charged"),
               d.id(),
               0));
-      check.needsUsage(d.id(), new long[] {f.count, f.space});
+      check.needsUsage(d.id(), new long[] {count, space});
     }
   }
 

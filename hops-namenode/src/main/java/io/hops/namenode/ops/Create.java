@@ -331,7 +331,9 @@ public final class Create extends Operation<HdfsFileStatus> {
   private void replace(ExecutePhase tx, InodeRow old, MutableInode parent) throws IOException {
     tx.delete(InodeRow.TABLE, old);
     replaced.delete(tx);
-    quotas.add(-1, -replaced.space(List.of(old)));
+    long[] freed = replaced.freed(List.of(old));
+    quotas.add(-freed[0], -freed[1]);
+    replaced.charge(tx, old.id(), quotas.ids(0, resolved.depth()), List.of(old));
     if (old.underConstruction()) {
       leases.removeFile(tx, old.clientName(), old.id());
     }

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
 import io.hops.namenode.ops.snapshot.SnapshotSettings;
@@ -85,14 +86,18 @@ public final class Delete extends Operation<Boolean> {
    * The one transaction of a big delete that answers the client (with {@link #underOwnMark}): the
    * marked, non-empty directory is unlinked from the namespace at once, moved with its mark to
    * {@link Inodes#DETACHED} under its own id, and its rows are reclaimed afterwards by the marking
-   * namenode (or, if it dies, by the leader). Only where no directory above it has a quota, whose
-   * usage would have to drop now: there a {@link SubtreeTooBigException} sends the caller to the
-   * delete in place. HDFS's sub-access check must have been done by the quiesce.
+   * namenode (or, if it dies, by the leader). Where no snapshot covers it, only where no directory
+   * above it has a quota, whose usage would have to drop now: there a {@link
+   * SubtreeTooBigException} sends the caller to the delete in place. HDFS's sub-access check must
+   * have been done by the quiesce.
    *
    * <p>Below a snapshot (or a moved directory's hold) the subtree is the snapshots' too: the unlink
    * writes its root's entry version like any delete, and the detached root keeps a hold, as a
    * directory moved away from its snapshots does (docs/architecture.md, "Snapshots", a big delete
-   * below a snapshot): its rows stay, unmarked, until the hold ends, and are reclaimed then.
+   * below a snapshot): its rows stay, unmarked, until the hold ends, and are reclaimed then. Its
+   * usage stays charged to the quota directories above, as HDFS keeps what its snapshots have: a
+   * {@link SnapshotKeptUsageRow#untilReclaimed} row names each, and the reclaim's batches take off
+   * what they free.
    */
   public Delete detaching() {
     this.detach = true;
@@ -208,8 +213,10 @@ public final class Delete extends Operation<Boolean> {
     tx.update(InodeRow.TABLE, p.toRow());
     related.delete(tx);
     snapshots.dropRemoved(tx);
-    quotas.add(-doomed.size(), -related.space(doomed));
+    long[] freed = related.freed(doomed);
+    quotas.add(-freed[0], -freed[1]);
     quotas.flush(tx);
+    related.charge(tx, target.id(), quotas.ids(0, resolved.depth()), doomed);
     if (ownMark != PathResolver.NO_MARK) {
       tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
     }
@@ -219,13 +226,7 @@ public final class Delete extends Operation<Boolean> {
   private boolean detach(ExecutePhase tx, InodeRow target, InodeRow parent, String path)
       throws IOException {
     pc.check(target, path, FsAction.ALL);
-    if (quotas.any(0, resolved.depth())) {
-      if (covered) {
-        throw new IOException(notYetBelowSnapshotAndQuota(path));
-      }
-      throw new SubtreeTooBigException("delete", path, target, null);
-    }
-    if (detachOnlyIfCovered && !covered) {
+    if ((quotas.any(0, resolved.depth()) || detachOnlyIfCovered) && !covered) {
       throw new SubtreeTooBigException("delete", path, target, null);
     }
     snapshots.refuseSnapshotted();
@@ -247,24 +248,17 @@ public final class Delete extends Operation<Boolean> {
     if (holdRow != null) {
       tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, holdRow);
     }
+    // The snapshots have the subtree: it stays charged to the quotas above (HDFS drops only what no
+    // snapshot has), until the reclaim after its hold takes off what each batch frees.
+    for (long q : quotas.ids(0, resolved.depth())) {
+      tx.insert(SnapshotKeptUsageRow.TABLE, SnapshotKeptUsageRow.untilReclaimed(target.id(), q));
+    }
     MutableInode p = MutableInode.of(parent);
     p.childrenCount--;
     p.modificationTime = System.currentTimeMillis();
     tx.update(InodeRow.TABLE, p.toRow());
     tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
     return true;
-  }
-
-  /**
-   * Why a delete too big for one transaction below both a snapshot and a directory with a quota is
-   * refused: the quota's usage must drop at once, and the snapshots keep the rows a delete in place
-   * would free.
-   */
-  public static String notYetBelowSnapshotAndQuota(String path) {
-    return "Cannot delete "
-        + path
-        + ": a directory this big below both a snapshottable directory that has snapshots and a"
-        + " directory with a quota is not supported yet (docs/architecture.md, \"Snapshots\")";
   }
 
   /** HDFS: ALL on the root's subtree, then not empty, then refused (never deleted). */

@@ -20,6 +20,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
@@ -129,6 +130,12 @@ final class DeletedInodes {
   /** Files a snapshot has: their blocks stay until the snapshot goes (DeleteSnapshot). */
   private final List<SnapshotKeptFileRow> kept = new ArrayList<>();
 
+  /**
+   * Inodes a snapshot has, by id, with the snapshot that has them: a delete leaves their usage
+   * charged to the quotas above until that snapshot's release ({@link #charge}).
+   */
+  private final Map<Long, SnapshotKeptFileRow> held = new HashMap<>();
+
   /** Files whose blocks are left to {@link ReleaseBlocks}. */
   private final List<Long> released = new ArrayList<>();
 
@@ -152,6 +159,61 @@ final class DeletedInodes {
     }
     return space;
   }
+
+  /**
+   * The usage (inodes, storage space) that deleting {@code inodes} frees from the quotas above: all
+   * of it but what a snapshot still has, which HDFS keeps charged until the last snapshot with it
+   * goes (INodeFile.cleanSubtree adds no namespace and only the blocks no snapshot has;
+   * docs/architecture.md, "Snapshots").
+   */
+  long[] freed(Collection<InodeRow> inodes) {
+    long ns = 0;
+    long ds = 0;
+    for (InodeRow r : inodes) {
+      if (!held.containsKey(r.id())) {
+        ns++;
+        ds += io.hops.namenode.quota.FileSpace.of(r, lastBlocks.get(r.id()));
+      }
+    }
+    return new long[] {ns, ds};
+  }
+
+  /**
+   * Buffers the rows that keep the usage of the inodes a snapshot has charged to the quota
+   * directories {@code quotaIds} (those above the deleted {@code inodeId}), one per snapshot that
+   * has some and quota directory, released with that snapshot's kept files ({@code KeptFiles}).
+   */
+  void charge(ExecutePhase tx, long inodeId, List<Long> quotaIds, Collection<InodeRow> inodes)
+      throws StorageException {
+    if (held.isEmpty() || quotaIds.isEmpty()) {
+      return;
+    }
+    Map<List<Long>, long[]> bySnapshot = new TreeMap<>(BY_DIR_AND_SNAPSHOT);
+    for (InodeRow r : inodes) {
+      SnapshotKeptFileRow h = held.get(r.id());
+      if (h != null) {
+        long[] u = bySnapshot.computeIfAbsent(List.of(h.dirId(), h.snapshotId()), k -> new long[2]);
+        u[0]++;
+        u[1] += io.hops.namenode.quota.FileSpace.of(r, null);
+      }
+    }
+    for (Map.Entry<List<Long>, long[]> e : bySnapshot.entrySet()) {
+      for (long q : quotaIds) {
+        tx.insert(
+            SnapshotKeptUsageRow.TABLE,
+            new SnapshotKeptUsageRow(
+                e.getKey().get(0),
+                e.getKey().get(1),
+                inodeId,
+                q,
+                e.getValue()[0],
+                e.getValue()[1]));
+      }
+    }
+  }
+
+  private static final Comparator<List<Long>> BY_DIR_AND_SNAPSHOT =
+      Comparator.<List<Long>>comparingLong(k -> k.get(0)).thenComparingLong(k -> k.get(1));
 
   /** Reads what goes with {@code inodes} (files and directories), which the caller has locked. */
   static DeletedInodes read(LockPhase tx, Collection<InodeRow> inodes) throws StorageException {
@@ -208,6 +270,12 @@ final class DeletedInodes {
     quotaDirs.sort(BY_ID);
     List<InodeRow> files = d.readBlocks(tx, candidates, budget - used);
     all.addAll(files);
+    for (InodeRow r : all) {
+      SnapshotKeptFileRow h = r.isDir() ? tx.entryHolderOf(r) : null;
+      if (h != null) {
+        d.held.put(r.id(), h);
+      }
+    }
     if (withLeases) {
       d.readLeases(tx, files);
     }
@@ -272,6 +340,11 @@ final class DeletedInodes {
       if (keeper != null) {
         // A snapshot still has the file: its blocks stay, keyed by its inode id, until released.
         kept.add(keeper);
+        SnapshotKeptFileRow atEntry = tx.entryKeeperOf(f);
+        if (atEntry != null) {
+          // A file renamed since the snapshot stays charged where the snapshot has it (Rename).
+          held.put(f.id(), atEntry);
+        }
         taken.add(f);
         left -= FILE_ROWS;
         continue;

@@ -7,6 +7,7 @@ import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.config.Limits;
@@ -54,6 +55,10 @@ public final class Rename extends Operation<Boolean> {
   private RenameLocks locks;
   private LeasePathRow leasePath;
   private DeletedInodes overwritten;
+
+  /** The snapshot that has the source file at its old entry, if a quota is on either path. */
+  private SnapshotKeptFileRow keptAtSource;
+
   private SubtreeScan trashed;
   private long ownMark = PathResolver.NO_MARK;
   private long ownMarkOwner;
@@ -184,6 +189,14 @@ public final class Rename extends Operation<Boolean> {
     quotas =
         AncestorQuotas.lock(
             tx, new ResolvedPath[] {locks.srcPath(), locks.dstPath()}, new int[] {sn, tn});
+    keptAtSource = s.isDir() ? null : tx.entryKeeperOf(s);
+    if (keptAtSource != null
+        && (quotas.any(0, sn) || quotas.any(1, tn))
+        && !chargedAtSourceAlready(tx, s, quotas.ids(0, sn))) {
+      moved = OpenFilesSpace.usage(tx, List.of(s));
+      return;
+    }
+    keptAtSource = null;
     if (!quotas.differ(0, sn, 1, tn)) {
       return;
     }
@@ -192,6 +205,13 @@ public final class Rename extends Operation<Boolean> {
     } else if (s.isDir() && s.hasQuota()) {
       QuotaRow q = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(s.id()), LockMode.READ_COMMITTED);
       moved = q == null ? new long[] {1, 0} : new long[] {q.nsCount(), q.dsCount()};
+      // What snapshots keep charged to it stays charged where it was charged too (ancestors
+      // included): only its tree moves (docs/architecture.md, "Snapshots").
+      for (SnapshotKeptUsageRow u :
+          tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", s.id(), LockMode.READ_COMMITTED)) {
+        moved[0] -= u.ns();
+        moved[1] -= u.ds();
+      }
     } else if (s.isDir()) {
       SubtreeScan scan =
           trashed != null
@@ -213,6 +233,35 @@ public final class Rename extends Operation<Boolean> {
   }
 
   /**
+   * Whether an earlier rename from the same entry (the file moved back since) left the source side
+   * charged for this snapshot already: one primary-key read, only for a file the latest snapshot
+   * has under a quota.
+   */
+  private boolean chargedAtSourceAlready(LockPhase tx, InodeRow s, List<Long> sourceQuotas)
+      throws IOException {
+    return !sourceQuotas.isEmpty()
+        && tx.find(
+                SnapshotKeptUsageRow.TABLE,
+                SnapshotKeptUsageRow.TABLE.keyOf(renameCharge(s.id(), sourceQuotas.get(0))),
+                LockMode.READ_COMMITTED)
+            != null;
+  }
+
+  /**
+   * The row keeping a renamed file charged to source quota directory {@code q}: under the negated
+   * file id, apart from the rows of the file's later delete.
+   */
+  private SnapshotKeptUsageRow renameCharge(long fileId, long q) {
+    return new SnapshotKeptUsageRow(
+        keptAtSource.dirId(),
+        keptAtSource.snapshotId(),
+        -fileId,
+        q,
+        moved == null ? 0 : moved[0],
+        moved == null ? 0 : moved[1]);
+  }
+
+  /**
    * HDFS FSDirRenameOp.verifyQuotaForRename, then the move of the usage: off the source's quota
    * directories, onto the target's, less an overwritten destination; the common ones unchanged.
    */
@@ -222,7 +271,7 @@ public final class Rename extends Operation<Boolean> {
     long[] gone = {0, 0};
     InodeRow d = locks.dst();
     if (d != null && overwritten != null) {
-      gone = new long[] {1, overwritten.space(List.of(d))};
+      gone = overwritten.freed(List.of(d));
     }
     if (movedTooBig) {
       String[] sc = locks.srcComponents();
@@ -230,11 +279,23 @@ public final class Rename extends Operation<Boolean> {
     }
     if (moved != null) {
       quotas.verify(1, tn, 0, moved[0] - gone[0], moved[1] - gone[1]);
-      quotas.add(0, sn, -moved[0], -moved[1]);
+      if (keptAtSource == null) {
+        quotas.add(0, sn, -moved[0], -moved[1]);
+      }
       quotas.add(1, tn, moved[0], moved[1]);
     }
     quotas.add(1, tn, -gone[0], -gone[1]);
     quotas.flush(tx);
+    if (keptAtSource != null) {
+      // HDFS's INodeReference.WithName: the latest snapshot has the file at its old entry, where it
+      // stays charged to every quota directory above, the common ones too, until released.
+      for (long q : quotas.ids(0, sn)) {
+        tx.insert(SnapshotKeptUsageRow.TABLE, renameCharge(locks.src().id(), q));
+      }
+    }
+    if (d != null && overwritten != null) {
+      overwritten.charge(tx, d.id(), quotas.ids(1, tn), List.of(d));
+    }
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -15,6 +16,7 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.PathIsNotDirectoryException;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
@@ -39,6 +41,7 @@ public final class SetQuota extends Operation<Void> {
   private long[] givenUsage;
   private ResolvedPath resolved;
   private QuotaRow quota;
+  private List<SnapshotKeptUsageRow> keptUsage = List.of();
   private SubtreeScan subtree;
   private long[] counted;
 
@@ -100,6 +103,9 @@ public final class SetQuota extends Operation<Void> {
       return;
     }
     if (target.hasQuota()) {
+      // Before the quota row, in the order of docs/architecture.md, "Lock order".
+      keptUsage =
+          tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", target.id(), LockMode.EXCLUSIVE);
       quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.EXCLUSIVE);
     } else if (givenUsage == null && !clearsOnly()) {
       subtree = SubtreeScan.read(tx, target, path(), LockMode.SHARED, bound);
@@ -151,6 +157,10 @@ public final class SetQuota extends Operation<Void> {
       if (!set) {
         tx.delete(QuotaRow.TABLE, quota);
         dir.hasQuota = false;
+        // What snapshots kept charged to it goes with its usage: a quota set again counts afresh.
+        for (SnapshotKeptUsageRow u : keptUsage) {
+          tx.delete(SnapshotKeptUsageRow.TABLE, u);
+        }
       } else if (quota.nsQuota() != nsQuota || quota.dsQuota() != dsQuota) {
         tx.update(
             QuotaRow.TABLE,

@@ -215,6 +215,18 @@ public final class AncestorQuotas {
     }
   }
 
+  /**
+   * Adds the change to quota directory {@code id} alone, if its row was locked (a directory whose
+   * quota was cleared since has none).
+   */
+  public void addTo(long id, long ns, long ds) {
+    long[] u = usage.get(id);
+    if (u != null) {
+      u[2] += ns;
+      u[3] += ds;
+    }
+  }
+
   /** Adds the change to every quota directory of the only path. */
   public void add(long ns, long ds) {
     add(0, Integer.MAX_VALUE, ns, ds);
@@ -241,7 +253,8 @@ public final class AncestorQuotas {
     return !ia.equals(ib);
   }
 
-  private List<Long> ids(int p, int upTo) {
+  /** The ids of path {@code p}'s quota directories among its first {@code upTo} inodes. */
+  public List<Long> ids(int p, int upTo) {
     List<Long> out = new ArrayList<>();
     for (Entry e : entries(p)) {
       if (e.depth < upTo) {

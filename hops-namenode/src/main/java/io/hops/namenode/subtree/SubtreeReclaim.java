@@ -2,6 +2,7 @@ package io.hops.namenode.subtree;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.ops.DeleteLevelBatch;
 import io.hops.namenode.ops.DropDetachedRoot;
 import io.hops.namenode.resolve.Inodes;
@@ -83,7 +84,7 @@ final class SubtreeReclaim {
       }
       List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, "/", null);
       inodes += found.stream().mapToLong(List::size).sum();
-      levels.levels(top, found, List.of());
+      levels.levels(top, found, w.runner.run(() -> new ChargedQuotas(id)));
       if (w.runner.run(() -> new DropDetachedRoot(id))) {
         LOG.info(
             "deleted subtree {} reclaimed: {} inodes in {} ms",
@@ -172,6 +173,39 @@ final class SubtreeReclaim {
     @Override
     protected InodeRow execute(ExecutePhase tx) {
       return row;
+    }
+  }
+
+  /**
+   * The quota directories a subtree detached below a snapshot stays charged to until reclaimed
+   * ({@link SnapshotKeptUsageRow#untilReclaimed}; one pruned scan, read committed): each batch of
+   * the reclaim takes what it frees off them, as a delete in place does.
+   */
+  private static final class ChargedQuotas extends Operation<List<Long>> {
+    private final long id;
+    private List<Long> ids;
+
+    ChargedQuotas(long id) {
+      this.id = id;
+    }
+
+    @Override
+    public String name() {
+      return "subtreeReclaimQuotas";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      ids =
+          tx.findByPartition(SnapshotKeptUsageRow.TABLE, id, LockMode.READ_COMMITTED).stream()
+              .filter(u -> u.untilReclaimOf(id))
+              .map(SnapshotKeptUsageRow::quotaId)
+              .toList();
+    }
+
+    @Override
+    protected List<Long> execute(ExecutePhase tx) {
+      return ids;
     }
   }
 

@@ -249,7 +249,15 @@ final class CopyOnWrite {
    * (a snapshot from before the file was created has a version of the entry without it); else null.
    */
   SnapshotKeptFileRow keeperOf(InodeRow file) {
-    if (file.isDir() || covers.isEmpty()) {
+    return file.isDir() ? null : holderOf(file);
+  }
+
+  /**
+   * As {@link #keeperOf}, for a directory too: the latest snapshot of the covering directory when
+   * it has the inode at its entry, which a delete then leaves charged to the quotas above.
+   */
+  SnapshotKeptFileRow holderOf(InodeRow file) {
+    if (covers.isEmpty()) {
       return null;
     }
     Cover c = covers.get(new Name(file.parentId(), file.name()));

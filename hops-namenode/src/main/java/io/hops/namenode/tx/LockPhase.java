@@ -139,6 +139,14 @@ public final class LockPhase {
   }
 
   /**
+   * As {@link #entryKeeperOf}, for a directory too: the snapshot that has {@code row} at its entry
+   * ({@link CopyOnWrite#holderOf}), or null; for a registered entry.
+   */
+  public SnapshotKeptFileRow entryHolderOf(InodeRow row) {
+    return versions.holderOf(row);
+  }
+
+  /**
    * The snapshot that has {@code file} at its entry as the copy-on-write registration reads it (the
    * entry's version at the directory's {@code snapshot_id}, {@link CopyOnWrite#keeperOf}), or null;
    * only for a registered entry.

@@ -32,9 +32,10 @@ public final class SchemaVersion {
    * written before them). 4: {@code inode_versions} (the copy-on-write of inode entries under
    * snapshots). 5: {@code snapshot_kept_files} (blocks kept for snapshots). 6: {@code
    * xattr_versions} (the xattrs and ACLs of inode entries under snapshots). 7: {@code
-   * snapshot_file_tails} (blocks kept for snapshots by copy-on-truncate).
+   * snapshot_file_tails} (blocks kept for snapshots by copy-on-truncate). 8: {@code
+   * snapshot_kept_usage} (quota usage kept charged for snapshots).
    */
-  public static final long CURRENT = 7;
+  public static final long CURRENT = 8;
 
   static final String ROW = "schema_version";
 

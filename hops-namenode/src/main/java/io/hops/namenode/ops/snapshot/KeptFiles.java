@@ -5,7 +5,9 @@ import io.hops.dal.StorageException;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
@@ -33,6 +35,12 @@ import java.util.Set;
  * with it, and the datanodes' commit of the copy would then cut the old block in place, which they
  * kept whole. Such a tail stays, marked {@link SnapshotFileTailRow#released}, and its blocks are
  * released when the copy commits ({@link CopyOnTruncate#commitCopy}) or its file is deleted.
+ *
+ * <p>The quota usage the deletes left charged for the same snapshots ({@link SnapshotKeptUsageRow})
+ * is released by the same rule in the same transaction: each row's usage taken off its quota
+ * directory's row (locked exclusively, after the usage rows and before the kept files, in the order
+ * of docs/architecture.md, "Lock order"), as HDFS's deleteSnapshot takes what it destroys off the
+ * directories above.
  */
 final class KeptFiles {
   /**
@@ -48,6 +56,8 @@ final class KeptFiles {
   private final List<SnapshotKeptFileRow> freed = new ArrayList<>();
   private final List<SnapshotKeptFileRow> holds = new ArrayList<>();
   private final List<SnapshotFileTailRow> tails = new ArrayList<>();
+  private final List<SnapshotKeptUsageRow> usage = new ArrayList<>();
+  private AncestorQuotas quotas = AncestorQuotas.none();
   private long heldAt;
   private boolean more;
 
@@ -79,6 +89,18 @@ final class KeptFiles {
     long below = Math.min(oldest, upTo + 1);
     KeptFiles k = new KeptFiles(dirId, upTo);
     int batch = batch(tx);
+    // The usage snapshots kept charged first, then the quota rows it is charged to: the order of
+    // docs/architecture.md, "Lock order".
+    List<SnapshotKeptUsageRow> charged =
+        tx.scanFrom(SnapshotKeptUsageRow.TABLE, dirId, null, batch, LockMode.EXCLUSIVE);
+    List<Long> quotaIds = new ArrayList<>();
+    for (SnapshotKeptUsageRow u : charged) {
+      if (!u.untilReclaim() && u.snapshotId() < below) {
+        k.usage.add(u);
+        quotaIds.add(u.quotaId());
+      }
+    }
+    k.quotas = AncestorQuotas.lockIds(tx, quotaIds.stream().distinct().toList());
     List<SnapshotKeptFileRow> rows =
         tx.scanFrom(SnapshotKeptFileRow.TABLE, dirId, null, batch, LockMode.EXCLUSIVE);
     for (SnapshotKeptFileRow r : rows) {
@@ -91,8 +113,11 @@ final class KeptFiles {
     if (k.heldAt > 0) {
       k.freed.clear();
       k.holds.clear();
+      k.usage.clear();
     }
-    k.more = rows.size() == batch && k.freed.size() + k.holds.size() == batch;
+    k.more =
+        (rows.size() == batch && k.freed.size() + k.holds.size() == batch)
+            || (charged.size() == batch && k.usage.size() == batch);
     for (SnapshotKeptFileRow r : k.freed) {
       k.tails.addAll(
           tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", r.inodeId(), LockMode.EXCLUSIVE));
@@ -115,6 +140,11 @@ final class KeptFiles {
         tx.insert(SnapshotFileTailRow.TABLE, t.released());
       }
     }
+    for (SnapshotKeptUsageRow u : usage) {
+      tx.delete(SnapshotKeptUsageRow.TABLE, u);
+      quotas.addTo(u.quotaId(), -u.ns(), -u.ds());
+    }
+    quotas.flush(tx);
     for (SnapshotKeptFileRow r : freed) {
       tx.delete(SnapshotKeptFileRow.TABLE, r);
       if (!copying.contains(r.inodeId())) {

@@ -1,20 +1,20 @@
 package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.LockMode;
-import io.hops.namenode.ops.Delete;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
+import org.apache.hadoop.ipc.RetriableException;
 
 /**
  * HDFS's refusal of a delete of a directory holding a snapshottable directory with snapshots, for a
  * delete the subtree protocol does in place (many transactions): checked under the delete's own
  * mark, before its first batch, since the last transaction sees only the emptied root. A delete in
- * place below a snapshot is refused too: it would free rows the snapshots read (such a delete is
- * detached and held instead, {@link io.hops.namenode.ops.Delete#detaching}, and comes here only
- * below a directory with a quota as well).
+ * place below a snapshot is refused too, as a retriable failure: it would free rows the snapshots
+ * read. Such a delete is detached and held instead ({@link io.hops.namenode.ops.Delete#detaching});
+ * it comes here only when a snapshot above was taken after the delete found none.
  */
 public final class RefuseSnapshottedBelow extends Operation<Void> {
   private final SnapshotSettings settings;
@@ -49,7 +49,9 @@ public final class RefuseSnapshottedBelow extends Operation<Void> {
   protected Void execute(ExecutePhase tx) throws IOException {
     guard.refuseSnapshotted();
     if (covered) {
-      throw new IOException(Delete.notYetBelowSnapshotAndQuota(resolved.path()));
+      // A snapshot taken above it since the delete chose to do it in place: the retry detaches it.
+      throw new RetriableException(
+          "delete " + resolved.path() + ": a snapshot was taken above it meanwhile; retry");
     }
     return null;
   }

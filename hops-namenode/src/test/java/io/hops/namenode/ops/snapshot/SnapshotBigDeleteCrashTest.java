@@ -8,6 +8,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.check.NamespaceChecker;
@@ -50,6 +51,10 @@ class SnapshotBigDeleteCrashTest {
       fs.mkdirs(new Path("/s/keep"));
       long before = rows(storage);
       int n = BulkTree.build(storage, fs, new Path("/s/t"), 10, 40);
+      // A quota on the snapshottable directory: HDFS keeps the subtree charged there until the
+      // snapshot goes, whatever dies meanwhile.
+      fs.setQuota(new Path("/s"), 100_000, 1L << 40);
+      assertThat(usage(fs)).isEqualTo(n + 2);
       fs.allowSnapshot(new Path("/s"));
       fs.createSnapshot(new Path("/s"), "s");
 
@@ -60,6 +65,7 @@ class SnapshotBigDeleteCrashTest {
       }
       second.crash();
       assertThat(NamespaceChecker.violations(storage)).isEmpty();
+      assertThat(usage(fs)).as("charged while the snapshot has it").isEqualTo(n + 2);
       assertThat(fs.exists(new Path("/s/t"))).isFalse();
       assertThat(fs.listStatus(new Path("/s/.snapshot/s/t"))).hasSize(10);
       assertThat(fs.listStatus(new Path("/s/.snapshot/s/t/d9"))).hasSize(40);
@@ -83,8 +89,15 @@ class SnapshotBigDeleteCrashTest {
         Thread.sleep(20);
       }
       third.crash();
+      // A batch of the crashed namenode already sent to the database may still commit (a JDBC
+      // commit in flight is not stopped): check once the rows stop changing.
+      for (long seen = -1; seen != rows(storage); ) {
+        seen = rows(storage);
+        Thread.sleep(500);
+      }
       assertThat(rows(storage)).isLessThan(before + n).isGreaterThan(before);
       assertThat(NamespaceChecker.violations(storage)).isEmpty();
+      assertThat(usage(fs)).as("what is left to reclaim").isEqualTo(rows(storage) - before + 2);
 
       // The survivor's sweep takes the dead namenode's reclaim over once it is known dead.
       long t0 = System.nanoTime();
@@ -99,10 +112,16 @@ class SnapshotBigDeleteCrashTest {
       assertThat(rows(storage)).isEqualTo(before);
       try (Transaction tx = storage.begin()) {
         assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+        assertThat(tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
       }
+      assertThat(usage(fs)).as("HDFS's: /s and /s/keep").isEqualTo(2);
       assertThat(NamespaceChecker.violations(storage)).isEmpty();
       fs.close();
     }
+  }
+
+  private static long usage(DistributedFileSystem fs) throws Exception {
+    return fs.getQuotaUsage(new Path("/s")).getFileAndDirectoryCount();
   }
 
   private static long rows(Storage storage) throws Exception {

@@ -145,33 +145,69 @@ class SnapshotBigDeleteLikeHdfsTest {
   }
 
   /**
-   * Not yet as HDFS (which deletes it): below a snapshot and a directory with a quota, a big delete
-   * is refused, and leaves the tree whole, unmarked and readable.
+   * Below a snapshot and directories with quotas (above and at the snapshottable directory), a big
+   * delete goes as in HDFS: the usage stays charged while the snapshot has the tree (a create over
+   * a namespace quota it fills is refused alike), and drops once the snapshot is deleted (through
+   * the other namenode) and the reclaim has freed the rows.
    */
   @Test
-  void belowASnapshotAndAQuotaABigDeleteIsRefusedAndLeavesTheTreeWhole() throws Exception {
-    DistributedFileSystem fs = both.hopsSide().admin();
-    fs.mkdirs(p("/q/w"));
-    for (int d = 0; d < 3; d++) {
-      for (int f = 0; f < BOUND / 2; f++) {
-        fs.create(p("/q/w/t/d" + d + "/f" + f)).close();
+  void belowASnapshotAndAQuotaABigDeleteKeepsItsUsageChargedLikeHdfs() throws Exception {
+    List<String> hops = new ArrayList<>();
+    List<String> hdfs = new ArrayList<>();
+    for (SideBySide.Side s : List.of(both.hopsSide(), both.hdfsSide())) {
+      DistributedFileSystem fs = s.admin();
+      List<String> out = s == both.hopsSide() ? hops : hdfs;
+      fs.mkdirs(p("/q/w"));
+      for (int d = 0; d < 3; d++) {
+        for (int f = 0; f < BOUND / 2; f++) {
+          write(fs, "/q/w/t/d" + d + "/f" + f, f % 5 == 0 ? text("f" + f, 100 + f) : "");
+        }
       }
+      fs.setQuota(p("/q"), 10_000, 1L << 30);
+      fs.setQuota(p("/q/w"), 10_000, 1L << 30);
+      fs.allowSnapshot(p("/q/w"));
+      fs.createSnapshot(p("/q/w"), "s");
+      out.add("before " + quotaFigures(fs));
+      out.add("deleted: " + fs.delete(p("/q/w/t"), true));
+      out.add("after " + quotaFigures(fs));
+      long count = fs.getQuotaUsage(p("/q")).getFileAndDirectoryCount();
+      fs.setQuota(p("/q"), count, 1L << 30);
+      out.add("create over it: " + SideBySide.outcome(x -> fs.create(p("/q/over")), null));
+      fs.setQuota(p("/q"), 10_000, 1L << 30);
+      if (s == both.hopsSide()) {
+        SnapshotKeptBlocks.leaderRounds(both.get());
+        assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+        try (DistributedFileSystem viaOther =
+            (DistributedFileSystem)
+                org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(both.other()))) {
+          viaOther.deleteSnapshot(p("/q/w"), "s");
+        }
+        SnapshotKeptBlocks.leaderRounds(both.get());
+        Reclaims.await(both.hops().namenode().namesystem().storage());
+      } else {
+        fs.deleteSnapshot(p("/q/w"), "s");
+      }
+      out.add("snapshot deleted " + quotaFigures(fs));
     }
-    fs.setQuota(p("/q"), 10_000, 1L << 30);
-    fs.allowSnapshot(p("/q/w"));
-    fs.createSnapshot(p("/q/w"), "s");
-    assertThat(SideBySide.outcome(s -> s.admin().delete(p("/q/w/t"), true), both.hopsSide()))
-        .contains("a directory with a quota is not supported yet");
-    assertThat(fs.getContentSummary(p("/q/w/t")).getFileCount()).isEqualTo(3 * (BOUND / 2));
-    assertThat(fs.getQuotaUsage(p("/q")).getFileAndDirectoryCount())
-        .isEqualTo(fs.getContentSummary(p("/q")).getFileAndDirectoryCount());
-    Storage storage = both.hops().namenode().namesystem().storage();
-    assertThat(Reclaims.pending(storage)).isEmpty();
-    try (Transaction tx = storage.begin()) {
-      assertThat(tx.scanAll(InodeRow.TABLE, LockMode.READ_COMMITTED))
-          .noneMatch(InodeRow::subtreeLocked);
-    }
+    assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
+    assertThat(hdfs.get(3)).contains("NSQuotaExceededException");
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+  }
+
+  private static String quotaFigures(DistributedFileSystem fs) throws Exception {
+    StringBuilder b = new StringBuilder();
+    for (String q : List.of("/q", "/q/w")) {
+      org.apache.hadoop.fs.QuotaUsage u = fs.getQuotaUsage(p(q));
+      b.append(q)
+          .append(" ns=")
+          .append(u.getFileAndDirectoryCount())
+          .append(" ds=")
+          .append(u.getSpaceConsumed())
+          .append(" summary ")
+          .append(SnapshotTestFiles.figures(fs.getContentSummary(p(q))))
+          .append("; ");
+    }
+    return b.toString();
   }
 
   /**

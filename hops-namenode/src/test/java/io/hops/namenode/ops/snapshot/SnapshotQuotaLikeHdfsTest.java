@@ -1,0 +1,192 @@
+package io.hops.namenode.ops.snapshot;
+
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
+import io.hops.namenode.SideBySide;
+import io.hops.namenode.SideBySideExtension;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.QuotaUsage;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The quota usage of what snapshots keep, against hops and Apache HDFS in the same run
+ * (docs/architecture.md, "Snapshots", quota usage of what snapshots keep): directories with
+ * namespace and space quotas above, at and below a snapshottable directory; files the snapshot has
+ * deleted, overwritten, replaced by a rename and deleted with their directory stay charged to every
+ * quota directory above them, a file created after the snapshot is freed at once, a create is
+ * refused because the kept files still count exactly when HDFS refuses it, and deleting the
+ * snapshots (the last through the second namenode) frees the usage as HDFS's does. After every step
+ * the usage and the content summary of every quota directory are HDFS's.
+ */
+class SnapshotQuotaLikeHdfsTest {
+  private static final long BLOCK = 128L << 20;
+
+  private static final String[] QUOTA_DIRS = {"/qa", "/qa/snap", "/qa/snap/qb"};
+
+  @RegisterExtension
+  static final SideBySideExtension both =
+      SideBySideExtension.of(
+          () -> SideBySide.start("snapshot-quota", SnapshotKeptBlocks.roundsWhenAsked(), 1));
+
+  /** A step run alike on both sides. */
+  @FunctionalInterface
+  private interface Step {
+    Object run(DistributedFileSystem fs) throws Exception;
+  }
+
+  private final List<String> hops = new ArrayList<>();
+  private final List<String> hdfs = new ArrayList<>();
+
+  private static Path p(String path) {
+    return new Path(path);
+  }
+
+  @Test
+  void keptFilesStayChargedUntilTheirLastSnapshotGoesLikeHdfs() throws Exception {
+    step(
+        "setup",
+        fs -> {
+          fs.mkdirs(p("/qa/snap/qb/d"));
+          write(fs, "/qa/snap/f1", text("f1", 1_000));
+          write(fs, "/qa/snap/f5", text("f5", 500));
+          write(fs, "/qa/snap/qb/f2", text("f2", 2_000));
+          write(fs, "/qa/snap/qb/f6", text("f6", 600));
+          write(fs, "/qa/snap/qb/d/f3", text("f3", 3_000));
+          write(fs, "/qa/snap/qb/d/f4", "");
+          fs.mkdirs(p("/qa/snap/qb/d/e"));
+          for (String q : QUOTA_DIRS) {
+            fs.setQuota(p(q), 1_000, 1L << 40);
+          }
+          fs.allowSnapshot(p("/qa/snap"));
+          return fs.createSnapshot(p("/qa/snap"), "s1");
+        });
+    step("a file created after the snapshot", fs -> written(fs, "/qa/snap/qb/late", 700));
+    step("delete a kept file", fs -> fs.delete(p("/qa/snap/qb/f2"), false));
+    step("overwrite a kept file", fs -> written(fs, "/qa/snap/f1", 100));
+    step("delete a file no snapshot has", fs -> fs.delete(p("/qa/snap/qb/late"), false));
+    step("delete a kept directory", fs -> fs.delete(p("/qa/snap/qb/d"), true));
+    step(
+        "a rename replacing a kept file",
+        fs -> {
+          fs.rename(p("/qa/snap/f5"), p("/qa/snap/qb/f6"), Options.Rename.OVERWRITE);
+          return true;
+        });
+    step("second snapshot", fs -> fs.createSnapshot(p("/qa/snap"), "s2"));
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+
+    // A namespace quota the kept files fill: HDFS refuses the next create, and so must hops.
+    long count = usage(both.hdfsSide().admin(), "/qa/snap/qb").getFileAndDirectoryCount();
+    step(
+        "a create over a namespace quota the kept files fill",
+        fs -> {
+          fs.setQuota(p("/qa/snap/qb"), count, HdfsConstants.QUOTA_DONT_SET);
+          try {
+            return SideBySide.outcome(
+                s -> {
+                  fs.create(p("/qa/snap/qb/over")).close();
+                  return "created";
+                },
+                null);
+          } finally {
+            fs.setQuota(p("/qa/snap/qb"), 1_000, HdfsConstants.QUOTA_DONT_SET);
+            fs.delete(p("/qa/snap/qb/over"), false);
+          }
+        });
+    // A space quota with room for one more block only if the kept bytes (1,000 + 2,000 + 3,000 +
+    // 600) did not count.
+    long space = usage(both.hdfsSide().admin(), "/qa").getSpaceConsumed();
+    step(
+        "a write over a space quota the kept files fill",
+        fs -> {
+          fs.setQuota(p("/qa"), HdfsConstants.QUOTA_DONT_SET, space + BLOCK - 3_000);
+          try {
+            return SideBySide.outcome(
+                s -> {
+                  write(fs, "/qa/snap/big", "x");
+                  return "written";
+                },
+                null);
+          } finally {
+            fs.setQuota(p("/qa"), HdfsConstants.QUOTA_DONT_SET, 1L << 40);
+            fs.delete(p("/qa/snap/big"), false);
+          }
+        });
+    step(
+        "delete the first snapshot",
+        fs -> {
+          fs.deleteSnapshot(p("/qa/snap"), "s1");
+          return null;
+        });
+    step("delete a file the second snapshot has", fs -> fs.delete(p("/qa/snap/qb/f6"), false));
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    step(
+        "delete the last snapshot through the other namenode",
+        fs -> {
+          if (fs != both.hopsSide().admin()) {
+            fs.deleteSnapshot(p("/qa/snap"), "s2");
+            return null;
+          }
+          try (DistributedFileSystem viaOther =
+              (DistributedFileSystem) FileSystem.newInstance(both.get().through(both.other()))) {
+            viaOther.deleteSnapshot(p("/qa/snap"), "s2");
+          }
+          return null;
+        });
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+    }
+  }
+
+  /** Runs {@code s} on both sides, then compares the usage of every quota directory. */
+  private void step(String name, Step s) throws Exception {
+    for (SideBySide.Side side : List.of(both.hopsSide(), both.hdfsSide())) {
+      DistributedFileSystem fs = side.admin();
+      List<String> out = side == both.hopsSide() ? hops : hdfs;
+      String outcome;
+      try {
+        outcome = "returned " + s.run(fs);
+      } catch (Exception e) {
+        outcome = SideBySide.failure(e);
+      }
+      out.add(name + ": " + outcome.replaceAll("hdfs://[^/]*", ""));
+      for (String q : QUOTA_DIRS) {
+        out.add("  " + q + " usage " + figures(usage(fs, q)));
+        out.add("  " + q + " summary " + SnapshotTestFiles.figures(fs.getContentSummary(p(q))));
+      }
+    }
+    assertThat(String.join("\n", hops)).as(name).isEqualTo(String.join("\n", hdfs));
+  }
+
+  private static String written(DistributedFileSystem fs, String path, int bytes) throws Exception {
+    write(fs, path, text(path, bytes));
+    return "written";
+  }
+
+  private static QuotaUsage usage(DistributedFileSystem fs, String path) throws Exception {
+    return fs.getQuotaUsage(p(path));
+  }
+
+  private static String figures(QuotaUsage u) {
+    return "ns="
+        + u.getFileAndDirectoryCount()
+        + "/"
+        + u.getQuota()
+        + " ds="
+        + u.getSpaceConsumed()
+        + "/"
+        + u.getSpaceQuota();
+  }
+}
