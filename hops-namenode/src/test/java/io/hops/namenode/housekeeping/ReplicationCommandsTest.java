@@ -19,6 +19,7 @@ import org.apache.hadoop.hdfs.server.datanode.DataNodeTestUtils;
 import org.apache.hadoop.hdfs.server.protocol.BlockCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,10 @@ import org.junit.jupiter.api.Test;
  * whatever {@code dfs.namenode.replication.max-streams} allowed, and a datanode of 100,000 blocks
  * took hours to drain.
  */
+// Serial: counts what one leader's rounds do; starved of CPU beside a second test JVM, a namenode
+// may lose and win its leadership again between two rounds (docs/development.md, "The whole
+// suite").
+@Tag("serial")
 class ReplicationCommandsTest {
   private static final int FILES = 100;
 
