@@ -322,19 +322,22 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());
     }
     for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
-      List<Long> ids = f.getValue().stream().sorted().toList();
-      DecommissionCheck.Found found =
-          leader.run(
-              () ->
-                  new DecommissionCheck(
-                      blockManager, f.getKey(), ids, defaultReplication, w.maintenance));
+      DecommissionCheck.Found found = check(w, f.getKey(), f.getValue());
       w.insufficient += found.counts().underReplicated();
       w.outOfServiceOnly += found.counts().outOfServiceOnly();
       w.inOpenFiles += found.counts().underReplicatedInOpenFiles();
-      w.checked += ids.size();
+      w.checked += f.getValue().size();
       found.insufficient().forEach(b -> w.found.add(new FileBlock(f.getKey(), b)));
     }
     return page.size();
+  }
+
+  /** {@link DecommissionCheck} of a file's blocks, sorted here. */
+  private DecommissionCheck.Found check(Walk w, long inodeId, List<Long> blockIds)
+      throws IOException {
+    List<Long> ids = blockIds.stream().sorted().toList();
+    return leader.run(
+        () -> new DecommissionCheck(blockManager, inodeId, ids, defaultReplication, w.maintenance));
   }
 
   /**
@@ -378,12 +381,7 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
         }
       }
       for (Map.Entry<Long, List<Long>> f : again.entrySet()) {
-        List<Long> ids = f.getValue().stream().sorted().toList();
-        DecommissionCheck.Found found =
-            leader.run(
-                () ->
-                    new DecommissionCheck(
-                        blockManager, f.getKey(), ids, defaultReplication, w.maintenance));
+        DecommissionCheck.Found found = check(w, f.getKey(), f.getValue());
         found.insufficient().forEach(b -> w.waiting.add(new FileBlock(f.getKey(), b)));
       }
     }
