@@ -3,7 +3,9 @@ package io.hops.namenode.housekeeping;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
+import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
@@ -39,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * dfs.namenode.decommission.max.concurrent.tracked.nodes} of them, 0: all), by index pages on
  * {@code replicas.storage_id}, checking each file's blocks there ({@link DecommissionCheck}), which
  * queues for re-replication the blocks without enough replicas elsewhere; at most {@code
- * dfs.namenode.decommission.blocks.per.interval} replicas per round. A datanode whose whole walk
- * found every block sufficient is DECOMMISSIONED ({@link
+ * dfs.namenode.decommission.blocks.per.interval} replicas per round. After a whole walk that found
+ * blocks short, only those are looked at again ({@link #recheck}) until all are sufficient, and
+ * then a whole walk confirms it (HDFS's pruned list and final full scan). A datanode whose whole
+ * walk found every block sufficient is DECOMMISSIONED ({@link
  * io.hops.namenode.blocks.DatanodeAdmin#markDecommissioned}), or IN_MAINTENANCE if it is live
  * ({@link io.hops.namenode.blocks.DatanodeAdmin#markInMaintenance}; HDFS's {@code
  * isNodeHealthyForDecommissionOrMaintenance}, without its exception for a dead one when the cluster
@@ -51,6 +55,9 @@ import org.slf4j.LoggerFactory;
  */
 final class DatanodeAdminMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeAdminMonitor.class);
+
+  /** A block of a file. */
+  private record FileBlock(long inodeId, long blockId) {}
 
   /** Where one datanode's walk is, and what it found so far. */
   private static final class Walk {
@@ -64,6 +71,15 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
     int outOfServiceOnly;
     int inOpenFiles;
     int checked;
+
+    /** The blocks this walk found not yet sufficient, by file. */
+    final List<FileBlock> found = new ArrayList<>();
+
+    /**
+     * Between two whole walks: the blocks the last one found short, still to see sufficient before
+     * the next whole walk (null while walking).
+     */
+    Deque<FileBlock> waiting;
 
     Walk(List<StorageRef> storages, boolean maintenance) {
       this.storagesLeft = new ArrayDeque<>(storages);
@@ -175,11 +191,27 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
         w = newWalk(n.uuid(), maintenance); // a datanode that changed course starts again
         walks.put(n.uuid(), w);
       }
+      if (w.waiting != null) {
+        budget -= recheck(w, budget);
+        if (!w.waiting.isEmpty()) {
+          continue;
+        }
+        w = newWalk(n.uuid(), maintenance); // all seen sufficient: a whole walk confirms it
+        walks.put(n.uuid(), w);
+      }
       while (budget > 0 && !w.storagesLeft.isEmpty()) {
         budget -= Math.max(1, checkPage(w, Math.min(budget, pageRows)));
       }
       if (w.storagesLeft.isEmpty()) {
         walks.remove(n.uuid());
+        if (w.insufficient > 0) {
+          // HDFS DatanodeAdminDefaultMonitor: until the next whole walk, only the blocks found
+          // short are looked at again, so that a walk of every replica is not repeated each round
+          // while their copies are made.
+          Walk next = newWalk(n.uuid(), maintenance);
+          next.waiting = new ArrayDeque<>(w.found);
+          walks.put(n.uuid(), next);
+        }
         record(
             n.uuid(),
             new RecordLeavingStatus.Walked(w.insufficient, w.outOfServiceOnly, w.inOpenFiles));
@@ -290,17 +322,69 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
       byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());
     }
     for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
-      List<Long> ids = f.getValue().stream().sorted().toList();
-      RecordLeavingStatus.Walked found =
-          leader.run(
-              () ->
-                  new DecommissionCheck(
-                      blockManager, f.getKey(), ids, defaultReplication, w.maintenance));
-      w.insufficient += found.underReplicated();
-      w.outOfServiceOnly += found.outOfServiceOnly();
-      w.inOpenFiles += found.underReplicatedInOpenFiles();
-      w.checked += ids.size();
+      DecommissionCheck.Found found = check(w, f.getKey(), f.getValue());
+      w.insufficient += found.counts().underReplicated();
+      w.outOfServiceOnly += found.counts().outOfServiceOnly();
+      w.inOpenFiles += found.counts().underReplicatedInOpenFiles();
+      w.checked += f.getValue().size();
+      found.insufficient().forEach(b -> w.found.add(new FileBlock(f.getKey(), b)));
     }
     return page.size();
+  }
+
+  /** {@link DecommissionCheck} of a file's blocks, sorted here. */
+  private DecommissionCheck.Found check(Walk w, long inodeId, List<Long> blockIds)
+      throws IOException {
+    List<Long> ids = blockIds.stream().sorted().toList();
+    return leader.run(
+        () -> new DecommissionCheck(blockManager, inodeId, ids, defaultReplication, w.maintenance));
+  }
+
+  /**
+   * Looks again, once each, at up to {@code budget} of the blocks the walk's last whole walk found
+   * short: one batched read of their queue and pending rows (a page at a time); a block still
+   * queued for re-replication or with a copy in flight is still short, and the others are checked
+   * again ({@link DecommissionCheck}, which queues them if they still need it). The blocks still
+   * short go back to the end of the list. Returns the blocks looked at.
+   */
+  private int recheck(Walk w, int budget) throws IOException {
+    int n = Math.min(budget, w.waiting.size());
+    for (int done = 0; done < n; ) {
+      List<FileBlock> page = new ArrayList<>();
+      while (page.size() < Math.min(pageRows, n - done)) {
+        page.add(w.waiting.poll());
+      }
+      done += page.size();
+      List<Key> keys =
+          page.stream()
+              .map(b -> UnderReplicatedBlockRow.TABLE.key(b.inodeId(), b.blockId()))
+              .toList();
+      List<UnderReplicatedBlockRow> queued;
+      List<PendingBlockRow> inFlight;
+      try (Transaction tx = storage.begin()) {
+        queued = tx.findBatch(UnderReplicatedBlockRow.TABLE, keys, LockMode.READ_COMMITTED);
+        inFlight =
+            tx.findBatch(
+                PendingBlockRow.TABLE,
+                page.stream()
+                    .map(b -> PendingBlockRow.TABLE.key(b.inodeId(), b.blockId()))
+                    .toList(),
+                LockMode.READ_COMMITTED);
+      }
+      Map<Long, List<Long>> again = new LinkedHashMap<>();
+      for (int i = 0; i < page.size(); i++) {
+        FileBlock b = page.get(i);
+        if (queued.get(i) != null || inFlight.get(i) != null) {
+          w.waiting.add(b);
+        } else {
+          again.computeIfAbsent(b.inodeId(), k -> new ArrayList<>()).add(b.blockId());
+        }
+      }
+      for (Map.Entry<Long, List<Long>> f : again.entrySet()) {
+        DecommissionCheck.Found found = check(w, f.getKey(), f.getValue());
+        found.insufficient().forEach(b -> w.waiting.add(new FileBlock(f.getKey(), b)));
+      }
+    }
+    return Math.max(1, n);
   }
 }

@@ -37,7 +37,10 @@ import java.util.Set;
  * (not complete), with the minimum replication. For maintenance a block is sufficient with {@code
  * dfs.namenode.maintenance.replication.min} live replicas (at most the file's replication).
  */
-final class DecommissionCheck extends Operation<RecordLeavingStatus.Walked> {
+final class DecommissionCheck extends Operation<DecommissionCheck.Found> {
+  /** The counts of the check, and the blocks it found not yet sufficient. */
+  record Found(RecordLeavingStatus.Walked counts, List<Long> insufficient) {}
+
   private final BlockManager bm;
   private final DatanodeManager dm;
   private final long inodeId;
@@ -109,10 +112,12 @@ final class DecommissionCheck extends Operation<RecordLeavingStatus.Walked> {
   }
 
   @Override
-  protected RecordLeavingStatus.Walked execute(ExecutePhase tx) throws IOException {
+  protected Found execute(ExecutePhase tx) throws IOException {
     if (inode == null || inode.isDir()) {
-      return new RecordLeavingStatus.Walked(0, 0, 0); // deleted meanwhile: nothing to keep
+      // deleted meanwhile: nothing to keep
+      return new Found(new RecordLeavingStatus.Walked(0, 0, 0), List.of());
     }
+    List<Long> shortIds = new java.util.ArrayList<>();
     int insufficient = 0;
     int outOfServiceOnly = 0;
     for (BlockInfoRow b : blocks) {
@@ -132,6 +137,7 @@ final class DecommissionCheck extends Operation<RecordLeavingStatus.Walked> {
         continue;
       }
       insufficient++;
+      shortIds.add(b.blockId());
       if (live == 0 && outOfService(b.blockId()) > 0) {
         outOfServiceOnly++;
       }
@@ -145,8 +151,10 @@ final class DecommissionCheck extends Operation<RecordLeavingStatus.Walked> {
             new UnderReplicatedBlockRow(inodeId, b.blockId(), level, bm.now(), -1));
       }
     }
-    return new RecordLeavingStatus.Walked(
-        insufficient, outOfServiceOnly, inode.underConstruction() ? insufficient : 0);
+    return new Found(
+        new RecordLeavingStatus.Walked(
+            insufficient, outOfServiceOnly, inode.underConstruction() ? insufficient : 0),
+        shortIds);
   }
 
   /** Its replicas on datanodes being or done being decommissioned, or in maintenance. */

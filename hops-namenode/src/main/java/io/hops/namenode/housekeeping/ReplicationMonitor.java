@@ -49,9 +49,9 @@ import org.slf4j.LoggerFactory;
  * ReplicationCheck}); at most {@code dfs.namenode.replication.work.multiplier.per.iteration} copies
  * per live datanode are scheduled per round, and a source sends at most {@code
  * dfs.namenode.replication.max-streams} of them (the hard limit for the highest priority). Copies
- * go to the sources as {@code DNA_TRANSFER} commands once the check has committed. A queued block
- * waits one heartbeat interval before its check, so that the replicas of a block just written,
- * whose reports are in flight, are not copied again.
+ * go to the sources as {@code DNA_TRANSFER} commands once the round's checks have committed, one
+ * command per source and round. A queued block waits one heartbeat interval before its check, so
+ * that the replicas of a block just written, whose reports are in flight, are not copied again.
  */
 final class ReplicationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicationMonitor.class);
@@ -142,29 +142,36 @@ final class ReplicationMonitor implements HousekeepingTask {
     }
     Budget round = new Budget(live * workMultiplier);
     Outcome total = new Outcome();
-    for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
-      List<Long> ids = f.getValue().stream().sorted().toList();
-      for (int i = 0; i < ids.size(); i += MAX_BLOCKS_PER_CHECK) {
-        List<Long> batch = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
-        long epoch = bm.leadingEpoch(); // before the fenced check: see leadingEpoch
-        Outcome o =
-            leader.run(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
-        round.take(o);
-        send(o.transfers, epoch);
-        for (UnderReplicatedBlockRow r : o.parked) {
-          FileBlock k = new FileBlock(r.inodeId(), r.blockId());
-          parked.put(k, r);
-          if (r.level() >= 0 && r.level() < parkedSeen.size()) {
-            parkedSeen.get(r.level()).add(k); // seen in this pass: the row exists
+    // The round's copies, by the epoch they were decided under, sent once the round ends (or
+    // fails): one command per source, as HDFS hands a datanode all its transfers in one.
+    Map<Long, List<Transfer>> decided = new LinkedHashMap<>();
+    try {
+      for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
+        List<Long> ids = f.getValue().stream().sorted().toList();
+        for (int i = 0; i < ids.size(); i += MAX_BLOCKS_PER_CHECK) {
+          List<Long> batch = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
+          long epoch = bm.leadingEpoch(); // before the fenced check: see leadingEpoch
+          Outcome o =
+              leader.run(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
+          round.take(o);
+          decided.computeIfAbsent(epoch, e -> new ArrayList<>()).addAll(o.transfers);
+          for (UnderReplicatedBlockRow r : o.parked) {
+            FileBlock k = new FileBlock(r.inodeId(), r.blockId());
+            parked.put(k, r);
+            if (r.level() >= 0 && r.level() < parkedSeen.size()) {
+              parkedSeen.get(r.level()).add(k); // seen in this pass: the row exists
+            }
           }
+          total.transfers.addAll(o.transfers);
+          total.satisfied += o.satisfied;
+          total.waiting += o.waiting;
+          total.excessDeleted += o.excessDeleted;
+          total.corruptDeleted += o.corruptDeleted;
+          total.dropped += o.dropped;
         }
-        total.transfers.addAll(o.transfers);
-        total.satisfied += o.satisfied;
-        total.waiting += o.waiting;
-        total.excessDeleted += o.excessDeleted;
-        total.corruptDeleted += o.corruptDeleted;
-        total.dropped += o.dropped;
       }
+    } finally {
+      decided.forEach((epoch, transfers) -> send(transfers, epoch));
     }
     if (!total.transfers.isEmpty() || total.excessDeleted > 0 || total.corruptDeleted > 0) {
       LOG.info(
@@ -254,7 +261,12 @@ final class ReplicationMonitor implements HousekeepingTask {
     return page;
   }
 
-  /** One {@code DNA_TRANSFER} command per source datanode, decided under {@code epoch}. */
+  /**
+   * One {@code DNA_TRANSFER} command per source datanode, decided under {@code epoch}. A heartbeat
+   * answer carries a bounded number of commands, not of blocks: a command per checked file (a file
+   * of one block each) would hand a source at most that many copies a heartbeat, whatever {@code
+   * dfs.namenode.replication.max-streams} allows.
+   */
   private void send(List<Transfer> transfers, long epoch) {
     Map<DatanodeState, List<Transfer>> bySource = new LinkedHashMap<>();
     for (Transfer t : transfers) {

@@ -1,0 +1,390 @@
+package io.hops.namenode.bench;
+
+import io.hops.namenode.ApacheHdfs;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.config.NamenodeConfig;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo.AdminStates;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.SimulatedFSDataset;
+
+/**
+ * Issue 57's measurement of retiring a datanode, not a test: hops (one namenode, the embedded store
+ * in memory) against an Apache HDFS NameNode (MiniDFSCluster) in the same JVM, each with {@link
+ * #DATANODES} stock DataNodes over Hadoop's {@link SimulatedFSDataset} (no data on disk) and the
+ * same settings ({@link #settings}). N files of one 1 KB block at replication 3 are written through
+ * the stock client by {@link #WRITERS} threads and fully replicated; then, on each system:
+ *
+ * <ol>
+ *   <li>re-replication: a datanode is shut down; the clock runs from the shutdown, and the time at
+ *       which the namenode lists it dead is noted; it stops once every block has 3 replicas on
+ *       other datanodes (the block locations of every file, listed a directory at a time);
+ *   <li>decommission: another datanode is put in {@code dfs.hosts.exclude} and the namenode told to
+ *       read the file again (hops: {@code refreshNodes}; HDFS: its DatanodeManager, since its RPC
+ *       reads the site files); the clock runs until the datanode is DECOMMISSIONED; then every
+ *       block is checked to have 3 replicas on datanodes in service.
+ * </ol>
+ *
+ * With 5 datanodes, a datanode holds 3N/5 replicas at first (the one shut down) and 3N/4 once one
+ * is gone (the one decommissioned). Run: {@code java -cp <test classpath>
+ * io.hops.namenode.bench.DatanodeRetirement [files]} (default 166,667: 100,000 replicas on the
+ * first victim); {@code -Dhops.bench.retire.systems=hops,hdfs} chooses the systems, and the
+ * settings' properties below change the pace on both.
+ */
+public final class DatanodeRetirement {
+  static final int DATANODES = 5;
+  static final short REPLICATION = 3;
+  static final int PER_DIR = 1000;
+  private static final int FILE_BYTES = 1024;
+  private static final int WRITERS = 16;
+  private static final long WAIT_MILLIS = 3_600_000;
+
+  /** What one system did; times in ms. */
+  record Result(
+      String system,
+      int files,
+      long writeMillis,
+      long killedHeld,
+      long deadAfterMillis,
+      long replicatedAfterMillis,
+      long decommissionedHeld,
+      long decommissionMillis,
+      AdminStates decommissionedState,
+      int blocksShortAfterDecommission) {}
+
+  private DatanodeRetirement() {}
+
+  public static void main(String[] args) throws Exception {
+    int files = args.length > 0 ? Integer.parseInt(args[0]) : 166_667;
+    String systems = System.getProperty("hops.bench.retire.systems", "hops,hdfs");
+    Configuration conf = settings();
+    printSettings(conf);
+    List<Result> results = new ArrayList<>();
+    for (String s : systems.split(",")) {
+      Result r = s.equals("hdfs") ? runHdfs(conf, files) : runHops(conf, files);
+      System.out.println(r);
+      results.add(r);
+    }
+    print(results);
+  }
+
+  /**
+   * The settings both systems run with: heartbeats every second, a datanode dead after 12 s (HDFS's
+   * 2 × recheck + 10 × heartbeat), re-replication and the decommission check every second, and a
+   * pace of copies an operator would set for a fast drain (HDFS's defaults, 2 per datanode every 3
+   * s, would take hours for 100,000 blocks). Each can be changed by a system property of the key's
+   * name prefixed with {@code hops.bench.retire.}.
+   */
+  static Configuration settings() {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, "1");
+    s.put(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, "1000");
+    s.put(DFSConfigKeys.DFS_NAMENODE_REDUNDANCY_INTERVAL_SECONDS_KEY, "1");
+    s.put(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, "1000");
+    s.put(DFSConfigKeys.DFS_NAMENODE_REPLICATION_WORK_MULTIPLIER_PER_ITERATION, "500");
+    s.put(DFSConfigKeys.DFS_NAMENODE_REPLICATION_MAX_STREAMS_KEY, "500");
+    s.put(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, "500");
+    s.put(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "1");
+    s.put(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_KEY, "500000");
+    Configuration conf = new Configuration(false);
+    s.forEach((k, v) -> conf.set(k, System.getProperty("hops.bench.retire." + k, v)));
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, FILE_BYTES);
+    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, REPLICATION);
+    SimulatedFSDataset.setFactory(conf);
+    return conf;
+  }
+
+  private static void printSettings(Configuration conf) {
+    System.out.println("settings, the same on both systems:");
+    for (Map.Entry<String, String> e : conf) {
+      System.out.printf("  %s = %s%n", e.getKey(), e.getValue());
+    }
+  }
+
+  private static void print(List<Result> results) {
+    System.out.printf(
+        "%-5s %8s %9s | %9s %9s %13s | %9s %13s%n",
+        "", "files", "write s", "held", "dead s", "replicated s", "held", "decommission s");
+    for (Result r : results) {
+      System.out.printf(
+          "%-5s %,8d %9.1f | %,9d %9.1f %13.1f | %,9d %13.1f%n",
+          r.system(),
+          r.files(),
+          r.writeMillis() / 1000.0,
+          r.killedHeld(),
+          r.deadAfterMillis() / 1000.0,
+          r.replicatedAfterMillis() / 1000.0,
+          r.decommissionedHeld(),
+          r.decommissionMillis() / 1000.0);
+    }
+    if (results.size() == 2) {
+      Result h = results.get(0);
+      Result d = results.get(1);
+      System.out.printf(
+          "hops / HDFS: re-replication from the kill %.2f, from the declared death %.2f;"
+              + " decommission %.2f%n",
+          h.replicatedAfterMillis() / (double) d.replicatedAfterMillis(),
+          (h.replicatedAfterMillis() - h.deadAfterMillis())
+              / (double) (d.replicatedAfterMillis() - d.deadAfterMillis()),
+          h.decommissionMillis() / (double) d.decommissionMillis());
+    }
+    System.out.printf(
+        "load average %.1f%n",
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+  }
+
+  static Result runHops(Configuration settings, int files) throws Exception {
+    java.nio.file.Path exclude = excludeFile();
+    Configuration conf = new Configuration(settings);
+    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString());
+    try (HopsTestCluster hops = new HopsTestCluster(conf)) {
+      hops.startDatanodes(DATANODES, conf);
+      try (DistributedFileSystem fs = hops.client()) {
+        return measure(
+            "hops",
+            fs,
+            files,
+            hops.datanodes(),
+            exclude,
+            () -> fs.refreshNodes(),
+            dn -> dn.shutdown());
+      }
+    }
+  }
+
+  static Result runHdfs(Configuration settings, int files) throws Exception {
+    java.nio.file.Path exclude = excludeFile();
+    Configuration conf = new Configuration(settings);
+    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString());
+    MiniDFSCluster hdfs = ApacheHdfs.start("retire", conf, DATANODES);
+    try (DistributedFileSystem fs =
+        (DistributedFileSystem)
+            FileSystem.newInstance(hdfs.getURI(), ApacheHdfs.clientConf(hdfs, REPLICATION))) {
+      return measure(
+          "hdfs",
+          fs,
+          files,
+          hdfs.getDataNodes(),
+          exclude,
+          // HDFS's refreshNodes RPC reads the site files again; the conf is handed over instead.
+          () ->
+              hdfs.getNamesystem()
+                  .getBlockManager()
+                  .getDatanodeManager()
+                  .refreshNodes(hdfs.getConfiguration(0)),
+          dn -> hdfs.stopDataNode(dn.getDatanodeId().getXferAddr()));
+    } finally {
+      hdfs.shutdown();
+    }
+  }
+
+  private static java.nio.file.Path excludeFile() throws java.io.IOException {
+    java.nio.file.Path exclude = Files.createTempFile("retire-exclude-", "");
+    Files.writeString(exclude, "");
+    return exclude;
+  }
+
+  /** The operator's {@code refreshNodes}. */
+  interface Refresh {
+    void run() throws Exception;
+  }
+
+  /** Shuts a datanode down. */
+  interface Kill {
+    void run(DataNode dn) throws Exception;
+  }
+
+  private static Result measure(
+      String system,
+      DistributedFileSystem fs,
+      int files,
+      List<DataNode> datanodes,
+      java.nio.file.Path exclude,
+      Refresh refreshNodes,
+      Kill kill)
+      throws Exception {
+    long t0 = System.nanoTime();
+    write(fs, files);
+    long writeMillis = millisSince(t0);
+    awaitReplicated(fs, files, null, false);
+
+    DataNode killed = datanodes.get(0);
+    DataNode leaving = datanodes.get(1);
+    String killedUuid = killed.getDatanodeUuid();
+    long killedHeld = held(fs, killed);
+    long start = System.nanoTime();
+    kill.run(killed);
+    long dead = awaitState(fs, killedUuid, null) - start;
+    awaitReplicated(fs, files, killedUuid, false);
+    long replicated = millisSince(start);
+
+    long leavingHeld = held(fs, leaving);
+    Files.writeString(exclude, leaving.getDatanodeId().getXferAddr() + "\n");
+    start = System.nanoTime();
+    refreshNodes.run();
+    awaitState(fs, leaving.getDatanodeUuid(), AdminStates.DECOMMISSIONED);
+    long decommission = millisSince(start);
+    int short3 = awaitReplicated(fs, files, leaving.getDatanodeUuid(), true);
+    AdminStates state = stateOf(fs, leaving.getDatanodeUuid());
+    return new Result(
+        system,
+        files,
+        writeMillis,
+        killedHeld,
+        dead / 1_000_000,
+        replicated,
+        leavingHeld,
+        decommission,
+        state,
+        short3);
+  }
+
+  static Path file(int i) {
+    return new Path("/retire/d" + (i / PER_DIR) + "/f" + (i % PER_DIR));
+  }
+
+  private static int dirs(int files) {
+    return (files + PER_DIR - 1) / PER_DIR;
+  }
+
+  /** {@code files} files of one {@link #FILE_BYTES} block at replication 3, by many writers. */
+  static void write(DistributedFileSystem fs, int files) throws Exception {
+    for (int d = 0; d < dirs(files); d++) {
+      fs.mkdirs(new Path("/retire/d" + d));
+    }
+    byte[] data = new byte[FILE_BYTES];
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < WRITERS; t++) {
+        int me = t;
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = me; i < files; i += WRITERS) {
+                    try (FSDataOutputStream out =
+                        fs.create(file(i), true, 4096, REPLICATION, 1024L * 1024)) {
+                      out.write(data);
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /**
+   * Waits until every file's block has 3 replicas, none on the datanode {@code gone} (null: any),
+   * listing the files with their locations a directory at a time; a directory found complete is not
+   * listed again. With {@code once}, lists every directory once and returns the blocks short of 3
+   * replicas in service (a decommissioned datanode's replica is still listed, last).
+   */
+  static int awaitReplicated(DistributedFileSystem fs, int files, String gone, boolean once)
+      throws Exception {
+    String goneAddr = gone == null ? null : addressOf(fs, gone);
+    long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+    int shortBlocks = 0;
+    for (int d = 0; d < dirs(files); ) {
+      int missing = 0;
+      RemoteIterator<LocatedFileStatus> it = fs.listLocatedStatus(new Path("/retire/d" + d));
+      while (it.hasNext()) {
+        for (BlockLocation l : it.next().getBlockLocations()) {
+          int ok = 0;
+          for (String n : l.getNames()) {
+            ok += n.equals(goneAddr) ? 0 : 1;
+          }
+          missing += ok == REPLICATION ? 0 : 1;
+        }
+      }
+      if (once) {
+        shortBlocks += missing;
+        d++;
+      } else if (missing == 0) {
+        d++;
+      } else if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("/retire/d" + d + " not fully replicated in an hour");
+      } else {
+        Thread.sleep(100);
+      }
+    }
+    return shortBlocks;
+  }
+
+  private static String addressOf(DistributedFileSystem fs, String uuid) throws Exception {
+    for (DatanodeInfo d : fs.getDataNodeStats(DatanodeReportType.ALL)) {
+      if (d.getDatanodeUuid().equals(uuid)) {
+        return d.getXferAddr();
+      }
+    }
+    return null;
+  }
+
+  private static AdminStates stateOf(DistributedFileSystem fs, String uuid) throws Exception {
+    for (DatanodeInfo d : fs.getDataNodeStats(DatanodeReportType.ALL)) {
+      if (d.getDatanodeUuid().equals(uuid)) {
+        return d.getAdminState();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Waits until the datanode {@code uuid} is in {@code state}, or dead when {@code state} is null;
+   * returns {@link System#nanoTime} then.
+   */
+  private static long awaitState(DistributedFileSystem fs, String uuid, AdminStates state)
+      throws Exception {
+    long deadline = System.currentTimeMillis() + WAIT_MILLIS;
+    DatanodeReportType type = state == null ? DatanodeReportType.DEAD : DatanodeReportType.ALL;
+    while (true) {
+      for (DatanodeInfo d : fs.getDataNodeStats(type)) {
+        if (d.getDatanodeUuid().equals(uuid) && (state == null || d.getAdminState() == state)) {
+          return System.nanoTime();
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError(uuid + " not " + (state == null ? "dead" : state) + " in an hour");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** The replicas the namenode lists on {@code dn} ({@code dfsadmin -report}'s block count). */
+  private static long held(DistributedFileSystem fs, DataNode dn) throws Exception {
+    String uuid = dn.getDatanodeUuid();
+    for (DatanodeInfo d : fs.getDataNodeStats(DatanodeReportType.LIVE)) {
+      if (d.getDatanodeUuid().equals(uuid)) {
+        return d.getNumBlocks();
+      }
+    }
+    return -1;
+  }
+
+  private static long millisSince(long nanos) {
+    return (System.nanoTime() - nanos) / 1_000_000;
+  }
+}
