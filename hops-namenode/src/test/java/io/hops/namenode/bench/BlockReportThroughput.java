@@ -1,6 +1,7 @@
 package io.hops.namenode.bench;
 
 import io.hops.dal.Transaction;
+import io.hops.dal.embedded.ReportFloor;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
 import io.hops.dal.rows.ReplicaRow;
@@ -69,6 +70,7 @@ public final class BlockReportThroughput {
         }
       }
     }
+    List<ReportFloor.Times> floors = floor(blocks, Integer.getInteger("hops.bench.floor", 0));
     if (!Boolean.parseBoolean(System.getProperty("hops.bench.hdfs", "true"))) {
       return;
     }
@@ -90,6 +92,38 @@ public final class BlockReportThroughput {
           t.firstCpu() / (double) Math.max(1, hdfs.firstCpuMillis()),
           t.repeated() / (double) Math.max(1, hdfs.repeatedMillis()));
     }
+    for (ReportFloor.Times f : floors) {
+      System.out.printf(
+          "  floor / HDFS's first report: %.2fx its time (%.2fx its CPU)%n",
+          f.total() / Math.max(1, hdfs.firstMillis()),
+          f.cpu() / Math.max(1, hdfs.firstCpuMillis()));
+    }
+  }
+
+  /**
+   * {@code rounds} times the raw RocksDB work of a first report of {@code blocks} replicas ({@link
+   * ReportFloor}), on a store of its own holding the blocks; a line each.
+   */
+  private static List<ReportFloor.Times> floor(int blocks, int rounds) throws Exception {
+    List<ReportFloor.Times> out = new ArrayList<>();
+    if (rounds <= 0) {
+      return out;
+    }
+    try (HopsTestCluster cluster = new HopsTestCluster(new Configuration(false))) {
+      long from = 1L << 40;
+      makeBlocks(cluster.namenode(), 1_000_000L, from, blocks);
+      for (int r = 0; r < rounds; r++) {
+        // A storage of its own each round: every replica row is new, as in a first report.
+        ReportFloor.Times t =
+            ReportFloor.measure(cluster.namenode().storage(), from, blocks, 1_000_000 + r);
+        System.out.printf(
+            "floor of a %,d-replica first report (raw RocksDB, round %d): %.0f ms (lookup rows"
+                + " %.0f, block rows %.0f, replica rows written %.0f; %.0f ms of CPU)%n",
+            blocks, r + 1, t.total(), t.lookups(), t.blocks(), t.write(), t.cpu());
+        out.add(t);
+      }
+    }
+    return out;
   }
 
   /** One namenode's report times in ms, and the line that shows them. */
