@@ -34,9 +34,10 @@ public final class ReportFloor {
 
   /**
    * Reads the lookup and block rows of blocks {@code from} to {@code from + count - 1} of {@code
-   * storage} (an embedded one, holding them) and writes their replica rows on {@code storageId}.
+   * storage} (an embedded one, holding them), {@code readBatch} keys per {@code multiGet}, and
+   * writes their replica rows on {@code storageId}.
    */
-  public static Times measure(Storage storage, long from, int count, int storageId)
+  public static Times measure(Storage storage, long from, int count, int storageId, int readBatch)
       throws Exception {
     RocksStore store = ((EmbeddedStorage) storage).store();
     StoredTable<BlockLookupRow> lookups = StoredTable.of(BlockLookupRow.TABLE);
@@ -50,7 +51,7 @@ public final class ReportFloor {
     for (int i = 0; i < count; i++) {
       keys.add(lookups.rowKey(BlockLookupRow.TABLE.key(from + i)));
     }
-    List<byte[]> values = store.use("floor", db -> db.multiGetAsList(keys));
+    List<byte[]> values = multiGet(store, keys, readBatch);
     long[] inodes = new long[count];
     for (int i = 0; i < count; i++) {
       inodes[i] = lookups.codec.decode(values.get(i)).inodeId();
@@ -60,7 +61,7 @@ public final class ReportFloor {
     for (int i = 0; i < count; i++) {
       keys.add(blocks.rowKey(BlockInfoRow.TABLE.key(inodes[i], from + i)));
     }
-    List<byte[]> blockValues = store.use("floor", db -> db.multiGetAsList(keys));
+    List<byte[]> blockValues = multiGet(store, keys, readBatch);
     long stamps = 0;
     for (int i = 0; i < count; i++) {
       stamps += blocks.codec.decode(blockValues.get(i)).generationStamp();
@@ -90,5 +91,29 @@ public final class ReportFloor {
         (read - looked) / 1e6,
         (written - read) / 1e6,
         (threads.getCurrentThreadCpuTime() - cpu) / 1e6);
+  }
+
+  /**
+   * Compacts the whole store: its rows read as a store that has settled since they were written.
+   */
+  public static void settle(Storage storage) throws Exception {
+    ((EmbeddedStorage) storage)
+        .store()
+        .use(
+            "floor",
+            db -> {
+              db.compactRange();
+              return null;
+            });
+  }
+
+  private static List<byte[]> multiGet(RocksStore store, List<byte[]> keys, int batch)
+      throws Exception {
+    List<byte[]> out = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i += batch) {
+      List<byte[]> part = keys.subList(i, Math.min(keys.size(), i + batch));
+      out.addAll(store.use("floor", db -> db.multiGetAsList(part)));
+    }
+    return out;
   }
 }

@@ -102,7 +102,9 @@ public final class BlockReportThroughput {
 
   /**
    * {@code rounds} times the raw RocksDB work of a first report of {@code blocks} replicas ({@link
-   * ReportFloor}), on a store of its own holding the blocks; a line each.
+   * ReportFloor}), on a store of its own holding the blocks, compacted; each round once for each
+   * read batch of {@code -Dhops.bench.floor-batch} (keys per {@code multiGet}, a comma list, by
+   * default all in one); a line each.
    */
   private static List<ReportFloor.Times> floor(int blocks, int rounds) throws Exception {
     List<ReportFloor.Times> out = new ArrayList<>();
@@ -112,14 +114,26 @@ public final class BlockReportThroughput {
     try (HopsTestCluster cluster = new HopsTestCluster(new Configuration(false))) {
       long from = 1L << 40;
       makeBlocks(cluster.namenode(), 1_000_000L, from, blocks);
-      for (int r = 0; r < rounds; r++) {
+      ReportFloor.settle(cluster.namenode().storage());
+      String[] batches =
+          System.getProperty("hops.bench.floor-batch", Integer.toString(blocks)).split(",");
+      for (int r = 0; r < rounds * batches.length; r++) {
+        int batch = Integer.parseInt(batches[r % batches.length]);
         // A storage of its own each round: every replica row is new, as in a first report.
         ReportFloor.Times t =
-            ReportFloor.measure(cluster.namenode().storage(), from, blocks, 1_000_000 + r);
+            ReportFloor.measure(cluster.namenode().storage(), from, blocks, 1_000_000 + r, batch);
         System.out.printf(
-            "floor of a %,d-replica first report (raw RocksDB, round %d): %.0f ms (lookup rows"
-                + " %.0f, block rows %.0f, replica rows written %.0f; %.0f ms of CPU)%n",
-            blocks, r + 1, t.total(), t.lookups(), t.blocks(), t.write(), t.cpu());
+            "floor of a %,d-replica first report (raw RocksDB, %,d keys per multiGet, round %d):"
+                + " %.0f ms (lookup rows %.0f, block rows %.0f, replica rows written %.0f; %.0f ms"
+                + " of CPU)%n",
+            blocks,
+            batch,
+            r / batches.length + 1,
+            t.total(),
+            t.lookups(),
+            t.blocks(),
+            t.write(),
+            t.cpu());
         out.add(t);
       }
     }
