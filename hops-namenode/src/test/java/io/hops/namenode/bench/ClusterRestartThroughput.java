@@ -9,13 +9,10 @@ import io.hops.namenode.rpc.DatanodeRpc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.server.namenode.HdfsBlockReports;
 import org.apache.hadoop.hdfs.server.namenode.HdfsClusterRestart;
 import org.apache.hadoop.hdfs.server.namenode.HdfsClusterRestart.Times;
 import org.apache.hadoop.hdfs.server.protocol.BlockReportContext;
@@ -172,35 +169,13 @@ public final class ClusterRestartThroughput {
     }
     System.out.printf("datanodes whose reports each namenode applies: %s%n", join(owned));
     String pool = leader.namesystem().blocks().blockPoolId();
-    ExecutorService threads = Executors.newFixedThreadPool(DATANODES);
-    long cpu = HdfsBlockReports.processCpuMillis();
-    long start = System.nanoTime();
-    List<Future<?>> done = new ArrayList<>();
+    List<Callable<Void>> datanodes = new ArrayList<>();
     for (int d = 0; d < DATANODES; d++) {
       DatanodeRegistration reg = regs.get(d);
       StorageBlockReport[] report = reports.get(d);
-      done.add(threads.submit(() -> comeBack(rpcs, reg, report, pool)));
+      datanodes.add(() -> comeBack(rpcs, reg, report, pool));
     }
-    long safeAt = -1;
-    long safeCpu = -1;
-    long appliedAt = -1;
-    long appliedCpu = -1;
-    while (safeAt < 0 || appliedAt < 0) {
-      if (safeAt < 0 && !leader.safeMode().inStartupSafeMode()) {
-        safeAt = (System.nanoTime() - start) / 1_000_000L;
-        safeCpu = HdfsBlockReports.processCpuMillis() - cpu;
-      }
-      if (appliedAt < 0 && done.stream().allMatch(Future::isDone)) {
-        appliedAt = (System.nanoTime() - start) / 1_000_000L;
-        appliedCpu = HdfsBlockReports.processCpuMillis() - cpu;
-      }
-      Thread.sleep(1);
-    }
-    for (Future<?> f : done) {
-      f.get(); // a report that failed fails the run
-    }
-    threads.shutdown();
-    return new Times(safeAt, safeCpu, appliedAt, appliedCpu);
+    return HdfsClusterRestart.timed(datanodes, () -> leader.safeMode().inStartupSafeMode());
   }
 
   /**

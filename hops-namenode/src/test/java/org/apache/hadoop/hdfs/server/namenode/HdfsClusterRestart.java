@@ -5,9 +5,11 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.CryptoProtocolVersion;
 import org.apache.hadoop.fs.CreateFlag;
@@ -180,29 +182,41 @@ public final class HdfsClusterRestart {
     if (!nn.getNamesystem().isInStartupSafeMode()) {
       throw new IllegalStateException("HDFS's namenode started out of safe mode");
     }
-    ExecutorService threads = Executors.newFixedThreadPool(dns.size());
-    long cpu = HdfsBlockReports.processCpuMillis();
-    long start = System.nanoTime();
-    List<Future<?>> done = new ArrayList<>();
+    List<Callable<Void>> datanodes = new ArrayList<>();
     for (int d = 0; d < dns.size(); d++) {
       Datanode dn = dns.get(d);
       StorageBlockReport[] report = reports.get(d);
-      done.add(
-          threads.submit(
-              () -> {
-                rpc.registerDatanode(dn.reg());
-                heartbeat(rpc, dn.reg(), dn.storage());
-                rpc.blockReport(
-                    dn.reg(), pool, report, new BlockReportContext(1, 0, System.nanoTime(), 0L));
-                return null;
-              }));
+      datanodes.add(
+          () -> {
+            rpc.registerDatanode(dn.reg());
+            heartbeat(rpc, dn.reg(), dn.storage());
+            rpc.blockReport(
+                dn.reg(), pool, report, new BlockReportContext(1, 0, System.nanoTime(), 0L));
+            return null;
+          });
+    }
+    return timed(datanodes, () -> nn.getNamesystem().isInSafeMode());
+  }
+
+  /**
+   * Runs each of {@code datanodes} (a datanode coming back) in a thread of its own, all at once,
+   * and times from their start until {@code inSafeMode} turns false and until all have returned.
+   */
+  public static Times timed(List<Callable<Void>> datanodes, BooleanSupplier inSafeMode)
+      throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(datanodes.size());
+    long cpu = HdfsBlockReports.processCpuMillis();
+    long start = System.nanoTime();
+    List<Future<Void>> done = new ArrayList<>();
+    for (Callable<Void> dn : datanodes) {
+      done.add(threads.submit(dn));
     }
     long safeAt = -1;
     long safeCpu = -1;
     long appliedAt = -1;
     long appliedCpu = -1;
     while (safeAt < 0 || appliedAt < 0) {
-      if (safeAt < 0 && !nn.getNamesystem().isInSafeMode()) {
+      if (safeAt < 0 && !inSafeMode.getAsBoolean()) {
         safeAt = (System.nanoTime() - start) / 1_000_000L;
         safeCpu = HdfsBlockReports.processCpuMillis() - cpu;
       }
@@ -212,8 +226,8 @@ public final class HdfsClusterRestart {
       }
       Thread.sleep(1);
     }
-    for (Future<?> f : done) {
-      f.get();
+    for (Future<Void> f : done) {
+      f.get(); // a report that failed fails the run
     }
     threads.shutdown();
     return new Times(safeAt, safeCpu, appliedAt, appliedCpu);
