@@ -1,8 +1,10 @@
 package io.hops.namenode.bench;
 
 import io.hops.dal.Transaction;
+import io.hops.dal.embedded.ReportFloor;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
+import io.hops.dal.rows.ReplicaRow;
 import io.hops.election.Membership;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.HopsTestCluster;
@@ -68,6 +70,7 @@ public final class BlockReportThroughput {
         }
       }
     }
+    List<ReportFloor.Times> floors = floor(blocks, Integer.getInteger("hops.bench.floor", 0));
     if (!Boolean.parseBoolean(System.getProperty("hops.bench.hdfs", "true"))) {
       return;
     }
@@ -89,6 +92,52 @@ public final class BlockReportThroughput {
           t.firstCpu() / (double) Math.max(1, hdfs.firstCpuMillis()),
           t.repeated() / (double) Math.max(1, hdfs.repeatedMillis()));
     }
+    for (ReportFloor.Times f : floors) {
+      System.out.printf(
+          "  floor / HDFS's first report: %.2fx its time (%.2fx its CPU)%n",
+          f.total() / Math.max(1, hdfs.firstMillis()),
+          f.cpu() / Math.max(1, hdfs.firstCpuMillis()));
+    }
+  }
+
+  /**
+   * {@code rounds} times the raw RocksDB work of a first report of {@code blocks} replicas ({@link
+   * ReportFloor}), on a store of its own holding the blocks, compacted; each round once for each
+   * read batch of {@code -Dhops.bench.floor-batch} (keys per {@code multiGet}, a comma list, by
+   * default all in one); a line each.
+   */
+  private static List<ReportFloor.Times> floor(int blocks, int rounds) throws Exception {
+    List<ReportFloor.Times> out = new ArrayList<>();
+    if (rounds <= 0) {
+      return out;
+    }
+    try (HopsTestCluster cluster = new HopsTestCluster(new Configuration(false))) {
+      long from = 1L << 40;
+      makeBlocks(cluster.namenode(), 1_000_000L, from, blocks);
+      ReportFloor.settle(cluster.namenode().storage());
+      String[] batches =
+          System.getProperty("hops.bench.floor-batch", Integer.toString(blocks)).split(",");
+      for (int r = 0; r < rounds * batches.length; r++) {
+        int batch = Integer.parseInt(batches[r % batches.length]);
+        // A storage of its own each round: every replica row is new, as in a first report.
+        ReportFloor.Times t =
+            ReportFloor.measure(cluster.namenode().storage(), from, blocks, 1_000_000 + r, batch);
+        System.out.printf(
+            "floor of a %,d-replica first report (raw RocksDB, %,d keys per multiGet, round %d):"
+                + " %.0f ms (lookup rows %.0f, block rows %.0f, replica rows written %.0f; %.0f ms"
+                + " of CPU)%n",
+            blocks,
+            batch,
+            r / batches.length + 1,
+            t.total(),
+            t.lookups(),
+            t.blocks(),
+            t.write(),
+            t.cpu());
+        out.add(t);
+      }
+    }
+    return out;
   }
 
   /** One namenode's report times in ms, and the line that shows them. */
@@ -184,7 +233,7 @@ public final class BlockReportThroughput {
   }
 
   /** Whether the starting leader has deferred the checks of first reports (DeferredChecks). */
-  private static boolean deferring(HopsNameNode nn) throws Exception {
+  static boolean deferring(HopsNameNode nn) throws Exception {
     try (Transaction tx = nn.namesystem().storage().begin()) {
       return tx.find(
               io.hops.dal.rows.VariableRow.TABLE,
@@ -195,7 +244,7 @@ public final class BlockReportThroughput {
   }
 
   /** A datanode uuid whose reports {@code owner} applies. */
-  private static String uuidOwnedBy(long owner, Membership m) {
+  static String uuidOwnedBy(long owner, Membership m) {
     while (true) {
       String uuid = UUID.randomUUID().toString();
       if (ReportOwnership.ownerOf(uuid, m) == owner) {
@@ -207,6 +256,15 @@ public final class BlockReportThroughput {
   /** {@code count} complete blocks of one file, with their lookup rows. */
   private static void makeBlocks(HopsNameNode nn, long inode, long from, int count)
       throws Exception {
+    makeBlocks(nn, inode, from, count, -1);
+  }
+
+  /**
+   * {@code count} complete blocks of one file, with their lookup rows and, unless {@code storageId}
+   * is negative, a replica on that storage each (as a report recorded them before a clean stop).
+   */
+  static void makeBlocks(HopsNameNode nn, long inode, long from, int count, int storageId)
+      throws Exception {
     for (int done = 0; done < count; done += INSERT_BATCH) {
       try (Transaction tx = nn.namesystem().storage().begin()) {
         for (int i = done; i < Math.min(count, done + INSERT_BATCH); i++) {
@@ -215,6 +273,9 @@ public final class BlockReportThroughput {
               BlockInfoRow.TABLE,
               new BlockInfoRow(inode, id, i, i * 1024L, 1024, 1001, BlockState.COMPLETE, 0, -1, 0));
           tx.insert(BlockLookupRow.TABLE, new BlockLookupRow(id, inode));
+          if (storageId >= 0) {
+            tx.insert(ReplicaRow.TABLE, new ReplicaRow(inode, id, storageId, 0));
+          }
         }
         tx.commit();
       }
@@ -222,8 +283,7 @@ public final class BlockReportThroughput {
   }
 
   /** A datanode's storage formatted for this namespace: its calls carry the registration id. */
-  private static StorageInfo datanodeStorage(
-      org.apache.hadoop.hdfs.server.protocol.NamespaceInfo ns) {
+  static StorageInfo datanodeStorage(org.apache.hadoop.hdfs.server.protocol.NamespaceInfo ns) {
     return new StorageInfo(
         org.apache.hadoop.hdfs.server.datanode.DataNodeLayoutVersion.getCurrentLayoutVersion(),
         ns.getNamespaceID(),
@@ -241,20 +301,9 @@ public final class BlockReportThroughput {
   private static long[] report(HopsNameNode nn, String uuid, long from, int count, int repeats)
       throws Exception {
     DatanodeRpc rpc = HopsNameNode.datanodeRpc(nn.namesystem());
-    DatanodeRegistration reg =
-        new DatanodeRegistration(
-            new DatanodeID("127.0.0.1", "localhost", uuid, 9866, 9864, 0, 9867),
-            datanodeStorage(nn.namesystem().blocks().ids().namespaceInfo()),
-            new ExportedBlockKeys(),
-            VersionInfo.getVersion());
+    DatanodeRegistration reg = registration(nn, uuid, 9866);
     rpc.registerDatanode(reg);
-    BlockListAsLongs.Builder list = BlockListAsLongs.builder();
-    for (int i = 0; i < count; i++) {
-      list.add(new FinalizedReplica(from + i));
-    }
-    StorageBlockReport[] report = {
-      new StorageBlockReport(new DatanodeStorage("DS-" + uuid), list.build())
-    };
+    StorageBlockReport[] report = fullReport(uuid, from, count);
     String pool = nn.namesystem().blocks().blockPoolId();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long[] ms = new long[3 + repeats];
@@ -270,6 +319,26 @@ public final class BlockReportThroughput {
       }
     }
     return ms;
+  }
+
+  /** Datanode {@code uuid}'s registration, its data transfer port {@code xferPort} on this host. */
+  static DatanodeRegistration registration(HopsNameNode nn, String uuid, int xferPort) {
+    return new DatanodeRegistration(
+        new DatanodeID("127.0.0.1", "localhost", uuid, xferPort, 9864, 0, 9867),
+        datanodeStorage(nn.namesystem().blocks().ids().namespaceInfo()),
+        new ExportedBlockKeys(),
+        VersionInfo.getVersion());
+  }
+
+  /** The full report of datanode {@code uuid}'s one storage: blocks {@code from} on. */
+  static StorageBlockReport[] fullReport(String uuid, long from, int count) {
+    BlockListAsLongs.Builder list = BlockListAsLongs.builder();
+    for (int i = 0; i < count; i++) {
+      list.add(new FinalizedReplica(from + i));
+    }
+    return new StorageBlockReport[] {
+      new StorageBlockReport(new DatanodeStorage("DS-" + uuid), list.build())
+    };
   }
 
   /** A finalized replica of 1 KB at generation stamp 1001, as a datanode lists it. */

@@ -41,25 +41,9 @@ public final class HdfsBlockReports {
    * one after a restart, in ms.
    */
   public static Times measure(int blocks, int reports) throws Exception {
-    // As the benchmark's run() does (its -logLevel): a line per block received would slow the
-    // making of the replicas more than anything measured. Read as the loggers are made.
-    for (String log : List.of("BlockStateChange", "org.apache.hadoop.hdfs.StateChange")) {
-      if (System.getProperty("org.slf4j.simpleLogger.log." + log) == null) {
-        System.setProperty("org.slf4j.simpleLogger.log." + log, "warn");
-      }
-    }
     File dir = Files.createTempDirectory("hdfs-nnbench-").toFile();
     try {
-      Configuration conf = new HdfsConfiguration();
-      conf.setInt(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 16);
-      conf.set(DFSConfigKeys.DFS_NAMENODE_NAME_DIR_KEY, new File(dir, "name").getAbsolutePath());
-      conf.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, "127.0.0.1:0");
-      FileSystem.setDefaultUri(conf, "hdfs://127.0.0.1:0");
-      DefaultMetricsSystem.setMiniClusterMode(true); // the format registered metrics already
-      // Each of the benchmark's addBlock calls waits for its edit to be synced to disk: a million
-      // fsyncs on a shared disk do not end. No report writes an edit, so none of it is measured.
-      EditLogFileOutputStream.setShouldSkipFsyncForTesting(true);
-      DFSTestUtil.formatNameNode(conf);
+      Configuration conf = formatted(dir);
       NNThroughputBenchmark bench = new NNThroughputBenchmark(conf);
       // What the benchmark's run() does before its operations, here to keep the stats.
       NameNode nn = NameNode.createNameNode(new String[0], conf);
@@ -105,12 +89,7 @@ public final class HdfsBlockReports {
    */
   private static long[] firstAfterRestart(
       Configuration conf, NNThroughputBenchmark.OperationStatsBase op) throws Exception {
-    NameNode old = NNThroughputBenchmark.nameNode;
-    old.getRpcServer().setSafeMode(SafeModeAction.SAFEMODE_ENTER, false);
-    old.getRpcServer().saveNamespace(0, 0);
-    old.stop();
-    old.join();
-    NameNode nn = NameNode.createNameNode(new String[0], conf);
+    NameNode nn = restarted(NNThroughputBenchmark.nameNode, conf);
     NNThroughputBenchmark.nameNode = nn; // closed with the benchmark
     // The benchmark's datanode class is private: its registration, storage and replicas by name.
     Field field = op.getClass().getDeclaredField("datanodes");
@@ -142,6 +121,40 @@ public final class HdfsBlockReports {
           "HDFS's first report recorded " + live + " replicas of " + known + " blocks");
     }
     return new long[] {ms, cpu};
+  }
+
+  /** A namenode's configuration with its image in {@code dir}, formatted, for benchmarks. */
+  static Configuration formatted(File dir) throws Exception {
+    // As the benchmark's run() does (its -logLevel): a line per block received would slow the
+    // making of the replicas more than anything measured. Read as the loggers are made.
+    for (String log : List.of("BlockStateChange", "org.apache.hadoop.hdfs.StateChange")) {
+      if (System.getProperty("org.slf4j.simpleLogger.log." + log) == null) {
+        System.setProperty("org.slf4j.simpleLogger.log." + log, "warn");
+      }
+    }
+    Configuration conf = new HdfsConfiguration();
+    conf.setInt(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 16);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_NAME_DIR_KEY, new File(dir, "name").getAbsolutePath());
+    conf.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    FileSystem.setDefaultUri(conf, "hdfs://127.0.0.1:0");
+    DefaultMetricsSystem.setMiniClusterMode(true); // the format registered metrics already
+    // Each of the benchmark's addBlock calls waits for its edit to be synced to disk: a million
+    // fsyncs on a shared disk do not end. No report writes an edit, so none of it is measured.
+    EditLogFileOutputStream.setShouldSkipFsyncForTesting(true);
+    DFSTestUtil.formatNameNode(conf);
+    return conf;
+  }
+
+  /**
+   * Saves the namespace of {@code old} and stops it; starts a namenode from the image, which knows
+   * the blocks, no replica, and is in startup safe mode.
+   */
+  static NameNode restarted(NameNode old, Configuration conf) throws Exception {
+    old.getRpcServer().setSafeMode(SafeModeAction.SAFEMODE_ENTER, false);
+    old.getRpcServer().saveNamespace(0, 0);
+    old.stop();
+    old.join();
+    return NameNode.createNameNode(new String[0], conf);
   }
 
   /** The CPU time of this process's threads so far, in ms. */
