@@ -63,13 +63,20 @@ final class CommitBatch {
 
   /**
    * The state of each row as this batch leaves it; {@link RowCache#ABSENT} once deleted. Less the
-   * rows of {@link #uncached} keys, what the commit tells the {@link RowCache}: one map, so a
-   * written row costs one map entry, not one here and one for the cache.
+   * rows of {@link #uncached} keys, and with those of {@link #unshared} keys as {@link
+   * RowCache#UNSHARED}, what the commit tells the {@link RowCache}: one map, so a written row costs
+   * one map entry, not one here and one for the cache.
    */
   private final Map<KeyBytes, Object> written = new HashMap<>();
 
-  /** The keys in {@link #written} of rows of tables that are not {@link StoredTable#cacheable}. */
+  /** The keys in {@link #written} of rows of tables not {@link StoredTable#rowCached}. */
   private final Set<KeyBytes> uncached = new HashSet<>();
+
+  /**
+   * The keys in {@link #written} of rows of the other tables that the row cache may not share
+   * ({@link StoredTable#shares}): they hold bytes.
+   */
+  private final Set<KeyBytes> unshared = new HashSet<>();
 
   /** Keys (rows and index entries) this batch deletes at its end, unless it puts them again. */
   private final Set<KeyBytes> deletes = new LinkedHashSet<>();
@@ -176,13 +183,19 @@ final class CommitBatch {
     return growth;
   }
 
-  /** The rows of cacheable tables as this batch leaves them, by row key. */
+  /**
+   * The rows of {@link StoredTable#rowCached} tables as this batch leaves them, by row key; those
+   * the cache may not share as {@link RowCache#UNSHARED}.
+   */
   Map<KeyBytes, Object> cachedRows() {
-    if (uncached.isEmpty()) {
+    if (uncached.isEmpty() && unshared.isEmpty()) {
       return written;
     }
     Map<KeyBytes, Object> cached = new HashMap<>(written);
     cached.keySet().removeAll(uncached);
+    for (KeyBytes k : unshared) {
+      cached.put(k, RowCache.UNSHARED);
+    }
     return cached;
   }
 
@@ -254,7 +267,7 @@ final class CommitBatch {
     }
     byte[] last = t.rowKey(r.last());
     records.deleteRange(t.rowKey(r.first()), Arrays.copyOf(last, last.length + 1));
-    forgetsCachedRows |= t.cacheable || t.partitionPrefixLength > 0;
+    forgetsCachedRows |= t.rowCached || t.partitionPrefixLength > 0;
   }
 
   @SuppressWarnings("unchecked")
@@ -364,7 +377,13 @@ final class CommitBatch {
     byte[] key = k.bytes();
     written.put(k, state);
     if (!t.cacheable) {
-      uncached.add(k);
+      if (!t.rowCached) {
+        uncached.add(k);
+      } else if (t.shares(state)) {
+        unshared.remove(k); // an earlier write of the key in this batch held bytes
+      } else {
+        unshared.add(k);
+      }
     }
     if (t.partitionPrefixLength > 0) {
       partitions

@@ -62,9 +62,9 @@ public final class HeapEstimate {
     return (bytes + 7) & ~7L;
   }
 
-  /** A decoded row (a record of the DAL), or 0 for {@link RowCache#ABSENT}. */
+  /** A decoded row (a record of the DAL), or 0 for {@link RowCache#ABSENT} and the like. */
   static long row(Object row) {
-    if (row == null || row == RowCache.ABSENT) {
+    if (row == null || row == RowCache.ABSENT || row == RowCache.UNSHARED) {
       return 0;
     }
     return LAYOUTS.get(row.getClass()).bytes(row);

@@ -36,13 +36,17 @@ final class PointReads {
   <R extends Record> R get(StoredTable<R> t, KeyBytes rowKey, boolean toWrite)
       throws StorageException {
     RowCache cache = store.rows();
-    if (!t.cacheable || !cache.enabled()) {
+    if (!t.rowCached || !cache.enabled()) {
       keyReads.read(1);
       return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     }
     RowCache.Generation g = cache.current(); // before the store is read
     long passes = g.passes();
     Object cached = counted(g.get(rowKey));
+    if (cached == RowCache.UNSHARED) {
+      keyReads.read(1);
+      return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
+    }
     if (cached == null && t.partitionPrefixLength > 0) {
       KeyBytes partition = partitionOf(t, rowKey);
       cached = keptRow(partition, rowKey);
@@ -55,7 +59,7 @@ final class PointReads {
     }
     keyReads.read(1);
     R row = decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
-    cache.fill(g, passes, rowKey, row);
+    cache.fill(g, passes, rowKey, t.shares(row) ? row : RowCache.UNSHARED);
     return row;
   }
 

@@ -28,13 +28,20 @@ final class RowCache {
   /** The value of a key that has no row. */
   static final Object ABSENT = new Object();
 
+  /**
+   * The value of a key whose row is not shared ({@link StoredTable#shares}: it holds bytes): a
+   * point read reads the store, as on a miss, and adds nothing. It is an entry, not a missing one,
+   * so that a read that fetched an older, shareable row cannot add it after the commit.
+   */
+  static final Object UNSHARED = new Object();
+
   /** One generation of the cache. */
   static final class Generation {
     private final Map<KeyBytes, Object> rows = new ConcurrentHashMap<>();
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong passes = new AtomicLong();
 
-    /** The cached row, {@link #ABSENT}, or null if not cached. */
+    /** The cached row, {@link #ABSENT}, {@link #UNSHARED}, or null if not cached. */
     Object get(KeyBytes rowKey) {
       return rows.get(rowKey);
     }

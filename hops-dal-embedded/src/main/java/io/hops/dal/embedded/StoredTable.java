@@ -5,6 +5,7 @@ import io.hops.dal.schema.Column;
 import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Indexed;
 import io.hops.dal.schema.Key;
+import io.hops.dal.schema.RowsMostlyWithoutBytes;
 import io.hops.dal.schema.Table;
 import java.lang.reflect.RecordComponent;
 import java.util.List;
@@ -33,10 +34,20 @@ final class StoredTable<R extends Record> {
   final Map<Column, KeyBytes> uniquePrefixes;
 
   /**
-   * Whether its rows may be shared from the {@link RowCache}: not if a column holds bytes, which a
-   * caller could change in a row it was handed.
+   * Whether all its rows may be shared from the {@link RowCache}: not if a column holds bytes,
+   * which a caller could change in a row it was handed.
    */
   final boolean cacheable;
+
+  /**
+   * Whether the {@link RowCache} holds its rows: all of them if {@link #cacheable}; those whose
+   * bytes columns are null ({@link #shares}) if the table says its rows mostly have none ({@link
+   * RowsMostlyWithoutBytes}); else none.
+   */
+  final boolean rowCached;
+
+  /** The positions of its bytes columns. */
+  private final int[] bytesColumns;
 
   /**
    * The length of a partition's row-key prefix, the same for every partition (the partition column
@@ -72,7 +83,13 @@ final class StoredTable<R extends Record> {
             .collect(
                 Collectors.toUnmodifiableMap(
                     c -> c, c -> new KeyBytes(layout.indexColumnPrefix(c))));
-    this.cacheable = table.columns().stream().noneMatch(c -> c.type() == ColumnType.BYTES);
+    this.bytesColumns =
+        table.columns().stream()
+            .filter(c -> c.type() == ColumnType.BYTES)
+            .mapToInt(Column::position)
+            .toArray();
+    this.cacheable = bytesColumns.length == 0;
+    this.rowCached = cacheable || table.rowType().isAnnotationPresent(RowsMostlyWithoutBytes.class);
     int width = table.partitionColumn().map(StoredTable::fixedWidth).orElse(-1);
     this.partitionPrefixLength = cacheable && width > 0 ? layout.rowPrefix().length + width : -1;
     this.partitionMarks =
@@ -80,6 +97,23 @@ final class StoredTable<R extends Record> {
             && table.partitionColumn().isPresent();
     this.rowRead = "read of a row of " + table;
     this.batchRead = "batched read of rows of " + table;
+  }
+
+  /**
+   * Whether {@code state} (a row, or {@link RowCache#ABSENT}) of a {@link #rowCached} table may be
+   * shared from the {@link RowCache}: every row of a {@link #cacheable} table, a row of another
+   * whose bytes columns are all null (nothing in it can be changed), and an absence.
+   */
+  boolean shares(Object state) {
+    if (cacheable || !(state instanceof Record)) {
+      return true;
+    }
+    for (int c : bytesColumns) {
+      if (table.get(table.rowType().cast(state), c) != null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The bytes a key column's values take in a row key, or -1 if they vary. */
@@ -103,7 +137,10 @@ final class StoredTable<R extends Record> {
 
   @SuppressWarnings("unchecked")
   static <R extends Record> StoredTable<R> of(Table<R> table) {
-    return (StoredTable<R>) ALL.computeIfAbsent(table, StoredTable::new);
+    // A lookup first: computeIfAbsent locks the key's bin unless the key heads it, and every read
+    // and write of every transaction asks.
+    StoredTable<?> known = ALL.get(table);
+    return (StoredTable<R>) (known != null ? known : ALL.computeIfAbsent(table, StoredTable::new));
   }
 
   byte[] rowKey(Key key) {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * The embedded store's row cache is written through by every commit and never hands out a row older
  * than the last commit to a locked read: not under racing readers that fill it, not across its
  * generations (a tiny capacity makes it start over all the time), not after a schema-wide write.
- * Rows with byte columns are never shared.
+ * Rows with byte columns are never shared; a variable without bytes is.
  */
 class RowCacheTest {
   private static final Table<InodeRow> T = InodeRow.TABLE;
@@ -107,7 +107,10 @@ class RowCacheTest {
     }
   }
 
-  /** One commit of a row with bytes and one without: the cache gets the second, never the first. */
+  /**
+   * One commit of a row with bytes and one without: the cache gets the second, and for the first
+   * only a mark that sends its reads to the store.
+   */
   @Test
   void aCommitOfRowsWithAndWithoutBytesCachesOnlyThoseWithout() throws Exception {
     open(1000);
@@ -120,9 +123,93 @@ class RowCacheTest {
           tx.insert(T, row);
         });
     assertThat(cache.current().get(cacheKey(row))).isEqualTo(row);
-    assertThat(cache.current().get(new KeyBytes(StoredTable.of(VariableRow.TABLE).rowKey(v))))
-        .isNull();
-    assertThat(cache.entries()).isEqualTo(1);
+    assertThat(cache.current().get(variableKey(v))).isSameAs(RowCache.UNSHARED);
+    assertThat(cache.entries()).isEqualTo(2);
+  }
+
+  /**
+   * A variable whose bytes are null (the {@code safe_mode} row every write reads) is read from the
+   * cache; once it holds bytes it is read from the store, and handed out as a copy of its own; and
+   * once its bytes are null again it is cached again.
+   */
+  @Test
+  void aVariableIsCachedWhileItHoldsNoBytes() throws Exception {
+    open(1000);
+    RowCache cache = ((EmbeddedStorage) storage).store().rows();
+    VariableRow off = new VariableRow("flag", 0, null);
+    Key key = VariableRow.TABLE.keyOf(off);
+    commit(tx -> tx.insert(VariableRow.TABLE, off));
+    assertThat(cache.current().get(variableKey(off))).isEqualTo(off);
+    long hits = cache.stats().hits();
+    assertThat(readVariable(key, LockMode.SHARED)).isEqualTo(off);
+    assertThat(cache.stats().hits()).isEqualTo(hits + 1);
+
+    VariableRow tip = new VariableRow("flag", 1, new byte[] {1, 2, 3});
+    commit(tx -> tx.update(VariableRow.TABLE, tip));
+    assertThat(cache.current().get(variableKey(off))).isSameAs(RowCache.UNSHARED);
+    VariableRow read = readVariable(key, LockMode.SHARED);
+    assertThat(read.longValue()).isEqualTo(1);
+    read.bytesValue()[0] = 9;
+    assertThat(readVariable(key, LockMode.READ_COMMITTED).bytesValue()).containsExactly(1, 2, 3);
+    assertThat(cache.current().get(variableKey(off))).isSameAs(RowCache.UNSHARED);
+
+    VariableRow on = new VariableRow("flag", 1, null);
+    commit(tx -> tx.update(VariableRow.TABLE, on));
+    assertThat(readVariable(key, LockMode.SHARED)).isEqualTo(on);
+    assertThat(cache.current().get(variableKey(off))).isEqualTo(on);
+    cache.clear();
+    assertThat(readVariable(key, LockMode.READ_COMMITTED)).isEqualTo(on); // filled from the store
+    assertThat(cache.current().get(variableKey(off))).isEqualTo(on);
+  }
+
+  /**
+   * The cache's race with a variable: a read fetches it without bytes, a commit gives it bytes
+   * before that read adds what it fetched. The late read must not put the old row back.
+   */
+  @Test
+  void aReadThatFetchedAVariableBeforeItGotBytesDoesNotPutItBack() throws Exception {
+    open(1000);
+    VariableRow off = new VariableRow("flag", 0, null);
+    Key key = VariableRow.TABLE.keyOf(off);
+    commit(tx -> tx.insert(VariableRow.TABLE, off));
+    RowCache cache = ((EmbeddedStorage) storage).store().rows();
+    cache.clear();
+    CountDownLatch fetched = new CountDownLatch(1);
+    CountDownLatch committed = new CountDownLatch(1);
+    Thread late = Thread.currentThread();
+    cache.beforeFill =
+        () -> {
+          if (Thread.currentThread() != late) {
+            fetched.countDown();
+            await(committed);
+          }
+        };
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<VariableRow> slowRead = pool.submit(() -> readVariable(key, LockMode.READ_COMMITTED));
+      assertThat(fetched.await(30, TimeUnit.SECONDS)).isTrue();
+      VariableRow tip = new VariableRow("flag", 1, new byte[] {7});
+      commit(tx -> tx.update(VariableRow.TABLE, tip));
+      committed.countDown();
+      assertThat(slowRead.get(30, TimeUnit.SECONDS)).isEqualTo(off); // it read before the commit
+      assertThat(cache.current().get(variableKey(off))).isSameAs(RowCache.UNSHARED);
+      VariableRow now = readVariable(key, LockMode.SHARED);
+      assertThat(now.longValue()).isEqualTo(1);
+      assertThat(now.bytesValue()).containsExactly(7);
+    } finally {
+      cache.beforeFill = () -> {};
+      pool.shutdownNow();
+    }
+  }
+
+  private static KeyBytes variableKey(VariableRow v) {
+    return new KeyBytes(StoredTable.of(VariableRow.TABLE).rowKey(v));
+  }
+
+  private VariableRow readVariable(Key key, LockMode mode) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return tx.find(VariableRow.TABLE, key, mode);
+    }
   }
 
   /**
