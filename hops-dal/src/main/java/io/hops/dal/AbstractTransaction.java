@@ -1,9 +1,11 @@
 package io.hops.dal;
 
 import io.hops.dal.schema.Column;
+import io.hops.dal.schema.ColumnType;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
@@ -213,6 +215,41 @@ public abstract class AbstractTransaction implements Transaction {
     counter.count(AccessKind.IS, LockMode.READ_COMMITTED);
     counter.countRows(keys.size(), 0);
     return keys;
+  }
+
+  @Override
+  public final long[] findKeyLongsByIndex(
+      Table<?> table, String column, Object value, String keyColumn) throws StorageException {
+    checkOpen();
+    Column c = table.column(column);
+    if (!c.indexed()) {
+      throw new IllegalArgumentException(table + "." + column + " has no index");
+    }
+    int at = table.keyColumns().indexOf(table.column(keyColumn));
+    if (at < 0 || table.keyColumns().get(at).type() != ColumnType.BIGINT) {
+      throw new IllegalArgumentException(table + "." + keyColumn + " is no BIGINT key column");
+    }
+    table.checkIndexHolds(c, value);
+    long[] values =
+        value == null ? new long[0] : guard(() -> doFindKeyLongsByIndex(table, c, value, at));
+    Arrays.sort(values);
+    counter.count(AccessKind.IS, LockMode.READ_COMMITTED);
+    counter.countRows(values.length, 0);
+    return values;
+  }
+
+  /**
+   * The {@code at}-th primary-key column (a {@code BIGINT}) of {@link #doFindKeysByIndex}'s keys,
+   * in any order; an engine that can read it from its index entries directly overrides this.
+   */
+  protected long[] doFindKeyLongsByIndex(Table<?> table, Column column, Object value, int at)
+      throws StorageException {
+    List<Key> keys = doFindKeysByIndex(table, column, value);
+    long[] values = new long[keys.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = ((Number) keys.get(i).value(at)).longValue();
+    }
+    return values;
   }
 
   @Override

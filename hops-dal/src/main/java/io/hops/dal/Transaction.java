@@ -87,6 +87,15 @@ public interface Transaction extends AutoCloseable {
    */
   List<Key> findKeysByIndex(Table<?> table, String column, Object value) throws StorageException;
 
+  /**
+   * As {@link #findKeysByIndex}, but only one {@code BIGINT} column of each primary key ({@code
+   * keyColumn}), sorted ascending: a full block report's and startup safe mode's scan of a
+   * storage's replica block ids, which an engine can decode from its index entries without a key
+   * object per row. Counted as {@link AccessKind#IS}.
+   */
+  long[] findKeyLongsByIndex(Table<?> table, String column, Object value, String keyColumn)
+      throws StorageException;
+
   /** Every row of the table, in primary-key order. Counted as {@link AccessKind#FTS}. */
   <R extends Record> List<R> scanAll(Table<R> table, LockMode mode) throws StorageException;
 

@@ -225,6 +225,23 @@ final class EmbeddedTransaction extends AbstractTransaction {
     return keys;
   }
 
+  @Override
+  protected long[] doFindKeyLongsByIndex(Table<?> table, Column column, Object value, int at)
+      throws StorageException {
+    StoredTable<?> t = StoredTable.of(table);
+    // An index entry's key is the index's prefix for the value, then its row's key columns.
+    byte[] prefix = t.layout.indexPrefix(column, value);
+    int offset = prefix.length;
+    for (int i = 0; i < at; i++) {
+      int width = OrderedBytes.fixedKeyWidth(table.keyColumns().get(i));
+      if (width < 0) {
+        return super.doFindKeyLongsByIndex(table, column, value, at);
+      }
+      offset += width;
+    }
+    return reader.longsInKeysWithPrefix(prefix, offset);
+  }
+
   /**
    * One read of the rows matching the equalities: a prefix iteration over the leading key columns
    * the equalities fix, else an index scan, then the remaining equalities as a filter.

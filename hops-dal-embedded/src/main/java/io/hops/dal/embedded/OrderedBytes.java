@@ -133,6 +133,32 @@ final class OrderedBytes {
     };
   }
 
+  /** The {@code BIGINT} that {@link #value} wrote at {@code at}. */
+  static long readBigint(byte[] in, int at) {
+    long v = 0;
+    for (int i = at; i < at + 8; i++) {
+      v = (v << 8) | (in[i] & 0xFF);
+    }
+    return v ^ Long.MIN_VALUE;
+  }
+
+  /**
+   * How many bytes {@link #keyValue} writes for any value of this key column, or -1 if that depends
+   * on the value (strings and bytes, escaped).
+   */
+  static int fixedKeyWidth(Column c) {
+    if (c.signedByteOrder()) {
+      return -1;
+    }
+    return switch (c.type()) {
+      case BIGINT -> 8;
+      case INT -> 4;
+      case SMALLINT -> 2;
+      case TINYINT, BOOLEAN -> 1;
+      case STRING, BYTES -> -1;
+    };
+  }
+
   private static long readBigEndian(byte[] in, int[] at, int bytes) {
     long v = 0;
     for (int i = 0; i < bytes; i++) {

@@ -42,6 +42,44 @@ final class PrefixReads {
         });
   }
 
+  /**
+   * The 8-byte big-endian values at {@code offset} of the keys that start with {@code prefix}, each
+   * read as {@link OrderedBytes} encodes a {@code BIGINT}: an index scan that wants one fixed-width
+   * column of each entry's primary key, copying each key into one reused array instead of a new one
+   * per entry.
+   */
+  long[] longsInKeysWithPrefix(byte[] prefix, int offset) throws StorageException {
+    byte[] end = OrderedBytes.prefixEnd(prefix);
+    return store.use(
+        "index scan",
+        db -> {
+          long[] out = new long[64];
+          int n = 0;
+          byte[] key = new byte[offset + 64];
+          try (ReadOptions options = new ReadOptions();
+              Slice upper = end == null ? null : new Slice(end)) {
+            if (upper != null) {
+              options.setIterateUpperBound(upper);
+            }
+            try (RocksIterator it = db.newIterator(options)) {
+              for (it.seek(prefix); it.isValid(); it.next()) {
+                int length = it.key(key);
+                if (length > key.length) {
+                  key = new byte[length];
+                  it.key(key);
+                }
+                if (n == out.length) {
+                  out = Arrays.copyOf(out, n * 2);
+                }
+                out[n++] = OrderedBytes.readBigint(key, offset);
+              }
+              it.status();
+            }
+          }
+          return Arrays.copyOf(out, n);
+        });
+  }
+
   /** The total length of the values of the entries whose keys start with {@code prefix}. */
   long valueBytesWithPrefix(byte[] prefix) throws StorageException {
     return sumWithPrefix("full table scan", prefix, value -> value.length);

@@ -144,6 +144,11 @@ final class RowReader {
     return prefixes.valuesWithPrefix(prefix);
   }
 
+  /** See {@link PrefixReads#longsInKeysWithPrefix}. */
+  long[] longsInKeysWithPrefix(byte[] prefix, int offset) throws StorageException {
+    return prefixes.longsInKeysWithPrefix(prefix, offset);
+  }
+
   /** Whether any key starts with {@code prefix}. */
   boolean any(byte[] prefix) throws StorageException {
     return prefixes.any(prefix);

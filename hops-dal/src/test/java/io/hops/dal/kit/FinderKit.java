@@ -396,6 +396,14 @@ public abstract class FinderKit extends DalKit {
         assertThat(tx.findKeysByIndex(t, "storage_id", storage))
             .as("keys of the replicas on storage %s", storage)
             .isEqualTo(expected);
+        long[] blocks = expected.stream().mapToLong(k -> (Long) k.value(1)).sorted().toArray();
+        assertThat(tx.findKeyLongsByIndex(t, "storage_id", storage, "block_id"))
+            .as("block ids of the replicas on storage %s, sorted", storage)
+            .isEqualTo(blocks);
+        long[] files = expected.stream().mapToLong(k -> (Long) k.value(0)).sorted().toArray();
+        assertThat(tx.findKeyLongsByIndex(t, "storage_id", storage, "inode_id"))
+            .as("file ids of the replicas on storage %s, sorted", storage)
+            .isEqualTo(files);
       }
       // String keys (names with escapes and multi-byte characters) decode exactly too.
       for (InodeRow one : inodes) {

@@ -3,7 +3,6 @@ package io.hops.namenode.rpc;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
-import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
@@ -419,13 +418,7 @@ public final class DatanodeRpc implements DatanodeProtocol {
   /** The sorted block ids of a storage's recorded replicas, from the index alone. */
   private long[] recordedReplicas(StorageRef storage) throws IOException {
     try (Transaction tx = this.storage.begin()) {
-      List<Key> keys = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", storage.id());
-      long[] ids = new long[keys.size()];
-      for (int i = 0; i < ids.length; i++) {
-        ids[i] = (Long) keys.get(i).value(1); // keys: inode id, block id, storage
-      }
-      Arrays.sort(ids);
-      return ids;
+      return tx.findKeyLongsByIndex(ReplicaRow.TABLE, "storage_id", storage.id(), "block_id");
     }
   }
 

@@ -4,7 +4,6 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.ReplicaRow;
-import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageStat;
@@ -147,11 +146,7 @@ final class StartupSafeMode {
       List<long[]> ofNode = new ArrayList<>();
       int count = 0;
       for (StorageStat s : n.storages()) {
-        List<Key> keys = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", s.ref.id());
-        long[] ids = new long[keys.size()];
-        for (int i = 0; i < ids.length; i++) {
-          ids[i] = (Long) keys.get(i).value(1); // keys: inode id, block id, storage
-        }
+        long[] ids = tx.findKeyLongsByIndex(ReplicaRow.TABLE, "storage_id", s.ref.id(), "block_id");
         ofNode.add(ids);
         count += ids.length;
       }
