@@ -368,6 +368,15 @@ CREATE TABLE IF NOT EXISTS snapshot_file_tails (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (inode_id) PARTITIONS 8;
 
+-- The replication of a file kept for snapshots, which the replication check expects of its blocks
+-- once no live inode has its id (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshot_kept_replication (
+  inode_id BIGINT NOT NULL,
+  replication SMALLINT NOT NULL,
+  PRIMARY KEY (inode_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (inode_id) PARTITIONS 8;
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

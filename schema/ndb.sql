@@ -382,6 +382,15 @@ CREATE TABLE IF NOT EXISTS snapshot_file_tails (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (inode_id);
 
+-- The replication of a file kept for snapshots, which the replication check expects of its blocks
+-- once no live inode has its id (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshot_kept_replication (
+  inode_id BIGINT NOT NULL,
+  replication SMALLINT NOT NULL,
+  PRIMARY KEY (inode_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (inode_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -13,6 +13,11 @@ import io.hops.dal.schema.TableName;
  * snapshotId}: written with the entry's version ({@link InodeVersionRow}, same key), which says by
  * its flags whether the inode had any. Partitioned by the directory, like the versions
  * (docs/architecture.md, "Snapshots").
+ *
+ * <p>A snapshottable directory keeps its own attributes at its snapshots in its own partition under
+ * {@link #OWN} (HDFS keeps them in the directory's DirectoryDiff): which it had at a snapshot its
+ * {@code snapshots} row's flags say, and which they were the earliest rows here at that snapshot or
+ * later, else its live ones.
  */
 @TableName("xattr_versions")
 public record XAttrVersionRow(
@@ -24,6 +29,9 @@ public record XAttrVersionRow(
     @MaxBytes(16384) byte[] value,
     long seq) {
   public static final Table<XAttrVersionRow> TABLE = Table.of(XAttrVersionRow.class);
+
+  /** The entry name of a snapshottable directory's own attributes: no child has it. */
+  public static final String OWN = ".";
 
   public static XAttrVersionRow of(long parentId, String entryName, long snapshotId, XAttrRow r) {
     return new XAttrVersionRow(

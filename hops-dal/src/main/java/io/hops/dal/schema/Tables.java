@@ -31,6 +31,7 @@ import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshottableDirRow;
@@ -79,6 +80,7 @@ public final class Tables {
           SnapshotKeptFileRow.TABLE,
           XAttrVersionRow.TABLE,
           SnapshotFileTailRow.TABLE,
+          SnapshotKeptReplicationRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

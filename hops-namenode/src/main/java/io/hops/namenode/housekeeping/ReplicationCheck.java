@@ -8,6 +8,8 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
+import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
@@ -45,6 +47,9 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  *
  * <p>The file's replication is read after the block rows are locked, so a setReplication, which
  * locks them too before it queues its blocks, is either seen here or queues them again afterwards.
+ *
+ * <p>The blocks of a file kept only for snapshots (deleted, or a copy-on-truncate tail) are checked
+ * as a live file's, against the replication the snapshots keep ({@link #readKept}).
  *
  * <p>Per block, with the replicas counted as HDFS counts them (live: on a live datanode, not
  * corrupt, not being deleted): a block no file has any more, or that is not complete, leaves the
@@ -118,7 +123,10 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   private final Limits limits;
   private final CopyChooser copies;
   private final Map<Long, BlockInfoRow> blocks = new HashMap<>();
-  private InodeRow inode;
+
+  /** The file's replication; 0 when no file has the blocks (gone, or a directory's id). */
+  private int replication;
+
   private BlockStoragePolicy policy;
   private Map<Long, List<ReplicaRow>> replicas = Map.of();
   private Map<Long, List<CorruptReplicaRow>> corrupt = Map.of();
@@ -160,8 +168,13 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     rows.stream().filter(r -> r != null).forEach(r -> blocks.put(r.blockId(), r));
     if (!blocks.isEmpty()) {
       List<InodeRow> found = tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED);
-      inode = found.isEmpty() ? null : found.get(0);
-      policy = inode == null ? null : policyOf(tx, inode);
+      InodeRow file = found.isEmpty() ? null : found.get(0);
+      if (file == null) {
+        readKept(tx);
+      } else if (!file.isDir()) {
+        replication = file.replication();
+        policy = policyOf(tx, file);
+      }
       replicas = byBlock(tx.findByPartition(ReplicaRow.TABLE, inodeId, rc()), ReplicaRow::blockId);
       for (List<ReplicaRow> rs : replicas.values()) {
         for (ReplicaRow r : rs) {
@@ -186,6 +199,44 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     for (PendingBlockRow r : tx.findByPartition(PendingBlockRow.TABLE, inodeId, rc())) {
       pending.put(r.blockId(), r);
     }
+  }
+
+  /**
+   * The replication and storage policy that blocks of {@code inodeId}, which no live inode has,
+   * keep for snapshots (HDFS keeps them in its blocks map with the snapshot's INodeFile as their
+   * collection, so they are re-replicated as a live file's): a deleted file kept for snapshots has
+   * its replication row and the default policy; a copy-on-truncate tail has its file's, live or
+   * kept (docs/architecture.md, "Snapshots"). Neither: blocks of no file, which leave the queue.
+   */
+  private void readKept(LockPhase tx) throws IOException {
+    if (keptReplication(tx, inodeId)) {
+      return;
+    }
+    for (SnapshotFileTailRow t :
+        tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", inodeId, rc())) {
+      if (t.isReleased()) {
+        return; // its blocks are being released
+      }
+      List<InodeRow> owner = tx.findByIndex(InodeRow.TABLE, "id", t.inodeId(), rc());
+      if (owner.isEmpty()) {
+        keptReplication(tx, t.inodeId());
+      } else {
+        replication = owner.get(0).replication();
+        policy = policyOf(tx, owner.get(0));
+      }
+    }
+  }
+
+  /** Whether {@code file} is a deleted file kept for snapshots; if so, takes its replication. */
+  private boolean keptReplication(LockPhase tx, long file) throws IOException {
+    SnapshotKeptReplicationRow kept =
+        tx.find(SnapshotKeptReplicationRow.TABLE, SnapshotKeptReplicationRow.TABLE.key(file), rc());
+    if (kept == null) {
+      return false;
+    }
+    replication = kept.replication();
+    policy = StoragePolicies.byId(HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED);
+    return true;
   }
 
   /**
@@ -240,7 +291,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
         continue; // checked meanwhile (by a previous leader, say)
       }
       BlockInfoRow b = blocks.get(blockId);
-      if (b == null || inode == null || inode.isDir()) {
+      if (b == null || replication == 0) {
         // The file is gone: nothing to replicate (its delete removed the rest).
         tx.delete(UnderReplicatedBlockRow.TABLE, mark);
         PendingBlockRow p = pending.get(blockId);
@@ -263,7 +314,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   private void check(ExecutePhase tx, BlockInfoRow b, UnderReplicatedBlockRow mark, Outcome out)
       throws IOException {
     long blockId = b.blockId();
-    int expected = inode.replication();
+    int expected = replication;
     CountedReplicas counted =
         CountedReplicas.count(
             tx,

@@ -69,6 +69,7 @@ public final class ChangeAcl extends Operation<Void> {
   protected void lock(LockPhase tx) throws IOException {
     settings.checkAclsEnabled();
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    tx.coverOwnAttributes(resolved.target());
   }
 
   @Override

@@ -20,6 +20,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
@@ -129,6 +130,9 @@ final class DeletedInodes {
 
   /** Files a snapshot has: their blocks stay until the snapshot goes (DeleteSnapshot). */
   private final List<SnapshotKeptFileRow> kept = new ArrayList<>();
+
+  /** The replication the kept files' blocks keep (the replication check reads it). */
+  private final List<SnapshotKeptReplicationRow> keptReplication = new ArrayList<>();
 
   /**
    * Inodes a snapshot has, by id, with the snapshot that has them: a delete leaves their usage
@@ -340,6 +344,7 @@ final class DeletedInodes {
       if (keeper != null) {
         // A snapshot still has the file: its blocks stay, keyed by its inode id, until released.
         kept.add(keeper);
+        keptReplication.add(new SnapshotKeptReplicationRow(f.id(), f.replication()));
         SnapshotKeptFileRow atEntry = tx.entryKeeperOf(f);
         if (atEntry != null) {
           // A file renamed since the snapshot stays charged where the snapshot has it (Rename).
@@ -589,6 +594,9 @@ final class DeletedInodes {
     }
     for (SnapshotKeptFileRow k : kept) {
       tx.insert(SnapshotKeptFileRow.TABLE, k);
+    }
+    for (SnapshotKeptReplicationRow r : keptReplication) {
+      tx.insert(SnapshotKeptReplicationRow.TABLE, r);
     }
   }
 }

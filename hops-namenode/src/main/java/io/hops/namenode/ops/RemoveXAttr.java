@@ -48,6 +48,7 @@ public final class RemoveXAttr extends Operation<Void> {
     XAttrs.checkNamespace(pc, xAttr);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     existing = XAttrs.read(tx, resolved.target());
+    tx.coverOwnAttributes(resolved.target());
   }
 
   @Override

@@ -61,6 +61,7 @@ public final class SetXAttr extends Operation<Void> {
     XAttrs.checkNamespace(pc, xAttr);
     resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
     existing = XAttrs.read(tx, resolved.target());
+    tx.coverOwnAttributes(resolved.target());
   }
 
   @Override

@@ -122,7 +122,7 @@ public final class Truncate extends Operation<Boolean> {
       }
       snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
       if (snapshotLength > newLength && keeper != null && !target.fileStoredInDb()) {
-        copy = CopyOnTruncate.lock(tx, target, keeper, lengths);
+        copy = CopyOnTruncate.lock(tx, target, keeper, lengths, quotaIds(resolved));
       }
     }
     if (snapshotLength < 0 && target.snapshotId() != 0 && tx.snapshotKeeperOf(target) != null) {
@@ -270,9 +270,26 @@ public final class Truncate extends Operation<Boolean> {
   private void countSpace(ExecutePhase tx, MutableInode file, long before) throws IOException {
     long after =
         FileSpace.of(file.size, file.replication, file.preferredBlockSize, blocks.last()) - before;
+    if (copy != null) {
+      after += copy.chargeKept(tx, file.replication);
+    }
     quotas.verify(0, after);
     quotas.add(0, after);
     quotas.flush(tx);
+  }
+
+  /** The quota directories above the file, in id order (as {@link AncestorQuotas} locks them). */
+  private static List<Long> quotaIds(io.hops.namenode.resolve.ResolvedPath p) {
+    List<Long> ids = new java.util.ArrayList<>();
+    List<InodeRow> inodes = p.inodes();
+    for (int i = 1; i < Math.min(p.depth(), inodes.size()); i++) {
+      InodeRow r = inodes.get(i);
+      if (r.isDir() && r.hasQuota() && !ids.contains(r.id())) {
+        ids.add(r.id());
+      }
+    }
+    ids.sort(Long::compare);
+    return ids;
   }
 
   private LeaseTakeover takeover() {

@@ -48,6 +48,12 @@ final class CopyOnWrite {
   /** Every registered entry (written or not), so that none is registered twice. */
   private final Map<Name, Long> seen = new HashMap<>();
 
+  /**
+   * Snapshottable directories whose own attributes a writer changes, by id: their attribute rows,
+   * to be kept at their latest snapshot before the first change ({@link #coverOwnAttributes}).
+   */
+  private final Map<Long, Entry> ownPending = new HashMap<>();
+
   /** What each registered entry was at its latest snapshot. */
   private final Map<Name, Cover> covers = new HashMap<>();
 
@@ -225,8 +231,46 @@ final class CopyOnWrite {
     return tx.findByPartition(XAttrRow.TABLE, row.id(), LockMode.READ_COMMITTED);
   }
 
+  /**
+   * Registers a change of the xattrs or ACL of {@code dir} itself, if it is a snapshottable
+   * directory with snapshots: its attribute rows are kept under {@link XAttrVersionRow#OWN} at its
+   * latest snapshot, unless rows are there already (a pruned scan of that name). None are written
+   * when it has none now: a snapshot at which it had none says so by its row's flags, and an
+   * earlier one is answered by rows written before they went.
+   */
+  void coverOwnAttributes(Transaction tx, InodeRow dir) throws StorageException {
+    if (!enabled
+        || dir == null
+        || !dir.snapshottable()
+        || dir.snapshotId() == 0
+        || ownPending.containsKey(dir.id())
+        || !InodeFlags.hasAttributeRows(dir.permission())) {
+      return;
+    }
+    for (XAttrVersionRow r :
+        tx.findByPartition(
+            XAttrVersionRow.TABLE,
+            dir.id(),
+            "entry_name",
+            XAttrVersionRow.OWN,
+            LockMode.READ_COMMITTED)) {
+      if (r.snapshotId() == dir.snapshotId()) {
+        return;
+      }
+    }
+    ownPending.put(dir.id(), new Entry(dir, dir.snapshotId(), attributesOf(tx, dir)));
+  }
+
   /** Before a write of the entry {@code row} names: its version, if it is the first. */
   void beforeWrite(Transaction tx, InodeRow row) throws StorageException {
+    Entry own = ownPending.isEmpty() ? null : ownPending.remove(row.id());
+    if (own != null) {
+      for (XAttrRow a : own.attributes()) {
+        tx.insert(
+            XAttrVersionRow.TABLE,
+            XAttrVersionRow.of(row.id(), XAttrVersionRow.OWN, own.snapshotId(), a));
+      }
+    }
     if (pending.isEmpty()) {
       return;
     }

@@ -116,6 +116,16 @@ public final class LockPhase {
     writes(p);
   }
 
+  /**
+   * Registers a change of the xattrs or ACL of {@code target} itself: a snapshottable directory
+   * keeps its own at its latest snapshot ({@link CopyOnWrite#coverOwnAttributes}).
+   */
+  public void coverOwnAttributes(InodeRow target) throws StorageException {
+    if (resolver.locksSnapshotRoots()) {
+      versions.coverOwnAttributes(tx, target);
+    }
+  }
+
   /** Registers rows below {@code p}'s target a writer also changes (a delete's subtree). */
   public void coverBelow(ResolvedPath p, List<InodeRow> rows) throws StorageException {
     versions.coverBelow(tx, p, rows);

@@ -33,9 +33,10 @@ public final class SchemaVersion {
    * snapshots). 5: {@code snapshot_kept_files} (blocks kept for snapshots). 6: {@code
    * xattr_versions} (the xattrs and ACLs of inode entries under snapshots). 7: {@code
    * snapshot_file_tails} (blocks kept for snapshots by copy-on-truncate). 8: {@code
-   * snapshot_kept_usage} (quota usage kept charged for snapshots).
+   * snapshot_kept_usage} (quota usage kept charged for snapshots). 9: {@code
+   * snapshot_kept_replication} (the replication the blocks of a file kept for snapshots keep).
    */
-  public static final long CURRENT = 8;
+  public static final long CURRENT = 9;
 
   static final String ROW = "schema_version";
 

@@ -16,7 +16,9 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockOffsets;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.FileBlocks;
@@ -55,6 +57,14 @@ public final class CopyOnTruncate {
   private final Map<Long, Set<Integer>> indexes = new java.util.HashMap<>();
   private SnapshotFileTailRow tail;
 
+  /** The quota directories above the file, and the usage rows its tail at the keeper has. */
+  private List<Long> quotaIds = List.of();
+
+  private final Map<Long, SnapshotKeptUsageRow> usage = new java.util.HashMap<>();
+
+  /** The bytes this truncate moves into the tail (whole blocks, and the cut block copied). */
+  private long keptBytes;
+
   private CopyOnTruncate(
       InodeRow file, SnapshotKeptFileRow keeper, NavigableMap<Long, Long> lengths) {
     this.file = file;
@@ -69,7 +79,11 @@ public final class CopyOnTruncate {
    * indexes, read committed (a pruned scan, and one per tail).
    */
   public static CopyOnTruncate lock(
-      LockPhase tx, InodeRow file, SnapshotKeptFileRow keeper, NavigableMap<Long, Long> lengths)
+      LockPhase tx,
+      InodeRow file,
+      SnapshotKeptFileRow keeper,
+      NavigableMap<Long, Long> lengths,
+      List<Long> quotaIds)
       throws StorageException {
     NavigableMap<Long, Long> having = new TreeMap<>();
     lengths.forEach(
@@ -91,7 +105,50 @@ public final class CopyOnTruncate {
       c.indexes.put(t.tailId(), held);
     }
     c.tail = c.tails.get(keeper.snapshotId());
+    c.quotaIds = quotaIds;
+    if (c.tail != null && !quotaIds.isEmpty()) {
+      // The usage the tail keeps charged, before the quota rows: the order of "Lock order".
+      List<Key> keys = new ArrayList<>();
+      for (long q : quotaIds) {
+        keys.add(
+            SnapshotKeptUsageRow.TABLE.key(
+                keeper.dirId(), keeper.snapshotId(), c.tail.tailId(), q));
+      }
+      for (SnapshotKeptUsageRow u :
+          tx.findBatch(SnapshotKeptUsageRow.TABLE, keys, LockMode.EXCLUSIVE)) {
+        if (u != null) {
+          c.usage.put(u.quotaId(), u);
+        }
+      }
+    }
     return c;
+  }
+
+  /**
+   * Keeps the bytes this truncate moved to the tail (whole blocks, and the cut block copied)
+   * charged to the quota directories above, times {@code replication}, as HDFS counts the blocks
+   * its file diffs keep until the snapshots go: one {@code snapshot_kept_usage} row per quota
+   * directory, released with the tail's kept row. Answers the storage space kept.
+   */
+  public long chargeKept(ExecutePhase tx, short replication) throws StorageException {
+    long ds = keptBytes * replication;
+    if (ds == 0 || tail == null) {
+      return 0;
+    }
+    for (long q : quotaIds) {
+      SnapshotKeptUsageRow u = usage.get(q);
+      if (u == null) {
+        tx.insert(
+            SnapshotKeptUsageRow.TABLE,
+            new SnapshotKeptUsageRow(keeper.dirId(), keeper.snapshotId(), tail.tailId(), q, 0, ds));
+      } else {
+        tx.update(
+            SnapshotKeptUsageRow.TABLE,
+            new SnapshotKeptUsageRow(
+                u.dirId(), u.snapshotId(), u.inodeId(), q, u.ns(), u.ds() + ds));
+      }
+    }
+    return ds;
   }
 
   /** The tails of file {@code inodeId} (a pruned scan, read committed). */
@@ -130,6 +187,7 @@ public final class CopyOnTruncate {
       throws StorageException {
     SnapshotFileTailRow t = tail(tx, inodeIds);
     move(tx, blocks, b, t.tailId());
+    keptBytes += b.numBytes();
     indexes.computeIfAbsent(t.tailId(), k -> new HashSet<>()).add(b.blockIndex());
   }
 
@@ -146,6 +204,7 @@ public final class CopyOnTruncate {
     SnapshotFileTailRow t = tail(tx, inodeIds).withCopy(copyId);
     tx.update(SnapshotFileTailRow.TABLE, t);
     tail = t;
+    keptBytes += last.numBytes(); // the old block stays whole for the snapshots
     tx.insert(
         BlockInfoRow.TABLE,
         new BlockInfoRow(

@@ -5,8 +5,10 @@ import io.hops.dal.StorageException;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -56,6 +58,7 @@ final class KeptFiles {
   private final List<SnapshotKeptFileRow> freed = new ArrayList<>();
   private final List<SnapshotKeptFileRow> holds = new ArrayList<>();
   private final List<SnapshotFileTailRow> tails = new ArrayList<>();
+  private final List<SnapshotKeptReplicationRow> replication = new ArrayList<>();
   private final List<SnapshotKeptUsageRow> usage = new ArrayList<>();
   private AncestorQuotas quotas = AncestorQuotas.none();
   private long heldAt;
@@ -67,11 +70,11 @@ final class KeptFiles {
   }
 
   /**
-   * Rows per transaction: each is read, deleted, and turned into a released file, and its tail, if
-   * it is one, read and deleted.
+   * Rows per transaction: each is read, deleted, and turned into a released file, its tail, if it
+   * is one, read and deleted, and its replication row read and deleted.
    */
   static int batch(LockPhase tx) {
-    return Math.max(1, tx.maxRows() / 6);
+    return Math.max(1, tx.maxRows() / 8);
   }
 
   /**
@@ -122,6 +125,16 @@ final class KeptFiles {
       k.tails.addAll(
           tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", r.inodeId(), LockMode.EXCLUSIVE));
     }
+    if (!k.freed.isEmpty()) {
+      List<Key> keys =
+          k.freed.stream().map(r -> SnapshotKeptReplicationRow.TABLE.key(r.inodeId())).toList();
+      for (SnapshotKeptReplicationRow r :
+          tx.findBatch(SnapshotKeptReplicationRow.TABLE, keys, LockMode.EXCLUSIVE)) {
+        if (r != null) {
+          k.replication.add(r);
+        }
+      }
+    }
     return k;
   }
 
@@ -145,6 +158,9 @@ final class KeptFiles {
       quotas.addTo(u.quotaId(), -u.ns(), -u.ds());
     }
     quotas.flush(tx);
+    for (SnapshotKeptReplicationRow r : replication) {
+      tx.delete(SnapshotKeptReplicationRow.TABLE, r);
+    }
     for (SnapshotKeptFileRow r : freed) {
       tx.delete(SnapshotKeptFileRow.TABLE, r);
       if (!copying.contains(r.inodeId())) {

@@ -27,6 +27,22 @@ final class SnapshotAttributes {
   }
 
   /**
+   * The attributes a snapshottable directory had at snapshot {@code sid}, from its own rows ({@link
+   * XAttrVersionRow#OWN}, {@code ownRows}): those kept at the earliest snapshot at {@code sid} or
+   * later; null when none is, i.e. its live ones (for a snapshot at which it had any, which its
+   * {@code snapshots} row's flags say).
+   */
+  static List<XAttrRow> own(List<XAttrVersionRow> ownRows, long sid, long dirId) {
+    long best = Long.MAX_VALUE;
+    for (XAttrVersionRow r : ownRows) {
+      if (r.snapshotId() >= sid) {
+        best = Math.min(best, r.snapshotId());
+      }
+    }
+    return best == Long.MAX_VALUE ? null : kept(ownRows, best, dirId);
+  }
+
+  /**
    * HDFS's metadataEquals compares the features by reference: an XAttrFeature is replaced by every
    * set or remove, even of the same value (the rows' {@code seq} says so here), and AclFeatures are
    * shared by equal ACLs (AclStorage's unique features), so equal ACL entries compare equal.

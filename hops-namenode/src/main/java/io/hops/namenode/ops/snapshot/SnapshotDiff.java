@@ -152,6 +152,9 @@ public final class SnapshotDiff {
   }
 
   private void walk() throws IOException {
+    if (scope.ownAttributesChanged()) {
+      attributesChanged.add(scope.scopeId());
+    }
     InodeRow root = scope.atEarlier();
     if (!scope.touched() && root != null && scope.atLater() != null) {
       // A subtree's directory: its xattrs and ACL at both ends, from its own entry's rows.

@@ -3,7 +3,10 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.rows.XAttrRow;
+import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.namenode.ops.Checks;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -54,7 +57,8 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
       InodeRow atEarlier,
       InodeRow atLater,
       boolean touched,
-      InodeRow now) {}
+      InodeRow now,
+      boolean ownAttributesChanged) {}
 
   private final PermissionChecker pc;
   private final String path;
@@ -65,6 +69,11 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
   private int rootIndex = -1;
   private List<SnapshotRow> snapshots = List.of();
   private final Map<Long, InodeRow> entryAt = new HashMap<>();
+
+  /** The snapshottable directory's own kept attributes and its live ones, when it is the scope. */
+  private List<XAttrVersionRow> ownRows = List.of();
+
+  private List<XAttrRow> liveAttributes = List.of();
 
   /**
    * The scope of {@code getSnapshotDiffReport} or, with {@code listing}, of {@code
@@ -119,6 +128,43 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
       }
     }
     tx.loadAcls(checked);
+    if (rootIndex == last && target.snapshottable()) {
+      ownRows = SnapshotView.ownRows(tx, target.id());
+      if (InodeFlags.hasAttributeRows(target.permission())) {
+        liveAttributes = tx.findByPartition(XAttrRow.TABLE, target.id(), LockMode.READ_COMMITTED);
+      }
+    }
+  }
+
+  /**
+   * Whether the snapshottable directory's own xattrs or ACL make it modified between the ends: as
+   * HDFS's DirectoryWithSnapshotFeature compares the snapshot root of the earlier end (its diff's
+   * copy) with the copies of every later snapshot and the current directory, they differ from those
+   * at the earlier end at a later snapshot or now.
+   */
+  private boolean ownAttributesChanged(long earlier, InodeRow atEarlier, long dirId) {
+    if (ownRows.isEmpty() && liveAttributes.isEmpty()) {
+      return false;
+    }
+    List<XAttrRow> e = attributesAt(earlier, atEarlier, dirId);
+    if (!SnapshotAttributes.same(e, liveAttributes)) {
+      return true;
+    }
+    for (XAttrVersionRow r : ownRows) {
+      if (r.snapshotId() > earlier
+          && !SnapshotAttributes.same(e, SnapshotAttributes.kept(ownRows, r.snapshotId(), dirId))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private List<XAttrRow> attributesAt(long sid, InodeRow root, long dirId) {
+    if (root == null || !InodeFlags.hasAttributeRows(root.permission())) {
+      return List.of();
+    }
+    List<XAttrRow> kept = SnapshotAttributes.own(ownRows, sid, dirId);
+    return kept != null ? kept : liveAttributes;
   }
 
   /** The snapshots {@code from} and {@code to} name that exist. */
@@ -178,11 +224,12 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
         rowAt(earlier),
         rowAt(later),
         rootIndex == resolved.inodes().size() - 1,
-        later == CURRENT ? null : resolved.target());
+        later == CURRENT ? null : resolved.target(),
+        ownAttributesChanged(earlier, rowAt(earlier), target.id()));
   }
 
   private Scope emptyScope() {
-    return new Scope(null, path, from, to, true, 0, 0, 0, false, null, null, false, null);
+    return new Scope(null, path, from, to, true, 0, 0, 0, false, null, null, false, null, false);
   }
 
   /** The directory's row at a snapshot (its entry then, or for the snapshottable one its root). */

@@ -359,11 +359,11 @@ public final class SnapshotView {
 
   /**
    * The attribute rows (xattrs and, hidden, the ACL) of the inode the path names as it was: those
-   * kept with its entry's version, or its live ones; none for a missing entry, {@code .snapshot}
-   * itself, or a snapshot's root (HDFS's Snapshot.Root keeps the directory's as they were when it
-   * was taken, which hops does not keep yet: its live ones). One pruned scan, only for an inode
-   * whose flags say it had any. The ACL among them is the one this attempt's permission checks use
-   * for the inode ({@link LoadedAcls}).
+   * kept with its entry's version, or its live ones; none for a missing entry or {@code .snapshot}
+   * itself; for a snapshot's root, the directory's as they were when it was taken (HDFS's
+   * Snapshot.Root: {@link SnapshotAttributes#own}, one more pruned scan). One pruned scan, only for
+   * an inode whose flags say it had any. The ACL among them is the one this attempt's permission
+   * checks use for the inode ({@link LoadedAcls}).
    */
   public List<XAttrRow> attributes(LockPhase tx) throws StorageException {
     InodeRow inode = inode();
@@ -371,9 +371,9 @@ public final class SnapshotView {
       return List.of();
     }
     List<XAttrRow> rows =
-        lastVersion == null
-            ? tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED)
-            : keptAttributes(tx, inode);
+        lastVersion != null
+            ? keptAttributes(tx, inode)
+            : this.rows.size() == 1 ? rootAttributes(tx, inode) : liveAttributes(tx, inode);
     // The permission checks of this read see the inode's ACL as it was (its mode is the version's).
     for (XAttrRow r : rows) {
       if (r.namespace() == XAttrRow.HIDDEN && r.name().equals(InodeAcl.ROW_NAME)) {
@@ -381,6 +381,26 @@ public final class SnapshotView {
       }
     }
     return rows;
+  }
+
+  private static List<XAttrRow> liveAttributes(LockPhase tx, InodeRow inode)
+      throws StorageException {
+    return tx.findByPartition(XAttrRow.TABLE, inode.id(), LockMode.READ_COMMITTED);
+  }
+
+  /**
+   * The snapshottable directory's own attributes at the snapshot: kept ones, else its live ones.
+   */
+  private List<XAttrRow> rootAttributes(LockPhase tx, InodeRow root) throws StorageException {
+    List<XAttrRow> kept =
+        SnapshotAttributes.own(ownRows(tx, root.id()), snapshot.snapshotId(), root.id());
+    return kept != null ? kept : liveAttributes(tx, root);
+  }
+
+  /** The rows a snapshottable directory keeps of its own attributes at its snapshots. */
+  static List<XAttrVersionRow> ownRows(LockPhase tx, long dirId) throws StorageException {
+    return tx.findByPartition(
+        XAttrVersionRow.TABLE, dirId, "entry_name", XAttrVersionRow.OWN, LockMode.READ_COMMITTED);
   }
 
   private List<XAttrRow> keptAttributes(LockPhase tx, InodeRow inode) throws StorageException {

@@ -68,10 +68,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       each with the last snapshot taken there before it left; with none at or after the later
  *       end, it takes the current place, even one the file reached after the later snapshot (seed
  *       8522259346060001041 with the avoidance off: f23 of s1 moved to s2 after snap25, snap36
- *       taken, then moved back as s1/r37; HDFS reports snap25 -> snap36 as "R ./f23 -> ./r37");
- *   <li>setting or removing an xattr of a snapshottable directory itself: its snapshots' roots do
- *       not keep its xattrs as they were yet (those of every inode below it are kept with its
- *       entry's version).
+ *       taken, then moved back as s1/r37; HDFS reports snap25 -> snap36 as "R ./f23 -> ./r37").
  * </ul>
  */
 class SnapshotHistoryLikeHdfsTest {
@@ -404,9 +401,6 @@ class SnapshotHistoryLikeHdfsTest {
       if (n == null) {
         return null;
       }
-      if (isTop(n) && !n.path().endsWith("/o")) {
-        return null; // a snapshottable directory's own xattrs: not kept yet (the class comment)
-      }
       String name = "user.a" + rnd.nextInt(2);
       if (rnd.nextInt(3) == 0) {
         return new Step(
@@ -592,7 +586,8 @@ class SnapshotHistoryLikeHdfsTest {
         for (FileStatus s : sorted(listing)) {
           String name = s.getPath().getName();
           names.add(name);
-          out.add(line(s, dir + "/.snapshot/" + name));
+          String at = dir + "/.snapshot/" + name;
+          out.add(line(s, at) + " xattrs=" + outcome(f -> xattrs(f, at), fs));
           List<Node> in = new ArrayList<>();
           long dirId = model ? ((HdfsFileStatus) fs.getFileStatus(p(dir))).getFileId() : 0;
           walk(fs, dir + "/.snapshot/" + name, dirId, out, in);

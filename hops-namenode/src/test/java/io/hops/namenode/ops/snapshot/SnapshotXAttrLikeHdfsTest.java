@@ -26,9 +26,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Xattrs and ACLs under snapshots against hops and Apache HDFS in the same run (issue 60): set,
  * snapshot, changed (also to the same value, and the same ACL again), removed, on files and
- * directories, with renames and deletes of inodes that have them; then every snapshot's {@code
- * getXAttrs}, {@code listXAttrs}, {@code getAclStatus} and status (the ACL bit) of every path, with
- * their refusals, and the diff report between every pair of ends, must be HDFS's.
+ * directories and the snapshottable directory itself, with renames and deletes of inodes that have
+ * them; then every snapshot's {@code getXAttrs}, {@code listXAttrs}, {@code getAclStatus} and
+ * status (the ACL bit) of every path, with their refusals, and the diff report between every pair
+ * of ends, must be HDFS's.
  */
 class SnapshotXAttrLikeHdfsTest {
   private static final String[] SNAPSHOTS = {"s0", "s1", "s2", ""};
@@ -73,8 +74,14 @@ class SnapshotXAttrLikeHdfsTest {
     fs.setAcl(p("/d/a/g"), acl("user::rw-,user:alice:r--,group::r--,other::---"));
     fs.setXAttr(p("/d/gone"), "trusted.t", v("t"));
     fs.setAcl(p("/d/b"), acl("default:user:alice:rwx"));
+    // The snapshottable directory's own, kept at its snapshots as its DirectoryDiff keeps them.
+    fs.setXAttr(p("/d"), "user.root", v("r0"));
+    fs.setAcl(p("/d"), acl("user::rwx,user:alice:r-x,group::r-x,other::r-x"));
     fs.allowSnapshot(p("/d"));
     fs.createSnapshot(p("/d"), "s0");
+    fs.setXAttr(p("/d"), "user.root", v("r1"), EnumSet.of(XAttrSetFlag.REPLACE));
+    fs.modifyAclEntries(p("/d"), acl("user:bob:rwx"));
+    fs.setXAttr(p("/d"), "user.second", v("2"));
     fs.setXAttr(p("/d/f"), "user.x", v("changed"), EnumSet.of(XAttrSetFlag.REPLACE));
     fs.removeXAttr(p("/d/a"), "user.x");
     fs.setXAttr(p("/d/a/g"), "user.new", v("n"));
@@ -82,6 +89,9 @@ class SnapshotXAttrLikeHdfsTest {
     fs.setAcl(p("/d/a/h"), acl("user::rw-,group:staff:rw-,group::r--,other::r--"));
     fs.delete(p("/d/gone"), false);
     fs.createSnapshot(p("/d"), "s1");
+    fs.removeXAttr(p("/d"), "user.root");
+    fs.removeXAttr(p("/d"), "user.second");
+    fs.removeAcl(p("/d"));
     fs.setXAttr(p("/d/f"), "user.y", v("2"), EnumSet.of(XAttrSetFlag.REPLACE));
     fs.setAcl(p("/d/a/h"), acl("user::rw-,group:staff:rw-,group::r--,other::r--"));
     fs.removeAcl(p("/d/a/g"));
@@ -93,6 +103,7 @@ class SnapshotXAttrLikeHdfsTest {
     fs.removeXAttr(p("/d/f2"), "user.y");
     fs.setPermission(p("/d/a/h"), new FsPermission((short) 0640));
     fs.setXAttr(p("/d/a"), "user.back", v("b"));
+    fs.setXAttr(p("/d"), "user.late", v("l"));
   }
 
   @Test
@@ -111,6 +122,31 @@ class SnapshotXAttrLikeHdfsTest {
       hdfs.add(reads(both.hdfsSide(), at));
     }
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
+  }
+
+  /** The snapshottable directory's own attributes at its snapshots, through the other namenode. */
+  @Test
+  void theOtherNamenodeReadsTheDirectorysOwnAttributesAtItsSnapshotsAsHdfs() throws Exception {
+    List<String> other = new ArrayList<>();
+    List<String> hdfs = new ArrayList<>();
+    try (org.apache.hadoop.fs.FileSystem viaOther =
+        org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(both.other()))) {
+      DistributedFileSystem o = (DistributedFileSystem) viaOther;
+      DistributedFileSystem h = both.hdfsSide().admin();
+      for (String s : SNAPSHOTS) {
+        String at = s.isEmpty() ? "/d" : "/d/.snapshot/" + s;
+        for (DistributedFileSystem fs : List.of(o, h)) {
+          (fs == o ? other : hdfs)
+              .add(
+                  at
+                      + " "
+                      + outcome(() -> new TreeMap<>(fs.getXAttrs(p(at))).keySet().toString())
+                      + " "
+                      + outcome(() -> fs.getAclStatus(p(at)).getEntries().toString()));
+        }
+      }
+    }
+    assertThat(String.join("\n", other)).isEqualTo(String.join("\n", hdfs));
   }
 
   private static String reads(Side side, String path) throws IOException {
