@@ -265,13 +265,8 @@ public final class SafeMode implements AutoCloseable {
 
   private void monitor() {
     while (!closed) {
-      long start = Time.monotonicNow();
       tickQuietly();
-      // A starting leader's judgement reads every live storage's replica ids: over millions of
-      // replicas it takes seconds, which the reports being applied need too. Waiting as long as it
-      // took keeps it to at most half of one core, and delays leaving safe mode by at most one
-      // judgement more.
-      sleep(Math.max(MONITOR_MILLIS, Time.monotonicNow() - start));
+      sleep(MONITOR_MILLIS);
     }
   }
 
