@@ -90,7 +90,7 @@ final class StoredTable<R extends Record> {
             .toArray();
     this.cacheable = bytesColumns.length == 0;
     this.rowCached = cacheable || table.rowType().isAnnotationPresent(RowsMostlyWithoutBytes.class);
-    int width = table.partitionColumn().map(StoredTable::fixedWidth).orElse(-1);
+    int width = table.partitionColumn().map(OrderedBytes::fixedKeyWidth).orElse(-1);
     this.partitionPrefixLength = cacheable && width > 0 ? layout.rowPrefix().length + width : -1;
     this.partitionMarks =
         table.rowType().isAnnotationPresent(AscendingKeys.class)
@@ -114,20 +114,6 @@ final class StoredTable<R extends Record> {
       }
     }
     return true;
-  }
-
-  /** The bytes a key column's values take in a row key, or -1 if they vary. */
-  private static int fixedWidth(Column c) {
-    if (c.signedByteOrder()) {
-      return -1;
-    }
-    return switch (c.type()) {
-      case BIGINT -> 8;
-      case INT -> 4;
-      case SMALLINT -> 2;
-      case TINYINT, BOOLEAN -> 1;
-      case STRING, BYTES -> -1;
-    };
   }
 
   /** Whether {@code prefix} is the row-key prefix of one whole partition of a cached table. */
