@@ -49,6 +49,7 @@ public final class DatanodeManager {
   private final UnregisteredIncludes unregisteredIncludes;
   private final RackHistory rackHistory = new RackHistory();
   private volatile Consumer<DatanodeState> beforeFullReport = n -> {};
+  private volatile Runnable afterFullReport = () -> {};
 
   public DatanodeManager(Storage storage, Configuration conf) throws StorageException {
     this.storage = storage;
@@ -225,9 +226,18 @@ public final class DatanodeManager {
     beforeFullReport = hook == null ? n -> {} : hook;
   }
 
-  /** Counts a full block report of {@code n} applied here. */
+  /** Counts a full block report of {@code n} applied here, and tells {@link #afterFullReport}. */
   public void fullReportApplied(DatanodeState n) {
     n.countFullReport();
+    afterFullReport.run();
+  }
+
+  /**
+   * What runs after each full block report this namenode applies: startup safe mode judges the
+   * cluster again at once rather than at its next period.
+   */
+  public void afterFullReport(Runnable listener) {
+    afterFullReport = listener == null ? () -> {} : listener;
   }
 
   /** The id of a storage uuid, made and persisted on first sight. */

@@ -16,6 +16,8 @@ import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
@@ -109,6 +111,17 @@ public final class SafeMode implements AutoCloseable {
     monitor = new Thread(this::monitor, "startup-safe-mode");
     monitor.setDaemon(true);
     monitor.start();
+    // A report applied here may be the one the thresholds wait for: judge again now, not up to a
+    // period later (a starting leader's judgement reads what the reports recorded, so a wake-up
+    // with nothing new costs one judgement and changes nothing).
+    blocks.datanodes().afterFullReport(this::judgeSoon);
+  }
+
+  private void judgeSoon() {
+    Thread m = monitor;
+    if (starting && m != null) {
+      LockSupport.unpark(m);
+    }
   }
 
   @Override
@@ -266,7 +279,8 @@ public final class SafeMode implements AutoCloseable {
   private void monitor() {
     while (!closed) {
       tickQuietly();
-      sleep(MONITOR_MILLIS);
+      // Until the period ends, or judgeSoon wakes it.
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(MONITOR_MILLIS));
     }
   }
 
