@@ -176,14 +176,7 @@ class RowCacheTest {
     cache.clear();
     CountDownLatch fetched = new CountDownLatch(1);
     CountDownLatch committed = new CountDownLatch(1);
-    Thread late = Thread.currentThread();
-    cache.beforeFill =
-        () -> {
-          if (Thread.currentThread() != late) {
-            fetched.countDown();
-            await(committed);
-          }
-        };
+    holdOtherThreadsFills(cache, fetched, committed);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<VariableRow> slowRead = pool.submit(() -> readVariable(key, LockMode.READ_COMMITTED));
@@ -301,14 +294,7 @@ class RowCacheTest {
     cache.clear(); // the insert's row is cached: make the next read go to the store
     CountDownLatch fetched = new CountDownLatch(1);
     CountDownLatch committed = new CountDownLatch(1);
-    Thread late = Thread.currentThread();
-    cache.beforeFill =
-        () -> {
-          if (Thread.currentThread() != late) {
-            fetched.countDown();
-            await(committed);
-          }
-        };
+    holdOtherThreadsFills(cache, fetched, committed);
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
       Future<InodeRow> slowRead = pool.submit(() -> read(key, LockMode.READ_COMMITTED));
@@ -323,6 +309,22 @@ class RowCacheTest {
       cache.beforeFill = () -> {};
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * Makes a read on another thread than this one, once it has fetched a row from the store and
+   * before it fills the cache, count down {@code fetched} and wait for {@code committed}.
+   */
+  private static void holdOtherThreadsFills(
+      RowCache cache, CountDownLatch fetched, CountDownLatch committed) {
+    Thread late = Thread.currentThread();
+    cache.beforeFill =
+        () -> {
+          if (Thread.currentThread() != late) {
+            fetched.countDown();
+            await(committed);
+          }
+        };
   }
 
   private static void await(CountDownLatch latch) {
