@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.util.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The thresholds of startup safe mode, judged by the leader as HDFS's BlockManagerSafeMode judges
@@ -22,14 +24,22 @@ import org.apache.hadoop.util.Time;
  * {@code .replication.min}), over the whole cluster: a block is safe when it has replicas recorded
  * on at least the minimum number of datanodes that have heartbeated to the leader since it started
  * (replica locations are persisted, so a datanode that is back counts its replicas at once; its
- * full report, due at its registration, corrects them). The total is every block of the namespace.
+ * full report, due at its registration, corrects them). The total is every block of the namespace,
+ * counted at the first judgement of a leader's term and again only while the thresholds are not met
+ * and the count is older than {@link #RECOUNT_MILLIS}: as HDFS sets its block total once at
+ * startup, since safe mode refuses the writes that would change it. A total that fell meanwhile
+ * (blocks freed anyway) delays the end by at most that period; the count of 1,000,000 block rows
+ * costs more than the rest of a judgement together, so the judgement that follows the last report
+ * does not repeat it.
  *
  * <p>As in HDFS: when the thresholds hold before any datanode has reported (an empty namespace),
  * safe mode ends at once; otherwise it ends once they have held for the extension. Each {@link
- * #evaluate} reads the block count and the block ids on every live storage, so it is made only
- * while the cluster starts.
+ * #evaluate} reads the block ids on every live storage (and the count, as above), so it is made
+ * only while the cluster starts.
  */
 final class StartupSafeMode {
+  private static final Logger LOG = LoggerFactory.getLogger(StartupSafeMode.class);
+
   enum Status {
     PENDING_THRESHOLD,
     EXTENSION,
@@ -42,16 +52,27 @@ final class StartupSafeMode {
   private final int datanodeThreshold;
   private final int safeReplication;
   private final long extensionMillis;
+  private final long recountMillis;
+
+  /** How old a block total may be before a judgement whose thresholds are not met counts again. */
+  static final long RECOUNT_MILLIS = 5_000;
 
   private Status status = Status.PENDING_THRESHOLD;
   private boolean activated;
   private long reachedAt;
   private long blockSafe;
   private long blockTotal;
+  private long countedAt;
+  private boolean counted;
   private long blockThreshold;
   private int liveDatanodes;
 
   StartupSafeMode(Storage storage, BlockManager bm, Configuration conf) {
+    this(storage, bm, conf, RECOUNT_MILLIS);
+  }
+
+  StartupSafeMode(Storage storage, BlockManager bm, Configuration conf, long recountMillis) {
+    this.recountMillis = recountMillis;
     this.storage = storage;
     this.bm = bm;
     this.threshold =
@@ -79,6 +100,7 @@ final class StartupSafeMode {
   synchronized void reset() {
     status = Status.PENDING_THRESHOLD;
     activated = false;
+    counted = false;
   }
 
   /** Counts the cluster's blocks and safe blocks now; true once startup safe mode may end. */
@@ -89,14 +111,27 @@ final class StartupSafeMode {
         live.add(n);
       }
     }
+    long started = Time.monotonicNow();
+    long countMillis = 0;
     long[] perNode;
     try (Transaction tx = storage.begin()) {
-      blockTotal = tx.countAll(BlockInfoRow.TABLE);
+      if (!counted) {
+        countMillis += countBlocks(tx);
+      }
       perNode = blockIdsPerNode(tx, live);
+      judge(live.size(), perNode);
+      if (!thresholdsMet() && Time.monotonicNow() - countedAt >= recountMillis) {
+        countMillis += countBlocks(tx);
+        judge(live.size(), perNode);
+      }
     }
-    liveDatanodes = live.size();
-    blockSafe = Math.min(blockTotal, countSafe(perNode, safeReplication));
-    blockThreshold = (long) (blockTotal * threshold);
+    LOG.debug(
+        "judged {} of {} blocks safe on {} datanodes in {} ms ({} ms counting blocks)",
+        blockSafe,
+        blockTotal,
+        live.size(),
+        Time.monotonicNow() - started,
+        countMillis);
     if (!activated) {
       activated = true;
       // HDFS judges the thresholds once as it starts, before any datanode has reported.
@@ -123,6 +158,21 @@ final class StartupSafeMode {
       case OFF -> {}
     }
     return status == Status.OFF;
+  }
+
+  /** Counts the blocks; returns how long it took. */
+  private long countBlocks(Transaction tx) throws IOException {
+    long started = Time.monotonicNow();
+    blockTotal = tx.countAll(BlockInfoRow.TABLE);
+    countedAt = Time.monotonicNow();
+    counted = true;
+    return countedAt - started;
+  }
+
+  private void judge(int liveDatanodes, long[] perNode) {
+    this.liveDatanodes = liveDatanodes;
+    blockSafe = Math.min(blockTotal, countSafe(perNode, safeReplication));
+    blockThreshold = (long) (blockTotal * threshold);
   }
 
   private boolean thresholdsMet() {
