@@ -41,7 +41,7 @@ final class PointReads {
       return decode(t, store.use(t.rowRead, db -> pointRead(db, rowKey.bytes())));
     }
     RowCache.Generation g = cache.current(); // before the store is read
-    long passes = g.passes();
+    long passes = g.passes(rowKey);
     Object cached = counted(g.get(rowKey));
     if (cached == RowCache.UNSHARED) {
       keyReads.read(1);
@@ -120,10 +120,11 @@ final class PointReads {
       return kept;
     }
     RowCache.Generation g = cache.current(); // before the store is read
-    long passes = g.passes();
     List<R> rows = new ArrayList<>(rowKeys.size());
     List<KeyBytes> missing = null;
+    long[] passes = null; // of each missing key, taken before the store is read
     for (KeyBytes k : rowKeys) {
+      long keyPasses = g.passes(k);
       Object cached = counted(g.get(k));
       if (cached == null && t.partitionPrefixLength > 0) {
         KeyBytes partition = partitionOf(t, k);
@@ -135,7 +136,9 @@ final class PointReads {
       if (cached == null) {
         if (missing == null) {
           missing = new ArrayList<>(rowKeys.size());
+          passes = new long[rowKeys.size()];
         }
+        passes[missing.size()] = keyPasses;
         missing.add(k);
       }
       rows.add(cached == null || cached == RowCache.ABSENT ? null : t.table.rowType().cast(cached));
@@ -154,9 +157,9 @@ final class PointReads {
     int m = 0;
     for (int i = 0; i < rowKeys.size() && m < missing.size(); i++) {
       if (rowKeys.get(i) == missing.get(m)) {
-        R row = decode(t, values.get(m++));
+        R row = decode(t, values.get(m));
         rows.set(i, row);
-        cache.fill(g, passes, rowKeys.get(i), row);
+        cache.fill(g, passes[m++], rowKeys.get(i), row);
       }
     }
     return rows;

@@ -3,6 +3,7 @@ package io.hops.dal.embedded;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Decoded rows of one store by row key, for point reads: a present row, or {@link #ABSENT} for a
@@ -21,8 +22,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * cache holds but adds none ({@link #committedPast}): a report of a million replicas would
  * otherwise fill it with rows nothing reads soon, and the collector with work. Such a commit counts
  * a pass in the generation before it replaces; a read that began before the pass (it took {@link
- * Generation#passes} with the generation) takes back what it added ({@link #fill}), since it may
- * have read the store before the commit wrote it, and the commit may have found nothing to replace.
+ * Generation#passes} of its key with the generation) takes back what it added ({@link #fill}),
+ * since it may have read the store before the commit wrote it, and the commit may have found
+ * nothing to replace.
+ *
+ * <p>A deleted row leaves no entry: a commit counts a pass for its key and removes it. Were it kept
+ * as {@link #ABSENT} (which would do the pass's work), a workload that creates and deletes files
+ * would fill the map with the keys of rows nobody reads again (a deleted file's name and lease
+ * path), every lookup would miss the processor's caches more, and the generation would turn over
+ * with the rows in use. A later read of the key misses and is answered by the kept partition, or
+ * reads the store and keeps what it found.
  */
 final class RowCache {
   /** The value of a key that has no row. */
@@ -35,20 +44,45 @@ final class RowCache {
    */
   static final Object UNSHARED = new Object();
 
+  /**
+   * Counters of passes, a key's chosen by its hash: a pass makes only the reads racing it on keys
+   * of the same stripe drop what they read.
+   */
+  private static final int PASS_STRIPES = 64;
+
   /** One generation of the cache. */
   static final class Generation {
     private final Map<KeyBytes, Object> rows = new ConcurrentHashMap<>();
     private final AtomicLong bytes = new AtomicLong();
-    private final AtomicLong passes = new AtomicLong();
+    private final AtomicLongArray passes = new AtomicLongArray(PASS_STRIPES);
 
     /** The cached row, {@link #ABSENT}, {@link #UNSHARED}, or null if not cached. */
     Object get(KeyBytes rowKey) {
       return rows.get(rowKey);
     }
 
-    /** How many commits wrote past this generation: a read takes it before it reads the store. */
-    long passes() {
-      return passes.get();
+    /**
+     * How many commits wrote past this generation or deleted a row, on keys of {@code rowKey}'s
+     * stripe: a read takes it before it reads the store.
+     */
+    long passes(KeyBytes rowKey) {
+      return passes.get(stripe(rowKey));
+    }
+
+    /** Counts a pass on {@code rowKey}: before the commit's change to its entry. */
+    private void pass(KeyBytes rowKey) {
+      passes.incrementAndGet(stripe(rowKey));
+    }
+
+    /** Counts a pass on every key (one per stripe, not one per key of a large batch). */
+    private void passAll() {
+      for (int i = 0; i < PASS_STRIPES; i++) {
+        passes.incrementAndGet(i);
+      }
+    }
+
+    private static int stripe(KeyBytes rowKey) {
+      return rowKey.hashCode() & (PASS_STRIPES - 1);
     }
   }
 
@@ -97,7 +131,7 @@ final class RowCache {
 
   /**
    * Adds what a read found in the store (null: no row), unless a commit got there first; {@code
-   * passes}: {@link Generation#passes} when the read began.
+   * passes}: {@link Generation#passes} of the key when the read began.
    */
   void fill(Generation g, long passes, KeyBytes rowKey, Object row) {
     if (maxBytes <= 0) {
@@ -110,8 +144,8 @@ final class RowCache {
       return;
     }
     if (g.rows.putIfAbsent(rowKey, value) == null) {
-      if (g.passes.get() != passes && g.rows.remove(rowKey, value)) {
-        return; // a commit wrote past the cache meanwhile: what was read may be older
+      if (g.passes(rowKey) != passes && g.rows.remove(rowKey, value)) {
+        return; // a commit wrote past the cache or deleted meanwhile: what was read may be older
       }
       grew(g, size);
     }
@@ -124,7 +158,10 @@ final class RowCache {
     }
   }
 
-  /** The rows of a commit whose batch is in the store (row or {@link #ABSENT} by row key). */
+  /**
+   * The rows of a commit whose batch is in the store (row or {@link #ABSENT} by row key): a row
+   * replaces the key's entry, a deletion removes it (see the class comment).
+   */
   void committed(Map<KeyBytes, Object> rows) {
     if (maxBytes <= 0 || rows.isEmpty()) {
       return;
@@ -132,12 +169,18 @@ final class RowCache {
     Generation g = current;
     long size = 0;
     for (Map.Entry<KeyBytes, Object> e : rows.entrySet()) {
-      long before = 0;
-      Object old = g.rows.put(e.getKey(), e.getValue());
-      if (old != null) {
-        before = entryBytes(e.getKey(), old);
+      KeyBytes k = e.getKey();
+      Object old;
+      if (e.getValue() == ABSENT) {
+        g.pass(k); // before the removal: see fill
+        old = g.rows.remove(k);
+      } else {
+        old = g.rows.put(k, e.getValue());
+        size += entryBytes(k, e.getValue());
       }
-      size += entryBytes(e.getKey(), e.getValue()) - before;
+      if (old != null) {
+        size -= entryBytes(k, old);
+      }
     }
     grew(g, size);
   }
@@ -151,7 +194,7 @@ final class RowCache {
       return;
     }
     Generation g = current;
-    g.passes.incrementAndGet(); // before the replacements: see fill
+    g.passAll(); // before the replacements: see fill
     long size = 0;
     for (Map.Entry<KeyBytes, Object> e : rows.entrySet()) {
       Object old = g.rows.replace(e.getKey(), e.getValue());

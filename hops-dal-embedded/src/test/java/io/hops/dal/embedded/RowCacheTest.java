@@ -312,6 +312,64 @@ class RowCacheTest {
   }
 
   /**
+   * The same race with a delete, which leaves no entry behind: the late read must not put the
+   * deleted row back.
+   */
+  @Test
+  void aReadThatFetchedBeforeADeleteDoesNotPutTheRowBack() throws Exception {
+    open(1000);
+    InodeRow row = SampleRows.typical(T, 5);
+    Key key = T.keyOf(row);
+    commit(tx -> tx.insert(T, row));
+    RowCache cache = ((EmbeddedStorage) storage).store().rows();
+    cache.clear();
+    CountDownLatch fetched = new CountDownLatch(1);
+    CountDownLatch committed = new CountDownLatch(1);
+    holdOtherThreadsFills(cache, fetched, committed);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<InodeRow> slowRead = pool.submit(() -> read(key, LockMode.READ_COMMITTED));
+      assertThat(fetched.await(30, TimeUnit.SECONDS)).isTrue();
+      commit(tx -> tx.delete(T, key));
+      committed.countDown();
+      assertThat(slowRead.get(30, TimeUnit.SECONDS)).isEqualTo(row); // it read before the delete
+      assertThat(cache.current().get(cacheKey(row)))
+          .as("the deleted row not put back")
+          .isNotEqualTo(row);
+      assertThat(read(key, LockMode.SHARED)).isNull();
+      assertThat(batch(List.of(key))).containsExactly((InodeRow) null);
+    } finally {
+      cache.beforeFill = () -> {};
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Files created and deleted (as 16 clients in one directory do) leave no entries: the cache does
+   * not grow with the deleted rows, and the rows in use stay cached rather than turning over with
+   * them.
+   */
+  @Test
+  void createdAndDeletedRowsLeaveNoEntries() throws Exception {
+    open(1000);
+    RowCache cache = ((EmbeddedStorage) storage).store().rows();
+    InodeRow hot = SampleRows.typical(T, 1);
+    commit(tx -> tx.insert(T, hot));
+    RowCache.Generation first = cache.current();
+    for (long id = 100; id < 3_100; id++) {
+      InodeRow file = SampleRows.with(T, SampleRows.typical(T, id), "parent_id", 1L);
+      commit(tx -> tx.insert(T, file));
+      assertThat(read(T.keyOf(file), LockMode.READ_COMMITTED)).isEqualTo(file);
+      commit(tx -> tx.delete(T, T.keyOf(file)));
+      assertThat(read(T.keyOf(hot), LockMode.READ_COMMITTED)).isEqualTo(hot);
+    }
+    assertThat(cache.entries()).isLessThanOrEqualTo(1);
+    assertThat(cache.current()).as("no new generation").isSameAs(first);
+    assertThat(cache.current().get(cacheKey(hot))).isEqualTo(hot);
+    assertThat(cache.bytes()).isEqualTo(RowCache.entryBytes(cacheKey(hot), hot));
+  }
+
+  /**
    * Makes a read on another thread than this one, once it has fetched a row from the store and
    * before it fills the cache, count down {@code fetched} and wait for {@code committed}.
    */

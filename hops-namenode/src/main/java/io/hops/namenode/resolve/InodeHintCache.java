@@ -220,12 +220,19 @@ public final class InodeHintCache {
     return places.get(id);
   }
 
+  /**
+   * Forgets the hint of {@code name} under {@code parentId}, by name and by id (unless the id's
+   * place has moved to another hint since): a deleted file's hint would otherwise stay in the map
+   * by id until the cache starts over, and a workload that creates and deletes files would make it
+   * start over with the hints in use.
+   */
   public void remove(long parentId, String name) {
     ChildName child = new ChildName(parentId, name);
     // Most names removed have no hint (a name being created): a look, which takes no lock, first.
     if (hints.containsKey(child)) {
       Hint removed = hints.remove(child);
       if (removed != null) {
+        places.remove(removed.id, removed);
         bytes.addAndGet(-hintBytes(removed.name, removed.key != null));
       }
     }

@@ -63,4 +63,28 @@ class InodeHintCacheTest {
     assertThat(hints.placeOf(10).name()).isEqualTo("again");
     assertThat(hints.get(7, "again")).isEqualTo(10);
   }
+
+  @Test
+  void aRemovedHintIsGoneByIdTooSoCreatesAndDeletesNeverFillTheCache() {
+    InodeHintCache hints = new InodeHintCache(100);
+    hints.put(1, "hot", 10, true);
+    for (long id = 1_000; id < 1_500; id++) {
+      hints.put(10, "file-" + id, id);
+      hints.remove(10, "file-" + id);
+      assertThat(hints.placeOf(id)).isNull();
+    }
+    // Never full: the directory's hint is still there, found by name and by id.
+    assertThat(hints.get(1, "hot")).isEqualTo(10);
+    assertThat(hints.placeOf(10)).isSameAs(hints.hint(1, "hot"));
+    assertThat(hints.bytes()).isEqualTo(InodeHintCache.hintBytes("hot", true));
+  }
+
+  @Test
+  void removingAMovedInodesOldNameKeepsItsNewPlace() {
+    InodeHintCache hints = new InodeHintCache(100);
+    hints.put(5, "old", 10);
+    hints.put(6, "new", 10); // seen at its new name before the old one was removed
+    hints.remove(5, "old");
+    assertThat(hints.placeOf(10)).isSameAs(hints.hint(6, "new"));
+  }
 }
