@@ -38,19 +38,20 @@ import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
 /**
- * The replication check of some blocks of one file (HDFS BlockManager.scheduleReconstruction,
- * processExtraRedundancyBlock and markBlockAsCorrupt's second half), one transaction: the block
- * rows locked exclusively (they protect the replica rows), then the file's inode read committed by
- * its id (an index scan), then the directories above it up to the first that names a storage policy
- * (read committed by id: a PK read each where the hint cache knows the place, else an index scan),
- * then the file's replica-related rows read committed, one pruned scan per table: B + IS + (up to
- * depth) PK + 6 PPIS + W.
+ * The replication check of some blocks of several files (HDFS BlockManager.scheduleReconstruction,
+ * processExtraRedundancyBlock and markBlockAsCorrupt's second half), one transaction, one read per
+ * table for all the files (docs/architecture.md, "Where the leader's checks read"): the block rows
+ * locked exclusively in one batched read (they protect the replica rows), files by id ascending and
+ * a file's blocks by id (the lock order); then, read committed, the files' inodes by id ({@link
+ * InodesById}), the directories above them up to the first that names a storage policy (each once),
+ * the files' replica-related rows (one {@code findByPartitions} per table) and the blocks' queue and
+ * pending rows (batched): B + (B or IS per file) + (up to depth) PK + 4 PPIS + 2 B + W.
  *
  * <p>The file's replication is read after the block rows are locked, so a setReplication, which
  * locks them too before it queues its blocks, is either seen here or queues them again afterwards.
  *
  * <p>The blocks of a file kept only for snapshots (deleted, or a copy-on-truncate tail) are checked
- * as a live file's, against the replication the snapshots keep ({@link #readKept}).
+ * as a live file's, against the replication the snapshots keep ({@link KeptReplication}).
  *
  * <p>Per block, with the replicas counted as HDFS counts them (live: on a live datanode, not
  * corrupt, not being deleted): a block no file has any more, or that is not complete, leaves the

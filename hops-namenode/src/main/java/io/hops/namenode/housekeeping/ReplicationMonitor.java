@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * rows after the level's cursor, one bounded index scan on {@code level} each, so a backlog of any
  * size costs a round five pages) and checks, by level then age within the page, up to {@link
  * #MAX_CHECKS_PER_ROUND} blocks queued or changed since their last check, and a few of those the
- * datanodes could not help last time ({@link #parked}), one transaction per file ({@link
- * ReplicationCheck}); at most {@code dfs.namenode.replication.work.multiplier.per.iteration} copies
+ * datanodes could not help last time ({@link #parked}), the blocks of up to {@link
+ * #MAX_FILES_PER_CHECK} files a transaction ({@link ReplicationCheck}, {@link #batches}); at most {@code dfs.namenode.replication.work.multiplier.per.iteration} copies
  * per live datanode are scheduled per round, and a source sends at most {@code
  * dfs.namenode.replication.max-streams} of them (the hard limit for the highest priority). Copies
  * go to the sources as {@code DNA_TRANSFER} commands once the round's checks have committed, one
