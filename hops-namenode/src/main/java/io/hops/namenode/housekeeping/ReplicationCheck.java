@@ -44,8 +44,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
  * locked exclusively in one batched read (they protect the replica rows), files by id ascending and
  * a file's blocks by id (the lock order); then, read committed, the files' inodes by id ({@link
  * InodesById}), the directories above them up to the first that names a storage policy (each once),
- * the files' replica-related rows (one {@code findByPartitions} per table) and the blocks' queue and
- * pending rows (batched): B + (B or IS per file) + (up to depth) PK + 4 PPIS + 2 B + W.
+ * the files' replica-related rows (one {@code findByPartitions} per table) and the blocks' queue
+ * and pending rows (batched): B + (B or IS per file) + (up to depth) PK + 4 PPIS + 2 B + W.
  *
  * <p>The file's replication is read after the block rows are locked, so a setReplication, which
  * locks them too before it queues its blocks, is either seen here or queues them again afterwards.

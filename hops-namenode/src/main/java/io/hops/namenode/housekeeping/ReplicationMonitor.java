@@ -47,12 +47,13 @@ import org.slf4j.LoggerFactory;
  * size costs a round five pages) and checks, by level then age within the page, up to {@link
  * #MAX_CHECKS_PER_ROUND} blocks queued or changed since their last check, and a few of those the
  * datanodes could not help last time ({@link #parked}), the blocks of up to {@link
- * #MAX_FILES_PER_CHECK} files a transaction ({@link ReplicationCheck}, {@link #batches}); at most {@code dfs.namenode.replication.work.multiplier.per.iteration} copies
- * per live datanode are scheduled per round, and a source sends at most {@code
- * dfs.namenode.replication.max-streams} of them (the hard limit for the highest priority). Copies
- * go to the sources as {@code DNA_TRANSFER} commands once the round's checks have committed, one
- * command per source and round. A queued block waits one heartbeat interval before its check, so
- * that the replicas of a block just written, whose reports are in flight, are not copied again.
+ * #MAX_FILES_PER_CHECK} files a transaction ({@link ReplicationCheck}, {@link #batches}); at most
+ * {@code dfs.namenode.replication.work.multiplier.per.iteration} copies per live datanode are
+ * scheduled per round, and a source sends at most {@code dfs.namenode.replication.max-streams} of
+ * them (the hard limit for the highest priority). Copies go to the sources as {@code DNA_TRANSFER}
+ * commands once the round's checks have committed, one command per source and round. A queued block
+ * waits one heartbeat interval before its check, so that the replicas of a block just written,
+ * whose reports are in flight, are not copied again.
  */
 final class ReplicationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicationMonitor.class);

@@ -44,23 +44,11 @@ class BatchedChecksTest {
           fs.setReplication(file(i), (short) 3);
         }
         Thread.sleep(1_500); // a queued block waits a heartbeat interval before its check
-        AtomicLong checks = new AtomicLong();
-        AtomicLong scans = new AtomicLong();
-        cluster
-            .namenode()
-            .namesystem()
-            .runner()
-            .observe(
-                (op, accesses) -> {
-                  if (op.equals("replicationCheck")) {
-                    checks.incrementAndGet();
-                    scans.addAndGet(accesses.get(AccessKind.PPIS));
-                  }
-                });
+        Counted counted = Counted.of(cluster, "replicationCheck");
         housekeeping.runOnce();
         // Before: a ReplicationCheck per file, 100 transactions and 400 pruned scans.
-        assertThat(checks.get()).as("replication checks of the round").isEqualTo(CHECKS);
-        assertThat(scans.get()).as("pruned scans of the round").isEqualTo(4L * CHECKS);
+        assertThat(counted.checks.get()).as("replication checks of the round").isEqualTo(CHECKS);
+        assertThat(counted.scans.get()).as("pruned scans of the round").isEqualTo(4L * CHECKS);
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (int i = 0; i < FILES; i++) {
           while (fs.getFileBlockLocations(file(i), 0, 1024)[0].getHosts().length < 3) {
@@ -90,24 +78,31 @@ class BatchedChecksTest {
         DataNode leaving = cluster.datanodes().get(0);
         Files.writeString(exclude, leaving.getDatanodeId().getXferAddr() + "\n");
         fs.refreshNodes();
-        AtomicLong checks = new AtomicLong();
-        AtomicLong scans = new AtomicLong();
-        cluster
-            .namenode()
-            .namesystem()
-            .runner()
-            .observe(
-                (op, accesses) -> {
-                  if (op.equals("decommissionCheck")) {
-                    checks.incrementAndGet();
-                    scans.addAndGet(accesses.get(AccessKind.PPIS));
-                  }
-                });
+        Counted counted = Counted.of(cluster, "decommissionCheck");
         housekeeping.runOnce(); // the whole walk: every block of the datanode, each short
         // Before: a DecommissionCheck per file, 100 transactions and 400 pruned scans.
-        assertThat(checks.get()).as("decommission checks of the walk").isEqualTo(CHECKS);
-        assertThat(scans.get()).as("pruned scans of the walk").isEqualTo(3L * CHECKS);
+        assertThat(counted.checks.get()).as("decommission checks of the walk").isEqualTo(CHECKS);
+        assertThat(counted.scans.get()).as("pruned scans of the walk").isEqualTo(3L * CHECKS);
       }
+    }
+  }
+
+  /** The transactions of one operation that commit from now on, and their pruned scans. */
+  private record Counted(AtomicLong checks, AtomicLong scans) {
+    static Counted of(HopsTestCluster cluster, String operation) {
+      Counted c = new Counted(new AtomicLong(), new AtomicLong());
+      cluster
+          .namenode()
+          .namesystem()
+          .runner()
+          .observe(
+              (op, accesses) -> {
+                if (op.equals(operation)) {
+                  c.checks.incrementAndGet();
+                  c.scans.addAndGet(accesses.get(AccessKind.PPIS));
+                }
+              });
+      return c;
     }
   }
 
