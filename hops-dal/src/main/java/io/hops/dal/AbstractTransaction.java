@@ -45,6 +45,20 @@ public abstract class AbstractTransaction implements Transaction {
       Table<R> table, Column partition, Object partitionValue, Key after, int limit, LockMode mode)
       throws StorageException;
 
+  /**
+   * The rows of each partition in {@code values}, in that order ({@link #findByPartitions}). This
+   * default scans them one by one ({@link #doScan}); a driver with a network round trip per
+   * statement overrides it with one statement.
+   */
+  protected <R extends Record> List<R> doScanPartitions(
+      Table<R> table, Column partition, List<?> values, LockMode mode) throws StorageException {
+    List<R> rows = new ArrayList<>();
+    for (Object v : values) {
+      rows.addAll(doScan(table, List.of(partition), List.of(v), mode));
+    }
+    return rows;
+  }
+
   /** The primary keys of the rows whose indexed {@code column} equals {@code value}, in order. */
   protected abstract List<Key> doFindKeysByIndex(Table<?> table, Column column, Object value)
       throws StorageException;
@@ -122,6 +136,20 @@ public abstract class AbstractTransaction implements Transaction {
       Table<R> table, Object partitionValue, LockMode mode) throws StorageException {
     Column p = partitionColumn(table);
     return scan(AccessKind.PPIS, table, List.of(p), List.of(partitionValue), mode);
+  }
+
+  @Override
+  public final <R extends Record> List<R> findByPartitions(
+      Table<R> table, List<?> partitionValues, LockMode mode) throws StorageException {
+    checkOpen();
+    Column p = partitionColumn(table);
+    List<R> rows =
+        partitionValues.isEmpty()
+            ? List.of()
+            : guard(() -> doScanPartitions(table, p, partitionValues, mode));
+    counter.count(AccessKind.PPIS, mode);
+    counter.countRows(rows.size(), 0);
+    return rows;
   }
 
   @Override

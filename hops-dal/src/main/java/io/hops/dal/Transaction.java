@@ -14,7 +14,7 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>After any {@link StorageException} the transaction is rolled back and unusable.
  */
-public interface Transaction extends AutoCloseable {
+public interface Transaction extends RowReads, AutoCloseable {
 
   /** Primary-key read of one row, or null. Counted as {@link AccessKind#PK}. */
   <R extends Record> R find(Table<R> table, Key key, LockMode mode) throws StorageException;
@@ -35,6 +35,16 @@ public interface Transaction extends AutoCloseable {
    */
   <R extends Record> List<R> findByPartition(Table<R> table, Object partitionValue, LockMode mode)
       throws StorageException;
+
+  /**
+   * Partition-pruned index scans of several partitions in one round trip: the rows whose partition
+   * column equals one of {@code partitionValues}, partition by partition in the order given, each
+   * in primary-key order (a caller that locks passes them ascending, the lock order). Counted as
+   * one {@link AccessKind#PPIS}: the replication and decommission checks read the rows of a batch
+   * of files this way, one access per table rather than one per file.
+   */
+  <R extends Record> List<R> findByPartitions(
+      Table<R> table, List<?> partitionValues, LockMode mode) throws StorageException;
 
   /** As {@link #findByPartition(Table, Object, LockMode)}, with one more equality. */
   <R extends Record> List<R> findByPartition(

@@ -6,8 +6,6 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.ReplicaRow;
-import io.hops.dal.rows.SnapshotFileTailRow;
-import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -70,34 +68,12 @@ public enum BlockHealth {
     Short r = cache.get(inodeId);
     if (r == null) {
       List<InodeRow> found = tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED);
-      r = found.isEmpty() ? keptReplication(tx, inodeId) : found.get(0).replication();
+      r =
+          found.isEmpty()
+              ? KeptReplication.of(tx, inodeId).replication()
+              : found.get(0).replication();
       cache.put(inodeId, r);
     }
     return r;
-  }
-
-  /**
-   * The replication snapshots keep for blocks of {@code id}, which no live inode has: a deleted
-   * file kept for them, or a copy-on-truncate tail's file, live or kept (as the replication check
-   * reads it); 0 for blocks of no file.
-   */
-  private static short keptReplication(Transaction tx, long id) throws StorageException {
-    SnapshotKeptReplicationRow kept =
-        tx.find(
-            SnapshotKeptReplicationRow.TABLE,
-            SnapshotKeptReplicationRow.TABLE.key(id),
-            LockMode.READ_COMMITTED);
-    if (kept != null) {
-      return kept.replication();
-    }
-    for (SnapshotFileTailRow t :
-        tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", id, LockMode.READ_COMMITTED)) {
-      if (!t.isReleased()) {
-        List<InodeRow> file =
-            tx.findByIndex(InodeRow.TABLE, "id", t.inodeId(), LockMode.READ_COMMITTED);
-        return file.isEmpty() ? keptReplication(tx, t.inodeId()) : file.get(0).replication();
-      }
-    }
-    return 0;
   }
 }

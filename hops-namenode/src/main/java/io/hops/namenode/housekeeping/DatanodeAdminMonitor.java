@@ -11,6 +11,7 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
+import io.hops.namenode.housekeeping.ReplicationCheck.FileBlocks;
 import io.hops.namenode.ops.QueueMisplacedBlocks;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
@@ -317,27 +319,35 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
   /** Checks the next page of the walk's storage; returns the replicas read. */
   private int checkPage(Walk w, int rows) throws IOException {
     List<ReplicaRow> page = nextPage(w, rows);
-    Map<Long, List<Long>> byFile = new LinkedHashMap<>();
+    Map<Long, List<Long>> byFile = new TreeMap<>();
     for (ReplicaRow r : page) {
       byFile.computeIfAbsent(r.inodeId(), k -> new ArrayList<>()).add(r.blockId());
     }
-    for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
-      DecommissionCheck.Found found = check(w, f.getKey(), f.getValue());
+    for (DecommissionCheck.Found found : check(w, byFile)) {
       w.insufficient += found.counts().underReplicated();
       w.outOfServiceOnly += found.counts().outOfServiceOnly();
       w.inOpenFiles += found.counts().underReplicatedInOpenFiles();
-      w.checked += f.getValue().size();
-      found.insufficient().forEach(b -> w.found.add(new FileBlock(f.getKey(), b)));
+      for (FileBlocks f : found.insufficient()) {
+        f.blockIds().forEach(b -> w.found.add(new FileBlock(f.inodeId(), b)));
+      }
     }
+    w.checked += page.size();
     return page.size();
   }
 
-  /** {@link DecommissionCheck} of a file's blocks, sorted here. */
-  private DecommissionCheck.Found check(Walk w, long inodeId, List<Long> blockIds)
+  /**
+   * {@link DecommissionCheck}s of the files' blocks, several files a transaction ({@link
+   * ReplicationMonitor#batches}), files by id ascending.
+   */
+  private List<DecommissionCheck.Found> check(Walk w, Map<Long, List<Long>> byFile)
       throws IOException {
-    List<Long> ids = blockIds.stream().sorted().toList();
-    return leader.run(
-        () -> new DecommissionCheck(blockManager, inodeId, ids, defaultReplication, w.maintenance));
+    List<DecommissionCheck.Found> found = new ArrayList<>();
+    for (List<FileBlocks> batch : ReplicationMonitor.batches(new TreeMap<>(byFile))) {
+      found.add(
+          leader.run(
+              () -> new DecommissionCheck(blockManager, batch, defaultReplication, w.maintenance)));
+    }
+    return found;
   }
 
   /**
@@ -380,9 +390,10 @@ final class DatanodeAdminMonitor implements HousekeepingTask {
           again.computeIfAbsent(b.inodeId(), k -> new ArrayList<>()).add(b.blockId());
         }
       }
-      for (Map.Entry<Long, List<Long>> f : again.entrySet()) {
-        DecommissionCheck.Found found = check(w, f.getKey(), f.getValue());
-        found.insufficient().forEach(b -> w.waiting.add(new FileBlock(f.getKey(), b)));
+      for (DecommissionCheck.Found found : check(w, again)) {
+        for (FileBlocks f : found.insufficient()) {
+          f.blockIds().forEach(b -> w.waiting.add(new FileBlock(f.inodeId(), b)));
+        }
       }
     }
     return Math.max(1, n);

@@ -8,18 +8,17 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InvalidatedBlockRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
-import io.hops.dal.rows.SnapshotFileTailRow;
-import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.schema.Key;
+import io.hops.dal.schema.Table;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.blocks.KeptReplication;
 import io.hops.namenode.blocks.StoragePolicies;
 import io.hops.namenode.blocks.StorageRef;
 import io.hops.namenode.blocks.StorageStat;
-import io.hops.namenode.resolve.InodeHintCache;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -27,29 +26,32 @@ import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 
 /**
- * The replication check of some blocks of one file (HDFS BlockManager.scheduleReconstruction,
- * processExtraRedundancyBlock and markBlockAsCorrupt's second half), one transaction: the block
- * rows locked exclusively (they protect the replica rows), then the file's inode read committed by
- * its id (an index scan), then the directories above it up to the first that names a storage policy
- * (read committed by id: a PK read each where the hint cache knows the place, else an index scan),
- * then the file's replica-related rows read committed, one pruned scan per table: B + IS + (up to
- * depth) PK + 6 PPIS + W.
+ * The replication check of some blocks of several files (HDFS BlockManager.scheduleReconstruction,
+ * processExtraRedundancyBlock and markBlockAsCorrupt's second half), one transaction, one read per
+ * table for all the files (docs/architecture.md, "Where the leader's checks read"): the block rows
+ * locked exclusively in one batched read (they protect the replica rows), files by id ascending and
+ * a file's blocks by id (the lock order); then, read committed, the files' inodes by id ({@link
+ * InodesById}), the directories above them up to the first that names a storage policy (each once),
+ * the files' replica-related rows (one {@code findByPartitions} per table) and the blocks' queue
+ * and pending rows (batched): B + (B or IS per file) + (up to depth) PK + 4 PPIS + 2 B + W.
  *
  * <p>The file's replication is read after the block rows are locked, so a setReplication, which
  * locks them too before it queues its blocks, is either seen here or queues them again afterwards.
  *
  * <p>The blocks of a file kept only for snapshots (deleted, or a copy-on-truncate tail) are checked
- * as a live file's, against the replication the snapshots keep ({@link #readKept}).
+ * as a live file's, against the replication the snapshots keep ({@link KeptReplication}).
  *
  * <p>Per block, with the replicas counted as HDFS counts them (live: on a live datanode, not
  * corrupt, not being deleted): a block no file has any more, or that is not complete, leaves the
@@ -115,33 +117,47 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   /** Settings of the replication monitor. */
   record Limits(int maxStreams, int maxStreamsHard, long staleMillis) {}
 
+  /** Some blocks of one file to check: {@code blockIds} sorted. */
+  record FileBlocks(long inodeId, List<Long> blockIds) {}
+
+  /** A block of a file: the key of its rows in every block-related table. */
+  private record FileBlock(long inodeId, long blockId) {}
+
+  /**
+   * What a file's blocks are checked against: {@code replication} 0 when no file has them (gone, or
+   * a directory's id).
+   */
+  private record Wanted(int replication, BlockStoragePolicy policy) {
+    static final Wanted NONE = new Wanted(0, null);
+  }
+
   private final BlockManager bm;
   private final DatanodeManager dm;
-  private final long inodeId;
-  private final List<Long> blockIds;
+  private final List<FileBlocks> files;
   private final Budget budget;
   private final Limits limits;
   private final CopyChooser copies;
-  private final Map<Long, BlockInfoRow> blocks = new HashMap<>();
+  private final Map<FileBlock, BlockInfoRow> blocks = new HashMap<>();
+  private final Map<Long, Wanted> wanted = new HashMap<>();
 
-  /** The file's replication; 0 when no file has the blocks (gone, or a directory's id). */
-  private int replication;
+  /** The storage policy each directory met on the way up gives its files (read once). */
+  private final Map<Long, Byte> dirPolicies = new HashMap<>();
 
-  private BlockStoragePolicy policy;
-  private Map<Long, List<ReplicaRow>> replicas = Map.of();
-  private Map<Long, List<CorruptReplicaRow>> corrupt = Map.of();
-  private Map<Long, List<ExcessReplicaRow>> excess = Map.of();
+  private Map<FileBlock, List<ReplicaRow>> replicas = Map.of();
+  private Map<FileBlock, List<CorruptReplicaRow>> corrupt = Map.of();
+  private Map<FileBlock, List<ExcessReplicaRow>> excess = Map.of();
   private final Set<Key> invalidated = new HashSet<>();
-  private final Map<Long, UnderReplicatedBlockRow> marks = new HashMap<>();
-  private final Map<Long, PendingBlockRow> pending = new HashMap<>();
+  private final Map<FileBlock, UnderReplicatedBlockRow> marks = new HashMap<>();
+  private final Map<FileBlock, PendingBlockRow> pending = new HashMap<>();
 
-  /** {@code blockIds} sorted; {@code budget} is this attempt's own copy. */
-  ReplicationCheck(
-      BlockManager bm, long inodeId, List<Long> blockIds, Budget budget, Limits limits) {
+  /**
+   * {@code files} in the order their blocks are to be checked (the queue's: priority, then age),
+   * each file once; {@code budget} is this attempt's own copy.
+   */
+  ReplicationCheck(BlockManager bm, List<FileBlocks> files, Budget budget, Limits limits) {
     this.bm = bm;
     this.dm = bm.datanodes();
-    this.inodeId = inodeId;
-    this.blockIds = blockIds;
+    this.files = files;
     this.budget = budget;
     this.limits = limits;
     this.copies = new CopyChooser(bm, budget, limits);
@@ -154,28 +170,60 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
 
   @Override
   public Object partitionHint() {
-    return inodeId;
+    return files.get(0).inodeId();
   }
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    List<Key> keys = blockIds.stream().map(b -> BlockInfoRow.TABLE.key(inodeId, b)).toList();
+    // Lock order: files by id ascending, a file's blocks by id ascending (docs/architecture.md,
+    // "Lock order"); the checks themselves run in the queue's order.
+    List<FileBlocks> byId =
+        files.stream().sorted(Comparator.comparingLong(FileBlocks::inodeId)).toList();
+    List<Key> keys = new ArrayList<>();
+    List<Key> markKeys = new ArrayList<>();
+    List<Key> pendingKeys = new ArrayList<>();
+    for (FileBlocks f : byId) {
+      for (long b : f.blockIds()) {
+        keys.add(BlockInfoRow.TABLE.key(f.inodeId(), b));
+        markKeys.add(UnderReplicatedBlockRow.TABLE.key(f.inodeId(), b));
+        pendingKeys.add(PendingBlockRow.TABLE.key(f.inodeId(), b));
+      }
+    }
     List<BlockInfoRow> rows =
         keys.size() == 1
             ? Collections.singletonList(
                 tx.find(BlockInfoRow.TABLE, keys.get(0), LockMode.EXCLUSIVE))
             : tx.findBatch(BlockInfoRow.TABLE, keys, LockMode.EXCLUSIVE);
-    rows.stream().filter(r -> r != null).forEach(r -> blocks.put(r.blockId(), r));
-    if (!blocks.isEmpty()) {
-      List<InodeRow> found = tx.findByIndex(InodeRow.TABLE, "id", inodeId, LockMode.READ_COMMITTED);
-      InodeRow file = found.isEmpty() ? null : found.get(0);
-      if (file == null) {
-        readKept(tx);
-      } else if (!file.isDir()) {
-        replication = file.replication();
-        policy = policyOf(tx, file);
+    Set<Long> withBlocks = new TreeSet<>();
+    for (BlockInfoRow r : rows) {
+      if (r != null) {
+        blocks.put(new FileBlock(r.inodeId(), r.blockId()), r);
+        withBlocks.add(r.inodeId());
       }
-      replicas = byBlock(tx.findByPartition(ReplicaRow.TABLE, inodeId, rc()), ReplicaRow::blockId);
+    }
+    if (!withBlocks.isEmpty()) {
+      List<Long> ids = new ArrayList<>(withBlocks);
+      Map<Long, InodeRow> inodes = InodesById.read(tx, ids);
+      for (long id : ids) {
+        InodeRow file = inodes.get(id);
+        if (file == null) {
+          KeptReplication kept = KeptReplication.of(tx, id);
+          wanted.put(
+              id,
+              new Wanted(
+                  kept.replication(),
+                  kept.liveFile() == null
+                      ? StoragePolicies.byId(HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED)
+                      : policyOf(tx, kept.liveFile())));
+        } else if (!file.isDir()) {
+          wanted.put(id, new Wanted(file.replication(), policyOf(tx, file)));
+        }
+      }
+      replicas =
+          byBlock(
+              tx.findByPartitions(ReplicaRow.TABLE, ids, rc()),
+              ReplicaRow::inodeId,
+              ReplicaRow::blockId);
       for (List<ReplicaRow> rs : replicas.values()) {
         for (ReplicaRow r : rs) {
           dm.storage(r.storageId());
@@ -183,101 +231,81 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       }
       corrupt =
           byBlock(
-              tx.findByPartition(CorruptReplicaRow.TABLE, inodeId, rc()),
+              tx.findByPartitions(CorruptReplicaRow.TABLE, ids, rc()),
+              CorruptReplicaRow::inodeId,
               CorruptReplicaRow::blockId);
       excess =
           byBlock(
-              tx.findByPartition(ExcessReplicaRow.TABLE, inodeId, rc()), ExcessReplicaRow::blockId);
-      for (InvalidatedBlockRow r : tx.findByPartition(InvalidatedBlockRow.TABLE, inodeId, rc())) {
+              tx.findByPartitions(ExcessReplicaRow.TABLE, ids, rc()),
+              ExcessReplicaRow::inodeId,
+              ExcessReplicaRow::blockId);
+      for (InvalidatedBlockRow r : tx.findByPartitions(InvalidatedBlockRow.TABLE, ids, rc())) {
         invalidated.add(InvalidatedBlockRow.TABLE.keyOf(r));
       }
     }
-    for (UnderReplicatedBlockRow r :
-        tx.findByPartition(UnderReplicatedBlockRow.TABLE, inodeId, rc())) {
-      marks.put(r.blockId(), r);
+    for (UnderReplicatedBlockRow r : batch(tx, UnderReplicatedBlockRow.TABLE, markKeys)) {
+      marks.put(new FileBlock(r.inodeId(), r.blockId()), r);
     }
-    for (PendingBlockRow r : tx.findByPartition(PendingBlockRow.TABLE, inodeId, rc())) {
-      pending.put(r.blockId(), r);
-    }
-  }
-
-  /**
-   * The replication and storage policy that blocks of {@code inodeId}, which no live inode has,
-   * keep for snapshots (HDFS keeps them in its blocks map with the snapshot's INodeFile as their
-   * collection, so they are re-replicated as a live file's): a deleted file kept for snapshots has
-   * its replication row and the default policy; a copy-on-truncate tail has its file's, live or
-   * kept (docs/architecture.md, "Snapshots"). Neither: blocks of no file, which leave the queue.
-   */
-  private void readKept(LockPhase tx) throws IOException {
-    if (keptReplication(tx, inodeId)) {
-      return;
-    }
-    for (SnapshotFileTailRow t :
-        tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", inodeId, rc())) {
-      if (t.isReleased()) {
-        return; // its blocks are being released
-      }
-      List<InodeRow> owner = tx.findByIndex(InodeRow.TABLE, "id", t.inodeId(), rc());
-      if (owner.isEmpty()) {
-        keptReplication(tx, t.inodeId());
-      } else {
-        replication = owner.get(0).replication();
-        policy = policyOf(tx, owner.get(0));
-      }
+    for (PendingBlockRow r : batch(tx, PendingBlockRow.TABLE, pendingKeys)) {
+      pending.put(new FileBlock(r.inodeId(), r.blockId()), r);
     }
   }
 
-  /** Whether {@code file} is a deleted file kept for snapshots; if so, takes its replication. */
-  private boolean keptReplication(LockPhase tx, long file) throws IOException {
-    SnapshotKeptReplicationRow kept =
-        tx.find(SnapshotKeptReplicationRow.TABLE, SnapshotKeptReplicationRow.TABLE.key(file), rc());
-    if (kept == null) {
-      return false;
-    }
-    replication = kept.replication();
-    policy = StoragePolicies.byId(HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED);
-    return true;
+  /** The rows of {@code keys} that exist, read committed: one batched read (a PK read for one). */
+  private static <R extends Record> List<R> batch(LockPhase tx, Table<R> table, List<Key> keys)
+      throws IOException {
+    List<R> rows =
+        keys.size() == 1
+            ? Collections.singletonList(tx.find(table, keys.get(0), rc()))
+            : tx.findBatch(table, keys, rc());
+    return rows.stream().filter(r -> r != null).toList();
   }
 
   /**
    * The storage policy of {@code file}: its own, else its nearest ancestor's (HDFS
-   * INodeFile.getStoragePolicyID), each directory above read committed by its id: a PK read where
-   * the hint cache knows its place, else an index scan. Most files have none of their own, so this
-   * walks to the root unless a directory on the way names one.
+   * INodeFile.getStoragePolicyID), each directory above read committed by its id once per check: a
+   * PK read where the hint cache knows its place, else an index scan. Most files have none of their
+   * own, so this walks to the root unless a directory on the way names one.
    */
-  private static BlockStoragePolicy policyOf(LockPhase tx, InodeRow file) throws IOException {
-    InodeRow at = file;
-    while (at.storagePolicy() == HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED
-        && at.id() != Inodes.ROOT_ID) {
-      at = byId(tx, at.parentId());
-      if (at == null) {
-        break; // deleted meanwhile: the block leaves the queue anyway
-      }
+  private BlockStoragePolicy policyOf(LockPhase tx, InodeRow file) throws IOException {
+    byte own = file.storagePolicy();
+    if (own != HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED || file.id() == Inodes.ROOT_ID) {
+      return StoragePolicies.byId(own);
     }
-    return StoragePolicies.byId(
-        at == null ? HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED : at.storagePolicy());
+    return StoragePolicies.byId(dirPolicy(tx, file.parentId()));
   }
 
-  private static InodeRow byId(LockPhase tx, long id) throws IOException {
-    InodeHintCache.Hint place = tx.placeOf(id);
-    if (place != null) {
-      InodeRow there = tx.find(InodeRow.TABLE, Inodes.key(place.parentId(), place.name()), rc());
-      if (there != null && there.id() == id) {
-        return there;
-      }
+  /** The policy directory {@code id} gives its files: its own, else its nearest ancestor's. */
+  private byte dirPolicy(LockPhase tx, long id) throws IOException {
+    Byte known = dirPolicies.get(id);
+    if (known != null) {
+      return known;
     }
-    List<InodeRow> found = tx.findByIndex(InodeRow.TABLE, "id", id, rc());
-    return found.isEmpty() ? null : found.get(0);
+    InodeRow at = InodesById.read(tx, id);
+    byte p;
+    if (at == null) {
+      p = HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED; // deleted meanwhile: leaves anyway
+    } else if (at.storagePolicy() != HdfsConstants.BLOCK_STORAGE_POLICY_ID_UNSPECIFIED
+        || at.id() == Inodes.ROOT_ID) {
+      p = at.storagePolicy();
+    } else {
+      p = dirPolicy(tx, at.parentId());
+    }
+    dirPolicies.put(id, p);
+    return p;
   }
 
   private static LockMode rc() {
     return LockMode.READ_COMMITTED;
   }
 
-  private static <R> Map<Long, List<R>> byBlock(List<R> rows, Function<R, Long> blockId) {
-    Map<Long, List<R>> out = new HashMap<>();
+  private static <R> Map<FileBlock, List<R>> byBlock(
+      List<R> rows, ToLongFunction<R> inodeId, ToLongFunction<R> blockId) {
+    Map<FileBlock, List<R>> out = new HashMap<>();
     for (R r : rows) {
-      out.computeIfAbsent(blockId.apply(r), k -> new ArrayList<>()).add(r);
+      out.computeIfAbsent(
+              new FileBlock(inodeId.applyAsLong(r), blockId.applyAsLong(r)), k -> new ArrayList<>())
+          .add(r);
     }
     return out;
   }
@@ -285,48 +313,59 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   @Override
   protected Outcome execute(ExecutePhase tx) throws IOException {
     Outcome out = new Outcome();
-    for (long blockId : blockIds) {
-      UnderReplicatedBlockRow mark = marks.get(blockId);
-      if (mark == null) {
-        continue; // checked meanwhile (by a previous leader, say)
-      }
-      BlockInfoRow b = blocks.get(blockId);
-      if (b == null || replication == 0) {
-        // The file is gone: nothing to replicate (its delete removed the rest).
-        tx.delete(UnderReplicatedBlockRow.TABLE, mark);
-        PendingBlockRow p = pending.get(blockId);
-        if (p != null) {
-          tx.delete(PendingBlockRow.TABLE, p);
+    for (FileBlocks f : files) {
+      Wanted w = wanted.getOrDefault(f.inodeId(), Wanted.NONE);
+      for (long blockId : f.blockIds()) {
+        FileBlock k = new FileBlock(f.inodeId(), blockId);
+        UnderReplicatedBlockRow mark = marks.get(k);
+        if (mark == null) {
+          continue; // checked meanwhile (by a previous leader, say)
         }
-        out.dropped++;
-      } else if (b.underConstructionState() != BlockState.COMPLETE) {
-        // Being written or recovered: closing the file queues it again if it needs it (HDFS
-        // skips blocks that are not complete or committed and drops them from the queue).
-        tx.delete(UnderReplicatedBlockRow.TABLE, mark);
-        out.dropped++;
-      } else {
-        check(tx, b, mark, out);
+        BlockInfoRow b = blocks.get(k);
+        if (b == null || w.replication() == 0) {
+          // The file is gone: nothing to replicate (its delete removed the rest).
+          tx.delete(UnderReplicatedBlockRow.TABLE, mark);
+          PendingBlockRow p = pending.get(k);
+          if (p != null) {
+            tx.delete(PendingBlockRow.TABLE, p);
+          }
+          out.dropped++;
+        } else if (b.underConstructionState() != BlockState.COMPLETE) {
+          // Being written or recovered: closing the file queues it again if it needs it (HDFS
+          // skips blocks that are not complete or committed and drops them from the queue).
+          tx.delete(UnderReplicatedBlockRow.TABLE, mark);
+          out.dropped++;
+        } else {
+          check(tx, b, k, w, mark, out);
+        }
       }
     }
     return out;
   }
 
-  private void check(ExecutePhase tx, BlockInfoRow b, UnderReplicatedBlockRow mark, Outcome out)
+  private void check(
+      ExecutePhase tx,
+      BlockInfoRow b,
+      FileBlock k,
+      Wanted w,
+      UnderReplicatedBlockRow mark,
+      Outcome out)
       throws IOException {
-    long blockId = b.blockId();
-    int expected = replication;
+    long inodeId = k.inodeId();
+    long blockId = k.blockId();
+    int expected = w.replication();
     CountedReplicas counted =
         CountedReplicas.count(
             tx,
             dm,
-            replicas.getOrDefault(blockId, List.of()),
-            excess.getOrDefault(blockId, List.of()),
-            corrupt.getOrDefault(blockId, List.of()));
+            replicas.getOrDefault(k, List.of()),
+            excess.getOrDefault(k, List.of()),
+            corrupt.getOrDefault(k, List.of()));
     List<StorageRef> live = counted.live;
     List<StorageRef> retiring = counted.retiring;
     List<StorageRef> corruptHeld = counted.corruptHeld;
     int maintenance = counted.maintenance;
-    PendingBlockRow p = pending.get(blockId);
+    PendingBlockRow p = pending.get(k);
     int pendingNum = p == null ? 0 : Math.max(0, p.numReplicasInProgress());
     // HDFS getExpectedLiveRedundancyNum: maintenance replicas stand in for live ones, down to the
     // maintenance minimum.
@@ -378,7 +417,7 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
                 : priority(live.size(), expectedLive);
     int needed = misplaced ? 1 : expectedLive - live.size() - pendingNum;
     CopyChooser.Choice choice =
-        copies.choose(b, live, retiring, counted.containing, p, needed, priority, policy);
+        copies.choose(b, live, retiring, counted.containing, p, needed, priority, w.policy());
     Transfer t = choice.transfer();
     boolean hopeless = choice.hopeless();
     if (t != null && misplaced && !copies.spreads(live, t)) {
@@ -419,9 +458,10 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
   /** The replica on {@code s} is to be deleted: no longer counted, and its datanode told. */
   private void delete(ExecutePhase tx, BlockInfoRow b, StorageRef s) throws IOException {
     long now = bm.now();
-    tx.insert(ExcessReplicaRow.TABLE, new ExcessReplicaRow(inodeId, b.blockId(), s.id(), now));
+    tx.insert(ExcessReplicaRow.TABLE, new ExcessReplicaRow(b.inodeId(), b.blockId(), s.id(), now));
     InvalidatedBlockRow inv =
-        new InvalidatedBlockRow(inodeId, b.blockId(), s.id(), b.generationStamp(), b.numBytes());
+        new InvalidatedBlockRow(
+            b.inodeId(), b.blockId(), s.id(), b.generationStamp(), b.numBytes());
     if (invalidated.add(InvalidatedBlockRow.TABLE.keyOf(inv))) {
       tx.insert(InvalidatedBlockRow.TABLE, inv);
     }

@@ -9,6 +9,7 @@ import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageStat;
 import io.hops.namenode.housekeeping.ReplicationCheck.Budget;
+import io.hops.namenode.housekeeping.ReplicationCheck.FileBlocks;
 import io.hops.namenode.housekeeping.ReplicationCheck.Limits;
 import io.hops.namenode.housekeeping.ReplicationCheck.Outcome;
 import io.hops.namenode.housekeeping.ReplicationCheck.Transfer;
@@ -45,18 +46,25 @@ import org.slf4j.LoggerFactory;
  * rows after the level's cursor, one bounded index scan on {@code level} each, so a backlog of any
  * size costs a round five pages) and checks, by level then age within the page, up to {@link
  * #MAX_CHECKS_PER_ROUND} blocks queued or changed since their last check, and a few of those the
- * datanodes could not help last time ({@link #parked}), one transaction per file ({@link
- * ReplicationCheck}); at most {@code dfs.namenode.replication.work.multiplier.per.iteration} copies
- * per live datanode are scheduled per round, and a source sends at most {@code
- * dfs.namenode.replication.max-streams} of them (the hard limit for the highest priority). Copies
- * go to the sources as {@code DNA_TRANSFER} commands once the round's checks have committed, one
- * command per source and round. A queued block waits one heartbeat interval before its check, so
- * that the replicas of a block just written, whose reports are in flight, are not copied again.
+ * datanodes could not help last time ({@link #parked}), the blocks of up to {@link
+ * #MAX_FILES_PER_CHECK} files a transaction ({@link ReplicationCheck}, {@link #batches}); at most
+ * {@code dfs.namenode.replication.work.multiplier.per.iteration} copies per live datanode are
+ * scheduled per round, and a source sends at most {@code dfs.namenode.replication.max-streams} of
+ * them (the hard limit for the highest priority). Copies go to the sources as {@code DNA_TRANSFER}
+ * commands once the round's checks have committed, one command per source and round. A queued block
+ * waits one heartbeat interval before its check, so that the replicas of a block just written,
+ * whose reports are in flight, are not copied again.
  */
 final class ReplicationMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicationMonitor.class);
   static final int MAX_CHECKS_PER_ROUND = 1000;
-  private static final int MAX_BLOCKS_PER_CHECK = 100;
+  static final int MAX_BLOCKS_PER_CHECK = 100;
+
+  /**
+   * Files per {@link ReplicationCheck}: each adds a few rows to each of its batched reads, and with
+   * one-block files a transaction per file cost more than the check itself.
+   */
+  static final int MAX_FILES_PER_CHECK = 64;
 
   private record FileBlock(long inodeId, long blockId) {}
 
@@ -146,29 +154,24 @@ final class ReplicationMonitor implements HousekeepingTask {
     // fails): one command per source, as HDFS hands a datanode all its transfers in one.
     Map<Long, List<Transfer>> decided = new LinkedHashMap<>();
     try {
-      for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
-        List<Long> ids = f.getValue().stream().sorted().toList();
-        for (int i = 0; i < ids.size(); i += MAX_BLOCKS_PER_CHECK) {
-          List<Long> batch = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
-          long epoch = bm.leadingEpoch(); // before the fenced check: see leadingEpoch
-          Outcome o =
-              leader.run(() -> new ReplicationCheck(bm, f.getKey(), batch, round.copy(), limits));
-          round.take(o);
-          decided.computeIfAbsent(epoch, e -> new ArrayList<>()).addAll(o.transfers);
-          for (UnderReplicatedBlockRow r : o.parked) {
-            FileBlock k = new FileBlock(r.inodeId(), r.blockId());
-            parked.put(k, r);
-            if (r.level() >= 0 && r.level() < parkedSeen.size()) {
-              parkedSeen.get(r.level()).add(k); // seen in this pass: the row exists
-            }
+      for (List<FileBlocks> batch : batches(byFile)) {
+        long epoch = bm.leadingEpoch(); // before the fenced check: see leadingEpoch
+        Outcome o = leader.run(() -> new ReplicationCheck(bm, batch, round.copy(), limits));
+        round.take(o);
+        decided.computeIfAbsent(epoch, e -> new ArrayList<>()).addAll(o.transfers);
+        for (UnderReplicatedBlockRow r : o.parked) {
+          FileBlock k = new FileBlock(r.inodeId(), r.blockId());
+          parked.put(k, r);
+          if (r.level() >= 0 && r.level() < parkedSeen.size()) {
+            parkedSeen.get(r.level()).add(k); // seen in this pass: the row exists
           }
-          total.transfers.addAll(o.transfers);
-          total.satisfied += o.satisfied;
-          total.waiting += o.waiting;
-          total.excessDeleted += o.excessDeleted;
-          total.corruptDeleted += o.corruptDeleted;
-          total.dropped += o.dropped;
         }
+        total.transfers.addAll(o.transfers);
+        total.satisfied += o.satisfied;
+        total.waiting += o.waiting;
+        total.excessDeleted += o.excessDeleted;
+        total.corruptDeleted += o.corruptDeleted;
+        total.dropped += o.dropped;
       }
     } finally {
       decided.forEach((epoch, transfers) -> send(transfers, epoch));
@@ -184,6 +187,34 @@ final class ReplicationMonitor implements HousekeepingTask {
           total.waiting,
           total.dropped);
     }
+  }
+
+  /**
+   * The due blocks cut into checks, in the queue's order: the blocks of up to {@link
+   * #MAX_FILES_PER_CHECK} files, at most {@link #MAX_BLOCKS_PER_CHECK} blocks in all, per
+   * transaction; a file of more blocks is checked a part at a time, each part on its own.
+   */
+  static List<List<FileBlocks>> batches(Map<Long, List<Long>> byFile) {
+    List<List<FileBlocks>> out = new ArrayList<>();
+    List<FileBlocks> batch = new ArrayList<>();
+    int rows = 0;
+    for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
+      List<Long> ids = f.getValue().stream().sorted().toList();
+      for (int i = 0; i < ids.size(); i += MAX_BLOCKS_PER_CHECK) {
+        List<Long> part = ids.subList(i, Math.min(ids.size(), i + MAX_BLOCKS_PER_CHECK));
+        if (batch.size() == MAX_FILES_PER_CHECK || rows + part.size() > MAX_BLOCKS_PER_CHECK) {
+          out.add(batch);
+          batch = new ArrayList<>();
+          rows = 0;
+        }
+        batch.add(new FileBlocks(f.getKey(), part));
+        rows += part.size();
+      }
+    }
+    if (!batch.isEmpty()) {
+      out.add(batch);
+    }
+    return out;
   }
 
   /**

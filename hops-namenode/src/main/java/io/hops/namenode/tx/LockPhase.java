@@ -2,6 +2,7 @@ package io.hops.namenode.tx;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.PartitionFold;
+import io.hops.dal.RowReads;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
@@ -25,7 +26,7 @@ import java.util.List;
  * the global lock order of docs/architecture.md, "Lock order" (which the operation is responsible
  * for following).
  */
-public final class LockPhase {
+public final class LockPhase implements RowReads {
   private final Transaction tx;
   private final PathResolver resolver;
   private String closedBy;
@@ -303,6 +304,7 @@ public final class LockPhase {
     tx.readOnce();
   }
 
+  @Override
   public <R extends Record> R find(Table<R> table, Key key, LockMode mode) throws StorageException {
     checkOpen();
     return tx.find(table, key, mode);
@@ -318,6 +320,13 @@ public final class LockPhase {
       throws StorageException {
     checkOpen();
     return tx.findByPartition(table, partition, mode);
+  }
+
+  /** Several partitions' rows in one access ({@link Transaction#findByPartitions}). */
+  public <R extends Record> List<R> findByPartitions(
+      Table<R> table, List<?> partitions, LockMode mode) throws StorageException {
+    checkOpen();
+    return tx.findByPartitions(table, partitions, mode);
   }
 
   public <R extends Record> List<R> findByPartition(
@@ -342,6 +351,7 @@ public final class LockPhase {
     return tx.scanFrom(table, partition, after, limit, mode);
   }
 
+  @Override
   public <R extends Record> List<R> findByIndex(
       Table<R> table, String column, Object value, LockMode mode) throws StorageException {
     checkOpen();
