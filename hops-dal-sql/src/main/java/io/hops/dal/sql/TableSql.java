@@ -131,6 +131,18 @@ final class TableSql<R extends Record> {
     return select + where + orderBy + lockClause;
   }
 
+  /** The rows of {@code n} partitions ({@code partition IN (?, ...)}), in key order. */
+  String scanIn(Column partition, int n, String lockClause) {
+    return select
+        + " WHERE "
+        + partition.name()
+        + " IN ("
+        + String.join(", ", java.util.Collections.nCopies(n, "?"))
+        + ")"
+        + orderBy
+        + lockClause;
+  }
+
   /**
    * A page of a range scan: {@code partition = ?} if given, then the rows whose key is greater than
    * a key ({@code (k1 > ?) OR (k1 = ? AND k2 > ?) OR ...}, which every engine's range optimizer

@@ -65,14 +65,15 @@ public abstract class AccessCountKit extends DalKit {
 
   @ParameterizedTest
   @EnumSource(LockMode.class)
-  public void partitionScansCountOnePpisInBothVariants(LockMode mode) throws Exception {
+  public void partitionScansCountOnePpisInEveryVariant(LockMode mode) throws Exception {
     assertCounts(
         tx -> {
           tx.findByPartition(T, x.partitionId(), mode);
           tx.findByPartition(T, x.partitionId(), "name", x.name(), mode);
           tx.findByPartition(ReplicaRow.TABLE, 77L, mode);
+          tx.findByPartitions(T, List.of(x.partitionId(), x.partitionId() + 1, 5L), mode);
         },
-        expect(AccessKind.PPIS, mode, 3));
+        expect(AccessKind.PPIS, mode, 4));
   }
 
   @ParameterizedTest

@@ -113,6 +113,32 @@ public abstract class FinderKit extends DalKit {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void scanOfSeveralPartitionsReturnsEachInTheOrderAskedInPrimaryKeyOrder(LockMode mode)
+      throws Exception {
+    Storage s = storage();
+    List<BlockInfoRow> blocks = blocksInPartitions();
+    insertCommitted(s, BlockInfoRow.TABLE, blocks);
+    List<Long> asked = List.of(PARTITIONS[2], 12345L, PARTITIONS[0], PARTITIONS[3]);
+    List<List<Object>> expected = new ArrayList<>();
+    for (long p : asked) {
+      expected.addAll(expected(BlockInfoRow.TABLE, blocks, r -> r.inodeId() == p));
+    }
+    try (Transaction tx = s.begin()) {
+      assertThat(
+              Cells.ofAll(BlockInfoRow.TABLE, tx.findByPartitions(BlockInfoRow.TABLE, asked, mode)))
+          .isEqualTo(expected);
+      assertThat(
+              Cells.ofAll(
+                  BlockInfoRow.TABLE,
+                  tx.findByPartitions(BlockInfoRow.TABLE, List.of(PARTITIONS[1]), mode)))
+          .isEqualTo(expected(BlockInfoRow.TABLE, blocks, r -> r.inodeId() == PARTITIONS[1]));
+      assertThat(tx.findByPartitions(BlockInfoRow.TABLE, List.of(), mode)).isEmpty();
+      tx.commit();
+    }
+  }
+
   /** A partition's rows as cells, in the order given: a fold that keeps every column. */
   private static final PartitionFold<InodeRow, List<List<Object>>> CELLS =
       rows -> Cells.ofAll(InodeRow.TABLE, rows);
