@@ -391,6 +391,17 @@ CREATE TABLE IF NOT EXISTS snapshot_kept_replication (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (inode_id);
 
+-- An entry a file left by a rename while a snapshot of dir_id had it there (HDFS's WithName
+-- reference): where its snapshots have it (docs/architecture.md, "Snapshots").
+CREATE TABLE IF NOT EXISTS snapshot_earlier_entries (
+  inode_id BIGINT NOT NULL,
+  parent_id BIGINT NOT NULL,
+  name VARBINARY(255) NOT NULL,
+  dir_id BIGINT NOT NULL,
+  PRIMARY KEY (inode_id, parent_id, name)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (inode_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -29,6 +29,7 @@ import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.rows.RetryCacheRow;
+import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotKeptReplicationRow;
@@ -81,6 +82,7 @@ public final class Tables {
           XAttrVersionRow.TABLE,
           SnapshotFileTailRow.TABLE,
           SnapshotKeptReplicationRow.TABLE,
+          SnapshotEarlierEntryRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

@@ -8,12 +8,14 @@ import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockOffsets;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -67,6 +69,9 @@ public final class Concat extends Operation<Void> {
 
   /** Sources a snapshot has under an earlier entry (a reference mark whose directory keeps it). */
   private final Set<Long> referencedInSnapshots = new HashSet<>();
+
+  /** Where the snapshots had the marked sources (they go with the sources). */
+  private final List<SnapshotEarlierEntryRow> earlierEntries = new ArrayList<>();
 
   public Concat(BlockManager bm, PermissionChecker pc, String target, String[] srcs) {
     this.bm = bm;
@@ -122,9 +127,17 @@ public final class Concat extends Operation<Void> {
         blocks.put(f.id(), fb);
         if (!p.equals(target)) {
           SnapshotKeptFileRow keeper = tx.snapshotKeeperOf(f);
+          if (f.snapshotId() != 0) {
+            earlierEntries.addAll(
+                tx.findByPartition(SnapshotEarlierEntryRow.TABLE, f.id(), LockMode.READ_COMMITTED));
+          }
           if (keeper != null && inLatestSnapshot(tx, resolved.get(p), f)) {
             inLatestSnapshot.add(f.id());
-          } else if (keeper != null && f.snapshotId() != 0) {
+          } else if (keeper != null
+              && f.snapshotId() != 0
+              && !SnapshotView.lengthsAtEarlierEntries(tx, f).isEmpty()) {
+            // Renamed after a snapshot had it: refused while one that has it remains (HDFS's
+            // reference count), not merely while its directory has snapshots.
             referencedInSnapshots.add(f.id());
           }
           moved += rowsMoved(fb);
@@ -292,6 +305,11 @@ public final class Concat extends Operation<Void> {
       }
       file.size += src.size();
       tx.delete(InodeRow.TABLE, src);
+      for (SnapshotEarlierEntryRow e : earlierEntries) {
+        if (e.inodeId() == src.id()) {
+          tx.delete(SnapshotEarlierEntryRow.TABLE, e);
+        }
+      }
       tx.hintRemoved(src.parentId(), src.name());
       for (XAttrRow a : attributes) {
         if (a.inodeId() == src.id()) {

@@ -18,6 +18,7 @@ import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
+import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotKeptReplicationRow;
@@ -339,6 +340,13 @@ final class DeletedInodes {
       if (fit < 0) {
         deferred.addAll(files.subList(i, files.size()));
         break;
+      }
+      if (f.snapshotId() != 0) {
+        // A file renamed after a snapshot had it: where the snapshots have it goes with it.
+        for (SnapshotEarlierEntryRow e :
+            tx.findByPartition(SnapshotEarlierEntryRow.TABLE, f.id(), LockMode.READ_COMMITTED)) {
+          doomed.add(SnapshotEarlierEntryRow.TABLE.keyOf(e));
+        }
       }
       SnapshotKeptFileRow keeper = f.fileStoredInDb() ? null : tx.snapshotKeeperOf(f);
       if (keeper != null) {

@@ -6,6 +6,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.QuotaRow;
+import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.election.ClusterClock;
@@ -466,6 +467,10 @@ public final class Rename extends Operation<Boolean> {
     // A file a snapshot has under its old entry: the mark keeps its blocks if it is deleted.
     moved.snapshotId = s.isDir() ? Math.max(moved.snapshotId, locks.hold()) : locks.referenceMark();
     tx.insert(InodeRow.TABLE, moved.toRow());
+    if (!s.isDir() && locks.earlierEntry() != null) {
+      // Where its snapshots have it: a truncate or a concat of it reads their lengths there.
+      tx.insertIfAbsent(SnapshotEarlierEntryRow.TABLE, locks.earlierEntry());
+    }
     if (locks.holdRow() != null) {
       tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, locks.holdRow());
     }

@@ -5,6 +5,7 @@ import io.hops.dal.StorageException;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
+import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.resolve.Inodes;
@@ -66,6 +67,9 @@ final class RenameLocks {
   private long hold;
   private SnapshotKeptFileRow holdRow;
   private Long referenceMark;
+
+  /** The entry a file leaves while a snapshot has it there, to record with its mark, or null. */
+  private SnapshotEarlierEntryRow earlierEntry;
 
   private RenameLocks() {}
 
@@ -279,14 +283,17 @@ final class RenameLocks {
    * The reference mark of a file this rename moves (docs/architecture.md, "Snapshots"): set when an
    * existing snapshot has it at its old entry, so that deleting it later keeps its blocks.
    */
-  private static long referenceMarkOf(LockPhase tx, InodeRow file)
-      throws io.hops.dal.StorageException {
+  private long referenceMarkOf(LockPhase tx, InodeRow file) throws io.hops.dal.StorageException {
     SnapshotKeptFileRow keeper = tx.entryKeeperOf(file);
     if (keeper != null
         && !io.hops.namenode.ops.snapshot.SnapshotView.anExistingSnapshotHas(
             tx, keeper.dirId(), file)) {
       keeper = null;
     }
+    earlierEntry =
+        keeper == null
+            ? null
+            : new SnapshotEarlierEntryRow(file.id(), file.parentId(), file.name(), keeper.dirId());
     return tx.referenceMarkOfMoved(file, keeper);
   }
 
@@ -469,6 +476,11 @@ final class RenameLocks {
    * The reference mark the moved file's row carries (docs/architecture.md, "Snapshots"): the
    * directory whose snapshots have it under its old entry, if any does; else the mark it had.
    */
+  /** The entry the moved file leaves while a snapshot has it there, or null. */
+  SnapshotEarlierEntryRow earlierEntry() {
+    return earlierEntry;
+  }
+
   long referenceMark() {
     return referenceMark != null ? referenceMark : src.snapshotId();
   }

@@ -26,7 +26,9 @@ import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException;
@@ -111,24 +113,31 @@ public final class Truncate extends Operation<Boolean> {
       return;
     }
     snapshotLength = tx.snapshotLengthOf(target);
+    SnapshotKeptFileRow keeper = tx.entryKeeperOf(target);
+    NavigableMap<Long, Long> lengths = new TreeMap<>();
     if (snapshotLength > newLength) {
       // The latest snapshot's id may be a deleted one's: what the existing snapshots have decides.
-      var lengths = SnapshotView.lengthsAtSnapshots(tx, resolved, target);
-      SnapshotKeptFileRow keeper = tx.entryKeeperOf(target);
+      lengths = SnapshotView.lengthsAtSnapshots(tx, resolved, target);
       if (lengths.isEmpty() && keeper != null) {
         // Below a directory moved away from its snapshots (a hold): they are not on the path, and
         // the latest that can read the file has it at the length its entry's version says.
         lengths.put(keeper.snapshotId(), snapshotLength);
       }
-      snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
-      if (snapshotLength > newLength && keeper != null && !target.fileStoredInDb()) {
-        copy = CopyOnTruncate.lock(tx, target, keeper, lengths, quotaIds(resolved));
+    }
+    if (target.snapshotId() != 0 && newLength < target.size()) {
+      SnapshotKeptFileRow marked = tx.snapshotKeeperOf(target);
+      if (marked != null) {
+        // Renamed after a snapshot had it (its reference mark): the snapshots of the entries it
+        // left read it too, at their lengths (HDFS's WithName references of the file).
+        for (var e : SnapshotView.lengthsAtEarlierEntries(tx, target).entrySet()) {
+          lengths.merge(e.getKey(), e.getValue(), Math::max);
+        }
+        keeper = tailKeeper(marked, lengths);
       }
     }
-    if (snapshotLength < 0 && target.snapshotId() != 0 && tx.snapshotKeeperOf(target) != null) {
-      // A snapshot has it under an earlier name (its reference mark), at a length not read here:
-      // any cut may be the snapshot's bytes (docs/architecture.md, "Snapshots").
-      snapshotLength = target.size();
+    snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
+    if (snapshotLength > newLength && keeper != null && !target.fileStoredInDb()) {
+      copy = CopyOnTruncate.lock(tx, target, keeper, lengths, quotaIds(resolved));
     }
     if (target.fileStoredInDb() && smallFiles != null) {
       dbData = smallFiles.read(tx, target.id(), target.size());
@@ -200,16 +209,8 @@ public final class Truncate extends Operation<Boolean> {
               + ".");
     }
     if (newLength < snapshotLength && copy == null) {
-      // A file renamed after a snapshot had it: the snapshot's length of it is not read, so there
-      // is no telling which blocks it reads (docs/architecture.md, "Snapshots").
-      throw new IOException(
-          "Cannot truncate "
-              + path
-              + " to "
-              + newLength
-              + " bytes: a snapshot has it at "
-              + snapshotLength
-              + " bytes, and truncating a file renamed since is not supported yet");
+      throw new IllegalStateException(
+          "no directory keeps the blocks a snapshot reads of " + path + " at " + snapshotLength);
     }
     long spaceBefore = FileSpace.of(target, blocks.last());
     // Whole blocks past the new length go (HDFS collectBlocksBeyondMax).
@@ -276,6 +277,18 @@ public final class Truncate extends Operation<Boolean> {
     quotas.verify(0, after);
     quotas.add(0, after);
     quotas.flush(tx);
+  }
+
+  /**
+   * Where a marked file's tail is kept ({@code marked}: {@link LockPhase#snapshotKeeperOf}): at a
+   * snapshot no earlier than any that has the file, so that each of them finds it; kept for good
+   * (directory 0) when the snapshots of two directories have the file.
+   */
+  private SnapshotKeptFileRow tailKeeper(
+      SnapshotKeptFileRow marked, NavigableMap<Long, Long> lengths) {
+    long at =
+        lengths.isEmpty() ? marked.snapshotId() : Math.max(marked.snapshotId(), lengths.lastKey());
+    return new SnapshotKeptFileRow(marked.dirId(), at, marked.inodeId());
   }
 
   /** The quota directories above the file, in id order (as {@link AncestorQuotas} locks them). */

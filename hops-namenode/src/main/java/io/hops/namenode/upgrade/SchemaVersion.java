@@ -34,9 +34,10 @@ public final class SchemaVersion {
    * xattr_versions} (the xattrs and ACLs of inode entries under snapshots). 7: {@code
    * snapshot_file_tails} (blocks kept for snapshots by copy-on-truncate). 8: {@code
    * snapshot_kept_usage} (quota usage kept charged for snapshots). 9: {@code
-   * snapshot_kept_replication} (the replication the blocks of a file kept for snapshots keep).
+   * snapshot_kept_replication} (the replication the blocks of a file kept for snapshots keep). 10:
+   * {@code snapshot_earlier_entries} (where the snapshots have a file renamed since).
    */
-  public static final long CURRENT = 9;
+  public static final long CURRENT = 10;
 
   static final String ROW = "schema_version";
 

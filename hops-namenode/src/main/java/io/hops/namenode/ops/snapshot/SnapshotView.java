@@ -4,6 +4,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.rows.XAttrVersionRow;
@@ -338,6 +339,68 @@ public final class SnapshotView {
       }
     }
     return snapshots.isEmpty();
+  }
+
+  /**
+   * The existing snapshots that have {@code file}, renamed since (its reference mark), at an entry
+   * it left ({@link SnapshotEarlierEntryRow}: HDFS's WithName references of it), and its length in
+   * each. A held directory's snapshots are its holder's, not known here: the entry at the hold
+   * stands for them (no live block appended since is in one of them, and a block they had that a
+   * truncate took is in a tail). Cost, only for a marked file: a pruned scan of its earlier
+   * entries, and per entry one of its versions and a pruned scan of its directory's snapshots (or a
+   * read of a held directory's row by id), read committed.
+   */
+  public static java.util.NavigableMap<Long, Long> lengthsAtEarlierEntries(
+      LockPhase tx, InodeRow file) throws StorageException {
+    java.util.NavigableMap<Long, Long> out = new java.util.TreeMap<>();
+    Map<Long, List<Long>> snapshotsOf = new HashMap<>();
+    for (SnapshotEarlierEntryRow e :
+        tx.findByPartition(SnapshotEarlierEntryRow.TABLE, file.id(), LockMode.READ_COMMITTED)) {
+      List<Long> ids = snapshotsOf.get(e.dirId());
+      if (ids == null) {
+        ids = new ArrayList<>();
+        for (SnapshotRow s :
+            tx.findByPartition(SnapshotRow.TABLE, e.dirId(), LockMode.READ_COMMITTED)) {
+          ids.add(s.snapshotId());
+        }
+        if (ids.isEmpty()) {
+          List<InodeRow> rows =
+              tx.findByIndex(InodeRow.TABLE, "id", e.dirId(), LockMode.READ_COMMITTED);
+          InodeRow held = rows.isEmpty() ? null : rows.get(0);
+          if (held != null && held.isDir() && !held.snapshottable() && held.snapshotId() > 0) {
+            ids.add(held.snapshotId());
+          }
+        }
+        snapshotsOf.put(e.dirId(), ids);
+      }
+      if (ids.isEmpty()) {
+        continue;
+      }
+      List<InodeVersionRow> versions =
+          tx.findByPartition(
+              InodeVersionRow.TABLE, e.parentId(), "name", e.name(), LockMode.READ_COMMITTED);
+      InodeRow live = null;
+      boolean liveRead = false;
+      for (long sid : ids) {
+        InodeVersionRow v = earliest(versions, sid);
+        InodeRow then;
+        if (v != null) {
+          then = v.present() ? v.toInode(Inodes.partitionOf(e.parentId(), e.name())) : null;
+        } else {
+          if (!liveRead) {
+            live =
+                tx.find(
+                    InodeRow.TABLE, Inodes.key(e.parentId(), e.name()), LockMode.READ_COMMITTED);
+            liveRead = true;
+          }
+          then = live;
+        }
+        if (then != null && then.id() == file.id()) {
+          out.merge(sid, then.size(), Math::max);
+        }
+      }
+    }
+    return out;
   }
 
   static InodeRow child(LockPhase tx, long parentId, String name, long sid)

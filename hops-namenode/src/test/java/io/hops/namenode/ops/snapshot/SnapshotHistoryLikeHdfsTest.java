@@ -57,11 +57,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * "Snapshots", "Not yet"), each exactly:
  *
  * <ul>
- *   <li>truncating below its length, or concatenating as a source, a file ever renamed: hops's
- *       reference mark (set when a snapshot may have it at its old entry) does not say at which
- *       length, nor whether the snapshots that had it are gone, so it refuses both while the marked
- *       directory has snapshots (deleting and replacing renamed files are generated: the mark keeps
- *       their blocks);
  *   <li>moving a file that a snapshot has into a snapshottable directory from outside it (back in,
  *       or across): HDFS's diff reports then follow its reference to the new name (a rename where
  *       hops reports a deletion). HDFS finds the name from the places the file was moved away from,
@@ -137,12 +132,6 @@ class SnapshotHistoryLikeHdfsTest {
     private List<Node> tree = new ArrayList<>();
 
     private final Map<Long, List<String>> entriesInSnapshots = new HashMap<>();
-
-    /**
-     * Files ever renamed: hops may have marked them (its reference mark takes an entry with no
-     * version for one a snapshot has, even where a directory above came in later).
-     */
-    private final java.util.Set<Long> referencedBefore = new java.util.HashSet<>();
 
     History(long seed, String root) {
       this.seed = seed;
@@ -321,9 +310,6 @@ class SnapshotHistoryLikeHdfsTest {
       } else {
         len = f.len() == 0 ? 0 : rnd.nextInt((int) f.len() + 1);
       }
-      if (referencedBefore.contains(f.id()) && len < f.len()) {
-        return null; // the reference mark: refused in hops (see the class comment)
-      }
       long to = len;
       return new Step(
           "truncate " + f.path() + " " + to + " of " + f.len(), fs -> truncate(fs, f.path(), to));
@@ -353,9 +339,6 @@ class SnapshotHistoryLikeHdfsTest {
         return null; // back into a snapshottable directory: HDFS's reference, not in hops yet
       }
       String src = n.path();
-      if (!n.dir()) {
-        referencedBefore.add(n.id());
-      }
       if (overwrite) {
         return new Step(
             "rename -overwrite " + src + " " + dest,
@@ -431,9 +414,7 @@ class SnapshotHistoryLikeHdfsTest {
       String parent = parentOf(target.path());
       List<Node> siblings = new ArrayList<>();
       for (Node f : files) {
-        if (f != target
-            && parentOf(f.path()).equals(parent)
-            && !referencedBefore.contains(f.id())) {
+        if (f != target && parentOf(f.path()).equals(parent)) {
           siblings.add(f);
         }
       }
