@@ -131,6 +131,9 @@ public final class Housekeeping implements AutoCloseable {
     long start = System.nanoTime();
     try {
       runTasks();
+    } catch (Throwable t) {
+      // One that escaped would cancel every later round of the scheduler, with nothing logged.
+      LOG.error("housekeeping round failed; the next one runs as scheduled", t);
     } finally {
       lastRoundMillis = (System.nanoTime() - start) / 1_000_000;
       roundsRun.increment();
@@ -179,6 +182,9 @@ public final class Housekeeping implements AutoCloseable {
           return;
         }
         LOG.warn("housekeeping task {} failed; it runs again next round", task.name(), e);
+      } catch (Error e) {
+        // A class that failed to load, a stack overflow: the other tasks still run.
+        LOG.error("housekeeping task {} failed; it runs again next round", task.name(), e);
       }
     }
   }
