@@ -16,6 +16,7 @@ import io.hops.dal.schema.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -174,25 +175,17 @@ class RowCacheTest {
     commit(tx -> tx.insert(VariableRow.TABLE, off));
     RowCache cache = ((EmbeddedStorage) storage).store().rows();
     cache.clear();
-    CountDownLatch fetched = new CountDownLatch(1);
-    CountDownLatch committed = new CountDownLatch(1);
-    holdOtherThreadsFills(cache, fetched, committed);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try {
-      Future<VariableRow> slowRead = pool.submit(() -> readVariable(key, LockMode.READ_COMMITTED));
-      assertThat(fetched.await(30, TimeUnit.SECONDS)).isTrue();
-      VariableRow tip = new VariableRow("flag", 1, new byte[] {7});
-      commit(tx -> tx.update(VariableRow.TABLE, tip));
-      committed.countDown();
-      assertThat(slowRead.get(30, TimeUnit.SECONDS)).isEqualTo(off); // it read before the commit
-      assertThat(cache.current().get(variableKey(off))).isSameAs(RowCache.UNSHARED);
-      VariableRow now = readVariable(key, LockMode.SHARED);
-      assertThat(now.longValue()).isEqualTo(1);
-      assertThat(now.bytesValue()).containsExactly(7);
-    } finally {
-      cache.beforeFill = () -> {};
-      pool.shutdownNow();
-    }
+    VariableRow tip = new VariableRow("flag", 1, new byte[] {7});
+    VariableRow slowRead =
+        readRacing(
+            cache,
+            () -> readVariable(key, LockMode.READ_COMMITTED),
+            tx -> tx.update(VariableRow.TABLE, tip));
+    assertThat(slowRead).isEqualTo(off); // it read before the commit
+    assertThat(cache.current().get(variableKey(off))).isSameAs(RowCache.UNSHARED);
+    VariableRow now = readVariable(key, LockMode.SHARED);
+    assertThat(now.longValue()).isEqualTo(1);
+    assertThat(now.bytesValue()).containsExactly(7);
   }
 
   private static KeyBytes variableKey(VariableRow v) {
@@ -292,23 +285,12 @@ class RowCacheTest {
     commit(tx -> tx.insert(T, row));
     RowCache cache = ((EmbeddedStorage) storage).store().rows();
     cache.clear(); // the insert's row is cached: make the next read go to the store
-    CountDownLatch fetched = new CountDownLatch(1);
-    CountDownLatch committed = new CountDownLatch(1);
-    holdOtherThreadsFills(cache, fetched, committed);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try {
-      Future<InodeRow> slowRead = pool.submit(() -> read(key, LockMode.READ_COMMITTED));
-      assertThat(fetched.await(30, TimeUnit.SECONDS)).isTrue();
-      InodeRow newer = SampleRows.with(T, row, "size", 2L);
-      commit(tx -> tx.update(T, newer));
-      committed.countDown();
-      assertThat(slowRead.get(30, TimeUnit.SECONDS)).isEqualTo(row); // it read before the commit
-      assertThat(read(key, LockMode.SHARED)).isEqualTo(newer);
-      assertThat(batch(List.of(key))).containsExactly(newer);
-    } finally {
-      cache.beforeFill = () -> {};
-      pool.shutdownNow();
-    }
+    InodeRow newer = SampleRows.with(T, row, "size", 2L);
+    InodeRow slowRead =
+        readRacing(cache, () -> read(key, LockMode.READ_COMMITTED), tx -> tx.update(T, newer));
+    assertThat(slowRead).isEqualTo(row); // it read before the commit
+    assertThat(read(key, LockMode.SHARED)).isEqualTo(newer);
+    assertThat(batch(List.of(key))).containsExactly(newer);
   }
 
   /**
@@ -323,25 +305,14 @@ class RowCacheTest {
     commit(tx -> tx.insert(T, row));
     RowCache cache = ((EmbeddedStorage) storage).store().rows();
     cache.clear();
-    CountDownLatch fetched = new CountDownLatch(1);
-    CountDownLatch committed = new CountDownLatch(1);
-    holdOtherThreadsFills(cache, fetched, committed);
-    ExecutorService pool = Executors.newSingleThreadExecutor();
-    try {
-      Future<InodeRow> slowRead = pool.submit(() -> read(key, LockMode.READ_COMMITTED));
-      assertThat(fetched.await(30, TimeUnit.SECONDS)).isTrue();
-      commit(tx -> tx.delete(T, key));
-      committed.countDown();
-      assertThat(slowRead.get(30, TimeUnit.SECONDS)).isEqualTo(row); // it read before the delete
-      assertThat(cache.current().get(cacheKey(row)))
-          .as("the deleted row not put back")
-          .isNotEqualTo(row);
-      assertThat(read(key, LockMode.SHARED)).isNull();
-      assertThat(batch(List.of(key))).containsExactly((InodeRow) null);
-    } finally {
-      cache.beforeFill = () -> {};
-      pool.shutdownNow();
-    }
+    InodeRow slowRead =
+        readRacing(cache, () -> read(key, LockMode.READ_COMMITTED), tx -> tx.delete(T, key));
+    assertThat(slowRead).isEqualTo(row); // it read before the delete
+    assertThat(cache.current().get(cacheKey(row)))
+        .as("the deleted row not put back")
+        .isNotEqualTo(row);
+    assertThat(read(key, LockMode.SHARED)).isNull();
+    assertThat(batch(List.of(key))).containsExactly((InodeRow) null);
   }
 
   /**
@@ -367,6 +338,27 @@ class RowCacheTest {
     assertThat(cache.current()).as("no new generation").isSameAs(first);
     assertThat(cache.current().get(cacheKey(hot))).isEqualTo(hot);
     assertThat(cache.bytes()).isEqualTo(RowCache.entryBytes(cacheKey(hot), hot));
+  }
+
+  /**
+   * What {@code read} returns, run on another thread that fetches from the store before {@code
+   * writes} commit and is held before it fills the cache until they are in.
+   */
+  private <V> V readRacing(RowCache cache, Callable<V> read, Writes writes) throws Exception {
+    CountDownLatch fetched = new CountDownLatch(1);
+    CountDownLatch committed = new CountDownLatch(1);
+    holdOtherThreadsFills(cache, fetched, committed);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<V> slowRead = pool.submit(read);
+      assertThat(fetched.await(30, TimeUnit.SECONDS)).isTrue();
+      commit(writes);
+      committed.countDown();
+      return slowRead.get(30, TimeUnit.SECONDS);
+    } finally {
+      cache.beforeFill = () -> {};
+      pool.shutdownNow();
+    }
   }
 
   /**

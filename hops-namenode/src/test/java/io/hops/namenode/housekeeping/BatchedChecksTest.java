@@ -2,13 +2,11 @@ package io.hops.namenode.housekeeping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hops.dal.AccessKind;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.config.NamenodeConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -44,11 +42,11 @@ class BatchedChecksTest {
           fs.setReplication(file(i), (short) 3);
         }
         Thread.sleep(1_500); // a queued block waits a heartbeat interval before its check
-        Counted counted = Counted.of(cluster, "replicationCheck");
+        CountedTransactions counted = CountedTransactions.of(cluster, "replicationCheck");
         housekeeping.runOnce();
         // Before: a ReplicationCheck per file, 100 transactions and 400 pruned scans.
-        assertThat(counted.checks.get()).as("replication checks of the round").isEqualTo(CHECKS);
-        assertThat(counted.scans.get()).as("pruned scans of the round").isEqualTo(4L * CHECKS);
+        assertThat(counted.checks().get()).as("replication checks of the round").isEqualTo(CHECKS);
+        assertThat(counted.scans().get()).as("pruned scans of the round").isEqualTo(4L * CHECKS);
         long deadline = System.nanoTime() + 60_000_000_000L;
         for (int i = 0; i < FILES; i++) {
           while (fs.getFileBlockLocations(file(i), 0, 1024)[0].getHosts().length < 3) {
@@ -78,31 +76,12 @@ class BatchedChecksTest {
         DataNode leaving = cluster.datanodes().get(0);
         Files.writeString(exclude, leaving.getDatanodeId().getXferAddr() + "\n");
         fs.refreshNodes();
-        Counted counted = Counted.of(cluster, "decommissionCheck");
+        CountedTransactions counted = CountedTransactions.of(cluster, "decommissionCheck");
         housekeeping.runOnce(); // the whole walk: every block of the datanode, each short
         // Before: a DecommissionCheck per file, 100 transactions and 400 pruned scans.
-        assertThat(counted.checks.get()).as("decommission checks of the walk").isEqualTo(CHECKS);
-        assertThat(counted.scans.get()).as("pruned scans of the walk").isEqualTo(3L * CHECKS);
+        assertThat(counted.checks().get()).as("decommission checks of the walk").isEqualTo(CHECKS);
+        assertThat(counted.scans().get()).as("pruned scans of the walk").isEqualTo(3L * CHECKS);
       }
-    }
-  }
-
-  /** The transactions of one operation that commit from now on, and their pruned scans. */
-  private record Counted(AtomicLong checks, AtomicLong scans) {
-    static Counted of(HopsTestCluster cluster, String operation) {
-      Counted c = new Counted(new AtomicLong(), new AtomicLong());
-      cluster
-          .namenode()
-          .namesystem()
-          .runner()
-          .observe(
-              (op, accesses) -> {
-                if (op.equals(operation)) {
-                  c.checks.incrementAndGet();
-                  c.scans.addAndGet(accesses.get(AccessKind.PPIS));
-                }
-              });
-      return c;
     }
   }
 

@@ -64,22 +64,11 @@ class DecommissionRecheckTest {
         fs.refreshNodes();
         // Three datanodes for replication 3: no block can be copied yet.
         housekeeping.runOnce(); // the whole walk: every block short, and queued
-        java.util.concurrent.atomic.AtomicInteger checks =
-            new java.util.concurrent.atomic.AtomicInteger();
-        cluster
-            .namenode()
-            .namesystem()
-            .runner()
-            .observe(
-                (op, accesses) -> {
-                  if (op.equals("decommissionCheck")) {
-                    checks.incrementAndGet();
-                  }
-                });
+        CountedTransactions counted = CountedTransactions.of(cluster, "decommissionCheck");
         housekeeping.runOnce();
         // Before: the walk again, a DecommissionCheck per file; now one batched read of the
         // blocks' queue rows, which say they are still short.
-        assertThat(checks.get()).as("decommission checks of the next round").isZero();
+        assertThat(counted.checks().get()).as("decommission checks of the next round").isZero();
         assertThat(state(fs, leaving)).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
 
         cluster.startDatanodes(1);

@@ -25,6 +25,13 @@ final class SnapshotKeptBlocks {
     return conf;
   }
 
+  /** As {@link #roundsWhenAsked}, with blocks as small as {@code blockSize} allowed. */
+  static Configuration roundsWhenAskedWithBlocksOf(long blockSize) {
+    Configuration conf = roundsWhenAsked();
+    conf.setLong(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, blockSize);
+    return conf;
+  }
+
   /** The blocks of {@code path} now; none for a missing file. */
   static List<LocatedBlock> blocksOf(org.apache.hadoop.hdfs.DistributedFileSystem fs, String path)
       throws IOException {

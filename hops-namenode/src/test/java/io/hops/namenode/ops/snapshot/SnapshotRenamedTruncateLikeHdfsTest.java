@@ -12,11 +12,9 @@ import io.hops.namenode.SideBySideExtension;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.QuotaUsage;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,13 +33,12 @@ class SnapshotRenamedTruncateLikeHdfsTest {
 
   @RegisterExtension
   static final SideBySideExtension both =
-      SideBySideExtension.of(() -> SideBySide.start("snapshot-renamed-truncate", settings(), 1));
-
-  private static Configuration settings() {
-    Configuration conf = SnapshotKeptBlocks.roundsWhenAsked();
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, BLOCK);
-    return conf;
-  }
+      SideBySideExtension.of(
+          () ->
+              SideBySide.start(
+                  "snapshot-renamed-truncate",
+                  SnapshotKeptBlocks.roundsWhenAskedWithBlocksOf(BLOCK),
+                  1));
 
   private static Path p(String path) {
     return new Path(path);

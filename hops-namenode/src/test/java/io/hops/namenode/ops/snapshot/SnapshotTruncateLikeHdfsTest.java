@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -45,13 +44,10 @@ class SnapshotTruncateLikeHdfsTest {
 
   @RegisterExtension
   static final SideBySideExtension both =
-      SideBySideExtension.of(() -> SideBySide.start("snapshot-truncate", settings(), 1));
-
-  private static Configuration settings() {
-    Configuration conf = SnapshotKeptBlocks.roundsWhenAsked();
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, BLOCK);
-    return conf;
-  }
+      SideBySideExtension.of(
+          () ->
+              SideBySide.start(
+                  "snapshot-truncate", SnapshotKeptBlocks.roundsWhenAskedWithBlocksOf(BLOCK), 1));
 
   private static Path p(String path) {
     return new Path(path);
