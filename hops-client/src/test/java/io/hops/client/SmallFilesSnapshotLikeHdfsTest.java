@@ -74,9 +74,7 @@ class SmallFilesSnapshotLikeHdfsTest {
                   c.setBoolean("fs.hdfs.impl.disable.cache", true);
                 })
             .start();
-    Configuration w = new Configuration(both.hopsSide.conf());
-    w.set("fs.hdfs.impl", HopsDistributedFileSystem.class.getName());
-    hopsClient = FileSystem.get(both.hopsSide.uri(), w);
+    hopsClient = FileSystem.get(both.hopsSide.uri(), withHopsClient(both.hopsSide.conf()));
     assertThat(hopsClient).isInstanceOf(HopsDistributedFileSystem.class);
     both.hopsSide.admin().mkdirs(new Path("/s"));
     both.hopsSide.admin().setStoragePolicy(new Path("/s"), "DB");
@@ -87,6 +85,12 @@ class SmallFilesSnapshotLikeHdfsTest {
       fs.setQuota(new Path("/s"), 1000, 64L * MB);
       fs.allowSnapshot(new Path("/s"));
     }
+  }
+
+  private static Configuration withHopsClient(Configuration c) {
+    Configuration w = new Configuration(c);
+    w.set("fs.hdfs.impl", HopsDistributedFileSystem.class.getName());
+    return w;
   }
 
   @AfterAll
@@ -284,6 +288,19 @@ class SmallFilesSnapshotLikeHdfsTest {
     // one once where HDFS counts its reference too: SnapshotContent).
     same("delete f", s -> s.admin().delete(new Path("/s/f"), false));
     same("overwrite k", s -> write(writer(s), "/s/k", bytes(3000, 25)));
+
+    same("read a missing file at s1", s -> read(writer(s), "/s/.snapshot/s1/none"));
+    same("read a directory at s1", s -> read(writer(s), "/s/.snapshot/s1"));
+    String here = trees(both.hopsSide.admin(), both.hopsSide.admin());
+    Configuration there = both.through(both.other);
+    there.setBoolean("fs.hdfs.impl.disable.cache", true);
+    try (DistributedFileSystem stock = (DistributedFileSystem) FileSystem.get(there);
+        FileSystem client = FileSystem.get(withHopsClient(there))) {
+      assertThat(trees(stock, stock)).as("through the second namenode").isEqualTo(here);
+      assertThat(trees(stock, client))
+          .as("hops-client through the second namenode")
+          .isEqualTo(here);
+    }
 
     assertThat(dataIds()).as("data rows only the snapshots read").isNotEqualTo(liveDataIds());
     same("delete s1", s -> s.admin().deleteSnapshot(new Path("/s"), "s1"));
