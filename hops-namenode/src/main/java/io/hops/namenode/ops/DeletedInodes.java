@@ -67,7 +67,8 @@ import java.util.TreeMap;
  * any block.
  *
  * <p>A file that a snapshot has ({@link LockPhase#snapshotKeeperOf}: by its entry's version, or by
- * the reference mark of a file renamed after the snapshot) keeps its block rows and replicas: a
+ * the reference mark of a file renamed after the snapshot) keeps its block rows and replicas, or
+ * its rows of small-file data (docs/architecture.md, "Snapshots", "Small files in the database"): a
  * {@code snapshot_kept_files} row names it, and deleting the last snapshot that may have it turns
  * that row into a {@code released_files} one (docs/architecture.md, "Snapshots").
  */
@@ -433,7 +434,8 @@ final class DeletedInodes {
   /**
    * Lock phase of {@link ReleaseBlocks}: the next {@link #releaseBatch} blocks of a deleted file,
    * locked exclusively, and their rows (bounded scans of the batch's block range); with the last
-   * batch, the file's {@code released_files} row.
+   * batch, the file's {@code released_files} row and any small-file data rows kept under its id for
+   * snapshots.
    */
   static DeletedInodes readReleaseBatch(LockPhase tx, long fileId) throws StorageException {
     DeletedInodes d = new DeletedInodes();
