@@ -185,6 +185,7 @@ public final class HopsNameNode implements AutoCloseable {
                 namesystem.leases(),
                 namesystem.limits(),
                 namesystem.smallFiles(),
+                namesystem.snapshots(),
                 namesystem.statuses(),
                 namesystem.users(),
                 client::fileRead),
@@ -231,6 +232,7 @@ public final class HopsNameNode implements AutoCloseable {
         new io.hops.namenode.smallfiles.DatabaseFileMover(
             namesystem.runner(),
             namesystem.smallFiles(),
+            namesystem.inodeIds(),
             namesystem.blocks(),
             namesystem.checkers(),
             namesystem.faults(),

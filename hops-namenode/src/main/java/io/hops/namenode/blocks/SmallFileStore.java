@@ -121,7 +121,26 @@ public final class SmallFileStore {
               + HopsConfig.SMALL_FILE_XFER_PORT
               + " is -1): read it with hops-client");
     }
-    return located(file, blockPoolId, node);
+    return located(file.id(), file.size(), blockPoolId, node);
+  }
+
+  /**
+   * As {@link #locatedBlocks}, for the bytes a snapshot reads: {@code length} bytes kept under
+   * {@code dataId} (the file's inode id, or a tail's: docs/architecture.md, "Snapshots"), which the
+   * endpoint reads as it reads a live file's.
+   */
+  public org.apache.hadoop.hdfs.protocol.LocatedBlocks locatedBlocksAt(
+      long dataId, long length, String blockPoolId, String path) throws java.io.IOException {
+    org.apache.hadoop.hdfs.protocol.DatanodeInfo node = endpoint;
+    if (node == null && length > 0) {
+      throw new java.io.IOException(
+          path
+              + " is stored in the database and this namenode serves no stock client reads of it"
+              + " ("
+              + HopsConfig.SMALL_FILE_XFER_PORT
+              + " is -1): read it with hops-client");
+    }
+    return located(dataId, length, blockPoolId, node);
   }
 
   /**
@@ -132,19 +151,21 @@ public final class SmallFileStore {
    */
   public org.apache.hadoop.hdfs.protocol.LocatedBlocks listedBlocks(
       InodeRow file, String blockPoolId) {
-    return located(file, blockPoolId, endpoint);
+    return located(file.id(), file.size(), blockPoolId, endpoint);
   }
 
   private static org.apache.hadoop.hdfs.protocol.LocatedBlocks located(
-      InodeRow file, String blockPoolId, org.apache.hadoop.hdfs.protocol.DatanodeInfo node) {
-    if (file.size() == 0) {
+      long dataId,
+      long length,
+      String blockPoolId,
+      org.apache.hadoop.hdfs.protocol.DatanodeInfo node) {
+    if (length == 0) {
       return new org.apache.hadoop.hdfs.protocol.LocatedBlocks(
           0, false, List.of(), null, true, null, null);
     }
     var block =
         new org.apache.hadoop.hdfs.protocol.LocatedBlock(
-            new org.apache.hadoop.hdfs.protocol.ExtendedBlock(
-                blockPoolId, file.id(), file.size(), 1),
+            new org.apache.hadoop.hdfs.protocol.ExtendedBlock(blockPoolId, dataId, length, 1),
             node == null
                 ? new org.apache.hadoop.hdfs.protocol.DatanodeInfo[0]
                 : new org.apache.hadoop.hdfs.protocol.DatanodeInfo[] {node},
@@ -154,7 +175,7 @@ public final class SmallFileStore {
             false,
             new org.apache.hadoop.hdfs.protocol.DatanodeInfo[0]);
     return new org.apache.hadoop.hdfs.protocol.LocatedBlocks(
-        file.size(), false, List.of(block), block, true, null, null);
+        length, false, List.of(block), block, true, null, null);
   }
 
   /** Whether {@code blocks} is what {@link #locatedBlocks} answers for a database file. */

@@ -1,9 +1,11 @@
 package io.hops.namenode.ops;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.ops.snapshot.SmallFileTails;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.InodePaths;
 import io.hops.namenode.resolve.MutableInode;
@@ -14,6 +16,7 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.permission.FsAction;
 
 /**
@@ -22,7 +25,8 @@ import org.apache.hadoop.fs.permission.FsAction;
  * rewritten with the appended bytes in the tier the new length belongs to, and its space counted.
  * Declined (false, nothing changed) when the file is no longer in the database, no longer has the
  * length the writer saw, or would outgrow the maximum: the client then appends through the
- * pipeline. WRITE on the file, as {@code append}.
+ * pipeline. WRITE on the file, as {@code append}. A snapshot that has the file keeps its bytes as
+ * they were ({@link SmallFileTails}).
  */
 public final class AppendSmallFile extends Operation<Boolean> {
   private final PermissionChecker pc;
@@ -31,19 +35,23 @@ public final class AppendSmallFile extends Operation<Boolean> {
   private final long expectedLength;
   private final byte[] appended;
   private final long now;
+  private final IdPool inodeIds;
   private ResolvedPath resolved;
+  private SmallFileTails tails;
   private byte[] data;
   private AncestorQuotas quotas = AncestorQuotas.none();
 
   public AppendSmallFile(
       PermissionChecker pc,
       SmallFileStore store,
+      IdPool inodeIds,
       long fileId,
       long expectedLength,
       byte[] appended,
       long now) {
     this.pc = pc;
     this.store = store;
+    this.inodeIds = inodeIds;
     this.fileId = fileId;
     this.expectedLength = expectedLength;
     this.appended = appended;
@@ -70,6 +78,7 @@ public final class AppendSmallFile extends Operation<Boolean> {
     }
     if (file.fileStoredInDb()) {
       data = store.read(tx, file.id(), file.size());
+      tails = SmallFileTails.lock(tx, file, List.of());
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
     }
   }
@@ -96,6 +105,10 @@ public final class AppendSmallFile extends Operation<Boolean> {
     quotas.flush(tx);
     byte[] all = java.util.Arrays.copyOf(data, (int) length);
     System.arraycopy(appended, 0, all, data.length, appended.length);
+    if (tails != null) {
+      // The snapshots keep the bytes they have; as HDFS's shared last block, charged once.
+      tails.keep(tx, inodeIds, store, data);
+    }
     store.delete(tx, file.id(), file.size());
     store.write(tx, file.id(), all);
     MutableInode m = MutableInode.of(file);

@@ -83,17 +83,26 @@ public final class Concat extends Operation<Void> {
   private final List<XAttrRow> attributes = new ArrayList<>();
   private io.hops.namenode.blocks.SmallFileStore smallFiles;
   private long adoptedId = -1;
+  private io.hops.dal.IdPool inodeIds;
+
+  /** Keeps an adopted database target's bytes for the snapshots that read them, or null. */
+  private io.hops.namenode.ops.snapshot.SmallFileTails adoptedTails;
+
+  private byte[] adoptedData;
 
   /**
    * Makes this the last step of moving a database file to datanodes ({@link
    * io.hops.namenode.smallfiles.DatabaseFileMover}): the target may be the database file {@code
    * targetId}, whose one source holds the same bytes in blocks; the target's rows go and it becomes
-   * a plain file with those blocks. Refused if the target changed meanwhile.
+   * a plain file with those blocks. Refused if the target changed meanwhile. A snapshot that has
+   * the target keeps its rows' bytes under a tail ({@link
+   * io.hops.namenode.ops.snapshot.SmallFileTails}), whose id comes from {@code ids}.
    */
   public Concat adoptingDatabaseTarget(
-      io.hops.namenode.blocks.SmallFileStore store, long targetId) {
+      io.hops.namenode.blocks.SmallFileStore store, long targetId, io.hops.dal.IdPool ids) {
     this.smallFiles = store;
     this.adoptedId = targetId;
+    this.inodeIds = ids;
     return this;
   }
 
@@ -162,6 +171,12 @@ public final class Concat extends Operation<Void> {
       }
     }
     ResolvedPath t = resolved.get(target);
+    if (smallFiles != null) {
+      adoptedTails = io.hops.namenode.ops.snapshot.SmallFileTails.lock(tx, t.target(), List.of());
+      if (adoptedTails != null && adoptedTails.copies()) {
+        adoptedData = smallFiles.read(tx, t.target().id(), t.target().size());
+      }
+    }
     quotas = AncestorQuotas.lock(tx, t, t.depth());
   }
 
@@ -282,6 +297,13 @@ public final class Concat extends Operation<Void> {
       }
       // Its bytes are counted once, in the blocks it adopts.
       quotas.add(0, -trg.size() * trg.replication());
+      if (adoptedTails != null) {
+        if (adoptedTails.copies() && adoptedData == null) {
+          throw new IOException(targetPath + ": its rows are missing, it cannot move to datanodes");
+        }
+        // The snapshots keep the bytes they have; as an append to HDFS's block, charged once.
+        adoptedTails.keep(tx, inodeIds, smallFiles, adoptedData);
+      }
       smallFiles.delete(tx, trg.id(), trg.size());
       file.fileStoredInDb = false;
       file.size = 0;

@@ -67,7 +67,8 @@ import java.util.TreeMap;
  * any block.
  *
  * <p>A file that a snapshot has ({@link LockPhase#snapshotKeeperOf}: by its entry's version, or by
- * the reference mark of a file renamed after the snapshot) keeps its block rows and replicas: a
+ * the reference mark of a file renamed after the snapshot) keeps its block rows and replicas, or
+ * its rows of small-file data (docs/architecture.md, "Snapshots", "Small files in the database"): a
  * {@code snapshot_kept_files} row names it, and deleting the last snapshot that may have it turns
  * that row into a {@code released_files} one (docs/architecture.md, "Snapshots").
  */
@@ -285,11 +286,11 @@ final class DeletedInodes {
       d.readLeases(tx, files);
     }
     d.readAll(tx, QuotaRow.TABLE, ids(quotaDirs));
-    List<Long> inDb = ids(files.stream().filter(InodeRow::fileStoredInDb).toList());
-    d.readAll(tx, InMemoryFileDataRow.TABLE, inDb);
-    d.readAll(tx, OnDiskSmallFileDataRow.TABLE, inDb);
-    d.readAll(tx, OnDiskMediumFileDataRow.TABLE, inDb);
-    d.scanAll(tx, OnDiskLargeFileDataRow.TABLE, inDb, WHOLE_PARTITION);
+    Set<Long> keptIds = new HashSet<>();
+    d.kept.forEach(k -> keptIds.add(k.inodeId()));
+    List<Long> inDb =
+        ids(files.stream().filter(f -> f.fileStoredInDb() && !keptIds.contains(f.id())).toList());
+    d.readDatabaseRows(tx, inDb);
     List<InodeRow> attributed = new ArrayList<>();
     for (InodeRow r : all) {
       if (InodeFlags.hasAttributeRows(r.permission())) {
@@ -299,6 +300,17 @@ final class DeletedInodes {
     attributed.sort(BY_ID);
     d.scanAll(tx, XAttrRow.TABLE, ids(attributed), WHOLE_PARTITION);
     return d;
+  }
+
+  /**
+   * The small-file data rows of {@code ids}, doomed: a batched read of each tier (the length that
+   * names one may be gone with a released file's inode) and a pruned scan of the large one.
+   */
+  private void readDatabaseRows(LockPhase tx, List<Long> ids) throws StorageException {
+    readAll(tx, InMemoryFileDataRow.TABLE, ids);
+    readAll(tx, OnDiskSmallFileDataRow.TABLE, ids);
+    readAll(tx, OnDiskMediumFileDataRow.TABLE, ids);
+    scanAll(tx, OnDiskLargeFileDataRow.TABLE, ids, WHOLE_PARTITION);
   }
 
   /**
@@ -348,9 +360,10 @@ final class DeletedInodes {
           doomed.add(SnapshotEarlierEntryRow.TABLE.keyOf(e));
         }
       }
-      SnapshotKeptFileRow keeper = f.fileStoredInDb() ? null : tx.snapshotKeeperOf(f);
+      SnapshotKeptFileRow keeper = tx.snapshotKeeperOf(f);
       if (keeper != null) {
-        // A snapshot still has the file: its blocks stay, keyed by its inode id, until released.
+        // A snapshot still has the file: its blocks (or its rows in the database) stay, keyed by
+        // its inode id, until released.
         kept.add(keeper);
         keptReplication.add(new SnapshotKeptReplicationRow(f.id(), f.replication()));
         SnapshotKeptFileRow atEntry = tx.entryKeeperOf(f);
@@ -421,7 +434,8 @@ final class DeletedInodes {
   /**
    * Lock phase of {@link ReleaseBlocks}: the next {@link #releaseBatch} blocks of a deleted file,
    * locked exclusively, and their rows (bounded scans of the batch's block range); with the last
-   * batch, the file's {@code released_files} row.
+   * batch, the file's {@code released_files} row and any small-file data rows kept under its id for
+   * snapshots.
    */
   static DeletedInodes readReleaseBatch(LockPhase tx, long fileId) throws StorageException {
     DeletedInodes d = new DeletedInodes();
@@ -431,6 +445,7 @@ final class DeletedInodes {
     d.finished = rows.size() < batch;
     if (d.finished) {
       d.readAll(tx, ReleasedFileRow.TABLE, List.of(fileId));
+      d.readDatabaseRows(tx, List.of(fileId));
     }
     if (rows.isEmpty()) {
       return d;

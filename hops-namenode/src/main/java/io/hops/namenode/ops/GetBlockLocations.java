@@ -56,6 +56,9 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
 
   private io.hops.namenode.ops.snapshot.SnapshotBlocks snapshotBlocks;
 
+  /** Where a database file read at a snapshot has its bytes then (its inode id or a tail's). */
+  private long snapshotData;
+
   public GetBlockLocations(
       BlockManager bm,
       io.hops.namenode.blocks.SmallFileStore smallFiles,
@@ -112,9 +115,15 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
       snapshot =
           io.hops.namenode.ops.snapshot.SnapshotView.read(snapshotSettings, tx, resolved, false);
       if (snapshot != null) {
+        InodeRow entry = snapshot.entry();
+        if (entry != null && !entry.isDir() && entry.fileStoredInDb()) {
+          snapshotData =
+              io.hops.namenode.ops.snapshot.SmallFileTails.dataIdAt(
+                  tx, entry, snapshot.snapshotId());
+          return;
+        }
         snapshotBlocks =
-            io.hops.namenode.ops.snapshot.SnapshotBlocks.read(
-                tx, snapshot.entry(), snapshot.snapshotId(), bm);
+            io.hops.namenode.ops.snapshot.SnapshotBlocks.read(tx, entry, snapshot.snapshotId(), bm);
         return;
       }
     }
@@ -151,7 +160,11 @@ public final class GetBlockLocations extends Operation<LocatedBlocks> {
   protected LocatedBlocks execute(ExecutePhase tx) throws IOException {
     if (snapshot != null) {
       // A snapshot is read-only: its access time is not kept (read stays null), as in HDFS.
-      snapshot.fileToRead(pc);
+      InodeRow asItWas = snapshot.fileToRead(pc);
+      if (asItWas.fileStoredInDb()) {
+        return smallFiles.locatedBlocksAt(
+            snapshotData, asItWas.size(), bm.blockPoolId(), resolved.path());
+      }
       return io.hops.namenode.ops.snapshot.SnapshotBlocks.located(
           snapshotBlocks, bm, offset, length, pc.caller().clientMachine());
     }

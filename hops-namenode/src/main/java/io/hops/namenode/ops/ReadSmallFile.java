@@ -44,6 +44,10 @@ public final class ReadSmallFile extends Operation<ReadSmallFile.Answer> {
   private byte[] data;
   private boolean unreadableBySuperuser;
   private boolean locked = true;
+  private io.hops.namenode.ops.snapshot.SnapshotSettings snapshotSettings;
+
+  /** A path into a {@code .snapshot}, when snapshots are on; else null. */
+  private io.hops.namenode.ops.snapshot.SnapshotView snapshot;
 
   public ReadSmallFile(PermissionChecker pc, SmallFileStore store, String src) {
     this.pc = pc;
@@ -54,6 +58,15 @@ public final class ReadSmallFile extends Operation<ReadSmallFile.Answer> {
   /** Reads without locking the file (see the class comment). */
   public ReadSmallFile lockFree() {
     this.locked = false;
+    return this;
+  }
+
+  /**
+   * Serves paths into a {@code .snapshot} when {@code settings} turn snapshots on: the bytes the
+   * file had at the snapshot ({@link io.hops.namenode.ops.snapshot.SmallFileTails#dataIdAt}).
+   */
+  public ReadSmallFile snapshots(io.hops.namenode.ops.snapshot.SnapshotSettings settings) {
+    this.snapshotSettings = settings;
     return this;
   }
 
@@ -68,6 +81,20 @@ public final class ReadSmallFile extends Operation<ReadSmallFile.Answer> {
         locked
             ? tx.resolve(src, LockMode.READ_COMMITTED, LockMode.SHARED)
             : tx.resolveCommitted(src);
+    if (snapshotSettings != null) {
+      snapshot =
+          io.hops.namenode.ops.snapshot.SnapshotView.read(snapshotSettings, tx, resolved, false);
+      if (snapshot != null) {
+        InodeRow entry = snapshot.entry();
+        if (entry != null && !entry.isDir() && entry.fileStoredInDb()) {
+          long at =
+              io.hops.namenode.ops.snapshot.SmallFileTails.dataIdAt(
+                  tx, entry, snapshot.snapshotId());
+          data = entry.size() == 0 ? new byte[0] : store.read(tx, at, entry.size());
+        }
+        return;
+      }
+    }
     InodeRow file = resolved.target();
     // Only the superuser can be refused by the marker: nobody else pays for reading xattrs.
     if (file != null && !file.isDir() && pc.enabled() && pc.isSuperuser()) {
@@ -80,6 +107,21 @@ public final class ReadSmallFile extends Operation<ReadSmallFile.Answer> {
 
   @Override
   protected Answer execute(ExecutePhase tx) throws IOException {
+    if (snapshot != null) {
+      // A snapshot is read-only: no access time is kept (no file answered), as in HDFS.
+      InodeRow asItWas = snapshot.fileToRead(pc);
+      if (!asItWas.fileStoredInDb()) {
+        return new Answer(null, null, false);
+      }
+      if (data == null && !locked) {
+        return new Answer(null, null, true); // its live rows changed meanwhile: read again
+      }
+      if (data == null) {
+        throw new BlockMissingException(
+            src, "Could not obtain the data of " + src + " from the database: row missing", 0);
+      }
+      return new Answer(data, null, false);
+    }
     String path = PathNames.prefix(resolved.components(), resolved.depth());
     int last = Math.min(resolved.inodes().size(), resolved.depth());
     for (int i = 0; i < last; i++) {

@@ -13,6 +13,7 @@ import io.hops.namenode.leases.BlockRecovery;
 import io.hops.namenode.leases.LeaseChanges;
 import io.hops.namenode.leases.LeaseManager;
 import io.hops.namenode.ops.snapshot.CopyOnTruncate;
+import io.hops.namenode.ops.snapshot.SmallFileTails;
 import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.quota.FileSpace;
@@ -90,6 +91,9 @@ public final class Truncate extends Operation<Boolean> {
   private io.hops.namenode.blocks.SmallFileStore smallFiles;
   private byte[] dbData;
 
+  /** Keeps a database file's bytes for the snapshots that read them, or null. */
+  private SmallFileTails dbTails;
+
   /** Lets this truncate cut files stored in the database (their rows, in this transaction). */
   public Truncate withSmallFiles(io.hops.namenode.blocks.SmallFileStore store) {
     this.smallFiles = store;
@@ -141,6 +145,7 @@ public final class Truncate extends Operation<Boolean> {
     }
     if (target.fileStoredInDb() && smallFiles != null) {
       dbData = smallFiles.read(tx, target.id(), target.size());
+      dbTails = SmallFileTails.lock(tx, target, quotaIds(resolved));
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
       return; // closed, no blocks: no lease or recovery involved
     }
@@ -327,9 +332,19 @@ public final class Truncate extends Operation<Boolean> {
               + newLength
               + ".");
     }
+    long kept = 0;
+    if (dbTails != null) {
+      // HDFS's copy-on-truncate keeps the cut block whole while a snapshot's length passes the cut.
+      boolean cutsSnapshot = snapshotLength > newLength && dbTails.liveBytesInSnapshot();
+      long tailId = dbTails.keep(tx, inodeIds, smallFiles, dbData);
+      if (cutsSnapshot) {
+        kept = target.size() * target.replication();
+        dbTails.charge(tx, tailId, quotaIds(resolved), kept);
+      }
+    }
     smallFiles.delete(tx, target.id(), target.size());
     smallFiles.write(tx, target.id(), java.util.Arrays.copyOf(dbData, (int) newLength));
-    quotas.add(0, (newLength - target.size()) * target.replication());
+    quotas.add(0, (newLength - target.size()) * target.replication() + kept);
     quotas.flush(tx);
     MutableInode file = MutableInode.of(target);
     file.size = newLength;

@@ -38,6 +38,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
   private final FileStatuses statuses;
   private final UsersAndGroups users;
   private final SmallFileStore store;
+  private final io.hops.namenode.ops.snapshot.SnapshotSettings snapshots;
   private final java.util.function.Consumer<io.hops.dal.rows.InodeRow> reads;
 
   /**
@@ -51,6 +52,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
       LeaseManager leases,
       Limits limits,
       SmallFileStore smallFiles,
+      io.hops.namenode.ops.snapshot.SnapshotSettings snapshots,
       FileStatuses statuses,
       UsersAndGroups users,
       java.util.function.Consumer<io.hops.dal.rows.InodeRow> reads) {
@@ -58,6 +60,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
     this.checkers = checkers;
     this.blocks = blocks;
     this.inodeIds = inodeIds;
+    this.snapshots = snapshots;
     this.leases = leases;
     this.limits = limits;
     this.statuses = statuses;
@@ -126,7 +129,7 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
       return runner.runAtMostOnce(
           () ->
               new io.hops.namenode.ops.AppendSmallFile(
-                  pc, store, fileId, expectedLength, bytes, blocks.now()),
+                  pc, store, inodeIds, fileId, expectedLength, bytes, blocks.now()),
           ClientCalls.keptWith("appendSmallFile"));
     } catch (TableFullException e) {
       LOG.warn("file {}: the database has no room to append, declined: {}", fileId, e.getMessage());
@@ -142,9 +145,10 @@ public final class SmallFilesRpc implements SmallFilesProtocol {
   @Override
   public ByteBuffer readSmallFile(String src) throws IOException {
     var pc = checkers.ofCaller();
-    ReadSmallFile.Answer a = runner.run(() -> new ReadSmallFile(pc, store, src).lockFree());
+    ReadSmallFile.Answer a =
+        runner.run(() -> new ReadSmallFile(pc, store, src).snapshots(snapshots).lockFree());
     if (a.unsure()) {
-      a = runner.run(() -> new ReadSmallFile(pc, store, src));
+      a = runner.run(() -> new ReadSmallFile(pc, store, src).snapshots(snapshots));
     }
     reads.accept(a.file());
     // Wrapped, not copied: the translator puts it straight into the response.

@@ -1,5 +1,6 @@
 package io.hops.namenode.smallfiles;
 
+import io.hops.dal.IdPool;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.faults.Faults;
@@ -45,6 +46,7 @@ public final class DatabaseFileMover {
 
   private final TransactionRunner runner;
   private final SmallFileStore smallFiles;
+  private final IdPool inodeIds;
   private final BlockManager blocks;
   private final PermissionCheckers checkers;
   private final Faults faults;
@@ -54,6 +56,7 @@ public final class DatabaseFileMover {
   public DatabaseFileMover(
       TransactionRunner runner,
       SmallFileStore smallFiles,
+      IdPool inodeIds,
       BlockManager blocks,
       PermissionCheckers checkers,
       Faults faults,
@@ -61,6 +64,7 @@ public final class DatabaseFileMover {
       Configuration conf) {
     this.runner = runner;
     this.smallFiles = smallFiles;
+    this.inodeIds = inodeIds;
     this.blocks = blocks;
     this.checkers = checkers;
     this.faults = faults;
@@ -125,7 +129,7 @@ public final class DatabaseFileMover {
       runner.run(
           () ->
               new Concat(blocks, superuser, found.path(), new String[] {hidden.toString()})
-                  .adoptingDatabaseTarget(smallFiles, found.id()));
+                  .adoptingDatabaseTarget(smallFiles, found.id(), inodeIds));
     } catch (IOException | RuntimeException e) {
       LOG.info("{} not moved to datanodes: {}", found.path(), e.toString());
       asSuperuser(fs -> fs.delete(hidden, false));
