@@ -67,7 +67,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
         t.partitionMarks
                 && store
                     .highWaters()
-                    .partitionNeverHeld(reader.prefixes(), t.partitionSpace(key), rowKey.bytes())
+                    .partitionNeverHeld(reader.prefixes(), t.partitionSpace(rowKey), rowKey.bytes())
             ? null
             : readOnce
                 ? reader.getOnce(t, rowKey)
