@@ -276,7 +276,7 @@ final class CommitBatch {
     // One encoding and one hash of the row key for the batch, the maps and the caches.
     KeyBytes k = t.rowKeyBytes(op.key());
     byte[] key = k.bytes();
-    KeyBytes space = t.partitionMarks ? t.partitionSpace(op.key()) : null;
+    KeyBytes space = t.partitionMarks ? t.partitionSpace(k) : null;
     Record old =
         current(
             t,

@@ -67,7 +67,7 @@ final class EmbeddedTransaction extends AbstractTransaction {
         t.partitionMarks
                 && store
                     .highWaters()
-                    .partitionNeverHeld(reader.prefixes(), t.partitionSpace(key), rowKey.bytes())
+                    .partitionNeverHeld(reader.prefixes(), t.partitionSpace(rowKey), rowKey.bytes())
             ? null
             : readOnce
                 ? reader.getOnce(t, rowKey)
@@ -316,7 +316,16 @@ final class EmbeddedTransaction extends AbstractTransaction {
       becomeWriter(); // no row lock taken for a range: counted in among the writers here
     }
     for (WriteOp op : ops) {
-      lock(op.key(), LockMode.EXCLUSIVE);
+      // A row written is mostly one read under its lock first: the key of that read (a key
+      // object of its own, built by the reader) carries the encoding, which the write's key takes
+      // rather than encoding the same row key again.
+      Object locked = lock(op.key(), LockMode.EXCLUSIVE);
+      if (locked != op.key()
+          && locked instanceof Key read
+          && read.encoded() instanceof KeyBytes encoded
+          && op.key().encoded() == null) {
+        op.key().encoded(encoded);
+      }
     }
     pending =
         CommitBatch.of(
@@ -381,11 +390,12 @@ final class EmbeddedTransaction extends AbstractTransaction {
     }
   }
 
-  private void lock(Object lockName, LockMode mode) throws StorageException {
+  /** Returns the name the lock is held under ({@link LockManager#acquire}). */
+  private Object lock(Object lockName, LockMode mode) throws StorageException {
     if (mode == LockMode.EXCLUSIVE) {
       becomeWriter();
     }
-    locks.acquire(this, lockName, mode);
+    return locks.acquire(this, lockName, mode);
   }
 
   /** Counts this transaction in among the group sync's writers, once. */

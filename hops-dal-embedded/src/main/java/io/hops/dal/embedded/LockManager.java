@@ -48,10 +48,14 @@ public final class LockManager {
    * Blocks until {@code owner} holds {@code key} in at least {@code mode}. {@link
    * LockMode#READ_COMMITTED} takes no lock. On a deadlock, a timeout or an interrupt this throws
    * and the owner keeps what it already held, for the caller to release after rolling back.
+   *
+   * <p>Returns the key the lock is held under: an equal key, the one its first requester passed
+   * (whatever that one carries, as its encoding, serves the caller too); {@code key} itself for
+   * {@link LockMode#READ_COMMITTED}.
    */
-  public void acquire(Object owner, Object key, LockMode mode) throws TransientStorageException {
+  public Object acquire(Object owner, Object key, LockMode mode) throws TransientStorageException {
     if (mode == LockMode.READ_COMMITTED) {
-      return;
+      return key;
     }
     mutex.lock();
     try {
@@ -62,15 +66,16 @@ public final class LockManager {
       }
       Request held = entry.holderOf(owner);
       if (held != null && covers(held.mode, mode)) {
-        return;
+        return entry.key;
       }
       boolean upgrade = held != null;
       Request request = new Request(owner, entry, mode, upgrade);
       if (!entry.conflictsWithHolders(request) && (upgrade || entry.waiters.isEmpty())) {
         grant(request);
-        return;
+        return entry.key;
       }
       await(request);
+      return entry.key;
     } finally {
       mutex.unlock();
     }

@@ -159,6 +159,23 @@ final class OrderedBytes {
     };
   }
 
+  /**
+   * Where the value of key column {@code c} that starts at {@code at} in {@code in} ends (as {@link
+   * #keyValue} wrote it): past its fixed width, or past its terminator (an escape followed by a
+   * terminator; an escaped zero is an escape followed by {@code 0xFF}).
+   */
+  static int keyValueEnd(Column c, byte[] in, int at) {
+    int width = fixedKeyWidth(c);
+    if (width > 0) {
+      return at + width;
+    }
+    int i = at;
+    while (in[i] != ESCAPE || in[i + 1] != TERMINATOR) {
+      i += in[i] == ESCAPE ? 2 : 1;
+    }
+    return i + 2;
+  }
+
   private static long readBigEndian(byte[] in, int[] at, int bytes) {
     long v = 0;
     for (int i = 0; i < bytes; i++) {

@@ -8,6 +8,7 @@ import io.hops.dal.schema.Key;
 import io.hops.dal.schema.RowsMostlyWithoutBytes;
 import io.hops.dal.schema.Table;
 import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -148,10 +149,14 @@ final class StoredTable<R extends Record> {
     return k;
   }
 
-  /** The row-key prefix of {@code key}'s partition, as a {@link HighWaters} space. */
-  KeyBytes partitionSpace(Key key) {
-    return new KeyBytes(
-        layout.rowPrefix(List.of(table.keyColumns().get(0)), List.of(key.value(0))));
+  /**
+   * The row-key prefix of a partition, as a {@link HighWaters} space: the first bytes of {@code
+   * rowKey}, a row key of the partition, up to the end of its first (partition) column's value.
+   */
+  KeyBytes partitionSpace(KeyBytes rowKey) {
+    byte[] key = rowKey.bytes();
+    int end = OrderedBytes.keyValueEnd(table.keyColumns().get(0), key, layout.rowPrefix().length);
+    return new KeyBytes(Arrays.copyOf(key, end));
   }
 
   byte[] rowKey(R row) {

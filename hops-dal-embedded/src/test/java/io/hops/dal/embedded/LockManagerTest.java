@@ -56,6 +56,21 @@ class LockManagerTest {
   }
 
   @Test
+  void aLockIsHeldUnderTheKeyItsFirstRequesterPassed() throws Exception {
+    Object a = owner("a");
+    Object b = owner("b");
+    String first = new String("k");
+    String equal = new String("k");
+    assertThat(locks.acquire(a, first, SHARED)).isSameAs(first);
+    assertThat(locks.acquire(b, equal, SHARED)).isSameAs(first);
+    assertThat(locks.acquire(a, equal, SHARED)).isSameAs(first);
+    assertThat(locks.acquire(a, equal, READ_COMMITTED)).isSameAs(equal); // no lock: no entry
+    locks.releaseAll(a);
+    locks.releaseAll(b);
+    assertThat(locks.acquire(b, equal, EXCLUSIVE)).isSameAs(equal); // a new entry
+  }
+
+  @Test
   void sharedLockBlocksExclusiveUntilReleased() throws Exception {
     Object reader = owner("reader");
     Object writer = owner("writer");

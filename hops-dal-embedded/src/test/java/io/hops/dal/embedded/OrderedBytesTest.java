@@ -2,7 +2,11 @@ package io.hops.dal.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.LeasePathRow;
+import io.hops.dal.rows.RetryCacheRow;
 import io.hops.dal.schema.ColumnType;
+import io.hops.dal.schema.Key;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -136,6 +140,26 @@ class OrderedBytesTest {
         assertThat(prefix).as("%s is a prefix of %s", x, y).isEqualTo(x.equals(y));
       }
     }
+  }
+
+  @Test
+  void aPartitionsSpaceIsItsRowKeysFirstColumnWhateverTheValue() {
+    // Partitions by a signed-order string (lease paths), by bytes (retry cache), by a number.
+    for (String holder : List.of("", "h", "a\0b", "\0", "é\0中", "x".repeat(300))) {
+      assertPartitionSpace(LeasePathRow.TABLE.key(holder, -5L), holder);
+      byte[] client = holder.getBytes(StandardCharsets.UTF_8);
+      assertPartitionSpace(RetryCacheRow.TABLE.key(client, 7), client);
+    }
+    for (long parent : new long[] {0, 1, -1, Long.MAX_VALUE, 0x0001_0000_0000_0100L}) {
+      assertPartitionSpace(InodeRow.TABLE.key(3L, parent, "name\0"), 3L);
+    }
+  }
+
+  private static void assertPartitionSpace(Key key, Object partitionValue) {
+    StoredTable<?> t = StoredTable.of(key.table());
+    byte[] expected =
+        t.layout.rowPrefix(List.of(key.table().keyColumns().get(0)), List.of(partitionValue));
+    assertThat(t.partitionSpace(t.rowKeyBytes(key)).bytes()).as("%s", key).isEqualTo(expected);
   }
 
   @Test

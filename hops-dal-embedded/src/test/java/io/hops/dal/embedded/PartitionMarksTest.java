@@ -247,7 +247,7 @@ class PartitionMarksTest {
   }
 
   private static KeyBytes partition(String client) {
-    return STORED.partitionSpace(T.key(client(client), 0));
+    return STORED.partitionSpace(STORED.rowKeyBytes(T.key(client(client), 0)));
   }
 
   private static byte[] rowKey(String client, int call) {

@@ -1,6 +1,7 @@
 package io.hops.dal.schema;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /** A primary-key value of one table: the key columns' values in key order. */
 public final class Key {
@@ -52,20 +53,41 @@ public final class Key {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Key k
-        && k.table == table
-        && k.hashCode() == hashCode()
-        && Arrays.deepEquals(k.values, values);
+    if (!(o instanceof Key k) || k.table != table || k.hashCode() != hashCode()) {
+      return false;
+    }
+    for (int i = 0; i < values.length; i++) {
+      if (!valueEquals(values[i], k.values[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /**
+   * As {@link Arrays#deepHashCode} over the values, written out for the types a key column holds
+   * (boxed numbers and booleans, strings, byte arrays): every write of a transaction hashes a new
+   * key, and the library's method tests each value against every array type first.
+   */
   @Override
   public int hashCode() {
     int h = hash;
     if (h == 0) {
-      h = 31 * table.name().hashCode() + Arrays.deepHashCode(values);
+      int v = 1;
+      for (Object value : values) {
+        v = 31 * v + (value instanceof byte[] b ? Arrays.hashCode(b) : Objects.hashCode(value));
+      }
+      h = 31 * table.name().hashCode() + v;
       hash = h;
     }
     return h;
+  }
+
+  private static boolean valueEquals(Object a, Object b) {
+    if (a instanceof byte[] x) {
+      return b instanceof byte[] y && Arrays.equals(x, y);
+    }
+    return Objects.equals(a, b);
   }
 
   @Override

@@ -177,7 +177,14 @@ public final class InodeHintCache {
    * As {@link #put(long, String, long)}; {@code dir}: the inode is a directory (its key is kept).
    */
   public void put(long parentId, String name, long id, boolean dir) {
-    Hint known = hints.get(new ChildName(parentId, name));
+    put(hints.get(new ChildName(parentId, name)), parentId, name, id, dir);
+  }
+
+  /**
+   * As {@link #put(long, String, long, boolean)}, given what {@link #hint} answered for ({@code
+   * parentId}, {@code name}) before the row was read: no second lookup when it holds.
+   */
+  public void put(Hint known, long parentId, String name, long id, boolean dir) {
     if (known != null && known.id == id && (known.key != null || !dir) && places.get(id) == known) {
       return; // every resolution confirms its hints: reads only, no writes to shared maps
     }

@@ -355,11 +355,16 @@ public final class PathResolver {
       return nonNull(tx.find(InodeRow.TABLE, Inodes.rootKey(), mode));
     }
     long parentId = inodes.get(i - 1).id();
-    InodeRow row = tx.find(InodeRow.TABLE, Inodes.key(parentId, names[i - 1]), mode);
+    String name = names[i - 1];
+    // A directory's hint keeps its row key, encoded once: the parent of a file being created or
+    // deleted is read under its lock by every such call in the directory.
+    InodeHintCache.Hint hint = hints.hint(parentId, name);
+    Key key = hint != null && hint.key() != null ? hint.key() : Inodes.key(parentId, name);
+    InodeRow row = tx.find(InodeRow.TABLE, key, mode);
     if (row == null) {
-      hints.remove(parentId, names[i - 1]);
+      hints.remove(parentId, name);
     } else {
-      hints.put(parentId, row.name(), row.id(), row.isDir());
+      hints.put(hint, parentId, row.name(), row.id(), row.isDir());
     }
     return row;
   }
