@@ -90,6 +90,8 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     subtree = SubtreeScan.readToCount(tx, target, path(), bound);
     if (target.isDir() && !subtree.exceeded()) {
       snapshots = SnapshotContent.read(tx, coveredDirectories(tx));
+    } else if (!target.isDir()) {
+      snapshots = SnapshotContent.ofFile(tx, target, tx.coveringDirectory(resolved.inodes()) != 0);
     }
     if (target.isDir() && target.hasQuota()) {
       quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.READ_COMMITTED);
@@ -142,13 +144,14 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     long dirs = target.isDir() ? subtree.nodes().size() : 0;
     long space = target.isDir() ? subtree.space() : target.size() * target.replication();
     // What only snapshots hold counts too, and again as the snapshot figures (HDFS
-    // INode.computeAndConvertContentSummary).
+    // INode.computeAndConvertContentSummary); the blocks truncates keep of live files count in
+    // their files' space only (HDFS INodeFile.storagespaceConsumed).
     return new ContentSummary.Builder()
         .length(length + snapshots.length())
         .fileCount(files + snapshots.files())
         .directoryCount(dirs + snapshots.dirs())
         .quota(quota == null ? -1 : quota.nsQuota())
-        .spaceConsumed(space + snapshots.space())
+        .spaceConsumed(space + snapshots.space() + snapshots.keptByTruncates())
         .snapshotLength(snapshots.length())
         .snapshotFileCount(snapshots.files())
         .snapshotDirectoryCount(snapshots.dirs())

@@ -151,6 +151,40 @@ public final class CopyOnTruncate {
     return ds;
   }
 
+  /**
+   * The storage space the tails of {@code files} (file id to its replication) keep, their blocks
+   * times the file's replication: HDFS's {@code storagespaceConsumed} of a file counts the blocks
+   * its diffs keep beside its own, so its content summary does. A tail released while its copy is
+   * in progress is no snapshot's, and a copy in progress is not kept. Cost: one batched read of the
+   * files' tails, read committed, and where some exist one of their blocks; nothing for no file.
+   */
+  public static long keptSpace(LockPhase tx, Map<Long, Short> files) throws StorageException {
+    if (files.isEmpty()) {
+      return 0;
+    }
+    Map<Long, SnapshotFileTailRow> byTail = new java.util.HashMap<>();
+    for (SnapshotFileTailRow t :
+        tx.findByPartitions(
+            SnapshotFileTailRow.TABLE, List.copyOf(files.keySet()), LockMode.READ_COMMITTED)) {
+      if (!t.isReleased()) {
+        byTail.put(t.tailId(), t);
+      }
+    }
+    if (byTail.isEmpty()) {
+      return 0;
+    }
+    long space = 0;
+    for (BlockInfoRow b :
+        tx.findByPartitions(
+            BlockInfoRow.TABLE, List.copyOf(byTail.keySet()), LockMode.READ_COMMITTED)) {
+      SnapshotFileTailRow t = byTail.get(b.inodeId());
+      if (t != null && b.blockId() != t.copyId()) {
+        space += b.numBytes() * files.get(t.inodeId());
+      }
+    }
+    return space;
+  }
+
   /** The tails of file {@code inodeId} (a pruned scan, read committed). */
   static List<SnapshotFileTailRow> tails(LockPhase tx, long inodeId) throws StorageException {
     return tx.findByPartition(SnapshotFileTailRow.TABLE, inodeId, LockMode.READ_COMMITTED);

@@ -29,9 +29,16 @@ import java.util.TreeSet;
  * snapshottable directory) of its snapshots, read committed; a deleted directory adds a scan of its
  * versions, and one of its rows when a delete too big for one transaction detached it with them:
  * the whole deleted subtree is read in the summary's one transaction.
+ *
+ * <p>{@code keptByTruncates} is the space of the blocks truncates keep for the snapshots of live
+ * files ({@link CopyOnTruncate#keptSpace}): HDFS counts a file's diff blocks in its own space, so
+ * it adds to the summary's space and not to its snapshot figures. A file truncated in place after a
+ * snapshot has its entry's version in its directory's partition, read here anyway, so only such
+ * files are asked for tails: one batched read, and one of the tails' blocks where any exist.
  */
-public record SnapshotContent(long length, long files, long dirs, long space) {
-  public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0);
+public record SnapshotContent(
+    long length, long files, long dirs, long space, long keptByTruncates) {
+  public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0, 0);
 
   /**
    * Counts what the snapshots hold below the directories of {@code covered}, each mapped to the id
@@ -44,6 +51,7 @@ public record SnapshotContent(long length, long files, long dirs, long space) {
     }
     Map<Long, TreeSet<Long>> snapshots = new HashMap<>();
     Set<Long> counted = new HashSet<>();
+    Map<Long, Short> truncated = new HashMap<>();
     long[] c = new long[4];
     for (Map.Entry<Long, Long> e : covered.entrySet()) {
       long dir = e.getKey();
@@ -61,9 +69,16 @@ public record SnapshotContent(long length, long files, long dirs, long space) {
         }
         snapshots.put(e.getValue(), ids);
       }
+      Set<String> versioned = new HashSet<>();
+      for (InodeVersionRow v : versions) {
+        versioned.add(v.name());
+      }
       Map<String, Long> live = new HashMap<>();
       for (InodeRow r : liveChildren(tx, dir)) {
         live.put(r.name(), r.id());
+        if (!r.isDir() && !r.fileStoredInDb() && versioned.contains(r.name())) {
+          truncated.put(r.id(), r.replication());
+        }
       }
       for (InodeVersionRow v : seen(versions, ids)) {
         Long now = live.get(v.name());
@@ -72,7 +87,21 @@ public record SnapshotContent(long length, long files, long dirs, long space) {
         }
       }
     }
-    return new SnapshotContent(c[0], c[1], c[2], c[3]);
+    return new SnapshotContent(c[0], c[1], c[2], c[3], CopyOnTruncate.keptSpace(tx, truncated));
+  }
+
+  /**
+   * What a file's content summary adds for the snapshots: the space of the blocks truncates keep
+   * for them ({@link CopyOnTruncate#keptSpace}), for a file a snapshottable directory with
+   * snapshots covers ({@code covered}) or that a rename marked as some snapshot's; nothing else.
+   */
+  public static SnapshotContent ofFile(LockPhase tx, InodeRow file, boolean covered)
+      throws StorageException {
+    if (file.isDir() || file.fileStoredInDb() || (!covered && file.snapshotId() == 0)) {
+      return NONE;
+    }
+    return new SnapshotContent(
+        0, 0, 0, 0, CopyOnTruncate.keptSpace(tx, Map.of(file.id(), file.replication())));
   }
 
   /**

@@ -16,11 +16,13 @@ import org.apache.hadoop.fs.permission.FsAction;
 /**
  * {@code getContentSummary} of a path inside a snapshot (docs/architecture.md, "Snapshots"): the
  * subtree as it was, counted as HDFS counts it (its snapshot figures 0, no quota), READ_EXECUTE
- * checked on each of its directories as they were, depth-first in name order. Cost: the path's
- * reads, then per directory its live children and its versions (two pruned scans, read committed),
- * all in the one transaction: a snapshot no longer changes, so nothing is locked.
+ * checked on each of its directories as they were, depth-first in name order, a denial naming the
+ * directory by its inode's full path as HDFS's does ({@link SnapshotView#fullPathName}). Cost: the
+ * path's reads, then per directory its live children and its versions (two pruned scans, read
+ * committed), all in the one transaction: a snapshot no longer changes, so nothing is locked.
  */
 public final class SnapshotSummary {
+  /** An inode of the subtree and its path below the snapshot's root. */
   private record Placed(InodeRow row, String path) {}
 
   private final SnapshotView view;
@@ -44,7 +46,7 @@ public final class SnapshotSummary {
     }
     List<Placed> nodes = new ArrayList<>();
     Deque<Placed> stack = new ArrayDeque<>();
-    stack.push(new Placed(top, path));
+    stack.push(new Placed(top, view.relativePath()));
     while (!stack.isEmpty()) {
       Placed n = stack.pop();
       nodes.add(n);
@@ -52,7 +54,11 @@ public final class SnapshotSummary {
         List<InodeRow> children = SnapshotView.children(tx, n.row().id(), view.snapshotId());
         for (int i = children.size() - 1; i >= 0; i--) {
           InodeRow c = children.get(i);
-          stack.push(new Placed(c, n.path() + "/" + c.name()));
+          if (c.isDir()) {
+            SnapshotView.loadAclAt(tx, c, n.row().id(), view.snapshotId());
+          }
+          String below = n.path().isEmpty() ? c.name() : n.path() + "/" + c.name();
+          stack.push(new Placed(c, below));
         }
       }
     }
@@ -73,7 +79,7 @@ public final class SnapshotSummary {
       InodeRow r = n.row();
       if (r.isDir()) {
         if (!pc.isSuperuser()) {
-          pc.check(r, n.path(), FsAction.READ_EXECUTE);
+          pc.check(r, view.fullPathName(n.path()), FsAction.READ_EXECUTE);
         }
         dirs++;
       } else {

@@ -81,17 +81,17 @@ public final class SnapshotView {
     InodeRow dir = v.dir();
     v.snapshots = tx.findByPartition(SnapshotRow.TABLE, dir.id(), LockMode.READ_COMMITTED);
     String[] c = p.components();
-    if (c.length == at + 1) {
-      return v;
-    }
-    v.snapshot = SnapshotRoots.byName(v.snapshots, c[at + 1]);
+    v.snapshot = c.length == at + 1 ? null : SnapshotRoots.byName(v.snapshots, c[at + 1]);
+    v.loadOwnAclAsItWas(tx);
     if (v.snapshot == null) {
       return v;
     }
     long sid = v.snapshot.snapshotId();
     List<InodeRow> rows = new ArrayList<>();
+    List<InodeVersionRow> versions = new ArrayList<>();
     InodeRow cur = rootOf(dir, v.snapshot);
     rows.add(cur);
+    versions.add(null);
     for (int i = at + 2; i < c.length; i++) {
       if (!cur.isDir()) {
         return v;
@@ -106,8 +106,10 @@ public final class SnapshotView {
         return v;
       }
       rows.add(cur);
+      versions.add(v.lastVersion);
     }
     v.rows = rows;
+    v.loadAclsAsTheyWere(tx, versions);
     if (list && cur.isDir()) {
       v.children = children(tx, cur.id(), sid);
     }
@@ -253,14 +255,141 @@ public final class SnapshotView {
     return new DirectoryListing(out, names.size() - first - count);
   }
 
-  /** EXECUTE on the directories passed inside the snapshot, as HDFS checks a path's ancestors. */
+  /**
+   * EXECUTE on the directories passed, as HDFS checks a path's ancestors: HDFS's permission checker
+   * takes every inode of a snapshot path as the snapshot has it (FSPermissionChecker.getINodeAttrs
+   * with the path's snapshot id), so the snapshottable directory itself is checked with its mode,
+   * owner, group and ACL at the snapshot (its diff's copy, the snapshot's root), as are the
+   * directories passed inside the snapshot; the directories above it, which no snapshot of it has,
+   * as they are; {@code .snapshot} alone is the live directory's.
+   */
   private void checkTraverse(PermissionChecker pc) throws IOException {
-    io.hops.namenode.ops.Checks.traverseNotCreating(pc, path);
+    io.hops.namenode.ops.Checks.traverseNotCreating(pc, traversed());
     if (rows == null) {
       return;
     }
     for (int i = 0; i < rows.size() - 1; i++) {
-      pc.check(rows.get(i), path.path(), FsAction.EXECUTE);
+      // HDFS names the component denied, ".snapshot/s" being one (INodesInPath).
+      pc.check(rows.get(i), path.components(), at + 2 + i, FsAction.EXECUTE);
+    }
+  }
+
+  /**
+   * The live path as HDFS traverses it: with the snapshottable directory as the snapshot has it,
+   * once one is entered; up to the directory's parent for {@code .snapshot} itself, whose last
+   * inode HDFS takes the directory for (so it checks no access on it).
+   */
+  private ResolvedPath traversed() {
+    SnapshotRow asOf = checkedAsOf();
+    if (asOf == null) {
+      return path;
+    }
+    List<InodeRow> inodes = new ArrayList<>(path.inodes());
+    inodes.set(at, rootOf(dir(), asOf));
+    return new ResolvedPath(path.path(), path.components(), inodes);
+  }
+
+  /**
+   * The snapshot whose copy of the directory HDFS's checks use: the one entered, else (for {@code
+   * .snapshot} itself or a snapshot it does not have) its latest, the path's snapshot id that
+   * INodesInPath keeps from passing the directory; null (the live directory) when it has none.
+   */
+  private SnapshotRow checkedAsOf() {
+    if (snapshot != null) {
+      return snapshot;
+    }
+    SnapshotRow latest = null;
+    for (SnapshotRow s : snapshots) {
+      if (latest == null || s.snapshotId() > latest.snapshotId()) {
+        latest = s;
+      }
+    }
+    return latest;
+  }
+
+  /**
+   * Reads, for the permission checks of this attempt ({@link LoadedAcls}), the directory's ACL as
+   * the checked snapshot has it ({@link #checkedAsOf}): the rows it keeps of its own attributes at
+   * that snapshot or later, else its live ACL. It stands for the directory (the same inode) in all
+   * of this read's checks, its snapshot root's included. Cost: nothing unless the directory had an
+   * ACL then; else a pruned scan of its kept rows, and a primary-key read of a live ACL the path's
+   * resolution did not read.
+   */
+  private void loadOwnAclAsItWas(LockPhase tx) throws StorageException {
+    SnapshotRow asOf = checkedAsOf();
+    if (asOf == null || !InodeFlags.hasAcl(asOf.permission())) {
+      return;
+    }
+    long id = dir().id();
+    putAcl(tx, id, SnapshotAttributes.own(ownRows(tx, id), asOf.snapshotId(), id));
+  }
+
+  /** Puts the ACL among {@code kept} for inode {@code id}; null: its live one. */
+  private static void putAcl(LockPhase tx, long id, List<XAttrRow> kept) throws StorageException {
+    if (kept == null) {
+      if (!LoadedAcls.contains(id)) {
+        XAttrRow acl = tx.find(XAttrRow.TABLE, InodeAcl.key(id), LockMode.READ_COMMITTED);
+        LoadedAcls.put(id, acl == null ? null : InodeAcl.of(acl));
+      }
+      return;
+    }
+    InodeAcl acl = null;
+    for (XAttrRow x : kept) {
+      if (x.namespace() == XAttrRow.HIDDEN && x.name().equals(InodeAcl.ROW_NAME)) {
+        acl = InodeAcl.of(x);
+      }
+    }
+    LoadedAcls.put(id, acl);
+  }
+
+  /**
+   * Reads the ACL that {@code dir}, a directory at snapshot {@code sid} below directory {@code
+   * parentId}, had then, for the checks of a subtree of the snapshot ({@link SnapshotSummary}):
+   * nothing unless it had one; else a pruned scan of its entry's versions and of the attributes
+   * kept with the one that answers {@code sid}, or a primary-key read of its live ACL.
+   */
+  static void loadAclAt(LockPhase tx, InodeRow dir, long parentId, long sid)
+      throws StorageException {
+    if (!InodeFlags.hasAcl(dir.permission())) {
+      return;
+    }
+    InodeVersionRow v = versionAt(tx, parentId, dir.name(), sid);
+    putAcl(tx, dir.id(), v == null ? null : keptAttributes(tx, v, dir));
+  }
+
+  /**
+   * The path HDFS's checks of a subtree name a directory of the snapshot by (its inode's full path
+   * name): the snapshot's root as {@code /d/.snapshot/s}, an inode below it by its path below
+   * {@code d}, as if it were live; {@code relative} is that path below the root, "" for the root.
+   */
+  String fullPathName(String relative) {
+    String[] c = path.components();
+    return relative.isEmpty()
+        ? PathNames.prefix(c, at + 2)
+        : PathNames.prefix(c, at) + (at == 0 ? "" : "/") + relative;
+  }
+
+  /** The path of the inode the view names below the snapshot's root ("" for the root). */
+  String relativePath() {
+    String[] c = path.components();
+    return String.join("/", java.util.Arrays.copyOfRange(c, Math.min(at + 2, c.length), c.length));
+  }
+
+  /**
+   * Reads, for the permission checks of this attempt ({@link LoadedAcls}), the ACL of each inode of
+   * the path below the snapshot's root that had one then, as it was: the one kept with its entry's
+   * version ({@code versions}, parallel to the rows: null for the root, read with the directory's,
+   * and for an entry unchanged since, whose live ACL it is). Cost: nothing for inodes without an
+   * ACL; else a pruned scan of a versioned entry's kept rows, or a primary-key read of a live ACL.
+   */
+  private void loadAclsAsTheyWere(LockPhase tx, List<InodeVersionRow> versions)
+      throws StorageException {
+    for (int i = 1; i < rows.size(); i++) {
+      InodeRow r = rows.get(i);
+      if (InodeFlags.hasAcl(r.permission())) {
+        InodeVersionRow version = versions.get(i);
+        putAcl(tx, r.id(), version == null ? null : keptAttributes(tx, version, r));
+      }
     }
   }
 
@@ -467,14 +596,20 @@ public final class SnapshotView {
   }
 
   private List<XAttrRow> keptAttributes(LockPhase tx, InodeRow inode) throws StorageException {
+    return keptAttributes(tx, lastVersion, inode);
+  }
+
+  /** The attribute rows kept with {@code version}, the entry's version that {@code inode} is. */
+  private static List<XAttrRow> keptAttributes(
+      LockPhase tx, InodeVersionRow version, InodeRow inode) throws StorageException {
     return SnapshotAttributes.kept(
         tx.findByPartition(
             XAttrVersionRow.TABLE,
-            lastVersion.parentId(),
+            version.parentId(),
             "entry_name",
-            lastVersion.name(),
+            version.name(),
             LockMode.READ_COMMITTED),
-        lastVersion.snapshotId(),
+        version.snapshotId(),
         inode.id());
   }
 

@@ -26,13 +26,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * directory, {@code getContentSummary} (with its snapshot figures), {@code getQuotaUsage} of a
  * directory without a quota, {@code dfs -count -q}, {@code dfs -du} and {@code dfs -du -x} of the
  * directory, of directories below it and of a file answer as HDFS's; before the changes, and in a
- * directory no snapshot covers, nothing is counted twice.
+ * directory no snapshot covers, nothing is counted twice. Blocks truncates keep for the snapshots
+ * count in their files' space, as HDFS counts its file diffs' blocks.
  */
 class SnapshotContentLikeHdfsTest {
   @RegisterExtension
   static final SideBySideExtension both =
-      SideBySideExtension.of(
-          () -> SideBySide.start("snapshot-content", SnapshotTestFiles.snapshotsOn(), 1));
+      SideBySideExtension.of(() -> SideBySide.start("snapshot-content", smallBlocks(), 1));
+
+  private static final int BLOCK = 1024;
+
+  private static Configuration smallBlocks() {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
+    conf.setLong(org.apache.hadoop.hdfs.DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, BLOCK);
+    return conf;
+  }
 
   @Test
   void contentSummariesCountWhatOnlySnapshotsHoldAsHdfsDoes() throws Exception {
@@ -40,6 +48,46 @@ class SnapshotContentLikeHdfsTest {
     List<String> hops = history(both.hopsSide().admin());
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
     assertThat(hdfs).anyMatch(l -> l.contains("snapshotLength=1550"));
+  }
+
+  /**
+   * A truncate below a snapshot's length keeps the cut-off blocks for the snapshot (HDFS's file
+   * diff, hops's tail): HDFS counts them in the file's space consumed, not in the snapshot figures,
+   * in the summaries of the file and of every directory above it, until the snapshots that keep
+   * them are deleted. Truncates inside a block (its copy) and on a boundary, a second one after a
+   * second snapshot, then each snapshot deleted.
+   */
+  @Test
+  void blocksTruncatesKeepForSnapshotsCountInTheFilesSpaceAsHdfsDoes() throws Exception {
+    List<String> hdfs = truncates(both.hdfsSide().admin());
+    List<String> hops = truncates(both.hopsSide().admin());
+    assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
+    assertThat(hdfs)
+        .anyMatch(l -> l.startsWith("/ct/sub/t: length=500 files=1 dirs=0 space=4476 "));
+  }
+
+  private static List<String> truncates(DistributedFileSystem fs) throws Exception {
+    fs.mkdirs(p("/ct/sub"));
+    write(fs, "/ct/sub/t", 3500, BLOCK);
+    write(fs, "/ct/b", 2 * BLOCK, BLOCK);
+    write(fs, "/ct/other", 100, BLOCK);
+    fs.allowSnapshot(p("/ct"));
+    fs.createSnapshot(p("/ct"), "s1");
+    List<String> out = new ArrayList<>();
+    List<String> paths = List.of("/ct", "/ct/sub", "/ct/sub/t", "/ct/b");
+    views(fs, out, paths);
+    out.add("cut inside a block: " + SnapshotTestFiles.truncate(fs, "/ct/sub/t", 1500));
+    views(fs, out, paths);
+    out.add("cut on a boundary: " + SnapshotTestFiles.truncate(fs, "/ct/b", BLOCK));
+    views(fs, out, paths);
+    fs.createSnapshot(p("/ct"), "s2");
+    out.add("cut after s2: " + SnapshotTestFiles.truncate(fs, "/ct/sub/t", 500));
+    views(fs, out, paths);
+    fs.deleteSnapshot(p("/ct"), "s1");
+    views(fs, out, paths);
+    fs.deleteSnapshot(p("/ct"), "s2");
+    views(fs, out, paths);
+    return out;
   }
 
   private static List<String> history(DistributedFileSystem fs) throws Exception {
@@ -74,16 +122,22 @@ class SnapshotContentLikeHdfsTest {
   }
 
   private static void views(DistributedFileSystem fs, List<String> out) throws Exception {
-    for (String path : List.of("/c", "/c/sub", "/c/sub/deep", "/plain", "/c/sub/deep/y")) {
+    views(fs, out, List.of("/c", "/c/sub", "/c/sub/deep", "/plain", "/c/sub/deep/y"));
+  }
+
+  private static void views(DistributedFileSystem fs, List<String> out, List<String> paths)
+      throws Exception {
+    for (String path : paths) {
       ContentSummary cs = fs.getContentSummary(p(path));
       out.add(path + ": " + SnapshotTestFiles.figures(cs));
       out.add(path + " count -q: " + shell(fs, "-count", "-q", path));
       out.add(path + " du -s: " + shell(fs, "-du", "-s", path));
       out.add(path + " du -s -x: " + shell(fs, "-du", "-s", "-x", path));
-    }
-    for (String path : List.of("/c", "/c/sub/deep")) {
-      QuotaUsage q = fs.getQuotaUsage(p(path));
-      out.add(path + " quota usage: " + q.getFileAndDirectoryCount() + " " + q.getSpaceConsumed());
+      if (fs.getFileStatus(p(path)).isDirectory()) {
+        QuotaUsage q = fs.getQuotaUsage(p(path));
+        out.add(
+            path + " quota usage: " + q.getFileAndDirectoryCount() + " " + q.getSpaceConsumed());
+      }
     }
   }
 
@@ -109,7 +163,12 @@ class SnapshotContentLikeHdfsTest {
   }
 
   private static void write(DistributedFileSystem fs, String path, int n) throws Exception {
-    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, 128L << 20)) {
+    write(fs, path, n, 128L << 20);
+  }
+
+  private static void write(DistributedFileSystem fs, String path, int n, long blockSize)
+      throws Exception {
+    try (FSDataOutputStream out = fs.create(p(path), true, 4096, (short) 1, blockSize)) {
       out.write(new byte[n]);
     }
     assertThat(fs.getFileStatus(p(path)).getReplication()).isEqualTo((short) 1);

@@ -155,8 +155,8 @@ class SnapshotQuotaLikeHdfsTest {
    * Truncates below the snapshot's length (copy-on-truncate: a block cut inside and a whole block
    * past the end, then again after the same snapshot, and on a block boundary): the blocks kept for
    * the snapshot stay charged to the quota directories above, as HDFS counts its file diffs'
-   * blocks, until the snapshot goes (deleted through the other namenode). Their content summaries
-   * are not compared: HDFS counts a live file's kept blocks in its space, hops does not yet.
+   * blocks, until the snapshot goes (deleted through the other namenode); their content summaries
+   * count them in the files' space, as HDFS's do.
    */
   @Test
   void blocksATruncateKeepsForASnapshotStayChargedLikeHdfs() throws Exception {
@@ -165,7 +165,7 @@ class SnapshotQuotaLikeHdfsTest {
     step(
         "truncate setup",
         dirs,
-        false,
+        true,
         fs -> {
           fs.mkdirs(p("/qt/snap"));
           written(fs, "/qt/snap/t", 5 * mb / 2, mb);
@@ -179,23 +179,23 @@ class SnapshotQuotaLikeHdfsTest {
     step(
         "truncate inside a block, a whole block past it",
         dirs,
-        false,
+        true,
         fs -> SnapshotTestFiles.truncate(fs, "/qt/snap/t", 3 * mb / 2));
     step(
         "truncate again after the same snapshot",
         dirs,
-        false,
+        true,
         fs -> SnapshotTestFiles.truncate(fs, "/qt/snap/t", mb / 2));
     step(
         "truncate on a block boundary",
         dirs,
-        false,
+        true,
         fs -> SnapshotTestFiles.truncate(fs, "/qt/snap/b", mb));
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
     step(
         "delete the snapshot through the other namenode",
         dirs,
-        false,
+        true,
         fs -> {
           if (fs != both.hopsSide().admin()) {
             fs.deleteSnapshot(p("/qt/snap"), "s1");
