@@ -90,7 +90,7 @@ public final class Namesystem {
                 NamenodeConfig.USER_GROUP_NAMES_BYTES_DEFAULT),
             conf.getLong(NamenodeConfig.LONG_NAMES_BYTES, NamenodeConfig.LONG_NAMES_BYTES_DEFAULT));
     this.inodeIds = new IdPool(storage, "inode_id", 1000);
-    this.statuses = new FileStatuses(users);
+    this.statuses = new FileStatuses(users, snapshots.enabled());
     this.fsOwner = UserGroupInformation.getCurrentUser().getShortUserName();
     this.supergroup =
         conf.get(

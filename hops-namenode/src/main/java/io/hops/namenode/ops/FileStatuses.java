@@ -3,6 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.resolve.InodeFlags;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.security.UsersAndGroups;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
@@ -25,9 +26,16 @@ public final class FileStatuses {
   }
 
   private final UsersAndGroups users;
+  private final boolean snapshots;
 
-  public FileStatuses(UsersAndGroups users) {
+  /**
+   * {@code snapshots}: whether this namenode serves snapshots; then a snapshottable directory's
+   * status says so ({@code SNAPSHOT_ENABLED}), and the root's always, as in HDFS, whose root is
+   * snapshottable from its creation (with a snapshot quota of 0 until {@code allowSnapshot}).
+   */
+  public FileStatuses(UsersAndGroups users, boolean snapshots) {
     this.users = users;
+    this.snapshots = snapshots;
   }
 
   /** The status of an inode; {@code localName} is empty for getFileInfo. */
@@ -40,10 +48,7 @@ public final class FileStatuses {
       throws StorageException {
     return new HdfsFileStatus.Builder()
         .isdir(inode.isDir())
-        .flags(
-            InodeFlags.hasAcl(inode.permission())
-                ? EnumSet.of(HdfsFileStatus.Flags.HAS_ACL)
-                : EnumSet.noneOf(HdfsFileStatus.Flags.class))
+        .flags(flags(inode))
         .length(inode.isDir() ? 0 : inode.size())
         .replication(inode.isDir() ? 0 : inode.replication())
         .blocksize(inode.isDir() ? 0 : inode.preferredBlockSize())
@@ -58,5 +63,16 @@ public final class FileStatuses {
         .children(inode.isDir() ? inode.childrenCount() : 0)
         .storagePolicy(storagePolicy)
         .build();
+  }
+
+  private EnumSet<HdfsFileStatus.Flags> flags(InodeRow inode) {
+    EnumSet<HdfsFileStatus.Flags> flags = EnumSet.noneOf(HdfsFileStatus.Flags.class);
+    if (InodeFlags.hasAcl(inode.permission())) {
+      flags.add(HdfsFileStatus.Flags.HAS_ACL);
+    }
+    if (snapshots && inode.isDir() && (inode.snapshottable() || inode.id() == Inodes.ROOT_ID)) {
+      flags.add(HdfsFileStatus.Flags.SNAPSHOT_ENABLED);
+    }
+    return flags;
   }
 }

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.Options;
@@ -108,6 +109,7 @@ class SnapshotsLikeHdfsTest {
             act("allow of an ancestor", s -> s.admin().allowSnapshot(p("/s"))),
             act("allow of a descendant", s -> s.admin().allowSnapshot(p("/s/a/sub"))),
             act("allow of another", s -> s.admin().allowSnapshot(p("/s/b"))),
+            call("snapshot-enabled statuses", SnapshotsLikeHdfsTest::enabled),
             act("disallow of a plain dir", s -> s.admin().disallowSnapshot(p("/s/c"))),
             act("disallow by a user", s -> s.alice().disallowSnapshot(p("/s/b"))),
             call("listing", s -> dirs(s.admin().getSnapshottableDirListing())),
@@ -179,6 +181,7 @@ class SnapshotsLikeHdfsTest {
                 "snapshots after deletes", s -> snapshots(s.admin().getSnapshotListing(p("/s/a")))),
             act("delete the default-named one", s -> deleteAll(s, "/s/a")),
             act("disallow once none is left", s -> s.admin().disallowSnapshot(p("/s/a"))),
+            call("snapshot-enabled statuses once disallowed", SnapshotsLikeHdfsTest::enabled),
             call("create once disallowed", s -> s.admin().createSnapshot(p("/s/a"), "s1")),
             act("allow of the root", s -> s.admin().allowSnapshot(p("/"))),
             act("allow below the root", s -> s.admin().allowSnapshot(p("/s/c"))),
@@ -198,7 +201,8 @@ class SnapshotsLikeHdfsTest {
             act("disallow of the root with one", s -> s.admin().disallowSnapshot(p("/"))),
             act("delete of the root's", s -> s.admin().deleteSnapshot(p("/"), "r")),
             act("disallow of the root", s -> s.admin().disallowSnapshot(p("/"))),
-            call("final listing", s -> dirs(s.admin().getSnapshottableDirListing())));
+            call("final listing", s -> dirs(s.admin().getSnapshottableDirListing())),
+            call("final snapshot-enabled statuses", SnapshotsLikeHdfsTest::enabled));
     List<String> hops = new ArrayList<>();
     List<String> hdfs = new ArrayList<>();
     for (Step step : steps) {
@@ -266,6 +270,25 @@ class SnapshotsLikeHdfsTest {
     } catch (Exception e) {
       return SideBySide.failure(e);
     }
+  }
+
+  /**
+   * Which statuses say snapshottable ({@code FileStatus.isSnapshotEnabled}): the root's and each
+   * directory's below {@code /s} in {@code getFileInfo}, and each entry of the listing of {@code
+   * /s}.
+   */
+  private static String enabled(Side s) throws Exception {
+    StringBuilder b =
+        new StringBuilder("/=").append(s.admin().getFileStatus(p("/")).isSnapshotEnabled());
+    for (FileStatus st : s.admin().listStatus(p("/s"))) {
+      b.append(' ')
+          .append(st.getPath().getName())
+          .append('=')
+          .append(st.isSnapshotEnabled())
+          .append('/')
+          .append(s.admin().getFileStatus(st.getPath()).isSnapshotEnabled());
+    }
+    return b.toString();
   }
 
   /** A default snapshot name (the time it was taken) masked. */
