@@ -388,6 +388,19 @@ CREATE TABLE IF NOT EXISTS snapshot_earlier_entries (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (inode_id) PARTITIONS 8;
 
+-- An inode that left entry (parent_id, name) by a rename while the entry's latest snapshot,
+-- snapshot_id, had it there (HDFS's WithName reference): what a diff report follows
+-- (docs/architecture.md, "Snapshots", "Diff reports").
+CREATE TABLE IF NOT EXISTS snapshot_renamed_entries (
+  parent_id BIGINT NOT NULL,
+  name VARBINARY(255) NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  inode_id BIGINT NOT NULL,
+  PRIMARY KEY (parent_id, name, snapshot_id),
+  KEY snapshot_renamed_entries_inode_id_idx (inode_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (parent_id) PARTITIONS 8;
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -402,6 +402,19 @@ CREATE TABLE IF NOT EXISTS snapshot_earlier_entries (
 ) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
   PARTITION BY KEY (inode_id);
 
+-- An inode that left entry (parent_id, name) by a rename while the entry's latest snapshot,
+-- snapshot_id, had it there (HDFS's WithName reference): what a diff report follows
+-- (docs/architecture.md, "Snapshots", "Diff reports").
+CREATE TABLE IF NOT EXISTS snapshot_renamed_entries (
+  parent_id BIGINT NOT NULL,
+  name VARBINARY(255) NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  inode_id BIGINT NOT NULL,
+  PRIMARY KEY (parent_id, name, snapshot_id),
+  KEY snapshot_renamed_entries_inode_id_idx (inode_id)
+) ENGINE=NDBCLUSTER DEFAULT CHARSET=utf8mb4
+  PARTITION BY KEY (parent_id);
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

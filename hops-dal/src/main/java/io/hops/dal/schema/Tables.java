@@ -34,6 +34,7 @@ import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
+import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshottableDirRow;
 import io.hops.dal.rows.StorageRow;
@@ -83,6 +84,7 @@ public final class Tables {
           SnapshotFileTailRow.TABLE,
           SnapshotKeptReplicationRow.TABLE,
           SnapshotEarlierEntryRow.TABLE,
+          SnapshotRenamedEntryRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

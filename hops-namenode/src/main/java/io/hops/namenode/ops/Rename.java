@@ -9,6 +9,7 @@ import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
+import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.LeasePathTail;
 import io.hops.namenode.config.Limits;
@@ -470,6 +471,10 @@ public final class Rename extends Operation<Boolean> {
     if (!s.isDir() && locks.earlierEntry() != null) {
       // Where its snapshots have it: a truncate or a concat of it reads their lengths there.
       tx.insertIfAbsent(SnapshotEarlierEntryRow.TABLE, locks.earlierEntry());
+    }
+    if (locks.renamedEntry() != null) {
+      // HDFS's WithName reference: a diff report follows the inode from the entry it leaves.
+      tx.insertIfAbsent(SnapshotRenamedEntryRow.TABLE, locks.renamedEntry());
     }
     if (locks.holdRow() != null) {
       tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, locks.holdRow());

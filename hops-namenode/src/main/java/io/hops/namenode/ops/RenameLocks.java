@@ -7,6 +7,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathNames;
@@ -70,6 +71,9 @@ final class RenameLocks {
 
   /** The entry a file leaves while a snapshot has it there, to record with its mark, or null. */
   private SnapshotEarlierEntryRow earlierEntry;
+
+  /** The entry the source leaves while the entry's latest snapshot has it there, or null. */
+  private SnapshotRenamedEntryRow renamedEntry;
 
   private RenameLocks() {}
 
@@ -167,6 +171,9 @@ final class RenameLocks {
     this.dst = d;
     if (tx.locksSnapshotRoots() && s != null && !s.isDir()) {
       referenceMark = referenceMarkOf(tx, s);
+    }
+    if (tx.locksSnapshotRoots()) {
+      renamedEntry = renamedEntryOf(tx, s);
     }
     // As the general way: a subtree mark on either path makes the rename back off.
     PathResolver.checkMarks(lockedDirs, tx.ownSubtreeMark());
@@ -272,11 +279,24 @@ final class RenameLocks {
     if (src != null && !src.isDir()) {
       referenceMark = referenceMarkOf(tx, src);
     }
+    renamedEntry = renamedEntryOf(tx, src);
     if (src != null && src.isDir() && !src.snapshottable()) {
       List<InodeRow> from = srcRows.subList(0, sc.length);
       hold = tx.holdOfMoved(from, dstRows.subList(0, targetComponents.length));
       holdRow = tx.holdRowOfMoved(src, from, hold);
     }
+  }
+
+  /**
+   * The entry {@code moved} leaves, when the entry's latest snapshot has it there (HDFS's WithName
+   * reference, docs/architecture.md, "Diff reports"): the copy-on-write registration says so with
+   * no read; else null.
+   */
+  private static SnapshotRenamedEntryRow renamedEntryOf(LockPhase tx, InodeRow moved) {
+    SnapshotKeptFileRow had = moved == null ? null : tx.entryHolderOf(moved);
+    return had == null
+        ? null
+        : new SnapshotRenamedEntryRow(moved.parentId(), moved.name(), had.snapshotId(), moved.id());
   }
 
   /**
@@ -472,15 +492,23 @@ final class RenameLocks {
     return holdRow;
   }
 
-  /**
-   * The reference mark the moved file's row carries (docs/architecture.md, "Snapshots"): the
-   * directory whose snapshots have it under its old entry, if any does; else the mark it had.
-   */
   /** The entry the moved file leaves while a snapshot has it there, or null. */
   SnapshotEarlierEntryRow earlierEntry() {
     return earlierEntry;
   }
 
+  /**
+   * The entry the source leaves while its latest snapshot has it there (HDFS's WithName reference,
+   * which diff reports follow: docs/architecture.md, "Diff reports"), or null.
+   */
+  SnapshotRenamedEntryRow renamedEntry() {
+    return renamedEntry;
+  }
+
+  /**
+   * The reference mark the moved file's row carries (docs/architecture.md, "Snapshots"): the
+   * directory whose snapshots have it under its old entry, if any does; else the mark it had.
+   */
   long referenceMark() {
     return referenceMark != null ? referenceMark : src.snapshotId();
   }

@@ -35,9 +35,11 @@ public final class SchemaVersion {
    * snapshot_file_tails} (blocks kept for snapshots by copy-on-truncate). 8: {@code
    * snapshot_kept_usage} (quota usage kept charged for snapshots). 9: {@code
    * snapshot_kept_replication} (the replication the blocks of a file kept for snapshots keep). 10:
-   * {@code snapshot_earlier_entries} (where the snapshots have a file renamed since).
+   * {@code snapshot_earlier_entries} (where the snapshots have a file renamed since). 11: {@code
+   * snapshot_renamed_entries} (the entries an inode left while a snapshot had it there, which diff
+   * reports follow).
    */
-  public static final long CURRENT = 10;
+  public static final long CURRENT = 11;
 
   static final String ROW = "schema_version";
 

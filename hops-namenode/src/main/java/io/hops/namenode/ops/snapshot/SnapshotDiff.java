@@ -32,15 +32,16 @@ import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing.DiffReportListi
  * its versions, from which its children at both ends follow). A directory keeps its inode id, and
  * its children are keyed by it, so a directory in both trees is compared wherever it is in each.
  *
- * <p>HDFS's rules: a child whose name maps to another inode (or to none) at the two ends is created
- * or deleted; an inode deleted in one walked directory and created in another (or below a created
- * directory, which is walked only to find such targets) is a rename, reported where it was deleted,
- * by its earlier path; the walk goes down the directories in both trees (also renamed ones, by
- * their earlier path) and not into created or deleted ones. A directory is modified when its
- * children or its mode, owner or group changed; a file when its length, mode, owner, group,
- * replication, block size or storage policy did (times do not count, as in HDFS); either when its
- * xattrs or ACL did ({@link SnapshotAttributes#same}). Quotas are not compared: versions do not
- * keep them, nor the snapshottable directory's own xattrs.
+ * <p>HDFS's rules: a child whose name maps to another inode (or to none) at the two ends, or to one
+ * that left the entry by a rename in between while a snapshot had it there, is created or deleted;
+ * a deleted child that so left its entry (HDFS's WithName) is a rename, reported where it was
+ * deleted, by its earlier path, to where HDFS's findRenameTargetPath finds it ({@link
+ * SnapshotDiffTarget}), else to where it was created in a walked directory; the walk goes down the
+ * directories in both trees (also renamed ones, by their earlier path) and not into created or
+ * deleted ones. A directory is modified when its children or its mode, owner or group changed; a
+ * file when its length, mode, owner, group, replication, block size or storage policy did (times do
+ * not count, as in HDFS); either when its xattrs or ACL did ({@link SnapshotAttributes#same}).
+ * Quotas are not compared: versions do not keep them, nor the snapshottable directory's own xattrs.
  *
  * <p>Order: HDFS sorts the modified inodes by depth, then by their (current) path's components as
  * signed bytes (SnapshotDiffInfo.INODE_COMPARATOR); each directory's created then deleted children
@@ -94,7 +95,9 @@ public final class SnapshotDiff {
   private final Map<Long, Change> created = new HashMap<>();
   private final Map<Long, Target> renamed = new HashMap<>();
   private final Deque<Node> common = new ArrayDeque<>();
-  private final Deque<Node> createdDirs = new ArrayDeque<>();
+
+  /** Rename sources (HDFS's WithName) whose inode HDFS finds only where it was created, by id. */
+  private final Map<Long, Change> pending = new HashMap<>();
 
   /** The inodes in both trees whose xattrs or ACL differ between the ends. */
   private final Set<Long> attributesChanged = new HashSet<>();
@@ -116,12 +119,23 @@ public final class SnapshotDiff {
     SnapshotDiffDirectory.Rows read(long parentId, String name) throws IOException;
   }
 
-  private final Entries entries;
+  /**
+   * Follows a renamed inode to the later end ({@link SnapshotDiffTarget}), in its own transaction.
+   */
+  @FunctionalInterface
+  interface Targets {
+    SnapshotDiffTarget.Found read(long inodeId) throws IOException;
+  }
 
-  private SnapshotDiff(SnapshotDiffScope.Scope scope, Directories directories, Entries entries) {
+  private final Entries entries;
+  private final Targets targets;
+
+  private SnapshotDiff(
+      SnapshotDiffScope.Scope scope, Directories directories, Entries entries, Targets targets) {
     this.scope = scope;
     this.directories = directories;
     this.entries = entries;
+    this.targets = targets;
   }
 
   /** The walk of {@code scope}, each directory read in a transaction of {@code runner}. */
@@ -131,7 +145,8 @@ public final class SnapshotDiff {
         scope,
         id -> runner.run(() -> new SnapshotDiffDirectory(id, null, scope.earlier())),
         (parentId, name) ->
-            runner.run(() -> new SnapshotDiffDirectory(parentId, name, scope.earlier())));
+            runner.run(() -> new SnapshotDiffDirectory(parentId, name, scope.earlier())),
+        id -> runner.run(() -> new SnapshotDiffTarget(id, scope.later(), scope.scopeId())));
   }
 
   /** getSnapshotDiffReport, the walk then the report: {@link #report(Map)}. */
@@ -143,8 +158,9 @@ public final class SnapshotDiff {
   }
 
   static SnapshotDiff compute(
-      SnapshotDiffScope.Scope scope, Directories directories, Entries entries) throws IOException {
-    SnapshotDiff d = new SnapshotDiff(scope, directories, entries);
+      SnapshotDiffScope.Scope scope, Directories directories, Entries entries, Targets targets)
+      throws IOException {
+    SnapshotDiff d = new SnapshotDiff(scope, directories, entries, targets);
     if (!scope.empty()) {
       d.walk();
     }
@@ -170,12 +186,8 @@ public final class SnapshotDiff {
             scope.atEarlier(),
             scope.atLater(),
             new Since(scope.touched(), scope.now())));
-    while (!common.isEmpty() || (!createdDirs.isEmpty() && renamed.size() < deleted.size())) {
-      if (!common.isEmpty()) {
-        visitCommon(common.poll());
-      } else {
-        visitCreated(createdDirs.poll());
-      }
+    while (!common.isEmpty()) {
+      visitCommon(common.poll());
     }
   }
 
@@ -191,7 +203,10 @@ public final class SnapshotDiff {
     for (String name : names) {
       InodeRow before = e.get(name);
       InodeRow after = l.get(name);
-      if (before != null && after != null && before.id() == after.id()) {
+      // HDFS's WithName: the inode left the entry while a snapshot had it there, even if back.
+      boolean left =
+          before != null && rows.leftBetween(name, before.id(), scope.earlier(), scope.later());
+      if (before != null && after != null && before.id() == after.id() && !left) {
         compareAttributes(rows, name, before, after);
         both(
             new Node(
@@ -204,28 +219,25 @@ public final class SnapshotDiff {
                 before.isDir() ? since(rows, name, after) : Since.NONE));
         continue;
       }
+      Change gone = null;
       if (before != null) {
         keepAttributes(deletedAttributes, rows.attributesAt(name, before, scope.earlier()), before);
-        Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, before);
-        d.add(ch);
-        deleted.put(before.id(), ch);
-        Change to = created.get(before.id());
-        if (to != null) {
-          rename(ch, with(to.dirLaterPath(), to.name()), to.row());
-        }
+        gone = new Change(dir.id(), dir.path(), dir.laterPath(), name, before);
+        d.add(gone);
+        deleted.put(before.id(), gone);
       }
       if (after != null) {
         keepAttributes(createdAttributes, rows.attributesAt(name, after, scope.later()), after);
         Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, after);
         c.add(ch);
         created.put(after.id(), ch);
-        Change from = deleted.get(after.id());
+        Change from = pending.remove(after.id());
         if (from != null) {
           rename(from, with(dir.laterPath(), name), after);
-        } else if (after.isDir()) {
-          createdDirs.add(
-              new Node(after.id(), true, null, with(dir.laterPath(), name), null, after));
         }
+      }
+      if (left) {
+        follow(gone);
       }
     }
     if (!c.isEmpty() || !d.isEmpty() || metadataChanged(dir)) {
@@ -234,25 +246,31 @@ public final class SnapshotDiff {
   }
 
   /**
-   * A directory created in the later tree, walked only for the targets of renames: HDFS finds them
-   * from the renamed inode's parents (findRenameTargetPath).
+   * A rename's source (HDFS's WithName, {@code from}): where HDFS's findRenameTargetPath finds its
+   * inode at the later end ({@link SnapshotDiffTarget}), the walk going on inside as for any inode
+   * in both trees; where it finds none, the place it was created in a walked directory, if any
+   * (HDFS's created reference), else a deletion.
    */
-  private void visitCreated(Node dir) throws IOException {
-    if (renamed.containsKey(dir.id())) {
+  private void follow(Change from) throws IOException {
+    long id = from.row().id();
+    SnapshotDiffTarget.Found t = targets.read(id);
+    if (t.path() == null) {
+      Change to = created.get(id);
+      if (to != null) {
+        rename(from, with(to.dirLaterPath(), to.name()), to.row());
+      } else {
+        pending.put(id, from);
+      }
       return;
     }
-    SnapshotDiffDirectory.Rows rows = directories.read(dir.id());
-    for (InodeRow after : rows.childrenAt(scope.later())) {
-      List<String> laterPath = with(dir.laterPath(), after.name());
-      keepAttributes(
-          createdAttributes, rows.attributesAt(after.name(), after, scope.later()), after);
-      Change from = deleted.get(after.id());
-      if (from != null && !renamed.containsKey(after.id())) {
-        rename(from, laterPath, after);
-      } else if (after.isDir()) {
-        createdDirs.add(new Node(after.id(), true, null, laterPath, null, after));
-      }
+    renamed.put(id, new Target(t.path()));
+    InodeRow after = t.atLater() == null ? from.row() : t.atLater();
+    if (!SnapshotAttributes.same(deletedAttributes.getOrDefault(id, List.of()), t.attributes())) {
+      attributesChanged.add(id);
     }
+    both(
+        new Node(
+            id, after.isDir(), with(from.dirPath(), from.name()), t.path(), from.row(), after));
   }
 
   /** {@code from} is at {@code laterPath} in the later tree: a rename; the walk goes on inside. */
@@ -473,6 +491,7 @@ public final class SnapshotDiff {
       }
       for (Change x : ch.deleted()) {
         Target t = renamed.get(x.row().id());
+
         entries.add(
             new DiffReportListingEntry(
                 x.dirId(), x.row().id(), x.path(), t != null, t == null ? null : bytes(t.later())));

@@ -3,6 +3,7 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.namenode.resolve.InodeFlags;
@@ -22,7 +23,8 @@ import java.util.Set;
  * versions, read committed in one transaction (two pruned scans), from which its children at any
  * snapshot follow ({@link SnapshotView#childrenAt}). Where an entry with a version since the
  * earlier end had xattrs or an ACL (its flags), their kept rows (one more pruned scan) and the live
- * child's (one per such child) too, so that the diff compares them. A subtree diff reads its
+ * child's (one per such child) too, so that the diff compares them; where it has versions, the
+ * entries inodes left by renames under a snapshot (one more pruned scan). A subtree diff reads its
  * directory's own entry the same way (a primary-key read and pruned scans of that name).
  */
 final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> {
@@ -32,9 +34,28 @@ final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> 
       List<InodeRow> live,
       List<InodeVersionRow> versions,
       List<XAttrVersionRow> keptAttributes,
-      Map<Long, List<XAttrRow>> liveAttributes) {
+      Map<Long, List<XAttrRow>> liveAttributes,
+      List<SnapshotRenamedEntryRow> renamed) {
     List<InodeRow> childrenAt(long sid) {
       return SnapshotView.childrenAt(id, live, versions, sid);
+    }
+
+    /**
+     * Whether inode {@code inodeId} left entry {@code name} by a rename between snapshots {@code
+     * earlier} (included) and {@code later} (excluded) while a snapshot had it there: at the
+     * earlier end the entry is HDFS's WithName reference, a rename's source, even where the inode
+     * is back at the later end.
+     */
+    boolean leftBetween(String name, long inodeId, long earlier, long later) {
+      for (SnapshotRenamedEntryRow r : renamed) {
+        if (r.name().equals(name)
+            && r.inodeId() == inodeId
+            && r.snapshotId() >= earlier
+            && r.snapshotId() < later) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /**
@@ -118,7 +139,15 @@ final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> 
     }
     List<XAttrVersionRow> keptAttributes =
         kept ? tx.findByPartition(XAttrVersionRow.TABLE, id, LockMode.READ_COMMITTED) : List.of();
-    rows = new Rows(id, live, versions, keptAttributes, liveAttributes);
+    // An entry left by a rename under a snapshot has a version at that snapshot: none, no rename.
+    List<SnapshotRenamedEntryRow> renamed =
+        versions.isEmpty()
+            ? List.of()
+            : only == null
+                ? tx.findByPartition(SnapshotRenamedEntryRow.TABLE, id, LockMode.READ_COMMITTED)
+                : tx.findByPartition(
+                    SnapshotRenamedEntryRow.TABLE, id, "name", only, LockMode.READ_COMMITTED);
+    rows = new Rows(id, live, versions, keptAttributes, liveAttributes, renamed);
   }
 
   @Override

@@ -53,18 +53,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * of a directory's snapshots and the current tree must be HDFS's. Nothing is masked but what the
  * listing leaves out (inode ids, times, block ids).
  *
- * <p>What hops does not do yet, and the generator therefore avoids (docs/architecture.md,
- * "Snapshots", "Not yet"), each exactly:
- *
- * <ul>
- *   <li>moving a file that a snapshot has into a snapshottable directory from outside it (back in,
- *       or across): HDFS's diff reports then follow its reference to the new name (a rename where
- *       hops reports a deletion). HDFS finds the name from the places the file was moved away from,
- *       each with the last snapshot taken there before it left; with none at or after the later
- *       end, it takes the current place, even one the file reached after the later snapshot (seed
- *       8522259346060001041 with the avoidance off: f23 of s1 moved to s2 after snap25, snap36
- *       taken, then moved back as s1/r37; HDFS reports snap25 -> snap36 as "R ./f23 -> ./r37").
- * </ul>
+ * <p>Moves of files and directories a snapshot has out of a snapshottable directory and back into
+ * it (or across) are generated too: HDFS's diff reports then follow the reference the rename left,
+ * from the places the inode was moved away from, each with the last snapshot taken there before it
+ * left, and with none at or after the later end its current place, even one it reached after the
+ * later snapshot (seed 8522259346060001041 once differed there: f23 of s1 moved to s2 after snap25,
+ * snap36 taken, then moved back as s1/r37; HDFS reports snap25 -> snap36 as "R ./f23 -> ./r37";
+ * docs/architecture.md, "Diff reports").
  */
 class SnapshotHistoryLikeHdfsTest {
   private static final long BLOCK = 1024;
@@ -132,6 +127,9 @@ class SnapshotHistoryLikeHdfsTest {
     private List<Node> tree = new ArrayList<>();
 
     private final Map<Long, List<String>> entriesInSnapshots = new HashMap<>();
+
+    /** Files a snapshot had that a rename (maybe) moved out of their snapshottable directory. */
+    private final java.util.Set<Long> movedOut = new java.util.HashSet<>();
 
     History(long seed, String root) {
       this.seed = seed;
@@ -298,8 +296,8 @@ class SnapshotHistoryLikeHdfsTest {
     }
 
     private Step truncation(Node f) {
-      if (f == null) {
-        return null;
+      if (f == null || movedOut.contains(f.id())) {
+        return null; // HDFS 3.5.0 then fails to read it at the snapshot (see the class comment)
       }
       long len;
       int kind = rnd.nextInt(5);
@@ -334,11 +332,15 @@ class SnapshotHistoryLikeHdfsTest {
       } else {
         dest = to.path() + "/" + fresh(n.dir() ? "d" : "r");
       }
-      if (movesIn(n, dest)
-          && (inSnapshots(n) || nodesBelow(n).stream().anyMatch(this::inSnapshots))) {
-        return null; // back into a snapshottable directory: HDFS's reference, not in hops yet
-      }
       String src = n.path();
+      if (!topOf(src).equals(topOf(dest))) {
+        for (Node m : tree) {
+          if ((m.path().equals(src) || m.path().startsWith(src + "/"))
+              && entriesInSnapshots.containsKey(m.id())) {
+            movedOut.add(m.id());
+          }
+        }
+      }
       if (overwrite) {
         return new Step(
             "rename -overwrite " + src + " " + dest,
@@ -489,28 +491,11 @@ class SnapshotHistoryLikeHdfsTest {
       return entries.stream().anyMatch(e -> !e.equals(here));
     }
 
-    private boolean movesIn(Node n, String dest) {
-      for (String d : SNAPSHOTTABLE) {
-        String top = root + "/" + d + "/";
-        if (!n.path().startsWith(top) && dest.startsWith(top)) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    private boolean inSnapshots(Node n) {
-      return !n.dir() && entriesInSnapshots.containsKey(n.id());
-    }
-
-    private List<Node> nodesBelow(Node n) {
-      List<Node> out = new ArrayList<>();
-      for (Node m : tree) {
-        if (m.path().startsWith(n.path() + "/")) {
-          out.add(m);
-        }
-      }
-      return out;
+    /** The directory right below the root that {@code path} is in (s1, s2 or o). */
+    private String topOf(String path) {
+      String rest = path.substring(root.length() + 1);
+      int slash = rest.indexOf('/');
+      return slash < 0 ? rest : rest.substring(0, slash);
     }
 
     private List<Node> nodes(boolean dirs) {
