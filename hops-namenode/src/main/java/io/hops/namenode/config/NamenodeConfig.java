@@ -150,12 +150,12 @@ public final class NamenodeConfig {
   /**
    * Whether the snapshot calls are served (docs/architecture.md, "Snapshots"): allowSnapshot,
    * createSnapshot and the rest, with HDFS's semantics. Off, every snapshot call is answered as by
-   * an HDFS namenode where no directory is snapshottable. Off by default until a snapshot keeps
-   * what it covers (copy-on-write): on, a snapshot records its name and time but not yet the tree.
+   * an HDFS namenode where no directory is snapshottable. On by default, as HDFS always serves
+   * them; a namespace without a snapshottable directory costs the same either way.
    */
   public static final String SNAPSHOTS_ENABLED = "hops.namenode.snapshots.enabled";
 
-  public static final boolean SNAPSHOTS_ENABLED_DEFAULT = false;
+  public static final boolean SNAPSHOTS_ENABLED_DEFAULT = true;
 
   /**
    * Longest a datanode's network location may take to resolve (a topology script run) before the

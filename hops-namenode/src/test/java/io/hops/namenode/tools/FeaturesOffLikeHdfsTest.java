@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySide.Side;
 import io.hops.namenode.SideBySideExtension;
+import io.hops.namenode.config.NamenodeConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -38,12 +39,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The calls of HDFS features hops does not have (encryption zones, erasure coding, delegation
- * tokens, snapshots, centralized cache, symlinks, edit log and upgrades) against hops and against
- * Apache HDFS with those features off or empty (a MiniDFSCluster without a key provider, with no
- * default erasure coding policy, without security): the same result, or the same exception class
- * and first message line. Where hops refuses what HDFS could do (make a directory snapshottable,
- * enable a policy, add a cache pool, roll the edit log), the refusal names hops and is checked
- * against the expected text; the stock admin tools print the same on both.
+ * tokens, snapshots when turned off, centralized cache, symlinks, edit log and upgrades) against
+ * hops and against Apache HDFS with those features off or empty (a MiniDFSCluster without a key
+ * provider, with no default erasure coding policy, without security): the same result, or the same
+ * exception class and first message line. Where hops refuses what HDFS could do (make a directory
+ * snapshottable, enable a policy, add a cache pool, roll the edit log), the refusal names hops and
+ * is checked against the expected text; the stock admin tools print the same on both.
  */
 class FeaturesOffLikeHdfsTest {
   @FunctionalInterface
@@ -60,10 +61,10 @@ class FeaturesOffLikeHdfsTest {
                 // one).
                 Configuration off = new Configuration(false);
                 off.set(DFSConfigKeys.DFS_NAMENODE_EC_SYSTEM_DEFAULT_POLICY, "");
-                return SideBySide.named("features-off")
-                    .hopsConf(new HdfsConfiguration())
-                    .hdfsConf(off)
-                    .start();
+                // Snapshots are served by default; this class checks the answers without them.
+                Configuration hopsConf = new HdfsConfiguration();
+                hopsConf.setBoolean(NamenodeConfig.SNAPSHOTS_ENABLED, false);
+                return SideBySide.named("features-off").hopsConf(hopsConf).hdfsConf(off).start();
               })
           .eachSide(FeaturesOffLikeHdfsTest::setUp);
 
