@@ -653,8 +653,11 @@ class SecureDatanodesTest {
 
       // Under SASL a token is the handshake's credential: a tampered password fails the
       // handshake, a token of another block passes it and is refused by the datanode's check.
-      LocatedBlock first = located.get(0);
-      LocatedBlock second = located.get(1);
+      // Tokens fresh from the namenode: those of the write's read live TOKEN_LIFETIME_MS, which a
+      // loaded machine can spend on the read of the whole file above.
+      List<LocatedBlock> fresh = c.asAlice(fs -> blocks(fs, "/big"));
+      LocatedBlock first = fresh.get(0);
+      LocatedBlock second = fresh.get(1);
       String accessError =
           "org.apache.hadoop.hdfs.security.token.block.InvalidBlockTokenException: Got access"
               + " token error, status message , for the test";
