@@ -1,5 +1,6 @@
 package io.hops.namenode.ops;
 
+import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
@@ -15,8 +16,12 @@ import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockOffsets;
 import io.hops.namenode.blocks.FileBlocks;
+import io.hops.namenode.blocks.SmallFileStore;
+import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.ops.snapshot.SmallFileTails;
 import io.hops.namenode.ops.snapshot.SnapshotView;
 import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
 import io.hops.namenode.resolve.ResolvedPath;
@@ -73,22 +78,24 @@ public final class Concat extends Operation<Void> {
   /** Where the snapshots had the marked sources (they go with the sources). */
   private final List<SnapshotEarlierEntryRow> earlierEntries = new ArrayList<>();
 
+  /** The sources' extended attributes and ACL entries, which go with them. */
+  private final List<XAttrRow> attributes = new ArrayList<>();
+
+  private SmallFileStore smallFiles;
+  private long adoptedId = -1;
+  private IdPool inodeIds;
+
+  /** Keeps an adopted database target's bytes for the snapshots that read them, or null. */
+  private SmallFileTails adoptedTails;
+
+  private byte[] adoptedData;
+
   public Concat(BlockManager bm, PermissionChecker pc, String target, String[] srcs) {
     this.bm = bm;
     this.pc = pc;
     this.target = target;
     this.srcs = srcs;
   }
-
-  private final List<XAttrRow> attributes = new ArrayList<>();
-  private io.hops.namenode.blocks.SmallFileStore smallFiles;
-  private long adoptedId = -1;
-  private io.hops.dal.IdPool inodeIds;
-
-  /** Keeps an adopted database target's bytes for the snapshots that read them, or null. */
-  private io.hops.namenode.ops.snapshot.SmallFileTails adoptedTails;
-
-  private byte[] adoptedData;
 
   /**
    * Makes this the last step of moving a database file to datanodes ({@link
@@ -98,8 +105,7 @@ public final class Concat extends Operation<Void> {
    * the target keeps its rows' bytes under a tail ({@link
    * io.hops.namenode.ops.snapshot.SmallFileTails}), whose id comes from {@code ids}.
    */
-  public Concat adoptingDatabaseTarget(
-      io.hops.namenode.blocks.SmallFileStore store, long targetId, io.hops.dal.IdPool ids) {
+  public Concat adoptingDatabaseTarget(SmallFileStore store, long targetId, IdPool ids) {
     this.smallFiles = store;
     this.adoptedId = targetId;
     this.inodeIds = ids;
@@ -140,7 +146,7 @@ public final class Concat extends Operation<Void> {
             earlierEntries.addAll(
                 tx.findByPartition(SnapshotEarlierEntryRow.TABLE, f.id(), LockMode.READ_COMMITTED));
           }
-          if (keeper != null && inLatestSnapshot(tx, resolved.get(p), f)) {
+          if (keeper != null && SnapshotView.inLatestSnapshot(tx, resolved.get(p))) {
             inLatestSnapshot.add(f.id());
           } else if (keeper != null
               && f.snapshotId() != 0
@@ -155,7 +161,7 @@ public final class Concat extends Operation<Void> {
                 "concat: the source files' blocks would move more than "
                     + tx.maxRows()
                     + " rows in one transaction ("
-                    + io.hops.namenode.config.NamenodeConfig.TRANSACTION_MAX_ROWS
+                    + NamenodeConfig.TRANSACTION_MAX_ROWS
                     + "); concat fewer or smaller files at a time");
           }
         }
@@ -164,15 +170,14 @@ public final class Concat extends Operation<Void> {
         pending.put(
             f.id(), tx.findByPartition(PendingBlockRow.TABLE, f.id(), LockMode.READ_COMMITTED));
         // A source's extended attributes and ACL go with it.
-        if (!p.equals(target)
-            && io.hops.namenode.resolve.InodeFlags.hasAttributeRows(f.permission())) {
+        if (!p.equals(target) && InodeFlags.hasAttributeRows(f.permission())) {
           attributes.addAll(tx.findByPartition(XAttrRow.TABLE, f.id(), LockMode.READ_COMMITTED));
         }
       }
     }
     ResolvedPath t = resolved.get(target);
     if (smallFiles != null) {
-      adoptedTails = io.hops.namenode.ops.snapshot.SmallFileTails.lock(tx, t.target(), List.of());
+      adoptedTails = SmallFileTails.lock(tx, t.target(), List.of());
       if (adoptedTails != null && adoptedTails.copies()) {
         adoptedData = smallFiles.read(tx, t.target().id(), t.target().size());
       }
@@ -191,16 +196,6 @@ public final class Concat extends Operation<Void> {
       rows += 8 + 3L * fb.replicas(b.blockId()).size();
     }
     return rows;
-  }
-
-  /**
-   * HDFS's INode.isInLatestSnapshot, asked only of a file whose entry has a version at the
-   * directory's {@code snapshot_id}, which may be a deleted snapshot's.
-   */
-  private static boolean inLatestSnapshot(LockPhase tx, ResolvedPath p, InodeRow f)
-      throws IOException {
-    var lengths = io.hops.namenode.ops.snapshot.SnapshotView.lengthsAtSnapshots(tx, p, f);
-    return !lengths.isEmpty() && lengths.lastEntry().getValue() >= 0;
   }
 
   private List<String> allPaths() {

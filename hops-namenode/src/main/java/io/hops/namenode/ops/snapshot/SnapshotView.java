@@ -5,6 +5,7 @@ import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotEarlierEntryRow;
+import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.rows.XAttrVersionRow;
@@ -449,7 +450,48 @@ public final class SnapshotView {
     return out;
   }
 
-  /** The entry {@code name} of directory {@code parentId} at snapshot {@code sid}, or null. */
+  /**
+   * HDFS's INode.isInLatestSnapshot for {@code p}'s target: whether the latest existing snapshot of
+   * the snapshottable directory covering it has it. Up from the target, each entry at that snapshot
+   * names the inode now there, until the snapshottable directory or a directory that left an entry
+   * that a snapshot had by a rename (HDFS's reference, at whose old place the snapshot has the
+   * subtree: {@link SnapshotRenamedEntryRow}); a directory renamed in from where no snapshot had it
+   * is not. The current path itself is not looked for at the snapshot. Cost: a pruned scan of the
+   * directory's snapshots, per component a pruned scan of the name's versions (and a primary-key
+   * read), and an index scan of the renamed entries of a directory the snapshot has elsewhere.
+   */
+  public static boolean inLatestSnapshot(LockPhase tx, ResolvedPath p) throws StorageException {
+    List<InodeRow> rows = p.inodes();
+    int root = -1;
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).snapshottable() && rows.get(i).snapshotId() > 0) {
+        root = i;
+      }
+    }
+    if (root < 0) {
+      return false;
+    }
+    long latest = -1;
+    for (SnapshotRow s :
+        tx.findByPartition(SnapshotRow.TABLE, rows.get(root).id(), LockMode.READ_COMMITTED)) {
+      latest = Math.max(latest, s.snapshotId());
+    }
+    if (latest < 0) {
+      return false;
+    }
+    for (int i = rows.size() - 1; i > root; i--) {
+      InodeRow now = rows.get(i);
+      InodeRow then = child(tx, now.parentId(), now.name(), latest);
+      if (then == null || then.id() != now.id()) {
+        return i < rows.size() - 1
+            && !tx.findByIndex(
+                    SnapshotRenamedEntryRow.TABLE, "inode_id", now.id(), LockMode.READ_COMMITTED)
+                .isEmpty();
+      }
+    }
+    return true;
+  }
+
   /**
    * Whether an existing snapshot of {@code dirId} has {@code file} at its entry (parent and name):
    * what a rename's reference mark needs, as the copy-on-write registration answers for the
@@ -532,6 +574,7 @@ public final class SnapshotView {
     return out;
   }
 
+  /** The entry {@code name} of directory {@code parentId} at snapshot {@code sid}, or null. */
   static InodeRow child(LockPhase tx, long parentId, String name, long sid)
       throws StorageException {
     InodeVersionRow v = versionAt(tx, parentId, name, sid);
