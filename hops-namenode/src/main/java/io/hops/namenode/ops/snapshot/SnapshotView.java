@@ -412,12 +412,16 @@ public final class SnapshotView {
 
   /**
    * The length that each existing snapshot of the directory covering {@code p} has of {@code file},
-   * its target, at this path (-1: it does not have the file there), by snapshot id; empty when none
+   * its target, at its entry (-1: it does not have the file there), by snapshot id; empty when none
    * covers it. The copy-on-write registration answers only for the directory's {@code snapshot_id},
    * which may be a deleted snapshot's, and takes an entry without a version for one the snapshot
-   * has even when a directory above it came later: this resolves the path in each existing
-   * snapshot. Cost: a pruned scan of the directory's snapshots, then per snapshot and component
-   * below it a pruned scan of the name's versions (and a primary-key read).
+   * has even when a directory above it came later. Up from the file's entry, as {@link
+   * #inLatestSnapshot}: each entry at the snapshot names the inode now there, until the
+   * snapshottable directory or a directory that left an entry the snapshot had by a rename (the
+   * snapshot has the subtree at its old place: {@link SnapshotRenamedEntryRow}). Cost: a pruned
+   * scan of the directory's snapshots, then per snapshot and component below it a pruned scan of
+   * the name's versions (and a primary-key read), and an index scan of the renamed entries of a
+   * directory the snapshot has elsewhere.
    */
   public static java.util.NavigableMap<Long, Long> lengthsAtSnapshots(
       LockPhase tx, ResolvedPath p, InodeRow file) throws StorageException {
@@ -432,22 +436,41 @@ public final class SnapshotView {
     if (root < 0) {
       return out;
     }
+    int last = rows.size() - 1;
+    if (rows.get(last).id() != file.id()) {
+      return out;
+    }
     for (SnapshotRow s :
         tx.findByPartition(SnapshotRow.TABLE, rows.get(root).id(), LockMode.READ_COMMITTED)) {
-      long length = -1;
-      for (int i = root + 1; i < rows.size(); i++) {
+      InodeRow fileThen = null;
+      boolean reached = true;
+      for (int i = last; i > root; i--) {
         InodeRow now = rows.get(i);
         InodeRow then = child(tx, now.parentId(), now.name(), s.snapshotId());
         if (then == null || then.id() != now.id()) {
+          reached = i < last && leftAnEntryOf(tx, now, s.snapshotId());
           break;
         }
-        if (i == rows.size() - 1 && then.id() == file.id()) {
-          length = then.size();
+        if (i == last) {
+          fileThen = then;
         }
       }
-      out.put(s.snapshotId(), length);
+      out.put(s.snapshotId(), reached && fileThen != null ? fileThen.size() : -1);
     }
     return out;
+  }
+
+  /** Whether {@code dir} left by a rename an entry that snapshot {@code snapshotId} had. */
+  private static boolean leftAnEntryOf(LockPhase tx, InodeRow dir, long snapshotId)
+      throws StorageException {
+    for (SnapshotRenamedEntryRow r :
+        tx.findByIndex(
+            SnapshotRenamedEntryRow.TABLE, "inode_id", dir.id(), LockMode.READ_COMMITTED)) {
+      if (r.snapshotId() >= snapshotId) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -63,6 +63,50 @@ class SnapshotRenamedTruncateLikeHdfsTest {
   }
 
   /**
+   * A file not renamed itself, below a directory renamed inside the snapshottable directory after
+   * the snapshot: its truncates keep what the snapshot reads, found through the directory's entry.
+   */
+  @Test
+  void aFileBelowARenamedDirectoryTruncatesBelowTheSnapshotAsInHdfs() throws Exception {
+    List<String> hdfsView = belowRenamed(both.hdfsSide().admin());
+    List<String> hopsView = belowRenamed(both.hopsSide().admin());
+    for (int i = 0; i < Math.min(hopsView.size(), hdfsView.size()); i++) {
+      assertThat(hopsView.get(i)).as("line " + i + " of the history").isEqualTo(hdfsView.get(i));
+    }
+    assertThat(hopsView).hasSameSizeAs(hdfsView);
+    assertThat(hopsView).contains("x/f at s0: " + text("xf", 3500));
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+  }
+
+  private static List<String> belowRenamed(DistributedFileSystem fs) throws Exception {
+    String d = "/rd/d";
+    fs.mkdirs(p(d + "/x/z"));
+    write(fs, d + "/x/f", text("xf", 3500));
+    write(fs, d + "/x/z/g", text("zg", 2500));
+    fs.allowSnapshot(p(d));
+    fs.createSnapshot(p(d), "s0");
+    List<String> out = new ArrayList<>();
+    Runnable view =
+        () -> {
+          out.add("x/f at s0: " + read(fs, d + "/.snapshot/s0/x/f"));
+          out.add("x/z/g at s0: " + read(fs, d + "/.snapshot/s0/x/z/g"));
+          out.add("y/f: " + read(fs, d + "/y/f"));
+          out.add("y/w/g: " + read(fs, d + "/y/w/g"));
+        };
+    out.add("rename x: " + fs.rename(p(d + "/x"), p(d + "/y")));
+    out.add("rename z: " + fs.rename(p(d + "/y/z"), p(d + "/y/w")));
+    out.add("truncate y/f inside a block: " + truncate(fs, d + "/y/f", 1500));
+    out.add("truncate y/w/g on a boundary: " + truncate(fs, d + "/y/w/g", 1024));
+    view.run();
+    out.add("truncate y/f on a boundary: " + truncate(fs, d + "/y/f", 1024));
+    view.run();
+    fs.deleteSnapshot(p(d), "s0");
+    view.run();
+    fs.delete(p("/rd"), true);
+    return out;
+  }
+
+  /**
    * The history on one side: what each step returned, and what every path reads after it; on hops
    * ({@code onHops}) the snapshot is also read through the second namenode before it goes.
    */
