@@ -427,12 +427,7 @@ public final class SnapshotView {
       LockPhase tx, ResolvedPath p, InodeRow file) throws StorageException {
     java.util.NavigableMap<Long, Long> out = new java.util.TreeMap<>();
     List<InodeRow> rows = p.inodes();
-    int root = -1;
-    for (int i = 0; i < rows.size(); i++) {
-      if (rows.get(i).snapshottable() && rows.get(i).snapshotId() > 0) {
-        root = i;
-      }
-    }
+    int root = snapshotRootOf(rows);
     if (root < 0) {
       return out;
     }
@@ -460,6 +455,20 @@ public final class SnapshotView {
     return out;
   }
 
+  /**
+   * The index in {@code rows} (a path's inodes) of the deepest snapshottable directory with
+   * snapshots, or -1.
+   */
+  private static int snapshotRootOf(List<InodeRow> rows) {
+    int root = -1;
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).snapshottable() && rows.get(i).snapshotId() > 0) {
+        root = i;
+      }
+    }
+    return root;
+  }
+
   /** Whether {@code dir} left by a rename an entry that snapshot {@code snapshotId} had. */
   private static boolean leftAnEntryOf(LockPhase tx, InodeRow dir, long snapshotId)
       throws StorageException {
@@ -485,12 +494,7 @@ public final class SnapshotView {
    */
   public static boolean inLatestSnapshot(LockPhase tx, ResolvedPath p) throws StorageException {
     List<InodeRow> rows = p.inodes();
-    int root = -1;
-    for (int i = 0; i < rows.size(); i++) {
-      if (rows.get(i).snapshottable() && rows.get(i).snapshotId() > 0) {
-        root = i;
-      }
-    }
+    int root = snapshotRootOf(rows);
     if (root < 0) {
       return false;
     }
