@@ -1,5 +1,6 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.concat;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.read;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.write;
@@ -7,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
@@ -93,15 +93,6 @@ class SnapshotConcatLikeHdfsTest {
       out.add(f + ": " + read(fs, f));
     }
     return out;
-  }
-
-  private static String concat(DistributedFileSystem fs, String target, String src) {
-    try {
-      fs.concat(p(target), new Path[] {p(src)});
-      return "concatenated";
-    } catch (IOException | RuntimeException e) {
-      return SideBySide.failure(e);
-    }
   }
 
   private static Path p(String path) {

@@ -1,5 +1,6 @@
 package io.hops.namenode.ops.snapshot;
 
+import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.concat;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.read;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.text;
 import static io.hops.namenode.ops.snapshot.SnapshotTestFiles.truncate;
@@ -178,15 +179,6 @@ class SnapshotRenamedTruncateLikeHdfsTest {
     out.add("concat of c2 once no snapshot has c: " + concat(fs, d + "/t", d + "/c2"));
     out.add("t: " + read(fs, d + "/t"));
     return out;
-  }
-
-  private static String concat(DistributedFileSystem fs, String target, String src) {
-    try {
-      fs.concat(p(target), new Path[] {p(src)});
-      return "concatenated";
-    } catch (IOException | RuntimeException e) {
-      return SideBySide.failure(e);
-    }
   }
 
   private static String usage(DistributedFileSystem fs, String path) {

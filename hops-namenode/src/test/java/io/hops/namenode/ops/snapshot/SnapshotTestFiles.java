@@ -1,6 +1,8 @@
 package io.hops.namenode.ops.snapshot;
 
+import io.hops.namenode.SideBySide;
 import io.hops.namenode.config.NamenodeConfig;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Comparator;
 import org.apache.hadoop.conf.Configuration;
@@ -38,6 +40,16 @@ final class SnapshotTestFiles {
   }
 
   /** What {@code path} reads, as text, or the failure, to compare across sides. */
+  /** A concat of {@code src} onto {@code target}: "concatenated", or the failure as compared. */
+  static String concat(DistributedFileSystem fs, String target, String src) {
+    try {
+      fs.concat(new Path(target), new Path[] {new Path(src)});
+      return "concatenated";
+    } catch (IOException | RuntimeException e) {
+      return SideBySide.failure(e);
+    }
+  }
+
   static String read(DistributedFileSystem fs, String path) {
     try (java.io.InputStream in = fs.open(new Path(path))) {
       java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
