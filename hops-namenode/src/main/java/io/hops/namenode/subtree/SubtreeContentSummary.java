@@ -47,7 +47,7 @@ final class SubtreeContentSummary {
   /**
    * Counts the subtree with what its snapshots alone hold, as {@link ContentSummaryOp} does in one
    * transaction: each step of the walk reads it for the covered directories of its run ({@link
-   * SubtreeWalk#count}), each held inode counted once over the steps.
+   * SubtreeWalk#count}), each held entry counted once over the steps.
    */
   private ContentSummary summarize(PermissionChecker pc, SubtreeTooBigException big)
       throws IOException {
