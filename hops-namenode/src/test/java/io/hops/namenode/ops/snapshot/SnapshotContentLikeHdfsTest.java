@@ -74,8 +74,9 @@ class SnapshotContentLikeHdfsTest {
    * directory's only child, a rename within, truncates, a file truncated and then renamed out of
    * the snapshotted directory (its tails count where it is now), one truncated and then deleted
    * (its length then and its tails count with it), one renamed and then deleted (counted at both
-   * entries) and one appended and then deleted (at its length then), under a snapshottable
-   * directory below one no snapshot covers.
+   * entries), one appended and one truncated after the latest snapshot and then deleted (at their
+   * lengths as HDFS's delete leaves their blocks), under a snapshottable directory below one no
+   * snapshot covers.
    */
   @Test
   void summariesPastTheSubtreeBoundCountWhatOnlySnapshotsHoldAsHdfsDoes() throws Exception {
@@ -125,6 +126,7 @@ class SnapshotContentLikeHdfsTest {
     write(fs, "/top/b/empty/e1/q", 10);
     write(fs, "/top/b/t", 3500, BLOCK);
     write(fs, "/top/b/r", 2500, BLOCK);
+    write(fs, "/top/b/u", 3500, BLOCK);
     write(fs, "/top/b/mv", 40);
     write(fs, "/top/out/o/p", 5);
     write(fs, "/top/out/o/p2", 6);
@@ -149,7 +151,10 @@ class SnapshotContentLikeHdfsTest {
       more.write(new byte[50]);
     }
     fs.delete(p("/top/b/sub/x"), false);
-    bigViews(readers, out, paths, "r out; t, mv2 and x (appended) deleted");
+    String cutU = "cut u after s2: " + SnapshotTestFiles.truncate(fs, "/top/b/u", 1500);
+    out.forEach(o -> o.add(cutU));
+    fs.delete(p("/top/b/u"), false);
+    bigViews(readers, out, paths, "r out; t, mv2, x (appended) and u (cut) deleted");
     fs.deleteSnapshot(p("/top/b"), "s1");
     bigViews(readers, out, paths, "s1 deleted");
     return out;
