@@ -100,6 +100,13 @@ public final class HopsTestCluster implements AutoCloseable {
     return HopsNameNode.start(new Configuration(conf));
   }
 
+  /** As {@link #startAnotherNamenode()}, with the settings of {@code extra} over the cluster's. */
+  public HopsNameNode startAnotherNamenode(Configuration extra) throws IOException {
+    Configuration c = new Configuration(conf);
+    extra.forEach(e -> c.set(e.getKey(), e.getValue()));
+    return HopsNameNode.start(c);
+  }
+
   /**
    * Starts {@code n} stock DataNodes in this JVM, each with its own data directory, serving this
    * cluster's namenode (and {@code others}), and waits until the namenode has heard from them all.

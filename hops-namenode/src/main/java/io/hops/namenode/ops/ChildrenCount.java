@@ -12,11 +12,15 @@ import java.util.List;
 /**
  * A directory's children as a content summary counts them: its subdirectories' rows, in name order,
  * and its files counted, their lengths and the space they consume (length times replication) added
- * up. Read with {@link #FOLD} from the directory's partition, which the embedded store keeps until
- * a commit writes into it (a child created, deleted or renamed, a file's length or replication
- * changed), so that summarizing a big directory again reads one summary, not every file's row.
+ * up, with the rows of the files a rename marked as some snapshot's ({@code marked}: blocks kept by
+ * their truncates for the snapshots count in their space, docs/architecture.md, "Content
+ * summaries"). Read with {@link #FOLD} from the directory's partition, which the embedded store
+ * keeps until a commit writes into it (a child created, deleted or renamed, a file's length or
+ * replication changed), so that summarizing a big directory again reads one summary, not every
+ * file's row.
  */
-public record ChildrenCount(List<InodeRow> dirs, long files, long length, long space) {
+public record ChildrenCount(
+    List<InodeRow> dirs, long files, long length, long space, List<InodeRow> marked) {
   /** Folds a directory's children into their count: a constant, as a fold must be. */
   public static final PartitionFold<InodeRow, ChildrenCount> FOLD =
       new PartitionFold<>() {
@@ -27,17 +31,19 @@ public record ChildrenCount(List<InodeRow> dirs, long files, long length, long s
 
         @Override
         public int weight(ChildrenCount summary) {
-          return 1 + summary.dirs().size();
+          return 1 + summary.dirs().size() + summary.marked().size();
         }
       };
 
   public ChildrenCount {
     dirs = List.copyOf(dirs);
+    marked = List.copyOf(marked);
   }
 
   /** The count of {@code children}, the rows of one directory's children. */
   public static ChildrenCount of(List<InodeRow> children) {
     List<InodeRow> dirs = new ArrayList<>();
+    List<InodeRow> marked = new ArrayList<>();
     long files = 0;
     long length = 0;
     long space = 0;
@@ -48,9 +54,12 @@ public record ChildrenCount(List<InodeRow> dirs, long files, long length, long s
         files++;
         length += r.size();
         space += r.size() * r.replication();
+        if (r.snapshotId() != 0 && !r.fileStoredInDb() && r.symlink() == null) {
+          marked.add(r); // a file's snapshot_id is its reference mark
+        }
       }
     }
-    return new ChildrenCount(dirs, files, length, space);
+    return new ChildrenCount(dirs, files, length, space, marked);
   }
 
   /**

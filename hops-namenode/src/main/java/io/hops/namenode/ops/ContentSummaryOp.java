@@ -59,6 +59,7 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
   private SnapshotContent snapshots = SnapshotContent.NONE;
   private final SnapshotSettings snapshotSettings;
   private SnapshotSummary atSnapshot;
+  private long cover;
 
   public ContentSummaryOp(
       Limits limits, SnapshotSettings snapshotSettings, PermissionChecker pc, String src) {
@@ -89,8 +90,10 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     }
     subtree = SubtreeScan.readToCount(tx, target, path(), bound);
     if (target.isDir() && !subtree.exceeded()) {
-      snapshots = SnapshotContent.read(tx, coveredDirectories(tx));
-    } else if (!target.isDir()) {
+      snapshots = SnapshotContent.read(tx, coveredDirectories(tx), subtree.marked());
+    } else if (target.isDir()) {
+      cover = tx.coveringDirectory(resolved.inodes()); // for the subtree protocol's count
+    } else {
       snapshots = SnapshotContent.ofFile(tx, target, tx.coveringDirectory(resolved.inodes()) != 0);
     }
     if (target.isDir() && target.hasQuota()) {
@@ -136,7 +139,7 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
       throw new FileNotFoundException("File does not exist: " + path());
     }
     if (subtree.exceeded()) {
-      throw new SubtreeTooBigException("getContentSummary", path(), target, quota);
+      throw new SubtreeTooBigException("getContentSummary", path(), target, quota, cover);
     }
     checkAccess();
     long length = target.isDir() ? subtree.length() : target.size();

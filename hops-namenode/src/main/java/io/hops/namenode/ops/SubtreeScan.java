@@ -76,6 +76,9 @@ final class SubtreeScan {
 
   private Map<Long, List<Node>> children;
 
+  /** Of a scan to count: the files below the top that a rename marked ({@link ChildrenCount}). */
+  private final List<InodeRow> marked = new ArrayList<>();
+
   private SubtreeScan(List<Node> nodes, boolean exceeded) {
     this(nodes, exceeded, null);
   }
@@ -144,6 +147,7 @@ final class SubtreeScan {
     List<Node> nodes = new ArrayList<>();
     nodes.add(new Node(top, null, topPath));
     long[] totals = new long[3];
+    List<InodeRow> marked = new ArrayList<>();
     long known = 1 + announced(top);
     if (known > bound) {
       return new SubtreeScan(nodes, true, totals);
@@ -156,6 +160,7 @@ final class SubtreeScan {
         totals[0] += c.files();
         totals[1] += c.length();
         totals[2] += c.space();
+        marked.addAll(c.marked());
         known += c.files() + c.dirs().size() - announced(dir.row());
         for (InodeRow row : lockDirectories(tx, c.dirs())) {
           Node child = new Node(row, dir, null);
@@ -172,7 +177,9 @@ final class SubtreeScan {
       level = next;
     }
     tx.loadAcls(nodes.stream().map(Node::row).toList());
-    return new SubtreeScan(nodes, false, totals);
+    SubtreeScan scan = new SubtreeScan(nodes, false, totals);
+    scan.marked.addAll(marked);
+    return scan;
   }
 
   /**
@@ -237,6 +244,11 @@ final class SubtreeScan {
   /** Of a scan to count: the space the files below the top consume (length times replication). */
   long space() {
     return fileTotals[2];
+  }
+
+  /** Of a scan to count: the files below the top that a rename marked as some snapshot's. */
+  List<InodeRow> marked() {
+    return marked;
   }
 
   /** The inodes read, the top first, then level by level (of a scan to count: directories). */

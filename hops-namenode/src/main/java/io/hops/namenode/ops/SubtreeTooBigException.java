@@ -15,12 +15,18 @@ public final class SubtreeTooBigException extends IOException {
   private final transient InodeRow root;
   private final String path;
   private final transient QuotaRow quota;
+  private final long cover;
 
   SubtreeTooBigException(String op, String path, InodeRow root, QuotaRow quota) {
+    this(op, path, root, quota, 0);
+  }
+
+  SubtreeTooBigException(String op, String path, InodeRow root, QuotaRow quota, long cover) {
     super(op + " " + path + ": the subtree is over the bound of one transaction");
     this.root = root;
     this.path = path;
     this.quota = quota;
+    this.cover = cover;
   }
 
   /** The root of the subtree as the operation read it. */
@@ -36,5 +42,13 @@ public final class SubtreeTooBigException extends IOException {
   /** The root's quota row, if it has one (content summary). */
   public QuotaRow quota() {
     return quota;
+  }
+
+  /**
+   * The snapshottable directory with snapshots that covers the root, the root itself included, or 0
+   * (content summary: docs/architecture.md, "Content summaries").
+   */
+  public long cover() {
+    return cover;
   }
 }

@@ -5,6 +5,7 @@ import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.ops.ContentSummaryOp;
 import io.hops.namenode.ops.GetQuotaUsage;
 import io.hops.namenode.ops.SubtreeTooBigException;
+import io.hops.namenode.ops.snapshot.SnapshotContent;
 import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;
 import org.apache.hadoop.fs.ContentSummary;
@@ -28,7 +29,7 @@ final class SubtreeContentSummary {
     try {
       return w.runner.run(() -> new ContentSummaryOp(w.limits, w.snapshotSettings, pc, src));
     } catch (SubtreeTooBigException big) {
-      return summarize(pc, big.root(), big.path(), big.quota());
+      return summarize(pc, big);
     }
   }
 
@@ -43,15 +44,22 @@ final class SubtreeContentSummary {
     return usage;
   }
 
-  private ContentSummary summarize(PermissionChecker pc, InodeRow root, String path, QuotaRow q)
+  /**
+   * Counts the subtree with what its snapshots alone hold, as {@link ContentSummaryOp} does in one
+   * transaction: each step of the walk reads it for the covered directories of its run ({@link
+   * SubtreeWalk#count}), each held entry counted once over the steps.
+   */
+  private ContentSummary summarize(PermissionChecker pc, SubtreeTooBigException big)
       throws IOException {
+    QuotaRow q = big.quota();
     boolean check = !pc.isSuperuser();
     long[] c = new long[4]; // length, files, directories, space
     c[2] = 1;
+    SnapshotContent.Sum held = new SnapshotContent.Sum();
     SubtreeWalk.count(
         w.runner,
         w.bound,
-        new SubtreeWalk.Dir(root, path),
+        new SubtreeWalk.Dir(big.root(), big.path(), big.cover()),
         (dir, depth, children) -> {
           if (check && depth == 1) {
             // The root first, here where the walk's first transaction has read its ACL.
@@ -67,14 +75,20 @@ final class SubtreeContentSummary {
             }
           }
         },
+        held::add,
         w.pool,
         w.threads);
+    SnapshotContent s = held.total();
     return new ContentSummary.Builder()
-        .length(c[0])
-        .fileCount(c[1])
-        .directoryCount(c[2])
+        .length(c[0] + s.length())
+        .fileCount(c[1] + s.files())
+        .directoryCount(c[2] + s.dirs())
         .quota(q == null ? -1 : q.nsQuota())
-        .spaceConsumed(c[3])
+        .spaceConsumed(c[3] + s.space() + s.keptByTruncates())
+        .snapshotLength(s.length())
+        .snapshotFileCount(s.files())
+        .snapshotDirectoryCount(s.dirs())
+        .snapshotSpaceConsumed(s.space())
         .spaceQuota(q == null ? -1 : q.dsQuota())
         .erasureCodingPolicy("")
         .build();

@@ -3,6 +3,7 @@ package io.hops.namenode.subtree;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.ops.ChildrenCount;
+import io.hops.namenode.ops.snapshot.SnapshotContent;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.PathResolver;
@@ -23,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.function.Consumer;
 
 /**
  * Reads a subtree level by level in many short transactions (docs/architecture.md, "Subtree
@@ -41,8 +43,15 @@ import java.util.concurrent.FutureTask;
  * its own business.
  */
 final class SubtreeWalk {
-  /** A directory of the subtree and its path. */
-  record Dir(InodeRow row, String path) {}
+  /**
+   * A directory of the subtree and its path; for a count, the snapshottable directory with
+   * snapshots that covers it ({@code cover}, 0 for none).
+   */
+  record Dir(InodeRow row, String path, long cover) {
+    Dir(InodeRow row, String path) {
+      this(row, path, 0);
+    }
+  }
 
   /** Sees each non-empty directory's children once their transaction committed. */
   @FunctionalInterface
@@ -74,23 +83,29 @@ final class SubtreeWalk {
       ExecutorService pool,
       int parallel)
       throws IOException {
-    walk(runner, bound, top, mode, ownMark, visitor, null, pool, parallel);
+    walk(runner, bound, top, mode, ownMark, visitor, null, null, pool, parallel);
   }
 
   /**
    * As {@link #walk}, read committed and not marked, each directory's children counted ({@link
    * ChildrenCount}: the subdirectories' rows and the files' totals) rather than read: what a
-   * content summary needs, which the store may keep for a directory that did not change.
+   * content summary needs, which the store may keep for a directory that did not change. Each
+   * transaction also reads what the snapshots alone hold below the directories of its run that a
+   * snapshot covers (from {@code top}'s {@link Dir#cover} down) and below their empty
+   * subdirectories, and the tails of the marked files ({@link SnapshotContent#readPart}), which
+   * {@code held} sees once per transaction, on the caller's thread; nothing more is read where no
+   * snapshot covers a directory.
    */
   static void count(
       TransactionRunner runner,
       int bound,
       Dir top,
       CountVisitor visitor,
+      Consumer<SnapshotContent.Part> held,
       ExecutorService pool,
       int parallel)
       throws IOException {
-    walk(runner, bound, top, LockMode.READ_COMMITTED, null, null, visitor, pool, parallel);
+    walk(runner, bound, top, LockMode.READ_COMMITTED, null, null, visitor, held, pool, parallel);
   }
 
   private static void walk(
@@ -101,6 +116,7 @@ final class SubtreeWalk {
       OwnMark ownMark,
       Visitor visitor,
       CountVisitor counter,
+      Consumer<SnapshotContent.Part> held,
       ExecutorService pool,
       int parallel)
       throws IOException {
@@ -137,9 +153,14 @@ final class SubtreeWalk {
           }
           for (InodeRow c : rows) {
             if (c.isDir() && c.childrenCount() > 0) {
-              next.add(new Dir(c, childPath(d.path(), c.name())));
+              next.add(
+                  new Dir(
+                      c, childPath(d.path(), c.name()), read.covers().getOrDefault(c.id(), 0L)));
             }
           }
+        }
+        if (held != null) {
+          held.accept(read.held());
         }
       }
       level = next;
@@ -179,7 +200,7 @@ final class SubtreeWalk {
       children.addAll(rows);
       acls.putAll(page.acls());
       if (rows.size() < bound) {
-        return new Read(Map.of(only.id(), children), Map.of(), acls);
+        return new Read(Map.of(only.id(), children), Map.of(), acls, Map.of(), null);
       }
       after = InodeRow.TABLE.keyOf(rows.get(rows.size() - 1));
     }
@@ -229,12 +250,15 @@ final class SubtreeWalk {
 
   /**
    * What one transaction of the walk read: children by directory (if counted, the subdirectories
-   * only, and the counts by directory), and their ACLs by inode.
+   * only, and the counts by directory), and their ACLs by inode; if counted, the covers of the
+   * subdirectories a snapshot covers and what the snapshots alone hold below the run.
    */
   private record Read(
       Map<Long, List<InodeRow>> children,
       Map<Long, ChildrenCount> counts,
-      Map<Long, InodeAcl> acls) {}
+      Map<Long, InodeAcl> acls,
+      Map<Long, Long> covers,
+      SnapshotContent.Part held) {}
 
   /**
    * One transaction of the walk: the children of a run of directories, and the ACLs of those of
@@ -248,6 +272,8 @@ final class SubtreeWalk {
     private final Map<Long, List<InodeRow>> children = new HashMap<>();
     private final Map<Long, ChildrenCount> counts = new HashMap<>();
     private final Map<Long, InodeAcl> acls = new HashMap<>();
+    private final Map<Long, Long> covers = new HashMap<>();
+    private SnapshotContent.Part held = SnapshotContent.Part.NONE;
     private io.hops.dal.schema.Key after;
     private int limit;
 
@@ -278,12 +304,16 @@ final class SubtreeWalk {
       if (ownMark != null) {
         ownMark.check(tx, LockMode.SHARED);
       }
+      Map<Long, Long> covered = new HashMap<>();
+      List<InodeRow> marked = new ArrayList<>();
       for (Dir d : dirs) {
         long id = d.row().id();
         if (count) {
           ChildrenCount c = ChildrenCount.read(tx, id);
           counts.put(id, c);
           children.put(id, c.dirs());
+          coverBelow(tx, d, c.dirs(), covered);
+          marked.addAll(c.marked());
           continue;
         }
         List<InodeRow> rows =
@@ -297,7 +327,31 @@ final class SubtreeWalk {
         }
         children.put(id, rows);
       }
+      if (count) {
+        held = SnapshotContent.readPart(tx, covered, marked);
+      }
       tx.loadAcls(withChildren());
+    }
+
+    /**
+     * Notes {@code d} as covered, and the covers of its subdirectories: their own snapshots, else
+     * {@code d}'s (as {@link LockPhase#coveringDirectory} finds them, so nothing when snapshots are
+     * off). An empty one is never a run's of its own: it is counted with {@code d}.
+     */
+    private void coverBelow(LockPhase tx, Dir d, List<InodeRow> subdirs, Map<Long, Long> covered) {
+      if (d.cover() != 0) {
+        covered.put(d.row().id(), d.cover());
+      }
+      for (InodeRow sub : subdirs) {
+        long own = tx.coveringDirectory(List.of(sub));
+        long cover = own != 0 ? own : d.cover();
+        if (cover != 0) {
+          covers.put(sub.id(), cover);
+          if (sub.childrenCount() == 0) {
+            covered.put(sub.id(), cover);
+          }
+        }
+      }
     }
 
     private List<InodeRow> withChildren() {
@@ -315,7 +369,7 @@ final class SubtreeWalk {
           acls.put(r.id(), acl);
         }
       }
-      return new Read(children, counts, acls);
+      return new Read(children, counts, acls, covers, held);
     }
   }
 }

@@ -2,15 +2,21 @@ package io.hops.namenode.ops.snapshot;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
+import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.SnapshotFileTailRow;
+import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.namenode.ops.ChildrenCount;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,39 +26,107 @@ import java.util.TreeSet;
  * What the snapshots of a subtree hold besides its live inodes, as HDFS counts it in {@code
  * getContentSummary} (DirectoryWithSnapshotFeature.computeContentSummary4Snapshot): every child a
  * directory had at a snapshot that still exists and no longer has under that name (deleted,
- * replaced, or renamed away, which HDFS also counts through its reference), counted once, with
- * everything a deleted directory held (docs/architecture.md, "Snapshots"). The counts add to the
+ * replaced, or renamed away, which HDFS also counts through its reference), once per entry it left
+ * (HDFS counts a file renamed and then deleted through both references), with everything a deleted
+ * directory held (docs/architecture.md, "Snapshots", "Content summaries"). The counts add to the
  * summary's and are its {@code snapshot...} figures.
+ *
+ * <p>An entry's inode counts as its latest version has it, and a file deleted there as HDFS's
+ * deleted file counts itself (its current state, INodeFile.computeContentSummary): its blocks the
+ * delete left it (those a snapshot's length reaches, or those before a truncate's cut after its
+ * latest version), and the blocks its truncates keep for the snapshots (its tails), in its space. A
+ * file that left its entry by a rename counts at its version's length with no tails, as HDFS's
+ * {@code WithName} reference counts it at its snapshot.
  *
  * <p>Cost: nothing for a directory that no snapshottable directory with snapshots covers; else a
  * pruned scan of the directory's versions, and when it has some, of its live children and (once per
- * snapshottable directory) of its snapshots, read committed; a deleted directory adds a scan of its
- * versions, and one of its rows when a delete too big for one transaction detached it with them:
- * the whole deleted subtree is read in the summary's one transaction.
+ * snapshottable directory and read) of its snapshots, read committed; a deleted directory adds a
+ * scan of its versions, and one of its rows when a delete too big for one transaction detached it
+ * with them: the whole deleted subtree is read in one transaction. Where files are held, or live
+ * files may have tails, one batched read of their tails and one of the blocks of the held files and
+ * of the tails, and a read of a file's renamed entries by the index where its blocks say it changed
+ * after its latest version.
  *
  * <p>{@code keptByTruncates} is the space of the blocks truncates keep for the snapshots of live
- * files ({@link CopyOnTruncate#keptSpace}): HDFS counts a file's diff blocks in its own space, so
- * it adds to the summary's space and not to its snapshot figures. A file truncated in place after a
- * snapshot has its entry's version in its directory's partition, read here anyway, so only such
- * files are asked for tails: one batched read, and one of the tails' blocks where any exist.
+ * files: HDFS counts a file's diff blocks in its own space, so it adds to the summary's space and
+ * not to its snapshot figures. A file truncated in place after a snapshot has its entry's version
+ * in its directory's partition, read here anyway, and one renamed since carries the reference mark,
+ * which its directory's count sees ({@link ChildrenCount}): only such files are asked for tails.
  */
 public record SnapshotContent(
     long length, long files, long dirs, long space, long keptByTruncates) {
   public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0, 0);
 
+  /** An entry a snapshot had: the directory, the name, and the inode it named. */
+  public record Entry(long parentId, String name, long id) {
+    static Entry of(InodeVersionRow v) {
+      return new Entry(v.parentId(), v.name(), v.id());
+    }
+  }
+
+  /** What one entry only the snapshots hold adds: a directory counts itself, not what it held. */
+  public record Held(long length, long files, long dirs, long space) {}
+
+  /**
+   * What one transaction found: the entries only the snapshots hold, and the space truncates keep
+   * for live files. The subtree protocol reads one per step of its walk; {@link Sum} adds them.
+   */
+  public record Part(Map<Entry, Held> held, long keptByTruncates) {
+    public static final Part NONE = new Part(Map.of(), 0);
+  }
+
+  /** Adds up parts read in separate transactions, each held entry once. */
+  public static final class Sum {
+    private final Set<Entry> counted = new HashSet<>();
+    private long length;
+    private long files;
+    private long dirs;
+    private long space;
+    private long kept;
+
+    public void add(Part part) {
+      for (Map.Entry<Entry, Held> e : part.held().entrySet()) {
+        if (counted.add(e.getKey())) {
+          Held h = e.getValue();
+          length += h.length();
+          files += h.files();
+          dirs += h.dirs();
+          space += h.space();
+        }
+      }
+      kept += part.keptByTruncates();
+    }
+
+    public SnapshotContent total() {
+      return new SnapshotContent(length, files, dirs, space, kept);
+    }
+  }
+
   /**
    * Counts what the snapshots hold below the directories of {@code covered}, each mapped to the id
-   * of the snapshottable directory (with snapshots) that covers it.
+   * of the snapshottable directory (with snapshots) that covers it, and the tails of {@code marked}
+   * (live files the reference mark says some snapshot had elsewhere; see {@link ChildrenCount}).
    */
-  public static SnapshotContent read(LockPhase tx, Map<Long, Long> covered)
+  public static SnapshotContent read(
+      LockPhase tx, Map<Long, Long> covered, Collection<InodeRow> marked) throws StorageException {
+    Sum sum = new Sum();
+    sum.add(readPart(tx, covered, marked));
+    return sum.total();
+  }
+
+  /** As {@link #read}, each held entry apart, for a {@link Sum} over many transactions. */
+  public static Part readPart(LockPhase tx, Map<Long, Long> covered, Collection<InodeRow> marked)
       throws StorageException {
-    if (covered.isEmpty()) {
-      return NONE;
+    if (covered.isEmpty() && marked.isEmpty()) {
+      return Part.NONE;
     }
     Map<Long, TreeSet<Long>> snapshots = new HashMap<>();
-    Set<Long> counted = new HashSet<>();
-    Map<Long, Short> truncated = new HashMap<>();
-    long[] c = new long[4];
+    Map<Entry, Held> held = new LinkedHashMap<>();
+    Map<Entry, InodeVersionRow> files = new LinkedHashMap<>();
+    Map<Long, Short> live = new HashMap<>();
+    for (InodeRow r : marked) {
+      live.put(r.id(), r.replication());
+    }
     for (Map.Entry<Long, Long> e : covered.entrySet()) {
       long dir = e.getKey();
       List<InodeVersionRow> versions =
@@ -73,21 +147,21 @@ public record SnapshotContent(
       for (InodeVersionRow v : versions) {
         versioned.add(v.name());
       }
-      Map<String, Long> live = new HashMap<>();
+      Map<String, Long> now = new HashMap<>();
       for (InodeRow r : liveChildren(tx, dir)) {
-        live.put(r.name(), r.id());
+        now.put(r.name(), r.id());
         if (!r.isDir() && !r.fileStoredInDb() && versioned.contains(r.name())) {
-          truncated.put(r.id(), r.replication());
+          live.put(r.id(), r.replication());
         }
       }
       for (InodeVersionRow v : seen(versions, ids)) {
-        Long now = live.get(v.name());
-        if ((now == null || now != v.id()) && counted.add(v.id())) {
-          count(tx, v, ids, counted, c);
+        Long id = now.get(v.name());
+        if ((id == null || id != v.id()) && !held.containsKey(Entry.of(v))) {
+          count(tx, v, ids, held, files);
         }
       }
     }
-    return new SnapshotContent(c[0], c[1], c[2], c[3], CopyOnTruncate.keptSpace(tx, truncated));
+    return new Part(held, lastStates(tx, files, live, held));
   }
 
   /**
@@ -105,14 +179,15 @@ public record SnapshotContent(
   }
 
   /**
-   * The present versions some existing snapshot reads: a version at s answers the snapshots after
-   * the entry's previous version and up to s.
+   * The latest present version of each entry and inode that some existing snapshot reads: a version
+   * at s answers the snapshots after the entry's previous version and up to s, and the latest one
+   * is the inode as it was last seen there.
    */
   private static List<InodeVersionRow> seen(List<InodeVersionRow> versions, TreeSet<Long> ids) {
     List<InodeVersionRow> sorted = new ArrayList<>(versions);
     sorted.sort(
         Comparator.comparing(InodeVersionRow::name).thenComparingLong(InodeVersionRow::snapshotId));
-    List<InodeVersionRow> out = new ArrayList<>();
+    Map<Entry, InodeVersionRow> latest = new LinkedHashMap<>();
     String name = null;
     long previous = 0;
     for (InodeVersionRow v : sorted) {
@@ -122,26 +197,31 @@ public record SnapshotContent(
       }
       Long s = ids.ceiling(previous + 1);
       if (v.present() && s != null && s <= v.snapshotId()) {
-        out.add(v);
+        latest.put(Entry.of(v), v);
       }
       previous = v.snapshotId();
     }
-    return out;
+    return new ArrayList<>(latest.values());
   }
 
   /**
-   * Adds an inode the snapshots alone hold: a file, or a directory with what it held, each inode
-   * once ({@code counted}); {@code ids} are the covering directory's snapshots.
+   * Adds an entry the snapshots alone hold: a file, or a directory with what it held, each entry
+   * once ({@code held}); {@code ids} are the covering directory's snapshots. The files (not
+   * symlinks, not in the database) go into {@code files}, for {@link #lastStates}.
    */
   private static void count(
-      LockPhase tx, InodeVersionRow v, TreeSet<Long> ids, Set<Long> counted, long[] c)
+      LockPhase tx,
+      InodeVersionRow v,
+      TreeSet<Long> ids,
+      Map<Entry, Held> held,
+      Map<Entry, InodeVersionRow> files)
       throws StorageException {
     // A directory deleted too big for one transaction is detached with its rows (held for the
     // snapshots): below it, an entry without a version from the delete's snapshot on is its row.
     boolean detached =
         v.isDir()
             && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED) != null;
-    count(tx, v, v.snapshotId(), detached, ids, counted, c);
+    count(tx, v, v.snapshotId(), detached, ids, held, files);
   }
 
   private static void count(
@@ -150,21 +230,123 @@ public record SnapshotContent(
       long deletedAt,
       boolean detached,
       TreeSet<Long> ids,
-      Set<Long> counted,
-      long[] c)
+      Map<Entry, Held> held,
+      Map<Entry, InodeVersionRow> files)
       throws StorageException {
     if (!v.isDir()) {
-      c[0] += v.size();
-      c[1] += v.symlink() == null ? 1 : 0; // HDFS's snapshot counts leave symlinks out
-      c[3] += v.size() * v.replication();
+      // HDFS's snapshot counts leave symlinks out of the files
+      held.put(
+          Entry.of(v),
+          new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
+      if (v.symlink() == null && !v.fileStoredInDb()) {
+        files.put(Entry.of(v), v);
+      }
       return;
     }
-    c[2]++;
+    held.put(Entry.of(v), new Held(0, 0, 1, 0));
     for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
-      if (counted.add(child.id())) {
-        count(tx, child, deletedAt, detached, ids, counted, c);
+      if (!held.containsKey(Entry.of(child))) {
+        count(tx, child, deletedAt, detached, ids, held, files);
       }
     }
+  }
+
+  /**
+   * Counts the held files as HDFS's deleted files count themselves, and returns the space the tails
+   * of the {@code live} files keep. A held file's latest entry is where it was deleted, unless it
+   * left it by a rename: its blocks there (read with the tails, in one batched read) give its
+   * length as HDFS's delete leaves it (FileWithSnapshotFeature.collectBlocksAndClear: the blocks
+   * before the cut of a truncate after its latest version, else those its latest version's length
+   * reaches), and its tails add to its space. Where that changes nothing nothing more is read; else
+   * its renamed entries (by the index) say whether it left the entry by a rename, whose reference
+   * HDFS counts at its snapshot, as the version has it.
+   */
+  private static long lastStates(
+      LockPhase tx, Map<Entry, InodeVersionRow> files, Map<Long, Short> live, Map<Entry, Held> held)
+      throws StorageException {
+    Map<Long, InodeVersionRow> last = new HashMap<>();
+    for (InodeVersionRow v : files.values()) {
+      InodeVersionRow was = last.get(v.id());
+      if (!live.containsKey(v.id()) && (was == null || v.snapshotId() > was.snapshotId())) {
+        last.put(v.id(), v);
+      }
+    }
+    List<Long> asked = new ArrayList<>(live.keySet());
+    asked.addAll(last.keySet());
+    if (asked.isEmpty()) {
+      return 0;
+    }
+    Map<Long, SnapshotFileTailRow> tails = new HashMap<>();
+    for (SnapshotFileTailRow t :
+        tx.findByPartitions(SnapshotFileTailRow.TABLE, asked, LockMode.READ_COMMITTED)) {
+      if (!t.isReleased()) {
+        tails.put(t.tailId(), t);
+      }
+    }
+    List<Long> blocksOf = new ArrayList<>(tails.keySet());
+    blocksOf.addAll(last.keySet());
+    if (blocksOf.isEmpty()) {
+      return 0;
+    }
+    Map<Long, Long> tailBytes = new HashMap<>();
+    Map<Long, Integer> cut = new HashMap<>(); // the first index a truncate after the version took
+    Map<Long, List<BlockInfoRow>> own = new HashMap<>();
+    for (BlockInfoRow b :
+        tx.findByPartitions(BlockInfoRow.TABLE, blocksOf, LockMode.READ_COMMITTED)) {
+      SnapshotFileTailRow t = tails.get(b.inodeId());
+      if (t == null) {
+        own.computeIfAbsent(b.inodeId(), k -> new ArrayList<>()).add(b);
+      } else if (b.blockId() != t.copyId()) {
+        tailBytes.merge(t.inodeId(), b.numBytes(), Long::sum);
+        InodeVersionRow v = last.get(t.inodeId());
+        if (v != null && t.snapshotId() >= v.snapshotId()) {
+          cut.merge(t.inodeId(), b.blockIndex(), Math::min);
+        }
+      }
+    }
+    long kept = 0;
+    for (Map.Entry<Long, Short> f : live.entrySet()) {
+      kept += tailBytes.getOrDefault(f.getKey(), 0L) * f.getValue();
+    }
+    for (InodeVersionRow v : last.values()) {
+      long tail = tailBytes.getOrDefault(v.id(), 0L);
+      long length = lengthLeft(v, own.get(v.id()), cut.get(v.id()));
+      if ((tail == 0 && length == v.size()) || leftByRename(tx, v)) {
+        continue;
+      }
+      held.put(Entry.of(v), new Held(length, 1, 0, (length + tail) * v.replication()));
+    }
+    return kept;
+  }
+
+  /**
+   * A deleted file's length as HDFS's delete leaves it: its blocks before {@code cut} (the first
+   * index a truncate after its latest version took for the snapshots), else those that start before
+   * its latest version's length; the version's length where no block is left.
+   */
+  private static long lengthLeft(InodeVersionRow v, List<BlockInfoRow> blocks, Integer cut) {
+    if (blocks == null) {
+      return v.size();
+    }
+    long length = 0;
+    for (BlockInfoRow b : blocks) {
+      if (cut != null ? b.blockIndex() < cut : b.startOffset() < v.size()) {
+        length += b.numBytes();
+      }
+    }
+    return length;
+  }
+
+  /** Whether the file of version {@code v} left the version's entry by a rename (by the index). */
+  private static boolean leftByRename(LockPhase tx, InodeVersionRow v) throws StorageException {
+    for (SnapshotRenamedEntryRow r :
+        tx.findByIndex(
+            SnapshotRenamedEntryRow.TABLE, "inode_id", v.id(), LockMode.READ_COMMITTED)) {
+      if (r.parentId() == v.parentId() && r.name().equals(v.name())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -66,6 +66,109 @@ class SnapshotContentLikeHdfsTest {
         .anyMatch(l -> l.startsWith("/ct/sub/t: length=500 files=1 dirs=0 space=4476 "));
   }
 
+  /**
+   * The same counts past the bound of one transaction: a third namenode over the same database,
+   * whose bound ({@code hops.namenode.subtree.max-inodes-in-one-tx}) is 3, counts every directory
+   * viewed here but the empty one with the subtree protocol, the cluster's in one transaction; both
+   * answer as HDFS, snapshot figures included. Deletes of files, of a directory and of a
+   * directory's only child, a rename within, truncates, a file truncated and then renamed out of
+   * the snapshotted directory (its tails count where it is now), one truncated and then deleted
+   * (its length then and its tails count with it), one renamed and then deleted (counted at both
+   * entries), one appended and one truncated after the latest snapshot and then deleted (at their
+   * lengths as HDFS's delete leaves their blocks), under a snapshottable directory below one no
+   * snapshot covers.
+   */
+  @Test
+  void summariesPastTheSubtreeBoundCountWhatOnlySnapshotsHoldAsHdfsDoes() throws Exception {
+    Configuration small = new Configuration(false);
+    small.setInt(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, 3);
+    try (io.hops.namenode.HopsNameNode forced = both.hops().startAnotherNamenode(small);
+        DistributedFileSystem walked =
+            (DistributedFileSystem)
+                org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(forced))) {
+      List<List<String>> hdfs = bigHistory(both.hdfsSide().admin(), List.of());
+      List<List<String>> hops = bigHistory(both.hopsSide().admin(), List.of(walked));
+      assertThat(String.join("\n", hops.get(1)))
+          .as("counted with the subtree protocol")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(String.join("\n", hops.get(0)))
+          .as("counted in one transaction")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(hdfs.get(0))
+          .anyMatch(l -> l.startsWith("/top/b: ") && !l.contains(" snapshotLength=0 "));
+    }
+  }
+
+  /**
+   * The history of {@link #summariesPastTheSubtreeBoundCountWhatOnlySnapshotsHoldAsHdfsDoes}, done
+   * through {@code fs}, viewed through it and through each of {@code others}: one list of lines
+   * each.
+   */
+  private static List<List<String>> bigHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = new ArrayList<>();
+    readers.forEach(r -> out.add(new ArrayList<>()));
+    List<String> paths =
+        List.of("/top", "/top/b", "/top/b/sub", "/top/b/empty", "/top/out", "/top/b/sub/deep");
+    fs.mkdirs(p("/top/b/sub/deep"));
+    fs.mkdirs(p("/top/b/gone/in"));
+    fs.mkdirs(p("/top/b/empty/e1"));
+    fs.mkdirs(p("/top/out/o"));
+    write(fs, "/top/b/a", 1000);
+    write(fs, "/top/b/sub/x", 300);
+    write(fs, "/top/b/sub/deep/y", 200);
+    write(fs, "/top/b/sub/deep/y2", 20);
+    write(fs, "/top/b/gone/z", 100);
+    write(fs, "/top/b/gone/in/w", 100);
+    write(fs, "/top/b/empty/e1/q", 10);
+    write(fs, "/top/b/t", 3500, BLOCK);
+    write(fs, "/top/b/r", 2500, BLOCK);
+    write(fs, "/top/b/u", 3500, BLOCK);
+    write(fs, "/top/b/mv", 40);
+    write(fs, "/top/out/o/p", 5);
+    write(fs, "/top/out/o/p2", 6);
+    fs.allowSnapshot(p("/top/b"));
+    fs.createSnapshot(p("/top/b"), "s1");
+    bigViews(readers, out, paths, "s1");
+    fs.delete(p("/top/b/a"), false);
+    fs.delete(p("/top/b/gone"), true);
+    fs.delete(p("/top/b/empty/e1"), true);
+    fs.delete(p("/top/b/sub/deep/y2"), false);
+    String cut = "cut t inside a block: " + SnapshotTestFiles.truncate(fs, "/top/b/t", 1500);
+    out.forEach(o -> o.add(cut));
+    fs.rename(p("/top/b/mv"), p("/top/b/sub/mv2"));
+    bigViews(readers, out, paths, "deleted, cut, renamed");
+    fs.createSnapshot(p("/top/b"), "s2");
+    String boundary = "cut r on a boundary: " + SnapshotTestFiles.truncate(fs, "/top/b/r", BLOCK);
+    out.forEach(o -> o.add(boundary));
+    fs.rename(p("/top/b/r"), p("/top/out/r"));
+    fs.delete(p("/top/b/t"), false);
+    fs.delete(p("/top/b/sub/mv2"), false);
+    try (FSDataOutputStream more = fs.append(p("/top/b/sub/x"))) {
+      more.write(new byte[50]);
+    }
+    fs.delete(p("/top/b/sub/x"), false);
+    String cutU = "cut u after s2: " + SnapshotTestFiles.truncate(fs, "/top/b/u", 1500);
+    out.forEach(o -> o.add(cutU));
+    fs.delete(p("/top/b/u"), false);
+    bigViews(readers, out, paths, "r out; t, mv2, x (appended) and u (cut) deleted");
+    fs.deleteSnapshot(p("/top/b"), "s1");
+    bigViews(readers, out, paths, "s1 deleted");
+    return out;
+  }
+
+  private static void bigViews(
+      List<DistributedFileSystem> readers, List<List<String>> out, List<String> paths, String step)
+      throws Exception {
+    for (int i = 0; i < readers.size(); i++) {
+      out.get(i).add("after " + step);
+      views(readers.get(i), out.get(i), paths);
+    }
+  }
+
   private static List<String> truncates(DistributedFileSystem fs) throws Exception {
     fs.mkdirs(p("/ct/sub"));
     write(fs, "/ct/sub/t", 3500, BLOCK);
