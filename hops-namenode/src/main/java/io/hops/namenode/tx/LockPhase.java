@@ -175,6 +175,22 @@ public final class LockPhase implements RowReads {
   }
 
   /**
+   * The holders of the tail a truncate or a database file's change of {@code file} keeps ({@link
+   * #snapshotKeepersOf}, the entries a file marked by several directories left read here: one
+   * pruned scan, only for such a file): the latest first, under which the tail goes; empty when no
+   * snapshot has the file.
+   */
+  public List<SnapshotKeptFileRow> tailHoldersOf(InodeRow file) throws StorageException {
+    List<SnapshotEarlierEntryRow> earlier =
+        file.snapshotId() < 0 && resolver.locksSnapshotRoots()
+            ? tx.findByPartition(SnapshotEarlierEntryRow.TABLE, file.id(), LockMode.READ_COMMITTED)
+            : List.of();
+    List<SnapshotKeptFileRow> holders = new ArrayList<>(snapshotKeepersOf(file, earlier));
+    holders.sort(java.util.Comparator.comparingLong(SnapshotKeptFileRow::snapshotId).reversed());
+    return holders;
+  }
+
+  /**
    * As {@link #entryKeeperOf}, for a directory too: the snapshot that has {@code row} at its entry
    * ({@link CopyOnWrite#holderOf}), or null; for a registered entry.
    */
