@@ -337,7 +337,8 @@ CREATE TABLE IF NOT EXISTS snapshot_kept_files (
   dir_id BIGINT NOT NULL,
   snapshot_id BIGINT NOT NULL,
   inode_id BIGINT NOT NULL,
-  PRIMARY KEY (dir_id, snapshot_id, inode_id)
+  PRIMARY KEY (dir_id, snapshot_id, inode_id),
+  KEY snapshot_kept_files_inode_id_idx (inode_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (dir_id) PARTITIONS 8;
 

@@ -83,6 +83,7 @@ final class SqlSchemaAdmin implements SchemaAdmin {
         }
       }
       addMissingColumns(c, s, ddl);
+      addMissingIndexes(c, s, ddl);
       copyBackRekeyed(s, rekeyed);
       dropObsoleteIndexes(c, s);
       c.commit();
@@ -107,6 +108,52 @@ final class SqlSchemaAdmin implements SchemaAdmin {
         }
       }
     }
+  }
+
+  /**
+   * Adds the secondary indexes an older schema's table lacks (as {@code snapshot_kept_files} by
+   * {@code inode_id}, schema version 12), named as the DDL file names them: {@code
+   * <table>_<column>_idx}. A column some index of the table already starts with is left alone.
+   */
+  private static void addMissingIndexes(Connection c, Statement s, DdlFile ddl)
+      throws SQLException {
+    for (DdlFile.TableDef def : ddl.tables().values()) {
+      if (def.indexedColumns().isEmpty()) {
+        continue;
+      }
+      Set<String> led = indexLeadingColumnsOf(c, def.name());
+      for (String column : def.indexedColumns()) {
+        if (!led.contains(column.toLowerCase(Locale.ROOT))) {
+          s.execute(
+              "ALTER TABLE "
+                  + def.name()
+                  + " ADD INDEX "
+                  + def.name()
+                  + "_"
+                  + column
+                  + "_idx ("
+                  + column
+                  + ")");
+        }
+      }
+    }
+  }
+
+  /** The first column of each of {@code table}'s indexes, the primary key's too, in lower case. */
+  private static Set<String> indexLeadingColumnsOf(Connection c, String table) throws SQLException {
+    DatabaseMetaData meta = c.getMetaData();
+    Set<String> columns = new HashSet<>();
+    for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
+      try (ResultSet rs = meta.getIndexInfo(c.getCatalog(), c.getSchema(), name, false, true)) {
+        while (rs.next()) {
+          String column = rs.getString("COLUMN_NAME");
+          if (column != null && rs.getShort("ORDINAL_POSITION") == 1) {
+            columns.add(column.toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    return columns;
   }
 
   /** The suffix of a table set aside while it is rebuilt with a new primary key. */

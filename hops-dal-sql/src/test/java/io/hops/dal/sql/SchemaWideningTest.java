@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A database made by an older hops is upgraded in place as a namenode starts: name columns that
  * held 255 or 1024 bytes are widened to the DDL's, an index the schema no longer has is dropped,
- * and a table whose primary key changed is rebuilt with its rows. Runs against the MariaDB of
- * {@code HOPS_TEST_MYSQL_URL}; skipped without one, as the other MariaDB kits are.
+ * one it has and the table lacks is added, and a table whose primary key changed is rebuilt with
+ * its rows. Runs against the MariaDB of {@code HOPS_TEST_MYSQL_URL}; skipped without one, as the
+ * other MariaDB kits are.
  */
 class SchemaWideningTest implements MariadbFixture {
 
@@ -107,6 +108,39 @@ class SchemaWideningTest implements MariadbFixture {
           .doesNotContain("retry_cache_expiration_time_idx")
           .contains("primary");
       storage.schema().createOrUpgrade(); // nothing left to drop
+    }
+  }
+
+  /**
+   * {@code snapshot_kept_files} had no index before schema version 12: the upgrade adds its index
+   * by {@code inode_id}, with the rows already there, and leaves it alone afterwards.
+   */
+  @Test
+  void theKeptFilesIndexByInodeIsAddedToAnOlderSchema() throws Exception {
+    try (SqlStorage storage = (SqlStorage) open(Map.of())) {
+      storage.schema().createOrUpgrade();
+      try (Connection c = storage.connection();
+          Statement s = c.createStatement()) {
+        s.execute("ALTER TABLE snapshot_kept_files DROP INDEX snapshot_kept_files_inode_id_idx");
+        s.execute("INSERT INTO snapshot_kept_files VALUES (7, 3, -11), (8, 4, -11)");
+        c.commit();
+      }
+      assertThat(indexes(storage, "snapshot_kept_files"))
+          .doesNotContain("snapshot_kept_files_inode_id_idx");
+      storage.schema().createOrUpgrade();
+      assertThat(indexes(storage, "snapshot_kept_files"))
+          .contains("snapshot_kept_files_inode_id_idx", "primary");
+      try (io.hops.dal.Transaction tx = storage.begin()) {
+        assertThat(
+                tx.findByIndex(
+                    io.hops.dal.rows.SnapshotKeptFileRow.TABLE,
+                    "inode_id",
+                    -11L,
+                    io.hops.dal.LockMode.READ_COMMITTED))
+            .hasSize(2);
+      }
+      storage.schema().createOrUpgrade(); // nothing left to add
+      assertThat(indexes(storage, "snapshot_kept_files")).hasSize(2);
     }
   }
 

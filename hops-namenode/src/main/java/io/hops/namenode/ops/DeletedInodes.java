@@ -353,18 +353,20 @@ final class DeletedInodes {
         deferred.addAll(files.subList(i, files.size()));
         break;
       }
+      List<SnapshotEarlierEntryRow> earlier = List.of();
       if (f.snapshotId() != 0) {
         // A file renamed after a snapshot had it: where the snapshots have it goes with it.
-        for (SnapshotEarlierEntryRow e :
-            tx.findByPartition(SnapshotEarlierEntryRow.TABLE, f.id(), LockMode.READ_COMMITTED)) {
+        earlier =
+            tx.findByPartition(SnapshotEarlierEntryRow.TABLE, f.id(), LockMode.READ_COMMITTED);
+        for (SnapshotEarlierEntryRow e : earlier) {
           doomed.add(SnapshotEarlierEntryRow.TABLE.keyOf(e));
         }
       }
-      SnapshotKeptFileRow keeper = tx.snapshotKeeperOf(f);
-      if (keeper != null) {
+      List<SnapshotKeptFileRow> keepers = tx.snapshotKeepersOf(f, earlier);
+      if (!keepers.isEmpty()) {
         // A snapshot still has the file: its blocks (or its rows in the database) stay, keyed by
-        // its inode id, until released.
-        kept.add(keeper);
+        // its inode id, until the last of its holders releases it.
+        kept.addAll(keepers);
         keptReplication.add(new SnapshotKeptReplicationRow(f.id(), f.replication()));
         SnapshotKeptFileRow atEntry = tx.entryKeeperOf(f);
         if (atEntry != null) {

@@ -128,20 +128,23 @@ public final class Truncate extends Operation<Boolean> {
         lengths.put(keeper.snapshotId(), snapshotLength);
       }
     }
+    List<SnapshotKeptFileRow> otherHolders = List.of();
     if (target.snapshotId() != 0 && newLength < target.size()) {
-      SnapshotKeptFileRow marked = tx.snapshotKeeperOf(target);
-      if (marked != null) {
+      List<SnapshotKeptFileRow> holders = tx.tailHoldersOf(target);
+      if (!holders.isEmpty()) {
         // Renamed after a snapshot had it (its reference mark): the snapshots of the entries it
-        // left read it too, at their lengths (HDFS's WithName references of the file).
+        // left read it too, at their lengths (HDFS's WithName references of the file); those of
+        // several directories each hold the tail.
         for (var e : SnapshotView.lengthsAtEarlierEntries(tx, target).entrySet()) {
           lengths.merge(e.getKey(), e.getValue(), Math::max);
         }
-        keeper = tailKeeper(marked, lengths);
+        keeper = tailKeeper(holders.get(0), lengths);
+        otherHolders = holders.subList(1, holders.size());
       }
     }
     snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
     if (snapshotLength > newLength && keeper != null && !target.fileStoredInDb()) {
-      copy = CopyOnTruncate.lock(tx, target, keeper, lengths, quotaIds(resolved));
+      copy = CopyOnTruncate.lock(tx, target, keeper, otherHolders, lengths, quotaIds(resolved));
     }
     if (target.fileStoredInDb() && smallFiles != null) {
       dbData = smallFiles.read(tx, target.id(), target.size());
@@ -285,9 +288,9 @@ public final class Truncate extends Operation<Boolean> {
   }
 
   /**
-   * Where a marked file's tail is kept ({@code marked}: {@link LockPhase#snapshotKeeperOf}): at a
-   * snapshot no earlier than any that has the file, so that each of them finds it; kept for good
-   * (directory 0) when the snapshots of two directories have the file.
+   * Where a marked file's tail is kept ({@code marked}: the latest of {@link
+   * LockPhase#tailHoldersOf}): at a snapshot no earlier than any that has the file, so that each of
+   * them finds it; the other holders' kept rows name the tail too.
    */
   private SnapshotKeptFileRow tailKeeper(
       SnapshotKeptFileRow marked, NavigableMap<Long, Long> lengths) {

@@ -357,6 +357,35 @@ final class CopyOnWrite {
   }
 
   /**
+   * Every snapshot that keeps the blocks of {@code file} if it goes now, one kept-file row per
+   * holder (docs/architecture.md, "Snapshots", the reference mark): its entry's keeper ({@link
+   * #keeperOf}) and each directory whose snapshots have it under an earlier entry ({@code
+   * markDirs}, read by id; null values for those gone), at its latest snapshot or hold (the later
+   * of the two where the entry's keeper names the same directory). A file marked {@link
+   * #REFERENCED_BY_SEVERAL} before schema version 10 recorded its earlier entries (no {@code
+   * markDirs}) is kept for good.
+   */
+  static List<SnapshotKeptFileRow> keepersOfMarked(
+      InodeRow file, SnapshotKeptFileRow own, Map<Long, InodeRow> markDirs) {
+    if (markDirs.isEmpty()) {
+      return List.of(new SnapshotKeptFileRow(KEPT_FOR_GOOD, 0, file.id()));
+    }
+    List<SnapshotKeptFileRow> out = new ArrayList<>();
+    if (own != null && !markDirs.containsKey(own.dirId())) {
+      out.add(own);
+    }
+    for (Map.Entry<Long, InodeRow> d : markDirs.entrySet()) {
+      InodeRow markDir = d.getValue();
+      long latest = markDir != null && markDir.isDir() ? markDir.snapshotId() : 0;
+      long atEntry = own != null && own.dirId() == d.getKey() ? own.snapshotId() : 0;
+      if (Math.max(latest, atEntry) > 0) {
+        out.add(new SnapshotKeptFileRow(d.getKey(), Math.max(latest, atEntry), file.id()));
+      }
+    }
+    return out;
+  }
+
+  /**
    * The length the latest snapshot has of {@code file}, when the file is what its entry was at that
    * snapshot; else -1.
    */
@@ -392,14 +421,17 @@ final class CopyOnWrite {
    * The hold row ({@link SnapshotKeptFileRow#hold}) of {@code dir} moved from below {@code from}
    * with hold {@code hold} ({@link #holdOfMoved}): in the partition of the directory whose
    * snapshots it leaves (the snapshottable one, or the held one it was below), whose last snapshot
-   * up to the hold deleted clears it; for good when the directory was held already, as its earlier
-   * holder is not known here. Null without a hold.
+   * up to the hold deleted clears it. A directory held already gets a row for this holder too (one
+   * per holder, docs/architecture.md, "Snapshots"), unless {@code holdersUnknown}: held by a row
+   * written before schema version 12, which the index by held id lacks, so that its clearing could
+   * not see this one; then it is held for good. Null without a hold.
    */
-  static SnapshotKeptFileRow holdRowOfMoved(InodeRow dir, List<InodeRow> from, long hold) {
+  static SnapshotKeptFileRow holdRowOfMoved(
+      List<InodeRow> from, long hold, InodeRow dir, boolean holdersUnknown) {
     if (hold == 0) {
       return null;
     }
-    if (dir.snapshotId() > 0) {
+    if (holdersUnknown) {
       return SnapshotKeptFileRow.hold(KEPT_FOR_GOOD, 0, dir.id());
     }
     return SnapshotKeptFileRow.hold(reachAt(from, from.size() - 1).keeperDir(), hold, dir.id());

@@ -6,6 +6,7 @@ import io.hops.dal.RowReads;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotEarlierEntryRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
@@ -150,6 +151,46 @@ public final class LockPhase implements RowReads {
   }
 
   /**
+   * As {@link #snapshotKeeperOf}, for a delete: every snapshot that keeps {@code file}, one row per
+   * holder ({@link CopyOnWrite#keepersOfMarked}), given the entries a marked file left ({@code
+   * earlier}, its {@code snapshot_earlier_entries} rows): for a file marked by several directories,
+   * their directories, each read by id (read committed, as for one).
+   */
+  public List<SnapshotKeptFileRow> snapshotKeepersOf(
+      InodeRow file, List<SnapshotEarlierEntryRow> earlier) throws StorageException {
+    SnapshotKeptFileRow own = versions.keeperOf(file);
+    if (file.isDir() || file.snapshotId() == 0 || !resolver.locksSnapshotRoots()) {
+      return own == null ? List.of() : List.of(own);
+    }
+    java.util.Map<Long, InodeRow> markDirs = new java.util.TreeMap<>();
+    if (file.snapshotId() > 0) {
+      markDirs.put(file.snapshotId(), null);
+    } else {
+      earlier.forEach(e -> markDirs.put(e.dirId(), null));
+    }
+    for (java.util.Map.Entry<Long, InodeRow> d : markDirs.entrySet()) {
+      d.setValue(InodePaths.in(tx).byId(d.getKey()));
+    }
+    return CopyOnWrite.keepersOfMarked(file, own, markDirs);
+  }
+
+  /**
+   * The holders of the tail a truncate or a database file's change of {@code file} keeps ({@link
+   * #snapshotKeepersOf}, the entries a file marked by several directories left read here: one
+   * pruned scan, only for such a file): the latest first, under which the tail goes; empty when no
+   * snapshot has the file.
+   */
+  public List<SnapshotKeptFileRow> tailHoldersOf(InodeRow file) throws StorageException {
+    List<SnapshotEarlierEntryRow> earlier =
+        file.snapshotId() < 0 && resolver.locksSnapshotRoots()
+            ? tx.findByPartition(SnapshotEarlierEntryRow.TABLE, file.id(), LockMode.READ_COMMITTED)
+            : List.of();
+    List<SnapshotKeptFileRow> holders = new ArrayList<>(snapshotKeepersOf(file, earlier));
+    holders.sort(java.util.Comparator.comparingLong(SnapshotKeptFileRow::snapshotId).reversed());
+    return holders;
+  }
+
+  /**
    * As {@link #entryKeeperOf}, for a directory too: the snapshot that has {@code row} at its entry
    * ({@link CopyOnWrite#holderOf}), or null; for a registered entry.
    */
@@ -195,9 +236,20 @@ public final class LockPhase implements RowReads {
     return resolver.locksSnapshotRoots() ? CopyOnWrite.holdOfMoved(from, to) : 0;
   }
 
-  /** The row recording a moved directory's hold ({@link CopyOnWrite#holdRowOfMoved}), or null. */
-  public SnapshotKeptFileRow holdRowOfMoved(InodeRow dir, List<InodeRow> from, long hold) {
-    return CopyOnWrite.holdRowOfMoved(dir, from, hold);
+  /**
+   * The row recording a moved directory's hold ({@link CopyOnWrite#holdRowOfMoved}), or null. A
+   * directory held already is looked up by its holders' index (read committed: the mover has its
+   * row locked, as a hold's clearing does).
+   */
+  public SnapshotKeptFileRow holdRowOfMoved(InodeRow dir, List<InodeRow> from, long hold)
+      throws StorageException {
+    boolean holdersUnknown =
+        hold != 0
+            && dir.snapshotId() > 0
+            && tx.findByIndex(
+                    SnapshotKeptFileRow.TABLE, "inode_id", -dir.id(), LockMode.READ_COMMITTED)
+                .isEmpty();
+    return CopyOnWrite.holdRowOfMoved(from, hold, dir, holdersUnknown);
   }
 
   /** The snapshottable directory with snapshots covering the end of {@code rows}, or 0. */

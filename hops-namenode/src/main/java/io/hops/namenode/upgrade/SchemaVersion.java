@@ -37,9 +37,10 @@ public final class SchemaVersion {
    * snapshot_kept_replication} (the replication the blocks of a file kept for snapshots keep). 10:
    * {@code snapshot_earlier_entries} (where the snapshots have a file renamed since). 11: {@code
    * snapshot_renamed_entries} (the entries an inode left while a snapshot had it there, which diff
-   * reports follow).
+   * reports follow). 12: the index of {@code snapshot_kept_files} by {@code inode_id} (one kept row
+   * per holder of an inode).
    */
-  public static final long CURRENT = 11;
+  public static final long CURRENT = 12;
 
   static final String ROW = "schema_version";
 

@@ -13,19 +13,25 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * A directory's hold that no snapshot needs any more, cleared (docs/architecture.md, "Snapshots",
- * holds): run for a hold row ({@link SnapshotKeptFileRow#hold}) that a {@code deleteSnapshot} of
- * its holder found due. The row goes; unless the directory is held for good (by two directories),
- * its {@code snapshot_id} goes back to 0 when it is still this hold (so changes below it write no
- * more versions), its own hold row goes if it was made snapshottable since, and the files kept in
- * its partition up to the hold are released ({@link KeptFiles}): the first batch here, the rest as
- * after a {@code deleteSnapshot}. A directory deleted since only has its kept files released.
+ * A directory's hold that no snapshot of one of its holders needs any more, cleared
+ * (docs/architecture.md, "Snapshots", holds): run for a hold row ({@link SnapshotKeptFileRow#hold})
+ * that a {@code deleteSnapshot} of its holder found due. The row goes. A directory held by several
+ * (moved out again, or out of a second snapshottable directory) has one row per holder, found by
+ * the rows' index on the held id: while another holder's row remains, nothing else changes (its
+ * snapshots may read anything kept below the directory). The last one's clearing sets the
+ * directory's {@code snapshot_id} back to 0 unless it has snapshots of its own (so changes below it
+ * write no more versions), deletes its own hold row if it was made snapshottable since, and
+ * releases the files kept in its partition up to its latest hold ({@link KeptFiles}): the first
+ * batch here, the rest as after a {@code deleteSnapshot}. A directory deleted since only has its
+ * kept files released, up to the hold cleared last. A row under directory 0 (a second hold written
+ * before schema version 12) is a holder that never goes.
  */
 final class ClearHold extends Operation<KeptFiles.Left> {
   private final SnapshotKeptFileRow hold;
   private InodeRow dir;
   private SnapshotKeptFileRow found;
   private boolean clears;
+  private boolean ownSnapshots;
   private SnapshotKeptFileRow ownHold;
   private KeptFiles kept;
 
@@ -52,43 +58,45 @@ final class ClearHold extends Operation<KeptFiles.Left> {
         throw new TransientStorageException("clearing a hold: directory " + seen.id() + " moved");
       }
     }
-    found = tx.find(SnapshotKeptFileRow.TABLE, keyOf(hold), LockMode.EXCLUSIVE);
+    long id = hold.heldId();
+    // Every holder's row, locked in the index's order, so that two holders' clearings of a
+    // directory deleted since (no row to lock) cannot both see the other's row and both keep.
+    boolean others = false;
+    for (SnapshotKeptFileRow r :
+        tx.findByIndex(SnapshotKeptFileRow.TABLE, "inode_id", -id, LockMode.EXCLUSIVE)) {
+      if (r.equals(hold)) {
+        found = r;
+      } else if (r.dirId() == id) {
+        ownHold = r;
+      } else {
+        others = true;
+      }
+    }
     if (found == null) {
       return; // cleared by another namenode
     }
-    long id = hold.heldId();
-    long s = hold.snapshotId();
-    boolean forGood =
-        tx.find(
-                SnapshotKeptFileRow.TABLE,
-                keyOf(SnapshotKeptFileRow.hold(0, 0, id)),
-                LockMode.READ_COMMITTED)
-            != null;
-    // Still this hold, or one a snapshottable directory's own later snapshots took over.
+    // A store upgraded from before version 12 may hold it for good with a row its index lacks.
     clears =
-        !forGood
-            && (dir == null
-                || dir.snapshotId() == s
-                || (dir.snapshottable() && dir.snapshotId() > s));
+        !others
+            && tx.find(
+                    SnapshotKeptFileRow.TABLE,
+                    SnapshotKeptFileRow.TABLE.keyOf(SnapshotKeptFileRow.hold(0, 0, id)),
+                    LockMode.READ_COMMITTED)
+                == null;
     if (!clears) {
       return;
     }
     List<SnapshotRow> own = List.of();
-    long upTo = s;
-    if (dir != null && dir.snapshottable()) {
-      ownHold =
-          tx.find(
-              SnapshotKeptFileRow.TABLE,
-              keyOf(SnapshotKeptFileRow.hold(id, s, id)),
-              LockMode.EXCLUSIVE);
-      own = tx.findByPartition(SnapshotRow.TABLE, id, LockMode.READ_COMMITTED);
-      upTo = Math.max(s, dir.snapshotId());
+    long upTo = hold.snapshotId();
+    if (dir != null) {
+      // The latest hold (a directory's holds only raise its snapshot_id), or its own latest.
+      upTo = Math.max(upTo, dir.snapshotId());
+      if (dir.snapshottable()) {
+        own = tx.findByPartition(SnapshotRow.TABLE, id, LockMode.READ_COMMITTED);
+        ownSnapshots = !own.isEmpty();
+      }
     }
     kept = KeptFiles.read(tx, id, own, upTo, true);
-  }
-
-  private static io.hops.dal.schema.Key keyOf(SnapshotKeptFileRow row) {
-    return SnapshotKeptFileRow.TABLE.keyOf(row);
   }
 
   @Override
@@ -100,7 +108,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
     if (!clears) {
       return KeptFiles.Left.NONE;
     }
-    if (dir != null && dir.snapshotId() == hold.snapshotId()) {
+    if (dir != null && dir.snapshotId() != 0 && !ownSnapshots) {
       MutableInode m = MutableInode.of(dir);
       m.snapshotId = 0;
       tx.update(InodeRow.TABLE, m.toRow());

@@ -65,23 +65,35 @@ public final class CopyOnTruncate {
   /** The bytes this truncate moves into the tail (whole blocks, and the cut block copied). */
   private long keptBytes;
 
+  /**
+   * The other directories whose snapshots have the file (a file marked by several), each holding a
+   * new tail by a kept row of its own (docs/architecture.md, "Snapshots", several holders).
+   */
+  private final List<SnapshotKeptFileRow> otherHolders;
+
   private CopyOnTruncate(
-      InodeRow file, SnapshotKeptFileRow keeper, NavigableMap<Long, Long> lengths) {
+      InodeRow file,
+      SnapshotKeptFileRow keeper,
+      List<SnapshotKeptFileRow> otherHolders,
+      NavigableMap<Long, Long> lengths) {
     this.file = file;
     this.keeper = keeper;
+    this.otherHolders = otherHolders;
     this.lengths = lengths;
   }
 
   /**
    * Lock phase of a truncate of {@code file} (locked exclusively) that the existing snapshots in
    * {@code lengths} have (by id, at their lengths), the latest registered one being {@code keeper}
-   * (the directory and snapshot the tail is kept under): reads the file's tails and their blocks'
-   * indexes, read committed (a pruned scan, and one per tail).
+   * (the directory and snapshot the tail is kept under; {@code otherHolders} the other directories
+   * whose snapshots have it, for a file marked by several): reads the file's tails and their
+   * blocks' indexes, read committed (a pruned scan, and one per tail).
    */
   public static CopyOnTruncate lock(
       LockPhase tx,
       InodeRow file,
       SnapshotKeptFileRow keeper,
+      List<SnapshotKeptFileRow> otherHolders,
       NavigableMap<Long, Long> lengths,
       List<Long> quotaIds)
       throws StorageException {
@@ -92,7 +104,7 @@ public final class CopyOnTruncate {
             having.put(s, length);
           }
         });
-    CopyOnTruncate c = new CopyOnTruncate(file, keeper, having);
+    CopyOnTruncate c = new CopyOnTruncate(file, keeper, List.copyOf(otherHolders), having);
     for (SnapshotFileTailRow t : tails(tx, file.id())) {
       c.tails.put(t.snapshotId(), t);
       Set<Integer> held = new HashSet<>();
@@ -263,6 +275,11 @@ public final class CopyOnTruncate {
       tx.insert(
           SnapshotKeptFileRow.TABLE,
           new SnapshotKeptFileRow(keeper.dirId(), keeper.snapshotId(), tail.tailId()));
+      for (SnapshotKeptFileRow o : otherHolders) {
+        tx.insert(
+            SnapshotKeptFileRow.TABLE,
+            new SnapshotKeptFileRow(o.dirId(), o.snapshotId(), tail.tailId()));
+      }
       tails.put(tail.snapshotId(), tail);
     }
     return tail;

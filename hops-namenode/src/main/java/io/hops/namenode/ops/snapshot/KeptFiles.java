@@ -22,21 +22,22 @@ import java.util.Set;
  * snapshot_kept_files} row {@code (dir, s, file)} says that snapshots of {@code dir} up to {@code
  * s} may have the deleted file; once the directory has no snapshot with an id at most {@code s},
  * none has it, and the row becomes a {@code released_files} one, whose blocks the leader frees in
- * bounded batches ({@code ReleaseBlocks}). A due hold row ({@link SnapshotKeptFileRow#hold}) is
- * left to {@link ClearHold}, which clears the directory's hold and releases its own partition the
- * same way. One transaction takes at most {@link #batch} rows (a pruned scan of the directory's
- * partition, in snapshot order, locked exclusively so that two releases never both take a row),
- * only up to the directory's {@code snapshot_id} when the snapshot was deleted (the latest taken,
- * deleted or not): a file kept after it (by a later snapshot) is never among them. While the
- * directory is itself held (its own hold row, written when a held directory is made snapshottable,
- * comes first in snapshot order), nothing of its partition is released: the snapshots it was moved
- * away from may have any of it. A kept file that is a copy-on-truncate tail ({@link
- * CopyOnTruncate}) loses its {@code snapshot_file_tails} row in the same transaction (an index scan
- * by its id, locked exclusively), so that no tail outlives the blocks it names; but a tail whose
- * copy is still in progress (the truncate's block recovery not committed) would take the copy's row
- * with it, and the datanodes' commit of the copy would then cut the old block in place, which they
- * kept whole. Such a tail stays, marked {@link SnapshotFileTailRow#released}, and its blocks are
- * released when the copy commits ({@link CopyOnTruncate#commitCopy}) or its file is deleted.
+ * bounded batches ({@code ReleaseBlocks}), unless another holder's row still names the file ({@link
+ * #readOtherHolders}). A due hold row ({@link SnapshotKeptFileRow#hold}) is left to {@link
+ * ClearHold}, which clears the directory's hold and releases its own partition the same way. One
+ * transaction takes at most {@link #batch} rows (a pruned scan of the directory's partition, in
+ * snapshot order, locked exclusively so that two releases never both take a row), only up to the
+ * directory's {@code snapshot_id} when the snapshot was deleted (the latest taken, deleted or not):
+ * a file kept after it (by a later snapshot) is never among them. While the directory is itself
+ * held (its own hold row, written when a held directory is made snapshottable, comes first in
+ * snapshot order), nothing of its partition is released: the snapshots it was moved away from may
+ * have any of it. A kept file that is a copy-on-truncate tail ({@link CopyOnTruncate}) loses its
+ * {@code snapshot_file_tails} row in the same transaction (an index scan by its id, locked
+ * exclusively), so that no tail outlives the blocks it names; but a tail whose copy is still in
+ * progress (the truncate's block recovery not committed) would take the copy's row with it, and the
+ * datanodes' commit of the copy would then cut the old block in place, which they kept whole. Such
+ * a tail stays, marked {@link SnapshotFileTailRow#released}, and its blocks are released when the
+ * copy commits ({@link CopyOnTruncate#commitCopy}) or its file is deleted.
  *
  * <p>The quota usage the deletes left charged for the same snapshots ({@link SnapshotKeptUsageRow})
  * is released by the same rule in the same transaction: each row's usage taken off its quota
@@ -60,6 +61,10 @@ final class KeptFiles {
   private final List<SnapshotFileTailRow> tails = new ArrayList<>();
   private final List<SnapshotKeptReplicationRow> replication = new ArrayList<>();
   private final List<SnapshotKeptUsageRow> usage = new ArrayList<>();
+
+  /** Freed files another holder still keeps ({@link #readOtherHolders}). */
+  private final Set<Long> shared = new HashSet<>();
+
   private AncestorQuotas quotas = AncestorQuotas.none();
   private long heldAt;
   private boolean more;
@@ -135,7 +140,31 @@ final class KeptFiles {
         }
       }
     }
+    k.readOtherHolders(tx);
     return k;
+  }
+
+  /**
+   * The freed files another holder still keeps (docs/architecture.md, "Snapshots": a file renamed
+   * away from entries of several directories has one kept row per directory): one read of the kept
+   * rows' index by inode per freed file, after its replication row is locked, so that the releases
+   * of two holders of one file take turns and the second sees the first's row gone. Such a file
+   * only loses this holder's row; its blocks, replication and tails stay for the others.
+   */
+  private void readOtherHolders(LockPhase tx) throws StorageException {
+    Set<SnapshotKeptFileRow> here = new HashSet<>(freed);
+    for (SnapshotKeptFileRow r : freed) {
+      for (SnapshotKeptFileRow other :
+          tx.findByIndex(
+              SnapshotKeptFileRow.TABLE, "inode_id", r.inodeId(), LockMode.READ_COMMITTED)) {
+        if (!here.contains(other)) {
+          shared.add(r.inodeId());
+          break;
+        }
+      }
+    }
+    replication.removeIf(r -> shared.contains(r.inodeId()));
+    tails.removeIf(t -> shared.contains(t.tailId()));
   }
 
   /** The hold the directory still has for the snapshots it was moved away from, or 0. */
@@ -161,9 +190,12 @@ final class KeptFiles {
     for (SnapshotKeptReplicationRow r : replication) {
       tx.delete(SnapshotKeptReplicationRow.TABLE, r);
     }
+    Set<Long> released = new HashSet<>();
     for (SnapshotKeptFileRow r : freed) {
       tx.delete(SnapshotKeptFileRow.TABLE, r);
-      if (!copying.contains(r.inodeId())) {
+      if (!copying.contains(r.inodeId())
+          && !shared.contains(r.inodeId())
+          && released.add(r.inodeId())) {
         tx.insert(ReleasedFileRow.TABLE, new ReleasedFileRow(r.inodeId()));
       }
     }

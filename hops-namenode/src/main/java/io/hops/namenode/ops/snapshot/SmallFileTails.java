@@ -43,13 +43,18 @@ public final class SmallFileTails {
   /** The usage rows that tail keeps charged, by quota directory (a truncate's). */
   private final List<SnapshotKeptUsageRow> charged;
 
+  /** The other directories whose snapshots have a file marked by several: each holds the tail. */
+  private final List<SnapshotKeptFileRow> others;
+
   private SmallFileTails(
       InodeRow file,
       SnapshotKeptFileRow keeper,
+      List<SnapshotKeptFileRow> others,
       SnapshotFileTailRow existing,
       List<SnapshotKeptUsageRow> charged) {
     this.file = file;
     this.keeper = keeper;
+    this.others = others;
     this.existing = existing;
     this.charged = charged;
   }
@@ -65,7 +70,8 @@ public final class SmallFileTails {
     if (file == null || file.isDir() || !file.fileStoredInDb() || file.size() == 0) {
       return null;
     }
-    SnapshotKeptFileRow keeper = tx.snapshotKeeperOf(file);
+    List<SnapshotKeptFileRow> holders = tx.tailHoldersOf(file);
+    SnapshotKeptFileRow keeper = holders.isEmpty() ? null : holders.get(0);
     if (keeper != null && keeper.snapshotId() <= 0) {
       // Kept for good (two directories' snapshots have it): tailed at its own entry's snapshot.
       SnapshotKeptFileRow own = tx.entryKeeperOf(file);
@@ -95,7 +101,9 @@ public final class SmallFileTails {
         }
       }
     }
-    return new SmallFileTails(file, keeper, existing, charged);
+    List<SnapshotKeptFileRow> others =
+        holders.size() > 1 ? List.copyOf(holders.subList(1, holders.size())) : List.of();
+    return new SmallFileTails(file, keeper, others, existing, charged);
   }
 
   /** Whether {@link #keep} copies the rows: no change since the latest snapshot made the tail. */
@@ -127,6 +135,10 @@ public final class SmallFileTails {
     tx.insert(
         SnapshotKeptFileRow.TABLE,
         new SnapshotKeptFileRow(keeper.dirId(), keeper.snapshotId(), tailId));
+    for (SnapshotKeptFileRow o : others) {
+      tx.insert(
+          SnapshotKeptFileRow.TABLE, new SnapshotKeptFileRow(o.dirId(), o.snapshotId(), tailId));
+    }
     store.write(tx, tailId, data);
     return tailId;
   }
