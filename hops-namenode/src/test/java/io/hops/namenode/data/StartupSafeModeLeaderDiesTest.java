@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -33,11 +34,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Three namenodes over one store restart a cluster whose replica rows were lost (so each stock
- * DataNode's report is a first one, recorded while the leader judges), and the leader dies once two
- * of the three datanodes have reported: the new leader judges from the database alone (nothing the
- * first one read or cached), counts exactly the blocks of the two that reported, stays in startup
- * safe mode while the third is away, and leaves it once the third has reported, every namenode with
- * it, as HDFS's namenode leaves once its threshold of blocks is reported.
+ * DataNode's report is a first one, recorded after the leader read its storages empty: it sees the
+ * report only by the note the report writes), and the leader dies once two of the three datanodes
+ * have reported: the new leader judges from the database alone (nothing the first one read or
+ * cached), counts exactly the blocks of the two that reported, stays in startup safe mode while the
+ * third is away, and leaves it once the third has reported, every namenode with it, as HDFS's
+ * namenode leaves once its threshold of blocks is reported.
  */
 class StartupSafeModeLeaderDiesTest {
   private static final int FILES = 30;
@@ -98,8 +100,25 @@ class StartupSafeModeLeaderDiesTest {
       }
       List<InetSocketAddress> addresses = nns.stream().map(HopsNameNode::address).toList();
       HopsNameNode leader = awaitLeader(nns);
+      // Their reports wait until the leader has read their storages empty: it sees what the
+      // reports record only as they note it.
+      CountDownLatch reportsHeld = new CountDownLatch(1);
+      for (HopsNameNode nn : nns) {
+        nn.datanodes().beforeFullReportForTesting(n -> awaitQuietly(reportsHeld));
+      }
       dns.add(datanode(dir, 0, addresses));
       dns.add(datanode(dir, 1, addresses));
+      waitFor(
+          "the leader hears from two datanodes",
+          60,
+          () ->
+              leader.datanodes().heardFromLive().stream()
+                      .filter(n -> !n.storages().isEmpty())
+                      .count()
+                  == 2);
+      Thread.sleep(1500); // the leader judges at least twice meanwhile
+      assertThat(tip(leader)).startsWith("The reported blocks 0 needs additional " + FILES);
+      reportsHeld.countDown();
       int two = held[0] + held[1];
       String twoReported =
           "The reported blocks " + two + " needs additional " + (FILES - two) + " blocks";
@@ -153,6 +172,14 @@ class StartupSafeModeLeaderDiesTest {
         nn.close();
       }
       FileUtil.fullyDelete(dir.toFile());
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
