@@ -19,6 +19,24 @@ final class SafeBlockCounts {
     this.min = Math.max(1, min);
   }
 
+  /**
+   * Makes room for {@code blocks} blocks while it counts none yet, so that the first datanodes read
+   * do not grow the table again and again.
+   */
+  void expect(long blocks) {
+    if (used > 0) {
+      return;
+    }
+    int size = ids.length;
+    while (size < 2 * blocks && size < (1 << 30)) {
+      size *= 2;
+    }
+    if (size > ids.length) {
+      ids = new long[size];
+      counts = new int[size];
+    }
+  }
+
   /** The blocks on at least the minimum number of datanodes. */
   long safe() {
     return safe;

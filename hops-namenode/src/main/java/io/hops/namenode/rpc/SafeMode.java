@@ -329,6 +329,7 @@ public final class SafeMode implements AutoCloseable {
       publish(epoch, null);
       starting = false;
       LOG.info("STATE* Safe mode is OFF: {}", thresholds.tip());
+      thresholds.dropReplicaIds();
       return;
     }
     if (deferredAtEpoch != epoch) {

@@ -195,6 +195,12 @@ final class StartupSafeMode {
     return status == Status.OFF;
   }
 
+  /** Frees what the judgements read, once the cluster serves (its tip stays as it was). */
+  synchronized void dropReplicaIds() {
+    readIds.clear();
+    safeBlocks = new SafeBlockCounts(safeReplication);
+  }
+
   /**
    * The notes read by the last judgement ({@link ChangedStorages}), once: the leader deletes them
    * now that it has read their storages again.
@@ -237,6 +243,7 @@ final class StartupSafeMode {
   private int readAgain(Transaction tx, List<DatanodeState> live, Set<Integer> changed)
       throws IOException {
     int storagesRead = 0;
+    safeBlocks.expect(blockTotal);
     Set<String> uuids = new HashSet<>();
     for (DatanodeState n : live) {
       uuids.add(n.uuid());
