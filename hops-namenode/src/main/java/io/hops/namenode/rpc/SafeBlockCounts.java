@@ -1,44 +1,35 @@
 package io.hops.namenode.rpc;
 
+import java.util.Arrays;
+
 /**
  * How many datanodes hold each block, as the starting leader last read them, and how many blocks
  * reach the minimum (HDFS's safe blocks, BlockManagerSafeMode.blockSafe): a cache of the database
  * for {@link StartupSafeMode}, kept up to date a datanode at a time from the difference between
- * what it held and what it holds. An open-addressing table of block ids, counts beside them (a
- * block that drops to no datanode keeps its slot, with 0).
+ * what it held and what it holds. The block ids are one sorted array, their counts beside them; the
+ * differences of a judgement are sorted and merged into it in one pass, which reads memory in order
+ * (a hash table of a million blocks cost ten times as much, a cache miss per block).
  */
 final class SafeBlockCounts {
   private final int min;
-  private long[] ids = new long[1 << 10];
-  private int[] counts = new int[1 << 10]; // 0: a free slot; else the count plus one
-  private int used;
+  private long[] ids = new long[0];
+  private int[] counts = new int[0];
   private long safe;
+  private long[] added = new long[0];
+  private int addedSize;
+  private long[] removed = new long[0];
+  private int removedSize;
 
   /** Blocks are safe on at least {@code min} datanodes (at least one). */
   SafeBlockCounts(int min) {
     this.min = Math.max(1, min);
   }
 
-  /**
-   * Makes room for {@code blocks} blocks while it counts none yet, so that the first datanodes read
-   * do not grow the table again and again.
-   */
-  void expect(long blocks) {
-    if (used > 0) {
-      return;
-    }
-    int size = ids.length;
-    while (size < 2 * blocks && size < (1 << 30)) {
-      size *= 2;
-    }
-    if (size > ids.length) {
-      ids = new long[size];
-      counts = new int[size];
-    }
-  }
-
   /** The blocks on at least the minimum number of datanodes. */
   long safe() {
+    if (addedSize > 0 || removedSize > 0) {
+      merge();
+    }
     return safe;
   }
 
@@ -51,13 +42,9 @@ final class SafeBlockCounts {
     int j = 0;
     while (i < before.length || j < after.length) {
       if (j == after.length || (i < before.length && before[i] < after[j])) {
-        if (add(before[i++], -1) == min - 1) {
-          safe--;
-        }
+        removed = push(removed, removedSize++, before[i++]);
       } else if (i == before.length || after[j] < before[i]) {
-        if (add(after[j++], 1) == min) {
-          safe++;
-        }
+        added = push(added, addedSize++, after[j++]);
       } else {
         i++;
         j++;
@@ -65,45 +52,60 @@ final class SafeBlockCounts {
     }
   }
 
-  /** Adds {@code delta} to the block's count; answers the new count. */
-  private int add(long id, int delta) {
-    if (2 * (used + 1) > ids.length) {
-      grow();
-    }
-    int mask = ids.length - 1;
-    int at = slot(id, mask);
-    while (counts[at] != 0 && ids[at] != id) {
-      at = (at + 1) & mask;
-    }
-    if (counts[at] == 0) {
-      ids[at] = id;
-      counts[at] = 1;
-      used++;
-    }
-    counts[at] += delta;
-    return counts[at] - 1;
+  private static long[] push(long[] to, int at, long id) {
+    long[] out = at < to.length ? to : Arrays.copyOf(to, Math.max(1024, 2 * to.length));
+    out[at] = id;
+    return out;
   }
 
-  private void grow() {
-    long[] oldIds = ids;
-    int[] oldCounts = counts;
-    ids = new long[oldIds.length * 2];
-    counts = new int[oldIds.length * 2];
-    int mask = ids.length - 1;
-    for (int k = 0; k < oldIds.length; k++) {
-      if (oldCounts[k] != 0) {
-        int at = slot(oldIds[k], mask);
-        while (counts[at] != 0) {
-          at = (at + 1) & mask;
+  /** Merges the differences noted since the last merge into the counts, and counts the safe. */
+  private void merge() {
+    Arrays.sort(added, 0, addedSize);
+    Arrays.sort(removed, 0, removedSize);
+    long[] outIds = new long[ids.length + addedSize];
+    int[] outCounts = new int[outIds.length];
+    int n = 0;
+    long safeNow = 0;
+    int i = 0;
+    int a = 0;
+    int r = 0;
+    while (i < ids.length || a < addedSize || r < removedSize) {
+      long id = Long.MAX_VALUE;
+      if (i < ids.length) {
+        id = ids[i];
+      }
+      if (a < addedSize && added[a] < id) {
+        id = added[a];
+      }
+      if (r < removedSize && removed[r] < id) {
+        id = removed[r];
+      }
+      int count = 0;
+      if (i < ids.length && ids[i] == id) {
+        count = counts[i++];
+      }
+      while (a < addedSize && added[a] == id) {
+        count++;
+        a++;
+      }
+      while (r < removedSize && removed[r] == id) {
+        count--;
+        r++;
+      }
+      if (count > 0) {
+        outIds[n] = id;
+        outCounts[n++] = count;
+        if (count >= min) {
+          safeNow++;
         }
-        ids[at] = oldIds[k];
-        counts[at] = oldCounts[k];
       }
     }
-  }
-
-  private static int slot(long id, int mask) {
-    long h = id * 0x9E3779B97F4A7C15L;
-    return (int) (h ^ (h >>> 32)) & mask;
+    ids = Arrays.copyOf(outIds, n);
+    counts = Arrays.copyOf(outCounts, n);
+    safe = safeNow;
+    addedSize = 0;
+    removedSize = 0;
+    added = new long[0];
+    removed = new long[0];
   }
 }

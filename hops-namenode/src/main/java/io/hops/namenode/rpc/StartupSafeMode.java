@@ -243,7 +243,6 @@ final class StartupSafeMode {
   private int readAgain(Transaction tx, List<DatanodeState> live, Set<Integer> changed)
       throws IOException {
     int storagesRead = 0;
-    safeBlocks.expect(blockTotal);
     Set<String> uuids = new HashSet<>();
     for (DatanodeState n : live) {
       uuids.add(n.uuid());
