@@ -85,6 +85,9 @@ public final class EmptyStorageReplicas extends Operation<List<ReportedReplica>>
   protected List<ReportedReplica> execute(ExecutePhase tx) throws IOException {
     List<ReportedReplica> rest = new ArrayList<>();
     long now = bm.now();
+    if (ChangedStorages.noting(bm)) {
+      ChangedStorages.note(tx, batch.stream().map(r -> r.storage().id()).toList());
+    }
     for (int i = 0; i < inodes.length; i++) {
       ReportedReplica r = batch.get(i);
       if (inodes[i] < 0) {

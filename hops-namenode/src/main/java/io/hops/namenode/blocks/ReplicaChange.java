@@ -98,6 +98,10 @@ public final class ReplicaChange extends Operation<Void> {
     return blockId;
   }
 
+  int storageId() {
+    return storage.id();
+  }
+
   @Override
   protected void lock(LockPhase tx) throws IOException {
     lookup =

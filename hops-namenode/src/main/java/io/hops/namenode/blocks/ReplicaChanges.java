@@ -25,6 +25,7 @@ public final class ReplicaChanges extends Operation<Void> {
    */
   static final int ROWS_PER_CHANGE = 12;
 
+  private final BlockManager bm;
   private final String name;
   private final boolean readOnce;
   private final List<ReplicaChange> changes = new ArrayList<>();
@@ -36,6 +37,7 @@ public final class ReplicaChanges extends Operation<Void> {
    */
   public ReplicaChanges(
       BlockManager bm, List<ReportedReplica> batch, String name, boolean readOnce) {
+    this.bm = bm;
     this.name = name;
     this.readOnce = readOnce;
     for (ReportedReplica r : batch) {
@@ -90,6 +92,9 @@ public final class ReplicaChanges extends Operation<Void> {
   protected Void execute(ExecutePhase tx) throws IOException {
     for (ReplicaChange c : changes) {
       c.execute(tx);
+    }
+    if (ChangedStorages.noting(bm)) {
+      ChangedStorages.note(tx, changes.stream().map(ReplicaChange::storageId).toList());
     }
     return null;
   }

@@ -7,6 +7,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.rows.ReplicaUnderConstructionRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.ChangedStorages;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.FullReportRequests;
@@ -203,10 +204,12 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
         }
       }
     }
+    boolean noting = ChangedStorages.noting(blockManager);
     // Both pages come in (inode, block) order, the order RemoveStorageReplicas locks in.
     for (int i = 0; i < held.size(); i += BATCH) {
       List<FileBlock> batch = held.subList(i, Math.min(held.size(), i + BATCH));
-      removed += leader.run(() -> new RemoveStorageReplicas(blockManager.clock(), s.id(), batch));
+      removed +=
+          leader.run(() -> new RemoveStorageReplicas(blockManager.clock(), s.id(), batch, noting));
     }
     return read;
   }

@@ -5,6 +5,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.ChangedStorages;
 import io.hops.namenode.blocks.FailedStorages;
 import io.hops.namenode.housekeeping.RemoveStorageReplicas.FileBlock;
 import java.io.IOException;
@@ -82,12 +83,14 @@ final class FailedStorageMonitor implements HousekeepingTask {
               .map(r -> new FileBlock(r.inodeId(), r.blockId()))
               .toList();
     }
+    boolean noting = ChangedStorages.noting(blockManager);
     int removed = 0;
     // An index page comes in (inode, block) order, the order RemoveStorageReplicas locks in.
     for (int i = 0; i < held.size(); i += DeadDatanodeMonitor.BATCH) {
       List<FileBlock> batch = held.subList(i, Math.min(held.size(), i + DeadDatanodeMonitor.BATCH));
       removed +=
-          leader.run(() -> new RemoveStorageReplicas(blockManager.clock(), storageId, batch));
+          leader.run(
+              () -> new RemoveStorageReplicas(blockManager.clock(), storageId, batch, noting));
     }
     if (held.size() < pageRows) {
       emptied.add(storageId);

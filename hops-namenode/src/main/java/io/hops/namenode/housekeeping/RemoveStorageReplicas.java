@@ -12,6 +12,7 @@ import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import io.hops.election.ClusterClock;
 import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.ChangedStorages;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -34,6 +35,7 @@ final class RemoveStorageReplicas extends Operation<Integer> {
   private final ClusterClock clock;
   private final int storageId;
   private final List<FileBlock> batch;
+  private final boolean noteChange;
   private List<BlockInfoRow> blocks;
   private List<ReplicaRow> replicas;
   private List<CorruptReplicaRow> corrupt;
@@ -41,11 +43,16 @@ final class RemoveStorageReplicas extends Operation<Integer> {
   private List<ReplicaUnderConstructionRow> pipeline;
   private List<UnderReplicatedBlockRow> marks;
 
-  /** {@code batch} in key order (inode id, block id). */
-  RemoveStorageReplicas(ClusterClock clock, int storageId, List<FileBlock> batch) {
+  /**
+   * {@code batch} in key order (inode id, block id); with {@code noteChange} (the cluster starts:
+   * {@link ChangedStorages#noting}) the storage is noted changed for safe mode's judgement.
+   */
+  RemoveStorageReplicas(
+      ClusterClock clock, int storageId, List<FileBlock> batch, boolean noteChange) {
     this.clock = clock;
     this.storageId = storageId;
     this.batch = batch;
+    this.noteChange = noteChange;
   }
 
   @Override
@@ -118,6 +125,9 @@ final class RemoveStorageReplicas extends Operation<Integer> {
             UnderReplicatedBlockRow.TABLE,
             new UnderReplicatedBlockRow(f.inodeId(), f.blockId(), 0, now, -1));
       }
+    }
+    if (removed > 0 && noteChange) {
+      ChangedStorages.note(tx, List.of(storageId));
     }
     return removed;
   }

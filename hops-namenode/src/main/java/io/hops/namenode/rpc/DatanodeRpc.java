@@ -7,6 +7,7 @@ import io.hops.election.LeaderElection;
 import io.hops.namenode.blocks.BadBlockReports;
 import io.hops.namenode.blocks.BalancerBandwidth;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.ChangedStorages;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.EmptyStorageReplicas;
@@ -341,6 +342,16 @@ public final class DatanodeRpc implements DatanodeProtocol {
    * may be newer than the report, and removing it could leave a live replica unlisted until the
    * next full report, hours later. A report this namenode granted no lease for (one forced by
    * {@code triggerBlockReport}, or granted before a restart) only adds.
+   *
+   * <p>While this namenode starts (startup safe mode), a report under its own lease is diffed
+   * against the ids noted at the lease, not read again: one index scan of a storage per report.
+   * Safe mode refuses deletes and sends no invalidation, so the gap below does not arise then; a
+   * serving namenode reads the storage again at the report. What changed between the lease and the
+   * report costs only a change that does nothing: a reported replica recorded since is added again
+   * (a recorded replica is not written twice, {@link io.hops.namenode.blocks.ReplicaChange}), an
+   * unreported one removed since is removed again (nothing to delete); a reported replica removed
+   * since (its datanode told to delete it after it made the report, or its block deleted) is not
+   * recorded again, where a read at the report would record it until the deletion is reported.
    */
   @Override
   public DatanodeCommand blockReport(
@@ -362,8 +373,12 @@ public final class DatanodeRpc implements DatanodeProtocol {
     long lease = ctx == null ? 0 : ctx.getLeaseId();
     for (StorageBlockReport report : reports) {
       StorageRef storage = datanodes.storageStat(node, report.getStorage()).ref;
-      long[] stored = recordedReplicas(storage);
       long[] removable = node.recordedAtLease(lease, storage.id());
+      // While this namenode starts, under its lease, the lease's scan is the diff's base: one scan
+      // of the storage. Safe mode refuses deletes and sends no invalidation meanwhile, so no
+      // replica the report has can have gone since; once serving, the report reads the storage.
+      boolean leaseScanIsBase = removable != null && ChangedStorages.noting(bm);
+      long[] stored = leaseScanIsBase ? removable : recordedReplicas(storage);
       boolean[] reported = new boolean[stored.length];
       List<ReportedReplica> diffs = new ArrayList<>();
       int added = 0;
@@ -389,7 +404,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
         if (reported[i]) {
           continue;
         }
-        if (removable != null && Arrays.binarySearch(removable, stored[i]) >= 0) {
+        if (leaseScanIsBase
+            || (removable != null && Arrays.binarySearch(removable, stored[i]) >= 0)) {
           diffs.add(new ReportedReplica(storage, stored[i], 0, 0, false));
           gone++;
         } else {

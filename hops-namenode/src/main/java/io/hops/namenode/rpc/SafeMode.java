@@ -6,8 +6,10 @@ import io.hops.dal.Storage;
 import io.hops.dal.StorageException;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.VariableRow;
+import io.hops.dal.schema.Key;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.ChangedStorages;
 import io.hops.namenode.blocks.DeferredChecks;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -321,10 +323,13 @@ public final class SafeMode implements AutoCloseable {
       starting = false; // left manually meanwhile
       return;
     }
-    if (thresholds.evaluate()) {
+    boolean met = thresholds.evaluate();
+    forgetChangesSeen();
+    if (met) {
       publish(epoch, null);
       starting = false;
       LOG.info("STATE* Safe mode is OFF: {}", thresholds.tip());
+      thresholds.dropReplicaIds();
       return;
     }
     if (deferredAtEpoch != epoch) {
@@ -337,6 +342,22 @@ public final class SafeMode implements AutoCloseable {
       publish(leftAtEpoch, tip);
       tipDueAt = Time.monotonicNow() + TIP_MILLIS;
       LOG.info("STATE* Safe mode ON. {}", tip);
+    }
+  }
+
+  /**
+   * Deletes the notes of changed storages the judgement read (fenced: a former leader's delete
+   * would hide a change from the new leader). Notes not deleted are read again next time.
+   */
+  private void forgetChangesSeen() {
+    List<Key> rows = thresholds.takeChangesSeen();
+    if (rows.isEmpty()) {
+      return;
+    }
+    try {
+      runner.run(() -> ChangedStorages.forget(rows), blocks.leaderFence());
+    } catch (IOException e) {
+      LOG.info("notes of changed storages kept: {}", e.toString());
     }
   }
 

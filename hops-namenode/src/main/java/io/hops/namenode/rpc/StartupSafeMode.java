@@ -4,13 +4,20 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.ChangedStorages;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageStat;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -32,10 +39,17 @@ import org.slf4j.LoggerFactory;
  * costs more than the rest of a judgement together, so the judgement that follows the last report
  * does not repeat it.
  *
+ * <p>The safe blocks are counted from the block ids of each heard-from datanode's storages, read by
+ * the replica table's storage index; a judgement reads only the storages not read yet in this term
+ * and those whose replica rows changed since it read them ({@link ChangedStorages}: a transaction
+ * that changes them while the cluster starts notes it in the same transaction), and counts the
+ * difference ({@link SafeBlockCounts}), so the judgement after the last report of a restart with
+ * its replica rows kept reads no replica. A datanode no longer live, or a storage no longer
+ * reported, counts no more.
+ *
  * <p>As in HDFS: when the thresholds hold before any datanode has reported (an empty namespace),
- * safe mode ends at once; otherwise it ends once they have held for the extension. Each {@link
- * #evaluate} reads the block ids on every live storage (and the count, as above), so it is made
- * only while the cluster starts.
+ * safe mode ends at once; otherwise it ends once they have held for the extension. {@link
+ * #evaluate} is made only while the cluster starts.
  */
 final class StartupSafeMode {
   private static final Logger LOG = LoggerFactory.getLogger(StartupSafeMode.class);
@@ -67,6 +81,15 @@ final class StartupSafeMode {
   private long blockThreshold;
   private int liveDatanodes;
 
+  /**
+   * The cache of the store this leader judges from (never the truth: rebuilt at each term): by
+   * datanode uuid, by storage id, the sorted block ids last read; and how many datanodes hold each.
+   */
+  private final Map<String, Map<Integer, long[]>> readIds = new HashMap<>();
+
+  private SafeBlockCounts safeBlocks;
+  private List<Key> changesSeen = List.of();
+
   StartupSafeMode(Storage storage, BlockManager bm, Configuration conf) {
     this(storage, bm, conf, RECOUNT_MILLIS);
   }
@@ -94,13 +117,20 @@ final class StartupSafeMode {
             DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_KEY,
             DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_DEFAULT,
             TimeUnit.MILLISECONDS);
+    this.safeBlocks = new SafeBlockCounts(safeReplication);
   }
 
-  /** Starts over: a leader that lost its lease and leads again judges afresh. */
+  /**
+   * Starts over: a leader that lost its lease and leads again judges afresh, from the store alone
+   * (what it read in its former term may have changed without a note it would see).
+   */
   synchronized void reset() {
     status = Status.PENDING_THRESHOLD;
     activated = false;
     counted = false;
+    readIds.clear();
+    safeBlocks = new SafeBlockCounts(safeReplication);
+    changesSeen = List.of();
   }
 
   /** Counts the cluster's blocks and safe blocks now; true once startup safe mode may end. */
@@ -113,25 +143,30 @@ final class StartupSafeMode {
     }
     long started = Time.monotonicNow();
     long countMillis = 0;
-    long[] perNode;
+    int storagesRead;
     try (Transaction tx = storage.begin()) {
       if (!counted) {
         countMillis += countBlocks(tx);
       }
-      perNode = blockIdsPerNode(tx, live);
-      judge(live.size(), perNode);
+      // The notes first: a change committed after this read is noted for the next judgement.
+      ChangedStorages.Seen changed = ChangedStorages.read(tx);
+      storagesRead = readAgain(tx, live, changed.storages());
+      changesSeen = changed.rows();
+      judge(live.size());
       if (!thresholdsMet() && Time.monotonicNow() - countedAt >= recountMillis) {
         countMillis += countBlocks(tx);
-        judge(live.size(), perNode);
+        judge(live.size());
       }
     }
     LOG.debug(
-        "judged {} of {} blocks safe on {} datanodes in {} ms ({} ms counting blocks)",
+        "judged {} of {} blocks safe on {} datanodes in {} ms ({} ms counting blocks, {} storages"
+            + " read)",
         blockSafe,
         blockTotal,
         live.size(),
         Time.monotonicNow() - started,
-        countMillis);
+        countMillis,
+        storagesRead);
     if (!activated) {
       activated = true;
       // HDFS judges the thresholds once as it starts, before any datanode has reported.
@@ -160,6 +195,22 @@ final class StartupSafeMode {
     return status == Status.OFF;
   }
 
+  /** Frees what the judgements read, once the cluster serves (its tip stays as it was). */
+  synchronized void dropReplicaIds() {
+    readIds.clear();
+    safeBlocks = new SafeBlockCounts(safeReplication);
+  }
+
+  /**
+   * The notes read by the last judgement ({@link ChangedStorages}), once: the leader deletes them
+   * now that it has read their storages again.
+   */
+  synchronized List<Key> takeChangesSeen() {
+    List<Key> out = changesSeen;
+    changesSeen = List.of();
+    return out;
+  }
+
   /** Counts the blocks; returns how long it took. */
   private long countBlocks(Transaction tx) throws IOException {
     long started = Time.monotonicNow();
@@ -169,9 +220,9 @@ final class StartupSafeMode {
     return countedAt - started;
   }
 
-  private void judge(int liveDatanodes, long[] perNode) {
+  private void judge(int liveDatanodes) {
     this.liveDatanodes = liveDatanodes;
-    blockSafe = Math.min(blockTotal, countSafe(perNode, safeReplication));
+    blockSafe = Math.min(blockTotal, safeBlocks.safe());
     blockThreshold = (long) (blockTotal * threshold);
   }
 
@@ -185,64 +236,69 @@ final class StartupSafeMode {
   }
 
   /**
-   * The block ids recorded on each node's storages, each node's sorted and without repeats, one
-   * after the other: a block on {@code k} of them appears {@code k} times.
+   * Brings {@link #safeBlocks} up to the store: reads the block ids of each storage of {@code live}
+   * not read yet or noted {@code changed}, and takes out what a datanode no longer live (or a
+   * storage no longer reported) held; answers how many storages it read.
    */
-  private static long[] blockIdsPerNode(Transaction tx, List<DatanodeState> nodes)
+  private int readAgain(Transaction tx, List<DatanodeState> live, Set<Integer> changed)
       throws IOException {
-    List<long[]> all = new ArrayList<>();
-    int size = 0;
-    for (DatanodeState n : nodes) {
-      List<long[]> ofNode = new ArrayList<>();
-      int count = 0;
+    int storagesRead = 0;
+    Set<String> uuids = new HashSet<>();
+    for (DatanodeState n : live) {
+      uuids.add(n.uuid());
+      Map<Integer, long[]> before = readIds.getOrDefault(n.uuid(), Map.of());
+      Map<Integer, long[]> after = new HashMap<>();
+      boolean same = true;
       for (StorageStat s : n.storages()) {
-        long[] ids = tx.findKeyLongsByIndex(ReplicaRow.TABLE, "storage_id", s.ref.id(), "block_id");
-        ofNode.add(ids);
-        count += ids.length;
+        int id = s.ref.id();
+        long[] ids = before.get(id);
+        if (ids == null || changed.contains(id)) {
+          ids = tx.findKeyLongsByIndex(ReplicaRow.TABLE, "storage_id", id, "block_id");
+          storagesRead++;
+          same = false;
+        }
+        after.put(id, ids);
       }
-      long[] merged = distinct(concat(ofNode, count));
-      all.add(merged);
-      size += merged.length;
+      if (same && after.size() == before.size()) {
+        continue;
+      }
+      safeBlocks.replace(ofNode(before), ofNode(after));
+      readIds.put(n.uuid(), after);
     }
-    return concat(all, size);
+    for (Iterator<Map.Entry<String, Map<Integer, long[]>>> it = readIds.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, Map<Integer, long[]>> e = it.next();
+      if (!uuids.contains(e.getKey())) {
+        safeBlocks.replace(ofNode(e.getValue()), new long[0]);
+        it.remove();
+      }
+    }
+    return storagesRead;
   }
 
-  /** How many values appear at least {@code min} times in {@code ids}, which it sorts. */
-  private static long countSafe(long[] sorted, int min) {
-    Arrays.sort(sorted);
-    long safe = 0;
-    for (int i = 0; i < sorted.length; ) {
-      int j = i;
-      while (j < sorted.length && sorted[j] == sorted[i]) {
-        j++;
-      }
-      if (j - i >= Math.max(1, min)) {
-        safe++;
-      }
-      i = j;
+  /** The block ids on a node's storages, sorted and without repeats. */
+  private static long[] ofNode(Map<Integer, long[]> byStorage) {
+    if (byStorage.size() == 1) {
+      return byStorage.values().iterator().next(); // sorted, and a storage holds a block once
     }
-    return safe;
-  }
-
-  private static long[] concat(List<long[]> parts, int size) {
-    long[] out = new long[size];
+    int size = 0;
+    for (long[] ids : byStorage.values()) {
+      size += ids.length;
+    }
+    long[] all = new long[size];
     int at = 0;
-    for (long[] p : parts) {
-      System.arraycopy(p, 0, out, at, p.length);
-      at += p.length;
+    for (long[] ids : byStorage.values()) {
+      System.arraycopy(ids, 0, all, at, ids.length);
+      at += ids.length;
     }
-    return out;
-  }
-
-  private static long[] distinct(long[] ids) {
-    Arrays.sort(ids);
+    Arrays.sort(all);
     int n = 0;
-    for (int i = 0; i < ids.length; i++) {
-      if (i == 0 || ids[i] != ids[i - 1]) {
-        ids[n++] = ids[i];
+    for (int i = 0; i < all.length; i++) {
+      if (i == 0 || all[i] != all[i - 1]) {
+        all[n++] = all[i];
       }
     }
-    return Arrays.copyOf(ids, n);
+    return Arrays.copyOf(all, n);
   }
 
   /** HDFS's safe mode tip (BlockManagerSafeMode.getSafeModeTip) from the last evaluation. */

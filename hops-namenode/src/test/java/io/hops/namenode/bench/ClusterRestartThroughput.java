@@ -180,7 +180,8 @@ public final class ClusterRestartThroughput {
 
   /**
    * What a datanode does as its namenodes come back: registers with each, heartbeats to each with
-   * its storage, and sends each its full report (only the owner of its reports applies it).
+   * its storage (asking each for a full report lease), and sends each its full report under the
+   * lease that namenode granted (only the owner of its reports grants one and applies it).
    */
   private static Void comeBack(
       List<DatanodeRpc> rpcs, DatanodeRegistration reg, StorageBlockReport[] report, String pool)
@@ -190,22 +191,30 @@ public final class ClusterRestartThroughput {
     }
     DatanodeStorage storage = report[0].getStorage();
     StorageReport[] storages = {new StorageReport(storage, false, CAPACITY, 0, CAPACITY, 0, 0)};
-    for (DatanodeRpc rpc : rpcs) {
-      rpc.sendHeartbeat(
-          reg,
-          storages,
-          0,
-          0,
-          0,
-          0,
-          0,
-          null,
-          true,
-          SlowPeerReports.EMPTY_REPORT,
-          SlowDiskReports.EMPTY_REPORT);
+    long[] leases = new long[rpcs.size()];
+    for (int i = 0; i < rpcs.size(); i++) {
+      leases[i] =
+          rpcs.get(i)
+              .sendHeartbeat(
+                  reg,
+                  storages,
+                  0,
+                  0,
+                  0,
+                  0,
+                  0,
+                  null,
+                  true,
+                  SlowPeerReports.EMPTY_REPORT,
+                  SlowDiskReports.EMPTY_REPORT)
+              .getFullBlockReportLeaseId();
     }
-    for (DatanodeRpc rpc : rpcs) {
-      rpc.blockReport(reg, pool, report, new BlockReportContext(1, 0, System.nanoTime(), 0));
+    // Each report under the lease its namenode granted (only the owner grants one), as a
+    // datanode's.
+    for (int i = 0; i < rpcs.size(); i++) {
+      rpcs.get(i)
+          .blockReport(
+              reg, pool, report, new BlockReportContext(1, 0, System.nanoTime(), leases[i]));
     }
     return null;
   }

@@ -2,13 +2,23 @@ package io.hops.namenode.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
+import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.schema.Key;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.ChangedStorages;
+import io.hops.namenode.blocks.DatanodeState;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
@@ -22,10 +32,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The leader's judgement of startup safe mode counts the cluster's blocks once and again only while
- * its thresholds are not met and the count has aged ({@link StartupSafeMode}): the judgement that
- * follows the last full report of a big cluster reads the replicas alone. Judged over the real
- * store of a cluster whose datanode holds one file's block; the store is wrapped only to count the
- * block counts it is asked for.
+ * its thresholds are not met and the count has aged ({@link StartupSafeMode}), and reads again only
+ * the storages whose replicas changed: the judgement that follows the last full report of a big
+ * cluster reads neither. Judged over the real store of a cluster whose datanode holds one file's
+ * block; the store is wrapped only to count the block counts and replica reads it is asked for.
  */
 class StartupSafeModeTest {
   private static final long ORPHAN_INODE = 9_999_999L;
@@ -84,13 +94,108 @@ class StartupSafeModeTest {
     assertThat(aged.tip()).contains("total blocks " + (blocks() + 1));
   }
 
+  /**
+   * A judgement reads again only the storages whose replica rows changed since the last one, as a
+   * transaction noted them ({@link ChangedStorages}): none when nothing changed, so the judgement
+   * after the last report of a restart reads no replica; the one after one more report reads that
+   * report's storage alone, and counts what it holds now.
+   */
+  @Test
+  void aJudgementReadsAgainOnlyTheStoragesNotedChanged() throws Exception {
+    AtomicInteger reads = new AtomicInteger();
+    StartupSafeMode thresholds =
+        judge(new AtomicInteger(), reads, 1.0f, TimeUnit.HOURS.toMillis(1));
+    int storages = storagesHeardFrom();
+
+    assertThat(thresholds.evaluate()).isTrue();
+    assertThat(reads.get()).as("the first judgement reads every storage").isEqualTo(storages);
+    assertThat(thresholds.evaluate()).isTrue();
+    assertThat(thresholds.evaluate()).isTrue();
+    assertThat(reads.get()).as("nothing changed: no storage read again").isEqualTo(storages);
+
+    ReplicaRow replica = theReplica();
+    changeNoted(tx -> tx.delete(ReplicaRow.TABLE, replica), replica.storageId());
+    try {
+      thresholds.evaluate(); // once off, it stays off, as HDFS's: the tip shows the count
+      assertThat(reads.get()).as("the noted storage read again").isEqualTo(storages + 1);
+      assertThat(thresholds.tip())
+          .as("the block lost its replica")
+          .startsWith("The reported blocks 0 needs additional 1 blocks");
+      forget(thresholds.takeChangesSeen());
+    } finally {
+      changeNoted(tx -> tx.insert(ReplicaRow.TABLE, replica), replica.storageId());
+    }
+    thresholds.evaluate();
+    assertThat(reads.get()).isEqualTo(storages + 2);
+    assertThat(thresholds.tip()).as("the replica is back").startsWith("The reported blocks 1 has");
+    forget(thresholds.takeChangesSeen());
+    assertThat(thresholds.evaluate()).isTrue();
+    assertThat(reads.get()).as("the notes read are gone").isEqualTo(storages + 2);
+  }
+
+  /** What a test writes in a transaction. */
+  private interface Write {
+    void apply(ExecutePhase tx) throws IOException;
+  }
+
+  /** Runs {@code write} and notes the storage changed in the same transaction, as reports do. */
+  private static void changeNoted(Write write, int storageId) throws IOException {
+    cluster
+        .namenode()
+        .namesystem()
+        .runner()
+        .run(
+            () ->
+                new Operation<Void>() {
+                  @Override
+                  public String name() {
+                    return "changeNoted";
+                  }
+
+                  @Override
+                  protected void lock(LockPhase tx) {}
+
+                  @Override
+                  protected Void execute(ExecutePhase tx) throws IOException {
+                    write.apply(tx);
+                    ChangedStorages.note(tx, List.of(storageId));
+                    return null;
+                  }
+                });
+  }
+
+  private static void forget(List<Key> notes) throws IOException {
+    cluster.namenode().namesystem().runner().run(() -> ChangedStorages.forget(notes));
+  }
+
+  private static ReplicaRow theReplica() throws Exception {
+    try (Transaction tx = cluster.namenode().storage().begin()) {
+      List<ReplicaRow> all = tx.scanAll(ReplicaRow.TABLE, LockMode.READ_COMMITTED);
+      assertThat(all).hasSize(1);
+      return all.get(0);
+    }
+  }
+
+  private static int storagesHeardFrom() {
+    int n = 0;
+    for (DatanodeState d : cluster.namenode().namesystem().blocks().datanodes().live()) {
+      n += d.heardFrom() ? d.storages().size() : 0;
+    }
+    return n;
+  }
+
   private static StartupSafeMode judge(AtomicInteger counts, float threshold, long recountMillis) {
+    return judge(counts, new AtomicInteger(), threshold, recountMillis);
+  }
+
+  private static StartupSafeMode judge(
+      AtomicInteger counts, AtomicInteger reads, float threshold, long recountMillis) {
     Configuration conf = new Configuration(false);
     conf.setFloat(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_THRESHOLD_PCT_KEY, threshold);
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_KEY, 0);
     BlockManager bm = cluster.namenode().namesystem().blocks();
     return new StartupSafeMode(
-        counting(cluster.namenode().storage(), counts), bm, conf, recountMillis);
+        counting(cluster.namenode().storage(), counts, reads), bm, conf, recountMillis);
   }
 
   private static long blocks() throws Exception {
@@ -115,8 +220,11 @@ class StartupSafeModeTest {
     }
   }
 
-  /** The store, with each block count its transactions make counted in {@code counts}. */
-  private static Storage counting(Storage storage, AtomicInteger counts) {
+  /**
+   * The store, with each block count its transactions make counted in {@code counts}, and each read
+   * of a storage's block ids in {@code reads}.
+   */
+  private static Storage counting(Storage storage, AtomicInteger counts, AtomicInteger reads) {
     return (Storage)
         Proxy.newProxyInstance(
             Storage.class.getClassLoader(),
@@ -124,13 +232,14 @@ class StartupSafeModeTest {
             (proxy, method, args) -> {
               Object result = invoke(storage, method, args);
               if (result instanceof Transaction t) {
-                return countingCountAll(t, counts);
+                return countingReads(t, counts, reads);
               }
               return result;
             });
   }
 
-  private static Transaction countingCountAll(Transaction t, AtomicInteger counts) {
+  private static Transaction countingReads(
+      Transaction t, AtomicInteger counts, AtomicInteger reads) {
     return (Transaction)
         Proxy.newProxyInstance(
             Transaction.class.getClassLoader(),
@@ -138,6 +247,9 @@ class StartupSafeModeTest {
             (proxy, method, args) -> {
               if (method.getName().equals("countAll") && args[0] == BlockInfoRow.TABLE) {
                 counts.incrementAndGet();
+              }
+              if (method.getName().equals("findKeyLongsByIndex") && args[0] == ReplicaRow.TABLE) {
+                reads.incrementAndGet();
               }
               return invoke(t, method, args);
             });
