@@ -37,9 +37,10 @@ public final class SchemaVersion {
    * snapshot_kept_replication} (the replication the blocks of a file kept for snapshots keep). 10:
    * {@code snapshot_earlier_entries} (where the snapshots have a file renamed since). 11: {@code
    * snapshot_renamed_entries} (the entries an inode left while a snapshot had it there, which diff
-   * reports follow).
+   * reports follow). 12: {@code snapshot_version_log} (the versions below each snapshotted
+   * directory by snapshot, which {@code deleteSnapshot} reclaims when no snapshot reads them).
    */
-  public static final long CURRENT = 11;
+  public static final long CURRENT = 12;
 
   static final String ROW = "schema_version";
 
