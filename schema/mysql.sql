@@ -402,6 +402,19 @@ CREATE TABLE IF NOT EXISTS snapshot_renamed_entries (
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
   PARTITION BY KEY (parent_id) PARTITIONS 8;
 
+-- The versions (inode_versions) written below directory dir_id (the snapshottable or held one
+-- whose snapshots read them) at snapshot snapshot_id, in snapshot order: what a deleteSnapshot
+-- judges to reclaim versions no snapshot reads. Partition 0: reclaims not finished yet
+-- (docs/architecture.md, "Snapshots", "Reclaiming versions").
+CREATE TABLE IF NOT EXISTS snapshot_version_log (
+  dir_id BIGINT NOT NULL,
+  snapshot_id BIGINT NOT NULL,
+  parent_id BIGINT NOT NULL,
+  name VARBINARY(255) NOT NULL,
+  PRIMARY KEY (dir_id, snapshot_id, parent_id, name)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC
+  PARTITION BY KEY (dir_id) PARTITIONS 8;
+
 -- User and group names, stored once and referenced by id.
 CREATE TABLE IF NOT EXISTS hdfs_users (
   id INT NOT NULL,

@@ -172,7 +172,7 @@ class TableTest {
         }
       }
     }
-    assertThat(Tables.ALL).hasSize(43);
+    assertThat(Tables.ALL).hasSize(44);
     assertThat(Tables.ALL.get(0)).isSameAs(InodeRow.TABLE);
     assertThatThrownBy(() -> Tables.byName("nope")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> Tables.order(T)).isInstanceOf(IllegalArgumentException.class);

@@ -36,6 +36,7 @@ import io.hops.dal.rows.SnapshotKeptReplicationRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.dal.rows.SnapshottableDirRow;
 import io.hops.dal.rows.StorageRow;
 import io.hops.dal.rows.UnderReplicatedBlockRow;
@@ -85,6 +86,7 @@ public final class Tables {
           SnapshotKeptReplicationRow.TABLE,
           SnapshotEarlierEntryRow.TABLE,
           SnapshotRenamedEntryRow.TABLE,
+          SnapshotVersionLogRow.TABLE,
           UserRow.TABLE,
           GroupRow.TABLE,
           LongNameRow.TABLE,

@@ -78,6 +78,9 @@ public final class Housekeeping implements AutoCloseable {
     tasks.add(new PendingReplicationMonitor(storage, leader, blockManager, conf));
     tasks.add(new ReplicationMonitor(storage, leader, blockManager, conf));
     tasks.add(new DetachedSubtrees(subtrees));
+    if (snapshots.enabled()) {
+      tasks.add(new SnapshotVersionReclaims(runner));
+    }
     tasks.add(new BlockReleaseMonitor(storage, leader, conf));
     tasks.add(new InvalidationMonitor(storage, leader, blockManager, conf));
     tasks.add(new RetryCacheExpiry(storage, leader, blockManager, conf));

@@ -6,6 +6,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.dal.schema.Key;
@@ -31,8 +32,11 @@ import java.util.Map;
 final class CopyOnWrite {
   private record Name(long parentId, String name) {}
 
-  /** A pending version: the entry's row, and the inode's attribute rows (xattrs and ACL). */
-  private record Entry(InodeRow before, long snapshotId, List<XAttrRow> attributes) {}
+  /**
+   * A pending version: the entry's row, the inode's attribute rows (xattrs and ACL), and the
+   * directory whose snapshots (or hold) read it, under which it is logged for its reclaim.
+   */
+  private record Entry(InodeRow before, long snapshotId, List<XAttrRow> attributes, long dirId) {}
 
   /**
    * A registered entry's covering snapshottable directory, its latest snapshot, and the id and size
@@ -211,7 +215,7 @@ final class CopyOnWrite {
       long snapshotId = by.get(i).snapshotId();
       Cover c;
       if (v == null) {
-        pending.put(names.get(i), new Entry(b, snapshotId, attributesOf(tx, b)));
+        pending.put(names.get(i), new Entry(b, snapshotId, attributesOf(tx, b), dirId));
         c = new Cover(dirId, snapshotId, b == null ? 0 : b.id(), b == null ? 0 : b.size());
       } else {
         c = new Cover(dirId, snapshotId, v.present() ? v.id() : 0, v.size());
@@ -258,7 +262,7 @@ final class CopyOnWrite {
         return;
       }
     }
-    ownPending.put(dir.id(), new Entry(dir, dir.snapshotId(), attributesOf(tx, dir)));
+    ownPending.put(dir.id(), new Entry(dir, dir.snapshotId(), attributesOf(tx, dir), dir.id()));
   }
 
   /** Before a write of the entry {@code row} names: its version, if it is the first. */
@@ -280,6 +284,10 @@ final class CopyOnWrite {
       tx.insert(
           InodeVersionRow.TABLE,
           InodeVersionRow.of(n.parentId(), n.name(), e.snapshotId(), e.before()));
+      // So that a deleteSnapshot finds it by snapshot, to reclaim it when no snapshot reads it.
+      tx.insert(
+          SnapshotVersionLogRow.TABLE,
+          new SnapshotVersionLogRow(e.dirId(), e.snapshotId(), n.parentId(), n.name()));
       for (XAttrRow a : e.attributes()) {
         tx.insert(
             XAttrVersionRow.TABLE, XAttrVersionRow.of(n.parentId(), n.name(), e.snapshotId(), a));

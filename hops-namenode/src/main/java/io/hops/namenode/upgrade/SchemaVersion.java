@@ -38,7 +38,8 @@ public final class SchemaVersion {
    * {@code snapshot_earlier_entries} (where the snapshots have a file renamed since). 11: {@code
    * snapshot_renamed_entries} (the entries an inode left while a snapshot had it there, which diff
    * reports follow). 12: the index of {@code snapshot_kept_files} by {@code inode_id} (one kept row
-   * per holder of an inode).
+   * per holder of an inode) and {@code snapshot_version_log} (the versions below each snapshotted
+   * directory by snapshot, which {@code deleteSnapshot} reclaims when no snapshot reads them).
    */
   public static final long CURRENT = 12;
 

@@ -5,6 +5,7 @@ import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -116,6 +117,9 @@ final class ClearHold extends Operation<KeptFiles.Left> {
     if (ownHold != null) {
       tx.delete(SnapshotKeptFileRow.TABLE, ownHold);
     }
+    // The versions below it up to the hold: no snapshot of its holder reads them any more.
+    tx.insertIfAbsent(
+        SnapshotVersionLogRow.TABLE, ReclaimVersions.afterHold(hold.heldId(), hold.snapshotId()));
     return kept.release(tx);
   }
 }

@@ -3,6 +3,7 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.security.PermissionChecker;
@@ -30,6 +31,7 @@ public final class DeleteSnapshot extends Operation<Void> {
   private List<SnapshotRow> snapshots = List.of();
   private KeptFiles kept;
   private KeptFiles.Left left = KeptFiles.Left.NONE;
+  private SnapshotVersionLogRow reclaim;
 
   public DeleteSnapshot(PermissionChecker pc, String path, String snapshotName) {
     this.pc = pc;
@@ -64,10 +66,14 @@ public final class DeleteSnapshot extends Operation<Void> {
 
   /**
    * After the commit: releases what this one left to later transactions (holds found due, more kept
-   * files), each bounded ({@link ReleaseKeptFiles#drain}).
+   * files), each bounded ({@link ReleaseKeptFiles#drain}), and reclaims the versions no snapshot
+   * reads any more ({@link ReclaimVersions}).
    */
   public void releaseRest(TransactionRunner runner) throws IOException {
     ReleaseKeptFiles.drain(runner, left);
+    if (reclaim != null) {
+      ReclaimVersions.drain(runner, reclaim);
+    }
   }
 
   @Override
@@ -96,6 +102,9 @@ public final class DeleteSnapshot extends Operation<Void> {
     if (kept != null) {
       left = kept.release(tx);
     }
+    // The versions the deleted snapshot may have been the last to read: judged after the commit.
+    reclaim = ReclaimVersions.afterDelete(dir.id(), doomed.snapshotId(), snapshots.size() == 1);
+    tx.insertIfAbsent(SnapshotVersionLogRow.TABLE, reclaim);
     return null;
   }
 }

@@ -39,6 +39,7 @@ public final class ReleaseKeptFiles extends Operation<KeptFiles.Left> {
       KeptFiles.Left left = todo.pop();
       for (SnapshotKeptFileRow hold : left.holds()) {
         todo.add(runner.run(() -> new ClearHold(hold)));
+        ReclaimVersions.drain(runner, ReclaimVersions.afterHold(hold.heldId(), hold.snapshotId()));
       }
       if (left.more()) {
         todo.add(runner.run(() -> new ReleaseKeptFiles(left.dirId(), left.upTo())));

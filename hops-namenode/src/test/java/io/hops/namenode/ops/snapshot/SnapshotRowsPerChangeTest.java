@@ -8,6 +8,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.ObservedCluster;
@@ -25,9 +26,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The database rows a change costs below a directory with one snapshot, against the same change
  * below a plain directory (issue 60; docs/benchmarks.md, "Snapshots"): the rows the change's
  * transactions write, and the rows (and bytes, as the embedded engine encodes a row's value) it
- * leaves in {@code inode_versions} and {@code snapshot_kept_files}. Each change is the first since
- * the snapshot in a directory of its own (so it versions that directory too where it changes it);
- * files of 70,000 bytes, on a datanode (over the small-file bound).
+ * leaves in {@code inode_versions}, {@code snapshot_kept_files} and {@code snapshot_version_log}.
+ * Each change is the first since the snapshot in a directory of its own (so it versions that
+ * directory too where it changes it); files of 70,000 bytes, on a datanode (over the small-file
+ * bound).
  */
 class SnapshotRowsPerChangeTest {
   private static final byte[] DATA = new byte[70_000];
@@ -65,8 +67,15 @@ class SnapshotRowsPerChangeTest {
     void apply(String dir) throws Exception;
   }
 
-  /** What one change cost: rows written, and rows and bytes left in the two tables. */
-  record Cost(long written, long versions, long versionBytes, long kept, long keptBytes) {}
+  /** What one change cost: rows written, and rows and bytes left in the three tables. */
+  record Cost(
+      long written,
+      long versions,
+      long versionBytes,
+      long kept,
+      long keptBytes,
+      long logged,
+      long logBytes) {}
 
   private static void write(Path p) throws Exception {
     try (FSDataOutputStream out =
@@ -87,15 +96,21 @@ class SnapshotRowsPerChangeTest {
         after[0] - before[0],
         after[1] - before[1],
         after[2] - before[2],
-        after[3] - before[3]);
+        after[3] - before[3],
+        after[4] - before[4],
+        after[5] - before[5]);
   }
 
-  /** Rows and bytes of {@code inode_versions}, then of {@code snapshot_kept_files}. */
+  /**
+   * Rows and bytes of {@code inode_versions}, then of {@code snapshot_kept_files}, then of {@code
+   * snapshot_version_log}.
+   */
   private static long[] sizes(Storage storage) throws Exception {
     try (Transaction tx = storage.begin()) {
       long[] v = rowsAndBytes(tx, InodeVersionRow.TABLE);
       long[] k = rowsAndBytes(tx, SnapshotKeptFileRow.TABLE);
-      return new long[] {v[0], v[1], k[0], k[1]};
+      long[] l = rowsAndBytes(tx, SnapshotVersionLogRow.TABLE);
+      return new long[] {v[0], v[1], k[0], k[1], l[0], l[1]};
     }
   }
 
@@ -170,12 +185,12 @@ class SnapshotRowsPerChangeTest {
     StringBuilder table = new StringBuilder();
     table
         .append("| change | rows written, none | with 1 snapshot | extra | versions (bytes) |")
-        .append(" kept files (bytes) |\n");
+        .append(" kept files (bytes) | version log (bytes) |\n");
     costs.forEach(
         (name, c) ->
             table.append(
                 String.format(
-                    "| %s | %d | %d | %d | %d (%d) | %d (%d) |%n",
+                    "| %s | %d | %d | %d | %d (%d) | %d (%d) | %d (%d) |%n",
                     name,
                     c[0].written(),
                     c[1].written(),
@@ -183,12 +198,17 @@ class SnapshotRowsPerChangeTest {
                     c[1].versions(),
                     c[1].versionBytes(),
                     c[1].kept(),
-                    c[1].keptBytes())));
+                    c[1].keptBytes(),
+                    c[1].logged(),
+                    c[1].logBytes())));
     System.out.print(table);
 
     for (Cost[] c : costs.values()) {
       assertThat(c[0].versions()).isZero();
       assertThat(c[0].kept()).isZero();
+      assertThat(c[0].logged()).isZero();
+      // Each version is logged for its reclaim: one row of 31 bytes plus the name.
+      assertThat(c[1].logged()).isEqualTo(c[1].versions());
     }
     // The file's entry and, where the change touches the directory's listing or times, the
     // directory's; a rename versions the old name, the new name (free at the snapshot) and the
@@ -206,7 +226,8 @@ class SnapshotRowsPerChangeTest {
       assertThat(costs.get(change)[1].kept()).as(change).isEqualTo(1);
     }
     Cost[] delete = costs.get("delete");
-    assertThat(delete[1].written()).isLessThan(delete[0].written() + delete[1].versions());
+    assertThat(delete[1].written())
+        .isLessThan(delete[0].written() + delete[1].versions() + delete[1].logged());
     // A change of one call that frees no block writes exactly its versions more. (Writes through a
     // pipeline run several calls whose rows vary by one with the datanode's timing.)
     for (String change : new String[] {"create", "append", "rename", "chmod", "setxattr"}) {
@@ -214,12 +235,15 @@ class SnapshotRowsPerChangeTest {
     }
     for (String change : new String[] {"chmod", "setxattr"}) {
       Cost[] c = costs.get(change);
-      assertThat(c[1].written() - c[0].written()).as(change).isEqualTo(c[1].versions());
+      assertThat(c[1].written() - c[0].written())
+          .as(change)
+          .isEqualTo(c[1].versions() + c[1].logged());
     }
     // A rename of a file the snapshot has also records the entry it leaves, twice: its reference
     // mark's snapshot_earlier_entries row and the snapshot_renamed_entries row diff reports follow.
     Cost[] rename = costs.get("rename");
-    assertThat(rename[1].written() - rename[0].written()).isEqualTo(rename[1].versions() + 2);
+    assertThat(rename[1].written() - rename[0].written())
+        .isEqualTo(rename[1].versions() + rename[1].logged() + 2);
   }
 
   private static long versions(Map<String, Cost[]> costs, String change) {

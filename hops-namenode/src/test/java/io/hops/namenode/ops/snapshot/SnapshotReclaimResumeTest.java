@@ -1,0 +1,66 @@
+package io.hops.namenode.ops.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Storage;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
+import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.Namesystem;
+import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.security.PermissionChecker;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A reclaim of snapshot versions whose namenode stops after the {@code deleteSnapshot} commits and
+ * before its batches run is finished by the leader from the pending row (docs/architecture.md,
+ * "Snapshots", "Reclaiming versions").
+ */
+class SnapshotReclaimResumeTest {
+  @Test
+  void theLeaderFinishesAReclaimItsNamenodeLeftAfterTheDelete() throws Exception {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 200);
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      Storage storage = cluster.namenode().namesystem().storage();
+      DistributedFileSystem fs = cluster.client();
+      for (int i = 0; i < 10; i++) {
+        fs.createNewFile(new Path("/d/f" + i));
+      }
+      fs.allowSnapshot(new Path("/d"));
+      fs.createSnapshot(new Path("/d"), "s0");
+      for (int i = 0; i < 10; i++) {
+        fs.setPermission(new Path("/d/f" + i), new FsPermission((short) 0600));
+      }
+      assertThat(count(storage, InodeVersionRow.class)).isEqualTo(10);
+
+      // The delete's transaction commits; the batches after it never run on its namenode.
+      Namesystem ns = cluster.namenode().namesystem();
+      PermissionChecker superuser = ns.checkers().ofSuperuser();
+      ns.runner().run(() -> new DeleteSnapshot(superuser, "/d", "s0"));
+
+      long deadline = System.currentTimeMillis() + 30_000;
+      while (count(storage, SnapshotVersionLogRow.class) > 0
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+      }
+      assertThat(count(storage, SnapshotVersionLogRow.class)).as("log and pending rows").isZero();
+      assertThat(count(storage, InodeVersionRow.class)).isZero();
+      assertThat(fs.listStatus(new Path("/d"))).hasSize(10);
+    }
+  }
+
+  private static long count(Storage storage, Class<?> row) throws Exception {
+    try (Transaction tx = storage.begin()) {
+      return row == InodeVersionRow.class
+          ? tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).size()
+          : tx.scanAll(SnapshotVersionLogRow.TABLE, LockMode.READ_COMMITTED).size();
+    }
+  }
+}
