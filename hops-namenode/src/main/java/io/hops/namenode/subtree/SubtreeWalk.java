@@ -343,8 +343,7 @@ final class SubtreeWalk {
         covered.put(d.row().id(), d.cover());
       }
       for (InodeRow sub : subdirs) {
-        long own = tx.coveringDirectory(List.of(sub));
-        long cover = own != 0 ? own : d.cover();
+        long cover = SnapshotContent.coverBelow(d.cover(), tx.summaryCover(List.of(sub)));
         if (cover != 0) {
           covers.put(sub.id(), cover);
           if (sub.childrenCount() == 0) {

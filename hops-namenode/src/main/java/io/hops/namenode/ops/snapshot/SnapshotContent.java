@@ -120,7 +120,7 @@ public record SnapshotContent(
     if (covered.isEmpty() && marked.isEmpty()) {
       return Part.NONE;
     }
-    Map<Long, TreeSet<Long>> snapshots = new HashMap<>();
+    Map<Long, Readers> snapshots = new HashMap<>();
     Map<Entry, Held> held = new LinkedHashMap<>();
     Map<Entry, InodeVersionRow> files = new LinkedHashMap<>();
     Map<Long, Short> live = new HashMap<>();
@@ -134,13 +134,9 @@ public record SnapshotContent(
       if (versions.isEmpty()) {
         continue;
       }
-      TreeSet<Long> ids = snapshots.get(e.getValue());
+      Readers ids = snapshots.get(e.getValue());
       if (ids == null) {
-        ids = new TreeSet<>();
-        for (SnapshotRow s :
-            tx.findByPartition(SnapshotRow.TABLE, e.getValue(), LockMode.READ_COMMITTED)) {
-          ids.add(s.snapshotId());
-        }
+        ids = Readers.of(tx, e.getValue());
         snapshots.put(e.getValue(), ids);
       }
       Set<String> versioned = new HashSet<>();
@@ -179,11 +175,48 @@ public record SnapshotContent(
   }
 
   /**
+   * The cover of a directory for {@link #readPart}, from its parent's ({@code above}) and its own
+   * ({@code own}; both as {@link LockPhase#summaryCover} gives them): a snapshottable directory
+   * with snapshots anywhere above wins, else the nearest hold.
+   */
+  public static long coverBelow(long above, long own) {
+    return own > 0 || (own < 0 && above <= 0) ? own : above;
+  }
+
+  /**
+   * The snapshots that may read a covered directory's versions: those of its snapshottable
+   * directory, or, below a hold ({@code upTo}, the holder's latest snapshot when the directory
+   * moved away; the holder is not known there), every snapshot up to the hold, which stands while
+   * one of them remains.
+   */
+  private record Readers(TreeSet<Long> ids, long upTo) {
+    static Readers of(LockPhase tx, long cover) throws StorageException {
+      if (cover < 0) {
+        return new Readers(null, -cover);
+      }
+      TreeSet<Long> ids = new TreeSet<>();
+      for (SnapshotRow s : tx.findByPartition(SnapshotRow.TABLE, cover, LockMode.READ_COMMITTED)) {
+        ids.add(s.snapshotId());
+      }
+      return new Readers(ids, 0);
+    }
+
+    /** Whether a snapshot in {@code [from, to]} may read. */
+    boolean anyIn(long from, long to) {
+      if (ids == null) {
+        return from <= Math.min(to, upTo);
+      }
+      Long s = ids.ceiling(from);
+      return s != null && s <= to;
+    }
+  }
+
+  /**
    * The latest present version of each entry and inode that some existing snapshot reads: a version
    * at s answers the snapshots after the entry's previous version and up to s, and the latest one
    * is the inode as it was last seen there.
    */
-  private static List<InodeVersionRow> seen(List<InodeVersionRow> versions, TreeSet<Long> ids) {
+  private static List<InodeVersionRow> seen(List<InodeVersionRow> versions, Readers ids) {
     List<InodeVersionRow> sorted = new ArrayList<>(versions);
     sorted.sort(
         Comparator.comparing(InodeVersionRow::name).thenComparingLong(InodeVersionRow::snapshotId));
@@ -195,8 +228,7 @@ public record SnapshotContent(
         name = v.name();
         previous = 0;
       }
-      Long s = ids.ceiling(previous + 1);
-      if (v.present() && s != null && s <= v.snapshotId()) {
+      if (v.present() && ids.anyIn(previous + 1, v.snapshotId())) {
         latest.put(Entry.of(v), v);
       }
       previous = v.snapshotId();
@@ -212,7 +244,7 @@ public record SnapshotContent(
   private static void count(
       LockPhase tx,
       InodeVersionRow v,
-      TreeSet<Long> ids,
+      Readers ids,
       Map<Entry, Held> held,
       Map<Entry, InodeVersionRow> files)
       throws StorageException {
@@ -229,7 +261,7 @@ public record SnapshotContent(
       InodeVersionRow v,
       long deletedAt,
       boolean detached,
-      TreeSet<Long> ids,
+      Readers ids,
       Map<Entry, Held> held,
       Map<Entry, InodeVersionRow> files)
       throws StorageException {
