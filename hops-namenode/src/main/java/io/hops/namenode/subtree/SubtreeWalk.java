@@ -45,7 +45,8 @@ import java.util.function.Consumer;
 final class SubtreeWalk {
   /**
    * A directory of the subtree and its path; for a count, the snapshottable directory with
-   * snapshots that covers it ({@code cover}, 0 for none).
+   * snapshots that covers it, or minus a hold ({@code cover}, 0 for none; {@link
+   * LockPhase#summaryCover}).
    */
   record Dir(InodeRow row, String path, long cover) {
     Dir(InodeRow row, String path) {

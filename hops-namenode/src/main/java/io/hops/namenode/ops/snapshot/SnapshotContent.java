@@ -38,14 +38,14 @@ import java.util.TreeSet;
  * file that left its entry by a rename counts at its version's length with no tails, as HDFS's
  * {@code WithName} reference counts it at its snapshot.
  *
- * <p>Cost: nothing for a directory that no snapshottable directory with snapshots covers; else a
- * pruned scan of the directory's versions, and when it has some, of its live children and (once per
- * snapshottable directory and read) of its snapshots, read committed; a deleted directory adds a
- * scan of its versions, and one of its rows when a delete too big for one transaction detached it
- * with them: the whole deleted subtree is read in one transaction. Where files are held, or live
- * files may have tails, one batched read of their tails and one of the blocks of the held files and
- * of the tails, and a read of a file's renamed entries by the index where its blocks say it changed
- * after its latest version.
+ * <p>Cost: nothing for a directory that no snapshottable directory with snapshots, nor the hold of
+ * a directory moved out of one, covers; else a pruned scan of the directory's versions, and when it
+ * has some, of its live children and (once per snapshottable directory and read) of its snapshots,
+ * read committed; a deleted directory adds a scan of its versions, and one of its rows when a
+ * delete too big for one transaction detached it with them: the whole deleted subtree is read in
+ * one transaction. Where files are held, or live files may have tails, one batched read of their
+ * tails and one of the blocks of the held files and of the tails, and a read of a file's renamed
+ * entries by the index where its blocks say it changed after its latest version.
  *
  * <p>{@code keptByTruncates} is the space of the blocks truncates keep for the snapshots of live
  * files: HDFS counts a file's diff blocks in its own space, so it adds to the summary's space and
