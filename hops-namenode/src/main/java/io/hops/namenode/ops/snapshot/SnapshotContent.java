@@ -28,8 +28,8 @@ import java.util.TreeSet;
  * directory had at a snapshot that still exists and no longer has under that name (deleted,
  * replaced, or renamed away, which HDFS also counts through its reference), once per entry it left
  * (HDFS counts a file renamed and then deleted through both references), with everything a deleted
- * directory held (docs/architecture.md, "Snapshots", "Content summaries"). The counts add to the
- * summary's and are its {@code snapshot...} figures.
+ * directory held, through each entry it is reached by (docs/architecture.md, "Snapshots", "Content
+ * summaries"). The counts add to the summary's and are its {@code snapshot...} figures.
  *
  * <p>An entry's inode counts as its latest version has it, and a file deleted there as HDFS's
  * deleted file counts itself (its current state, INodeFile.computeContentSummary): its blocks the
@@ -57,10 +57,18 @@ public record SnapshotContent(
     long length, long files, long dirs, long space, long keptByTruncates) {
   public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0, 0);
 
-  /** An entry a snapshot had: the directory, the name, and the inode it named. */
-  public record Entry(long parentId, String name, long id) {
+  /**
+   * An entry a snapshot had: the directory, the name, and the inode it named; below a deleted
+   * directory, also the entry it was reached through ({@code via}, null at the top), as HDFS counts
+   * a directory's contents once per reference to it.
+   */
+  public record Entry(long parentId, String name, long id, Entry via) {
     static Entry of(InodeVersionRow v) {
-      return new Entry(v.parentId(), v.name(), v.id());
+      return of(v, null);
+    }
+
+    static Entry of(InodeVersionRow v, Entry via) {
+      return new Entry(v.parentId(), v.name(), v.id(), via);
     }
   }
 
@@ -253,32 +261,33 @@ public record SnapshotContent(
     boolean detached =
         v.isDir()
             && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED) != null;
-    count(tx, v, v.snapshotId(), detached, ids, held, files);
+    count(tx, v, null, v.snapshotId(), detached, ids, held, files);
   }
 
   private static void count(
       LockPhase tx,
       InodeVersionRow v,
+      Entry via,
       long deletedAt,
       boolean detached,
       Readers ids,
       Map<Entry, Held> held,
       Map<Entry, InodeVersionRow> files)
       throws StorageException {
+    Entry key = Entry.of(v, via);
     if (!v.isDir()) {
       // HDFS's snapshot counts leave symlinks out of the files
-      held.put(
-          Entry.of(v),
-          new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
+      held.put(key, new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
       if (v.symlink() == null && !v.fileStoredInDb()) {
-        files.put(Entry.of(v), v);
+        files.put(key, v);
       }
       return;
     }
-    held.put(Entry.of(v), new Held(0, 0, 1, 0));
+    held.put(key, new Held(0, 0, 1, 0));
+    Entry below = via == null ? key : via;
     for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
-      if (!held.containsKey(Entry.of(child))) {
-        count(tx, child, deletedAt, detached, ids, held, files);
+      if (!held.containsKey(Entry.of(child, below))) {
+        count(tx, child, below, deletedAt, detached, ids, held, files);
       }
     }
   }
@@ -346,7 +355,12 @@ public record SnapshotContent(
       if ((tail == 0 && length == v.size()) || leftByRename(tx, v)) {
         continue;
       }
-      held.put(Entry.of(v), new Held(length, 1, 0, (length + tail) * v.replication()));
+      Held left = new Held(length, 1, 0, (length + tail) * v.replication());
+      for (Map.Entry<Entry, InodeVersionRow> f : files.entrySet()) {
+        if (f.getValue().equals(v)) { // each reference the file was reached through
+          held.put(f.getKey(), left);
+        }
+      }
     }
     return kept;
   }

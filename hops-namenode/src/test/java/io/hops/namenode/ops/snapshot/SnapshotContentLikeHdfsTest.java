@@ -126,6 +126,52 @@ class SnapshotContentLikeHdfsTest {
     }
   }
 
+  /**
+   * A directory renamed after a snapshot and deleted after the next is reached through two entries
+   * (HDFS's {@code WithName} at the first, its deleted {@code DstReference} at the second): HDFS
+   * counts its contents through each, one transaction and the subtree protocol's walk alike.
+   */
+  @Test
+  void aDirectoryRenamedThenDeletedCountsItsContentsAtBothEntriesAsHdfsDoes() throws Exception {
+    Configuration small = new Configuration(false);
+    small.setInt(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, 3);
+    try (io.hops.namenode.HopsNameNode forced = both.hops().startAnotherNamenode(small);
+        DistributedFileSystem walked =
+            (DistributedFileSystem)
+                org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(forced))) {
+      List<List<String>> hdfs = twiceHistory(both.hdfsSide().admin(), List.of());
+      List<List<String>> hops = twiceHistory(both.hopsSide().admin(), List.of(walked));
+      assertThat(String.join("\n", hops.get(1)))
+          .as("counted with the subtree protocol")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(String.join("\n", hops.get(0)))
+          .as("counted in one transaction")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+    }
+  }
+
+  private static List<List<String>> twiceHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = new ArrayList<>();
+    readers.forEach(r -> out.add(new ArrayList<>()));
+    List<String> paths = List.of("/tw", "/tw/s");
+    fs.mkdirs(p("/tw/s/a/in"));
+    fs.mkdirs(p("/tw/s/keep"));
+    write(fs, "/tw/s/a/x", 100);
+    write(fs, "/tw/s/a/in/y", 20);
+    write(fs, "/tw/s/keep/k", 3);
+    fs.allowSnapshot(p("/tw/s"));
+    fs.createSnapshot(p("/tw/s"), "s1");
+    fs.rename(p("/tw/s/a"), p("/tw/s/b"));
+    fs.createSnapshot(p("/tw/s"), "s2");
+    fs.delete(p("/tw/s/b"), true);
+    bigViews(readers, out, paths, "renamed, then deleted");
+    return out;
+  }
+
   private static List<List<String>> heldHistory(
       DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
     List<DistributedFileSystem> readers = new ArrayList<>();
