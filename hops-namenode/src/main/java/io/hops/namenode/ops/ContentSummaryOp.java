@@ -92,9 +92,9 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     if (target.isDir() && !subtree.exceeded()) {
       snapshots = SnapshotContent.read(tx, coveredDirectories(tx), subtree.marked());
     } else if (target.isDir()) {
-      cover = tx.coveringDirectory(resolved.inodes()); // for the subtree protocol's count
+      cover = tx.summaryCover(resolved.inodes()); // for the subtree protocol's count
     } else {
-      snapshots = SnapshotContent.ofFile(tx, target, tx.coveringDirectory(resolved.inodes()) != 0);
+      snapshots = SnapshotContent.ofFile(tx, target, tx.summaryCover(resolved.inodes()) != 0);
     }
     if (target.isDir() && target.hasQuota()) {
       quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.READ_COMMITTED);
@@ -103,19 +103,18 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
 
   /**
    * The subtree's directories that a snapshottable directory with snapshots covers (the one above
-   * the target, or one below it), each with that directory's id; none when snapshots are off.
+   * the target, or one below it), each with that directory's id, or a hold (minus the hold; {@link
+   * LockPhase#summaryCover}); none when snapshots are off.
    */
   private Map<Long, Long> coveredDirectories(LockPhase tx) {
     Map<Long, Long> covering = new HashMap<>();
     Map<Long, Long> covered = new HashMap<>();
     for (SubtreeScan.Node n : subtree.nodes()) { // parents before children
-      long own = tx.coveringDirectory(List.of(n.row()));
-      long dir =
-          own != 0
-              ? own
-              : n.parent() == null
-                  ? tx.coveringDirectory(resolved.inodes())
-                  : covering.get(n.parent().row().id());
+      long above =
+          n.parent() == null
+              ? tx.summaryCover(resolved.inodes())
+              : covering.get(n.parent().row().id());
+      long dir = SnapshotContent.coverBelow(above, tx.summaryCover(List.of(n.row())));
       covering.put(n.row().id(), dir);
       if (dir != 0) {
         covered.put(n.row().id(), dir);

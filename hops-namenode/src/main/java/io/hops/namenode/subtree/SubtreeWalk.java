@@ -45,7 +45,8 @@ import java.util.function.Consumer;
 final class SubtreeWalk {
   /**
    * A directory of the subtree and its path; for a count, the snapshottable directory with
-   * snapshots that covers it ({@code cover}, 0 for none).
+   * snapshots that covers it, or minus a hold ({@code cover}, 0 for none; {@link
+   * LockPhase#summaryCover}).
    */
   record Dir(InodeRow row, String path, long cover) {
     Dir(InodeRow row, String path) {
@@ -343,8 +344,7 @@ final class SubtreeWalk {
         covered.put(d.row().id(), d.cover());
       }
       for (InodeRow sub : subdirs) {
-        long own = tx.coveringDirectory(List.of(sub));
-        long cover = own != 0 ? own : d.cover();
+        long cover = SnapshotContent.coverBelow(d.cover(), tx.summaryCover(List.of(sub)));
         if (cover != 0) {
           covers.put(sub.id(), cover);
           if (sub.childrenCount() == 0) {

@@ -258,6 +258,26 @@ public final class LockPhase implements RowReads {
   }
 
   /**
+   * What a content summary reads snapshot data of the last of {@code rows} by: the covering
+   * snapshottable directory's id, else minus the hold of the nearest directory among them moved out
+   * of its snapshots (docs/architecture.md, "Snapshots"), else 0; always 0 when snapshots are off.
+   * Nothing is read.
+   */
+  public long summaryCover(List<InodeRow> rows) {
+    long dir = coveringDirectory(rows);
+    if (dir != 0 || !resolver.locksSnapshotRoots()) {
+      return dir;
+    }
+    for (int i = rows.size() - 1; i >= 0; i--) {
+      InodeRow r = rows.get(i);
+      if (r != null && r.isDir() && !r.snapshottable() && r.snapshotId() > 0) {
+        return -r.snapshotId();
+      }
+    }
+    return 0;
+  }
+
+  /**
    * Resolves a path with no lock, reusing the ancestors of {@code base} when the path is beside it
    * (same parent directory): the second path of a rename ({@link PathResolver#resolveBeside}).
    */

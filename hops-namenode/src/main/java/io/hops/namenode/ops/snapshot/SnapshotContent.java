@@ -28,8 +28,8 @@ import java.util.TreeSet;
  * directory had at a snapshot that still exists and no longer has under that name (deleted,
  * replaced, or renamed away, which HDFS also counts through its reference), once per entry it left
  * (HDFS counts a file renamed and then deleted through both references), with everything a deleted
- * directory held (docs/architecture.md, "Snapshots", "Content summaries"). The counts add to the
- * summary's and are its {@code snapshot...} figures.
+ * directory held, through each entry it is reached by (docs/architecture.md, "Snapshots", "Content
+ * summaries"). The counts add to the summary's and are its {@code snapshot...} figures.
  *
  * <p>An entry's inode counts as its latest version has it, and a file deleted there as HDFS's
  * deleted file counts itself (its current state, INodeFile.computeContentSummary): its blocks the
@@ -38,14 +38,14 @@ import java.util.TreeSet;
  * file that left its entry by a rename counts at its version's length with no tails, as HDFS's
  * {@code WithName} reference counts it at its snapshot.
  *
- * <p>Cost: nothing for a directory that no snapshottable directory with snapshots covers; else a
- * pruned scan of the directory's versions, and when it has some, of its live children and (once per
- * snapshottable directory and read) of its snapshots, read committed; a deleted directory adds a
- * scan of its versions, and one of its rows when a delete too big for one transaction detached it
- * with them: the whole deleted subtree is read in one transaction. Where files are held, or live
- * files may have tails, one batched read of their tails and one of the blocks of the held files and
- * of the tails, and a read of a file's renamed entries by the index where its blocks say it changed
- * after its latest version.
+ * <p>Cost: nothing for a directory that no snapshottable directory with snapshots, nor the hold of
+ * a directory moved out of one, covers; else a pruned scan of the directory's versions, and when it
+ * has some, of its live children and (once per snapshottable directory and read) of its snapshots,
+ * read committed; a deleted directory adds a scan of its versions, and one of its rows when a
+ * delete too big for one transaction detached it with them: the whole deleted subtree is read in
+ * one transaction. Where files are held, or live files may have tails, one batched read of their
+ * tails and one of the blocks of the held files and of the tails, and a read of a file's renamed
+ * entries by the index where its blocks say it changed after its latest version.
  *
  * <p>{@code keptByTruncates} is the space of the blocks truncates keep for the snapshots of live
  * files: HDFS counts a file's diff blocks in its own space, so it adds to the summary's space and
@@ -57,10 +57,18 @@ public record SnapshotContent(
     long length, long files, long dirs, long space, long keptByTruncates) {
   public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0, 0);
 
-  /** An entry a snapshot had: the directory, the name, and the inode it named. */
-  public record Entry(long parentId, String name, long id) {
+  /**
+   * An entry a snapshot had: the directory, the name, and the inode it named; below a deleted
+   * directory, also the entry it was reached through ({@code via}, null at the top), as HDFS counts
+   * a directory's contents once per reference to it.
+   */
+  public record Entry(long parentId, String name, long id, Entry via) {
     static Entry of(InodeVersionRow v) {
-      return new Entry(v.parentId(), v.name(), v.id());
+      return of(v, null);
+    }
+
+    static Entry of(InodeVersionRow v, Entry via) {
+      return new Entry(v.parentId(), v.name(), v.id(), via);
     }
   }
 
@@ -120,7 +128,7 @@ public record SnapshotContent(
     if (covered.isEmpty() && marked.isEmpty()) {
       return Part.NONE;
     }
-    Map<Long, TreeSet<Long>> snapshots = new HashMap<>();
+    Map<Long, Readers> snapshots = new HashMap<>();
     Map<Entry, Held> held = new LinkedHashMap<>();
     Map<Entry, InodeVersionRow> files = new LinkedHashMap<>();
     Map<Long, Short> live = new HashMap<>();
@@ -134,13 +142,9 @@ public record SnapshotContent(
       if (versions.isEmpty()) {
         continue;
       }
-      TreeSet<Long> ids = snapshots.get(e.getValue());
+      Readers ids = snapshots.get(e.getValue());
       if (ids == null) {
-        ids = new TreeSet<>();
-        for (SnapshotRow s :
-            tx.findByPartition(SnapshotRow.TABLE, e.getValue(), LockMode.READ_COMMITTED)) {
-          ids.add(s.snapshotId());
-        }
+        ids = Readers.of(tx, e.getValue());
         snapshots.put(e.getValue(), ids);
       }
       Set<String> versioned = new HashSet<>();
@@ -179,11 +183,48 @@ public record SnapshotContent(
   }
 
   /**
+   * The cover of a directory for {@link #readPart}, from its parent's ({@code above}) and its own
+   * ({@code own}; both as {@link LockPhase#summaryCover} gives them): a snapshottable directory
+   * with snapshots anywhere above wins, else the nearest hold.
+   */
+  public static long coverBelow(long above, long own) {
+    return own > 0 || (own < 0 && above <= 0) ? own : above;
+  }
+
+  /**
+   * The snapshots that may read a covered directory's versions: those of its snapshottable
+   * directory, or, below a hold ({@code upTo}, the holder's latest snapshot when the directory
+   * moved away; the holder is not known there), every snapshot up to the hold, which stands while
+   * one of them remains.
+   */
+  private record Readers(TreeSet<Long> ids, long upTo) {
+    static Readers of(LockPhase tx, long cover) throws StorageException {
+      if (cover < 0) {
+        return new Readers(null, -cover);
+      }
+      TreeSet<Long> ids = new TreeSet<>();
+      for (SnapshotRow s : tx.findByPartition(SnapshotRow.TABLE, cover, LockMode.READ_COMMITTED)) {
+        ids.add(s.snapshotId());
+      }
+      return new Readers(ids, 0);
+    }
+
+    /** Whether a snapshot in {@code [from, to]} may read. */
+    boolean anyIn(long from, long to) {
+      if (ids == null) {
+        return from <= Math.min(to, upTo);
+      }
+      Long s = ids.ceiling(from);
+      return s != null && s <= to;
+    }
+  }
+
+  /**
    * The latest present version of each entry and inode that some existing snapshot reads: a version
    * at s answers the snapshots after the entry's previous version and up to s, and the latest one
    * is the inode as it was last seen there.
    */
-  private static List<InodeVersionRow> seen(List<InodeVersionRow> versions, TreeSet<Long> ids) {
+  private static List<InodeVersionRow> seen(List<InodeVersionRow> versions, Readers ids) {
     List<InodeVersionRow> sorted = new ArrayList<>(versions);
     sorted.sort(
         Comparator.comparing(InodeVersionRow::name).thenComparingLong(InodeVersionRow::snapshotId));
@@ -195,8 +236,7 @@ public record SnapshotContent(
         name = v.name();
         previous = 0;
       }
-      Long s = ids.ceiling(previous + 1);
-      if (v.present() && s != null && s <= v.snapshotId()) {
+      if (v.present() && ids.anyIn(previous + 1, v.snapshotId())) {
         latest.put(Entry.of(v), v);
       }
       previous = v.snapshotId();
@@ -212,7 +252,7 @@ public record SnapshotContent(
   private static void count(
       LockPhase tx,
       InodeVersionRow v,
-      TreeSet<Long> ids,
+      Readers ids,
       Map<Entry, Held> held,
       Map<Entry, InodeVersionRow> files)
       throws StorageException {
@@ -221,32 +261,33 @@ public record SnapshotContent(
     boolean detached =
         v.isDir()
             && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED) != null;
-    count(tx, v, v.snapshotId(), detached, ids, held, files);
+    count(tx, v, null, v.snapshotId(), detached, ids, held, files);
   }
 
   private static void count(
       LockPhase tx,
       InodeVersionRow v,
+      Entry via,
       long deletedAt,
       boolean detached,
-      TreeSet<Long> ids,
+      Readers ids,
       Map<Entry, Held> held,
       Map<Entry, InodeVersionRow> files)
       throws StorageException {
+    Entry key = Entry.of(v, via);
     if (!v.isDir()) {
       // HDFS's snapshot counts leave symlinks out of the files
-      held.put(
-          Entry.of(v),
-          new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
+      held.put(key, new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
       if (v.symlink() == null && !v.fileStoredInDb()) {
-        files.put(Entry.of(v), v);
+        files.put(key, v);
       }
       return;
     }
-    held.put(Entry.of(v), new Held(0, 0, 1, 0));
+    held.put(key, new Held(0, 0, 1, 0));
+    Entry below = via == null ? key : via;
     for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
-      if (!held.containsKey(Entry.of(child))) {
-        count(tx, child, deletedAt, detached, ids, held, files);
+      if (!held.containsKey(Entry.of(child, below))) {
+        count(tx, child, below, deletedAt, detached, ids, held, files);
       }
     }
   }
@@ -314,7 +355,12 @@ public record SnapshotContent(
       if ((tail == 0 && length == v.size()) || leftByRename(tx, v)) {
         continue;
       }
-      held.put(Entry.of(v), new Held(length, 1, 0, (length + tail) * v.replication()));
+      Held left = new Held(length, 1, 0, (length + tail) * v.replication());
+      for (Map.Entry<Entry, InodeVersionRow> f : files.entrySet()) {
+        if (f.getValue().equals(v)) { // each reference the file was reached through
+          held.put(f.getKey(), left);
+        }
+      }
     }
     return kept;
   }

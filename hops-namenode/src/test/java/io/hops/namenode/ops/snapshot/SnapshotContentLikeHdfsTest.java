@@ -100,6 +100,108 @@ class SnapshotContentLikeHdfsTest {
   }
 
   /**
+   * A directory moved out of its snapshottable directory (a hold) keeps its snapshot data with it:
+   * HDFS counts what changed below it since (files and a directory deleted, a file overwritten),
+   * through its reference, in the summaries of the directory it is in now and of everything above,
+   * one transaction and the subtree protocol's walk alike.
+   */
+  @Test
+  void directoriesMovedOutOfTheirSnapshotsCountWhatChangedBelowThemAsHdfsDoes() throws Exception {
+    Configuration small = new Configuration(false);
+    small.setInt(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, 3);
+    try (io.hops.namenode.HopsNameNode forced = both.hops().startAnotherNamenode(small);
+        DistributedFileSystem walked =
+            (DistributedFileSystem)
+                org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(forced))) {
+      List<List<String>> hdfs = heldHistory(both.hdfsSide().admin(), List.of());
+      List<List<String>> hops = heldHistory(both.hopsSide().admin(), List.of(walked));
+      assertThat(String.join("\n", hops.get(1)))
+          .as("counted with the subtree protocol")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(String.join("\n", hops.get(0)))
+          .as("counted in one transaction")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(hdfs.get(0))
+          .anyMatch(l -> l.startsWith("/hd/out: ") && !l.contains(" snapshotLength=0 "));
+    }
+  }
+
+  /**
+   * A directory renamed after a snapshot and deleted after the next is reached through two entries
+   * (HDFS's {@code WithName} at the first, its deleted {@code DstReference} at the second): HDFS
+   * counts its contents through each, one transaction and the subtree protocol's walk alike.
+   */
+  @Test
+  void aDirectoryRenamedThenDeletedCountsItsContentsAtBothEntriesAsHdfsDoes() throws Exception {
+    Configuration small = new Configuration(false);
+    small.setInt(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, 3);
+    try (io.hops.namenode.HopsNameNode forced = both.hops().startAnotherNamenode(small);
+        DistributedFileSystem walked =
+            (DistributedFileSystem)
+                org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(forced))) {
+      List<List<String>> hdfs = twiceHistory(both.hdfsSide().admin(), List.of());
+      List<List<String>> hops = twiceHistory(both.hopsSide().admin(), List.of(walked));
+      assertThat(String.join("\n", hops.get(1)))
+          .as("counted with the subtree protocol")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(String.join("\n", hops.get(0)))
+          .as("counted in one transaction")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+    }
+  }
+
+  private static List<List<String>> twiceHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = new ArrayList<>();
+    readers.forEach(r -> out.add(new ArrayList<>()));
+    List<String> paths = List.of("/tw", "/tw/s");
+    fs.mkdirs(p("/tw/s/a/in"));
+    fs.mkdirs(p("/tw/s/keep"));
+    write(fs, "/tw/s/a/x", 100);
+    write(fs, "/tw/s/a/in/y", 20);
+    write(fs, "/tw/s/keep/k", 3);
+    fs.allowSnapshot(p("/tw/s"));
+    fs.createSnapshot(p("/tw/s"), "s1");
+    fs.rename(p("/tw/s/a"), p("/tw/s/b"));
+    fs.createSnapshot(p("/tw/s"), "s2");
+    fs.delete(p("/tw/s/b"), true);
+    bigViews(readers, out, paths, "renamed, then deleted");
+    return out;
+  }
+
+  private static List<List<String>> heldHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = new ArrayList<>();
+    readers.forEach(r -> out.add(new ArrayList<>()));
+    List<String> paths = List.of("/hd/out", "/hd/out/d", "/hd/out/d/keep");
+    fs.mkdirs(p("/hd/s/d/sub/in"));
+    fs.mkdirs(p("/hd/s/d/keep"));
+    fs.mkdirs(p("/hd/out"));
+    write(fs, "/hd/s/d/f", 400);
+    write(fs, "/hd/s/d/g", 30);
+    write(fs, "/hd/s/d/sub/h", 60);
+    write(fs, "/hd/s/d/sub/in/i", 7);
+    write(fs, "/hd/s/d/keep/k", 9);
+    write(fs, "/hd/s/d/keep/k2", 11);
+    fs.allowSnapshot(p("/hd/s"));
+    fs.createSnapshot(p("/hd/s"), "s1");
+    fs.rename(p("/hd/s/d"), p("/hd/out/d"));
+    bigViews(readers, out, paths, "moved out");
+    fs.delete(p("/hd/out/d/f"), false);
+    fs.delete(p("/hd/out/d/sub"), true);
+    fs.delete(p("/hd/out/d/keep/k"), false);
+    write(fs, "/hd/out/d/g", 5);
+    bigViews(readers, out, paths, "deleted and overwritten below the moved directory");
+    return out;
+  }
+
+  /**
    * The history of {@link #summariesPastTheSubtreeBoundCountWhatOnlySnapshotsHoldAsHdfsDoes}, done
    * through {@code fs}, viewed through it and through each of {@code others}: one list of lines
    * each.
