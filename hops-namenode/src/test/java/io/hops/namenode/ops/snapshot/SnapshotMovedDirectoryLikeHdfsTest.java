@@ -195,21 +195,7 @@ class SnapshotMovedDirectoryLikeHdfsTest {
           walk(fs, dir + "/.snapshot/" + snap.getPath().getName(), out);
         }
         names.add("");
-        for (String from : names) {
-          for (String to : names) {
-            if (!from.equals(to)) {
-              out.add(
-                  "diff "
-                      + dir
-                      + " '"
-                      + from
-                      + "' -> '"
-                      + to
-                      + "': "
-                      + fs.getSnapshotDiffReport(p(dir), from, to));
-            }
-          }
-        }
+        SnapshotTestFiles.diffsBetween(fs, dir, names, out);
       }
     }
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));

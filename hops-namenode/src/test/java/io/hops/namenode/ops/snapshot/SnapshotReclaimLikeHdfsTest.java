@@ -198,21 +198,7 @@ class SnapshotReclaimLikeHdfsTest {
         walk(fs, at, out);
       }
       names.add("");
-      for (String from : names) {
-        for (String to : names) {
-          if (!from.equals(to)) {
-            out.add(
-                "diff "
-                    + dir
-                    + " '"
-                    + from
-                    + "' -> '"
-                    + to
-                    + "': "
-                    + fs.getSnapshotDiffReport(p(dir), from, to));
-          }
-        }
-      }
+      SnapshotTestFiles.diffsBetween(fs, dir, names, out);
     }
     return out;
   }

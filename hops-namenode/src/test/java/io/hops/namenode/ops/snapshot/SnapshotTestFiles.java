@@ -5,6 +5,7 @@ import io.hops.namenode.config.NamenodeConfig;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -130,5 +131,29 @@ final class SnapshotTestFiles {
     return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
         + " bytes, hash "
         + text.hashCode();
+  }
+
+  /**
+   * The diff report between every ordered pair of {@code names} (snapshot names, "" for the current
+   * tree) of {@code dir}, one line each, added to {@code out}.
+   */
+  static void diffsBetween(
+      DistributedFileSystem fs, String dir, List<String> names, List<String> out)
+      throws IOException {
+    for (String from : names) {
+      for (String to : names) {
+        if (!from.equals(to)) {
+          out.add(
+              "diff "
+                  + dir
+                  + " '"
+                  + from
+                  + "' -> '"
+                  + to
+                  + "': "
+                  + fs.getSnapshotDiffReport(new Path(dir), from, to));
+        }
+      }
+    }
   }
 }
