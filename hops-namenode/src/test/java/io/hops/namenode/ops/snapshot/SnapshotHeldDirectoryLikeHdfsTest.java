@@ -9,8 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeVersionRow;
-import io.hops.dal.rows.ReleasedFileRow;
-import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
@@ -45,12 +43,12 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   void aFileDeletedBelowAHeldDirectoryIsReleasedWithItsSnapshot() throws Exception {
     List<LocatedBlock> kept = heldHistoryAlike("/one", List.of("s0"));
     DistributedFileSystem hops = both.hopsSide().admin();
-    assertKept(kept);
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
     long written = versionsWrittenBy(() -> write(hops, "/one/o/t/before", "while held"));
     assertThat(written).as("versions below the held directory").isPositive();
 
     hops.deleteSnapshot(p("/one/d"), "s0");
-    assertReleased(kept);
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
     assertThat(versionsWrittenBy(() -> changeBelow(hops, "/one/o/t")))
         .as("versions below the directory once its hold is cleared")
         .isZero();
@@ -62,25 +60,25 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     DistributedFileSystem hops = both.hopsSide().admin();
     hops.deleteSnapshot(p("/two/d"), "s0");
     both.hdfsSide().admin().deleteSnapshot(p("/two/d"), "s0");
-    assertKept(kept);
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
     assertThat(digestOf(hops, "/two/d/.snapshot/s1/t/f"))
         .isEqualTo(digestOf(both.hdfsSide().admin(), "/two/d/.snapshot/s1/t/f"))
         .isEqualTo(digest(text("f", 3000)));
     assertThat(versionsWrittenBy(() -> changeBelow(hops, "/two/o/t"))).isPositive();
 
     hops.deleteSnapshot(p("/two/d"), "s1");
-    assertReleased(kept);
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
     assertThat(versionsWrittenBy(() -> changeBelow(hops, "/two/o/t"))).isZero();
   }
 
   @Test
   void theLastSnapshotDeletedThroughTheOtherNamenodeReleasesThem() throws Exception {
     List<LocatedBlock> kept = heldHistoryAlike("/other", List.of("s0"));
-    assertKept(kept);
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
     try (FileSystem viaOther = FileSystem.newInstance(both.get().through(both.other()))) {
       ((DistributedFileSystem) viaOther).deleteSnapshot(p("/other/d"), "s0");
     }
-    assertReleased(kept);
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
     assertThat(versionsWrittenBy(() -> changeBelow(both.hopsSide().admin(), "/other/o/t")))
         .isZero();
   }
@@ -111,9 +109,9 @@ class SnapshotHeldDirectoryLikeHdfsTest {
               + digestOf(fs, "/allowed/d/.snapshot/s0/t/g"));
     }
     assertThat(outcomes.get(0)).isEqualTo(outcomes.get(1)).startsWith("deleted: true");
-    assertKept(kept);
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
     both.hopsSide().admin().deleteSnapshot(p("/allowed/d"), "s0");
-    assertReleased(kept);
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
   }
 
   private static boolean listed(DistributedFileSystem fs, String dir) throws Exception {
@@ -193,26 +191,5 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
       return tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).size();
     }
-  }
-
-  private static void assertKept(List<LocatedBlock> kept) throws Exception {
-    SnapshotKeptBlocks.leaderRounds(both.get());
-    assertThat(SnapshotKeptBlocks.stored(both.get(), kept))
-        .as("kept blocks on the datanode")
-        .allMatch(s -> s);
-    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
-  }
-
-  private static void assertReleased(List<LocatedBlock> kept) throws Exception {
-    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
-      assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED))
-          .as("kept files and holds")
-          .isEmpty();
-    }
-    SnapshotKeptBlocks.awaitInvalidated(both.get(), kept);
-    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
-      assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
-    }
-    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
   }
 }

@@ -1,5 +1,11 @@
 package io.hops.namenode.ops.snapshot;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.Transaction;
+import io.hops.dal.rows.ReleasedFileRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.HopsNameNode;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.check.NamespaceCheck;
@@ -88,5 +94,29 @@ final class SnapshotKeptBlocks {
     return new NamespaceCheck(
             both.hops.namenode().namesystem().storage(), 10_000, line -> {}, owner -> true)
         .run();
+  }
+
+  /** The kept blocks are still on the datanode after the leader's rounds; the namespace checks. */
+  static void assertKept(SideBySide both, List<LocatedBlock> kept) throws Exception {
+    leaderRounds(both);
+    assertThat(stored(both, kept)).as("kept blocks on the datanode").allMatch(s -> s);
+    assertThat(namespaceProblems(both)).isEmpty();
+  }
+
+  /**
+   * No kept file or hold is left, the kept blocks are invalidated on the datanode, no released row
+   * is left, and the namespace checks.
+   */
+  static void assertReleased(SideBySide both, List<LocatedBlock> kept) throws Exception {
+    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED))
+          .as("kept files and holds")
+          .isEmpty();
+    }
+    awaitInvalidated(both, kept);
+    try (Transaction tx = both.hops.namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+    }
+    assertThat(namespaceProblems(both)).isEmpty();
   }
 }

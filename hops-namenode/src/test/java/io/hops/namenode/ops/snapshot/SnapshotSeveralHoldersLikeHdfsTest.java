@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
-import io.hops.dal.rows.ReleasedFileRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
@@ -136,10 +135,10 @@ class SnapshotSeveralHoldersLikeHdfsTest {
     try (FileSystem viaOther = FileSystem.newInstance(both.get().through(both.other()))) {
       ((DistributedFileSystem) viaOther).deleteSnapshot(p(a), "s0");
     }
-    assertKept(kept);
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
     assertThat(digestOf(fs, b + "/.snapshot/b0/f")).isEqualTo(whole);
     fs.deleteSnapshot(p(b), "b0");
-    assertReleased(kept);
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
     assertThat(digestOf(fs, b + "/f2")).isEqualTo(digest(text("f", 3000).substring(0, 1000)));
   }
 
@@ -284,7 +283,7 @@ class SnapshotSeveralHoldersLikeHdfsTest {
       }
       both.hdfsSide().admin().deleteSnapshot(p(d.dir()), d.name());
       if (i < doomed.size() - 1) {
-        assertKept(kept);
+        SnapshotKeptBlocks.assertKept(both.get(), kept);
         for (String at : reads) {
           assertThat(digestOf(both.hopsSide().admin(), at))
               .as(at + " after deleting " + d.name())
@@ -293,27 +292,6 @@ class SnapshotSeveralHoldersLikeHdfsTest {
         }
       }
     }
-    assertReleased(kept);
-  }
-
-  private static void assertKept(List<LocatedBlock> kept) throws Exception {
-    SnapshotKeptBlocks.leaderRounds(both.get());
-    assertThat(SnapshotKeptBlocks.stored(both.get(), kept))
-        .as("kept blocks on the datanode")
-        .allMatch(s -> s);
-    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
-  }
-
-  private static void assertReleased(List<LocatedBlock> kept) throws Exception {
-    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
-      assertThat(tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED))
-          .as("kept files and holds")
-          .isEmpty();
-    }
-    SnapshotKeptBlocks.awaitInvalidated(both.get(), kept);
-    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
-      assertThat(tx.scanAll(ReleasedFileRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
-    }
-    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
   }
 }
