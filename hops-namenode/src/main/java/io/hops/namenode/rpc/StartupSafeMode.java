@@ -150,11 +150,14 @@ final class StartupSafeMode {
       }
       // The notes first: a change committed after this read is noted for the next judgement.
       ChangedStorages.Seen changed = ChangedStorages.read(tx);
-      storagesRead = readAgain(tx, live, changed.storages());
+      storagesRead = readAgain(tx, live, changed.storages(), false);
       changesSeen = changed.rows();
       judge(live.size());
       if (!thresholdsMet() && Time.monotonicNow() - countedAt >= recountMillis) {
         countMillis += countBlocks(tx);
+        // Namenodes that serve already (a starting leader over them) write no notes: what they
+        // changed is read again with the count, so a judgement is never stuck on a stale read.
+        storagesRead += readAgain(tx, live, Set.of(), true);
         judge(live.size());
       }
     }
@@ -237,10 +240,12 @@ final class StartupSafeMode {
 
   /**
    * Brings {@link #safeBlocks} up to the store: reads the block ids of each storage of {@code live}
-   * not read yet or noted {@code changed}, and takes out what a datanode no longer live (or a
-   * storage no longer reported) held; answers how many storages it read.
+   * not read yet or noted {@code changed} (each one if {@code everything}), and takes out what a
+   * datanode no longer live (or a storage no longer reported) held; answers how many storages it
+   * read.
    */
-  private int readAgain(Transaction tx, List<DatanodeState> live, Set<Integer> changed)
+  private int readAgain(
+      Transaction tx, List<DatanodeState> live, Set<Integer> changed, boolean everything)
       throws IOException {
     int storagesRead = 0;
     Set<String> uuids = new HashSet<>();
@@ -252,7 +257,7 @@ final class StartupSafeMode {
       for (StorageStat s : n.storages()) {
         int id = s.ref.id();
         long[] ids = before.get(id);
-        if (ids == null || changed.contains(id)) {
+        if (ids == null || everything || changed.contains(id)) {
           ids = tx.findKeyLongsByIndex(ReplicaRow.TABLE, "storage_id", id, "block_id");
           storagesRead++;
           same = false;

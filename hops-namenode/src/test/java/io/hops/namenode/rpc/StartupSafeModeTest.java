@@ -133,6 +133,53 @@ class StartupSafeModeTest {
     assertThat(reads.get()).as("the notes read are gone").isEqualTo(storages + 2);
   }
 
+  /**
+   * A namenode that serves already writes no notes (a leader that starts over it judges alone), so
+   * a judgement whose thresholds are not met reads every storage again with its recount: a replica
+   * recorded without a note is counted then, and the judgement is not stuck.
+   */
+  @Test
+  void aJudgementNotMetReadsEveryStorageAgainWithItsRecount() throws Exception {
+    AtomicInteger reads = new AtomicInteger();
+    StartupSafeMode thresholds = judge(new AtomicInteger(), reads, 1.0f, 0);
+    int storages = storagesHeardFrom();
+    ReplicaRow replica = theReplica();
+    changeUnnoted(tx -> tx.delete(ReplicaRow.TABLE, replica));
+    try {
+      assertThat(thresholds.evaluate()).as("no replica: not met").isFalse();
+    } finally {
+      changeUnnoted(tx -> tx.insert(ReplicaRow.TABLE, replica));
+    }
+    int before = reads.get();
+    assertThat(thresholds.evaluate()).as("the replica recorded without a note is counted").isTrue();
+    assertThat(reads.get() - before).as("every storage read again").isEqualTo(storages);
+  }
+
+  /** Runs {@code write} with no note, as a namenode that serves already writes. */
+  private static void changeUnnoted(Write write) throws IOException {
+    cluster
+        .namenode()
+        .namesystem()
+        .runner()
+        .run(
+            () ->
+                new Operation<Void>() {
+                  @Override
+                  public String name() {
+                    return "changeUnnoted";
+                  }
+
+                  @Override
+                  protected void lock(LockPhase tx) {}
+
+                  @Override
+                  protected Void execute(ExecutePhase tx) throws IOException {
+                    write.apply(tx);
+                    return null;
+                  }
+                });
+  }
+
   /** What a test writes in a transaction. */
   private interface Write {
     void apply(ExecutePhase tx) throws IOException;
