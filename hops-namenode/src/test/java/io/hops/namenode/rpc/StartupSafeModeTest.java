@@ -157,27 +157,7 @@ class StartupSafeModeTest {
 
   /** Runs {@code write} with no note, as a namenode that serves already writes. */
   private static void changeUnnoted(Write write) throws IOException {
-    cluster
-        .namenode()
-        .namesystem()
-        .runner()
-        .run(
-            () ->
-                new Operation<Void>() {
-                  @Override
-                  public String name() {
-                    return "changeUnnoted";
-                  }
-
-                  @Override
-                  protected void lock(LockPhase tx) {}
-
-                  @Override
-                  protected Void execute(ExecutePhase tx) throws IOException {
-                    write.apply(tx);
-                    return null;
-                  }
-                });
+    run("changeUnnoted", write);
   }
 
   /** What a test writes in a transaction. */
@@ -187,6 +167,16 @@ class StartupSafeModeTest {
 
   /** Runs {@code write} and notes the storage changed in the same transaction, as reports do. */
   private static void changeNoted(Write write, int storageId) throws IOException {
+    run(
+        "changeNoted",
+        tx -> {
+          write.apply(tx);
+          ChangedStorages.note(tx, List.of(storageId));
+        });
+  }
+
+  /** Runs {@code write} in one transaction of the namenode's runner. */
+  private static void run(String name, Write write) throws IOException {
     cluster
         .namenode()
         .namesystem()
@@ -196,7 +186,7 @@ class StartupSafeModeTest {
                 new Operation<Void>() {
                   @Override
                   public String name() {
-                    return "changeNoted";
+                    return name;
                   }
 
                   @Override
@@ -205,7 +195,6 @@ class StartupSafeModeTest {
                   @Override
                   protected Void execute(ExecutePhase tx) throws IOException {
                     write.apply(tx);
-                    ChangedStorages.note(tx, List.of(storageId));
                     return null;
                   }
                 });
