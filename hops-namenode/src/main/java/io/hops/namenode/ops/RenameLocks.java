@@ -250,6 +250,17 @@ final class RenameLocks {
       dstParent = locked.get(dstParentKey);
       dst = locked.get(dstKey);
     }
+    // The nesting check reads the destination's ancestors as locked: an allowSnapshot of one of
+    // them that committed after the read-committed resolution is seen (docs/architecture.md,
+    // "Snapshots", allows and renames).
+    List<InodeRow> asLocked = new ArrayList<>(targetRows);
+    for (int d = 0; d < Math.min(asLocked.size(), tc.length - 1); d++) {
+      InodeRow row = locked.get(keyOf(asLocked.get(d)));
+      if (row != null) {
+        asLocked.set(d, row);
+      }
+    }
+    targetRows = asLocked;
     if (tx.locksSnapshotRoots() && srcParentKey != null && dstParentKey != null) {
       coverForSnapshots(tx, locked);
     }

@@ -73,6 +73,49 @@ public final class PathResolver {
   }
 
   /**
+   * Resolves {@code path} with every directory above the target locked shared, top-down, and the
+   * target at {@code targetMode}: no rename can move the target's ancestors until the transaction
+   * ends (an {@code allowSnapshot}, whose nesting check reads them: docs/architecture.md,
+   * "Snapshots"). One read-committed batch, one batch of shared locks, then the target.
+   */
+  public ResolvedPath resolveUnderLockedAncestors(Transaction tx, String path, LockMode targetMode)
+      throws StorageException {
+    String[] names = PathNames.components(path);
+    int n = names.length;
+    List<InodeRow> inodes = new ArrayList<>(n + 1);
+    if (n > 0 && !readUnlocked(tx, names, n, n - 1, inodes)) {
+      return new ResolvedPath(path, names, List.copyOf(inodes));
+    }
+    if (n > 0) {
+      List<Key> keys = new ArrayList<>(n);
+      keys.add(Inodes.rootKey());
+      for (int i = 1; i < n; i++) {
+        keys.add(Inodes.key(inodes.get(i - 1).id(), names[i - 1]));
+      }
+      List<InodeRow> locked =
+          keys.size() == 1
+              ? java.util.Collections.singletonList(
+                  tx.find(InodeRow.TABLE, keys.get(0), LockMode.SHARED))
+              : tx.findBatch(InodeRow.TABLE, keys, LockMode.SHARED);
+      for (int i = 0; i < n; i++) {
+        InodeRow row = locked.get(i);
+        if (row == null || row.id() != inodes.get(i).id()) {
+          throw new TransientStorageException(
+              PathNames.prefix(names, i) + " changed while " + path + " was resolved");
+        }
+        inodes.set(i, row);
+      }
+    }
+    InodeRow target = readOne(tx, names, n, inodes, targetMode);
+    if (target != null) {
+      inodes.add(target);
+    }
+    ResolvedPath p = new ResolvedPath(path, names, List.copyOf(inodes));
+    checkMarks(p.inodes(), NO_MARK);
+    return p;
+  }
+
+  /**
    * Resolves {@code path} without any lock, for a read that validates what it read itself: the
    * target rides in the ancestors' batch (one round trip with warm hints, B instead of B + PK).
    */

@@ -10,6 +10,7 @@ import io.hops.namenode.ops.snapshot.GetSnapshottableDirListing;
 import io.hops.namenode.ops.snapshot.RenameSnapshot;
 import io.hops.namenode.ops.snapshot.SnapshotDiff;
 import io.hops.namenode.ops.snapshot.SnapshotDiffScope;
+import io.hops.namenode.ops.snapshot.SnapshotDiffWalks;
 import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.security.UsersAndGroups;
@@ -31,6 +32,9 @@ public final class ClientSnapshots {
   private final Limits limits;
   private final SnapshotSettings snapshots;
   private final UsersAndGroups users;
+
+  /** The walks of the listing's pages, kept from one page to the next. */
+  private final SnapshotDiffWalks diffWalks = new SnapshotDiffWalks();
 
   public ClientSnapshots(
       TransactionRunner runner,
@@ -115,7 +119,6 @@ public final class ClientSnapshots {
       String snapshotRoot, String from, String to, byte[] startPath, int index) throws IOException {
     var pc = checkers.ofCaller();
     var scope = runner.run(() -> new SnapshotDiffScope(pc, snapshotRoot, from, to, true));
-    return SnapshotDiff.compute(runner, scope)
-        .listing(startPath, index, snapshots.diffListingLimit());
+    return diffWalks.page(runner, scope, startPath, index, snapshots.diffListingLimit());
   }
 }

@@ -10,6 +10,7 @@ import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.election.LeaderElection;
 import io.hops.namenode.faults.Faults;
+import io.hops.namenode.ops.snapshot.SnapshotIds;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.resolve.PathNames;
@@ -166,16 +167,23 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
     if (serializerExists) {
       return;
     }
+    ensureRow(new VariableRow(SERIALIZER, 0, null));
+    // A mark locks the snapshot counter shared: the row must exist for the lock to serialize it
+    // with a creation (a locking read of an absent row may lock nothing).
+    ensureRow(SnapshotIds.first());
+    serializerExists = true;
+  }
+
+  private void ensureRow(VariableRow row) throws StorageException {
     try (Transaction tx = storage.begin()) {
-      if (tx.find(VariableRow.TABLE, VariableRow.TABLE.key(SERIALIZER), LockMode.READ_COMMITTED)
+      if (tx.find(VariableRow.TABLE, VariableRow.TABLE.keyOf(row), LockMode.READ_COMMITTED)
           == null) {
-        tx.insert(VariableRow.TABLE, new VariableRow(SERIALIZER, 0, null));
+        tx.insert(VariableRow.TABLE, row);
         tx.commit();
       }
     } catch (DuplicateKeyException e) {
       // Another namenode made it.
     }
-    serializerExists = true;
   }
 
   /** Whether {@code a} is {@code b} or an ancestor of it, by path. */
@@ -217,6 +225,11 @@ public final class SubtreeMarks implements TransactionRunner.StaleMarks {
         return;
       }
       faults.at(Faults.Point.SUBTREE_MARK_RESOLVED);
+      // Shared on the snapshot counter, which allowSnapshot and createSnapshot lock exclusively
+      // before they read the operations in progress: a snapshot is wholly before the mark (the
+      // operation's checks see it) or after (it sees the mark and waits); docs/architecture.md,
+      // "Snapshots", snapshots and subtree operations.
+      tx.find(VariableRow.TABLE, SnapshotIds.KEY, LockMode.SHARED);
       tx.find(VariableRow.TABLE, VariableRow.TABLE.key(SERIALIZER), LockMode.EXCLUSIVE);
       ongoing = tx.findByPartition(OnGoingSubtreeOpRow.TABLE, PARTITION, LockMode.READ_COMMITTED);
     }

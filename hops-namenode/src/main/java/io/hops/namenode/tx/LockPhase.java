@@ -100,6 +100,20 @@ public final class LockPhase implements RowReads {
   }
 
   /**
+   * Resolves a path with every directory above the target locked shared and the target locked
+   * exclusively, for a write whose checks read the ancestors ({@code allowSnapshot}'s nesting
+   * check): no rename moves them until the transaction ends.
+   */
+  public ResolvedPath resolveUnderLockedAncestors(String path) throws IOException {
+    checkOpen();
+    ResolvedPath p = resolver.resolveUnderLockedAncestors(tx, path, LockMode.EXCLUSIVE);
+    io.hops.namenode.resolve.ReservedPaths.check(p);
+    writes(p);
+    loadAcls(p.inodes());
+    return p;
+  }
+
+  /**
    * What every write of {@code p} goes through when snapshots are enabled: HDFS's refusal of a path
    * into a snapshot, and the copy-on-write of the entries it may change ({@link CopyOnWrite}).
    */

@@ -23,10 +23,13 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * entry in {@code snapshottable_dirs}. A directory with a snapshottable ancestor or descendant is
  * refused as HDFS refuses nested snapshottable directories; one already snapshottable is left as it
  * is. Allows, disallows and snapshot creations serialize on the snapshot id counter's row, so two
- * allows cannot both pass the nesting check (docs/architecture.md, "Snapshots"). A directory held
- * for the snapshots it was moved away from is allowed as HDFS allows it; its hold stays its {@code
- * snapshot_id} and is also written in its own partition of {@code snapshot_kept_files}, so that the
- * snapshots it takes and deletes do not end it ({@link KeptFiles}, {@link DeleteSnapshot}).
+ * allows cannot both pass the nesting check (docs/architecture.md, "Snapshots"); the directories
+ * above are locked shared, so a rename of one cannot slip a snapshottable directory above it past
+ * the check, and the allow backs off while a subtree operation runs around the directory ({@link
+ * SubtreeOperationsAround}). A directory held for the snapshots it was moved away from is allowed
+ * as HDFS allows it; its hold stays its {@code snapshot_id} and is also written in its own
+ * partition of {@code snapshot_kept_files}, so that the snapshots it takes and deletes do not end
+ * it ({@link KeptFiles}, {@link DeleteSnapshot}).
  */
 public final class AllowSnapshot extends Operation<Void> {
   private final PermissionChecker pc;
@@ -46,10 +49,14 @@ public final class AllowSnapshot extends Operation<Void> {
 
   @Override
   protected void lock(LockPhase tx) throws IOException {
-    resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.EXCLUSIVE);
+    // The ancestors locked shared: a rename of one (which locks it exclusively) is wholly before
+    // this allow, and its result is what the nesting check reads, or wholly after, and its own
+    // check sees this directory snapshottable.
+    resolved = tx.resolveUnderLockedAncestors(path);
     InodeRow target = resolved.target();
     if (target != null && target.isDir()) {
       tx.find(VariableRow.TABLE, SnapshotIds.KEY, LockMode.EXCLUSIVE);
+      SubtreeOperationsAround.backOff(tx, resolved);
       dirs = SnapshottableDirs.read(tx);
     }
   }

@@ -22,7 +22,9 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * DirectorySnapshottableFeature.addSnapshot), by the directory's owner or the superuser. The
  * directory's row is locked exclusively, its snapshots read (one pruned scan) and the snapshot id
  * counter locked; one row is written and the directory's {@code snapshot_id} advanced: O(1) in the
- * size of the tree (docs/architecture.md, "Snapshots").
+ * size of the tree (docs/architecture.md, "Snapshots"). It waits (backs off and is retried) while a
+ * subtree operation runs at, above or below the directory ({@link SubtreeOperationsAround}), so no
+ * snapshot has a tree that such an operation has half changed.
  */
 public final class CreateSnapshot extends Operation<String> {
   private final Limits limits;
@@ -55,6 +57,7 @@ public final class CreateSnapshot extends Operation<String> {
     if (target != null && target.isDir()) {
       snapshots = tx.findByPartition(SnapshotRow.TABLE, target.id(), LockMode.READ_COMMITTED);
       counter = tx.find(VariableRow.TABLE, SnapshotIds.KEY, LockMode.EXCLUSIVE);
+      SubtreeOperationsAround.backOff(tx, resolved);
     }
   }
 

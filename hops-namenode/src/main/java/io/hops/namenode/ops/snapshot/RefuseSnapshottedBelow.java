@@ -6,15 +6,15 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
-import org.apache.hadoop.ipc.RetriableException;
 
 /**
  * HDFS's refusal of a delete of a directory holding a snapshottable directory with snapshots, for a
  * delete the subtree protocol does in place (many transactions): checked under the delete's own
- * mark, before its first batch, since the last transaction sees only the emptied root. A delete in
- * place below a snapshot is refused too, as a retriable failure: it would free rows the snapshots
- * read. Such a delete is detached and held instead ({@link io.hops.namenode.ops.Delete#detaching});
- * it comes here only when a snapshot above was taken after the delete found none.
+ * mark, before its first batch, since the last transaction sees only the emptied root. A delete
+ * below a snapshot is never done in place (it would free rows the snapshots read): it is detached
+ * and held ({@link io.hops.namenode.ops.Delete#detaching}), decided under the mark, and no snapshot
+ * is taken at, above or below a marked directory until its operation ends ({@link
+ * SubtreeOperationsAround}), so that decision stands until the last batch.
  */
 public final class RefuseSnapshottedBelow extends Operation<Void> {
   private final SnapshotSettings settings;
@@ -22,8 +22,6 @@ public final class RefuseSnapshottedBelow extends Operation<Void> {
   private final long mark;
   private final long markOwner;
   private SnapshotGuard guard;
-  private ResolvedPath resolved;
-  private boolean covered;
 
   public RefuseSnapshottedBelow(SnapshotSettings settings, String path, long mark, long markOwner) {
     this.settings = settings;
@@ -40,19 +38,13 @@ public final class RefuseSnapshottedBelow extends Operation<Void> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     tx.passOwnSubtreeMark(mark, markOwner);
-    resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
+    ResolvedPath resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
     guard = SnapshotGuard.read(settings, tx, resolved.target());
-    covered = tx.coveringSnapshot(resolved) != 0;
   }
 
   @Override
   protected Void execute(ExecutePhase tx) throws IOException {
     guard.refuseSnapshotted();
-    if (covered) {
-      // A snapshot taken above it since the delete chose to do it in place: the retry detaches it.
-      throw new RetriableException(
-          "delete " + resolved.path() + ": a snapshot was taken above it meanwhile; retry");
-    }
     return null;
   }
 }

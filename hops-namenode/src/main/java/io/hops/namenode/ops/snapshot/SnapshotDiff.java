@@ -96,6 +96,9 @@ public final class SnapshotDiff {
   private final Map<Long, Target> renamed = new HashMap<>();
   private final Deque<Node> common = new ArrayDeque<>();
 
+  /** {@link #listingOrder}, once sorted. */
+  private List<Changed> listingOrder;
+
   /** Rename sources (HDFS's WithName) whose inode HDFS finds only where it was created, by id. */
   private final Map<Long, Change> pending = new HashMap<>();
 
@@ -400,6 +403,14 @@ public final class SnapshotDiff {
     return out;
   }
 
+  /** The changed nodes in the listing's order, sorted once for all the pages of one walk. */
+  private synchronized List<Changed> listingOrder() {
+    if (listingOrder == null) {
+      listingOrder = List.copyOf(ordered(Map.of()));
+    }
+    return listingOrder;
+  }
+
   /** The ids of the changed nodes, whose current places order HDFS's report. */
   List<Long> changedIds() {
     List<Long> out = new ArrayList<>();
@@ -464,7 +475,7 @@ public final class SnapshotDiff {
     if (scope.empty()) {
       return new SnapshotDiffReportListing();
     }
-    List<Changed> nodes = ordered(Map.of());
+    List<Changed> nodes = listingOrder();
     int first = 0;
     int skip = 0;
     if (startPath != null && (startPath.length > 0 || index >= 0)) {

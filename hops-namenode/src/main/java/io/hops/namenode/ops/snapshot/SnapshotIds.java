@@ -10,11 +10,19 @@ import io.hops.namenode.tx.ExecutePhase;
  * exclusively and advances in its own transaction, so ids grow in commit order across namenodes
  * (the copy-on-write rule "an inode at snapshot s is its earliest version with id >= s" needs
  * that). Allows and disallows lock the same row, which serializes them with each other and with
- * creations.
+ * creations; a subtree operation's mark locks it shared, which serializes marks with creations
+ * ({@link SubtreeOperationsAround}).
  */
-final class SnapshotIds {
+public final class SnapshotIds {
   static final String NAME = "snapshot_id";
-  static final Key KEY = VariableRow.TABLE.key(NAME);
+
+  /** The counter's row in {@code variables}. */
+  public static final Key KEY = VariableRow.TABLE.key(NAME);
+
+  /** The counter's row before any snapshot was taken: the next id is 1. */
+  public static VariableRow first() {
+    return new VariableRow(NAME, 1, null);
+  }
 
   private SnapshotIds() {}
 
