@@ -115,9 +115,10 @@ public class HopsDistributedFileSystem extends DistributedFileSystem {
           f, permission, cflags, bufferSize, replication, blockSize, progress, checksumOpt);
     }
     String src = pathName(f);
+    // The umask the stock client read from the configuration once (parsing it is a regex match).
     FsPermission masked =
         (permission == null ? FsPermission.getFileDefault() : permission)
-            .applyUMask(FsPermission.getUMask(getConf()));
+            .applyUMask(getClient().getConf().getUMask());
     boolean overwrite = cflags.contains(CreateFlag.OVERWRITE);
     String clientName = getClient().getClientName();
     statistics.incrementWriteOps(1);

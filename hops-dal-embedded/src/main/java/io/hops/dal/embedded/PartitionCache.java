@@ -341,26 +341,42 @@ final class PartitionCache {
   }
 
   private void apply(Generation g, Map<KeyBytes, Map<KeyBytes, Object>> written) {
-    long[] added = new long[1];
     for (Map.Entry<KeyBytes, Map<KeyBytes, Object>> p : written.entrySet()) {
       g.folds.remove(p.getKey()); // a summary, or a fold's claim: made before this commit
       applyToNames(g, p.getKey(), p.getValue());
-      added[0] = 0;
-      g.partitions.computeIfPresent(
-          p.getKey(),
-          (k, kept) -> {
-            if (kept == OVERSIZED) {
-              return kept;
-            }
-            if (!(kept instanceof KeptRows rows)) {
-              return null;
-            }
-            KeptRows next = rows.with(p.getValue());
-            added[0] = next == null ? 0 : addedBytes(p.getValue(), next.size() - rows.size());
-            return next;
-          });
-      if (added[0] > 0) {
-        grew(g, added[0]);
+      applyToRows(g, p.getKey(), p.getValue());
+    }
+  }
+
+  /**
+   * Puts a commit's rows into the rows {@code g} keeps of {@code partition}; a scan's claim on them
+   * is dropped. The copy is made outside the map's lock and swapped in if nobody changed the entry
+   * meanwhile (else made again): the handlers of one hot directory commit into the same partition
+   * at the same moment, and a copy made under the lock kept the other handler spinning on it.
+   */
+  private void applyToRows(Generation g, KeyBytes partition, Map<KeyBytes, Object> written) {
+    while (true) {
+      Object kept = g.partitions.get(partition);
+      if (kept == null || kept == OVERSIZED) {
+        return;
+      }
+      if (!(kept instanceof KeptRows rows)) {
+        if (g.partitions.remove(partition, kept)) {
+          return;
+        }
+        continue;
+      }
+      KeptRows next = rows.with(written);
+      if (next == null) {
+        if (g.partitions.remove(partition, kept)) {
+          return;
+        }
+      } else if (g.partitions.replace(partition, kept, next)) {
+        long added = addedBytes(written, next.size() - rows.size());
+        if (added > 0) {
+          grew(g, added);
+        }
+        return;
       }
     }
   }
