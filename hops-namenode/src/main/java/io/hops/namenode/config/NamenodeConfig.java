@@ -158,6 +158,17 @@ public final class NamenodeConfig {
   public static final boolean SNAPSHOTS_ENABLED_DEFAULT = true;
 
   /**
+   * The most entries (changed directories and their created, deleted and renamed children) that the
+   * walks a namenode keeps between the pages of {@code getSnapshotDiffReportListing} hold in all
+   * (docs/architecture.md, "Diff reports"): a bigger walk is not kept, and its pages walk the
+   * subtree again. Bounds the heap the cursor takes (a few hundred bytes an entry).
+   */
+  public static final String SNAPSHOT_DIFF_CURSOR_ENTRIES =
+      "hops.namenode.snapshot.diff-cursor.max-entries";
+
+  public static final int SNAPSHOT_DIFF_CURSOR_ENTRIES_DEFAULT = 250_000;
+
+  /**
    * Longest a datanode's network location may take to resolve (a topology script run) before the
    * default rack is used, with a warning: a hung script never holds a registration (HDFS waits).
    */

@@ -34,7 +34,7 @@ public final class ClientSnapshots {
   private final UsersAndGroups users;
 
   /** The walks of the listing's pages, kept from one page to the next. */
-  private final SnapshotDiffWalks diffWalks = new SnapshotDiffWalks();
+  private final SnapshotDiffWalks diffWalks;
 
   public ClientSnapshots(
       TransactionRunner runner,
@@ -47,6 +47,7 @@ public final class ClientSnapshots {
     this.limits = limits;
     this.snapshots = snapshots;
     this.users = users;
+    this.diffWalks = new SnapshotDiffWalks(snapshots.diffCursorEntries());
   }
 
   boolean enabled() {

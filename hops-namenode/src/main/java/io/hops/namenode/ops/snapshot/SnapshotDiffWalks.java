@@ -18,18 +18,27 @@ import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing;
  * snapshot reads stays while it exists), each page checks the call again in its own transaction
  * first, and a page that finds no kept walk (another namenode answered the page before, or the walk
  * was dropped) walks the subtree again as before. A diff with the current tree is not kept. At most
- * {@link #CAPACITY} walks, each for at most {@link #KEPT_MINUTES} minutes after its last page.
+ * {@link #CAPACITY} walks, each for at most {@link #KEPT_MINUTES} minutes after its last page, and
+ * at most a configured number of entries in all: a walk bigger than that is not kept (its pages
+ * walk again, as before the cursor), so the heap the cursor takes is bounded whatever the diffs
+ * are.
  */
 public final class SnapshotDiffWalks {
   static final int CAPACITY = 8;
   static final long KEPT_MINUTES = 10;
+  private final int maxEntries;
 
   /** What fixes a diff: its directory, the ids of its ends and its direction. */
   private record Key(long scopeId, long earlier, long later, boolean fromEarlier) {}
 
-  private record Kept(SnapshotDiff walk, long since) {}
+  private record Kept(SnapshotDiff walk, int entries, long since) {}
 
   private final Map<Key, Kept> kept = new LinkedHashMap<>(16, 0.75f, true);
+
+  /** Walks of at most {@code maxEntries} entries in all ({@link SnapshotDiff#entries()}). */
+  public SnapshotDiffWalks(int maxEntries) {
+    this.maxEntries = maxEntries;
+  }
 
   /**
    * The page of {@code scope}'s listing that goes on from {@code startPath} and {@code index}: from
@@ -54,8 +63,9 @@ public final class SnapshotDiffWalks {
     }
     SnapshotDiffReportListing page = walk.listing(startPath, index, limit);
     boolean more = page.getLastPath().length > 0 || page.getLastIndex() >= 0;
-    if (fixed && more) {
-      keep(key, walk);
+    int entries = fixed && more ? walk.entries() : 0;
+    if (fixed && more && entries <= maxEntries) {
+      keep(key, walk, entries);
     } else {
       drop(key);
     }
@@ -67,13 +77,23 @@ public final class SnapshotDiffWalks {
     return k == null ? null : k.walk();
   }
 
-  private synchronized void keep(Key key, SnapshotDiff walk) {
+  private synchronized void keep(Key key, SnapshotDiff walk, int entries) {
     long now = System.nanoTime();
-    kept.put(key, new Kept(walk, now));
+    kept.remove(key);
+    kept.put(key, new Kept(walk, entries, now));
+    int held = 0;
+    for (Kept k : kept.values()) {
+      held += k.entries();
+    }
+    // Least recently paged first: the expired, then any beyond the capacity or the entries' bound.
     Iterator<Kept> it = kept.values().iterator();
     while (it.hasNext()) {
       Kept k = it.next();
-      if (kept.size() > CAPACITY || now - k.since() > TimeUnit.MINUTES.toNanos(KEPT_MINUTES)) {
+      if (k.walk() != walk
+          && (kept.size() > CAPACITY
+              || held > maxEntries
+              || now - k.since() > TimeUnit.MINUTES.toNanos(KEPT_MINUTES))) {
+        held -= k.entries();
         it.remove();
       }
     }

@@ -7,10 +7,12 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 /**
  * Whether the snapshot calls are served ({@value NamenodeConfig#SNAPSHOTS_ENABLED}) and HDFS's
  * per-directory limit ({@value DFSConfigKeys#DFS_NAMENODE_SNAPSHOT_MAX_LIMIT}) and the entries of a
- * page of a diff report ({@value DFSConfigKeys#DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT}), read
+ * page of a diff report ({@value DFSConfigKeys#DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT}) and the
+ * entries the kept diff walks hold ({@value NamenodeConfig#SNAPSHOT_DIFF_CURSOR_ENTRIES}), read
  * once at start.
  */
-public record SnapshotSettings(boolean enabled, int maxPerDirectory, int diffListingLimit) {
+public record SnapshotSettings(
+    boolean enabled, int maxPerDirectory, int diffListingLimit, int diffCursorEntries) {
   /**
    * HDFS's snapshot quota of a snapshottable directory (DirectorySnapshottableFeature): no call
    * changes it, so every snapshottable directory has it; the root, which HDFS always makes
@@ -28,6 +30,9 @@ public record SnapshotSettings(boolean enabled, int maxPerDirectory, int diffLis
             1,
             conf.getInt(
                 DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT,
-                DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT_DEFAULT)));
+                DFSConfigKeys.DFS_NAMENODE_SNAPSHOT_DIFF_LISTING_LIMIT_DEFAULT)),
+        conf.getInt(
+            NamenodeConfig.SNAPSHOT_DIFF_CURSOR_ENTRIES,
+            NamenodeConfig.SNAPSHOT_DIFF_CURSOR_ENTRIES_DEFAULT));
   }
 }

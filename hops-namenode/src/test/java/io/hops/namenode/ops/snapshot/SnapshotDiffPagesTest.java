@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hops.dal.AccessCounts;
 import io.hops.namenode.HopsTestCluster;
+import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.subtree.BulkTree;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,7 +35,27 @@ class SnapshotDiffPagesTest {
 
   @Test
   void aPageAfterTheFirstWalksNoDirectoryAgain() throws Exception {
+    List<Integer> directories = pageThrough(SnapshotTestFiles.snapshotsOn());
+    assertThat(directories.get(0)).as("the first page walks every directory").isEqualTo(DIRS + 2);
+    assertThat(directories.subList(1, directories.size()))
+        .as("a page after the first walks none")
+        .containsOnly(0);
+  }
+
+  @Test
+  void aWalkBiggerThanTheCursorsBoundIsNotKept() throws Exception {
     Configuration conf = SnapshotTestFiles.snapshotsOn();
+    conf.setInt(NamenodeConfig.SNAPSHOT_DIFF_CURSOR_ENTRIES, CHANGED_DIRS * FILES / 2);
+    List<Integer> directories = pageThrough(conf);
+    assertThat(directories).as("every page walks every directory again").containsOnly(DIRS + 2);
+  }
+
+  /**
+   * Builds the tree, changes {@code CHANGED_DIRS * FILES} files between s1 and s2, pages through
+   * the listing, checks the pages make the whole report, and answers the directories each page
+   * walked.
+   */
+  private static List<Integer> pageThrough(Configuration conf) throws Exception {
     conf.setInt("dfs.namenode.snapshotdiff.listing.limit", LIMIT);
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       DistributedFileSystem fs = cluster.client();
@@ -104,10 +125,7 @@ class SnapshotDiffPagesTest {
       }
       assertThat(listed).isEqualTo(reported).hasSize(CHANGED_DIRS * FILES);
       assertThat(pages).hasSize((CHANGED_DIRS * FILES + LIMIT - 1) / LIMIT);
-      assertThat(directories.get(0)).as("the first page walks every directory").isEqualTo(DIRS + 2);
-      assertThat(directories.subList(1, directories.size()))
-          .as("a page after the first walks none")
-          .containsOnly(0);
+      return directories;
     }
   }
 }
