@@ -11,6 +11,7 @@ import io.hops.namenode.ops.snapshot.RenameSnapshot;
 import io.hops.namenode.ops.snapshot.SnapshotDiff;
 import io.hops.namenode.ops.snapshot.SnapshotDiffScope;
 import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.ops.snapshot.VersionReclaimer;
 import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.TransactionRunner;
@@ -31,18 +32,21 @@ public final class ClientSnapshots {
   private final Limits limits;
   private final SnapshotSettings snapshots;
   private final UsersAndGroups users;
+  private final VersionReclaimer reclaimer;
 
   public ClientSnapshots(
       TransactionRunner runner,
       PermissionCheckers checkers,
       Limits limits,
       SnapshotSettings snapshots,
-      UsersAndGroups users) {
+      UsersAndGroups users,
+      VersionReclaimer reclaimer) {
     this.runner = runner;
     this.checkers = checkers;
     this.limits = limits;
     this.snapshots = snapshots;
     this.users = users;
+    this.reclaimer = reclaimer;
   }
 
   boolean enabled() {
@@ -77,9 +81,10 @@ public final class ClientSnapshots {
           return attempt.get();
         },
         ClientCalls.keptWith("deleteSnapshot"));
-    // Holds due and kept files beyond the first batch: released in more transactions.
+    // Holds due and kept files beyond the first batch: released in more transactions before the
+    // answer; the versions no snapshot reads: reclaimed after it.
     if (attempt.get() != null) {
-      attempt.get().releaseRest(runner);
+      attempt.get().releaseRest(runner, reclaimer);
     }
   }
 
