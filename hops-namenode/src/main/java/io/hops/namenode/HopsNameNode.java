@@ -521,6 +521,7 @@ public final class HopsNameNode implements AutoCloseable {
       safeMode.close();
     }
     namesystem.subtrees().stop();
+    namesystem.snapshotReclaims().stop();
     housekeeping.close();
     electionBean.close();
     if (metrics != null) {
@@ -611,7 +612,12 @@ public final class HopsNameNode implements AutoCloseable {
             new ClientXAttrsAndAcls(
                 ns.runner(), ns.checkers(), ns.snapshots(), ns.users(), ns.xattrs()),
             new ClientSnapshots(
-                ns.runner(), ns.checkers(), ns.limits(), ns.snapshots(), ns.users()),
+                ns.runner(),
+                ns.checkers(),
+                ns.limits(),
+                ns.snapshots(),
+                ns.users(),
+                ns.snapshotReclaims()),
             admin,
             new ClientFileReports(
                 ns.runner(), ns.checkers(), ns.blocks(), ns.conf(), ns.storage(), ns.users()),

@@ -56,6 +56,7 @@ public final class Namesystem {
   private final io.hops.namenode.blocks.SmallFileStore smallFiles;
   private final io.hops.namenode.security.BlockTokens blockTokens;
   private final io.hops.namenode.security.DelegationTokens delegationTokens;
+  private final io.hops.namenode.ops.snapshot.VersionReclaimer snapshotReclaims;
 
   public Namesystem(Storage storage, Configuration conf) throws IOException {
     this.storage = storage;
@@ -138,6 +139,7 @@ public final class Namesystem {
             },
             conf);
     runner.useStaleMarks(subtrees.marks());
+    this.snapshotReclaims = new io.hops.namenode.ops.snapshot.VersionReclaimer(runner);
   }
 
   /** Creates the root directory if the namespace has none (idempotent, safe to race). */
@@ -272,6 +274,11 @@ public final class Namesystem {
   }
 
   /** Whether snapshot calls are served, and their limits, as configured at start. */
+  /** This namenode's reclaims of snapshot versions, run after the calls that start them answer. */
+  public io.hops.namenode.ops.snapshot.VersionReclaimer snapshotReclaims() {
+    return snapshotReclaims;
+  }
+
   public io.hops.namenode.ops.snapshot.SnapshotSettings snapshots() {
     return snapshots;
   }

@@ -27,7 +27,8 @@ import java.util.function.LongPredicate;
  * reachable from the root; every row in the partition its parent and name call for; children counts
  * right; every block belongs to a live file (or one whose blocks are being released), has the one
  * offset row that places it in its file, and every replica belongs to a live block; no subtree mark
- * or subtree operation of a dead namenode; every quota row's usage equal to what its subtree holds.
+ * or subtree operation of a dead namenode; every quota row's usage equal to what its subtree holds;
+ * every snapshot version log row names its version ({@link SnapshotLogLinks}).
  *
  * <p>It streams: each table is read in key order in pages of {@code batch} rows, each page checked
  * in its own read-committed transaction against the rows it points to (a parent by id, a block by
@@ -87,6 +88,7 @@ public final class NamespaceCheck {
     new TreeWalk(this).run(root, inodes);
     checkSubtreeOperations();
     new RowLinks(this).run();
+    new SnapshotLogLinks(this).run();
     return List.copyOf(problems);
   }
 

@@ -24,7 +24,8 @@ public record Problem(Kind kind, String text, long inodeId, long owner) {
     QUOTA_USAGE(true),
     QUOTA_ROW(false),
     ATTRIBUTE_ROWS(false),
-    SNAPSHOT_TAIL(false);
+    SNAPSHOT_TAIL(false),
+    SNAPSHOT_VERSION_LOG(false);
 
     private final boolean repairable;
 

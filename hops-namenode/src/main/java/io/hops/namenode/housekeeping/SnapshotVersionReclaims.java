@@ -2,6 +2,7 @@ package io.hops.namenode.housekeeping;
 
 import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.namenode.ops.snapshot.ReclaimVersions;
+import io.hops.namenode.ops.snapshot.ReleaseKeptFiles;
 import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.util.HashSet;
@@ -11,7 +12,8 @@ import java.util.Set;
 /**
  * Finishes the reclaims of snapshot versions that a namenode started after a {@code deleteSnapshot}
  * (or a hold's end) and did not finish, having stopped between its batches (docs/architecture.md,
- * "Snapshots", "Reclaiming versions"): a pending row seen in two rounds in a row is drained here,
+ * "Snapshots", "Reclaiming versions"), and the releases of kept files cut short the same way
+ * ({@link ReleaseKeptFiles}, "Release"): a pending row seen in two rounds in a row is drained here,
  * so that a reclaim its namenode is still running is left to it. Each batch is a transaction of its
  * own and judges from the database alone; the set of rows seen last round only delays the takeover.
  */
@@ -37,7 +39,11 @@ final class SnapshotVersionReclaims implements HousekeepingTask {
     Set<SnapshotVersionLogRow> seen = new HashSet<>(pending);
     for (SnapshotVersionLogRow p : pending) {
       if (seenLastRound.contains(p)) {
-        ReclaimVersions.drain(runner, p);
+        if (ReleaseKeptFiles.releases(p)) {
+          ReleaseKeptFiles.resume(runner, p);
+        } else {
+          ReclaimVersions.drain(runner, p);
+        }
         seen.remove(p);
       }
     }

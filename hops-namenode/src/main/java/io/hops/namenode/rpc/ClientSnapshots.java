@@ -12,6 +12,7 @@ import io.hops.namenode.ops.snapshot.SnapshotDiff;
 import io.hops.namenode.ops.snapshot.SnapshotDiffScope;
 import io.hops.namenode.ops.snapshot.SnapshotDiffWalks;
 import io.hops.namenode.ops.snapshot.SnapshotSettings;
+import io.hops.namenode.ops.snapshot.VersionReclaimer;
 import io.hops.namenode.security.PermissionCheckers;
 import io.hops.namenode.security.UsersAndGroups;
 import io.hops.namenode.tx.TransactionRunner;
@@ -32,6 +33,7 @@ public final class ClientSnapshots {
   private final Limits limits;
   private final SnapshotSettings snapshots;
   private final UsersAndGroups users;
+  private final VersionReclaimer reclaimer;
 
   /** The walks of the listing's pages, kept from one page to the next. */
   private final SnapshotDiffWalks diffWalks;
@@ -41,12 +43,14 @@ public final class ClientSnapshots {
       PermissionCheckers checkers,
       Limits limits,
       SnapshotSettings snapshots,
-      UsersAndGroups users) {
+      UsersAndGroups users,
+      VersionReclaimer reclaimer) {
     this.runner = runner;
     this.checkers = checkers;
     this.limits = limits;
     this.snapshots = snapshots;
     this.users = users;
+    this.reclaimer = reclaimer;
     this.diffWalks = new SnapshotDiffWalks(snapshots.diffCursorEntries());
   }
 
@@ -82,9 +86,10 @@ public final class ClientSnapshots {
           return attempt.get();
         },
         ClientCalls.keptWith("deleteSnapshot"));
-    // Holds due and kept files beyond the first batch: released in more transactions.
+    // Holds due and kept files beyond the first batch: released in more transactions before the
+    // answer; the versions no snapshot reads: reclaimed after it.
     if (attempt.get() != null) {
-      attempt.get().releaseRest(runner);
+      attempt.get().releaseRest(runner, reclaimer);
     }
   }
 

@@ -7,9 +7,11 @@ import io.hops.dal.Storage;
 import io.hops.dal.Storages;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.QuotaRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.resolve.Inodes;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * 1,200 files, read 100 rows a page and 512 children a level): a consistent namespace with a
  * deleted subtree still being reclaimed is clean, and each corruption the command's test does not
  * inject is found, with its text: children counts, a file as parent, a cycle, a duplicate name,
- * attribute rows and flags, quota rows, a copy-on-truncate tail whose kept file is gone.
+ * attribute rows and flags, quota rows, a copy-on-truncate tail whose kept file is gone, a snapshot
+ * version log row whose version is gone and pending rows that name no work.
  */
 class NamespaceCheckTest {
   private static final long FILES_IN_B = 1_200;
@@ -136,6 +139,37 @@ class NamespaceCheckTest {
     assertThat(check())
         .containsExactly(
             "SNAPSHOT_TAIL: the tail of file 3 at snapshot 8 names kept file 51, which is not kept");
+  }
+
+  @Test
+  void findsSnapshotLogRowsWithoutTheirVersionAndPendingRowsOfNoKind() throws Exception {
+    InodeRow f = row(2, "f");
+    write(
+        tx -> {
+          // A version with its log row, and the pending rows of work not finished: all fine, for a
+          // directory deleted since as well (99).
+          tx.insert(InodeVersionRow.TABLE, InodeVersionRow.of(2, "f", 7, f));
+          tx.insert(SnapshotVersionLogRow.TABLE, new SnapshotVersionLogRow(2, 7, 2, "f"));
+          tx.insert(SnapshotVersionLogRow.TABLE, SnapshotVersionLogRow.pending(2, 7));
+          tx.insert(SnapshotVersionLogRow.TABLE, new SnapshotVersionLogRow(0, 7, 2, "kept"));
+          tx.insert(SnapshotVersionLogRow.TABLE, new SnapshotVersionLogRow(0, 5, 99, "hold"));
+        });
+    assertThat(check()).isEmpty();
+
+    write(
+        tx -> {
+          // The version's row lost; a pending row of no known kind, one for a file.
+          tx.delete(InodeVersionRow.TABLE, InodeVersionRow.of(2, "f", 7, f));
+          tx.insert(SnapshotVersionLogRow.TABLE, new SnapshotVersionLogRow(0, 7, 2, "what"));
+          tx.insert(SnapshotVersionLogRow.TABLE, SnapshotVersionLogRow.pending(3, 1));
+        });
+    assertThat(check())
+        .containsExactlyInAnyOrder(
+            "SNAPSHOT_VERSION_LOG: the log of directory 2 names the version of f in inode 2 at"
+                + " snapshot 7, which does not exist",
+            "SNAPSHOT_VERSION_LOG: a pending row 'what' at snapshot 7 of inode 2 is of an unknown"
+                + " kind",
+            "SNAPSHOT_VERSION_LOG: a pending row '' at snapshot 1 of inode 3 is for a file");
   }
 
   private List<String> check() throws Exception {

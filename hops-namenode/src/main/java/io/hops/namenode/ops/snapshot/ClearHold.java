@@ -120,6 +120,6 @@ final class ClearHold extends Operation<KeptFiles.Left> {
     // The versions below it up to the hold: no snapshot of its holder reads them any more.
     tx.insertIfAbsent(
         SnapshotVersionLogRow.TABLE, ReclaimVersions.afterHold(hold.heldId(), hold.snapshotId()));
-    return kept.release(tx);
+    return ReleaseKeptFiles.recordLeft(tx, kept.release(tx));
   }
 }

@@ -21,7 +21,8 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * (one pruned scan), the snapshot's row deleted, and the directory's {@code snapshot_id} set to 0
  * when none remains, so that its live rows stop being covered (else it stays). Files kept for
  * snapshots that no remaining snapshot may have are released ({@link KeptFiles}), a bounded batch
- * here and the rest by {@link ReleaseKeptFiles} afterwards.
+ * here and the rest by {@link ReleaseKeptFiles} afterwards (a pending row, written here when a rest
+ * is left, lets the leader finish it if this namenode stops).
  */
 public final class DeleteSnapshot extends Operation<Void> {
   private final PermissionChecker pc;
@@ -65,14 +66,16 @@ public final class DeleteSnapshot extends Operation<Void> {
   }
 
   /**
-   * After the commit: releases what this one left to later transactions (holds found due, more kept
-   * files), each bounded ({@link ReleaseKeptFiles#drain}), and reclaims the versions no snapshot
-   * reads any more ({@link ReclaimVersions}).
+   * After the commit, before the answer: releases what this one left to later transactions (holds
+   * found due, more kept files), each bounded ({@link ReleaseKeptFiles#drain}), as HDFS frees the
+   * quota usage before it answers; and hands the reclaim of the versions no snapshot reads any more
+   * ({@link ReclaimVersions}), which no client can observe, to {@code reclaims}, to run after the
+   * answer.
    */
-  public void releaseRest(TransactionRunner runner) throws IOException {
-    ReleaseKeptFiles.drain(runner, left);
+  public void releaseRest(TransactionRunner runner, VersionReclaimer reclaims) throws IOException {
+    ReleaseKeptFiles.drain(runner, left, reclaims::submit);
     if (reclaim != null) {
-      ReclaimVersions.drain(runner, reclaim);
+      reclaims.submit(reclaim);
     }
   }
 
@@ -100,7 +103,7 @@ public final class DeleteSnapshot extends Operation<Void> {
     m.modificationTime = Math.max(m.modificationTime, System.currentTimeMillis());
     tx.update(InodeRow.TABLE, m.toRow());
     if (kept != null) {
-      left = kept.release(tx);
+      left = ReleaseKeptFiles.recordLeft(tx, kept.release(tx));
     }
     // The versions the deleted snapshot may have been the last to read: judged after the commit.
     reclaim = ReclaimVersions.afterDelete(dir.id(), doomed.snapshotId(), snapshots.size() == 1);

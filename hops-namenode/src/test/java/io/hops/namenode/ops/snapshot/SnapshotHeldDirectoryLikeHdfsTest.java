@@ -188,6 +188,7 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   }
 
   private static long versions() throws Exception {
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
     try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
       return tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).size();
     }

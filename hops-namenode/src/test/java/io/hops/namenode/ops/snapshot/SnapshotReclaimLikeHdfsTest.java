@@ -175,6 +175,7 @@ class SnapshotReclaimLikeHdfsTest {
   }
 
   private void compare(String name) throws Exception {
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
     assertThat(String.join("\n", view(both.hopsSide().admin())))
         .as("after '" + name + "'")
         .isEqualTo(String.join("\n", view(both.hdfsSide().admin())));
@@ -345,6 +346,7 @@ class SnapshotReclaimLikeHdfsTest {
   }
 
   private static void assertNoSnapshotRowsLeft() throws Exception {
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
     try (Transaction tx = storage().begin()) {
       assertThat(tx.scanAll(SnapshotRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
       assertThat(tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();

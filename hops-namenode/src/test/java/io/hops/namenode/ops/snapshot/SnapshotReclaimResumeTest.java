@@ -56,6 +56,39 @@ class SnapshotReclaimResumeTest {
     }
   }
 
+  @Test
+  void deleteSnapshotAnswersBeforeItsReclaimWhichTheLeaderTakesOverWhenItsNamenodeDropsIt()
+      throws Exception {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      Storage storage = cluster.namenode().namesystem().storage();
+      DistributedFileSystem fs = cluster.client();
+      for (int i = 0; i < 10; i++) {
+        fs.createNewFile(new Path("/d/f" + i));
+      }
+      fs.allowSnapshot(new Path("/d"));
+      fs.createSnapshot(new Path("/d"), "s0");
+      for (int i = 0; i < 10; i++) {
+        fs.setPermission(new Path("/d/f" + i), new FsPermission((short) 0600));
+      }
+      // The namenode's reclaim thread stops (as at a shutdown): the call still answers, with the
+      // versions and the pending row left, and the leader finishes from the row.
+      cluster.namenode().namesystem().snapshotReclaims().stop();
+      fs.deleteSnapshot(new Path("/d"), "s0");
+      assertThat(count(storage, InodeVersionRow.class)).as("versions at the answer").isEqualTo(10);
+      assertThat(count(storage, SnapshotVersionLogRow.class))
+          .as("log and pending rows")
+          .isEqualTo(11);
+
+      cluster.namenode().housekeeping().runOnce();
+      cluster.namenode().housekeeping().runOnce();
+      assertThat(count(storage, SnapshotVersionLogRow.class)).as("log and pending rows").isZero();
+      assertThat(count(storage, InodeVersionRow.class)).isZero();
+      assertThat(fs.listStatus(new Path("/d"))).hasSize(10);
+    }
+  }
+
   private static long count(Storage storage, Class<?> row) throws Exception {
     try (Transaction tx = storage.begin()) {
       return row == InodeVersionRow.class

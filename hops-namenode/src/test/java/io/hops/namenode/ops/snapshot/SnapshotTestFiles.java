@@ -23,6 +23,22 @@ final class SnapshotTestFiles {
     return conf;
   }
 
+  /**
+   * Waits until each namenode has run the reclaims of versions its calls queued to run after their
+   * answers ({@code VersionReclaimer}); a null namenode is skipped.
+   */
+  static void awaitReclaims(io.hops.namenode.HopsNameNode... namenodes)
+      throws InterruptedException {
+    for (io.hops.namenode.HopsNameNode nn : namenodes) {
+      if (nn != null) {
+        org.assertj.core.api.Assertions.assertThat(
+                nn.namesystem().snapshotReclaims().awaitIdle(java.time.Duration.ofMinutes(2)))
+            .as("reclaims of versions finished")
+            .isTrue();
+      }
+    }
+  }
+
   /** {@code n} characters of recognisable text: the seed and the offset, again and again. */
   static String text(String seed, int n) {
     StringBuilder b = new StringBuilder();
