@@ -24,8 +24,9 @@ import java.util.List;
  * write no more versions), deletes its own hold row if it was made snapshottable since, and
  * releases the files kept in its partition up to its latest hold ({@link KeptFiles}): the first
  * batch here, the rest as after a {@code deleteSnapshot}. A directory deleted since only has its
- * kept files released, up to the hold cleared last. A row under directory 0 (a second hold written
- * before schema version 12) is a holder that never goes.
+ * kept files released, up to the largest of its holds: one that ended while another remained is
+ * remembered in its own partition ({@link EndedHolds}), since no row of its own says it. A row
+ * under directory 0 (a second hold written before schema version 12) is a holder that never goes.
  */
 final class ClearHold extends Operation<KeptFiles.Left> {
   private final SnapshotKeptFileRow hold;
@@ -89,6 +90,10 @@ final class ClearHold extends Operation<KeptFiles.Left> {
     }
     List<SnapshotRow> own = List.of();
     long upTo = hold.snapshotId();
+    if (dir == null && ownHold != null) {
+      // A deleted directory whose larger hold ended first: its files kept up to that hold go too.
+      upTo = Math.max(upTo, ownHold.snapshotId());
+    }
     if (dir != null) {
       // The latest hold (a directory's holds only raise its snapshot_id), or its own latest.
       upTo = Math.max(upTo, dir.snapshotId());
@@ -107,6 +112,9 @@ final class ClearHold extends Operation<KeptFiles.Left> {
     }
     tx.delete(SnapshotKeptFileRow.TABLE, found);
     if (!clears) {
+      if (dir == null) {
+        EndedHolds.remember(tx, found, ownHold);
+      }
       return KeptFiles.Left.NONE;
     }
     if (dir != null && dir.snapshotId() != 0 && !ownSnapshots) {

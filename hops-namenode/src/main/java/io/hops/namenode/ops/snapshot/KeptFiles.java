@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The release of files kept for snapshots (docs/architecture.md, "Snapshots"): a {@code
@@ -64,6 +66,9 @@ final class KeptFiles {
 
   /** Freed files another holder still keeps ({@link #readOtherHolders}). */
   private final Set<Long> shared = new HashSet<>();
+
+  /** The holders of the freed files and of the due usage rows' inodes. */
+  private final KeptUsageHolders holders = new KeptUsageHolders();
 
   private AncestorQuotas quotas = AncestorQuotas.none();
   private long heldAt;
@@ -130,17 +135,24 @@ final class KeptFiles {
       k.tails.addAll(
           tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", r.inodeId(), LockMode.EXCLUSIVE));
     }
-    if (!k.freed.isEmpty()) {
-      List<Key> keys =
-          k.freed.stream().map(r -> SnapshotKeptReplicationRow.TABLE.key(r.inodeId())).toList();
+    // The replication keys of the freed files and of the inodes whose usage is due, locked (present
+    // or not): two holders' releases of one inode take turns on it (KeptUsageHolders).
+    Set<Long> freedIds = new HashSet<>();
+    k.freed.forEach(r -> freedIds.add(r.inodeId()));
+    SortedSet<Long> turns = new TreeSet<>(freedIds);
+    k.usage.stream().filter(KeptUsageHolders::chargesATail).forEach(u -> turns.add(u.inodeId()));
+    if (!turns.isEmpty()) {
+      List<Key> keys = turns.stream().map(SnapshotKeptReplicationRow.TABLE::key).toList();
       for (SnapshotKeptReplicationRow r :
           tx.findBatch(SnapshotKeptReplicationRow.TABLE, keys, LockMode.EXCLUSIVE)) {
-        if (r != null) {
+        if (r != null && freedIds.contains(r.inodeId())) {
           k.replication.add(r);
         }
       }
     }
     k.readOtherHolders(tx);
+    k.holders.judge(tx, dirId, below, k.usage);
+    k.more |= KeptUsageHolders.movedInMeanwhile(tx, k.freed, charged, batch);
     return k;
   }
 
@@ -154,9 +166,7 @@ final class KeptFiles {
   private void readOtherHolders(LockPhase tx) throws StorageException {
     Set<SnapshotKeptFileRow> here = new HashSet<>(freed);
     for (SnapshotKeptFileRow r : freed) {
-      for (SnapshotKeptFileRow other :
-          tx.findByIndex(
-              SnapshotKeptFileRow.TABLE, "inode_id", r.inodeId(), LockMode.READ_COMMITTED)) {
+      for (SnapshotKeptFileRow other : holders.of(tx, r.inodeId())) {
         if (!here.contains(other)) {
           shared.add(r.inodeId());
           break;
@@ -183,10 +193,13 @@ final class KeptFiles {
       }
     }
     for (SnapshotKeptUsageRow u : usage) {
-      tx.delete(SnapshotKeptUsageRow.TABLE, u);
-      quotas.addTo(u.quotaId(), -u.ns(), -u.ds());
+      if (!holders.moves(u)) {
+        tx.delete(SnapshotKeptUsageRow.TABLE, u);
+        quotas.addTo(u.quotaId(), -u.ns(), -u.ds());
+      }
     }
     quotas.flush(tx);
+    holders.move(tx);
     for (SnapshotKeptReplicationRow r : replication) {
       tx.delete(SnapshotKeptReplicationRow.TABLE, r);
     }

@@ -68,6 +68,26 @@ class SnapshotSeveralHoldersLikeHdfsTest {
         below("/ab2/a/.snapshot/s0/", BELOW));
   }
 
+  /**
+   * As above, and the directory deleted after its second move: it has no row that says its larger
+   * hold (b0's, where f, g and sub/h are kept), which ends first; the smaller one ending last must
+   * release them all the same.
+   */
+  @Test
+  void aDeletedDirectoryHeldByTwoIsReleasedWhenItsSmallerHoldEndsLast() throws Exception {
+    List<LocatedBlock> kept =
+        alike(
+            fs -> {
+              List<String> out = heldByTwo(fs, "/abd");
+              out.add("delete t: " + fs.fs().delete(p("/abd/o/t"), true));
+              return out;
+            });
+    deleteInTurn(
+        kept,
+        List.of(new Doomed("/abd/b", "b0", true), new Doomed("/abd/a", "s0", false)),
+        below("/abd/a/.snapshot/s0/", BELOW));
+  }
+
   @Test
   void aDirectoryMovedOutOfOneSnapshottableDirectoryTwiceIsReleasedWithItsLastSnapshot()
       throws Exception {
