@@ -75,17 +75,23 @@ public record SnapshotContent(
   /** What one entry only the snapshots hold adds: a directory counts itself, not what it held. */
   public record Held(long length, long files, long dirs, long space) {}
 
+  static final Held DIRECTORY = new Held(0, 0, 1, 0);
+
   /**
-   * What one transaction found: the entries only the snapshots hold, and the space truncates keep
-   * for live files. The subtree protocol reads one per step of its walk; {@link Sum} adds them.
+   * What one transaction found: the entries only the snapshots hold, the space truncates keep for
+   * live files, and the directories that left a snapshot's entry by a rename, whose subtrees as
+   * they were at the snapshot are still to count ({@link RenamedDirectoryCount}). The subtree
+   * protocol reads one per step of its walk; {@link Sum} adds them.
    */
-  public record Part(Map<Entry, Held> held, long keptByTruncates) {
-    public static final Part NONE = new Part(Map.of(), 0);
+  public record Part(
+      Map<Entry, Held> held, long keptByTruncates, List<RenamedDirectoryCount.Pending> renamed) {
+    public static final Part NONE = new Part(Map.of(), 0, List.of());
   }
 
   /** Adds up parts read in separate transactions, each held entry once. */
   public static final class Sum {
     private final Set<Entry> counted = new HashSet<>();
+    private final Map<Entry, RenamedDirectoryCount.Pending> renamed = new LinkedHashMap<>();
     private long length;
     private long files;
     private long dirs;
@@ -103,6 +109,18 @@ public record SnapshotContent(
         }
       }
       kept += part.keptByTruncates();
+      for (RenamedDirectoryCount.Pending p : part.renamed()) {
+        renamed.putIfAbsent(p.via(), p);
+      }
+    }
+
+    /**
+     * The directories renamed away from a snapshot's entry whose subtrees as they were are still to
+     * count, each once over the parts: a part's own are counted with it ({@link #read}), the
+     * subtree protocol's after its walk.
+     */
+    public List<RenamedDirectoryCount.Pending> renamed() {
+      return List.copyOf(renamed.values());
     }
 
     public SnapshotContent total() {
@@ -113,12 +131,20 @@ public record SnapshotContent(
   /**
    * Counts what the snapshots hold below the directories of {@code covered}, each mapped to the id
    * of the snapshottable directory (with snapshots) that covers it, and the tails of {@code marked}
-   * (live files the reference mark says some snapshot had elsewhere; see {@link ChildrenCount}).
+   * (live files the reference mark says some snapshot had elsewhere; see {@link ChildrenCount}),
+   * with the subtrees of directories renamed away from a snapshot's entry as they were then; null
+   * when those subtrees hold more than {@code bound} inodes: the subtree protocol counts them.
    */
   public static SnapshotContent read(
-      LockPhase tx, Map<Long, Long> covered, Collection<InodeRow> marked) throws StorageException {
+      LockPhase tx, Map<Long, Long> covered, Collection<InodeRow> marked, int bound)
+      throws StorageException {
     Sum sum = new Sum();
     sum.add(readPart(tx, covered, marked));
+    RenamedDirectoryCount.Step renamed = RenamedDirectoryCount.read(tx, sum.renamed(), bound);
+    if (!renamed.left().isEmpty()) {
+      return null;
+    }
+    sum.add(renamed.part());
     return sum.total();
   }
 
@@ -129,8 +155,7 @@ public record SnapshotContent(
       return Part.NONE;
     }
     Map<Long, Readers> snapshots = new HashMap<>();
-    Map<Entry, Held> held = new LinkedHashMap<>();
-    Map<Entry, InodeVersionRow> files = new LinkedHashMap<>();
+    Counting counting = new Counting(tx);
     Map<Long, Short> live = new HashMap<>();
     for (InodeRow r : marked) {
       live.put(r.id(), r.replication());
@@ -160,12 +185,13 @@ public record SnapshotContent(
       }
       for (InodeVersionRow v : seen(versions, ids)) {
         Long id = now.get(v.name());
-        if ((id == null || id != v.id()) && !held.containsKey(Entry.of(v))) {
-          count(tx, v, ids, held, files);
+        if ((id == null || id != v.id()) && !counting.held.containsKey(Entry.of(v))) {
+          counting.count(v, ids);
         }
       }
     }
-    return new Part(held, lastStates(tx, files, live, held));
+    long kept = lastStates(tx, counting.files, live, counting.held);
+    return new Part(counting.held, kept, counting.renamed);
   }
 
   /**
@@ -245,50 +271,81 @@ public record SnapshotContent(
   }
 
   /**
-   * Adds an entry the snapshots alone hold: a file, or a directory with what it held, each entry
-   * once ({@code held}); {@code ids} are the covering directory's snapshots. The files (not
-   * symlinks, not in the database) go into {@code files}, for {@link #lastStates}.
+   * The entries the snapshots alone hold, as one transaction counts them: the files (not symlinks,
+   * not in the database) go into {@code files}, for {@link #lastStates}; a directory renamed away
+   * from the entry into {@code renamed}, its subtree as it was to count.
    */
-  private static void count(
-      LockPhase tx,
-      InodeVersionRow v,
-      Readers ids,
-      Map<Entry, Held> held,
-      Map<Entry, InodeVersionRow> files)
-      throws StorageException {
-    // A directory deleted too big for one transaction is detached with its rows (held for the
-    // snapshots): below it, an entry without a version from the delete's snapshot on is its row.
-    boolean detached =
-        v.isDir()
-            && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED) != null;
-    count(tx, v, null, v.snapshotId(), detached, ids, held, files);
-  }
+  private static final class Counting {
+    private final LockPhase tx;
+    private final Map<Entry, Held> held = new LinkedHashMap<>();
+    private final Map<Entry, InodeVersionRow> files = new LinkedHashMap<>();
+    private final List<RenamedDirectoryCount.Pending> renamed = new ArrayList<>();
 
-  private static void count(
-      LockPhase tx,
-      InodeVersionRow v,
-      Entry via,
-      long deletedAt,
-      boolean detached,
-      Readers ids,
-      Map<Entry, Held> held,
-      Map<Entry, InodeVersionRow> files)
-      throws StorageException {
-    Entry key = Entry.of(v, via);
-    if (!v.isDir()) {
-      // HDFS's snapshot counts leave symlinks out of the files
-      held.put(key, new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
-      if (v.symlink() == null && !v.fileStoredInDb()) {
-        files.put(key, v);
-      }
-      return;
+    Counting(LockPhase tx) {
+      this.tx = tx;
     }
-    held.put(key, new Held(0, 0, 1, 0));
-    Entry below = via == null ? key : via;
-    for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
-      if (!held.containsKey(Entry.of(child, below))) {
-        count(tx, child, below, deletedAt, detached, ids, held, files);
+
+    /**
+     * Adds an entry the snapshots alone hold: a file, or a directory with what it held, each entry
+     * once ({@code held}); {@code ids} are the covering directory's snapshots.
+     */
+    void count(InodeVersionRow v, Readers ids) throws StorageException {
+      if (v.isDir() && renamedAway(v, null)) {
+        return;
       }
+      // A directory deleted too big for one transaction is detached with its rows (held for the
+      // snapshots): below it, an entry without a version from the delete's snapshot on is its row.
+      boolean detached =
+          v.isDir()
+              && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED)
+                  != null;
+      count(v, null, v.snapshotId(), detached, ids);
+    }
+
+    private void count(InodeVersionRow v, Entry via, long deletedAt, boolean detached, Readers ids)
+        throws StorageException {
+      Entry key = Entry.of(v, via);
+      if (!v.isDir()) {
+        // HDFS's snapshot counts leave symlinks out of the files
+        held.put(
+            key, new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
+        if (v.symlink() == null && !v.fileStoredInDb()) {
+          files.put(key, v);
+        }
+        return;
+      }
+      held.put(key, DIRECTORY);
+      Entry below = via == null ? key : via;
+      for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
+        if (!held.containsKey(Entry.of(child, below))
+            && !(child.isDir() && renamedAway(child, below))) {
+          count(child, below, deletedAt, detached, ids);
+        }
+      }
+    }
+
+    /**
+     * Whether directory version {@code v} is of a directory that left the entry by a rename (its
+     * {@code snapshot_renamed_entries} row, at or after the version: a pruned scan of the entry's),
+     * HDFS's {@code WithName}, which counts the directory's subtree as it was at its snapshot: if
+     * so, the entry counts the directory and its subtree is left to {@link RenamedDirectoryCount}.
+     */
+    private boolean renamedAway(InodeVersionRow v, Entry via) throws StorageException {
+      for (SnapshotRenamedEntryRow r :
+          tx.findByPartition(
+              SnapshotRenamedEntryRow.TABLE,
+              v.parentId(),
+              "name",
+              v.name(),
+              LockMode.READ_COMMITTED)) {
+        if (r.inodeId() == v.id() && r.snapshotId() >= v.snapshotId()) {
+          Entry key = Entry.of(v, via);
+          held.put(key, DIRECTORY);
+          renamed.add(new RenamedDirectoryCount.Pending(v.id(), v.snapshotId(), key));
+          return true;
+        }
+      }
+      return false;
     }
   }
 

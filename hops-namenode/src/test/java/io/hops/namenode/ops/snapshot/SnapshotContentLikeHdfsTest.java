@@ -150,6 +150,129 @@ class SnapshotContentLikeHdfsTest {
     }
   }
 
+  /**
+   * A directory renamed after a snapshot and still live, within its snapshottable directory and out
+   * of it (a hold), leaves HDFS's {@code WithName} reference at its entry, which counts its whole
+   * subtree as it was at the snapshot, whatever changed below it since (appends, deletes, creates,
+   * a subdirectory renamed away after a second snapshot), until the snapshot is deleted; one
+   * transaction and the subtree protocol's walk alike.
+   */
+  @Test
+  void aDirectoryRenamedAwayAndStillLiveCountsItsSubtreeAsItWasAsHdfsDoes() throws Exception {
+    assertLikeHdfsBothWays(SnapshotContentLikeHdfsTest::renamedHistory);
+  }
+
+  /**
+   * A file changed between two snapshots below a directory renamed after the first and deleted
+   * after the second: HDFS counts it at the first snapshot through the {@code WithName} reference
+   * and as the delete left it through the deleted entry; one transaction and the subtree protocol
+   * alike.
+   */
+  @Test
+  void aFileBelowADirectoryRenamedThenDeletedCountsAtEachEntryAsHdfsDoes() throws Exception {
+    assertLikeHdfsBothWays(SnapshotContentLikeHdfsTest::changedTwiceHistory);
+  }
+
+  /** A history done on each side, viewed through its own client and through {@code others}. */
+  private interface History {
+    List<List<String>> run(DistributedFileSystem fs, List<DistributedFileSystem> others)
+        throws Exception;
+  }
+
+  /**
+   * Runs {@code history} on both sides, hops's viewed also through a namenode whose bound makes
+   * every directory viewed a subtree-protocol count, and compares both views with HDFS's.
+   */
+  private static void assertLikeHdfsBothWays(History history) throws Exception {
+    Configuration small = new Configuration(false);
+    small.setInt(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, 3);
+    try (io.hops.namenode.HopsNameNode forced = both.hops().startAnotherNamenode(small);
+        DistributedFileSystem walked =
+            (DistributedFileSystem)
+                org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(forced))) {
+      List<List<String>> hdfs = history.run(both.hdfsSide().admin(), List.of());
+      List<List<String>> hops = history.run(both.hopsSide().admin(), List.of(walked));
+      assertThat(String.join("\n", hops.get(1)))
+          .as("counted with the subtree protocol")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(String.join("\n", hops.get(0)))
+          .as("counted in one transaction")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+    }
+  }
+
+  private static List<List<String>> readers(List<DistributedFileSystem> readers) {
+    List<List<String>> out = new ArrayList<>();
+    readers.forEach(r -> out.add(new ArrayList<>()));
+    return out;
+  }
+
+  private static List<List<String>> renamedHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = readers(readers);
+    List<String> paths = List.of("/rw", "/rw/s", "/rw/s/b", "/rw/plain", "/rw/plain/m");
+    fs.mkdirs(p("/rw/s/a/in/deep"));
+    fs.mkdirs(p("/rw/s/m/sub"));
+    fs.mkdirs(p("/rw/plain"));
+    write(fs, "/rw/s/a/x", 100);
+    write(fs, "/rw/s/a/in/y", 20);
+    write(fs, "/rw/s/a/in/deep/z", 7);
+    write(fs, "/rw/s/m/f", 30);
+    write(fs, "/rw/s/m/sub/g", 4);
+    fs.allowSnapshot(p("/rw/s"));
+    fs.createSnapshot(p("/rw/s"), "s1");
+    fs.rename(p("/rw/s/a"), p("/rw/s/b"));
+    fs.rename(p("/rw/s/m"), p("/rw/plain/m"));
+    bigViews(readers, out, paths, "renamed within and out");
+    try (FSDataOutputStream more = fs.append(p("/rw/s/b/x"))) {
+      more.write(new byte[50]);
+    }
+    fs.delete(p("/rw/s/b/in/y"), false);
+    write(fs, "/rw/s/b/new", 9);
+    fs.mkdirs(p("/rw/s/b/in/more"));
+    write(fs, "/rw/plain/m/f2", 5);
+    fs.delete(p("/rw/plain/m/sub"), true);
+    bigViews(readers, out, paths, "changed below the renamed directories");
+    fs.createSnapshot(p("/rw/s"), "s2");
+    fs.rename(p("/rw/s/b/in"), p("/rw/s/in2"));
+    write(fs, "/rw/s/in2/deep/z2", 3);
+    bigViews(readers, out, paths, "a subdirectory renamed away after s2");
+    fs.deleteSnapshot(p("/rw/s"), "s1");
+    bigViews(readers, out, paths, "s1 deleted");
+    return out;
+  }
+
+  private static List<List<String>> changedTwiceHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = readers(readers);
+    List<String> paths = List.of("/tf", "/tf/s");
+    fs.mkdirs(p("/tf/s/a/in"));
+    write(fs, "/tf/s/a/x", 100);
+    write(fs, "/tf/s/a/in/y", 20);
+    fs.allowSnapshot(p("/tf/s"));
+    fs.createSnapshot(p("/tf/s"), "s1");
+    fs.rename(p("/tf/s/a"), p("/tf/s/b"));
+    try (FSDataOutputStream more = fs.append(p("/tf/s/b/x"))) {
+      more.write(new byte[30]);
+    }
+    write(fs, "/tf/s/b/in/y", 60);
+    fs.createSnapshot(p("/tf/s"), "s2");
+    try (FSDataOutputStream more = fs.append(p("/tf/s/b/x"))) {
+      more.write(new byte[40]);
+    }
+    fs.delete(p("/tf/s/b"), true);
+    bigViews(readers, out, paths, "renamed, changed, deleted");
+    fs.deleteSnapshot(p("/tf/s"), "s2");
+    bigViews(readers, out, paths, "s2 deleted");
+    return out;
+  }
+
   private static List<List<String>> twiceHistory(
       DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
     List<DistributedFileSystem> readers = new ArrayList<>();
