@@ -104,8 +104,8 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
 
   /**
    * The subtree's directories that a snapshottable directory with snapshots covers (the one above
-   * the target, or one below it), each with that directory's id, or a hold (minus the hold; {@link
-   * LockPhase#summaryCover}); none when snapshots are off.
+   * the target, or one below it), each with that directory's id, or a held directory (minus its id;
+   * {@link LockPhase#summaryCover}); none when snapshots are off.
    */
   private Map<Long, Long> coveredDirectories(LockPhase tx) {
     Map<Long, Long> covering = new HashMap<>();

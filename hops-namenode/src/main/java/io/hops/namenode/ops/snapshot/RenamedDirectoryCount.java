@@ -29,8 +29,9 @@ public final class RenamedDirectoryCount {
   private RenamedDirectoryCount() {}
 
   /**
-   * A directory to count as it was at snapshot {@code snapshotId}, below the entry a directory was
-   * renamed away from ({@code via}), which keys what it holds apart from every other reference.
+   * A directory to count as it was at snapshot {@code snapshotId} ({@link Long#MAX_VALUE}: as it is
+   * now), below the entry a directory was renamed away from ({@code via}), which keys what it holds
+   * apart from every other reference.
    */
   public record Pending(long dirId, long snapshotId, Entry via) {}
 

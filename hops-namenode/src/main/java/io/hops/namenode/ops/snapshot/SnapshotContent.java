@@ -6,6 +6,7 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.namenode.ops.ChildrenCount;
@@ -36,16 +37,21 @@ import java.util.TreeSet;
  * delete left it (those a snapshot's length reaches, or those before a truncate's cut after its
  * latest version), and the blocks its truncates keep for the snapshots (its tails), in its space. A
  * file that left its entry by a rename counts at its version's length with no tails, as HDFS's
- * {@code WithName} reference counts it at its snapshot.
+ * {@code WithName} reference counts it at its snapshot; a directory that did, live or deleted
+ * since, counts its whole subtree as it was at its version's snapshot ({@link
+ * RenamedDirectoryCount}), as the reference counts it there.
  *
  * <p>Cost: nothing for a directory that no snapshottable directory with snapshots, nor the hold of
  * a directory moved out of one, covers; else a pruned scan of the directory's versions, and when it
  * has some, of its live children and (once per snapshottable directory and read) of its snapshots,
  * read committed; a deleted directory adds a scan of its versions, and one of its rows when a
  * delete too big for one transaction detached it with them: the whole deleted subtree is read in
- * one transaction. Where files are held, or live files may have tails, one batched read of their
- * tails and one of the blocks of the held files and of the tails, and a read of a file's renamed
- * entries by the index where its blocks say it changed after its latest version.
+ * one transaction. Each held directory adds a pruned scan of its entry's renamed rows (a renamed
+ * one's subtree as it was is read by {@link RenamedDirectoryCount}, bounded). Below a directory
+ * moved out of its snapshots, its hold rows (by the index) and each holder's snapshots (a pruned
+ * scan), once per count. Where files are held, or live files may have tails, one batched read of
+ * their tails and one of the blocks of the held files and of the tails, and a read of a file's
+ * renamed entries by the index where its blocks say it changed after its latest version.
  *
  * <p>{@code keptByTruncates} is the space of the blocks truncates keep for the snapshots of live
  * files: HDFS counts a file's diff blocks in its own space, so it adds to the summary's space and
@@ -56,6 +62,9 @@ import java.util.TreeSet;
 public record SnapshotContent(
     long length, long files, long dirs, long space, long keptByTruncates) {
   public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0, 0);
+
+  /** The holder of a hold row that holds its directory for good. */
+  private static final long KEPT_FOR_GOOD = 0;
 
   /**
    * An entry a snapshot had: the directory, the name, and the inode it named; below a deleted
@@ -219,20 +228,66 @@ public record SnapshotContent(
 
   /**
    * The snapshots that may read a covered directory's versions: those of its snapshottable
-   * directory, or, below a hold ({@code upTo}, the holder's latest snapshot when the directory
-   * moved away; the holder is not known there), every snapshot up to the hold, which stands while
-   * one of them remains.
+   * directory, or, below a directory moved out of its snapshots, those of its holders up to each
+   * one's hold; where a holder's snapshots are not known ({@code ids} null), every snapshot up to
+   * the directory's hold ({@code upTo}), which stands while one of them remains.
    */
   private record Readers(TreeSet<Long> ids, long upTo) {
     static Readers of(LockPhase tx, long cover) throws StorageException {
       if (cover < 0) {
-        return new Readers(null, -cover);
+        return ofHeld(tx, -cover);
       }
       TreeSet<Long> ids = new TreeSet<>();
       for (SnapshotRow s : tx.findByPartition(SnapshotRow.TABLE, cover, LockMode.READ_COMMITTED)) {
         ids.add(s.snapshotId());
       }
       return new Readers(ids, 0);
+    }
+
+    /**
+     * Below held directory {@code heldId}: its hold rows ({@code (holder, hold, -heldId)}, by the
+     * index) name its holders, and each holder's snapshots up to its hold read it (a pruned scan
+     * each). A holder held for good, or one with no snapshots of its own (a held directory, or a
+     * snapshottable one whose snapshots are all gone, whose hold ends soon), leaves the holders
+     * unknown: then every snapshot up to the directory's hold (its row, by id).
+     */
+    static Readers ofHeld(LockPhase tx, long heldId) throws StorageException {
+      TreeSet<Long> ids = new TreeSet<>();
+      List<SnapshotKeptFileRow> holds =
+          tx.findByIndex(SnapshotKeptFileRow.TABLE, "inode_id", -heldId, LockMode.READ_COMMITTED);
+      for (SnapshotKeptFileRow h : holds) {
+        List<SnapshotRow> of =
+            h.dirId() == KEPT_FOR_GOOD
+                ? List.of()
+                : tx.findByPartition(SnapshotRow.TABLE, h.dirId(), LockMode.READ_COMMITTED);
+        if (of.isEmpty()) {
+          holds = List.of();
+          break;
+        }
+        for (SnapshotRow s : of) {
+          if (s.snapshotId() <= h.snapshotId()) {
+            ids.add(s.snapshotId());
+          }
+        }
+      }
+      if (holds.isEmpty()) {
+        InodeRow held = tx.inodePaths().byId(heldId);
+        return new Readers(null, held == null ? 0 : held.snapshotId());
+      }
+      return new Readers(ids, 0);
+    }
+
+    /**
+     * The snapshot that reads the state recorded at {@code id}: the earliest from it on, else the
+     * current state ({@link Long#MAX_VALUE}: above every snapshot's id); {@code id} itself where
+     * the snapshots are not known.
+     */
+    long readAt(long id) {
+      if (ids == null) {
+        return id;
+      }
+      Long s = ids.ceiling(id);
+      return s == null ? Long.MAX_VALUE : s;
     }
 
     /** Whether a snapshot in {@code [from, to]} may read. */
@@ -290,7 +345,7 @@ public record SnapshotContent(
      * once ({@code held}); {@code ids} are the covering directory's snapshots.
      */
     void count(InodeVersionRow v, Readers ids) throws StorageException {
-      if (v.isDir() && renamedAway(v, null)) {
+      if (v.isDir() && renamedAway(v, null, ids)) {
         return;
       }
       // A directory deleted too big for one transaction is detached with its rows (held for the
@@ -318,7 +373,7 @@ public record SnapshotContent(
       Entry below = via == null ? key : via;
       for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
         if (!held.containsKey(Entry.of(child, below))
-            && !(child.isDir() && renamedAway(child, below))) {
+            && !(child.isDir() && renamedAway(child, below, ids))) {
           count(child, below, deletedAt, detached, ids);
         }
       }
@@ -328,9 +383,12 @@ public record SnapshotContent(
      * Whether directory version {@code v} is of a directory that left the entry by a rename (its
      * {@code snapshot_renamed_entries} row, at or after the version: a pruned scan of the entry's),
      * HDFS's {@code WithName}, which counts the directory's subtree as it was at its snapshot: if
-     * so, the entry counts the directory and its subtree is left to {@link RenamedDirectoryCount}.
+     * so, the entry counts the directory and its subtree is left to {@link RenamedDirectoryCount},
+     * at the earliest snapshot of {@code ids} from the version's on, else as it is now (HDFS reads
+     * the reference's snapshot by its next recorded state, AbstractINodeDiffList.getDiffById, and
+     * merges a deleted snapshot's diffs into the previous one's).
      */
-    private boolean renamedAway(InodeVersionRow v, Entry via) throws StorageException {
+    private boolean renamedAway(InodeVersionRow v, Entry via, Readers ids) throws StorageException {
       for (SnapshotRenamedEntryRow r :
           tx.findByPartition(
               SnapshotRenamedEntryRow.TABLE,
@@ -341,7 +399,7 @@ public record SnapshotContent(
         if (r.inodeId() == v.id() && r.snapshotId() >= v.snapshotId()) {
           Entry key = Entry.of(v, via);
           held.put(key, DIRECTORY);
-          renamed.add(new RenamedDirectoryCount.Pending(v.id(), v.snapshotId(), key));
+          renamed.add(new RenamedDirectoryCount.Pending(v.id(), ids.readAt(v.snapshotId()), key));
           return true;
         }
       }

@@ -155,7 +155,8 @@ class SnapshotContentLikeHdfsTest {
    * of it (a hold), leaves HDFS's {@code WithName} reference at its entry, which counts its whole
    * subtree as it was at the snapshot, whatever changed below it since (appends, deletes, creates,
    * a subdirectory renamed away after a second snapshot), until the snapshot is deleted; one
-   * transaction and the subtree protocol's walk alike.
+   * transaction and the subtree protocol's walk alike, also where the renamed subtree alone is past
+   * the bound of one transaction, below an empty snapshottable directory.
    */
   @Test
   void aDirectoryRenamedAwayAndStillLiveCountsItsSubtreeAsItWasAsHdfsDoes() throws Exception {
@@ -171,6 +172,18 @@ class SnapshotContentLikeHdfsTest {
   @Test
   void aFileBelowADirectoryRenamedThenDeletedCountsAtEachEntryAsHdfsDoes() throws Exception {
     assertLikeHdfsBothWays(SnapshotContentLikeHdfsTest::changedTwiceHistory);
+  }
+
+  /**
+   * Below a directory moved out of its snapshots, what only a deleted one of its holder's snapshots
+   * read stops counting at that deletion, while an older snapshot keeps the hold: HDFS merges the
+   * deleted snapshot's diffs into the older one's (a file created between the two and deleted since
+   * goes, a file appended between them counts as the older one has it); one transaction and the
+   * subtree protocol alike.
+   */
+  @Test
+  void belowAHeldDirectoryOnlyTheHoldersRemainingSnapshotsCountAsHdfsDoes() throws Exception {
+    assertLikeHdfsBothWays(SnapshotContentLikeHdfsTest::heldAfterDeleteHistory);
   }
 
   /** A history done on each side, viewed through its own client and through {@code others}. */
@@ -213,7 +226,7 @@ class SnapshotContentLikeHdfsTest {
     readers.add(fs);
     readers.addAll(others);
     List<List<String>> out = readers(readers);
-    List<String> paths = List.of("/rw", "/rw/s", "/rw/s/b", "/rw/plain", "/rw/plain/m");
+    List<String> paths = List.of("/rw", "/rw/s", "/rw/s/b", "/rw/plain", "/rw/plain/m", "/rw/t");
     fs.mkdirs(p("/rw/s/a/in/deep"));
     fs.mkdirs(p("/rw/s/m/sub"));
     fs.mkdirs(p("/rw/plain"));
@@ -222,6 +235,15 @@ class SnapshotContentLikeHdfsTest {
     write(fs, "/rw/s/a/in/deep/z", 7);
     write(fs, "/rw/s/m/f", 30);
     write(fs, "/rw/s/m/sub/g", 4);
+    // /rw/t is left empty, its renamed directory bigger than the bound of the walking namenode
+    fs.mkdirs(p("/rw/t/big/sub"));
+    write(fs, "/rw/t/big/f1", 1);
+    write(fs, "/rw/t/big/f2", 2);
+    write(fs, "/rw/t/big/f3", 3);
+    write(fs, "/rw/t/big/sub/f4", 4);
+    fs.allowSnapshot(p("/rw/t"));
+    fs.createSnapshot(p("/rw/t"), "t1");
+    fs.rename(p("/rw/t/big"), p("/rw/plain/big2"));
     fs.allowSnapshot(p("/rw/s"));
     fs.createSnapshot(p("/rw/s"), "s1");
     fs.rename(p("/rw/s/a"), p("/rw/s/b"));
@@ -242,6 +264,38 @@ class SnapshotContentLikeHdfsTest {
     bigViews(readers, out, paths, "a subdirectory renamed away after s2");
     fs.deleteSnapshot(p("/rw/s"), "s1");
     bigViews(readers, out, paths, "s1 deleted");
+    return out;
+  }
+
+  private static List<List<String>> heldAfterDeleteHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = readers(readers);
+    List<String> paths = List.of("/h3", "/h3/out", "/h3/out/d");
+    fs.mkdirs(p("/h3/s/d/sub"));
+    fs.mkdirs(p("/h3/out"));
+    write(fs, "/h3/s/d/f", 100);
+    write(fs, "/h3/s/d/g", 30);
+    write(fs, "/h3/s/d/sub/h", 8);
+    fs.allowSnapshot(p("/h3/s"));
+    fs.createSnapshot(p("/h3/s"), "s1");
+    write(fs, "/h3/s/d/new", 12);
+    fs.mkdirs(p("/h3/s/d/newdir"));
+    write(fs, "/h3/s/d/newdir/n", 6);
+    try (FSDataOutputStream more = fs.append(p("/h3/s/d/f"))) {
+      more.write(new byte[20]);
+    }
+    fs.createSnapshot(p("/h3/s"), "s2");
+    fs.rename(p("/h3/s/d"), p("/h3/out/d"));
+    fs.delete(p("/h3/out/d/new"), false);
+    fs.delete(p("/h3/out/d/newdir"), true);
+    fs.delete(p("/h3/out/d/g"), false);
+    fs.delete(p("/h3/out/d/sub/h"), false);
+    bigViews(readers, out, paths, "moved out after s2, then deleted below");
+    fs.deleteSnapshot(p("/h3/s"), "s2");
+    bigViews(readers, out, paths, "s2 deleted, s1 keeps the hold");
     return out;
   }
 
