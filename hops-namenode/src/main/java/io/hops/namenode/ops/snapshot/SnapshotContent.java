@@ -382,13 +382,14 @@ public record SnapshotContent(
     /**
      * Whether directory version {@code v} is of a directory that left the entry by a rename (its
      * {@code snapshot_renamed_entries} row, at or after the version: a pruned scan of the entry's),
-     * HDFS's {@code WithName}, which counts the directory's subtree as it was at its snapshot: if
-     * so, the entry counts the directory and its subtree is left to {@link RenamedDirectoryCount},
-     * at the earliest snapshot of {@code ids} from the version's on, else as it is now (HDFS reads
-     * the reference's snapshot by its next recorded state, AbstractINodeDiffList.getDiffById, and
-     * merges a deleted snapshot's diffs into the previous one's).
+     * HDFS's {@code WithName}, which counts the directory's subtree as it was at its last snapshot
+     * (the row's): if so, the entry counts the directory and its subtree is left to {@link
+     * RenamedDirectoryCount}, at the earliest snapshot of {@code ids} from the row's on, else as it
+     * is now (HDFS reads a snapshot's id by its next recorded state, AbstractINodeDiffList
+     * .getDiffById, and merges a deleted snapshot's diffs into the previous one's).
      */
     private boolean renamedAway(InodeVersionRow v, Entry via, Readers ids) throws StorageException {
+      SnapshotRenamedEntryRow left = null;
       for (SnapshotRenamedEntryRow r :
           tx.findByPartition(
               SnapshotRenamedEntryRow.TABLE,
@@ -396,14 +397,19 @@ public record SnapshotContent(
               "name",
               v.name(),
               LockMode.READ_COMMITTED)) {
-        if (r.inodeId() == v.id() && r.snapshotId() >= v.snapshotId()) {
-          Entry key = Entry.of(v, via);
-          held.put(key, DIRECTORY);
-          renamed.add(new RenamedDirectoryCount.Pending(v.id(), ids.readAt(v.snapshotId()), key));
-          return true;
+        if (r.inodeId() == v.id()
+            && r.snapshotId() >= v.snapshotId()
+            && (left == null || r.snapshotId() < left.snapshotId())) {
+          left = r; // the departure that ended the version's stay
         }
       }
-      return false;
+      if (left == null) {
+        return false;
+      }
+      Entry key = Entry.of(v, via);
+      held.put(key, DIRECTORY);
+      renamed.add(new RenamedDirectoryCount.Pending(v.id(), ids.readAt(left.snapshotId()), key));
+      return true;
     }
   }
 
