@@ -90,10 +90,11 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     }
     subtree = SubtreeScan.readToCount(tx, target, path(), bound);
     if (target.isDir() && !subtree.exceeded()) {
-      snapshots = SnapshotContent.read(tx, coveredDirectories(tx), subtree.marked());
-    } else if (target.isDir()) {
+      snapshots = SnapshotContent.read(tx, coveredDirectories(tx), subtree.marked(), bound);
+    }
+    if (target.isDir() && (subtree.exceeded() || snapshots == null)) {
       cover = tx.summaryCover(resolved.inodes()); // for the subtree protocol's count
-    } else {
+    } else if (!target.isDir()) {
       snapshots = SnapshotContent.ofFile(tx, target, tx.summaryCover(resolved.inodes()) != 0);
     }
     if (target.isDir() && target.hasQuota()) {
@@ -103,8 +104,8 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
 
   /**
    * The subtree's directories that a snapshottable directory with snapshots covers (the one above
-   * the target, or one below it), each with that directory's id, or a hold (minus the hold; {@link
-   * LockPhase#summaryCover}); none when snapshots are off.
+   * the target, or one below it), each with that directory's id, or a held directory (minus its id;
+   * {@link LockPhase#summaryCover}); none when snapshots are off.
    */
   private Map<Long, Long> coveredDirectories(LockPhase tx) {
     Map<Long, Long> covering = new HashMap<>();
@@ -137,7 +138,7 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     if (target == null) {
       throw new FileNotFoundException("File does not exist: " + path());
     }
-    if (subtree.exceeded()) {
+    if (subtree.exceeded() || snapshots == null) {
       throw new SubtreeTooBigException("getContentSummary", path(), target, quota, cover);
     }
     checkAccess();

@@ -5,9 +5,14 @@ import io.hops.dal.rows.QuotaRow;
 import io.hops.namenode.ops.ContentSummaryOp;
 import io.hops.namenode.ops.GetQuotaUsage;
 import io.hops.namenode.ops.SubtreeTooBigException;
+import io.hops.namenode.ops.snapshot.RenamedDirectoryCount;
 import io.hops.namenode.ops.snapshot.SnapshotContent;
 import io.hops.namenode.security.PermissionChecker;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import io.hops.namenode.tx.Operation;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.QuotaUsage;
 import org.apache.hadoop.fs.permission.FsAction;
@@ -47,7 +52,8 @@ final class SubtreeContentSummary {
   /**
    * Counts the subtree with what its snapshots alone hold, as {@link ContentSummaryOp} does in one
    * transaction: each step of the walk reads it for the covered directories of its run ({@link
-   * SubtreeWalk#count}), each held entry counted once over the steps.
+   * SubtreeWalk#count}), each held entry counted once over the steps; then the subtrees of the
+   * directories renamed away from a snapshot's entry, as they were, in transactions of the bound.
    */
   private ContentSummary summarize(PermissionChecker pc, SubtreeTooBigException big)
       throws IOException {
@@ -78,6 +84,12 @@ final class SubtreeContentSummary {
         held::add,
         w.pool,
         w.threads);
+    for (List<RenamedDirectoryCount.Pending> left = held.renamed(); !left.isEmpty(); ) {
+      List<RenamedDirectoryCount.Pending> from = left;
+      RenamedDirectoryCount.Step step = w.runner.run(() -> new CountRenamed(from, w.bound));
+      held.add(step.part());
+      left = step.left();
+    }
     SnapshotContent s = held.total();
     return new ContentSummary.Builder()
         .length(c[0] + s.length())
@@ -92,5 +104,32 @@ final class SubtreeContentSummary {
         .spaceQuota(q == null ? -1 : q.dsQuota())
         .erasureCodingPolicy("")
         .build();
+  }
+
+  /** One transaction of the count of renamed directories' subtrees as they were. */
+  private static final class CountRenamed extends Operation<RenamedDirectoryCount.Step> {
+    private final List<RenamedDirectoryCount.Pending> from;
+    private final int bound;
+    private RenamedDirectoryCount.Step step;
+
+    CountRenamed(List<RenamedDirectoryCount.Pending> from, int bound) {
+      this.from = from;
+      this.bound = bound;
+    }
+
+    @Override
+    public String name() {
+      return "subtreeCount";
+    }
+
+    @Override
+    protected void lock(LockPhase tx) throws IOException {
+      step = RenamedDirectoryCount.read(tx, from, bound);
+    }
+
+    @Override
+    protected RenamedDirectoryCount.Step execute(ExecutePhase tx) {
+      return step;
+    }
   }
 }

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
 final class SubtreeWalk {
   /**
    * A directory of the subtree and its path; for a count, the snapshottable directory with
-   * snapshots that covers it, or minus a hold ({@code cover}, 0 for none; {@link
+   * snapshots that covers it, or minus a held directory's id ({@code cover}, 0 for none; {@link
    * LockPhase#summaryCover}).
    */
   record Dir(InodeRow row, String path, long cover) {
@@ -121,7 +121,8 @@ final class SubtreeWalk {
       ExecutorService pool,
       int parallel)
       throws IOException {
-    List<Dir> level = top.row().childrenCount() > 0 ? List.of(top) : List.of();
+    // A covered empty top is read too: its snapshots may hold what a count must read below it.
+    List<Dir> level = top.row().childrenCount() > 0 || top.cover() != 0 ? List.of(top) : List.of();
     for (int depth = 1; !level.isEmpty(); depth++) {
       List<List<Dir>> runs = runs(level, bound);
       List<Dir> next = new ArrayList<>();

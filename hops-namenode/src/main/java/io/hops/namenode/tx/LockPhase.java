@@ -273,9 +273,9 @@ public final class LockPhase implements RowReads {
 
   /**
    * What a content summary reads snapshot data of the last of {@code rows} by: the covering
-   * snapshottable directory's id, else minus the hold of the nearest directory among them moved out
-   * of its snapshots (docs/architecture.md, "Snapshots"), else 0; always 0 when snapshots are off.
-   * Nothing is read.
+   * snapshottable directory's id, else minus the id of the nearest directory among them moved out
+   * of its snapshots (held: docs/architecture.md, "Snapshots"), else 0; always 0 when snapshots are
+   * off. Nothing is read.
    */
   public long summaryCover(List<InodeRow> rows) {
     long dir = coveringDirectory(rows);
@@ -285,7 +285,7 @@ public final class LockPhase implements RowReads {
     for (int i = rows.size() - 1; i >= 0; i--) {
       InodeRow r = rows.get(i);
       if (r != null && r.isDir() && !r.snapshottable() && r.snapshotId() > 0) {
-        return -r.snapshotId();
+        return -r.id();
       }
     }
     return 0;

@@ -6,6 +6,7 @@ import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotFileTailRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRenamedEntryRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.namenode.ops.ChildrenCount;
@@ -36,16 +37,21 @@ import java.util.TreeSet;
  * delete left it (those a snapshot's length reaches, or those before a truncate's cut after its
  * latest version), and the blocks its truncates keep for the snapshots (its tails), in its space. A
  * file that left its entry by a rename counts at its version's length with no tails, as HDFS's
- * {@code WithName} reference counts it at its snapshot.
+ * {@code WithName} reference counts it at its snapshot; a directory that did, live or deleted
+ * since, counts its whole subtree as it was at its version's snapshot ({@link
+ * RenamedDirectoryCount}), as the reference counts it there.
  *
  * <p>Cost: nothing for a directory that no snapshottable directory with snapshots, nor the hold of
  * a directory moved out of one, covers; else a pruned scan of the directory's versions, and when it
  * has some, of its live children and (once per snapshottable directory and read) of its snapshots,
  * read committed; a deleted directory adds a scan of its versions, and one of its rows when a
  * delete too big for one transaction detached it with them: the whole deleted subtree is read in
- * one transaction. Where files are held, or live files may have tails, one batched read of their
- * tails and one of the blocks of the held files and of the tails, and a read of a file's renamed
- * entries by the index where its blocks say it changed after its latest version.
+ * one transaction. Each held directory adds a pruned scan of its entry's renamed rows (a renamed
+ * one's subtree as it was is read by {@link RenamedDirectoryCount}, bounded). Below a directory
+ * moved out of its snapshots, its hold rows (by the index) and each holder's snapshots (a pruned
+ * scan), once per count. Where files are held, or live files may have tails, one batched read of
+ * their tails and one of the blocks of the held files and of the tails, and a read of a file's
+ * renamed entries by the index where its blocks say it changed after its latest version.
  *
  * <p>{@code keptByTruncates} is the space of the blocks truncates keep for the snapshots of live
  * files: HDFS counts a file's diff blocks in its own space, so it adds to the summary's space and
@@ -56,6 +62,9 @@ import java.util.TreeSet;
 public record SnapshotContent(
     long length, long files, long dirs, long space, long keptByTruncates) {
   public static final SnapshotContent NONE = new SnapshotContent(0, 0, 0, 0, 0);
+
+  /** The holder of a hold row that holds its directory for good. */
+  private static final long KEPT_FOR_GOOD = 0;
 
   /**
    * An entry a snapshot had: the directory, the name, and the inode it named; below a deleted
@@ -75,17 +84,23 @@ public record SnapshotContent(
   /** What one entry only the snapshots hold adds: a directory counts itself, not what it held. */
   public record Held(long length, long files, long dirs, long space) {}
 
+  static final Held DIRECTORY = new Held(0, 0, 1, 0);
+
   /**
-   * What one transaction found: the entries only the snapshots hold, and the space truncates keep
-   * for live files. The subtree protocol reads one per step of its walk; {@link Sum} adds them.
+   * What one transaction found: the entries only the snapshots hold, the space truncates keep for
+   * live files, and the directories that left a snapshot's entry by a rename, whose subtrees as
+   * they were at the snapshot are still to count ({@link RenamedDirectoryCount}). The subtree
+   * protocol reads one per step of its walk; {@link Sum} adds them.
    */
-  public record Part(Map<Entry, Held> held, long keptByTruncates) {
-    public static final Part NONE = new Part(Map.of(), 0);
+  public record Part(
+      Map<Entry, Held> held, long keptByTruncates, List<RenamedDirectoryCount.Pending> renamed) {
+    public static final Part NONE = new Part(Map.of(), 0, List.of());
   }
 
   /** Adds up parts read in separate transactions, each held entry once. */
   public static final class Sum {
     private final Set<Entry> counted = new HashSet<>();
+    private final Map<Entry, RenamedDirectoryCount.Pending> renamed = new LinkedHashMap<>();
     private long length;
     private long files;
     private long dirs;
@@ -103,6 +118,18 @@ public record SnapshotContent(
         }
       }
       kept += part.keptByTruncates();
+      for (RenamedDirectoryCount.Pending p : part.renamed()) {
+        renamed.putIfAbsent(p.via(), p);
+      }
+    }
+
+    /**
+     * The directories renamed away from a snapshot's entry whose subtrees as they were are still to
+     * count, each once over the parts: a part's own are counted with it ({@link #read}), the
+     * subtree protocol's after its walk.
+     */
+    public List<RenamedDirectoryCount.Pending> renamed() {
+      return List.copyOf(renamed.values());
     }
 
     public SnapshotContent total() {
@@ -113,12 +140,20 @@ public record SnapshotContent(
   /**
    * Counts what the snapshots hold below the directories of {@code covered}, each mapped to the id
    * of the snapshottable directory (with snapshots) that covers it, and the tails of {@code marked}
-   * (live files the reference mark says some snapshot had elsewhere; see {@link ChildrenCount}).
+   * (live files the reference mark says some snapshot had elsewhere; see {@link ChildrenCount}),
+   * with the subtrees of directories renamed away from a snapshot's entry as they were then; null
+   * when those subtrees hold more than {@code bound} inodes: the subtree protocol counts them.
    */
   public static SnapshotContent read(
-      LockPhase tx, Map<Long, Long> covered, Collection<InodeRow> marked) throws StorageException {
+      LockPhase tx, Map<Long, Long> covered, Collection<InodeRow> marked, int bound)
+      throws StorageException {
     Sum sum = new Sum();
     sum.add(readPart(tx, covered, marked));
+    RenamedDirectoryCount.Step renamed = RenamedDirectoryCount.read(tx, sum.renamed(), bound);
+    if (!renamed.left().isEmpty()) {
+      return null;
+    }
+    sum.add(renamed.part());
     return sum.total();
   }
 
@@ -129,8 +164,7 @@ public record SnapshotContent(
       return Part.NONE;
     }
     Map<Long, Readers> snapshots = new HashMap<>();
-    Map<Entry, Held> held = new LinkedHashMap<>();
-    Map<Entry, InodeVersionRow> files = new LinkedHashMap<>();
+    Counting counting = new Counting(tx);
     Map<Long, Short> live = new HashMap<>();
     for (InodeRow r : marked) {
       live.put(r.id(), r.replication());
@@ -160,12 +194,13 @@ public record SnapshotContent(
       }
       for (InodeVersionRow v : seen(versions, ids)) {
         Long id = now.get(v.name());
-        if ((id == null || id != v.id()) && !held.containsKey(Entry.of(v))) {
-          count(tx, v, ids, held, files);
+        if ((id == null || id != v.id()) && !counting.held.containsKey(Entry.of(v))) {
+          counting.count(v, ids);
         }
       }
     }
-    return new Part(held, lastStates(tx, files, live, held));
+    long kept = lastStates(tx, counting.files, live, counting.held);
+    return new Part(counting.held, kept, counting.renamed);
   }
 
   /**
@@ -193,20 +228,66 @@ public record SnapshotContent(
 
   /**
    * The snapshots that may read a covered directory's versions: those of its snapshottable
-   * directory, or, below a hold ({@code upTo}, the holder's latest snapshot when the directory
-   * moved away; the holder is not known there), every snapshot up to the hold, which stands while
-   * one of them remains.
+   * directory, or, below a directory moved out of its snapshots, those of its holders up to each
+   * one's hold; where a holder's snapshots are not known ({@code ids} null), every snapshot up to
+   * the directory's hold ({@code upTo}), which stands while one of them remains.
    */
   private record Readers(TreeSet<Long> ids, long upTo) {
     static Readers of(LockPhase tx, long cover) throws StorageException {
       if (cover < 0) {
-        return new Readers(null, -cover);
+        return ofHeld(tx, -cover);
       }
       TreeSet<Long> ids = new TreeSet<>();
       for (SnapshotRow s : tx.findByPartition(SnapshotRow.TABLE, cover, LockMode.READ_COMMITTED)) {
         ids.add(s.snapshotId());
       }
       return new Readers(ids, 0);
+    }
+
+    /**
+     * Below held directory {@code heldId}: its hold rows ({@code (holder, hold, -heldId)}, by the
+     * index) name its holders, and each holder's snapshots up to its hold read it (a pruned scan
+     * each). A holder held for good, or one with no snapshots of its own (a held directory, or a
+     * snapshottable one whose snapshots are all gone, whose hold ends soon), leaves the holders
+     * unknown: then every snapshot up to the directory's hold (its row, by id).
+     */
+    static Readers ofHeld(LockPhase tx, long heldId) throws StorageException {
+      TreeSet<Long> ids = new TreeSet<>();
+      List<SnapshotKeptFileRow> holds =
+          tx.findByIndex(SnapshotKeptFileRow.TABLE, "inode_id", -heldId, LockMode.READ_COMMITTED);
+      for (SnapshotKeptFileRow h : holds) {
+        List<SnapshotRow> of =
+            h.dirId() == KEPT_FOR_GOOD
+                ? List.of()
+                : tx.findByPartition(SnapshotRow.TABLE, h.dirId(), LockMode.READ_COMMITTED);
+        if (of.isEmpty()) {
+          holds = List.of();
+          break;
+        }
+        for (SnapshotRow s : of) {
+          if (s.snapshotId() <= h.snapshotId()) {
+            ids.add(s.snapshotId());
+          }
+        }
+      }
+      if (holds.isEmpty()) {
+        InodeRow held = tx.inodePaths().byId(heldId);
+        return new Readers(null, held == null ? 0 : held.snapshotId());
+      }
+      return new Readers(ids, 0);
+    }
+
+    /**
+     * The snapshot that reads the state recorded at {@code id}: the earliest from it on, else the
+     * current state ({@link Long#MAX_VALUE}: above every snapshot's id); {@code id} itself where
+     * the snapshots are not known.
+     */
+    long readAt(long id) {
+      if (ids == null) {
+        return id;
+      }
+      Long s = ids.ceiling(id);
+      return s == null ? Long.MAX_VALUE : s;
     }
 
     /** Whether a snapshot in {@code [from, to]} may read. */
@@ -245,50 +326,90 @@ public record SnapshotContent(
   }
 
   /**
-   * Adds an entry the snapshots alone hold: a file, or a directory with what it held, each entry
-   * once ({@code held}); {@code ids} are the covering directory's snapshots. The files (not
-   * symlinks, not in the database) go into {@code files}, for {@link #lastStates}.
+   * The entries the snapshots alone hold, as one transaction counts them: the files (not symlinks,
+   * not in the database) go into {@code files}, for {@link #lastStates}; a directory renamed away
+   * from the entry into {@code renamed}, its subtree as it was to count.
    */
-  private static void count(
-      LockPhase tx,
-      InodeVersionRow v,
-      Readers ids,
-      Map<Entry, Held> held,
-      Map<Entry, InodeVersionRow> files)
-      throws StorageException {
-    // A directory deleted too big for one transaction is detached with its rows (held for the
-    // snapshots): below it, an entry without a version from the delete's snapshot on is its row.
-    boolean detached =
-        v.isDir()
-            && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED) != null;
-    count(tx, v, null, v.snapshotId(), detached, ids, held, files);
-  }
+  private static final class Counting {
+    private final LockPhase tx;
+    private final Map<Entry, Held> held = new LinkedHashMap<>();
+    private final Map<Entry, InodeVersionRow> files = new LinkedHashMap<>();
+    private final List<RenamedDirectoryCount.Pending> renamed = new ArrayList<>();
 
-  private static void count(
-      LockPhase tx,
-      InodeVersionRow v,
-      Entry via,
-      long deletedAt,
-      boolean detached,
-      Readers ids,
-      Map<Entry, Held> held,
-      Map<Entry, InodeVersionRow> files)
-      throws StorageException {
-    Entry key = Entry.of(v, via);
-    if (!v.isDir()) {
-      // HDFS's snapshot counts leave symlinks out of the files
-      held.put(key, new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
-      if (v.symlink() == null && !v.fileStoredInDb()) {
-        files.put(key, v);
-      }
-      return;
+    Counting(LockPhase tx) {
+      this.tx = tx;
     }
-    held.put(key, new Held(0, 0, 1, 0));
-    Entry below = via == null ? key : via;
-    for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
-      if (!held.containsKey(Entry.of(child, below))) {
-        count(tx, child, below, deletedAt, detached, ids, held, files);
+
+    /**
+     * Adds an entry the snapshots alone hold: a file, or a directory with what it held, each entry
+     * once ({@code held}); {@code ids} are the covering directory's snapshots.
+     */
+    void count(InodeVersionRow v, Readers ids) throws StorageException {
+      if (v.isDir() && renamedAway(v, null, ids)) {
+        return;
       }
+      // A directory deleted too big for one transaction is detached with its rows (held for the
+      // snapshots): below it, an entry without a version from the delete's snapshot on is its row.
+      boolean detached =
+          v.isDir()
+              && tx.find(InodeRow.TABLE, Inodes.detachedKey(v.id()), LockMode.READ_COMMITTED)
+                  != null;
+      count(v, null, v.snapshotId(), detached, ids);
+    }
+
+    private void count(InodeVersionRow v, Entry via, long deletedAt, boolean detached, Readers ids)
+        throws StorageException {
+      Entry key = Entry.of(v, via);
+      if (!v.isDir()) {
+        // HDFS's snapshot counts leave symlinks out of the files
+        held.put(
+            key, new Held(v.size(), v.symlink() == null ? 1 : 0, 0, v.size() * v.replication()));
+        if (v.symlink() == null && !v.fileStoredInDb()) {
+          files.put(key, v);
+        }
+        return;
+      }
+      held.put(key, DIRECTORY);
+      Entry below = via == null ? key : via;
+      for (InodeVersionRow child : seen(heldBy(tx, v.id(), deletedAt, detached), ids)) {
+        if (!held.containsKey(Entry.of(child, below))
+            && !(child.isDir() && renamedAway(child, below, ids))) {
+          count(child, below, deletedAt, detached, ids);
+        }
+      }
+    }
+
+    /**
+     * Whether directory version {@code v} is of a directory that left the entry by a rename (its
+     * {@code snapshot_renamed_entries} row, at or after the version: a pruned scan of the entry's),
+     * HDFS's {@code WithName}, which counts the directory's subtree as it was at its last snapshot
+     * (the row's): if so, the entry counts the directory and its subtree is left to {@link
+     * RenamedDirectoryCount}, at the earliest snapshot of {@code ids} from the row's on, else as it
+     * is now (HDFS reads a snapshot's id by its next recorded state, AbstractINodeDiffList
+     * .getDiffById, and merges a deleted snapshot's diffs into the previous one's).
+     */
+    private boolean renamedAway(InodeVersionRow v, Entry via, Readers ids) throws StorageException {
+      SnapshotRenamedEntryRow left = null;
+      for (SnapshotRenamedEntryRow r :
+          tx.findByPartition(
+              SnapshotRenamedEntryRow.TABLE,
+              v.parentId(),
+              "name",
+              v.name(),
+              LockMode.READ_COMMITTED)) {
+        if (r.inodeId() == v.id()
+            && r.snapshotId() >= v.snapshotId()
+            && (left == null || r.snapshotId() < left.snapshotId())) {
+          left = r; // the departure that ended the version's stay
+        }
+      }
+      if (left == null) {
+        return false;
+      }
+      Entry key = Entry.of(v, via);
+      held.put(key, DIRECTORY);
+      renamed.add(new RenamedDirectoryCount.Pending(v.id(), ids.readAt(left.snapshotId()), key));
+      return true;
     }
   }
 

@@ -150,6 +150,183 @@ class SnapshotContentLikeHdfsTest {
     }
   }
 
+  /**
+   * A directory renamed after a snapshot and still live, within its snapshottable directory and out
+   * of it (a hold), leaves HDFS's {@code WithName} reference at its entry, which counts its whole
+   * subtree as it was at the snapshot, whatever changed below it since (appends, deletes, creates,
+   * a subdirectory renamed away after a second snapshot), until the snapshot is deleted; one
+   * transaction and the subtree protocol's walk alike, also where the renamed subtree alone is past
+   * the bound of one transaction, below an empty snapshottable directory.
+   */
+  @Test
+  void aDirectoryRenamedAwayAndStillLiveCountsItsSubtreeAsItWasAsHdfsDoes() throws Exception {
+    assertLikeHdfsBothWays(SnapshotContentLikeHdfsTest::renamedHistory);
+  }
+
+  /**
+   * A file changed between two snapshots below a directory renamed after the first and deleted
+   * after the second: HDFS counts it at the first snapshot through the {@code WithName} reference
+   * and as the delete left it through the deleted entry; one transaction and the subtree protocol
+   * alike.
+   */
+  @Test
+  void aFileBelowADirectoryRenamedThenDeletedCountsAtEachEntryAsHdfsDoes() throws Exception {
+    assertLikeHdfsBothWays(SnapshotContentLikeHdfsTest::changedTwiceHistory);
+  }
+
+  /**
+   * Below a directory moved out of its snapshots, what only a deleted one of its holder's snapshots
+   * read stops counting at that deletion, while an older snapshot keeps the hold: HDFS merges the
+   * deleted snapshot's diffs into the older one's (a file created between the two and deleted since
+   * goes, a file appended between them counts as the older one has it); one transaction and the
+   * subtree protocol alike.
+   */
+  @Test
+  void belowAHeldDirectoryOnlyTheHoldersRemainingSnapshotsCountAsHdfsDoes() throws Exception {
+    assertLikeHdfsBothWays(SnapshotContentLikeHdfsTest::heldAfterDeleteHistory);
+  }
+
+  /** A history done on each side, viewed through its own client and through {@code others}. */
+  private interface History {
+    List<List<String>> run(DistributedFileSystem fs, List<DistributedFileSystem> others)
+        throws Exception;
+  }
+
+  /**
+   * Runs {@code history} on both sides, hops's viewed also through a namenode whose bound makes
+   * every directory viewed a subtree-protocol count, and compares both views with HDFS's.
+   */
+  private static void assertLikeHdfsBothWays(History history) throws Exception {
+    Configuration small = new Configuration(false);
+    small.setInt(io.hops.namenode.config.NamenodeConfig.MAX_SUBTREE_INODES, 3);
+    try (io.hops.namenode.HopsNameNode forced = both.hops().startAnotherNamenode(small);
+        DistributedFileSystem walked =
+            (DistributedFileSystem)
+                org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(forced))) {
+      List<List<String>> hdfs = history.run(both.hdfsSide().admin(), List.of());
+      List<List<String>> hops = history.run(both.hopsSide().admin(), List.of(walked));
+      assertThat(String.join("\n", hops.get(1)))
+          .as("counted with the subtree protocol")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+      assertThat(String.join("\n", hops.get(0)))
+          .as("counted in one transaction")
+          .isEqualTo(String.join("\n", hdfs.get(0)));
+    }
+  }
+
+  private static List<List<String>> readers(List<DistributedFileSystem> readers) {
+    List<List<String>> out = new ArrayList<>();
+    readers.forEach(r -> out.add(new ArrayList<>()));
+    return out;
+  }
+
+  private static List<List<String>> renamedHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = readers(readers);
+    List<String> paths = List.of("/rw", "/rw/s", "/rw/s/b", "/rw/plain", "/rw/plain/m", "/rw/t");
+    fs.mkdirs(p("/rw/s/a/in/deep"));
+    fs.mkdirs(p("/rw/s/m/sub"));
+    fs.mkdirs(p("/rw/plain"));
+    write(fs, "/rw/s/a/x", 100);
+    write(fs, "/rw/s/a/in/y", 20);
+    write(fs, "/rw/s/a/in/deep/z", 7);
+    write(fs, "/rw/s/m/f", 30);
+    write(fs, "/rw/s/m/sub/g", 4);
+    // /rw/t is left empty, its renamed directory bigger than the bound of the walking namenode
+    fs.mkdirs(p("/rw/t/big/sub"));
+    write(fs, "/rw/t/big/f1", 1);
+    write(fs, "/rw/t/big/f2", 2);
+    write(fs, "/rw/t/big/f3", 3);
+    write(fs, "/rw/t/big/sub/f4", 4);
+    fs.allowSnapshot(p("/rw/t"));
+    fs.createSnapshot(p("/rw/t"), "t1");
+    fs.rename(p("/rw/t/big"), p("/rw/plain/big2"));
+    fs.allowSnapshot(p("/rw/s"));
+    fs.createSnapshot(p("/rw/s"), "s1");
+    fs.rename(p("/rw/s/a"), p("/rw/s/b"));
+    fs.rename(p("/rw/s/m"), p("/rw/plain/m"));
+    bigViews(readers, out, paths, "renamed within and out");
+    try (FSDataOutputStream more = fs.append(p("/rw/s/b/x"))) {
+      more.write(new byte[50]);
+    }
+    fs.delete(p("/rw/s/b/in/y"), false);
+    write(fs, "/rw/s/b/new", 9);
+    fs.mkdirs(p("/rw/s/b/in/more"));
+    write(fs, "/rw/plain/m/f2", 5);
+    fs.delete(p("/rw/plain/m/sub"), true);
+    bigViews(readers, out, paths, "changed below the renamed directories");
+    fs.createSnapshot(p("/rw/s"), "s2");
+    fs.rename(p("/rw/s/b/in"), p("/rw/s/in2"));
+    write(fs, "/rw/s/in2/deep/z2", 3);
+    bigViews(readers, out, paths, "a subdirectory renamed away after s2");
+    fs.deleteSnapshot(p("/rw/s"), "s1");
+    bigViews(readers, out, paths, "s1 deleted");
+    return out;
+  }
+
+  private static List<List<String>> heldAfterDeleteHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = readers(readers);
+    List<String> paths = List.of("/h3", "/h3/out", "/h3/out/d");
+    fs.mkdirs(p("/h3/s/d/sub"));
+    fs.mkdirs(p("/h3/out"));
+    write(fs, "/h3/s/d/f", 100);
+    write(fs, "/h3/s/d/g", 30);
+    write(fs, "/h3/s/d/sub/h", 8);
+    fs.allowSnapshot(p("/h3/s"));
+    fs.createSnapshot(p("/h3/s"), "s1");
+    write(fs, "/h3/s/d/new", 12);
+    fs.mkdirs(p("/h3/s/d/newdir"));
+    write(fs, "/h3/s/d/newdir/n", 6);
+    try (FSDataOutputStream more = fs.append(p("/h3/s/d/f"))) {
+      more.write(new byte[20]);
+    }
+    fs.createSnapshot(p("/h3/s"), "s2");
+    fs.rename(p("/h3/s/d"), p("/h3/out/d"));
+    fs.delete(p("/h3/out/d/new"), false);
+    fs.delete(p("/h3/out/d/newdir"), true);
+    fs.delete(p("/h3/out/d/g"), false);
+    fs.delete(p("/h3/out/d/sub/h"), false);
+    bigViews(readers, out, paths, "moved out after s2, then deleted below");
+    fs.deleteSnapshot(p("/h3/s"), "s2");
+    bigViews(readers, out, paths, "s2 deleted, s1 keeps the hold");
+    return out;
+  }
+
+  private static List<List<String>> changedTwiceHistory(
+      DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
+    List<DistributedFileSystem> readers = new ArrayList<>();
+    readers.add(fs);
+    readers.addAll(others);
+    List<List<String>> out = readers(readers);
+    List<String> paths = List.of("/tf", "/tf/s");
+    fs.mkdirs(p("/tf/s/a/in"));
+    write(fs, "/tf/s/a/x", 100);
+    write(fs, "/tf/s/a/in/y", 20);
+    fs.allowSnapshot(p("/tf/s"));
+    fs.createSnapshot(p("/tf/s"), "s1");
+    fs.rename(p("/tf/s/a"), p("/tf/s/b"));
+    try (FSDataOutputStream more = fs.append(p("/tf/s/b/x"))) {
+      more.write(new byte[30]);
+    }
+    write(fs, "/tf/s/b/in/y", 60);
+    fs.createSnapshot(p("/tf/s"), "s2");
+    try (FSDataOutputStream more = fs.append(p("/tf/s/b/x"))) {
+      more.write(new byte[40]);
+    }
+    fs.delete(p("/tf/s/b"), true);
+    bigViews(readers, out, paths, "renamed, changed, deleted");
+    fs.deleteSnapshot(p("/tf/s"), "s2");
+    bigViews(readers, out, paths, "s2 deleted");
+    return out;
+  }
+
   private static List<List<String>> twiceHistory(
       DistributedFileSystem fs, List<DistributedFileSystem> others) throws Exception {
     List<DistributedFileSystem> readers = new ArrayList<>();
