@@ -30,14 +30,7 @@ class SnapshotReclaimResumeTest {
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       Storage storage = cluster.namenode().namesystem().storage();
       DistributedFileSystem fs = cluster.client();
-      for (int i = 0; i < 10; i++) {
-        fs.createNewFile(new Path("/d/f" + i));
-      }
-      fs.allowSnapshot(new Path("/d"));
-      fs.createSnapshot(new Path("/d"), "s0");
-      for (int i = 0; i < 10; i++) {
-        fs.setPermission(new Path("/d/f" + i), new FsPermission((short) 0600));
-      }
+      tenFilesChangedAfterS0(fs);
       assertThat(count(storage, InodeVersionRow.class)).isEqualTo(10);
 
       // The delete's transaction commits; the batches after it never run on its namenode.
@@ -64,14 +57,7 @@ class SnapshotReclaimResumeTest {
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       Storage storage = cluster.namenode().namesystem().storage();
       DistributedFileSystem fs = cluster.client();
-      for (int i = 0; i < 10; i++) {
-        fs.createNewFile(new Path("/d/f" + i));
-      }
-      fs.allowSnapshot(new Path("/d"));
-      fs.createSnapshot(new Path("/d"), "s0");
-      for (int i = 0; i < 10; i++) {
-        fs.setPermission(new Path("/d/f" + i), new FsPermission((short) 0600));
-      }
+      tenFilesChangedAfterS0(fs);
       // The namenode's reclaim thread stops (as at a shutdown): the call still answers, with the
       // versions and the pending row left, and the leader finishes from the row.
       cluster.namenode().namesystem().snapshotReclaims().stop();
@@ -94,6 +80,18 @@ class SnapshotReclaimResumeTest {
       return row == InodeVersionRow.class
           ? tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).size()
           : tx.scanAll(SnapshotVersionLogRow.TABLE, LockMode.READ_COMMITTED).size();
+    }
+  }
+
+  /** Ten files in /d, snapshot s0 of it, then each file's mode changed: ten versions. */
+  private static void tenFilesChangedAfterS0(DistributedFileSystem fs) throws Exception {
+    for (int i = 0; i < 10; i++) {
+      fs.createNewFile(new Path("/d/f" + i));
+    }
+    fs.allowSnapshot(new Path("/d"));
+    fs.createSnapshot(new Path("/d"), "s0");
+    for (int i = 0; i < 10; i++) {
+      fs.setPermission(new Path("/d/f" + i), new FsPermission((short) 0600));
     }
   }
 }
