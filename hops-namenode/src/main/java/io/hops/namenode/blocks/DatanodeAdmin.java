@@ -125,7 +125,7 @@ public final class DatanodeAdmin {
   }
 
   /** The admin state stored in a row (the ordinal of Hadoop's {@link AdminStates}). */
-  static AdminStates stateOf(DatanodeRow row) {
+  public static AdminStates stateOf(DatanodeRow row) {
     int i = row.adminState();
     AdminStates[] all = AdminStates.values();
     return i >= 0 && i < all.length ? all[i] : AdminStates.NORMAL;

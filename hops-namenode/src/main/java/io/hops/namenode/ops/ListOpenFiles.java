@@ -3,6 +3,7 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.CorruptReplicaRow;
+import io.hops.dal.rows.DatanodeRow;
 import io.hops.dal.rows.ExcessReplicaRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.LeasePathRow;
@@ -10,6 +11,7 @@ import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.BlockState;
+import io.hops.namenode.blocks.DatanodeAdmin;
 import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageRef;
@@ -19,8 +21,10 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.LongStream;
 import org.apache.hadoop.fs.BatchedRemoteIterator.BatchedListEntries;
@@ -41,9 +45,10 @@ import org.apache.hadoop.hdfs.protocol.OpenFileEntry;
  * service (HDFS's {@code BLOCKING_DECOMMISSION}: the open files of the blocks its admin monitor
  * found insufficient): those with a block that has a replica on a decommissioning datanode, or one
  * entering maintenance, and not enough live in-service replicas as {@code DecommissionCheck} counts
- * them. It is judged now, from the stored replicas and the admin states (hints), on whichever
- * namenode is asked: four more pruned scans per open file (blocks, replicas, corrupt and excess
- * replicas).
+ * them. It is judged now, from the stored replicas and admin states, on whichever namenode is
+ * asked: four more pruned scans per open file (blocks, replicas, corrupt and excess replicas) and a
+ * primary-key read of each datanode met once per call (a namenode's own admin states are hints that
+ * lag a {@code -refreshNodes} sent to another namenode until its next read of them).
  */
 public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEntry>> {
   /** The rows of {@code lease_paths} each read of the scan takes. */
@@ -55,6 +60,7 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
   private final BlockManager blocking;
   private final int defaultReplication;
   private final List<OpenFileEntry> entries = new ArrayList<>();
+  private final Map<String, AdminStates> adminStates = new HashMap<>();
   private boolean hasMore;
 
   public ListOpenFiles(String path, long prevId, int limit) {
@@ -133,9 +139,10 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
         if (n == null) {
           continue;
         }
-        decommissioning |= n.adminState() == AdminStates.DECOMMISSION_INPROGRESS;
-        entering |= n.adminState() == AdminStates.ENTERING_MAINTENANCE;
-        if (n.isInService()
+        AdminStates state = adminState(tx, n);
+        decommissioning |= state == AdminStates.DECOMMISSION_INPROGRESS;
+        entering |= state == AdminStates.ENTERING_MAINTENANCE;
+        if (state == AdminStates.NORMAL
             && dm.isLive(n)
             && !notCounted.contains(r.blockId() + ":" + r.storageId())) {
           live++;
@@ -153,6 +160,17 @@ public final class ListOpenFiles extends Operation<BatchedListEntries<OpenFileEn
       }
     }
     return false;
+  }
+
+  /** The admin state stored for {@code n}'s datanode, read once per call; its hint if none is. */
+  private AdminStates adminState(LockPhase tx, DatanodeState n) throws IOException {
+    AdminStates known = adminStates.get(n.uuid());
+    if (known == null) {
+      DatanodeRow row = tx.find(DatanodeRow.TABLE, DatanodeRow.TABLE.key(n.uuid()), rc());
+      known = row == null ? n.adminState() : DatanodeAdmin.stateOf(row);
+      adminStates.put(n.uuid(), known);
+    }
+    return known;
   }
 
   private static LockMode rc() {
