@@ -4,6 +4,7 @@ import io.hops.bench.client.ClientSpec;
 import io.hops.bench.client.Phase;
 import io.hops.bench.cluster.BenchKerberos;
 import io.hops.bench.cluster.TargetLauncher;
+import io.hops.bench.namespace.BigDirectory;
 import io.hops.bench.namespace.BigNamespace;
 import io.hops.bench.namespace.NamespaceSpec;
 import io.hops.bench.report.BenchReport;
@@ -152,6 +153,15 @@ final class BenchCommand implements Callable<Integer> {
       mix = Mix.load(load.workload);
       fileKeys = mix.source();
     }
+    BigDirectory bigDir = null;
+    if (mix != null && mix.bigDirectory()) {
+      bigDir = new BigDirectory(load.bigDirFiles);
+      mix =
+          mix.with(Mix.BIG_DIRECTORY_FILES, String.valueOf(load.bigDirFiles))
+              .with(
+                  Mix.BIG_DIRECTORY_THREADS,
+                  String.valueOf(threads * Math.max(1, clientProcesses)));
+    }
     NamespaceSpec ns = shape.namespace(fileKeys, settings);
     List<Phase> phases = load.phases(mix, rawOps);
 
@@ -174,7 +184,8 @@ final class BenchCommand implements Callable<Integer> {
     }
     try (BenchKerberos kerberos =
         systems.secure == null ? null : BenchKerberos.start(work, systems.secure)) {
-      return run(now, started, out, work, mix, rawOps, ns, phases, hadoopConf, big, kerberos);
+      return run(
+          now, started, out, work, mix, rawOps, ns, phases, hadoopConf, big, bigDir, kerberos);
     }
   }
 
@@ -189,6 +200,7 @@ final class BenchCommand implements Callable<Integer> {
       List<Phase> phases,
       Map<String, String> hadoopConf,
       BigNamespace big,
+      BigDirectory bigDir,
       BenchKerberos kerberos)
       throws Exception {
     if (snapshots < 0 || (snapshots > 0 && (systems.secure != null || user != null))) {
@@ -199,7 +211,8 @@ final class BenchCommand implements Callable<Integer> {
     if (snapshots > 0) {
       systems.namenodeSettings.put(NamenodeConfig.SNAPSHOTS_ENABLED, "true");
     }
-    List<TargetLauncher> launchers = systems.launchers(work, out, hadoopConf, big, kerberos);
+    List<TargetLauncher> launchers =
+        systems.launchers(work, out, hadoopConf, big, bigDir, kerberos);
     String runId = "r" + started + "-" + Long.toHexString(System.nanoTime() & 0xffff);
     ClientSpec client =
         new ClientSpec(

@@ -6,6 +6,7 @@ import io.hops.bench.cluster.ExternalTarget;
 import io.hops.bench.cluster.HdfsLauncher;
 import io.hops.bench.cluster.HopsLauncher;
 import io.hops.bench.cluster.TargetLauncher;
+import io.hops.bench.namespace.BigDirectory;
 import io.hops.bench.namespace.BigNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -148,8 +149,18 @@ final class SystemOptions {
    * options go together.
    */
   List<TargetLauncher> launchers(
-      Path work, Path out, Map<String, String> hadoopConf, BigNamespace big, BenchKerberos kerberos)
+      Path work,
+      Path out,
+      Map<String, String> hadoopConf,
+      BigNamespace big,
+      BigDirectory bigDir,
+      BenchKerberos kerberos)
       throws IOException {
+    if (fsUri != null && bigDir != null) {
+      throw new UnsupportedOperationException(
+          "--workload big-dir makes its directory in the systems the benchmark starts, not in --fs "
+              + fsUri);
+    }
     if (fsUri != null && big != null) {
       throw new UnsupportedOperationException(
           "--namespace builds into the systems the benchmark starts, not into --fs " + fsUri);
@@ -201,11 +212,11 @@ final class SystemOptions {
       if (!compare.equalsIgnoreCase("hdfs")) {
         throw new IllegalArgumentException("--compare takes hdfs, not " + compare);
       }
-      return List.of(new HopsLauncher(s, big), new HdfsLauncher(s, big));
+      return List.of(new HopsLauncher(s, big, bigDir), new HdfsLauncher(s, big, bigDir));
     }
     return switch (system.toLowerCase(Locale.ROOT)) {
-      case "hops" -> List.of(new HopsLauncher(s, big));
-      case "hdfs" -> List.of(new HdfsLauncher(s, big));
+      case "hops" -> List.of(new HopsLauncher(s, big, bigDir));
+      case "hdfs" -> List.of(new HdfsLauncher(s, big, bigDir));
       default -> throw new IllegalArgumentException("--system is hops or hdfs, not " + system);
     };
   }

@@ -18,13 +18,22 @@ final class WorkloadOptions {
       names = {"-w", "--workload"},
       paramLabel = "NAME",
       description =
-          "spotify (default), write-heavy, hot-dir (one directory every thread shares), a mix"
+          "spotify (default), write-heavy, hot-dir (one directory every thread shares),"
+              + " big-dir (one directory of --big-dir-files files made before the run), a mix"
               + " file (op=percent lines), raw:OP[,OP...] or"
               + " raw:all. Operations: ${sys:line.separator}  "
               + "read_file stat_file stat_dir ls_file ls_dir content_summary chmod_file chmod_dir"
               + " chown_file chown_dir set_replication rename_file create_file append_file mkdirs"
               + " delete_file")
   String workload = "spotify";
+
+  @Option(
+      names = "--big-dir-files",
+      paramLabel = "N",
+      description =
+          "Files of the big-dir workload's directory, made on each system before its run"
+              + " (default: ${DEFAULT-VALUE}).")
+  long bigDirFiles = 1_000_000;
 
   @Option(
       names = {"-d", "--duration"},

@@ -6,6 +6,8 @@ import io.hops.bench.client.ClientSpec;
 import io.hops.bench.client.Phase;
 import io.hops.bench.cluster.ExternalTarget;
 import io.hops.bench.cluster.TargetLauncher;
+import io.hops.bench.namespace.BigDirectory;
+import io.hops.bench.namespace.NamespaceLoader;
 import io.hops.bench.namespace.NamespaceSpec;
 import io.hops.bench.report.MeasuredPhase;
 import io.hops.bench.report.SystemRun;
@@ -142,6 +144,51 @@ class HopsRunTest {
       long all = fs.getContentSummary(base).getFileCount();
       assertThat(inHot).as("files left in the shared directory").isPositive();
       assertThat(all - inHot).as("files in the threads' own trees").isEqualTo(run.setup().files());
+    }
+  }
+
+  /**
+   * The big-directory mix (issue 59): a directory written straight into the store, then every
+   * operation of the mix in it, each thread on the files it was dealt and those it made, without a
+   * failure; the directory holds what the threads believe it holds.
+   */
+  @Test
+  void theBigDirectoryMixWorksInADirectoryWrittenStraightIntoTheStore() throws Exception {
+    int made = 600;
+    new NamespaceLoader(nn.namesystem().storage(), NamespaceSpec.SPOTIFY, new Configuration(false))
+        .loadFlat(BigDirectory.PATH, made, BigDirectory::name);
+    ExternalTarget hops =
+        new ExternalTarget("hops", nn.uri(), Map.of("dfs.replication", "1"), List.of());
+    ClientSpec spec = TestPlans.client(3, null, 5000);
+    Mix mix =
+        Mix.load("big-dir")
+            .with(Mix.BIG_DIRECTORY_FILES, String.valueOf(made))
+            .with(Mix.BIG_DIRECTORY_THREADS, "3");
+    Phase phase = new Phase("mix", Workload.mixed(mix), 0, 1_500);
+    BenchRunner runner =
+        new BenchRunner(
+            TestPlans.plan(spec, 0, List.of(phase), dir),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+    SystemRun run = runner.run(TargetLauncher.of(hops));
+
+    assertThat(run.problems()).isEmpty();
+    MeasuredPhase p = run.phases().get(0);
+    assertThat(p.result().failures()).as("failures: %s", ApacheHdfsRunTest.errors(p)).isZero();
+    Map<Op, io.hops.bench.client.OpStats> ops = p.result().ops();
+    assertThat(ops.keySet())
+        .containsOnly(Op.CREATE_FILE, Op.STAT_FILE, Op.LS_DIR, Op.RENAME_FILE, Op.DELETE_FILE);
+    ops.forEach((op, stats) -> assertThat(stats.successes()).as(op.key()).isPositive());
+    try (FileSystem fs =
+        FileSystem.newInstance(java.net.URI.create(nn.uri()), new Configuration(false))) {
+      long inBig = fs.getContentSummary(BigDirectory.PATH).getFileCount();
+      long expected =
+          made
+              + ops.get(Op.CREATE_FILE).successes()
+              - ops.get(Op.DELETE_FILE).successes()
+              - (fs.getContentSummary(new org.apache.hadoop.fs.Path(spec.baseDir())).getFileCount()
+                  - run.setup().files());
+      assertThat(inBig).as("files in the big directory").isEqualTo(expected);
     }
   }
 }

@@ -45,7 +45,11 @@ public final class ClientSession implements AutoCloseable {
         new NamespaceGenerator(spec.namespace(), new Path(spec.baseDir()));
     for (int t = 0; t < spec.threads(); t++) {
       String name = "c" + spec.processIndex() + "-t" + t;
-      threads.add(new ClientThread(name, generator.forThread(name, spec.seed() * 31 + t)));
+      threads.add(
+          new ClientThread(
+              name,
+              spec.processIndex() * spec.threads() + t,
+              generator.forThread(name, spec.seed() * 31 + t)));
     }
   }
 

@@ -18,6 +18,10 @@ import org.apache.hadoop.fs.Path;
  */
 final class ClientThread {
   final String name;
+
+  /** The thread's number among all the run's client threads (all processes). */
+  final int index;
+
   final ThreadNamespace namespace;
   FileSystem fs;
   FileOps ops;
@@ -28,8 +32,9 @@ final class ClientThread {
   /** Given up: an operation did not return in time. Left out of later phases. */
   volatile boolean stuck;
 
-  ClientThread(String name, ThreadNamespace namespace) {
+  ClientThread(String name, int index, ThreadNamespace namespace) {
     this.name = name;
+    this.index = index;
     this.namespace = namespace;
   }
 
@@ -95,9 +100,15 @@ final class ClientThread {
       Outcome outcome,
       CompletionClock clock) {
     MixSampler sampler = workload.isRaw() ? null : new MixSampler(workload.mix(), seed);
-    boolean shared = !workload.isRaw() && workload.mix().sharedDirectory();
-    ops.shareDirectory(
-        shared ? new Path(namespace.root().getParent(), Mix.SHARED_DIRECTORY) : null);
+    Mix mix = workload.isRaw() ? null : workload.mix();
+    if (mix != null && mix.bigDirectory()) {
+      ops.useBigDirectory(mix.bigDirectoryFiles(), index, mix.bigDirectoryThreads());
+    } else {
+      ops.shareDirectory(
+          mix != null && mix.sharedDirectory()
+              ? new Path(namespace.root().getParent(), Mix.SHARED_DIRECTORY)
+              : null);
+    }
     long nextRefill = 0;
     while (!Thread.currentThread().isInterrupted()) {
       long now = System.nanoTime();

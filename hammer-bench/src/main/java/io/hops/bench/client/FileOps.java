@@ -1,5 +1,6 @@
 package io.hops.bench.client;
 
+import io.hops.bench.namespace.BigDirectory;
 import io.hops.bench.namespace.NameGenerator;
 import io.hops.bench.namespace.NamespaceSpec;
 import io.hops.bench.namespace.ThreadNamespace;
@@ -13,6 +14,8 @@ import java.util.SplittableRandom;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 
 /**
  * What each {@link Op} does, on one client thread's own part of the namespace. An operation that
@@ -26,6 +29,10 @@ final class FileOps {
   private static final FsPermission[] DIR_MODES = {
     new FsPermission((short) 0755), new FsPermission((short) 0750)
   };
+
+  /** The most files made before the run a thread is dealt in the big directory. */
+  static final int BIG_DEAL = 2_000;
+
   private static final String[] GROUPS = {"hammer-a", "hammer-b"};
   private static final short[] REPLICATION = {2, 1};
 
@@ -34,6 +41,15 @@ final class FileOps {
   private final List<Path> dirs;
   private final ArrayList<Path> ownFiles;
   private final ArrayList<Path> sharedFiles = new ArrayList<>();
+
+  /** This thread's files in the big directory: some of those made before the run, its creates. */
+  private final ArrayList<Path> bigFiles = new ArrayList<>();
+
+  /** Files this thread renamed out of the big directory, into its own tree, to rename back. */
+  private final ArrayList<Path> renamedOut = new ArrayList<>();
+
+  /** The big directory's files when it was made (0: not in the big directory). */
+  private long bigDirectoryFiles;
 
   /** The files the running phase uses: this thread's own, or those it made in the shared one. */
   private ArrayList<Path> files;
@@ -47,6 +63,7 @@ final class FileOps {
   private final byte[] buffer = new byte[64 * 1024];
   private final int refillBatch;
   private int toggle;
+  private int renames;
 
   FileOps(FileSystem fs, String user, ThreadNamespace ns, NamespaceSpec spec, long seed) {
     this.fs = fs;
@@ -73,12 +90,30 @@ final class FileOps {
   void shareDirectory(Path dir) {
     shared = dir;
     files = dir == null ? ownFiles : sharedFiles;
+    bigDirectoryFiles = 0;
   }
 
-  /** The files this thread believes exist now. */
+  /**
+   * Runs the next operations in {@link BigDirectory#PATH}, made before the run with {@code made}
+   * files: this thread, number {@code thread} of {@code threads}, is dealt up to {@link #BIG_DEAL}
+   * of them (every {@code threads}-th), so that no two threads rename or delete the same file.
+   */
+  void useBigDirectory(long made, int thread, int threads) {
+    if (bigDirectoryFiles == 0 && bigFiles.isEmpty()) {
+      for (long i = thread; i < made && bigFiles.size() < BIG_DEAL; i += threads) {
+        bigFiles.add(BigDirectory.file(i));
+      }
+    }
+    shared = BigDirectory.PATH;
+    files = bigFiles;
+    bigDirectoryFiles = made;
+  }
+
+  /** The files this thread believes exist now, in its tree and in the shared directory. */
   List<Path> files() {
     List<Path> all = new ArrayList<>(ownFiles);
     all.addAll(sharedFiles);
+    all.addAll(renamedOut);
     return List.copyOf(all);
   }
 
@@ -95,14 +130,26 @@ final class FileOps {
       case STAT_FILE -> fs.getFileStatus(file(op));
       case STAT_DIR -> fs.getFileStatus(dir());
       case LS_FILE -> fs.listStatus(file(op));
-      case LS_DIR -> fs.listStatus(dir());
+      case LS_DIR -> {
+        if (bigDirectoryFiles > 0) {
+          listingPage();
+        } else {
+          fs.listStatus(dir());
+        }
+      }
       case CONTENT_SUMMARY -> fs.getContentSummary(dir());
       case CHMOD_FILE -> fs.setPermission(file(op), FILE_MODES[t]);
       case CHMOD_DIR -> fs.setPermission(dir(), DIR_MODES[t]);
       case CHOWN_FILE -> fs.setOwner(file(op), user, GROUPS[t]);
       case CHOWN_DIR -> fs.setOwner(dir(), user, GROUPS[t]);
       case SET_REPLICATION -> check(fs.setReplication(file(op), REPLICATION[t]), op);
-      case RENAME_FILE -> rename();
+      case RENAME_FILE -> {
+        if (bigDirectoryFiles > 0) {
+          renameOutOrIn();
+        } else {
+          rename();
+        }
+      }
       case CREATE_FILE -> files.add(create(dir()));
       case APPEND_FILE -> append(file(op));
       case MKDIRS -> check(fs.mkdirs(new Path(dir(), names.next('m'))), op);
@@ -176,6 +223,44 @@ final class FileOps {
     Path dst = new Path(src.getParent(), names.next('r'));
     check(fs.rename(src, dst), Op.RENAME_FILE);
     files.set(i, dst);
+  }
+
+  /** One {@code getListing} of the big directory: the page after a random name. */
+  private void listingPage() throws IOException {
+    if (!(fs instanceof DistributedFileSystem dfs)) {
+      throw new IOException("a listing page needs an HDFS client, not " + fs.getClass().getName());
+    }
+    String after = BigDirectory.name(random.nextLong(bigDirectoryFiles));
+    DirectoryListing page =
+        dfs.getClient()
+            .listPaths(
+                BigDirectory.PATH.toUri().getPath(),
+                after.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    if (page == null) {
+      throw new IOException("no listing of " + BigDirectory.PATH);
+    }
+  }
+
+  /**
+   * Moves one of this thread's files out of the big directory into its own tree, or (every other
+   * time, when one is out) one it moved out back in under a new name.
+   */
+  private void renameOutOrIn() throws IOException {
+    if (!renamedOut.isEmpty() && (renames++ & 1) == 1) {
+      Path src = renamedOut.remove(renamedOut.size() - 1);
+      Path dst = new Path(BigDirectory.PATH, names.next('r'));
+      check(fs.rename(src, dst), Op.RENAME_FILE);
+      bigFiles.add(dst);
+      return;
+    }
+    int i = index(Op.RENAME_FILE);
+    Path src = bigFiles.get(i);
+    Path dst = new Path(dirs.get(0), names.next('o'));
+    boolean moved = fs.rename(src, dst);
+    bigFiles.set(i, bigFiles.get(bigFiles.size() - 1));
+    bigFiles.remove(bigFiles.size() - 1);
+    check(moved, Op.RENAME_FILE);
+    renamedOut.add(dst);
   }
 
   private void delete() throws IOException {

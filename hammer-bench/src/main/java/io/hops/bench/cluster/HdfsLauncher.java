@@ -1,5 +1,6 @@
 package io.hops.bench.cluster;
 
+import io.hops.bench.namespace.BigDirectory;
 import io.hops.bench.namespace.BigNamespace;
 import java.io.File;
 import java.io.IOException;
@@ -20,15 +21,21 @@ public final class HdfsLauncher implements TargetLauncher {
 
   private final ClusterSettings s;
   private final BigNamespace namespace;
+  private final BigDirectory bigDirectory;
 
   public HdfsLauncher(ClusterSettings settings) {
-    this(settings, null);
+    this(settings, null, null);
   }
 
-  /** With {@code namespace} (null: none) made through the client once the cluster serves. */
-  public HdfsLauncher(ClusterSettings settings, BigNamespace namespace) {
+  /**
+   * With {@code namespace} (null: none) made through the client once the cluster serves, and {@code
+   * bigDirectory} (null: none) made in a NameNode in this process and saved as the image the
+   * NameNode process starts from.
+   */
+  public HdfsLauncher(ClusterSettings settings, BigNamespace namespace, BigDirectory bigDirectory) {
     this.s = settings;
     this.namespace = namespace;
+    this.bigDirectory = bigDirectory;
   }
 
   @Override
@@ -64,18 +71,10 @@ public final class HdfsLauncher implements TargetLauncher {
     String classpath = conf + File.pathSeparator + s.classpath();
     List<String> jvm = new ArrayList<>(s.serverJvm(SiteFiles.heap(s.heap())));
     jvm.add(SiteFiles.QUIET_LOGGING);
-    try (JavaProcess format =
-        JavaProcess.start(
-            "hdfs format",
-            jvm,
-            classpath,
-            NAMENODE,
-            List.of("-format", "-nonInteractive"),
-            s.logDir().resolve("hdfs-format.log"))) {
-      int rc = format.waitFor(ClusterSettings.STARTUP_SECONDS, TimeUnit.SECONDS);
-      if (rc != 0) {
-        throw new IOException("formatting the HDFS NameNode failed:\n" + format.logTail(15));
-      }
+    if (bigDirectory != null) {
+      facts.putAll(bigDirectory.buildHdfs(dir.resolve("name").toFile()));
+    } else {
+      format(jvm, classpath);
     }
     JavaProcess nn =
         JavaProcess.start(
@@ -99,5 +98,21 @@ public final class HdfsLauncher implements TargetLauncher {
       }
     }
     return target;
+  }
+
+  private void format(List<String> jvm, String classpath) throws IOException, InterruptedException {
+    try (JavaProcess format =
+        JavaProcess.start(
+            "hdfs format",
+            jvm,
+            classpath,
+            NAMENODE,
+            List.of("-format", "-nonInteractive"),
+            s.logDir().resolve("hdfs-format.log"))) {
+      int rc = format.waitFor(ClusterSettings.STARTUP_SECONDS, TimeUnit.SECONDS);
+      if (rc != 0) {
+        throw new IOException("formatting the HDFS NameNode failed:\n" + format.logTail(15));
+      }
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.hops.bench.cluster;
 
+import io.hops.bench.namespace.BigDirectory;
 import io.hops.bench.namespace.BigNamespace;
 import io.hops.common.HopsConfig;
 import io.hops.namenode.cli.HopsMain;
@@ -20,15 +21,20 @@ import java.util.Map;
 public final class HopsLauncher implements TargetLauncher {
   private final ClusterSettings s;
   private final BigNamespace namespace;
+  private final BigDirectory bigDirectory;
 
   public HopsLauncher(ClusterSettings settings) {
-    this(settings, null);
+    this(settings, null, null);
   }
 
-  /** With {@code namespace} (null: none) built into the store before the namenode starts. */
-  public HopsLauncher(ClusterSettings settings, BigNamespace namespace) {
+  /**
+   * With {@code namespace} and {@code bigDirectory} (null: none) built into the store before the
+   * namenode starts.
+   */
+  public HopsLauncher(ClusterSettings settings, BigNamespace namespace, BigDirectory bigDirectory) {
     this.s = settings;
     this.namespace = namespace;
+    this.bigDirectory = bigDirectory;
   }
 
   @Override
@@ -38,10 +44,11 @@ public final class HopsLauncher implements TargetLauncher {
 
   @Override
   public Target start() throws IOException, InterruptedException {
-    if (namespace != null && (s.namenodes() != null || !s.store().equals("embedded"))) {
+    if ((namespace != null || bigDirectory != null)
+        && (s.namenodes() != null || !s.store().equals("embedded"))) {
       throw new UnsupportedOperationException(
-          "bench --namespace: builds into the embedded store only, not with --db mariadb or"
-              + " --namenodes");
+          "bench --namespace and --workload big-dir: build into the embedded store only, not with"
+              + " --db mariadb or --namenodes");
     }
     if (s.namenodes() != null) {
       if (s.kerberos() != null) {
@@ -88,6 +95,9 @@ public final class HopsLauncher implements TargetLauncher {
             s.logDir().resolve("hops-namenode-conf"), Map.of("fs.defaultFS", uri), hdfs);
     if (namespace != null) {
       facts.putAll(namespace.buildHops(hdfs));
+    }
+    if (bigDirectory != null) {
+      facts.putAll(bigDirectory.buildHops(hdfs));
     }
     List<String> jvm = s.serverJvm(SiteFiles.namenodeJvm(s.heap()));
     long launched = System.nanoTime();

@@ -2,7 +2,13 @@ package io.hops.bench.namespace;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CreateFlag;
@@ -58,6 +64,89 @@ public final class HdfsImageBuilder {
    */
   public static Result build(File nameDir, long files, NamespaceSpec spec, long seed, int threads)
       throws IOException, InterruptedException {
+    return inNameNode(
+        nameDir,
+        (rpc, conf) -> {
+          FsPermission dirPerm =
+              FsPermission.getDirDefault().applyUMask(FsPermission.getUMask(conf));
+          FileMaker maker = new FileMaker(rpc, conf);
+          AtomicLong dirs = new AtomicLong();
+          long t0 = System.nanoTime();
+          rpc.mkdirs(BigNamespace.BASE.toString(), dirPerm, true);
+          new BigNamespace(files, spec, seed)
+              .makeParts(
+                  threads,
+                  "in the HDFS NameNode",
+                  t ->
+                      (part, partFiles) -> {
+                        String client = "hdfs-image-builder-" + t;
+                        for (Path leaf : part.leafDirs()) {
+                          rpc.mkdirs(leaf.toString(), dirPerm, true);
+                        }
+                        // the part's own directory and its spine, above the tree's root
+                        dirs.addAndGet(part.dirs().size() + (part.dirs().get(0).depth() - 2));
+                        for (Path f : partFiles) {
+                          maker.make(f.toString(), client);
+                        }
+                      });
+          return new Result(files, dirs.get(), (System.nanoTime() - t0) / 1e9);
+        });
+  }
+
+  /**
+   * Formats {@code nameDir} and makes {@link BigDirectory#PATH} with {@code files} empty files
+   * named by {@link BigDirectory#name}, {@code threads} threads each taking every {@code
+   * threads}-th file, then saves the namespace as an fsimage.
+   */
+  public static Result buildFlat(File nameDir, long files, int threads)
+      throws IOException, InterruptedException {
+    return inNameNode(
+        nameDir,
+        (rpc, conf) -> {
+          FileMaker maker = new FileMaker(rpc, conf);
+          long t0 = System.nanoTime();
+          rpc.mkdirs(
+              BigDirectory.PATH.toString(),
+              FsPermission.getDirDefault().applyUMask(FsPermission.getUMask(conf)),
+              true);
+          ExecutorService pool = Executors.newFixedThreadPool(threads);
+          try {
+            List<Future<Void>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+              int thread = t;
+              done.add(
+                  pool.submit(
+                      () -> {
+                        String client = "hdfs-image-builder-" + thread;
+                        for (long i = thread; i < files; i += threads) {
+                          maker.make(BigDirectory.file(i).toString(), client);
+                        }
+                        return null;
+                      }));
+            }
+            for (Future<Void> f : done) {
+              f.get();
+            }
+          } catch (ExecutionException e) {
+            throw new IOException("making the big directory in HDFS failed", e.getCause());
+          } finally {
+            pool.shutdownNow();
+          }
+          return new Result(files, 1, (System.nanoTime() - t0) / 1e9);
+        });
+  }
+
+  /** What is built in the NameNode. */
+  private interface Build {
+    Result run(NamenodeProtocols rpc, Configuration conf) throws IOException, InterruptedException;
+  }
+
+  /**
+   * Formats {@code nameDir}, starts a NameNode over it in this process, runs {@code build} on its
+   * RPC server, saves the namespace and stops the NameNode.
+   */
+  private static Result inNameNode(File nameDir, Build build)
+      throws IOException, InterruptedException {
     Configuration conf = namenodeConf(nameDir, 0);
     EditLogFileOutputStream.setShouldSkipFsyncForTesting(true);
     // A JVM may already hold a NameNode's metrics sources (a test's MiniDFSCluster).
@@ -66,44 +155,37 @@ public final class HdfsImageBuilder {
     NameNode nn = new NameNode(conf);
     try {
       NamenodeProtocols rpc = nn.getRpcServer();
-      FsPermission dirPerm = FsPermission.getDirDefault().applyUMask(FsPermission.getUMask(conf));
-      FsPermission filePerm = FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(conf));
-      EnumSetWritable<CreateFlag> flags = new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
-      long blockSize = conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 128L << 20);
-      AtomicLong dirs = new AtomicLong();
-      long t0 = System.nanoTime();
-      rpc.mkdirs(BigNamespace.BASE.toString(), dirPerm, true);
-      new BigNamespace(files, spec, seed)
-          .makeParts(
-              threads,
-              "in the HDFS NameNode",
-              t ->
-                  (part, partFiles) -> {
-                    String client = "hdfs-image-builder-" + t;
-                    for (Path leaf : part.leafDirs()) {
-                      rpc.mkdirs(leaf.toString(), dirPerm, true);
-                    }
-                    // the part's own directory and its spine, above the tree's root
-                    dirs.addAndGet(part.dirs().size() + (part.dirs().get(0).depth() - 2));
-                    for (Path f : partFiles) {
-                      String src = f.toString();
-                      HdfsFileStatus st =
-                          rpc.create(
-                              src, filePerm, client, flags, false, (short) 1, blockSize, null, null,
-                              null);
-                      if (!rpc.complete(src, client, null, st.getFileId())) {
-                        throw new IOException("could not close " + src);
-                      }
-                    }
-                  });
-      double seconds = (System.nanoTime() - t0) / 1e9;
+      Result r = build.run(rpc, conf);
       rpc.setSafeMode(SafeModeAction.SAFEMODE_ENTER, false);
       rpc.saveNamespace(0, 0);
       rpc.setSafeMode(SafeModeAction.SAFEMODE_LEAVE, false);
-      return new Result(files, dirs.get(), seconds);
+      return r;
     } finally {
       nn.stop();
       nn.join();
+    }
+  }
+
+  /** Creates and closes empty files, as a client's create and close would. */
+  private static final class FileMaker {
+    private final NamenodeProtocols rpc;
+    private final FsPermission perm;
+    private final EnumSetWritable<CreateFlag> flags =
+        new EnumSetWritable<>(EnumSet.of(CreateFlag.CREATE));
+    private final long blockSize;
+
+    FileMaker(NamenodeProtocols rpc, Configuration conf) {
+      this.rpc = rpc;
+      this.perm = FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(conf));
+      this.blockSize = conf.getLongBytes(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, 128L << 20);
+    }
+
+    void make(String src, String client) throws IOException {
+      HdfsFileStatus st =
+          rpc.create(src, perm, client, flags, false, (short) 1, blockSize, null, null, null);
+      if (!rpc.complete(src, client, null, st.getFileId())) {
+        throw new IOException("could not close " + src);
+      }
     }
   }
 

@@ -182,6 +182,34 @@ public final class NamespaceLoader {
         made, dirs, bytes, System.nanoTime() - start, List.copyOf(sample), top.id, lastId);
   }
 
+  /**
+   * Makes {@code files} empty files, named {@code name.apply(i)}, in the new directory {@code dir},
+   * whose parent must exist: one directory as big as a load can make it.
+   */
+  public Result loadFlat(Path dir, long files, java.util.function.LongFunction<String> name)
+      throws IOException {
+    if (spec.fileSize() != 0) {
+      throw new UnsupportedOperationException("namespace loader: a flat load makes empty files");
+    }
+    long start = System.nanoTime();
+    InodeRow parent = lookUp(dir.getParent());
+    MutableInode top =
+        newInode(parent.id(), dir.getName(), true, parent, System.currentTimeMillis());
+    attach(parent, top);
+    try (Batch batch = new Batch(top)) {
+      for (long i = 0; i < files; i++) {
+        batch.insert(newInode(top.id, name.apply(i), false, parent, top.modificationTime).toRow());
+        batch.partDone();
+        batch.maybeCommit();
+        if (i % 100_000 == 99_999) {
+          LOG.info("namespace loader: {} of {} files in {}", i + 1, files, dir);
+        }
+      }
+      batch.commit();
+    }
+    return new Result(files, 1, 0, System.nanoTime() - start, List.of(), top.id, lastId);
+  }
+
   /** The directory {@code dir}, made with any missing ancestor below {@code base}. */
   private MutableInode dir(
       Path dir, Map<Path, MutableInode> made, List<MutableInode> out, InodeRow owner)

@@ -17,15 +17,25 @@ import java.util.stream.Collectors;
 /**
  * A MIXED workload: each operation's share of all operations, in percent. Read from a properties
  * file of {@code operation=percent} lines (keys with a dot, such as {@code namespace.depth}, belong
- * to the namespace and are skipped here). Three ship with the tool: {@code spotify}, {@code
- * write-heavy} and {@code hot-dir}. {@code workload.shared-directory=true} makes every thread
- * create its files in one directory they all share, and stat and delete only those.
+ * to the namespace and are skipped here). Four ship with the tool: {@code spotify}, {@code
+ * write-heavy}, {@code hot-dir} and {@code big-dir}. {@code workload.shared-directory=true} makes
+ * every thread create its files in one directory they all share, and stat and delete only those;
+ * {@code workload.big-directory=true} runs every operation in {@link
+ * io.hops.bench.namespace.BigDirectory}, made before the run with {@code
+ * workload.big-directory.files} files.
  */
 public record Mix(String name, Map<Op, Double> percents, Properties source) {
   /** The directory a shared-directory mix works in, next to the threads' own trees. */
   public static final String SHARED_DIRECTORY = "hot-dir";
 
-  public static final List<String> BUILTIN = List.of("spotify", "write-heavy", "hot-dir");
+  public static final List<String> BUILTIN =
+      List.of("spotify", "write-heavy", "hot-dir", "big-dir");
+
+  /** How many files the big directory was made with (set by the command, not the file). */
+  public static final String BIG_DIRECTORY_FILES = "workload.big-directory.files";
+
+  /** Client threads of the whole run, which share out the big directory's first files. */
+  public static final String BIG_DIRECTORY_THREADS = "workload.big-directory.threads";
 
   public Mix {
     Map<Op, Double> copy = new EnumMap<>(Op.class);
@@ -93,6 +103,40 @@ public record Mix(String name, Map<Op, Double> percents, Properties source) {
   /** Whether the threads create, stat and delete files in one directory they all share. */
   public boolean sharedDirectory() {
     return Boolean.parseBoolean(source.getProperty("workload.shared-directory", "false").trim());
+  }
+
+  /** Whether every operation runs in the big directory made before the run. */
+  public boolean bigDirectory() {
+    return Boolean.parseBoolean(source.getProperty("workload.big-directory", "false").trim());
+  }
+
+  /** The files the big directory was made with (0: none). */
+  public long bigDirectoryFiles() {
+    return Long.parseLong(source.getProperty(BIG_DIRECTORY_FILES, "0").trim());
+  }
+
+  /** The client threads of the whole run (1 when not given). */
+  public int bigDirectoryThreads() {
+    return Integer.parseInt(source.getProperty(BIG_DIRECTORY_THREADS, "1").trim());
+  }
+
+  /** This mix with one more {@code workload.*} setting. */
+  public Mix with(String key, String value) {
+    Properties p = new Properties();
+    p.putAll(source);
+    p.setProperty(key, value);
+    return new Mix(name, percents, p);
+  }
+
+  /** The {@code workload.*} settings, which client processes need along with the shares. */
+  public Map<String, String> workloadSettings() {
+    Map<String, String> m = new java.util.TreeMap<>();
+    for (String key : source.stringPropertyNames()) {
+      if (key.startsWith("workload.")) {
+        m.put(key, source.getProperty(key).trim());
+      }
+    }
+    return m;
   }
 
   /** The operations with a share above zero, in {@link Op} order. */

@@ -78,6 +78,34 @@ class BigNamespaceTest {
     }
   }
 
+  /**
+   * {@code --workload big-dir}'s directory: the same names on hops (through the DAL) and in the
+   * fsimage HDFS's NameNode then starts from.
+   */
+  @Test
+  void theBigDirectoryIsTheSameOnHopsAndInAnHdfsImage() throws Exception {
+    Map<String, String> nnConf = hopsConf();
+    BigDirectory big = new BigDirectory(FILES);
+
+    assertThat(big.buildHops(nnConf).get("big directory")).startsWith(FILES + " files");
+    assertThat(big.buildHdfs(dir.resolve("name").toFile()).get("big directory"))
+        .startsWith(FILES + " files");
+
+    Set<String> onHops = hopsFiles(nnConf, BigDirectory.PATH);
+    assertThat(onHops).hasSize(FILES).contains(BigDirectory.file(FILES - 1).toString() + " 0");
+    org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.setMiniClusterMode(true);
+    org.apache.hadoop.hdfs.server.namenode.NameNode nn =
+        new org.apache.hadoop.hdfs.server.namenode.NameNode(
+            HdfsImageBuilder.namenodeConf(dir.resolve("name").toFile(), 0));
+    try {
+      String uri = "hdfs://127.0.0.1:" + nn.getNameNodeAddress().getPort();
+      assertThat(files(uri, new Configuration(), BigDirectory.PATH)).isEqualTo(onHops);
+    } finally {
+      nn.stop();
+      nn.join();
+    }
+  }
+
   private Map<String, String> hopsConf() {
     Map<String, String> nnConf = new HashMap<>();
     nnConf.put(HopsConfig.METADATA_ENGINE, "embedded");
@@ -87,20 +115,30 @@ class BigNamespaceTest {
 
   /** The files a hops namenode started over the store of {@code nnConf} lists. */
   private static Set<String> hopsFiles(Map<String, String> nnConf) throws Exception {
+    return hopsFiles(nnConf, BigNamespace.BASE);
+  }
+
+  private static Set<String> hopsFiles(Map<String, String> nnConf, org.apache.hadoop.fs.Path below)
+      throws Exception {
     Configuration conf = new Configuration(false);
     nnConf.forEach(conf::set);
     conf.setInt(NamenodeConfig.RPC_PORT, 0);
     conf.setInt(NamenodeConfig.HTTP_PORT, 0);
     try (HopsNameNode nn = HopsNameNode.start(conf)) {
-      return files(nn.uri(), new Configuration());
+      return files(nn.uri(), new Configuration(), below);
     }
   }
 
   private static Set<String> files(String uri, Configuration conf) throws Exception {
+    return files(uri, conf, BigNamespace.BASE);
+  }
+
+  private static Set<String> files(String uri, Configuration conf, org.apache.hadoop.fs.Path below)
+      throws Exception {
     Set<String> out = new TreeSet<>();
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     try (FileSystem fs = FileSystem.newInstance(java.net.URI.create(uri), conf)) {
-      RemoteIterator<LocatedFileStatus> it = fs.listFiles(BigNamespace.BASE, true);
+      RemoteIterator<LocatedFileStatus> it = fs.listFiles(below, true);
       while (it.hasNext()) {
         LocatedFileStatus s = it.next();
         out.add(s.getPath().toUri().getPath() + " " + s.getLen());

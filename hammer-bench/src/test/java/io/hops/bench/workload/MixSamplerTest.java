@@ -84,9 +84,10 @@ class MixSamplerTest {
       assertThat(m.percents().values().stream().mapToDouble(Double::doubleValue).sum())
           .as(name)
           .isCloseTo(100.0, within(1e-9));
-      // The Spotify mixes' namespace; the hot directory keeps the threads' own trees small.
+      // The Spotify mixes' namespace; the hot and big directories keep the threads' own trees
+      // small.
       assertThat(m.source().getProperty("namespace.depth"))
-          .isEqualTo(m.sharedDirectory() ? "3" : "7");
+          .isEqualTo(m.sharedDirectory() || m.bigDirectory() ? "3" : "7");
     }
   }
 
