@@ -128,6 +128,45 @@ public final class DatanodeState {
     return reports.gainedReports(ownsNow);
   }
 
+  /** What a heartbeat does about a full report asked for with a registration command. */
+  public enum CatchUpStep {
+    /** Nothing pending: a lease is granted when asked for. */
+    AS_USUAL,
+    /** No lease yet: the report must be made after the datanode registers again. */
+    NO_LEASE,
+    /** Send the registration command again: the datanode will not report otherwise. */
+    ASK_AGAIN
+  }
+
+  /**
+   * Notes that this namenode just sent the datanode a registration command (monotonic {@code now})
+   * to get a full report from it. A stock datanode registers again on a thread of its own: as a
+   * STANDBY's (HDFS-9917) it first drops the incremental reports it has not sent this namenode, and
+   * only a full report it makes after that covers them. A report made under a lease granted before
+   * the registration may miss a replica finalized meanwhile, and the datanode may then put off the
+   * report its registration scheduled (the report's end reschedules the next one), so the replica
+   * would stay unrecorded until the next periodic report, hours later. So no lease is granted until
+   * the datanode registered again ({@link #registered}), and the command is sent again if the
+   * datanode then asks for none ({@link #catchUpAtHeartbeat}).
+   */
+  public void askedToRegister(long now) {
+    reports.askedToRegister(now);
+  }
+
+  /** Notes that the datanode registered with this namenode. */
+  public void registered() {
+    reports.registered();
+  }
+
+  /**
+   * What this heartbeat does about the report {@link #askedToRegister} asked for: whether the
+   * datanode asks for a report lease ({@code leaseRequested}), monotonic {@code now}, and how long
+   * a registration command may go unanswered before it is sent again ({@code reaskMillis}).
+   */
+  public CatchUpStep catchUpAtHeartbeat(boolean leaseRequested, long now, long reaskMillis) {
+    return reports.catchUpAtHeartbeat(leaseRequested, now, reaskMillis);
+  }
+
   public boolean ownsReports() {
     return reports.ownsReports();
   }

@@ -26,11 +26,73 @@ final class NodeReports {
 
   private final AtomicInteger fullReports = new AtomicInteger();
 
+  /** Where the full report this namenode last asked for with a registration command stands. */
+  private CatchUp catchUp = CatchUp.NONE;
+
+  /** When {@link #catchUp} became {@link CatchUp#ASKED} (monotonic ms). */
+  private long askedToRegisterAt;
+
+  /** Heartbeats in a row, since the datanode registered again, that asked for no report lease. */
+  private int heartbeatsWithoutLeaseRequest;
+
+  /** The lease granted for the report asked for, once the datanode registered again. */
+  private long catchUpLease;
+
+  private enum CatchUp {
+    NONE,
+    /** A registration command was sent; the datanode has not registered again yet. */
+    ASKED,
+    /** The datanode registered again; no lease granted since. */
+    REGISTERED,
+    /** A lease was granted after the registration; its report is not applied yet. */
+    LEASED
+  }
+
   /** See {@link DatanodeState#gainedReports}. */
   synchronized boolean gainedReports(boolean ownsNow) {
     boolean gained = ownsNow && !ownedReports;
     ownedReports = ownsNow;
+    if (!ownsNow) {
+      catchUp = CatchUp.NONE; // the owner by this namenode's view catches up, or this one again
+    }
     return gained;
+  }
+
+  /** See {@link DatanodeState#askedToRegister}. */
+  synchronized void askedToRegister(long now) {
+    catchUp = CatchUp.ASKED;
+    askedToRegisterAt = now;
+  }
+
+  /** See {@link DatanodeState#registered}. */
+  synchronized void registered() {
+    if (catchUp == CatchUp.ASKED) {
+      catchUp = CatchUp.REGISTERED;
+      heartbeatsWithoutLeaseRequest = 0;
+    }
+  }
+
+  /** See {@link DatanodeState#catchUpAtHeartbeat}. */
+  synchronized DatanodeState.CatchUpStep catchUpAtHeartbeat(
+      boolean leaseRequested, long now, long reaskMillis) {
+    switch (catchUp) {
+      case ASKED:
+        return now - askedToRegisterAt >= reaskMillis
+            ? DatanodeState.CatchUpStep.ASK_AGAIN
+            : DatanodeState.CatchUpStep.NO_LEASE;
+      case REGISTERED:
+        if (leaseRequested) {
+          return DatanodeState.CatchUpStep.AS_USUAL;
+        }
+        // The first heartbeat after the registration may have been made before it; a second one
+        // without a request means the datanode has no report due: its command thread's
+        // registration scheduled one, and a report it was making meanwhile put it off again.
+        return ++heartbeatsWithoutLeaseRequest >= 2
+            ? DatanodeState.CatchUpStep.ASK_AGAIN
+            : DatanodeState.CatchUpStep.NO_LEASE;
+      default:
+        return DatanodeState.CatchUpStep.AS_USUAL;
+    }
   }
 
   synchronized boolean ownsReports() {
@@ -39,6 +101,10 @@ final class NodeReports {
 
   /** See {@link DatanodeState#leaseGranted}. */
   synchronized void leaseGranted(long lease, Map<Integer, long[]> recorded) {
+    if (catchUp == CatchUp.REGISTERED || catchUp == CatchUp.LEASED) {
+      catchUp = CatchUp.LEASED;
+      catchUpLease = lease;
+    }
     reportLease = lease;
     requestAtLease = askedRequest;
     recordedAtLease.clear();
@@ -62,6 +128,9 @@ final class NodeReports {
 
   /** See {@link DatanodeState#requestAnsweredBy}. */
   synchronized long requestAnsweredBy(long lease) {
+    if (catchUp == CatchUp.LEASED && lease != 0 && lease == catchUpLease) {
+      catchUp = CatchUp.NONE;
+    }
     return lease != 0 && lease == reportLease ? requestAtLease : 0;
   }
 

@@ -209,7 +209,9 @@ public final class DatanodeRpc implements DatanodeProtocol {
     datanodes.register(reg);
     // A datanode sends a full report after it registers: whoever owns its reports now needs no
     // other catch-up.
-    datanodes.node(reg.getDatanodeUuid()).gainedReports(bm.ownership().owns(reg.getDatanodeUuid()));
+    DatanodeState node = datanodes.node(reg.getDatanodeUuid());
+    node.gainedReports(bm.ownership().owns(reg.getDatanodeUuid()));
+    node.registered();
     // The block keys, shared by every namenode: a token any of them signs verifies here.
     reg.setExportedKeys(blockTokens.registered(reg.getDatanodeUuid()));
     return reg;
@@ -246,19 +248,31 @@ public final class DatanodeRpc implements DatanodeProtocol {
     boolean owner = bm.ownership().owns(node.uuid());
     long request = owner ? bm.reportRequests().pending(node.uuid()) : 0;
     boolean gained = node.gainedReports(owner);
-    boolean asked = node.askForReport(request, Time.monotonicNow(), datanodes.expiryMillis());
+    long now = Time.monotonicNow();
+    boolean asked = node.askForReport(request, now, datanodes.expiryMillis());
+    DatanodeState.CatchUpStep step =
+        gained || asked || !owner
+            ? DatanodeState.CatchUpStep.AS_USUAL
+            : node.catchUpAtHeartbeat(requestFullBlockReportLease, now, datanodes.expiryMillis());
+    boolean askAgain = step == DatanodeState.CatchUpStep.ASK_AGAIN;
+    boolean register = gained || asked || askAgain;
     List<DatanodeCommand> commands = new ArrayList<>();
-    if (gained || asked) {
+    if (register) {
       // A new owner of this datanode's reports may have missed some while ownership moved, and a
       // datanode declared dead had its replicas forgotten: it registers again and sends this
       // namenode a full report (any namenode may ask). Alone in its answer: a datanode drops the
       // commands after a registration command, so the leader's queued ones wait for the next
       // heartbeat.
       commands.add(RegisterCommand.REGISTER);
+      node.askedToRegister(now);
       LOG.info(
           "full report of {} requested: {}",
           node.uuid(),
-          asked ? "its replicas were forgotten while it was dead" : "this namenode now owns them");
+          asked
+              ? "its replicas were forgotten while it was dead"
+              : askAgain
+                  ? "it did not report after registering again"
+                  : "this namenode now owns them");
     } else {
       // Only the commands decided under the epoch this namenode leads now (none if it does not).
       commands.addAll(datanodes.commandsFor(node, MAX_COMMANDS_PER_HEARTBEAT, epoch));
@@ -273,8 +287,15 @@ public final class DatanodeRpc implements DatanodeProtocol {
         commands.add(keys);
       }
     }
-    // Only the owner grants a full block report lease: the others would drop the report.
-    long lease = requestFullBlockReportLease && owner ? grantLease(node) : 0;
+    // Only the owner grants a full block report lease: the others would drop the report. None
+    // with a registration command, nor until the datanode registered again: its report must be
+    // made after the registration (see DatanodeState#askedToRegister).
+    boolean leaseNow =
+        requestFullBlockReportLease
+            && owner
+            && !register
+            && step == DatanodeState.CatchUpStep.AS_USUAL;
+    long lease = leaseNow ? grantLease(node) : 0;
     return new HeartbeatResponse(
         commands.toArray(new DatanodeCommand[0]),
         new NNHAStatusHeartbeat(leader ? HAServiceState.ACTIVE : HAServiceState.STANDBY, txid()),
