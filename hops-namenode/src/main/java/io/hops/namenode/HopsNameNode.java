@@ -102,6 +102,7 @@ public final class HopsNameNode implements AutoCloseable {
     NamenodeLogin.login(conf, rpcHostName(conf));
     this.namesystem = new Namesystem(storage, conf);
     namesystem.ensureRoot();
+    io.hops.namenode.ops.snapshot.SnapshotLogStart.ensure(storage);
     namesystem.blockTokens().ensureKeys();
     namesystem.delegationTokens().ensureKeys();
     InetSocketAddress bind =

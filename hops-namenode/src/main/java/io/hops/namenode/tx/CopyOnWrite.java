@@ -7,6 +7,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotVersionLogRow;
+import io.hops.dal.rows.VariableRow;
 import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.dal.schema.Key;
@@ -36,7 +37,16 @@ final class CopyOnWrite {
    * A pending version: the entry's row, the inode's attribute rows (xattrs and ACL), and the
    * directory whose snapshots (or hold) read it, under which it is logged for its reclaim.
    */
-  private record Entry(InodeRow before, long snapshotId, List<XAttrRow> attributes, long dirId) {}
+  private record Entry(
+      InodeRow before,
+      long snapshotId,
+      List<XAttrRow> attributes,
+      long dirId,
+      List<Long> missedBy) {
+    Entry(InodeRow before, long snapshotId, List<XAttrRow> attributes, long dirId) {
+      this(before, snapshotId, attributes, dirId, List.of());
+    }
+  }
 
   /**
    * A registered entry's covering snapshottable directory, its latest snapshot, and the id and size
@@ -57,6 +67,12 @@ final class CopyOnWrite {
    * to be kept at their latest snapshot before the first change ({@link #coverOwnAttributes}).
    */
   private final Map<Long, Entry> ownPending = new HashMap<>();
+
+  /**
+   * The {@link SnapshotLogGaps} rows of the snapshottable directories whose logs miss a pending
+   * version, by directory, as locked (null: none yet).
+   */
+  private final Map<Long, VariableRow> gaps = new HashMap<>();
 
   /** What each registered entry was at its latest snapshot. */
   private final Map<Name, Cover> covers = new HashMap<>();
@@ -96,7 +112,18 @@ final class CopyOnWrite {
    * directory, whose kept files no {@code deleteSnapshot} releases yet (docs/architecture.md,
    * "Snapshots").
    */
-  private record Reach(long keeperDir, long snapshotId, boolean held) {}
+  private record Reach(long keeperDir, long snapshotId, boolean held, List<Long> snapshottable) {
+    /** The snapshottable directories above whose logs miss what is logged under the keeper. */
+    List<Long> missedBy() {
+      if (snapshottable.isEmpty()
+          || (snapshottable.size() == 1 && snapshottable.get(0) == keeperDir)) {
+        return List.of();
+      }
+      List<Long> out = new ArrayList<>(snapshottable);
+      out.remove(Long.valueOf(keeperDir));
+      return out;
+    }
+  }
 
   private static Reach reachAt(List<InodeRow> rows, int parent) {
     Reach r = null;
@@ -114,10 +141,15 @@ final class CopyOnWrite {
     }
     boolean hold = !dir.snapshottable();
     long latest = above == null ? id : Math.max(id, above.snapshotId());
-    if (above != null && above.held() && !hold) {
-      return new Reach(above.keeperDir(), latest, true);
+    List<Long> snapshottable = above == null ? List.of() : above.snapshottable();
+    if (!hold) {
+      snapshottable = new ArrayList<>(snapshottable);
+      snapshottable.add(dir.id());
     }
-    return new Reach(dir.id(), latest, hold || (above != null && above.held()));
+    if (above != null && above.held() && !hold) {
+      return new Reach(above.keeperDir(), latest, true, snapshottable);
+    }
+    return new Reach(dir.id(), latest, hold || (above != null && above.held()), snapshottable);
   }
 
   /**
@@ -215,12 +247,43 @@ final class CopyOnWrite {
       long snapshotId = by.get(i).snapshotId();
       Cover c;
       if (v == null) {
-        pending.put(names.get(i), new Entry(b, snapshotId, attributesOf(tx, b), dirId));
+        List<Long> missedBy = by.get(i).missedBy();
+        lockGaps(tx, missedBy);
+        pending.put(names.get(i), new Entry(b, snapshotId, attributesOf(tx, b), dirId, missedBy));
         c = new Cover(dirId, snapshotId, b == null ? 0 : b.id(), b == null ? 0 : b.size());
       } else {
         c = new Cover(dirId, snapshotId, v.present() ? v.id() : 0, v.size());
       }
       covers.put(names.get(i), c);
+    }
+  }
+
+  /**
+   * Locks the {@link SnapshotLogGaps} rows of {@code dirs} (exclusively, once per transaction): a
+   * version below a held directory inside them is logged under the held one only.
+   */
+  private void lockGaps(Transaction tx, List<Long> dirs) throws StorageException {
+    for (long d : dirs) {
+      if (!gaps.containsKey(d)) {
+        gaps.put(d, tx.find(VariableRow.TABLE, SnapshotLogGaps.key(d), LockMode.EXCLUSIVE));
+      }
+    }
+  }
+
+  /** Raises the {@link SnapshotLogGaps} rows of {@code e}'s missing logs to its snapshot. */
+  private void raiseGaps(Transaction tx, Entry e) throws StorageException {
+    for (long d : e.missedBy()) {
+      VariableRow now = gaps.get(d);
+      if (now != null && now.longValue() >= e.snapshotId()) {
+        continue;
+      }
+      VariableRow raised = SnapshotLogGaps.row(d, e.snapshotId());
+      if (now == null) {
+        tx.insert(VariableRow.TABLE, raised);
+      } else {
+        tx.update(VariableRow.TABLE, raised);
+      }
+      gaps.put(d, raised);
     }
   }
 
@@ -288,6 +351,7 @@ final class CopyOnWrite {
       tx.insert(
           SnapshotVersionLogRow.TABLE,
           new SnapshotVersionLogRow(e.dirId(), e.snapshotId(), n.parentId(), n.name()));
+      raiseGaps(tx, e);
       for (XAttrRow a : e.attributes()) {
         tx.insert(
             XAttrVersionRow.TABLE, XAttrVersionRow.of(n.parentId(), n.name(), e.snapshotId(), a));

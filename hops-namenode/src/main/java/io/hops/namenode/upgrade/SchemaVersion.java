@@ -39,9 +39,13 @@ public final class SchemaVersion {
    * snapshot_renamed_entries} (the entries an inode left while a snapshot had it there, which diff
    * reports follow). 12: the index of {@code snapshot_kept_files} by {@code inode_id} (one kept row
    * per holder of an inode) and {@code snapshot_version_log} (the versions below each snapshotted
-   * directory by snapshot, which {@code deleteSnapshot} reclaims when no snapshot reads them).
+   * directory by snapshot, which {@code deleteSnapshot} reclaims when no snapshot reads them). 13:
+   * diff reports take the directories to walk from that log, so a writer below a directory held by
+   * a move inside a snapshottable one raises the latter's {@code snapshot_log_gap/<id>} row and
+   * {@code snapshot_log_since} says from which snapshot the log is whole (rows of {@code
+   * variables}, no DDL); a namenode of an older release does neither and must not write beside.
    */
-  public static final long CURRENT = 12;
+  public static final long CURRENT = 13;
 
   static final String ROW = "schema_version";
 

@@ -48,7 +48,10 @@ import org.apache.hadoop.hdfs.protocol.SnapshotDiffReportListing.DiffReportListi
  * follow it, by name. The listing form's client sorts the modified entries itself.
  */
 public final class SnapshotDiff {
-  /** A directory or file in both trees: its path in the walk (earlier) and in the later tree. */
+  /**
+   * A directory or file in both trees: its path in the walk (earlier) and in the later tree; {@code
+   * full} when every directory below it is read, not only those {@link SnapshotDiffChanges} names.
+   */
   private record Node(
       long id,
       boolean dir,
@@ -56,9 +59,17 @@ public final class SnapshotDiff {
       List<String> laterPath,
       InodeRow e,
       InodeRow l,
-      Since since) {
-    Node(long id, boolean dir, List<String> path, List<String> laterPath, InodeRow e, InodeRow l) {
-      this(id, dir, path, laterPath, e, l, Since.NONE);
+      Since since,
+      boolean full) {
+    Node(
+        long id,
+        boolean dir,
+        List<String> path,
+        List<String> laterPath,
+        InodeRow e,
+        InodeRow l,
+        boolean full) {
+      this(id, dir, path, laterPath, e, l, Since.NONE, full);
     }
   }
 
@@ -74,9 +85,14 @@ public final class SnapshotDiff {
     static final Since NONE = new Since(false, null);
   }
 
-  /** A child created or deleted in a walked directory. */
+  /** A child created or deleted in a walked directory ({@code full}: as its {@link Node}). */
   private record Change(
-      long dirId, List<String> dirPath, List<String> dirLaterPath, String name, InodeRow row) {
+      long dirId,
+      List<String> dirPath,
+      List<String> dirLaterPath,
+      String name,
+      InodeRow row,
+      boolean full) {
     byte[][] path() {
       return bytes(with(dirPath, name));
     }
@@ -90,6 +106,13 @@ public final class SnapshotDiff {
 
   private final SnapshotDiffScope.Scope scope;
   private final Directories directories;
+
+  /**
+   * The directories whose children can differ between the ends, and those above them ({@link
+   * SnapshotDiffChanges}); null: every directory is read.
+   */
+  private final SnapshotDiffChanges.Walked walked;
+
   private final List<Changed> changed = new ArrayList<>();
   private final Map<Long, Change> deleted = new HashMap<>();
   private final Map<Long, Change> created = new HashMap<>();
@@ -110,10 +133,13 @@ public final class SnapshotDiff {
 
   private final Map<Long, List<XAttrRow>> createdAttributes = new HashMap<>();
 
-  /** Reads a directory's rows, in a transaction of its own. */
+  /**
+   * Reads a directory's rows, in a transaction of its own: all its children ({@code walkedChildren}
+   * null), or sparsely (those with versions from the earlier end on, and those named).
+   */
   @FunctionalInterface
   interface Directories {
-    SnapshotDiffDirectory.Rows read(long id) throws IOException;
+    SnapshotDiffDirectory.Rows read(long id, Set<String> walkedChildren) throws IOException;
   }
 
   /** Reads one entry's rows (its directory's, of that name), in a transaction of its own. */
@@ -134,19 +160,39 @@ public final class SnapshotDiff {
   private final Targets targets;
 
   private SnapshotDiff(
-      SnapshotDiffScope.Scope scope, Directories directories, Entries entries, Targets targets) {
+      SnapshotDiffScope.Scope scope,
+      SnapshotDiffChanges.Walked walked,
+      Directories directories,
+      Entries entries,
+      Targets targets) {
     this.scope = scope;
+    this.walked = walked;
     this.directories = directories;
     this.entries = entries;
     this.targets = targets;
   }
 
-  /** The walk of {@code scope}, each directory read in a transaction of {@code runner}. */
+  /**
+   * The walk of {@code scope}, each directory read in a transaction of {@code runner}: the
+   * directories the snapshottable directory's version log names from the earlier end on, and those
+   * above them, unless the log cannot say ({@link SnapshotDiffChanges}, {@link
+   * SnapshotDiffScope.Scope#belowHold}).
+   */
   public static SnapshotDiff compute(TransactionRunner runner, SnapshotDiffScope.Scope scope)
       throws IOException {
+    SnapshotDiffChanges.Walked walked =
+        scope.empty() || scope.belowHold()
+            ? null
+            : runner.run(() -> new SnapshotDiffChanges(scope.snapshottableId(), scope.earlier()));
     return compute(
         scope,
-        id -> runner.run(() -> new SnapshotDiffDirectory(id, null, scope.earlier())),
+        walked,
+        (id, walkedChildren) ->
+            runner.run(
+                () ->
+                    walkedChildren == null
+                        ? new SnapshotDiffDirectory(id, null, scope.earlier())
+                        : SnapshotDiffDirectory.sparse(id, walkedChildren, scope.earlier())),
         (parentId, name) ->
             runner.run(() -> new SnapshotDiffDirectory(parentId, name, scope.earlier())),
         id -> runner.run(() -> new SnapshotDiffTarget(id, scope.later(), scope.scopeId())));
@@ -161,9 +207,13 @@ public final class SnapshotDiff {
   }
 
   static SnapshotDiff compute(
-      SnapshotDiffScope.Scope scope, Directories directories, Entries entries, Targets targets)
+      SnapshotDiffScope.Scope scope,
+      SnapshotDiffChanges.Walked walked,
+      Directories directories,
+      Entries entries,
+      Targets targets)
       throws IOException {
-    SnapshotDiff d = new SnapshotDiff(scope, directories, entries, targets);
+    SnapshotDiff d = new SnapshotDiff(scope, walked, directories, entries, targets);
     if (!scope.empty()) {
       d.walk();
     }
@@ -188,7 +238,8 @@ public final class SnapshotDiff {
             List.of(),
             scope.atEarlier(),
             scope.atLater(),
-            new Since(scope.touched(), scope.now())));
+            new Since(scope.touched(), scope.now()),
+            walked == null));
     while (!common.isEmpty()) {
       visitCommon(common.poll());
     }
@@ -196,9 +247,11 @@ public final class SnapshotDiff {
 
   /** A directory in both trees: its children at both ends, by name. */
   private void visitCommon(Node dir) throws IOException {
-    SnapshotDiffDirectory.Rows rows = directories.read(dir.id());
+    SnapshotDiffDirectory.Rows rows =
+        directories.read(dir.id(), dir.full() ? null : walked.childrenOf(dir.id()));
     Map<String, InodeRow> e = byName(rows.childrenAt(scope.earlier()));
     Map<String, InodeRow> l = byName(rows.childrenAt(scope.later()));
+    Map<String, InodeRow> live = new HashMap<>();
     TreeSet<String> names = new TreeSet<>(e.keySet());
     names.addAll(l.keySet());
     List<Change> c = new ArrayList<>();
@@ -219,19 +272,20 @@ public final class SnapshotDiff {
                 with(dir.laterPath(), name),
                 before,
                 after,
-                before.isDir() ? since(rows, name, after) : Since.NONE));
+                before.isDir() ? since(rows, name, after) : Since.NONE,
+                dir.full() || before.isDir() && held(liveChild(live, rows, name, before.id()))));
         continue;
       }
       Change gone = null;
       if (before != null) {
         keepAttributes(deletedAttributes, rows.attributesAt(name, before, scope.earlier()), before);
-        gone = new Change(dir.id(), dir.path(), dir.laterPath(), name, before);
+        gone = new Change(dir.id(), dir.path(), dir.laterPath(), name, before, dir.full());
         d.add(gone);
         deleted.put(before.id(), gone);
       }
       if (after != null) {
         keepAttributes(createdAttributes, rows.attributesAt(name, after, scope.later()), after);
-        Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, after);
+        Change ch = new Change(dir.id(), dir.path(), dir.laterPath(), name, after, dir.full());
         c.add(ch);
         created.put(after.id(), ch);
         Change from = pending.remove(after.id());
@@ -271,9 +325,16 @@ public final class SnapshotDiff {
     if (!SnapshotAttributes.same(deletedAttributes.getOrDefault(id, List.of()), t.attributes())) {
       attributesChanged.add(id);
     }
+    // Below a directory held by a move, versions are logged under it, not the snapshottable one.
     both(
         new Node(
-            id, after.isDir(), with(from.dirPath(), from.name()), t.path(), from.row(), after));
+            id,
+            after.isDir(),
+            with(from.dirPath(), from.name()),
+            t.path(),
+            from.row(),
+            after,
+            from.full() || held(t.live())));
   }
 
   /** {@code from} is at {@code laterPath} in the later tree: a rename; the walk goes on inside. */
@@ -284,6 +345,7 @@ public final class SnapshotDiff {
         createdAttributes.getOrDefault(after.id(), List.of()))) {
       attributesChanged.add(after.id());
     }
+    // Its live row is not read here: every directory below it is, as where it may be held.
     both(
         new Node(
             after.id(),
@@ -291,7 +353,8 @@ public final class SnapshotDiff {
             with(from.dirPath(), from.name()),
             laterPath,
             from.row(),
-            after));
+            after,
+            true));
   }
 
   /**
@@ -326,10 +389,17 @@ public final class SnapshotDiff {
     }
   }
 
-  /** An inode in both trees: a directory to walk, or a file to compare. */
+  /**
+   * An inode in both trees: a directory to walk (one the log names no change below has the same
+   * children at both ends, so only its own state is compared), or a file to compare.
+   */
   private void both(Node n) {
-    if (n.dir()) {
+    if (n.dir() && (n.full() || walked.ids().contains(n.id()))) {
       common.add(n);
+    } else if (n.dir()) {
+      if (metadataChanged(n)) {
+        changed.add(new Changed(n, List.of(), List.of()));
+      }
     } else if (!sameFile(n.e(), n.l()) || attributesChanged.contains(n.id())) {
       changed.add(new Changed(n, List.of(), List.of()));
     }
@@ -363,6 +433,31 @@ public final class SnapshotDiff {
       }
     }
     return new Since(touched, last == null ? null : last.toInode(live.partitionId()));
+  }
+
+  /**
+   * A directory held by a move out of its snapshots' reach ({@code snapshot_id} its hold): the
+   * versions below it are logged under it (docs/architecture.md, "Snapshots", holds).
+   */
+  static boolean held(InodeRow r) {
+    return r != null && r.isDir() && !r.snapshottable() && r.snapshotId() != 0;
+  }
+
+  /**
+   * The live child {@code name} of a walked directory, if it is inode {@code id}; {@code live}
+   * indexes the directory's live rows by name, filled on first use.
+   */
+  private static InodeRow liveChild(
+      Map<String, InodeRow> live, SnapshotDiffDirectory.Rows rows, String name, long id) {
+    if (live.isEmpty()) {
+      for (InodeRow r : rows.live()) {
+        if (r.parentId() == rows.id()) {
+          live.put(r.name(), r);
+        }
+      }
+    }
+    InodeRow r = live.get(name);
+    return r != null && r.id() == id ? r : null;
   }
 
   private boolean metadataChanged(Node dir) {

@@ -93,13 +93,34 @@ final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> 
   /** Only this entry's rows (a subtree diff's directory), or null: all the directory's. */
   private final String only;
 
+  /**
+   * A sparse read ({@code only} null): the live rows of these names and of those with a version
+   * from the earlier end on, not all the directory's children; null: all of them.
+   */
+  private final Set<String> sparse;
+
   private final long earlier;
   private Rows rows;
 
   SnapshotDiffDirectory(long id, String only, long earlier) {
+    this(id, only, null, earlier);
+  }
+
+  private SnapshotDiffDirectory(long id, String only, Set<String> sparse, long earlier) {
     this.id = id;
     this.only = only;
+    this.sparse = sparse;
     this.earlier = earlier;
+  }
+
+  /**
+   * A directory of a walk pruned by the version log ({@link SnapshotDiffChanges}): only its entries
+   * with a version from {@code earlier} on can differ between the ends, so its live rows are read
+   * by name for those and for {@code walkedChildren} (the subdirectories the walk goes into), in
+   * one batch, instead of all its children: its cost grows with its changes, not its size.
+   */
+  static SnapshotDiffDirectory sparse(long id, Set<String> walkedChildren, long earlier) {
+    return new SnapshotDiffDirectory(id, null, walkedChildren, earlier);
   }
 
   @Override
@@ -111,7 +132,27 @@ final class SnapshotDiffDirectory extends Operation<SnapshotDiffDirectory.Rows> 
   protected void lock(LockPhase tx) throws IOException {
     List<InodeRow> live;
     List<InodeVersionRow> versions;
-    if (only == null) {
+    if (only == null && sparse != null) {
+      versions = tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED);
+      Set<String> names = new java.util.TreeSet<>(sparse);
+      for (InodeVersionRow v : versions) {
+        if (v.snapshotId() >= earlier) {
+          names.add(v.name());
+        }
+      }
+      List<io.hops.dal.schema.Key> keys = new java.util.ArrayList<>();
+      for (String n : names) {
+        keys.add(Inodes.key(id, n));
+      }
+      live = new java.util.ArrayList<>();
+      if (!keys.isEmpty()) {
+        for (InodeRow r : tx.findBatch(InodeRow.TABLE, keys, LockMode.READ_COMMITTED)) {
+          if (r != null) {
+            live.add(r);
+          }
+        }
+      }
+    } else if (only == null) {
       live = SnapshotView.liveChildren(tx, id);
       versions = tx.findByPartition(InodeVersionRow.TABLE, id, LockMode.READ_COMMITTED);
     } else {

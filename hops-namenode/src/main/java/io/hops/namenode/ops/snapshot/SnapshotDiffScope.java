@@ -42,7 +42,10 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
    * What to compare: the directory {@code scopeId} (at {@code path}, below or at the snapshottable
    * directory at {@code rootPath}) at snapshot {@code earlier} and at {@code later} (ids, {@link
    * #CURRENT} for the current tree), and its own row at each; {@code empty} when HDFS answers an
-   * empty report without comparing.
+   * empty report without comparing. {@code snapshottableId} is the snapshottable directory, whose
+   * version log names the directories to walk ({@link SnapshotDiffChanges}); {@code belowHold} when
+   * a directory held by a move ({@link SnapshotDiff#held}) is on the path below it, whose subtree's
+   * versions that log may not name: the walk then reads every directory.
    */
   public record Scope(
       String rootPath,
@@ -58,7 +61,9 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
       InodeRow atLater,
       boolean touched,
       InodeRow now,
-      boolean ownAttributesChanged) {}
+      boolean ownAttributesChanged,
+      long snapshottableId,
+      boolean belowHold) {}
 
   private final PermissionChecker pc;
   private final String path;
@@ -225,11 +230,24 @@ public final class SnapshotDiffScope extends Operation<SnapshotDiffScope.Scope> 
         rowAt(later),
         rootIndex == resolved.inodes().size() - 1,
         later == CURRENT ? null : resolved.target(),
-        ownAttributesChanged(earlier, rowAt(earlier), target.id()));
+        ownAttributesChanged(earlier, rowAt(earlier), target.id()),
+        resolved.inodes().get(rootIndex).id(),
+        belowHold());
+  }
+
+  /** Whether a directory below the snapshottable one, down to the target, is held by a move. */
+  private boolean belowHold() {
+    for (int i = rootIndex + 1; i < resolved.inodes().size(); i++) {
+      if (SnapshotDiff.held(resolved.inodes().get(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Scope emptyScope() {
-    return new Scope(null, path, from, to, true, 0, 0, 0, false, null, null, false, null, false);
+    return new Scope(
+        null, path, from, to, true, 0, 0, 0, false, null, null, false, null, false, 0, false);
   }
 
   /** The directory's row at a snapshot (its entry then, or for the snapshottable one its root). */

@@ -34,9 +34,10 @@ import java.util.List;
  */
 final class SnapshotDiffTarget extends Operation<SnapshotDiffTarget.Found> {
   /**
-   * The paths (null: no rename), the inode's row and attributes at the later end (row null: same).
+   * The paths (null: no rename), the inode's row and attributes at the later end (row null: same),
+   * and its live row (null: none).
    */
-  record Found(List<String> path, InodeRow atLater, List<XAttrRow> attributes) {}
+  record Found(List<String> path, InodeRow atLater, List<XAttrRow> attributes, InodeRow live) {}
 
   private final long inodeId;
   private final long later;
@@ -95,7 +96,7 @@ final class SnapshotDiffTarget extends Operation<SnapshotDiffTarget.Found> {
         attributes = attributesAtLater(tx, atLater, live);
       }
     }
-    found = new Found(path, atLater, attributes);
+    found = new Found(path, atLater, attributes, live);
   }
 
   /** The entry version that answers the later end, if one names the inode; else its live row. */

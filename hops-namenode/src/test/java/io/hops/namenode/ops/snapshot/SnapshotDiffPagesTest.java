@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The pages of {@code getSnapshotDiffReportListing} (what DistCp's {@code -diff} asks) of a
  * 10,000-file tree with 1,000 files changed between the snapshots (docs/architecture.md, "Diff
- * reports", pages): the first page walks the tree, each page after it goes on from the walk the
- * page before kept, reading no directory again, and the pages together are the whole report.
+ * reports", pages): the first page walks the directories the version log names (and those above
+ * them), each page after it goes on from the walk the page before kept, reading no directory again,
+ * and the pages together are the whole report.
  */
 class SnapshotDiffPagesTest {
   private static final int DIRS = 100;
@@ -36,7 +37,9 @@ class SnapshotDiffPagesTest {
   @Test
   void aPageAfterTheFirstWalksNoDirectoryAgain() throws Exception {
     List<Integer> directories = pageThrough(SnapshotTestFiles.snapshotsOn());
-    assertThat(directories.get(0)).as("the first page walks every directory").isEqualTo(DIRS + 2);
+    assertThat(directories.get(0))
+        .as("the first page walks the changed directories and those above them")
+        .isEqualTo(CHANGED_DIRS + 2);
     assertThat(directories.subList(1, directories.size()))
         .as("a page after the first walks none")
         .containsOnly(0);
@@ -47,7 +50,9 @@ class SnapshotDiffPagesTest {
     Configuration conf = SnapshotTestFiles.snapshotsOn();
     conf.setInt(NamenodeConfig.SNAPSHOT_DIFF_CURSOR_ENTRIES, CHANGED_DIRS * FILES / 2);
     List<Integer> directories = pageThrough(conf);
-    assertThat(directories).as("every page walks every directory again").containsOnly(DIRS + 2);
+    assertThat(directories)
+        .as("every page walks the changed directories again")
+        .containsOnly(CHANGED_DIRS + 2);
   }
 
   /**

@@ -174,6 +174,58 @@ class SnapshotMovedDirectoryLikeHdfsTest {
   }
 
   /** Runs the history on both sides, then compares the tree, the snapshots and every diff. */
+  /**
+   * A diff report reads only the directories its snapshottable directory's version log names
+   * (docs/architecture.md, "Diff reports", which directories); below a directory held by a move
+   * into another snapshottable directory, versions are logged under the held one, so the other's
+   * diffs must still see the changes there.
+   */
+  @Test
+  void aChangeBelowADirectoryHeldInsideAnotherSnapshottableOneIsInItsDiffs() throws Exception {
+    assertAlike(
+        "/x",
+        fs -> {
+          fs.mkdirs(p("/x/a/h/deep/er"));
+          fs.mkdirs(p("/x/b/plain"));
+          write(fs, "/x/a/h/deep/f", "file");
+          write(fs, "/x/a/h/deep/er/g", "deeper file");
+          fs.allowSnapshot(p("/x/a"));
+          fs.allowSnapshot(p("/x/b"));
+          fs.createSnapshot(p("/x/a"), "s0");
+          fs.rename(p("/x/a/h"), p("/x/b/h"));
+          fs.createSnapshot(p("/x/b"), "s1");
+          write(fs, "/x/b/h/deep/er/g2", "created below the held directory");
+          fs.setPermission(p("/x/b/h/deep/f"), new FsPermission((short) 0600));
+          fs.createSnapshot(p("/x/b"), "s2");
+          fs.delete(p("/x/b/h/deep/er/g"), false);
+        },
+        "/x/a",
+        "/x/b");
+  }
+
+  /**
+   * A directory moved out and back between two snapshots: what changed while out is in the diff.
+   */
+  @Test
+  void aDirectoryMovedOutAndBackShowsWhatChangedOutside() throws Exception {
+    assertAlike(
+        "/y",
+        fs -> {
+          fs.mkdirs(p("/y/d/m/k/j"));
+          fs.mkdirs(p("/y/o"));
+          write(fs, "/y/d/m/k/f", "file");
+          fs.allowSnapshot(p("/y/d"));
+          fs.createSnapshot(p("/y/d"), "s0");
+          fs.rename(p("/y/d/m"), p("/y/o/m"));
+          fs.setPermission(p("/y/o/m/k/f"), new FsPermission((short) 0600));
+          write(fs, "/y/o/m/k/j/g", "created outside");
+          fs.rename(p("/y/o/m"), p("/y/d/m"));
+          fs.createSnapshot(p("/y/d"), "s1");
+          write(fs, "/y/d/m/k/j/h", "created after");
+        },
+        "/y/d");
+  }
+
   private static void assertAlike(String root, History history, String... snapshottable)
       throws Exception {
     List<String> hops = new ArrayList<>();
