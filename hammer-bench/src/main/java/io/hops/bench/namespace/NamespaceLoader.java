@@ -4,6 +4,7 @@ import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
+import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.resolve.Inodes;
@@ -57,6 +58,9 @@ public final class NamespaceLoader {
    * share of a machine other work loads (docs/benchmarks.md, "A big namespace").
    */
   static final int WRITERS = 4;
+
+  /** Tries of one addition to {@code base}'s children count before the load fails. */
+  private static final int COUNT_ATTEMPTS = 10;
 
   private static final int ID_RANGE = 1 << 16;
   private static final short DIR_PERMISSION = 0755;
@@ -429,20 +433,41 @@ public final class NamespaceLoader {
       }
     }
 
+    /**
+     * Adds this batch's parts to {@code base}'s count. Its lock may wait behind the other writers'
+     * commits of thousands of rows (the holder's own commit queues for the store's write turn): on
+     * a loaded machine that wait passed the lock timeout, which leaves nothing written, so the
+     * addition is tried again.
+     */
+    private void addParts() throws io.hops.dal.StorageException {
+      for (int attempt = 1; ; attempt++) {
+        try (Transaction count = storage.begin()) {
+          InodeRow locked =
+              count.find(InodeRow.TABLE, Inodes.key(base.parentId, base.name), LockMode.EXCLUSIVE);
+          MutableInode b = MutableInode.of(locked);
+          b.childrenCount += parts;
+          count.update(InodeRow.TABLE, b.toRow());
+          count.commitDeferred();
+          return;
+        } catch (TransientStorageException e) {
+          if (attempt == COUNT_ATTEMPTS) {
+            throw e;
+          }
+          LOG.warn(
+              "namespace loader: adding {} parts to {} again: {}",
+              parts,
+              base.name,
+              e.getMessage());
+        }
+      }
+    }
+
     void commit() throws io.hops.dal.StorageException {
       if (tx != null) {
         try {
           // Not waiting for the disk: the load waits once, at its end, for all its commits.
           tx.commitDeferred();
-          try (Transaction count = storage.begin()) {
-            InodeRow locked =
-                count.find(
-                    InodeRow.TABLE, Inodes.key(base.parentId, base.name), LockMode.EXCLUSIVE);
-            MutableInode b = MutableInode.of(locked);
-            b.childrenCount += parts;
-            count.update(InodeRow.TABLE, b.toRow());
-            count.commitDeferred();
-          }
+          addParts();
         } finally {
           tx.close();
           tx = null;
