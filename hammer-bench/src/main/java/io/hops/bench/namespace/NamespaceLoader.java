@@ -4,17 +4,24 @@ import io.hops.dal.IdPool;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
+import io.hops.dal.TransientStorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.blocks.SmallFileStore;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.Path;
@@ -44,6 +51,17 @@ import org.slf4j.LoggerFactory;
 public final class NamespaceLoader {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceLoader.class);
   private static final int ROWS_PER_TX = 4_000;
+
+  /**
+   * Threads writing parts at once. On 2 cores one writer left the processors idle while its commits
+   * were written and its next part's names generated; more writers than cores also take a larger
+   * share of a machine other work loads (docs/benchmarks.md, "A big namespace").
+   */
+  static final int WRITERS = 4;
+
+  /** Tries of one addition to {@code base}'s children count before the load fails. */
+  private static final int COUNT_ATTEMPTS = 10;
+
   private static final int ID_RANGE = 1 << 16;
   private static final short DIR_PERMISSION = 0755;
   private static final short FILE_PERMISSION = 0644;
@@ -79,7 +97,7 @@ public final class NamespaceLoader {
   private final short replication;
   private final long blockSize;
   private final IdPool ids;
-  private long lastId;
+  private final AtomicLong lastId = new AtomicLong();
 
   /** A loader into {@code storage}; {@code conf} gives the small-file tiers and file defaults. */
   public NamespaceLoader(Storage storage, NamespaceSpec spec, Configuration conf) {
@@ -108,8 +126,13 @@ public final class NamespaceLoader {
    * The bytes of the file at {@code path}, as the loader writes them: a check can recompute them.
    */
   public static byte[] contentOf(Path path, long size) {
+    return contentOf(path.toUri().getPath(), size);
+  }
+
+  /** As {@link #contentOf(Path, long)}, for the file at the absolute {@code path}. */
+  static byte[] contentOf(String path, long size) {
     byte[] data = new byte[(int) size];
-    SplittableRandom r = new SplittableRandom(path.toUri().getPath().hashCode());
+    SplittableRandom r = new SplittableRandom(path.hashCode());
     for (int i = 0; i < data.length; i++) {
       data[i] = (byte) ('a' + r.nextInt(26));
     }
@@ -118,7 +141,8 @@ public final class NamespaceLoader {
 
   /**
    * Makes {@code files} files below the new directory {@code base}, whose parent must exist; keeps
-   * about {@code sampleSize} of their paths in the result.
+   * about {@code sampleSize} of their paths in the result. {@link #WRITERS} threads each take the
+   * next part not yet taken and write it in their own transactions.
    */
   public Result load(Path base, long files, long seed, int sampleSize) throws IOException {
     long start = System.nanoTime();
@@ -126,60 +150,49 @@ public final class NamespaceLoader {
     MutableInode top =
         newInode(parent.id(), base.getName(), true, parent, System.currentTimeMillis());
     attach(parent, top);
-    NamespaceGenerator generator = new NamespaceGenerator(spec, base);
-    long perPart = (long) spec.dirsPerThread() * spec.filesPerDir();
-    if (perPart == 0) {
+    if (spec.dirsPerThread() == 0 || spec.filesPerDir() == 0) {
       throw new IllegalArgumentException("namespace loader: the shape has no files per directory");
     }
-    long parts = (files + perPart - 1) / perPart;
-    long sampleEvery = Math.max(1, files / Math.max(1, sampleSize));
-    List<Path> sample = new ArrayList<>();
-    long made = 0;
-    long dirs = 1;
-    long bytes = 0;
-    try (Batch batch = new Batch(top)) {
-      for (long p = 0; p < parts; p++) {
-        ThreadNamespace part = generator.forThread("p" + p, seed + p);
-        Map<Path, MutableInode> inodes = new HashMap<>();
-        inodes.put(base, top);
-        List<MutableInode> partDirs = new ArrayList<>();
-        for (Path dir : part.dirs()) {
-          dir(dir, inodes, partDirs, parent);
-        }
-        int inPart = (int) Math.min(perPart, files - made);
-        List<MutableInode> partFiles = new ArrayList<>(inPart);
-        for (Path file : part.files().subList(0, inPart)) {
-          MutableInode dir = inodes.get(file.getParent());
-          MutableInode f = newInode(dir.id, file.getName(), false, parent, top.modificationTime);
-          dir.childrenCount++;
-          partFiles.add(f);
-          if (made++ % sampleEvery == 0 && sample.size() < sampleSize) {
-            sample.add(file);
-          }
-        }
-        dirs += partDirs.size();
-        for (MutableInode d : partDirs) {
-          batch.insert(d.toRow());
-        }
-        for (int i = 0; i < partFiles.size(); i++) {
-          MutableInode f = partFiles.get(i);
-          batch.insert(f.toRow());
-          if (f.size > 0) {
-            bytes += f.size;
-            byte[] data = contentOf(part.files().get(i), f.size);
-            smallFiles.write(batch::insert, f.id, data);
-          }
-        }
-        batch.partDone();
-        batch.maybeCommit();
-        if (p % 1000 == 999) {
-          LOG.info("namespace loader: {} of {} files", made, files);
-        }
+    Parts parts =
+        new Parts(
+            new NamespaceGenerator(spec, base),
+            base.toUri().getPath(),
+            parent,
+            top,
+            files,
+            seed,
+            Math.max(1, files / Math.max(1, sampleSize)),
+            sampleSize);
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<Void>> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        writers.add(pool.submit(parts::write));
       }
-      batch.commit();
+      for (Future<Void> w : writers) {
+        w.get();
+      }
+      // The commits did not wait for the disk: the load is done once they are all on it.
+      storage.durable().toCompletableFuture().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("namespace loader: interrupted");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw cause instanceof IOException io
+          ? io
+          : new IOException("namespace loader: writing the namespace failed", cause);
+    } finally {
+      pool.shutdownNow();
     }
     return new Result(
-        made, dirs, bytes, System.nanoTime() - start, List.copyOf(sample), top.id, lastId);
+        parts.made.sum(),
+        parts.dirs.sum() + 1,
+        parts.bytes.sum(),
+        System.nanoTime() - start,
+        List.copyOf(parts.sample.values()),
+        top.id,
+        lastId.get());
   }
 
   /**
@@ -207,23 +220,132 @@ public final class NamespaceLoader {
       }
       batch.commit();
     }
-    return new Result(files, 1, 0, System.nanoTime() - start, List.of(), top.id, lastId);
+    try {
+      // The commits did not wait for the disk: the load is done once they are all on it.
+      storage.durable().toCompletableFuture().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("namespace loader: interrupted");
+    } catch (ExecutionException e) {
+      throw new IOException("namespace loader: the flat load did not reach the disk", e.getCause());
+    }
+    return new Result(files, 1, 0, System.nanoTime() - start, List.of(), top.id, lastId.get());
   }
 
-  /** The directory {@code dir}, made with any missing ancestor below {@code base}. */
-  private MutableInode dir(
-      Path dir, Map<Path, MutableInode> made, List<MutableInode> out, InodeRow owner)
-      throws IOException {
-    MutableInode d = made.get(dir);
-    if (d != null) {
-      return d;
+  /**
+   * The parts of one load, taken in turn by the writers: part {@code p} is {@code base/pP} with the
+   * names of seed {@code seed + p} ({@link NamespaceGenerator#namesForThread}), its files the
+   * {@code p}-th {@code perPart} of the load's.
+   */
+  private final class Parts {
+    private final NamespaceGenerator generator;
+    private final String basePath;
+    private final InodeRow owner;
+    private final MutableInode top;
+    private final long files;
+    private final long seed;
+    private final long perPart;
+    private final long parts;
+    private final long sampleEvery;
+    private final int sampleSize;
+    private final AtomicLong next = new AtomicLong();
+    final LongAdder made = new LongAdder();
+    final LongAdder dirs = new LongAdder();
+    final LongAdder bytes = new LongAdder();
+
+    /** Sampled files by their index in the load: the sample does not depend on the writers. */
+    final ConcurrentSkipListMap<Long, Path> sample = new ConcurrentSkipListMap<>();
+
+    Parts(
+        NamespaceGenerator generator,
+        String basePath,
+        InodeRow owner,
+        MutableInode top,
+        long files,
+        long seed,
+        long sampleEvery,
+        int sampleSize) {
+      this.generator = generator;
+      this.basePath = basePath;
+      this.owner = owner;
+      this.top = top;
+      this.files = files;
+      this.seed = seed;
+      this.perPart = (long) spec.dirsPerThread() * spec.filesPerDir();
+      this.parts = (files + perPart - 1) / perPart;
+      this.sampleEvery = sampleEvery;
+      this.sampleSize = sampleSize;
     }
-    MutableInode up = dir(dir.getParent(), made, out, owner);
-    d = newInode(up.id, dir.getName(), true, owner, up.modificationTime);
-    up.childrenCount++;
-    made.put(dir, d);
-    out.add(d);
-    return d;
+
+    /** One writer: parts until none is left. */
+    Void write() throws IOException {
+      try (Batch batch = new Batch(top)) {
+        for (long p = next.getAndIncrement(); p < parts; p = next.getAndIncrement()) {
+          writePart(p, batch);
+          batch.partDone();
+          batch.maybeCommit();
+          if (p % 1000 == 999) {
+            LOG.info("namespace loader: {} of {} parts", p + 1, parts);
+          }
+        }
+        batch.commit();
+      }
+      return null;
+    }
+
+    private void writePart(long p, Batch batch) throws IOException {
+      NamespaceGenerator.PartNames names = generator.namesForThread(seed + p);
+      String partName = "p" + p;
+      long now = top.modificationTime;
+      MutableInode up = newInode(top.id, partName, true, owner, now);
+      List<MutableInode> partDirs = new ArrayList<>();
+      partDirs.add(up);
+      String path = basePath + "/" + partName;
+      for (String s : names.spine()) {
+        up.childrenCount++;
+        up = newInode(up.id, s, true, owner, now);
+        partDirs.add(up);
+        path += "/" + s;
+      }
+      int n = spec.dirsPerThread();
+      MutableInode[] tree = new MutableInode[n];
+      String[] treePaths = new String[n];
+      tree[0] = up;
+      treePaths[0] = path;
+      for (int i = 1; i < n; i++) {
+        int at = generator.dirParent(i);
+        tree[at].childrenCount++;
+        tree[i] = newInode(tree[at].id, names.dirs()[i], true, owner, now);
+        treePaths[i] = treePaths[at] + "/" + names.dirs()[i];
+        partDirs.add(tree[i]);
+      }
+      int inPart = (int) Math.min(perPart, files - p * perPart);
+      List<MutableInode> partFiles = new ArrayList<>(inPart);
+      for (int i = 0; i < inPart; i++) {
+        MutableInode dir = tree[i / spec.filesPerDir()];
+        partFiles.add(newInode(dir.id, names.files()[i], false, owner, now));
+        dir.childrenCount++;
+      }
+      for (MutableInode d : partDirs) {
+        batch.insert(d.toRow());
+      }
+      long first = p * perPart;
+      for (int i = 0; i < inPart; i++) {
+        MutableInode f = partFiles.get(i);
+        batch.insert(f.toRow());
+        String filePath = treePaths[i / spec.filesPerDir()] + "/" + f.name;
+        long index = first + i;
+        if (index % sampleEvery == 0 && index / sampleEvery < sampleSize) {
+          sample.put(index, new Path(filePath));
+        }
+        if (f.size > 0) {
+          bytes.add(f.size);
+          smallFiles.write(batch::insert, f.id, contentOf(filePath, f.size));
+        }
+      }
+      made.add(inPart);
+      dirs.add(partDirs.size());
+    }
   }
 
   private MutableInode newInode(long parentId, String name, boolean isDir, InodeRow owner, long now)
@@ -232,7 +354,7 @@ public final class NamespaceLoader {
     m.parentId = parentId;
     m.name = name;
     m.id = ids.next();
-    lastId = m.id;
+    lastId.accumulateAndGet(m.id, Math::max);
     m.isDir = isDir;
     m.permission = isDir ? DIR_PERMISSION : FILE_PERMISSION;
     m.userId = owner.userId();
@@ -297,8 +419,13 @@ public final class NamespaceLoader {
   }
 
   /**
-   * Rows buffered in one transaction, committed once there are a few thousand, with the count of
-   * {@code base}'s children they add: every committed state of a load is a consistent namespace.
+   * Rows buffered in one transaction, committed once there are a few thousand; then the count of
+   * {@code base}'s children they add, in a transaction of its own. In the rows' transaction, that
+   * count's lock would be held through every writer's commit of thousands of rows: the writers
+   * committed one at a time (on 2 loaded cores, 4 writers waited 224 s for it in a load of 82 s).
+   * So a load killed between the two commits leaves {@code base} counting up to {@link #WRITERS}
+   * commits' parts fewer children than it has (which {@code fsck-namespace} reports); every other
+   * state of a load is a consistent namespace.
    */
   private final class Batch implements AutoCloseable {
     private final MutableInode base;
@@ -319,6 +446,8 @@ public final class NamespaceLoader {
         throws io.hops.dal.StorageException {
       if (tx == null) {
         tx = storage.begin();
+        // A load's rows are read by nobody soon: they replace what a row cache holds, add none.
+        tx.readOnce();
       }
       tx.insert(table, row);
       rows++;
@@ -341,15 +470,41 @@ public final class NamespaceLoader {
       }
     }
 
+    /**
+     * Adds this batch's parts to {@code base}'s count. Its lock may wait behind the other writers'
+     * commits of thousands of rows (the holder's own commit queues for the store's write turn): on
+     * a loaded machine that wait passed the lock timeout, which leaves nothing written, so the
+     * addition is tried again.
+     */
+    private void addParts() throws io.hops.dal.StorageException {
+      for (int attempt = 1; ; attempt++) {
+        try (Transaction count = storage.begin()) {
+          InodeRow locked =
+              count.find(InodeRow.TABLE, Inodes.key(base.parentId, base.name), LockMode.EXCLUSIVE);
+          MutableInode b = MutableInode.of(locked);
+          b.childrenCount += parts;
+          count.update(InodeRow.TABLE, b.toRow());
+          count.commitDeferred();
+          return;
+        } catch (TransientStorageException e) {
+          if (attempt == COUNT_ATTEMPTS) {
+            throw e;
+          }
+          LOG.warn(
+              "namespace loader: adding {} parts to {} again: {}",
+              parts,
+              base.name,
+              e.getMessage());
+        }
+      }
+    }
+
     void commit() throws io.hops.dal.StorageException {
       if (tx != null) {
         try {
-          InodeRow locked =
-              tx.find(InodeRow.TABLE, Inodes.key(base.parentId, base.name), LockMode.EXCLUSIVE);
-          MutableInode b = MutableInode.of(locked);
-          b.childrenCount += parts;
-          tx.update(InodeRow.TABLE, b.toRow());
-          tx.commit();
+          // Not waiting for the disk: the load waits once, at its end, for all its commits.
+          tx.commitDeferred();
+          addParts();
         } finally {
           tx.close();
           tx = null;

@@ -102,4 +102,27 @@ class NamespaceGeneratorTest {
     assertThat(g.forThread("t", 5)).isEqualTo(g.forThread("t", 5));
     assertThat(g.forThread("t", 5).files()).isNotEqualTo(g.forThread("t", 6).files());
   }
+
+  @Test
+  void thePartNamesAreThePathsNames() {
+    NamespaceGenerator g = new NamespaceGenerator(NamespaceSpec.SPOTIFY, new Path("/hammer-ns"));
+    ThreadNamespace paths = g.forThread("p7", 49);
+    NamespaceGenerator.PartNames names = g.namesForThread(49);
+
+    Path treeRoot = paths.root();
+    for (String s : names.spine()) {
+      treeRoot = new Path(treeRoot, s);
+    }
+    assertThat(paths.dirs().get(0)).isEqualTo(treeRoot);
+    for (int i = 1; i < names.dirs().length; i++) {
+      assertThat(paths.dirs().get(i))
+          .isEqualTo(new Path(paths.dirs().get(g.dirParent(i)), names.dirs()[i]));
+    }
+    int perDir = NamespaceSpec.SPOTIFY.filesPerDir();
+    assertThat(names.files()).hasSize(paths.files().size());
+    for (int i = 0; i < names.files().length; i++) {
+      assertThat(paths.files().get(i))
+          .isEqualTo(new Path(paths.dirs().get(i / perDir), names.files()[i]));
+    }
+  }
 }
