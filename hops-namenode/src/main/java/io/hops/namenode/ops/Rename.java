@@ -298,8 +298,9 @@ public final class Rename extends Operation<Boolean> {
     }
     quotas.flush(tx);
     if (keptAtSource != null) {
-      // HDFS's INodeReference.WithName: the latest snapshot has the file at its old entry, where it
-      // stays charged to every quota directory above, the common ones too, until released.
+      // HDFS's INodeReference.WithName: the latest snapshot has it (file or directory) at its old
+      // entry, where it stays charged to every quota directory above, the common ones too, until
+      // released.
       for (long q : quotas.ids(0, sn)) {
         tx.insert(SnapshotKeptUsageRow.TABLE, renameCharge(locks.src().id(), q));
       }
