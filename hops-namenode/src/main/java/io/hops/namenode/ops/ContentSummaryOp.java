@@ -81,7 +81,10 @@ public final class ContentSummaryOp extends Operation<ContentSummary> {
     if (view != null) {
       atSnapshot =
           SnapshotSummary.read(
-              tx, view, PathNames.prefix(resolved.components(), resolved.components().length));
+              tx,
+              view,
+              PathNames.prefix(resolved.components(), resolved.components().length),
+              !pc.isSuperuser());
       return;
     }
     InodeRow target = resolved.target();

@@ -58,8 +58,11 @@ public final class Rename extends Operation<Boolean> {
   private LeasePathRow leasePath;
   private DeletedInodes overwritten;
 
-  /** The snapshot that has the source file at its old entry, if a quota is on either path. */
+  /** The snapshot that has the source at its old entry, if a quota is on either path. */
   private SnapshotKeptFileRow keptAtSource;
+
+  /** What snapshots keep charged to a renamed quota directory, moved with it. */
+  private CarriedKeptUsage carried;
 
   private SubtreeScan trashed;
   private long ownMark = PathResolver.NO_MARK;
@@ -188,32 +191,35 @@ public final class Rename extends Operation<Boolean> {
     if (s == null || sn == 0 || tn == 0) {
       return;
     }
+    if (s.isDir() && s.hasQuota()) {
+      carried = CarriedKeptUsage.lock(tx, s.id(), locks.srcPath(), sn, locks.dstPath(), tn);
+    }
     quotas =
         AncestorQuotas.lock(
             tx, new ResolvedPath[] {locks.srcPath(), locks.dstPath()}, new int[] {sn, tn});
-    keptAtSource = s.isDir() ? null : tx.entryKeeperOf(s);
+    // HDFS's INodeReference.WithName, of a file or a directory: the latest snapshot has it at its
+    // old entry, so it stays charged there while the destination gains it.
+    keptAtSource = s.isDir() ? tx.entryHolderOf(s) : tx.entryKeeperOf(s);
     if (keptAtSource != null
         && (quotas.any(0, sn) || quotas.any(1, tn))
         && !chargedAtSourceAlready(tx, s, quotas.ids(0, sn))) {
-      moved = OpenFilesSpace.usage(tx, List.of(s));
-      return;
+      if (!s.isDir()) {
+        moved = OpenFilesSpace.usage(tx, List.of(s));
+        return;
+      }
+    } else {
+      keptAtSource = null;
+      if (!quotas.differ(0, sn, 1, tn)) {
+        return;
+      }
     }
-    keptAtSource = null;
-    if (!quotas.differ(0, sn, 1, tn)) {
-      return;
-    }
-    if (givenUsage != null) {
-      moved = givenUsage;
-    } else if (s.isDir() && s.hasQuota()) {
+    if (s.isDir() && s.hasQuota()) {
+      // Its usage counts what the snapshots keep below it, as HDFS's computeQuotaUsage does: all
+      // of it moves, and the charges with it (CarriedKeptUsage).
       QuotaRow q = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(s.id()), LockMode.READ_COMMITTED);
       moved = q == null ? new long[] {1, 0} : new long[] {q.nsCount(), q.dsCount()};
-      // What snapshots keep charged to it stays charged where it was charged too (ancestors
-      // included): only its tree moves (docs/architecture.md, "Snapshots").
-      for (SnapshotKeptUsageRow u :
-          tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", s.id(), LockMode.READ_COMMITTED)) {
-        moved[0] -= u.ns();
-        moved[1] -= u.ds();
-      }
+    } else if (givenUsage != null) {
+      moved = givenUsage;
     } else if (s.isDir()) {
       SubtreeScan scan =
           trashed != null
@@ -287,10 +293,14 @@ public final class Rename extends Operation<Boolean> {
       quotas.add(1, tn, moved[0], moved[1]);
     }
     quotas.add(1, tn, -gone[0], -gone[1]);
+    if (moved != null && carried != null) {
+      carried.move(tx, quotas, keptAtSource == null);
+    }
     quotas.flush(tx);
     if (keptAtSource != null) {
-      // HDFS's INodeReference.WithName: the latest snapshot has the file at its old entry, where it
-      // stays charged to every quota directory above, the common ones too, until released.
+      // HDFS's INodeReference.WithName: the latest snapshot has it (file or directory) at its old
+      // entry, where it stays charged to every quota directory above, the common ones too, until
+      // released.
       for (long q : quotas.ids(0, sn)) {
         tx.insert(SnapshotKeptUsageRow.TABLE, renameCharge(locks.src().id(), q));
       }

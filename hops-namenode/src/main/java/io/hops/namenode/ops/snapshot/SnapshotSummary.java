@@ -17,13 +17,20 @@ import org.apache.hadoop.fs.permission.FsAction;
  * {@code getContentSummary} of a path inside a snapshot (docs/architecture.md, "Snapshots"): the
  * subtree as it was, counted as HDFS counts it (its snapshot figures 0, no quota), READ_EXECUTE
  * checked on each of its directories as they were, depth-first in name order, a denial naming the
- * directory by its inode's full path as HDFS's does ({@link SnapshotView#fullPathName}). Cost: the
- * path's reads, then per directory its live children and its versions (two pruned scans, read
- * committed), all in the one transaction: a snapshot no longer changes, so nothing is locked.
+ * directory as HDFS's {@code INode.getFullPathName} does: where the inode is now (a directory
+ * renamed since, or below one, by its new path), and one deleted since where it was, below its
+ * parent's name (the snapshot's root as {@code /d/.snapshot/s}, {@link SnapshotView#fullPathName}).
+ * Cost: the path's reads, then per directory its live children and its versions (two pruned scans,
+ * read committed), and for a caller who is not the superuser, one index read of its id (its live
+ * path; the parents' are remembered), all in the one transaction: a snapshot no longer changes, so
+ * nothing is locked.
  */
 public final class SnapshotSummary {
-  /** An inode of the subtree and its path below the snapshot's root. */
-  private record Placed(InodeRow row, String path) {}
+  /**
+   * An inode of the subtree, its path below the snapshot's root, and for a directory the name a
+   * denial gives it (null for the superuser, who is not checked).
+   */
+  private record Placed(InodeRow row, String path, String name) {}
 
   private final SnapshotView view;
   private final String path;
@@ -37,8 +44,11 @@ public final class SnapshotSummary {
     this.nodes = nodes;
   }
 
-  /** Reads the subtree {@code view} names, at {@code path}. */
-  public static SnapshotSummary read(LockPhase tx, SnapshotView view, String path)
+  /**
+   * Reads the subtree {@code view} names, at {@code path}; with {@code checked} (a caller who is
+   * not the superuser), the name each directory's denial gives it.
+   */
+  public static SnapshotSummary read(LockPhase tx, SnapshotView view, String path, boolean checked)
       throws StorageException {
     InodeRow top = view.inode();
     if (top == null || view.snapshotId() == 0) {
@@ -46,7 +56,14 @@ public final class SnapshotSummary {
     }
     List<Placed> nodes = new ArrayList<>();
     Deque<Placed> stack = new ArrayDeque<>();
-    stack.push(new Placed(top, view.relativePath()));
+    String topPath = view.relativePath();
+    String topName =
+        !checked || !top.isDir()
+            ? null
+            : topPath.isEmpty()
+                ? view.fullPathName(topPath)
+                : nameOf(tx, top, view.fullPathName(topPath));
+    stack.push(new Placed(top, topPath, topName));
     while (!stack.isEmpty()) {
       Placed n = stack.pop();
       nodes.add(n);
@@ -54,15 +71,30 @@ public final class SnapshotSummary {
         List<InodeRow> children = SnapshotView.children(tx, n.row().id(), view.snapshotId());
         for (int i = children.size() - 1; i >= 0; i--) {
           InodeRow c = children.get(i);
+          String name = null;
           if (c.isDir()) {
             SnapshotView.loadAclAt(tx, c, n.row().id(), view.snapshotId());
+            if (checked) {
+              name = nameOf(tx, c, n.name() + "/" + c.name());
+            }
           }
           String below = n.path().isEmpty() ? c.name() : n.path() + "/" + c.name();
-          stack.push(new Placed(c, below));
+          stack.push(new Placed(c, below, name));
         }
       }
     }
     return new SnapshotSummary(view, path, nodes);
+  }
+
+  /**
+   * HDFS's {@code getFullPathName} of a directory of the snapshot: its path now while it is live,
+   * else {@code asDeleted}, its name below its parent's.
+   */
+  private static String nameOf(LockPhase tx, InodeRow dir, String asDeleted)
+      throws StorageException {
+    InodeRow live = tx.inodePaths().byId(dir.id());
+    String now = live == null ? null : tx.inodePaths().pathOf(live);
+    return now != null ? now : asDeleted;
   }
 
   /** HDFS's answer: traversal, a missing path, READ_EXECUTE on every directory, then the counts. */
@@ -79,7 +111,7 @@ public final class SnapshotSummary {
       InodeRow r = n.row();
       if (r.isDir()) {
         if (!pc.isSuperuser()) {
-          pc.check(r, view.fullPathName(n.path()), FsAction.READ_EXECUTE);
+          pc.check(r, n.name(), FsAction.READ_EXECUTE);
         }
         dirs++;
       } else {

@@ -64,6 +64,54 @@ class SnapshotTraversalLikeHdfsTest {
         "/sub-acl-granted", 0700, null, (fs, d) -> fs.modifyAclEntries(new Path(d), readerMay()));
   }
 
+  @Test
+  void aSummaryChecksARenamedSubdirectoryAsTheSnapshotHasIt() throws Exception {
+    compareRenamed("/ren-within-revoked", 0755, "/ren-within-revoked/moved", 0700);
+    compareRenamed("/ren-within-granted", 0700, "/ren-within-granted/moved", 0755);
+    compareRenamed("/ren-out-revoked", 0755, "/ren-out-revoked-away/moved", 0700);
+    compareRenamed("/ren-out-granted", 0700, "/ren-out-granted-away/moved", 0755);
+  }
+
+  /**
+   * {@code top/sub} with {@code mode} at the snapshot, renamed to {@code to} and given {@code
+   * later}: what the reader gets from the content summaries of {@code top}, of the snapshot and of
+   * the directory at both places, before and after the rename.
+   */
+  private static void compareRenamed(String top, int mode, String to, int later) throws Exception {
+    List<String> hdfs = new ArrayList<>();
+    List<String> hops = new ArrayList<>();
+    String sub = top + "/sub";
+    for (SideBySide.Side side : List.of(both.hdfsSide(), both.hopsSide())) {
+      DistributedFileSystem fs = side.admin();
+      setUp(fs, top);
+      fs.mkdirs(new Path(sub + "/deeper"));
+      SnapshotTestFiles.write(fs, sub + "/deeper/h", "deeper bytes");
+      chmod(fs, sub, mode);
+      fs.mkdirs(new Path(to).getParent());
+      fs.createSnapshot(new Path(top), "s1");
+      List<String> out = side == both.hopsSide() ? hops : hdfs;
+      summaries(
+          side, List.of(top, top + "/.snapshot/s1", top + "/.snapshot/s1/sub"), "before", out);
+      fs.rename(new Path(sub), new Path(to));
+      chmod(fs, to, later);
+      chmod(fs, to + "/deeper", 0700);
+      List<String> paths = List.of(top, top + "/.snapshot/s1", top + "/.snapshot/s1/sub", to);
+      summaries(side, paths, "after", out);
+      fs.createSnapshot(new Path(top), "s2");
+      summaries(side, paths, "after s2", out);
+    }
+    assertThat(String.join("\n", hops)).as(top).isEqualTo(String.join("\n", hdfs));
+  }
+
+  private static void summaries(
+      SideBySide.Side side, List<String> paths, String when, List<String> out) throws Exception {
+    DistributedFileSystem fs = side.as(READER, "readers");
+    for (String path : paths) {
+      Path p = new Path(path);
+      out.add(when + " summary " + path + ": " + outcome(() -> fs.getContentSummary(p)));
+    }
+  }
+
   /** The snapshottable directory {@code top} with {@code mode} and {@code acl}, then changed. */
   private static void compare(String top, int mode, List<AclEntry> acl, Change change)
       throws Exception {

@@ -1,0 +1,149 @@
+package io.hops.namenode.ops;
+
+import io.hops.dal.LockMode;
+import io.hops.dal.StorageException;
+import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
+import io.hops.dal.schema.Key;
+import io.hops.namenode.quota.AncestorQuotas;
+import io.hops.namenode.resolve.ResolvedPath;
+import io.hops.namenode.tx.ExecutePhase;
+import io.hops.namenode.tx.LockPhase;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What snapshots keep charged to a quota directory being renamed (its {@code snapshot_kept_usage}
+ * rows), carried with it to the destination's quota directories, as HDFS's rename moves a
+ * directory's {@code computeQuotaUsage}, which counts the snapshot data below it
+ * (docs/architecture.md, "Snapshots", quota usage of what snapshots keep).
+ *
+ * <p>A charge is one delete's (or truncate's, or rename's) rows, one per quota directory that was
+ * above it, all with the same directory, snapshot and inode: the rename moves the directory's whole
+ * usage, so each source quota directory (those not above the destination too) loses the charge with
+ * its row, and each destination one gains it with a row of its own, released with the others by the
+ * snapshots' deletion. A source quota directory with no row for a charge (its quota was set after
+ * the delete, and never counted it) gets it back.
+ *
+ * <p>Locks, in the order of "Lock order" (the usage rows before the quota rows): the rows naming
+ * the directory (an index read of {@code quota_id}), then each source and destination quota
+ * directory's row of the same charges (one batched primary-key read), exclusively. Cost: only a
+ * rename of a quota directory reads them; nothing is written where no snapshot keeps anything below
+ * it.
+ */
+final class CarriedKeptUsage {
+  private final List<SnapshotKeptUsageRow> carried;
+  private final List<Long> sourceOnly;
+  private final List<Long> destinationOnly;
+  private final Map<Key, SnapshotKeptUsageRow> found;
+
+  private CarriedKeptUsage(
+      List<SnapshotKeptUsageRow> carried,
+      List<Long> sourceOnly,
+      List<Long> destinationOnly,
+      Map<Key, SnapshotKeptUsageRow> found) {
+    this.carried = carried;
+    this.sourceOnly = sourceOnly;
+    this.destinationOnly = destinationOnly;
+    this.found = found;
+  }
+
+  /**
+   * Locks the rows naming quota directory {@code dirId}, moved from {@code src} (its first {@code
+   * sn} inodes above it) to below {@code dst} (its first {@code tn}), and those of the same charges
+   * naming the quota directories on one side only.
+   */
+  static CarriedKeptUsage lock(
+      LockPhase tx, long dirId, ResolvedPath src, int sn, ResolvedPath dst, int tn)
+      throws StorageException {
+    List<SnapshotKeptUsageRow> carried =
+        tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", dirId, LockMode.EXCLUSIVE);
+    List<Long> above = quotaDirs(src, sn);
+    List<Long> below = quotaDirs(dst, tn);
+    List<Long> sourceOnly = new ArrayList<>(above);
+    sourceOnly.removeAll(below);
+    List<Long> destinationOnly = new ArrayList<>(below);
+    destinationOnly.removeAll(above);
+    sourceOnly.remove(dirId);
+    destinationOnly.remove(dirId);
+    Map<Key, SnapshotKeptUsageRow> found = new HashMap<>();
+    List<long[]> wanted = new ArrayList<>();
+    for (SnapshotKeptUsageRow u : carried) {
+      for (long q : sourceOnly) {
+        wanted.add(new long[] {u.dirId(), u.snapshotId(), u.inodeId(), q});
+      }
+      for (long q : destinationOnly) {
+        wanted.add(new long[] {u.dirId(), u.snapshotId(), u.inodeId(), q});
+      }
+    }
+    if (!wanted.isEmpty()) {
+      wanted.sort(Arrays::compare); // the primary key's order
+      List<Key> keys = new ArrayList<>();
+      for (long[] k : wanted) {
+        keys.add(SnapshotKeptUsageRow.TABLE.key(k[0], k[1], k[2], k[3]));
+      }
+      for (SnapshotKeptUsageRow r :
+          tx.findBatch(SnapshotKeptUsageRow.TABLE, keys, LockMode.EXCLUSIVE)) {
+        if (r != null) {
+          found.put(SnapshotKeptUsageRow.TABLE.keyOf(r), r);
+        }
+      }
+    }
+    return new CarriedKeptUsage(carried, sourceOnly, destinationOnly, found);
+  }
+
+  /**
+   * Buffers the move of the charges: the source quota directories' rows deleted (one without a row
+   * gets the charge back if the rename took the whole usage off it, {@code tookOffSource}; a
+   * directory the latest snapshot has stays charged there by the rename's own rows instead), the
+   * destination ones' written or added to.
+   */
+  void move(ExecutePhase tx, AncestorQuotas quotas, boolean tookOffSource) throws StorageException {
+    for (SnapshotKeptUsageRow u : carried) {
+      for (long q : sourceOnly) {
+        SnapshotKeptUsageRow there = found.get(keyAt(u, q));
+        if (there != null) {
+          tx.delete(SnapshotKeptUsageRow.TABLE, there);
+        } else if (tookOffSource) {
+          quotas.addTo(q, u.ns(), u.ds());
+        }
+      }
+      for (long q : destinationOnly) {
+        SnapshotKeptUsageRow there = found.get(keyAt(u, q));
+        SnapshotKeptUsageRow row =
+            new SnapshotKeptUsageRow(
+                u.dirId(),
+                u.snapshotId(),
+                u.inodeId(),
+                q,
+                u.ns() + (there == null ? 0 : there.ns()),
+                u.ds() + (there == null ? 0 : there.ds()));
+        if (there == null) {
+          tx.insert(SnapshotKeptUsageRow.TABLE, row);
+        } else {
+          tx.update(SnapshotKeptUsageRow.TABLE, row);
+        }
+      }
+    }
+  }
+
+  private static Key keyAt(SnapshotKeptUsageRow u, long quotaId) {
+    return SnapshotKeptUsageRow.TABLE.key(u.dirId(), u.snapshotId(), u.inodeId(), quotaId);
+  }
+
+  /** The quota directories among the first {@code count} inodes of {@code path}, root excluded. */
+  private static List<Long> quotaDirs(ResolvedPath path, int count) {
+    List<Long> ids = new ArrayList<>();
+    List<InodeRow> inodes = path.inodes();
+    for (int i = 1; i < Math.min(count, inodes.size()); i++) {
+      InodeRow r = inodes.get(i);
+      if (r.isDir() && r.hasQuota()) {
+        ids.add(r.id());
+      }
+    }
+    return ids;
+  }
+}
