@@ -7,6 +7,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.PendingBlockRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.blocks.BlockManager;
+import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.config.NamenodeConfig;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -39,7 +40,7 @@ class ReplicationCommandsTest {
   @Test
   void aRoundHandsASourceAllItsCopiesInOneCommand() throws Exception {
     try (HopsTestCluster cluster = new HopsTestCluster(conf(FILES))) {
-      DataNode source = oneSourceOfManyCopies(cluster);
+      DataNode source = oneSourceOfManyCopies(cluster, FILES);
       BlockManager bm = cluster.namenode().namesystem().blocks();
       cluster.namenode().housekeeping().runOnce();
       try (Transaction tx = cluster.namenode().namesystem().storage().begin()) {
@@ -65,15 +66,20 @@ class ReplicationCommandsTest {
   void aSourceGetsNoMoreThanMaxStreamsAcrossRounds() throws Exception {
     int streams = FILES / 4;
     try (HopsTestCluster cluster = new HopsTestCluster(conf(streams))) {
-      DataNode source = oneSourceOfManyCopies(cluster);
+      DataNode source = oneSourceOfManyCopies(cluster, streams);
       BlockManager bm = cluster.namenode().namesystem().blocks();
-      for (int round = 0; round < 3; round++) {
-        cluster.namenode().housekeeping().runOnce();
-        Thread.sleep(1500); // the copies not given yet are due again
+      cluster.namenode().housekeeping().runOnce();
+      DatanodeState s = bm.datanodes().node(source.getDatanodeUuid());
+      assertThat(s.copiesInFlight()).as("copies queued after the first round").isEqualTo(streams);
+      // More blocks to copy from the source while the first round's copies still wait for it.
+      try (DistributedFileSystem fs = cluster.client()) {
+        for (int i = streams; i < FILES; i++) {
+          fs.setReplication(new Path("/f" + i), (short) 2);
+        }
       }
-      assertThat(bm.datanodes().node(source.getDatanodeUuid()).copiesInFlight())
-          .as("copies queued for the source after three rounds")
-          .isEqualTo(streams);
+      Thread.sleep(1500); // a queued block waits one heartbeat interval before its check
+      cluster.namenode().housekeeping().runOnce();
+      assertThat(s.copiesInFlight()).as("copies queued after the second round").isEqualTo(streams);
     }
   }
 
@@ -93,7 +99,8 @@ class ReplicationCommandsTest {
    * second datanode to copy to; the source's heartbeats stop, so its commands stay queued where the
    * test reads them. Returns once the namenode leads and the blocks are due for their check.
    */
-  private static DataNode oneSourceOfManyCopies(HopsTestCluster cluster) throws Exception {
+  private static DataNode oneSourceOfManyCopies(HopsTestCluster cluster, int raised)
+      throws Exception {
     DataNode source = cluster.startDatanodes(1).get(0);
     BlockManager bm = cluster.namenode().namesystem().blocks();
     try (DistributedFileSystem fs = cluster.client()) {
@@ -107,7 +114,7 @@ class ReplicationCommandsTest {
       }
       cluster.startDatanodes(1);
       DataNodeTestUtils.setHeartbeatsDisabledForTests(source, true);
-      for (int i = 0; i < FILES; i++) {
+      for (int i = 0; i < raised; i++) {
         fs.setReplication(new Path("/f" + i), (short) 2);
       }
     }
