@@ -46,15 +46,16 @@ public abstract class AbstractTransaction implements Transaction {
       throws StorageException;
 
   /**
-   * The rows of each partition in {@code values}, in that order ({@link #findByPartitions}). This
+   * The rows whose {@code column} (the partition column, or an indexed one) equals each of {@code
+   * values}, value by value in that order ({@link #findByPartitions}, {@link #findByIndexIn}). This
    * default scans them one by one ({@link #doScan}); a driver with a network round trip per
    * statement overrides it with one statement.
    */
-  protected <R extends Record> List<R> doScanPartitions(
-      Table<R> table, Column partition, List<?> values, LockMode mode) throws StorageException {
+  protected <R extends Record> List<R> doScanIn(
+      Table<R> table, Column column, List<?> values, LockMode mode) throws StorageException {
     List<R> rows = new ArrayList<>();
     for (Object v : values) {
-      rows.addAll(doScan(table, List.of(partition), List.of(v), mode));
+      rows.addAll(doScan(table, List.of(column), List.of(v), mode));
     }
     return rows;
   }
@@ -146,7 +147,7 @@ public abstract class AbstractTransaction implements Transaction {
     List<R> rows =
         partitionValues.isEmpty()
             ? List.of()
-            : guard(() -> doScanPartitions(table, p, partitionValues, mode));
+            : guard(() -> doScanIn(table, p, partitionValues, mode));
     counter.count(AccessKind.PPIS, mode);
     counter.countRows(rows.size(), 0);
     return rows;
@@ -200,6 +201,27 @@ public abstract class AbstractTransaction implements Transaction {
     Column p = partitionValue == null ? null : partitionColumn(table);
     List<R> rows = guard(() -> doScanFrom(table, p, partitionValue, after, limit, mode));
     counter.count(partitionValue == null ? AccessKind.FTS : AccessKind.PPIS, mode);
+    counter.countRows(rows.size(), 0);
+    return rows;
+  }
+
+  @Override
+  public final <R extends Record> List<R> findByIndexIn(
+      Table<R> table, String column, List<?> values, LockMode mode) throws StorageException {
+    checkOpen();
+    Column c = table.column(column);
+    if (!c.indexed()) {
+      throw new IllegalArgumentException(table + "." + column + " has no index");
+    }
+    List<Object> asked = new ArrayList<>(values.size());
+    for (Object v : values) {
+      table.checkIndexHolds(c, v);
+      if (v != null) { // as findByIndex: a null matches no row
+        asked.add(v);
+      }
+    }
+    List<R> rows = asked.isEmpty() ? List.of() : guard(() -> doScanIn(table, c, asked, mode));
+    counter.count(AccessKind.IS, mode);
     counter.countRows(rows.size(), 0);
     return rows;
   }

@@ -59,6 +59,15 @@ public interface Transaction extends RowReads, AutoCloseable {
       throws StorageException;
 
   /**
+   * Index scans of several values in one round trip: the rows whose indexed {@code column} equals
+   * one of {@code values}, value by value in the order given, each in primary-key order. Counted as
+   * one {@link AccessKind#IS}: the block health census reads the files of a page of blocks by id
+   * this way, one access rather than one per file.
+   */
+  <R extends Record> List<R> findByIndexIn(
+      Table<R> table, String column, List<?> values, LockMode mode) throws StorageException;
+
+  /**
    * The rows whose partition column equals {@code partitionValue}, read committed, summarized by
    * {@code fold}: what a caller that wants a partition's summary rather than its rows asks (a
    * directory's content summary). An engine may answer from a summary it kept since no commit wrote

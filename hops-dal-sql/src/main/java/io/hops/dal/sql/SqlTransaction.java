@@ -106,9 +106,9 @@ final class SqlTransaction extends AbstractTransaction {
     return query(table, columns, values, mode);
   }
 
-  /** One statement for every partition ({@code IN}), its rows then grouped in the order asked. */
+  /** One statement for every value ({@code IN}), its rows then grouped in the order asked. */
   @Override
-  protected <R extends Record> List<R> doScanPartitions(
+  protected <R extends Record> List<R> doScanIn(
       Table<R> table, Column partition, List<?> values, LockMode mode) throws StorageException {
     if (values.size() == 1) {
       return query(table, List.of(partition), List.of(values.get(0)), mode);

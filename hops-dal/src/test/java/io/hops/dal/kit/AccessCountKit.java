@@ -80,6 +80,9 @@ public abstract class AccessCountKit extends DalKit {
   @EnumSource(LockMode.class)
   public void indexScanCountsOneIs(LockMode mode) throws Exception {
     assertCounts(tx -> tx.findByIndex(T, "id", x.id(), mode), expect(AccessKind.IS, mode, 1));
+    assertCounts(
+        tx -> tx.findByIndexIn(T, "id", List.of(x.id(), x.id() + 1, 5L), mode),
+        expect(AccessKind.IS, mode, 1));
   }
 
   @ParameterizedTest

@@ -396,6 +396,41 @@ public abstract class FinderKit extends DalKit {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(LockMode.class)
+  public void indexScanOfSeveralValuesReturnsEachInTheOrderAskedInPrimaryKeyOrder(LockMode mode)
+      throws Exception {
+    Storage s = storage();
+    Table<ReplicaRow> t = ReplicaRow.TABLE;
+    List<ReplicaRow> rows = new ArrayList<>();
+    int seed = 0;
+    for (long file : PARTITIONS) {
+      for (int storage : new int[] {7, 70, -7}) {
+        rows.add(new ReplicaRow(file, 4, storage, ++seed));
+      }
+    }
+    insertCommitted(s, t, rows);
+    List<InodeRow> inodes = inodesInPartitions();
+    insertCommitted(s, InodeRow.TABLE, inodes);
+    try (Transaction tx = s.begin()) {
+      List<List<Object>> expected = new ArrayList<>();
+      for (int storage : new int[] {-7, 7}) {
+        expected.addAll(expected(t, rows, r -> r.storageId() == storage));
+      }
+      assertThat(Cells.ofAll(t, tx.findByIndexIn(t, "storage_id", List.of(-7, 8, 7), mode)))
+          .isEqualTo(expected);
+      InodeRow a = inodes.get(3);
+      InodeRow b = inodes.get(0);
+      assertThat(
+              Cells.ofAll(
+                  InodeRow.TABLE,
+                  tx.findByIndexIn(InodeRow.TABLE, "id", List.of(a.id(), -99L, b.id()), mode)))
+          .containsExactly(cells(InodeRow.TABLE, a), cells(InodeRow.TABLE, b));
+      assertThat(tx.findByIndexIn(t, "storage_id", List.of(), mode)).isEmpty();
+      tx.commit();
+    }
+  }
+
   @Test
   public void keysByIndexAreThePrimaryKeysOfTheIndexScansRowsInOrder() throws Exception {
     Storage s = storage();

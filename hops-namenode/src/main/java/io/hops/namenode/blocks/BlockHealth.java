@@ -6,6 +6,11 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.ReplicaRow;
+import io.hops.dal.schema.Key;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,10 +50,71 @@ public enum BlockHealth {
       return NOT_COUNTED;
     }
     int expected = replication(tx, inodeId, replicationCache);
-    int live = 0;
+    List<ReplicaRow> replicas =
+        tx.findByPartition(ReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED);
+    return judge(datanodes, expected, replicas, corrupt);
+  }
+
+  /**
+   * As {@link #of} for each block of {@code blocks} ({@code [inodeId, blockId]}, no two alike),
+   * aligned with them, read with one access per table whatever their number: the blocks by key, the
+   * files they lack in {@code replicationCache} by id, and the replicas of their files (every block
+   * of a file asked for, those not asked for dropped). {@code corrupt} holds the corrupt replicas'
+   * storages by block; a block it lacks has none.
+   */
+  public static List<BlockHealth> ofAll(
+      Transaction tx,
+      DatanodeManager datanodes,
+      List<List<Long>> blocks,
+      Map<List<Long>, Set<Integer>> corrupt,
+      Map<Long, Short> replicationCache)
+      throws StorageException {
+    if (blocks.isEmpty()) {
+      return List.of();
+    }
+    List<Key> keys = new ArrayList<>(blocks.size());
+    Set<Long> files = new LinkedHashSet<>();
+    for (List<Long> b : blocks) {
+      keys.add(BlockInfoRow.TABLE.key(b.get(0), b.get(1)));
+      files.add(b.get(0));
+    }
+    List<BlockInfoRow> found = tx.findBatch(BlockInfoRow.TABLE, keys, LockMode.READ_COMMITTED);
+    Set<Long> complete = new HashSet<>();
+    for (BlockInfoRow b : found) {
+      if (b != null && b.underConstructionState() == BlockState.COMPLETE) {
+        complete.add(b.inodeId());
+      }
+    }
+    files.retainAll(complete);
+    replications(tx, files, replicationCache);
+    Map<List<Long>, List<ReplicaRow>> replicas = new HashMap<>();
     for (ReplicaRow r :
-        tx.findByPartition(
-            ReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED)) {
+        tx.findByPartitions(ReplicaRow.TABLE, List.copyOf(files), LockMode.READ_COMMITTED)) {
+      replicas.computeIfAbsent(List.of(r.inodeId(), r.blockId()), k -> new ArrayList<>()).add(r);
+    }
+    List<BlockHealth> health = new ArrayList<>(blocks.size());
+    for (int i = 0; i < blocks.size(); i++) {
+      BlockInfoRow b = found.get(i);
+      if (b == null || b.underConstructionState() != BlockState.COMPLETE) {
+        health.add(NOT_COUNTED);
+        continue;
+      }
+      List<Long> block = blocks.get(i);
+      health.add(
+          judge(
+              datanodes,
+              replicationCache.get(block.get(0)),
+              replicas.getOrDefault(block, List.of()),
+              corrupt.getOrDefault(block, Set.of())));
+    }
+    return health;
+  }
+
+  private static BlockHealth judge(
+      DatanodeManager datanodes, int expected, List<ReplicaRow> replicas, Set<Integer> corrupt)
+      throws StorageException {
+    int live = 0;
+    for (ReplicaRow r : replicas) {
       StorageRef s = datanodes.storage(r.storageId());
       if (!corrupt.contains(r.storageId()) && datanodes.isLive(s)) {
         live++;
@@ -61,6 +127,31 @@ public enum BlockHealth {
       return expected == 1 ? MISSING_REPLICATION_ONE : MISSING;
     }
     return live < expected ? LOW_REDUNDANCY : HEALTHY;
+  }
+
+  /**
+   * Puts the replication of each of {@code files} into {@code cache}: live files in one read by id,
+   * the others (kept for snapshots, or gone) one by one.
+   */
+  private static void replications(Transaction tx, Set<Long> files, Map<Long, Short> cache)
+      throws StorageException {
+    List<Long> unknown = new ArrayList<>();
+    for (long id : files) {
+      if (!cache.containsKey(id)) {
+        unknown.add(id);
+      }
+    }
+    if (unknown.isEmpty()) {
+      return;
+    }
+    for (InodeRow r : tx.findByIndexIn(InodeRow.TABLE, "id", unknown, LockMode.READ_COMMITTED)) {
+      cache.put(r.id(), r.replication());
+    }
+    for (long id : unknown) {
+      if (!cache.containsKey(id)) {
+        cache.put(id, KeptReplication.of(tx, id).replication());
+      }
+    }
   }
 
   private static int replication(Transaction tx, long inodeId, Map<Long, Short> cache)

@@ -164,6 +164,7 @@ public final class DatanodeManager {
       DatanodeID reg,
       StorageReport[] reports,
       int xceiverCount,
+      int xmitsInProgress,
       int volumeFailures,
       VolumeFailureSummary summary)
       throws StorageException {
@@ -187,6 +188,7 @@ public final class DatanodeManager {
     }
     failedStorages.reported(n, reports, check);
     n.xceivers = xceiverCount;
+    n.xmitsInProgress = xmitsInProgress;
     touch(n);
     return n;
   }

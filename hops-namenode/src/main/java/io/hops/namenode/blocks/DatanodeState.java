@@ -37,6 +37,9 @@ public final class DatanodeState {
   private final NodeCommands commands = new NodeCommands();
   volatile int xceivers;
 
+  /** The copies its last heartbeat said it was sending (HDFS xmitsInProgress). */
+  volatile int xmitsInProgress;
+
   /** Its failed volumes as its last heartbeat here reported them (HDFS volFailures). */
   volatile int volumeFailures;
 
@@ -229,6 +232,17 @@ public final class DatanodeState {
 
   public int xceivers() {
     return xceivers;
+  }
+
+  /**
+   * The copies this datanode is asked for and has not finished: those queued here for its next
+   * heartbeat and those its last heartbeat said it was sending. A round gives a source at most
+   * {@code dfs.namenode.replication.max-streams} less these, as HDFS's (its {@code
+   * getNumberOfBlocksToBeReplicated} and {@code xmitsInProgress}); without them, each round handed
+   * every source its full share again while the last round's copies were still running.
+   */
+  public int copiesInFlight() {
+    return commands.transferBlocks() + xmitsInProgress;
   }
 
   /** Whether this heartbeat is the first here since it registered; clears it. */

@@ -4,7 +4,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import org.apache.hadoop.hdfs.server.protocol.BlockCommand;
 import org.apache.hadoop.hdfs.server.protocol.DatanodeCommand;
+import org.apache.hadoop.hdfs.server.protocol.DatanodeProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +57,20 @@ final class NodeCommands {
           epoch < 0 ? "none (not leading)" : epoch);
     }
     return out;
+  }
+
+  /** The blocks the queued {@code DNA_TRANSFER} commands ask copies of. */
+  int transferBlocks() {
+    int n = 0;
+    synchronized (commands) {
+      for (Queued q : commands) {
+        if (q.command() instanceof BlockCommand b
+            && b.getAction() == DatanodeProtocol.DNA_TRANSFER) {
+          n += b.getBlocks().length;
+        }
+      }
+    }
+    return n;
   }
 
   int size() {

@@ -11,7 +11,6 @@ import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.blocks.BlockHealth;
 import io.hops.namenode.blocks.BlockHealthCounts;
 import io.hops.namenode.blocks.BlockManager;
-import io.hops.namenode.blocks.DatanodeManager;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -19,6 +18,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,15 +31,22 @@ import org.apache.hadoop.conf.Configuration;
  *
  * <p>A pass walks the tables that mark blocks needing attention, {@code under_replicated_blocks},
  * {@code pending_blocks} and {@code corrupt_replicas}, in primary-key pages ({@link QueueCursor}),
- * judges each marked block once from what is true now ({@link BlockHealth#of}) and counts the rows
- * of {@code invalidated_blocks}; when the last table ends, it writes the totals in one leader
- * transaction. A round reads at most a page of rows, so a backlog of any size costs a round a page
- * and a pass as many rounds as it has pages; the totals are those of the last finished pass (at
- * most a round old while the tables are small), cluster-wide and the same on every namenode, as
- * HDFS's own counts lag its redundancy monitor.
+ * judges each marked block once from what is true now and counts the rows of {@code
+ * invalidated_blocks}; when the last table ends, it writes the totals in one leader transaction. A
+ * round reads at most a page of rows, so a backlog of any size costs a round a page and a pass as
+ * many rounds as it has pages; the totals are those of the last finished pass (at most a round old
+ * while the tables are small), cluster-wide and the same on every namenode, as HDFS's own counts
+ * lag its redundancy monitor.
+ *
+ * <p>A page's blocks are judged together ({@link BlockHealth#ofAll}): one read per table (corrupt
+ * replicas, blocks, files, replicas) for up to {@link #JUDGED_PER_BATCH} blocks, not four per
+ * block, so a backlog of a dead datanode's blocks costs the leader's round a few accesses.
  */
 public final class BlockHealthCensus implements HousekeepingTask {
   private static final List<String> NAMES = BlockHealthCounts.VARIABLES;
+
+  /** The most blocks judged by one batched read per table: bounds a statement's {@code IN} list. */
+  static final int JUDGED_PER_BATCH = 1_000;
 
   private final Storage storage;
   private final LeaderRunner leader;
@@ -94,9 +101,7 @@ public final class BlockHealthCensus implements HousekeepingTask {
         QueueCursor<? extends Record> cursor = tables.get(table);
         List<? extends Record> page = cursor.next(tx);
         read += Math.max(1, page.size());
-        for (Record r : page) {
-          count(tx, r);
-        }
+        count(tx, page);
         if (cursor.wrapped()) {
           table++;
           if (table == tables.size()) {
@@ -113,48 +118,66 @@ public final class BlockHealthCensus implements HousekeepingTask {
     }
   }
 
-  private void count(Transaction tx, Record r) throws IOException {
-    DatanodeManager datanodes = blockManager.datanodes();
-    long inodeId;
-    long blockId;
+  /** Counts a page's rows, judging the blocks not judged yet this pass in batches. */
+  private void count(Transaction tx, List<? extends Record> page) throws IOException {
+    List<List<Long>> blocks = new ArrayList<>();
+    for (Record r : page) {
+      List<Long> block = marked(r);
+      if (block != null && pass.judged.add(block)) {
+        blocks.add(block);
+      }
+    }
+    for (int from = 0; from < blocks.size(); from += JUDGED_PER_BATCH) {
+      judge(tx, blocks.subList(from, Math.min(blocks.size(), from + JUDGED_PER_BATCH)));
+    }
+  }
+
+  /** The block a row marks, {@code [inodeId, blockId]}; null for a row that only counts. */
+  private List<Long> marked(Record r) {
     if (r instanceof UnderReplicatedBlockRow u) {
-      inodeId = u.inodeId();
-      blockId = u.blockId();
+      return List.of(u.inodeId(), u.blockId());
     } else if (r instanceof PendingBlockRow p) {
       pass.pendingReplication++;
-      inodeId = p.inodeId();
-      blockId = p.blockId();
+      return List.of(p.inodeId(), p.blockId());
     } else if (r instanceof CorruptReplicaRow c) {
-      inodeId = c.inodeId();
-      blockId = c.blockId();
-    } else {
-      pass.pendingDeletion++;
-      return;
+      return List.of(c.inodeId(), c.blockId());
     }
-    if (!pass.judged.add(List.of(inodeId, blockId))) {
-      return;
+    pass.pendingDeletion++;
+    return null;
+  }
+
+  /** Judges {@code blocks} with one read per table ({@link BlockHealth#ofAll}) and counts them. */
+  private void judge(Transaction tx, List<List<Long>> blocks) throws IOException {
+    Set<Long> files = new LinkedHashSet<>();
+    for (List<Long> b : blocks) {
+      files.add(b.get(0));
     }
-    Set<Integer> corrupt = new HashSet<>();
+    Map<List<Long>, Set<Integer>> corrupt = new HashMap<>();
     for (CorruptReplicaRow c :
-        tx.findByPartition(
-            CorruptReplicaRow.TABLE, inodeId, "block_id", blockId, LockMode.READ_COMMITTED)) {
-      corrupt.add(c.storageId());
+        tx.findByPartitions(CorruptReplicaRow.TABLE, List.copyOf(files), LockMode.READ_COMMITTED)) {
+      corrupt
+          .computeIfAbsent(List.of(c.inodeId(), c.blockId()), k -> new HashSet<>())
+          .add(c.storageId());
     }
-    BlockHealth h = BlockHealth.of(tx, datanodes, inodeId, blockId, corrupt, pass.replication);
-    if (h == BlockHealth.NOT_COUNTED) {
-      return;
-    }
-    if (!corrupt.isEmpty()) {
-      pass.corrupt++;
-    }
-    switch (h) {
-      case LOW_REDUNDANCY -> pass.low++;
-      case MISSING -> pass.missing++;
-      case MISSING_REPLICATION_ONE -> {
-        pass.missing++;
-        pass.missingOne++;
+    List<BlockHealth> health =
+        BlockHealth.ofAll(tx, blockManager.datanodes(), blocks, corrupt, pass.replication);
+    for (int i = 0; i < blocks.size(); i++) {
+      BlockHealth h = health.get(i);
+      if (h == BlockHealth.NOT_COUNTED) {
+        continue;
       }
-      default -> {}
+      if (corrupt.containsKey(blocks.get(i))) {
+        pass.corrupt++;
+      }
+      switch (h) {
+        case LOW_REDUNDANCY -> pass.low++;
+        case MISSING -> pass.missing++;
+        case MISSING_REPLICATION_ONE -> {
+          pass.missing++;
+          pass.missingOne++;
+        }
+        default -> {}
+      }
     }
   }
 

@@ -28,11 +28,13 @@ import org.slf4j.LoggerFactory;
  * Datanodes whose heartbeats stopped (HDFS HeartbeatManager.heartbeatCheck and
  * DatanodeManager.removeDeadDatanode): their replicas are forgotten, storage by storage, in small
  * transactions ({@link RemoveStorageReplicas}), and the blocks they held are queued for
- * re-replication. A round reads at most a page of rows ({@code
- * hops.namenode.housekeeping.page.rows}): a storage's replicas by index pages on {@code
+ * re-replication. A round reads at most {@link #PAGES_PER_ROUND} pages of rows ({@code
+ * hops.namenode.housekeeping.page.rows} each): a storage's replicas by index pages on {@code
  * replicas.storage_id}, then its pipeline locations, which have no such index, by pages of the
- * pipeline table; a datanode of a million replicas is forgotten over as many rounds as it has
- * pages.
+ * pipeline table; each page is forgotten in transactions of {@link #BATCH} blocks. HDFS forgets a
+ * dead datanode's replicas at once, under its namesystem lock; at the defaults a datanode of
+ * 100,000 replicas is forgotten in one round of 100 bounded transactions (before: 20 rounds of 50
+ * transactions of 100, 186 s on a loaded machine, docs/benchmarks.md), a million in ten.
  *
  * <p>A datanode that dies in maintenance keeps its replicas while its maintenance lasts: they are
  * forgotten only if it ends while the datanode is still dead (HDFS stopMaintenance).
@@ -45,7 +47,12 @@ import org.slf4j.LoggerFactory;
  */
 final class DeadDatanodeMonitor implements HousekeepingTask {
   private static final Logger LOG = LoggerFactory.getLogger(DeadDatanodeMonitor.class);
-  static final int BATCH = 100;
+
+  /** Blocks forgotten by one transaction: 6 batched reads, at most 4 writes a block. */
+  static final int BATCH = 1_000;
+
+  /** Pages of a dead datanode's rows a round reads and forgets. */
+  static final int PAGES_PER_ROUND = 10;
 
   private final Storage storage;
   private final LeaderRunner leader;
@@ -100,7 +107,7 @@ final class DeadDatanodeMonitor implements HousekeepingTask {
         toForget.put(n.uuid(), n); // HDFS stopMaintenance of a dead datanode
       }
     }
-    int budget = pageRows;
+    int budget = PAGES_PER_ROUND * pageRows;
     while (budget > 0 && !toForget.isEmpty()) {
       DatanodeState n = toForget.values().iterator().next();
       if (!n.uuid().equals(current)) {

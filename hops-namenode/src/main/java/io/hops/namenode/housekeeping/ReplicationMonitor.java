@@ -151,6 +151,12 @@ final class ReplicationMonitor implements HousekeepingTask {
       return;
     }
     Budget round = new Budget(live * workMultiplier);
+    for (DatanodeState n : bm.datanodes().live()) {
+      int inFlight = n.copiesInFlight();
+      if (inFlight > 0) {
+        round.perSource.put(n.uuid(), inFlight); // a source's streams are shared across rounds
+      }
+    }
     Outcome total = new Outcome();
     // The round's copies, by the epoch they were decided under, sent once the round ends (or
     // fails): one command per source, as HDFS hands a datanode all its transfers in one.

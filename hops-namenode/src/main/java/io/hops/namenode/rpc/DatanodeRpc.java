@@ -234,7 +234,8 @@ public final class DatanodeRpc implements DatanodeProtocol {
     verifyRequest(reg);
     checkIncluded(withRemoteIp(reg), false);
     DatanodeState node =
-        datanodes.heartbeat(reg, reports, xceiverCount, failedVolumes, volumeFailureSummary);
+        datanodes.heartbeat(
+            reg, reports, xceiverCount, xmitsInProgress, failedVolumes, volumeFailureSummary);
     long epoch = bm.leadingEpoch();
     boolean leader = epoch >= 0;
     if (node == null) {

@@ -116,7 +116,7 @@ class HousekeepingBacklogTest {
   }
 
   @Test
-  void aDeadDatanodeOfOneHundredThousandReplicasIsForgottenAPageARound() throws Exception {
+  void aDeadDatanodeOfOneHundredThousandReplicasIsForgottenTenPagesARound() throws Exception {
     Configuration conf = conf();
     conf.setInt("dfs.heartbeat.interval", 1);
     conf.setInt("dfs.namenode.heartbeat.recheck-interval", 500);
@@ -135,15 +135,16 @@ class HousekeepingBacklogTest {
         assertThat(System.nanoTime()).as("declared dead").isLessThan(deadline);
         Thread.sleep(200);
       }
-      // A page of replicas, read again as their blocks are forgotten.
-      rounds(cluster, 3, 3);
+      // Ten pages of replicas, each read again as their blocks are forgotten.
+      int pages = DeadDatanodeMonitor.PAGES_PER_ROUND;
+      rounds(cluster, 3, 2 * pages + 3);
       int left;
       try (Transaction tx = storage.begin()) {
         left = tx.findKeysByIndex(ReplicaRow.TABLE, "storage_id", s.id()).size();
       }
-      // Three rounds forgot a page each (and maybe the round a namenode runs at once when it
+      // Three rounds forgot ten pages each (and maybe the round a namenode runs at once when it
       // becomes the leader again, on a loaded machine); the datanode's real replicas: none.
-      assertThat(left).isBetween(BACKLOG - 4 * PAGE, BACKLOG - 3 * PAGE);
+      assertThat(left).isBetween(BACKLOG - 4 * pages * PAGE, BACKLOG - 3 * pages * PAGE);
     }
   }
 
