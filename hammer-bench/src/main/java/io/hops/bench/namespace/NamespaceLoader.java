@@ -172,8 +172,7 @@ public final class NamespaceLoader {
       for (Future<Void> w : writers) {
         w.get();
       }
-      // The commits did not wait for the disk: the load is done once they are all on it.
-      storage.durable().toCompletableFuture().get();
+      awaitDurable();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("namespace loader: interrupted");
@@ -220,16 +219,20 @@ public final class NamespaceLoader {
       }
       batch.commit();
     }
+    awaitDurable();
+    return new Result(files, 1, 0, System.nanoTime() - start, List.of(), top.id, lastId.get());
+  }
+
+  /** The commits did not wait for the disk: a load is done once they are all on it. */
+  private void awaitDurable() throws IOException {
     try {
-      // The commits did not wait for the disk: the load is done once they are all on it.
       storage.durable().toCompletableFuture().get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("namespace loader: interrupted");
     } catch (ExecutionException e) {
-      throw new IOException("namespace loader: the flat load did not reach the disk", e.getCause());
+      throw new IOException("namespace loader: the load did not reach the disk", e.getCause());
     }
-    return new Result(files, 1, 0, System.nanoTime() - start, List.of(), top.id, lastId.get());
   }
 
   /**
