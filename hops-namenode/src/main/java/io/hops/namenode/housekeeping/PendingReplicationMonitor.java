@@ -101,6 +101,7 @@ final class PendingReplicationMonitor implements HousekeepingTask {
     int timedOut = 0;
     for (Map.Entry<Long, List<Long>> f : byFile.entrySet()) {
       List<Long> ids = f.getValue().stream().sorted().toList();
+      LOG.debug("copies timed out of file {}: blocks {}", f.getKey(), ids);
       for (int i = 0; i < ids.size(); i += DeadDatanodeMonitor.BATCH) {
         List<Long> batch = ids.subList(i, Math.min(ids.size(), i + DeadDatanodeMonitor.BATCH));
         timedOut +=
