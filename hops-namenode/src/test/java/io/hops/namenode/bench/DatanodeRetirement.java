@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
@@ -88,8 +89,11 @@ public final class DatanodeRetirement {
    * The settings both systems run with: heartbeats every second, a datanode dead after 12 s (HDFS's
    * 2 × recheck + 10 × heartbeat), re-replication and the decommission check every second, and a
    * pace of copies an operator would set for a fast drain (HDFS's defaults, 2 per datanode every 3
-   * s, would take hours for 100,000 blocks). Each can be changed by a system property of the key's
-   * name prefixed with {@code hops.bench.retire.}.
+   * s, would take hours for 100,000 blocks). At that pace a datanode's streaming server needs a
+   * listen queue longer than Hadoop's 256: a copy sent by {@code DNA_TRANSFER} waits for no answer,
+   * so one whose connection the target's full queue dropped is lost until the pending timeout
+   * (docs/benchmarks.md, "Where the lost copies go"). Each can be changed by a system property of
+   * the key's name prefixed with {@code hops.bench.retire.}.
    */
   static Configuration settings() {
     Map<String, String> s = new LinkedHashMap<>();
@@ -102,6 +106,7 @@ public final class DatanodeRetirement {
     s.put(DFSConfigKeys.DFS_NAMENODE_REPLICATION_STREAMS_HARD_LIMIT_KEY, "500");
     s.put(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "1");
     s.put(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_BLOCKS_PER_INTERVAL_KEY, "500000");
+    s.put(CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY, "4096");
     Configuration conf = new Configuration(false);
     s.forEach((k, v) -> conf.set(k, System.getProperty("hops.bench.retire." + k, v)));
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, FILE_BYTES);
