@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,21 +61,18 @@ final class CommitBatch {
   private final Map<StoredTable<?>, Long> growth = new HashMap<>();
 
   /**
-   * The state of each row as this batch leaves it; {@link RowCache#ABSENT} once deleted. Less the
-   * rows of {@link #uncached} keys, and with those of {@link #unshared} keys as {@link
-   * RowCache#UNSHARED}, what the commit tells the {@link RowCache}: one map, so a written row costs
-   * one map entry, not one here and one for the cache.
+   * What the commit tells the {@link RowCache}: the state of each row of a {@link
+   * StoredTable#rowCached} table as this batch leaves it, {@link RowCache#ABSENT} once deleted,
+   * {@link RowCache#UNSHARED} for a row the cache may not share ({@link StoredTable#shares}: it
+   * holds bytes). Handed to the cache as it is: no copy at commit.
    */
   private final Map<KeyBytes, Object> written = new HashMap<>();
 
-  /** The keys in {@link #written} of rows of tables not {@link StoredTable#rowCached}. */
-  private final Set<KeyBytes> uncached = new HashSet<>();
-
   /**
-   * The keys in {@link #written} of rows of the other tables that the row cache may not share
-   * ({@link StoredTable#shares}): they hold bytes.
+   * The state of the rows {@link #written} does not hold as they are: of tables not {@link
+   * StoredTable#rowCached}, and those it holds as {@link RowCache#UNSHARED}.
    */
-  private final Set<KeyBytes> unshared = new HashSet<>();
+  private final Map<KeyBytes, Object> ownRows = new HashMap<>();
 
   /** Keys (rows and index entries) this batch deletes at its end, unless it puts them again. */
   private final Set<KeyBytes> deletes = new LinkedHashSet<>();
@@ -188,15 +184,7 @@ final class CommitBatch {
    * the cache may not share as {@link RowCache#UNSHARED}.
    */
   Map<KeyBytes, Object> cachedRows() {
-    if (uncached.isEmpty() && unshared.isEmpty()) {
-      return written;
-    }
-    Map<KeyBytes, Object> cached = new HashMap<>(written);
-    cached.keySet().removeAll(uncached);
-    for (KeyBytes k : unshared) {
-      cached.put(k, RowCache.UNSHARED);
-    }
-    return cached;
+    return written;
   }
 
   /**
@@ -375,15 +363,16 @@ final class CommitBatch {
 
   private void leave(StoredTable<Record> t, KeyBytes k, Object state) {
     byte[] key = k.bytes();
-    written.put(k, state);
-    if (!t.cacheable) {
-      if (!t.rowCached) {
-        uncached.add(k);
-      } else if (t.shares(state)) {
-        unshared.remove(k); // an earlier write of the key in this batch held bytes
-      } else {
-        unshared.add(k);
-      }
+    if (t.cacheable) {
+      written.put(k, state);
+    } else if (!t.rowCached) {
+      ownRows.put(k, state);
+    } else if (t.shares(state)) {
+      written.put(k, state);
+      ownRows.remove(k); // an earlier write of the key in this batch held bytes
+    } else {
+      written.put(k, RowCache.UNSHARED);
+      ownRows.put(k, state);
     }
     if (t.partitionPrefixLength > 0) {
       partitions
@@ -456,7 +445,10 @@ final class CommitBatch {
   private Record current(StoredTable<Record> t, KeyBytes k, KeyBytes space, boolean inserting)
       throws StorageException {
     byte[] key = k.bytes();
-    Object known = written.get(k);
+    Object known = t.cacheable ? written.get(k) : ownRows.get(k);
+    if (known == null && !t.cacheable && t.rowCached) {
+      known = written.get(k); // a row it shares
+    }
     if (known == null) {
       known = lockedReads.get(k);
     }

@@ -124,10 +124,16 @@ final class StoredTable<R extends Record> {
 
   @SuppressWarnings("unchecked")
   static <R extends Record> StoredTable<R> of(Table<R> table) {
-    // A lookup first: computeIfAbsent locks the key's bin unless the key heads it, and every read
-    // and write of every transaction asks.
-    StoredTable<?> known = ALL.get(table);
-    return (StoredTable<R>) (known != null ? known : ALL.computeIfAbsent(table, StoredTable::new));
+    // Kept on the table (every read and write of every transaction asks), else from the map,
+    // whose one instance per table is what the table keeps.
+    if (table.driverForm() instanceof StoredTable<?> kept) {
+      return (StoredTable<R>) kept;
+    }
+    StoredTable<?> known = ALL.computeIfAbsent(table, StoredTable::new);
+    if (table.driverForm() == null) {
+      table.driverForm(known);
+    }
+    return (StoredTable<R>) known;
   }
 
   byte[] rowKey(Key key) {

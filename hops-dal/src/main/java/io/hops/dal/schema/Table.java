@@ -46,6 +46,12 @@ public final class Table<R extends Record> {
   /** By column position: the values a partial index holds ({@link Indexed#only}), else null. */
   private final long[][] partialIndexes;
 
+  /**
+   * A driver's own description of this table, kept with it ({@link #driverForm(Object)}): every
+   * read and write of every transaction asks for it, and a field is cheaper than a map lookup.
+   */
+  private volatile Object driverForm;
+
   @SuppressWarnings("unchecked")
   private Table(Class<R> rowType) {
     this.rowType = rowType;
@@ -209,6 +215,20 @@ public final class Table<R extends Record> {
   /** Describes the table of a row record annotated with {@link TableName}. */
   public static <R extends Record> Table<R> of(Class<R> rowType) {
     return new Table<>(rowType);
+  }
+
+  /** The form a driver kept with this table ({@link #driverForm(Object)}), or null. */
+  public Object driverForm() {
+    return driverForm;
+  }
+
+  /**
+   * Keeps a driver's description of this table, which must depend on the table alone and be safe to
+   * share between threads (immutable). One driver's: a driver that finds another's form keeps its
+   * own elsewhere.
+   */
+  public void driverForm(Object form) {
+    driverForm = form;
   }
 
   public String name() {

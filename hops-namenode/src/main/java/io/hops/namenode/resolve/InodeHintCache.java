@@ -60,6 +60,14 @@ public final class InodeHintCache {
     private final long id;
     private final Key key;
 
+    /**
+     * Whether {@link #places} holds this hint for its id, as far as this cache's writers have said:
+     * set until another hint takes its place there or it is removed. Lets a resolution that
+     * confirms a hint skip the lookup by id; a stale flag (a clear racing a confirmation) costs the
+     * way back one repair later, as every hint is only a hint.
+     */
+    private volatile boolean placed = true;
+
     Hint(long parentId, String name, long id, Key key) {
       super(parentId, name);
       this.id = id;
@@ -185,7 +193,7 @@ public final class InodeHintCache {
    * parentId}, {@code name}) before the row was read: no second lookup when it holds.
    */
   public void put(Hint known, long parentId, String name, long id, boolean dir) {
-    if (known != null && known.id == id && (known.key != null || !dir) && places.get(id) == known) {
+    if (known != null && known.id == id && (known.key != null || !dir) && known.placed) {
       return; // every resolution confirms its hints: reads only, no writes to shared maps
     }
     if (hints.size() >= capacity
@@ -201,6 +209,9 @@ public final class InodeHintCache {
     Hint hint = new Hint(parentId, name, id, key);
     Hint replaced = hints.put(hint, hint);
     Hint moved = places.put(id, hint);
+    if (moved != null && moved != hint) {
+      moved.placed = false;
+    }
     // A replaced hint's objects go; a hint whose place moved away from it stays as a hint.
     long grown = hintBytes(name, key != null);
     if (replaced != null) {
@@ -239,7 +250,9 @@ public final class InodeHintCache {
     if (hints.containsKey(child)) {
       Hint removed = hints.remove(child);
       if (removed != null) {
-        places.remove(removed.id, removed);
+        if (places.remove(removed.id, removed)) {
+          removed.placed = false;
+        }
         bytes.addAndGet(-hintBytes(removed.name, removed.key != null));
       }
     }

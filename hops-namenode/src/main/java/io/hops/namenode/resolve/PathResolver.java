@@ -405,7 +405,9 @@ public final class PathResolver {
     Key key = hint != null && hint.key() != null ? hint.key() : Inodes.key(parentId, name);
     InodeRow row = tx.find(InodeRow.TABLE, key, mode);
     if (row == null) {
-      hints.remove(parentId, name);
+      if (hint != null) { // a name being created has none: no second lookup to remove it
+        hints.remove(parentId, name);
+      }
     } else {
       hints.put(hint, parentId, row.name(), row.id(), row.isDir());
     }
