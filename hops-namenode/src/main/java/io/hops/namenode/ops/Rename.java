@@ -58,7 +58,10 @@ public final class Rename extends Operation<Boolean> {
   private LeasePathRow leasePath;
   private DeletedInodes overwritten;
 
-  /** The snapshot that has the source at its old entry, if a quota is on either path. */
+  /**
+   * The snapshot that has the source at its old entry: a file always, a directory if a quota is on
+   * either path (its charge needs its usage, a walk).
+   */
   private SnapshotKeptFileRow keptAtSource;
 
   /** What snapshots keep charged to a renamed quota directory, moved with it. */

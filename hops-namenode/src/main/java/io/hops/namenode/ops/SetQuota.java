@@ -27,8 +27,11 @@ import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
  * directory that gets its first quota has its usage counted now: its subtree is read with shared
  * locks, so writers below wait for the commit; a subtree over the bound is counted under a subtree
  * mark by {@link io.hops.namenode.subtree.SubtreeOperations}, which passes the usage in ({@link
- * #withUsage}). Clearing both quotas removes the row. Quotas by storage type are refused as HDFS
- * refuses them with {@code dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
+ * #withUsage}); what snapshots keep below it counts too, as HDFS's {@code computeQuotaUsage} counts
+ * it: the {@code snapshot_kept_usage} rows naming the directory ({@link KeptUsageDirs}), one index
+ * read. Clearing both quotas removes the row (the usage rows stay: a quota set again counts them).
+ * Quotas by storage type are refused as HDFS refuses them with {@code
+ * dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
  */
 public final class SetQuota extends Operation<Void> {
   private final PermissionChecker pc;
