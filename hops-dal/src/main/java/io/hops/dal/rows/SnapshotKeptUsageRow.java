@@ -11,14 +11,15 @@ import io.hops.dal.schema.TableName;
  * snapshots keep): the delete (or overwrite, or replacing rename) of inode {@code inodeId} below
  * snapshottable directory {@code dirId} left {@code ns} inodes and {@code ds} bytes of storage
  * space, which the snapshots of {@code dirId} up to {@code snapshotId} still have, charged to the
- * quota directory {@code quotaId}, as HDFS keeps them in the usage of the directories above until
- * the last snapshot that has them goes. A rename of a file the snapshots have at its old entry
- * keeps it charged on the source side too (HDFS's {@code INodeReference.WithName}): such a row has
- * the negated file id as {@code inodeId}. Released with the kept files of the same directory and
- * snapshot ({@link SnapshotKeptFileRow}): the transaction that releases them takes the usage off
- * {@code quotaId}'s quota row. Partitioned like the kept files, so a release finds both with a
- * pruned scan each; indexed by {@code quotaId}, so that a rename of the quota directory, or the
- * clearing of its quota, finds what it carries for the snapshots.
+ * directory {@code quotaId} (one row per directory that was above it, with a quota or not), as HDFS
+ * keeps them in the usage ({@code computeQuotaUsage}) of every directory above until the last
+ * snapshot that has them goes; only a quota directory's {@code quota} row counts them. A rename of
+ * a file the snapshots have at its old entry keeps it charged on the source side too (HDFS's {@code
+ * INodeReference.WithName}): such a row has the negated file id as {@code inodeId}. Released with
+ * the kept files of the same directory and snapshot ({@link SnapshotKeptFileRow}): the transaction
+ * that releases them takes the usage off {@code quotaId}'s quota row, if it has one. Partitioned
+ * like the kept files, so a release finds both with a pruned scan each; indexed by {@code quotaId},
+ * so that a rename of the directory, or a quota set on it, finds what the snapshots keep below it.
  *
  * <p>A row at {@link #RECLAIM} names a quota directory above a subtree that a big delete detached
  * below a snapshot ({@code dirId} and {@code inodeId} its root): the subtree stays charged there

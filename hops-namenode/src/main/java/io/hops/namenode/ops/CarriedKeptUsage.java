@@ -2,7 +2,6 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
-import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.quota.AncestorQuotas;
@@ -16,23 +15,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What snapshots keep charged to a quota directory being renamed (its {@code snapshot_kept_usage}
- * rows), carried with it to the destination's quota directories, as HDFS's rename moves a
- * directory's {@code computeQuotaUsage}, which counts the snapshot data below it
- * (docs/architecture.md, "Snapshots", quota usage of what snapshots keep).
+ * What snapshots keep charged below a directory being renamed, with a quota or not (the {@code
+ * snapshot_kept_usage} rows naming it, {@link KeptUsageDirs}), carried with it to the destination's
+ * directories, as HDFS's rename moves a directory's {@code computeQuotaUsage}, which counts the
+ * snapshot data below it (docs/architecture.md, "Snapshots", quota usage of what snapshots keep).
  *
- * <p>A charge is one delete's (or truncate's, or rename's) rows, one per quota directory that was
- * above it, all with the same directory, snapshot and inode: the rename moves the directory's whole
- * usage, so each source quota directory (those not above the destination too) loses the charge with
+ * <p>A charge is one delete's (or truncate's, or rename's) rows, one per directory that was above
+ * it (one per quota directory for a truncate's tail, and for charges made before every directory
+ * was named), all with the same directory, snapshot and inode: the rename moves the directory's
+ * whole usage, so each source directory (those not above the destination too) loses the charge with
  * its row, and each destination one gains it with a row of its own, released with the others by the
- * snapshots' deletion. A source quota directory with no row for a charge (its quota was set after
- * the delete, and never counted it) gets it back.
+ * snapshots' deletion; only the quota directories' {@code quota} rows change. A source quota
+ * directory with no row for a charge (one made before, whose quota was set after it) gets it back.
  *
  * <p>Locks, in the order of "Lock order" (the usage rows before the quota rows): the rows naming
- * the directory (an index read of {@code quota_id}), then each source and destination quota
- * directory's row of the same charges (one batched primary-key read), exclusively. Cost: only a
- * rename of a quota directory reads them; nothing is written where no snapshot keeps anything below
- * it.
+ * the directory (an index read of {@code quota_id}), then each source and destination directory's
+ * row of the same charges (one batched primary-key read), exclusively. Cost: a rename of a
+ * directory on a namenode with snapshots on reads them (one index read); the rest only where
+ * snapshots keep something below it: a batched read, and a row per charge and directory on one side
+ * only.
  */
 final class CarriedKeptUsage {
   private final List<SnapshotKeptUsageRow> carried;
@@ -61,8 +62,8 @@ final class CarriedKeptUsage {
       throws StorageException {
     List<SnapshotKeptUsageRow> carried =
         tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", dirId, LockMode.EXCLUSIVE);
-    List<Long> above = quotaDirs(src, sn);
-    List<Long> below = quotaDirs(dst, tn);
+    List<Long> above = KeptUsageDirs.of(src, sn);
+    List<Long> below = KeptUsageDirs.of(dst, tn);
     List<Long> sourceOnly = new ArrayList<>(above);
     sourceOnly.removeAll(below);
     List<Long> destinationOnly = new ArrayList<>(below);
@@ -112,6 +113,9 @@ final class CarriedKeptUsage {
         }
       }
       for (long q : destinationOnly) {
+        if (u.untilReclaim() && !quotas.counts(q)) {
+          continue; // a detached subtree's reclaim only takes off quota rows (SubtreeReclaim)
+        }
         SnapshotKeptUsageRow there = found.get(keyAt(u, q));
         SnapshotKeptUsageRow row =
             new SnapshotKeptUsageRow(
@@ -130,20 +134,19 @@ final class CarriedKeptUsage {
     }
   }
 
-  private static Key keyAt(SnapshotKeptUsageRow u, long quotaId) {
-    return SnapshotKeptUsageRow.TABLE.key(u.dirId(), u.snapshotId(), u.inodeId(), quotaId);
-  }
-
-  /** The quota directories among the first {@code count} inodes of {@code path}, root excluded. */
-  private static List<Long> quotaDirs(ResolvedPath path, int count) {
-    List<Long> ids = new ArrayList<>();
-    List<InodeRow> inodes = path.inodes();
-    for (int i = 1; i < Math.min(count, inodes.size()); i++) {
-      InodeRow r = inodes.get(i);
-      if (r.isDir() && r.hasQuota()) {
-        ids.add(r.id());
+  /** What the snapshots keep below the directory: the sum of the charges naming it. */
+  long[] usage() {
+    long[] sum = new long[2];
+    for (SnapshotKeptUsageRow u : carried) {
+      if (!u.untilReclaim()) {
+        sum[0] += u.ns();
+        sum[1] += u.ds();
       }
     }
-    return ids;
+    return sum;
+  }
+
+  private static Key keyAt(SnapshotKeptUsageRow u, long quotaId) {
+    return SnapshotKeptUsageRow.TABLE.key(u.dirId(), u.snapshotId(), u.inodeId(), quotaId);
   }
 }

@@ -333,7 +333,7 @@ public final class Create extends Operation<HdfsFileStatus> {
     replaced.delete(tx);
     long[] freed = replaced.freed(List.of(old));
     quotas.add(-freed[0], -freed[1]);
-    replaced.charge(tx, old.id(), quotas.ids(0, resolved.depth()), List.of(old));
+    replaced.charge(tx, old.id(), KeptUsageDirs.of(resolved, resolved.depth()), List.of(old));
     if (old.underConstruction()) {
       leases.removeFile(tx, old.clientName(), old.id());
     }

@@ -216,7 +216,7 @@ public final class Delete extends Operation<Boolean> {
     long[] freed = related.freed(doomed);
     quotas.add(-freed[0], -freed[1]);
     quotas.flush(tx);
-    related.charge(tx, target.id(), quotas.ids(0, resolved.depth()), doomed);
+    related.charge(tx, target.id(), KeptUsageDirs.of(resolved, resolved.depth()), doomed);
     if (ownMark != PathResolver.NO_MARK) {
       tx.delete(OnGoingSubtreeOpRow.TABLE, OnGoingSubtreeOpRow.TABLE.key(0, ownMark));
     }

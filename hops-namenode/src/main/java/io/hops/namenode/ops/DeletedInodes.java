@@ -185,13 +185,14 @@ final class DeletedInodes {
   }
 
   /**
-   * Buffers the rows that keep the usage of the inodes a snapshot has charged to the quota
-   * directories {@code quotaIds} (those above the deleted {@code inodeId}), one per snapshot that
-   * has some and quota directory, released with that snapshot's kept files ({@code KeptFiles}).
+   * Buffers the rows that keep the usage of the inodes a snapshot has charged to the directories
+   * {@code dirIds} (those above the deleted {@code inodeId}, {@link KeptUsageDirs}: the quota
+   * directories' usage, and what a rename or a later quota of any of them counts), one per snapshot
+   * that has some and directory, released with that snapshot's kept files ({@code KeptFiles}).
    */
-  void charge(ExecutePhase tx, long inodeId, List<Long> quotaIds, Collection<InodeRow> inodes)
+  void charge(ExecutePhase tx, long inodeId, List<Long> dirIds, Collection<InodeRow> inodes)
       throws StorageException {
-    if (held.isEmpty() || quotaIds.isEmpty()) {
+    if (held.isEmpty() || dirIds.isEmpty()) {
       return;
     }
     Map<List<Long>, long[]> bySnapshot = new TreeMap<>(BY_DIR_AND_SNAPSHOT);
@@ -204,7 +205,7 @@ final class DeletedInodes {
       }
     }
     for (Map.Entry<List<Long>, long[]> e : bySnapshot.entrySet()) {
-      for (long q : quotaIds) {
+      for (long q : dirIds) {
         tx.insert(
             SnapshotKeptUsageRow.TABLE,
             new SnapshotKeptUsageRow(

@@ -58,7 +58,10 @@ public final class Rename extends Operation<Boolean> {
   private LeasePathRow leasePath;
   private DeletedInodes overwritten;
 
-  /** The snapshot that has the source at its old entry, if a quota is on either path. */
+  /**
+   * The snapshot that has the source at its old entry: a file always, a directory if a quota is on
+   * either path (its charge needs its usage, a walk).
+   */
   private SnapshotKeptFileRow keptAtSource;
 
   /** What snapshots keep charged to a renamed quota directory, moved with it. */
@@ -191,7 +194,8 @@ public final class Rename extends Operation<Boolean> {
     if (s == null || sn == 0 || tn == 0) {
       return;
     }
-    if (s.isDir() && s.hasQuota()) {
+    if (s.isDir() && (s.hasQuota() || snapshotSettings.enabled())) {
+      // What snapshots keep below it, with a quota or not (HDFS's computeQuotaUsage counts it).
       carried = CarriedKeptUsage.lock(tx, s.id(), locks.srcPath(), sn, locks.dstPath(), tn);
     }
     quotas =
@@ -200,9 +204,10 @@ public final class Rename extends Operation<Boolean> {
     // HDFS's INodeReference.WithName, of a file or a directory: the latest snapshot has it at its
     // old entry, so it stays charged there while the destination gains it.
     keptAtSource = s.isDir() ? tx.entryHolderOf(s) : tx.entryKeeperOf(s);
+    // A file's charge costs a read of its blocks; a directory's a walk, only where a quota counts.
     if (keptAtSource != null
-        && (quotas.any(0, sn) || quotas.any(1, tn))
-        && !chargedAtSourceAlready(tx, s, quotas.ids(0, sn))) {
+        && (!s.isDir() || quotas.any(0, sn) || quotas.any(1, tn))
+        && !chargedAtSourceAlready(tx, s, KeptUsageDirs.of(locks.srcPath(), sn))) {
       if (!s.isDir()) {
         moved = OpenFilesSpace.usage(tx, List.of(s));
         return;
@@ -219,7 +224,7 @@ public final class Rename extends Operation<Boolean> {
       QuotaRow q = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(s.id()), LockMode.READ_COMMITTED);
       moved = q == null ? new long[] {1, 0} : new long[] {q.nsCount(), q.dsCount()};
     } else if (givenUsage != null) {
-      moved = givenUsage;
+      moved = withCarried(givenUsage);
     } else if (s.isDir()) {
       SubtreeScan scan =
           trashed != null
@@ -233,11 +238,20 @@ public final class Rename extends Operation<Boolean> {
       if (scan.exceeded()) {
         movedTooBig = true;
       } else {
-        moved = OpenFilesSpace.usage(tx, scan.rows());
+        moved = withCarried(OpenFilesSpace.usage(tx, scan.rows()));
       }
     } else {
       moved = OpenFilesSpace.usage(tx, List.of(s));
     }
+  }
+
+  /**
+   * A directory's live usage and what the snapshots keep below it, which HDFS's {@code
+   * computeQuotaUsage} counts too.
+   */
+  private long[] withCarried(long[] live) {
+    long[] kept = carried == null ? new long[2] : carried.usage();
+    return new long[] {live[0] + kept[0], live[1] + kept[1]};
   }
 
   /**
@@ -293,20 +307,21 @@ public final class Rename extends Operation<Boolean> {
       quotas.add(1, tn, moved[0], moved[1]);
     }
     quotas.add(1, tn, -gone[0], -gone[1]);
-    if (moved != null && carried != null) {
-      carried.move(tx, quotas, keptAtSource == null);
+    if (carried != null) {
+      // The rows move even where no quota row changes: a quota set later counts them.
+      carried.move(tx, quotas, moved != null && keptAtSource == null);
     }
     quotas.flush(tx);
     if (keptAtSource != null) {
       // HDFS's INodeReference.WithName: the latest snapshot has it (file or directory) at its old
       // entry, where it stays charged to every quota directory above, the common ones too, until
       // released.
-      for (long q : quotas.ids(0, sn)) {
+      for (long q : KeptUsageDirs.of(locks.srcPath(), sn)) {
         tx.insert(SnapshotKeptUsageRow.TABLE, renameCharge(locks.src().id(), q));
       }
     }
     if (d != null && overwritten != null) {
-      overwritten.charge(tx, d.id(), quotas.ids(1, tn), List.of(d));
+      overwritten.charge(tx, d.id(), KeptUsageDirs.of(locks.dstPath(), tn), List.of(d));
     }
   }
 

@@ -27,8 +27,11 @@ import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
  * directory that gets its first quota has its usage counted now: its subtree is read with shared
  * locks, so writers below wait for the commit; a subtree over the bound is counted under a subtree
  * mark by {@link io.hops.namenode.subtree.SubtreeOperations}, which passes the usage in ({@link
- * #withUsage}). Clearing both quotas removes the row. Quotas by storage type are refused as HDFS
- * refuses them with {@code dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
+ * #withUsage}); what snapshots keep below it counts too, as HDFS's {@code computeQuotaUsage} counts
+ * it: the {@code snapshot_kept_usage} rows naming the directory ({@link KeptUsageDirs}), one index
+ * read. Clearing both quotas removes the row (the usage rows stay: a quota set again counts them).
+ * Quotas by storage type are refused as HDFS refuses them with {@code
+ * dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
  */
 public final class SetQuota extends Operation<Void> {
   private final PermissionChecker pc;
@@ -103,16 +106,31 @@ public final class SetQuota extends Operation<Void> {
       return;
     }
     if (target.hasQuota()) {
-      // Before the quota row, in the order of docs/architecture.md, "Lock order".
+      quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.EXCLUSIVE);
+    } else if (!clearsOnly()) {
+      if (givenUsage == null) {
+        subtree = SubtreeScan.read(tx, target, path(), LockMode.SHARED, bound);
+        if (!subtree.exceeded()) {
+          counted = OpenFilesSpace.usage(tx, subtree.rows());
+        }
+      }
+      // HDFS's computeQuotaUsage counts what the snapshots keep below it: the charges naming it
+      // (KeptUsageDirs), locked so that a release waits for the quota row that takes them off.
       keptUsage =
           tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", target.id(), LockMode.EXCLUSIVE);
-      quota = tx.find(QuotaRow.TABLE, QuotaRow.TABLE.key(target.id()), LockMode.EXCLUSIVE);
-    } else if (givenUsage == null && !clearsOnly()) {
-      subtree = SubtreeScan.read(tx, target, path(), LockMode.SHARED, bound);
-      if (!subtree.exceeded()) {
-        counted = OpenFilesSpace.usage(tx, subtree.rows());
+    }
+  }
+
+  /** The usage the snapshots keep below the directory, by the charges naming it. */
+  private long[] keptBelow() {
+    long[] sum = new long[2];
+    for (SnapshotKeptUsageRow u : keptUsage) {
+      if (!u.untilReclaim()) {
+        sum[0] += u.ns();
+        sum[1] += u.ds();
       }
     }
+    return sum;
   }
 
   private boolean clearsOnly() {
@@ -157,10 +175,8 @@ public final class SetQuota extends Operation<Void> {
       if (!set) {
         tx.delete(QuotaRow.TABLE, quota);
         dir.hasQuota = false;
-        // What snapshots kept charged to it goes with its usage: a quota set again counts afresh.
-        for (SnapshotKeptUsageRow u : keptUsage) {
-          tx.delete(SnapshotKeptUsageRow.TABLE, u);
-        }
+        // The charges naming it stay: they say what snapshots keep below it, which a quota set
+        // again counts, as HDFS's computeQuotaUsage does.
       } else if (quota.nsQuota() != nsQuota || quota.dsQuota() != dsQuota) {
         tx.update(
             QuotaRow.TABLE,
@@ -168,7 +184,10 @@ public final class SetQuota extends Operation<Void> {
       }
     } else if (set) {
       long[] usage = givenUsage != null ? givenUsage : usage(target);
-      tx.insert(QuotaRow.TABLE, new QuotaRow(target.id(), nsQuota, dsQuota, usage[0], usage[1]));
+      long[] kept = keptBelow();
+      tx.insert(
+          QuotaRow.TABLE,
+          new QuotaRow(target.id(), nsQuota, dsQuota, usage[0] + kept[0], usage[1] + kept[1]));
       dir.hasQuota = true;
     }
     InodeRow after = dir.toRow();

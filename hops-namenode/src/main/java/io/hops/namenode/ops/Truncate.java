@@ -144,11 +144,11 @@ public final class Truncate extends Operation<Boolean> {
     }
     snapshotLength = lengths.values().stream().mapToLong(Long::longValue).max().orElse(-1);
     if (snapshotLength > newLength && keeper != null && !target.fileStoredInDb()) {
-      copy = CopyOnTruncate.lock(tx, target, keeper, otherHolders, lengths, quotaIds(resolved));
+      copy = CopyOnTruncate.lock(tx, target, keeper, otherHolders, lengths, chargedDirs(resolved));
     }
     if (target.fileStoredInDb() && smallFiles != null) {
       dbData = smallFiles.read(tx, target.id(), target.size());
-      dbTails = SmallFileTails.lock(tx, target, quotaIds(resolved));
+      dbTails = SmallFileTails.lock(tx, target, chargedDirs(resolved));
       quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
       return; // closed, no blocks: no lease or recovery involved
     }
@@ -299,16 +299,12 @@ public final class Truncate extends Operation<Boolean> {
     return new SnapshotKeptFileRow(marked.dirId(), at, marked.inodeId());
   }
 
-  /** The quota directories above the file, in id order (as {@link AncestorQuotas} locks them). */
-  private static List<Long> quotaIds(io.hops.namenode.resolve.ResolvedPath p) {
-    List<Long> ids = new java.util.ArrayList<>();
-    List<InodeRow> inodes = p.inodes();
-    for (int i = 1; i < Math.min(p.depth(), inodes.size()); i++) {
-      InodeRow r = inodes.get(i);
-      if (r.isDir() && r.hasQuota() && !ids.contains(r.id())) {
-        ids.add(r.id());
-      }
-    }
+  /**
+   * The directories a kept tail's usage is charged to ({@link KeptUsageDirs}: every one above the
+   * file), in id order, the order its rows are locked in.
+   */
+  private static List<Long> chargedDirs(io.hops.namenode.resolve.ResolvedPath p) {
+    List<Long> ids = new java.util.ArrayList<>(KeptUsageDirs.of(p, p.depth()));
     ids.sort(Long::compare);
     return ids;
   }
@@ -342,7 +338,7 @@ public final class Truncate extends Operation<Boolean> {
       long tailId = dbTails.keep(tx, inodeIds, smallFiles, dbData);
       if (cutsSnapshot) {
         kept = target.size() * target.replication();
-        dbTails.charge(tx, tailId, quotaIds(resolved), kept);
+        dbTails.charge(tx, tailId, chargedDirs(resolved), kept);
       }
     }
     smallFiles.delete(tx, target.id(), target.size());

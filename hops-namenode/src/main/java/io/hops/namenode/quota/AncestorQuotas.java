@@ -227,6 +227,11 @@ public final class AncestorQuotas {
     }
   }
 
+  /** Whether {@code id} is a quota directory whose row was locked. */
+  public boolean counts(long id) {
+    return usage.containsKey(id);
+  }
+
   /** Adds the change to every quota directory of the only path. */
   public void add(long ns, long ds) {
     add(0, Integer.MAX_VALUE, ns, ds);

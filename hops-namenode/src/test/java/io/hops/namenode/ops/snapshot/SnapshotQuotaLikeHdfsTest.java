@@ -304,6 +304,211 @@ class SnapshotQuotaLikeHdfsTest {
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
   }
 
+  /**
+   * Directories without a quota, with files the snapshot keeps below them, renamed between quota
+   * directories: a plain directory holding a directory moved out of a snapshot, that moved
+   * directory itself, and a directory inside the snapshottable one (which the snapshot has at its
+   * old entry). HDFS's rename moves the directory's {@code computeQuotaUsage}, which counts the
+   * snapshot data below it, so the destination's quota directories gain the kept files and a write
+   * they then leave no room for is refused there; the snapshot's deletion takes them off where they
+   * are now.
+   */
+  @Test
+  void aRenamedDirectoryWithoutAQuotaTakesWhatSnapshotsKeepBelowItAlongLikeHdfs() throws Exception {
+    String[] dirs = {"/na", "/nb", "/ns", "/ns/qa", "/ns/qb"};
+    step(
+        "plain setup",
+        dirs,
+        true,
+        fs -> {
+          fs.mkdirs(p("/nsnap/x/d"));
+          fs.mkdirs(p("/na/n"));
+          fs.mkdirs(p("/nb"));
+          fs.mkdirs(p("/ns/qa/m/e"));
+          fs.mkdirs(p("/ns/qb"));
+          written(fs, "/nsnap/x/f1", 1_000);
+          written(fs, "/nsnap/x/d/f2", 2_000);
+          written(fs, "/nsnap/x/f3", 300);
+          written(fs, "/ns/qa/m/e/g1", 4_000);
+          written(fs, "/ns/qa/m/g2", 500);
+          for (String q : dirs) {
+            fs.setQuota(p(q), 1_000, 1L << 40);
+          }
+          fs.allowSnapshot(p("/nsnap"));
+          fs.createSnapshot(p("/nsnap"), "s1");
+          fs.allowSnapshot(p("/ns"));
+          fs.createSnapshot(p("/ns"), "s1");
+          return renamed(fs, "/nsnap/x", "/na/n/x");
+        });
+    step("delete kept files", dirs, true, fs -> fs.delete(p("/na/n/x/d"), true));
+    step("delete kept files inside", dirs, true, fs -> fs.delete(p("/ns/qa/m/e"), true));
+    step("rename the plain directory", dirs, true, fs -> renamed(fs, "/na/n", "/nb/n"));
+    step("rename the one inside", dirs, true, fs -> renamed(fs, "/ns/qa/m", "/ns/qb/m"));
+    step("delete another kept file", dirs, true, fs -> fs.delete(p("/nb/n/x/f3"), false));
+    step("rename the moved directory", dirs, true, fs -> renamed(fs, "/nb/n/x", "/na/x"));
+    step(
+        "and the plain one back through the other namenode",
+        dirs,
+        true,
+        fs -> {
+          if (fs != both.hopsSide().admin()) {
+            return renamed(fs, "/nb/n", "/na/n");
+          }
+          try (DistributedFileSystem viaOther =
+              (DistributedFileSystem) FileSystem.newInstance(both.get().through(both.other()))) {
+            return renamed(viaOther, "/nb/n", "/na/n");
+          }
+        });
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    // Quotas the carried kept files fill: the next create (namespace) and block (space) are
+    // refused exactly where HDFS refuses them.
+    QuotaUsage na = usage(both.hdfsSide().admin(), "/na");
+    step(
+        "a create and a write over quotas the carried files fill",
+        dirs,
+        false,
+        fs -> {
+          String outcome;
+          fs.setQuota(p("/na"), na.getFileAndDirectoryCount(), HdfsConstants.QUOTA_DONT_SET);
+          try {
+            outcome = SideBySide.outcome(s -> written(fs, "/na/n/over", 10), null);
+          } finally {
+            fs.setQuota(p("/na"), 1_000, HdfsConstants.QUOTA_DONT_SET);
+            fs.delete(p("/na/n/over"), false);
+          }
+          fs.setQuota(
+              p("/na"), HdfsConstants.QUOTA_DONT_SET, na.getSpaceConsumed() + BLOCK - 2_000);
+          try {
+            return outcome + "; " + SideBySide.outcome(s -> written(fs, "/na/n/big", 10), null);
+          } finally {
+            fs.setQuota(p("/na"), HdfsConstants.QUOTA_DONT_SET, 1L << 40);
+            fs.delete(p("/na/n/big"), false);
+          }
+        });
+    assertThat(hops.get(hops.size() - dirs.length - 1))
+        .contains("NSQuotaExceededException")
+        .contains("DSQuotaExceededException");
+    step(
+        "delete the snapshots",
+        dirs,
+        true,
+        fs -> {
+          fs.deleteSnapshot(p("/nsnap"), "s1");
+          fs.deleteSnapshot(p("/ns"), "s1");
+          return null;
+        });
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+    }
+  }
+
+  /**
+   * Quotas set after deletes below a snapshot (on the directory the files were deleted from, on one
+   * above it, on the snapshottable directory and on one above that), cleared and set again: HDFS's
+   * setQuota counts the usage with {@code computeQuotaUsage}, snapshot data included, so the kept
+   * files count from the start, a create and a write they leave no room for are refused, and the
+   * snapshot's deletion takes them off.
+   */
+  @Test
+  void aQuotaSetAfterADeleteCountsWhatSnapshotsKeepLikeHdfs() throws Exception {
+    String[] dirs = {"/cq", "/cq/snap", "/cq/snap/a", "/cq/snap/a/b"};
+    step(
+        "late quota setup",
+        new String[0],
+        true,
+        fs -> {
+          fs.mkdirs(p("/cq/snap/a/b/c"));
+          written(fs, "/cq/snap/a/b/c/f1", 1_000);
+          written(fs, "/cq/snap/a/b/f2", 2_000);
+          written(fs, "/cq/snap/a/f3", 300);
+          written(fs, "/cq/snap/a/b/f4", 400);
+          written(fs, "/cq/snap/a/f5", 500);
+          fs.allowSnapshot(p("/cq/snap"));
+          return fs.createSnapshot(p("/cq/snap"), "s1");
+        });
+    step(
+        "delete a kept directory", new String[0], true, fs -> fs.delete(p("/cq/snap/a/b/c"), true));
+    step("delete a kept file", new String[0], true, fs -> fs.delete(p("/cq/snap/a/b/f2"), false));
+    step("overwrite a kept file", new String[0], true, fs -> written(fs, "/cq/snap/a/f3", 30));
+    step(
+        "rename a kept file away",
+        new String[0],
+        true,
+        fs -> renamed(fs, "/cq/snap/a/b/f4", "/cq/snap/f4"));
+    step(
+        "set the quotas",
+        dirs,
+        true,
+        fs -> {
+          for (String q : dirs) {
+            fs.setQuota(p(q), 1_000, 1L << 40);
+          }
+          return null;
+        });
+    step("delete a kept file under them", dirs, true, fs -> fs.delete(p("/cq/snap/a/f5"), false));
+    step(
+        "clear a quota and set it again",
+        dirs,
+        true,
+        fs -> {
+          fs.setQuota(p("/cq/snap/a"), HdfsConstants.QUOTA_RESET, HdfsConstants.QUOTA_RESET);
+          fs.setQuota(p("/cq/snap/a"), 1_000, 1L << 40);
+          return null;
+        });
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    QuotaUsage b = usage(both.hdfsSide().admin(), "/cq/snap/a/b");
+    step(
+        "a create and a write over quotas the kept files fill",
+        dirs,
+        false,
+        fs -> {
+          String outcome;
+          fs.setQuota(
+              p("/cq/snap/a/b"), b.getFileAndDirectoryCount(), HdfsConstants.QUOTA_DONT_SET);
+          try {
+            outcome = SideBySide.outcome(s -> written(fs, "/cq/snap/a/b/over", 10), null);
+          } finally {
+            fs.setQuota(p("/cq/snap/a/b"), 1_000, HdfsConstants.QUOTA_DONT_SET);
+            fs.delete(p("/cq/snap/a/b/over"), false);
+          }
+          fs.setQuota(
+              p("/cq/snap/a/b"),
+              HdfsConstants.QUOTA_DONT_SET,
+              b.getSpaceConsumed() + BLOCK - 1_000);
+          try {
+            return outcome
+                + "; "
+                + SideBySide.outcome(s -> written(fs, "/cq/snap/a/b/big", 10), null);
+          } finally {
+            fs.setQuota(p("/cq/snap/a/b"), HdfsConstants.QUOTA_DONT_SET, 1L << 40);
+            fs.delete(p("/cq/snap/a/b/big"), false);
+          }
+        });
+    assertThat(hops.get(hops.size() - dirs.length - 1))
+        .contains("NSQuotaExceededException")
+        .contains("DSQuotaExceededException");
+    step(
+        "delete the snapshot through the other namenode",
+        dirs,
+        true,
+        fs -> {
+          if (fs != both.hopsSide().admin()) {
+            fs.deleteSnapshot(p("/cq/snap"), "s1");
+            return null;
+          }
+          try (DistributedFileSystem viaOther =
+              (DistributedFileSystem) FileSystem.newInstance(both.get().through(both.other()))) {
+            viaOther.deleteSnapshot(p("/cq/snap"), "s1");
+          }
+          return null;
+        });
+    assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
+      assertThat(tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+    }
+  }
+
   private static String renamed(DistributedFileSystem fs, String from, String to) throws Exception {
     fs.rename(p(from), p(to), Options.Rename.NONE);
     return "renamed";

@@ -137,4 +137,73 @@ class SnapshotWriteCostTest {
     assertThat(observed.fs().getContentSummary(new Path("/csnap")).getSnapshotFileCount())
         .isEqualTo(1);
   }
+
+  private static long id(String path) throws Exception {
+    return observed.fs().getClient().getFileInfo(path).getFileId();
+  }
+
+  private static AccessCounts rename(String from, String to) throws Exception {
+    observed.fs().rename(new Path(from), new Path(to));
+    return observed.last("rename");
+  }
+
+  /**
+   * What snapshots keep is charged to every directory above it (docs/architecture.md, "Snapshots",
+   * quota usage of what snapshots keep): a delete below a snapshot writes one usage row per
+   * directory above, with no quota anywhere; a rename of a directory reads the charges naming it
+   * with one index scan, and where it carries some, one batched read more, and moves them.
+   */
+  @Test
+  void keptUsageIsChargedToEveryDirectoryAboveAndARenamedDirectoryReadsItsChargesOnce()
+      throws Exception {
+    for (String d : new String[] {"/kplain", "/ksnap"}) {
+      observed.fs().mkdirs(new Path(d + "/a/b/c"));
+      observed.fs().mkdirs(new Path(d + "/t"));
+      observed.fs().createNewFile(new Path(d + "/a/b/c/f"));
+      observed.fs().createNewFile(new Path(d + "/a/file"));
+      observed.fs().getFileStatus(new Path(d + "/a/b/c/f")); // warm hints
+    }
+    AccessCounts file = rename("/kplain/a/file", "/kplain/t/file");
+    AccessCounts dir = rename("/kplain/a/b", "/kplain/t/b");
+    // Besides what a directory's rename read before: the charges naming it, one index scan.
+    assertThat(dir.get(AccessKind.IS, LockMode.EXCLUSIVE))
+        .isEqualTo(file.get(AccessKind.IS, LockMode.EXCLUSIVE) + 1);
+    assertThat(dir.rowsWritten()).isEqualTo(file.rowsWritten());
+
+    long snap = id("/ksnap");
+    observed.fs().allowSnapshot(new Path("/ksnap"));
+    observed.fs().createSnapshot(new Path("/ksnap"), "s1");
+    observed.fs().delete(new Path("/ksnap/a/b/c/f"), false);
+    try (io.hops.dal.Transaction tx =
+        observed.cluster().namenode().namesystem().storage().begin()) {
+      // ksnap, a, b and c: every directory above the kept file, the root excluded.
+      assertThat(
+              tx
+                  .scanAll(io.hops.dal.rows.SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)
+                  .stream()
+                  .filter(u -> u.dirId() == snap)
+                  .map(io.hops.dal.rows.SnapshotKeptUsageRow::quotaId)
+                  .toList())
+          .containsExactlyInAnyOrder(snap, id("/ksnap/a"), id("/ksnap/a/b"), id("/ksnap/a/b/c"));
+    }
+    // Moved out of the snapshottable directory: the rows naming ksnap and a go, one naming t comes.
+    AccessCounts carrying = rename("/ksnap/a/b", "/kplain/t/b2");
+    // Carrying charges: the same index scan, and one batched read of their rows on one side.
+    assertThat(carrying.get(AccessKind.IS, LockMode.EXCLUSIVE)).isEqualTo(1);
+    assertThat(carrying.get(AccessKind.BATCH, LockMode.EXCLUSIVE))
+        .isEqualTo(dir.get(AccessKind.BATCH, LockMode.EXCLUSIVE) + 1);
+    try (io.hops.dal.Transaction tx =
+        observed.cluster().namenode().namesystem().storage().begin()) {
+      assertThat(
+              tx
+                  .scanAll(io.hops.dal.rows.SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)
+                  .stream()
+                  .filter(u -> u.dirId() == snap)
+                  .map(io.hops.dal.rows.SnapshotKeptUsageRow::quotaId)
+                  .toList())
+          .containsExactlyInAnyOrder(
+              id("/kplain"), id("/kplain/t"), id("/kplain/t/b2"), id("/kplain/t/b2/c"));
+    }
+    observed.fs().deleteSnapshot(new Path("/ksnap"), "s1");
+  }
 }
