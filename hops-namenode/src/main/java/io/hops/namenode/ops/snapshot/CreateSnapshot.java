@@ -129,7 +129,7 @@ public final class CreateSnapshot extends Operation<String> {
     if (!snapshots.isEmpty() && dir.snapshotId() > latestKept) {
       // Its latest snapshot was deleted while older ones remained: changes since wrote their
       // versions at its id, the ones no older snapshot reads too; none is written there any more.
-      reclaim = ReclaimVersions.afterDelete(dir.id(), dir.snapshotId(), false);
+      reclaim = ReclaimVersions.afterLatestDeleted(dir.id(), dir.snapshotId());
       tx.insertIfAbsent(SnapshotVersionLogRow.TABLE, reclaim);
     }
     MutableInode m = MutableInode.of(dir);

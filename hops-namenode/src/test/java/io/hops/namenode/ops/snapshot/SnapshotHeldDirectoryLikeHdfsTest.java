@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * snapshots read them byte for byte as HDFS's do, their blocks stay on the datanode while a
  * snapshot that had them remains, and deleting the last one (from either namenode) invalidates
  * them, clears the hold (so a change below the directory writes no more versions) and leaves the
- * namespace check clean.
+ * namespace check clean. Files kept for the snapshots of the directory it was moved into, past its
+ * hold, go to that directory at the hold's end, or are released if its snapshot is gone.
  */
 class SnapshotHeldDirectoryLikeHdfsTest {
   @RegisterExtension

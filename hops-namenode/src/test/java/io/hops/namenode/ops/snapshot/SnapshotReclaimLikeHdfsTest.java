@@ -46,8 +46,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * between every pair of them and the current tree are HDFS's; and hops's version rows are exactly
  * what the remaining snapshots read: each version has a snapshot of its directory between the
  * entry's previous version and it, each has its log row, each rename row and earlier-entry row a
- * version that still has its inode there; once every snapshot is deleted, none is left, and
- * fsck-namespace is clean.
+ * version that still has its inode there (versions written at a deleted latest snapshot's id until
+ * the directory's next snapshot, which judges them); once every snapshot is deleted, none is left,
+ * and fsck-namespace is clean.
  */
 class SnapshotReclaimLikeHdfsTest {
   private static final String[] SNAPSHOTTABLE = {"/r/d", "/r/e"};
