@@ -17,8 +17,9 @@ import io.hops.dal.schema.TableName;
  *
  * <p>Partition {@link #PENDING} holds one row per reclaim not finished yet, {@code (PENDING, from,
  * dir, "")}: the versions of {@code dir} from snapshot {@code from} on are still to be judged; the
- * leader resumes it if the namenode that started it stops. Rows named {@code "hold"} and {@code
- * "kept"} there mark the other work of the same kind: a hold's end, and a release of kept files.
+ * leader resumes it if the namenode that started it stops. Rows named {@code "hold"}, {@code
+ * "latest"} and {@code "kept"} there mark the other work of the same kind: a hold's end, a snapshot
+ * taken after the latest was deleted (the versions written at its id), and a release of kept files.
  */
 @TableName("snapshot_version_log")
 public record SnapshotVersionLogRow(

@@ -25,8 +25,11 @@ import java.util.Set;
  * the version, found only up the path; and versions written before schema version 12 have none).
  */
 final class SnapshotLogLinks {
-  /** The names of the pending rows: a reclaim after a deleteSnapshot, a hold's end, a release. */
-  private static final Set<String> PENDING_KINDS = Set.of("", "hold", "kept");
+  /**
+   * The names of the pending rows: a reclaim after a deleteSnapshot, a hold's end, or a
+   * createSnapshot after a deleted latest snapshot; a release.
+   */
+  private static final Set<String> PENDING_KINDS = Set.of("", "hold", "kept", "latest");
 
   private final NamespaceCheck check;
 

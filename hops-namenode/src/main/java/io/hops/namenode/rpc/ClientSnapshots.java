@@ -72,9 +72,19 @@ public final class ClientSnapshots {
 
   String createSnapshot(String snapshotRoot, String snapshotName) throws IOException {
     var pc = checkers.ofCaller();
-    return runner.runAtMostOnce(
-        () -> new CreateSnapshot(limits, snapshots, pc, snapshotRoot, snapshotName),
-        ClientCalls.keptWith("createSnapshot"));
+    var attempt = new AtomicReference<CreateSnapshot>();
+    String created =
+        runner.runAtMostOnce(
+            () -> {
+              attempt.set(new CreateSnapshot(limits, snapshots, pc, snapshotRoot, snapshotName));
+              return attempt.get();
+            },
+            ClientCalls.keptWith("createSnapshot"));
+    // The versions written at a deleted latest snapshot's id: judged after the answer.
+    if (attempt.get() != null) {
+      attempt.get().reclaimAfter(reclaimer);
+    }
+    return created;
   }
 
   void deleteSnapshot(String snapshotRoot, String snapshotName) throws IOException {

@@ -509,6 +509,16 @@ final class CopyOnWrite {
     return SnapshotKeptFileRow.hold(reachAt(from, from.size() - 1).keeperDir(), hold, dir.id());
   }
 
+  /**
+   * Where a file deleted below the last of {@code rows} (the path's directories from the top) would
+   * be kept now: the directory whose snapshots (or hold) keep it and the latest snapshot that can
+   * read it, as a kept-file row of inode 0; null when no snapshot or hold covers it.
+   */
+  static SnapshotKeptFileRow keeperBelow(List<InodeRow> rows) {
+    Reach r = reachAt(rows, rows.size() - 1);
+    return r == null ? null : new SnapshotKeptFileRow(r.keeperDir(), r.snapshotId(), 0);
+  }
+
   /** The covering snapshottable directory's inode id, or 0. */
   static long coveringDirectory(List<InodeRow> rows) {
     int root = coveringRoot(rows);

@@ -266,6 +266,15 @@ public final class LockPhase implements RowReads {
     return CopyOnWrite.holdRowOfMoved(from, hold, dir, holdersUnknown);
   }
 
+  /**
+   * Where a file deleted below the last of {@code rows} would be kept now ({@link
+   * CopyOnWrite#keeperBelow}): the keeping directory and the latest snapshot that can read it, or
+   * null. Nothing is read.
+   */
+  public SnapshotKeptFileRow keeperBelow(List<InodeRow> rows) {
+    return CopyOnWrite.keeperBelow(rows);
+  }
+
   /** The snapshottable directory with snapshots covering the end of {@code rows}, or 0. */
   public long coveringDirectory(List<InodeRow> rows) {
     return resolver.locksSnapshotRoots() ? CopyOnWrite.coveringDirectory(rows) : 0;

@@ -23,10 +23,12 @@ import java.util.List;
  * directory's {@code snapshot_id} back to 0 unless it has snapshots of its own (so changes below it
  * write no more versions), deletes its own hold row if it was made snapshottable since, and
  * releases the files kept in its partition up to its latest hold ({@link KeptFiles}): the first
- * batch here, the rest as after a {@code deleteSnapshot}. A directory deleted since only has its
- * kept files released, up to the largest of its holds: one that ended while another remained is
- * remembered in its own partition ({@link EndedHolds}), since no row of its own says it. A row
- * under directory 0 (a second hold written before schema version 12) is a holder that never goes.
+ * batch here, the rest as after a {@code deleteSnapshot}. Those kept past its holds, for the
+ * snapshots of a directory it sits below now, go to that directory's partition, or are released
+ * when none covers it ({@link KeptBeyondHold}). A directory deleted since only has its kept files
+ * released, up to the largest of its holds: one that ended while another remained is remembered in
+ * its own partition ({@link EndedHolds}), since no row of its own says it. A row under directory 0
+ * (a second hold written before schema version 12) is a holder that never goes.
  */
 final class ClearHold extends Operation<KeptFiles.Left> {
   private final SnapshotKeptFileRow hold;
@@ -54,11 +56,14 @@ final class ClearHold extends Operation<KeptFiles.Left> {
   @Override
   protected void lock(LockPhase tx) throws IOException {
     InodeRow seen = tx.inodePaths().byId(hold.heldId());
+    // Where the files kept past its holds go if this is the last one (its heir locked first).
+    KeptBeyondHold beyond = KeptBeyondHold.afterHolds(tx, seen);
     if (seen != null) {
       dir = tx.find(InodeRow.TABLE, InodeRow.TABLE.keyOf(seen), LockMode.EXCLUSIVE);
       if (dir == null || dir.id() != seen.id()) {
         throw new TransientStorageException("clearing a hold: directory " + seen.id() + " moved");
       }
+      beyond.check(seen, dir);
     }
     long id = hold.heldId();
     // Every holder's row, locked in the index's order, so that two holders' clearings of a
@@ -102,7 +107,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
         ownSnapshots = !own.isEmpty();
       }
     }
-    kept = KeptFiles.read(tx, id, own, upTo, true);
+    kept = KeptFiles.read(tx, id, own, upTo, true, beyond);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.hops.namenode.ops.snapshot;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotRow;
+import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.config.Limits;
 import io.hops.namenode.resolve.MutableInode;
@@ -24,7 +25,10 @@ import org.apache.hadoop.hdfs.protocol.SnapshotException;
  * counter locked; one row is written and the directory's {@code snapshot_id} advanced: O(1) in the
  * size of the tree (docs/architecture.md, "Snapshots"). It waits (backs off and is retried) while a
  * subtree operation runs at, above or below the directory ({@link SubtreeOperationsAround}), so no
- * snapshot has a tree that such an operation has half changed.
+ * snapshot has a tree that such an operation has half changed. When the directory's latest snapshot
+ * was deleted while older ones remained, its {@code snapshot_id} still names it, so changes since
+ * wrote versions at its id; from now on they write at the new one, and the versions at the old id
+ * are judged after the answer ({@link ReclaimVersions}), as a {@code deleteSnapshot}'s are.
  */
 public final class CreateSnapshot extends Operation<String> {
   private final Limits limits;
@@ -35,6 +39,7 @@ public final class CreateSnapshot extends Operation<String> {
   private ResolvedPath resolved;
   private List<SnapshotRow> snapshots = List.of();
   private VariableRow counter;
+  private SnapshotVersionLogRow reclaim;
 
   public CreateSnapshot(
       Limits limits, SnapshotSettings settings, PermissionChecker pc, String path, String name) {
@@ -43,6 +48,17 @@ public final class CreateSnapshot extends Operation<String> {
     this.pc = pc;
     this.path = path;
     this.requestedName = name;
+  }
+
+  /**
+   * After the commit: hands the reclaim of the versions written at a deleted latest snapshot's id
+   * (docs/architecture.md, "Snapshots", "Reclaiming versions"), if this call started one, to {@code
+   * reclaims}; its pending row lets the leader run it if this namenode stops first.
+   */
+  public void reclaimAfter(VersionReclaimer reclaims) {
+    if (reclaim != null) {
+      reclaims.submit(reclaim);
+    }
   }
 
   @Override
@@ -109,6 +125,13 @@ public final class CreateSnapshot extends Operation<String> {
             dir.userId(),
             dir.groupId(),
             dir.childrenCount()));
+    long latestKept = snapshots.stream().mapToLong(SnapshotRow::snapshotId).max().orElse(0);
+    if (!snapshots.isEmpty() && dir.snapshotId() > latestKept) {
+      // Its latest snapshot was deleted while older ones remained: changes since wrote their
+      // versions at its id, the ones no older snapshot reads too; none is written there any more.
+      reclaim = ReclaimVersions.afterLatestDeleted(dir.id(), dir.snapshotId());
+      tx.insertIfAbsent(SnapshotVersionLogRow.TABLE, reclaim);
+    }
     MutableInode m = MutableInode.of(dir);
     m.snapshotId = id;
     m.modificationTime = Math.max(m.modificationTime, now);

@@ -14,7 +14,9 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -64,6 +66,16 @@ final class KeptFiles {
   private final List<SnapshotKeptReplicationRow> replication = new ArrayList<>();
   private final List<SnapshotKeptUsageRow> usage = new ArrayList<>();
 
+  /** Rows past the holds of a directory whose holds ended, handed to their heir. */
+  private final List<SnapshotKeptFileRow> moved = new ArrayList<>();
+
+  private final List<SnapshotKeptUsageRow> movedUsage = new ArrayList<>();
+
+  /** The heir's usage rows at the moved usage rows' new keys, as locked (null: none). */
+  private final List<SnapshotKeptUsageRow> movedOnto = new ArrayList<>();
+
+  private KeptBeyondHold beyond = KeptBeyondHold.STAY;
+
   /** Freed files another holder still keeps ({@link #readOtherHolders}). */
   private final Set<Long> shared = new HashSet<>();
 
@@ -95,12 +107,29 @@ final class KeptFiles {
   static KeptFiles read(
       LockPhase tx, long dirId, List<SnapshotRow> remaining, long upTo, boolean ownHoldCleared)
       throws StorageException {
+    return read(tx, dirId, remaining, upTo, ownHoldCleared, KeptBeyondHold.STAY);
+  }
+
+  /**
+   * As above, for a directory whose holds have ended: the rows past {@code upTo} go as {@code
+   * beyond} says (all due when no snapshot covers the directory any more, else moved to the
+   * directory that keeps what is deleted below it now).
+   */
+  static KeptFiles read(
+      LockPhase tx,
+      long dirId,
+      List<SnapshotRow> remaining,
+      long upTo,
+      boolean ownHoldCleared,
+      KeptBeyondHold beyond)
+      throws StorageException {
     long oldest = Long.MAX_VALUE;
     for (SnapshotRow s : remaining) {
       oldest = Math.min(oldest, s.snapshotId());
     }
-    long below = Math.min(oldest, upTo + 1);
+    long below = beyond.releases() ? Long.MAX_VALUE : Math.min(oldest, upTo + 1);
     KeptFiles k = new KeptFiles(dirId, upTo);
+    k.beyond = beyond;
     int batch = batch(tx);
     // The usage snapshots kept charged first, then the quota rows it is charged to: the order of
     // docs/architecture.md, "Lock order".
@@ -111,6 +140,14 @@ final class KeptFiles {
       if (!u.untilReclaim() && u.snapshotId() < below) {
         k.usage.add(u);
         quotaIds.add(u.quotaId());
+      } else if (!u.untilReclaim() && beyond.moves()) {
+        k.movedUsage.add(u);
+        SnapshotKeptUsageRow to = beyond.moved(u);
+        k.movedOnto.add(
+            tx.find(
+                SnapshotKeptUsageRow.TABLE,
+                SnapshotKeptUsageRow.TABLE.keyOf(to),
+                LockMode.EXCLUSIVE));
       }
     }
     k.quotas = AncestorQuotas.lockIds(tx, quotaIds.stream().distinct().toList());
@@ -121,16 +158,20 @@ final class KeptFiles {
         k.heldAt = ownHoldCleared ? 0 : r.snapshotId();
       } else if (r.snapshotId() < below) {
         (r.isHold() ? k.holds : k.freed).add(r);
+      } else if (beyond.moves()) {
+        k.moved.add(r);
       }
     }
     if (k.heldAt > 0) {
       k.freed.clear();
       k.holds.clear();
       k.usage.clear();
+      k.moved.clear();
+      k.movedUsage.clear();
     }
     k.more =
-        (rows.size() == batch && k.freed.size() + k.holds.size() == batch)
-            || (charged.size() == batch && k.usage.size() == batch);
+        (rows.size() == batch && k.freed.size() + k.holds.size() + k.moved.size() == batch)
+            || (charged.size() == batch && k.usage.size() + k.movedUsage.size() == batch);
     for (SnapshotKeptFileRow r : k.freed) {
       k.tails.addAll(
           tx.findByIndex(SnapshotFileTailRow.TABLE, "tail_id", r.inodeId(), LockMode.EXCLUSIVE));
@@ -203,6 +244,7 @@ final class KeptFiles {
     for (SnapshotKeptReplicationRow r : replication) {
       tx.delete(SnapshotKeptReplicationRow.TABLE, r);
     }
+    moveToHeir(tx);
     Set<Long> released = new HashSet<>();
     for (SnapshotKeptFileRow r : freed) {
       tx.delete(SnapshotKeptFileRow.TABLE, r);
@@ -213,5 +255,51 @@ final class KeptFiles {
       }
     }
     return new Left(dirId, upTo, more, List.copyOf(holds));
+  }
+
+  private static SnapshotKeptUsageRow keyOnly(SnapshotKeptUsageRow u) {
+    return new SnapshotKeptUsageRow(u.dirId(), u.snapshotId(), u.inodeId(), u.quotaId(), 0, 0);
+  }
+
+  /**
+   * The rows past the ended holds, in the heir's partition at their id or the heir's latest
+   * snapshot ({@link KeptBeyondHold#moved}); a usage row adds to one there at the same key.
+   */
+  private void moveToHeir(ExecutePhase tx) throws StorageException {
+    for (SnapshotKeptFileRow r : moved) {
+      tx.delete(SnapshotKeptFileRow.TABLE, r);
+      tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, beyond.moved(r));
+    }
+    // Rows of one inode and quota directory at several ids past the holds may meet at the cap.
+    Map<SnapshotKeptUsageRow, SnapshotKeptUsageRow> onto = new LinkedHashMap<>();
+    Set<SnapshotKeptUsageRow> existing = new HashSet<>();
+    for (int i = 0; i < movedUsage.size(); i++) {
+      SnapshotKeptUsageRow u = movedUsage.get(i);
+      SnapshotKeptUsageRow key = keyOnly(beyond.moved(u));
+      SnapshotKeptUsageRow there = onto.get(key);
+      if (there == null && movedOnto.get(i) != null) {
+        there = movedOnto.get(i);
+        existing.add(key);
+      }
+      tx.delete(SnapshotKeptUsageRow.TABLE, u);
+      onto.put(
+          key,
+          there == null
+              ? beyond.moved(u)
+              : new SnapshotKeptUsageRow(
+                  there.dirId(),
+                  there.snapshotId(),
+                  there.inodeId(),
+                  there.quotaId(),
+                  there.ns() + u.ns(),
+                  there.ds() + u.ds()));
+    }
+    for (Map.Entry<SnapshotKeptUsageRow, SnapshotKeptUsageRow> e : onto.entrySet()) {
+      if (existing.contains(e.getKey())) {
+        tx.update(SnapshotKeptUsageRow.TABLE, e.getValue());
+      } else {
+        tx.insert(SnapshotKeptUsageRow.TABLE, e.getValue());
+      }
+    }
   }
 }

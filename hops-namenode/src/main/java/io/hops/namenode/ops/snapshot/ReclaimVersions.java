@@ -41,7 +41,9 @@ import java.util.Map;
  *   <li>after a {@code deleteSnapshot} of a snapshottable directory: the versions from the deleted
  *       snapshot's id on (from 0 when none remains), judged by the directory's remaining snapshots,
  *       and, while the directory is itself held, kept when their range reaches below the hold (its
- *       holder's snapshots may read them); nothing while it is held for good;
+ *       holder's snapshots may read them); nothing while it is held for good. A {@code
+ *       createSnapshot} of a directory whose latest snapshot was deleted while older ones remained
+ *       starts the same for that id: changes wrote versions there since, and write none any more;
  *   <li>after a hold's end ({@link ClearHold}): the held directory's versions up to the hold,
  *       judged by its own snapshots if it is snapshottable (those past the hold were written for
  *       the snapshots of a directory it sits in now, which its log does not name).
@@ -54,6 +56,9 @@ import java.util.Map;
 public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
   /** Marks a pending row of the second kind: versions up to its snapshot id. */
   static final String UP_TO_HOLD = "hold";
+
+  /** Marks a pending row a {@code createSnapshot} wrote for a deleted latest snapshot's id. */
+  static final String LATEST = "latest";
 
   /** The directory of the holds kept for good (two holders), whose versions are never judged. */
   private static final long KEPT_FOR_GOOD = 0;
@@ -82,6 +87,16 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
   /** The pending row that starts the reclaim after a snapshot of {@code dirId} is deleted. */
   static SnapshotVersionLogRow afterDelete(long dirId, long deletedId, boolean noneRemains) {
     return SnapshotVersionLogRow.pending(dirId, noneRemains ? 0 : deletedId);
+  }
+
+  /**
+   * The pending row that starts the reclaim of the versions written at {@code deletedId}, the
+   * latest snapshot of {@code dirId}, deleted while older ones remained, once a new snapshot is
+   * taken: judged as after a delete (a row of its own, so that a reclaim of that delete still
+   * running cannot finish it).
+   */
+  static SnapshotVersionLogRow afterLatestDeleted(long dirId, long deletedId) {
+    return new SnapshotVersionLogRow(SnapshotVersionLogRow.PENDING, deletedId, dirId, LATEST);
   }
 
   /** The pending row that starts the reclaim after the hold {@code hold} of {@code dirId} ends. */

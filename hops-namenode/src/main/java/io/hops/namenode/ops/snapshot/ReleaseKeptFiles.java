@@ -120,11 +120,17 @@ public final class ReleaseKeptFiles extends Operation<KeptFiles.Left> {
     // row: a batch that finds nothing due and a deleteSnapshot that leaves more take turns, so the
     // pending row is never deleted under work that another call left.
     InodeRow seen = tx.inodePaths().byId(dirId);
+    // A directory whose holds ended: its files kept past them go on to its heir, batch by batch.
+    KeptBeyondHold beyond =
+        seen != null && seen.isDir() && seen.snapshotId() == 0
+            ? KeptBeyondHold.afterHolds(tx, seen)
+            : KeptBeyondHold.STAY;
     if (seen != null) {
       InodeRow dir = tx.find(InodeRow.TABLE, InodeRow.TABLE.keyOf(seen), LockMode.EXCLUSIVE);
       if (dir == null || dir.id() != dirId) {
         throw new TransientStorageException("releasing kept files: directory " + dirId + " moved");
       }
+      beyond.check(seen, dir);
     }
     kept =
         KeptFiles.read(
@@ -132,7 +138,8 @@ public final class ReleaseKeptFiles extends Operation<KeptFiles.Left> {
             dirId,
             tx.findByPartition(SnapshotRow.TABLE, dirId, LockMode.READ_COMMITTED),
             pending.snapshotId(),
-            false);
+            false,
+            beyond);
     recorded =
         tx.find(
                 SnapshotVersionLogRow.TABLE,

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeVersionRow;
+import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * snapshots read them byte for byte as HDFS's do, their blocks stay on the datanode while a
  * snapshot that had them remains, and deleting the last one (from either namenode) invalidates
  * them, clears the hold (so a change below the directory writes no more versions) and leaves the
- * namespace check clean.
+ * namespace check clean. Files kept for the snapshots of the directory it was moved into, past its
+ * hold, go to that directory at the hold's end, or are released if its snapshot is gone.
  */
 class SnapshotHeldDirectoryLikeHdfsTest {
   @RegisterExtension
@@ -112,6 +114,112 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     SnapshotKeptBlocks.assertKept(both.get(), kept);
     both.hopsSide().admin().deleteSnapshot(p("/allowed/d"), "s0");
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
+  }
+
+  /**
+   * A directory moved out of {@code a}'s snapshot into {@code b}, which then takes one: files
+   * deleted and overwritten below it are kept for {@code b}'s snapshot in the held directory's
+   * partition. The hold's end hands them to {@code b} (still read from its snapshot, blocks kept),
+   * and {@code b}'s deletion of its snapshot releases them.
+   */
+  @Test
+  void filesKeptPastTheHoldGoToTheSnapshotsOfTheDirectoryItSitsInNow() throws Exception {
+    List<LocatedBlock> kept = keptPastTheHoldAlike("/heir");
+    long held = idOf("/heir/b/t");
+    long heir = idOf("/heir/b");
+    bothSides(fs -> fs.deleteSnapshot(p("/heir/a"), "s0"));
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    assertThat(keptRowsOf(held)).as("kept in the held directory's partition").isZero();
+    assertThat(keptRowsOf(heir)).as("kept for b's snapshot").isEqualTo(2);
+    assertReadsAlike("/heir/b/.snapshot/s1/t/f", "/heir/b/.snapshot/s1/t/g");
+    assertThat(digestOf(both.hopsSide().admin(), "/heir/b/.snapshot/s1/t/f"))
+        .isEqualTo(digest(text("f", 3000)));
+    bothSides(fs -> fs.deleteSnapshot(p("/heir/b"), "s1"));
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
+  }
+
+  /**
+   * As above, with {@code b}'s snapshot deleted before the hold ends: no snapshot reads what was
+   * kept for it any more, and the hold's end releases it.
+   */
+  @Test
+  void filesKeptPastTheHoldForASnapshotGoneAreReleasedAtItsEnd() throws Exception {
+    List<LocatedBlock> kept = keptPastTheHoldAlike("/gone");
+    bothSides(fs -> fs.deleteSnapshot(p("/gone/b"), "s1"));
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    assertReadsAlike("/gone/a/.snapshot/s0/t/f", "/gone/a/.snapshot/s0/t/g");
+    bothSides(fs -> fs.deleteSnapshot(p("/gone/a"), "s0"));
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
+  }
+
+  /**
+   * On both sides: {@code root/a/t} with two files, snapshot {@code s0} of {@code a}, {@code t}
+   * moved into {@code root/b}, snapshot {@code s1} of {@code b}, then one file deleted and the
+   * other overwritten. Answers the blocks of the two files as they were, on hops's side.
+   */
+  private static List<LocatedBlock> keptPastTheHoldAlike(String root) throws Exception {
+    List<LocatedBlock> kept = new ArrayList<>();
+    for (boolean hops : new boolean[] {true, false}) {
+      DistributedFileSystem fs = hops ? both.hopsSide().admin() : both.hdfsSide().admin();
+      fs.mkdirs(p(root + "/a/t"));
+      fs.mkdirs(p(root + "/b"));
+      for (String f : List.of("f", "g")) {
+        write(fs, root + "/a/t/" + f, text(f, 3000));
+        if (hops) {
+          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
+        }
+      }
+      fs.allowSnapshot(p(root + "/a"));
+      fs.allowSnapshot(p(root + "/b"));
+      fs.createSnapshot(p(root + "/a"), "s0");
+      fs.rename(p(root + "/a/t"), p(root + "/b/t"));
+      fs.createSnapshot(p(root + "/b"), "s1");
+      fs.delete(p(root + "/b/t/f"), false);
+      write(fs, root + "/b/t/g", "overwritten in b");
+    }
+    assertThat(kept).hasSize(2);
+    assertReadsAlike(
+        root + "/a/.snapshot/s0/t/f",
+        root + "/a/.snapshot/s0/t/g",
+        root + "/b/.snapshot/s1/t/f",
+        root + "/b/.snapshot/s1/t/g",
+        root + "/b/t/g");
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    return kept;
+  }
+
+  private static void bothSides(FsStep step) throws Exception {
+    step.run(both.hopsSide().admin());
+    step.run(both.hdfsSide().admin());
+  }
+
+  @FunctionalInterface
+  private interface FsStep {
+    void run(DistributedFileSystem fs) throws Exception;
+  }
+
+  /** Each path reads the same bytes on both sides. */
+  private static void assertReadsAlike(String... paths) {
+    for (String path : paths) {
+      assertThat(digestOf(both.hopsSide().admin(), path))
+          .as(path)
+          .isEqualTo(digestOf(both.hdfsSide().admin(), path));
+    }
+  }
+
+  private static long idOf(String path) throws Exception {
+    return ((org.apache.hadoop.hdfs.protocol.HdfsFileStatus)
+            both.hopsSide().admin().getFileStatus(p(path)))
+        .getFileId();
+  }
+
+  /** The {@code snapshot_kept_files} rows in directory {@code dirId}'s partition. */
+  private static long keptRowsOf(long dirId) throws Exception {
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
+      return tx.scanAll(SnapshotKeptFileRow.TABLE, LockMode.READ_COMMITTED).stream()
+          .filter(r -> r.dirId() == dirId)
+          .count();
+    }
   }
 
   private static boolean listed(DistributedFileSystem fs, String dir) throws Exception {

@@ -46,8 +46,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * between every pair of them and the current tree are HDFS's; and hops's version rows are exactly
  * what the remaining snapshots read: each version has a snapshot of its directory between the
  * entry's previous version and it, each has its log row, each rename row and earlier-entry row a
- * version that still has its inode there; once every snapshot is deleted, none is left, and
- * fsck-namespace is clean.
+ * version that still has its inode there (versions written at a deleted latest snapshot's id until
+ * the directory's next snapshot, which judges them); once every snapshot is deleted, none is left,
+ * and fsck-namespace is clean.
  */
 class SnapshotReclaimLikeHdfsTest {
   private static final String[] SNAPSHOTTABLE = {"/r/d", "/r/e"};
@@ -98,15 +99,18 @@ class SnapshotReclaimLikeHdfsTest {
     step("delete d/s4 (latest)", fs -> fs.deleteSnapshot(p("/r/d"), "s4"));
     step("append in", fs -> append(fs, "/r/d/in", "+after"));
     step("chmod f1", fs -> fs.setPermission(p("/r/d/f1"), new FsPermission((short) 0640)));
+    assertThat(leftovers)
+        .as("versions at the deleted latest id that no snapshot reads")
+        .isNotEmpty();
     step("snapshot e/e0", fs -> fs.createSnapshot(p("/r/e"), "e0"));
     step("move c across to e (a hold)", fs -> fs.rename(p("/r/d/c"), p("/r/e/c")));
     step("append e/c/new1", fs -> append(fs, "/r/e/c/new1", "+held"));
     step("create e/c/y", fs -> write(fs, "/r/e/c/y", "y"));
     step("snapshot d/s5", fs -> fs.createSnapshot(p("/r/d"), "s5"));
+    assertThat(leftovers).as("judged once the next snapshot is taken").isEmpty();
     step("delete b/f2r", fs -> fs.delete(p("/r/d/b/f2r"), false));
     step("delete d/s1", fs -> fs.deleteSnapshot(p("/r/d"), "s1"));
     step("delete d/s3 (ends the hold)", fs -> fs.deleteSnapshot(p("/r/d"), "s3"));
-    assertThat(leftovers).as("reclaimed by a deleteSnapshot whose range has them").isEmpty();
     step("chmod e/c/y", fs -> fs.setPermission(p("/r/e/c/y"), new FsPermission((short) 0600)));
     step("delete e/e0", fs -> fs.deleteSnapshot(p("/r/e"), "e0"));
     stepThroughOther("delete d/s5 (the last) on the other namenode", "/r/d", "s5");
@@ -295,10 +299,10 @@ class SnapshotReclaimLikeHdfsTest {
                     ? snapshotsOf.get(dir)
                     : snapshotsOf.values().stream().flatMap(List::stream).toList();
             boolean read = readers.stream().anyMatch(s -> s > from && s <= v.snapshotId());
-            // The one documented leftover: after the latest snapshot is deleted while older ones
-            // remain, changes still write at its id (its versions may answer the older ones), so
-            // an entry whose version there was reclaimed gets one nobody reads, until a later
-            // deleteSnapshot of the directory.
+            // After the latest snapshot is deleted while older ones remain, changes still write
+            // at its id (its versions may answer the older ones), so an entry whose version there
+            // was reclaimed gets one nobody reads, until the directory's next snapshot (or the
+            // deletion of its last one) judges them.
             if (!read && deletedLatest.contains(v.snapshotId())) {
               leftovers.add(key);
             } else if (!read) {

@@ -75,6 +75,47 @@ class SnapshotReclaimResumeTest {
     }
   }
 
+  /**
+   * The latest snapshot deleted while an older one remains: changes then write versions at its id
+   * that no snapshot reads. The next snapshot's creation starts their reclaim; its namenode drops
+   * it, and the leader judges them from the pending row: each file keeps only the version s0 reads.
+   */
+  @Test
+  void aSnapshotTakenAfterTheLatestWasDeletedStartsTheReclaimOfItsIdWhichTheLeaderFinishes()
+      throws Exception {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      Storage storage = cluster.namenode().namesystem().storage();
+      DistributedFileSystem fs = cluster.client();
+      tenFilesChangedAfterS0(fs);
+      FsPermission atS0 = fs.getFileStatus(new Path("/d/.snapshot/s0/f0")).getPermission();
+      fs.createSnapshot(new Path("/d"), "s1");
+      fs.deleteSnapshot(new Path("/d"), "s1");
+      SnapshotTestFiles.awaitReclaims(cluster.namenode());
+      for (int i = 0; i < 10; i++) {
+        fs.setPermission(new Path("/d/f" + i), new FsPermission((short) 0640));
+      }
+      assertThat(count(storage, InodeVersionRow.class))
+          .as("versions at s0's id and at the deleted s1's")
+          .isEqualTo(20);
+
+      cluster.namenode().namesystem().snapshotReclaims().stop();
+      fs.createSnapshot(new Path("/d"), "s2");
+      assertThat(count(storage, InodeVersionRow.class)).as("versions at the answer").isEqualTo(20);
+      cluster.namenode().housekeeping().runOnce();
+      cluster.namenode().housekeeping().runOnce();
+      assertThat(count(storage, InodeVersionRow.class)).as("the versions s0 reads").isEqualTo(10);
+      assertThat(count(storage, SnapshotVersionLogRow.class)).as("their log rows").isEqualTo(10);
+      for (int i = 0; i < 10; i++) {
+        assertThat(fs.getFileStatus(new Path("/d/.snapshot/s0/f" + i)).getPermission())
+            .isEqualTo(atS0);
+        assertThat(fs.getFileStatus(new Path("/d/.snapshot/s2/f" + i)).getPermission())
+            .isEqualTo(new FsPermission((short) 0640));
+      }
+    }
+  }
+
   private static long count(Storage storage, Class<?> row) throws Exception {
     try (Transaction tx = storage.begin()) {
       return row == InodeVersionRow.class
