@@ -8,6 +8,7 @@ import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Table;
@@ -26,10 +27,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The database rows a change costs below a directory with one snapshot, against the same change
  * below a plain directory (issue 60; docs/benchmarks.md, "Snapshots"): the rows the change's
  * transactions write, and the rows (and bytes, as the embedded engine encodes a row's value) it
- * leaves in {@code inode_versions}, {@code snapshot_kept_files} and {@code snapshot_version_log}.
- * Each change is the first since the snapshot in a directory of its own (so it versions that
- * directory too where it changes it); files of 70,000 bytes, on a datanode (over the small-file
- * bound).
+ * leaves in {@code inode_versions}, {@code snapshot_kept_files}, {@code snapshot_version_log} and
+ * {@code snapshot_kept_usage}. Each change is the first since the snapshot in a directory of its
+ * own (so it versions that directory too where it changes it); files of 70,000 bytes, on a datanode
+ * (over the small-file bound).
  */
 class SnapshotRowsPerChangeTest {
   private static final byte[] DATA = new byte[70_000];
@@ -67,7 +68,7 @@ class SnapshotRowsPerChangeTest {
     void apply(String dir) throws Exception;
   }
 
-  /** What one change cost: rows written, and rows and bytes left in the three tables. */
+  /** What one change cost: rows written, and rows and bytes left in the four tables. */
   record Cost(
       long written,
       long versions,
@@ -75,7 +76,9 @@ class SnapshotRowsPerChangeTest {
       long kept,
       long keptBytes,
       long logged,
-      long logBytes) {}
+      long logBytes,
+      long usage,
+      long usageBytes) {}
 
   private static void write(Path p) throws Exception {
     try (FSDataOutputStream out =
@@ -98,19 +101,22 @@ class SnapshotRowsPerChangeTest {
         after[2] - before[2],
         after[3] - before[3],
         after[4] - before[4],
-        after[5] - before[5]);
+        after[5] - before[5],
+        after[6] - before[6],
+        after[7] - before[7]);
   }
 
   /**
-   * Rows and bytes of {@code inode_versions}, then of {@code snapshot_kept_files}, then of {@code
-   * snapshot_version_log}.
+   * Rows and bytes of {@code inode_versions}, then of {@code snapshot_kept_files}, of {@code
+   * snapshot_version_log} and of {@code snapshot_kept_usage}.
    */
   private static long[] sizes(Storage storage) throws Exception {
     try (Transaction tx = storage.begin()) {
       long[] v = rowsAndBytes(tx, InodeVersionRow.TABLE);
       long[] k = rowsAndBytes(tx, SnapshotKeptFileRow.TABLE);
       long[] l = rowsAndBytes(tx, SnapshotVersionLogRow.TABLE);
-      return new long[] {v[0], v[1], k[0], k[1], l[0], l[1]};
+      long[] u = rowsAndBytes(tx, SnapshotKeptUsageRow.TABLE);
+      return new long[] {v[0], v[1], k[0], k[1], l[0], l[1], u[0], u[1]};
     }
   }
 
@@ -185,12 +191,12 @@ class SnapshotRowsPerChangeTest {
     StringBuilder table = new StringBuilder();
     table
         .append("| change | rows written, none | with 1 snapshot | extra | versions (bytes) |")
-        .append(" kept files (bytes) | version log (bytes) |\n");
+        .append(" kept files (bytes) | version log (bytes) | kept usage (bytes) |\n");
     costs.forEach(
         (name, c) ->
             table.append(
                 String.format(
-                    "| %s | %d | %d | %d | %d (%d) | %d (%d) | %d (%d) |%n",
+                    "| %s | %d | %d | %d | %d (%d) | %d (%d) | %d (%d) | %d (%d) |%n",
                     name,
                     c[0].written(),
                     c[1].written(),
@@ -200,13 +206,16 @@ class SnapshotRowsPerChangeTest {
                     c[1].kept(),
                     c[1].keptBytes(),
                     c[1].logged(),
-                    c[1].logBytes())));
+                    c[1].logBytes(),
+                    c[1].usage(),
+                    c[1].usageBytes())));
     System.out.print(table);
 
     for (Cost[] c : costs.values()) {
       assertThat(c[0].versions()).isZero();
       assertThat(c[0].kept()).isZero();
       assertThat(c[0].logged()).isZero();
+      assertThat(c[0].usage()).isZero();
       // Each version is logged for its reclaim: one row of 31 bytes plus the name.
       assertThat(c[1].logged()).isEqualTo(c[1].versions());
     }
@@ -221,17 +230,24 @@ class SnapshotRowsPerChangeTest {
     assertThat(versions(costs, "chmod")).isEqualTo(1);
     assertThat(versions(costs, "setxattr")).isEqualTo(1);
     // A deleted or overwritten file the snapshot has keeps its blocks: one row, and its block rows
-    // are not deleted (so the delete writes fewer rows than without the snapshot).
+    // are not deleted (so the delete writes fewer rows than without the snapshot, beside what it
+    // keeps). What it keeps is charged to each directory above it but the root (/snap and the
+    // change's directory), as HDFS counts it in every ancestor's usage.
     for (String change : new String[] {"overwrite", "delete"}) {
       assertThat(costs.get(change)[1].kept()).as(change).isEqualTo(1);
+      assertThat(costs.get(change)[1].usage()).as(change).isEqualTo(2);
     }
     Cost[] delete = costs.get("delete");
     assertThat(delete[1].written())
-        .isLessThan(delete[0].written() + delete[1].versions() + delete[1].logged());
+        .isLessThan(
+            delete[0].written() + delete[1].versions() + delete[1].logged() + delete[1].usage());
     // A change of one call that frees no block writes exactly its versions more. (Writes through a
     // pipeline run several calls whose rows vary by one with the datanode's timing.)
     for (String change : new String[] {"create", "append", "rename", "chmod", "setxattr"}) {
       assertThat(costs.get(change)[1].kept()).as(change).isZero();
+    }
+    for (String change : new String[] {"create", "append", "chmod", "setxattr"}) {
+      assertThat(costs.get(change)[1].usage()).as(change).isZero();
     }
     for (String change : new String[] {"chmod", "setxattr"}) {
       Cost[] c = costs.get(change);
@@ -240,10 +256,13 @@ class SnapshotRowsPerChangeTest {
           .isEqualTo(c[1].versions() + c[1].logged());
     }
     // A rename of a file the snapshot has also records the entry it leaves, twice: its reference
-    // mark's snapshot_earlier_entries row and the snapshot_renamed_entries row diff reports follow.
+    // mark's snapshot_earlier_entries row and the snapshot_renamed_entries row diff reports follow;
+    // and it stays charged at its old place to each directory above it but the root (HDFS's
+    // WithName reference).
     Cost[] rename = costs.get("rename");
+    assertThat(rename[1].usage()).isEqualTo(2);
     assertThat(rename[1].written() - rename[0].written())
-        .isEqualTo(rename[1].versions() + rename[1].logged() + 2);
+        .isEqualTo(rename[1].versions() + rename[1].logged() + 2 + rename[1].usage());
   }
 
   private static long versions(Map<String, Cost[]> costs, String change) {
