@@ -54,6 +54,14 @@ public interface Storage extends AutoCloseable {
     return this;
   }
 
+  /**
+   * A bulk load into this storage ({@link BulkLoad}), or empty for an engine that has none: its
+   * rows go into the store's files without transactions.
+   */
+  default java.util.Optional<BulkLoad> bulkLoad() throws StorageException {
+    return java.util.Optional.empty();
+  }
+
   /** Creating, upgrading and inspecting the schema. */
   SchemaAdmin schema();
 

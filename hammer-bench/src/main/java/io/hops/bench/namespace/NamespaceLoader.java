@@ -1,6 +1,8 @@
 package io.hops.bench.namespace;
 
+import io.hops.dal.BulkLoad;
 import io.hops.dal.IdPool;
+import io.hops.dal.IdRange;
 import io.hops.dal.LockMode;
 import io.hops.dal.Storage;
 import io.hops.dal.Transaction;
@@ -45,6 +47,14 @@ import org.slf4j.LoggerFactory;
  * small-file maximum would need blocks with replicas on datanodes, which the loader does not write:
  * it refuses them.
  *
+ * <p>Where the engine has a {@link BulkLoad} (the embedded one), the rows go into the store's files
+ * outside transactions: each writer takes ids a {@link #BULK_IDS} range at a time from the same
+ * counter and flushes its rows before it takes the next, so that each flush's keys (the rows of the
+ * directories of one range and their index entries) overlap no other's; the parts' own rows,
+ * children of {@code base}, go in one flush at the end, which makes the whole namespace visible at
+ * once. Otherwise, or once {@link #transactional()} is asked for, the rows go in transactions of a
+ * few thousand rows. The two write the same rows ({@code NamespaceBulkLoadTest}).
+ *
  * <p>It may run while namenodes serve the store (they see the new rows; their caches hold only
  * hints), or with none running, before one starts.
  */
@@ -63,6 +73,13 @@ public final class NamespaceLoader {
   private static final int COUNT_ATTEMPTS = 10;
 
   private static final int ID_RANGE = 1 << 16;
+
+  /**
+   * Ids a writer of the bulk path takes at a time, and so the inodes of one flush: about 250 MB of
+   * sorted keys and values on the heap per writer for files of 100 bytes.
+   */
+  static final int BULK_IDS = 1 << 19;
+
   private static final short DIR_PERMISSION = 0755;
   private static final short FILE_PERMISSION = 0644;
 
@@ -98,6 +115,7 @@ public final class NamespaceLoader {
   private final long blockSize;
   private final IdPool ids;
   private final AtomicLong lastId = new AtomicLong();
+  private boolean bulk = true;
 
   /** A loader into {@code storage}; {@code conf} gives the small-file tiers and file defaults. */
   public NamespaceLoader(Storage storage, NamespaceSpec spec, Configuration conf) {
@@ -120,6 +138,12 @@ public final class NamespaceLoader {
               + " not write; use a file size of at most "
               + smallFiles.maxSize());
     }
+  }
+
+  /** Writes in transactions even where the engine has a bulk load (to compare the two). */
+  public NamespaceLoader transactional() {
+    bulk = false;
+    return this;
   }
 
   /**
@@ -148,7 +172,7 @@ public final class NamespaceLoader {
     long start = System.nanoTime();
     InodeRow parent = lookUp(base.getParent());
     MutableInode top =
-        newInode(parent.id(), base.getName(), true, parent, System.currentTimeMillis());
+        newInode(ids::next, parent.id(), base.getName(), true, parent, System.currentTimeMillis());
     attach(parent, top);
     if (spec.dirsPerThread() == 0 || spec.filesPerDir() == 0) {
       throw new IllegalArgumentException("namespace loader: the shape has no files per directory");
@@ -163,14 +187,21 @@ public final class NamespaceLoader {
             seed,
             Math.max(1, files / Math.max(1, sampleSize)),
             sampleSize);
+    java.util.Optional<BulkLoad> tops = bulk ? storage.bulkLoad() : java.util.Optional.empty();
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
     try {
       List<Future<Void>> writers = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
-        writers.add(pool.submit(parts::write));
+        writers.add(
+            pool.submit(
+                tops.isPresent() ? () -> parts.writeBulk(tops.get()) : parts::writeTransactions));
       }
       for (Future<Void> w : writers) {
         w.get();
+      }
+      if (tops.isPresent()) {
+        tops.get().flush();
+        addChildren(top, parts.parts);
       }
       awaitDurable();
     } catch (InterruptedException e) {
@@ -183,6 +214,7 @@ public final class NamespaceLoader {
           : new IOException("namespace loader: writing the namespace failed", cause);
     } finally {
       pool.shutdownNow();
+      tops.ifPresent(BulkLoad::close);
     }
     return new Result(
         parts.made.sum(),
@@ -206,11 +238,13 @@ public final class NamespaceLoader {
     long start = System.nanoTime();
     InodeRow parent = lookUp(dir.getParent());
     MutableInode top =
-        newInode(parent.id(), dir.getName(), true, parent, System.currentTimeMillis());
+        newInode(ids::next, parent.id(), dir.getName(), true, parent, System.currentTimeMillis());
     attach(parent, top);
     try (Batch batch = new Batch(top)) {
       for (long i = 0; i < files; i++) {
-        batch.insert(newInode(top.id, name.apply(i), false, parent, top.modificationTime).toRow());
+        batch.insert(
+            newInode(ids::next, top.id, name.apply(i), false, parent, top.modificationTime)
+                .toRow());
         batch.partDone();
         batch.maybeCommit();
         if (i % 100_000 == 99_999) {
@@ -280,11 +314,11 @@ public final class NamespaceLoader {
       this.sampleSize = sampleSize;
     }
 
-    /** One writer: parts until none is left. */
-    Void write() throws IOException {
+    /** One writer in transactions: parts until none is left. */
+    Void writeTransactions() throws IOException {
       try (Batch batch = new Batch(top)) {
         for (long p = next.getAndIncrement(); p < parts; p = next.getAndIncrement()) {
-          writePart(p, batch);
+          writePart(p, batch::insert, batch::insert, new PartIds(ids::next, n -> {}));
           batch.partDone();
           batch.maybeCommit();
           if (p % 1000 == 999) {
@@ -296,21 +330,47 @@ public final class NamespaceLoader {
       return null;
     }
 
-    private void writePart(long p, Batch batch) throws IOException {
+    /**
+     * One writer of the bulk path: parts until none is left, its rows flushed a range of ids at a
+     * time; each part's own row (a child of {@code base}) into {@code tops}, flushed at the end.
+     */
+    Void writeBulk(BulkLoad tops) throws IOException {
+      try (BulkLoad rows = storage.bulkLoad().orElseThrow()) {
+        IdBlock block = new IdBlock(rows);
+        for (long p = next.getAndIncrement(); p < parts; p = next.getAndIncrement()) {
+          writePart(p, rows::insert, tops::insert, new PartIds(block::next, block::reserve));
+          if (p % 1000 == 999) {
+            LOG.info("namespace loader: {} of {} parts", p + 1, parts);
+          }
+        }
+        rows.flush();
+      }
+      return null;
+    }
+
+    /**
+     * Part {@code p}'s rows: its own (a child of {@code base}) into {@code partRow}, the rest into
+     * {@code rows}, with ids from {@code ids}, told first how many the part takes.
+     */
+    private void writePart(
+        long p, SmallFileStore.Inserts rows, SmallFileStore.Inserts partRow, PartIds ids)
+        throws IOException {
       NamespaceGenerator.PartNames names = generator.namesForThread(seed + p);
+      int n = spec.dirsPerThread();
+      int inPart = (int) Math.min(perPart, files - p * perPart);
+      ids.reserve().accept(1 + names.spine().size() + n - 1 + inPart);
       String partName = "p" + p;
       long now = top.modificationTime;
-      MutableInode up = newInode(top.id, partName, true, owner, now);
+      MutableInode up = newInode(ids.next(), top.id, partName, true, owner, now);
       List<MutableInode> partDirs = new ArrayList<>();
       partDirs.add(up);
       String path = basePath + "/" + partName;
       for (String s : names.spine()) {
         up.childrenCount++;
-        up = newInode(up.id, s, true, owner, now);
+        up = newInode(ids.next(), up.id, s, true, owner, now);
         partDirs.add(up);
         path += "/" + s;
       }
-      int n = spec.dirsPerThread();
       MutableInode[] tree = new MutableInode[n];
       String[] treePaths = new String[n];
       tree[0] = up;
@@ -318,24 +378,24 @@ public final class NamespaceLoader {
       for (int i = 1; i < n; i++) {
         int at = generator.dirParent(i);
         tree[at].childrenCount++;
-        tree[i] = newInode(tree[at].id, names.dirs()[i], true, owner, now);
+        tree[i] = newInode(ids.next(), tree[at].id, names.dirs()[i], true, owner, now);
         treePaths[i] = treePaths[at] + "/" + names.dirs()[i];
         partDirs.add(tree[i]);
       }
-      int inPart = (int) Math.min(perPart, files - p * perPart);
       List<MutableInode> partFiles = new ArrayList<>(inPart);
       for (int i = 0; i < inPart; i++) {
         MutableInode dir = tree[i / spec.filesPerDir()];
-        partFiles.add(newInode(dir.id, names.files()[i], false, owner, now));
+        partFiles.add(newInode(ids.next(), dir.id, names.files()[i], false, owner, now));
         dir.childrenCount++;
       }
-      for (MutableInode d : partDirs) {
-        batch.insert(d.toRow());
+      partRow.insert(InodeRow.TABLE, partDirs.get(0).toRow());
+      for (MutableInode d : partDirs.subList(1, partDirs.size())) {
+        rows.insert(InodeRow.TABLE, d.toRow());
       }
       long first = p * perPart;
       for (int i = 0; i < inPart; i++) {
         MutableInode f = partFiles.get(i);
-        batch.insert(f.toRow());
+        rows.insert(InodeRow.TABLE, f.toRow());
         String filePath = treePaths[i / spec.filesPerDir()] + "/" + f.name;
         long index = first + i;
         if (index % sampleEvery == 0 && index / sampleEvery < sampleSize) {
@@ -343,7 +403,7 @@ public final class NamespaceLoader {
         }
         if (f.size > 0) {
           bytes.add(f.size);
-          smallFiles.write(batch::insert, f.id, contentOf(filePath, f.size));
+          smallFiles.write(rows, f.id, contentOf(filePath, f.size));
         }
       }
       made.add(inPart);
@@ -351,12 +411,62 @@ public final class NamespaceLoader {
     }
   }
 
-  private MutableInode newInode(long parentId, String name, boolean isDir, InodeRow owner, long now)
+  /** Where a part's inodes take their ids. */
+  @FunctionalInterface
+  private interface IdSource {
+    long next() throws IOException;
+  }
+
+  /** What makes room for a part's ids: told how many it takes before its first. */
+  @FunctionalInterface
+  private interface IdReserve {
+    void accept(int ids) throws IOException;
+  }
+
+  /** A part's ids and the room made for them first. */
+  private record PartIds(IdSource next, IdReserve reserve) {}
+
+  /**
+   * One bulk writer's ids: a range of {@link #BULK_IDS} of its own from the {@code inode_id}
+   * counter, its rows flushed before it takes the next, so that one flush's rows are keyed by one
+   * range (their partitions, their ids, their data's inode ids). The rest of a range too small for
+   * the next part is never used, as an {@link IdPool}'s.
+   */
+  private final class IdBlock {
+    private final BulkLoad rows;
+    private long next;
+    private long end;
+
+    IdBlock(BulkLoad rows) {
+      this.rows = rows;
+    }
+
+    void reserve(int ids) throws IOException {
+      if (next + ids > end) {
+        rows.flush();
+        IdRange r = storage.allocateIds("inode_id", Math.max(BULK_IDS, ids));
+        next = r.first();
+        end = r.end();
+      }
+    }
+
+    long next() {
+      return next++;
+    }
+  }
+
+  private MutableInode newInode(
+      IdSource ids, long parentId, String name, boolean isDir, InodeRow owner, long now)
       throws IOException {
+    return newInode(ids.next(), parentId, name, isDir, owner, now);
+  }
+
+  private MutableInode newInode(
+      long id, long parentId, String name, boolean isDir, InodeRow owner, long now) {
     MutableInode m = new MutableInode();
     m.parentId = parentId;
     m.name = name;
-    m.id = ids.next();
+    m.id = id;
     lastId.accumulateAndGet(m.id, Math::max);
     m.isDir = isDir;
     m.permission = isDir ? DIR_PERMISSION : FILE_PERMISSION;
@@ -418,6 +528,21 @@ public final class NamespaceLoader {
       tx.update(InodeRow.TABLE, p.toRow());
       tx.insert(InodeRow.TABLE, base.toRow());
       tx.commit();
+    }
+  }
+
+  /**
+   * Adds {@code parts} to {@code base}'s children count, in one transaction after a bulk load's
+   * parts are in.
+   */
+  private void addChildren(MutableInode base, long parts) throws IOException {
+    try (Transaction tx = storage.begin()) {
+      MutableInode b =
+          MutableInode.of(
+              tx.find(InodeRow.TABLE, Inodes.key(base.parentId, base.name), LockMode.EXCLUSIVE));
+      b.childrenCount += Math.toIntExact(parts);
+      tx.update(InodeRow.TABLE, b.toRow());
+      tx.commitDeferred();
     }
   }
 

@@ -75,6 +75,11 @@ final class EmbeddedStorage implements Storage {
   }
 
   @Override
+  public java.util.Optional<io.hops.dal.BulkLoad> bulkLoad() throws StorageException {
+    return java.util.Optional.of(new EmbeddedBulkLoad(this));
+  }
+
+  @Override
   public SchemaAdmin schema() {
     return schema;
   }

@@ -201,6 +201,11 @@ final class RocksStore implements AutoCloseable {
     return name;
   }
 
+  /** The store's RocksDB options, for table files written outside it ({@link EmbeddedBulkLoad}). */
+  Options options() {
+    return options;
+  }
+
   /** How the store compacts its flushed memtables. */
   CompactionStyle compactionStyle() {
     return options.compactionStyle();
