@@ -60,6 +60,12 @@ public record NamespaceSpec(
     return Integer.parseInt(p.getProperty(key, String.valueOf(dflt)).trim());
   }
 
+  /** This spec with files of {@code bytes} each. */
+  public NamespaceSpec withFileSize(long bytes) {
+    return new NamespaceSpec(
+        depth, subdirsPerDir, filesPerDir, nameLength, nameLengthSpread, dirsPerThread, bytes);
+  }
+
   /** The {@code namespace.*} keys of this spec, for files and reports. */
   public Map<String, String> toProperties() {
     Map<String, String> m = new LinkedHashMap<>();

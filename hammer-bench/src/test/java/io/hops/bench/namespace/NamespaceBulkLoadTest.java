@@ -13,12 +13,8 @@ import io.hops.dal.rows.OnDiskSmallFileDataRow;
 import io.hops.dal.schema.Column;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.HopsTestCluster;
-import io.hops.namenode.cli.FsckNamespaceCommand;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -57,7 +53,7 @@ class NamespaceBulkLoadTest {
       assertThat(storage.bulkLoad()).isPresent();
       List<Path> sample = load(fs, storage, false);
       bulk = walk(storage);
-      assertThat(fsck(storage)).contains("HEALTHY");
+      assertThat(NamespaceLoaderTest.fsck(storage)).contains("HEALTHY");
       for (Path p : sample) {
         try (FSDataInputStream in = fs.open(p)) {
           assertThat(in.readAllBytes())
@@ -85,10 +81,10 @@ class NamespaceBulkLoadTest {
     List<Path> sample = new ArrayList<>();
     NamespaceLoader small =
         new NamespaceLoader(
-            storage, withFileSize(NamespaceSpec.SPOTIFY, 100), new Configuration(false));
+            storage, NamespaceSpec.SPOTIFY.withFileSize(100), new Configuration(false));
     NamespaceLoader large =
         new NamespaceLoader(
-            storage, withFileSize(NamespaceSpec.SPOTIFY, 20_000), new Configuration(false));
+            storage, NamespaceSpec.SPOTIFY.withFileSize(20_000), new Configuration(false));
     if (inTransactions) {
       small.transactional();
       large.transactional();
@@ -148,30 +144,5 @@ class NamespaceBulkLoadTest {
       s.append(':').append(v instanceof byte[] b ? Base64.getEncoder().encodeToString(b) : v);
     }
     return s.toString();
-  }
-
-  private static NamespaceSpec withFileSize(NamespaceSpec s, long size) {
-    return new NamespaceSpec(
-        s.depth(),
-        s.subdirsPerDir(),
-        s.filesPerDir(),
-        s.nameLength(),
-        s.nameLengthSpread(),
-        s.dirsPerThread(),
-        size);
-  }
-
-  private static String fsck(Storage storage) throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int code =
-        FsckNamespaceCommand.run(
-            storage,
-            10_000,
-            false,
-            id -> true,
-            new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(out).isZero();
-    return out;
   }
 }

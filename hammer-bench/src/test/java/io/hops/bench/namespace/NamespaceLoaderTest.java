@@ -31,7 +31,7 @@ class NamespaceLoaderTest {
         DistributedFileSystem fs = cluster.client()) {
       Storage storage = cluster.namenode().namesystem().storage();
       fs.mkdirs(new Path("/bench"));
-      NamespaceSpec small = withFileSize(NamespaceSpec.SPOTIFY, 100);
+      NamespaceSpec small = NamespaceSpec.SPOTIFY.withFileSize(100);
       NamespaceLoader.Result r =
           new NamespaceLoader(storage, small, new Configuration(false))
               .load(new Path("/bench/ns"), FILES, 7, 200);
@@ -40,7 +40,7 @@ class NamespaceLoaderTest {
           "namespace loader: %d files, %d dirs in %d ms (%.0f files/s)%n",
           r.files(), r.dirs(), r.nanos() / 1_000_000, r.filesPerSecond());
       // Pieces of 8 KB in the large tier.
-      NamespaceSpec large = withFileSize(NamespaceSpec.SPOTIFY, 20_000);
+      NamespaceSpec large = NamespaceSpec.SPOTIFY.withFileSize(20_000);
       NamespaceLoader.Result big =
           new NamespaceLoader(storage, large, new Configuration(false))
               .load(new Path("/big"), 600, 8, 20);
@@ -93,23 +93,13 @@ class NamespaceLoaderTest {
   void filesOverTheSmallFileMaximumAreRefused() {
     Configuration conf = new Configuration(false);
     assertThatThrownBy(
-            () -> new NamespaceLoader(null, withFileSize(NamespaceSpec.SPOTIFY, 65_537), conf))
+            () -> new NamespaceLoader(null, NamespaceSpec.SPOTIFY.withFileSize(65_537), conf))
         .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("blocks with replicas on datanodes");
   }
 
-  private static NamespaceSpec withFileSize(NamespaceSpec s, long size) {
-    return new NamespaceSpec(
-        s.depth(),
-        s.subdirsPerDir(),
-        s.filesPerDir(),
-        s.nameLength(),
-        s.nameLengthSpread(),
-        s.dirsPerThread(),
-        size);
-  }
-
-  private static String fsck(Storage storage) throws Exception {
+  /** fsck-namespace of the store, asserted to exit 0; its report. */
+  static String fsck(Storage storage) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int code =
         FsckNamespaceCommand.run(
