@@ -63,7 +63,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
       if (dir == null || dir.id() != seen.id()) {
         throw new TransientStorageException("clearing a hold: directory " + seen.id() + " moved");
       }
-      beyond.check(seen, dir);
+      beyond.lockInner(tx, seen, dir);
     }
     long id = hold.heldId();
     // Every holder's row, locked in the index's order, so that two holders' clearings of a
