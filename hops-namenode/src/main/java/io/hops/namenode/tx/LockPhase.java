@@ -205,6 +205,14 @@ public final class LockPhase implements RowReads {
   }
 
   /**
+   * The snapshot that can read the entry of {@code row}, whatever the entry had then ({@link
+   * CopyOnWrite#entryCoverOf}), or null; for a registered entry.
+   */
+  public SnapshotKeptFileRow entryCoverOf(InodeRow row) {
+    return versions.entryCoverOf(row);
+  }
+
+  /**
    * As {@link #entryKeeperOf}, for a directory too: the snapshot that has {@code row} at its entry
    * ({@link CopyOnWrite#holderOf}), or null; for a registered entry.
    */

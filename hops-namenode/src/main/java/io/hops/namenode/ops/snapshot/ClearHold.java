@@ -38,6 +38,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
   private boolean ownSnapshots;
   private SnapshotKeptFileRow ownHold;
   private KeptFiles kept;
+  private long upTo;
 
   ClearHold(SnapshotKeptFileRow hold) {
     this.hold = hold;
@@ -94,7 +95,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
       return;
     }
     List<SnapshotRow> own = List.of();
-    long upTo = hold.snapshotId();
+    upTo = hold.snapshotId();
     if (dir == null && ownHold != null) {
       // A deleted directory whose larger hold ended first: its files kept up to that hold go too.
       upTo = Math.max(upTo, ownHold.snapshotId());
@@ -130,9 +131,12 @@ final class ClearHold extends Operation<KeptFiles.Left> {
     if (ownHold != null) {
       tx.delete(SnapshotKeptFileRow.TABLE, ownHold);
     }
-    // The versions below it up to the hold: no snapshot of its holder reads them any more.
+    // The versions below it up to the hold: no snapshot of its holder reads them any more. For a
+    // directory deleted since, up to the largest of its holds (its delete recorded one past every
+    // row: DeletedHeldDirectory), which the leader's rounds resume from the pending row.
     tx.insertIfAbsent(
-        SnapshotVersionLogRow.TABLE, ReclaimVersions.afterHold(hold.heldId(), hold.snapshotId()));
+        SnapshotVersionLogRow.TABLE,
+        ReclaimVersions.afterHold(hold.heldId(), dir == null ? upTo : hold.snapshotId()));
     return ReleaseKeptFiles.recordLeft(tx, kept.release(tx));
   }
 }

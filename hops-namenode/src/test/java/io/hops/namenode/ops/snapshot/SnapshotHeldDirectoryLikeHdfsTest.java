@@ -184,6 +184,82 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   }
 
   /**
+   * A directory {@code t} moved out of {@code a}'s snapshot into {@code b}, which takes one, then a
+   * file below it deleted and {@code t} deleted with the other: both are kept in the deleted
+   * directory's partition, past its hold, for {@code b}'s snapshot. Each snapshot reads them as
+   * HDFS's does while it remains, whichever goes first, and the second deletion releases them, with
+   * every version below {@code t}: before, a deleted directory kept its files past its holds for
+   * good.
+   */
+  @Test
+  void aDeletedHeldDirectoryGoesWithTheLastSnapshotThatHadIt() throws Exception {
+    deletedHeldDirectory("/deleted", "a", "b");
+  }
+
+  /** As above, with {@code b}'s snapshot deleted first. */
+  @Test
+  void aDeletedHeldDirectoryGoesWithTheLastSnapshotThatHadItInTheOtherOrder() throws Exception {
+    deletedHeldDirectory("/deleted2", "b", "a");
+  }
+
+  private static void deletedHeldDirectory(String root, String first, String second)
+      throws Exception {
+    List<LocatedBlock> kept = new ArrayList<>();
+    long held = 0;
+    for (boolean hops : new boolean[] {true, false}) {
+      DistributedFileSystem fs = hops ? both.hopsSide().admin() : both.hdfsSide().admin();
+      fs.mkdirs(p(root + "/a/t"));
+      fs.mkdirs(p(root + "/b"));
+      for (String f : List.of("f", "g")) {
+        write(fs, root + "/a/t/" + f, text(f, 3000));
+        if (hops) {
+          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
+        }
+      }
+      fs.allowSnapshot(p(root + "/a"));
+      fs.allowSnapshot(p(root + "/b"));
+      fs.createSnapshot(p(root + "/a"), "s0");
+      fs.rename(p(root + "/a/t"), p(root + "/b/t"));
+      fs.createSnapshot(p(root + "/b"), "s1");
+      if (hops) {
+        held = idOf(root + "/b/t");
+      }
+      fs.delete(p(root + "/b/t/f"), false);
+      fs.delete(p(root + "/b/t"), true);
+    }
+    List<String> all = new ArrayList<>();
+    for (String f : List.of("f", "g")) {
+      all.add(root + "/a/.snapshot/s0/t/" + f);
+      all.add(root + "/b/.snapshot/s1/t/" + f);
+    }
+    assertReadsAlike(all.toArray(String[]::new));
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+
+    String firstSnapshot = first.equals("a") ? "s0" : "s1";
+    String secondSnapshot = first.equals("a") ? "s1" : "s0";
+    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + first), firstSnapshot));
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    for (String f : List.of("f", "g")) {
+      String path = root + "/" + second + "/.snapshot/" + secondSnapshot + "/t/" + f;
+      assertReadsAlike(path);
+      assertThat(digestOf(both.hopsSide().admin(), path)).isEqualTo(digest(text(f, 3000)));
+    }
+    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + second), secondSnapshot));
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
+    long heldId = held;
+    SnapshotKeptBlocks.leaderRounds(both.get());
+    SnapshotKeptBlocks.leaderRounds(both.get());
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
+      assertThat(
+              tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).stream()
+                  .filter(v -> v.parentId() == heldId))
+          .as("versions below the deleted directory")
+          .isEmpty();
+    }
+  }
+
+  /**
    * On both sides: {@code root/a/t/s} with two files, snapshot {@code s0} of {@code a}, {@code t}
    * moved to the plain {@code root/o}, {@code s} made snapshottable, a third file written and
    * snapshot {@code t1} of {@code s}, then two files deleted and one overwritten. Answers the
