@@ -25,10 +25,12 @@ import java.util.List;
  * releases the files kept in its partition up to its latest hold ({@link KeptFiles}): the first
  * batch here, the rest as after a {@code deleteSnapshot}. Those kept past its holds, for the
  * snapshots of a directory it sits below now, go to that directory's partition, or are released
- * when none covers it ({@link KeptBeyondHold}). A directory deleted since only has its kept files
- * released, up to the largest of its holds: one that ended while another remained is remembered in
- * its own partition ({@link EndedHolds}), since no row of its own says it. A row under directory 0
- * (a second hold written before schema version 12) is a holder that never goes.
+ * when none covers it, and those a snapshottable directory below it may read go to that one's too
+ * ({@link KeptBeyondHold}). A directory deleted since only has its kept files released, up to the
+ * largest of its holds: one that ended while another remained is remembered in its own partition
+ * ({@link EndedHolds}), since no row of its own says it, and its delete wrote one past every row
+ * ({@link DeletedHeldDirectory}). A row under directory 0 (a second hold written before schema
+ * version 12) is a holder that never goes.
  */
 final class ClearHold extends Operation<KeptFiles.Left> {
   private final SnapshotKeptFileRow hold;

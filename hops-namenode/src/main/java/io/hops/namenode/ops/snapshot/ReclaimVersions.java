@@ -47,7 +47,9 @@ import java.util.Map;
  *       starts the same for that id: changes wrote versions there since, and write none any more;
  *   <li>after a hold's end ({@link ClearHold}): the held directory's versions up to the hold,
  *       judged by its own snapshots if it is snapshottable (those past the hold were written for
- *       the snapshots of a directory it sits in now, which its log does not name).
+ *       the snapshots of a directory it sits in now, which its log does not name); below a
+ *       snapshottable directory with snapshots inside it, those its snapshots read move to its log;
+ *       for a directory deleted since, up to the largest of its holds.
  * </ul>
  *
  * Whoever finishes deletes the pending row; a namenode that stops midway leaves it, and the leader
