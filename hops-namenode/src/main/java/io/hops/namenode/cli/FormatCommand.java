@@ -60,6 +60,7 @@ final class FormatCommand implements Callable<Integer> {
       if (hadData) {
         // An upgrade of a namespace: recorded, so namenodes of this release start without DDL. An
         // empty store stays empty; its first namenode records the version.
+        SchemaVersion.backfillVersionLog(storage, version, line -> out.println("note:    " + line));
         SchemaVersion.record(storage);
       }
       if (!created.isEmpty()) {

@@ -28,6 +28,7 @@ import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.ops.snapshot.DeletedHeldDirectory;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -141,6 +142,12 @@ final class DeletedInodes {
    * charged to the quotas above until that snapshot's release ({@link #charge}).
    */
   private final Map<Long, SnapshotKeptFileRow> held = new HashMap<>();
+
+  /**
+   * The hold rows a delete of held directories writes, so that their partitions go with their last
+   * holder ({@link DeletedHeldDirectory}).
+   */
+  private List<SnapshotKeptFileRow> heldDirsEnded = List.of();
 
   /** Files whose blocks are left to {@link ReleaseBlocks}. */
   private final List<Long> released = new ArrayList<>();
@@ -283,6 +290,8 @@ final class DeletedInodes {
         d.held.put(r.id(), h);
       }
     }
+    d.heldDirsEnded =
+        DeletedHeldDirectory.rows(tx, all.stream().filter(DeletedHeldDirectory::held).toList());
     if (withLeases) {
       d.readLeases(tx, files);
     }
@@ -623,6 +632,9 @@ final class DeletedInodes {
     }
     for (SnapshotKeptReplicationRow r : keptReplication) {
       tx.insert(SnapshotKeptReplicationRow.TABLE, r);
+    }
+    for (SnapshotKeptFileRow h : heldDirsEnded) {
+      tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, h);
     }
   }
 }

@@ -383,6 +383,16 @@ final class CopyOnWrite {
   }
 
   /**
+   * The directory whose snapshots (or hold) can read the entry of {@code row} and the latest such
+   * snapshot, whatever the entry had at it (an inode renamed within the directory since has its
+   * earlier entry there), as a kept-file row of the inode; null when none covers the entry.
+   */
+  SnapshotKeptFileRow entryCoverOf(InodeRow row) {
+    Cover c = covers.isEmpty() ? null : covers.get(new Name(row.parentId(), row.name()));
+    return c == null ? null : new SnapshotKeptFileRow(c.dirId(), c.snapshotId(), row.id());
+  }
+
+  /**
    * A file's reference mark ({@code snapshot_id} of a file's row; HDFS's {@code INodeReference}):
    * the directory whose snapshots have the file under an earlier entry (parent and name), as the
    * kept-file rule names it (a snapshottable directory, or a held one), so that deleting it under

@@ -205,6 +205,23 @@ public final class LockPhase implements RowReads {
   }
 
   /**
+   * Where a version of an entry of the last of {@code rows} (the path's directories from the root)
+   * is logged and a file deleted there kept ({@link CopyOnWrite#keeperBelow}), for a caller outside
+   * a transaction's phases (the schema upgrade's backfill of the version log), or null.
+   */
+  public static SnapshotKeptFileRow keeperOfPath(List<InodeRow> rows) {
+    return CopyOnWrite.keeperBelow(rows);
+  }
+
+  /**
+   * The snapshot that can read the entry of {@code row}, whatever the entry had then ({@link
+   * CopyOnWrite#entryCoverOf}), or null; for a registered entry.
+   */
+  public SnapshotKeptFileRow entryCoverOf(InodeRow row) {
+    return versions.entryCoverOf(row);
+  }
+
+  /**
    * As {@link #entryKeeperOf}, for a directory too: the snapshot that has {@code row} at its entry
    * ({@link CopyOnWrite#holderOf}), or null; for a registered entry.
    */

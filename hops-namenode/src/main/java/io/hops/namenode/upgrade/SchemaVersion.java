@@ -116,6 +116,37 @@ public final class SchemaVersion {
     }
     LOG.info("upgrading the metadata schema from version {} to {}", stored, CURRENT);
     storage.schema().createOrUpgrade();
+    backfillVersionLog(storage, stored, LOG::warn);
     record(storage);
+  }
+
+  /** The versions a page of the version log's backfill reads per transaction. */
+  private static final int BACKFILL_PAGE = 1000;
+
+  /**
+   * The one-time walk an upgrade from before version 12 makes ({@link VersionLogBackfill}): the
+   * versions no snapshot reads deleted, the others logged; {@code warn} tells the operator what it
+   * did, and how many versions stay without a log row (never reclaimed).
+   */
+  public static VersionLogBackfill.Outcome backfillVersionLog(
+      Storage storage, long stored, java.util.function.Consumer<String> warn)
+      throws StorageException {
+    if (stored >= 12) {
+      return new VersionLogBackfill.Outcome(0, 0, 0);
+    }
+    VersionLogBackfill.Outcome o = VersionLogBackfill.run(storage, BACKFILL_PAGE);
+    if (o.deleted() + o.logged() + o.unlogged() > 0) {
+      warn.accept(
+          "snapshot versions written before schema version 12: "
+              + o.deleted()
+              + " that no snapshot reads deleted, "
+              + o.logged()
+              + " logged for their directory's deleteSnapshot, "
+              + o.unlogged()
+              + " left without a log row (below a directory deleted since, or covered by no"
+              + " snapshot now): they are never reclaimed (docs/architecture.md, \"Reclaiming"
+              + " versions\")");
+    }
+    return o;
   }
 }

@@ -25,10 +25,12 @@ import java.util.List;
  * releases the files kept in its partition up to its latest hold ({@link KeptFiles}): the first
  * batch here, the rest as after a {@code deleteSnapshot}. Those kept past its holds, for the
  * snapshots of a directory it sits below now, go to that directory's partition, or are released
- * when none covers it ({@link KeptBeyondHold}). A directory deleted since only has its kept files
- * released, up to the largest of its holds: one that ended while another remained is remembered in
- * its own partition ({@link EndedHolds}), since no row of its own says it. A row under directory 0
- * (a second hold written before schema version 12) is a holder that never goes.
+ * when none covers it, and those a snapshottable directory below it may read go to that one's too
+ * ({@link KeptBeyondHold}). A directory deleted since only has its kept files released, up to the
+ * largest of its holds: one that ended while another remained is remembered in its own partition
+ * ({@link EndedHolds}), since no row of its own says it, and its delete wrote one past every row
+ * ({@link DeletedHeldDirectory}). A row under directory 0 (a second hold written before schema
+ * version 12) is a holder that never goes.
  */
 final class ClearHold extends Operation<KeptFiles.Left> {
   private final SnapshotKeptFileRow hold;
@@ -38,6 +40,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
   private boolean ownSnapshots;
   private SnapshotKeptFileRow ownHold;
   private KeptFiles kept;
+  private long upTo;
 
   ClearHold(SnapshotKeptFileRow hold) {
     this.hold = hold;
@@ -63,7 +66,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
       if (dir == null || dir.id() != seen.id()) {
         throw new TransientStorageException("clearing a hold: directory " + seen.id() + " moved");
       }
-      beyond.check(seen, dir);
+      beyond.lockInner(tx, seen, dir);
     }
     long id = hold.heldId();
     // Every holder's row, locked in the index's order, so that two holders' clearings of a
@@ -94,7 +97,7 @@ final class ClearHold extends Operation<KeptFiles.Left> {
       return;
     }
     List<SnapshotRow> own = List.of();
-    long upTo = hold.snapshotId();
+    upTo = hold.snapshotId();
     if (dir == null && ownHold != null) {
       // A deleted directory whose larger hold ended first: its files kept up to that hold go too.
       upTo = Math.max(upTo, ownHold.snapshotId());
@@ -130,9 +133,12 @@ final class ClearHold extends Operation<KeptFiles.Left> {
     if (ownHold != null) {
       tx.delete(SnapshotKeptFileRow.TABLE, ownHold);
     }
-    // The versions below it up to the hold: no snapshot of its holder reads them any more.
+    // The versions below it up to the hold: no snapshot of its holder reads them any more. For a
+    // directory deleted since, up to the largest of its holds (its delete recorded one past every
+    // row: DeletedHeldDirectory), which the leader's rounds resume from the pending row.
     tx.insertIfAbsent(
-        SnapshotVersionLogRow.TABLE, ReclaimVersions.afterHold(hold.heldId(), hold.snapshotId()));
+        SnapshotVersionLogRow.TABLE,
+        ReclaimVersions.afterHold(hold.heldId(), dir == null ? upTo : hold.snapshotId()));
     return ReleaseKeptFiles.recordLeft(tx, kept.release(tx));
   }
 }

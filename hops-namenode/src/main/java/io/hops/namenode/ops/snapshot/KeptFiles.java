@@ -66,10 +66,19 @@ final class KeptFiles {
   private final List<SnapshotKeptReplicationRow> replication = new ArrayList<>();
   private final List<SnapshotKeptUsageRow> usage = new ArrayList<>();
 
-  /** Rows past the holds of a directory whose holds ended, handed to their heir. */
+  /**
+   * Rows of a directory whose holds ended, handed to their heir (past the holds) and to the
+   * snapshottable directories below it whose snapshots may read them.
+   */
   private final List<SnapshotKeptFileRow> moved = new ArrayList<>();
 
+  /** Where each of {@link #moved} goes ({@link KeptBeyondHold#targets}). */
+  private final List<List<SnapshotKeptFileRow>> movedTo = new ArrayList<>();
+
   private final List<SnapshotKeptUsageRow> movedUsage = new ArrayList<>();
+
+  /** Where each of {@link #movedUsage} goes ({@link KeptBeyondHold#target}). */
+  private final List<SnapshotKeptUsageRow> movedUsageTo = new ArrayList<>();
 
   /** The heir's usage rows at the moved usage rows' new keys, as locked (null: none). */
   private final List<SnapshotKeptUsageRow> movedOnto = new ArrayList<>();
@@ -137,17 +146,22 @@ final class KeptFiles {
         tx.scanFrom(SnapshotKeptUsageRow.TABLE, dirId, null, batch, LockMode.EXCLUSIVE);
     List<Long> quotaIds = new ArrayList<>();
     for (SnapshotKeptUsageRow u : charged) {
-      if (!u.untilReclaim() && u.snapshotId() < below) {
-        k.usage.add(u);
-        quotaIds.add(u.quotaId());
-      } else if (!u.untilReclaim() && beyond.moves()) {
+      if (u.untilReclaim()) {
+        continue;
+      }
+      boolean due = u.snapshotId() < below;
+      SnapshotKeptUsageRow to = beyond.target(u, due);
+      if (to != null) {
         k.movedUsage.add(u);
-        SnapshotKeptUsageRow to = beyond.moved(u);
+        k.movedUsageTo.add(to);
         k.movedOnto.add(
             tx.find(
                 SnapshotKeptUsageRow.TABLE,
                 SnapshotKeptUsageRow.TABLE.keyOf(to),
                 LockMode.EXCLUSIVE));
+      } else if (due) {
+        k.usage.add(u);
+        quotaIds.add(u.quotaId());
       }
     }
     k.quotas = AncestorQuotas.lockIds(tx, quotaIds.stream().distinct().toList());
@@ -156,10 +170,15 @@ final class KeptFiles {
     for (SnapshotKeptFileRow r : rows) {
       if (r.isHold() && r.heldId() == dirId) {
         k.heldAt = ownHoldCleared ? 0 : r.snapshotId();
-      } else if (r.snapshotId() < below) {
-        (r.isHold() ? k.holds : k.freed).add(r);
-      } else if (beyond.moves()) {
+        continue;
+      }
+      boolean due = r.snapshotId() < below;
+      List<SnapshotKeptFileRow> to = beyond.targets(r, due);
+      if (!to.isEmpty()) {
         k.moved.add(r);
+        k.movedTo.add(to);
+      } else if (due) {
+        (r.isHold() ? k.holds : k.freed).add(r);
       }
     }
     if (k.heldAt > 0) {
@@ -167,7 +186,10 @@ final class KeptFiles {
       k.holds.clear();
       k.usage.clear();
       k.moved.clear();
+      k.movedTo.clear();
       k.movedUsage.clear();
+      k.movedUsageTo.clear();
+      k.movedOnto.clear();
     }
     k.more =
         (rows.size() == batch && k.freed.size() + k.holds.size() + k.moved.size() == batch)
@@ -262,20 +284,24 @@ final class KeptFiles {
   }
 
   /**
-   * The rows past the ended holds, in the heir's partition at their id or the heir's latest
-   * snapshot ({@link KeptBeyondHold#moved}); a usage row adds to one there at the same key.
+   * The rows handed on at the end of the holds: each in the heir's partition at its id or the
+   * heir's latest snapshot, and in those of the snapshottable directories below that may read it
+   * ({@link KeptBeyondHold#targets}); a usage row adds to one there at the same key.
    */
   private void moveToHeir(ExecutePhase tx) throws StorageException {
-    for (SnapshotKeptFileRow r : moved) {
-      tx.delete(SnapshotKeptFileRow.TABLE, r);
-      tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, beyond.moved(r));
+    for (int i = 0; i < moved.size(); i++) {
+      tx.delete(SnapshotKeptFileRow.TABLE, moved.get(i));
+      for (SnapshotKeptFileRow to : movedTo.get(i)) {
+        tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, to);
+      }
     }
     // Rows of one inode and quota directory at several ids past the holds may meet at the cap.
     Map<SnapshotKeptUsageRow, SnapshotKeptUsageRow> onto = new LinkedHashMap<>();
     Set<SnapshotKeptUsageRow> existing = new HashSet<>();
     for (int i = 0; i < movedUsage.size(); i++) {
       SnapshotKeptUsageRow u = movedUsage.get(i);
-      SnapshotKeptUsageRow key = keyOnly(beyond.moved(u));
+      SnapshotKeptUsageRow to = movedUsageTo.get(i);
+      SnapshotKeptUsageRow key = keyOnly(to);
       SnapshotKeptUsageRow there = onto.get(key);
       if (there == null && movedOnto.get(i) != null) {
         there = movedOnto.get(i);
@@ -285,7 +311,7 @@ final class KeptFiles {
       onto.put(
           key,
           there == null
-              ? beyond.moved(u)
+              ? to
               : new SnapshotKeptUsageRow(
                   there.dirId(),
                   there.snapshotId(),

@@ -11,6 +11,7 @@ import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.dal.rows.XAttrVersionRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.resolve.InodeFlags;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -46,7 +47,9 @@ import java.util.Map;
  *       starts the same for that id: changes wrote versions there since, and write none any more;
  *   <li>after a hold's end ({@link ClearHold}): the held directory's versions up to the hold,
  *       judged by its own snapshots if it is snapshottable (those past the hold were written for
- *       the snapshots of a directory it sits in now, which its log does not name).
+ *       the snapshots of a directory it sits in now, which its log does not name); below a
+ *       snapshottable directory with snapshots inside it, those its snapshots read move to its log;
+ *       for a directory deleted since, up to the largest of its holds.
  * </ul>
  *
  * Whoever finishes deletes the pending row; a namenode that stops midway leaves it, and the leader
@@ -74,6 +77,16 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
   private List<XAttrVersionRow> own = List.of();
   private final List<SnapshotVersionLogRow> moved = new ArrayList<>();
   private InodeRow heir;
+
+  /**
+   * Past a hold's end, the snapshottable directories with snapshots below the held one, by id, with
+   * their snapshots' ids sorted (empty: none, or not a hold's end).
+   */
+  private final Map<Long, long[]> inner = new HashMap<>();
+
+  /** Per page row, the inner directory the entry lies below (absent: none; 0: not known). */
+  private final Map<SnapshotVersionLogRow, Long> innerOf = new HashMap<>();
+
   private Key cursor;
   private long heldAt;
   private boolean frozen;
@@ -195,6 +208,7 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
     boolean pastHoldMoves = upToHold() && dir != null && !dir.snapshottable();
     if (pastHoldMoves) {
       heir = heirOf(tx, dir);
+      readInner(tx, dirId);
     }
     // After a deleteSnapshot, the versions from the deleted id up to the next remaining snapshot:
     // those at or past it have that snapshot in their range if the deleted one was.
@@ -225,6 +239,15 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
       cursor = SnapshotVersionLogRow.TABLE.keyOf(r);
     }
     page = judged;
+    if (!inner.isEmpty()) {
+      Map<Long, Long> below = new HashMap<>();
+      for (SnapshotVersionLogRow r : page) {
+        Long d = innerAbove(tx, r.parentId(), dirId, below);
+        if (d != null) {
+          innerOf.put(r, d);
+        }
+      }
+    }
     if (last) {
       // The directory's own xattrs and ACL kept at its snapshots, read by its own snapshots alone.
       own =
@@ -258,6 +281,73 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
     return null;
   }
 
+  /**
+   * The snapshottable directories with snapshots below the held directory {@code dirId} and their
+   * snapshots (read committed): the versions below one of them were logged under the held directory
+   * (the copy-on-write rule's keeper) while it was held, and its snapshots read them.
+   */
+  private void readInner(LockPhase tx, long dirId) throws IOException {
+    for (SnapshottableDirs.Dir d : SnapshottableDirs.read(tx)) {
+      if (d.row().snapshotId() > 0 && d.ancestors().contains(dirId)) {
+        inner.put(
+            d.row().id(),
+            tx.findByPartition(SnapshotRow.TABLE, d.row().id(), LockMode.READ_COMMITTED).stream()
+                .mapToLong(SnapshotRow::snapshotId)
+                .sorted()
+                .toArray());
+      }
+    }
+  }
+
+  /**
+   * The inner directory at or above {@code parentId}, up to the held directory {@code dirId} (read
+   * by id, read committed; {@code memo} by directory), null when none is, 0 when the path is not
+   * known (a directory deleted since).
+   */
+  private Long innerAbove(LockPhase tx, long parentId, long dirId, Map<Long, Long> memo)
+      throws IOException {
+    List<Long> walked = new ArrayList<>();
+    long at = parentId;
+    Long found = null;
+    while (true) {
+      if (memo.containsKey(at)) {
+        found = memo.get(at);
+        break;
+      }
+      walked.add(at);
+      if (inner.containsKey(at)) {
+        found = at;
+        break;
+      }
+      if (at == dirId) {
+        break;
+      }
+      InodeRow row = tx.inodePaths().byId(at);
+      if (row == null) {
+        found = 0L;
+        break;
+      }
+      if (row.id() == Inodes.ROOT_ID || row.parentId() == Inodes.DETACHED) {
+        break; // moved out of the held directory since
+      }
+      at = row.parentId();
+    }
+    for (long w : walked) {
+      memo.put(w, found);
+    }
+    return found;
+  }
+
+  /** Whether a snapshot of the inner directory {@code d} can read {@code (u, v]}. */
+  private boolean readByInner(long d, long u, long v) {
+    for (long r : inner.getOrDefault(d, new long[0])) {
+      if (r > u && r <= v) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether a snapshot that can read {@code (u, v]} exists. */
   private boolean read(long u, long v) {
     if (u < heldAt) {
@@ -279,6 +369,21 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
     for (SnapshotVersionLogRow r : page) {
       EntryVersions e = entries.get(r.parentId() + "/" + r.name());
       InodeVersionRow v = e.at(r.snapshotId());
+      Long below = innerOf.get(r);
+      if (v != null && below != null) {
+        if (below == 0) {
+          continue; // below a directory deleted since, which an inner one's snapshots may read
+        }
+        if (readByInner(below, e.previous(v), v.snapshotId())) {
+          // Read by the inner directory's snapshots: its log takes it, its deleteSnapshot judges
+          // it.
+          tx.delete(SnapshotVersionLogRow.TABLE, r);
+          tx.insert(
+              SnapshotVersionLogRow.TABLE,
+              new SnapshotVersionLogRow(below, r.snapshotId(), r.parentId(), r.name()));
+          continue;
+        }
+      }
       if (v == null || !read(e.previous(v), v.snapshotId())) {
         if (v != null) {
           e.drop(tx, v);

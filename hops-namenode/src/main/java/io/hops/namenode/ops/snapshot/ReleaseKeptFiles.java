@@ -130,7 +130,7 @@ public final class ReleaseKeptFiles extends Operation<KeptFiles.Left> {
       if (dir == null || dir.id() != dirId) {
         throw new TransientStorageException("releasing kept files: directory " + dirId + " moved");
       }
-      beyond.check(seen, dir);
+      beyond.lockInner(tx, seen, dir);
     }
     kept =
         KeptFiles.read(

@@ -10,6 +10,7 @@ import io.hops.dal.LockMode;
 import io.hops.dal.Transaction;
 import io.hops.dal.rows.InodeVersionRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
 import java.util.ArrayList;
@@ -150,6 +151,163 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     assertReadsAlike("/gone/a/.snapshot/s0/t/f", "/gone/a/.snapshot/s0/t/g");
     bothSides(fs -> fs.deleteSnapshot(p("/gone/a"), "s0"));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
+  }
+
+  /**
+   * A directory {@code t} moved out of {@code a}'s snapshot, with a directory {@code s} below it
+   * made snapshottable and given a snapshot of its own: files deleted and overwritten below {@code
+   * s} (one created after the move) are kept in the held directory's partition, past its hold. The
+   * hold's end hands them to {@code s} (its snapshot still reads them byte for byte as HDFS's, the
+   * blocks stay), and {@code s}'s deletion of its snapshot releases them: before, they were kept
+   * for good.
+   */
+  @Test
+  void filesKeptBelowASnapshottableDirectoryInsideAHeldOneGoWithItsSnapshots() throws Exception {
+    List<LocatedBlock> kept = keptBelowAnInnerSnapshottableAlike("/inner");
+    long held = idOf("/inner/o/t");
+    long inner = idOf("/inner/o/t/s");
+    assertThat(keptRowsOf(held)).as("kept in the held directory's partition").isEqualTo(3);
+    bothSides(fs -> fs.deleteSnapshot(p("/inner/a"), "s0"));
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    assertThat(keptRowsOf(held)).as("left in the held directory's partition").isZero();
+    assertThat(keptRowsOf(inner)).as("kept for s's snapshot").isEqualTo(3);
+    assertReadsAlike(
+        "/inner/o/t/s/.snapshot/t1/f",
+        "/inner/o/t/s/.snapshot/t1/g",
+        "/inner/o/t/s/.snapshot/t1/k");
+    assertThat(digestOf(both.hopsSide().admin(), "/inner/o/t/s/.snapshot/t1/k"))
+        .isEqualTo(digest(text("k", 3000)));
+    bothSides(fs -> fs.deleteSnapshot(p("/inner/o/t/s"), "t1"));
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
+    assertThat(usageRows()).as("quota usage kept charged").isZero();
+  }
+
+  /**
+   * A directory {@code t} moved out of {@code a}'s snapshot into {@code b}, which takes one, then a
+   * file below it deleted and {@code t} deleted with the other: both are kept in the deleted
+   * directory's partition, past its hold, for {@code b}'s snapshot. Each snapshot reads them as
+   * HDFS's does while it remains, whichever goes first, and the second deletion releases them, with
+   * every version below {@code t}: before, a deleted directory kept its files past its holds for
+   * good.
+   */
+  @Test
+  void aDeletedHeldDirectoryGoesWithTheLastSnapshotThatHadIt() throws Exception {
+    deletedHeldDirectory("/deleted", "a", "b");
+  }
+
+  /** As above, with {@code b}'s snapshot deleted first. */
+  @Test
+  void aDeletedHeldDirectoryGoesWithTheLastSnapshotThatHadItInTheOtherOrder() throws Exception {
+    deletedHeldDirectory("/deleted2", "b", "a");
+  }
+
+  private static void deletedHeldDirectory(String root, String first, String second)
+      throws Exception {
+    List<LocatedBlock> kept = new ArrayList<>();
+    long held = 0;
+    for (boolean hops : new boolean[] {true, false}) {
+      DistributedFileSystem fs = hops ? both.hopsSide().admin() : both.hdfsSide().admin();
+      fs.mkdirs(p(root + "/a/t"));
+      fs.mkdirs(p(root + "/b"));
+      for (String f : List.of("f", "g")) {
+        write(fs, root + "/a/t/" + f, text(f, 3000));
+        if (hops) {
+          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
+        }
+      }
+      fs.allowSnapshot(p(root + "/a"));
+      fs.allowSnapshot(p(root + "/b"));
+      fs.createSnapshot(p(root + "/a"), "s0");
+      fs.rename(p(root + "/a/t"), p(root + "/b/t"));
+      fs.createSnapshot(p(root + "/b"), "s1");
+      if (hops) {
+        held = idOf(root + "/b/t");
+      }
+      fs.delete(p(root + "/b/t/f"), false);
+      fs.delete(p(root + "/b/t"), true);
+    }
+    List<String> all = new ArrayList<>();
+    for (String f : List.of("f", "g")) {
+      all.add(root + "/a/.snapshot/s0/t/" + f);
+      all.add(root + "/b/.snapshot/s1/t/" + f);
+    }
+    assertReadsAlike(all.toArray(String[]::new));
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+
+    String firstSnapshot = first.equals("a") ? "s0" : "s1";
+    String secondSnapshot = first.equals("a") ? "s1" : "s0";
+    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + first), firstSnapshot));
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    for (String f : List.of("f", "g")) {
+      String path = root + "/" + second + "/.snapshot/" + secondSnapshot + "/t/" + f;
+      assertReadsAlike(path);
+      assertThat(digestOf(both.hopsSide().admin(), path)).isEqualTo(digest(text(f, 3000)));
+    }
+    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + second), secondSnapshot));
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
+    long heldId = held;
+    SnapshotKeptBlocks.leaderRounds(both.get());
+    SnapshotKeptBlocks.leaderRounds(both.get());
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
+      assertThat(
+              tx.scanAll(InodeVersionRow.TABLE, LockMode.READ_COMMITTED).stream()
+                  .filter(v -> v.parentId() == heldId))
+          .as("versions below the deleted directory")
+          .isEmpty();
+    }
+  }
+
+  /**
+   * On both sides: {@code root/a/t/s} with two files, snapshot {@code s0} of {@code a}, {@code t}
+   * moved to the plain {@code root/o}, {@code s} made snapshottable, a third file written and
+   * snapshot {@code t1} of {@code s}, then two files deleted and one overwritten. Answers the
+   * blocks of the three files as they were, on hops's side.
+   */
+  private static List<LocatedBlock> keptBelowAnInnerSnapshottableAlike(String root)
+      throws Exception {
+    List<LocatedBlock> kept = new ArrayList<>();
+    for (boolean hops : new boolean[] {true, false}) {
+      DistributedFileSystem fs = hops ? both.hopsSide().admin() : both.hdfsSide().admin();
+      fs.mkdirs(p(root + "/a/t/s"));
+      fs.mkdirs(p(root + "/o"));
+      for (String f : List.of("f", "g")) {
+        write(fs, root + "/a/t/s/" + f, text(f, 3000));
+      }
+      fs.allowSnapshot(p(root + "/a"));
+      fs.createSnapshot(p(root + "/a"), "s0");
+      fs.rename(p(root + "/a/t"), p(root + "/o/t"));
+      String s = root + "/o/t/s";
+      fs.allowSnapshot(p(s));
+      write(fs, s + "/k", text("k", 3000));
+      if (hops) {
+        for (String f : List.of("f", "g", "k")) {
+          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, s + "/" + f));
+        }
+      }
+      fs.createSnapshot(p(s), "t1");
+      fs.delete(p(s + "/f"), false);
+      fs.delete(p(s + "/k"), false);
+      write(fs, s + "/g", "overwritten in s");
+    }
+    assertThat(kept).hasSize(3);
+    assertReadsAlike(
+        root + "/a/.snapshot/s0/t/s/f",
+        root + "/a/.snapshot/s0/t/s/g",
+        root + "/o/t/s/.snapshot/t1/f",
+        root + "/o/t/s/.snapshot/t1/g",
+        root + "/o/t/s/.snapshot/t1/k",
+        root + "/o/t/s/g");
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    return kept;
+  }
+
+  /** The {@code snapshot_kept_usage} rows left. */
+  private static long usageRows() throws Exception {
+    try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
+      return tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED).size();
+    }
   }
 
   /**

@@ -131,6 +131,94 @@ class SnapshotHoldEndResumeTest {
     }
   }
 
+  /**
+   * As above, with {@code t} moved to the plain {@code o} and the files below a directory {@code
+   * t/s} made snapshottable there, whose snapshot {@code t1} has them when they are deleted: the
+   * leader hands the rest of them (and their usage, and the versions {@code t1} reads) to {@code
+   * s}, whose deletion of {@code t1} then releases every block and takes the usage off.
+   */
+  @Test
+  void theLeaderHandsTheFilesKeptBelowAnInnerSnapshottableDirectoryToItWhenItsNamenodeStops()
+      throws Exception {
+    Configuration conf = SnapshotTestFiles.snapshotsOn();
+    conf.setInt(NamenodeConfig.TRANSACTION_MAX_ROWS, BATCH * 8);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      cluster.startDatanodes(1);
+      Storage storage = cluster.namenode().namesystem().storage();
+      DistributedFileSystem fs = cluster.client();
+      fs.mkdirs(new Path("/a/t/s"));
+      fs.mkdirs(new Path("/o"));
+      fs.setQuota(new Path("/o"), 1000, 1L << 30);
+      List<LocatedBlock> blocks = new ArrayList<>();
+      for (int i = 0; i < FILES; i++) {
+        String path = "/a/t/s/f" + i;
+        try (FSDataOutputStream out = fs.create(new Path(path), (short) 1)) {
+          out.write(bytesOf(i));
+        }
+        blocks.addAll(fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks());
+      }
+      fs.allowSnapshot(new Path("/a"));
+      fs.createSnapshot(new Path("/a"), "s0");
+      fs.rename(new Path("/a/t"), new Path("/o/t"));
+      fs.allowSnapshot(new Path("/o/t/s"));
+      fs.createSnapshot(new Path("/o/t/s"), "t1");
+      for (int i = 0; i < FILES; i++) {
+        fs.delete(new Path("/o/t/s/f" + i), false);
+      }
+      long t = idOf(fs, "/o/t");
+      long inner = idOf(fs, "/o/t/s");
+      assertThat(keptIn(storage, t)).as("kept in the held partition").isEqualTo(FILES);
+      assertThat(fs.getQuotaUsage(new Path("/o")).getFileAndDirectoryCount()).isEqualTo(FILES + 3);
+
+      Namesystem ns = cluster.namenode().namesystem();
+      PermissionChecker superuser = ns.checkers().ofSuperuser();
+      ns.runner().run(() -> new DeleteSnapshot(superuser, "/a", "s0"));
+      SnapshotKeptFileRow hold = holdOf(storage, t);
+      ns.runner().run(() -> new ClearHold(hold));
+      assertThat(keptIn(storage, t)).as("left after the first batch").isEqualTo(FILES - BATCH);
+      assertThat(keptIn(storage, inner)).as("handed by it").isEqualTo(BATCH);
+      assertThat(pending(storage)).contains("kept " + t);
+
+      long deadline = System.currentTimeMillis() + 60_000;
+      while ((keptIn(storage, t) > 0
+              || !pending(storage).isEmpty()
+              || rows(storage, SnapshotVersionLogRow.TABLE).stream()
+                  .anyMatch(r -> r.dirId() == SnapshotVersionLogRow.PENDING))
+          && System.currentTimeMillis() < deadline) {
+        cluster.namenode().housekeeping().runOnce();
+        Thread.sleep(200);
+      }
+      assertThat(keptIn(storage, t)).as("left in the held partition").isZero();
+      assertThat(usageIn(storage, t)).isZero();
+      assertThat(keptIn(storage, inner)).as("kept for t1").isEqualTo(FILES);
+      assertThat(rows(storage, ReleasedFileRow.TABLE)).isEmpty();
+      for (int i = 0; i < 3; i++) {
+        cluster.namenode().housekeeping().runOnce();
+      }
+      assertThat(stored(cluster, blocks)).as("blocks t1 reads").doesNotContain(false);
+      for (int i = 0; i < FILES; i++) {
+        assertThat(readAll(fs, "/o/t/s/.snapshot/t1/f" + i)).isEqualTo(bytesOf(i));
+      }
+      assertThat(fs.getQuotaUsage(new Path("/o")).getFileAndDirectoryCount())
+          .as("charged while t1 has them")
+          .isEqualTo(FILES + 3);
+
+      fs.deleteSnapshot(new Path("/o/t/s"), "t1");
+      deadline = System.currentTimeMillis() + 60_000;
+      while (stored(cluster, blocks).contains(true) && System.currentTimeMillis() < deadline) {
+        cluster.namenode().housekeeping().runOnce();
+        Thread.sleep(200);
+      }
+      assertThat(stored(cluster, blocks)).as("a kept block on the datanode").doesNotContain(true);
+      assertThat(rows(storage, SnapshotKeptFileRow.TABLE)).as("kept files").isEmpty();
+      assertThat(rows(storage, SnapshotKeptUsageRow.TABLE)).as("kept usage").isEmpty();
+      assertThat(rows(storage, ReleasedFileRow.TABLE)).as("released files").isEmpty();
+      assertThat(fs.getQuotaUsage(new Path("/o")).getFileAndDirectoryCount()).isEqualTo(3);
+      assertThat(NamespaceChecker.violations(storage)).isEmpty();
+    }
+  }
+
   private static byte[] bytesOf(int i) {
     byte[] out = new byte[100 + i];
     Arrays.fill(out, (byte) ('a' + i));
