@@ -46,6 +46,49 @@ public final class FileStatuses {
   /** As {@link #status(InodeRow, byte[])}, reporting {@code storagePolicy} (the effective one). */
   public HdfsFileStatus status(InodeRow inode, byte[] localName, byte storagePolicy)
       throws StorageException {
+    return status(
+        inode,
+        localName,
+        storagePolicy,
+        users.userName(inode.userId()),
+        users.groupName(inode.groupId()));
+  }
+
+  /** The statuses of one listing page, built one after the other by one thread. */
+  public Page page() {
+    return new Page();
+  }
+
+  /**
+   * Statuses of many inodes at once (a listing page): the entries of a directory mostly share one
+   * owner and group, so each is looked up once per run of equal ids rather than twice per entry (a
+   * map read and a shared hit counter each time were a seventh of a 1,000-entry page's CPU).
+   */
+  public final class Page {
+    private int userId;
+    private String user;
+    private int groupId;
+    private String group;
+
+    private Page() {}
+
+    /** As {@link FileStatuses#status(InodeRow, byte[], byte)}. */
+    public HdfsFileStatus status(InodeRow inode, byte[] localName, byte storagePolicy)
+        throws StorageException {
+      if (user == null || inode.userId() != userId) {
+        user = users.userName(inode.userId());
+        userId = inode.userId();
+      }
+      if (group == null || inode.groupId() != groupId) {
+        group = users.groupName(inode.groupId());
+        groupId = inode.groupId();
+      }
+      return FileStatuses.this.status(inode, localName, storagePolicy, user, group);
+    }
+  }
+
+  private HdfsFileStatus status(
+      InodeRow inode, byte[] localName, byte storagePolicy, String owner, String group) {
     return new HdfsFileStatus.Builder()
         .isdir(inode.isDir())
         .flags(flags(inode))
@@ -55,8 +98,8 @@ public final class FileStatuses {
         .mtime(inode.modificationTime())
         .atime(inode.accessTime())
         .perm(MODES[inode.permission() & 0x3FF])
-        .owner(users.userName(inode.userId()))
-        .group(users.groupName(inode.groupId()))
+        .owner(owner)
+        .group(group)
         .symlink(inode.symlink() == null ? null : inode.symlink().getBytes(StandardCharsets.UTF_8))
         .path(localName)
         .fileId(inode.id())
