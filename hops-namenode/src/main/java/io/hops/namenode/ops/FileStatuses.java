@@ -25,6 +25,13 @@ public final class FileStatuses {
     }
   }
 
+  /**
+   * The flags of most statuses, shared as {@link #MODES} are: a status reads its flags as it is
+   * built and keeps none of them ({@code HdfsFileStatus.convert}), so this set is never changed.
+   */
+  private static final EnumSet<HdfsFileStatus.Flags> NO_FLAGS =
+      EnumSet.noneOf(HdfsFileStatus.Flags.class);
+
   private final UsersAndGroups users;
   private final boolean snapshots;
 
@@ -109,11 +116,17 @@ public final class FileStatuses {
   }
 
   private EnumSet<HdfsFileStatus.Flags> flags(InodeRow inode) {
+    boolean acl = InodeFlags.hasAcl(inode.permission());
+    boolean snapshotEnabled =
+        snapshots && inode.isDir() && (inode.snapshottable() || inode.id() == Inodes.ROOT_ID);
+    if (!acl && !snapshotEnabled) {
+      return NO_FLAGS;
+    }
     EnumSet<HdfsFileStatus.Flags> flags = EnumSet.noneOf(HdfsFileStatus.Flags.class);
-    if (InodeFlags.hasAcl(inode.permission())) {
+    if (acl) {
       flags.add(HdfsFileStatus.Flags.HAS_ACL);
     }
-    if (snapshots && inode.isDir() && (inode.snapshottable() || inode.id() == Inodes.ROOT_ID)) {
+    if (snapshotEnabled) {
       flags.add(HdfsFileStatus.Flags.SNAPSHOT_ENABLED);
     }
     return flags;
