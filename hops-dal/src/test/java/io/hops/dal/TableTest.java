@@ -94,6 +94,28 @@ class TableTest {
   }
 
   @Test
+  void rowsAreBuiltFromUnboxedColumnValuesInReusedArrays() {
+    long[] primitives = new long[T.columns().size()];
+    Object[] references = new Object[T.columns().size()];
+    primitives[0] = 1;
+    references[1] = "ab";
+    primitives[2] = 3;
+    references[4] = new byte[] {1};
+    primitives[5] = 1;
+    SampleRow first = T.newRow(primitives, references);
+    assertThat(first).isEqualTo(new SampleRow(1, "ab", 3, null, first.blob(), true));
+    assertThat(first.blob()).containsExactly(1);
+    primitives[0] = -5_000_000_000L;
+    references[1] = null;
+    primitives[2] = Integer.MIN_VALUE;
+    references[3] = 42L;
+    references[4] = null;
+    primitives[5] = 0;
+    assertThat(T.newRow(primitives, references))
+        .isEqualTo(new SampleRow(-5_000_000_000L, null, Integer.MIN_VALUE, 42L, null, false));
+  }
+
+  @Test
   void keysAreValuesNormalizedToTheColumnType() {
     SampleRow row = new SampleRow(7, "ab", 3, null, null, false);
     Key k = T.keyOf(row);

@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -85,6 +86,25 @@ class ListingPageCostTest {
     for (int i = 0; i < BIG; i++) {
       assertThat(names.get(i)).isEqualTo(String.format("d%05d", i));
     }
+  }
+
+  @Test
+  void aPageOfOneOwnersEntriesLooksUpItsOwnerAndGroupOnce() throws Exception {
+    var names = observed.cluster().namenode().namesystem().users();
+    ClientProtocol nn = observed.fs().getClient().getNamenode();
+    nn.getListing("/big", HdfsFileStatus.EMPTY_NAME, false); // names cached
+    long before = names.hits() + names.misses();
+    DirectoryListing page = nn.getListing("/big", HdfsFileStatus.EMPTY_NAME, false);
+    assertThat(page.getPartialListing()).hasSize(LIMIT);
+    HdfsFileStatus first = page.getPartialListing()[0];
+    assertThat(first.getOwner())
+        .isEqualTo(UserGroupInformation.getCurrentUser().getShortUserName());
+    for (HdfsFileStatus s : page.getPartialListing()) {
+      assertThat(s.getOwner()).isEqualTo(first.getOwner());
+      assertThat(s.getGroup()).isEqualTo(first.getGroup());
+    }
+    // One owner and one group on the whole page: two lookups, not two per entry.
+    assertThat(names.hits() + names.misses() - before).isLessThanOrEqualTo(2);
   }
 
   @Test

@@ -35,6 +35,9 @@ final class RowCodec<R extends Record> {
   /** The bytes every encoded row has: the column count, the null bitmap, the primitive columns. */
   private final int fixedBytes;
 
+  /** Each thread's arrays for {@link #decode}. */
+  private final ThreadLocal<ColumnValues> values;
+
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle INTS =
@@ -60,6 +63,8 @@ final class RowCodec<R extends Record> {
       }
     }
     this.fixedBytes = fixed;
+    int n = columns.size();
+    this.values = ThreadLocal.withInitial(() -> new ColumnValues(n));
     this.referencePositions =
         columns.stream().mapToInt(Column::position).filter(p -> !primitive[p]).toArray();
   }
@@ -132,33 +137,63 @@ final class RowCodec<R extends Record> {
     };
   }
 
+  /**
+   * A row from its stored value, built without boxing ({@link Table#newRow(long[], Object[])}) from
+   * this thread's two arrays of column values, reused from row to row.
+   */
   R decode(byte[] stored) {
     int storedColumns = stored[0] & 0xFF;
     // The null bitmap is read where it is stored; the values follow it.
     ByteBuffer in = ByteBuffer.wrap(stored);
     in.position(1 + (storedColumns + 7) / 8);
     ColumnType[] types = this.types;
-    Object[] values = new Object[types.length];
+    ColumnValues values = this.values.get();
+    long[] numbers = values.primitives;
+    Object[] references = values.references;
     for (int i = 0; i < types.length; i++) {
-      if (i >= storedColumns) {
-        values[i] = absent[i];
-        continue;
+      boolean isNull = i < storedColumns && (stored[1 + (i >>> 3)] & (1 << (i & 7))) != 0;
+      if (primitive[i]) {
+        numbers[i] = i >= storedColumns || isNull ? 0 : number(types[i], in);
+      } else if (i >= storedColumns) {
+        references[i] = absent[i];
+      } else if (isNull) {
+        references[i] = null;
+      } else {
+        references[i] =
+            switch (types[i]) {
+              case BIGINT -> in.getLong();
+              case INT -> in.getInt();
+              case SMALLINT -> in.getShort();
+              case TINYINT -> in.get();
+              case BOOLEAN -> in.get() != 0;
+              case STRING -> string(stored, in);
+              case BYTES -> bytes(in);
+            };
       }
-      if ((stored[1 + (i >>> 3)] & (1 << (i & 7))) != 0) {
-        continue;
-      }
-      values[i] =
-          switch (types[i]) {
-            case BIGINT -> in.getLong();
-            case INT -> in.getInt();
-            case SMALLINT -> in.getShort();
-            case TINYINT -> in.get();
-            case BOOLEAN -> in.get() != 0;
-            case STRING -> string(stored, in);
-            case BYTES -> bytes(in);
-          };
     }
-    return table.newRow(values);
+    return table.newRow(numbers, references);
+  }
+
+  /** A primitive column's stored value, widened to a long (a boolean as 0 or 1). */
+  private static long number(ColumnType type, ByteBuffer in) {
+    return switch (type) {
+      case BIGINT -> in.getLong();
+      case INT -> in.getInt();
+      case SMALLINT -> in.getShort();
+      case TINYINT, BOOLEAN -> in.get();
+      case STRING, BYTES -> throw new IllegalArgumentException(type + " is not a number");
+    };
+  }
+
+  /** A thread's column values of the row being decoded, by position: a value goes into one. */
+  private static final class ColumnValues {
+    final long[] primitives;
+    final Object[] references;
+
+    ColumnValues(int n) {
+      primitives = new long[n];
+      references = new Object[n];
+    }
   }
 
   private static Object zero(Column c) {

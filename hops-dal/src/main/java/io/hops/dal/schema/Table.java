@@ -35,6 +35,10 @@ public final class Table<R extends Record> {
   private final ToLongFunction<Object>[] primitiveAccessors;
 
   private final MethodHandle constructor;
+
+  /** The canonical constructor over (long[] primitives, Object[] references): {@link #newRow}. */
+  private final MethodHandle unboxedConstructor;
+
   private final int[] keyPositions;
 
   /**
@@ -101,14 +105,56 @@ public final class Table<R extends Record> {
     try {
       Constructor<R> canonical = rowType.getDeclaredConstructor(types);
       canonical.setAccessible(true);
+      MethodHandle direct = MethodHandles.lookup().unreflectConstructor(canonical);
       this.constructor =
-          MethodHandles.lookup()
-              .unreflectConstructor(canonical)
+          direct
               .asSpreader(Object[].class, types.length)
               .asType(MethodType.methodType(Object.class, Object[].class));
+      this.unboxedConstructor = unboxed(direct, types);
     } catch (NoSuchMethodException | IllegalAccessException e) {
       throw new IllegalArgumentException(rowType + " has no usable canonical constructor", e);
     }
+  }
+
+  /**
+   * {@code constructor} taking each primitive parameter from a long[] (narrowed, a boolean as
+   * nonzero) and each other one from an Object[], at its position: once compiled, the values go
+   * from the arrays into the row with no boxing and no spreading of one Object[] per row.
+   */
+  private static MethodHandle unboxed(MethodHandle constructor, Class<?>[] types)
+      throws NoSuchMethodException, IllegalAccessException {
+    MethodHandle longAt = MethodHandles.arrayElementGetter(long[].class);
+    MethodHandle referenceAt = MethodHandles.arrayElementGetter(Object[].class);
+    MethodHandle isSet =
+        MethodHandles.lookup()
+            .findStatic(Table.class, "isSet", MethodType.methodType(boolean.class, long.class));
+    MethodHandle[] arguments = new MethodHandle[types.length];
+    int[] fromArray = new int[types.length];
+    for (int i = 0; i < types.length; i++) {
+      if (types[i].isPrimitive()) {
+        MethodHandle at = MethodHandles.insertArguments(longAt, 1, i);
+        arguments[i] =
+            types[i] == boolean.class
+                ? MethodHandles.filterReturnValue(at, isSet)
+                : MethodHandles.explicitCastArguments(
+                    at, MethodType.methodType(types[i], long[].class));
+      } else {
+        arguments[i] =
+            MethodHandles.explicitCastArguments(
+                MethodHandles.insertArguments(referenceAt, 1, i),
+                MethodType.methodType(types[i], Object[].class));
+        fromArray[i] = 1;
+      }
+    }
+    return MethodHandles.permuteArguments(
+            MethodHandles.filterArguments(constructor, 0, arguments),
+            MethodType.methodType(constructor.type().returnType(), long[].class, Object[].class),
+            fromArray)
+        .asType(MethodType.methodType(Object.class, long[].class, Object[].class));
+  }
+
+  private static boolean isSet(long value) {
+    return value != 0;
   }
 
   /**
@@ -307,6 +353,22 @@ public final class Table<R extends Record> {
   public R newRow(Object[] values) {
     try {
       return rowType.cast((Object) constructor.invokeExact(values));
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("cannot build a " + name + " row", e);
+    }
+  }
+
+  /**
+   * A row from its column values by position: a primitive column's in {@code primitives}, widened
+   * to a long (a boolean as 0 or 1), any other's in {@code references}; the other array's entry at
+   * a position is ignored. Nothing is boxed, and the arrays are the caller's to reuse: a decoder's
+   * way to build rows (a 1,000-entry listing page builds 1,001).
+   */
+  public R newRow(long[] primitives, Object[] references) {
+    try {
+      return rowType.cast((Object) unboxedConstructor.invokeExact(primitives, references));
     } catch (RuntimeException | Error e) {
       throw e;
     } catch (Throwable e) {

@@ -25,6 +25,13 @@ public final class FileStatuses {
     }
   }
 
+  /**
+   * The flags of most statuses, shared as {@link #MODES} are: a status reads its flags as it is
+   * built and keeps none of them ({@code HdfsFileStatus.convert}), so this set is never changed.
+   */
+  private static final EnumSet<HdfsFileStatus.Flags> NO_FLAGS =
+      EnumSet.noneOf(HdfsFileStatus.Flags.class);
+
   private final UsersAndGroups users;
   private final boolean snapshots;
 
@@ -46,6 +53,49 @@ public final class FileStatuses {
   /** As {@link #status(InodeRow, byte[])}, reporting {@code storagePolicy} (the effective one). */
   public HdfsFileStatus status(InodeRow inode, byte[] localName, byte storagePolicy)
       throws StorageException {
+    return status(
+        inode,
+        localName,
+        storagePolicy,
+        users.userName(inode.userId()),
+        users.groupName(inode.groupId()));
+  }
+
+  /** The statuses of one listing page, built one after the other by one thread. */
+  public Page page() {
+    return new Page();
+  }
+
+  /**
+   * Statuses of many inodes at once (a listing page): the entries of a directory mostly share one
+   * owner and group, so each is looked up once per run of equal ids rather than twice per entry (a
+   * map read and a shared hit counter each time were a seventh of a 1,000-entry page's CPU).
+   */
+  public final class Page {
+    private int userId;
+    private String user;
+    private int groupId;
+    private String group;
+
+    private Page() {}
+
+    /** As {@link FileStatuses#status(InodeRow, byte[], byte)}. */
+    public HdfsFileStatus status(InodeRow inode, byte[] localName, byte storagePolicy)
+        throws StorageException {
+      if (user == null || inode.userId() != userId) {
+        user = users.userName(inode.userId());
+        userId = inode.userId();
+      }
+      if (group == null || inode.groupId() != groupId) {
+        group = users.groupName(inode.groupId());
+        groupId = inode.groupId();
+      }
+      return FileStatuses.this.status(inode, localName, storagePolicy, user, group);
+    }
+  }
+
+  private HdfsFileStatus status(
+      InodeRow inode, byte[] localName, byte storagePolicy, String owner, String group) {
     return new HdfsFileStatus.Builder()
         .isdir(inode.isDir())
         .flags(flags(inode))
@@ -55,8 +105,8 @@ public final class FileStatuses {
         .mtime(inode.modificationTime())
         .atime(inode.accessTime())
         .perm(MODES[inode.permission() & 0x3FF])
-        .owner(users.userName(inode.userId()))
-        .group(users.groupName(inode.groupId()))
+        .owner(owner)
+        .group(group)
         .symlink(inode.symlink() == null ? null : inode.symlink().getBytes(StandardCharsets.UTF_8))
         .path(localName)
         .fileId(inode.id())
@@ -66,11 +116,17 @@ public final class FileStatuses {
   }
 
   private EnumSet<HdfsFileStatus.Flags> flags(InodeRow inode) {
+    boolean acl = InodeFlags.hasAcl(inode.permission());
+    boolean snapshotEnabled =
+        snapshots && inode.isDir() && (inode.snapshottable() || inode.id() == Inodes.ROOT_ID);
+    if (!acl && !snapshotEnabled) {
+      return NO_FLAGS;
+    }
     EnumSet<HdfsFileStatus.Flags> flags = EnumSet.noneOf(HdfsFileStatus.Flags.class);
-    if (InodeFlags.hasAcl(inode.permission())) {
+    if (acl) {
       flags.add(HdfsFileStatus.Flags.HAS_ACL);
     }
-    if (snapshots && inode.isDir() && (inode.snapshottable() || inode.id() == Inodes.ROOT_ID)) {
+    if (snapshotEnabled) {
       flags.add(HdfsFileStatus.Flags.SNAPSHOT_ENABLED);
     }
     return flags;

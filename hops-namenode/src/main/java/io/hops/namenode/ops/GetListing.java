@@ -229,13 +229,14 @@ public final class GetListing extends Operation<DirectoryListing> {
     }
     if (!target.isDir()) {
       return new DirectoryListing(
-          new HdfsFileStatus[] {status(target, HdfsFileStatus.EMPTY_NAME)}, 0);
+          new HdfsFileStatus[] {status(statuses.page(), target, HdfsFileStatus.EMPTY_NAME)}, 0);
     }
     pc.check(
         target, PathNames.prefix(resolved.components(), resolved.depth()), FsAction.READ_EXECUTE);
     HdfsFileStatus[] listing = new HdfsFileStatus[count];
+    FileStatuses.Page page = statuses.page();
     for (int i = 0; i < count; i++) {
-      listing[i] = status(children.get(first + i), names[first + i]);
+      listing[i] = status(page, children.get(first + i), names[first + i]);
     }
     return new DirectoryListing(listing, remaining(target));
   }
@@ -244,11 +245,12 @@ public final class GetListing extends Operation<DirectoryListing> {
     return limits.listLimit();
   }
 
-  private HdfsFileStatus status(InodeRow inode, byte[] localName) throws IOException {
+  private HdfsFileStatus status(FileStatuses.Page page, InodeRow inode, byte[] localName)
+      throws IOException {
     // As HDFS: the target's effective policy, a child's own or else the target's.
     byte inherited = io.hops.namenode.blocks.StoragePolicies.effective(resolved.inodes());
     HdfsFileStatus s =
-        statuses.status(
+        page.status(
             inode,
             localName,
             io.hops.namenode.blocks.StoragePolicies.orInherited(inode.storagePolicy(), inherited));
