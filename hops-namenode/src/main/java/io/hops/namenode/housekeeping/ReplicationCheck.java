@@ -405,6 +405,14 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       return;
     }
     if (live.size() + pendingNum >= expectedLive && !misplaced) {
+      if (pendingNum > 0 && live.size() + pendingNum > expected) {
+        // Copies on their way will leave it over-replicated (a replica came back meanwhile): it
+        // stays queued, since an arriving copy queues no check (ReplicaChange.copyArrived), and
+        // its surplus is deleted once they are in (HDFS addStoredBlock's extra-redundancy check).
+        keep(tx, mark, b, priority(live.size(), expectedLive), expected);
+        out.waiting++;
+        return;
+      }
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
       out.satisfied++;
       return;
