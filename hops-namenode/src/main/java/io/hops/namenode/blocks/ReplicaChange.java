@@ -364,10 +364,10 @@ public final class ReplicaChange extends Operation<Void> {
    * from a datanode that was no target, changes nothing. Whether the replica was one of the copies:
    * then its arrival queues no check (HDFS addStoredBlock: a block that is not short, counting the
    * copies still on their way, is not queued). The check that scheduled the copy counted it and
-   * left the block queued if it needs more, or if its copies would leave it over-replicated ({@code
-   * ReplicationCheck}); every replica that was not scheduled still queues one. Checking each
-   * arrived copy again cost a round half its checks, all of them satisfied (docs/benchmarks.md,
-   * "Decommission and re-replication").
+   * left the block queued if it needs more, if its copies would leave it over-replicated, or if it
+   * holds corrupt replicas to delete once they are in ({@code ReplicationCheck}); every replica
+   * that was not scheduled still queues one. Checking each arrived copy again cost a round half its
+   * checks, all of them satisfied (docs/benchmarks.md, "Decommission and re-replication").
    */
   private boolean copyArrived(ExecutePhase tx) throws IOException {
     List<String> left = new ArrayList<>();
