@@ -405,6 +405,15 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
       return;
     }
     if (live.size() + pendingNum >= expectedLive && !misplaced) {
+      if (pendingNum > 0 && (live.size() + pendingNum > expected || !corruptHeld.isEmpty())) {
+        // Copies on their way will leave it over-replicated (a replica came back meanwhile), or
+        // it holds corrupt replicas that go once they are in: it stays queued, since an arriving
+        // copy queues no check (ReplicaChange.copyArrived), as HDFS addStoredBlock deletes the
+        // surplus and the corrupt replicas when a copy arrives.
+        keep(tx, mark, b, priority(live.size(), expectedLive), expected);
+        out.waiting++;
+        return;
+      }
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
       out.satisfied++;
       return;
@@ -448,7 +457,9 @@ final class ReplicationCheck extends Operation<ReplicationCheck.Outcome> {
     } else {
       tx.update(PendingBlockRow.TABLE, next);
     }
-    if (live.size() + pendingNum + t.targets().size() >= expectedLive && !misplaced) {
+    if (live.size() + pendingNum + t.targets().size() >= expectedLive
+        && !misplaced
+        && corruptHeld.isEmpty()) {
       tx.delete(UnderReplicatedBlockRow.TABLE, mark);
     } else {
       keep(tx, mark, b, priority, expected);

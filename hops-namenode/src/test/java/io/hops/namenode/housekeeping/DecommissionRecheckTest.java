@@ -2,6 +2,8 @@ package io.hops.namenode.housekeeping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hops.dal.AccessCounts;
+import io.hops.dal.AccessKind;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.config.NamenodeConfig;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.Test;
 @Tag("serial")
 class DecommissionRecheckTest {
   private static final int FILES = 100;
+  private static final int PAGE = 5;
 
   @Test
   void aRoundAfterAWalkChecksOnlyTheShortBlocksAndTheDatanodeEndsDecommissioned() throws Exception {
@@ -87,6 +90,55 @@ class DecommissionRecheckTest {
                 .hasSize(3);
           }
         }
+      }
+    }
+  }
+
+  @Test
+  void aRecheckEndsAtAPageOfWhichNoBlockWasDone() throws Exception {
+    Path exclude = Files.createTempFile("decommission-recheck-", "");
+    Configuration conf = new Configuration(false);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "0");
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 1024);
+    conf.setInt(NamenodeConfig.HOUSEKEEPING_PAGE_ROWS, PAGE);
+    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString());
+    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+      cluster.startDatanodes(3);
+      BlockManager bm = cluster.namenode().namesystem().blocks();
+      Housekeeping housekeeping = cluster.namenode().housekeeping();
+      try (DistributedFileSystem fs = cluster.client()) {
+        for (int i = 0; i < FILES; i++) {
+          try (FSDataOutputStream out =
+              fs.create(new org.apache.hadoop.fs.Path("/f" + i), true, 4096, (short) 3, 1024)) {
+            out.write(new byte[1024]);
+          }
+        }
+        for (int i = 0; i < FILES; i++) {
+          HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/f" + i), 3);
+        }
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!bm.isLeader()) {
+          assertThat(System.nanoTime()).as("leader within 30 s").isLessThan(deadline);
+          Thread.sleep(50);
+        }
+        DataNode leaving = cluster.datanodes().get(0);
+        Files.writeString(exclude, leaving.getDatanodeId().getXferAddr() + "\n");
+        fs.refreshNodes();
+        // Three datanodes for replication 3: no block can be copied.
+        housekeeping.runOnce(); // the whole walk: every block short, and queued
+        housekeeping.runOnce(); // the replication checks park them
+        io.hops.dal.Storage storage = cluster.namenode().namesystem().storage();
+        AccessCounts before = storage.accessCounts();
+        housekeeping.runOnce();
+        long batched = storage.accessCounts().minus(before).get(AccessKind.BATCH);
+        // Before: every short block's queue and pending rows, a page at a time (2 batched reads
+        // for each of the FILES / PAGE pages: 45 with the other tasks' reads); now one page's.
+        assertThat(batched)
+            .as("batched reads of a round that finds no block done")
+            .isLessThan(FILES / PAGE);
+        assertThat(state(fs, leaving)).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
       }
     }
   }
