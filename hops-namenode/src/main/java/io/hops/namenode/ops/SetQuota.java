@@ -45,6 +45,7 @@ public final class SetQuota extends Operation<Void> {
   private ResolvedPath resolved;
   private QuotaRow quota;
   private List<SnapshotKeptUsageRow> keptUsage = List.of();
+  private UncountedCharges uncounted = UncountedCharges.NONE;
   private SubtreeScan subtree;
   private long[] counted;
 
@@ -118,14 +119,23 @@ public final class SetQuota extends Operation<Void> {
       // (KeptUsageDirs), locked so that a release waits for the quota row that takes them off.
       keptUsage =
           tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", target.id(), LockMode.EXCLUSIVE);
+      // A directory renamed away from a snapshot's entry below it with no quota on either path
+      // left its charge uncounted: HDFS's computeQuotaUsage counts its WithName reference, so it is
+      // counted now (setQuota may walk), once, into every row of the charge.
+      uncounted = UncountedCharges.count(tx, keptUsage, Long.MAX_VALUE);
     }
   }
 
-  /** The usage the snapshots keep below the directory, by the charges naming it. */
+  /**
+   * The usage the snapshots keep below the directory, by the charges naming it: what deletes,
+   * truncates and renames left for the snapshots, and subtrees detached below one until their
+   * reclaim.
+   */
   private long[] keptBelow() {
     long[] sum = new long[2];
-    for (SnapshotKeptUsageRow u : keptUsage) {
-      if (!u.untilReclaim()) {
+    for (SnapshotKeptUsageRow c : keptUsage) {
+      SnapshotKeptUsageRow u = uncounted.filled(c);
+      if (!u.uncounted()) {
         sum[0] += u.ns();
         sum[1] += u.ds();
       }
@@ -188,6 +198,7 @@ public final class SetQuota extends Operation<Void> {
       tx.insert(
           QuotaRow.TABLE,
           new QuotaRow(target.id(), nsQuota, dsQuota, usage[0] + kept[0], usage[1] + kept[1]));
+      uncounted.write(tx, java.util.Set.of());
       dir.hasQuota = true;
     }
     InodeRow after = dir.toRow();
