@@ -29,9 +29,12 @@ import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
  * mark by {@link io.hops.namenode.subtree.SubtreeOperations}, which passes the usage in ({@link
  * #withUsage}); what snapshots keep below it counts too, as HDFS's {@code computeQuotaUsage} counts
  * it: the {@code snapshot_kept_usage} rows naming the directory ({@link KeptUsageDirs}), one index
- * read. Clearing both quotas removes the row (the usage rows stay: a quota set again counts them).
- * Quotas by storage type are refused as HDFS refuses them with {@code
- * dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
+ * read, among them a subtree detached below a snapshot until its reclaim, and directories renamed
+ * away from a snapshot's entry, whose charge a rename with no quota on either path left uncounted
+ * and which are counted now, as HDFS's {@code WithName} reference counts them ({@link
+ * UncountedCharges}: a read of each such directory as it was). Clearing both quotas removes the row
+ * (the usage rows stay: a quota set again counts them). Quotas by storage type are refused as HDFS
+ * refuses them with {@code dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
  */
 public final class SetQuota extends Operation<Void> {
   private final PermissionChecker pc;
