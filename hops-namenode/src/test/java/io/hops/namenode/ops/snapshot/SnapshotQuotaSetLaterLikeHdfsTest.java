@@ -120,6 +120,7 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
     Reclaims.await(storage);
     step("reclaimed", dirs, fs -> "-");
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    liveTreeOnly(dirs);
     try (Transaction tx = storage.begin()) {
       assertThat(tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
     }
@@ -129,8 +130,9 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
    * Directories renamed within a snapshot with no quota on either path, which HDFS keeps at their
    * old entries by {@code WithName} references: a quota set later above an old entry (and on the
    * snapshottable directory, which counts such a directory twice) counts it as it was at the
-   * snapshot, full quotas refuse as HDFS's, a plain directory holding an old entry renamed into a
-   * quota directory carries its charge, and the snapshot's deletion takes it off.
+   * snapshot, full quotas refuse as HDFS's, a plain directory holding an old entry (of a directory
+   * past the bound of one transaction) renamed into a quota directory carries its charge, and the
+   * snapshot's deletion takes it off.
    */
   @Test
   void aDirectoryRenamedWithNoQuotaCountsInAQuotaSetLaterLikeHdfs() throws Exception {
@@ -146,6 +148,11 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
           written(fs, "/rn/snap/a/d/f2", 200);
           written(fs, "/rn/snap/a/d/e/f3", 3_000);
           written(fs, "/rn/snap/c/g/f4", 400);
+          for (int d = 0; d < 2; d++) {
+            for (int f = 0; f < 55; f++) {
+              write(fs, "/rn/snap/c/g/h" + d + "/f" + f, text("g" + d + f, 20 + f));
+            }
+          }
           fs.allowSnapshot(p("/rn/snap"));
           return fs.createSnapshot(p("/rn/snap"), "s1");
         });
@@ -163,6 +170,12 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
         "changes below the renamed directory",
         new String[] {"/rq"},
         fs -> fs.delete(p("/rn/snap/b/d/f2"), false) + written(fs, "/rn/snap/b/d/f6", 60));
+    // The plain directory g was renamed away from is empty now, and g's charge, which the rename
+    // counts, is past the bound: counted under the subtree protocol's mark.
+    step(
+        "rename a plain directory holding an old entry into a quota directory",
+        new String[] {"/rq"},
+        fs -> renamed(fs, "/rn/snap/c", "/rq/c"));
     step(
         "quotas set above the old entry",
         dirs,
@@ -171,16 +184,27 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
     assertThat(hops.get(hops.size() - 2 * dirs.length - 1))
         .contains("NSQuotaExceededException")
         .contains("DSQuotaExceededException");
-    step(
-        "rename a plain directory holding an old entry into a quota directory",
-        dirs,
-        fs -> renamed(fs, "/rn/snap/c", "/rq/c"));
     step("a quota set on it there", dirs, fs -> quota(fs, "/rq/c"));
+    step("quotas that it fills there", dirs, fs -> overQuotas(fs, "/rq/c", "/rq/c/x"));
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
     step("delete the snapshot through the other namenode", dirs, fs -> deleteS1(fs, "/rn/snap"));
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
+    liveTreeOnly(dirs);
     try (Transaction tx = both.hops().namenode().namesystem().storage().begin()) {
       assertThat(tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
+    }
+  }
+
+  /** With the snapshot gone, each quota directory's usage on hops is its live tree's. */
+  private static void liveTreeOnly(String[] dirs) throws Exception {
+    DistributedFileSystem fs = both.hopsSide().admin();
+    for (String q : dirs) {
+      org.apache.hadoop.fs.ContentSummary cs = fs.getContentSummary(p(q));
+      QuotaUsage u = fs.getQuotaUsage(p(q));
+      assertThat(u.getFileAndDirectoryCount())
+          .as(q)
+          .isEqualTo(cs.getFileCount() + cs.getDirectoryCount());
+      assertThat(u.getSpaceConsumed()).as(q).isEqualTo(cs.getSpaceConsumed());
     }
   }
 
