@@ -35,11 +35,11 @@ public final class RenamedDirectoryUsage {
     Deque<Long> left = new ArrayDeque<>(List.of(dirId));
     long read = 0;
     while (!left.isEmpty()) {
-      if (read >= bound) {
-        return null;
-      }
       List<InodeRow> children = SnapshotView.children(tx, left.poll(), at);
       read += Math.max(1, children.size());
+      if (read > bound) {
+        return null;
+      }
       for (InodeRow c : children) {
         usage[0]++;
         if (c.isDir()) {

@@ -120,7 +120,9 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
     Reclaims.await(storage);
     step("reclaimed", dirs, fs -> "-");
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
-    liveTreeOnly(dirs);
+    // HDFS 3.5.0 leaves /bq/n, the renamed directory given a quota, charged with what the snapshot
+    // kept below it (its count disagrees with its own content summary): hops takes it off.
+    liveTreeOnly(new String[] {"/bd", "/bd/snap/m", "/bq", "/bq/n"});
     try (Transaction tx = storage.begin()) {
       assertThat(tx.scanAll(SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)).isEmpty();
     }
