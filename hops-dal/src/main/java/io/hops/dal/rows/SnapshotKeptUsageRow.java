@@ -15,16 +15,19 @@ import io.hops.dal.schema.TableName;
  * keeps them in the usage ({@code computeQuotaUsage}) of every directory above until the last
  * snapshot that has them goes; only a quota directory's {@code quota} row counts them. A rename of
  * a file the snapshots have at its old entry keeps it charged on the source side too (HDFS's {@code
- * INodeReference.WithName}): such a row has the negated file id as {@code inodeId}. Released with
- * the kept files of the same directory and snapshot ({@link SnapshotKeptFileRow}): the transaction
- * that releases them takes the usage off {@code quotaId}'s quota row, if it has one. Partitioned
- * like the kept files, so a release finds both with a pruned scan each; indexed by {@code quotaId},
- * so that a rename of the directory, or a quota set on it, finds what the snapshots keep below it.
+ * INodeReference.WithName}): such a row has the negated file id as {@code inodeId}; a directory
+ * renamed with no quota on either path is charged {@link #UNCOUNTED} (its usage is a walk), counted
+ * by the first quota that needs it. Released with the kept files of the same directory and snapshot
+ * ({@link SnapshotKeptFileRow}): the transaction that releases them takes the usage off {@code
+ * quotaId}'s quota row, if it has one. Partitioned like the kept files, so a release finds both
+ * with a pruned scan each; indexed by {@code quotaId}, so that a rename of the directory, or a
+ * quota set on it, finds what the snapshots keep below it.
  *
- * <p>A row at {@link #RECLAIM} names a quota directory above a subtree that a big delete detached
- * below a snapshot ({@code dirId} and {@code inodeId} its root): the subtree stays charged there
- * until its reclaim, whose batches take off what they delete, and whose last transaction drops the
- * row with the root.
+ * <p>A row at {@link #RECLAIM} names a directory above a subtree that a big delete detached below a
+ * snapshot ({@code dirId} and {@code inodeId} its root), with what the subtree holds: it stays
+ * charged there until its reclaim, whose batches take off what they delete (from the rows and the
+ * quota rows they name), and whose last transaction drops the rows with the root. Rows written
+ * before the subtree's usage was counted into them name only quota directories, with 0.
  */
 @TableName("snapshot_kept_usage")
 public record SnapshotKeptUsageRow(
@@ -39,9 +42,33 @@ public record SnapshotKeptUsageRow(
   /** The snapshot id of the rows of a detached subtree charged until its reclaim. */
   public static final long RECLAIM = Long.MAX_VALUE;
 
-  /** The row naming quota directory {@code quotaId} above the detached subtree {@code rootId}. */
-  public static SnapshotKeptUsageRow untilReclaimed(long rootId, long quotaId) {
-    return new SnapshotKeptUsageRow(rootId, RECLAIM, rootId, quotaId, 0, 0);
+  /** The {@code ns} and {@code ds} of a charge whose usage is not counted yet. */
+  public static final long UNCOUNTED = -1;
+
+  /**
+   * The row naming directory {@code quotaId} above the detached subtree {@code rootId}, which holds
+   * {@code ns} inodes and {@code ds} bytes of storage space.
+   */
+  public static SnapshotKeptUsageRow untilReclaimed(long rootId, long quotaId, long ns, long ds) {
+    return new SnapshotKeptUsageRow(rootId, RECLAIM, rootId, quotaId, ns, ds);
+  }
+
+  /** Whether this charge's usage is still to count ({@link #UNCOUNTED}). */
+  public boolean uncounted() {
+    return ns < 0;
+  }
+
+  /** This row with the usage {@code ns} and {@code ds}. */
+  public SnapshotKeptUsageRow withUsage(long ns, long ds) {
+    return new SnapshotKeptUsageRow(dirId, snapshotId, inodeId, quotaId, ns, ds);
+  }
+
+  /**
+   * Whether this row of a detached subtree carries the subtree's usage: one written before it did
+   * names only a quota directory, with none.
+   */
+  public boolean carriesReclaimUsage() {
+    return untilReclaim() && ns > 0;
   }
 
   /** Whether this row charges a detached subtree until its reclaim, not a snapshot's usage. */

@@ -108,7 +108,7 @@ final class TreeWalk {
           for (SnapshotKeptUsageRow u : page) {
             if (u.untilReclaim()) {
               untilReclaimed.computeIfAbsent(u.inodeId(), k -> new ArrayList<>()).add(u.quotaId());
-            } else {
+            } else if (!u.uncounted()) { // an uncounted charge names no quota directory
               charge(u.quotaId(), u.ns(), u.ds());
             }
           }

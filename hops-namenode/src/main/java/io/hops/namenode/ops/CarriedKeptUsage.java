@@ -11,8 +11,10 @@ import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What snapshots keep charged below a directory being renamed, with a quota or not (the {@code
@@ -40,6 +42,7 @@ final class CarriedKeptUsage {
   private final List<Long> sourceOnly;
   private final List<Long> destinationOnly;
   private final Map<Key, SnapshotKeptUsageRow> found;
+  private UncountedCharges counts = UncountedCharges.NONE;
 
   private CarriedKeptUsage(
       List<SnapshotKeptUsageRow> carried,
@@ -96,6 +99,20 @@ final class CarriedKeptUsage {
     return new CarriedKeptUsage(carried, sourceOnly, destinationOnly, found);
   }
 
+  /** Whether some charge it carries is still to count ({@link UncountedCharges}). */
+  boolean anyUncounted() {
+    return carried.stream().anyMatch(SnapshotKeptUsageRow::uncounted);
+  }
+
+  /**
+   * Counts the charges it carries that were written uncounted, before the quota rows are locked:
+   * false if they hold more than {@code bound} inodes.
+   */
+  boolean count(LockPhase tx, long bound) throws StorageException {
+    counts = UncountedCharges.count(tx, carried, bound);
+    return !counts.exceeded();
+  }
+
   /**
    * Buffers the move of the charges: the source quota directories' rows deleted (one without a row
    * gets the charge back if the rename took the whole usage off it, {@code tookOffSource}; a
@@ -103,20 +120,24 @@ final class CarriedKeptUsage {
    * destination ones' written or added to.
    */
   void move(ExecutePhase tx, AncestorQuotas quotas, boolean tookOffSource) throws StorageException {
-    for (SnapshotKeptUsageRow u : carried) {
+    Set<Key> rewritten = new HashSet<>();
+    for (SnapshotKeptUsageRow c : carried) {
+      SnapshotKeptUsageRow u = counts.filled(c);
       for (long q : sourceOnly) {
         SnapshotKeptUsageRow there = found.get(keyAt(u, q));
         if (there != null) {
           tx.delete(SnapshotKeptUsageRow.TABLE, there);
-        } else if (tookOffSource) {
+          rewritten.add(keyAt(u, q));
+        } else if (tookOffSource && !u.uncounted()) {
           quotas.addTo(q, u.ns(), u.ds());
         }
       }
       for (long q : destinationOnly) {
-        if (u.untilReclaim() && !quotas.counts(q)) {
-          continue; // a detached subtree's reclaim only takes off quota rows (SubtreeReclaim)
+        if (u.untilReclaim() && !u.carriesReclaimUsage() && !quotas.counts(q)) {
+          continue; // written before the subtree's usage was: only quota directories are named
         }
-        SnapshotKeptUsageRow there = found.get(keyAt(u, q));
+        rewritten.add(keyAt(u, q));
+        SnapshotKeptUsageRow there = counts.filled(found.get(keyAt(u, q)));
         SnapshotKeptUsageRow row =
             new SnapshotKeptUsageRow(
                 u.dirId(),
@@ -132,13 +153,15 @@ final class CarriedKeptUsage {
         }
       }
     }
+    counts.write(tx, rewritten);
   }
 
   /** What the snapshots keep below the directory: the sum of the charges naming it. */
   long[] usage() {
     long[] sum = new long[2];
-    for (SnapshotKeptUsageRow u : carried) {
-      if (!u.untilReclaim()) {
+    for (SnapshotKeptUsageRow c : carried) {
+      SnapshotKeptUsageRow u = counts.filled(c);
+      if (!u.uncounted()) {
         sum[0] += u.ns();
         sum[1] += u.ds();
       }

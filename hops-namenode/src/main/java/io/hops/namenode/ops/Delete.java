@@ -58,6 +58,7 @@ public final class Delete extends Operation<Boolean> {
   private boolean detachOnlyIfCovered;
   private long hold;
   private SnapshotKeptFileRow holdRow;
+  private long[] detachedUsage;
 
   public Delete(
       Limits limits,
@@ -95,9 +96,11 @@ public final class Delete extends Operation<Boolean> {
    * writes its root's entry version like any delete, and the detached root keeps a hold, as a
    * directory moved away from its snapshots does (docs/architecture.md, "Snapshots", a big delete
    * below a snapshot): its rows stay, unmarked, until the hold ends, and are reclaimed then. Its
-   * usage stays charged to the quota directories above, as HDFS keeps what its snapshots have: a
-   * {@link SnapshotKeptUsageRow#untilReclaimed} row names each, and the reclaim's batches take off
-   * what they free.
+   * usage stays charged to every directory above, as HDFS keeps what its snapshots have in the
+   * usage of each ({@code computeQuotaUsage}): a {@link SnapshotKeptUsageRow#untilReclaimed} row
+   * names each, with the subtree's usage ({@link #withDetachedUsage}, counted under the mark; a
+   * {@link UncountedSubtreeException} asks for it), so that a quota set later above it, or a rename
+   * of a directory above it, counts it; the reclaim's batches take off what they free.
    */
   public Delete detaching() {
     this.detach = true;
@@ -112,6 +115,27 @@ public final class Delete extends Operation<Boolean> {
   public Delete detachingIfCovered() {
     this.detachOnlyIfCovered = true;
     return detaching();
+  }
+
+  /**
+   * The usage of the marked subtree (namespace and storage space, its root included), counted under
+   * the mark: what a subtree detached below a snapshot stays charged with.
+   */
+  public Delete withDetachedUsage(long[] usage) {
+    this.detachedUsage = usage;
+    return this;
+  }
+
+  /**
+   * A subtree to detach below a snapshot whose usage the caller has not counted: nothing was
+   * written; count it under the mark ({@link #withDetachedUsage}) and delete again.
+   */
+  public static final class UncountedSubtreeException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    UncountedSubtreeException(String path) {
+      super("the usage of " + path + " is to count before it is detached below a snapshot");
+    }
   }
 
   @Override
@@ -230,6 +254,9 @@ public final class Delete extends Operation<Boolean> {
       throw new SubtreeTooBigException("delete", path, target, null);
     }
     snapshots.refuseSnapshotted();
+    if (covered && detachedUsage == null) {
+      throw new UncountedSubtreeException(path);
+    }
     snapshots.dropRemoved(tx);
     // The row's key changes (deletes are flushed first; the entry's version goes with the
     // delete); the mark stays: it says who reclaims. A held subtree is the snapshots' until its
@@ -248,10 +275,16 @@ public final class Delete extends Operation<Boolean> {
     if (holdRow != null) {
       tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, holdRow);
     }
-    // The snapshots have the subtree: it stays charged to the quotas above (HDFS drops only what no
-    // snapshot has), until the reclaim after its hold takes off what each batch frees.
-    for (long q : quotas.ids(0, resolved.depth())) {
-      tx.insert(SnapshotKeptUsageRow.TABLE, SnapshotKeptUsageRow.untilReclaimed(target.id(), q));
+    if (covered) {
+      // The snapshots have the subtree: it stays charged to every directory above (HDFS drops only
+      // what no snapshot has; the quota rows keep counting it), until the reclaim after its hold
+      // takes off what each batch frees.
+      for (long q : KeptUsageDirs.of(resolved, resolved.depth())) {
+        tx.insert(
+            SnapshotKeptUsageRow.TABLE,
+            SnapshotKeptUsageRow.untilReclaimed(
+                target.id(), q, detachedUsage[0], detachedUsage[1]));
+      }
     }
     MutableInode p = MutableInode.of(parent);
     p.childrenCount--;

@@ -2,6 +2,7 @@ package io.hops.namenode.ops;
 
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.schema.Key;
 import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
@@ -57,6 +58,8 @@ public final class DeleteLevelBatch extends Operation<DeleteLevelBatch.Outcome> 
   private int left;
   private DeletedInodes related;
   private List<Long> quotaDirs = List.of();
+  private long detachedRoot;
+  private List<SnapshotKeptUsageRow> charges = List.of();
   private AncestorQuotas quotas = AncestorQuotas.none();
   private io.hops.namenode.tx.OwnMark mark;
 
@@ -74,6 +77,18 @@ public final class DeleteLevelBatch extends Operation<DeleteLevelBatch.Outcome> 
    */
   public DeleteLevelBatch countedIn(List<Long> quotaDirs) {
     this.quotaDirs = quotaDirs;
+    return this;
+  }
+
+  /**
+   * The reclaim of a subtree detached below a snapshot ({@code rootId}): the directories its {@link
+   * SnapshotKeptUsageRow#untilReclaimed} rows name ({@code chargedDirs}, as read before the
+   * reclaim, for the batch's budget) are read again under lock, so that a rename or a quota set
+   * meanwhile is seen, and each batch takes what it frees off their rows and their quota rows.
+   */
+  public DeleteLevelBatch chargedUntilReclaimOf(long rootId, List<Long> chargedDirs) {
+    this.detachedRoot = rootId;
+    this.quotaDirs = chargedDirs;
     return this;
   }
 
@@ -138,7 +153,15 @@ public final class DeleteLevelBatch extends Operation<DeleteLevelBatch.Outcome> 
         }
       }
     }
-    if (!leaves.isEmpty()) {
+    if (!leaves.isEmpty() && detachedRoot != 0) {
+      // The usage rows, then the quota rows they name: docs/architecture.md, "Lock order".
+      charges =
+          tx.findByPartition(SnapshotKeptUsageRow.TABLE, detachedRoot, LockMode.EXCLUSIVE).stream()
+              .filter(u -> u.untilReclaimOf(detachedRoot))
+              .toList();
+      quotas =
+          AncestorQuotas.lockIds(tx, charges.stream().map(SnapshotKeptUsageRow::quotaId).toList());
+    } else if (!leaves.isEmpty()) {
       quotas = AncestorQuotas.lockIds(tx, quotaDirs);
     }
   }
@@ -158,8 +181,15 @@ public final class DeleteLevelBatch extends Operation<DeleteLevelBatch.Outcome> 
     }
     if (related != null) {
       related.delete(tx);
-      quotas.add(-leaves.size(), -related.space(leaves));
+      long space = related.space(leaves);
+      quotas.add(-leaves.size(), -space);
       quotas.flush(tx);
+      for (SnapshotKeptUsageRow u : charges) {
+        if (u.carriesReclaimUsage()) {
+          tx.update(
+              SnapshotKeptUsageRow.TABLE, u.withUsage(u.ns() - leaves.size(), u.ds() - space));
+        }
+      }
     }
     return new Outcome(left, leaves.size(), deferred);
   }

@@ -13,9 +13,9 @@ import java.util.List;
 
 /**
  * The last transaction of a reclaim: the detached root with what goes with it (its quota row,
- * attributes, and for a subtree detached below a snapshot the charge of the quota directories above
- * its old place, which lose the root now), if it has no children left; false if a late writer added
- * some.
+ * attributes, and for a subtree detached below a snapshot its charge's rows, one per directory that
+ * was above its old place or that a rename carried the charge to, whose quota rows lose the root
+ * now), if it has no children left; false if a late writer added some.
  */
 public final class DropDetachedRoot extends Operation<Boolean> {
   private final long id;

@@ -28,4 +28,16 @@ final class KeptUsageDirs {
     }
     return ids;
   }
+
+  /** Whether a directory among the first {@code count} inodes of {@code path} has a quota. */
+  static boolean anyQuota(ResolvedPath path, int count) {
+    List<InodeRow> inodes = path.inodes();
+    for (int i = 1; i < Math.min(count, inodes.size()); i++) {
+      InodeRow r = inodes.get(i);
+      if (r != null && r.isDir() && r.hasQuota()) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -59,10 +59,14 @@ public final class Rename extends Operation<Boolean> {
   private DeletedInodes overwritten;
 
   /**
-   * The snapshot that has the source at its old entry: a file always, a directory if a quota is on
-   * either path (its charge needs its usage, a walk).
+   * The snapshot that has the source at its old entry: its charge's usage is counted now for a file
+   * (a read of its blocks) and for a directory where a quota is on either path; a directory's is
+   * otherwise a walk, left {@link SnapshotKeptUsageRow#UNCOUNTED} for the first quota that needs it
+   * ({@link UncountedCharges}).
    */
   private SnapshotKeptFileRow keptAtSource;
+
+  private boolean uncountedAtSource;
 
   /** What snapshots keep charged to a renamed quota directory, moved with it. */
   private CarriedKeptUsage carried;
@@ -194,9 +198,16 @@ public final class Rename extends Operation<Boolean> {
     if (s == null || sn == 0 || tn == 0) {
       return;
     }
+    boolean quotaOnEitherPath =
+        KeptUsageDirs.anyQuota(locks.srcPath(), sn) || KeptUsageDirs.anyQuota(locks.dstPath(), tn);
     if (s.isDir() && (s.hasQuota() || snapshotSettings.enabled())) {
       // What snapshots keep below it, with a quota or not (HDFS's computeQuotaUsage counts it).
       carried = CarriedKeptUsage.lock(tx, s.id(), locks.srcPath(), sn, locks.dstPath(), tn);
+      if (quotaOnEitherPath
+          && carried.anyUncounted()
+          && !carried.count(tx, givenUsage != null ? Long.MAX_VALUE : limits.inodesInOneTx())) {
+        movedTooBig = true; // counted under the subtree protocol's mark
+      }
     }
     quotas =
         AncestorQuotas.lock(
@@ -204,16 +215,19 @@ public final class Rename extends Operation<Boolean> {
     // HDFS's INodeReference.WithName, of a file or a directory: the latest snapshot has it at its
     // old entry, so it stays charged there while the destination gains it.
     keptAtSource = s.isDir() ? tx.entryHolderOf(s) : tx.entryKeeperOf(s);
-    // A file's charge costs a read of its blocks; a directory's a walk, only where a quota counts.
     if (keptAtSource != null
-        && (!s.isDir() || quotas.any(0, sn) || quotas.any(1, tn))
-        && !chargedAtSourceAlready(tx, s, KeptUsageDirs.of(locks.srcPath(), sn))) {
+        && chargedAtSourceAlready(tx, s, KeptUsageDirs.of(locks.srcPath(), sn))) {
+      keptAtSource = null;
+    }
+    // A file's charge costs a read of its blocks; a directory's a walk, made only where a quota
+    // counts it: elsewhere the charge is written uncounted.
+    if (keptAtSource != null && (!s.isDir() || quotaOnEitherPath)) {
       if (!s.isDir()) {
         moved = OpenFilesSpace.usage(tx, List.of(s));
         return;
       }
     } else {
-      keptAtSource = null;
+      uncountedAtSource = keptAtSource != null;
       if (!quotas.differ(0, sn, 1, tn)) {
         return;
       }
@@ -274,13 +288,12 @@ public final class Rename extends Operation<Boolean> {
    * file id, apart from the rows of the file's later delete.
    */
   private SnapshotKeptUsageRow renameCharge(long fileId, long q) {
+    long[] usage =
+        uncountedAtSource || moved == null
+            ? new long[] {SnapshotKeptUsageRow.UNCOUNTED, SnapshotKeptUsageRow.UNCOUNTED}
+            : moved;
     return new SnapshotKeptUsageRow(
-        keptAtSource.dirId(),
-        keptAtSource.snapshotId(),
-        -fileId,
-        q,
-        moved == null ? 0 : moved[0],
-        moved == null ? 0 : moved[1]);
+        keptAtSource.dirId(), keptAtSource.snapshotId(), -fileId, q, usage[0], usage[1]);
   }
 
   /**

@@ -29,9 +29,12 @@ import org.apache.hadoop.hdfs.server.namenode.UnsupportedActionException;
  * mark by {@link io.hops.namenode.subtree.SubtreeOperations}, which passes the usage in ({@link
  * #withUsage}); what snapshots keep below it counts too, as HDFS's {@code computeQuotaUsage} counts
  * it: the {@code snapshot_kept_usage} rows naming the directory ({@link KeptUsageDirs}), one index
- * read. Clearing both quotas removes the row (the usage rows stay: a quota set again counts them).
- * Quotas by storage type are refused as HDFS refuses them with {@code
- * dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
+ * read, among them a subtree detached below a snapshot until its reclaim, and directories renamed
+ * away from a snapshot's entry, whose charge a rename with no quota on either path left uncounted
+ * and which are counted now, as HDFS's {@code WithName} reference counts them ({@link
+ * UncountedCharges}: a read of each such directory as it was). Clearing both quotas removes the row
+ * (the usage rows stay: a quota set again counts them). Quotas by storage type are refused as HDFS
+ * refuses them with {@code dfs.quota.by.storage.type.enabled=false}: hops has one storage type.
  */
 public final class SetQuota extends Operation<Void> {
   private final PermissionChecker pc;
@@ -45,6 +48,7 @@ public final class SetQuota extends Operation<Void> {
   private ResolvedPath resolved;
   private QuotaRow quota;
   private List<SnapshotKeptUsageRow> keptUsage = List.of();
+  private UncountedCharges uncounted = UncountedCharges.NONE;
   private SubtreeScan subtree;
   private long[] counted;
 
@@ -118,14 +122,23 @@ public final class SetQuota extends Operation<Void> {
       // (KeptUsageDirs), locked so that a release waits for the quota row that takes them off.
       keptUsage =
           tx.findByIndex(SnapshotKeptUsageRow.TABLE, "quota_id", target.id(), LockMode.EXCLUSIVE);
+      // A directory renamed away from a snapshot's entry below it with no quota on either path
+      // left its charge uncounted: HDFS's computeQuotaUsage counts its WithName reference, so it is
+      // counted now (setQuota may walk), once, into every row of the charge.
+      uncounted = UncountedCharges.count(tx, keptUsage, Long.MAX_VALUE);
     }
   }
 
-  /** The usage the snapshots keep below the directory, by the charges naming it. */
+  /**
+   * The usage the snapshots keep below the directory, by the charges naming it: what deletes,
+   * truncates and renames left for the snapshots, and subtrees detached below one until their
+   * reclaim.
+   */
   private long[] keptBelow() {
     long[] sum = new long[2];
-    for (SnapshotKeptUsageRow u : keptUsage) {
-      if (!u.untilReclaim()) {
+    for (SnapshotKeptUsageRow c : keptUsage) {
+      SnapshotKeptUsageRow u = uncounted.filled(c);
+      if (!u.uncounted()) {
         sum[0] += u.ns();
         sum[1] += u.ds();
       }
@@ -188,6 +201,7 @@ public final class SetQuota extends Operation<Void> {
       tx.insert(
           QuotaRow.TABLE,
           new QuotaRow(target.id(), nsQuota, dsQuota, usage[0] + kept[0], usage[1] + kept[1]));
+      uncounted.write(tx, java.util.Set.of());
       dir.hasQuota = true;
     }
     InodeRow after = dir.toRow();

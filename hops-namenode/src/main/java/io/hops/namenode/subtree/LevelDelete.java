@@ -31,6 +31,28 @@ final class LevelDelete {
    */
   void levels(InodeRow root, List<List<DeleteLevelBatch.Entry>> levels, List<Long> quotaDirs)
       throws IOException {
+    levels(root, levels, b -> b.countedIn(quotaDirs));
+  }
+
+  /**
+   * As {@link #levels(InodeRow, List, List)}, for the reclaim of a subtree detached below a
+   * snapshot: each batch counted in the directories its charge rows name then ({@link
+   * DeleteLevelBatch#chargedUntilReclaimOf}; {@code chargedDirs} as read before).
+   */
+  void reclaimLevels(
+      InodeRow root, List<List<DeleteLevelBatch.Entry>> levels, List<Long> chargedDirs)
+      throws IOException {
+    levels(
+        root,
+        levels,
+        b -> chargedDirs.isEmpty() ? b : b.chargedUntilReclaimOf(root.id(), chargedDirs));
+  }
+
+  private void levels(
+      InodeRow root,
+      List<List<DeleteLevelBatch.Entry>> levels,
+      java.util.function.UnaryOperator<DeleteLevelBatch> counted)
+      throws IOException {
     DeleteLevelBatch.Entry rootEntry =
         new DeleteLevelBatch.Entry(root.id(), root.parentId(), root.name(), true);
     OwnMark mark = w.ownMark(root);
@@ -50,7 +72,7 @@ final class LevelDelete {
       List<Future<Integer>> batches = new ArrayList<>();
       for (int i = 0; i < level.size(); i += w.bound) {
         List<DeleteLevelBatch.Entry> doomed = level.subList(i, Math.min(level.size(), i + w.bound));
-        batches.add(w.pool.submit(() -> batch(doomed, parents, quotaDirs, mark)));
+        batches.add(w.pool.submit(() -> batch(doomed, parents, counted, mark)));
       }
       await(batches);
       levels.set(k, List.of()); // deleted: its memory goes
@@ -66,7 +88,7 @@ final class LevelDelete {
   private int batch(
       List<DeleteLevelBatch.Entry> doomed,
       Map<Long, DeleteLevelBatch.Entry> parents,
-      List<Long> quotaDirs,
+      java.util.function.UnaryOperator<DeleteLevelBatch> counted,
       OwnMark mark)
       throws IOException {
     List<DeleteLevelBatch.Entry> todo = doomed;
@@ -80,7 +102,7 @@ final class LevelDelete {
       now.forEach(e -> mine.put(e.parentId(), parents.get(e.parentId())));
       List<DeleteLevelBatch.Entry> ps = new ArrayList<>(mine.values());
       DeleteLevelBatch.Outcome out =
-          w.runner.run(() -> new DeleteLevelBatch(ps, now).countedIn(quotaDirs).underMark(mark));
+          w.runner.run(() -> counted.apply(new DeleteLevelBatch(ps, now)).underMark(mark));
       refilled += out.refilled();
       List<DeleteLevelBatch.Entry> rest = new ArrayList<>(out.deferred());
       rest.addAll(after);

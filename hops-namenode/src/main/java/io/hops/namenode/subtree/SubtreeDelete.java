@@ -147,20 +147,29 @@ final class SubtreeDelete {
       InodeRow root)
       throws IOException {
     long start = System.nanoTime();
+    String path = SubtreeWorkers.pathOf(src);
+    long[] usage = null;
     if (!pc.isSuperuser()) {
-      quiesce.check(root, SubtreeWorkers.pathOf(src), pc);
+      // The sub-access check walks the subtree anyway: it counts it too where a snapshot may keep
+      // it.
+      if (w.snapshotSettings.enabled()) {
+        usage = quiesce.usage(root, path, pc);
+      } else {
+        quiesce.check(root, path, pc);
+      }
     }
     boolean out;
     try {
-      out =
-          w.runner.runAtMostOnce(
-              () -> {
-                Delete d =
-                    new Delete(w.limits, w.snapshotSettings, pc, src, recursive)
-                        .underOwnMark(root.id(), root.subtreeLockOwner());
-                return inBackground ? d.detaching() : d.detachingIfCovered();
-              },
-              codec);
+      out = unlinkCounted(pc, src, recursive, codec, root, usage);
+    } catch (Delete.UncountedSubtreeException covered) {
+      // Below a snapshot: its usage stays charged to every directory above, so it is counted under
+      // the mark first (HDFS's delete walks it too, cleanSubtree).
+      long[] counted = quiesce.usage(root, path, null);
+      try {
+        out = unlinkCounted(pc, src, recursive, codec, root, counted);
+      } catch (SubtreeTooBigException inPlace) {
+        return null;
+      }
     } catch (SubtreeTooBigException inPlace) {
       return null;
     }
@@ -192,6 +201,26 @@ final class SubtreeDelete {
         (System.nanoTime() - start) / 1_000_000);
     reclaim.later(root.id(), 0);
     return new Unlinked(out, true);
+  }
+
+  /** The unlinking transaction, with the subtree's usage if counted ({@code usage}, or null). */
+  private boolean unlinkCounted(
+      PermissionChecker pc,
+      String src,
+      boolean recursive,
+      RetryCache.Codec<Boolean> codec,
+      InodeRow root,
+      long[] usage)
+      throws IOException {
+    return w.runner.runAtMostOnce(
+        () -> {
+          Delete d =
+              new Delete(w.limits, w.snapshotSettings, pc, src, recursive)
+                  .underOwnMark(root.id(), root.subtreeLockOwner())
+                  .withDetachedUsage(usage);
+          return inBackground ? d.detaching() : d.detachingIfCovered();
+        },
+        codec);
   }
 
   /** The client's answer, and whether the marked root was unlinked (its mark then stays). */

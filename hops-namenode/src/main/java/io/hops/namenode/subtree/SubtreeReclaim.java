@@ -84,7 +84,7 @@ final class SubtreeReclaim {
       }
       List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, "/", null);
       inodes += found.stream().mapToLong(List::size).sum();
-      levels.levels(top, found, w.runner.run(() -> new ChargedQuotas(id)));
+      levels.reclaimLevels(top, found, w.runner.run(() -> new ChargedDirs(id)));
       if (w.runner.run(() -> new DropDetachedRoot(id))) {
         LOG.info(
             "deleted subtree {} reclaimed: {} inodes in {} ms",
@@ -177,15 +177,16 @@ final class SubtreeReclaim {
   }
 
   /**
-   * The quota directories a subtree detached below a snapshot stays charged to until reclaimed
-   * ({@link SnapshotKeptUsageRow#untilReclaimed}; one pruned scan, read committed): each batch of
-   * the reclaim takes what it frees off them, as a delete in place does.
+   * The directories a subtree detached below a snapshot stays charged to until reclaimed ({@link
+   * SnapshotKeptUsageRow#untilReclaimed}; one pruned scan, read committed): each batch of the
+   * reclaim reads them again under lock and takes what it frees off them, as a delete in place does
+   * off the quotas above.
    */
-  private static final class ChargedQuotas extends Operation<List<Long>> {
+  private static final class ChargedDirs extends Operation<List<Long>> {
     private final long id;
     private List<Long> ids;
 
-    ChargedQuotas(long id) {
+    ChargedDirs(long id) {
       this.id = id;
     }
 

@@ -45,9 +45,14 @@ final class SubtreeRename {
         if (round == SubtreeWorkers.ROUNDS) {
           throw new RetriableException("rename " + src + ": the subtree kept changing; retry");
         }
+        // An empty directory too: the charges of what snapshots keep below it, which the rename
+        // carries, may be past the bound to count (docs/architecture.md, "Snapshots").
         InodeRow root =
             w.marks.mark(
-                src, SubtreeMarks.RENAME, pc.caller().user(), p -> SubtreeWorkers.nonEmptyDir(p));
+                src,
+                SubtreeMarks.RENAME,
+                pc.caller().user(),
+                p -> p.target() != null && p.target().isDir());
         if (root == null) {
           continue;
         }

@@ -218,6 +218,21 @@ public record SnapshotContent(
   }
 
   /**
+   * The snapshot at which a directory that left an entry by a rename while snapshot {@code
+   * snapshotId} of {@code keeper} (the snapshottable or held directory whose snapshots read the
+   * entry) had it is counted, as {@link RenamedDirectoryCount} counts it for a content summary: the
+   * earliest of the keeper's snapshots from {@code snapshotId} on, else as it is now ({@link
+   * Long#MAX_VALUE}). One or two pruned scans, read committed.
+   */
+  static long renamedCountedAt(LockPhase tx, long keeper, long snapshotId) throws StorageException {
+    Readers ids = Readers.of(tx, keeper);
+    if (ids.ids().isEmpty()) {
+      ids = Readers.ofHeld(tx, keeper);
+    }
+    return ids.readAt(snapshotId);
+  }
+
+  /**
    * The cover of a directory for {@link #readPart}, from its parent's ({@code above}) and its own
    * ({@code own}; both as {@link LockPhase#summaryCover} gives them): a snapshottable directory
    * with snapshots anywhere above wins, else the nearest hold.

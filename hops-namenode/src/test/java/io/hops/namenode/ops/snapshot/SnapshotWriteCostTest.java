@@ -186,7 +186,10 @@ class SnapshotWriteCostTest {
                   .toList())
           .containsExactlyInAnyOrder(snap, id("/ksnap/a"), id("/ksnap/a/b"), id("/ksnap/a/b/c"));
     }
-    // Moved out of the snapshottable directory: the rows naming ksnap and a go, one naming t comes.
+    // Moved out of the snapshottable directory: the rows naming ksnap and a go, one naming t comes;
+    // with no quota on either path, its own WithName charge is written uncounted (no walk), one row
+    // per directory above its old entry.
+    long b = id("/ksnap/a/b");
     AccessCounts carrying = rename("/ksnap/a/b", "/kplain/t/b2");
     // Carrying charges: the same index scan, and one batched read of their rows on one side.
     assertThat(carrying.get(AccessKind.IS, LockMode.EXCLUSIVE)).isEqualTo(1);
@@ -198,11 +201,20 @@ class SnapshotWriteCostTest {
               tx
                   .scanAll(io.hops.dal.rows.SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)
                   .stream()
-                  .filter(u -> u.dirId() == snap)
+                  .filter(u -> u.dirId() == snap && u.inodeId() > 0)
                   .map(io.hops.dal.rows.SnapshotKeptUsageRow::quotaId)
                   .toList())
           .containsExactlyInAnyOrder(
               id("/kplain"), id("/kplain/t"), id("/kplain/t/b2"), id("/kplain/t/b2/c"));
+      assertThat(
+              tx
+                  .scanAll(io.hops.dal.rows.SnapshotKeptUsageRow.TABLE, LockMode.READ_COMMITTED)
+                  .stream()
+                  .filter(u -> u.dirId() == snap && u.inodeId() == -b)
+                  .filter(io.hops.dal.rows.SnapshotKeptUsageRow::uncounted)
+                  .map(io.hops.dal.rows.SnapshotKeptUsageRow::quotaId)
+                  .toList())
+          .containsExactlyInAnyOrder(snap, id("/ksnap/a"));
     }
     observed.fs().deleteSnapshot(new Path("/ksnap"), "s1");
   }
