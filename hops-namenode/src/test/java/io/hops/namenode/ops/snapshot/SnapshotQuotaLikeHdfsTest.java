@@ -9,8 +9,7 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
-import java.util.ArrayList;
-import java.util.List;
+import io.hops.namenode.ops.snapshot.QuotaSteps.Step;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
@@ -41,14 +40,7 @@ class SnapshotQuotaLikeHdfsTest {
       SideBySideExtension.of(
           () -> SideBySide.start("snapshot-quota", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
-  /** A step run alike on both sides. */
-  @FunctionalInterface
-  private interface Step {
-    Object run(DistributedFileSystem fs) throws Exception;
-  }
-
-  private final List<String> hops = new ArrayList<>();
-  private final List<String> hdfs = new ArrayList<>();
+  private final QuotaSteps steps = new QuotaSteps(both);
 
   private static Path p(String path) {
     return new Path(path);
@@ -299,7 +291,7 @@ class SnapshotQuotaLikeHdfsTest {
           fs.deleteSnapshot(p("/rs"), "s1");
           return null;
         });
-    assertThat(figures(usage(both.hopsSide().admin(), "/ro/q")))
+    assertThat(QuotaSteps.figures(usage(both.hopsSide().admin(), "/ro/q")))
         .isEqualTo("ns=3/1000 ds=1000/1099511627776");
     assertThat(SnapshotKeptBlocks.namespaceProblems(both.get())).isEmpty();
   }
@@ -385,7 +377,7 @@ class SnapshotQuotaLikeHdfsTest {
             fs.delete(p("/na/n/big"), false);
           }
         });
-    assertThat(hops.get(hops.size() - dirs.length - 1))
+    assertThat(steps.hopsHistory().get(steps.hopsHistory().size() - dirs.length - 1))
         .contains("NSQuotaExceededException")
         .contains("DSQuotaExceededException");
     step(
@@ -485,7 +477,7 @@ class SnapshotQuotaLikeHdfsTest {
             fs.delete(p("/cq/snap/a/b/big"), false);
           }
         });
-    assertThat(hops.get(hops.size() - dirs.length - 1))
+    assertThat(steps.hopsHistory().get(steps.hopsHistory().size() - dirs.length - 1))
         .contains("NSQuotaExceededException")
         .contains("DSQuotaExceededException");
     step(
@@ -533,28 +525,7 @@ class SnapshotQuotaLikeHdfsTest {
    * and with {@code summaries} their content summaries.
    */
   private void step(String name, String[] dirs, boolean summaries, Step s) throws Exception {
-    for (SideBySide.Side side : List.of(both.hopsSide(), both.hdfsSide())) {
-      DistributedFileSystem fs = side.admin();
-      List<String> out = side == both.hopsSide() ? hops : hdfs;
-      String outcome;
-      try {
-        outcome = "returned " + s.run(fs);
-      } catch (Exception e) {
-        outcome = SideBySide.failure(e);
-      }
-      out.add(name + ": " + outcome.replaceAll("hdfs://[^/]*", ""));
-      for (String q : dirs) {
-        try {
-          out.add("  " + q + " usage " + figures(usage(fs, q)));
-          if (summaries) {
-            out.add("  " + q + " summary " + SnapshotTestFiles.figures(fs.getContentSummary(p(q))));
-          }
-        } catch (java.io.FileNotFoundException e) {
-          out.add("  " + q + ": " + SideBySide.failure(e));
-        }
-      }
-    }
-    assertThat(String.join("\n", hops)).as(name).isEqualTo(String.join("\n", hdfs));
+    steps.run(name, dirs, summaries, s);
   }
 
   private static String written(DistributedFileSystem fs, String path, int bytes) throws Exception {
@@ -564,16 +535,5 @@ class SnapshotQuotaLikeHdfsTest {
 
   private static QuotaUsage usage(DistributedFileSystem fs, String path) throws Exception {
     return fs.getQuotaUsage(p(path));
-  }
-
-  private static String figures(QuotaUsage u) {
-    return "ns="
-        + u.getFileAndDirectoryCount()
-        + "/"
-        + u.getQuota()
-        + " ds="
-        + u.getSpaceConsumed()
-        + "/"
-        + u.getSpaceQuota();
   }
 }

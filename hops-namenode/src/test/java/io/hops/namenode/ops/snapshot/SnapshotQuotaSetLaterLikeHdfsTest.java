@@ -11,9 +11,8 @@ import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
 import io.hops.namenode.config.NamenodeConfig;
+import io.hops.namenode.ops.snapshot.QuotaSteps.Step;
 import io.hops.namenode.subtree.Reclaims;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
@@ -50,14 +49,7 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
     return conf;
   }
 
-  /** A step run alike on both sides. */
-  @FunctionalInterface
-  private interface Step {
-    Object run(DistributedFileSystem fs) throws Exception;
-  }
-
-  private final List<String> hops = new ArrayList<>();
-  private final List<String> hdfs = new ArrayList<>();
+  private final QuotaSteps steps = new QuotaSteps(both);
 
   private static Path p(String path) {
     return new Path(path);
@@ -100,7 +92,7 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
           return "set";
         });
     step("quotas that it fills", dirs, fs -> overQuotas(fs, "/bd/snap/m", "/bd/snap/m/x"));
-    assertThat(hops.get(hops.size() - 2 * dirs.length - 1))
+    assertThat(steps.hopsHistory().get(steps.hopsHistory().size() - 2 * dirs.length - 1))
         .contains("NSQuotaExceededException")
         .contains("DSQuotaExceededException");
     step(
@@ -183,7 +175,7 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
         dirs,
         fs -> quota(fs, "/rn/snap/a") + quota(fs, "/rn/snap") + quota(fs, "/rn"));
     step("quotas that it fills", dirs, fs -> overQuotas(fs, "/rn/snap/a", "/rn/snap/a/x"));
-    assertThat(hops.get(hops.size() - 2 * dirs.length - 1))
+    assertThat(steps.hopsHistory().get(steps.hopsHistory().size() - 2 * dirs.length - 1))
         .contains("NSQuotaExceededException")
         .contains("DSQuotaExceededException");
     step("a quota set on it there", dirs, fs -> quota(fs, "/rq/c"));
@@ -266,36 +258,6 @@ class SnapshotQuotaSetLaterLikeHdfsTest {
    * directories {@code dirs}.
    */
   private void step(String name, String[] dirs, Step s) throws Exception {
-    for (SideBySide.Side side : List.of(both.hopsSide(), both.hdfsSide())) {
-      DistributedFileSystem fs = side.admin();
-      List<String> out = side == both.hopsSide() ? hops : hdfs;
-      String outcome;
-      try {
-        outcome = "returned " + s.run(fs);
-      } catch (Exception e) {
-        outcome = SideBySide.failure(e);
-      }
-      out.add(name + ": " + outcome.replaceAll("hdfs://[^/]*", ""));
-      for (String q : dirs) {
-        try {
-          out.add("  " + q + " usage " + figures(fs.getQuotaUsage(p(q))));
-          out.add("  " + q + " summary " + SnapshotTestFiles.figures(fs.getContentSummary(p(q))));
-        } catch (java.io.FileNotFoundException e) {
-          out.add("  " + q + ": " + SideBySide.failure(e));
-        }
-      }
-    }
-    assertThat(String.join("\n", hops)).as(name).isEqualTo(String.join("\n", hdfs));
-  }
-
-  private static String figures(QuotaUsage u) {
-    return "ns="
-        + u.getFileAndDirectoryCount()
-        + "/"
-        + u.getQuota()
-        + " ds="
-        + u.getSpaceConsumed()
-        + "/"
-        + u.getSpaceQuota();
+    steps.run(name, dirs, true, s);
   }
 }

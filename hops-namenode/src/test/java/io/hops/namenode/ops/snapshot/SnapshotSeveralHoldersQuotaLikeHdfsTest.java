@@ -10,11 +10,10 @@ import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.SideBySide;
 import io.hops.namenode.SideBySideExtension;
-import java.util.ArrayList;
+import io.hops.namenode.ops.snapshot.QuotaSteps.Step;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.QuotaUsage;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,13 +35,7 @@ class SnapshotSeveralHoldersQuotaLikeHdfsTest {
               SideBySide.start(
                   "snapshot-several-holders-quota", SnapshotKeptBlocks.roundsWhenAsked(), 1));
 
-  @FunctionalInterface
-  private interface Step {
-    Object run(DistributedFileSystem fs) throws Exception;
-  }
-
-  private final List<String> hops = new ArrayList<>();
-  private final List<String> hdfs = new ArrayList<>();
+  private final QuotaSteps steps = new QuotaSteps(both);
 
   private static Path p(String path) {
     return new Path(path);
@@ -128,23 +121,6 @@ class SnapshotSeveralHoldersQuotaLikeHdfsTest {
 
   /** Runs {@code s} on both sides, then compares the usage and summary of every quota directory. */
   private void step(String name, String[] dirs, Step s) throws Exception {
-    for (SideBySide.Side side : List.of(both.hopsSide(), both.hdfsSide())) {
-      DistributedFileSystem fs = side.admin();
-      List<String> out = side == both.hopsSide() ? hops : hdfs;
-      String outcome;
-      try {
-        outcome = "returned " + s.run(fs);
-      } catch (Exception e) {
-        outcome = SideBySide.failure(e);
-      }
-      out.add(name + ": " + outcome.replaceAll("hdfs://[^/]*", ""));
-      for (String q : dirs) {
-        QuotaUsage u = fs.getQuotaUsage(p(q));
-        out.add(
-            "  " + q + " usage ns=" + u.getFileAndDirectoryCount() + " ds=" + u.getSpaceConsumed());
-        out.add("  " + q + " summary " + SnapshotTestFiles.figures(fs.getContentSummary(p(q))));
-      }
-    }
-    assertThat(String.join("\n", hops)).as(name).isEqualTo(String.join("\n", hdfs));
+    steps.run(name, dirs, true, s);
   }
 }
