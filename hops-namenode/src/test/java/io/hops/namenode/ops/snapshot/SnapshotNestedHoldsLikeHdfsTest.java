@@ -18,7 +18,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -82,10 +81,6 @@ class SnapshotNestedHoldsLikeHdfsTest {
    * As above, {@code sa} deleted while {@code t0} remains: {@code h}'s hold ends while {@code s}'s
    * older snapshot still reads {@code g} as it was at {@code t0}.
    */
-  @Disabled(
-      "issue 60: deleting sa (the end of h's hold) while t0 remains makes o/h/s/.snapshot/t0/g"
-          + " list g as it was at t1 (y2, deleted after t0, missing; y4, created after t0, present);"
-          + " the kept blocks all stay: g's entry versions at t0 no longer answer t0 (not a kept file)")
   @ParameterizedTest(name = "deleted in the order {0}")
   @ValueSource(strings = {"sa,t0,t1", "sa,t1,t0", "t1,sa,t0"})
   void aDirectoryHeldOutOfAnInnerSnapshottableOneKeepsWhatItsOlderSnapshotReads(String order)
