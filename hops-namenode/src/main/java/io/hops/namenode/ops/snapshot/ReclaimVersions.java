@@ -87,6 +87,9 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
   /** Per page row, the inner directory the entry lies below (absent: none; 0: not known). */
   private final Map<SnapshotVersionLogRow, Long> innerOf = new HashMap<>();
 
+  /** {@link #innerOf}'s mark of an entry whose directory has left the held one since. */
+  private static final long MOVED_OUT = -1;
+
   private Key cursor;
   private long heldAt;
   private boolean frozen;
@@ -302,7 +305,7 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
   /**
    * The inner directory at or above {@code parentId}, up to the held directory {@code dirId} (read
    * by id, read committed; {@code memo} by directory), null when none is, 0 when the path is not
-   * known (a directory deleted since).
+   * known (a directory deleted since), {@link #MOVED_OUT} when the path leaves the held directory.
    */
   private Long innerAbove(LockPhase tx, long parentId, long dirId, Map<Long, Long> memo)
       throws IOException {
@@ -328,7 +331,8 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
         break;
       }
       if (row.id() == Inodes.ROOT_ID || row.parentId() == Inodes.DETACHED) {
-        break; // moved out of the held directory since
+        found = MOVED_OUT; // moved out of the held directory since, perhaps out of an inner one
+        break;
       }
       at = row.parentId();
     }
@@ -336,6 +340,20 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
       memo.put(w, found);
     }
     return found;
+  }
+
+  /**
+   * An inner directory a snapshot of which can read {@code (u, v]}, or null: for an entry whose
+   * directory has left the held one since its versions were logged there, perhaps from below an
+   * inner directory, whose older snapshots still read them through its id.
+   */
+  private Long innerReading(long u, long v) {
+    for (long d : inner.keySet()) {
+      if (readByInner(d, u, v)) {
+        return d;
+      }
+    }
+    return null;
   }
 
   /** Whether a snapshot of the inner directory {@code d} can read {@code (u, v]}. */
@@ -370,6 +388,9 @@ public final class ReclaimVersions extends Operation<ReclaimVersions.Next> {
       EntryVersions e = entries.get(r.parentId() + "/" + r.name());
       InodeVersionRow v = e.at(r.snapshotId());
       Long below = innerOf.get(r);
+      if (v != null && below != null && below == MOVED_OUT) {
+        below = innerReading(e.previous(v), v.snapshotId());
+      }
       if (v != null && below != null) {
         if (below == 0) {
           continue; // below a directory deleted since, which an inner one's snapshots may read
