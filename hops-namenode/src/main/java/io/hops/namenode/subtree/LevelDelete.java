@@ -2,6 +2,7 @@ package io.hops.namenode.subtree;
 
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.ops.DeleteLevelBatch;
+import io.hops.namenode.ops.DetachHeldBelow;
 import io.hops.namenode.tx.OwnMark;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Deletes a quiesced subtree's levels from the deepest up, leaves first, each level in parallel
@@ -19,10 +22,34 @@ import java.util.concurrent.Future;
  * phase 3): for a delete in place and for the reclaim of an unlinked subtree alike.
  */
 final class LevelDelete {
+  private static final Logger LOG = LoggerFactory.getLogger(LevelDelete.class);
+
   private final SubtreeWorkers w;
 
   LevelDelete(SubtreeWorkers w) {
     this.w = w;
+  }
+
+  /**
+   * Unlinks the held directories the quiesce kept out of the levels ({@link DetachHeldBelow}), each
+   * in a transaction under this namenode's mark on {@code root}: charged to {@code chargedAbove} (a
+   * delete in place), or to what the detached {@code root}'s charge names ({@code chargedAbove}
+   * null, a reclaim). Before the levels: their parents are then leaves like the others.
+   */
+  void detachHeld(InodeRow root, List<Quiesce.Held> held, List<Long> chargedAbove)
+      throws IOException {
+    OwnMark mark = w.ownMark(root);
+    for (Quiesce.Held h : held) {
+      w.step();
+      boolean done =
+          w.runner.run(
+              () -> new DetachHeldBelow(mark, h.parent(), h.entry(), h.usage(), chargedAbove));
+      LOG.info(
+          "held directory {} below deleted subtree {} {}",
+          h.entry().id(),
+          root.id(),
+          done ? "kept for its snapshots, detached" : "no longer there");
+    }
   }
 
   /**

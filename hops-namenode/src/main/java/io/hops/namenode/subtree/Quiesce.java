@@ -4,11 +4,17 @@ import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.ops.DeleteLevelBatch;
 import io.hops.namenode.ops.OpenFilesSpace;
+import io.hops.namenode.ops.snapshot.DeletedHeldDirectory;
 import io.hops.namenode.quota.FileSpace;
 import io.hops.namenode.security.PermissionChecker;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.permission.FsAction;
 
 /**
@@ -26,17 +32,74 @@ final class Quiesce {
   }
 
   /**
-   * The subtree's inodes level by level (level 1: the root's children), each kept as a delete needs
-   * it; {@code pc} null checks nothing.
+   * A held directory inside a subtree to delete (docs/architecture.md, "Snapshots": moved out of
+   * its snapshots' reach), with its parent's entry, its path and its usage (its subtree's namespace
+   * and storage space, itself included).
    */
-  List<List<DeleteLevelBatch.Entry>> levels(InodeRow root, String path, PermissionChecker pc)
-      throws IOException {
-    return walk(root, path, pc, true, new long[2], new ArrayList<>());
+  record Held(DeleteLevelBatch.Entry parent, DeleteLevelBatch.Entry entry, long[] usage) {}
+
+  /**
+   * What a delete's quiesce found: the inodes level by level (level 1: the root's children), and
+   * the outermost held directories, whose subtrees are not in the levels: the snapshots that had
+   * them still read them ({@link io.hops.namenode.ops.DetachHeldBelow}).
+   */
+  record Found(List<List<DeleteLevelBatch.Entry>> levels, List<Held> held) {
+    long inodes() {
+      return levels.stream().mapToLong(List::size).sum();
+    }
+  }
+
+  /**
+   * The subtree's inodes level by level, each kept as a delete needs it, and the held directories
+   * kept out of them; {@code pc} null checks nothing.
+   */
+  Found levels(InodeRow root, String path, PermissionChecker pc) throws IOException {
+    Map<Long, SubtreeWalk.Dir> held = new ConcurrentHashMap<>();
+    List<List<DeleteLevelBatch.Entry>> levels =
+        walk(new SubtreeWalk.Dir(root, path), root, pc, true, new long[2], new ArrayList<>(), held);
+    if (held.isEmpty()) {
+      return new Found(levels, List.of());
+    }
+    // Level by level from the top: a held directory whose parent is not left out is an outermost
+    // one; it and everything below it are left out.
+    Set<Long> out = new HashSet<>();
+    Map<Long, DeleteLevelBatch.Entry> dirs = new HashMap<>();
+    dirs.put(root.id(), entryOf(root));
+    List<Held> outermost = new ArrayList<>();
+    for (List<DeleteLevelBatch.Entry> level : levels) {
+      List<DeleteLevelBatch.Entry> kept = new ArrayList<>(level.size());
+      for (DeleteLevelBatch.Entry e : level) {
+        if (out.contains(e.parentId())) {
+          if (e.isDir()) {
+            out.add(e.id());
+          }
+        } else if (held.containsKey(e.id())) {
+          out.add(e.id());
+          long[] usage = {1, 0};
+          List<InodeRow> open = new ArrayList<>();
+          walk(held.get(e.id()), root, null, false, usage, open, null);
+          usage[1] += w.runner.run(() -> new OpenFilesSpace(open));
+          outermost.add(new Held(dirs.get(e.parentId()), e, usage));
+        } else {
+          kept.add(e);
+          if (e.isDir()) {
+            dirs.put(e.id(), e);
+          }
+        }
+      }
+      level.clear();
+      level.addAll(kept);
+    }
+    return new Found(levels, outermost);
+  }
+
+  private static DeleteLevelBatch.Entry entryOf(InodeRow r) {
+    return new DeleteLevelBatch.Entry(r.id(), r.parentId(), r.name(), r.isDir());
   }
 
   /** Only checks the caller's sub-access, keeping nothing. */
   void check(InodeRow root, String path, PermissionChecker pc) throws IOException {
-    walk(root, path, pc, false, new long[2], new ArrayList<>());
+    walk(new SubtreeWalk.Dir(root, path), root, pc, false, new long[2], new ArrayList<>(), null);
   }
 
   /**
@@ -47,29 +110,32 @@ final class Quiesce {
   long[] usage(InodeRow root, String path, PermissionChecker pc) throws IOException {
     long[] usage = {1, 0};
     List<InodeRow> open = new ArrayList<>();
-    walk(root, path, pc, false, usage, open);
+    walk(new SubtreeWalk.Dir(root, path), root, pc, false, usage, open, null);
     usage[1] += w.runner.run(() -> new OpenFilesSpace(open));
     return usage;
   }
 
   /**
-   * Adds the subtree's namespace and the space of its closed files to {@code usage}, collects the
-   * files being written in {@code open}, and keeps the levels if {@code keep}.
+   * Adds the namespace of the subtree below {@code top} (inside the one {@code root} marks) and the
+   * space of its closed files to {@code usage}, collects the files being written in {@code open},
+   * and keeps the levels if {@code keep}, noting the held directories in {@code held} (if not
+   * null).
    */
   private List<List<DeleteLevelBatch.Entry>> walk(
+      SubtreeWalk.Dir top,
       InodeRow root,
-      String path,
       PermissionChecker pc,
       boolean keep,
       long[] usage,
-      List<InodeRow> open)
+      List<InodeRow> open,
+      Map<Long, SubtreeWalk.Dir> held)
       throws IOException {
     List<List<DeleteLevelBatch.Entry>> levels = new ArrayList<>();
     boolean check = pc != null && !pc.isSuperuser();
     SubtreeWalk.walk(
         w.runner,
         w.bound,
-        new SubtreeWalk.Dir(root, path),
+        top,
         LockMode.EXCLUSIVE,
         w.ownMark(root),
         (dir, depth, children) -> {
@@ -96,7 +162,11 @@ final class Quiesce {
             }
             List<DeleteLevelBatch.Entry> level = levels.get(depth - 1);
             for (InodeRow c : children) {
-              level.add(new DeleteLevelBatch.Entry(c.id(), c.parentId(), c.name(), c.isDir()));
+              level.add(entryOf(c));
+              if (held != null && DeletedHeldDirectory.held(c)) {
+                held.put(
+                    c.id(), new SubtreeWalk.Dir(c, SubtreeWalk.childPath(dir.path(), c.name())));
+              }
             }
           }
         },

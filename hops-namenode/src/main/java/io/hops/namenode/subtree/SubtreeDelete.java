@@ -2,13 +2,12 @@ package io.hops.namenode.subtree;
 
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.ops.Delete;
-import io.hops.namenode.ops.DeleteLevelBatch;
+import io.hops.namenode.ops.DetachHeldBelow;
 import io.hops.namenode.ops.SubtreeTooBigException;
 import io.hops.namenode.quota.QuotaDirsOnPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.RetryCache;
 import java.io.IOException;
-import java.util.List;
 import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,11 +92,15 @@ final class SubtreeDelete {
       for (int pass = 0; ; pass++) {
         String path = SubtreeWorkers.pathOf(src);
         long q0 = System.nanoTime();
-        List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, path, pc);
-        long inodes = found.stream().mapToLong(List::size).sum();
+        Quiesce.Found found = quiesce.levels(top, path, pc);
+        long inodes = found.inodes();
         snapshottedBelow.refuse(path, root.id(), root.subtreeLockOwner());
         long d0 = System.nanoTime();
-        levels.levels(root, found, w.runner.run(() -> new QuotaDirsOnPath(path)));
+        if (!found.held().isEmpty()) {
+          levels.detachHeld(
+              root, found.held(), w.runner.run(() -> new DetachHeldBelow.ChargedAbove(path)));
+        }
+        levels.levels(root, found.levels(), w.runner.run(() -> new QuotaDirsOnPath(path)));
         quiesceNanos += d0 - q0;
         deleteNanos += System.nanoTime() - d0;
         try {

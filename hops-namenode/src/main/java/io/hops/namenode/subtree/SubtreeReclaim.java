@@ -3,7 +3,6 @@ package io.hops.namenode.subtree;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
-import io.hops.namenode.ops.DeleteLevelBatch;
 import io.hops.namenode.ops.DropDetachedRoot;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
@@ -82,9 +81,10 @@ final class SubtreeReclaim {
       if (top == null || held(top)) {
         return;
       }
-      List<List<DeleteLevelBatch.Entry>> found = quiesce.levels(top, "/", null);
-      inodes += found.stream().mapToLong(List::size).sum();
-      levels.reclaimLevels(top, found, w.runner.run(() -> new ChargedDirs(id)));
+      Quiesce.Found found = quiesce.levels(top, "/", null);
+      inodes += found.inodes();
+      levels.detachHeld(top, found.held(), null);
+      levels.reclaimLevels(top, found.levels(), w.runner.run(() -> new ChargedDirs(id)));
       if (w.runner.run(() -> new DropDetachedRoot(id))) {
         LOG.info(
             "deleted subtree {} reclaimed: {} inodes in {} ms",
