@@ -6,6 +6,8 @@ import io.hops.dal.rows.OnGoingSubtreeOpRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.namenode.config.Limits;
+import io.hops.namenode.ops.snapshot.ChargesWhereHeld;
+import io.hops.namenode.ops.snapshot.DeletedHeldDirectory;
 import io.hops.namenode.ops.snapshot.SnapshotGuard;
 import io.hops.namenode.ops.snapshot.SnapshotSettings;
 import io.hops.namenode.quota.AncestorQuotas;
@@ -20,6 +22,7 @@ import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.permission.FsAction;
 
@@ -58,6 +61,8 @@ public final class Delete extends Operation<Boolean> {
   private boolean detachOnlyIfCovered;
   private long hold;
   private SnapshotKeptFileRow holdRow;
+  private Map<Long, Long> heldBelow = Map.of();
+  private ChargesWhereHeld chargedWhereHeld = ChargesWhereHeld.none();
   private long[] detachedUsage;
 
   public Delete(
@@ -119,10 +124,13 @@ public final class Delete extends Operation<Boolean> {
 
   /**
    * The usage of the marked subtree (namespace and storage space, its root included), counted under
-   * the mark: what a subtree detached below a snapshot stays charged with.
+   * the mark: what a subtree detached below a snapshot stays charged with; and the holds of the
+   * held directories in it ({@code heldBelow}, by id), whose charges a held root's own delete takes
+   * off.
    */
-  public Delete withDetachedUsage(long[] usage) {
+  public Delete withDetachedUsage(long[] usage, Map<Long, Long> heldBelow) {
     this.detachedUsage = usage;
+    this.heldBelow = Map.copyOf(heldBelow);
     return this;
   }
 
@@ -160,7 +168,6 @@ public final class Delete extends Operation<Boolean> {
     if (!target.isDir() || target.childrenCount() == 0) {
       related = DeletedInodes.read(tx, List.of(target));
     } else if (detach && recursive && target.id() == ownMark) {
-      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
       covered = tx.coveringSnapshot(resolved) != 0;
       if (covered) {
         // Held as a directory moved out of its snapshots' reach is: from below the rows above it
@@ -168,7 +175,15 @@ public final class Delete extends Operation<Boolean> {
         List<InodeRow> above = resolved.inodes().subList(0, resolved.depth());
         hold = tx.holdOfMoved(above, List.of());
         holdRow = tx.holdRowOfMoved(target, above, hold);
+        if (hold == 0 && DeletedHeldDirectory.held(target)) {
+          // Covered by its own hold alone: HDFS's delete of a renamed directory's destination side
+          // (ChargesWhereHeld), the usage rows before the quota rows they name.
+          chargedWhereHeld =
+              ChargesWhereHeld.read(
+                  tx, ChargesWhereHeld.upTo(target.id(), target.snapshotId(), heldBelow));
+        }
       }
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth(), chargedWhereHeld.quotaDirs());
       return;
     } else if (recursive) {
       subtree = SubtreeScan.read(tx, target, path(), LockMode.EXCLUSIVE, bound);
@@ -184,7 +199,8 @@ public final class Delete extends Operation<Boolean> {
       }
     }
     if (related != null) {
-      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth());
+      List<Long> chargedWhereHeld = related.readChargesWhereHeld(tx);
+      quotas = AncestorQuotas.lock(tx, resolved, resolved.depth(), chargedWhereHeld);
     }
   }
 
@@ -239,6 +255,7 @@ public final class Delete extends Operation<Boolean> {
     snapshots.dropRemoved(tx);
     long[] freed = related.freed(doomed);
     quotas.add(-freed[0], -freed[1]);
+    related.takeOffChargesWhereHeld(tx, quotas);
     quotas.flush(tx);
     related.charge(tx, target.id(), KeptUsageDirs.of(resolved, resolved.depth()), doomed);
     if (ownMark != PathResolver.NO_MARK) {
@@ -275,7 +292,13 @@ public final class Delete extends Operation<Boolean> {
     if (holdRow != null) {
       tx.insertIfAbsent(SnapshotKeptFileRow.TABLE, holdRow);
     }
-    if (covered) {
+    if (covered && hold == 0 && DeletedHeldDirectory.held(target)) {
+      // Only its own hold covers it: its usage leaves the directories above, with the charges of
+      // what is kept below it for its hold; the snapshots it was moved away from count it.
+      quotas.add(-detachedUsage[0], -detachedUsage[1]);
+      chargedWhereHeld.takeOff(tx, quotas);
+      quotas.flush(tx);
+    } else if (covered) {
       // The snapshots have the subtree: it stays charged to every directory above (HDFS drops only
       // what no snapshot has; the quota rows keep counting it), until the reclaim after its hold
       // takes off what each batch frees.

@@ -28,6 +28,7 @@ import io.hops.dal.rows.XAttrRow;
 import io.hops.dal.schema.Key;
 import io.hops.dal.schema.Table;
 import io.hops.namenode.leases.LeaseChanges;
+import io.hops.namenode.ops.snapshot.ChargesWhereHeld;
 import io.hops.namenode.ops.snapshot.DeletedHeldDirectory;
 import io.hops.namenode.resolve.InodeFlags;
 import io.hops.namenode.tx.ExecutePhase;
@@ -149,6 +150,12 @@ final class DeletedInodes {
    */
   private List<SnapshotKeptFileRow> heldDirsEnded = List.of();
 
+  /** The deleted directories, when held ones are among them ({@link #readChargesWhereHeld}). */
+  private List<InodeRow> deletedDirs = List.of();
+
+  /** The charges of files kept below the deleted held directories, which go with them. */
+  private ChargesWhereHeld chargedWhereHeld = ChargesWhereHeld.none();
+
   /** Files whose blocks are left to {@link ReleaseBlocks}. */
   private final List<Long> released = new ArrayList<>();
 
@@ -226,6 +233,33 @@ final class DeletedInodes {
     }
   }
 
+  /**
+   * For a delete of held directories (docs/architecture.md, "Snapshots", a held directory's
+   * delete): HDFS takes the whole destination side of a renamed directory off the directories
+   * above, since the snapshots that had it count it through the charge its move wrote on their
+   * side. So what is kept below them for their holds is freed from the quotas above ({@link
+   * #freed}) and charged nowhere ({@link #charge}), and the charges earlier deletes below them
+   * wrote are read, exclusively, to go with them ({@link #takeOffChargesWhereHeld}, {@link
+   * ChargesWhereHeld}). Answers the directories those name, whose quota rows the caller locks with
+   * its own.
+   */
+  List<Long> readChargesWhereHeld(LockPhase tx) throws StorageException {
+    if (deletedDirs.isEmpty()) {
+      return List.of();
+    }
+    Map<Long, Long> upTo = DeletedHeldDirectory.holdsUpTo(deletedDirs);
+    held.values()
+        .removeIf(h -> upTo.containsKey(h.dirId()) && h.snapshotId() <= upTo.get(h.dirId()));
+    chargedWhereHeld = ChargesWhereHeld.read(tx, upTo);
+    return chargedWhereHeld.quotaDirs();
+  }
+
+  /** Deletes the charges {@link #readChargesWhereHeld} read and takes them off {@code quotas}. */
+  void takeOffChargesWhereHeld(ExecutePhase tx, io.hops.namenode.quota.AncestorQuotas quotas)
+      throws StorageException {
+    chargedWhereHeld.takeOff(tx, quotas);
+  }
+
   private static final Comparator<List<Long>> BY_DIR_AND_SNAPSHOT =
       Comparator.<List<Long>>comparingLong(k -> k.get(0)).thenComparingLong(k -> k.get(1));
 
@@ -290,8 +324,11 @@ final class DeletedInodes {
         d.held.put(r.id(), h);
       }
     }
-    d.heldDirsEnded =
-        DeletedHeldDirectory.rows(tx, all.stream().filter(DeletedHeldDirectory::held).toList());
+    List<InodeRow> heldDirs = all.stream().filter(DeletedHeldDirectory::held).toList();
+    d.heldDirsEnded = DeletedHeldDirectory.rows(tx, heldDirs);
+    if (!heldDirs.isEmpty()) {
+      d.deletedDirs = all.stream().filter(InodeRow::isDir).toList();
+    }
     if (withLeases) {
       d.readLeases(tx, files);
     }

@@ -3,16 +3,19 @@ package io.hops.namenode.ops;
 import io.hops.dal.LockMode;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptUsageRow;
+import io.hops.namenode.ops.snapshot.ChargesWhereHeld;
 import io.hops.namenode.ops.snapshot.DeletedHeldDirectory;
+import io.hops.namenode.quota.AncestorQuotas;
 import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
-import io.hops.namenode.resolve.ResolvedPath;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
 import io.hops.namenode.tx.OwnMark;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A held directory (moved out of its snapshots' reach, docs/architecture.md, "Snapshots") met by
@@ -24,39 +27,46 @@ import java.util.List;
  * there by its id, its kept files stay in its partition, and the leader reclaims it once its last
  * holder's snapshot is gone, like any held detached subtree.
  *
- * <p>Its usage stays charged where the subtree's was: to the directories above a delete in place
- * (their quota rows keep it, as the batches do not take it off), or, inside a subtree being
- * reclaimed, to the directories that subtree's charge names (taken off its rows). Each gets a
- * {@link SnapshotKeptUsageRow#untilReclaimed} row of the held directory, which its own reclaim's
- * batches take off.
+ * <p>Its usage leaves the directories above, as HDFS's delete of a {@code DstReference} takes the
+ * whole destination side of a renamed directory off them: the snapshots that had it count it
+ * through the charge its move wrote on their side ({@code INodeReference.WithName}). So the
+ * directories above a delete in place lose it as the batches' would, a subtree being reclaimed
+ * takes it off its charge's rows and their quota rows, and the charges of files kept below it for
+ * its hold ({@code snapshot_kept_usage} rows of its partition up to its hold), written where it was
+ * when they were deleted, go with their quota rows' share.
  */
 public final class DetachHeldBelow extends Operation<Boolean> {
   private final OwnMark mark;
   private final DeleteLevelBatch.Entry parent;
   private final DeleteLevelBatch.Entry held;
   private final long[] usage;
-  private final List<Long> chargedAbove;
+  private final Map<Long, Long> inner;
+  private final List<Long> quotaDirs;
   private InodeRow parentRow;
   private InodeRow heldRow;
+  private ChargesWhereHeld kept = ChargesWhereHeld.none();
   private List<SnapshotKeptUsageRow> charges = List.of();
+  private AncestorQuotas quotas = AncestorQuotas.none();
 
   /**
    * Detaches {@code held}, a child of {@code parent} inside the subtree marked by {@code mark},
-   * with {@code usage} (its namespace and storage space, itself included): charged to {@code
-   * chargedAbove} (a delete in place), or to what the marked detached root's charge rows name (a
-   * reclaim; {@code chargedAbove} null).
+   * whose usage ({@code usage}: its namespace and storage space, itself included) leaves the quota
+   * directories {@code quotaDirs} (a delete in place), or the marked detached root's charge ({@code
+   * quotaDirs} null, a reclaim); {@code inner} gives the holds of the held directories below it.
    */
   public DetachHeldBelow(
       OwnMark mark,
       DeleteLevelBatch.Entry parent,
       DeleteLevelBatch.Entry held,
       long[] usage,
-      List<Long> chargedAbove) {
+      Map<Long, Long> inner,
+      List<Long> quotaDirs) {
     this.mark = mark;
     this.parent = parent;
     this.held = held;
     this.usage = usage.clone();
-    this.chargedAbove = chargedAbove;
+    this.inner = Map.copyOf(inner);
+    this.quotaDirs = quotaDirs;
   }
 
   @Override
@@ -78,12 +88,20 @@ public final class DetachHeldBelow extends Operation<Boolean> {
       heldRow = null;
       return;
     }
-    if (chargedAbove == null) {
+    // The usage rows, the reclaimed root's charge first, then the quota rows they name
+    // (docs/architecture.md, "Lock order").
+    List<Long> ids = new ArrayList<>(quotaDirs == null ? List.of() : quotaDirs);
+    if (quotaDirs == null) {
       charges =
           tx.findByPartition(SnapshotKeptUsageRow.TABLE, mark.rootId(), LockMode.EXCLUSIVE).stream()
               .filter(u -> u.untilReclaimOf(mark.rootId()) && u.carriesReclaimUsage())
               .toList();
+      charges.forEach(u -> ids.add(u.quotaId()));
     }
+    kept =
+        ChargesWhereHeld.read(tx, ChargesWhereHeld.upTo(heldRow.id(), heldRow.snapshotId(), inner));
+    ids.addAll(kept.quotaDirs());
+    quotas = AncestorQuotas.lockIds(tx, ids.stream().distinct().toList());
   }
 
   /** Whether it was detached: false if it is no longer where the quiesce saw it, or not held. */
@@ -101,48 +119,15 @@ public final class DetachHeldBelow extends Operation<Boolean> {
     MutableInode p = MutableInode.of(parentRow);
     p.childrenCount--;
     tx.update(InodeRow.TABLE, p.toRow());
-    if (chargedAbove != null) {
-      for (long q : chargedAbove) {
-        tx.insert(
-            SnapshotKeptUsageRow.TABLE,
-            SnapshotKeptUsageRow.untilReclaimed(heldRow.id(), q, usage[0], usage[1]));
-      }
+    if (quotaDirs != null) {
+      quotaDirs.forEach(q -> quotas.addTo(q, -usage[0], -usage[1]));
     }
     for (SnapshotKeptUsageRow u : charges) {
       tx.update(SnapshotKeptUsageRow.TABLE, u.withUsage(u.ns() - usage[0], u.ds() - usage[1]));
-      tx.insert(
-          SnapshotKeptUsageRow.TABLE,
-          SnapshotKeptUsageRow.untilReclaimed(heldRow.id(), u.quotaId(), usage[0], usage[1]));
+      quotas.addTo(u.quotaId(), -usage[0], -usage[1]);
     }
+    kept.takeOff(tx, quotas);
+    quotas.flush(tx);
     return true;
-  }
-
-  /**
-   * The directories a delete in place of {@code path} leaves above it, the root excluded: what a
-   * held directory detached from inside it is charged to ({@link KeptUsageDirs}). Read committed:
-   * the delete's mark keeps the path from moving.
-   */
-  public static final class ChargedAbove extends Operation<List<Long>> {
-    private final String path;
-    private ResolvedPath resolved;
-
-    public ChargedAbove(String path) {
-      this.path = path;
-    }
-
-    @Override
-    public String name() {
-      return "subtreeChargedAbove";
-    }
-
-    @Override
-    protected void lock(LockPhase tx) throws IOException {
-      resolved = tx.resolve(path, LockMode.READ_COMMITTED, LockMode.READ_COMMITTED);
-    }
-
-    @Override
-    protected List<Long> execute(ExecutePhase tx) {
-      return KeptUsageDirs.of(resolved, resolved.depth());
-    }
   }
 }

@@ -12,8 +12,10 @@ import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.DSQuotaExceededException;
 import org.apache.hadoop.hdfs.protocol.NSQuotaExceededException;
 import org.apache.hadoop.hdfs.protocol.QuotaExceededException;
@@ -56,6 +58,21 @@ public final class AncestorQuotas {
    */
   public static AncestorQuotas lock(LockPhase tx, ResolvedPath[] paths, int[] counts)
       throws StorageException {
+    return lock(tx, paths, counts, List.of());
+  }
+
+  /**
+   * As {@link #lock(LockPhase, ResolvedPath, int)}, with the quota rows of the directories {@code
+   * more} (those that still have one) in the same batch, for {@link #addTo} alone: directories that
+   * rows read before name, off the path.
+   */
+  public static AncestorQuotas lock(LockPhase tx, ResolvedPath path, int count, List<Long> more)
+      throws StorageException {
+    return lock(tx, new ResolvedPath[] {path}, new int[] {count}, more);
+  }
+
+  private static AncestorQuotas lock(
+      LockPhase tx, ResolvedPath[] paths, int[] counts, List<Long> more) throws StorageException {
     List<Long> ids = new ArrayList<>();
     for (int p = 0; p < paths.length; p++) {
       List<InodeRow> inodes = paths[p].inodes();
@@ -66,6 +83,12 @@ public final class AncestorQuotas {
         }
       }
     }
+    Set<Long> onPath = new HashSet<>(ids);
+    for (long id : more) {
+      if (!ids.contains(id)) {
+        ids.add(id);
+      }
+    }
     Map<Long, QuotaRow> read = new HashMap<>();
     if (!ids.isEmpty()) {
       ids.sort(Long::compare);
@@ -73,10 +96,11 @@ public final class AncestorQuotas {
       ids.forEach(id -> keys.add(QuotaRow.TABLE.key(id)));
       List<QuotaRow> rows = tx.findBatch(QuotaRow.TABLE, keys, LockMode.EXCLUSIVE);
       for (int i = 0; i < rows.size(); i++) {
-        if (rows.get(i) == null) {
+        if (rows.get(i) != null) {
+          read.put(ids.get(i), rows.get(i));
+        } else if (onPath.contains(ids.get(i))) {
           throw new TransientStorageException("the quota of inode " + ids.get(i) + " changed");
         }
-        read.put(ids.get(i), rows.get(i));
       }
     }
     AncestorQuotas q = new AncestorQuotas(read);

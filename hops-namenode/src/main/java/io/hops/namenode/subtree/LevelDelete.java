@@ -32,18 +32,19 @@ final class LevelDelete {
 
   /**
    * Unlinks the held directories the quiesce kept out of the levels ({@link DetachHeldBelow}), each
-   * in a transaction under this namenode's mark on {@code root}: charged to {@code chargedAbove} (a
-   * delete in place), or to what the detached {@code root}'s charge names ({@code chargedAbove}
+   * in a transaction under this namenode's mark on {@code root}, their usage taken off {@code
+   * quotaDirs} (a delete in place), or off the detached {@code root}'s charge ({@code quotaDirs}
    * null, a reclaim). Before the levels: their parents are then leaves like the others.
    */
-  void detachHeld(InodeRow root, List<Quiesce.Held> held, List<Long> chargedAbove)
-      throws IOException {
+  void detachHeld(InodeRow root, List<Quiesce.Held> held, List<Long> quotaDirs) throws IOException {
     OwnMark mark = w.ownMark(root);
     for (Quiesce.Held h : held) {
       w.step();
       boolean done =
           w.runner.run(
-              () -> new DetachHeldBelow(mark, h.parent(), h.entry(), h.usage(), chargedAbove));
+              () ->
+                  new DetachHeldBelow(
+                      mark, h.parent(), h.entry(), h.usage(), h.inner(), quotaDirs));
       LOG.info(
           "held directory {} below deleted subtree {} {}",
           h.entry().id(),

@@ -33,10 +33,14 @@ final class Quiesce {
 
   /**
    * A held directory inside a subtree to delete (docs/architecture.md, "Snapshots": moved out of
-   * its snapshots' reach), with its parent's entry, its path and its usage (its subtree's namespace
-   * and storage space, itself included).
+   * its snapshots' reach), with its parent's entry, its usage (its subtree's namespace and storage
+   * space, itself included) and the holds of the held directories below it, by id.
    */
-  record Held(DeleteLevelBatch.Entry parent, DeleteLevelBatch.Entry entry, long[] usage) {}
+  record Held(
+      DeleteLevelBatch.Entry parent,
+      DeleteLevelBatch.Entry entry,
+      long[] usage,
+      Map<Long, Long> inner) {}
 
   /**
    * What a delete's quiesce found: the inodes level by level (level 1: the root's children), and
@@ -75,11 +79,10 @@ final class Quiesce {
           }
         } else if (held.containsKey(e.id())) {
           out.add(e.id());
-          long[] usage = {1, 0};
-          List<InodeRow> open = new ArrayList<>();
-          walk(held.get(e.id()), root, null, false, usage, open, null);
-          usage[1] += w.runner.run(() -> new OpenFilesSpace(open));
-          outermost.add(new Held(dirs.get(e.parentId()), e, usage));
+          Map<Long, Long> holds = new HashMap<>();
+          SubtreeWalk.Dir h = held.get(e.id());
+          long[] usage = usageBelow(h, root, holds);
+          outermost.add(new Held(dirs.get(e.parentId()), e, usage, holds));
         } else {
           kept.add(e);
           if (e.isDir()) {
@@ -108,10 +111,36 @@ final class Quiesce {
    * nothing.
    */
   long[] usage(InodeRow root, String path, PermissionChecker pc) throws IOException {
+    return usage(root, path, pc, new HashMap<>());
+  }
+
+  /**
+   * As {@link #usage(InodeRow, String, PermissionChecker)}, putting the holds of the held
+   * directories below the root in {@code heldBelow}, by id.
+   */
+  long[] usage(InodeRow root, String path, PermissionChecker pc, Map<Long, Long> heldBelow)
+      throws IOException {
+    return usageBelow(new SubtreeWalk.Dir(root, path), root, pc, heldBelow);
+  }
+
+  private long[] usageBelow(SubtreeWalk.Dir top, InodeRow root, Map<Long, Long> heldBelow)
+      throws IOException {
+    return usageBelow(top, root, null, heldBelow);
+  }
+
+  /**
+   * The usage of the subtree below {@code top} (inside the one {@code root} marks), itself
+   * included, with the holds of the held directories in it put in {@code heldBelow}.
+   */
+  private long[] usageBelow(
+      SubtreeWalk.Dir top, InodeRow root, PermissionChecker pc, Map<Long, Long> heldBelow)
+      throws IOException {
     long[] usage = {1, 0};
     List<InodeRow> open = new ArrayList<>();
-    walk(new SubtreeWalk.Dir(root, path), root, pc, false, usage, open, null);
+    Map<Long, SubtreeWalk.Dir> held = new HashMap<>();
+    walk(top, root, pc, false, usage, open, held);
     usage[1] += w.runner.run(() -> new OpenFilesSpace(open));
+    held.forEach((id, d) -> heldBelow.put(id, d.row().snapshotId()));
     return usage;
   }
 
@@ -156,6 +185,14 @@ final class Quiesce {
               usage[1] += FileSpace.of(c, null);
             }
           }
+          if (held != null) {
+            for (InodeRow c : children) {
+              if (DeletedHeldDirectory.held(c)) {
+                held.put(
+                    c.id(), new SubtreeWalk.Dir(c, SubtreeWalk.childPath(dir.path(), c.name())));
+              }
+            }
+          }
           if (keep) {
             while (levels.size() < depth) {
               levels.add(new ArrayList<>());
@@ -163,10 +200,6 @@ final class Quiesce {
             List<DeleteLevelBatch.Entry> level = levels.get(depth - 1);
             for (InodeRow c : children) {
               level.add(entryOf(c));
-              if (held != null && DeletedHeldDirectory.held(c)) {
-                held.put(
-                    c.id(), new SubtreeWalk.Dir(c, SubtreeWalk.childPath(dir.path(), c.name())));
-              }
             }
           }
         },

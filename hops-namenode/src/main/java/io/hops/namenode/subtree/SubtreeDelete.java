@@ -2,12 +2,14 @@ package io.hops.namenode.subtree;
 
 import io.hops.dal.rows.InodeRow;
 import io.hops.namenode.ops.Delete;
-import io.hops.namenode.ops.DetachHeldBelow;
 import io.hops.namenode.ops.SubtreeTooBigException;
 import io.hops.namenode.quota.QuotaDirsOnPath;
 import io.hops.namenode.security.PermissionChecker;
 import io.hops.namenode.tx.RetryCache;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.ipc.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,11 +98,9 @@ final class SubtreeDelete {
         long inodes = found.inodes();
         snapshottedBelow.refuse(path, root.id(), root.subtreeLockOwner());
         long d0 = System.nanoTime();
-        if (!found.held().isEmpty()) {
-          levels.detachHeld(
-              root, found.held(), w.runner.run(() -> new DetachHeldBelow.ChargedAbove(path)));
-        }
-        levels.levels(root, found.levels(), w.runner.run(() -> new QuotaDirsOnPath(path)));
+        List<Long> quotaDirs = w.runner.run(() -> new QuotaDirsOnPath(path));
+        levels.detachHeld(root, found.held(), quotaDirs);
+        levels.levels(root, found.levels(), quotaDirs);
         quiesceNanos += d0 - q0;
         deleteNanos += System.nanoTime() - d0;
         try {
@@ -152,24 +152,25 @@ final class SubtreeDelete {
     long start = System.nanoTime();
     String path = SubtreeWorkers.pathOf(src);
     long[] usage = null;
+    Map<Long, Long> heldBelow = new HashMap<>();
     if (!pc.isSuperuser()) {
       // The sub-access check walks the subtree anyway: it counts it too where a snapshot may keep
       // it.
       if (w.snapshotSettings.enabled()) {
-        usage = quiesce.usage(root, path, pc);
+        usage = quiesce.usage(root, path, pc, heldBelow);
       } else {
         quiesce.check(root, path, pc);
       }
     }
     boolean out;
     try {
-      out = unlinkCounted(pc, src, recursive, codec, root, usage);
+      out = unlinkCounted(pc, src, recursive, codec, root, usage, heldBelow);
     } catch (Delete.UncountedSubtreeException covered) {
       // Below a snapshot: its usage stays charged to every directory above, so it is counted under
       // the mark first (HDFS's delete walks it too, cleanSubtree).
-      long[] counted = quiesce.usage(root, path, null);
+      long[] counted = quiesce.usage(root, path, null, heldBelow);
       try {
-        out = unlinkCounted(pc, src, recursive, codec, root, counted);
+        out = unlinkCounted(pc, src, recursive, codec, root, counted, heldBelow);
       } catch (SubtreeTooBigException inPlace) {
         return null;
       }
@@ -206,21 +207,25 @@ final class SubtreeDelete {
     return new Unlinked(out, true);
   }
 
-  /** The unlinking transaction, with the subtree's usage if counted ({@code usage}, or null). */
+  /**
+   * The unlinking transaction, with the subtree's usage if counted ({@code usage}, or null) and the
+   * holds of the held directories in it.
+   */
   private boolean unlinkCounted(
       PermissionChecker pc,
       String src,
       boolean recursive,
       RetryCache.Codec<Boolean> codec,
       InodeRow root,
-      long[] usage)
+      long[] usage,
+      Map<Long, Long> heldBelow)
       throws IOException {
     return w.runner.runAtMostOnce(
         () -> {
           Delete d =
               new Delete(w.limits, w.snapshotSettings, pc, src, recursive)
                   .underOwnMark(root.id(), root.subtreeLockOwner())
-                  .withDetachedUsage(usage);
+                  .withDetachedUsage(usage, heldBelow);
           return inBackground ? d.detaching() : d.detachingIfCovered();
         },
         codec);

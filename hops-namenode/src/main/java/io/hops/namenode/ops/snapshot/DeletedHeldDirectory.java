@@ -4,10 +4,15 @@ import io.hops.dal.LockMode;
 import io.hops.dal.StorageException;
 import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
+import io.hops.dal.rows.SnapshotKeptUsageRow;
 import io.hops.dal.rows.VariableRow;
 import io.hops.namenode.tx.LockPhase;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a delete of a held directory records, so that the files and versions its partitions keep go
@@ -30,6 +35,45 @@ public final class DeletedHeldDirectory {
   /** Whether {@code dir} is a held directory (a moved one's hold, not its own snapshots). */
   public static boolean held(InodeRow dir) {
     return dir.isDir() && !dir.snapshottable() && dir.snapshotId() > 0;
+  }
+
+  /**
+   * The held directories among {@code deleted} (the inodes of one deleted subtree), each with the
+   * latest hold among its own and those of the held directories above it there: the snapshots whose
+   * charges on the side it was moved from count what is kept below it up to that id.
+   */
+  public static Map<Long, Long> holdsUpTo(Collection<InodeRow> deleted) {
+    Map<Long, InodeRow> dirs = new HashMap<>();
+    for (InodeRow r : deleted) {
+      if (r.isDir()) {
+        dirs.put(r.id(), r);
+      }
+    }
+    Map<Long, Long> out = new TreeMap<>();
+    for (InodeRow d : dirs.values()) {
+      if (held(d)) {
+        long upTo = d.snapshotId();
+        for (InodeRow a = dirs.get(d.parentId()); a != null; a = dirs.get(a.parentId())) {
+          if (held(a)) {
+            upTo = Math.max(upTo, a.snapshotId());
+          }
+        }
+        out.put(d.id(), upTo);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether {@code u}, a usage row in the partition of a held directory deleted now, charges a file
+   * kept below it for a hold up to {@code upTo} ({@link #holdsUpTo}) to a directory above where the
+   * held one was when the file went. HDFS's delete of a renamed directory takes its whole
+   * destination side off the directories above ({@code INodeReference.DstReference}): the snapshots
+   * that had it count it through the charge its move wrote on their side ({@code WithName}), so
+   * such a row goes with the delete, its usage off its quota row.
+   */
+  public static boolean chargedWhereItWas(SnapshotKeptUsageRow u, long upTo) {
+    return !u.untilReclaim() && !u.uncounted() && u.inodeId() > 0 && u.snapshotId() <= upTo;
   }
 
   /**

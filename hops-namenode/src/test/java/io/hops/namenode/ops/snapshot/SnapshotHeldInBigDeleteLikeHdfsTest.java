@@ -54,7 +54,7 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
    */
   @Test
   void aHeldDirectoryInsideABigDeleteKeepsWhatItsSnapshotReads() throws Exception {
-    heldInside("/one", false);
+    heldInside("/one", false, BOUND + 5);
   }
 
   /**
@@ -65,14 +65,60 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
    */
   @Test
   void aHeldDirectoryInsideABigDeleteInPlaceKeepsWhatItsSnapshotReads() throws Exception {
-    heldInside("/four", true);
+    heldInside("/four", true, BOUND + 5);
   }
 
   /**
-   * The history on both sides; with {@code quota} one on {@code root}, counted as HDFS's once the
-   * snapshot is gone.
+   * As above, with {@code o} small enough for one transaction: the held directory's delete takes
+   * what is kept below it for its hold off the quota above, where the snapshot's side counts it.
    */
-  private static void heldInside(String root, boolean quota) throws Exception {
+  @Test
+  void aHeldDirectoryInsideASmallDeleteIsChargedAsInHdfs() throws Exception {
+    heldInside("/five", true, 2);
+  }
+
+  /**
+   * The held directory itself past the bound, deleted below a quota: the snapshot reads it, and the
+   * quota counts it as HDFS's does while the snapshot remains and after.
+   */
+  @Test
+  void aBigHeldDirectoryDeletedItselfIsChargedAsInHdfs() throws Exception {
+    String root = "/seven";
+    List<LocatedBlock> kept = new ArrayList<>();
+    for (boolean hops : new boolean[] {true, false}) {
+      DistributedFileSystem fs = side(hops);
+      fs.mkdirs(p(root + "/a/t"));
+      fs.mkdirs(p(root + "/o"));
+      fs.setQuota(p(root), 1000, 1L << 40);
+      for (String f : List.of("f", "g")) {
+        write(fs, root + "/a/t/" + f, text(f, 3000));
+        if (hops) {
+          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
+        }
+      }
+      filler(fs, root + "/a/t/junk", BOUND + 5);
+      fs.allowSnapshot(p(root + "/a"));
+      fs.createSnapshot(p(root + "/a"), "s0");
+      fs.rename(p(root + "/a/t"), p(root + "/o/t"));
+      fs.delete(p(root + "/o/t/f"), false);
+      write(fs, root + "/o/t/k", "written while held");
+      assertThat(fs.delete(p(root + "/o/t"), true)).isTrue();
+    }
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
+    assertReadsAlike(root + "/a/.snapshot/s0/t/f", root + "/a/.snapshot/s0/t/g");
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+    assertQuotaAlike(root);
+    bothSides(fs -> fs.deleteSnapshot(p(root + "/a"), "s0"));
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
+    assertNoRowsLeft();
+    assertQuotaAlike(root);
+  }
+
+  /**
+   * The history on both sides, with {@code fillers} more files in {@code o}; with {@code quota} one
+   * on {@code root}, counted as HDFS's.
+   */
+  private static void heldInside(String root, boolean quota, int fillers) throws Exception {
     List<LocatedBlock> kept = new ArrayList<>();
     for (boolean hops : new boolean[] {true, false}) {
       DistributedFileSystem fs = side(hops);
@@ -88,7 +134,7 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
       }
       fs.allowSnapshot(p(root + "/a"));
       fs.createSnapshot(p(root + "/a"), "s0");
-      filler(fs, root + "/o/junk", BOUND + 5);
+      filler(fs, root + "/o/junk", fillers);
       fs.rename(p(root + "/a/t"), p(root + "/o/t"));
       fs.delete(p(root + "/o/t/f"), false);
       write(fs, root + "/o/t/k", "written while held");
@@ -99,6 +145,9 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
     assertThat(digestOf(side(true), root + "/a/.snapshot/s0/t/g"))
         .isEqualTo(digest(text("g", 3000)));
     SnapshotKeptBlocks.assertKept(both.get(), kept);
+    if (quota) {
+      assertQuotaAlike(root);
+    }
     bothSides(fs -> fs.deleteSnapshot(p(root + "/a"), "s0"));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
     assertNoRowsLeft();
@@ -115,16 +164,23 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
    */
   @Test
   void aHeldDirectoryInsideAnotherKeepsWhatTheOuterOnesSnapshotReads() throws Exception {
-    nested("/two", "b", "a");
+    nested("/two", "b", "a", BOUND + 5);
   }
 
   @Test
   void aHeldDirectoryInsideAnotherKeepsWhatTheOuterOnesSnapshotReadsInTheOtherOrder()
       throws Exception {
-    nested("/three", "a", "b");
+    nested("/three", "a", "b", BOUND + 5);
   }
 
-  private static void nested(String root, String first, String second) throws Exception {
+  /** As above, with {@code o} small enough for one transaction. */
+  @Test
+  void aHeldDirectoryInsideAnotherInASmallDeleteIsChargedAsInHdfs() throws Exception {
+    nested("/six", "b", "a", 2);
+  }
+
+  private static void nested(String root, String first, String second, int fillers)
+      throws Exception {
     List<LocatedBlock> kept = new ArrayList<>();
     for (boolean hops : new boolean[] {true, false}) {
       DistributedFileSystem fs = side(hops);
@@ -145,7 +201,7 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
         }
       }
       fs.createSnapshot(p(root + "/a"), "s0");
-      filler(fs, root + "/o/junk", BOUND + 5);
+      filler(fs, root + "/o/junk", fillers);
       fs.rename(p(root + "/a/t"), p(root + "/o/t"));
       fs.delete(p(root + "/o/t/u/f"), false);
       write(fs, root + "/o/t/u/g", "overwritten while held");
@@ -157,10 +213,13 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
     }
     reads.add(root + "/b/.snapshot/s1/u/e");
     assertReadsAlike(reads.toArray(String[]::new));
+    assertQuotaAlike(root);
     SnapshotKeptBlocks.assertKept(both.get(), kept);
 
     String firstSnapshot = first.equals("a") ? "s0" : "s1";
     bothSides(fs -> fs.deleteSnapshot(p(root + "/" + first), firstSnapshot));
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
+    assertQuotaAlike(root);
     SnapshotKeptBlocks.assertKept(both.get(), first.equals("a") ? kept.subList(0, 1) : kept);
     if (first.equals("b")) {
       for (String f : List.of("e", "f", "g")) {
