@@ -37,34 +37,11 @@ class DecommissionRecheckTest {
   @Test
   void aRoundAfterAWalkChecksOnlyTheShortBlocksAndTheDatanodeEndsDecommissioned() throws Exception {
     Path exclude = Files.createTempFile("decommission-recheck-", "");
-    Configuration conf = new Configuration(false);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    conf.set(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "0");
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 1024);
-    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString());
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    try (HopsTestCluster cluster = new HopsTestCluster(conf(exclude))) {
       cluster.startDatanodes(3);
-      BlockManager bm = cluster.namenode().namesystem().blocks();
       Housekeeping housekeeping = cluster.namenode().housekeeping();
       try (DistributedFileSystem fs = cluster.client()) {
-        for (int i = 0; i < FILES; i++) {
-          try (FSDataOutputStream out =
-              fs.create(new org.apache.hadoop.fs.Path("/f" + i), true, 4096, (short) 3, 1024)) {
-            out.write(new byte[1024]);
-          }
-        }
-        for (int i = 0; i < FILES; i++) {
-          HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/f" + i), 3);
-        }
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!bm.isLeader()) {
-          assertThat(System.nanoTime()).as("leader within 30 s").isLessThan(deadline);
-          Thread.sleep(50);
-        }
-        DataNode leaving = cluster.datanodes().get(0);
-        Files.writeString(exclude, leaving.getDatanodeId().getXferAddr() + "\n");
-        fs.refreshNodes();
+        DataNode leaving = decommissionFirst(cluster, fs, exclude);
         // Three datanodes for replication 3: no block can be copied yet.
         housekeeping.runOnce(); // the whole walk: every block short, and queued
         CountedTransactions counted = CountedTransactions.of(cluster, "decommissionCheck");
@@ -75,7 +52,7 @@ class DecommissionRecheckTest {
         assertThat(state(fs, leaving)).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
 
         cluster.startDatanodes(1);
-        deadline = System.nanoTime() + 120_000_000_000L;
+        long deadline = System.nanoTime() + 120_000_000_000L;
         while (state(fs, leaving) != AdminStates.DECOMMISSIONED) {
           assertThat(System.nanoTime()).as("decommissioned within 120 s").isLessThan(deadline);
           housekeeping.runOnce();
@@ -97,35 +74,13 @@ class DecommissionRecheckTest {
   @Test
   void aRecheckEndsAtAPageOfWhichNoBlockWasDone() throws Exception {
     Path exclude = Files.createTempFile("decommission-recheck-", "");
-    Configuration conf = new Configuration(false);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
-    conf.set(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "0");
-    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 1024);
+    Configuration conf = conf(exclude);
     conf.setInt(NamenodeConfig.HOUSEKEEPING_PAGE_ROWS, PAGE);
-    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString());
     try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
       cluster.startDatanodes(3);
-      BlockManager bm = cluster.namenode().namesystem().blocks();
       Housekeeping housekeeping = cluster.namenode().housekeeping();
       try (DistributedFileSystem fs = cluster.client()) {
-        for (int i = 0; i < FILES; i++) {
-          try (FSDataOutputStream out =
-              fs.create(new org.apache.hadoop.fs.Path("/f" + i), true, 4096, (short) 3, 1024)) {
-            out.write(new byte[1024]);
-          }
-        }
-        for (int i = 0; i < FILES; i++) {
-          HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/f" + i), 3);
-        }
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!bm.isLeader()) {
-          assertThat(System.nanoTime()).as("leader within 30 s").isLessThan(deadline);
-          Thread.sleep(50);
-        }
-        DataNode leaving = cluster.datanodes().get(0);
-        Files.writeString(exclude, leaving.getDatanodeId().getXferAddr() + "\n");
-        fs.refreshNodes();
+        DataNode leaving = decommissionFirst(cluster, fs, exclude);
         // Three datanodes for replication 3: no block can be copied.
         housekeeping.runOnce(); // the whole walk: every block short, and queued
         housekeeping.runOnce(); // the replication checks park them
@@ -141,6 +96,44 @@ class DecommissionRecheckTest {
         assertThat(state(fs, leaving)).isEqualTo(AdminStates.DECOMMISSION_INPROGRESS);
       }
     }
+  }
+
+  /** Housekeeping rounds when asked, heartbeats each second, {@code exclude} the excluded hosts. */
+  private static Configuration conf(Path exclude) {
+    Configuration conf = new Configuration(false);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
+    conf.setInt(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY, 1);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "0");
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, 1024);
+    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString());
+    return conf;
+  }
+
+  /**
+   * Writes {@code FILES} one-block files of replication 3, waits for them and for the namenode's
+   * leadership, then excludes the first datanode and refreshes the nodes; answers that datanode.
+   */
+  private static DataNode decommissionFirst(
+      HopsTestCluster cluster, DistributedFileSystem fs, Path exclude) throws Exception {
+    for (int i = 0; i < FILES; i++) {
+      try (FSDataOutputStream out =
+          fs.create(new org.apache.hadoop.fs.Path("/f" + i), true, 4096, (short) 3, 1024)) {
+        out.write(new byte[1024]);
+      }
+    }
+    for (int i = 0; i < FILES; i++) {
+      HopsTestCluster.awaitReplicas(fs, new org.apache.hadoop.fs.Path("/f" + i), 3);
+    }
+    BlockManager bm = cluster.namenode().namesystem().blocks();
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!bm.isLeader()) {
+      assertThat(System.nanoTime()).as("leader within 30 s").isLessThan(deadline);
+      Thread.sleep(50);
+    }
+    DataNode leaving = cluster.datanodes().get(0);
+    Files.writeString(exclude, leaving.getDatanodeId().getXferAddr() + "\n");
+    fs.refreshNodes();
+    return leaving;
   }
 
   private static AdminStates state(DistributedFileSystem fs, DataNode dn) throws Exception {
