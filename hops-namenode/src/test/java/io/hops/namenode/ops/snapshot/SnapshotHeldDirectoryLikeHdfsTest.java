@@ -128,14 +128,14 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     List<LocatedBlock> kept = keptPastTheHoldAlike("/heir");
     long held = idOf("/heir/b/t");
     long heir = idOf("/heir/b");
-    bothSides(fs -> fs.deleteSnapshot(p("/heir/a"), "s0"));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p("/heir/a"), "s0"));
     SnapshotKeptBlocks.assertKept(both.get(), kept);
     assertThat(keptRowsOf(held)).as("kept in the held directory's partition").isZero();
     assertThat(keptRowsOf(heir)).as("kept for b's snapshot").isEqualTo(2);
-    assertReadsAlike("/heir/b/.snapshot/s1/t/f", "/heir/b/.snapshot/s1/t/g");
+    SnapshotSides.assertReadsAlike(both, "/heir/b/.snapshot/s1/t/f", "/heir/b/.snapshot/s1/t/g");
     assertThat(digestOf(both.hopsSide().admin(), "/heir/b/.snapshot/s1/t/f"))
         .isEqualTo(digest(text("f", 3000)));
-    bothSides(fs -> fs.deleteSnapshot(p("/heir/b"), "s1"));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p("/heir/b"), "s1"));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
   }
 
@@ -146,10 +146,10 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   @Test
   void filesKeptPastTheHoldForASnapshotGoneAreReleasedAtItsEnd() throws Exception {
     List<LocatedBlock> kept = keptPastTheHoldAlike("/gone");
-    bothSides(fs -> fs.deleteSnapshot(p("/gone/b"), "s1"));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p("/gone/b"), "s1"));
     SnapshotKeptBlocks.assertKept(both.get(), kept);
-    assertReadsAlike("/gone/a/.snapshot/s0/t/f", "/gone/a/.snapshot/s0/t/g");
-    bothSides(fs -> fs.deleteSnapshot(p("/gone/a"), "s0"));
+    SnapshotSides.assertReadsAlike(both, "/gone/a/.snapshot/s0/t/f", "/gone/a/.snapshot/s0/t/g");
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p("/gone/a"), "s0"));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
   }
 
@@ -167,18 +167,19 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     long held = idOf("/inner/o/t");
     long inner = idOf("/inner/o/t/s");
     assertThat(keptRowsOf(held)).as("kept in the held directory's partition").isEqualTo(3);
-    bothSides(fs -> fs.deleteSnapshot(p("/inner/a"), "s0"));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p("/inner/a"), "s0"));
     SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
     SnapshotKeptBlocks.assertKept(both.get(), kept);
     assertThat(keptRowsOf(held)).as("left in the held directory's partition").isZero();
     assertThat(keptRowsOf(inner)).as("kept for s's snapshot").isEqualTo(3);
-    assertReadsAlike(
+    SnapshotSides.assertReadsAlike(
+        both,
         "/inner/o/t/s/.snapshot/t1/f",
         "/inner/o/t/s/.snapshot/t1/g",
         "/inner/o/t/s/.snapshot/t1/k");
     assertThat(digestOf(both.hopsSide().admin(), "/inner/o/t/s/.snapshot/t1/k"))
         .isEqualTo(digest(text("k", 3000)));
-    bothSides(fs -> fs.deleteSnapshot(p("/inner/o/t/s"), "t1"));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p("/inner/o/t/s"), "t1"));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
     assertThat(usageRows()).as("quota usage kept charged").isZero();
   }
@@ -232,19 +233,19 @@ class SnapshotHeldDirectoryLikeHdfsTest {
       all.add(root + "/a/.snapshot/s0/t/" + f);
       all.add(root + "/b/.snapshot/s1/t/" + f);
     }
-    assertReadsAlike(all.toArray(String[]::new));
+    SnapshotSides.assertReadsAlike(both, all.toArray(String[]::new));
     SnapshotKeptBlocks.assertKept(both.get(), kept);
 
     String firstSnapshot = first.equals("a") ? "s0" : "s1";
     String secondSnapshot = first.equals("a") ? "s1" : "s0";
-    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + first), firstSnapshot));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p(root + "/" + first), firstSnapshot));
     SnapshotKeptBlocks.assertKept(both.get(), kept);
     for (String f : List.of("f", "g")) {
       String path = root + "/" + second + "/.snapshot/" + secondSnapshot + "/t/" + f;
-      assertReadsAlike(path);
+      SnapshotSides.assertReadsAlike(both, path);
       assertThat(digestOf(both.hopsSide().admin(), path)).isEqualTo(digest(text(f, 3000)));
     }
-    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + second), secondSnapshot));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p(root + "/" + second), secondSnapshot));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
     long heldId = held;
     SnapshotKeptBlocks.leaderRounds(both.get());
@@ -292,7 +293,8 @@ class SnapshotHeldDirectoryLikeHdfsTest {
       write(fs, s + "/g", "overwritten in s");
     }
     assertThat(kept).hasSize(3);
-    assertReadsAlike(
+    SnapshotSides.assertReadsAlike(
+        both,
         root + "/a/.snapshot/s0/t/s/f",
         root + "/a/.snapshot/s0/t/s/g",
         root + "/o/t/s/.snapshot/t1/f",
@@ -336,7 +338,8 @@ class SnapshotHeldDirectoryLikeHdfsTest {
       write(fs, root + "/b/t/g", "overwritten in b");
     }
     assertThat(kept).hasSize(2);
-    assertReadsAlike(
+    SnapshotSides.assertReadsAlike(
+        both,
         root + "/a/.snapshot/s0/t/f",
         root + "/a/.snapshot/s0/t/g",
         root + "/b/.snapshot/s1/t/f",
@@ -344,25 +347,6 @@ class SnapshotHeldDirectoryLikeHdfsTest {
         root + "/b/t/g");
     SnapshotKeptBlocks.assertKept(both.get(), kept);
     return kept;
-  }
-
-  private static void bothSides(FsStep step) throws Exception {
-    step.run(both.hopsSide().admin());
-    step.run(both.hdfsSide().admin());
-  }
-
-  @FunctionalInterface
-  private interface FsStep {
-    void run(DistributedFileSystem fs) throws Exception;
-  }
-
-  /** Each path reads the same bytes on both sides. */
-  private static void assertReadsAlike(String... paths) {
-    for (String path : paths) {
-      assertThat(digestOf(both.hopsSide().admin(), path))
-          .as(path)
-          .isEqualTo(digestOf(both.hdfsSide().admin(), path));
-    }
   }
 
   private static long idOf(String path) throws Exception {

@@ -54,7 +54,7 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
    */
   @Test
   void aHeldDirectoryInsideABigDeleteKeepsWhatItsSnapshotReads() throws Exception {
-    heldInside("/one", false, BOUND + 5);
+    heldInside("/one", false, "o/junk", BOUND + 5, "o");
   }
 
   /**
@@ -65,7 +65,7 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
    */
   @Test
   void aHeldDirectoryInsideABigDeleteInPlaceKeepsWhatItsSnapshotReads() throws Exception {
-    heldInside("/four", true, BOUND + 5);
+    heldInside("/four", true, "o/junk", BOUND + 5, "o");
   }
 
   /**
@@ -74,7 +74,7 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
    */
   @Test
   void aHeldDirectoryInsideASmallDeleteIsChargedAsInHdfs() throws Exception {
-    heldInside("/five", true, 2);
+    heldInside("/five", true, "o/junk", 2, "o");
   }
 
   /**
@@ -83,46 +83,21 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
    */
   @Test
   void aBigHeldDirectoryDeletedItselfIsChargedAsInHdfs() throws Exception {
-    String root = "/seven";
+    heldInside("/seven", true, "a/t/junk", BOUND + 5, "o/t");
+  }
+
+  /**
+   * The history on both sides: {@code fillers} more files in {@code fillerDir}, {@code t} moved out
+   * of {@code a}'s snapshot into {@code o}, then {@code deleted} deleted; with {@code quota} one on
+   * {@code root}, counted as HDFS's.
+   */
+  private static void heldInside(
+      String root, boolean quota, String fillerDir, int fillers, String deleted) throws Exception {
     List<LocatedBlock> kept = new ArrayList<>();
     for (boolean hops : new boolean[] {true, false}) {
       DistributedFileSystem fs = side(hops);
       fs.mkdirs(p(root + "/a/t"));
       fs.mkdirs(p(root + "/o"));
-      fs.setQuota(p(root), 1000, 1L << 40);
-      for (String f : List.of("f", "g")) {
-        write(fs, root + "/a/t/" + f, text(f, 3000));
-        if (hops) {
-          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
-        }
-      }
-      filler(fs, root + "/a/t/junk", BOUND + 5);
-      fs.allowSnapshot(p(root + "/a"));
-      fs.createSnapshot(p(root + "/a"), "s0");
-      fs.rename(p(root + "/a/t"), p(root + "/o/t"));
-      fs.delete(p(root + "/o/t/f"), false);
-      write(fs, root + "/o/t/k", "written while held");
-      assertThat(fs.delete(p(root + "/o/t"), true)).isTrue();
-    }
-    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
-    assertReadsAlike(root + "/a/.snapshot/s0/t/f", root + "/a/.snapshot/s0/t/g");
-    SnapshotKeptBlocks.assertKept(both.get(), kept);
-    assertQuotaAlike(root);
-    bothSides(fs -> fs.deleteSnapshot(p(root + "/a"), "s0"));
-    SnapshotKeptBlocks.assertReleased(both.get(), kept);
-    assertNoRowsLeft();
-    assertQuotaAlike(root);
-  }
-
-  /**
-   * The history on both sides, with {@code fillers} more files in {@code o}; with {@code quota} one
-   * on {@code root}, counted as HDFS's.
-   */
-  private static void heldInside(String root, boolean quota, int fillers) throws Exception {
-    List<LocatedBlock> kept = new ArrayList<>();
-    for (boolean hops : new boolean[] {true, false}) {
-      DistributedFileSystem fs = side(hops);
-      fs.mkdirs(p(root + "/a/t"));
       if (quota) {
         fs.setQuota(p(root), 1000, 1L << 40);
       }
@@ -132,23 +107,24 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
           kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
         }
       }
+      filler(fs, root + "/" + fillerDir, fillers);
       fs.allowSnapshot(p(root + "/a"));
       fs.createSnapshot(p(root + "/a"), "s0");
-      filler(fs, root + "/o/junk", fillers);
       fs.rename(p(root + "/a/t"), p(root + "/o/t"));
       fs.delete(p(root + "/o/t/f"), false);
       write(fs, root + "/o/t/k", "written while held");
-      assertThat(fs.delete(p(root + "/o"), true)).isTrue();
+      assertThat(fs.delete(p(root + "/" + deleted), true)).isTrue();
     }
     SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
-    assertReadsAlike(root + "/a/.snapshot/s0/t/f", root + "/a/.snapshot/s0/t/g");
+    SnapshotSides.assertReadsAlike(
+        both, root + "/a/.snapshot/s0/t/f", root + "/a/.snapshot/s0/t/g");
     assertThat(digestOf(side(true), root + "/a/.snapshot/s0/t/g"))
         .isEqualTo(digest(text("g", 3000)));
     SnapshotKeptBlocks.assertKept(both.get(), kept);
     if (quota) {
       assertQuotaAlike(root);
     }
-    bothSides(fs -> fs.deleteSnapshot(p(root + "/a"), "s0"));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p(root + "/a"), "s0"));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
     assertNoRowsLeft();
     if (quota) {
@@ -212,28 +188,28 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
       reads.add(root + "/a/.snapshot/s0/t/u/" + f);
     }
     reads.add(root + "/b/.snapshot/s1/u/e");
-    assertReadsAlike(reads.toArray(String[]::new));
+    SnapshotSides.assertReadsAlike(both, reads.toArray(String[]::new));
     assertQuotaAlike(root);
     SnapshotKeptBlocks.assertKept(both.get(), kept);
 
     String firstSnapshot = first.equals("a") ? "s0" : "s1";
-    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + first), firstSnapshot));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p(root + "/" + first), firstSnapshot));
     SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
     assertQuotaAlike(root);
     SnapshotKeptBlocks.assertKept(both.get(), first.equals("a") ? kept.subList(0, 1) : kept);
     if (first.equals("b")) {
       for (String f : List.of("e", "f", "g")) {
         String path = root + "/a/.snapshot/s0/t/u/" + f;
-        assertReadsAlike(path);
+        SnapshotSides.assertReadsAlike(both, path);
         assertThat(digestOf(side(true), path)).isEqualTo(digest(text(f, 3000)));
       }
     } else {
-      assertReadsAlike(root + "/b/.snapshot/s1/u/e");
+      SnapshotSides.assertReadsAlike(both, root + "/b/.snapshot/s1/u/e");
       assertThat(digestOf(side(true), root + "/b/.snapshot/s1/u/e"))
           .isEqualTo(digest(text("e", 3000)));
     }
     String secondSnapshot = first.equals("a") ? "s1" : "s0";
-    bothSides(fs -> fs.deleteSnapshot(p(root + "/" + second), secondSnapshot));
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p(root + "/" + second), secondSnapshot));
     SnapshotKeptBlocks.assertReleased(both.get(), kept);
     SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
     assertQuotaAlike(root);
@@ -248,24 +224,6 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
     fs.mkdirs(p(dir));
     for (int i = 0; i < n; i++) {
       fs.create(p(dir + "/x" + i)).close();
-    }
-  }
-
-  private static void bothSides(FsStep step) throws Exception {
-    step.run(both.hopsSide().admin());
-    step.run(both.hdfsSide().admin());
-  }
-
-  @FunctionalInterface
-  private interface FsStep {
-    void run(DistributedFileSystem fs) throws Exception;
-  }
-
-  private static void assertReadsAlike(String... paths) {
-    for (String path : paths) {
-      assertThat(digestOf(both.hopsSide().admin(), path))
-          .as(path)
-          .isEqualTo(digestOf(both.hdfsSide().admin(), path));
     }
   }
 
