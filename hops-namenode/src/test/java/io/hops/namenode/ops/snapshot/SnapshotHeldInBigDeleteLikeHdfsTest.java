@@ -87,6 +87,60 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
   }
 
   /**
+   * {@code t} moved out of {@code a}'s snapshot into {@code b/o}, below {@code b}'s snapshot, then
+   * {@code o} (past the bound) deleted: detached and held for {@code b}'s snapshot, charged above
+   * until reclaimed. {@code b}'s snapshot deleted: the reclaim of {@code o} meets {@code t}, still
+   * held for {@code a}'s, and detaches it with its share of the charge. Reads are HDFS's after each
+   * step, quota usage once both snapshots are gone (while they remain, hops counts what the subtree
+   * and the held directory keep for {@code b}'s snapshot, which never had them:
+   * docs/architecture.md, "The flag").
+   */
+  @Test
+  void aHeldDirectoryInsideAReclaimedSubtreeOutlivesIt() throws Exception {
+    String root = "/eight";
+    List<LocatedBlock> kept = new ArrayList<>();
+    for (boolean hops : new boolean[] {true, false}) {
+      DistributedFileSystem fs = side(hops);
+      fs.mkdirs(p(root + "/a/t"));
+      fs.mkdirs(p(root + "/b/o"));
+      fs.setQuota(p(root), 1000, 1L << 40);
+      for (String f : List.of("f", "g")) {
+        write(fs, root + "/a/t/" + f, text(f, 3000));
+        if (hops) {
+          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
+        }
+      }
+      filler(fs, root + "/b/o/junk", BOUND + 5);
+      fs.allowSnapshot(p(root + "/a"));
+      fs.allowSnapshot(p(root + "/b"));
+      fs.createSnapshot(p(root + "/a"), "s0");
+      fs.createSnapshot(p(root + "/b"), "s1");
+      fs.rename(p(root + "/a/t"), p(root + "/b/o/t"));
+      fs.delete(p(root + "/b/o/t/f"), false);
+      assertThat(fs.delete(p(root + "/b/o"), true)).isTrue();
+    }
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
+    SnapshotSides.assertReadsAlike(
+        both, root + "/a/.snapshot/s0/t/f", root + "/a/.snapshot/s0/t/g");
+    System.out.println(
+        "QUOTA1 hops " + quota(side(true), root) + " hdfs " + quota(side(false), root));
+
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p(root + "/b"), "s1"));
+    SnapshotKeptBlocks.leaderRounds(both.get());
+    SnapshotTestFiles.awaitReclaims(both.hops().namenode(), both.other());
+    SnapshotSides.assertReadsAlike(
+        both, root + "/a/.snapshot/s0/t/f", root + "/a/.snapshot/s0/t/g");
+    assertThat(digestOf(side(true), root + "/a/.snapshot/s0/t/f"))
+        .isEqualTo(digest(text("f", 3000)));
+    SnapshotKeptBlocks.assertKept(both.get(), kept);
+
+    SnapshotSides.bothSides(both, fs -> fs.deleteSnapshot(p(root + "/a"), "s0"));
+    SnapshotKeptBlocks.assertReleased(both.get(), kept);
+    assertNoRowsLeft();
+    assertQuotaAlike(root);
+  }
+
+  /**
    * The history on both sides: {@code fillers} more files in {@code fillerDir}, {@code t} moved out
    * of {@code a}'s snapshot into {@code o}, then {@code deleted} deleted; with {@code quota} one on
    * {@code root}, counted as HDFS's.
