@@ -6,6 +6,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshotVersionLogRow;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.resolve.MutableInode;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
@@ -110,7 +111,10 @@ final class ClearHold extends Operation<KeptFiles.Left> {
         ownSnapshots = !own.isEmpty();
       }
     }
-    kept = KeptFiles.read(tx, id, own, upTo, true, beyond);
+    // A subtree a big delete detached below a snapshot is no snapshot's any more if this ends its
+    // holds: its charge goes with them.
+    boolean freedRoot = dir != null && dir.parentId() == Inodes.DETACHED && own.isEmpty();
+    kept = KeptFiles.read(tx, id, own, upTo, true, beyond, freedRoot);
   }
 
   @Override

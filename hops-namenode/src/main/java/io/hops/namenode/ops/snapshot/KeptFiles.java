@@ -66,6 +66,9 @@ final class KeptFiles {
   private final List<SnapshotKeptReplicationRow> replication = new ArrayList<>();
   private final List<SnapshotKeptUsageRow> usage = new ArrayList<>();
 
+  /** The charge of a freed detached root, which goes before its reclaim. */
+  private final List<SnapshotKeptUsageRow> untilReclaimed = new ArrayList<>();
+
   /**
    * Rows of a directory whose holds ended, handed to their heir (past the holds) and to the
    * snapshottable directories below it whose snapshots may read them.
@@ -116,13 +119,18 @@ final class KeptFiles {
   static KeptFiles read(
       LockPhase tx, long dirId, List<SnapshotRow> remaining, long upTo, boolean ownHoldCleared)
       throws StorageException {
-    return read(tx, dirId, remaining, upTo, ownHoldCleared, KeptBeyondHold.STAY);
+    return read(tx, dirId, remaining, upTo, ownHoldCleared, KeptBeyondHold.STAY, false);
   }
 
   /**
    * As above, for a directory whose holds have ended: the rows past {@code upTo} go as {@code
    * beyond} says (all due when no snapshot covers the directory any more, else moved to the
-   * directory that keeps what is deleted below it now).
+   * directory that keeps what is deleted below it now). With {@code detachedRootFreed}, the
+   * directory is the root of a subtree a big delete detached below a snapshot, which no snapshot
+   * has any more: what it was charged with until its reclaim ({@link
+   * SnapshotKeptUsageRow#untilReclaimed}) goes now, off the quota rows, as HDFS's {@code
+   * deleteSnapshot} takes it off (docs/architecture.md, "Snapshots", a big delete below a
+   * snapshot).
    */
   static KeptFiles read(
       LockPhase tx,
@@ -130,7 +138,8 @@ final class KeptFiles {
       List<SnapshotRow> remaining,
       long upTo,
       boolean ownHoldCleared,
-      KeptBeyondHold beyond)
+      KeptBeyondHold beyond,
+      boolean detachedRootFreed)
       throws StorageException {
     long oldest = Long.MAX_VALUE;
     for (SnapshotRow s : remaining) {
@@ -147,6 +156,10 @@ final class KeptFiles {
     List<Long> quotaIds = new ArrayList<>();
     for (SnapshotKeptUsageRow u : charged) {
       if (u.untilReclaim()) {
+        if (detachedRootFreed && u.untilReclaimOf(dirId) && u.carriesReclaimUsage()) {
+          k.untilReclaimed.add(u);
+          quotaIds.add(u.quotaId());
+        }
         continue;
       }
       boolean due = u.snapshotId() < below;
@@ -190,6 +203,7 @@ final class KeptFiles {
       k.movedUsage.clear();
       k.movedUsageTo.clear();
       k.movedOnto.clear();
+      k.untilReclaimed.clear();
     }
     k.more =
         (rows.size() == batch && k.freed.size() + k.holds.size() + k.moved.size() == batch)
@@ -260,6 +274,10 @@ final class KeptFiles {
         tx.delete(SnapshotKeptUsageRow.TABLE, u);
         quotas.addTo(u.quotaId(), -u.ns(), -u.ds());
       }
+    }
+    for (SnapshotKeptUsageRow u : untilReclaimed) {
+      tx.delete(SnapshotKeptUsageRow.TABLE, u);
+      quotas.addTo(u.quotaId(), -u.ns(), -u.ds());
     }
     quotas.flush(tx);
     holders.move(tx);

@@ -6,6 +6,7 @@ import io.hops.dal.rows.InodeRow;
 import io.hops.dal.rows.SnapshotKeptFileRow;
 import io.hops.dal.rows.SnapshotRow;
 import io.hops.dal.rows.SnapshotVersionLogRow;
+import io.hops.namenode.resolve.Inodes;
 import io.hops.namenode.tx.ExecutePhase;
 import io.hops.namenode.tx.LockPhase;
 import io.hops.namenode.tx.Operation;
@@ -139,7 +140,8 @@ public final class ReleaseKeptFiles extends Operation<KeptFiles.Left> {
             tx.findByPartition(SnapshotRow.TABLE, dirId, LockMode.READ_COMMITTED),
             pending.snapshotId(),
             false,
-            beyond);
+            beyond,
+            seen != null && seen.parentId() == Inodes.DETACHED && seen.snapshotId() == 0);
     recorded =
         tx.find(
                 SnapshotVersionLogRow.TABLE,

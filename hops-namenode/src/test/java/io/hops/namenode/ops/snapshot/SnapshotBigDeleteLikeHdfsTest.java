@@ -147,8 +147,8 @@ class SnapshotBigDeleteLikeHdfsTest {
   /**
    * Below a snapshot and directories with quotas (above and at the snapshottable directory), a big
    * delete goes as in HDFS: the usage stays charged while the snapshot has the tree (a create over
-   * a namespace quota it fills is refused alike), and drops once the snapshot is deleted (through
-   * the other namenode) and the reclaim has freed the rows.
+   * a namespace quota it fills is refused alike), and drops as the snapshot is deleted (through the
+   * other namenode), before the reclaim frees the rows.
    */
   @Test
   void belowASnapshotAndAQuotaABigDeleteKeepsItsUsageChargedLikeHdfs() throws Exception {
@@ -182,12 +182,14 @@ class SnapshotBigDeleteLikeHdfsTest {
                 org.apache.hadoop.fs.FileSystem.newInstance(both.get().through(both.other()))) {
           viaOther.deleteSnapshot(p("/q/w"), "s");
         }
+        out.add("snapshot deleted " + quotaFigures(fs));
         SnapshotKeptBlocks.leaderRounds(both.get());
         Reclaims.await(both.hops().namenode().namesystem().storage());
       } else {
         fs.deleteSnapshot(p("/q/w"), "s");
+        out.add("snapshot deleted " + quotaFigures(fs));
       }
-      out.add("snapshot deleted " + quotaFigures(fs));
+      out.add("reclaimed " + quotaFigures(fs));
     }
     assertThat(String.join("\n", hops)).isEqualTo(String.join("\n", hdfs));
     assertThat(hdfs.get(3)).contains("NSQuotaExceededException");
