@@ -81,7 +81,7 @@ final class Quiesce {
           out.add(e.id());
           Map<Long, Long> holds = new HashMap<>();
           SubtreeWalk.Dir h = held.get(e.id());
-          long[] usage = usageBelow(h, root, holds);
+          long[] usage = usageBelow(h, root, null, holds);
           outermost.add(new Held(dirs.get(e.parentId()), e, usage, holds));
         } else {
           kept.add(e);
@@ -121,11 +121,6 @@ final class Quiesce {
   long[] usage(InodeRow root, String path, PermissionChecker pc, Map<Long, Long> heldBelow)
       throws IOException {
     return usageBelow(new SubtreeWalk.Dir(root, path), root, pc, heldBelow);
-  }
-
-  private long[] usageBelow(SubtreeWalk.Dir top, InodeRow root, Map<Long, Long> heldBelow)
-      throws IOException {
-    return usageBelow(top, root, null, heldBelow);
   }
 
   /**

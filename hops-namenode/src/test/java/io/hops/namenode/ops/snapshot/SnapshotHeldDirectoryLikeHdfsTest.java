@@ -209,19 +209,10 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     long held = 0;
     for (boolean hops : new boolean[] {true, false}) {
       DistributedFileSystem fs = hops ? both.hopsSide().admin() : both.hdfsSide().admin();
-      fs.mkdirs(p(root + "/a/t"));
-      fs.mkdirs(p(root + "/b"));
-      for (String f : List.of("f", "g")) {
-        write(fs, root + "/a/t/" + f, text(f, 3000));
-        if (hops) {
-          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
-        }
+      List<LocatedBlock> written = movedIntoASnapshot(fs, root);
+      if (hops) {
+        kept.addAll(written);
       }
-      fs.allowSnapshot(p(root + "/a"));
-      fs.allowSnapshot(p(root + "/b"));
-      fs.createSnapshot(p(root + "/a"), "s0");
-      fs.rename(p(root + "/a/t"), p(root + "/b/t"));
-      fs.createSnapshot(p(root + "/b"), "s1");
       if (hops) {
         held = idOf(root + "/b/t");
       }
@@ -313,6 +304,24 @@ class SnapshotHeldDirectoryLikeHdfsTest {
   }
 
   /**
+   * {@code root/a/t} with two files {@code f} and {@code g}, snapshot {@code s0} of {@code a},
+   * {@code t} moved into {@code root/b}, snapshot {@code s1} of {@code b}; answers the files'
+   * blocks.
+   */
+  private static List<LocatedBlock> movedIntoASnapshot(DistributedFileSystem fs, String root)
+      throws Exception {
+    fs.mkdirs(p(root + "/a/t"));
+    fs.mkdirs(p(root + "/b"));
+    List<LocatedBlock> written = SnapshotTestFiles.writeTexts(fs, root + "/a/t", List.of("f", "g"));
+    fs.allowSnapshot(p(root + "/a"));
+    fs.allowSnapshot(p(root + "/b"));
+    fs.createSnapshot(p(root + "/a"), "s0");
+    fs.rename(p(root + "/a/t"), p(root + "/b/t"));
+    fs.createSnapshot(p(root + "/b"), "s1");
+    return written;
+  }
+
+  /**
    * On both sides: {@code root/a/t} with two files, snapshot {@code s0} of {@code a}, {@code t}
    * moved into {@code root/b}, snapshot {@code s1} of {@code b}, then one file deleted and the
    * other overwritten. Answers the blocks of the two files as they were, on hops's side.
@@ -321,19 +330,10 @@ class SnapshotHeldDirectoryLikeHdfsTest {
     List<LocatedBlock> kept = new ArrayList<>();
     for (boolean hops : new boolean[] {true, false}) {
       DistributedFileSystem fs = hops ? both.hopsSide().admin() : both.hdfsSide().admin();
-      fs.mkdirs(p(root + "/a/t"));
-      fs.mkdirs(p(root + "/b"));
-      for (String f : List.of("f", "g")) {
-        write(fs, root + "/a/t/" + f, text(f, 3000));
-        if (hops) {
-          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
-        }
+      List<LocatedBlock> written = movedIntoASnapshot(fs, root);
+      if (hops) {
+        kept.addAll(written);
       }
-      fs.allowSnapshot(p(root + "/a"));
-      fs.allowSnapshot(p(root + "/b"));
-      fs.createSnapshot(p(root + "/a"), "s0");
-      fs.rename(p(root + "/a/t"), p(root + "/b/t"));
-      fs.createSnapshot(p(root + "/b"), "s1");
       fs.delete(p(root + "/b/t/f"), false);
       write(fs, root + "/b/t/g", "overwritten in b");
     }

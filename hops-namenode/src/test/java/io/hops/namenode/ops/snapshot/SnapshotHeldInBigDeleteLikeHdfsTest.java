@@ -104,11 +104,10 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
       fs.mkdirs(p(root + "/a/t"));
       fs.mkdirs(p(root + "/b/o"));
       fs.setQuota(p(root), 1000, 1L << 40);
-      for (String f : List.of("f", "g")) {
-        write(fs, root + "/a/t/" + f, text(f, 3000));
-        if (hops) {
-          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
-        }
+      List<LocatedBlock> written =
+          SnapshotTestFiles.writeTexts(fs, root + "/a/t", List.of("f", "g"));
+      if (hops) {
+        kept.addAll(written);
       }
       filler(fs, root + "/b/o/junk", BOUND + 5);
       fs.allowSnapshot(p(root + "/a"));
@@ -155,11 +154,10 @@ class SnapshotHeldInBigDeleteLikeHdfsTest {
       if (quota) {
         fs.setQuota(p(root), 1000, 1L << 40);
       }
-      for (String f : List.of("f", "g")) {
-        write(fs, root + "/a/t/" + f, text(f, 3000));
-        if (hops) {
-          kept.addAll(SnapshotKeptBlocks.blocksOf(fs, root + "/a/t/" + f));
-        }
+      List<LocatedBlock> written =
+          SnapshotTestFiles.writeTexts(fs, root + "/a/t", List.of("f", "g"));
+      if (hops) {
+        kept.addAll(written);
       }
       filler(fs, root + "/" + fillerDir, fillers);
       fs.allowSnapshot(p(root + "/a"));

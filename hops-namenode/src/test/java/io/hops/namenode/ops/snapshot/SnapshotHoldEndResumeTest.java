@@ -12,14 +12,11 @@ import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.check.NamespaceChecker;
-import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.security.PermissionChecker;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
@@ -48,24 +45,16 @@ class SnapshotHoldEndResumeTest {
 
   @Test
   void theLeaderMovesTheFilesKeptPastAHoldToTheirHeirWhenItsNamenodeStops() throws Exception {
-    Configuration conf = SnapshotTestFiles.snapshotsOn();
-    conf.setInt(NamenodeConfig.TRANSACTION_MAX_ROWS, BATCH * 8);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    try (HopsTestCluster cluster =
+        new HopsTestCluster(SnapshotTestFiles.releasedInBatchesOf(BATCH))) {
       cluster.startDatanodes(1);
       Storage storage = cluster.namenode().namesystem().storage();
       DistributedFileSystem fs = cluster.client();
       fs.mkdirs(new Path("/a/t"));
       fs.mkdirs(new Path("/b"));
       fs.setQuota(new Path("/b"), 1000, 1L << 30);
-      List<LocatedBlock> blocks = new ArrayList<>();
-      for (int i = 0; i < FILES; i++) {
-        String path = "/a/t/f" + i;
-        try (FSDataOutputStream out = fs.create(new Path(path), (short) 1)) {
-          out.write(bytesOf(i));
-        }
-        blocks.addAll(fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks());
-      }
+      List<LocatedBlock> blocks =
+          SnapshotTestFiles.writeFiles(fs, "/a/t", FILES, SnapshotHoldEndResumeTest::bytesOf);
       fs.allowSnapshot(new Path("/a"));
       fs.allowSnapshot(new Path("/b"));
       fs.createSnapshot(new Path("/a"), "s0");
@@ -140,24 +129,16 @@ class SnapshotHoldEndResumeTest {
   @Test
   void theLeaderHandsTheFilesKeptBelowAnInnerSnapshottableDirectoryToItWhenItsNamenodeStops()
       throws Exception {
-    Configuration conf = SnapshotTestFiles.snapshotsOn();
-    conf.setInt(NamenodeConfig.TRANSACTION_MAX_ROWS, BATCH * 8);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    try (HopsTestCluster cluster =
+        new HopsTestCluster(SnapshotTestFiles.releasedInBatchesOf(BATCH))) {
       cluster.startDatanodes(1);
       Storage storage = cluster.namenode().namesystem().storage();
       DistributedFileSystem fs = cluster.client();
       fs.mkdirs(new Path("/a/t/s"));
       fs.mkdirs(new Path("/o"));
       fs.setQuota(new Path("/o"), 1000, 1L << 30);
-      List<LocatedBlock> blocks = new ArrayList<>();
-      for (int i = 0; i < FILES; i++) {
-        String path = "/a/t/s/f" + i;
-        try (FSDataOutputStream out = fs.create(new Path(path), (short) 1)) {
-          out.write(bytesOf(i));
-        }
-        blocks.addAll(fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks());
-      }
+      List<LocatedBlock> blocks =
+          SnapshotTestFiles.writeFiles(fs, "/a/t/s", FILES, SnapshotHoldEndResumeTest::bytesOf);
       fs.allowSnapshot(new Path("/a"));
       fs.createSnapshot(new Path("/a"), "s0");
       fs.rename(new Path("/a/t"), new Path("/o/t"));

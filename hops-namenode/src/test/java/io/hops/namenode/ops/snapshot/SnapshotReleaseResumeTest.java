@@ -12,12 +12,8 @@ import io.hops.dal.rows.SnapshotVersionLogRow;
 import io.hops.namenode.HopsTestCluster;
 import io.hops.namenode.Namesystem;
 import io.hops.namenode.check.NamespaceChecker;
-import io.hops.namenode.config.NamenodeConfig;
 import io.hops.namenode.security.PermissionChecker;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -39,23 +35,15 @@ class SnapshotReleaseResumeTest {
 
   @Test
   void theLeaderFinishesAReleaseOfKeptFilesItsNamenodeLeft() throws Exception {
-    Configuration conf = SnapshotTestFiles.snapshotsOn();
-    conf.setInt(NamenodeConfig.TRANSACTION_MAX_ROWS, BATCH * 8);
-    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000); // rounds run when asked
-    try (HopsTestCluster cluster = new HopsTestCluster(conf)) {
+    try (HopsTestCluster cluster =
+        new HopsTestCluster(SnapshotTestFiles.releasedInBatchesOf(BATCH))) {
       cluster.startDatanodes(1);
       Storage storage = cluster.namenode().namesystem().storage();
       DistributedFileSystem fs = cluster.client();
       fs.mkdirs(new Path("/d"));
       fs.setQuota(new Path("/d"), 1000, 1L << 30);
-      List<LocatedBlock> blocks = new ArrayList<>();
-      for (int i = 0; i < FILES; i++) {
-        String path = "/d/f" + i;
-        try (FSDataOutputStream out = fs.create(new Path(path), (short) 1)) {
-          out.write(new byte[] {(byte) i});
-        }
-        blocks.addAll(fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks());
-      }
+      List<LocatedBlock> blocks =
+          SnapshotTestFiles.writeFiles(fs, "/d", FILES, i -> new byte[] {(byte) i});
       fs.allowSnapshot(new Path("/d"));
       fs.createSnapshot(new Path("/d"), "s0");
       for (int i = 0; i < FILES; i++) {

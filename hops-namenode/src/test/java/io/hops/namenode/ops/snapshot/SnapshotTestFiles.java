@@ -24,6 +24,52 @@ final class SnapshotTestFiles {
   }
 
   /**
+   * Snapshots on, kept files released {@code batch} to a transaction (the row bound of a release
+   * batch, {@code KeptFiles.batch}), and housekeeping rounds only when a test runs one: for the
+   * tests that stop a namenode between two batches.
+   */
+  static Configuration releasedInBatchesOf(int batch) {
+    Configuration conf = snapshotsOn();
+    conf.setInt(NamenodeConfig.TRANSACTION_MAX_ROWS, batch * 8);
+    conf.setLong(NamenodeConfig.HOUSEKEEPING_INTERVAL_MS, 3_600_000);
+    return conf;
+  }
+
+  /**
+   * Writes {@code dir/f0} to {@code dir/f<n-1>} with replication 1, {@code f<i>} holding {@code
+   * bytes.apply(i)}; answers their blocks.
+   */
+  static java.util.List<org.apache.hadoop.hdfs.protocol.LocatedBlock> writeFiles(
+      DistributedFileSystem fs, String dir, int n, java.util.function.IntFunction<byte[]> bytes)
+      throws Exception {
+    java.util.List<org.apache.hadoop.hdfs.protocol.LocatedBlock> blocks =
+        new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String path = dir + "/f" + i;
+      try (FSDataOutputStream out = fs.create(new Path(path), (short) 1)) {
+        out.write(bytes.apply(i));
+      }
+      blocks.addAll(fs.getClient().getLocatedBlocks(path, 0).getLocatedBlocks());
+    }
+    return blocks;
+  }
+
+  /**
+   * Writes {@code dir/<name>} for each of {@code names}, 3,000 characters of its own text; answers
+   * their blocks.
+   */
+  static java.util.List<org.apache.hadoop.hdfs.protocol.LocatedBlock> writeTexts(
+      DistributedFileSystem fs, String dir, java.util.List<String> names) throws Exception {
+    java.util.List<org.apache.hadoop.hdfs.protocol.LocatedBlock> blocks =
+        new java.util.ArrayList<>();
+    for (String f : names) {
+      write(fs, dir + "/" + f, text(f, 3000));
+      blocks.addAll(SnapshotKeptBlocks.blocksOf(fs, dir + "/" + f));
+    }
+    return blocks;
+  }
+
+  /**
    * Waits until each namenode has run the reclaims of versions its calls queued to run after their
    * answers ({@code VersionReclaimer}); a null namenode is skipped.
    */
