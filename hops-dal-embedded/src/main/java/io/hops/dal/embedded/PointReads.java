@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.rocksdb.KeyMayExist;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 
 /**
  * Reads of rows by primary key, one or a batch: from the {@link RowCache}, a partition the {@link
@@ -17,6 +19,21 @@ import org.rocksdb.RocksDBException;
 final class PointReads {
   /** The fewest keys of one partition that {@link #getAll} looks for in the kept partition. */
   static final int KEPT_BATCH_MIN = 2;
+
+  /** The fewest keys a batch reads in key order with an iterator ({@link #orderedGet}). */
+  static final int ORDERED_BATCH_MIN = 256;
+
+  /**
+   * How many entries {@link #orderedGet} steps over, one by one, before it seeks to the key it
+   * wants: a step costs a tenth of a seek or less.
+   */
+  static final int ORDERED_STEPS = 8;
+
+  /**
+   * How many keys {@link #orderedGet} reads before it judges whether they lie close enough together
+   * for an iterator.
+   */
+  static final int ORDERED_PROBE = 64;
 
   private final RocksStore store;
   private final RowReader.KeyReads keyReads;
@@ -268,7 +285,89 @@ final class PointReads {
     for (KeyBytes k : rowKeys) {
       keys.add(k.bytes());
     }
-    return store.use(t.batchRead, db -> db.multiGetAsList(keys));
+    return store.use(
+        t.batchRead,
+        db -> keys.size() >= ORDERED_BATCH_MIN ? orderedGet(db, keys) : db.multiGetAsList(keys));
+  }
+
+  /**
+   * The values of {@code keys}, aligned with them, null where missing: what {@code multiGetAsList}
+   * answers, read in key order by one iterator, which steps from a key to the next one it wants and
+   * seeks only past {@link #ORDERED_STEPS} entries. A big batch of keys that lie close together (a
+   * full report's lookup and block rows: the report is sorted by block id, and a file's blocks are
+   * one partition) costs a third of a {@code multiGet}'s time this way, which looks every key up
+   * from the top of each table file. A seek costs more than a lookup (it positions itself in every
+   * sorted run, where a lookup skips the runs whose bloom filter rules the key out): once most keys
+   * of the first {@link #ORDERED_PROBE} needed one, the rest are read by {@code multiGetAsList}.
+   */
+  static List<byte[]> orderedGet(RocksDB db, List<byte[]> keys) throws RocksDBException {
+    int n = keys.size();
+    int[] order = keyOrder(keys);
+    byte[][] values = new byte[n][];
+    int done = 0;
+    try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true);
+        RocksIterator it = db.newIterator(options)) {
+      byte[] want = keys.get(order[0]);
+      it.seek(want);
+      int seeks = 1;
+      byte[] at = it.isValid() ? it.key() : null; // the iterator's key; null past the end
+      for (; done < n; done++) {
+        if (done >= ORDERED_PROBE && seeks * 2 > done) {
+          break; // far apart: lookups cost less
+        }
+        want = keys.get(order[done]);
+        int steps = 0;
+        while (at != null && Arrays.compareUnsigned(at, want) < 0) {
+          if (++steps > ORDERED_STEPS) {
+            it.seek(want);
+            seeks++;
+          } else {
+            it.next();
+          }
+          at = it.isValid() ? it.key() : null;
+        }
+        if (at != null && Arrays.equals(at, want)) {
+          values[order[done]] = it.value();
+        }
+      }
+      it.status();
+    }
+    if (done < n) {
+      List<byte[]> rest = new ArrayList<>(n - done);
+      for (int i = done; i < n; i++) {
+        rest.add(keys.get(order[i]));
+      }
+      List<byte[]> found = db.multiGetAsList(rest);
+      for (int i = done; i < n; i++) {
+        values[order[i]] = found.get(i - done);
+      }
+    }
+    return new ArrayList<>(Arrays.asList(values));
+  }
+
+  /** The positions of {@code keys} in ascending key order (as given if they already are). */
+  private static int[] keyOrder(List<byte[]> keys) {
+    int n = keys.size();
+    boolean sorted = true;
+    for (int i = 1; i < n && sorted; i++) {
+      sorted = Arrays.compareUnsigned(keys.get(i - 1), keys.get(i)) <= 0;
+    }
+    int[] order = new int[n];
+    if (sorted) {
+      for (int i = 0; i < n; i++) {
+        order[i] = i;
+      }
+      return order;
+    }
+    Integer[] boxed = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      boxed[i] = i;
+    }
+    Arrays.sort(boxed, (a, b) -> Arrays.compareUnsigned(keys.get(a), keys.get(b)));
+    for (int i = 0; i < n; i++) {
+      order[i] = boxed[i];
+    }
+    return order;
   }
 
   private static <R extends Record> R decode(StoredTable<R> t, byte[] value) {

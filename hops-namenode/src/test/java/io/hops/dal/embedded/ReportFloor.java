@@ -8,7 +8,13 @@ import io.hops.dal.schema.Column;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.IngestExternalFileOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileWriter;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -85,6 +91,132 @@ public final class ReportFloor {
             return null;
           });
     }
+    long written = System.nanoTime();
+    return new Times(
+        (looked - start) / 1e6,
+        (read - looked) / 1e6,
+        (written - read) / 1e6,
+        (threads.getCurrentThreadCpuTime() - cpu) / 1e6);
+  }
+
+  /**
+   * As {@link #measure}, the rows read by forward iterators in key order (the report sorted by
+   * block id, the lookup rows keyed by it; the block rows by file and id) and the replica rows and
+   * index entries written as two sorted table files ingested into the store (no memtable, no log).
+   */
+  public static Times measureBulk(Storage storage, long from, int count, int storageId)
+      throws Exception {
+    RocksStore store = ((EmbeddedStorage) storage).store();
+    StoredTable<BlockLookupRow> lookups = StoredTable.of(BlockLookupRow.TABLE);
+    StoredTable<BlockInfoRow> blocks = StoredTable.of(BlockInfoRow.TABLE);
+    StoredTable<ReplicaRow> replicas = StoredTable.of(ReplicaRow.TABLE);
+    Column storageColumn = ReplicaRow.TABLE.column("storage_id");
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpu = threads.getCurrentThreadCpuTime();
+    long start = System.nanoTime();
+    long[] inodes = new long[count];
+    store.use(
+        "floor",
+        db -> {
+          try (ReadOptions ro = new ReadOptions().setVerifyChecksums(false);
+              RocksIterator it = db.newIterator(ro)) {
+            byte[] first = lookups.rowKey(BlockLookupRow.TABLE.key(from));
+            it.seek(first);
+            for (int i = 0; i < count; i++) {
+              byte[] want = lookups.rowKey(BlockLookupRow.TABLE.key(from + i));
+              int steps = 0;
+              while (it.isValid() && Arrays.compareUnsigned(it.key(), want) < 0) {
+                if (++steps > 8) {
+                  it.seek(want);
+                  break;
+                }
+                it.next();
+              }
+              if (!it.isValid() || !Arrays.equals(it.key(), want)) {
+                throw new IllegalStateException("no lookup row of " + (from + i));
+              }
+              inodes[i] = lookups.codec.decode(it.value()).inodeId();
+              it.next();
+            }
+          }
+          return null;
+        });
+    long looked = System.nanoTime();
+    long[] stamps = new long[1];
+    store.use(
+        "floor",
+        db -> {
+          try (ReadOptions ro = new ReadOptions().setVerifyChecksums(false);
+              RocksIterator it = db.newIterator(ro)) {
+            it.seek(blocks.rowKey(BlockInfoRow.TABLE.key(inodes[0], from)));
+            for (int i = 0; i < count; i++) {
+              byte[] want = blocks.rowKey(BlockInfoRow.TABLE.key(inodes[i], from + i));
+              int steps = 0;
+              while (it.isValid() && Arrays.compareUnsigned(it.key(), want) < 0) {
+                if (++steps > 8) {
+                  it.seek(want);
+                  break;
+                }
+                it.next();
+              }
+              if (!it.isValid() || !Arrays.equals(it.key(), want)) {
+                throw new IllegalStateException("no block row of " + (from + i));
+              }
+              stamps[0] += blocks.codec.decode(it.value()).generationStamp();
+              it.next();
+            }
+          }
+          return null;
+        });
+    long read = System.nanoTime();
+    if (stamps[0] != 1001L * count) {
+      throw new IllegalStateException("the floor read other blocks than the bench made");
+    }
+    byte[][] rowKeys = new byte[count][];
+    byte[][] rowValues = new byte[count][];
+    Integer[] order = new Integer[count];
+    for (int i = 0; i < count; i++) {
+      ReplicaRow row = new ReplicaRow(inodes[i], from + i, storageId, 0);
+      rowKeys[i] = replicas.rowKey(row);
+      rowValues[i] = replicas.codec.encode(row);
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(rowKeys[a], rowKeys[b]));
+    String dir = store.use("floor", db -> db.getName()) + "/floor-load";
+    if (!store.name().startsWith(OpenStores.MEM_PREFIX)) {
+      java.nio.file.Files.createDirectories(java.nio.file.Path.of(dir));
+    }
+    String rowsFile = dir + "/rows-" + storageId + ".sst";
+    String indexFile = dir + "/index-" + storageId + ".sst";
+    store.use(
+        "floor",
+        db -> {
+          try (EnvOptions env = new EnvOptions()) {
+            try (SstFileWriter w = new SstFileWriter(env, store.options())) {
+              w.open(rowsFile);
+              for (int i : order) {
+                w.put(rowKeys[i], rowValues[i]);
+              }
+              w.finish();
+            }
+            try (SstFileWriter w = new SstFileWriter(env, store.options())) {
+              w.open(indexFile);
+              for (int i : order) {
+                w.put(replicas.layout.indexKey(storageColumn, storageId, rowKeys[i]), rowKeys[i]);
+              }
+              w.finish();
+            }
+          }
+          try (IngestExternalFileOptions o =
+              new IngestExternalFileOptions()
+                  .setMoveFiles(true)
+                  .setSnapshotConsistency(true)
+                  .setAllowGlobalSeqNo(true)
+                  .setAllowBlockingFlush(true)) {
+            db.ingestExternalFile(List.of(rowsFile, indexFile), o);
+          }
+          return null;
+        });
     long written = System.nanoTime();
     return new Times(
         (looked - start) / 1e6,

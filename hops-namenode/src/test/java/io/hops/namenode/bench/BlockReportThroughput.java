@@ -121,7 +121,10 @@ public final class BlockReportThroughput {
         int batch = Integer.parseInt(batches[r % batches.length]);
         // A storage of its own each round: every replica row is new, as in a first report.
         ReportFloor.Times t =
-            ReportFloor.measure(cluster.namenode().storage(), from, blocks, 1_000_000 + r, batch);
+            Boolean.getBoolean("hops.bench.floor-bulk")
+                ? ReportFloor.measureBulk(cluster.namenode().storage(), from, blocks, 1_000_000 + r)
+                : ReportFloor.measure(
+                    cluster.namenode().storage(), from, blocks, 1_000_000 + r, batch);
         System.out.printf(
             "floor of a %,d-replica first report (raw RocksDB, %,d keys per multiGet, round %d):"
                 + " %.0f ms (lookup rows %.0f, block rows %.0f, replica rows written %.0f; %.0f ms"
