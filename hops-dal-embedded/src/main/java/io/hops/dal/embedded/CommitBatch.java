@@ -109,6 +109,13 @@ final class CommitBatch {
    */
   private final boolean readOnce;
 
+  /**
+   * Rows (or {@link RowCache#ABSENT}) of keys this batch inserts, read from the store in one batch
+   * before its writes are added ({@link #prefetchInserted}), by row key; empty unless it reads
+   * once.
+   */
+  private final Map<KeyBytes, Object> prefetched = new HashMap<>();
+
   private CommitBatch(
       RowReader reader,
       Map<KeyBytes, Object> lockedReads,
@@ -152,6 +159,9 @@ final class CommitBatch {
     try {
       for (KeyRange r : ranges) {
         b.deleteRange(r);
+      }
+      if (readOnce && ops.size() >= PointReads.ORDERED_BATCH_MIN) {
+        b.prefetchInserted(ops);
       }
       for (WriteOp op : ops) {
         b.add(op);
@@ -256,6 +266,51 @@ final class CommitBatch {
     byte[] last = t.rowKey(r.last());
     records.deleteRange(t.rowKey(r.first()), Arrays.copyOf(last, last.length + 1));
     forgetsCachedRows |= t.rowCached || t.partitionPrefixLength > 0;
+  }
+
+  /**
+   * Reads, in one batch per table, the rows of the keys {@code ops} insert that no row read under a
+   * lock and no {@link HighWaters} mark answers for, so that {@link #current} need not read them
+   * one by one. A full report's new replica rows are such keys once any replica with a higher key
+   * was written (the replica table's mark is above them): read one by one, each asks every sorted
+   * run's bloom filter, and in a starting cluster, where many reports write at once and the
+   * memtables are flushed into many runs, that was half of a first report's CPU. Read in one batch,
+   * mostly in key order ({@link PointReads#orderedGet}), the keys of a file's blocks cost a step of
+   * an iterator each. Only a batch that reads once reads from the store there; the locks of every
+   * key are held, so a row read here is what {@link #current} would read.
+   */
+  @SuppressWarnings("unchecked")
+  private void prefetchInserted(List<WriteOp> ops) throws StorageException {
+    Map<StoredTable<Record>, List<KeyBytes>> unknown = new HashMap<>();
+    for (WriteOp op : ops) {
+      if (op.kind() != WriteOp.Kind.INSERT && op.kind() != WriteOp.Kind.INSERT_IF_ABSENT) {
+        continue;
+      }
+      StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
+      KeyBytes k = t.rowKeyBytes(op.key());
+      if (lockedReads.containsKey(k) || markedAbsent(t, k)) {
+        continue;
+      }
+      unknown.computeIfAbsent(t, x -> new ArrayList<>()).add(k);
+    }
+    for (Map.Entry<StoredTable<Record>, List<KeyBytes>> e : unknown.entrySet()) {
+      List<KeyBytes> keys = e.getValue();
+      if (keys.size() < PointReads.ORDERED_BATCH_MIN) {
+        continue;
+      }
+      List<Record> rows = reader.getAllOnce(e.getKey(), keys);
+      for (int i = 0; i < keys.size(); i++) {
+        Record row = rows.get(i);
+        prefetched.put(keys.get(i), row == null ? RowCache.ABSENT : row);
+      }
+    }
+  }
+
+  /** Whether the {@link HighWaters} marks tell that no row of {@code k} was ever committed. */
+  private boolean markedAbsent(StoredTable<Record> t, KeyBytes k) throws StorageException {
+    return t.partitionMarks
+        ? highWaters.partitionNeverHeld(reader.prefixes(), t.partitionSpace(k), k.bytes())
+        : highWaters.neverHeld(reader.prefixes(), t.rowSpace, k.bytes());
   }
 
   @SuppressWarnings("unchecked")
@@ -463,6 +518,10 @@ final class CommitBatch {
       }
     } else if (inserting && highWaters.neverHeld(reader.prefixes(), t.rowSpace, key)) {
       return null;
+    }
+    Object read = prefetched.get(k);
+    if (read != null) {
+      return read == RowCache.ABSENT ? null : (Record) read;
     }
     return readOnce ? reader.getOnce(t, k) : reader.get(t, k);
   }
