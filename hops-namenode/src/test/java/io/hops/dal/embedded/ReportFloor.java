@@ -12,8 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.IngestExternalFileOptions;
-import org.rocksdb.ReadOptions;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.SstFileWriter;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
@@ -100,9 +98,10 @@ public final class ReportFloor {
   }
 
   /**
-   * As {@link #measure}, the rows read by forward iterators in key order (the report sorted by
-   * block id, the lookup rows keyed by it; the block rows by file and id) and the replica rows and
-   * index entries written as two sorted table files ingested into the store (no memtable, no log).
+   * As {@link #measure}, the rows read in key order as the engine reads a big batch ({@link
+   * PointReads#orderedGet}: the report sorted by block id, the lookup rows keyed by it, the block
+   * rows by file and id) and the replica rows and index entries written as two sorted table files
+   * ingested into the store (no memtable, no log).
    */
   public static Times measureBulk(Storage storage, long from, int count, int storageId)
       throws Exception {
@@ -114,62 +113,27 @@ public final class ReportFloor {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long cpu = threads.getCurrentThreadCpuTime();
     long start = System.nanoTime();
+    List<byte[]> keys = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      keys.add(lookups.rowKey(BlockLookupRow.TABLE.key(from + i)));
+    }
+    List<byte[]> values = store.use("floor", db -> PointReads.orderedGet(db, keys));
     long[] inodes = new long[count];
-    store.use(
-        "floor",
-        db -> {
-          try (ReadOptions ro = new ReadOptions().setVerifyChecksums(false);
-              RocksIterator it = db.newIterator(ro)) {
-            byte[] first = lookups.rowKey(BlockLookupRow.TABLE.key(from));
-            it.seek(first);
-            for (int i = 0; i < count; i++) {
-              byte[] want = lookups.rowKey(BlockLookupRow.TABLE.key(from + i));
-              int steps = 0;
-              while (it.isValid() && Arrays.compareUnsigned(it.key(), want) < 0) {
-                if (++steps > 8) {
-                  it.seek(want);
-                  break;
-                }
-                it.next();
-              }
-              if (!it.isValid() || !Arrays.equals(it.key(), want)) {
-                throw new IllegalStateException("no lookup row of " + (from + i));
-              }
-              inodes[i] = lookups.codec.decode(it.value()).inodeId();
-              it.next();
-            }
-          }
-          return null;
-        });
+    for (int i = 0; i < count; i++) {
+      inodes[i] = lookups.codec.decode(values.get(i)).inodeId();
+    }
     long looked = System.nanoTime();
-    long[] stamps = new long[1];
-    store.use(
-        "floor",
-        db -> {
-          try (ReadOptions ro = new ReadOptions().setVerifyChecksums(false);
-              RocksIterator it = db.newIterator(ro)) {
-            it.seek(blocks.rowKey(BlockInfoRow.TABLE.key(inodes[0], from)));
-            for (int i = 0; i < count; i++) {
-              byte[] want = blocks.rowKey(BlockInfoRow.TABLE.key(inodes[i], from + i));
-              int steps = 0;
-              while (it.isValid() && Arrays.compareUnsigned(it.key(), want) < 0) {
-                if (++steps > 8) {
-                  it.seek(want);
-                  break;
-                }
-                it.next();
-              }
-              if (!it.isValid() || !Arrays.equals(it.key(), want)) {
-                throw new IllegalStateException("no block row of " + (from + i));
-              }
-              stamps[0] += blocks.codec.decode(it.value()).generationStamp();
-              it.next();
-            }
-          }
-          return null;
-        });
+    keys.clear();
+    for (int i = 0; i < count; i++) {
+      keys.add(blocks.rowKey(BlockInfoRow.TABLE.key(inodes[i], from + i)));
+    }
+    List<byte[]> blockValues = store.use("floor", db -> PointReads.orderedGet(db, keys));
+    long stamps = 0;
+    for (int i = 0; i < count; i++) {
+      stamps += blocks.codec.decode(blockValues.get(i)).generationStamp();
+    }
     long read = System.nanoTime();
-    if (stamps[0] != 1001L * count) {
+    if (stamps != 1001L * count) {
       throw new IllegalStateException("the floor read other blocks than the bench made");
     }
     byte[][] rowKeys = new byte[count][];

@@ -104,7 +104,8 @@ public final class BlockReportThroughput {
    * {@code rounds} times the raw RocksDB work of a first report of {@code blocks} replicas ({@link
    * ReportFloor}), on a store of its own holding the blocks, compacted; each round once for each
    * read batch of {@code -Dhops.bench.floor-batch} (keys per {@code multiGet}, a comma list, by
-   * default all in one); a line each.
+   * default all in one; with {@code -Dhops.bench.floor-bulk=true} read in key order and written as
+   * ingested table files instead, {@link ReportFloor#measureBulk}); a line each.
    */
   private static List<ReportFloor.Times> floor(int blocks, int rounds) throws Exception {
     List<ReportFloor.Times> out = new ArrayList<>();
@@ -120,17 +121,20 @@ public final class BlockReportThroughput {
       for (int r = 0; r < rounds * batches.length; r++) {
         int batch = Integer.parseInt(batches[r % batches.length]);
         // A storage of its own each round: every replica row is new, as in a first report.
+        boolean bulk = Boolean.getBoolean("hops.bench.floor-bulk");
         ReportFloor.Times t =
-            Boolean.getBoolean("hops.bench.floor-bulk")
+            bulk
                 ? ReportFloor.measureBulk(cluster.namenode().storage(), from, blocks, 1_000_000 + r)
                 : ReportFloor.measure(
                     cluster.namenode().storage(), from, blocks, 1_000_000 + r, batch);
         System.out.printf(
-            "floor of a %,d-replica first report (raw RocksDB, %,d keys per multiGet, round %d):"
+            "floor of a %,d-replica first report (raw RocksDB, %s, round %d):"
                 + " %.0f ms (lookup rows %.0f, block rows %.0f, replica rows written %.0f; %.0f ms"
                 + " of CPU)%n",
             blocks,
-            batch,
+            bulk
+                ? "read in key order, written as ingested table files"
+                : String.format("%,d keys per multiGet", batch),
             r / batches.length + 1,
             t.total(),
             t.lookups(),
