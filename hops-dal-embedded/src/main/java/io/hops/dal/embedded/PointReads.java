@@ -10,6 +10,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
 
 /**
  * Reads of rows by primary key, one or a batch: from the {@link RowCache}, a partition the {@link
@@ -305,7 +306,9 @@ final class PointReads {
     int[] order = keyOrder(keys);
     byte[][] values = new byte[n][];
     int done = 0;
-    try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true);
+    // One view of the store for the iterator and a multiGet of the rest, as one multiGet reads.
+    Snapshot snapshot = db.getSnapshot();
+    try (ReadOptions options = new ReadOptions().setTotalOrderSeek(true).setSnapshot(snapshot);
         RocksIterator it = db.newIterator(options)) {
       byte[] want = keys.get(order[0]);
       it.seek(want);
@@ -331,16 +334,18 @@ final class PointReads {
         }
       }
       it.status();
-    }
-    if (done < n) {
-      List<byte[]> rest = new ArrayList<>(n - done);
-      for (int i = done; i < n; i++) {
-        rest.add(keys.get(order[i]));
+      if (done < n) {
+        List<byte[]> rest = new ArrayList<>(n - done);
+        for (int i = done; i < n; i++) {
+          rest.add(keys.get(order[i]));
+        }
+        List<byte[]> found = db.multiGetAsList(options, rest);
+        for (int i = done; i < n; i++) {
+          values[order[i]] = found.get(i - done);
+        }
       }
-      List<byte[]> found = db.multiGetAsList(rest);
-      for (int i = done; i < n; i++) {
-        values[order[i]] = found.get(i - done);
-      }
+    } finally {
+      db.releaseSnapshot(snapshot);
     }
     return new ArrayList<>(Arrays.asList(values));
   }
