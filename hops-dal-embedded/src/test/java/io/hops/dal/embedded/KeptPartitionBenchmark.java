@@ -13,9 +13,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * What a commit costs a kept partition ({@link KeptRows}) of a directory with {@code rows}
@@ -75,15 +72,6 @@ public class KeptPartitionBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    new Runner(
-            new OptionsBuilder()
-                .include(KeptPartitionBenchmark.class.getSimpleName())
-                .forks(1)
-                .warmupIterations(3)
-                .warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5)
-                .measurementTime(TimeValue.seconds(1))
-                .build())
-        .run();
+    Jmh.run(KeptPartitionBenchmark.class);
   }
 }

@@ -17,9 +17,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 import org.rocksdb.Env;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
@@ -139,15 +136,6 @@ public class OrderedGetBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    new Runner(
-            new OptionsBuilder()
-                .include(OrderedGetBenchmark.class.getSimpleName())
-                .forks(1)
-                .warmupIterations(3)
-                .warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5)
-                .measurementTime(TimeValue.seconds(1))
-                .build())
-        .run();
+    Jmh.run(OrderedGetBenchmark.class);
   }
 }

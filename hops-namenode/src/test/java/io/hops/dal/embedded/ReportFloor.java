@@ -1,5 +1,6 @@
 package io.hops.dal.embedded;
 
+import io.hops.dal.BulkLoad;
 import io.hops.dal.Storage;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.BlockLookupRow;
@@ -8,11 +9,7 @@ import io.hops.dal.schema.Column;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import org.rocksdb.EnvOptions;
-import org.rocksdb.IngestExternalFileOptions;
-import org.rocksdb.SstFileWriter;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -36,18 +33,65 @@ public final class ReportFloor {
     }
   }
 
+  /** How a floor reads a batch of keys: values aligned with them, null where missing. */
+  private interface Reads {
+    List<byte[]> of(List<byte[]> keys) throws Exception;
+  }
+
+  /** How a floor writes the replica rows: of blocks {@code from} on, of files {@code inodes}. */
+  private interface Writes {
+    void of(long[] inodes, long from, int storageId) throws Exception;
+  }
+
   /**
    * Reads the lookup and block rows of blocks {@code from} to {@code from + count - 1} of {@code
    * storage} (an embedded one, holding them), {@code readBatch} keys per {@code multiGet}, and
-   * writes their replica rows on {@code storageId}.
+   * writes their replica rows on {@code storageId} in one write batch.
    */
   public static Times measure(Storage storage, long from, int count, int storageId, int readBatch)
       throws Exception {
     RocksStore store = ((EmbeddedStorage) storage).store();
+    return measure(
+        storage,
+        from,
+        count,
+        storageId,
+        keys -> multiGet(store, keys, readBatch),
+        writeBatch(store));
+  }
+
+  /**
+   * As {@link #measure(Storage, long, int, int, int)}, the rows read in key order as the engine
+   * reads a big batch ({@link PointReads#orderedGet}: the report sorted by block id, the lookup
+   * rows keyed by it, the block rows by file and id) and the replica rows and index entries written
+   * by the engine's bulk load (sorted table files ingested into the store: no memtable, no log).
+   */
+  public static Times measureBulk(Storage storage, long from, int count, int storageId)
+      throws Exception {
+    RocksStore store = ((EmbeddedStorage) storage).store();
+    Writes bulk =
+        (inodes, first, on) -> {
+          try (BulkLoad load = storage.bulkLoad().orElseThrow()) {
+            for (int i = 0; i < inodes.length; i++) {
+              load.insert(ReplicaRow.TABLE, new ReplicaRow(inodes[i], first + i, on, 0));
+            }
+            load.flush();
+          }
+        };
+    return measure(
+        storage,
+        from,
+        count,
+        storageId,
+        keys -> store.use("floor", db -> PointReads.orderedGet(db, keys)),
+        bulk);
+  }
+
+  private static Times measure(
+      Storage storage, long from, int count, int storageId, Reads reads, Writes writes)
+      throws Exception {
     StoredTable<BlockLookupRow> lookups = StoredTable.of(BlockLookupRow.TABLE);
     StoredTable<BlockInfoRow> blocks = StoredTable.of(BlockInfoRow.TABLE);
-    StoredTable<ReplicaRow> replicas = StoredTable.of(ReplicaRow.TABLE);
-    Column storageColumn = ReplicaRow.TABLE.column("storage_id");
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long cpu = threads.getCurrentThreadCpuTime();
     long start = System.nanoTime();
@@ -55,7 +99,7 @@ public final class ReportFloor {
     for (int i = 0; i < count; i++) {
       keys.add(lookups.rowKey(BlockLookupRow.TABLE.key(from + i)));
     }
-    List<byte[]> values = multiGet(store, keys, readBatch);
+    List<byte[]> values = reads.of(keys);
     long[] inodes = new long[count];
     for (int i = 0; i < count; i++) {
       inodes[i] = lookups.codec.decode(values.get(i)).inodeId();
@@ -65,7 +109,7 @@ public final class ReportFloor {
     for (int i = 0; i < count; i++) {
       keys.add(blocks.rowKey(BlockInfoRow.TABLE.key(inodes[i], from + i)));
     }
-    List<byte[]> blockValues = multiGet(store, keys, readBatch);
+    List<byte[]> blockValues = reads.of(keys);
     long stamps = 0;
     for (int i = 0; i < count; i++) {
       stamps += blocks.codec.decode(blockValues.get(i)).generationStamp();
@@ -74,21 +118,7 @@ public final class ReportFloor {
     if (stamps != 1001L * count) {
       throw new IllegalStateException("the floor read other blocks than the bench made");
     }
-    try (WriteBatch batch = new WriteBatch();
-        WriteOptions options = new WriteOptions().setSync(false)) {
-      for (int i = 0; i < count; i++) {
-        ReplicaRow row = new ReplicaRow(inodes[i], from + i, storageId, 0);
-        byte[] key = replicas.rowKey(row);
-        batch.put(key, replicas.codec.encode(row));
-        batch.put(replicas.layout.indexKey(storageColumn, storageId, key), key);
-      }
-      store.use(
-          "floor",
-          db -> {
-            db.write(options, batch);
-            return null;
-          });
-    }
+    writes.of(inodes, from, storageId);
     long written = System.nanoTime();
     return new Times(
         (looked - start) / 1e6,
@@ -97,96 +127,27 @@ public final class ReportFloor {
         (threads.getCurrentThreadCpuTime() - cpu) / 1e6);
   }
 
-  /**
-   * As {@link #measure}, the rows read in key order as the engine reads a big batch ({@link
-   * PointReads#orderedGet}: the report sorted by block id, the lookup rows keyed by it, the block
-   * rows by file and id) and the replica rows and index entries written as two sorted table files
-   * ingested into the store (no memtable, no log).
-   */
-  public static Times measureBulk(Storage storage, long from, int count, int storageId)
-      throws Exception {
-    RocksStore store = ((EmbeddedStorage) storage).store();
-    StoredTable<BlockLookupRow> lookups = StoredTable.of(BlockLookupRow.TABLE);
-    StoredTable<BlockInfoRow> blocks = StoredTable.of(BlockInfoRow.TABLE);
+  /** The replica rows and their {@code storage_id} entries in one write batch, as a commit. */
+  private static Writes writeBatch(RocksStore store) {
     StoredTable<ReplicaRow> replicas = StoredTable.of(ReplicaRow.TABLE);
     Column storageColumn = ReplicaRow.TABLE.column("storage_id");
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    long cpu = threads.getCurrentThreadCpuTime();
-    long start = System.nanoTime();
-    List<byte[]> keys = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      keys.add(lookups.rowKey(BlockLookupRow.TABLE.key(from + i)));
-    }
-    List<byte[]> values = store.use("floor", db -> PointReads.orderedGet(db, keys));
-    long[] inodes = new long[count];
-    for (int i = 0; i < count; i++) {
-      inodes[i] = lookups.codec.decode(values.get(i)).inodeId();
-    }
-    long looked = System.nanoTime();
-    keys.clear();
-    for (int i = 0; i < count; i++) {
-      keys.add(blocks.rowKey(BlockInfoRow.TABLE.key(inodes[i], from + i)));
-    }
-    List<byte[]> blockValues = store.use("floor", db -> PointReads.orderedGet(db, keys));
-    long stamps = 0;
-    for (int i = 0; i < count; i++) {
-      stamps += blocks.codec.decode(blockValues.get(i)).generationStamp();
-    }
-    long read = System.nanoTime();
-    if (stamps != 1001L * count) {
-      throw new IllegalStateException("the floor read other blocks than the bench made");
-    }
-    byte[][] rowKeys = new byte[count][];
-    byte[][] rowValues = new byte[count][];
-    Integer[] order = new Integer[count];
-    for (int i = 0; i < count; i++) {
-      ReplicaRow row = new ReplicaRow(inodes[i], from + i, storageId, 0);
-      rowKeys[i] = replicas.rowKey(row);
-      rowValues[i] = replicas.codec.encode(row);
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(rowKeys[a], rowKeys[b]));
-    String dir = store.use("floor", db -> db.getName()) + "/floor-load";
-    if (!store.name().startsWith(OpenStores.MEM_PREFIX)) {
-      java.nio.file.Files.createDirectories(java.nio.file.Path.of(dir));
-    }
-    String rowsFile = dir + "/rows-" + storageId + ".sst";
-    String indexFile = dir + "/index-" + storageId + ".sst";
-    store.use(
-        "floor",
-        db -> {
-          try (EnvOptions env = new EnvOptions()) {
-            try (SstFileWriter w = new SstFileWriter(env, store.options())) {
-              w.open(rowsFile);
-              for (int i : order) {
-                w.put(rowKeys[i], rowValues[i]);
-              }
-              w.finish();
-            }
-            try (SstFileWriter w = new SstFileWriter(env, store.options())) {
-              w.open(indexFile);
-              for (int i : order) {
-                w.put(replicas.layout.indexKey(storageColumn, storageId, rowKeys[i]), rowKeys[i]);
-              }
-              w.finish();
-            }
-          }
-          try (IngestExternalFileOptions o =
-              new IngestExternalFileOptions()
-                  .setMoveFiles(true)
-                  .setSnapshotConsistency(true)
-                  .setAllowGlobalSeqNo(true)
-                  .setAllowBlockingFlush(true)) {
-            db.ingestExternalFile(List.of(rowsFile, indexFile), o);
-          }
-          return null;
-        });
-    long written = System.nanoTime();
-    return new Times(
-        (looked - start) / 1e6,
-        (read - looked) / 1e6,
-        (written - read) / 1e6,
-        (threads.getCurrentThreadCpuTime() - cpu) / 1e6);
+    return (inodes, from, storageId) -> {
+      try (WriteBatch batch = new WriteBatch();
+          WriteOptions options = new WriteOptions().setSync(false)) {
+        for (int i = 0; i < inodes.length; i++) {
+          ReplicaRow row = new ReplicaRow(inodes[i], from + i, storageId, 0);
+          byte[] key = replicas.rowKey(row);
+          batch.put(key, replicas.codec.encode(row));
+          batch.put(replicas.layout.indexKey(storageColumn, storageId, key), key);
+        }
+        store.use(
+            "floor",
+            db -> {
+              db.write(options, batch);
+              return null;
+            });
+      }
+    };
   }
 
   /**
