@@ -270,14 +270,15 @@ final class CommitBatch {
 
   /**
    * Reads, in one batch per table, the rows of the keys {@code ops} insert that no row read under a
-   * lock and no {@link HighWaters} mark answers for, so that {@link #current} need not read them
-   * one by one. A full report's new replica rows are such keys once any replica with a higher key
-   * was written (the replica table's mark is above them): read one by one, each asks every sorted
-   * run's bloom filter, and in a starting cluster, where many reports write at once and the
-   * memtables are flushed into many runs, that was half of a first report's CPU. Read in one batch,
-   * mostly in key order ({@link PointReads#orderedGet}), the keys of a file's blocks cost a step of
-   * an iterator each. Only a batch that reads once reads from the store there; the locks of every
-   * key are held, so a row read here is what {@link #current} would read.
+   * lock and no {@link HighWaters} mark answers for (those the marks answer are noted absent here),
+   * so that {@link #current} need not read them one by one, nor ask the marks again. A full
+   * report's new replica rows are such keys once any replica with a higher key was written (the
+   * replica table's mark is above them): read one by one, each asks every sorted run's bloom
+   * filter, and in a starting cluster, where many reports write at once and the memtables are
+   * flushed into many runs, that was half of a first report's CPU. Read in one batch, mostly in key
+   * order ({@link PointReads#orderedGet}), the keys of a file's blocks cost a step of an iterator
+   * each. Only a batch that reads once reads from the store there; the locks of every key are held,
+   * so a row read here is what {@link #current} would read.
    */
   @SuppressWarnings("unchecked")
   private void prefetchInserted(List<WriteOp> ops) throws StorageException {
@@ -288,7 +289,11 @@ final class CommitBatch {
       }
       StoredTable<Record> t = (StoredTable<Record>) StoredTable.of(op.table());
       KeyBytes k = t.rowKeyBytes(op.key());
-      if (lockedReads.containsKey(k) || markedAbsent(t, k)) {
+      if (lockedReads.containsKey(k)) {
+        continue;
+      }
+      if (markedAbsent(t, k)) {
+        prefetched.put(k, RowCache.ABSENT); // asked once: not again as the write is added
         continue;
       }
       unknown.computeIfAbsent(t, x -> new ArrayList<>()).add(k);
@@ -507,6 +512,9 @@ final class CommitBatch {
     if (known == null) {
       known = lockedReads.get(k);
     }
+    if (known == null) {
+      known = prefetched.get(k); // read, or found absent by the marks, before the writes
+    }
     if (known != null) {
       return known == RowCache.ABSENT ? null : (Record) known;
     }
@@ -518,10 +526,6 @@ final class CommitBatch {
       }
     } else if (inserting && highWaters.neverHeld(reader.prefixes(), t.rowSpace, key)) {
       return null;
-    }
-    Object read = prefetched.get(k);
-    if (read != null) {
-      return read == RowCache.ABSENT ? null : (Record) read;
     }
     return readOnce ? reader.getOnce(t, k) : reader.get(t, k);
   }
