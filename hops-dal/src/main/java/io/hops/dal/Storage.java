@@ -86,8 +86,8 @@ public interface Storage extends AutoCloseable {
   }
 
   /**
-   * The engine's own levels, by name (its caches' heap and entries); empty for an engine that keeps
-   * none.
+   * The engine's own levels, by name (its caches' heap and entries, the shape of its store); empty
+   * for an engine that keeps none.
    */
   default java.util.Map<String, Long> engineGauges() {
     return java.util.Map.of();

@@ -71,6 +71,11 @@ final class EmbeddedStorage implements Storage {
     gauges.put("PartitionCacheBytes", store.partitions().bytes());
     gauges.put("PartitionCacheEntries", (long) store.partitions().entries());
     gauges.putAll(RocksOptions.memoryGauges());
+    try {
+      gauges.putAll(store.shape());
+    } catch (StorageException closed) {
+      // A closed store has no shape to show: its gauges are left out.
+    }
     return gauges;
   }
 

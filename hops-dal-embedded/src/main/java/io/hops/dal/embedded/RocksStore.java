@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -258,6 +260,36 @@ final class RocksStore implements AutoCloseable {
 
   PartitionCache partitions() {
     return partitions;
+  }
+
+  /**
+   * What a read's merge and the compactions cost depend on, for the metrics: the sorted runs a scan
+   * merges ({@code RocksSortedRuns}: each level-0 table file is one, as is each non-empty level
+   * below it), the bytes RocksDB estimates its compactions are behind by ({@code
+   * RocksPendingCompactionBytes}), the full memtables not flushed yet ({@code
+   * RocksUnflushedMemtables}) and the table files' bytes ({@code RocksTableFileBytes}).
+   */
+  Map<String, Long> shape() throws StorageException {
+    return use(
+        "shape of the store",
+        db -> {
+          // A level's file count is a string property only.
+          long runs = Long.parseLong(db.getProperty("rocksdb.num-files-at-level0").trim());
+          for (int level = 1; level < options.numLevels(); level++) {
+            if (Long.parseLong(db.getProperty("rocksdb.num-files-at-level" + level).trim()) > 0) {
+              runs++;
+            }
+          }
+          Map<String, Long> shape = new LinkedHashMap<>();
+          shape.put("RocksSortedRuns", runs);
+          shape.put(
+              "RocksPendingCompactionBytes",
+              db.getLongProperty("rocksdb.estimate-pending-compaction-bytes"));
+          shape.put(
+              "RocksUnflushedMemtables", db.getLongProperty("rocksdb.num-immutable-mem-table"));
+          shape.put("RocksTableFileBytes", db.getLongProperty("rocksdb.total-sst-files-size"));
+          return shape;
+        });
   }
 
   /** After a write the caches cannot follow (its rows unknown, or it may or may not be in). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.CompactionStyle;
@@ -15,7 +16,7 @@ import org.rocksdb.WriteOptions;
 /**
  * The store compacts universally: flushed memtables wait in level 0 as sorted runs until {@link
  * RocksOptions#LEVEL0_COMPACTION_TRIGGER} of them are there, and are then merged, not compacted
- * level by level.
+ * level by level; the metrics show the sorted runs a scan merges.
  */
 class Level0CompactionTest {
   private static final int ROCKSDB_DEFAULT_TRIGGER = 4;
@@ -81,6 +82,42 @@ class Level0CompactionTest {
         Thread.sleep(20);
       }
       assertThat(level0Files(store)).isLessThan(RocksOptions.LEVEL0_COMPACTION_TRIGGER);
+    }
+  }
+
+  /**
+   * The metrics' shape of the store counts the sorted runs a scan merges: one for a compacted
+   * store, one more for each flushed memtable waiting in level 0.
+   */
+  @Test
+  void theShapeCountsTheSortedRunsAScanMerges() throws Exception {
+    try (RocksStore store = RocksStore.openDirectory(dir, false, 1_000, CacheBounds.of(1 << 20))) {
+      awaitNoCompaction(store);
+      flushOneKey(store, 0);
+      store.use(
+          "compact",
+          db -> {
+            db.compactRange();
+            return null;
+          });
+      awaitNoCompaction(store);
+      assertThat(level0Files(store)).isZero();
+      Map<String, Long> compacted = store.shape();
+      assertThat(compacted.get("RocksSortedRuns")).isEqualTo(1);
+      assertThat(compacted.get("RocksUnflushedMemtables")).isZero();
+      assertThat(compacted.get("RocksTableFileBytes")).isPositive();
+
+      int waiting = 3;
+      assertThat(waiting).isLessThan(RocksOptions.LEVEL0_COMPACTION_TRIGGER);
+      for (int i = 1; i <= waiting; i++) {
+        flushOneKey(store, i);
+      }
+      awaitNoCompaction(store);
+      Map<String, Long> flushed = store.shape();
+      assertThat(flushed.get("RocksSortedRuns")).isEqualTo(1 + waiting);
+      assertThat(flushed.get("RocksTableFileBytes"))
+          .isGreaterThan(compacted.get("RocksTableFileBytes"));
+      assertThat(flushed.get("RocksPendingCompactionBytes")).isNotNegative();
     }
   }
 

@@ -193,7 +193,8 @@ public final class HopsNamenodeMetrics implements MetricsSource, AutoCloseable {
       counter(r, "Db" + c.getKey(), "the metadata engine's own work", c.getValue());
     }
     for (Map.Entry<String, Long> g : storage.engineGauges().entrySet()) {
-      r.addGauge(Interns.info("Db" + g.getKey(), "the metadata engine's caches"), g.getValue());
+      r.addGauge(
+          Interns.info("Db" + g.getKey(), "the metadata engine's caches and store"), g.getValue());
     }
     for (Map.Entry<String, Long> p : storage.poolUsage().entrySet()) {
       r.addGauge(Interns.info("DbPool" + metricName(p.getKey()), "connection pool"), p.getValue());

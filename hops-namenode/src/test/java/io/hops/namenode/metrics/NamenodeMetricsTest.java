@@ -202,6 +202,16 @@ class NamenodeMetricsTest {
           .isGreaterThanOrEqualTo(hops.get("DbLogSyncs").asLong());
       assertThat(hops.get("DbLogSyncsDelayed").asLong())
           .isBetween(0L, hops.get("DbLogSyncs").asLong());
+      // The embedded store's shape (what each means: Level0CompactionTest).
+      for (String shape :
+          List.of(
+              "DbRocksSortedRuns",
+              "DbRocksPendingCompactionBytes",
+              "DbRocksUnflushedMemtables",
+              "DbRocksTableFileBytes")) {
+        assertThat(hops.get(shape)).as(shape).isNotNull();
+        assertThat(hops.get(shape).asLong()).as(shape).isNotNegative();
+      }
       assertThat(hops.has("TransactionRetriesDeadlock")).isTrue();
       assertThat(hops.has("TransactionRetriesLockWaitTimeout")).isTrue();
       assertThat(hops.get("HousekeepingRounds").asLong()).isPositive();
