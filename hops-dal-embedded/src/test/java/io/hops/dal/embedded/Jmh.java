@@ -1,11 +1,15 @@
 package io.hops.dal.embedded;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * How this module's JMH benchmarks run from their {@code main}: one fork, 3 + 5 one-second rounds.
+ * How this module's JMH benchmarks run from their {@code main}: one fork, 3 + 5 one-second rounds;
+ * and the removal of a benchmark's store directory after its trial.
  */
 final class Jmh {
   private Jmh() {}
@@ -21,5 +25,14 @@ final class Jmh {
                 .measurementTime(TimeValue.seconds(1))
                 .build())
         .run();
+  }
+
+  /** Deletes {@code dir} and everything under it, deepest first. */
+  static void deleteTree(Path dir) throws IOException {
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted((a, b) -> b.compareTo(a)).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 }

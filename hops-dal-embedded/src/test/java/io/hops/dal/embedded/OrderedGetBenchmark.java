@@ -78,11 +78,7 @@ public class OrderedGetBenchmark {
   public void close() throws Exception {
     db.close();
     options.close();
-    try (var files = Files.walk(dir)) {
-      for (Path p : files.sorted((a, b) -> b.compareTo(a)).toList()) {
-        Files.delete(p);
-      }
-    }
+    Jmh.deleteTree(dir);
   }
 
   private List<byte[]> batch() {
