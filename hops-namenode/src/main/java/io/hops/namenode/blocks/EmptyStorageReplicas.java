@@ -9,7 +9,10 @@ import io.hops.namenode.tx.Operation;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
 
 /**
  * The bulk path of a first full report: replicas a report adds to a storage that recorded none
@@ -21,10 +24,11 @@ import java.util.List;
  * generation stamp or a newer one as {@link ReplicaChange} does for it: its replica row and its
  * check row written insert-if-absent, unread (a row an incremental report wrote since the report's
  * index scan stays), and no check row where a starting cluster defers the checks ({@link
- * DeferredChecks}, read last). Every other replica (a block no file has, under construction or
- * committed, moved or removed since its lookup row was read, or a stale stamp) is handed back, for
- * {@link ReplicaChanges} to apply in a transaction of its own: those read more rows, which the
- * smaller transactions bound.
+ * DeferredChecks}, read last); while the cluster starts, the note of the block ids added for the
+ * leader's judgement of safe mode ({@link ChangedStorages#noteAdded}). Every other replica (a block
+ * no file has, under construction or committed, moved or removed since its lookup row was read, or
+ * a stale stamp) is handed back, for {@link ReplicaChanges} to apply in a transaction of its own:
+ * those read more rows, which the smaller transactions bound.
  */
 public final class EmptyStorageReplicas extends Operation<List<ReportedReplica>> {
   /** The rows one replica reads and writes: its lookup, block, replica and check rows. */
@@ -85,15 +89,14 @@ public final class EmptyStorageReplicas extends Operation<List<ReportedReplica>>
   protected List<ReportedReplica> execute(ExecutePhase tx) throws IOException {
     List<ReportedReplica> rest = new ArrayList<>();
     long now = bm.now();
-    if (ChangedStorages.noting(bm)) {
-      ChangedStorages.note(tx, batch.stream().map(r -> r.storage().id()).toList());
-    }
+    Map<Integer, LongStream.Builder> added = new HashMap<>();
     for (int i = 0; i < inodes.length; i++) {
       ReportedReplica r = batch.get(i);
       if (inodes[i] < 0) {
         rest.add(r);
         continue;
       }
+      added.computeIfAbsent(r.storage().id(), s -> LongStream.builder()).add(r.blockId());
       // Replica index 0: a hint nothing reads, as a batched change writes it (ReplicaChange).
       tx.insertIfAbsent(
           ReplicaRow.TABLE, new ReplicaRow(inodes[i], r.blockId(), r.storage().id(), 0));
@@ -101,6 +104,11 @@ public final class EmptyStorageReplicas extends Operation<List<ReportedReplica>>
         tx.insertIfAbsent(
             UnderReplicatedBlockRow.TABLE,
             new UnderReplicatedBlockRow(inodes[i], r.blockId(), 0, now, -1));
+      }
+    }
+    if (ChangedStorages.noting(bm)) {
+      for (Map.Entry<Integer, LongStream.Builder> e : added.entrySet()) {
+        ChangedStorages.noteAdded(tx, e.getKey(), e.getValue().build().toArray()); // in id order
       }
     }
     return rest;

@@ -18,8 +18,8 @@ import io.hops.namenode.tx.TransactionRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
@@ -75,6 +75,14 @@ public final class SafeMode implements AutoCloseable {
   private volatile boolean closed;
   private Thread monitor;
 
+  /**
+   * The reports applied since the monitor's tick began, each asking for a judgement now ({@link
+   * #judgeSoon}): permits, not a thread's wake-up, which the tick's own waits (a transaction's
+   * commit) would take, leaving the judgement that follows a cluster's last report up to a period
+   * late.
+   */
+  private final Semaphore judgeRequests = new Semaphore(0);
+
   // The monitor's own state.
   private long judgedEpoch = -1;
   private long tipDueAt = Long.MIN_VALUE;
@@ -120,9 +128,8 @@ public final class SafeMode implements AutoCloseable {
   }
 
   private void judgeSoon() {
-    Thread m = monitor;
-    if (starting && m != null) {
-      LockSupport.unpark(m);
+    if (starting && monitor != null) {
+      judgeRequests.release();
     }
   }
 
@@ -280,9 +287,14 @@ public final class SafeMode implements AutoCloseable {
 
   private void monitor() {
     while (!closed) {
+      judgeRequests.drainPermits(); // a report applied from now on is judged by this tick or next
       tickQuietly();
-      // Until the period ends, or judgeSoon wakes it.
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(MONITOR_MILLIS));
+      try {
+        // Until the period ends, or a report applied meanwhile asks.
+        judgeRequests.tryAcquire(MONITOR_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        return; // closed
+      }
     }
   }
 

@@ -5,13 +5,13 @@ import io.hops.dal.Transaction;
 import io.hops.dal.rows.BlockInfoRow;
 import io.hops.dal.rows.ReplicaRow;
 import io.hops.dal.schema.Key;
+import io.hops.namenode.blocks.BlockIdSets;
 import io.hops.namenode.blocks.BlockManager;
 import io.hops.namenode.blocks.ChangedStorages;
 import io.hops.namenode.blocks.DatanodeState;
 import io.hops.namenode.blocks.StorageStat;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -32,9 +32,11 @@ import org.slf4j.LoggerFactory;
  * on at least the minimum number of datanodes that have heartbeated to the leader since it started
  * (replica locations are persisted, so a datanode that is back counts its replicas at once; its
  * full report, due at its registration, corrects them). The total is every block of the namespace,
- * counted at the first judgement of a leader's term and again only while the thresholds are not met
- * and the count is older than {@link #RECOUNT_MILLIS}: as HDFS sets its block total once at
- * startup, since safe mode refuses the writes that would change it. A total that fell meanwhile
+ * counted at the first judgement of a leader's term and again only while the thresholds are not
+ * met, nothing was noted changed since the last judgement (while reports are applied a recount only
+ * costs: it reads every replica again), and the count is older than {@link #RECOUNT_MILLIS} and
+ * than {@link #RECOUNT_COST_FACTOR} times the last recount took: as HDFS sets its block total once
+ * at startup, since safe mode refuses the writes that would change it. A total that fell meanwhile
  * (blocks freed anyway) delays the end by at most that period; the count of 1,000,000 block rows
  * costs more than the rest of a judgement together, so the judgement that follows the last report
  * does not repeat it.
@@ -67,9 +69,18 @@ final class StartupSafeMode {
   private final int safeReplication;
   private final long extensionMillis;
   private final long recountMillis;
+  private final int recountCostFactor;
+  private long recountCostMillis;
 
   /** How old a block total may be before a judgement whose thresholds are not met counts again. */
   static final long RECOUNT_MILLIS = 5_000;
+
+  /**
+   * And how many times as long as the last recount took (which reads every replica of the heard-
+   * from datanodes again): so recounts take at most a tenth of the leader's time, whatever the size
+   * of the cluster (ten datanodes of a million replicas each take seconds to read).
+   */
+  static final int RECOUNT_COST_FACTOR = 9;
 
   private Status status = Status.PENDING_THRESHOLD;
   private boolean activated;
@@ -91,11 +102,21 @@ final class StartupSafeMode {
   private List<Key> changesSeen = List.of();
 
   StartupSafeMode(Storage storage, BlockManager bm, Configuration conf) {
-    this(storage, bm, conf, RECOUNT_MILLIS);
+    this(storage, bm, conf, RECOUNT_MILLIS, RECOUNT_COST_FACTOR);
   }
 
-  StartupSafeMode(Storage storage, BlockManager bm, Configuration conf, long recountMillis) {
+  /**
+   * {@code recountMillis}: the least age of a count redone; {@code recountCostFactor}: and at least
+   * that many times as long as the last recount took, since its end.
+   */
+  StartupSafeMode(
+      Storage storage,
+      BlockManager bm,
+      Configuration conf,
+      long recountMillis,
+      int recountCostFactor) {
     this.recountMillis = recountMillis;
+    this.recountCostFactor = recountCostFactor;
     this.storage = storage;
     this.bm = bm;
     this.threshold =
@@ -131,6 +152,7 @@ final class StartupSafeMode {
     readIds.clear();
     safeBlocks = new SafeBlockCounts(safeReplication);
     changesSeen = List.of();
+    recountCostMillis = 0;
   }
 
   /** Counts the cluster's blocks and safe blocks now; true once startup safe mode may end. */
@@ -147,18 +169,27 @@ final class StartupSafeMode {
     try (Transaction tx = storage.begin()) {
       if (!counted) {
         countMillis += countBlocks(tx);
+        recountCostMillis = countMillis; // a recount costs that and more
       }
       // The notes first: a change committed after this read is noted for the next judgement.
       ChangedStorages.Seen changed = ChangedStorages.read(tx);
-      storagesRead = readAgain(tx, live, changed.storages(), false);
+      storagesRead = readAgain(tx, live, changed.storages(), changed.added(), false);
       changesSeen = changed.rows();
       judge(live.size());
-      if (!thresholdsMet() && Time.monotonicNow() - countedAt >= recountMillis) {
+      long sinceCount = Time.monotonicNow() - countedAt;
+      boolean stale = changed.rows().isEmpty() && storagesRead == 0;
+      if (!thresholdsMet()
+          && stale
+          && sinceCount >= recountMillis
+          && sinceCount >= recountCostFactor * recountCostMillis) {
+        long recountStarted = Time.monotonicNow();
         countMillis += countBlocks(tx);
         // Namenodes that serve already (a starting leader over them) write no notes: what they
         // changed is read again with the count, so a judgement is never stuck on a stale read.
-        storagesRead += readAgain(tx, live, Set.of(), true);
+        storagesRead += readAgain(tx, live, Set.of(), Map.of(), true);
         judge(live.size());
+        countedAt = Time.monotonicNow();
+        recountCostMillis = countedAt - recountStarted;
       }
     }
     LOG.debug(
@@ -240,12 +271,16 @@ final class StartupSafeMode {
 
   /**
    * Brings {@link #safeBlocks} up to the store: reads the block ids of each storage of {@code live}
-   * not read yet or noted {@code changed} (each one if {@code everything}), and takes out what a
-   * datanode no longer live (or a storage no longer reported) held; answers how many storages it
-   * read.
+   * not read yet or noted {@code changed} (each one if {@code everything}), adds to those read
+   * before the ids noted {@code added} to them, and takes out what a datanode no longer live (or a
+   * storage no longer reported) held; answers how many storages it read.
    */
   private int readAgain(
-      Transaction tx, List<DatanodeState> live, Set<Integer> changed, boolean everything)
+      Transaction tx,
+      List<DatanodeState> live,
+      Set<Integer> changed,
+      Map<Integer, long[]> added,
+      boolean everything)
       throws IOException {
     int storagesRead = 0;
     Set<String> uuids = new HashSet<>();
@@ -260,6 +295,9 @@ final class StartupSafeMode {
         if (ids == null || everything || changed.contains(id)) {
           ids = tx.findKeyLongsByIndex(ReplicaRow.TABLE, "storage_id", id, "block_id");
           storagesRead++;
+          same = false;
+        } else if (added.containsKey(id)) {
+          ids = BlockIdSets.union(ids, added.get(id));
           same = false;
         }
         after.put(id, ids);
@@ -286,24 +324,7 @@ final class StartupSafeMode {
     if (byStorage.size() == 1) {
       return byStorage.values().iterator().next(); // sorted, and a storage holds a block once
     }
-    int size = 0;
-    for (long[] ids : byStorage.values()) {
-      size += ids.length;
-    }
-    long[] all = new long[size];
-    int at = 0;
-    for (long[] ids : byStorage.values()) {
-      System.arraycopy(ids, 0, all, at, ids.length);
-      at += ids.length;
-    }
-    Arrays.sort(all);
-    int n = 0;
-    for (int i = 0; i < all.length; i++) {
-      if (i == 0 || all[i] != all[i - 1]) {
-        all[n++] = all[i];
-      }
-    }
-    return Arrays.copyOf(all, n);
+    return BlockIdSets.of(byStorage.values());
   }
 
   /** HDFS's safe mode tip (BlockManagerSafeMode.getSafeModeTip) from the last evaluation. */

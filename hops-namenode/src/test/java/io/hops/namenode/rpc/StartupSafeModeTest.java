@@ -39,6 +39,7 @@ import org.junit.jupiter.api.Test;
  */
 class StartupSafeModeTest {
   private static final long ORPHAN_INODE = 9_999_999L;
+  private static final long ORPHAN_BLOCK = 8_888_888L;
   private static HopsTestCluster cluster;
 
   @BeforeAll
@@ -87,8 +88,10 @@ class StartupSafeModeTest {
     // The block is gone: a count of any age is redone while the thresholds are not met.
     assertThat(fresh.evaluate()).as("counted again at once").isTrue();
     assertThat(counts.get())
-        .as("the first count, its redo, and the count after the delete")
-        .isEqualTo(3);
+        .as(
+            "the first count (its judgement read every storage: no recount), and the count after"
+                + " the delete")
+        .isEqualTo(2);
     // One counted within the hour keeps its total: the end waits for the period.
     assertThat(aged.evaluate()).as("the hour-old count is kept").isFalse();
     assertThat(aged.tip()).contains("total blocks " + (blocks() + 1));
@@ -131,6 +134,90 @@ class StartupSafeModeTest {
     forget(thresholds.takeChangesSeen());
     assertThat(thresholds.evaluate()).isTrue();
     assertThat(reads.get()).as("the notes read are gone").isEqualTo(storages + 2);
+  }
+
+  /**
+   * A transaction that only adds replicas to a storage names their block ids in its note ({@link
+   * ChangedStorages#noteAdded}, as a first report's bulk path does): the judgement adds them to
+   * what it read and reads no storage again, so the judgements during a first report of a million
+   * replicas do not read the storage anew every half second.
+   */
+  @Test
+  void aJudgementAddsTheNotedBlockIdsWithoutReadingTheStorageAgain() throws Exception {
+    AtomicInteger reads = new AtomicInteger();
+    insertOrphanBlock();
+    ReplicaRow replica = theReplica();
+    ReplicaRow orphans =
+        new ReplicaRow(ORPHAN_INODE, ORPHAN_BLOCK, replica.storageId(), replica.replicaIndex());
+    try {
+      StartupSafeMode thresholds =
+          judge(new AtomicInteger(), reads, 1.0f, TimeUnit.HOURS.toMillis(1));
+      int storages = storagesHeardFrom();
+      assertThat(thresholds.evaluate()).as("the orphan block has no replica").isFalse();
+      assertThat(reads.get()).isEqualTo(storages);
+
+      run(
+          "addedNoted",
+          tx -> {
+            tx.insert(ReplicaRow.TABLE, orphans);
+            ChangedStorages.noteAdded(tx, replica.storageId(), new long[] {ORPHAN_BLOCK});
+          });
+      assertThat(thresholds.evaluate()).as("the noted replica counts").isTrue();
+      assertThat(reads.get()).as("no storage read again").isEqualTo(storages);
+      assertThat(thresholds.tip()).startsWith("The reported blocks 2 has reached");
+      forget(thresholds.takeChangesSeen());
+    } finally {
+      run("cleanUp", tx -> tx.delete(ReplicaRow.TABLE, orphans));
+      deleteOrphanBlock();
+    }
+  }
+
+  /**
+   * A recount reads every replica of the heard-from datanodes again: it is made only when nothing
+   * was noted changed since the last judgement (while reports are applied it would only cost, and
+   * delay the end), and the next waits at least nine times as long as the last took (a store made
+   * slow to count here), so recounts of a big cluster stuck in safe mode take at most a tenth of
+   * the leader's time.
+   */
+  @Test
+  void aRecountWaitsForQuietAndNineTimesAsLongAsTheLastTook() throws Exception {
+    AtomicInteger counts = new AtomicInteger();
+    insertOrphanBlock(); // so the thresholds are never met
+    try {
+      StartupSafeMode thresholds =
+          new StartupSafeMode(
+              counting(cluster.namenode().storage(), counts, new AtomicInteger(), 100),
+              cluster.namenode().namesystem().blocks(),
+              conf(1.0f),
+              0,
+              StartupSafeMode.RECOUNT_COST_FACTOR);
+      assertThat(thresholds.evaluate()).isFalse();
+      assertThat(counts.get()).as("the first count; its judgement read every storage").isEqualTo(1);
+
+      ReplicaRow replica = theReplica();
+      Thread.sleep(100 * (StartupSafeMode.RECOUNT_COST_FACTOR + 3));
+      changeNoted(tx -> {}, replica.storageId());
+      assertThat(thresholds.evaluate()).isFalse();
+      forget(thresholds.takeChangesSeen());
+      assertThat(counts.get()).as("a storage noted changed: no recount").isEqualTo(1);
+
+      Thread.sleep(100 * (StartupSafeMode.RECOUNT_COST_FACTOR + 3));
+      assertThat(thresholds.evaluate()).isFalse();
+      long recounted = System.nanoTime();
+      assertThat(counts.get()).as("nothing changed: counted again").isEqualTo(2);
+      assertThat(thresholds.evaluate()).isFalse();
+      assertThat(counts.get()).as("the recount took 100 ms or more: none at once").isEqualTo(2);
+      while (counts.get() == 2 && System.nanoTime() < recounted + TimeUnit.SECONDS.toNanos(30)) {
+        Thread.sleep(20);
+        thresholds.evaluate();
+      }
+      assertThat(counts.get()).as("counted again in the end").isEqualTo(3);
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recounted))
+          .as("not within nine times the 100 ms the recount took")
+          .isGreaterThanOrEqualTo(850);
+    } finally {
+      deleteOrphanBlock();
+    }
   }
 
   /**
@@ -224,14 +311,23 @@ class StartupSafeModeTest {
     return judge(counts, new AtomicInteger(), threshold, recountMillis);
   }
 
+  /** Judges with recounts as old as {@code recountMillis}, however long the last one took. */
   private static StartupSafeMode judge(
       AtomicInteger counts, AtomicInteger reads, float threshold, long recountMillis) {
+    BlockManager bm = cluster.namenode().namesystem().blocks();
+    return new StartupSafeMode(
+        counting(cluster.namenode().storage(), counts, reads, 0),
+        bm,
+        conf(threshold),
+        recountMillis,
+        0);
+  }
+
+  private static Configuration conf(float threshold) {
     Configuration conf = new Configuration(false);
     conf.setFloat(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_THRESHOLD_PCT_KEY, threshold);
     conf.setLong(DFSConfigKeys.DFS_NAMENODE_SAFEMODE_EXTENSION_KEY, 0);
-    BlockManager bm = cluster.namenode().namesystem().blocks();
-    return new StartupSafeMode(
-        counting(cluster.namenode().storage(), counts, reads), bm, conf, recountMillis);
+    return conf;
   }
 
   private static long blocks() throws Exception {
@@ -244,23 +340,24 @@ class StartupSafeModeTest {
     try (Transaction tx = cluster.namenode().storage().begin()) {
       tx.insert(
           BlockInfoRow.TABLE,
-          new BlockInfoRow(ORPHAN_INODE, 8_888_888L, 0, 0, 10, 1, (byte) 0, 0, -1, 0));
+          new BlockInfoRow(ORPHAN_INODE, ORPHAN_BLOCK, 0, 0, 10, 1, (byte) 0, 0, -1, 0));
       tx.commit();
     }
   }
 
   private static void deleteOrphanBlock() throws Exception {
     try (Transaction tx = cluster.namenode().storage().begin()) {
-      tx.delete(BlockInfoRow.TABLE, BlockInfoRow.TABLE.key(ORPHAN_INODE, 8_888_888L));
+      tx.delete(BlockInfoRow.TABLE, BlockInfoRow.TABLE.key(ORPHAN_INODE, ORPHAN_BLOCK));
       tx.commit();
     }
   }
 
   /**
-   * The store, with each block count its transactions make counted in {@code counts}, and each read
-   * of a storage's block ids in {@code reads}.
+   * The store, with each block count its transactions make counted in {@code counts} (and slowed by
+   * {@code countMillis}), and each read of a storage's block ids in {@code reads}.
    */
-  private static Storage counting(Storage storage, AtomicInteger counts, AtomicInteger reads) {
+  private static Storage counting(
+      Storage storage, AtomicInteger counts, AtomicInteger reads, long countMillis) {
     return (Storage)
         Proxy.newProxyInstance(
             Storage.class.getClassLoader(),
@@ -268,14 +365,14 @@ class StartupSafeModeTest {
             (proxy, method, args) -> {
               Object result = invoke(storage, method, args);
               if (result instanceof Transaction t) {
-                return countingReads(t, counts, reads);
+                return countingReads(t, counts, reads, countMillis);
               }
               return result;
             });
   }
 
   private static Transaction countingReads(
-      Transaction t, AtomicInteger counts, AtomicInteger reads) {
+      Transaction t, AtomicInteger counts, AtomicInteger reads, long countMillis) {
     return (Transaction)
         Proxy.newProxyInstance(
             Transaction.class.getClassLoader(),
@@ -283,6 +380,7 @@ class StartupSafeModeTest {
             (proxy, method, args) -> {
               if (method.getName().equals("countAll") && args[0] == BlockInfoRow.TABLE) {
                 counts.incrementAndGet();
+                Thread.sleep(countMillis);
               }
               if (method.getName().equals("findKeyLongsByIndex") && args[0] == ReplicaRow.TABLE) {
                 reads.incrementAndGet();
